@@ -1,0 +1,7 @@
+//! Warden's engine. It talks to providers, runs tools inside the sandbox under the policy, and
+//! reports every step as a `warden_protocol::Event`. It has no face: it never prints and never
+//! depends on tauri; the desktop window and `warden exec` consume its events.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod provider;
+pub mod scope;

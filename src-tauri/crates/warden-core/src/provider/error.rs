@@ -1,0 +1,104 @@
+//! Provider failures, classified once where they are seen.
+
+use std::time::Duration;
+
+use warden_protocol::ErrorCode;
+
+/// What kind of failure it is; decides retrying and what the user is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCategory {
+    Auth,
+    RateLimited,
+    Overloaded,
+    Quota,
+    BadRequest,
+    Server,
+    Network,
+    IdleTimeout,
+    InvalidResponse,
+    MissingCredentials,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct ProviderError {
+    pub category: ErrorCategory,
+    /// HTTP status, when the failure came with one.
+    pub status: Option<u16>,
+    /// The provider's own error type (`overloaded_error`, `insufficient_quota`, …).
+    pub provider_code: Option<String>,
+    /// How long the provider asked us to wait.
+    pub retry_after: Option<Duration>,
+    /// In words a user can act on. Never contains a key.
+    pub message: String,
+}
+
+impl ProviderError {
+    pub fn new(category: ErrorCategory, message: impl Into<String>) -> Self {
+        Self { category, status: None, provider_code: None, retry_after: None, message: message.into() }
+    }
+
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    pub fn with_provider_code(mut self, code: impl Into<String>) -> Self {
+        self.provider_code = Some(code.into());
+        self
+    }
+
+    pub fn with_retry_after(mut self, retry_after: Option<Duration>) -> Self {
+        self.retry_after = retry_after;
+        self
+    }
+
+    pub fn network(message: impl Into<String>) -> Self {
+        Self::new(ErrorCategory::Network, message)
+    }
+
+    pub fn invalid_response(message: impl Into<String>) -> Self {
+        Self::new(ErrorCategory::InvalidResponse, message)
+    }
+
+    /// Whether sending the same request again may succeed.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self.category,
+            ErrorCategory::RateLimited
+                | ErrorCategory::Overloaded
+                | ErrorCategory::Server
+                | ErrorCategory::Network
+                | ErrorCategory::IdleTimeout
+        )
+    }
+
+    pub fn code(&self) -> ErrorCode {
+        match self.category {
+            ErrorCategory::Auth => ErrorCode::AuthFailed,
+            ErrorCategory::RateLimited => ErrorCode::RateLimited,
+            ErrorCategory::Overloaded => ErrorCode::Overloaded,
+            ErrorCategory::Quota => ErrorCode::QuotaExceeded,
+            ErrorCategory::BadRequest => ErrorCode::BadRequest,
+            ErrorCategory::Server => ErrorCode::ServerError,
+            ErrorCategory::Network => ErrorCode::Network,
+            ErrorCategory::IdleTimeout => ErrorCode::IdleTimeout,
+            ErrorCategory::InvalidResponse => ErrorCode::InvalidResponse,
+            ErrorCategory::MissingCredentials => ErrorCode::MissingCredentials,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auth_and_quota_are_never_retried() {
+        assert!(!ProviderError::new(ErrorCategory::Auth, "x").is_retryable());
+        assert!(!ProviderError::new(ErrorCategory::Quota, "x").is_retryable());
+        assert!(!ProviderError::new(ErrorCategory::BadRequest, "x").is_retryable());
+        assert!(ProviderError::new(ErrorCategory::RateLimited, "x").is_retryable());
+        assert!(ProviderError::new(ErrorCategory::Overloaded, "x").is_retryable());
+    }
+}

@@ -1,0 +1,99 @@
+//! Providers: one trait, one chunk sequence, whatever the wire format.
+//!
+//! Every provider turns its stream into the same [`StreamChunk`] sequence:
+//! `Start`, then any of `Text` / `Thinking` / `ThinkingSignature` / `ToolCallStart` →
+//! `ToolCallDelta`* → `ToolCallEnd`, `Usage`, and finally `End`. A failure ends the stream with an
+//! `Err(ProviderError)`; a stream that stops without its terminator is such a failure.
+
+mod error;
+
+use std::pin::Pin;
+
+use async_trait::async_trait;
+use futures::Stream;
+use serde::{Deserialize, Serialize};
+use warden_protocol::{Message, StopReason, ToolDefinition, Usage};
+
+pub use error::{ErrorCategory, ProviderError};
+
+/// One step of a streamed assistant message, provider-agnostic.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamChunk {
+    /// The message began. `message_id` is the provider's id when it gives one.
+    Start {
+        message_id: Option<String>,
+        model: Option<String>,
+    },
+    Text(String),
+    Thinking(String),
+    /// The signature of the current thinking block (replaces, never appends).
+    ThinkingSignature(String),
+    /// Encrypted reasoning to be echoed back verbatim.
+    RedactedThinking(String),
+    ToolCallStart {
+        tool_id: String,
+        tool_name: String,
+    },
+    /// A fragment of the tool input JSON; concatenate all fragments of a call, parse at the end.
+    ToolCallDelta {
+        tool_id: String,
+        partial_json: String,
+    },
+    ToolCallEnd {
+        tool_id: String,
+    },
+    /// Usage so far. Later values replace earlier ones; never add them.
+    Usage(Usage),
+    End {
+        stop_reason: StopReason,
+    },
+}
+
+pub type ChunkStream = Pin<Box<dyn Stream<Item = Result<StreamChunk, ProviderError>> + Send>>;
+
+/// Reasoning settings; providers without reasoning ignore it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThinkingConfig {
+    pub budget_tokens: u32,
+}
+
+/// Everything a provider needs for one assistant message.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChatRequest {
+    pub model: String,
+    pub system: Option<String>,
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolDefinition>,
+    pub max_tokens: u32,
+    pub thinking: Option<ThinkingConfig>,
+}
+
+/// A model a provider offers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelInfo {
+    pub id: String,
+    pub display_name: Option<String>,
+    /// Whether the model takes native tool definitions; `None` when the provider does not say.
+    pub supports_tools: Option<bool>,
+    pub context_window: Option<u32>,
+}
+
+/// A source of assistant messages. `stream` is the one thing a provider must do.
+#[async_trait]
+pub trait Provider: Send + Sync {
+    /// The wire protocol's name: `anthropic`, `openai`, `ollama`.
+    fn name(&self) -> &str;
+
+    /// Send the request and stream the answer. Dropping the stream drops the connection.
+    async fn stream(&self, request: ChatRequest) -> Result<ChunkStream, ProviderError>;
+
+    async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {
+        Ok(Vec::new())
+    }
+
+    /// Check that the configured key is accepted, without spending tokens where possible.
+    async fn validate_credentials(&self) -> Result<(), ProviderError> {
+        self.list_models().await.map(|_| ())
+    }
+}

@@ -1,0 +1,264 @@
+//! Events: everything the engine tells a face, in order. Serialized as
+//! `{"event": "chat:…", "payload": {…}}` — the JSON line of `warden exec --json`, and the Tauri
+//! event name + payload in the window.
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+use crate::{DangerLevel, ToolErrorCode};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(tag = "event", content = "payload")]
+pub enum Event {
+    #[serde(rename = "chat:stream-start")]
+    StreamStart(StreamStart),
+    #[serde(rename = "chat:text-delta")]
+    TextDelta(TextDelta),
+    #[serde(rename = "chat:thinking-delta")]
+    ThinkingDelta(ThinkingDelta),
+    #[serde(rename = "chat:tool-start")]
+    ToolStart(ToolStart),
+    #[serde(rename = "chat:tool-delta")]
+    ToolDelta(ToolDelta),
+    #[serde(rename = "chat:tool-result")]
+    ToolResult(ToolResult),
+    #[serde(rename = "chat:tool-confirm")]
+    ToolConfirm(ToolConfirm),
+    #[serde(rename = "chat:stream-end")]
+    StreamEnd(StreamEnd),
+    #[serde(rename = "chat:error")]
+    Error(ChatError),
+}
+
+impl Event {
+    /// The protocol name of the event (`chat:text-delta`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::StreamStart(_) => "chat:stream-start",
+            Self::TextDelta(_) => "chat:text-delta",
+            Self::ThinkingDelta(_) => "chat:thinking-delta",
+            Self::ToolStart(_) => "chat:tool-start",
+            Self::ToolDelta(_) => "chat:tool-delta",
+            Self::ToolResult(_) => "chat:tool-result",
+            Self::ToolConfirm(_) => "chat:tool-confirm",
+            Self::StreamEnd(_) => "chat:stream-end",
+            Self::Error(_) => "chat:error",
+        }
+    }
+
+    pub fn conversation_id(&self) -> &str {
+        match self {
+            Self::StreamStart(e) => &e.conversation_id,
+            Self::TextDelta(e) => &e.conversation_id,
+            Self::ThinkingDelta(e) => &e.conversation_id,
+            Self::ToolStart(e) => &e.conversation_id,
+            Self::ToolDelta(e) => &e.conversation_id,
+            Self::ToolResult(e) => &e.conversation_id,
+            Self::ToolConfirm(e) => &e.conversation_id,
+            Self::StreamEnd(e) => &e.conversation_id,
+            Self::Error(e) => &e.conversation_id,
+        }
+    }
+}
+
+/// An assistant message begins (once per loop iteration).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamStart {
+    pub conversation_id: String,
+    pub message_id: String,
+    pub provider: String,
+    pub model: String,
+}
+
+/// Visible text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TextDelta {
+    pub conversation_id: String,
+    pub message_id: String,
+    pub delta: String,
+}
+
+/// Reasoning text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ThinkingDelta {
+    pub conversation_id: String,
+    pub message_id: String,
+    pub delta: String,
+}
+
+/// A tool call is complete and about to be decided on and run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolStart {
+    pub conversation_id: String,
+    pub message_id: String,
+    pub tool_id: String,
+    pub tool_name: String,
+    pub input: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase")]
+pub enum OutputStream {
+    Stdout,
+    Stderr,
+}
+
+/// Streamed tool output (bash stdout/stderr, search progress).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDelta {
+    pub conversation_id: String,
+    pub message_id: String,
+    pub tool_id: String,
+    pub chunk: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<OutputStream>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolStatus {
+    Success,
+    Error,
+}
+
+/// The tool finished, failed, was denied or was cancelled (`metadata.code` says which).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResult {
+    pub conversation_id: String,
+    pub message_id: String,
+    pub tool_id: String,
+    pub status: ToolStatus,
+    /// What the model receives (capped).
+    pub result: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Value>,
+}
+
+impl ToolResult {
+    /// The error code from `metadata.code`, when there is one.
+    pub fn code(&self) -> Option<ToolErrorCode> {
+        let code = self.metadata.as_ref()?.get("code")?.clone();
+        serde_json::from_value(code).ok()
+    }
+}
+
+/// What the approval dialog shows besides the raw input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ApprovalPreview {
+    /// A file change: unified diff of the old and new content.
+    #[serde(rename_all = "camelCase")]
+    Diff { path: String, diff: String },
+    /// A command: exactly what will run and where.
+    #[serde(rename_all = "camelCase")]
+    Command { command: String, cwd: String },
+}
+
+/// The user must approve a tool call before it runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolConfirm {
+    pub conversation_id: String,
+    pub message_id: String,
+    pub tool_id: String,
+    pub tool_name: String,
+    pub input: serde_json::Value,
+    pub danger_level: DangerLevel,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<ApprovalPreview>,
+    pub timeout_secs: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The model finished its answer.
+    EndTurn,
+    /// The message ended with tool calls (the loop continues).
+    ToolUse,
+    /// The provider's output token limit was hit.
+    MaxTokens,
+    StopSequence,
+    /// The model declined to answer.
+    Refusal,
+    /// The user cancelled.
+    Cancelled,
+    /// The turn failed (see the preceding `chat:error`).
+    Error,
+    /// The context budget was spent; the last answer was requested without tools.
+    Budget,
+    /// The loop hit its iteration limit.
+    MaxTurns,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+}
+
+/// The assistant message (or the turn, for the last one) is over.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamEnd {
+    pub conversation_id: String,
+    pub message_id: String,
+    pub stop_reason: StopReason,
+    pub usage: Usage,
+    /// True when the message was cut short (cancelled or failed mid-way).
+    pub partial: bool,
+}
+
+/// What kind of failure a `chat:error` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    /// The key was refused (401/403): fix it in settings.
+    AuthFailed,
+    /// Too many requests; retried with backoff, reported when retries ran out.
+    RateLimited,
+    /// The provider is overloaded (529, `overloaded_error`).
+    Overloaded,
+    /// The account has no quota or credit left; never retried.
+    QuotaExceeded,
+    /// The provider refused the request as malformed (400/404/422).
+    BadRequest,
+    /// The provider failed (5xx, `server_error`).
+    ServerError,
+    /// The provider could not be reached or the connection broke.
+    Network,
+    /// The stream went silent for too long.
+    IdleTimeout,
+    /// The provider's answer could not be understood or ended early.
+    InvalidResponse,
+    /// No key is configured for the provider.
+    MissingCredentials,
+    /// A tool tried to leave the project: the turn is stopped.
+    SandboxViolation,
+    /// The context budget is spent.
+    ContextBudget,
+    /// Something inside Warden failed.
+    Internal,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatError {
+    pub conversation_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    pub code: ErrorCode,
+    /// In words a user can act on.
+    pub message: String,
+    pub retryable: bool,
+    /// When retrying makes sense, after how many seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_secs: Option<u32>,
+}

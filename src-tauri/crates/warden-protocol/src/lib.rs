@@ -1,0 +1,14 @@
+//! The wire contract between Warden's engine and its faces (the desktop window and `warden exec`).
+//!
+//! Data only: every type here is serde + `specta::Type`, payload fields are camelCase, and
+//! `src/bindings.ts` in the UI is generated from these types — never edited by hand.
+
+mod event;
+mod history;
+mod op;
+mod tool;
+
+pub use event::*;
+pub use history::*;
+pub use op::*;
+pub use tool::*;

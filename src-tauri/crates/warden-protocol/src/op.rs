@@ -1,0 +1,50 @@
+//! Ops: what a face asks of the engine (Tauri commands in the window, stdin lines in `warden exec`).
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    /// `chat_send`
+    Send(ChatSend),
+    /// `chat_cancel`
+    Cancel(ChatCancel),
+    /// `chat_tool_approve`
+    Approve(ToolApproval),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatSend {
+    pub conversation_id: String,
+    pub content: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatCancel {
+    pub conversation_id: String,
+}
+
+/// The user's answer to a `chat:tool-confirm`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolApproval {
+    pub tool_id: String,
+    pub approved: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remember: Option<Remember>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase")]
+pub enum Remember {
+    /// This call only.
+    #[default]
+    Once,
+    /// The same tool (for `bash`: the same program and subcommand) for the rest of the session.
+    Session,
+}

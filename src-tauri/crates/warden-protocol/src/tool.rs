@@ -1,0 +1,106 @@
+//! Tools as the model and the UI see them: definitions, calls, danger, trust, error codes.
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+/// How much the user lets the agent do without asking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase")]
+pub enum TrustLevel {
+    /// Every tool call asks for approval.
+    Supervised,
+    /// Dangerous tool calls ask; safe ones run.
+    #[default]
+    Guided,
+    /// Nothing asks (the blocklist and the scope still apply).
+    Autonomous,
+}
+
+/// Whether a tool can change the user's machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase")]
+pub enum DangerLevel {
+    Safe,
+    Dangerous,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolCategory {
+    File,
+    Exec,
+    Search,
+    System,
+    Mcp,
+}
+
+/// A tool as offered to the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDefinition {
+    pub name: String,
+    /// What the model reads to decide when and how to call the tool.
+    pub description: String,
+    /// JSON Schema of the input object.
+    pub input_schema: serde_json::Value,
+    pub category: ToolCategory,
+    pub danger: DangerLevel,
+    /// Whether calls of this tool may run concurrently with other parallel-capable calls.
+    pub parallel: bool,
+}
+
+/// A complete tool call requested by the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCall {
+    /// The provider's id for the call (`toolu_…`, `call_…`), unique within a conversation.
+    pub id: String,
+    pub name: String,
+    /// The parsed input object.
+    pub input: serde_json::Value,
+}
+
+/// Why a tool call did not produce a normal result. Carried as `metadata.code` on `chat:tool-result`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ToolErrorCode {
+    ValidationError,
+    FileNotFound,
+    PermissionDenied,
+    SandboxViolation,
+    ToolTimeout,
+    SizeLimitExceeded,
+    UserRejected,
+    ApprovalTimeout,
+    Cancelled,
+    BlockedCommand,
+    /// The tool ran and failed in an expected way (non-zero exit, no match, …).
+    ExecutionError,
+    /// The model asked for a tool that does not exist or is not in scope.
+    UnknownTool,
+}
+
+impl ToolErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ValidationError => "VALIDATION_ERROR",
+            Self::FileNotFound => "FILE_NOT_FOUND",
+            Self::PermissionDenied => "PERMISSION_DENIED",
+            Self::SandboxViolation => "SANDBOX_VIOLATION",
+            Self::ToolTimeout => "TOOL_TIMEOUT",
+            Self::SizeLimitExceeded => "SIZE_LIMIT_EXCEEDED",
+            Self::UserRejected => "USER_REJECTED",
+            Self::ApprovalTimeout => "APPROVAL_TIMEOUT",
+            Self::Cancelled => "CANCELLED",
+            Self::BlockedCommand => "BLOCKED_COMMAND",
+            Self::ExecutionError => "EXECUTION_ERROR",
+            Self::UnknownTool => "UNKNOWN_TOOL",
+        }
+    }
+}
+
+impl std::fmt::Display for ToolErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
