@@ -85,8 +85,9 @@ pub trait Provider: Send + Sync {
     /// The wire protocol's name: `anthropic`, `openai`, `ollama`.
     fn name(&self) -> &str;
 
-    /// Send the request and stream the answer. Dropping the stream drops the connection.
-    async fn stream(&self, request: ChatRequest) -> Result<ChunkStream, ProviderError>;
+    /// Stream the answer to `request`. All I/O (connecting, retrying, reading) happens inside the
+    /// returned stream, so dropping it cancels everything at once.
+    fn stream(&self, request: ChatRequest) -> ChunkStream;
 
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {
         Ok(Vec::new())
