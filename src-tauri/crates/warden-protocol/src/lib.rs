@@ -6,9 +6,11 @@
 mod event;
 mod history;
 mod op;
+mod settings;
 mod tool;
 
 pub use event::*;
 pub use history::*;
 pub use op::*;
+pub use settings::*;
 pub use tool::*;

@@ -1,0 +1,163 @@
+//! The user's settings as the settings panel edits them. Never holds a secret: keys live in the
+//! OS keychain and the UI only learns whether one is set ([`KeyStatus`]).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+use crate::TrustLevel;
+
+/// Which wire protocol and endpoint a conversation talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderId {
+    #[default]
+    Anthropic,
+    Openai,
+    /// Any OpenAI-compatible server (vLLM, LM Studio, llama.cpp, OpenRouter, Groq…) by base URL.
+    OpenaiCompatible,
+    Ollama,
+}
+
+impl ProviderId {
+    pub const ALL: [ProviderId; 4] = [Self::Anthropic, Self::Openai, Self::OpenaiCompatible, Self::Ollama];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Anthropic => "anthropic",
+            Self::Openai => "openai",
+            Self::OpenaiCompatible => "openai_compatible",
+            Self::Ollama => "ollama",
+        }
+    }
+}
+
+/// Per-provider endpoint and model choice.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ProviderSettings {
+    /// Empty = the provider's default endpoint.
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    /// `false` for models without native tool calling: tools are offered through the text protocol.
+    pub native_tools: Option<bool>,
+    /// The model's context window in tokens, when the user overrides what Warden knows.
+    pub context_window: Option<u32>,
+}
+
+/// What the agent may do inside one project. Kept in Warden's config, outside the project, so the
+/// agent can never edit its own permissions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ToolPermissions {
+    /// Tools in scope; `None` = the read-only set.
+    pub allowed_tools: Option<Vec<String>>,
+    /// Globs relative to the project root that write tools may touch; empty = anywhere inside.
+    pub write_globs: Vec<String>,
+    /// Default timeout of a `bash` call, seconds.
+    pub bash_timeout_secs: u32,
+}
+
+impl Default for ToolPermissions {
+    fn default() -> Self {
+        Self { allowed_tools: None, write_globs: Vec::new(), bash_timeout_secs: 60 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Settings {
+    pub trust_level: TrustLevel,
+    /// The provider new conversations use.
+    pub active_provider: ProviderId,
+    pub providers: BTreeMap<ProviderId, ProviderSettings>,
+    /// The project folder the agent works in.
+    pub project_dir: Option<String>,
+    /// Per project folder (absolute path) → its permissions.
+    pub tool_permissions: BTreeMap<String, ToolPermissions>,
+    /// How long an approval dialog waits before the call counts as rejected.
+    pub approval_timeout_secs: u32,
+    pub searxng_url: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            trust_level: TrustLevel::Guided,
+            active_provider: ProviderId::Anthropic,
+            providers: BTreeMap::new(),
+            project_dir: None,
+            tool_permissions: BTreeMap::new(),
+            approval_timeout_secs: 30,
+            searxng_url: "http://localhost:8080".to_owned(),
+        }
+    }
+}
+
+/// The secrets Warden can hold, each in its own keychain entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyName {
+    Anthropic,
+    Openai,
+    OpenaiCompatible,
+    Brave,
+}
+
+impl KeyName {
+    pub const ALL: [KeyName; 4] = [Self::Anthropic, Self::Openai, Self::OpenaiCompatible, Self::Brave];
+
+    /// The keychain account name of the entry.
+    pub fn account(self) -> &'static str {
+        match self {
+            Self::Anthropic => "anthropic",
+            Self::Openai => "openai",
+            Self::OpenaiCompatible => "openai_compatible",
+            Self::Brave => "brave",
+        }
+    }
+
+    /// The environment variable that overrides the keychain in `warden exec`.
+    pub fn env_var(self) -> &'static str {
+        match self {
+            Self::Anthropic => "ANTHROPIC_API_KEY",
+            Self::Openai => "OPENAI_API_KEY",
+            Self::OpenaiCompatible => "OPENAI_COMPATIBLE_API_KEY",
+            Self::Brave => "BRAVE_API_KEY",
+        }
+    }
+}
+
+/// Whether a key is set — all the UI ever learns about a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyStatus {
+    pub name: KeyName,
+    pub is_set: bool,
+}
+
+/// A model a provider offers, for the model picker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelEntry {
+    pub id: String,
+    pub display_name: Option<String>,
+    /// `Some(true)` shows the "tools" badge.
+    pub supports_tools: Option<bool>,
+    pub context_window: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_and_fill_defaults() {
+        let parsed: Settings = serde_json::from_str(r#"{"trustLevel":"autonomous"}"#).unwrap();
+        assert_eq!(parsed.trust_level, TrustLevel::Autonomous);
+        assert_eq!(parsed.approval_timeout_secs, 30);
+        let json = serde_json::to_string(&parsed).unwrap();
+        assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), parsed);
+    }
+}
