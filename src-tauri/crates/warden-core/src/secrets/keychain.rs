@@ -76,3 +76,41 @@ impl SecretStore for KeychainStore {
         .await
     }
 }
+
+/// These talk to the real Secret Service. `scripts/test.sh` runs them under `dbus-run-session`
+/// with an unlocked gnome-keyring (`cargo test -- --ignored keychain --test-threads=1`).
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unique_store() -> KeychainStore {
+        KeychainStore::new(format!("dev.warden.test.{}", uuid::Uuid::new_v4()))
+    }
+
+    #[tokio::test]
+    #[ignore = "needs a Secret Service session (scripts/test.sh runs it)"]
+    async fn keychain_round_trip_through_the_secret_service() {
+        let store = unique_store();
+        assert!(store.get(KeyName::Anthropic).await.unwrap().is_none());
+        store.set(KeyName::Anthropic, "sk-ant-keychain-test").await.unwrap();
+        assert_eq!(store.get(KeyName::Anthropic).await.unwrap().unwrap().expose(), "sk-ant-keychain-test");
+
+        // A second store object on the same service sees it: it is in the keychain, not in memory.
+        let again = KeychainStore::new(store.service());
+        assert!(again.is_set(KeyName::Anthropic).await.unwrap());
+        assert!(!again.is_set(KeyName::Openai).await.unwrap());
+
+        // It is visible to the platform's own tool, under Warden's service and account.
+        let looked_up = std::process::Command::new("secret-tool")
+            .args(["lookup", "service", store.service(), "username", "anthropic"])
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&looked_up.stdout).trim(), "sk-ant-keychain-test");
+
+        store.set(KeyName::Anthropic, "sk-ant-replaced").await.unwrap();
+        assert_eq!(again.get(KeyName::Anthropic).await.unwrap().unwrap().expose(), "sk-ant-replaced");
+        store.delete(KeyName::Anthropic).await.unwrap();
+        store.delete(KeyName::Anthropic).await.unwrap();
+        assert!(again.get(KeyName::Anthropic).await.unwrap().is_none());
+    }
+}
