@@ -135,8 +135,8 @@ pub(crate) fn classify_http_error(
         Some(m) => m.to_owned(),
         None => String::from_utf8_lossy(body).trim().chars().take(200).collect(),
     };
-    let mut error =
-        ProviderError::new(category, describe(provider, category, Some(status), &detail, key)).with_status(status);
+    let mut error = ProviderError::new(category, describe(provider, category, Some(status), &detail, key))
+        .with_status(status);
     if let Some(code) = parsed.provider_code() {
         error = error.with_provider_code(code);
     }

@@ -66,7 +66,8 @@ mod tests {
     #[test]
     fn retry_after_wins_but_is_capped() {
         let policy = RetryPolicy { max_delay: Duration::from_secs(5), ..RetryPolicy::default() };
-        let asked = ProviderError::new(ErrorCategory::RateLimited, "x").with_retry_after(Some(Duration::from_secs(2)));
+        let asked = ProviderError::new(ErrorCategory::RateLimited, "x")
+            .with_retry_after(Some(Duration::from_secs(2)));
         assert_eq!(policy.delay(1, &asked), Duration::from_secs(2));
         let too_long = asked.with_retry_after(Some(Duration::from_secs(60)));
         assert_eq!(policy.delay(1, &too_long), Duration::from_secs(5));

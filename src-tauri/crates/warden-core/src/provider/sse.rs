@@ -123,7 +123,8 @@ impl SseDecoder {
             self.event.clear();
             return;
         }
-        let event = if self.event.is_empty() { "message".to_owned() } else { std::mem::take(&mut self.event) };
+        let event =
+            if self.event.is_empty() { "message".to_owned() } else { std::mem::take(&mut self.event) };
         out.push(SseEvent { event, data: std::mem::take(&mut self.data) });
         self.has_data = false;
     }
@@ -168,7 +169,10 @@ mod tests {
     #[test]
     fn all_three_line_endings_end_lines() {
         let events = decode_all_ways(b"data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\r\n\n");
-        assert_eq!(events, vec![ev("message", "a"), ev("message", "b"), ev("message", "c"), ev("message", "d")]);
+        assert_eq!(
+            events,
+            vec![ev("message", "a"), ev("message", "b"), ev("message", "c"), ev("message", "d")]
+        );
     }
 
     #[test]

@@ -118,7 +118,10 @@ async fn connect<D: WireDecoder>(st: &mut State<D>) {
 }
 
 /// Send and wait for the response head; a non-success status is read whole and classified.
-async fn send(transport: &Transport, request: reqwest::RequestBuilder) -> Result<reqwest::Response, ProviderError> {
+async fn send(
+    transport: &Transport,
+    request: reqwest::RequestBuilder,
+) -> Result<reqwest::Response, ProviderError> {
     let idle = transport.idle_timeout;
     let response = match tokio::time::timeout(idle, request.send()).await {
         Err(_) => return Err(idle_error(transport)),

@@ -42,7 +42,11 @@ fn assert_expected(c: &Collected, expected: &Value, label: &str) {
     }
     let usage = c.usage.expect("usage");
     assert_eq!(u64::from(usage.input_tokens), expected["usage"]["input_tokens"].as_u64().unwrap(), "{label}");
-    assert_eq!(u64::from(usage.output_tokens), expected["usage"]["output_tokens"].as_u64().unwrap(), "{label}");
+    assert_eq!(
+        u64::from(usage.output_tokens),
+        expected["usage"]["output_tokens"].as_u64().unwrap(),
+        "{label}"
+    );
     match expected["error"].as_object() {
         None => {
             assert!(c.error.is_none(), "{label}: {:?}", c.error);
@@ -166,8 +170,12 @@ async fn follow_up_puts_tool_results_first_with_is_error() {
         thinking: None,
     };
     let (_, requests) =
-        run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request).await;
-    assert_eq!(normalize_tool_results(requests[0].body.clone()), normalize_tool_results(without(expected, &["tool_choice"])));
+        run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request)
+            .await;
+    assert_eq!(
+        normalize_tool_results(requests[0].body.clone()),
+        normalize_tool_results(without(expected, &["tool_choice"]))
+    );
 }
 
 #[tokio::test]
@@ -196,7 +204,8 @@ async fn follow_up_after_thinking_echoes_the_signed_block() {
         thinking: Some(ThinkingConfig { budget_tokens: 2048 }),
     };
     let (_, requests) =
-        run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request).await;
+        run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request)
+            .await;
     assert_eq!(normalize_tool_results(requests[0].body.clone()), normalize_tool_results(expected));
 }
 
@@ -205,7 +214,8 @@ async fn http_errors_are_classified_as_the_fixture_says() {
     let expected = fixture_json("anthropic/f_http_errors.expected.json");
     for (file, want) in expected.as_object().unwrap() {
         let reply = Reply::http(fixture(&format!("anthropic/{file}")));
-        let (c, requests) = run_with(KIND, vec![reply], |s| s.retry = RetryPolicy::none(), simple_request("m")).await;
+        let (c, requests) =
+            run_with(KIND, vec![reply], |s| s.retry = RetryPolicy::none(), simple_request("m")).await;
         let error = c.expect_error();
         assert_eq!(requests.len(), 1, "{file}");
         assert_eq!(error.status, want["status"].as_u64().map(|s| s as u16), "{file}");
@@ -218,7 +228,10 @@ async fn http_errors_are_classified_as_the_fixture_says() {
 
 #[tokio::test]
 async fn unauthorized_is_not_retried_and_says_what_to_do() {
-    let replies = vec![Reply::http(fixture("anthropic/f_http_401.http")), Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)];
+    let replies = vec![
+        Reply::http(fixture("anthropic/f_http_401.http")),
+        Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole),
+    ];
     let (c, requests) = run(KIND, replies).await;
     let error = c.expect_error();
     assert_eq!(error.category, ErrorCategory::Auth);
@@ -232,8 +245,11 @@ async fn unauthorized_is_not_retried_and_says_what_to_do() {
 
 #[tokio::test]
 async fn rate_limit_is_retried_after_the_delay_the_server_asked_for() {
-    let raw = String::from_utf8(fixture("anthropic/f_http_429.http")).unwrap().replace("retry-after: 13", "retry-after: 1");
-    let replies = vec![Reply::http(raw.into_bytes()), Reply::sse(fixture("anthropic/a_text.sse"), Split::Random(3))];
+    let raw = String::from_utf8(fixture("anthropic/f_http_429.http"))
+        .unwrap()
+        .replace("retry-after: 13", "retry-after: 1");
+    let replies =
+        vec![Reply::http(raw.into_bytes()), Reply::sse(fixture("anthropic/a_text.sse"), Split::Random(3))];
     let (c, requests) = run_with(
         KIND,
         replies,
@@ -255,7 +271,8 @@ async fn rate_limit_is_retried_after_the_delay_the_server_asked_for() {
 #[tokio::test]
 async fn overloaded_529_is_retried_and_gives_up_after_max_attempts() {
     let overloaded = || Reply::http(fixture("anthropic/f_http_529.http"));
-    let (c, requests) = run(KIND, vec![overloaded(), Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)]).await;
+    let (c, requests) =
+        run(KIND, vec![overloaded(), Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)]).await;
     assert!(c.error.is_none());
     assert_eq!(requests.len(), 2);
     let (c, requests) = run(KIND, vec![overloaded(), overloaded(), overloaded(), overloaded()]).await;
@@ -280,7 +297,8 @@ async fn missing_key_fails_without_a_request() {
 #[tokio::test]
 async fn list_models_reads_the_models_endpoint() {
     let body = json!({"data": [{"type": "model", "id": "claude-sonnet-4-5", "display_name": "Claude Sonnet 4.5"}], "has_more": false});
-    let server = crate::support::server::TestServer::start(vec![Reply::json(body.to_string().into_bytes())]).await;
+    let server =
+        crate::support::server::TestServer::start(vec![Reply::json(body.to_string().into_bytes())]).await;
     let models = provider(KIND, &server.url).list_models().await.unwrap();
     assert_eq!(models[0].id, "claude-sonnet-4-5");
     assert_eq!(models[0].display_name.as_deref(), Some("Claude Sonnet 4.5"));

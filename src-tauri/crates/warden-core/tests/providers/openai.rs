@@ -92,7 +92,12 @@ async fn follow_up_sends_raw_arguments_and_one_tool_message_per_result() {
         Message {
             role: Role::User,
             content: vec![
-                result(&first.calls[0].id, "get_weather", "{\"temperature\": 14, \"conditions\": \"light rain\"}", false),
+                result(
+                    &first.calls[0].id,
+                    "get_weather",
+                    "{\"temperature\": 14, \"conditions\": \"light rain\"}",
+                    false,
+                ),
                 // No error flag on this wire: the failure is said in the text.
                 result(&first.calls[1].id, "get_time", "time service unavailable (HTTP 503)", true),
             ],
@@ -137,7 +142,10 @@ async fn quota_and_auth_are_never_retried_rate_limits_are() {
         ("e_http_401.http", ErrorCategory::Auth, 1),
         ("e_http_429_insufficient_quota.http", ErrorCategory::Quota, 1),
     ] {
-        let replies = vec![Reply::http(fixture(&format!("openai/{file}"))), Reply::sse(fixture("openai/a_text.sse"), Split::Whole)];
+        let replies = vec![
+            Reply::http(fixture(&format!("openai/{file}"))),
+            Reply::sse(fixture("openai/a_text.sse"), Split::Whole),
+        ];
         let (c, requests) = run(KIND, replies).await;
         assert_eq!(c.expect_error().category, category, "{file}");
         assert_eq!(requests.len(), requests_expected, "{file}");

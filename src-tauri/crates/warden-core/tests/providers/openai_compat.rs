@@ -15,7 +15,8 @@ async fn every_stream_fixture_in_every_split() {
     for name in STREAMS {
         let expected = fixture_json(&format!("openai_compat/{name}.expected.json"));
         for split in ALL_SPLITS {
-            let (c, _) = run(KIND, vec![Reply::sse(fixture(&format!("openai_compat/{name}.sse")), split)]).await;
+            let (c, _) =
+                run(KIND, vec![Reply::sse(fixture(&format!("openai_compat/{name}.sse")), split)]).await;
             assert_openai_expected(&c, &expected, &format!("{name} {split:?}"));
         }
     }
@@ -46,7 +47,8 @@ async fn repeated_ids_empty_names_missing_index_and_omitted_arguments() {
     ]);
     let (c, _) = run(KIND, vec![Reply::sse(body, Split::Bytewise)]).await;
     assert!(c.error.is_none(), "{:?}", c.error);
-    let calls: Vec<(&str, &str, &str)> = c.calls.iter().map(|k| (k.id.as_str(), k.name.as_str(), k.raw.as_str())).collect();
+    let calls: Vec<(&str, &str, &str)> =
+        c.calls.iter().map(|k| (k.id.as_str(), k.name.as_str(), k.raw.as_str())).collect();
     assert_eq!(calls, vec![("call_a", "add", "{\"a\":1}"), ("call_b", "b", "{}"), ("call_c", "c", "")]);
     assert_eq!(c.calls[2].input, Some(serde_json::json!({})), "vLLM omits arguments for {{}}");
     assert_eq!(c.stop_reason, Some(warden_protocol::StopReason::ToolUse), "calls made, whatever finish says");

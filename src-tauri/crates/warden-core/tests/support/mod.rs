@@ -1,6 +1,8 @@
 //! Shared helpers for the integration tests: the wire fixtures, a loopback HTTP server that
 //! replays them, and a collector that turns a chunk stream into what a client extracts.
 
+// Tests fail loudly on anything unexpected, fixtures included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
 pub mod collect;

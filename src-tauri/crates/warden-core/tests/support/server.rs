@@ -126,12 +126,17 @@ async fn serve(
         match reply {
             None => {
                 let body = "no scripted reply left";
-                let head = format!("HTTP/1.1 500 Internal Server Error\r\ncontent-length: {}\r\n\r\n{body}", body.len());
+                let head = format!(
+                    "HTTP/1.1 500 Internal Server Error\r\ncontent-length: {}\r\n\r\n{body}",
+                    body.len()
+                );
                 socket.write_all(head.as_bytes()).await?;
             }
             Some(Reply::Raw { bytes, split }) => write_split(&mut socket, &bytes, split, false).await?,
             Some(Reply::Stream { content_type, body, split }) => {
-                let head = format!("HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n");
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n"
+                );
                 socket.write_all(head.as_bytes()).await?;
                 socket.flush().await?;
                 write_split(&mut socket, &body, split, true).await?;
@@ -139,7 +144,9 @@ async fn serve(
                 socket.flush().await?;
             }
             Some(Reply::Stall { content_type, prefix }) => {
-                let head = format!("HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n");
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n"
+                );
                 socket.write_all(head.as_bytes()).await?;
                 write_split(&mut socket, &prefix, Split::Whole, true).await?;
                 // Wait for the client to hang up; a read of 0 bytes (or an error) is its close.
@@ -158,7 +165,12 @@ async fn serve(
     }
 }
 
-async fn write_split(socket: &mut TcpStream, bytes: &[u8], split: Split, chunked: bool) -> std::io::Result<()> {
+async fn write_split(
+    socket: &mut TcpStream,
+    bytes: &[u8],
+    split: Split,
+    chunked: bool,
+) -> std::io::Result<()> {
     let mut pieces: Vec<&[u8]> = Vec::new();
     match split {
         Split::Whole => pieces.push(bytes),

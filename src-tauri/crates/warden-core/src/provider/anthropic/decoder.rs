@@ -169,7 +169,10 @@ impl AnthropicDecoder {
         let state = match block.get("type").and_then(Value::as_str) {
             Some("tool_use") => {
                 let id = text_of("id");
-                out.push_back(Ok(StreamChunk::ToolCallStart { tool_id: id.clone(), tool_name: text_of("name") }));
+                out.push_back(Ok(StreamChunk::ToolCallStart {
+                    tool_id: id.clone(),
+                    tool_name: text_of("name"),
+                }));
                 let start_input =
                     block.get("input").filter(|v| v.as_object().is_some_and(|o| !o.is_empty())).cloned();
                 Block::Tool { id, start_input, had_delta: false }

@@ -57,7 +57,10 @@ impl Provider for AnthropicProvider {
         let body = match serde_json::to_vec(&request::body(&request)) {
             Ok(body) => bytes::Bytes::from(body),
             Err(e) => {
-                let error = ProviderError::new(ErrorCategory::BadRequest, format!("Could not encode the request: {e}"));
+                let error = ProviderError::new(
+                    ErrorCategory::BadRequest,
+                    format!("Could not encode the request: {e}"),
+                );
                 return Box::pin(stream::iter([Err(error)]));
             }
         };

@@ -66,7 +66,13 @@ pub(crate) struct OllamaDecoder {
 
 impl OllamaDecoder {
     pub(crate) fn new() -> Self {
-        Self { lines: NdjsonSplitter::new(), started: false, saw_tool_calls: false, finished: false, failed: false }
+        Self {
+            lines: NdjsonSplitter::new(),
+            started: false,
+            saw_tool_calls: false,
+            finished: false,
+            failed: false,
+        }
     }
 
     fn handle(&mut self, line: &[u8], out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {

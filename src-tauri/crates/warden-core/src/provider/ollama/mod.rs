@@ -65,12 +65,19 @@ impl OllamaProvider {
         &self,
         request: reqwest::RequestBuilder,
     ) -> Result<T, ProviderError> {
-        let response = self.authorized(request).send().await.map_err(|e| network_error(&self.transport, &e))?;
+        let response =
+            self.authorized(request).send().await.map_err(|e| network_error(&self.transport, &e))?;
         let status = response.status();
         let headers = response.headers().clone();
         let body = response.bytes().await.map_err(|e| network_error(&self.transport, &e))?;
         if !status.is_success() {
-            return Err(classify_http_error("Ollama", status.as_u16(), &headers, &body, self.transport.key.as_ref()));
+            return Err(classify_http_error(
+                "Ollama",
+                status.as_u16(),
+                &headers,
+                &body,
+                self.transport.key.as_ref(),
+            ));
         }
         serde_json::from_slice(&body)
             .map_err(|e| ProviderError::invalid_response(format!("Ollama's answer could not be read ({e}).")))
@@ -79,8 +86,9 @@ impl OllamaProvider {
     /// `POST /api/show`: capabilities and the model's context length.
     async fn show(&self, model: &str) -> Result<(Option<bool>, Option<u32>), ProviderError> {
         let client = shared_client()?;
-        let show: Show =
-            self.fetch_json(client.post(join_url(&self.base_url, "api/show")).json(&json!({"model": model}))).await?;
+        let show: Show = self
+            .fetch_json(client.post(join_url(&self.base_url, "api/show")).json(&json!({"model": model})))
+            .await?;
         let tools = show.capabilities.map(|c| c.iter().any(|c| c == "tools"));
         let context = show.model_info.and_then(|info| {
             info.iter()
@@ -102,7 +110,10 @@ impl Provider for OllamaProvider {
         let body = match serde_json::to_vec(&request::body(&request)) {
             Ok(body) => bytes::Bytes::from(body),
             Err(e) => {
-                let error = ProviderError::new(ErrorCategory::BadRequest, format!("Could not encode the request: {e}"));
+                let error = ProviderError::new(
+                    ErrorCategory::BadRequest,
+                    format!("Could not encode the request: {e}"),
+                );
                 return Box::pin(stream::iter([Err(error)]));
             }
         };

@@ -124,7 +124,10 @@ impl OpenAiDecoder {
             return Ok(());
         }
         let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|e| {
-            ProviderError::invalid_response(format!("{} sent a chunk that is not valid JSON ({e}).", self.label))
+            ProviderError::invalid_response(format!(
+                "{} sent a chunk that is not valid JSON ({e}).",
+                self.label
+            ))
         })?;
         if let Some(error) = chunk.error.filter(|e| !e.is_null()) {
             return Err(classify_stream_error(&self.label, &error, self.key.as_ref()));
@@ -143,7 +146,8 @@ impl OpenAiDecoder {
         }
         if let Some(usage) = chunk.usage {
             // Sent twice by some servers (Groq, OpenRouter): the last one counts, never the sum.
-            self.usage = Some(Usage { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens });
+            self.usage =
+                Some(Usage { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens });
         }
         Ok(())
     }
@@ -173,7 +177,13 @@ impl OpenAiDecoder {
             },
         };
         let position = position.unwrap_or_else(|| {
-            self.calls.push(Call { index: delta.index, id: None, name: None, started: false, pending: String::new() });
+            self.calls.push(Call {
+                index: delta.index,
+                id: None,
+                name: None,
+                started: false,
+                pending: String::new(),
+            });
             self.calls.len() - 1
         });
         let call = &mut self.calls[position];

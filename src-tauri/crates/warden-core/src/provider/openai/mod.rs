@@ -36,7 +36,10 @@ impl OpenAiProvider {
 
     fn missing_key(&self) -> Option<ProviderError> {
         (self.official && self.transport.key.is_none()).then(|| {
-            ProviderError::new(ErrorCategory::MissingCredentials, "No OpenAI API key is set. Add one in Settings.")
+            ProviderError::new(
+                ErrorCategory::MissingCredentials,
+                "No OpenAI API key is set. Add one in Settings.",
+            )
         })
     }
 
@@ -58,11 +61,15 @@ impl Provider for OpenAiProvider {
         if let Some(error) = self.missing_key() {
             return Box::pin(stream::iter([Err(error)]));
         }
-        let limit = if self.official { TokenLimitField::MaxCompletionTokens } else { TokenLimitField::MaxTokens };
+        let limit =
+            if self.official { TokenLimitField::MaxCompletionTokens } else { TokenLimitField::MaxTokens };
         let body = match serde_json::to_vec(&request::body(&request, limit)) {
             Ok(body) => bytes::Bytes::from(body),
             Err(e) => {
-                let error = ProviderError::new(ErrorCategory::BadRequest, format!("Could not encode the request: {e}"));
+                let error = ProviderError::new(
+                    ErrorCategory::BadRequest,
+                    format!("Could not encode the request: {e}"),
+                );
                 return Box::pin(stream::iter([Err(error)]));
             }
         };
@@ -112,7 +119,10 @@ impl Provider for OpenAiProvider {
             return Err(classify_http_error(&self.transport.label, status.as_u16(), &headers, &body, key));
         }
         let page: Page = serde_json::from_slice(&body).map_err(|e| {
-            ProviderError::invalid_response(format!("{}'s model list could not be read ({e}).", self.transport.label))
+            ProviderError::invalid_response(format!(
+                "{}'s model list could not be read ({e}).",
+                self.transport.label
+            ))
         })?;
         Ok(page
             .data

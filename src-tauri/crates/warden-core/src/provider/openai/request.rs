@@ -91,7 +91,8 @@ fn assistant_message(message: &Message) -> Option<Value> {
     if text.is_empty() && calls.is_empty() {
         return None;
     }
-    let mut value = json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }});
+    let mut value =
+        json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }});
     if !calls.is_empty() {
         value["tool_calls"] = Value::Array(calls);
     }

@@ -119,7 +119,8 @@ mod tests {
     async fn blocks_become_tool_calls_and_the_stop_reason_says_so() {
         let text = "Reading.\n```tool\n{\"name\": \"file_read\", \"args\": {\"path\": \"README.md\"}}\n```\n";
         let mut chunks = vec![StreamChunk::Start { message_id: None, model: None }];
-        chunks.extend(text.as_bytes().chunks(5).map(|c| StreamChunk::Text(String::from_utf8_lossy(c).into())));
+        chunks
+            .extend(text.as_bytes().chunks(5).map(|c| StreamChunk::Text(String::from_utf8_lossy(c).into())));
         chunks.push(StreamChunk::Usage(Usage { input_tokens: 1, output_tokens: 2 }));
         chunks.push(StreamChunk::End { stop_reason: StopReason::EndTurn });
         let scripted = Arc::new(Scripted { chunks, seen: Default::default() });

@@ -139,7 +139,8 @@ impl ToolBlockParser {
 }
 
 fn parse_block(body: &str) -> Result<(String, Value), String> {
-    let value: Value = serde_json::from_str(body.trim()).map_err(|e| format!("the block is not valid JSON ({e})"))?;
+    let value: Value =
+        serde_json::from_str(body.trim()).map_err(|e| format!("the block is not valid JSON ({e})"))?;
     let Value::Object(mut map) = value else { return Err("the block is not a JSON object".to_owned()) };
     let name = match map.remove("name") {
         Some(Value::String(name)) if !name.trim().is_empty() => name,
@@ -234,7 +235,8 @@ mod tests {
 
     #[test]
     fn malformed_block_is_a_call_with_input_that_is_not_json() {
-        let (text, calls) = run(&["Try:\n```tool\n{\"name\": \"bash\", \"args\": {\"command\": \"ls\"\n```\nafter"]);
+        let (text, calls) =
+            run(&["Try:\n```tool\n{\"name\": \"bash\", \"args\": {\"command\": \"ls\"\n```\nafter"]);
         assert_eq!(text, "Try:\n\nafter");
         assert_eq!(calls.len(), 1);
         assert_eq!(calls[0].0, "bash");

@@ -42,7 +42,9 @@ fn render_message(message: Message) -> Message {
         let rendered = match block {
             ContentBlock::ToolUse(call) => {
                 let name = serde_json::Value::String(call.name);
-                ContentBlock::Text { text: format!("```tool\n{{\"name\": {name}, \"args\": {}}}\n```", call.input) }
+                ContentBlock::Text {
+                    text: format!("```tool\n{{\"name\": {name}, \"args\": {}}}\n```", call.input),
+                }
             }
             ContentBlock::ToolResult(result) => {
                 let text = if result.is_error {
@@ -113,7 +115,9 @@ mod tests {
         let rewritten = rewrite(request);
         assert!(rewritten.tools.is_empty());
         let system = rewritten.system.unwrap();
-        assert!(system.starts_with("Be brief.") && system.contains("## file_read") && system.contains("```tool"));
+        assert!(
+            system.starts_with("Be brief.") && system.contains("## file_read") && system.contains("```tool")
+        );
         assert_eq!(
             rewritten.messages[1].content,
             vec![ContentBlock::Text {
