@@ -22,6 +22,7 @@ need() { command -v "$1" >/dev/null 2>&1 || { echo "missing: $1 ($2)" >&2; exit 
 need node "Node 20+"
 need npm "npm"
 need cargo "Rust toolchain"
+need curl "curl (server warm-up)"
 if [ ! -x /usr/bin/time ]; then
   echo "installing GNU time (apt)…" >&2
   apt-get install -y time >/dev/null
@@ -45,11 +46,11 @@ start_server() { # dir → sets PORT
   read -r PORT <"$fifo"; rm -f "$fifo"
 }
 
-# measure NAME CMD… → appends "name wall_ms rss_kb" RUNS times to $RESULTS; prints output of first run
+# measure RUN NAME CMD… → appends "name wall_ms rss_kb" to $RESULTS; prints the output of run 1
 RESULTS=$(mktemp)
 measure() {
-  local name=$1; shift
-  for i in $(seq 1 "$RUNS"); do
+  local i=$1 name=$2; shift 2
+  {
     local log; log=$(mktemp)
     local t0 t1; t0=$(date +%s%N)
     if ! /usr/bin/time -v "$@" >"$log.out" 2>"$log"; then
@@ -60,7 +61,7 @@ measure() {
     echo "$name $(( (t1 - t0) / 1000000 )) $rss" >>"$RESULTS"
     [ "$i" = 1 ] && printf "   %-22s %s\n" "$name" "$(cat "$log.out")"
     rm -f "$log" "$log.out"
-  done
+  }
 }
 median() { # name column → median
   awk -v n="$1" -v c="$2" '$1==n {print $c}' "$RESULTS" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
@@ -68,15 +69,23 @@ median() { # name column → median
 
 start_server "$OUT/n"
 BASE="http://127.0.0.1:$PORT"
-echo "== running ($RUNS fresh processes each, medians reported)"
-measure warden-anthropic "$DRAIN" anthropic "$BASE"
-measure warden-openai "$DRAIN" openai "$BASE/v1"
-measure sdk-anthropic node "$HERE/sdk_anthropic.mjs" "$BASE"
-measure sdk-openai node "$HERE/sdk_openai.mjs" "$BASE/v1"
 start_server "$OUT/2n"
 BASE2="http://127.0.0.1:$PORT"
-measure warden-anthropic-2n "$DRAIN" anthropic "$BASE2"
-measure warden-openai-2n "$DRAIN" openai "$BASE2/v1"
+# Warm the servers up (JIT, page cache) so no contestant pays for it.
+for b in "$BASE" "$BASE2"; do
+  for i in 1 2 3; do
+    curl -s -o /dev/null -X POST "$b/v1/messages"; curl -s -o /dev/null -X POST "$b/v1/chat/completions"
+  done
+done
+echo "== running ($RUNS rounds, contestants interleaved, fresh process each; medians reported)"
+for i in $(seq 1 "$RUNS"); do
+  measure "$i" warden-anthropic "$DRAIN" anthropic "$BASE"
+  measure "$i" sdk-anthropic node "$HERE/sdk_anthropic.mjs" "$BASE"
+  measure "$i" warden-openai "$DRAIN" openai "$BASE/v1"
+  measure "$i" sdk-openai node "$HERE/sdk_openai.mjs" "$BASE/v1"
+  measure "$i" warden-anthropic-2n "$DRAIN" anthropic "$BASE2"
+  measure "$i" warden-openai-2n "$DRAIN" openai "$BASE2/v1"
+done
 
 echo
 printf "%-22s %10s %12s\n" "parser" "wall ms" "peak RSS MB"

@@ -19,7 +19,7 @@ impl NdjsonSplitter {
     pub fn feed(&mut self, bytes: &[u8], mut on_line: impl FnMut(&[u8])) {
         self.buf.extend_from_slice(bytes);
         let mut start = 0;
-        while let Some(rel) = self.buf[self.scan..].iter().position(|&b| b == b'\n') {
+        while let Some(rel) = memchr::memchr(b'\n', &self.buf[self.scan..]) {
             let end = self.scan + rel;
             let line = trim_line(&self.buf[start..end]);
             if !line.is_empty() {

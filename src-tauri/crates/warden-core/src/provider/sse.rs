@@ -59,7 +59,7 @@ impl SseDecoder {
             }
         }
         loop {
-            let Some(rel) = self.buf[self.scan..].iter().position(|&b| b == b'\n' || b == b'\r') else {
+            let Some(rel) = memchr::memchr2(b'\n', b'\r', &self.buf[self.scan..]) else {
                 self.scan = self.buf.len();
                 break;
             };
@@ -94,7 +94,7 @@ impl SseDecoder {
         if line[0] == b':' {
             return;
         }
-        let (field, value) = match line.iter().position(|&b| b == b':') {
+        let (field, value) = match memchr::memchr(b':', line) {
             Some(colon) => {
                 let value = &line[colon + 1..];
                 (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
