@@ -6,3 +6,5 @@
 pub mod provider;
 pub mod scope;
 pub mod secrets;
+pub mod sandbox;
+pub mod tool;
