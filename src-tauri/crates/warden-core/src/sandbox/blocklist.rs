@@ -251,8 +251,9 @@ fn strip_wrappers(words: &[String], depth: usize) -> Result<&[String], BlockedCo
 }
 
 /// `:(){ :|:& };:` and its renamed variants: a function whose body pipes itself into itself.
+/// Quoted text is data here; quoted scripts (`sh -c '…'`, `eval '…'`) are judged when they are run.
 fn check_fork_bomb(command: &str) -> Result<(), BlockedCommand> {
-    let compact: String = command.chars().filter(|c| !c.is_whitespace()).collect();
+    let compact: String = without_quoted(command).chars().filter(|c| !c.is_whitespace()).collect();
     let mut search_from = 0;
     while let Some(found) = compact[search_from..].find("(){") {
         let at = search_from + found;
@@ -266,6 +267,31 @@ fn check_fork_bomb(command: &str) -> Result<(), BlockedCommand> {
         search_from = at + 3;
     }
     Ok(())
+}
+
+/// `command` with the contents of single- and double-quoted strings removed.
+fn without_quoted(command: &str) -> String {
+    let mut out = String::with_capacity(command.len());
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, '\\') => {
+                out.push(c);
+                if let Some(next) = chars.next() {
+                    out.push(next);
+                }
+            }
+            (None, '\'' | '"') => quote = Some(c),
+            (None, _) => out.push(c),
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+        }
+    }
+    out
 }
 
 /// The program + subcommand prefix a "remember for this session" approval covers (`git status`,

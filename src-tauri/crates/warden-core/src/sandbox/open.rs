@@ -16,7 +16,7 @@ use super::{path, ResolvedPath, SandboxError, Workspace};
 impl Workspace {
     /// Open a resolved path for reading.
     pub fn open_read(&self, resolved: &ResolvedPath) -> Result<std::fs::File, SandboxError> {
-        let file = self.root_dir(resolved).open(rel_or_dot(resolved)).map_err(|e| open_error(resolved, e))?;
+        let file = self.root_dir(resolved).open(rel_or_dot(resolved)).map_err(|e| self.failed(resolved, e))?;
         let file = file.into_std();
         self.verify_opened(&file, resolved)?;
         Ok(file)
@@ -27,11 +27,11 @@ impl Workspace {
     pub fn open_write(&self, resolved: &ResolvedPath) -> Result<std::fs::File, SandboxError> {
         let dir = self.root_dir(resolved);
         if let Some(parent) = resolved.relative.parent().filter(|p| !p.as_os_str().is_empty()) {
-            dir.create_dir_all(parent).map_err(|e| open_error(resolved, e))?;
+            dir.create_dir_all(parent).map_err(|e| self.failed(resolved, e))?;
         }
         let mut options = cap_std::fs::OpenOptions::new();
         options.write(true).create(true);
-        let file = dir.open_with(&resolved.relative, &options).map_err(|e| open_error(resolved, e))?;
+        let file = dir.open_with(&resolved.relative, &options).map_err(|e| self.failed(resolved, e))?;
         let file = file.into_std();
         self.verify_opened(&file, resolved)?;
         let meta = file.metadata().map_err(|e| open_error(resolved, e))?;
@@ -45,6 +45,19 @@ impl Workspace {
         let meta = self.root_dir(resolved).symlink_metadata(&resolved.relative).map_err(|e| open_error(resolved, e))?;
         check_hard_links(&meta.into(), resolved)?;
         self.root_dir(resolved).remove_file(&resolved.relative).map_err(|e| open_error(resolved, e))
+    }
+
+    /// An open failed: if the path no longer resolves inside (something was swapped since the check),
+    /// say so as a violation; otherwise report the I/O error.
+    fn failed(&self, resolved: &ResolvedPath, e: io::Error) -> SandboxError {
+        let again = resolved.absolute.to_string_lossy().into_owned();
+        match self.resolve(&again, super::Access::Read) {
+            Err(SandboxError::Violation { reason, .. }) => SandboxError::Violation {
+                path: resolved.display(),
+                reason: format!("the path changed after it was checked: {reason}"),
+            },
+            _ => open_error(resolved, e),
+        }
     }
 
     #[cfg(target_os = "linux")]

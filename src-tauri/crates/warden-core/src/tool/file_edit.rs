@@ -83,6 +83,12 @@ pub(crate) fn edit_text(content: &str, input: &FileEditInput) -> Result<(String,
 }
 
 pub(crate) fn plan(input: &FileEditInput, ctx: &ToolContext) -> Result<PlannedEdit, ToolOutput> {
+    if input.old_text.is_empty() {
+        return Err(ToolOutput::error(
+            ToolErrorCode::ValidationError,
+            "invalid input: field `old_text` is empty; give the exact text to replace",
+        ));
+    }
     let resolved = ctx.workspace.resolve(&input.path, Access::Write)?;
     let Some(old) = read_text_file(&ctx.workspace, &resolved, ctx.config.max_edit_file_bytes)? else {
         return Err(ToolOutput::error(

@@ -1,0 +1,16 @@
+//! Tools and sandbox: real temp directories, real child processes, a real loopback HTTP server.
+
+mod apply_patch;
+mod background;
+mod bash;
+mod blocklist;
+mod common;
+mod file_edit;
+mod file_read;
+mod file_write;
+mod listing;
+mod registry;
+mod sandbox;
+mod search_in_files;
+mod system_info;
+mod web_search;
