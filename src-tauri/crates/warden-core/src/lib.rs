@@ -4,7 +4,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod provider;
+pub mod sandbox;
 pub mod scope;
 pub mod secrets;
-pub mod sandbox;
 pub mod tool;

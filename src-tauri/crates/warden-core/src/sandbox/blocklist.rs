@@ -20,10 +20,13 @@ fn blocked(reason: impl Into<String>) -> Result<(), BlockedCommand> {
 }
 
 /// Top-level system directories whose recursive deletion is as bad as deleting `/`.
-const SYSTEM_DIRS: &[&str] =
-    &["bin", "boot", "etc", "home", "lib", "lib32", "lib64", "opt", "root", "sbin", "srv", "usr", "var", "Users", "System"];
+const SYSTEM_DIRS: &[&str] = &[
+    "bin", "boot", "etc", "home", "lib", "lib32", "lib64", "opt", "root", "sbin", "srv", "usr", "var",
+    "Users", "System",
+];
 /// Device files that are fine to write to.
-const HARMLESS_DEVICES: &[&str] = &["null", "zero", "stdout", "stderr", "stdin", "tty", "random", "urandom", "full"];
+const HARMLESS_DEVICES: &[&str] =
+    &["null", "zero", "stdout", "stderr", "stdin", "tty", "random", "urandom", "full"];
 const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish"];
 const POWER: &[&str] = &["shutdown", "reboot", "halt", "poweroff"];
 
@@ -39,8 +42,9 @@ fn check_at(command: &str, depth: usize) -> Result<(), BlockedCommand> {
         return blocked("the command nests shells too deeply to be judged");
     }
     check_fork_bomb(command)?;
-    let parsed = shell_words::parse(command)
-        .map_err(|_| BlockedCommand { reason: "the command nests substitutions too deeply to be judged".into() })?;
+    let parsed = shell_words::parse(command).map_err(|_| BlockedCommand {
+        reason: "the command nests substitutions too deeply to be judged".into(),
+    })?;
     for segment in &parsed.segments {
         check_segment(segment, depth)?;
     }
@@ -70,7 +74,9 @@ fn check_segment(segment: &Segment, depth: usize) -> Result<(), BlockedCommand> 
         "systemctl" if args.iter().any(|a| ["poweroff", "reboot", "halt", "kexec"].contains(&a.as_str())) => {
             blocked("`systemctl` would stop the machine")
         }
-        "init" | "telinit" if args.iter().any(|a| a == "0" || a == "6") => blocked("`init 0/6` stops the machine"),
+        "init" | "telinit" if args.iter().any(|a| a == "0" || a == "6") => {
+            blocked("`init 0/6` stops the machine")
+        }
         "tee" | "cp" | "shred" => match args.iter().find(|a| is_raw_device(a)) {
             Some(dev) => blocked(format!("`{name}` onto the device {dev} would destroy its data")),
             None => Ok(()),
@@ -96,9 +102,9 @@ fn check_shell_c(args: &[String], depth: usize) -> Result<(), BlockedCommand> {
 
 fn check_rm(args: &[String]) -> Result<(), BlockedCommand> {
     let (flags, targets) = split_flags(args);
-    let recursive = flags.iter().any(|f| {
-        *f == "--recursive" || (!f.starts_with("--") && (f.contains('r') || f.contains('R')))
-    });
+    let recursive = flags
+        .iter()
+        .any(|f| *f == "--recursive" || (!f.starts_with("--") && (f.contains('r') || f.contains('R'))));
     if !recursive {
         return Ok(());
     }
@@ -158,7 +164,9 @@ fn is_critical_dir(target: &str) -> bool {
         [] => true,
         [only] => only == "*" || only.starts_with(".*") || SYSTEM_DIRS.contains(&only.as_str()),
         [dir, star] if star == "*" => SYSTEM_DIRS.contains(&dir.as_str()),
-        other => home.is_some_and(|h| other == h.as_slice() || (other.ends_with(&["*".to_owned()]) && other[..other.len() - 1] == h[..])),
+        other => home.is_some_and(|h| {
+            other == h.as_slice() || (other.ends_with(&["*".to_owned()]) && other[..other.len() - 1] == h[..])
+        }),
     }
 }
 
@@ -168,10 +176,8 @@ fn fold(path: &str) -> Vec<String> {
     for component in Path::new(path).components() {
         match component {
             Component::Normal(c) => out.push(c.to_string_lossy().into_owned()),
-            Component::ParentDir => {
-                if out.pop().is_none() && !path.starts_with('/') {
-                    out.push("..".to_owned());
-                }
+            Component::ParentDir if out.pop().is_none() && !path.starts_with('/') => {
+                out.push("..".to_owned())
             }
             _ => {}
         }
@@ -182,7 +188,10 @@ fn fold(path: &str) -> Vec<String> {
 fn is_raw_device(target: &str) -> bool {
     let Some(dev) = target.trim().strip_prefix("/dev/") else { return false };
     let dev = dev.trim_start_matches('/');
-    !(HARMLESS_DEVICES.contains(&dev) || dev.starts_with("fd/") || dev.starts_with("pts/") || dev.starts_with("shm/"))
+    !(HARMLESS_DEVICES.contains(&dev)
+        || dev.starts_with("fd/")
+        || dev.starts_with("pts/")
+        || dev.starts_with("shm/"))
 }
 
 fn base_name(program: &str) -> &str {
@@ -207,7 +216,9 @@ fn strip_wrappers(words: &[String], depth: usize) -> Result<&[String], BlockedCo
     let mut rest = words;
     loop {
         let Some((first, tail)) = rest.split_first() else { return Ok(rest) };
-        if is_assignment(first) || ["!", "{", "}", "then", "do", "else", "if", "while", "until", "elif"].contains(&first.as_str()) {
+        if is_assignment(first)
+            || ["!", "{", "}", "then", "do", "else", "if", "while", "until", "elif"].contains(&first.as_str())
+        {
             rest = tail;
             continue;
         }
@@ -238,7 +249,7 @@ fn strip_wrappers(words: &[String], depth: usize) -> Result<&[String], BlockedCo
                 rest = tail;
                 break;
             }
-            if !arg.starts_with('-') && !(wrapper == "env" && is_assignment(arg)) {
+            if !(arg.starts_with('-') || wrapper == "env" && is_assignment(arg)) {
                 break;
             }
             rest = if with_value.contains(&arg.as_str()) { tail.get(1..).unwrap_or(&[]) } else { tail };
@@ -257,8 +268,9 @@ fn check_fork_bomb(command: &str) -> Result<(), BlockedCommand> {
     let mut search_from = 0;
     while let Some(found) = compact[search_from..].find("(){") {
         let at = search_from + found;
-        let name_start =
-            compact[..at].rfind(|c: char| ";&|{}()\n".contains(c) || c == '\'' || c == '"').map_or(0, |i| i + 1);
+        let name_start = compact[..at]
+            .rfind(|c: char| ";&|{}()\n".contains(c) || c == '\'' || c == '"')
+            .map_or(0, |i| i + 1);
         let name = compact[..at].get(name_start..).unwrap_or("").trim_start_matches("function");
         let body = &compact[at + 3..];
         if !name.is_empty() && body.contains(&format!("{name}|{name}")) {
@@ -317,17 +329,48 @@ pub fn command_prefix(command: &str) -> Option<String> {
     if is_assignment(program)
         || SHELLS.contains(&name)
         || [
-            "sudo", "doas", "env", "nice", "ionice", "nohup", "command", "builtin", "exec", "time", "timeout",
-            "stdbuf", "xargs", "eval", "source", ".",
+            "sudo", "doas", "env", "nice", "ionice", "nohup", "command", "builtin", "exec", "time",
+            "timeout", "stdbuf", "xargs", "eval", "source", ".",
         ]
         .contains(&name)
     {
         return None;
     }
     const WITH_SUBCOMMANDS: &[&str] = &[
-        "git", "cargo", "npm", "pnpm", "yarn", "bun", "deno", "npx", "docker", "podman", "kubectl", "go", "pip",
-        "pip3", "uv", "poetry", "make", "just", "rustup", "brew", "apt", "apt-get", "systemctl", "gh", "dotnet",
-        "mvn", "gradle", "terraform", "helm", "bundle", "rake", "composer", "swift", "zig",
+        "git",
+        "cargo",
+        "npm",
+        "pnpm",
+        "yarn",
+        "bun",
+        "deno",
+        "npx",
+        "docker",
+        "podman",
+        "kubectl",
+        "go",
+        "pip",
+        "pip3",
+        "uv",
+        "poetry",
+        "make",
+        "just",
+        "rustup",
+        "brew",
+        "apt",
+        "apt-get",
+        "systemctl",
+        "gh",
+        "dotnet",
+        "mvn",
+        "gradle",
+        "terraform",
+        "helm",
+        "bundle",
+        "rake",
+        "composer",
+        "swift",
+        "zig",
     ];
     if !WITH_SUBCOMMANDS.contains(&name) {
         return Some(program.clone());

@@ -93,8 +93,9 @@ impl Workspace {
             .map_err(|source| SandboxError::Root { path: storage.to_path_buf(), source })?;
         let mut roots = Vec::new();
         for dir in [project_dir.as_ref(), storage] {
-            let path =
-                dir.canonicalize().map_err(|source| SandboxError::Root { path: dir.to_path_buf(), source })?;
+            let path = dir
+                .canonicalize()
+                .map_err(|source| SandboxError::Root { path: dir.to_path_buf(), source })?;
             let cap = cap_std::fs::Dir::open_ambient_dir(&path, cap_std::ambient_authority())
                 .map_err(|source| SandboxError::Root { path: path.clone(), source })?;
             roots.push(Root { path, dir: cap });

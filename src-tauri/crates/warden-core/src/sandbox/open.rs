@@ -16,7 +16,8 @@ use super::{path, ResolvedPath, SandboxError, Workspace};
 impl Workspace {
     /// Open a resolved path for reading.
     pub fn open_read(&self, resolved: &ResolvedPath) -> Result<std::fs::File, SandboxError> {
-        let file = self.root_dir(resolved).open(rel_or_dot(resolved)).map_err(|e| self.failed(resolved, e))?;
+        let file =
+            self.root_dir(resolved).open(rel_or_dot(resolved)).map_err(|e| self.failed(resolved, e))?;
         let file = file.into_std();
         self.verify_opened(&file, resolved)?;
         Ok(file)
@@ -42,7 +43,10 @@ impl Workspace {
 
     /// Delete a resolved file (`apply_patch` deletions). A symlink is removed, never its target.
     pub fn remove_file(&self, resolved: &ResolvedPath) -> Result<(), SandboxError> {
-        let meta = self.root_dir(resolved).symlink_metadata(&resolved.relative).map_err(|e| open_error(resolved, e))?;
+        let meta = self
+            .root_dir(resolved)
+            .symlink_metadata(&resolved.relative)
+            .map_err(|e| open_error(resolved, e))?;
         check_hard_links(&meta.into(), resolved)?;
         self.root_dir(resolved).remove_file(&resolved.relative).map_err(|e| open_error(resolved, e))
     }
@@ -71,7 +75,10 @@ impl Workspace {
         let Some((_, rel)) = path::locate(self.roots(), &real) else {
             return Err(SandboxError::Violation {
                 path: shown,
-                reason: format!("the opened file is {}, outside the roots (swapped after the check?)", real.display()),
+                reason: format!(
+                    "the opened file is {}, outside the roots (swapped after the check?)",
+                    real.display()
+                ),
             });
         };
         if let Some(reason) = path::secret_reason(&rel) {
@@ -153,7 +160,9 @@ fn open_error(resolved: &ResolvedPath, e: io::Error) -> SandboxError {
         // only a swap can cause either.
         _ if is_escape(&e) => SandboxError::Violation {
             path,
-            reason: format!("opening it would leave the root ({e}); was a symlink swapped in after the check?"),
+            reason: format!(
+                "opening it would leave the root ({e}); was a symlink swapped in after the check?"
+            ),
         },
         _ => SandboxError::Io { path, source: e },
     }
@@ -161,9 +170,7 @@ fn open_error(resolved: &ResolvedPath, e: io::Error) -> SandboxError {
 
 fn is_escape(e: &io::Error) -> bool {
     let text = e.to_string();
-    text.contains("outside of the filesystem")
-        || text.contains("a path led outside")
-        || is_escape_errno(e)
+    text.contains("outside of the filesystem") || text.contains("a path led outside") || is_escape_errno(e)
 }
 
 #[cfg(unix)]

@@ -121,7 +121,10 @@ pub(super) fn resolve_fs(base: &Path, raw: &str) -> Result<PathBuf, SandboxError
             Err(e) => {
                 return Err(violation(
                     raw,
-                    format!("{} cannot be inspected ({e}), so it cannot be proven inside", candidate.display()),
+                    format!(
+                        "{} cannot be inspected ({e}), so it cannot be proven inside",
+                        candidate.display()
+                    ),
                 ))
             }
         }
@@ -157,9 +160,10 @@ pub(super) fn normalize_lexically(base: &Path, raw: &str) -> PathBuf {
 
 /// Which root (index) contains `path`, and the path relative to it. Roots are canonical.
 pub(super) fn locate(roots: &[PathBuf], path: &Path) -> Option<(usize, PathBuf)> {
-    roots.iter().enumerate().find_map(|(i, root)| {
-        path.strip_prefix(root).ok().map(|rel| (i, rel.to_path_buf()))
-    })
+    roots
+        .iter()
+        .enumerate()
+        .find_map(|(i, root)| path.strip_prefix(root).ok().map(|rel| (i, rel.to_path_buf())))
 }
 
 /// Fold what looks like ASCII to ASCII: lower case, fullwidth forms, and the Cyrillic and Greek letters
@@ -285,7 +289,18 @@ mod tests {
     #[test]
     fn the_fast_name_check_agrees_with_the_path_check() {
         use std::ffi::OsStr;
-        for name in [".env", ".Env.prod", "a.PEM", "x.key", "id_rsa", "my_credentials", "SECRET.md", "main.rs", ".envrc", "keys.rs"] {
+        for name in [
+            ".env",
+            ".Env.prod",
+            "a.PEM",
+            "x.key",
+            "id_rsa",
+            "my_credentials",
+            "SECRET.md",
+            "main.rs",
+            ".envrc",
+            "keys.rs",
+        ] {
             assert_eq!(
                 is_secret_name(OsStr::new(name), None),
                 secret_reason(Path::new(name)).is_some(),

@@ -76,7 +76,8 @@ impl Lexer {
                         continue;
                     }
                     finish_word(&mut segment, &mut word);
-                    let doubled = matches!((c, self.peek(1)), ('&', Some('&')) | ('|', Some('|')) | (';', Some(';')));
+                    let doubled =
+                        matches!((c, self.peek(1)), ('&', Some('&')) | ('|', Some('|')) | (';', Some(';')));
                     self.pos += if doubled { 2 } else { 1 };
                     if c == '|' && self.peek(0) == Some('&') {
                         self.pos += 1;

@@ -87,7 +87,12 @@ impl BackgroundProcesses {
     }
 
     /// Start `command` in the background (needs a tokio runtime); returns its handle and pid.
-    pub(crate) fn start(&self, command: &str, cwd: &Path, cap: usize) -> Result<(String, Option<u32>), String> {
+    pub(crate) fn start(
+        &self,
+        command: &str,
+        cwd: &Path,
+        cap: usize,
+    ) -> Result<(String, Option<u32>), String> {
         let mut processes = self.processes.lock().map_err(|_| "the process table is poisoned".to_owned())?;
         if processes.len() >= MAX_BACKGROUND {
             return Err(format!("at most {MAX_BACKGROUND} background commands per session"));
@@ -227,7 +232,10 @@ impl Tool for CommandOutputTool {
         let next = from + bytes.len() as u64;
         let mut text = String::from_utf8_lossy(&bytes).into_owned();
         if from > requested {
-            text.insert_str(0, &format!("[{} older bytes were dropped; reading from offset {from}]\n", from - requested));
+            text.insert_str(
+                0,
+                &format!("[{} older bytes were dropped; reading from offset {from}]\n", from - requested),
+            );
         }
         let status_text = match status {
             Status::Running => "running".to_owned(),
@@ -295,7 +303,9 @@ impl Tool for CancelCommandTool {
         };
         match ctx.processes.cancel(&input.handle) {
             None => unknown(&input.handle, &ctx),
-            Some(true) => ToolOutput::success(format!("cancelled `{}`", input.handle)).with_metadata("cancelled", true),
+            Some(true) => {
+                ToolOutput::success(format!("cancelled `{}`", input.handle)).with_metadata("cancelled", true)
+            }
             Some(false) => ToolOutput::success(format!("`{}` had already ended", input.handle))
                 .with_metadata("cancelled", false),
         }

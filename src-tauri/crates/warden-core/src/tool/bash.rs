@@ -41,7 +41,14 @@ pub struct BashTool {
 
 impl BashTool {
     pub fn new() -> Self {
-        Self { definition: definition_for::<BashInput>("bash", ToolCategory::Exec, DangerLevel::Dangerous, false) }
+        Self {
+            definition: definition_for::<BashInput>(
+                "bash",
+                ToolCategory::Exec,
+                DangerLevel::Dangerous,
+                false,
+            ),
+        }
     }
 }
 
@@ -57,7 +64,11 @@ fn timeout_for(input: &BashInput, ctx: &ToolContext) -> Duration {
     if let Some(&secs) = ctx.workspace.scope().timeouts_secs.get("bash") {
         max = max.min(Duration::from_secs(secs));
     }
-    input.timeout.map_or(config.bash_default_timeout, Duration::from_secs).min(max).max(Duration::from_secs(1))
+    input
+        .timeout
+        .map_or(config.bash_default_timeout, Duration::from_secs)
+        .min(max)
+        .max(Duration::from_secs(1))
 }
 
 #[async_trait]
@@ -72,7 +83,10 @@ impl Tool for BashTool {
             Err(error) => return error,
         };
         if input.command.trim().is_empty() {
-            return ToolOutput::error(ToolErrorCode::ValidationError, "invalid input: field `command` is empty");
+            return ToolOutput::error(
+                ToolErrorCode::ValidationError,
+                "invalid input: field `command` is empty",
+            );
         }
         if let Err(blocked) = check_command(&input.command) {
             return ToolOutput::error(ToolErrorCode::BlockedCommand, blocked.to_string())
@@ -113,7 +127,9 @@ async fn run_foreground(input: &BashInput, ctx: &ToolContext, timeout: Duration)
     let cwd = ctx.workspace.project_root();
     let mut child = match spawn_shell(&input.command, cwd) {
         Ok(child) => child,
-        Err(e) => return ToolOutput::error(ToolErrorCode::ExecutionError, format!("could not start `sh`: {e}")),
+        Err(e) => {
+            return ToolOutput::error(ToolErrorCode::ExecutionError, format!("could not start `sh`: {e}"))
+        }
     };
     let guard = GroupGuard::new(child.id());
     let mut pump = Pump::new(&mut child);
@@ -185,7 +201,10 @@ async fn run_foreground(input: &BashInput, ctx: &ToolContext, timeout: Duration)
             .with_metadata("signal", signal)
         }
         Ending::TimedOut => {
-            text.push_str(&format!("\n[timed out after {} s; the command's process group was killed]", timeout.as_secs()));
+            text.push_str(&format!(
+                "\n[timed out after {} s; the command's process group was killed]",
+                timeout.as_secs()
+            ));
             ToolOutput::error(ToolErrorCode::ToolTimeout, text)
         }
         Ending::Cancelled => {

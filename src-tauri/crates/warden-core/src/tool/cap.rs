@@ -15,7 +15,10 @@ pub fn cap_for_model(text: &str, cap: usize) -> (String, Option<usize>) {
     let cut = tail_start - head_end;
     let mut out = String::with_capacity(cap);
     out.push_str(&text[..head_end]);
-    out.push_str(&format!("\n\n[… {cut} bytes cut: output was {} bytes, head and tail kept …]\n\n", text.len()));
+    out.push_str(&format!(
+        "\n\n[… {cut} bytes cut: output was {} bytes, head and tail kept …]\n\n",
+        text.len()
+    ));
     out.push_str(&text[tail_start..]);
     (out, Some(cut))
 }

@@ -116,7 +116,10 @@ impl OutputSink {
         } else if before <= inner.cap {
             let _ = inner.tx.send((
                 OutputStream::Stderr,
-                format!("\n[warden: streamed output reached {} bytes; the rest is not streamed]\n", inner.cap),
+                format!(
+                    "\n[warden: streamed output reached {} bytes; the rest is not streamed]\n",
+                    inner.cap
+                ),
             ));
         }
     }

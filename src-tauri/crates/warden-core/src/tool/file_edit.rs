@@ -34,7 +34,12 @@ pub struct FileEditTool {
 impl FileEditTool {
     pub fn new() -> Self {
         Self {
-            definition: definition_for::<FileEditInput>("file_edit", ToolCategory::File, DangerLevel::Dangerous, false),
+            definition: definition_for::<FileEditInput>(
+                "file_edit",
+                ToolCategory::File,
+                DangerLevel::Dangerous,
+                false,
+            ),
         }
     }
 }
@@ -96,8 +101,8 @@ pub(crate) fn plan(input: &FileEditInput, ctx: &ToolContext) -> Result<PlannedEd
             format!("{} does not exist; use file_write to create it", resolved.display()),
         ));
     };
-    let (new, replacements) =
-        edit_text(&old, input).map_err(|message| ToolOutput::error(ToolErrorCode::ExecutionError, message))?;
+    let (new, replacements) = edit_text(&old, input)
+        .map_err(|message| ToolOutput::error(ToolErrorCode::ExecutionError, message))?;
     Ok(PlannedEdit { resolved, old, new, replacements })
 }
 

@@ -26,7 +26,14 @@ pub struct FileInfoTool {
 
 impl FileInfoTool {
     pub fn new() -> Self {
-        Self { definition: definition_for::<FileInfoInput>("file_info", ToolCategory::File, DangerLevel::Safe, true) }
+        Self {
+            definition: definition_for::<FileInfoInput>(
+                "file_info",
+                ToolCategory::File,
+                DangerLevel::Safe,
+                true,
+            ),
+        }
     }
 }
 

@@ -41,7 +41,14 @@ pub struct FileReadTool {
 
 impl FileReadTool {
     pub fn new() -> Self {
-        Self { definition: definition_for::<FileReadInput>("file_read", ToolCategory::File, DangerLevel::Safe, true) }
+        Self {
+            definition: definition_for::<FileReadInput>(
+                "file_read",
+                ToolCategory::File,
+                DangerLevel::Safe,
+                true,
+            ),
+        }
     }
 }
 
@@ -113,7 +120,10 @@ fn read(input: FileReadInput, ctx: &ToolContext) -> ToolOutput {
             if looks_binary(&line) || (line.len() < 8192 && looks_binary(reader.buffer())) {
                 return ToolOutput::error(
                     ToolErrorCode::ExecutionError,
-                    format!("{} is a binary file ({size} bytes); file_read only returns text", resolved.display()),
+                    format!(
+                        "{} is a binary file ({size} bytes); file_read only returns text",
+                        resolved.display()
+                    ),
                 )
                 .with_metadata("binary", true)
                 .with_metadata("size_bytes", size);

@@ -28,7 +28,12 @@ pub struct FileWriteTool {
 impl FileWriteTool {
     pub fn new() -> Self {
         Self {
-            definition: definition_for::<FileWriteInput>("file_write", ToolCategory::File, DangerLevel::Dangerous, false),
+            definition: definition_for::<FileWriteInput>(
+                "file_write",
+                ToolCategory::File,
+                DangerLevel::Dangerous,
+                false,
+            ),
         }
     }
 }

@@ -51,7 +51,11 @@ pub(crate) fn read_text_file(
     if meta.len() > max_bytes {
         return Err(ToolOutput::error(
             ToolErrorCode::SizeLimitExceeded,
-            format!("{} is {} bytes; files over {max_bytes} bytes are not edited", resolved.display(), meta.len()),
+            format!(
+                "{} is {} bytes; files over {max_bytes} bytes are not edited",
+                resolved.display(),
+                meta.len()
+            ),
         ));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
@@ -71,7 +75,11 @@ pub(crate) fn read_text_file(
 }
 
 /// Write `content` through the sandbox (parents created, hard links refused).
-pub(crate) fn write_file(workspace: &Workspace, resolved: &ResolvedPath, content: &[u8]) -> Result<(), ToolOutput> {
+pub(crate) fn write_file(
+    workspace: &Workspace,
+    resolved: &ResolvedPath,
+    content: &[u8],
+) -> Result<(), ToolOutput> {
     use std::io::Write;
     let mut file = workspace.open_write(resolved)?;
     file.write_all(content).map_err(|e| io_error(resolved, e))?;

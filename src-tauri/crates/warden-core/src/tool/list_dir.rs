@@ -38,7 +38,14 @@ pub struct ListDirTool {
 
 impl ListDirTool {
     pub fn new() -> Self {
-        Self { definition: definition_for::<ListDirInput>("list_dir", ToolCategory::File, DangerLevel::Safe, true) }
+        Self {
+            definition: definition_for::<ListDirInput>(
+                "list_dir",
+                ToolCategory::File,
+                DangerLevel::Safe,
+                true,
+            ),
+        }
     }
 }
 
@@ -77,7 +84,10 @@ fn list(input: ListDirInput, ctx: &ToolContext) -> ToolOutput {
             )
         }
         Err(_) => {
-            return ToolOutput::error(ToolErrorCode::FileNotFound, format!("{}: no such directory", resolved.display()))
+            return ToolOutput::error(
+                ToolErrorCode::FileNotFound,
+                format!("{}: no such directory", resolved.display()),
+            )
         }
     }
     let depth = input.depth.unwrap_or(1).clamp(1, 10) as usize;
@@ -104,9 +114,13 @@ fn list(input: ListDirInput, ctx: &ToolContext) -> ToolOutput {
             mtime_rfc3339(&meta).unwrap_or_else(|| "-".to_owned())
         ));
     }
-    let mut content = if lines.is_empty() { format!("{} is empty", resolved.display()) } else { lines.join("\n") };
+    let mut content =
+        if lines.is_empty() { format!("{} is empty", resolved.display()) } else { lines.join("\n") };
     if total > lines.len() {
-        content.push_str(&format!("\n[{} more entries not shown; list a subdirectory or lower depth]", total - lines.len()));
+        content.push_str(&format!(
+            "\n[{} more entries not shown; list a subdirectory or lower depth]",
+            total - lines.len()
+        ));
     }
     ToolOutput::success(content)
         .with_metadata("path", resolved.display())

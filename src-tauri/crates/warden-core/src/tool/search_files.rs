@@ -34,7 +34,12 @@ pub struct SearchFilesTool {
 impl SearchFilesTool {
     pub fn new() -> Self {
         Self {
-            definition: definition_for::<SearchFilesInput>("search_files", ToolCategory::Search, DangerLevel::Safe, true),
+            definition: definition_for::<SearchFilesInput>(
+                "search_files",
+                ToolCategory::Search,
+                DangerLevel::Safe,
+                true,
+            ),
         }
     }
 }
@@ -64,7 +69,12 @@ fn find(input: SearchFilesInput, ctx: &ToolContext) -> ToolOutput {
     let pattern = input.pattern.trim().trim_start_matches("./");
     let glob = match GlobBuilder::new(pattern).literal_separator(true).build() {
         Ok(g) => g.compile_matcher(),
-        Err(e) => return ToolOutput::error(ToolErrorCode::ValidationError, format!("invalid input: field `pattern`: {e}")),
+        Err(e) => {
+            return ToolOutput::error(
+                ToolErrorCode::ValidationError,
+                format!("invalid input: field `pattern`: {e}"),
+            )
+        }
     };
     let by_name = !pattern.contains('/');
     let hidden = pattern.starts_with('.') || pattern.contains("/.");
@@ -73,7 +83,10 @@ fn find(input: SearchFilesInput, ctx: &ToolContext) -> ToolOutput {
         Err(e) => return e.into(),
     };
     if !resolved.absolute.is_dir() {
-        return ToolOutput::error(ToolErrorCode::FileNotFound, format!("{}: no such directory", resolved.display()));
+        return ToolOutput::error(
+            ToolErrorCode::FileNotFound,
+            format!("{}: no such directory", resolved.display()),
+        );
     }
     let root = ctx.workspace.roots()[resolved.root].clone();
     let mut found = Vec::new();
@@ -86,11 +99,17 @@ fn find(input: SearchFilesInput, ctx: &ToolContext) -> ToolOutput {
             continue;
         }
         let rel_to_dir = entry.path().strip_prefix(&resolved.absolute).unwrap_or(entry.path());
-        let hit = if by_name { entry.path().file_name().is_some_and(|n| glob.is_match(n)) } else { glob.is_match(rel_to_dir) };
+        let hit = if by_name {
+            entry.path().file_name().is_some_and(|n| glob.is_match(n))
+        } else {
+            glob.is_match(rel_to_dir)
+        };
         if hit {
             total += 1;
             if found.len() < MAX_PATHS {
-                found.push(entry.path().strip_prefix(&root).unwrap_or(entry.path()).to_string_lossy().into_owned());
+                found.push(
+                    entry.path().strip_prefix(&root).unwrap_or(entry.path()).to_string_lossy().into_owned(),
+                );
             }
         }
     }

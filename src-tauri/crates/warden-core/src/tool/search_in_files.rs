@@ -186,7 +186,10 @@ fn search(input: SearchInFilesInput, ctx: &ToolContext) -> ToolOutput {
     {
         Ok(m) => m,
         Err(e) => {
-            return ToolOutput::error(ToolErrorCode::ValidationError, format!("invalid input: field `query`: {e}"))
+            return ToolOutput::error(
+                ToolErrorCode::ValidationError,
+                format!("invalid input: field `query`: {e}"),
+            )
         }
     };
     let resolved = match ctx.workspace.resolve(input.path.as_deref().unwrap_or("."), Access::Read) {
@@ -194,21 +197,32 @@ fn search(input: SearchInFilesInput, ctx: &ToolContext) -> ToolOutput {
         Err(e) => return e.into(),
     };
     if !resolved.absolute.exists() {
-        return ToolOutput::error(ToolErrorCode::FileNotFound, format!("{}: no such file or directory", resolved.display()));
+        return ToolOutput::error(
+            ToolErrorCode::FileNotFound,
+            format!("{}: no such file or directory", resolved.display()),
+        );
     }
     let mut builder = walker(&ctx.workspace, &resolved.absolute, false);
     if !input.globs.is_empty() {
         let mut overrides = OverrideBuilder::new(&resolved.absolute);
         for glob in &input.globs {
             if let Err(e) = overrides.add(glob) {
-                return ToolOutput::error(ToolErrorCode::ValidationError, format!("invalid input: field `globs`: {e}"));
+                return ToolOutput::error(
+                    ToolErrorCode::ValidationError,
+                    format!("invalid input: field `globs`: {e}"),
+                );
             }
         }
         match overrides.build() {
             Ok(o) => {
                 builder.overrides(o);
             }
-            Err(e) => return ToolOutput::error(ToolErrorCode::ValidationError, format!("invalid input: field `globs`: {e}")),
+            Err(e) => {
+                return ToolOutput::error(
+                    ToolErrorCode::ValidationError,
+                    format!("invalid input: field `globs`: {e}"),
+                )
+            }
         }
     }
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(12);
@@ -235,7 +249,9 @@ fn search(input: SearchInFilesInput, ctx: &ToolContext) -> ToolOutput {
             .line_number(line_numbers)
             .build();
         Box::new(move |entry| {
-            if cancel.is_cancelled() || (shared.capped.load(Ordering::Relaxed) && mode != SearchOutputMode::Count) {
+            if cancel.is_cancelled()
+                || (shared.capped.load(Ordering::Relaxed) && mode != SearchOutputMode::Count)
+            {
                 return WalkState::Quit;
             }
             let Ok(entry) = entry else { return WalkState::Continue };

@@ -21,7 +21,12 @@ pub struct SystemInfoTool {
 impl SystemInfoTool {
     pub fn new() -> Self {
         Self {
-            definition: definition_for::<SystemInfoInput>("system_info", ToolCategory::System, DangerLevel::Safe, true),
+            definition: definition_for::<SystemInfoInput>(
+                "system_info",
+                ToolCategory::System,
+                DangerLevel::Safe,
+                true,
+            ),
         }
     }
 }
@@ -34,9 +39,7 @@ impl Default for SystemInfoTool {
 
 fn os_release() -> Option<String> {
     let text = std::fs::read_to_string("/etc/os-release").ok()?;
-    text.lines()
-        .find_map(|l| l.strip_prefix("PRETTY_NAME="))
-        .map(|v| v.trim_matches('"').to_owned())
+    text.lines().find_map(|l| l.strip_prefix("PRETTY_NAME=")).map(|v| v.trim_matches('"').to_owned())
 }
 
 #[async_trait]

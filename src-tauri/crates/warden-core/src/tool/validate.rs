@@ -48,7 +48,12 @@ fn check(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
             _ => Vec::new(),
         };
         if !allowed.is_empty() && !allowed.iter().any(|t| type_matches(t, value)) {
-            return Err(format!("{} must be {}, got {}", field(path), allowed.join(" or "), type_name(value)));
+            return Err(format!(
+                "{} must be {}, got {}",
+                field(path),
+                allowed.join(" or "),
+                type_name(value)
+            ));
         }
     }
     if let Some(Value::Array(options)) = schema.get("enum") {

@@ -12,7 +12,8 @@ use super::common::*;
 #[tokio::test]
 async fn a_background_command_runs_and_its_output_is_read_from_offsets() {
     let env = TestEnv::new();
-    let out = env.call("bash", json!({"command": "echo start; sleep 0.3; echo end", "background": true})).await;
+    let out =
+        env.call("bash", json!({"command": "echo start; sleep 0.3; echo end", "background": true})).await;
     assert_ok(&out);
     let handle = meta(&out, "handle").as_str().unwrap_or_default().to_owned();
     assert_eq!(handle, "bg-1");

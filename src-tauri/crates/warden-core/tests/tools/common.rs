@@ -28,7 +28,8 @@ impl TestEnv {
         let project = TempDir::new().expect("project dir");
         let home = TempDir::new().expect("warden home");
         let outside = TempDir::new().expect("outside dir");
-        let workspace = Workspace::for_project(project.path(), home.path(), "demo", scope).expect("workspace");
+        let workspace =
+            Workspace::for_project(project.path(), home.path(), "demo", scope).expect("workspace");
         let registry = ToolRegistry::with_core_tools(config);
         let ctx = registry.context(Arc::new(workspace));
         Self { project, home, outside, registry, ctx }

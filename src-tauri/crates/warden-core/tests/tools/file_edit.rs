@@ -10,8 +10,12 @@ use super::common::*;
 
 fn cases(kind: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(kind);
-    let mut cases: Vec<PathBuf> =
-        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
     cases.sort();
     cases
 }
@@ -26,7 +30,8 @@ async fn file_edit_fixtures() {
         let input = std::fs::read_to_string(case.join("input")).expect("input");
         env.write("target.txt", &input);
         let mut args: Value =
-            serde_json::from_str(&std::fs::read_to_string(case.join("args.json")).expect("args")).expect("json");
+            serde_json::from_str(&std::fs::read_to_string(case.join("args.json")).expect("args"))
+                .expect("json");
         args["path"] = json!("target.txt");
         let out = env.call("file_edit", args).await;
         if let Ok(expected) = std::fs::read_to_string(case.join("expected")) {
@@ -74,7 +79,8 @@ pub fn tree(dir: &Path) -> Vec<(String, String)> {
             if path.is_dir() {
                 stack.push(path);
             } else {
-                let rel = path.strip_prefix(dir).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+                let rel =
+                    path.strip_prefix(dir).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
                 files.push((rel, std::fs::read_to_string(&path).unwrap_or_default()));
             }
         }

@@ -46,7 +46,11 @@ async fn preview_is_a_unified_diff_against_the_old_content_and_writes_nothing() 
         other => panic!("expected a diff preview, got {other:?}"),
     }
     assert_eq!(env.read("f.txt"), "one\ntwo\nthree\n");
-    let call = ToolCall { id: "t".into(), name: "file_write".into(), input: json!({"path": "n.txt", "content": "x\n"}) };
+    let call = ToolCall {
+        id: "t".into(),
+        name: "file_write".into(),
+        input: json!({"path": "n.txt", "content": "x\n"}),
+    };
     match env.registry.preview(&call, &env.ctx).await {
         Some(ApprovalPreview::Diff { diff, .. }) => assert!(diff.contains("+x"), "{diff}"),
         other => panic!("expected a diff preview, got {other:?}"),

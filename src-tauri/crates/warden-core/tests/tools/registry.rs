@@ -69,10 +69,19 @@ fn core_tools_are_registered_in_design_order_and_filtered_by_scope() {
     assert_eq!(registry.names(), CORE);
     let all: Vec<String> = registry.definitions(&Scope::all()).into_iter().map(|d| d.name).collect();
     assert_eq!(all, CORE);
-    let read_only: Vec<String> = registry.definitions(&Scope::read_only()).into_iter().map(|d| d.name).collect();
+    let read_only: Vec<String> =
+        registry.definitions(&Scope::read_only()).into_iter().map(|d| d.name).collect();
     assert_eq!(
         read_only,
-        ["file_read", "list_dir", "file_info", "search_files", "search_in_files", "web_search", "system_info"]
+        [
+            "file_read",
+            "list_dir",
+            "file_info",
+            "search_files",
+            "search_in_files",
+            "web_search",
+            "system_info"
+        ]
     );
 }
 
@@ -87,7 +96,11 @@ fn schemas_are_derived_with_descriptions_and_snake_case_params() {
         ("list_dir", &["path", "depth", "include_hidden"], &[]),
         ("file_info", &["path"], &["path"]),
         ("search_files", &["pattern", "path"], &["pattern"]),
-        ("search_in_files", &["query", "path", "globs", "case_sensitive", "output_mode", "max_results"], &["query"]),
+        (
+            "search_in_files",
+            &["query", "path", "globs", "case_sensitive", "output_mode", "max_results"],
+            &["query"],
+        ),
         ("bash", &["command", "timeout", "background"], &["command"]),
         ("command_output", &["handle", "from", "limit"], &["handle"]),
         ("cancel_command", &["handle"], &["handle"]),
@@ -99,25 +112,36 @@ fn schemas_are_derived_with_descriptions_and_snake_case_params() {
         assert!(def.description.len() > 30, "{name} has no real description");
         let schema = &def.input_schema;
         assert_eq!(schema["type"], "object", "{name}");
-        let mut keys: Vec<&str> =
-            schema["properties"].as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+        let mut keys: Vec<&str> = schema["properties"]
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
         keys.sort_unstable();
         let mut want = props.to_vec();
         want.sort_unstable();
         assert_eq!(keys, want, "{name}");
         for prop in *props {
-            assert!(schema["properties"][prop]["description"].is_string(), "{name}.{prop} has no description");
+            assert!(
+                schema["properties"][prop]["description"].is_string(),
+                "{name}.{prop} has no description"
+            );
         }
-        let mut req: Vec<&str> =
-            schema["required"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let mut req: Vec<&str> = schema["required"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         req.sort_unstable();
         let mut want_req = required.to_vec();
         want_req.sort_unstable();
         assert_eq!(req, want_req, "{name}");
-        assert!(schema.get("$ref").is_none() && schema.get("$defs").is_none(), "{name}: schema must be inline");
+        assert!(
+            schema.get("$ref").is_none() && schema.get("$defs").is_none(),
+            "{name}: schema must be inline"
+        );
     }
-    let mode = &registry.get("search_in_files").map(|t| t.definition().input_schema.clone()).unwrap_or_default()
-        ["properties"]["output_mode"];
+    let mode =
+        &registry.get("search_in_files").map(|t| t.definition().input_schema.clone()).unwrap_or_default()
+            ["properties"]["output_mode"];
     assert!(mode.to_string().contains("\"count\""), "{mode}");
     let danger: Vec<&str> = CORE
         .iter()

@@ -200,7 +200,9 @@ async fn hard_links_are_never_written_through() {
     let out = env.call("file_write", json!({ "path": "hardlink.txt", "content": "changed" })).await;
     assert_code(&out, ToolErrorCode::SandboxViolation);
     assert!(out.content.contains("hard links"), "{}", out.content);
-    let out = env.call("file_edit", json!({ "path": "hardlink.txt", "old_text": "original", "new_text": "x" })).await;
+    let out = env
+        .call("file_edit", json!({ "path": "hardlink.txt", "old_text": "original", "new_text": "x" }))
+        .await;
     assert_code(&out, ToolErrorCode::SandboxViolation);
     assert_eq!(std::fs::read_to_string(&outside).unwrap_or_default(), "outside original\n");
     // Reading is allowed (documented): the link's name is inside and was checked like any other.
@@ -226,7 +228,8 @@ async fn listings_and_searches_never_show_secret_files() {
     let env = trapped();
     let listing = env.call("list_dir", json!({ "include_hidden": true, "depth": 3 })).await;
     assert_ok(&listing);
-    for hidden in [".env", "cert.pem", "tls.key", "ID_RSA", "my_secret", "credentials", ".ssh", ".git/config"] {
+    for hidden in [".env", "cert.pem", "tls.key", "ID_RSA", "my_secret", "credentials", ".ssh", ".git/config"]
+    {
         assert!(!listing.content.contains(hidden), "{hidden} listed:\n{}", listing.content);
     }
     assert!(listing.content.contains("ok.txt"));

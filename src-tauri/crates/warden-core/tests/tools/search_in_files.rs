@@ -25,7 +25,10 @@ async fn content_files_and_count_modes() {
     let out = env.call("search_in_files", json!({"query": "fn "})).await;
     assert_ok(&out);
     let lines: Vec<&str> = out.content.lines().collect();
-    assert_eq!(lines[..3], ["src/a.rs:1:fn alpha() {}", "src/a.rs:2:fn beta() {}", "src/b.rs:1:fn gamma() {}"]);
+    assert_eq!(
+        lines[..3],
+        ["src/a.rs:1:fn alpha() {}", "src/a.rs:2:fn beta() {}", "src/b.rs:1:fn gamma() {}"]
+    );
     assert!(!out.content.contains("vendored"), "gitignored file searched");
     assert!(!out.content.contains("hidden_in_binary"), "binary file searched");
     assert_eq!(meta(&out, "matches"), &json!(3));
@@ -72,7 +75,9 @@ async fn max_results_caps_and_says_so() {
     assert!(out.content.contains("result cap reached"));
     assert_eq!(meta(&out, "capped"), &json!(true));
     // Counting still counts everything while listing at most max_results files.
-    let out = env.call("search_in_files", json!({"query": "needle", "output_mode": "count", "max_results": 3})).await;
+    let out = env
+        .call("search_in_files", json!({"query": "needle", "output_mode": "count", "max_results": 3}))
+        .await;
     assert_eq!(meta(&out, "matches"), &json!(200));
     assert_eq!(out.content.lines().filter(|l| l.ends_with(":10")).count(), 3);
 }

@@ -101,7 +101,12 @@ async fn searxng_results_become_a_numbered_list() {
     let env = env_for(&server.url, None);
     let out = env.call("web_search", json!({"query": "rust async runtime"})).await;
     assert_ok(&out);
-    assert!(out.content.starts_with("1. Tokio - An asynchronous Rust runtime\n   https://tokio.rs/\n   Tokio is an"), "{}", out.content);
+    assert!(
+        out.content
+            .starts_with("1. Tokio - An asynchronous Rust runtime\n   https://tokio.rs/\n   Tokio is an"),
+        "{}",
+        out.content
+    );
     assert!(out.content.contains("2. async_std - Rust\n   https://docs.rs/async-std/latest/async_std/"));
     assert!(out.content.contains("3. Async/await\n   https://en.wikipedia.org/wiki/Async/await"));
     assert_eq!(meta(&out, "engine"), &json!("searxng"));
@@ -114,7 +119,11 @@ async fn searxng_results_become_a_numbered_list() {
 
 #[tokio::test]
 async fn searxng_403_falls_back_to_brave_with_html_stripped() {
-    let forbidden = raw("403 FORBIDDEN", "text/html; charset=utf-8", "<!DOCTYPE html><html><body>403 Forbidden</body></html>");
+    let forbidden = raw(
+        "403 FORBIDDEN",
+        "text/html; charset=utf-8",
+        "<!DOCTYPE html><html><body>403 Forbidden</body></html>",
+    );
     let searx = serve(Some(forbidden), None).await;
     let brave = serve(None, Some(ok_json(wire("brave/web_search.json")))).await;
     let env = env_for(&searx.url, Some(&brave));
@@ -122,7 +131,8 @@ async fn searxng_403_falls_back_to_brave_with_html_stripped() {
     assert_ok(&out);
     assert_eq!(meta(&out, "engine"), &json!("brave"));
     assert!(meta(&out, "fallback_reason").as_str().is_some_and(|r| r.contains("JSON API is disabled")));
-    let expected: serde_json::Value = serde_json::from_slice(&wire("brave/web_search.expected.json")).expect("json");
+    let expected: serde_json::Value =
+        serde_json::from_slice(&wire("brave/web_search.expected.json")).expect("json");
     for (i, result) in expected["results"].as_array().cloned().unwrap_or_default().iter().enumerate() {
         let entry = format!(
             "{}. {}\n   {}\n   {}",
@@ -141,7 +151,13 @@ async fn searxng_403_falls_back_to_brave_with_html_stripped() {
 
 #[tokio::test]
 async fn empty_results_and_both_engines_failing_name_both_causes() {
-    let empty = serve(Some(ok_json(br#"{"query":"x","results":[],"unresponsive_engines":[["google","timeout"]]}"#.to_vec())), None).await;
+    let empty = serve(
+        Some(ok_json(
+            br#"{"query":"x","results":[],"unresponsive_engines":[["google","timeout"]]}"#.to_vec(),
+        )),
+        None,
+    )
+    .await;
     let env = env_for(&empty.url, None);
     let out = env.call("web_search", json!({"query": "x"})).await;
     assert_code(&out, ToolErrorCode::ExecutionError);
@@ -154,10 +170,18 @@ async fn empty_results_and_both_engines_failing_name_both_causes() {
     let out = env.call("web_search", json!({"query": "x"})).await;
     assert_code(&out, ToolErrorCode::ExecutionError);
     assert!(out.content.contains("not reachable"), "{}", out.content);
-    assert!(out.content.contains("key is invalid") && out.content.contains("SUBSCRIPTION_TOKEN_INVALID"), "{}", out.content);
+    assert!(
+        out.content.contains("key is invalid") && out.content.contains("SUBSCRIPTION_TOKEN_INVALID"),
+        "{}",
+        out.content
+    );
 
     let brave_429 = serve(None, Some(wire("brave/http_429_rate_limited.http"))).await;
-    let searx_500 = serve(Some(raw("500 Internal Server Error", "application/json", r#"{"error":"search error"}"#)), None).await;
+    let searx_500 = serve(
+        Some(raw("500 Internal Server Error", "application/json", r#"{"error":"search error"}"#)),
+        None,
+    )
+    .await;
     let env = env_for(&searx_500.url, Some(&brave_429));
     let out = env.call("web_search", json!({"query": "x"})).await;
     assert!(out.content.contains("search error") && out.content.contains("RATE_LIMITED"), "{}", out.content);

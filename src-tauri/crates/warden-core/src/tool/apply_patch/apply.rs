@@ -66,10 +66,15 @@ pub(crate) fn apply_hunks(old_text: &str, hunks: &[Hunk]) -> Result<String, Vec<
         let old = hunk.old_lines();
         let expected = if old.is_empty() { hunk.old_start } else { hunk.old_start.saturating_sub(1) };
         let hint = (expected as isize + delta).max(0) as usize;
-        let pos = if old.is_empty() { Some(hint.clamp(cursor, lines.len())) } else { locate(&lines, &old, hint, cursor) };
+        let pos = if old.is_empty() {
+            Some(hint.clamp(cursor, lines.len()))
+        } else {
+            locate(&lines, &old, hint, cursor)
+        };
         let Some(pos) = pos else {
             let shown: Vec<String> = old.iter().take(3).map(|l| format!("    {l}")).collect();
-            let more = if old.len() > 3 { format!("\n    … ({} lines in all)", old.len()) } else { String::new() };
+            let more =
+                if old.len() > 3 { format!("\n    … ({} lines in all)", old.len()) } else { String::new() };
             errors.push(format!(
                 "hunk {} `{}`: the lines it expects (context and removed lines) were not found at or after line {}; \
                  expected:\n{}{more}",
@@ -134,8 +139,12 @@ mod tests {
 
     #[test]
     fn trailing_whitespace_differences_are_forgiven_but_other_mismatches_are_not() {
-        assert_eq!(apply("x  \ny\n", "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n"), Ok("x  \nz\n".to_owned()));
-        let err = apply("x\ny\n", "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n q\n-y\n+z\n").err().unwrap_or_default();
+        assert_eq!(
+            apply("x  \ny\n", "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n"),
+            Ok("x  \nz\n".to_owned())
+        );
+        let err =
+            apply("x\ny\n", "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n q\n-y\n+z\n").err().unwrap_or_default();
         assert!(err[0].contains("hunk 1") && err[0].contains("not found"), "{err:?}");
     }
 
@@ -147,6 +156,9 @@ mod tests {
 
     #[test]
     fn crlf_files_stay_crlf() {
-        assert_eq!(apply("a\r\nb\r\n", "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"), Ok("a\r\nc\r\n".to_owned()));
+        assert_eq!(
+            apply("a\r\nb\r\n", "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"),
+            Ok("a\r\nc\r\n".to_owned())
+        );
     }
 }

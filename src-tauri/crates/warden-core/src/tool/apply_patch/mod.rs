@@ -94,7 +94,8 @@ impl PlannedFile {
     }
 
     fn diff(&self) -> String {
-        let path = self.target.as_ref().or(self.source.as_ref()).map(ResolvedPath::display).unwrap_or_default();
+        let path =
+            self.target.as_ref().or(self.source.as_ref()).map(ResolvedPath::display).unwrap_or_default();
         unified_diff(&path, self.old.as_deref().unwrap_or(""), self.new.as_deref().unwrap_or(""))
     }
 }
@@ -227,7 +228,11 @@ fn summary(planned: &[PlannedFile], dry_run: bool) -> ToolOutput {
     let lines: Vec<String> = planned.iter().map(|f| format!("{} {}", f.action.as_str(), f.shown())).collect();
     let content = if dry_run {
         let diffs: Vec<String> = planned.iter().map(PlannedFile::diff).collect();
-        format!("dry run: the patch applies cleanly; nothing was changed.\n{}\n\n{}", lines.join("\n"), diffs.join(""))
+        format!(
+            "dry run: the patch applies cleanly; nothing was changed.\n{}\n\n{}",
+            lines.join("\n"),
+            diffs.join("")
+        )
     } else {
         format!("patch applied:\n{}", lines.join("\n"))
     };

@@ -78,7 +78,11 @@ pub(crate) fn parse_patch(text: &str) -> Result<Vec<FilePatch>, String> {
         if let (Some(old), Some(new)) =
             (line.strip_prefix("--- "), lines.get(i + 1).and_then(|l| l.strip_prefix("+++ ")))
         {
-            files.push(FilePatch { old_path: header_path(old), new_path: header_path(new), hunks: Vec::new() });
+            files.push(FilePatch {
+                old_path: header_path(old),
+                new_path: header_path(new),
+                hunks: Vec::new(),
+            });
             i += 2;
             continue;
         }
@@ -99,8 +103,8 @@ pub(crate) fn parse_patch(text: &str) -> Result<Vec<FilePatch>, String> {
             let mut raw_blank_tail = 0usize;
             while i < lines.len() {
                 let body = lines[i];
-                let is_file_header = body.starts_with("--- ")
-                    && lines.get(i + 1).is_some_and(|l| l.starts_with("+++ "));
+                let is_file_header =
+                    body.starts_with("--- ") && lines.get(i + 1).is_some_and(|l| l.starts_with("+++ "));
                 if body.starts_with("@@") || is_file_header || body.starts_with("diff --git ") {
                     break;
                 }
@@ -142,7 +146,9 @@ pub(crate) fn parse_patch(text: &str) -> Result<Vec<FilePatch>, String> {
         i += 1;
     }
     if files.is_empty() {
-        return Err("no file headers (`--- a/path` then `+++ b/path`) found; is this a unified diff?".to_owned());
+        return Err(
+            "no file headers (`--- a/path` then `+++ b/path`) found; is this a unified diff?".to_owned()
+        );
     }
     if let Some(empty) = files.iter().find(|f| f.hunks.is_empty() && f.new_path.is_some()) {
         return Err(format!("the patch for {} has no hunks", empty.path()));

@@ -61,11 +61,15 @@ pub(crate) async fn search(
         .await
         .map_err(|e| SearchFailure(format!("Brave Search is not reachable ({})", e.without_url())))?;
     let status = response.status();
-    let body = response.text().await.map_err(|e| SearchFailure(format!("Brave's answer could not be read ({e})")))?;
+    let body = response
+        .text()
+        .await
+        .map_err(|e| SearchFailure(format!("Brave's answer could not be read ({e})")))?;
     if !status.is_success() {
         let envelope = serde_json::from_str::<ErrorEnvelope>(&body).ok();
         let code = envelope.as_ref().and_then(|e| e.error.code.clone()).unwrap_or_default();
-        let detail = envelope.and_then(|e| e.error.detail).unwrap_or_else(|| body.chars().take(200).collect());
+        let detail =
+            envelope.and_then(|e| e.error.detail).unwrap_or_else(|| body.chars().take(200).collect());
         let meaning = match (status.as_u16(), code.as_str()) {
             (422, "SUBSCRIPTION_TOKEN_INVALID") | (401, _) => "the Brave API key is invalid",
             (429, _) => "Brave's rate limit or monthly quota is exhausted; try again later",
@@ -73,8 +77,8 @@ pub(crate) async fn search(
         };
         return Err(SearchFailure(format!("{meaning} ({status} {code}: {detail})")));
     }
-    let parsed: Response =
-        serde_json::from_str(&body).map_err(|e| SearchFailure(format!("Brave's answer was not the expected JSON ({e})")))?;
+    let parsed: Response = serde_json::from_str(&body)
+        .map_err(|e| SearchFailure(format!("Brave's answer was not the expected JSON ({e})")))?;
     Ok(parsed
         .web
         .map(|w| w.results)

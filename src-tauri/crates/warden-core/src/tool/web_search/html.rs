@@ -72,7 +72,9 @@ mod tests {
     #[test]
     fn tags_and_entities_are_removed() {
         assert_eq!(
-            html_to_text("<strong>Async</strong> std &amp; it&#x27;s easy &#39;x&#39; &lt;y&gt; AT&T &bogus;"),
+            html_to_text(
+                "<strong>Async</strong> std &amp; it&#x27;s easy &#39;x&#39; &lt;y&gt; AT&T &bogus;"
+            ),
             "Async std & it's easy 'x' <y> AT&T &bogus;"
         );
     }

@@ -46,9 +46,15 @@ pub struct WebSearchTool {
 
 impl WebSearchTool {
     pub fn new() -> Self {
-        let client = reqwest::Client::builder().user_agent(concat!("warden/", env!("CARGO_PKG_VERSION"))).build();
+        let client =
+            reqwest::Client::builder().user_agent(concat!("warden/", env!("CARGO_PKG_VERSION"))).build();
         Self {
-            definition: definition_for::<WebSearchInput>("web_search", ToolCategory::Search, DangerLevel::Safe, true),
+            definition: definition_for::<WebSearchInput>(
+                "web_search",
+                ToolCategory::Search,
+                DangerLevel::Safe,
+                true,
+            ),
             client: client.unwrap_or_default(),
         }
     }
@@ -87,7 +93,10 @@ impl Tool for WebSearchTool {
         };
         let query = input.query.trim();
         if query.is_empty() {
-            return ToolOutput::error(ToolErrorCode::ValidationError, "invalid input: field `query` is empty");
+            return ToolOutput::error(
+                ToolErrorCode::ValidationError,
+                "invalid input: field `query` is empty",
+            );
         }
         let max = input.max_results.map_or(DEFAULT_RESULTS, |n| n as usize).clamp(1, MAX_RESULTS);
         let config = &ctx.config;
@@ -108,7 +117,9 @@ impl Tool for WebSearchTool {
         let Some(key) = &config.brave_api_key else {
             return ToolOutput::error(
                 ToolErrorCode::ExecutionError,
-                format!("web search failed: {searx_failure}; Brave Search fallback: no API key is configured"),
+                format!(
+                    "web search failed: {searx_failure}; Brave Search fallback: no API key is configured"
+                ),
             )
             .with_metadata("searxng_error", searx_failure);
         };
