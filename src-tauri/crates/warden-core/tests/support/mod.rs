@@ -2,7 +2,6 @@
 //! replays them, and a collector that turns a chunk stream into what a client extracts.
 
 // Tests fail loudly on anything unexpected, fixtures included.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
 pub mod collect;
