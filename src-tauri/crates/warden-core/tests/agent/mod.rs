@@ -2,4 +2,4 @@
 
 mod harness;
 mod scenarios;
-mod wire;
+pub use warden_testkit::scripted as wire;
