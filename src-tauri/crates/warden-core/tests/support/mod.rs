@@ -5,4 +5,4 @@
 
 pub mod collect;
 
-pub use warden_testkit::{fixture, fixture_json, server, wire_dir};
+pub use warden_testkit::{fixture, fixture_json, server};
