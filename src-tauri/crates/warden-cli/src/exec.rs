@@ -57,6 +57,9 @@ pub async fn run(args: ExecArgs) -> u8 {
     let mut pending: BTreeSet<String> = BTreeSet::new();
     let mut interrupted = false;
 
+    // One listener for the whole turn: a listener made anew in each round of the loop below could
+    // miss a signal that arrives between two rounds.
+    let mut interrupt = Interrupt::listen();
     let turn = {
         let session = session.clone();
         let prompt = args.prompt.clone();
@@ -81,8 +84,9 @@ pub async fn run(args: ExecArgs) -> u8 {
                     }
                 }
             },
-            _ = tokio::signal::ctrl_c(), if !interrupted => {
+            () = interrupt.recv(), if !interrupted => {
                 interrupted = true;
+                tracing::info!("interrupted: stopping the turn");
                 session.cancel();
             }
             joined = &mut turn => break joined,
@@ -183,5 +187,41 @@ fn reject(tool_id: &str, why: &str) -> ToolApproval {
         approved: false,
         reason: Some(why.to_owned()),
         remember: None,
+    }
+}
+
+/// SIGINT (Ctrl-C), listened to for the life of the value.
+struct Interrupt {
+    #[cfg(unix)]
+    signal: Option<tokio::signal::unix::Signal>,
+}
+
+impl Interrupt {
+    fn listen() -> Self {
+        #[cfg(unix)]
+        {
+            let signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+                .map_err(|error| tracing::warn!(%error, "cannot listen for Ctrl-C"))
+                .ok();
+            Self { signal }
+        }
+        #[cfg(not(unix))]
+        Self {}
+    }
+
+    async fn recv(&mut self) {
+        #[cfg(unix)]
+        match &mut self.signal {
+            Some(signal) => {
+                if signal.recv().await.is_none() {
+                    std::future::pending::<()>().await;
+                }
+            }
+            None => std::future::pending().await,
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
