@@ -54,14 +54,6 @@ pub enum Access {
     Write,
 }
 
-/// Where Warden keeps its own files: `$WARDEN_HOME`, else `<data dir>/warden`.
-pub fn warden_home() -> PathBuf {
-    match std::env::var_os("WARDEN_HOME") {
-        Some(home) if !home.is_empty() => PathBuf::from(home),
-        _ => dirs::data_dir().unwrap_or_else(std::env::temp_dir).join("warden"),
-    }
-}
-
 struct Root {
     path: PathBuf,
     dir: cap_std::fs::Dir,
