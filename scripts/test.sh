@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Warden test: Rust (unit, integration, the real keychain under D-Bus), the generated
 # bindings check, formatting and lints, the UI (typecheck + vitest), and the end-to-end specs in
-# the real window under Xvfb. Installs what it needs first (scripts/setup.sh). Exits non-zero on
-# the first failure.
+# the real window under Xvfb. Installs what it needs first (scripts/setup.sh). Stops at the first
+# failure; ends with one summary line of all tests run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -10,7 +10,11 @@ ROOT=$PWD
 bash scripts/setup.sh
 [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
 
+LOG=$(mktemp /tmp/warden-test.XXXXXX.log)
+trap 'rm -f "$LOG"' EXIT
 step() { printf '\n\033[1;34m### %s\033[0m\n' "$*"; }
+# Run a step, keeping its output in the log for the summary; fail on its status, not tee's.
+run() { "$@" 2>&1 | tee -a "$LOG"; return "${PIPESTATUS[0]}"; }
 export CARGO_TERM_COLOR=never RUST_BACKTRACE=0 NO_AT_BRIDGE=1
 
 cd "$ROOT/src-tauri"
@@ -21,14 +25,14 @@ step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "cargo test (workspace)"
-cargo test --workspace --locked
+run cargo test --workspace --locked
 
 step "keychain tests against the real Secret Service (gnome-keyring under dbus-run-session)"
 # A fresh data dir per run: gnome-keyring creates its login keyring with the first password.
 KEYRING_HOME=$(mktemp -d)
-XDG_DATA_HOME="$KEYRING_HOME" dbus-run-session -- sh -c '
+run env XDG_DATA_HOME="$KEYRING_HOME" dbus-run-session -- sh -c '
   echo -n warden-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-  cargo test --workspace --locked -- --ignored keychain --test-threads=1'
+  cargo test --workspace --locked --lib -- --ignored keychain --test-threads=1'
 rm -rf "$KEYRING_HOME"
 
 cd "$ROOT"
@@ -40,10 +44,19 @@ if [ -f package.json ]; then
   step "UI: typecheck"
   npm run --silent typecheck
   step "UI: vitest"
-  npm test --silent
+  run npx vitest run --reporter=default
 fi
 if [ -x tests/e2e/run.sh ]; then
   step "end to end: the real window under Xvfb through WebDriver"
-  tests/e2e/run.sh
+  run tests/e2e/run.sh
 fi
-step "all tests passed"
+
+# One line for all runners: cargo's "test result: ok. N passed; M failed", vitest's
+# "Tests  N passed (N)", and the e2e runner's "e2e: N passed, M failed".
+count() { grep -hE "$1" "$LOG" | grep -oE "[0-9]+ $2" | awk '{s+=$1} END {print s+0}'; }
+RESULT_LINES='^(test result:|[[:space:]]*Tests[[:space:]]|e2e: [0-9]+ passed)'
+passed=$(count "$RESULT_LINES" passed)
+failed=$(count "$RESULT_LINES" failed)
+step "done"
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
