@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { parseAnsi } from "./ansi";
+
+describe("parseAnsi", () => {
+  it("splits text into styled spans and resets on 0", () => {
+    const spans = parseAnsi("plain \x1b[1;31mbold red\x1b[0m after");
+    expect(spans.map((s) => s.text)).toEqual(["plain ", "bold red", " after"]);
+    expect(spans[1]!.style).toEqual({ bold: true, fg: "ansi-1" });
+    expect(spans[2]!.style).toEqual({});
+  });
+
+  it("understands bright, 256-colour and truecolour codes", () => {
+    expect(parseAnsi("\x1b[92mx")[0]!.style.fg).toBe("ansi-10");
+    expect(parseAnsi("\x1b[38;5;196mx")[0]!.style.fg).toBe("#ff0000");
+    expect(parseAnsi("\x1b[48;2;1;2;3mx")[0]!.style.bg).toBe("#010203");
+    expect(parseAnsi("\x1b[38;5;4mx")[0]!.style.fg).toBe("ansi-4");
+  });
+
+  it("drops non-colour escapes and keeps the last write of a carriage-returned line", () => {
+    const spans = parseAnsi("\x1b]0;title\x07\x1b[2Kprogress 10%\rprogress 100%\ndone\x1b[?25h");
+    expect(spans.map((s) => s.text).join("")).toBe("progress 100%\ndone");
+  });
+
+  it("keeps CRLF line ends as plain newlines", () => {
+    expect(parseAnsi("a\r\nb\r\n").map((s) => s.text).join("")).toBe("a\nb\n");
+  });
+});
