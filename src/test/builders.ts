@@ -3,7 +3,9 @@ import { emptyText, textFrom } from "../shared/store/textBuffer";
 import type { ToolBlock } from "../shared/store/types";
 import type { ToolConfirm } from "../shared/ipc";
 
-export function makeTool(over: Partial<ToolBlock> & { output?: ToolBlock["output"] | string } = {}): ToolBlock {
+type ToolOverrides = Partial<Omit<ToolBlock, "output">> & { output?: ToolBlock["output"] | string };
+
+export function makeTool(over: ToolOverrides = {}): ToolBlock {
   const { output, ...rest } = over;
   return {
     toolId: "t1",
