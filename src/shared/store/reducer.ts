@@ -295,7 +295,7 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
         const t = c.tools[a.toolId];
         if (!t || isTerminal(t.status)) return c;
         const status: ToolBlockStatus = a.approved ? "running" : "denied";
-        return { ...c, tools: { ...c.tools, [a.toolId]: { ...t, status, errorCode: a.approved ? null : "USER_REJECTED" } } };
+        return { ...c, tools: { ...c.tools, [a.toolId]: { ...t, status, errorCode: a.approved ? null : (a.code ?? "USER_REJECTED") } } };
       });
     }
     case "history-loaded": {

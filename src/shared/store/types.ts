@@ -89,7 +89,7 @@ export interface ChatState {
 /** Things the UI itself did, folded into the same state. */
 export type LocalAction =
   | { type: "user-send"; conversationId: string; messageId: string; text: string }
-  | { type: "approval-answered"; toolId: string; approved: boolean }
+  | { type: "approval-answered"; toolId: string; approved: boolean; code?: string }
   | { type: "history-loaded"; conversationId: string; history: HistoryMessage[] }
   | { type: "send-failed"; conversationId: string; message: string };
 
