@@ -1,0 +1,30 @@
+// Model text as markdown. No raw HTML (react-markdown escapes it unless rehype-raw is added, and it
+// is not); links are shown, never followed inside the webview; images are not loaded (alt text).
+import { memo, type ReactNode } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
+import rehypeHighlight from "rehype-highlight";
+import remarkGfm from "remark-gfm";
+
+const components: Components = {
+  a: ({ href, children }) => (
+    <span className="md-link" title={href ?? undefined}>
+      {children as ReactNode}
+    </span>
+  ),
+  img: ({ alt }) => <span className="md-image">[image{alt ? `: ${alt}` : ""}]</span>,
+};
+
+const rehypePlugins = [[rehypeHighlight, { detect: false }]] as const;
+
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  return (
+    <ReactMarkdown
+      remarkPlugins={[remarkGfm]}
+      rehypePlugins={rehypePlugins as never}
+      components={components}
+      skipHtml
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
