@@ -1,9 +1,10 @@
 // The one door between the UI and the Tauri side. Nothing else in `src/` imports the generated
 // bindings: if a command's generated signature changes, only this file changes with it. Payload
 // types are re-exported from the bindings, never re-declared here.
-import { commands, events } from "./bindings.pending";
+import { commands, events } from "../bindings";
 import type {
   ChatError,
+  CommandError as CommandFailure,
   KeyName,
   ProviderId,
   Remember,
@@ -16,7 +17,7 @@ import type {
   ToolDelta,
   ToolResult,
   ToolStart,
-} from "./bindings.pending";
+} from "../bindings";
 
 export type {
   ApprovalPreview,
@@ -24,7 +25,7 @@ export type {
   ContentBlock,
   DangerLevel,
   ErrorCode,
-  JsonValue,
+  Value as JsonValue,
   KeyName,
   KeyStatus,
   Message as HistoryMessage,
@@ -40,13 +41,12 @@ export type {
   ThinkingDelta,
   ToolConfirm,
   ToolDelta,
-  ToolErrorCode,
   ToolPermissions,
   ToolResult,
   ToolStart,
   TrustLevel,
   Usage,
-} from "./bindings.pending";
+} from "../bindings";
 
 /** One protocol event as the engine names it: `{event, payload}` (DESIGN §3). */
 export type ProtocolEvent =
@@ -67,20 +67,26 @@ export class CommandError extends Error {
   constructor(
     readonly command: string,
     message: string,
+    /** The Rust side's `CommandErrorCode` (AUTH_FAILED, KEYCHAIN…), when it sent one. */
+    readonly code: CommandFailure["code"] | null = null,
   ) {
     super(message);
     this.name = "CommandError";
   }
 }
 
-type Res<T> = { status: "ok"; data: T } | { status: "error"; error: unknown };
+type Res<T> = { status: "ok"; data: T } | { status: "error"; error: CommandFailure | string };
 
 async function unwrap<T>(command: string, p: Promise<Res<T>>): Promise<T> {
   const r = await p;
   if (r.status === "ok") return r.data;
-  const e = r.error;
-  const message = typeof e === "string" ? e : e && typeof e === "object" && "message" in e ? String(e.message) : JSON.stringify(e);
-  throw new CommandError(command, message);
+  const e: unknown = r.error;
+  if (typeof e === "string") throw new CommandError(command, e);
+  if (e && typeof e === "object" && "message" in e) {
+    const code = "code" in e && typeof e.code === "string" ? (e.code as CommandFailure["code"]) : null;
+    throw new CommandError(command, String(e.message), code);
+  }
+  throw new CommandError(command, JSON.stringify(e));
 }
 
 export interface ApproveArgs {
@@ -124,14 +130,14 @@ export type Api = typeof api;
  */
 export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => void): Promise<() => void> {
   const unlisteners = await Promise.all([
-    events.streamStart.listen((e) => onEvent({ event: "chat:stream-start", payload: e.payload })),
-    events.textDelta.listen((e) => onEvent({ event: "chat:text-delta", payload: e.payload })),
-    events.thinkingDelta.listen((e) => onEvent({ event: "chat:thinking-delta", payload: e.payload })),
-    events.toolStart.listen((e) => onEvent({ event: "chat:tool-start", payload: e.payload })),
-    events.toolDelta.listen((e) => onEvent({ event: "chat:tool-delta", payload: e.payload })),
-    events.toolResult.listen((e) => onEvent({ event: "chat:tool-result", payload: e.payload })),
-    events.toolConfirm.listen((e) => onEvent({ event: "chat:tool-confirm", payload: e.payload })),
-    events.streamEnd.listen((e) => onEvent({ event: "chat:stream-end", payload: e.payload })),
+    events.chatStreamStart.listen((e) => onEvent({ event: "chat:stream-start", payload: e.payload })),
+    events.chatTextDelta.listen((e) => onEvent({ event: "chat:text-delta", payload: e.payload })),
+    events.chatThinkingDelta.listen((e) => onEvent({ event: "chat:thinking-delta", payload: e.payload })),
+    events.chatToolStart.listen((e) => onEvent({ event: "chat:tool-start", payload: e.payload })),
+    events.chatToolDelta.listen((e) => onEvent({ event: "chat:tool-delta", payload: e.payload })),
+    events.chatToolResult.listen((e) => onEvent({ event: "chat:tool-result", payload: e.payload })),
+    events.chatToolConfirm.listen((e) => onEvent({ event: "chat:tool-confirm", payload: e.payload })),
+    events.chatStreamEnd.listen((e) => onEvent({ event: "chat:stream-end", payload: e.payload })),
     events.chatError.listen((e) => onEvent({ event: "chat:error", payload: e.payload })),
   ]);
   return () => unlisteners.forEach((u) => u());
