@@ -9,6 +9,7 @@ import { DiffView } from "../tools/renderers/DiffView";
 import { JsonView } from "../tools/renderers/JsonView";
 import { toolSummary } from "../tools/summary";
 import { useCountdown } from "./useCountdown";
+import "./approvals.css";
 
 export interface ApprovalDialogProps {
   pending: PendingApproval;

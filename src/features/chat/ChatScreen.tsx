@@ -5,6 +5,7 @@ import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
 import { titleFrom, useConversationList } from "./conversationList";
+import "./chat.css";
 
 export function ChatScreen({ contextWindow, onOpenSettings }: { contextWindow?: number | null; onOpenSettings: () => void }) {
   const store = useChatStore();

@@ -6,6 +6,7 @@ import { KeyField } from "./KeyField";
 import { ProjectSection } from "./ProjectSection";
 import { ProviderSection } from "./ProviderSection";
 import { TrustLevelField } from "./TrustLevelField";
+import "./settings.css";
 import { PROVIDERS, isKeySet, keyNameOf, providerSettings, setProvider, withDefaults } from "./settingsModel";
 
 type SaveState = { state: "clean" } | { state: "dirty" } | { state: "saving" } | { state: "saved" } | { state: "error"; message: string };

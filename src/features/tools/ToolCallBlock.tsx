@@ -4,6 +4,7 @@ import { TID } from "../../shared/testids";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
 import { toolIcon, toolSummary } from "./summary";
+import "./tools.css";
 
 const ACTIVE: ReadonlySet<ToolBlockStatus> = new Set(["running", "awaiting_approval"]);
 
