@@ -2,8 +2,8 @@
 // is not); links are shown, never followed inside the webview; images are not loaded (alt text).
 import { memo, type ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
-import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import { rehypeHighlightCode } from "./highlight";
 
 const components: Components = {
   a: ({ href, children }) => (
@@ -14,13 +14,13 @@ const components: Components = {
   img: ({ alt }) => <span className="md-image">[image{alt ? `: ${alt}` : ""}]</span>,
 };
 
-const rehypePlugins = [[rehypeHighlight, { detect: false }]] as const;
+const rehypePlugins = [rehypeHighlightCode];
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <ReactMarkdown
       remarkPlugins={[remarkGfm]}
-      rehypePlugins={rehypePlugins as never}
+      rehypePlugins={rehypePlugins}
       components={components}
       skipHtml
     >
