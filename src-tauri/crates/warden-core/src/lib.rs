@@ -3,6 +3,7 @@
 //! depends on tauri; the desktop window and `warden exec` consume its events.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod config;
 pub mod provider;
 pub mod scope;
 pub mod secrets;

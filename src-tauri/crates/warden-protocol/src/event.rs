@@ -261,4 +261,8 @@ pub struct ChatError {
     /// When retrying makes sense, after how many seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_secs: Option<u32>,
+    /// True when the engine is retrying by itself and the turn goes on ("retrying in N s");
+    /// false when the failure ended the turn.
+    #[serde(default)]
+    pub retrying: bool,
 }

@@ -1,5 +1,45 @@
 //! API keys: the OS keychain in the product, an in-memory store in unit tests.
+//!
+//! Keys never reach the settings file, logs, events, history, the webview or a child's
+//! environment; the only way to read one is [`SecretStore::get`], used when building a provider.
 
 mod key;
+mod keychain;
+mod memory;
+
+use async_trait::async_trait;
+use warden_protocol::KeyName;
 
 pub use key::ApiKey;
+pub use keychain::KeychainStore;
+pub use memory::MemoryStore;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SecretError {
+    /// The keychain could not be reached (no Secret Service, locked, denied…).
+    #[error("the system keychain is unavailable: {0}")]
+    Unavailable(String),
+    #[error("the key is empty")]
+    Empty,
+}
+
+/// Where keys live.
+#[async_trait]
+pub trait SecretStore: Send + Sync {
+    async fn get(&self, name: KeyName) -> Result<Option<ApiKey>, SecretError>;
+    async fn set(&self, name: KeyName, value: &str) -> Result<(), SecretError>;
+    /// Removing a key that is not there is not an error.
+    async fn delete(&self, name: KeyName) -> Result<(), SecretError>;
+
+    async fn is_set(&self, name: KeyName) -> Result<bool, SecretError> {
+        Ok(self.get(name).await?.is_some())
+    }
+}
+
+/// The key for `name`: the environment variable when set (scripts and CI), else the store.
+pub async fn resolve_key(store: &dyn SecretStore, name: KeyName) -> Result<Option<ApiKey>, SecretError> {
+    if let Some(key) = std::env::var(name.env_var()).ok().and_then(ApiKey::new) {
+        return Ok(Some(key));
+    }
+    store.get(name).await
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs everything Warden needs on Debian 12, idempotently: system packages (only the missing
+# ones), the npm dependencies, and tauri-driver for the end-to-end tests. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+APT_PACKAGES=(
+  # build
+  build-essential pkg-config curl file libssl-dev libdbus-1-dev
+  libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
+  # run and test: a window under Xvfb, WebDriver, the real keychain, screenshots
+  xvfb xauth webkit2gtk-driver dbus dbus-x11 gnome-keyring libsecret-tools imagemagick xdotool
+  # benchmarks
+  ripgrep hyperfine time
+)
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  log "installing ${#missing[@]} Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  log "Debian packages: all present"
+fi
+
+# The Rust toolchain comes from rustup (~/.cargo/bin); Debian's cargo is too old for Tauri 2.
+[ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
+if ! command -v cargo >/dev/null; then
+  echo "cargo not found: install Rust >= 1.85 with rustup (https://rustup.rs) and run this again" >&2
+  exit 1
+fi
+if ! command -v npm >/dev/null; then
+  echo "npm not found: install Node.js >= 20.19 and run this again" >&2
+  exit 1
+fi
+
+if [ -f package-lock.json ]; then
+  # npm ci wipes node_modules: skip it when the installed tree was made from this lockfile.
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "npm ci"
+    npm ci --no-audit --no-fund --loglevel=error
+  else
+    log "npm dependencies: up to date"
+  fi
+fi

@@ -1,0 +1,60 @@
+//! An in-memory secret store for tests.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use warden_protocol::KeyName;
+
+use super::{ApiKey, SecretError, SecretStore};
+
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    keys: Mutex<HashMap<KeyName, ApiKey>>,
+}
+
+impl MemoryStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<KeyName, ApiKey>> {
+        // A poisoned map of strings is still a valid map.
+        self.keys.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+#[async_trait]
+impl SecretStore for MemoryStore {
+    async fn get(&self, name: KeyName) -> Result<Option<ApiKey>, SecretError> {
+        Ok(self.lock().get(&name).cloned())
+    }
+
+    async fn set(&self, name: KeyName, value: &str) -> Result<(), SecretError> {
+        let key = ApiKey::new(value).ok_or(SecretError::Empty)?;
+        self.lock().insert(name, key);
+        Ok(())
+    }
+
+    async fn delete(&self, name: KeyName) -> Result<(), SecretError> {
+        self.lock().remove(&name);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn round_trip() {
+        let store = MemoryStore::new();
+        assert!(!store.is_set(KeyName::Anthropic).await.unwrap());
+        store.set(KeyName::Anthropic, "sk-1").await.unwrap();
+        assert_eq!(store.get(KeyName::Anthropic).await.unwrap().unwrap().expose(), "sk-1");
+        assert_eq!(store.set(KeyName::Openai, " ").await, Err(SecretError::Empty));
+        store.delete(KeyName::Anthropic).await.unwrap();
+        store.delete(KeyName::Anthropic).await.unwrap();
+        assert!(store.get(KeyName::Anthropic).await.unwrap().is_none());
+    }
+}
