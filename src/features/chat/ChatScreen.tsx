@@ -38,8 +38,8 @@ export function ChatScreen({ contextWindow, onOpenSettings }: { contextWindow?: 
           contextWindow={contextWindow}
           onOpenSettings={onOpenSettings}
           onFirstMessage={(text) => rename(activeId, titleFrom(text))}
+          aboveComposer={<ApprovalHost />}
         />
-        <ApprovalHost />
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { emptyConversation } from "../../shared/store/reducer";
 import { useChat } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
@@ -13,12 +13,15 @@ export function ConversationView({
   contextWindow,
   onOpenSettings,
   onFirstMessage,
+  aboveComposer,
 }: {
   conversationId: string;
   contextWindow?: number | null;
   onOpenSettings?: () => void;
   /** Called with the text of a message sent into an empty conversation (to title it). */
   onFirstMessage?: (text: string) => void;
+  /** Docked between the messages and the composer (the approval dialog). */
+  aboveComposer?: ReactNode;
 }) {
   const stored = useChat((s) => s.conversations[conversationId]);
   const highlighted = useChat((s) => s.approvals[0]?.toolId);
@@ -70,6 +73,7 @@ export function ConversationView({
           <ErrorNotice key={`conv-error-${i}`} error={e} onOpenSettings={onOpenSettings} />
         ))}
       </div>
+      {aboveComposer}
       <footer className="conversation-footer">
         <ContextGauge conversation={conversation} windowOverride={contextWindow} />
         <Composer running={conversation.running} onSend={onSend} onStop={stop} />

@@ -44,6 +44,8 @@ function OutputView({ tool }: { tool: ToolBlock }) {
     ) : null;
 
   if (kind === "bash") {
+    // Nothing has run yet: an empty terminal would suggest it ran and printed nothing.
+    if (tool.status === "awaiting_approval" && !streamed) return null;
     return (
       <>
         {failedNote}

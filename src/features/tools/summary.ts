@@ -31,9 +31,9 @@ export function toolKind(name: string): ToolKind {
 const ICONS: Record<ToolKind, string> = {
   bash: "❯",
   "file-change": "✎",
-  "file-read": "📄",
-  search: "🔍",
-  web: "🌐",
+  "file-read": "▤",
+  search: "⌕",
+  web: "◎",
   generic: "⚙",
 };
 
