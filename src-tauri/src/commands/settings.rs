@@ -9,7 +9,7 @@ use crate::state::AppState;
 #[tauri::command]
 #[specta::specta]
 pub async fn settings_get(state: State<'_, AppState>) -> CommandResult<Settings> {
-    Ok(state.engine.settings())
+    state.engine.settings()
 }
 
 /// Saves the settings; conversations started afterwards use them.
