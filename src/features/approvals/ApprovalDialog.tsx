@@ -19,9 +19,19 @@ export interface ApprovalDialogProps {
   /** The countdown reached zero: the engine counts the call as rejected. */
   onExpire: (toolId: string) => void;
   onShowTool?: (toolId: string) => void;
+  /** The request comes from a conversation that is not on screen. */
+  fromOtherConversation?: boolean;
 }
 
-export function ApprovalDialog({ pending, position, total, onAnswer, onExpire, onShowTool }: ApprovalDialogProps) {
+export function ApprovalDialog({
+  pending,
+  position,
+  total,
+  onAnswer,
+  onExpire,
+  onShowTool,
+  fromOtherConversation = false,
+}: ApprovalDialogProps) {
   const { request } = pending;
   const remaining = useCountdown(pending.receivedAt, request.timeoutSecs);
   const [reason, setReason] = useState("");
@@ -106,7 +116,7 @@ export function ApprovalDialog({ pending, position, total, onAnswer, onExpire, o
 
       {onShowTool && (
         <button type="button" className="link" onClick={() => onShowTool(request.toolId)}>
-          Show in conversation
+          {fromOtherConversation ? "Asked in another conversation — open it" : "Show in conversation"}
         </button>
       )}
 

@@ -162,4 +162,16 @@ describe("ApprovalDialog", () => {
     fireEvent.keyDown(document.body, { key: "Escape" });
     expect(approveCalls()).toEqual([]);
   });
+
+  it("a request from another conversation offers to open it", async () => {
+    const store = storeWith(makeConfirm({ conversationId: "other" }));
+    const opened: string[] = [];
+    render(
+      <ChatStoreProvider store={store}>
+        <ApprovalHost activeConversationId="c1" onOpenConversation={(id) => opened.push(id)} />
+      </ChatStoreProvider>,
+    );
+    await userEvent.click(screen.getByText(/Asked in another conversation/));
+    expect(opened).toEqual(["other"]);
+  });
 });

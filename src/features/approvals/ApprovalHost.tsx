@@ -11,14 +11,35 @@ export function scrollToTool(toolId: string) {
   if (el && typeof el.scrollIntoView === "function") el.scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
-export function ApprovalHost() {
+export function ApprovalHost({
+  activeConversationId,
+  onOpenConversation,
+}: {
+  /** The conversation on screen; a request from another one offers to switch to it. */
+  activeConversationId?: string;
+  onOpenConversation?: (conversationId: string) => void;
+} = {}) {
   const store = useChatStore();
   const approvals = useChat((s) => s.approvals);
   const first = approvals[0];
+  const elsewhere = !!first && activeConversationId !== undefined && first.conversationId !== activeConversationId;
 
   useEffect(() => {
-    if (first) scrollToTool(first.toolId);
-  }, [first]);
+    if (first && !elsewhere) scrollToTool(first.toolId);
+  }, [first, elsewhere]);
+
+  const showTool = useCallback(
+    (toolId: string) => {
+      if (first && elsewhere && onOpenConversation) {
+        onOpenConversation(first.conversationId);
+        // The block renders with the other conversation; scroll once it is there.
+        setTimeout(() => scrollToTool(toolId), 50);
+      } else {
+        scrollToTool(toolId);
+      }
+    },
+    [first, elsewhere, onOpenConversation],
+  );
 
   const onAnswer = useCallback(
     (answer: ApproveArgs) => {
@@ -45,7 +66,8 @@ export function ApprovalHost() {
       total={approvals.length}
       onAnswer={onAnswer}
       onExpire={onExpire}
-      onShowTool={scrollToTool}
+      fromOtherConversation={elsewhere}
+      onShowTool={showTool}
     />
   );
 }

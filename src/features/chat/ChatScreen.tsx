@@ -38,7 +38,7 @@ export function ChatScreen({ contextWindow, onOpenSettings }: { contextWindow?: 
           contextWindow={contextWindow}
           onOpenSettings={onOpenSettings}
           onFirstMessage={(text) => rename(activeId, titleFrom(text))}
-          aboveComposer={<ApprovalHost />}
+          aboveComposer={<ApprovalHost activeConversationId={activeId} onOpenConversation={setActiveId} />}
         />
       </div>
     </div>
