@@ -16,6 +16,7 @@ export function makeTool(over: ToolOverrides = {}): ToolBlock {
     status: "running",
     output: typeof output === "string" ? textFrom(output) : (output ?? emptyText()),
     outputDropped: 0,
+    stderr: [],
     result: null,
     metadata: null,
     errorCode: null,

@@ -1,6 +1,7 @@
 // The expanded part of a tool block: one renderer per kind of tool, JSON for the rest.
 import type { JsonValue } from "../../shared/ipc";
 import type { ToolBlock } from "../../shared/store/types";
+import { isTerminal } from "../../shared/store/reducer";
 import { textOf } from "../../shared/store/textBuffer";
 import { TID } from "../../shared/testids";
 import { BashOutput } from "./renderers/BashOutput";
@@ -49,7 +50,12 @@ function OutputView({ tool }: { tool: ToolBlock }) {
     return (
       <>
         {failedNote}
-        <BashOutput text={streamed || tool.result || ""} dropped={tool.outputDropped} />
+        {/* Past the live cap, the finished result (the engine keeps head and tail) says more than the head alone. */}
+        {streamed && !(tool.outputDropped > 0 && tool.result && isTerminal(tool.status)) ? (
+          <BashOutput text={streamed} stderr={tool.stderr} dropped={tool.outputDropped} />
+        ) : (
+          <BashOutput text={tool.result ?? streamed} />
+        )}
       </>
     );
   }

@@ -54,7 +54,7 @@ describe("ToolCallBlock", () => {
 
   it("caps a huge bash output and says how much is hidden", () => {
     const big = "a".repeat(60_000) + "TAIL";
-    render(<ToolCallBlock tool={makeTool({ output: big, outputDropped: 5 })} />);
+    render(<ToolCallBlock tool={makeTool({ output: big })} />);
     const term = screen.getByTestId(TID.bashOutput);
     expect(term).toHaveTextContent("earlier characters not shown");
     expect(term.textContent?.endsWith("TAIL")).toBe(true);
@@ -89,5 +89,23 @@ describe("ToolCallBlock", () => {
     render(<ToolCallBlock tool={makeTool({ toolName: "mcp_thing", input: { a: 1 }, status: "success", metadata: { x: [1, 2] } })} />);
     await userEvent.click(screen.getByTestId(TID.toolToggle));
     expect(screen.getAllByTestId(TID.jsonView)[1]).toHaveTextContent('"x"');
+  });
+
+  it("shows stderr apart from stdout", () => {
+    render(<ToolCallBlock tool={makeTool({ output: "fine\nboom\n", stderr: [[5, 10]] })} />);
+    expect(within(screen.getByTestId(TID.bashOutput)).getByText("boom", { exact: false })).toHaveClass("stderr");
+    expect(within(screen.getByTestId(TID.bashOutput)).getByText("fine", { exact: false })).not.toHaveClass("stderr");
+  });
+
+  it("past the live cap, a finished command shows the engine's head-and-tail result", async () => {
+    const tool = makeTool({ output: "head...", outputDropped: 900_000, status: "success", result: "head...\n[cut 900000 chars]\n...tail" });
+    render(<ToolCallBlock tool={tool} />);
+    await userEvent.click(screen.getByTestId(TID.toolToggle));
+    expect(screen.getByTestId(TID.bashOutput)).toHaveTextContent("...tail");
+  });
+
+  it("while running past the cap, says that more output is not shown live", () => {
+    render(<ToolCallBlock tool={makeTool({ output: "head", outputDropped: 1234 })} />);
+    expect(screen.getByTestId(TID.bashOutput)).toHaveTextContent("1,234 more characters not shown live");
   });
 });

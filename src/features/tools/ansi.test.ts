@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAnsi } from "./ansi";
+import { parseAnsi, parseAnsiSegments, splitByRanges } from "./ansi";
 
 describe("parseAnsi", () => {
   it("splits text into styled spans and resets on 0", () => {
@@ -23,5 +23,16 @@ describe("parseAnsi", () => {
 
   it("keeps CRLF line ends as plain newlines", () => {
     expect(parseAnsi("a\r\nb\r\n").map((s) => s.text).join("")).toBe("a\nb\n");
+  });
+
+  it("carries colours across stdout/stderr pieces and marks the stderr ones", () => {
+    // Ranges are offsets into the raw output (escapes included); this text starts at offset 100.
+    const spans = parseAnsiSegments(splitByRanges("a\x1b[32mb|c|d", 100, [[107, 109]]));
+    expect(spans).toEqual([
+      { text: "a", style: {} },
+      { text: "b", style: { fg: "ansi-2" } },
+      { text: "|c", style: { fg: "ansi-2" }, stderr: true },
+      { text: "|d", style: { fg: "ansi-2" } },
+    ]);
   });
 });

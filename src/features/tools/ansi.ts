@@ -15,6 +15,8 @@ export interface AnsiStyle {
 export interface AnsiSpan {
   text: string;
   style: AnsiStyle;
+  /** The text came from the program's stderr. */
+  stderr?: boolean;
 }
 
 // CSI … final byte, or OSC … BEL/ST, or a lone two-byte escape.
@@ -92,16 +94,15 @@ function collapseCarriageReturns(s: string): string {
     .join("\n");
 }
 
-export function parseAnsi(input: string): AnsiSpan[] {
+function parseInto(spans: AnsiSpan[], input: string, start: AnsiStyle, stderr: boolean): AnsiStyle {
   const text = collapseCarriageReturns(input);
-  const spans: AnsiSpan[] = [];
-  let style: AnsiStyle = {};
+  let style = start;
   let last = 0;
   const push = (t: string) => {
     if (!t) return;
     const prev = spans[spans.length - 1];
-    if (prev && prev.style === style) prev.text += t;
-    else spans.push({ text: t, style });
+    if (prev && prev.style === style && !!prev.stderr === stderr) prev.text += t;
+    else spans.push(stderr ? { text: t, style, stderr } : { text: t, style });
   };
   for (const m of text.matchAll(ESCAPE)) {
     push(text.slice(last, m.index));
@@ -109,5 +110,39 @@ export function parseAnsi(input: string): AnsiSpan[] {
     if (m[2] === "m") style = applySgr(style, m[1] ?? "");
   }
   push(text.slice(last));
+  return style;
+}
+
+export function parseAnsi(input: string): AnsiSpan[] {
+  const spans: AnsiSpan[] = [];
+  parseInto(spans, input, {}, false);
   return spans;
+}
+
+/** Output made of stdout and stderr pieces; colours carry across pieces as in a terminal. */
+export function parseAnsiSegments(segments: readonly { text: string; stderr: boolean }[]): AnsiSpan[] {
+  const spans: AnsiSpan[] = [];
+  let style: AnsiStyle = {};
+  for (const s of segments) style = parseInto(spans, s.text, style, s.stderr);
+  return spans;
+}
+
+/** Cut `text` (which starts at `offset` of the whole output) into stdout / stderr pieces. */
+export function splitByRanges(
+  text: string,
+  offset: number,
+  ranges: readonly (readonly [number, number])[],
+): { text: string; stderr: boolean }[] {
+  const out: { text: string; stderr: boolean }[] = [];
+  let pos = 0;
+  for (const [a, b] of ranges) {
+    const start = Math.max(0, a - offset);
+    const end = Math.min(text.length, b - offset);
+    if (end <= pos) continue;
+    if (start > pos) out.push({ text: text.slice(pos, start), stderr: false });
+    out.push({ text: text.slice(Math.max(pos, start), end), stderr: true });
+    pos = end;
+  }
+  if (pos < text.length) out.push({ text: text.slice(pos), stderr: false });
+  return out;
 }

@@ -54,6 +54,7 @@ export function historyToConversation(id: string, history: HistoryMessage[]): Co
           status: "cancelled",
           output: emptyText(),
           outputDropped: 0,
+          stderr: [],
           result: null,
           metadata: null,
           errorCode: null,

@@ -218,4 +218,19 @@ describe("event store reducer", () => {
     expect(messageText(assistant(s2))).toBe("one two");
     expect(messageText(assistant(s1b))).toBe("one fork");
   });
+
+  it("records which output ranges came from stderr, one range per burst", () => {
+    const err = (toolId: string, chunk: string): ProtocolEvent => ({
+      event: "chat:tool-delta",
+      payload: { conversationId: C, messageId: M, toolId, chunk, stream: "stderr" },
+    });
+    const s = fold([toolStart("t1"), toolDelta("t1", "out\n"), err("t1", "warn "), err("t1", "more\n"), toolDelta("t1", "ok\n"), err("t1", "e")]);
+    const t = s.conversations[C]!.tools["t1"]!;
+    expect(textOf(t.output)).toBe("out\nwarn more\nok\ne");
+    // "out\n" is 0..4; "warn more\n" 4..14; "ok\n" 14..17; "e" 17..18.
+    expect(t.stderr).toEqual([
+      [4, 14],
+      [17, 18],
+    ]);
+  });
 });

@@ -121,6 +121,7 @@ function withTool(
     status: "running",
     output: emptyText(),
     outputDropped: 0,
+    stderr: [],
     result: null,
     metadata: null,
     errorCode: null,
@@ -155,6 +156,13 @@ function onToolStart(state: ChatState, e: ToolStart): ChatState {
   );
 }
 
+/** Add [start, end) to sorted ranges, extending the last one when they touch (one range per stderr burst). */
+function addRange(ranges: ToolBlock["stderr"], start: number, end: number): ToolBlock["stderr"] {
+  const last = ranges[ranges.length - 1];
+  if (last && last[1] === start) return [...ranges.slice(0, -1), [last[0], end]];
+  return [...ranges, [start, end]];
+}
+
 function onToolDelta(state: ChatState, e: ToolDelta): ChatState {
   return withConversation(state, e.conversationId, (c) =>
     withTool(c, e.toolId, e.messageId, (t) => {
@@ -163,7 +171,12 @@ function onToolDelta(state: ChatState, e: ToolDelta): ChatState {
       const room = OUTPUT_CAP - t.output.length;
       if (room <= 0) return { ...t, outputDropped: t.outputDropped + chunk.length };
       const kept = chunk.length <= room ? chunk : chunk.slice(0, room);
-      return { ...t, output: appendText(t.output, kept), outputDropped: t.outputDropped + chunk.length - kept.length };
+      return {
+        ...t,
+        output: appendText(t.output, kept),
+        outputDropped: t.outputDropped + chunk.length - kept.length,
+        stderr: e.stream === "stderr" ? addRange(t.stderr, t.output.length, t.output.length + kept.length) : t.stderr,
+      };
     }),
   );
 }

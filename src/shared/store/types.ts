@@ -24,6 +24,8 @@ export interface ToolBlock {
   output: TextBuffer;
   /** Characters dropped past the cap. */
   outputDropped: number;
+  /** [start, end) character ranges of `output` that came from stderr. */
+  stderr: readonly (readonly [number, number])[];
   result: string | null;
   metadata: JsonValue | null;
   /** `metadata.code` of a failed result (USER_REJECTED, TOOL_TIMEOUT…). */

@@ -1,11 +1,12 @@
 import { useMemo, type CSSProperties } from "react";
 import { TID } from "../../../shared/testids";
-import { parseAnsi, type AnsiStyle } from "../ansi";
+import { parseAnsiSegments, splitByRanges, type AnsiSpan } from "../ansi";
 
 /** Shown at most; a longer output keeps its tail, where the error usually is. */
 export const BASH_VIEW_CAP = 50_000;
 
-function spanProps(style: AnsiStyle): { className?: string; style?: CSSProperties } {
+function spanProps(span: AnsiSpan): { className?: string; style?: CSSProperties } {
+  const { style } = span;
   const classes: string[] = [];
   const css: CSSProperties = {};
   const fg = style.inverse ? style.bg : style.fg;
@@ -18,25 +19,43 @@ function spanProps(style: AnsiStyle): { className?: string; style?: CSSPropertie
   if (style.dim) classes.push("ansi-dim");
   if (style.italic) classes.push("ansi-italic");
   if (style.underline) classes.push("ansi-underline");
+  if (span.stderr) classes.push("stderr");
   return {
     className: classes.length ? classes.join(" ") : undefined,
     style: Object.keys(css).length ? css : undefined,
   };
 }
 
-export function BashOutput({ text, dropped = 0 }: { text: string; dropped?: number }) {
+export function BashOutput({
+  text,
+  stderr = [],
+  dropped = 0,
+}: {
+  text: string;
+  /** [start, end) ranges of `text` that came from stderr. */
+  stderr?: readonly (readonly [number, number])[];
+  /** Characters that arrived after the store's cap and are not in `text`. */
+  dropped?: number;
+}) {
   const cut = Math.max(0, text.length - BASH_VIEW_CAP);
-  const spans = useMemo(() => parseAnsi(cut ? text.slice(cut) : text), [text, cut]);
-  const hidden = cut + dropped;
+  const spans = useMemo(
+    () => parseAnsiSegments(splitByRanges(cut ? text.slice(cut) : text, cut, stderr)),
+    [text, cut, stderr],
+  );
   return (
     <pre className="terminal" data-testid={TID.bashOutput}>
-      {hidden > 0 && <span className="terminal-note">… {hidden.toLocaleString()} earlier characters not shown{"\n"}</span>}
+      {cut > 0 && <span className="terminal-note">… {cut.toLocaleString()} earlier characters not shown{"\n"}</span>}
       {spans.map((s, i) => (
-        <span key={i} {...spanProps(s.style)}>
+        <span key={i} {...spanProps(s)}>
           {s.text}
         </span>
       ))}
       {!text && <span className="terminal-note">(no output)</span>}
+      {dropped > 0 && (
+        <span className="terminal-note">
+          {"\n"}… {dropped.toLocaleString()} more characters not shown live
+        </span>
+      )}
     </pre>
   );
 }
