@@ -37,7 +37,8 @@ function Loaded({ settings: initial, keys: initialKeys, ollamaReachable }: { set
   };
 
   const active = settings.activeProvider ?? "anthropic";
-  const contextWindow = settings.providers?.[active]?.contextWindow ?? null;
+  const activeSettings = settings.providers?.[active];
+  const configuredWindow = { model: activeSettings?.model ?? null, window: activeSettings?.contextWindow ?? null };
 
   if (route === "setup") {
     return (
@@ -78,7 +79,7 @@ function Loaded({ settings: initial, keys: initialKeys, ollamaReachable }: { set
           onClose={() => setRoute("chat")}
         />
       ) : (
-        <ChatScreen contextWindow={contextWindow} onOpenSettings={() => setRoute("settings")} />
+        <ChatScreen configuredWindow={configuredWindow} onOpenSettings={() => setRoute("settings")} />
       )}
     </div>
   );

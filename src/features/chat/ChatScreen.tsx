@@ -5,9 +5,16 @@ import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
 import { titleFrom, useConversationList } from "./conversationList";
+import type { ConfiguredWindow } from "./pricing";
 import "./chat.css";
 
-export function ChatScreen({ contextWindow, onOpenSettings }: { contextWindow?: number | null; onOpenSettings: () => void }) {
+export function ChatScreen({
+  configuredWindow,
+  onOpenSettings,
+}: {
+  configuredWindow?: ConfiguredWindow | null;
+  onOpenSettings: () => void;
+}) {
   const store = useChatStore();
   const { list, activeId, setActiveId, create, rename } = useConversationList();
 
@@ -35,7 +42,7 @@ export function ChatScreen({ contextWindow, onOpenSettings }: { contextWindow?: 
         <ConversationView
           key={activeId}
           conversationId={activeId}
-          contextWindow={contextWindow}
+          configuredWindow={configuredWindow}
           onOpenSettings={onOpenSettings}
           onFirstMessage={(text) => rename(activeId, titleFrom(text))}
           aboveComposer={<ApprovalHost activeConversationId={activeId} onOpenConversation={setActiveId} />}

@@ -2,7 +2,7 @@ import type { Conversation } from "../../shared/store/types";
 import { assistantMessages, contextTokens } from "../../shared/store/selectors";
 import { formatCost, formatTokens } from "../../shared/format";
 import { TID } from "../../shared/testids";
-import { contextWindowOf, costOf } from "./pricing";
+import { contextWindowOf, costOf, type ConfiguredWindow } from "./pricing";
 
 /** Running cost of a conversation, or null if any priced message has an unknown price. */
 export function conversationCost(c: Conversation): number | null {
@@ -18,9 +18,9 @@ export function conversationCost(c: Conversation): number | null {
   return any ? total : null;
 }
 
-export function ContextGauge({ conversation, windowOverride }: { conversation: Conversation; windowOverride?: number | null }) {
+export function ContextGauge({ conversation, configured }: { conversation: Conversation; configured?: ConfiguredWindow | null }) {
   const used = contextTokens(conversation);
-  const window = contextWindowOf(conversation.model, windowOverride);
+  const window = contextWindowOf(conversation.model, configured);
   const cost = conversationCost(conversation);
   if (used === 0 && cost === null) return null;
   const ratio = window ? Math.min(1, used / window) : 0;

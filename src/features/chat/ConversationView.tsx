@@ -4,19 +4,20 @@ import { useChat } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { Composer } from "./Composer";
 import { ContextGauge } from "./ContextGauge";
+import type { ConfiguredWindow } from "./pricing";
 import { ErrorNotice } from "./ErrorNotice";
 import { AssistantMessageView, UserMessageView } from "./MessageView";
 import { useChatActions } from "./useChatActions";
 
 export function ConversationView({
   conversationId,
-  contextWindow,
+  configuredWindow,
   onOpenSettings,
   onFirstMessage,
   aboveComposer,
 }: {
   conversationId: string;
-  contextWindow?: number | null;
+  configuredWindow?: ConfiguredWindow | null;
   onOpenSettings?: () => void;
   /** Called with the text of a message sent into an empty conversation (to title it). */
   onFirstMessage?: (text: string) => void;
@@ -75,7 +76,7 @@ export function ConversationView({
       </div>
       {aboveComposer}
       <footer className="conversation-footer">
-        <ContextGauge conversation={conversation} windowOverride={contextWindow} />
+        <ContextGauge conversation={conversation} configured={configuredWindow} />
         <Composer running={conversation.running} onSend={onSend} onStop={stop} />
       </footer>
     </main>

@@ -15,7 +15,9 @@ describe("pricing", () => {
   });
 
   it("lets the user's context window override the known one", () => {
-    expect(contextWindowOf("gpt-4o", 64_000)).toBe(64_000);
+    expect(contextWindowOf("gpt-4o", { model: "gpt-4o", window: 64_000 })).toBe(64_000);
+    expect(contextWindowOf("gpt-4o", { model: null, window: 64_000 })).toBe(64_000);
+    expect(contextWindowOf("gpt-4o", { model: "gpt-4.1", window: 1_000 })).toBe(128_000);
     expect(contextWindowOf("gpt-4o", null)).toBe(128_000);
     expect(contextWindowOf("mystery", null)).toBeNull();
   });

@@ -50,7 +50,16 @@ export function costOf(model: string | null | undefined, usage: UsageLike): numb
   return (usage.inputTokens * f.input + usage.outputTokens * f.output) / 1_000_000;
 }
 
-export function contextWindowOf(model: string | null | undefined, override?: number | null): number | null {
-  if (override && override > 0) return override;
+/** The window the settings give for a model (the user's override, or what the model list reported). */
+export interface ConfiguredWindow {
+  /** The model it is for; null = the provider's default model. */
+  model: string | null;
+  window: number | null;
+}
+
+export function contextWindowOf(model: string | null | undefined, configured?: ConfiguredWindow | null): number | null {
+  // A window configured for another model than the one this conversation talks to does not apply.
+  const applies = configured && configured.window && configured.window > 0 && (!configured.model || configured.model === model);
+  if (applies) return configured.window;
   return modelFacts(model)?.window ?? null;
 }

@@ -82,7 +82,8 @@ export function ProviderSection({
         value={settings.model ?? null}
         autoLoad={active && (keySet || provider === "ollama")}
         onChange={(model, entry) =>
-          onChange({ model, ...(entry?.contextWindow ? { contextWindow: entry.contextWindow } : {}) })
+          // The window follows the model, so a window from the previous model never lingers.
+          onChange({ model, contextWindow: entry?.contextWindow ?? null })
         }
       />
       <div className="provider-test">
