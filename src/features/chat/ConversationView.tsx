@@ -64,7 +64,7 @@ export function ConversationView({
             <AssistantMessageView
               key={id}
               message={m}
-              conversation={conversation}
+              tools={conversation.tools}
               highlightedToolId={highlighted}
               onOpenSettings={onOpenSettings}
             />

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import type { AssistantMessage, Conversation, UserMessage } from "../../shared/store/types";
 import { textOf } from "../../shared/store/textBuffer";
 import { TID } from "../../shared/testids";
@@ -16,14 +17,15 @@ export function UserMessageView({ message }: { message: UserMessage }) {
   );
 }
 
-export function AssistantMessageView({
+// Memoized: while one message streams, the finished ones above it are not rendered again.
+export const AssistantMessageView = memo(function AssistantMessageView({
   message,
-  conversation,
+  tools,
   highlightedToolId,
   onOpenSettings,
 }: {
   message: AssistantMessage;
-  conversation: Conversation;
+  tools: Conversation["tools"];
   highlightedToolId?: string;
   onOpenSettings?: () => void;
 }) {
@@ -47,7 +49,7 @@ export function AssistantMessageView({
         if (seg.kind === "thinking") {
           return <ThinkingBlock key={i} text={textOf(seg.buf)} streaming={message.streaming && i === last} />;
         }
-        const tool = conversation.tools[seg.toolId];
+        const tool = tools[seg.toolId];
         return tool ? <ToolCallBlock key={seg.toolId} tool={tool} highlighted={seg.toolId === highlightedToolId} /> : null;
       })}
       {message.streaming && message.segments.length === 0 && <span className="typing" aria-label="Waiting for the model" />}
@@ -57,4 +59,4 @@ export function AssistantMessageView({
       {message.partial && message.stopReason === "cancelled" && <p className="muted small">Stopped.</p>}
     </article>
   );
-}
+});
