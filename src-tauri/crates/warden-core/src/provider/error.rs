@@ -31,11 +31,21 @@ pub struct ProviderError {
     pub retry_after: Option<Duration>,
     /// In words a user can act on. Never contains a key.
     pub message: String,
+    /// The provider's explicit say on retrying (`x-should-retry`), which beats the category —
+    /// except that auth and quota failures are never retried.
+    pub should_retry: Option<bool>,
 }
 
 impl ProviderError {
     pub fn new(category: ErrorCategory, message: impl Into<String>) -> Self {
-        Self { category, status: None, provider_code: None, retry_after: None, message: message.into() }
+        Self {
+            category,
+            status: None,
+            provider_code: None,
+            retry_after: None,
+            message: message.into(),
+            should_retry: None,
+        }
     }
 
     pub fn with_status(mut self, status: u16) -> Self {
@@ -63,6 +73,15 @@ impl ProviderError {
 
     /// Whether sending the same request again may succeed.
     pub fn is_retryable(&self) -> bool {
+        if matches!(
+            self.category,
+            ErrorCategory::Auth | ErrorCategory::Quota | ErrorCategory::MissingCredentials
+        ) {
+            return false;
+        }
+        if let Some(should_retry) = self.should_retry {
+            return should_retry;
+        }
         matches!(
             self.category,
             ErrorCategory::RateLimited

@@ -4,10 +4,27 @@
 //! `Start`, then any of `Text` / `Thinking` / `ThinkingSignature` / `ToolCallStart` →
 //! `ToolCallDelta`* → `ToolCallEnd`, `Usage`, and finally `End`. A failure ends the stream with an
 //! `Err(ProviderError)`; a stream that stops without its terminator is such a failure.
+//! Before `Start`, a provider may yield `Retrying` chunks while it waits to send the request again.
+//!
+//! Build providers with [`build_provider`]; the wire formats live in `anthropic`, `openai` (also
+//! every OpenAI-compatible server) and `ollama`, and [`TextToolProtocol`] gives tools to models
+//! without native tool calling.
 
+pub mod anthropic;
+mod common;
 mod error;
+mod factory;
+mod http;
+pub mod ndjson;
+pub mod ollama;
+pub mod openai;
+mod retry;
+pub mod sse;
+pub mod text_protocol;
+mod transport;
 
 use std::pin::Pin;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use futures::Stream;
@@ -15,10 +32,20 @@ use serde::{Deserialize, Serialize};
 use warden_protocol::{Message, StopReason, ToolDefinition, Usage};
 
 pub use error::{ErrorCategory, ProviderError};
+pub use factory::{build_provider, ProviderKind, ProviderSettings, DEFAULT_IDLE_TIMEOUT};
+pub use retry::RetryPolicy;
+pub use text_protocol::TextToolProtocol;
 
 /// One step of a streamed assistant message, provider-agnostic.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StreamChunk {
+    /// The request failed before anything was streamed and will be sent again after `delay`.
+    /// Only ever comes before `Start`; `attempt` is the attempt that failed (1-based).
+    Retrying {
+        attempt: u32,
+        delay: Duration,
+        error: ProviderError,
+    },
     /// The message began. `message_id` is the provider's id when it gives one.
     Start {
         message_id: Option<String>,

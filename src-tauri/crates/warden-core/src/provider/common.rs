@@ -1,0 +1,29 @@
+//! Small pieces every wire format needs.
+
+use rand::Rng;
+use warden_protocol::ToolResultBlock;
+
+/// A tool call id for providers that send none (Ollama's own scheme: `call_` + 8 characters).
+pub(crate) fn generate_call_id() -> String {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut rng = rand::rng();
+    let suffix: String = (0..8).map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())])).collect();
+    format!("call_{suffix}")
+}
+
+/// The text of a tool result for formats without an error flag (OpenAI, Ollama): a failure is
+/// said in the text, unless the text already starts by saying so.
+pub(crate) fn result_text_with_error_mark(result: &ToolResultBlock) -> String {
+    let already_marked =
+        result.content.trim_start().get(..5).is_some_and(|p| p.eq_ignore_ascii_case("error"));
+    if result.is_error && !already_marked {
+        format!("ERROR: {}", result.content)
+    } else {
+        result.content.clone()
+    }
+}
+
+/// Join a base URL and a path without doubling or losing the slash.
+pub(crate) fn join_url(base: &str, path: &str) -> String {
+    format!("{}/{}", base.trim_end_matches('/'), path.trim_start_matches('/'))
+}

@@ -1,0 +1,365 @@
+//! HTTP plumbing shared by every provider: one `reqwest` client, and the classification of an
+//! error response into a [`ProviderError`] — done once, here, so retrying and what the user reads
+//! never depend on which provider failed.
+
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+
+use super::{ErrorCategory, ProviderError};
+use crate::secrets::ApiKey;
+
+/// The process-wide client: connection pools and TLS configuration are built once.
+pub(crate) fn shared_client() -> Result<reqwest::Client, ProviderError> {
+    static CLIENT: OnceLock<Result<reqwest::Client, String>> = OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            reqwest::Client::builder()
+                .use_rustls_tls()
+                .connect_timeout(Duration::from_secs(30))
+                .tcp_nodelay(true)
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(|e| ProviderError::network(format!("Could not set up the HTTP client: {e}")))
+}
+
+/// The provider's error body, whatever its shape: Anthropic `{"type":"error","error":{type,message}}`,
+/// OpenAI `{"error":{message,type,code}}` (code may be a number on OpenRouter), Ollama `{"error":"…"}`.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct ErrorBody {
+    pub kind: Option<String>,
+    pub code: Option<String>,
+    pub message: Option<String>,
+}
+
+impl ErrorBody {
+    pub fn parse(body: &[u8]) -> Self {
+        match serde_json::from_slice::<Value>(body) {
+            Ok(value) => Self::from_value(value.get("error").unwrap_or(&value)),
+            Err(_) => Self::default(),
+        }
+    }
+
+    /// Read the `error` member of a response or stream event.
+    pub fn from_value(error: &Value) -> Self {
+        let text = |v: Option<&Value>| match v {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        match error {
+            Value::String(s) => Self { message: Some(s.clone()), ..Self::default() },
+            Value::Object(_) => Self {
+                kind: text(error.get("type")),
+                code: text(error.get("code")),
+                message: text(error.get("message")),
+            },
+            _ => Self::default(),
+        }
+    }
+
+    fn is(&self, name: &str) -> bool {
+        self.kind.as_deref() == Some(name) || self.code.as_deref() == Some(name)
+    }
+
+    /// The provider's own name for the error, preferring the specific `code` over the `type`.
+    fn provider_code(&self) -> Option<String> {
+        match (&self.code, &self.kind) {
+            (Some(code), _) if code.parse::<u16>().is_err() => Some(code.clone()),
+            (_, Some(kind)) => Some(kind.clone()),
+            (Some(code), None) => Some(code.clone()),
+            (None, None) => None,
+        }
+    }
+}
+
+/// The category a provider's error type names, when it names one we know.
+fn category_of_error_type(body: &ErrorBody) -> Option<ErrorCategory> {
+    if body.is("insufficient_quota") || body.is("billing_error") {
+        return Some(ErrorCategory::Quota);
+    }
+    if body.is("overloaded_error") {
+        return Some(ErrorCategory::Overloaded);
+    }
+    if body.is("rate_limit_error") || body.is("rate_limit_exceeded") {
+        return Some(ErrorCategory::RateLimited);
+    }
+    if body.is("authentication_error") || body.is("permission_error") || body.is("invalid_api_key") {
+        return Some(ErrorCategory::Auth);
+    }
+    if body.is("api_error") || body.is("server_error") {
+        return Some(ErrorCategory::Server);
+    }
+    if body.is("invalid_request_error") || body.is("not_found_error") || body.is("request_too_large") {
+        return Some(ErrorCategory::BadRequest);
+    }
+    None
+}
+
+fn category_of_status(status: u16) -> ErrorCategory {
+    match status {
+        401 | 403 => ErrorCategory::Auth,
+        402 => ErrorCategory::Quota,
+        408 => ErrorCategory::Network,
+        429 => ErrorCategory::RateLimited,
+        529 => ErrorCategory::Overloaded,
+        500..=599 => ErrorCategory::Server,
+        _ => ErrorCategory::BadRequest,
+    }
+}
+
+/// Classify a non-success HTTP response. `provider` is the name the user knows ("Anthropic");
+/// `key` is scrubbed from everything the provider echoed back.
+pub(crate) fn classify_http_error(
+    provider: &str,
+    status: u16,
+    headers: &HeaderMap,
+    body: &[u8],
+    key: Option<&ApiKey>,
+) -> ProviderError {
+    let parsed = ErrorBody::parse(body);
+    let by_status = category_of_status(status);
+    let category = match (by_status, category_of_error_type(&parsed)) {
+        // The status decides, except where the body is more specific for the same status:
+        // a 429 may be a quota problem, a 5xx may say "overloaded".
+        (ErrorCategory::RateLimited, Some(ErrorCategory::Quota)) => ErrorCategory::Quota,
+        (ErrorCategory::Server, Some(ErrorCategory::Overloaded)) => ErrorCategory::Overloaded,
+        (ErrorCategory::BadRequest, Some(specific)) if status != 404 => specific,
+        (by_status, _) => by_status,
+    };
+    let detail = match parsed.message.as_deref() {
+        Some(m) => m.to_owned(),
+        None => String::from_utf8_lossy(body).trim().chars().take(200).collect(),
+    };
+    let mut error = ProviderError::new(category, describe(provider, category, Some(status), &detail, key))
+        .with_status(status);
+    if let Some(code) = parsed.provider_code() {
+        error = error.with_provider_code(code);
+    }
+    error = error.with_retry_after(retry_after(headers, SystemTime::now()));
+    if let Some(should) = headers.get("x-should-retry").and_then(|v| v.to_str().ok()) {
+        match should.trim() {
+            "true" => error.should_retry = Some(true),
+            "false" => error.should_retry = Some(false),
+            _ => {}
+        }
+    }
+    error
+}
+
+/// Classify an error reported inside a stream after HTTP 200 (Anthropic `event: error`,
+/// an OpenAI `data:` object with `error`, an Ollama `{"error":…}` line).
+pub(crate) fn classify_stream_error(provider: &str, error: &Value, key: Option<&ApiKey>) -> ProviderError {
+    let parsed = ErrorBody::from_value(error);
+    let status = parsed.code.as_deref().and_then(|c| c.parse::<u16>().ok()).filter(|s| *s >= 400);
+    let category = category_of_error_type(&parsed)
+        .or_else(|| status.map(category_of_status))
+        .unwrap_or(ErrorCategory::Server);
+    let detail = parsed.message.clone().unwrap_or_else(|| "no details".to_owned());
+    let mut err = ProviderError::new(category, describe(provider, category, status, &detail, key));
+    if let Some(status) = status {
+        err = err.with_status(status);
+    }
+    match parsed.provider_code() {
+        Some(code) => err.with_provider_code(code),
+        None => err,
+    }
+}
+
+/// The sentence the user reads. Never contains the key, even if the provider echoed it.
+pub(crate) fn describe(
+    provider: &str,
+    category: ErrorCategory,
+    status: Option<u16>,
+    detail: &str,
+    key: Option<&ApiKey>,
+) -> String {
+    let detail = scrub(detail.trim(), key);
+    let what = match status {
+        Some(status) if detail.is_empty() => format!("{status}"),
+        Some(status) => format!("{status} {detail}"),
+        None => detail,
+    };
+    match category {
+        ErrorCategory::Auth => {
+            format!("{provider} rejected the API key ({what}). Check the key in Settings.")
+        }
+        ErrorCategory::Quota => format!(
+            "{provider} says the account has no quota or credit left ({what}). Check your plan and billing."
+        ),
+        ErrorCategory::RateLimited => {
+            format!("{provider} is rate-limiting requests ({what}). Wait a moment and try again.")
+        }
+        ErrorCategory::Overloaded => {
+            format!("{provider} is overloaded right now ({what}). Try again in a little while.")
+        }
+        ErrorCategory::Server => format!("{provider} had a server error ({what}). Try again later."),
+        ErrorCategory::BadRequest if status == Some(404) => format!(
+            "{provider} could not find what was asked for ({what}). Check the model name and the base URL in Settings."
+        ),
+        ErrorCategory::BadRequest => format!("{provider} refused the request ({what})."),
+        _ => format!("{provider}: {what}"),
+    }
+}
+
+fn scrub(text: &str, key: Option<&ApiKey>) -> String {
+    match key {
+        Some(key) if key.expose().len() >= 4 => text.replace(key.expose(), "[redacted]"),
+        _ => text.to_owned(),
+    }
+}
+
+/// How long the provider asked us to wait: `retry-after-ms`, else `retry-after` as seconds or
+/// as an HTTP-date (relative to `now`).
+pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    if let Some(ms) = header("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
+        if ms.is_finite() && ms >= 0.0 {
+            return Some(Duration::from_secs_f64(ms / 1000.0));
+        }
+    }
+    let value = header("retry-after")?;
+    if let Ok(secs) = value.parse::<f64>() {
+        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+    }
+    let at = parse_http_date(value)?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// Parse an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the only HTTP-date form servers send today.
+pub(crate) fn parse_http_date(value: &str) -> Option<SystemTime> {
+    let mut parts = value.split_whitespace();
+    let _weekday = parts.next()?;
+    let day: u64 = parts.next()?.parse().ok()?;
+    let month = match parts.next()? {
+        "Jan" => 1,
+        "Feb" => 2,
+        "Mar" => 3,
+        "Apr" => 4,
+        "May" => 5,
+        "Jun" => 6,
+        "Jul" => 7,
+        "Aug" => 8,
+        "Sep" => 9,
+        "Oct" => 10,
+        "Nov" => 11,
+        "Dec" => 12,
+        _ => return None,
+    };
+    let year: i64 = parts.next()?.parse().ok()?;
+    let mut hms = parts.next()?.split(':').map(|p| p.parse::<u64>().ok());
+    let (h, m, s) = (hms.next()??, hms.next()??, hms.next()??);
+    if parts.next()? != "GMT" || !(1..=31).contains(&day) || h > 23 || m > 59 || s > 60 {
+        return None;
+    }
+    let days = days_from_civil(year, month, day)?;
+    let secs = u64::try_from(days).ok()? * 86_400 + h * 3600 + m * 60 + s;
+    UNIX_EPOCH.checked_add(Duration::from_secs(secs))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+fn days_from_civil(year: i64, month: u64, day: u64) -> Option<i64> {
+    let month = i64::try_from(month).ok()?;
+    let day = i64::try_from(day).ok()?;
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some(era * 146_097 + doe - 719_468)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::{HeaderName, HeaderValue};
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (k, v) in pairs {
+            map.insert(HeaderName::from_bytes(k.as_bytes()).unwrap(), HeaderValue::from_str(v).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        let now = UNIX_EPOCH + Duration::from_secs(784_111_777 - 10);
+        assert_eq!(retry_after(&headers(&[("retry-after", "13")]), now), Some(Duration::from_secs(13)));
+        assert_eq!(
+            retry_after(&headers(&[("retry-after-ms", "250"), ("retry-after", "13")]), now),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT")]), now),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(retry_after(&headers(&[("retry-after", "soon")]), now), None);
+        assert_eq!(retry_after(&headers(&[]), now), None);
+    }
+
+    #[test]
+    fn http_date_is_parsed() {
+        let t = parse_http_date("Thu, 20 Aug 2026 09:14:03 GMT").unwrap();
+        assert_eq!(t.duration_since(UNIX_EPOCH).unwrap().as_secs(), 1_787_217_243);
+        assert!(parse_http_date("Thu, 32 Aug 2026 09:14:03 GMT").is_none());
+        assert!(parse_http_date("yesterday").is_none());
+    }
+
+    #[test]
+    fn quota_on_429_is_not_a_rate_limit() {
+        let body = br#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#;
+        let e = classify_http_error("OpenAI", 429, &HeaderMap::new(), body, None);
+        assert_eq!(e.category, ErrorCategory::Quota);
+        assert!(!e.is_retryable());
+    }
+
+    #[test]
+    fn statuses_map_to_categories() {
+        for (status, category) in [
+            (401, ErrorCategory::Auth),
+            (403, ErrorCategory::Auth),
+            (429, ErrorCategory::RateLimited),
+            (529, ErrorCategory::Overloaded),
+            (500, ErrorCategory::Server),
+            (503, ErrorCategory::Server),
+            (400, ErrorCategory::BadRequest),
+            (404, ErrorCategory::BadRequest),
+            (422, ErrorCategory::BadRequest),
+        ] {
+            assert_eq!(classify_http_error("X", status, &HeaderMap::new(), b"oops", None).category, category);
+        }
+    }
+
+    #[test]
+    fn the_key_never_appears_in_a_message() {
+        let key = ApiKey::new("sk-secret-123456").unwrap();
+        let body = br#"{"error":{"message":"bad key sk-secret-123456","type":"invalid_request_error","code":"invalid_api_key"}}"#;
+        let e = classify_http_error("OpenAI", 401, &HeaderMap::new(), body, Some(&key));
+        assert!(!e.message.contains("sk-secret-123456"), "{}", e.message);
+        assert!(e.message.contains("Check the key in Settings"));
+    }
+
+    #[test]
+    fn should_retry_header_is_kept() {
+        let e = classify_http_error("X", 500, &headers(&[("x-should-retry", "false")]), b"", None);
+        assert!(!e.is_retryable());
+        let e = classify_http_error("X", 409, &headers(&[("x-should-retry", "true")]), b"", None);
+        assert!(e.is_retryable());
+    }
+
+    #[test]
+    fn stream_errors_are_classified() {
+        let v: Value = serde_json::from_str(r#"{"type":"overloaded_error","message":"Overloaded"}"#).unwrap();
+        assert_eq!(classify_stream_error("Anthropic", &v, None).category, ErrorCategory::Overloaded);
+        let v: Value = serde_json::from_str(r#"{"message":"Rate limited","code":429}"#).unwrap();
+        assert_eq!(classify_stream_error("OpenRouter", &v, None).category, ErrorCategory::RateLimited);
+        let v = Value::String("an error was encountered while running the model".into());
+        assert_eq!(classify_stream_error("Ollama", &v, None).category, ErrorCategory::Server);
+    }
+}

@@ -1,0 +1,299 @@
+//! Chat Completions SSE chunks → chunks, tolerant of what compatible servers really send.
+//!
+//! Tool calls are keyed by `index` (by id, then "the last call", when a server omits it);
+//! `arguments` is appended from every delta including the first (llama.cpp puts `{"` there); a
+//! repeated id or an empty `name` never overwrites; usage is taken from the last chunk that has
+//! it. `[DONE]` ends the message: every call gets its `ToolCallEnd`, then `Usage`, then `End`.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use serde::Deserialize;
+use serde_json::Value;
+use warden_protocol::{StopReason, Usage};
+
+use crate::provider::common::generate_call_id;
+use crate::provider::http::classify_stream_error;
+use crate::provider::sse::{SseDecoder, SseEvent};
+use crate::provider::transport::{ChunkResult, WireDecoder};
+use crate::provider::{ProviderError, StreamChunk};
+use crate::secrets::ApiKey;
+
+#[derive(Deserialize)]
+struct Chunk<'a> {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(borrow, default)]
+    choices: Vec<Choice<'a>>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Choice<'a> {
+    #[serde(borrow, default)]
+    delta: Option<Delta<'a>>,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(borrow, default)]
+    content: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    reasoning_content: Option<Cow<'a, str>>,
+    /// OpenRouter and Ollama's compatible endpoint call it `reasoning`.
+    #[serde(borrow, default)]
+    reasoning: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    tool_calls: Vec<ToolCallDelta<'a>>,
+}
+
+#[derive(Deserialize)]
+struct ToolCallDelta<'a> {
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(borrow, default)]
+    function: Option<FunctionDelta<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FunctionDelta<'a> {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(borrow, default)]
+    arguments: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    prompt_tokens: u32,
+    #[serde(default)]
+    completion_tokens: u32,
+}
+
+struct Call {
+    index: Option<u64>,
+    id: Option<String>,
+    name: Option<String>,
+    started: bool,
+    /// Arguments that arrived before the id and name were known.
+    pending: String,
+}
+
+pub(crate) struct OpenAiDecoder {
+    label: String,
+    sse: SseDecoder,
+    events: Vec<SseEvent>,
+    calls: Vec<Call>,
+    started: bool,
+    finish_reason: Option<StopReason>,
+    usage: Option<Usage>,
+    finished: bool,
+    failed: bool,
+    key: Option<ApiKey>,
+}
+
+impl OpenAiDecoder {
+    pub(crate) fn new(label: String, key: Option<ApiKey>) -> Self {
+        Self {
+            label,
+            sse: SseDecoder::new(),
+            events: Vec::new(),
+            calls: Vec::new(),
+            started: false,
+            finish_reason: None,
+            usage: None,
+            finished: false,
+            failed: false,
+            key,
+        }
+    }
+
+    fn handle(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
+        if data.starts_with("[DONE]") {
+            self.done(out);
+            return Ok(());
+        }
+        let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|e| {
+            ProviderError::invalid_response(format!(
+                "{} sent a chunk that is not valid JSON ({e}).",
+                self.label
+            ))
+        })?;
+        if let Some(error) = chunk.error.filter(|e| !e.is_null()) {
+            return Err(classify_stream_error(&self.label, &error, self.key.as_ref()));
+        }
+        if !self.started {
+            self.started = true;
+            out.push_back(Ok(StreamChunk::Start { message_id: chunk.id, model: chunk.model }));
+        }
+        for choice in chunk.choices {
+            if let Some(delta) = choice.delta {
+                self.delta(delta, out);
+            }
+            if let Some(reason) = choice.finish_reason {
+                self.finish_reason = Some(stop_reason(&reason));
+            }
+        }
+        if let Some(usage) = chunk.usage {
+            // Sent twice by some servers (Groq, OpenRouter): the last one counts, never the sum.
+            self.usage =
+                Some(Usage { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens });
+        }
+        Ok(())
+    }
+
+    fn delta(&mut self, delta: Delta<'_>, out: &mut VecDeque<ChunkResult>) {
+        for reasoning in [delta.reasoning_content, delta.reasoning].into_iter().flatten() {
+            if !reasoning.is_empty() {
+                out.push_back(Ok(StreamChunk::Thinking(reasoning.into_owned())));
+            }
+        }
+        if let Some(content) = delta.content.filter(|c| !c.is_empty()) {
+            out.push_back(Ok(StreamChunk::Text(content.into_owned())));
+        }
+        for call in delta.tool_calls {
+            self.tool_call(call, out);
+        }
+    }
+
+    fn tool_call(&mut self, delta: ToolCallDelta<'_>, out: &mut VecDeque<ChunkResult>) {
+        let id = delta.id.filter(|id| !id.is_empty());
+        let position = match delta.index {
+            Some(index) => self.calls.iter().position(|c| c.index == Some(index)),
+            // No index (Gemini's compatible endpoint): a known id, else a new id, else the last call.
+            None => match &id {
+                Some(id) => self.calls.iter().position(|c| c.id.as_deref() == Some(id)),
+                None => self.calls.len().checked_sub(1),
+            },
+        };
+        let position = position.unwrap_or_else(|| {
+            self.calls.push(Call {
+                index: delta.index,
+                id: None,
+                name: None,
+                started: false,
+                pending: String::new(),
+            });
+            self.calls.len() - 1
+        });
+        let call = &mut self.calls[position];
+        if call.id.is_none() {
+            call.id = id;
+        }
+        let (name, arguments) = match delta.function {
+            Some(f) => (f.name.filter(|n| !n.is_empty()), f.arguments),
+            None => (None, None),
+        };
+        if call.name.is_none() {
+            call.name = name;
+        }
+        if let Some(arguments) = arguments.filter(|a| !a.is_empty()) {
+            call.pending.push_str(&arguments);
+        }
+        if !call.started && call.id.is_some() && call.name.is_some() {
+            start_call(call, out);
+        }
+        flush_arguments(call, out);
+    }
+
+    fn done(&mut self, out: &mut VecDeque<ChunkResult>) {
+        if !self.started {
+            out.push_back(Ok(StreamChunk::Start { message_id: None, model: None }));
+        }
+        for call in &mut self.calls {
+            if !call.started {
+                // A server that never named the call or gave it an id: make it addressable anyway.
+                call.id.get_or_insert_with(generate_call_id);
+                call.name.get_or_insert_with(String::new);
+                start_call(call, out);
+                flush_arguments(call, out);
+            }
+            if let Some(id) = &call.id {
+                out.push_back(Ok(StreamChunk::ToolCallEnd { tool_id: id.clone() }));
+            }
+        }
+        if let Some(usage) = self.usage {
+            out.push_back(Ok(StreamChunk::Usage(usage)));
+        }
+        let mut stop_reason = self.finish_reason.unwrap_or(StopReason::EndTurn);
+        // Some servers say `stop` after tool calls; the calls are what matters.
+        if !self.calls.is_empty() && stop_reason == StopReason::EndTurn {
+            stop_reason = StopReason::ToolUse;
+        }
+        out.push_back(Ok(StreamChunk::End { stop_reason }));
+        self.finished = true;
+    }
+}
+
+fn start_call(call: &mut Call, out: &mut VecDeque<ChunkResult>) {
+    if let (Some(id), Some(name)) = (&call.id, &call.name) {
+        out.push_back(Ok(StreamChunk::ToolCallStart { tool_id: id.clone(), tool_name: name.clone() }));
+        call.started = true;
+    }
+}
+
+fn flush_arguments(call: &mut Call, out: &mut VecDeque<ChunkResult>) {
+    if let (true, Some(id)) = (call.started && !call.pending.is_empty(), &call.id) {
+        out.push_back(Ok(StreamChunk::ToolCallDelta {
+            tool_id: id.clone(),
+            partial_json: std::mem::take(&mut call.pending),
+        }));
+    }
+}
+
+fn stop_reason(reason: &str) -> StopReason {
+    match reason {
+        "tool_calls" | "function_call" => StopReason::ToolUse,
+        "length" => StopReason::MaxTokens,
+        "content_filter" => StopReason::Refusal,
+        _ => StopReason::EndTurn,
+    }
+}
+
+impl WireDecoder for OpenAiDecoder {
+    fn feed(&mut self, bytes: &[u8], out: &mut VecDeque<ChunkResult>) {
+        if self.finished || self.failed {
+            return;
+        }
+        self.sse.feed(bytes, &mut self.events);
+        let events = std::mem::take(&mut self.events);
+        for event in &events {
+            if event.data.is_empty() {
+                continue;
+            }
+            if let Err(error) = self.handle(&event.data, out) {
+                out.push_back(Err(error));
+                self.failed = true;
+                break;
+            }
+            if self.finished {
+                break;
+            }
+        }
+        self.events = events;
+        self.events.clear();
+    }
+
+    fn is_finished(&self) -> bool {
+        self.finished || self.failed
+    }
+
+    fn finish(&mut self, out: &mut VecDeque<ChunkResult>) {
+        if !self.is_finished() {
+            out.push_back(Err(ProviderError::invalid_response(format!(
+                "The stream ended early: {} closed the connection before `[DONE]`.",
+                self.label
+            ))));
+        }
+    }
+}

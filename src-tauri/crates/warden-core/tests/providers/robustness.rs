@@ -1,0 +1,96 @@
+//! What no fixture covers: garbage, silence, cancellation — for every provider.
+
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use warden_core::provider::{build_provider, ErrorCategory, ProviderKind};
+
+use super::common::*;
+use crate::support::server::{wait_until, Reply, Split, TestServer};
+
+const KINDS: [ProviderKind; 3] = [ProviderKind::Anthropic, ProviderKind::OpenAi, ProviderKind::Ollama];
+
+fn content_type(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::Ollama => "application/x-ndjson",
+        _ => "text/event-stream",
+    }
+}
+
+#[tokio::test]
+async fn garbage_bytes_are_an_invalid_response_never_a_panic() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+    let random: Vec<u8> = (0..4096).map(|_| rng.random()).collect();
+    let bodies: Vec<Vec<u8>> = vec![
+        random,
+        b"data: {not json}\n\n".to_vec(),
+        b"event: message_start\ndata: [1,2,3]\n\n{\"x\":\n".to_vec(),
+        b"<html><body>502 Bad Gateway</body></html>".to_vec(),
+        b"\xff\xfe\xfd\n\n\n".to_vec(),
+    ];
+    for kind in KINDS {
+        for body in &bodies {
+            let reply = Reply::Stream {
+                content_type: content_type(kind).into(),
+                body: body.clone(),
+                split: Split::Random(1),
+            };
+            let (c, _) = run(kind, vec![reply]).await;
+            assert_eq!(c.expect_error().category, ErrorCategory::InvalidResponse, "{kind}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_silent_server_times_out() {
+    for kind in KINDS {
+        let stall = Reply::Stall { content_type: content_type(kind).into(), prefix: Vec::new() };
+        let started = Instant::now();
+        let (c, requests) =
+            run_with(kind, vec![stall], |s| s.idle_timeout = Duration::from_millis(300), simple_request("m"))
+                .await;
+        let error = c.expect_error();
+        assert_eq!(error.category, ErrorCategory::IdleTimeout, "{kind}");
+        assert_eq!(requests.len(), 1, "an idle stream is not retried inside the provider");
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+}
+
+#[tokio::test]
+async fn dropping_the_stream_closes_the_connection() {
+    let prefix = b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":1}}}\n\n".to_vec();
+    let server =
+        TestServer::start(vec![Reply::Stall { content_type: "text/event-stream".into(), prefix }]).await;
+    let provider = build_provider(ProviderKind::Anthropic, settings(&server.url));
+    let mut stream = provider.stream(simple_request("m"));
+    let first = stream.next().await.unwrap().unwrap();
+    assert!(matches!(first, warden_core::provider::StreamChunk::Start { .. }));
+    assert!(!server.saw_client_close());
+    drop(stream);
+    assert!(
+        wait_until(|| server.saw_client_close(), Duration::from_secs(2)).await,
+        "server saw no EOF after drop"
+    );
+}
+
+#[tokio::test]
+async fn nothing_is_sent_until_the_stream_is_polled() {
+    let server = TestServer::start(vec![]).await;
+    let provider = build_provider(ProviderKind::OpenAi, settings(&server.url));
+    let stream = provider.stream(simple_request("m"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    drop(stream);
+    assert!(server.requests().is_empty());
+}
+
+#[tokio::test]
+async fn connection_refused_is_retried_then_a_network_error() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let provider = build_provider(ProviderKind::Ollama, settings(&url));
+    let c = crate::support::collect::collect(provider.stream(simple_request("m"))).await;
+    assert_eq!(c.expect_error().category, ErrorCategory::Network);
+    assert_eq!(c.retries.len(), 2, "3 attempts in the test policy");
+}

@@ -1,0 +1,252 @@
+//! A real HTTP/1.1 server on 127.0.0.1 that replays scripted responses and records every request.
+//!
+//! Stream bodies go out with chunked transfer encoding, one HTTP chunk per write, flushed, so the
+//! client really sees the chosen split (whole, one byte at a time, or seeded random pieces).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    Whole,
+    Bytewise,
+    Random(u64),
+}
+
+pub const ALL_SPLITS: [Split; 3] = [Split::Whole, Split::Bytewise, Split::Random(7)];
+
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// `200` with `content_type` and `body`, chunked.
+    Stream { content_type: String, body: Vec<u8>, split: Split },
+    /// A whole response written verbatim (a `.http` fixture).
+    Raw { bytes: Vec<u8>, split: Split },
+    /// `200` headers and `prefix`, then silence until the client goes away.
+    Stall { content_type: String, prefix: Vec<u8> },
+}
+
+impl Reply {
+    pub fn sse(body: Vec<u8>, split: Split) -> Self {
+        Self::Stream { content_type: "text/event-stream; charset=utf-8".into(), body, split }
+    }
+
+    pub fn ndjson(body: Vec<u8>, split: Split) -> Self {
+        Self::Stream { content_type: "application/x-ndjson".into(), body, split }
+    }
+
+    pub fn json(body: Vec<u8>) -> Self {
+        Self::Stream { content_type: "application/json".into(), body, split: Split::Whole }
+    }
+
+    /// A `.http` fixture, optionally with its headers changed (e.g. a shorter `retry-after`).
+    pub fn http(bytes: Vec<u8>) -> Self {
+        Self::Raw { bytes, split: Split::Whole }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    /// Lower-cased names.
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+    pub at: std::time::Instant,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+pub struct TestServer {
+    pub url: String,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    closed: Arc<AtomicBool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl TestServer {
+    /// Serve `replies` in order, one per request; requests beyond them get a 500.
+    pub async fn start(replies: Vec<Reply>) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let closed = Arc::new(AtomicBool::new(false));
+        let queue = Arc::new(Mutex::new(std::collections::VecDeque::from(replies)));
+        let (req2, closed2) = (requests.clone(), closed.clone());
+        let task = tokio::spawn(async move {
+            loop {
+                let Ok((socket, _)) = listener.accept().await else { return };
+                let (requests, closed, queue) = (req2.clone(), closed2.clone(), queue.clone());
+                tokio::spawn(async move {
+                    let _ = serve(socket, requests, closed, queue).await;
+                });
+            }
+        });
+        Self { url, requests, closed, task }
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.requests.lock().unwrap().clone()
+    }
+
+    /// Whether the client closed a stalled connection.
+    pub fn saw_client_close(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+}
+
+async fn serve(
+    mut socket: TcpStream,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    closed: Arc<AtomicBool>,
+    queue: Arc<Mutex<std::collections::VecDeque<Reply>>>,
+) -> std::io::Result<()> {
+    socket.set_nodelay(true)?;
+    let mut buf = Vec::new();
+    loop {
+        let Some(request) = read_request(&mut socket, &mut buf).await? else { return Ok(()) };
+        requests.lock().unwrap().push(request);
+        let reply = queue.lock().unwrap().pop_front();
+        match reply {
+            None => {
+                let body = "no scripted reply left";
+                let head = format!(
+                    "HTTP/1.1 500 Internal Server Error\r\ncontent-length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+                socket.write_all(head.as_bytes()).await?;
+            }
+            Some(Reply::Raw { bytes, split }) => write_split(&mut socket, &bytes, split, false).await?,
+            Some(Reply::Stream { content_type, body, split }) => {
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n"
+                );
+                socket.write_all(head.as_bytes()).await?;
+                socket.flush().await?;
+                write_split(&mut socket, &body, split, true).await?;
+                socket.write_all(b"0\r\n\r\n").await?;
+                socket.flush().await?;
+            }
+            Some(Reply::Stall { content_type, prefix }) => {
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n"
+                );
+                socket.write_all(head.as_bytes()).await?;
+                write_split(&mut socket, &prefix, Split::Whole, true).await?;
+                // Wait for the client to hang up; a read of 0 bytes (or an error) is its close.
+                let mut scratch = [0u8; 256];
+                loop {
+                    match socket.read(&mut scratch).await {
+                        Ok(0) | Err(_) => {
+                            closed.store(true, Ordering::SeqCst);
+                            return Ok(());
+                        }
+                        Ok(_) => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn write_split(
+    socket: &mut TcpStream,
+    bytes: &[u8],
+    split: Split,
+    chunked: bool,
+) -> std::io::Result<()> {
+    let mut pieces: Vec<&[u8]> = Vec::new();
+    match split {
+        Split::Whole => pieces.push(bytes),
+        Split::Bytewise => pieces.extend(bytes.chunks(1)),
+        Split::Random(seed) => {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut rest = bytes;
+            while !rest.is_empty() {
+                let n = rng.random_range(1..=rest.len().min(64));
+                let (piece, tail) = rest.split_at(n);
+                pieces.push(piece);
+                rest = tail;
+            }
+        }
+    }
+    for piece in pieces {
+        if piece.is_empty() {
+            continue;
+        }
+        if chunked {
+            socket.write_all(format!("{:x}\r\n", piece.len()).as_bytes()).await?;
+            socket.write_all(piece).await?;
+            socket.write_all(b"\r\n").await?;
+        } else {
+            socket.write_all(piece).await?;
+        }
+        socket.flush().await?;
+    }
+    Ok(())
+}
+
+async fn read_request(socket: &mut TcpStream, buf: &mut Vec<u8>) -> std::io::Result<Option<Recorded>> {
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        let mut chunk = [0u8; 4096];
+        let n = socket.read(&mut chunk).await?;
+        if n == 0 {
+            return Ok(None);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let mut first = lines.next().unwrap_or_default().split(' ');
+    let method = first.next().unwrap_or_default().to_owned();
+    let path = first.next().unwrap_or_default().to_owned();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let length: usize =
+        headers.iter().find(|(k, _)| k == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let body_start = head_end + 4;
+    while buf.len() < body_start + length {
+        let mut chunk = [0u8; 65536];
+        let n = socket.read(&mut chunk).await?;
+        if n == 0 {
+            return Ok(None);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    let body = serde_json::from_slice(&buf[body_start..body_start + length]).unwrap_or(Value::Null);
+    buf.drain(..body_start + length);
+    Ok(Some(Recorded { method, path, headers, body, at: std::time::Instant::now() }))
+}
+
+/// Sleep helper for tests that wait on the server.
+pub async fn wait_until(mut condition: impl FnMut() -> bool, limit: Duration) -> bool {
+    let deadline = tokio::time::Instant::now() + limit;
+    while tokio::time::Instant::now() < deadline {
+        if condition() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    condition()
+}
