@@ -66,6 +66,11 @@ export type ChatError = {
 	retryable: boolean,
 	/**  When retrying makes sense, after how many seconds. */
 	retryAfterSecs?: number | null,
+	/**
+	 *  True when the engine is retrying by itself and the turn goes on ("retrying in N s");
+	 *  false when the failure ended the turn.
+	 */
+	retrying?: boolean,
 };
 
 /**  `chat:error`: a provider or system failure. */

@@ -18,8 +18,11 @@ pub use error::{CommandError, CommandErrorCode};
 
 /// The typed commands and events of the window; also what `src/bindings.ts` is generated from.
 pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
-    tauri_specta::Builder::<tauri::Wry>::new()
-        .commands(commands::collect())
+    with_events(tauri_specta::Builder::new().commands(commands::collect()))
+}
+
+fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_specta::Builder<R> {
+    builder
         .events(events::collect())
         // Only `serde_json::Value` (tool inputs, metadata) holds an i64/u64, and JSON.parse gives
         // JS numbers for it anyway; the protocol's own numeric fields are u32.
@@ -58,3 +61,5 @@ fn init_tracing() {
 
 #[cfg(test)]
 mod bindings_tests;
+#[cfg(test)]
+mod commands_tests;

@@ -35,6 +35,25 @@ for _ in $(seq 50); do grep -q '^PORT ' "$RUN_DIR/provider.out" 2>/dev/null && b
 E2E_PROVIDER_URL="http://127.0.0.1:$(awk '/^PORT /{print $2}' "$RUN_DIR/provider.out")"
 export E2E_PROVIDER_URL
 
+# Settings as a user would have them after choosing the project folder (a native dialog the
+# driver cannot click): the loopback provider, the project, and file_write in scope. The key is
+# entered through the settings panel by the spec.
+cat >"$WARDEN_HOME/settings.json" <<JSON
+{
+  "trustLevel": "guided",
+  "activeProvider": "anthropic",
+  "providers": { "anthropic": { "baseUrl": "$E2E_PROVIDER_URL", "model": "claude-test" } },
+  "projectDir": "$E2E_PROJECT",
+  "toolPermissions": {
+    "$E2E_PROJECT": {
+      "allowedTools": ["file_read", "file_write", "list_dir", "file_info", "search_files", "search_in_files"],
+      "writeGlobs": [],
+      "bashTimeoutSecs": 60
+    }
+  }
+}
+JSON
+
 # tauri-driver in its own process group: killing only the driver would leave the app running.
 DRIVER_PORT="${E2E_DRIVER_PORT:-$(( 20000 + RANDOM % 20000 ))}"
 export E2E_DRIVER_URL="http://127.0.0.1:$DRIVER_PORT"

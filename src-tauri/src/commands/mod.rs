@@ -8,23 +8,35 @@ pub mod project;
 pub mod providers;
 pub mod settings;
 
-/// Every command the window may call, for the tauri-specta builder.
+/// Every command the window may call, for the tauri-specta builder. A macro because
+/// `pick_project_folder` is generic over the runtime and the command collector needs it spelled out.
+macro_rules! collect_for {
+    ($runtime:ty) => {
+        tauri_specta::collect_commands![
+            chat::chat_send,
+            chat::chat_cancel,
+            chat::chat_history,
+            approvals::chat_tool_approve,
+            settings::settings_get,
+            settings::settings_set,
+            keys::keys_status,
+            keys::keys_set,
+            keys::keys_delete,
+            providers::provider_models,
+            providers::provider_test,
+            providers::ollama_probe,
+            project::pick_project_folder::<$runtime>,
+        ]
+    };
+}
+
 pub fn collect() -> tauri_specta::Commands<tauri::Wry> {
-    tauri_specta::collect_commands![
-        chat::chat_send,
-        chat::chat_cancel,
-        chat::chat_history,
-        approvals::chat_tool_approve,
-        settings::settings_get,
-        settings::settings_set,
-        keys::keys_status,
-        keys::keys_set,
-        keys::keys_delete,
-        providers::provider_models,
-        providers::provider_test,
-        providers::ollama_probe,
-        project::pick_project_folder,
-    ]
+    collect_for!(tauri::Wry)
+}
+
+#[cfg(test)]
+pub fn collect_mock() -> tauri_specta::Commands<tauri::test::MockRuntime> {
+    collect_for!(tauri::test::MockRuntime)
 }
 
 /// The command names, as the app manifest in `build.rs` and the capability list them.

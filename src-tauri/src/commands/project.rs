@@ -1,7 +1,7 @@
 //! `pick_project_folder`: the native folder dialog, opened from Rust. The webview has no dialog
 //! permission of its own; it can only ask for this one dialog and receive the chosen path.
 
-use tauri::AppHandle;
+use tauri::{AppHandle, Runtime};
 use tauri_plugin_dialog::DialogExt;
 
 use crate::error::{CommandError, CommandResult};
@@ -9,7 +9,7 @@ use crate::error::{CommandError, CommandResult};
 /// Opens the folder picker; `None` when the user cancels.
 #[tauri::command]
 #[specta::specta]
-pub async fn pick_project_folder(app: AppHandle) -> CommandResult<Option<String>> {
+pub async fn pick_project_folder<R: Runtime>(app: AppHandle<R>) -> CommandResult<Option<String>> {
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog().file().set_title("Choose the project folder").pick_folder(move |folder| {
         let _ = tx.send(folder);
