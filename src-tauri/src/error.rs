@@ -58,3 +58,36 @@ impl CommandError {
 }
 
 pub type CommandResult<T> = Result<T, CommandError>;
+
+impl From<warden_core::provider::ProviderError> for CommandError {
+    fn from(err: warden_core::provider::ProviderError) -> Self {
+        use warden_core::provider::ErrorCategory as C;
+        let code = match err.category {
+            C::Auth => CommandErrorCode::AuthFailed,
+            C::MissingCredentials => CommandErrorCode::MissingCredentials,
+            C::Network | C::IdleTimeout => CommandErrorCode::Network,
+            C::RateLimited | C::Overloaded | C::Quota | C::BadRequest | C::Server | C::InvalidResponse => {
+                CommandErrorCode::Provider
+            }
+        };
+        // Provider messages are written for users and never include the key.
+        Self::new(code, err.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use warden_core::provider::{ErrorCategory, ProviderError};
+
+    use super::*;
+
+    #[test]
+    fn provider_errors_keep_their_meaning_and_their_words() {
+        let auth: CommandError = ProviderError::new(ErrorCategory::Auth, "The key was refused.").into();
+        assert_eq!(auth, CommandError::new(CommandErrorCode::AuthFailed, "The key was refused."));
+        let net: CommandError = ProviderError::network("Could not connect.").into();
+        assert_eq!(net.code, CommandErrorCode::Network);
+        let json = serde_json::to_value(&auth).unwrap_or_default();
+        assert_eq!(json, serde_json::json!({"code": "AUTH_FAILED", "message": "The key was refused."}));
+    }
+}
