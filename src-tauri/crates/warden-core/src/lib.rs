@@ -5,5 +5,7 @@
 
 pub mod config;
 pub mod provider;
+pub mod sandbox;
 pub mod scope;
 pub mod secrets;
+pub mod tool;

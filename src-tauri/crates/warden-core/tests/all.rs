@@ -1,2 +1,5 @@
+//! The engine's integration tests: one binary, a module per area.
+
 mod providers;
 mod support;
+mod tools;

@@ -1,0 +1,231 @@
+//! `bash`: `sh -c` in the project root, sanitized environment, own process group, output streamed
+//! and kept bounded, timeout and cancel kill the whole group; `background: true` returns a handle.
+
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+
+use super::input::{definition_for, parse_input};
+use super::process::{spawn_shell, GroupGuard, HeadTail, Pump};
+use super::{Tool, ToolContext, ToolOutput};
+use crate::sandbox::blocklist::check_command;
+
+/// After the shell exits, how long processes it left behind may keep its output pipes open before
+/// the group is killed (use `background: true` for commands meant to outlive the call).
+const LEFTOVER_GRACE: Duration = Duration::from_millis(250);
+
+/// Run a shell command (`sh -c`) in the project root. Output (stdout and stderr, interleaved) is
+/// returned when it finishes; a non-zero exit is an error. The environment has no credentials and
+/// stdin is closed. Default timeout 60 s. With `background: true` the command keeps running and a
+/// handle is returned: read its output with `command_output`, stop it with `cancel_command`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BashInput {
+    /// The command line, as you would type it in a shell.
+    pub command: String,
+    /// Timeout in seconds (default 60; capped by the configured maximum).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub timeout: Option<u64>,
+    /// Start the command in the background and return a handle at once (default false).
+    #[serde(default)]
+    pub background: bool,
+}
+
+pub struct BashTool {
+    definition: ToolDefinition,
+}
+
+impl BashTool {
+    pub fn new() -> Self {
+        Self {
+            definition: definition_for::<BashInput>(
+                "bash",
+                ToolCategory::Exec,
+                DangerLevel::Dangerous,
+                false,
+            ),
+        }
+    }
+}
+
+impl Default for BashTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn timeout_for(input: &BashInput, ctx: &ToolContext) -> Duration {
+    let config = &ctx.config;
+    let mut max = config.bash_max_timeout;
+    if let Some(&secs) = ctx.workspace.scope().timeouts_secs.get("bash") {
+        max = max.min(Duration::from_secs(secs));
+    }
+    input
+        .timeout
+        .map_or(config.bash_default_timeout, Duration::from_secs)
+        .min(max)
+        .max(Duration::from_secs(1))
+}
+
+#[async_trait]
+impl Tool for BashTool {
+    fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
+        let input: BashInput = match parse_input(input) {
+            Ok(input) => input,
+            Err(error) => return error,
+        };
+        if input.command.trim().is_empty() {
+            return ToolOutput::error(
+                ToolErrorCode::ValidationError,
+                "invalid input: field `command` is empty",
+            );
+        }
+        if let Err(blocked) = check_command(&input.command) {
+            return ToolOutput::error(ToolErrorCode::BlockedCommand, blocked.to_string())
+                .with_metadata("reason", blocked.reason);
+        }
+        let cwd = ctx.workspace.project_root().to_path_buf();
+        if input.background {
+            return match ctx.processes.start(&input.command, &cwd, ctx.config.background_buffer_bytes) {
+                Ok((handle, pid)) => ToolOutput::success(format!(
+                    "started in the background with handle `{handle}`; read its output with command_output, \
+                     stop it with cancel_command"
+                ))
+                .with_metadata("handle", handle)
+                .with_metadata("pid", pid),
+                Err(message) => ToolOutput::error(ToolErrorCode::ExecutionError, message),
+            };
+        }
+        run_foreground(&input, &ctx, timeout_for(&input, &ctx)).await
+    }
+
+    async fn preview(&self, input: &serde_json::Value, ctx: &ToolContext) -> Option<ApprovalPreview> {
+        let input: BashInput = parse_input(input.clone()).ok()?;
+        Some(ApprovalPreview::Command {
+            command: input.command,
+            cwd: ctx.workspace.project_root().to_string_lossy().into_owned(),
+        })
+    }
+}
+
+enum Ending {
+    Exited(std::process::ExitStatus),
+    TimedOut,
+    Cancelled,
+}
+
+async fn run_foreground(input: &BashInput, ctx: &ToolContext, timeout: Duration) -> ToolOutput {
+    let started = Instant::now();
+    let cwd = ctx.workspace.project_root();
+    let mut child = match spawn_shell(&input.command, cwd) {
+        Ok(child) => child,
+        Err(e) => {
+            return ToolOutput::error(ToolErrorCode::ExecutionError, format!("could not start `sh`: {e}"))
+        }
+    };
+    let guard = GroupGuard::new(child.id());
+    let mut pump = Pump::new(&mut child);
+    let mut buffer = HeadTail::new(ctx.config.bash_buffer_bytes);
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut status = None;
+    let mut leftover_deadline = None;
+    let ending = loop {
+        if let Some(exit) = status.filter(|_| pump.done()) {
+            break Ending::Exited(exit);
+        }
+        let grace = async {
+            match leftover_deadline {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            chunk = pump.next(), if !pump.done() => {
+                if let Some((stream, bytes)) = chunk {
+                    let bytes = bytes.to_vec();
+                    buffer.push(&bytes);
+                    pump.stream_to(&ctx.output, stream, &bytes);
+                }
+            }
+            exit = child.wait(), if status.is_none() => match exit {
+                Ok(exit) => {
+                    status = Some(exit);
+                    leftover_deadline = Some(tokio::time::Instant::now() + LEFTOVER_GRACE);
+                }
+                Err(e) => return ToolOutput::error(ToolErrorCode::ExecutionError, format!("waiting for the command failed: {e}")),
+            },
+            () = grace => {
+                // The shell is done but something it started still holds the pipes: end the group.
+                guard.kill();
+                if let Some(exit) = status {
+                    break Ending::Exited(exit);
+                }
+            }
+            () = tokio::time::sleep_until(deadline) => break Ending::TimedOut,
+            () = ctx.cancel.cancelled() => break Ending::Cancelled,
+        }
+    };
+    guard.kill();
+    if !matches!(ending, Ending::Exited(_)) {
+        let _ = tokio::time::timeout(Duration::from_secs(2), child.wait()).await;
+    }
+    pump.flush_to(&ctx.output);
+    let mut text = buffer.render();
+    let output = match ending {
+        Ending::Exited(exit) => {
+            let code = exit.code();
+            let signal = exit_signal(&exit);
+            if exit.success() {
+                if text.is_empty() {
+                    text = "(no output)".to_owned();
+                }
+                ToolOutput::success(text)
+            } else {
+                let why = match (code, signal) {
+                    (Some(code), _) => format!("exit code {code}"),
+                    (None, Some(sig)) => format!("killed by signal {sig}"),
+                    (None, None) => "failed".to_owned(),
+                };
+                text.push_str(&format!("\n[the command ended with {why}]"));
+                ToolOutput::error(ToolErrorCode::ExecutionError, text)
+            }
+            .with_metadata("exit_code", code)
+            .with_metadata("signal", signal)
+        }
+        Ending::TimedOut => {
+            text.push_str(&format!(
+                "\n[timed out after {} s; the command's process group was killed]",
+                timeout.as_secs()
+            ));
+            ToolOutput::error(ToolErrorCode::ToolTimeout, text)
+        }
+        Ending::Cancelled => {
+            text.push_str("\n[cancelled; the command's process group was killed]");
+            ToolOutput::error(ToolErrorCode::Cancelled, text)
+        }
+    };
+    output
+        .with_metadata("duration_ms", started.elapsed().as_millis() as u64)
+        .with_metadata("output_bytes", buffer.total())
+        .with_metadata("truncated", buffer.dropped() > 0)
+        .with_metadata("cwd", cwd.to_string_lossy())
+}
+
+#[cfg(unix)]
+fn exit_signal(exit: &std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    exit.signal()
+}
+
+#[cfg(not(unix))]
+fn exit_signal(_exit: &std::process::ExitStatus) -> Option<i32> {
+    None
+}

@@ -1,0 +1,115 @@
+//! `file_info`: size, type, mtime and permissions of a path.
+
+use async_trait::async_trait;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+
+use super::fs_util::blocking;
+use super::input::{definition_for, parse_input};
+use super::walk::{kind, mtime_rfc3339};
+use super::{Tool, ToolContext, ToolOutput};
+use crate::sandbox::Access;
+
+/// Facts about a file or directory of the project: type, size in bytes, modification time,
+/// permissions.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileInfoInput {
+    /// Path relative to the project root.
+    pub path: String,
+}
+
+pub struct FileInfoTool {
+    definition: ToolDefinition,
+}
+
+impl FileInfoTool {
+    pub fn new() -> Self {
+        Self {
+            definition: definition_for::<FileInfoInput>(
+                "file_info",
+                ToolCategory::File,
+                DangerLevel::Safe,
+                true,
+            ),
+        }
+    }
+}
+
+impl Default for FileInfoTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn permissions(meta: &std::fs::Metadata) -> (String, bool) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o7777;
+        let rwx: String = (0..9)
+            .map(|i| {
+                let bit = 1 << (8 - i);
+                match (mode & bit != 0, i % 3) {
+                    (false, _) => '-',
+                    (true, 0) => 'r',
+                    (true, 1) => 'w',
+                    (true, _) => 'x',
+                }
+            })
+            .collect();
+        (format!("{mode:04o} ({rwx})"), meta.permissions().readonly())
+    }
+    #[cfg(not(unix))]
+    {
+        let ro = meta.permissions().readonly();
+        (if ro { "read-only".to_owned() } else { "read-write".to_owned() }, ro)
+    }
+}
+
+#[async_trait]
+impl Tool for FileInfoTool {
+    fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
+        let input: FileInfoInput = match parse_input(input) {
+            Ok(input) => input,
+            Err(error) => return error,
+        };
+        blocking(move || {
+            let resolved = match ctx.workspace.resolve(&input.path, Access::Read) {
+                Ok(r) => r,
+                Err(e) => return e.into(),
+            };
+            let meta = match std::fs::metadata(&resolved.absolute) {
+                Ok(meta) => meta,
+                Err(_) => {
+                    return ToolOutput::error(
+                        ToolErrorCode::FileNotFound,
+                        format!("{}: no such file or directory", resolved.display()),
+                    )
+                }
+            };
+            let kind = kind(&meta);
+            let (perms, readonly) = permissions(&meta);
+            let mtime = mtime_rfc3339(&meta);
+            let content = format!(
+                "path: {}\ntype: {kind}\nsize: {} bytes\nmodified: {}\npermissions: {perms}",
+                resolved.display(),
+                meta.len(),
+                mtime.as_deref().unwrap_or("unknown"),
+            );
+            ToolOutput::success(content)
+                .with_metadata("path", resolved.display())
+                .with_metadata("type", kind)
+                .with_metadata("size_bytes", meta.len())
+                .with_metadata("modified", mtime)
+                .with_metadata("permissions", perms)
+                .with_metadata("readonly", readonly)
+        })
+        .await
+    }
+}

@@ -1,0 +1,129 @@
+//! `list_dir`: the entries of a directory with type, size and mtime; `.gitignore` respected.
+
+use async_trait::async_trait;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+
+use super::fs_util::blocking;
+use super::input::{definition_for, parse_input};
+use super::walk::{kind, mtime_rfc3339, walker};
+use super::{Tool, ToolContext, ToolOutput};
+use crate::sandbox::Access;
+
+/// Most entries one listing returns.
+const MAX_ENTRIES: usize = 2000;
+
+/// List a directory of the project: one line per entry with its type, size in bytes, modification
+/// time and path (relative to the project root). Files ignored by `.gitignore` are left out; hidden
+/// files only on request.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListDirInput {
+    /// Directory to list, relative to the project root (default: the project root).
+    #[serde(default)]
+    pub path: Option<String>,
+    /// How many levels to descend (default 1 = only the directory's own entries; at most 10).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 10))]
+    pub depth: Option<u32>,
+    /// Also list hidden entries (names starting with `.`), default false.
+    #[serde(default)]
+    pub include_hidden: bool,
+}
+
+pub struct ListDirTool {
+    definition: ToolDefinition,
+}
+
+impl ListDirTool {
+    pub fn new() -> Self {
+        Self {
+            definition: definition_for::<ListDirInput>(
+                "list_dir",
+                ToolCategory::File,
+                DangerLevel::Safe,
+                true,
+            ),
+        }
+    }
+}
+
+impl Default for ListDirTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[async_trait]
+impl Tool for ListDirTool {
+    fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
+        let input: ListDirInput = match parse_input(input) {
+            Ok(input) => input,
+            Err(error) => return error,
+        };
+        blocking(move || list(input, &ctx)).await
+    }
+}
+
+fn list(input: ListDirInput, ctx: &ToolContext) -> ToolOutput {
+    let resolved = match ctx.workspace.resolve(input.path.as_deref().unwrap_or("."), Access::Read) {
+        Ok(r) => r,
+        Err(e) => return e.into(),
+    };
+    match std::fs::metadata(&resolved.absolute) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            return ToolOutput::error(
+                ToolErrorCode::ExecutionError,
+                format!("{} is a file, not a directory; use file_info or file_read", resolved.display()),
+            )
+        }
+        Err(_) => {
+            return ToolOutput::error(
+                ToolErrorCode::FileNotFound,
+                format!("{}: no such directory", resolved.display()),
+            )
+        }
+    }
+    let depth = input.depth.unwrap_or(1).clamp(1, 10) as usize;
+    let mut builder = walker(&ctx.workspace, &resolved.absolute, input.include_hidden);
+    builder.max_depth(Some(depth)).sort_by_file_path(|a, b| a.cmp(b));
+    let root = ctx.workspace.roots()[resolved.root].clone();
+    let mut lines = Vec::new();
+    let mut total = 0usize;
+    for entry in builder.build().flatten() {
+        if entry.depth() == 0 {
+            continue;
+        }
+        total += 1;
+        if lines.len() >= MAX_ENTRIES {
+            continue;
+        }
+        let Ok(meta) = entry.path().symlink_metadata() else { continue };
+        let rel = entry.path().strip_prefix(&root).unwrap_or(entry.path()).to_string_lossy().into_owned();
+        let kind = kind(&meta);
+        let size = if kind == "dir" { String::from("-") } else { meta.len().to_string() };
+        let suffix = if kind == "dir" { "/" } else { "" };
+        lines.push(format!(
+            "{kind:<7} {size:>10}  {}  {rel}{suffix}",
+            mtime_rfc3339(&meta).unwrap_or_else(|| "-".to_owned())
+        ));
+    }
+    let mut content =
+        if lines.is_empty() { format!("{} is empty", resolved.display()) } else { lines.join("\n") };
+    if total > lines.len() {
+        content.push_str(&format!(
+            "\n[{} more entries not shown; list a subdirectory or lower depth]",
+            total - lines.len()
+        ));
+    }
+    ToolOutput::success(content)
+        .with_metadata("path", resolved.display())
+        .with_metadata("entries", total)
+        .with_metadata("truncated", total > lines.len())
+}

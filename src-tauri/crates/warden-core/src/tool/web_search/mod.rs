@@ -1,0 +1,146 @@
+//! `web_search`: SearXNG first (default `http://localhost:8080`), Brave Search as the fallback when a
+//! key is set. Results are a numbered list of title, URL and snippet.
+
+mod brave;
+mod html;
+mod searxng;
+
+use async_trait::async_trait;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+
+use super::input::{definition_for, parse_input};
+use super::{Tool, ToolContext, ToolOutput};
+
+const DEFAULT_RESULTS: usize = 5;
+const MAX_RESULTS: usize = 20;
+
+/// Search the web. Returns a numbered list of results with title, URL and a short snippet.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebSearchInput {
+    /// What to search for.
+    pub query: String,
+    /// How many results to return (default 5, at most 20).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 20))]
+    pub max_results: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Hit {
+    pub title: String,
+    pub url: String,
+    pub snippet: String,
+}
+
+/// Why one search engine gave nothing, in words for the model and the user.
+#[derive(Debug, Clone)]
+pub(crate) struct SearchFailure(pub String);
+
+pub struct WebSearchTool {
+    definition: ToolDefinition,
+    client: reqwest::Client,
+}
+
+impl WebSearchTool {
+    pub fn new() -> Self {
+        let client =
+            reqwest::Client::builder().user_agent(concat!("warden/", env!("CARGO_PKG_VERSION"))).build();
+        Self {
+            definition: definition_for::<WebSearchInput>(
+                "web_search",
+                ToolCategory::Search,
+                DangerLevel::Safe,
+                true,
+            ),
+            client: client.unwrap_or_default(),
+        }
+    }
+}
+
+impl Default for WebSearchTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn format_hits(hits: &[Hit]) -> String {
+    hits.iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let mut entry = format!("{}. {}\n   {}", i + 1, h.title.trim(), h.url);
+            if !h.snippet.trim().is_empty() {
+                entry.push_str(&format!("\n   {}", h.snippet.trim()));
+            }
+            entry
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+#[async_trait]
+impl Tool for WebSearchTool {
+    fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
+        let input: WebSearchInput = match parse_input(input) {
+            Ok(input) => input,
+            Err(error) => return error,
+        };
+        let query = input.query.trim();
+        if query.is_empty() {
+            return ToolOutput::error(
+                ToolErrorCode::ValidationError,
+                "invalid input: field `query` is empty",
+            );
+        }
+        let max = input.max_results.map_or(DEFAULT_RESULTS, |n| n as usize).clamp(1, MAX_RESULTS);
+        let config = &ctx.config;
+        let searx = searxng::search(&self.client, &config.searxng_url, query, config.web_timeout).await;
+        let searx_failure = match searx {
+            Ok((hits, _)) if !hits.is_empty() => {
+                let hits: Vec<Hit> = hits.into_iter().take(max).collect();
+                return ToolOutput::success(format_hits(&hits))
+                    .with_metadata("engine", "searxng")
+                    .with_metadata("results", hits.len());
+            }
+            Ok((_, unresponsive)) if unresponsive.is_empty() => "SearXNG found no results".to_owned(),
+            Ok((_, unresponsive)) => {
+                format!("SearXNG found no results (unresponsive engines: {})", unresponsive.join(", "))
+            }
+            Err(SearchFailure(why)) => why,
+        };
+        let Some(key) = &config.brave_api_key else {
+            return ToolOutput::error(
+                ToolErrorCode::ExecutionError,
+                format!(
+                    "web search failed: {searx_failure}; Brave Search fallback: no API key is configured"
+                ),
+            )
+            .with_metadata("searxng_error", searx_failure);
+        };
+        match brave::search(&self.client, &config.brave_base_url, key, query, max, config.web_timeout).await {
+            Ok(hits) if !hits.is_empty() => {
+                let hits: Vec<Hit> = hits.into_iter().take(max).collect();
+                ToolOutput::success(format_hits(&hits))
+                    .with_metadata("engine", "brave")
+                    .with_metadata("results", hits.len())
+                    .with_metadata("fallback_reason", searx_failure)
+            }
+            Ok(_) => ToolOutput::error(
+                ToolErrorCode::ExecutionError,
+                format!("no results for `{query}`: {searx_failure}; Brave Search found no results either"),
+            ),
+            Err(SearchFailure(brave_failure)) => ToolOutput::error(
+                ToolErrorCode::ExecutionError,
+                format!("web search failed: {searx_failure}; Brave Search: {brave_failure}"),
+            )
+            .with_metadata("searxng_error", searx_failure)
+            .with_metadata("brave_error", brave_failure),
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! `bash` with real processes: streaming order, exit codes, timeouts and cancel kill the whole group,
+//! credentials stripped, stdin closed, and a 1 GB output keeps the buffer bounded.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use warden_core::scope::Scope;
+use warden_core::tool::{OutputSink, ToolsConfig};
+use warden_protocol::{ApprovalPreview, OutputStream, ToolCall, ToolErrorCode};
+
+use super::common::*;
+
+#[tokio::test]
+async fn output_is_streamed_in_order_as_it_comes() {
+    let env = TestEnv::new();
+    let (sink, mut rx) = OutputSink::channel(1 << 20);
+    let ctx = env.ctx.clone().with_output(sink);
+    let command = "echo one; sleep 0.2; echo two >&2; sleep 0.2; echo three";
+    let started = Instant::now();
+    let out = env.call_with("bash", json!({"command": command}), ctx).await;
+    assert_ok(&out);
+    assert_eq!(out.content, "one\ntwo\nthree\n");
+    assert!(started.elapsed() >= Duration::from_millis(400));
+    let mut chunks = Vec::new();
+    while let Ok(chunk) = rx.try_recv() {
+        chunks.push(chunk);
+    }
+    assert_eq!(
+        chunks,
+        [
+            (OutputStream::Stdout, "one\n".to_owned()),
+            (OutputStream::Stderr, "two\n".to_owned()),
+            (OutputStream::Stdout, "three\n".to_owned())
+        ]
+    );
+    assert_eq!(meta(&out, "exit_code"), &json!(0));
+}
+
+#[tokio::test]
+async fn runs_in_the_project_root_and_non_zero_exit_is_an_error_with_the_code() {
+    let env = TestEnv::new();
+    let out = env.call("bash", json!({"command": "pwd"})).await;
+    assert_eq!(out.content.trim(), env.root().to_string_lossy());
+    let out = env.call("bash", json!({"command": "echo failing >&2; exit 3"})).await;
+    assert_code(&out, ToolErrorCode::ExecutionError);
+    assert!(out.content.contains("failing") && out.content.contains("exit code 3"), "{}", out.content);
+    assert_eq!(meta(&out, "exit_code"), &json!(3));
+    let out = env.call("bash", json!({"command": "cat; echo done"})).await;
+    assert_eq!(out.content, "done\n", "stdin must be closed");
+    let out = env.call("bash", json!({"command": "true"})).await;
+    assert_eq!(out.content, "(no output)");
+}
+
+#[tokio::test]
+async fn credentials_are_not_in_the_child_environment() {
+    // Set in this (test) process; the child must not see them.
+    std::env::set_var("FOO_API_KEY", "sk-leak-1");
+    std::env::set_var("WARDEN_TEST_TOKEN", "tok-leak-2");
+    std::env::set_var("ANTHROPIC_API_KEY", "sk-ant-leak-3");
+    std::env::set_var("WARDEN_TEST_PLAIN", "visible");
+    let env = TestEnv::new();
+    let out = env.call("bash", json!({"command": "env"})).await;
+    assert_ok(&out);
+    for leak in ["sk-leak-1", "tok-leak-2", "sk-ant-leak-3", "FOO_API_KEY", "ANTHROPIC_API_KEY"] {
+        assert!(!out.content.contains(leak), "{leak} reached the child");
+    }
+    assert!(out.content.contains("WARDEN_TEST_PLAIN=visible"));
+    assert!(out.content.contains("PATH="));
+}
+
+#[tokio::test]
+async fn timeout_kills_the_whole_process_group() {
+    let env = TestEnv::new();
+    let pid_file = env.path("grandchild.pid");
+    let command = format!("sleep 300 & echo $! > {}; echo started; wait", pid_file.display());
+    let started = Instant::now();
+    let out = env.call("bash", json!({"command": command, "timeout": 1})).await;
+    assert_code(&out, ToolErrorCode::ToolTimeout);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(out.content.contains("started") && out.content.contains("timed out"), "{}", out.content);
+    let pid: i32 = std::fs::read_to_string(&pid_file).expect("pid").trim().parse().expect("pid number");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!alive(pid), "the sleep grandchild {pid} survived the timeout");
+}
+
+#[tokio::test]
+async fn timeouts_are_capped_by_config_and_scope() {
+    let mut scope = Scope::all();
+    scope.timeouts_secs.insert("bash".to_owned(), 1);
+    let config = ToolsConfig { bash_max_timeout: Duration::from_secs(2), ..Default::default() };
+    let env = TestEnv::with(scope, config);
+    let started = Instant::now();
+    let out = env.call("bash", json!({"command": "sleep 30", "timeout": 600})).await;
+    assert_code(&out, ToolErrorCode::ToolTimeout);
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+}
+
+#[tokio::test]
+async fn cancel_kills_the_whole_process_group() {
+    let env = TestEnv::new();
+    let pid_file = env.path("cancel.pid");
+    let ctx = env.ctx.clone();
+    let cancel = ctx.cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        cancel.cancel();
+    });
+    let command = format!("sleep 300 & echo $! > {}; wait", pid_file.display());
+    let out = env.call_with("bash", json!({"command": command}), ctx).await;
+    assert_code(&out, ToolErrorCode::Cancelled);
+    let pid: i32 = std::fs::read_to_string(&pid_file).expect("pid").trim().parse().expect("pid number");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!alive(pid), "the sleep grandchild {pid} survived cancel");
+}
+
+#[tokio::test]
+async fn leftover_background_children_of_a_finished_command_are_ended() {
+    let env = TestEnv::new();
+    let pid_file = env.path("left.pid");
+    let command = format!("sleep 300 & echo $! > {}; echo done", pid_file.display());
+    let started = Instant::now();
+    let out = env.call("bash", json!({"command": command})).await;
+    assert_ok(&out);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let pid: i32 = std::fs::read_to_string(&pid_file).expect("pid").trim().parse().expect("pid number");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!alive(pid));
+}
+
+#[tokio::test]
+async fn a_gigabyte_of_output_keeps_the_buffer_bounded() {
+    let env = TestEnv::new();
+    let (sink, mut rx) = OutputSink::channel(1 << 20);
+    let ctx = env.ctx.clone().with_output(sink);
+    let drain = tokio::spawn(async move {
+        let mut streamed = 0usize;
+        while let Some((_, chunk)) = rx.recv().await {
+            streamed += chunk.len();
+        }
+        streamed
+    });
+    let command = "echo FIRST; head -c 1000000000 /dev/zero | tr '\\0' 'a'; echo; echo LAST";
+    let out = env.call_with("bash", json!({"command": command, "timeout": 300}), ctx).await;
+    assert_ok(&out);
+    assert!(out.content.len() <= 100 * 1024 + 512, "content {} bytes", out.content.len());
+    assert!(out.content.starts_with("FIRST\naaaa") && out.content.ends_with("LAST\n"));
+    assert_eq!(meta(&out, "output_bytes"), &json!(1_000_000_000u64 + 12));
+    assert_eq!(meta(&out, "truncated"), &json!(true));
+    let streamed = drain.await.unwrap_or_default();
+    assert!(streamed <= (1 << 20) + 200, "the UI stream is capped too: {streamed}");
+}
+
+#[tokio::test]
+async fn preview_shows_the_command_and_where_it_runs() {
+    let env = TestEnv::new();
+    let call = ToolCall { id: "t".into(), name: "bash".into(), input: json!({"command": "cargo test"}) };
+    match env.registry.preview(&call, &env.ctx).await {
+        Some(ApprovalPreview::Command { command, cwd }) => {
+            assert_eq!(command, "cargo test");
+            assert_eq!(cwd, env.root().to_string_lossy());
+        }
+        other => panic!("expected a command preview, got {other:?}"),
+    }
+}

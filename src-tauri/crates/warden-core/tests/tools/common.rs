@@ -1,0 +1,108 @@
+//! What every tools test needs: a project, Warden's storage, a directory outside both, and a
+//! registry with a context over them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+use tempfile::TempDir;
+use warden_core::sandbox::Workspace;
+use warden_core::scope::Scope;
+use warden_core::tool::{ToolContext, ToolOutput, ToolRegistry, ToolsConfig};
+use warden_protocol::{ToolCall, ToolErrorCode};
+
+pub struct TestEnv {
+    pub project: TempDir,
+    pub home: TempDir,
+    pub outside: TempDir,
+    pub registry: ToolRegistry,
+    pub ctx: ToolContext,
+}
+
+impl TestEnv {
+    pub fn new() -> Self {
+        Self::with(Scope::all(), ToolsConfig::default())
+    }
+
+    pub fn with(scope: Scope, config: ToolsConfig) -> Self {
+        let project = TempDir::new().expect("project dir");
+        let home = TempDir::new().expect("warden home");
+        let outside = TempDir::new().expect("outside dir");
+        let workspace =
+            Workspace::for_project(project.path(), home.path(), "demo", scope).expect("workspace");
+        let registry = ToolRegistry::with_core_tools(config);
+        let ctx = registry.context(Arc::new(workspace));
+        Self { project, home, outside, registry, ctx }
+    }
+
+    /// The project directory as the sandbox sees it (canonical).
+    pub fn root(&self) -> PathBuf {
+        self.ctx.workspace.project_root().to_path_buf()
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, content: &str) -> PathBuf {
+        write(&self.path(rel), content)
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
+    }
+
+    pub fn outside_file(&self, name: &str, content: &str) -> PathBuf {
+        write(&self.outside.path().join(name), content)
+    }
+
+    pub async fn call(&self, name: &str, input: Value) -> ToolOutput {
+        self.call_with(name, input, self.ctx.clone()).await
+    }
+
+    pub async fn call_with(&self, name: &str, input: Value, ctx: ToolContext) -> ToolOutput {
+        let call = ToolCall { id: "toolu_test".to_owned(), name: name.to_owned(), input };
+        self.registry.execute(&call, ctx).await
+    }
+}
+
+pub fn write(path: &Path, content: &str) -> PathBuf {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create parent");
+    }
+    std::fs::write(path, content).expect("write file");
+    path.to_path_buf()
+}
+
+#[track_caller]
+pub fn assert_ok(out: &ToolOutput) {
+    assert!(!out.is_error, "expected success, got {:?}: {}", out.code, out.content);
+}
+
+#[track_caller]
+pub fn assert_code(out: &ToolOutput, code: ToolErrorCode) {
+    assert!(out.is_error, "expected {code}, got success: {}", out.content);
+    assert_eq!(out.code, Some(code), "wrong code; content: {}", out.content);
+}
+
+pub fn meta<'a>(out: &'a ToolOutput, key: &str) -> &'a Value {
+    out.metadata.get(key).unwrap_or(&Value::Null)
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}
+
+#[cfg(unix)]
+pub fn symlink(target: &Path, link: &Path) {
+    std::os::unix::fs::symlink(target, link).expect("symlink");
+}
+
+/// Whether a process exists (and is not a zombie).
+pub fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'),
+        Err(_) => false,
+    }
+}

@@ -1,0 +1,18 @@
+//! Tools and sandbox: real temp directories, real child processes, a real loopback HTTP server.
+//! Test setup may panic on a broken machine (no temp dir, no loopback): that is a failed test.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod apply_patch;
+mod background;
+mod bash;
+mod blocklist;
+mod common;
+mod file_edit;
+mod file_read;
+mod file_write;
+mod listing;
+mod registry;
+mod sandbox;
+mod search_in_files;
+mod system_info;
+mod web_search;
