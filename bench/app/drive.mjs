@@ -81,6 +81,13 @@ async function idle(s) {
 const result = {};
 const s = await Session.create(env.DRIVER_URL, env.WARDEN_APP);
 try {
+  // A key in the keychain, so the UI skips its first-run screen; then boot the UI again.
+  await s.waitForTestId("app-root", { timeoutMs: 30_000 });
+  await s.executeAsync(
+    `const done = arguments[arguments.length - 1];
+     window.__TAURI_INTERNALS__.invoke("keys_set", { name: "anthropic", value: "bench-not-a-real-key" }).then(done, done);`,
+  );
+  await s.execute("location.reload()");
   await s.waitForTestId("composer-input", { timeoutMs: 30_000 });
   const pid = appPid();
   await sleep(3000);

@@ -21,17 +21,22 @@ tree_pss_kib() {
   echo "$total"
 }
 
+# Stops a process and its descendants (by pid, children first is not needed: TERM to all at once).
+stop_tree() {
+  kill -TERM $(tree_pids "$1") 2>/dev/null || true
+}
+
 # Launches $1 and prints the ms until a visible window titled $2 is mapped; then stops it.
 launch_to_window() {
   local bin=$1 title=$2 start pid elapsed=""
   start=$(now_ms)
-  setsid "$bin" >/dev/null 2>&1 &
+  "$bin" >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 3000); do
     if xdotool search --onlyvisible --name "^${title}\$" >/dev/null 2>&1; then elapsed=$(( $(now_ms) - start )); break; fi
     sleep 0.005
   done
-  kill -TERM -- "-$pid" 2>/dev/null || true
+  stop_tree "$pid"
   wait "$pid" 2>/dev/null || true
   sleep 0.3
   echo "${elapsed:-NaN}"
@@ -40,12 +45,13 @@ launch_to_window() {
 # Launches $1, waits for its window and 5 s of idle, prints the PSS (KiB) of its process tree.
 idle_pss() {
   local bin=$1 title=$2 pid pss
-  setsid "$bin" >/dev/null 2>&1 &
+  "$bin" >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 3000); do xdotool search --onlyvisible --name "^${title}\$" >/dev/null 2>&1 && break; sleep 0.01; done
   sleep 5
   pss=$(tree_pss_kib "$pid")
-  kill -TERM -- "-$pid" 2>/dev/null || true
+  [[ -d /proc/$pid ]] || pss=NaN
+  stop_tree "$pid"
   wait "$pid" 2>/dev/null || true
   sleep 0.3
   echo "$pss"
