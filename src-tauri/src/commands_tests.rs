@@ -30,7 +30,7 @@ impl TestApp {
             .build(tauri::generate_context!())
             .unwrap();
         let sink: Arc<dyn EventSink> = Arc::new(app.handle().clone());
-        app.manage(AppState::new(Engine::new(WardenHome::at(home.path()), secrets), sink));
+        app.manage(AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), sink));
         let webview = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
         Self { _app: app, webview, home }
     }

@@ -1,1 +1,54 @@
-fn main() {}
+//! `warden`: the headless faces of the engine. `warden exec` runs a whole turn and prints its
+//! events; `warden tool` runs one tool through the same registry, sandbox and policy.
+
+mod approvals_input;
+mod args;
+mod exec;
+mod render;
+mod tool_cmd;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // Help and version go to stdout with status 0; usage errors to stderr with status 2.
+            let _ = error.print();
+            return if error.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    init_logging(cli.verbose);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("warden: could not start the runtime: {error}");
+            return ExitCode::from(1);
+        }
+    };
+    let code = runtime.block_on(async move {
+        match cli.command {
+            Command::Exec(args) => exec::run(args).await,
+            Command::Tool(args) => tool_cmd::run(args).await,
+        }
+    });
+    // Do not wait for lingering blocking tasks (a keychain call, a stdin read).
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    ExitCode::from(code)
+}
+
+/// Logs go to stderr, never stdout (stdout carries the events).
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("WARDEN_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}

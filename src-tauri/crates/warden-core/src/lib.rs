@@ -3,9 +3,12 @@
 //! depends on tauri; the desktop window and `warden exec` consume its events.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod agent;
 pub mod config;
+pub mod policy;
 pub mod provider;
 pub mod sandbox;
 pub mod scope;
 pub mod secrets;
+pub mod setup;
 pub mod tool;

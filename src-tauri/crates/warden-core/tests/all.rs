@@ -1,5 +1,8 @@
 //! The engine's integration tests: one binary, a module per area.
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod agent;
 mod providers;
 mod support;
 mod tools;

@@ -18,10 +18,25 @@ pub(crate) fn walker(workspace: &Arc<Workspace>, dir: &Path, include_hidden: boo
         .git_exclude(true)
         .git_global(false)
         .ignore(true)
-        .parents(true)
+        // Ignore files above the walked directory apply only up to the sandbox root: a project that
+        // sits inside some other repository's ignored folder is still searched (see below).
+        .parents(false)
         .require_git(false)
         .follow_links(false)
         .filter_entry(move |entry| ws.is_visible_entry(entry.path()));
+    if let Some(root) = workspace.roots().iter().find(|r| dir.starts_with(r)) {
+        let mut ancestors: Vec<&Path> = dir.ancestors().skip(1).take_while(|a| a.starts_with(root)).collect();
+        ancestors.reverse();
+        for ancestor in ancestors {
+            for name in [".gitignore", ".ignore"] {
+                let file = ancestor.join(name);
+                if file.is_file() {
+                    // Errors in someone's ignore file only make the walk see more; never fatal.
+                    let _ = builder.add_ignore(file);
+                }
+            }
+        }
+    }
     builder
 }
 

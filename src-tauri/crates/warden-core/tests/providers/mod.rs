@@ -1,7 +1,6 @@
 //! Every provider against the recorded wire fixtures, over a real loopback HTTP server.
 
 // Tests fail loudly on anything unexpected, fixtures included.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod anthropic;
 mod common;

@@ -35,6 +35,10 @@ async fn list_dir_respects_gitignore_hidden_and_depth() {
     assert!(out.content.contains("src/deep/mod.rs"), "{}", out.content);
     let out = env.call("list_dir", json!({"include_hidden": true})).await;
     assert!(out.content.contains(".hidden/") && out.content.contains(".gitignore"), "{}", out.content);
+    // The project's .gitignore applies when a subdirectory is listed, too.
+    env.write("src/generated.log", "x");
+    let out = env.call("list_dir", json!({"path": "src"})).await;
+    assert!(!out.content.contains("generated.log"), "{}", out.content);
     assert_code(&env.call("list_dir", json!({"path": "nope"})).await, ToolErrorCode::FileNotFound);
     assert_code(&env.call("list_dir", json!({"path": "Cargo.toml"})).await, ToolErrorCode::ExecutionError);
 }

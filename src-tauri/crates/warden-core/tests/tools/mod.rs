@@ -1,6 +1,5 @@
 //! Tools and sandbox: real temp directories, real child processes, a real loopback HTTP server.
 //! Test setup may panic on a broken machine (no temp dir, no loopback): that is a failed test.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
 
 mod apply_patch;
 mod background;

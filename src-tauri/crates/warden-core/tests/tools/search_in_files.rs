@@ -43,6 +43,18 @@ async fn content_files_and_count_modes() {
 }
 
 #[tokio::test]
+async fn the_projects_ignore_files_apply_when_a_subdirectory_is_searched() {
+    let env = TestEnv::new();
+    env.write(".gitignore", "gen/\n");
+    env.write("src/gen/out.rs", "fn generated() {}\n");
+    env.write("src/lib.rs", "fn real() {}\n");
+    let out =
+        env.call("search_in_files", json!({"query": "fn ", "path": "src", "output_mode": "files"})).await;
+    assert_eq!(out.content.lines().next(), Some("src/lib.rs"), "{}", out.content);
+    assert!(!out.content.contains("gen/out.rs"), "{}", out.content);
+}
+
+#[tokio::test]
 async fn globs_case_and_paths() {
     let env = corpus();
     let cases = [

@@ -1,0 +1,163 @@
+//! The command line, exactly as the contract states it.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use warden_protocol::TrustLevel;
+
+#[derive(Debug, Parser)]
+#[command(name = "warden", version, about = "Warden: an AI agent that asks before it acts")]
+pub struct Cli {
+    /// More logging on stderr (-v info, -vv debug); WARDEN_LOG overrides.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run one message through the agent and print its events.
+    Exec(ExecArgs),
+    /// Run one tool directly through the registry, sandbox and policy.
+    Tool(ToolArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProviderArg {
+    Anthropic,
+    /// Any OpenAI-compatible server.
+    Openai,
+    Ollama,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TrustArg {
+    Supervised,
+    Guided,
+    Autonomous,
+}
+
+impl From<TrustArg> for TrustLevel {
+    fn from(value: TrustArg) -> Self {
+        match value {
+            TrustArg::Supervised => TrustLevel::Supervised,
+            TrustArg::Guided => TrustLevel::Guided,
+            TrustArg::Autonomous => TrustLevel::Autonomous,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ApproveArg {
+    /// Approval lines from stdin.
+    Ask,
+    /// Answer every confirmation yes.
+    All,
+    /// Answer every confirmation no.
+    None,
+}
+
+#[derive(Debug, Args)]
+pub struct ExecArgs {
+    /// The message to send (never read from stdin, which carries approvals).
+    pub prompt: String,
+    /// Wire protocol (openai = any OpenAI-compatible server).
+    #[arg(long, value_enum, default_value = "anthropic")]
+    pub provider: ProviderArg,
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Defaults: https://api.anthropic.com, https://api.openai.com/v1, http://localhost:11434.
+    #[arg(long)]
+    pub base_url: Option<String>,
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Loop iterations.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_turns: u32,
+    /// web_search endpoint.
+    #[arg(long)]
+    pub searxng_url: Option<String>,
+    /// Seconds a confirmation waits before it counts as rejected (default: settings, else 30).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub approval_timeout: Option<u32>,
+    /// Offer tools through the text protocol (for models without native tool calling).
+    #[arg(long)]
+    pub text_tools: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// Project root = sandbox root (default: current directory).
+    #[arg(long)]
+    pub project: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "guided")]
+    pub trust: TrustArg,
+    /// Tools in scope: `all` or a comma-separated list (default: the read-only set).
+    #[arg(long)]
+    pub allow: Option<String>,
+    /// ask: approval lines from stdin; all / none: answer every confirmation yes / no.
+    #[arg(long, value_enum, default_value = "ask")]
+    pub approve: ApproveArg,
+    /// Events as JSON lines on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ToolArgs {
+    /// The tool's name (file_read, bash, …).
+    pub name: String,
+    /// The tool's input as a JSON object.
+    #[arg(default_value = "{}")]
+    pub input: String,
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[arg(long)]
+    pub searxng_url: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_contract_parses() {
+        let cli = Cli::try_parse_from([
+            "warden",
+            "exec",
+            "--provider",
+            "openai",
+            "--model",
+            "m",
+            "--base-url",
+            "http://127.0.0.1:1/v1",
+            "--project",
+            "/tmp",
+            "--trust",
+            "autonomous",
+            "--allow",
+            "file_read,bash",
+            "--approve",
+            "none",
+            "--json",
+            "--max-turns",
+            "3",
+            "--searxng-url",
+            "http://127.0.0.1:2",
+            "hello",
+        ])
+        .unwrap();
+        let Command::Exec(args) = cli.command else { panic!("exec") };
+        assert_eq!(args.prompt, "hello");
+        assert_eq!(args.provider, ProviderArg::Openai);
+        assert_eq!(args.common.approve, ApproveArg::None);
+        assert_eq!(args.max_turns, 3);
+    }
+
+    #[test]
+    fn a_missing_prompt_is_a_usage_error() {
+        let error = Cli::try_parse_from(["warden", "exec", "--json"]).unwrap_err();
+        assert!(error.use_stderr());
+    }
+}

@@ -1,0 +1,3 @@
+mod exec;
+mod process;
+mod tool;

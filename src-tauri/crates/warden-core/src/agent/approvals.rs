@@ -1,0 +1,118 @@
+//! The approval router: one oneshot per pending tool call, keyed by toolId.
+//!
+//! An answer releases exactly the call it names: an unknown id, or a second answer for an id that
+//! was already decided, is refused (`deliver` returns false) and changes nothing.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+use warden_protocol::ToolApproval;
+
+#[derive(Debug, Default)]
+pub struct ApprovalRouter {
+    pending: Mutex<HashMap<String, oneshot::Sender<ToolApproval>>>,
+}
+
+/// How a wait for approval ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApprovalOutcome {
+    Answered(ToolApproval),
+    TimedOut,
+    Cancelled,
+}
+
+impl ApprovalRouter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, oneshot::Sender<ToolApproval>>> {
+        self.pending.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Start waiting for an answer about `tool_id`.
+    pub fn register(&self, tool_id: &str) -> oneshot::Receiver<ToolApproval> {
+        let (tx, rx) = oneshot::channel();
+        self.lock().insert(tool_id.to_owned(), tx);
+        rx
+    }
+
+    /// Deliver an answer. True when it released a waiting call.
+    pub fn deliver(&self, approval: ToolApproval) -> bool {
+        let Some(tx) = self.lock().remove(&approval.tool_id) else {
+            return false;
+        };
+        tx.send(approval).is_ok()
+    }
+
+    pub fn is_pending(&self, tool_id: &str) -> bool {
+        self.lock().contains_key(tool_id)
+    }
+
+    /// Wait for the answer about `tool_id`, at most `timeout`, or until `cancel` fires.
+    /// Whatever ends the wait, the id is no longer pending afterwards.
+    pub async fn wait(
+        &self,
+        tool_id: &str,
+        rx: oneshot::Receiver<ToolApproval>,
+        timeout: Duration,
+        cancel: &CancellationToken,
+    ) -> ApprovalOutcome {
+        let outcome = tokio::select! {
+            answer = rx => match answer {
+                Ok(approval) => ApprovalOutcome::Answered(approval),
+                // The sender was dropped without an answer: nobody can approve any more.
+                Err(_) => ApprovalOutcome::Cancelled,
+            },
+            () = tokio::time::sleep(timeout) => ApprovalOutcome::TimedOut,
+            () = cancel.cancelled() => ApprovalOutcome::Cancelled,
+        };
+        self.lock().remove(tool_id);
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(id: &str, approved: bool) -> ToolApproval {
+        ToolApproval { tool_id: id.to_owned(), approved, reason: None, remember: None }
+    }
+
+    #[tokio::test]
+    async fn an_answer_releases_only_its_own_call() {
+        let router = ApprovalRouter::new();
+        let cancel = CancellationToken::new();
+        let rx_a = router.register("a");
+        let _rx_b = router.register("b");
+        assert!(!router.deliver(answer("unknown", true)));
+        assert!(router.deliver(answer("a", true)));
+        assert!(!router.deliver(answer("a", false)), "a second answer is ignored");
+        let outcome = router.wait("a", rx_a, Duration::from_secs(5), &cancel).await;
+        assert_eq!(outcome, ApprovalOutcome::Answered(answer("a", true)));
+        assert!(router.is_pending("b"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn no_answer_times_out_and_a_late_answer_is_refused() {
+        let router = ApprovalRouter::new();
+        let rx = router.register("a");
+        let outcome = router.wait("a", rx, Duration::from_secs(30), &CancellationToken::new()).await;
+        assert_eq!(outcome, ApprovalOutcome::TimedOut);
+        assert!(!router.deliver(answer("a", true)));
+    }
+
+    #[tokio::test]
+    async fn cancel_ends_the_wait() {
+        let router = ApprovalRouter::new();
+        let cancel = CancellationToken::new();
+        let rx = router.register("a");
+        cancel.cancel();
+        assert_eq!(router.wait("a", rx, Duration::from_secs(30), &cancel).await, ApprovalOutcome::Cancelled);
+        assert!(!router.is_pending("a"));
+    }
+}

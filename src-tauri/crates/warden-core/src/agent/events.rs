@@ -1,0 +1,92 @@
+//! Emitting protocol events for one conversation.
+
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use warden_protocol::{
+    ChatError, ErrorCode, Event, StopReason, StreamEnd, StreamStart, TextDelta, ThinkingDelta, Usage,
+};
+
+/// Sends events of one conversation to whoever drives the session. A face that stopped listening
+/// is not an error: the engine carries on and its events are dropped.
+#[derive(Debug, Clone)]
+pub struct EventSink {
+    conversation_id: String,
+    tx: mpsc::UnboundedSender<Event>,
+}
+
+impl EventSink {
+    pub fn new(conversation_id: String, tx: mpsc::UnboundedSender<Event>) -> Self {
+        Self { conversation_id, tx }
+    }
+
+    pub fn conv(&self) -> String {
+        self.conversation_id.clone()
+    }
+
+    pub fn emit(&self, event: Event) {
+        let _ = self.tx.send(event);
+    }
+
+    pub fn stream_start(&self, message_id: &str, provider: &str, model: &str) {
+        self.emit(Event::StreamStart(StreamStart {
+            conversation_id: self.conv(),
+            message_id: message_id.to_owned(),
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+        }));
+    }
+
+    pub fn text(&self, message_id: &str, delta: String) {
+        self.emit(Event::TextDelta(TextDelta {
+            conversation_id: self.conv(),
+            message_id: message_id.to_owned(),
+            delta,
+        }));
+    }
+
+    pub fn thinking(&self, message_id: &str, delta: String) {
+        self.emit(Event::ThinkingDelta(ThinkingDelta {
+            conversation_id: self.conv(),
+            message_id: message_id.to_owned(),
+            delta,
+        }));
+    }
+
+    pub fn stream_end(&self, message_id: &str, stop_reason: StopReason, usage: Usage, partial: bool) {
+        self.emit(Event::StreamEnd(StreamEnd {
+            conversation_id: self.conv(),
+            message_id: message_id.to_owned(),
+            stop_reason,
+            usage,
+            partial,
+        }));
+    }
+
+    /// A failure that ends the turn.
+    pub fn error(&self, message_id: Option<&str>, code: ErrorCode, message: String, retryable: bool) {
+        self.emit(Event::Error(ChatError {
+            conversation_id: self.conv(),
+            message_id: message_id.map(str::to_owned),
+            code,
+            message,
+            retryable,
+            retry_after_secs: None,
+            retrying: false,
+        }));
+    }
+
+    /// A failure the engine is retrying by itself after `delay`.
+    pub fn retrying(&self, message_id: &str, code: ErrorCode, message: String, delay: Duration) {
+        let secs = u32::try_from(delay.as_secs()).unwrap_or(u32::MAX).max(1);
+        self.emit(Event::Error(ChatError {
+            conversation_id: self.conv(),
+            message_id: Some(message_id.to_owned()),
+            code,
+            message: format!("{message} Retrying in {secs} s."),
+            retryable: true,
+            retry_after_secs: Some(secs),
+            retrying: true,
+        }));
+    }
+}

@@ -1,0 +1,14 @@
+//! The agent: sessions, the turn loop, approvals and the context budget.
+
+pub mod approvals;
+mod assemble;
+pub mod budget;
+mod events;
+mod session;
+mod tool_env;
+mod tool_step;
+mod turn;
+
+pub use session::{Session, SessionConfig, SessionError};
+pub use tool_env::{execute_streaming, ToolEnvironment};
+pub use turn::TurnEnd;

@@ -1,0 +1,277 @@
+//! A session is one conversation: its history, its remembered approvals, and at most one turn
+//! running at a time. Faces drive it with [`Session::submit`] and read its events from the
+//! receiver returned by [`Session::new`].
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use warden_protocol::{ContentBlock, Event, Message, Op, Role, ToolApproval, ToolDefinition, TrustLevel};
+
+use super::approvals::ApprovalRouter;
+use super::events::EventSink;
+use super::tool_env::ToolEnvironment;
+use super::turn::{run_turn, TurnEnd};
+use crate::policy::{Grant, Grants};
+use crate::provider::{Provider, ThinkingConfig};
+use crate::scope::Scope;
+use crate::tool::{ToolContext, ToolRegistry};
+
+/// Everything fixed for the life of a session.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    pub conversation_id: String,
+    pub model: String,
+    pub system_prompt: Option<String>,
+    pub trust: TrustLevel,
+    pub scope: Scope,
+    pub approval_timeout: Duration,
+    /// Provider calls per user message.
+    pub max_turns: u32,
+    pub context_window: u32,
+    /// Share of the context window after which the loop asks for a final answer.
+    pub budget_threshold: f32,
+    pub max_tokens: u32,
+    pub thinking: Option<ThinkingConfig>,
+    /// Safe calls of one message that may run at once.
+    pub max_parallel: usize,
+    /// How long one provider call may take from request to last byte.
+    pub iteration_timeout: Duration,
+}
+
+impl SessionConfig {
+    pub fn new(conversation_id: impl Into<String>, model: impl Into<String>) -> Self {
+        let model = model.into();
+        Self {
+            conversation_id: conversation_id.into(),
+            context_window: super::budget::known_context_window(&model)
+                .unwrap_or(super::budget::FALLBACK_CONTEXT_WINDOW),
+            model,
+            system_prompt: None,
+            trust: TrustLevel::Guided,
+            scope: Scope::read_only(),
+            approval_timeout: Duration::from_secs(30),
+            max_turns: 200,
+            budget_threshold: super::budget::DEFAULT_THRESHOLD,
+            max_tokens: 8192,
+            thinking: None,
+            max_parallel: 4,
+            iteration_timeout: Duration::from_secs(600),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    #[error("a message is already being answered in this conversation; wait for it or stop it first")]
+    Busy,
+    #[error("this op is for conversation {got}, not {expected}")]
+    WrongConversation { expected: String, got: String },
+    #[error("the message is empty")]
+    EmptyMessage,
+    #[error("no tool call {0} is waiting for approval")]
+    NoSuchApproval(String),
+}
+
+/// State shared by the session handle and its running turn.
+pub(crate) struct SessionCore {
+    pub config: SessionConfig,
+    pub provider: Arc<dyn Provider>,
+    pub tools: Arc<ToolRegistry>,
+    pub tool_env: ToolEnvironment,
+    pub approvals: ApprovalRouter,
+    pub events: EventSink,
+    history: Mutex<Vec<Message>>,
+    grants: Mutex<Grants>,
+    /// The running turn's cancel token.
+    running: Mutex<Option<CancellationToken>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl SessionCore {
+    pub fn history(&self) -> Vec<Message> {
+        lock(&self.history).clone()
+    }
+
+    /// Append a message; consecutive user messages merge into one turn (providers want turns to
+    /// alternate).
+    pub fn push_history(&self, message: Message) {
+        let mut history = lock(&self.history);
+        match history.last_mut() {
+            Some(last) if last.role == Role::User && message.role == Role::User => {
+                last.content.extend(message.content)
+            }
+            _ => history.push(message),
+        }
+    }
+
+    /// Keep what a cut-short message said, when it said anything.
+    pub fn push_partial(&self, partial: Message) {
+        if partial.content.iter().any(|b| matches!(b, ContentBlock::Text { text } if !text.is_empty())) {
+            self.push_history(partial);
+        }
+    }
+
+    pub fn grants(&self) -> Grants {
+        lock(&self.grants).clone()
+    }
+
+    pub fn add_grant(&self, grant: Grant) {
+        lock(&self.grants).insert(grant);
+    }
+
+    pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
+        self.tools.definitions(&self.config.scope)
+    }
+
+    /// A context for one call of this session; output is relayed by the caller.
+    pub fn tool_context(&self, cancel: CancellationToken) -> ToolContext {
+        self.tool_env.context(&self.tools, cancel)
+    }
+}
+
+/// A handle on one conversation. Cheap to clone.
+#[derive(Clone)]
+pub struct Session {
+    core: Arc<SessionCore>,
+}
+
+impl Session {
+    /// A new conversation and the receiver of its events.
+    pub fn new(
+        config: SessionConfig,
+        provider: Arc<dyn Provider>,
+        tools: Arc<ToolRegistry>,
+        tool_env: ToolEnvironment,
+    ) -> (Self, mpsc::UnboundedReceiver<Event>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let core = SessionCore {
+            events: EventSink::new(config.conversation_id.clone(), tx),
+            config,
+            provider,
+            tools,
+            tool_env,
+            approvals: ApprovalRouter::new(),
+            history: Mutex::new(Vec::new()),
+            grants: Mutex::new(Grants::default()),
+            running: Mutex::new(None),
+        };
+        (Self { core: Arc::new(core) }, rx)
+    }
+
+    /// Continue an earlier conversation.
+    pub fn with_history(self, history: Vec<Message>) -> Self {
+        *lock(&self.core.history) = history;
+        self
+    }
+
+    pub fn conversation_id(&self) -> &str {
+        &self.core.config.conversation_id
+    }
+
+    pub fn config(&self) -> &SessionConfig {
+        &self.core.config
+    }
+
+    /// The full history, including tool calls, results and thinking blocks.
+    pub fn history(&self) -> Vec<Message> {
+        self.core.history()
+    }
+
+    pub fn is_busy(&self) -> bool {
+        lock(&self.core.running).is_some()
+    }
+
+    /// Whether a tool call of this session waits for an answer.
+    pub fn is_awaiting(&self, tool_id: &str) -> bool {
+        self.core.approvals.is_pending(tool_id)
+    }
+
+    /// Hand the session an op. `Send` starts a turn on the current tokio runtime and returns
+    /// at once; use [`Session::send`] to wait for the turn's end.
+    pub fn submit(&self, op: Op) -> Result<(), SessionError> {
+        match op {
+            Op::Send(send) => {
+                self.check_conversation(&send.conversation_id)?;
+                let (cancel, user) = self.begin(send.content)?;
+                let session = self.clone();
+                tokio::spawn(async move { session.drive(user, cancel).await });
+                Ok(())
+            }
+            Op::Cancel(cancel) => {
+                self.check_conversation(&cancel.conversation_id)?;
+                self.cancel();
+                Ok(())
+            }
+            Op::Approve(approval) => self.approve(approval),
+        }
+    }
+
+    /// Send a user message and wait until its turn ends.
+    pub async fn send(&self, content: impl Into<String>) -> Result<TurnEnd, SessionError> {
+        let (cancel, user) = self.begin(content.into())?;
+        Ok(self.drive(user, cancel).await)
+    }
+
+    /// Stop the running turn, if any: the provider stream is dropped and tool processes killed.
+    pub fn cancel(&self) {
+        if let Some(token) = lock(&self.core.running).as_ref() {
+            token.cancel();
+        }
+    }
+
+    /// Answer a pending approval. An unknown or already-decided id releases nothing.
+    pub fn approve(&self, approval: ToolApproval) -> Result<(), SessionError> {
+        let id = approval.tool_id.clone();
+        if self.core.approvals.deliver(approval) {
+            Ok(())
+        } else {
+            Err(SessionError::NoSuchApproval(id))
+        }
+    }
+
+    fn check_conversation(&self, got: &str) -> Result<(), SessionError> {
+        if got == self.conversation_id() {
+            Ok(())
+        } else {
+            Err(SessionError::WrongConversation {
+                expected: self.conversation_id().to_owned(),
+                got: got.to_owned(),
+            })
+        }
+    }
+
+    fn begin(&self, content: String) -> Result<(CancellationToken, Message), SessionError> {
+        if content.trim().is_empty() {
+            return Err(SessionError::EmptyMessage);
+        }
+        let mut running = lock(&self.core.running);
+        if running.is_some() {
+            return Err(SessionError::Busy);
+        }
+        let token = CancellationToken::new();
+        *running = Some(token.clone());
+        Ok((token, Message::user_text(content)))
+    }
+
+    async fn drive(&self, user: Message, cancel: CancellationToken) -> TurnEnd {
+        // Cleared on drop, so a turn that panics or is dropped never leaves the session busy.
+        let _running = RunningGuard(&self.core);
+        run_turn(self.core.clone(), user, cancel).await
+    }
+}
+
+struct RunningGuard<'a>(&'a SessionCore);
+
+impl Drop for RunningGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(token) = lock(&self.0.running).take() {
+            // Whatever still runs for this turn (tool processes) stops with it.
+            token.cancel();
+        }
+    }
+}

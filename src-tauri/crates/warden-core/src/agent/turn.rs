@@ -1,0 +1,192 @@
+//! The loop of one user message: stream → relay → run the requested tools → call the provider
+//! again, until a text-only answer, cancel, a sandbox violation, the budget, or the turn limit.
+
+use std::sync::Arc;
+
+use futures::StreamExt;
+use tokio_util::sync::CancellationToken;
+use warden_protocol::{ContentBlock, ErrorCode, Message, Role, StopReason, Usage};
+
+use super::assemble::{MessageBuilder, RequestedCall};
+use super::budget::Budget;
+use super::session::SessionCore;
+use super::tool_step::{run_tool_calls, StepOutcome};
+use crate::provider::{ChatRequest, ProviderError, StreamChunk};
+
+/// How the turn ended; the last `chat:stream-end` says the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnEnd {
+    /// The model answered (text only).
+    Completed,
+    Cancelled,
+    /// A provider failure or a sandbox violation ended the turn (a `chat:error` said why).
+    Failed,
+    /// The context budget was spent; the model gave its final answer without tools.
+    BudgetSpent,
+    /// The loop hit its iteration limit.
+    MaxTurns,
+}
+
+const FINAL_ANSWER_PROMPT: &str = "The context budget of this conversation is nearly spent. Do not call any \
+more tools: give your final answer now, with what you have found so far and what is left to do.";
+
+/// One provider message as streamed.
+enum Streamed {
+    Complete { message: Message, calls: Vec<RequestedCall>, stop: StopReason, usage: Usage },
+    Cancelled { partial: Message, usage: Usage },
+    Failed { partial: Message, usage: Usage, error: ProviderError },
+}
+
+pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: CancellationToken) -> TurnEnd {
+    core.push_history(user);
+    let config = &core.config;
+    let mut budget = Budget::new(config.context_window, config.budget_threshold);
+    let mut final_request = false;
+    let mut iteration = 0_u32;
+    loop {
+        iteration += 1;
+        let message_id = uuid::Uuid::new_v4().to_string();
+        core.events.stream_start(&message_id, core.provider.name(), &config.model);
+        let request = ChatRequest {
+            model: config.model.clone(),
+            system: config.system_prompt.clone(),
+            messages: core.history(),
+            tools: if final_request { Vec::new() } else { core.tool_definitions() },
+            max_tokens: config.max_tokens,
+            thinking: config.thinking,
+        };
+        let streamed = stream_message(&core, request, &message_id, &cancel).await;
+        let (message, calls, stop, usage) = match streamed {
+            Streamed::Complete { message, calls, stop, usage } => (message, calls, stop, usage),
+            Streamed::Cancelled { partial, usage } => {
+                core.push_partial(partial);
+                core.events.stream_end(&message_id, StopReason::Cancelled, usage, true);
+                return TurnEnd::Cancelled;
+            }
+            Streamed::Failed { partial, usage, error } => {
+                core.push_partial(partial);
+                core.events.error(
+                    Some(&message_id),
+                    error.code(),
+                    error.message.clone(),
+                    error.is_retryable(),
+                );
+                core.events.stream_end(&message_id, StopReason::Error, usage, true);
+                return TurnEnd::Failed;
+            }
+        };
+        budget.record(usage);
+        core.push_history(message);
+
+        if calls.is_empty() {
+            let (reason, end) = if final_request {
+                (StopReason::Budget, TurnEnd::BudgetSpent)
+            } else {
+                (stop, TurnEnd::Completed)
+            };
+            core.events.stream_end(&message_id, reason, usage, false);
+            return end;
+        }
+
+        // The model asked for tools. Run them unless this message may not have any.
+        let refusal = if final_request {
+            Some("Not run: the context budget is spent and no more tools may run in this turn.".to_owned())
+        } else if iteration >= config.max_turns {
+            Some(format!("Not run: the turn reached its limit of {} iterations.", config.max_turns))
+        } else {
+            None
+        };
+        let outcome = run_tool_calls(&core, &message_id, calls, refusal, &cancel).await;
+        core.push_history(Message {
+            role: Role::User,
+            content: outcome.results.into_iter().map(ContentBlock::ToolResult).collect(),
+        });
+        match outcome.step {
+            StepOutcome::Continue => {}
+            StepOutcome::Cancelled => {
+                core.events.stream_end(&message_id, StopReason::Cancelled, usage, true);
+                return TurnEnd::Cancelled;
+            }
+            StepOutcome::SandboxViolation(reason) => {
+                core.events.error(
+                    Some(&message_id),
+                    ErrorCode::SandboxViolation,
+                    format!("The turn was stopped: a tool tried to reach outside the project. {reason}"),
+                    false,
+                );
+                core.events.stream_end(&message_id, StopReason::Error, usage, true);
+                return TurnEnd::Failed;
+            }
+        }
+        if final_request {
+            core.events.stream_end(&message_id, StopReason::Budget, usage, false);
+            return TurnEnd::BudgetSpent;
+        }
+        if iteration >= config.max_turns {
+            core.events.stream_end(&message_id, StopReason::MaxTurns, usage, false);
+            return TurnEnd::MaxTurns;
+        }
+        core.events.stream_end(&message_id, StopReason::ToolUse, usage, false);
+        if budget.is_spent() {
+            final_request = true;
+            core.push_history(Message::user_text(FINAL_ANSWER_PROMPT));
+        }
+    }
+}
+
+/// Stream one assistant message, relaying text and thinking as they come.
+async fn stream_message(
+    core: &SessionCore,
+    request: ChatRequest,
+    message_id: &str,
+    cancel: &CancellationToken,
+) -> Streamed {
+    let mut stream = core.provider.stream(request);
+    let mut builder = MessageBuilder::new();
+    let deadline = tokio::time::sleep(core.config.iteration_timeout);
+    tokio::pin!(deadline);
+    loop {
+        let next = tokio::select! {
+            biased;
+            () = cancel.cancelled() => {
+                // Dropping the stream drops the connection at once.
+                let usage = builder.usage();
+                return Streamed::Cancelled { partial: builder.into_partial(), usage };
+            }
+            () = &mut deadline => {
+                let usage = builder.usage();
+                let error = ProviderError::new(
+                    crate::provider::ErrorCategory::IdleTimeout,
+                    format!("The model did not finish within {} s.", core.config.iteration_timeout.as_secs()),
+                );
+                return Streamed::Failed { partial: builder.into_partial(), usage, error };
+            }
+            next = stream.next() => next,
+        };
+        match next {
+            Some(Ok(chunk)) => {
+                match &chunk {
+                    StreamChunk::Text(text) if !text.is_empty() => core.events.text(message_id, text.clone()),
+                    StreamChunk::Thinking(text) if !text.is_empty() => {
+                        core.events.thinking(message_id, text.clone())
+                    }
+                    StreamChunk::Retrying { delay, error, .. } => {
+                        core.events.retrying(message_id, error.code(), error.message.clone(), *delay);
+                    }
+                    _ => {}
+                }
+                builder.apply(&chunk);
+            }
+            Some(Err(error)) => {
+                let usage = builder.usage();
+                return Streamed::Failed { partial: builder.into_partial(), usage, error };
+            }
+            None => break,
+        }
+    }
+    let usage = builder.usage();
+    let has_calls = builder.has_tool_calls();
+    let (message, calls, stop) = builder.finish();
+    let stop = stop.unwrap_or(if has_calls { StopReason::ToolUse } else { StopReason::EndTurn });
+    Streamed::Complete { message, calls, stop, usage }
+}

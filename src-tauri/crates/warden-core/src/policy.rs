@@ -1,0 +1,218 @@
+//! The policy: a pure function from (trust level, tool, scope, input, session grants) to
+//! Allow | Ask | Deny. Trust never widens scope; the blocklist holds in every mode.
+
+use std::collections::HashSet;
+
+use warden_protocol::{DangerLevel, ToolDefinition, ToolErrorCode, TrustLevel};
+
+use crate::sandbox::blocklist;
+use crate::scope::Scope;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Allow,
+    Ask,
+    Deny { code: ToolErrorCode, reason: String },
+}
+
+/// Programs whose approval is never remembered for the session: their danger lies in their
+/// arguments (what they delete, overwrite, kill or send), which a prefix grant cannot see.
+const NEVER_REMEMBERED: &[&str] = &[
+    "rm", "rmdir", "mv", "cp", "dd", "ln", "chmod", "chown", "chgrp", "truncate", "shred", "kill", "pkill",
+    "killall", "find", "xargs", "curl", "wget", "scp", "rsync", "ssh",
+];
+
+/// What "Allow for this session" remembered.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Grant {
+    /// Every call of this tool.
+    Tool(String),
+    /// `bash` commands with this program + subcommand prefix (never a compound command).
+    BashPrefix(String),
+}
+
+/// The session's remembered approvals.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Grants(HashSet<Grant>);
+
+impl Grants {
+    /// The grant an approval of this call would remember, if it may be remembered at all.
+    pub fn grant_for(tool: &str, input: &serde_json::Value) -> Option<Grant> {
+        if tool == "bash" {
+            let command = input.get("command")?.as_str()?;
+            let prefix = blocklist::command_prefix(command)?;
+            // A grant for these would cover every later use, whatever it destroys or sends away:
+            // each call asks again.
+            let program = prefix.split_whitespace().next().unwrap_or_default();
+            if NEVER_REMEMBERED.contains(&program) {
+                return None;
+            }
+            Some(Grant::BashPrefix(prefix))
+        } else {
+            Some(Grant::Tool(tool.to_owned()))
+        }
+    }
+
+    pub fn insert(&mut self, grant: Grant) {
+        self.0.insert(grant);
+    }
+
+    /// Whether a remembered approval covers this call.
+    pub fn covers(&self, tool: &str, input: &serde_json::Value) -> bool {
+        Self::grant_for(tool, input).is_some_and(|grant| self.0.contains(&grant))
+    }
+}
+
+/// Decide what happens to one tool call.
+pub fn decide(
+    trust: TrustLevel,
+    tool: &ToolDefinition,
+    scope: &Scope,
+    input: &serde_json::Value,
+    grants: &Grants,
+) -> Decision {
+    if !scope.allows(&tool.name) {
+        return Decision::Deny {
+            code: ToolErrorCode::PermissionDenied,
+            reason: format!(
+                "`{}` is not allowed in this project (see the tool permissions in Settings).",
+                tool.name
+            ),
+        };
+    }
+    if tool.name == "bash" {
+        if let Some(command) = input.get("command").and_then(|c| c.as_str()) {
+            if let Err(blocked) = blocklist::check_command(command) {
+                return Decision::Deny {
+                    code: ToolErrorCode::BlockedCommand,
+                    reason: format!("Refused in every trust level: {blocked}"),
+                };
+            }
+        }
+    }
+    let asks = match trust {
+        TrustLevel::Autonomous => false,
+        TrustLevel::Guided => tool.danger == DangerLevel::Dangerous,
+        TrustLevel::Supervised => true,
+    };
+    if asks && !grants.covers(&tool.name, input) {
+        Decision::Ask
+    } else {
+        Decision::Allow
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use warden_protocol::ToolCategory;
+
+    fn def(name: &str, danger: DangerLevel) -> ToolDefinition {
+        ToolDefinition {
+            name: name.into(),
+            description: String::new(),
+            input_schema: json!({"type": "object"}),
+            category: ToolCategory::File,
+            danger,
+            parallel: danger == DangerLevel::Safe,
+        }
+    }
+
+    const SAFE: DangerLevel = DangerLevel::Safe;
+    const DANGEROUS: DangerLevel = DangerLevel::Dangerous;
+
+    #[test]
+    fn trust_level_times_danger() {
+        use TrustLevel::*;
+        let all = Scope::all();
+        let none = Grants::default();
+        let input = json!({"command": "ls"});
+        let table = [
+            (Supervised, SAFE, Decision::Ask),
+            (Supervised, DANGEROUS, Decision::Ask),
+            (Guided, SAFE, Decision::Allow),
+            (Guided, DANGEROUS, Decision::Ask),
+            (Autonomous, SAFE, Decision::Allow),
+            (Autonomous, DANGEROUS, Decision::Allow),
+        ];
+        for (trust, danger, expected) in table {
+            assert_eq!(
+                decide(trust, &def("bash", danger), &all, &input, &none),
+                expected,
+                "{trust:?} {danger:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn trust_never_widens_scope() {
+        let decision = decide(
+            TrustLevel::Autonomous,
+            &def("bash", DANGEROUS),
+            &Scope::read_only(),
+            &json!({}),
+            &Grants::default(),
+        );
+        assert!(matches!(decision, Decision::Deny { code: ToolErrorCode::PermissionDenied, .. }));
+    }
+
+    #[test]
+    fn the_blocklist_holds_in_every_mode() {
+        for trust in [TrustLevel::Supervised, TrustLevel::Guided, TrustLevel::Autonomous] {
+            let decision = decide(
+                trust,
+                &def("bash", DANGEROUS),
+                &Scope::all(),
+                &json!({"command": "sudo rm -rf /"}),
+                &Grants::default(),
+            );
+            assert!(
+                matches!(decision, Decision::Deny { code: ToolErrorCode::BlockedCommand, .. }),
+                "{trust:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_session_grant_covers_the_same_prefix_only() {
+        let mut grants = Grants::default();
+        let tool = def("bash", DANGEROUS);
+        let grant = Grants::grant_for("bash", &json!({"command": "git status"})).unwrap();
+        grants.insert(grant);
+        let all = Scope::all();
+        let ask = |cmd: &str| decide(TrustLevel::Guided, &tool, &all, &json!({"command": cmd}), &grants);
+        assert_eq!(ask("git status --short"), Decision::Allow);
+        assert_eq!(ask("git push"), Decision::Ask);
+        assert_eq!(
+            ask("git status && rm -rf ~/work"),
+            Decision::Ask,
+            "a grant never covers a compound command"
+        );
+        assert_eq!(Grants::grant_for("bash", &json!({"command": "git status; rm x"})), None);
+    }
+
+    #[test]
+    fn destructive_programs_are_never_remembered() {
+        for command in ["rm build.log", "mv a b", "curl -T secrets http://x", "find . -delete", "kill 1"] {
+            assert_eq!(Grants::grant_for("bash", &json!({ "command": command })), None, "{command}");
+        }
+        assert!(Grants::grant_for("bash", &json!({"command": "cargo test"})).is_some());
+        assert!(Grants::grant_for("bash", &json!({"command": "ls -la"})).is_some());
+    }
+
+    #[test]
+    fn a_tool_grant_covers_that_tool() {
+        let mut grants = Grants::default();
+        grants.insert(Grants::grant_for("file_write", &json!({"path": "a"})).unwrap());
+        let all = Scope::all();
+        assert_eq!(
+            decide(TrustLevel::Guided, &def("file_write", DANGEROUS), &all, &json!({"path": "b"}), &grants),
+            Decision::Allow
+        );
+        assert_eq!(
+            decide(TrustLevel::Guided, &def("file_edit", DANGEROUS), &all, &json!({"path": "b"}), &grants),
+            Decision::Ask
+        );
+    }
+}

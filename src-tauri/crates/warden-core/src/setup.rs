@@ -1,0 +1,412 @@
+//! Building a working session from settings, the keychain and a few explicit choices. Shared by
+//! the desktop app and `warden exec` / `warden tool`, so both faces run the same engine the same
+//! way.
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use warden_protocol::{
+    ErrorCode, Event, KeyName, KeyStatus, ModelEntry, OutputStream, ProviderId, Settings, ToolCall,
+    ToolConfirm, ToolResult, ToolStatus, TrustLevel,
+};
+
+use crate::agent::{execute_streaming, ToolEnvironment};
+use crate::agent::{Session, SessionConfig};
+use crate::config::{ConfigError, WardenHome};
+use crate::policy::{self, Decision, Grants};
+use crate::provider::{self, Provider, ProviderError};
+use crate::sandbox::{SandboxError, Workspace};
+use crate::scope::Scope;
+use crate::secrets::{resolve_key, ApiKey, KeychainStore, SecretError, SecretStore};
+use crate::tool::{ToolOutput, ToolRegistry, ToolsConfig};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("no API key for {provider}: set {env_var} or save a key in Warden's settings")]
+    MissingKey { provider: &'static str, env_var: &'static str },
+    #[error("the project folder {0} does not exist or is not a folder")]
+    BadProject(PathBuf),
+    #[error("unknown tool `{0}`")]
+    UnknownTool(String),
+    #[error("cannot set up the project's sandbox: {0}")]
+    Sandbox(#[from] SandboxError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Secret(#[from] SecretError),
+}
+
+impl SetupError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::MissingKey { .. } => ErrorCode::MissingCredentials,
+            Self::BadProject(_)
+            | Self::UnknownTool(_)
+            | Self::Sandbox(_)
+            | Self::Config(_)
+            | Self::Secret(_) => ErrorCode::Internal,
+        }
+    }
+
+    /// Whether the caller asked for something impossible (a usage error for the CLI).
+    pub fn is_usage(&self) -> bool {
+        matches!(self, Self::BadProject(_) | Self::UnknownTool(_))
+    }
+}
+
+/// The explicit choices of one session; everything left `None` comes from the settings.
+#[derive(Debug, Clone)]
+pub struct SessionSpec {
+    pub conversation_id: String,
+    pub provider: ProviderId,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    /// `Some(false)` offers tools through the text protocol.
+    pub native_tools: Option<bool>,
+    pub project: PathBuf,
+    pub trust: TrustLevel,
+    /// `None` = the project's permissions from the settings, else the read-only set.
+    pub scope: Option<Scope>,
+    pub approval_timeout_secs: Option<u32>,
+    pub max_turns: u32,
+    pub searxng_url: Option<String>,
+}
+
+impl SessionSpec {
+    pub fn new(project: PathBuf) -> Self {
+        Self {
+            conversation_id: uuid::Uuid::new_v4().to_string(),
+            provider: ProviderId::Anthropic,
+            base_url: None,
+            model: None,
+            native_tools: None,
+            project,
+            trust: TrustLevel::Guided,
+            scope: None,
+            approval_timeout_secs: None,
+            max_turns: 200,
+            searxng_url: None,
+        }
+    }
+}
+
+/// The result of `warden tool`.
+#[derive(Debug, Clone)]
+pub struct OneShot {
+    pub result: ToolResult,
+}
+
+/// The default model of each provider, used when neither the user nor the settings name one.
+pub fn default_model(provider: ProviderId) -> &'static str {
+    match provider {
+        ProviderId::Anthropic => "claude-sonnet-4-5",
+        ProviderId::Openai => "gpt-4.1",
+        ProviderId::OpenaiCompatible => "default",
+        ProviderId::Ollama => "llama3.2",
+    }
+}
+
+/// Every core tool's name, for validating `--allow`.
+pub fn tool_names() -> Vec<String> {
+    ToolRegistry::with_core_tools(ToolsConfig::default()).names()
+}
+
+/// Owns the settings and the secret store; builds sessions.
+pub struct Engine {
+    home: WardenHome,
+    secrets: Arc<dyn SecretStore>,
+    settings: RwLock<Settings>,
+}
+
+impl Engine {
+    pub fn new(home: WardenHome, secrets: Arc<dyn SecretStore>) -> Result<Self, ConfigError> {
+        let settings = home.load_settings()?;
+        Ok(Self { home, secrets, settings: RwLock::new(settings) })
+    }
+
+    /// `WARDEN_HOME` (or the platform dirs) and the OS keychain.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::new(WardenHome::from_env()?, Arc::new(KeychainStore::default()))
+    }
+
+    pub fn home(&self) -> &WardenHome {
+        &self.home
+    }
+
+    pub fn settings(&self) -> Settings {
+        self.settings.read().map(|s| s.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().clone())
+    }
+
+    pub fn save_settings(&self, settings: Settings) -> Result<(), ConfigError> {
+        self.home.save_settings(&settings)?;
+        match self.settings.write() {
+            Ok(mut current) => *current = settings,
+            Err(poisoned) => *poisoned.into_inner() = settings,
+        }
+        Ok(())
+    }
+
+    pub async fn key_status(&self) -> Vec<KeyStatus> {
+        let mut out = Vec::with_capacity(KeyName::ALL.len());
+        for name in KeyName::ALL {
+            let is_set = self.secrets.is_set(name).await.unwrap_or(false);
+            out.push(KeyStatus { name, is_set });
+        }
+        out
+    }
+
+    pub async fn set_key(&self, name: KeyName, value: &str) -> Result<(), SecretError> {
+        self.secrets.set(name, value).await
+    }
+
+    pub async fn delete_key(&self, name: KeyName) -> Result<(), SecretError> {
+        self.secrets.delete(name).await
+    }
+
+    /// A provider as the settings (and the spec's overrides) describe it.
+    pub async fn provider(
+        &self,
+        id: ProviderId,
+        base_url: Option<String>,
+        native_tools: Option<bool>,
+    ) -> Result<Arc<dyn Provider>, SetupError> {
+        let settings = self.settings();
+        let stored = settings.providers.get(&id).cloned().unwrap_or_default();
+        let base_url = base_url.or(stored.base_url).filter(|u| !u.trim().is_empty());
+        let key_name = match id {
+            ProviderId::Anthropic => Some(KeyName::Anthropic),
+            ProviderId::Openai => Some(KeyName::Openai),
+            ProviderId::OpenaiCompatible => Some(KeyName::OpenaiCompatible),
+            ProviderId::Ollama => None,
+        };
+        let key: Option<ApiKey> = match key_name {
+            // A keychain that cannot be reached is the same as no key here; the error below says what to do.
+            Some(name) => resolve_key(self.secrets.as_ref(), name).await.unwrap_or_else(|error| {
+                tracing::warn!(%error, "keychain unavailable");
+                None
+            }),
+            None => None,
+        };
+        // Hosted APIs need a key; a local OpenAI-compatible server (a base URL of its own) may not.
+        let needs_key = match id {
+            ProviderId::Anthropic => true,
+            ProviderId::Openai => base_url.is_none(),
+            ProviderId::OpenaiCompatible | ProviderId::Ollama => false,
+        };
+        if needs_key && key.is_none() {
+            let name = key_name.unwrap_or(KeyName::Anthropic);
+            return Err(SetupError::MissingKey { provider: id.as_str(), env_var: name.env_var() });
+        }
+        let options = provider::ProviderSettings {
+            base_url,
+            api_key: key,
+            native_tools: native_tools.or(stored.native_tools).unwrap_or(true),
+            ..provider::ProviderSettings::default()
+        };
+        Ok(provider::build_provider(wire_kind(id), options))
+    }
+
+    pub async fn list_models(&self, id: ProviderId) -> Result<Vec<ModelEntry>, SetupOrProviderError> {
+        let provider = self.provider(id, None, None).await?;
+        let models = provider.list_models().await?;
+        Ok(models
+            .into_iter()
+            .map(|m| ModelEntry {
+                id: m.id,
+                display_name: m.display_name,
+                supports_tools: m.supports_tools,
+                context_window: m.context_window,
+            })
+            .collect())
+    }
+
+    pub async fn test_connection(&self, id: ProviderId) -> Result<(), SetupOrProviderError> {
+        let provider = self.provider(id, None, None).await?;
+        Ok(provider.validate_credentials().await?)
+    }
+
+    /// Start a session for the desktop app from the settings alone.
+    pub async fn start_session(
+        &self,
+        conversation_id: String,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
+        let settings = self.settings();
+        let project = match &settings.project_dir {
+            Some(dir) => PathBuf::from(dir),
+            None => dirs::home_dir().unwrap_or_else(|| PathBuf::from(".")),
+        };
+        let mut spec = SessionSpec::new(project);
+        spec.conversation_id = conversation_id;
+        spec.provider = settings.active_provider;
+        spec.trust = settings.trust_level;
+        self.start(spec).await
+    }
+
+    /// Start a session as the spec says.
+    pub async fn start(
+        &self,
+        spec: SessionSpec,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
+        let settings = self.settings();
+        let project = canonical_project(&spec.project)?;
+        let provider = self.provider(spec.provider, spec.base_url.clone(), spec.native_tools).await?;
+        let stored = settings.providers.get(&spec.provider).cloned().unwrap_or_default();
+        let model =
+            spec.model.clone().or(stored.model).unwrap_or_else(|| default_model(spec.provider).to_owned());
+        let scope = self.scope_for(&spec, &project);
+        let (registry, env) = self.tools(&spec, &project, &scope, &settings).await?;
+        let mut config = SessionConfig::new(spec.conversation_id.clone(), model);
+        if let Some(window) = stored.context_window {
+            config.context_window = window;
+        }
+        config.system_prompt = Some(system_prompt(&project));
+        config.trust = spec.trust;
+        config.scope = scope;
+        config.approval_timeout = Duration::from_secs(u64::from(
+            spec.approval_timeout_secs.unwrap_or(settings.approval_timeout_secs).max(1),
+        ));
+        config.max_turns = spec.max_turns.max(1);
+        Ok(Session::new(config, provider, Arc::new(registry), env))
+    }
+
+    /// Run one tool as the loop would: validation, sandbox, policy, approval through `ask`.
+    /// `on_output` receives streamed output (bash stdout/stderr) as it comes.
+    pub async fn run_tool<F, Fut, O>(
+        &self,
+        spec: SessionSpec,
+        name: &str,
+        input: serde_json::Value,
+        on_output: O,
+        ask: F,
+    ) -> Result<OneShot, SetupError>
+    where
+        F: FnOnce(ToolConfirm) -> Fut,
+        Fut: Future<Output = bool>,
+        O: FnMut(OutputStream, String),
+    {
+        let settings = self.settings();
+        let project = canonical_project(&spec.project)?;
+        let scope = self.scope_for(&spec, &project);
+        let (registry, env) = self.tools(&spec, &project, &scope, &settings).await?;
+        let tool = registry.get(name).ok_or_else(|| SetupError::UnknownTool(name.to_owned()))?;
+        let tool_id = format!("cli-{}", uuid::Uuid::new_v4());
+        let cancel = CancellationToken::new();
+        let ctx = env.context(&registry, cancel);
+        let output = match policy::decide(spec.trust, tool.definition(), &scope, &input, &Grants::default()) {
+            Decision::Deny { code, reason } => ToolOutput::error(code, reason),
+            Decision::Ask => {
+                let confirm = ToolConfirm {
+                    conversation_id: spec.conversation_id.clone(),
+                    message_id: String::new(),
+                    tool_id: tool_id.clone(),
+                    tool_name: name.to_owned(),
+                    preview: tool.preview(&input, &ctx).await,
+                    input: input.clone(),
+                    danger_level: tool.definition().danger,
+                    timeout_secs: settings.approval_timeout_secs,
+                };
+                if ask(confirm).await {
+                    let call = ToolCall { id: tool_id.clone(), name: name.to_owned(), input };
+                    execute_streaming(&registry, &call, ctx, on_output).await
+                } else {
+                    ToolOutput::error(
+                        warden_protocol::ToolErrorCode::UserRejected,
+                        "The user rejected this call.",
+                    )
+                }
+            }
+            Decision::Allow => {
+                let call = ToolCall { id: tool_id.clone(), name: name.to_owned(), input };
+                execute_streaming(&registry, &call, ctx, on_output).await
+            }
+        };
+        let mut metadata = output.metadata;
+        if let Some(code) = output.code {
+            metadata.insert("code".to_owned(), serde_json::Value::String(code.as_str().to_owned()));
+        }
+        Ok(OneShot {
+            result: ToolResult {
+                conversation_id: spec.conversation_id,
+                message_id: String::new(),
+                tool_id,
+                status: if output.is_error { ToolStatus::Error } else { ToolStatus::Success },
+                result: output.content,
+                metadata: Some(serde_json::Value::Object(metadata)),
+            },
+        })
+    }
+
+    fn scope_for(&self, spec: &SessionSpec, project: &Path) -> Scope {
+        if let Some(scope) = &spec.scope {
+            return scope.clone();
+        }
+        let settings = self.settings();
+        match settings.tool_permissions.get(&project.to_string_lossy().into_owned()) {
+            Some(perms) => {
+                let mut scope = match &perms.allowed_tools {
+                    Some(list) => Scope::only(list.iter().cloned()),
+                    None => Scope::read_only(),
+                };
+                scope.write_globs = perms.write_globs.clone();
+                scope.timeouts_secs.insert("bash".to_owned(), u64::from(perms.bash_timeout_secs));
+                scope
+            }
+            None => Scope::read_only(),
+        }
+    }
+
+    async fn tools(
+        &self,
+        spec: &SessionSpec,
+        project: &Path,
+        scope: &Scope,
+        settings: &Settings,
+    ) -> Result<(ToolRegistry, ToolEnvironment), SetupError> {
+        let brave_key = resolve_key(self.secrets.as_ref(), KeyName::Brave).await.ok().flatten();
+        let config = ToolsConfig {
+            searxng_url: spec.searxng_url.clone().unwrap_or_else(|| settings.searxng_url.clone()),
+            brave_api_key: brave_key,
+            ..ToolsConfig::default()
+        };
+        let workspace = Workspace::new(project, self.home.project_dir(project), scope.clone())?;
+        Ok((ToolRegistry::with_core_tools(config), ToolEnvironment::new(workspace)))
+    }
+}
+
+/// Either half of listing models or testing a connection can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupOrProviderError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Provider(#[from] ProviderError),
+}
+
+fn wire_kind(id: ProviderId) -> provider::ProviderKind {
+    match id {
+        ProviderId::Anthropic => provider::ProviderKind::Anthropic,
+        ProviderId::Openai | ProviderId::OpenaiCompatible => provider::ProviderKind::OpenAi,
+        ProviderId::Ollama => provider::ProviderKind::Ollama,
+    }
+}
+
+fn canonical_project(dir: &Path) -> Result<PathBuf, SetupError> {
+    match std::fs::canonicalize(dir) {
+        Ok(path) if path.is_dir() => Ok(path),
+        _ => Err(SetupError::BadProject(dir.to_path_buf())),
+    }
+}
+
+fn system_prompt(project: &Path) -> String {
+    format!(
+        "You are Warden, a careful coding agent working in the project at {}. Use the tools to read, \
+search, change and run things in that project; paths are relative to the project root. The user \
+approves dangerous actions, so explain briefly what you are about to do and why. If a tool call is \
+rejected, do not retry it unchanged: ask or take another way. When you are done, answer concisely.",
+        project.display()
+    )
+}

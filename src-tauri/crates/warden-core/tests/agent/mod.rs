@@ -1,0 +1,5 @@
+//! The agent loop driven through real HTTP in every wire format.
+
+mod harness;
+mod scenarios;
+pub use warden_testkit::scripted as wire;

@@ -1,0 +1,547 @@
+//! The loop end to end: every wire format, trust level × danger, approvals, scope, parallel safe
+//! calls, the budget, the turn limit, cancellation, sandbox violations and bad calls.
+
+use std::time::Duration;
+
+use serde_json::json;
+use warden_core::agent::TurnEnd;
+use warden_core::scope::Scope;
+use warden_protocol::{
+    ContentBlock, Event, Remember, Role, StopReason, ToolApproval, ToolErrorCode, ToolStatus, TrustLevel,
+};
+
+use super::harness::{answer, approve_all, Harness, Wire, ALL_WIRES};
+use super::wire::{text, tool, Part};
+
+fn code(result: &warden_protocol::ToolResult) -> Option<ToolErrorCode> {
+    result.code()
+}
+
+/// The tool results the provider received in request `n`, as (id, content, is_error), whatever
+/// the wire format.
+fn tool_results_sent(wire: Wire, body: &serde_json::Value) -> Vec<(String, String, bool)> {
+    let messages = body["messages"].as_array().expect("messages");
+    match wire {
+        Wire::Anthropic => {
+            let last = messages.last().expect("a message");
+            assert_eq!(last["role"], "user");
+            let blocks = last["content"].as_array().expect("content blocks");
+            let results: Vec<_> = blocks.iter().take_while(|b| b["type"] == "tool_result").collect();
+            results
+                .iter()
+                .map(|b| {
+                    let content = match &b["content"] {
+                        serde_json::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    (b["tool_use_id"].as_str().unwrap().to_owned(), content, b["is_error"] == true)
+                })
+                .collect()
+        }
+        Wire::OpenAi => messages
+            .iter()
+            .filter(|m| m["role"] == "tool")
+            .map(|m| {
+                let content = m["content"].as_str().unwrap().to_owned();
+                let is_error = content.starts_with("ERROR") || content.to_lowercase().starts_with("error");
+                (m["tool_call_id"].as_str().unwrap().to_owned(), content, is_error)
+            })
+            .collect(),
+        Wire::Ollama => messages
+            .iter()
+            .filter(|m| m["role"] == "tool")
+            .map(|m| {
+                let content = m["content"].as_str().unwrap().to_owned();
+                let is_error = content.starts_with("ERROR") || content.to_lowercase().starts_with("error");
+                (m["tool_name"].as_str().unwrap().to_owned(), content, is_error)
+            })
+            .collect(),
+    }
+}
+
+#[tokio::test]
+async fn a_text_answer_streams_and_ends_the_turn_in_every_wire_format() {
+    for wire in ALL_WIRES {
+        let mut h = Harness::new(wire, vec![wire.reply(&[text("Hello "), text("there.")], 10)], |_| {}).await;
+        let run = h.run("hi", approve_all()).await;
+        assert_eq!(run.end, TurnEnd::Completed, "{wire:?}");
+        assert_eq!(run.text(), "Hello there.", "{wire:?}");
+        assert_eq!(run.names().first(), Some(&"chat:stream-start"));
+        let end = run.last_stream_end();
+        assert_eq!((end.stop_reason, end.partial), (StopReason::EndTurn, false), "{wire:?}");
+        assert_eq!(end.usage.input_tokens, 10, "{wire:?}");
+        assert_eq!(h.requests().len(), 1);
+    }
+}
+
+#[tokio::test]
+async fn a_tool_result_goes_back_in_each_providers_own_format() {
+    for wire in ALL_WIRES {
+        let replies = vec![
+            wire.reply(&[text("Reading."), tool("call_1", "file_read", json!({"path": "a.txt"}))], 10),
+            wire.reply(&[text("It says hello.")], 20),
+        ];
+        let mut h = Harness::new(wire, replies, |_| {}).await;
+        std::fs::write(h.path("a.txt"), "hello from the file\n").unwrap();
+        let run = h.run("what does a.txt say?", approve_all()).await;
+        assert_eq!(run.end, TurnEnd::Completed, "{wire:?}");
+        run.assert_starts_before_results();
+        assert!(run.confirms().is_empty(), "file_read is safe: Guided does not ask");
+        let requests = h.requests();
+        assert_eq!(requests.len(), 2, "{wire:?}");
+        let sent = tool_results_sent(wire, &requests[1].body);
+        assert_eq!(sent.len(), 1, "{wire:?}: {}", requests[1].body);
+        assert!(sent[0].1.contains("hello from the file"), "{wire:?}: {sent:?}");
+        assert!(!sent[0].2, "{wire:?}: not an error");
+        let expected_key = if wire == Wire::Ollama { "file_read" } else { "call_1" };
+        assert_eq!(sent[0].0, expected_key, "{wire:?}");
+        // The tools offered are exactly those in scope.
+        let offered = match wire {
+            Wire::Anthropic => requests[0].body["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["name"].clone())
+                .collect::<Vec<_>>(),
+            _ => requests[0].body["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["function"]["name"].clone())
+                .collect(),
+        };
+        assert!(offered.contains(&json!("bash")) && offered.contains(&json!("file_read")), "{wire:?}");
+    }
+}
+
+#[tokio::test]
+async fn trust_level_times_danger_decides_who_is_asked() {
+    use TrustLevel::*;
+    // (trust, tool, its input, asks?)
+    let cases = [
+        (Supervised, "file_read", true),
+        (Supervised, "file_write", true),
+        (Guided, "file_read", false),
+        (Guided, "file_write", true),
+        (Autonomous, "file_read", false),
+        (Autonomous, "file_write", false),
+    ];
+    for (trust, name, asks) in cases {
+        let input = if name == "file_read" {
+            json!({"path": "seed.txt"})
+        } else {
+            json!({"path": "out.txt", "content": "written"})
+        };
+        let wire = Wire::Anthropic;
+        let replies = vec![wire.reply(&[tool("t1", name, input)], 10), wire.reply(&[text("done")], 10)];
+        let mut h = Harness::new(wire, replies, |c| c.trust = trust).await;
+        std::fs::write(h.path("seed.txt"), "seed").unwrap();
+        let run = h.run("go", approve_all()).await;
+        assert_eq!(run.end, TurnEnd::Completed, "{trust:?} {name}");
+        assert_eq!(run.confirms().len(), usize::from(asks), "{trust:?} {name}");
+        assert_eq!(run.results()[0].status, ToolStatus::Success, "{trust:?} {name}");
+        if name == "file_write" {
+            assert_eq!(std::fs::read_to_string(h.path("out.txt")).unwrap(), "written");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_rejected_write_does_not_happen_and_the_model_is_told_why() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("w1", "file_write", json!({"path": "new.txt", "content": "x"}))], 10),
+        wire.reply(&[text("Understood, I will not write it.")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |_| {}).await;
+    let run = h
+        .run(
+            "write it",
+            Box::new(|c| {
+                vec![ToolApproval {
+                    tool_id: c.tool_id.clone(),
+                    approved: false,
+                    reason: Some("not that file".into()),
+                    remember: None,
+                }]
+            }),
+        )
+        .await;
+    assert!(!h.path("new.txt").exists());
+    let confirm = run.confirms()[0];
+    assert_eq!(confirm.tool_name, "file_write");
+    assert!(matches!(confirm.preview, Some(warden_protocol::ApprovalPreview::Diff { .. })), "{confirm:?}");
+    let result = run.results()[0];
+    assert_eq!(code(result), Some(ToolErrorCode::UserRejected));
+    assert!(result.result.contains("not that file"));
+    // The rejection does not end the turn.
+    assert_eq!(run.end, TurnEnd::Completed);
+    assert!(!run.last_stream_end().partial);
+    let sent = tool_results_sent(wire, &h.requests()[1].body);
+    assert_eq!(sent[0].0, "w1");
+    assert!(sent[0].2, "is_error: true");
+}
+
+#[tokio::test]
+async fn an_unanswered_confirmation_times_out_and_nothing_runs() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("w1", "file_write", json!({"path": "new.txt", "content": "x"}))], 10),
+        wire.reply(&[text("ok")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |c| c.approval_timeout = Duration::from_secs(1)).await;
+    // An answer for another id must not release this call.
+    let run = h.run("write", Box::new(|_| vec![answer("someone-else", true)])).await;
+    assert!(!h.path("new.txt").exists());
+    assert_eq!(run.confirms()[0].timeout_secs, 1);
+    assert_eq!(code(run.results()[0]), Some(ToolErrorCode::ApprovalTimeout));
+    assert_eq!(run.end, TurnEnd::Completed);
+}
+
+#[tokio::test]
+async fn the_first_answer_wins_and_each_answer_releases_only_its_call() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(
+            &[
+                tool("w1", "file_write", json!({"path": "one.txt", "content": "1"})),
+                tool("w2", "file_write", json!({"path": "two.txt", "content": "2"})),
+            ],
+            10,
+        ),
+        wire.reply(&[text("ok")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |_| {}).await;
+    // w1: rejected, then a late "yes" that must be ignored. w2: approved.
+    let run = h
+        .run(
+            "write both",
+            Box::new(|c| {
+                if c.tool_id == "w1" {
+                    vec![answer("w1", false), answer("w1", true)]
+                } else {
+                    vec![answer("w2", true)]
+                }
+            }),
+        )
+        .await;
+    assert!(!h.path("one.txt").exists(), "the double answer did not flip the rejection");
+    assert_eq!(std::fs::read_to_string(h.path("two.txt")).unwrap(), "2");
+    let ids: Vec<_> = run.results().iter().map(|r| (r.tool_id.clone(), r.status)).collect();
+    assert_eq!(ids, [("w1".to_owned(), ToolStatus::Error), ("w2".to_owned(), ToolStatus::Success)]);
+    assert!(h.session.approve(answer("w2", false)).is_err(), "an answer after the fact is refused");
+}
+
+#[tokio::test]
+async fn allow_for_this_session_covers_the_same_command_prefix_only() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("b1", "bash", json!({"command": "echo one"}))], 10),
+        wire.reply(&[tool("b2", "bash", json!({"command": "echo two"}))], 10),
+        wire.reply(&[tool("b3", "bash", json!({"command": "echo three && touch pwned"}))], 10),
+        wire.reply(&[text("done")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |_| {}).await;
+    let run = h
+        .run(
+            "echo things",
+            Box::new(|c| {
+                if c.tool_id == "b1" {
+                    vec![ToolApproval {
+                        tool_id: c.tool_id.clone(),
+                        approved: true,
+                        reason: None,
+                        remember: Some(Remember::Session),
+                    }]
+                } else {
+                    vec![answer(&c.tool_id, false)]
+                }
+            }),
+        )
+        .await;
+    let asked: Vec<_> = run.confirms().iter().map(|c| c.tool_id.clone()).collect();
+    assert_eq!(asked, ["b1", "b3"], "b2 is covered by the grant; the compound b3 is not");
+    let statuses: Vec<_> = run.results().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [ToolStatus::Success, ToolStatus::Success, ToolStatus::Error]);
+    assert!(!h.path("pwned").exists());
+    assert!(run.results()[1].result.contains("two"));
+}
+
+#[tokio::test]
+async fn out_of_scope_tools_are_not_offered_and_refused_if_called() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("b1", "bash", json!({"command": "touch made"}))], 10),
+        wire.reply(&[text("ok")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |c| {
+        c.scope = Scope::read_only();
+        c.trust = TrustLevel::Autonomous;
+    })
+    .await;
+    let run = h.run("try", approve_all()).await;
+    assert!(!h.path("made").exists());
+    assert_eq!(code(run.results()[0]), Some(ToolErrorCode::PermissionDenied));
+    let offered: Vec<_> =
+        h.requests()[0].body["tools"].as_array().unwrap().iter().map(|t| t["name"].clone()).collect();
+    assert!(!offered.contains(&json!("bash")) && offered.contains(&json!("file_read")), "{offered:?}");
+}
+
+#[tokio::test]
+async fn the_blocklist_holds_even_in_autonomous_mode() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("b1", "bash", json!({"command": "sudo  rm -rf --no-preserve-root /"}))], 10),
+        wire.reply(&[text("ok")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |c| c.trust = TrustLevel::Autonomous).await;
+    let run = h.run("clean up", approve_all()).await;
+    assert_eq!(code(run.results()[0]), Some(ToolErrorCode::BlockedCommand));
+    assert!(run.confirms().is_empty());
+    assert_eq!(run.end, TurnEnd::Completed);
+}
+
+#[tokio::test]
+async fn unknown_tools_and_invalid_input_go_back_to_the_model_and_the_loop_goes_on() {
+    for wire in [Wire::Anthropic, Wire::OpenAi] {
+        let replies = vec![
+            wire.reply(
+                &[
+                    tool("u1", "no_such_tool", json!({})),
+                    tool("u2", "file_read", json!({"path": 5})),
+                    Part::RawTool { id: "u3".into(), name: "file_read", raw: "{\"path\": \"a.txt\"" },
+                ],
+                10,
+            ),
+            wire.reply(&[text("Sorry, fixed.")], 10),
+        ];
+        let mut h = Harness::new(wire, replies, |_| {}).await;
+        let run = h.run("go", approve_all()).await;
+        assert_eq!(run.end, TurnEnd::Completed, "{wire:?}");
+        let codes: Vec<_> = run.results().iter().map(|r| code(r)).collect();
+        assert_eq!(
+            codes,
+            [
+                Some(ToolErrorCode::UnknownTool),
+                Some(ToolErrorCode::ValidationError),
+                Some(ToolErrorCode::ValidationError)
+            ],
+            "{wire:?}"
+        );
+        assert!(run.results()[1].result.contains("path"), "names the field: {}", run.results()[1].result);
+        let sent = tool_results_sent(wire, &h.requests()[1].body);
+        assert_eq!(sent.len(), 3, "{wire:?}");
+        assert!(sent.iter().all(|(_, _, is_error)| *is_error), "{wire:?}: {sent:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_sandbox_violation_stops_the_loop() {
+    let wire = Wire::OpenAi;
+    let replies = vec![
+        wire.reply(&[tool("s1", "file_read", json!({"path": "../../../../etc/passwd"}))], 10),
+        wire.reply(&[text("should never be asked")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |_| {}).await;
+    let run = h.run("read it", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::Failed);
+    assert_eq!(code(run.results()[0]), Some(ToolErrorCode::SandboxViolation));
+    assert!(!run.results()[0].result.contains("root:"), "nothing outside was read");
+    let error = run.events.iter().find_map(|e| if let Event::Error(e) = e { Some(e) } else { None }).unwrap();
+    assert_eq!(error.code, warden_protocol::ErrorCode::SandboxViolation);
+    assert!(run.last_stream_end().partial);
+    assert_eq!(h.requests().len(), 1, "the provider is not called again");
+}
+
+#[tokio::test]
+async fn the_turn_limit_stops_the_loop_without_running_the_last_calls() {
+    let wire = Wire::Ollama;
+    let replies = vec![
+        wire.reply(&[tool("m1", "bash", json!({"command": "touch first"}))], 10),
+        wire.reply(&[tool("m2", "bash", json!({"command": "touch second"}))], 10),
+        wire.reply(&[text("never")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |c| {
+        c.max_turns = 2;
+        c.trust = TrustLevel::Autonomous;
+    })
+    .await;
+    let run = h.run("loop", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::MaxTurns);
+    assert!(h.path("first").exists());
+    assert!(!h.path("second").exists());
+    assert_eq!(run.last_stream_end().stop_reason, StopReason::MaxTurns);
+    assert_eq!(h.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn a_spent_budget_asks_for_a_final_answer_without_tools() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("r1", "file_read", json!({"path": "a.txt"}))], 900),
+        wire.reply(&[text("Final answer: a.txt holds data.")], 950),
+    ];
+    let mut h = Harness::new(wire, replies, |c| {
+        c.context_window = 1000;
+        c.budget_threshold = 0.8;
+    })
+    .await;
+    std::fs::write(h.path("a.txt"), "data").unwrap();
+    let run = h.run("summarise", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::BudgetSpent);
+    assert_eq!(run.last_stream_end().stop_reason, StopReason::Budget);
+    assert!(run.text().contains("Final answer"));
+    let requests = h.requests();
+    assert_eq!(requests.len(), 2);
+    let last_request = &requests[1].body;
+    assert!(
+        last_request.get("tools").is_none_or(|t| t.as_array().is_none_or(Vec::is_empty)),
+        "{last_request}"
+    );
+    assert!(last_request.to_string().contains("context budget"), "the model is told why");
+}
+
+#[tokio::test]
+async fn safe_calls_of_one_message_run_in_parallel_and_report_in_order() {
+    let searxng = slow_searxng(Duration::from_millis(700)).await;
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(
+            &[
+                tool("p1", "web_search", json!({"query": "one"})),
+                tool("p2", "web_search", json!({"query": "two"})),
+                tool("p3", "web_search", json!({"query": "three"})),
+            ],
+            10,
+        ),
+        wire.reply(&[text("found")], 10),
+    ];
+    let config = warden_core::tool::ToolsConfig { searxng_url: searxng, ..Default::default() };
+    let mut h = Harness::with_tools_config(wire, replies, config, |_| {}).await;
+    let run = h.run("search", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::Completed);
+    let ids: Vec<_> = run.results().iter().map(|r| (r.tool_id.as_str(), r.status)).collect();
+    assert_eq!(ids, [("p1", ToolStatus::Success), ("p2", ToolStatus::Success), ("p3", ToolStatus::Success)]);
+    // Three 0.7 s searches one after another take 2.1 s; together about 0.7 s.
+    assert!(
+        run.elapsed < Duration::from_millis(1900),
+        "took {:?}: the searches ran one after another",
+        run.elapsed
+    );
+    let sent = tool_results_sent(wire, &h.requests()[1].body);
+    assert_eq!(sent.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), ["p1", "p2", "p3"]);
+}
+
+#[tokio::test]
+async fn cancel_during_a_running_command_kills_it_and_ends_the_turn_partial() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("c1", "bash", json!({"command": "sleep 30 & echo $! > child.pid; wait"}))], 10),
+        wire.reply(&[text("never")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |c| c.trust = TrustLevel::Autonomous).await;
+    let pid_file = h.path("child.pid");
+    let session = h.session.clone();
+    tokio::spawn(async move {
+        while !pid_file.exists() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        session.cancel();
+    });
+    let run = h.run("sleep", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::Cancelled);
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    assert_eq!(code(run.results()[0]), Some(ToolErrorCode::Cancelled));
+    let end = run.last_stream_end();
+    assert_eq!((end.stop_reason, end.partial), (StopReason::Cancelled, true));
+    let pid: u32 = std::fs::read_to_string(h.path("child.pid")).unwrap().trim().parse().unwrap();
+    let gone = wait_until_gone(pid, Duration::from_millis(500)).await;
+    assert!(gone, "the grandchild sleep {pid} survived the cancel");
+    assert_eq!(h.requests().len(), 1);
+    // The history stays valid for the next message: the call has its (cancelled) result.
+    let history = h.session.history();
+    let results: Vec<_> = history
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .flat_map(|m| &m.content)
+        .filter(|b| matches!(b, ContentBlock::ToolResult(_)))
+        .collect();
+    assert_eq!(results.len(), 1);
+}
+
+#[tokio::test]
+async fn the_conversation_continues_with_its_history_and_thinking_signature() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(
+            &[
+                Part::Thinking { text: "I should read it.", signature: "c2lnbmF0dXJlLWJ5dGVz+/==" },
+                tool("h1", "file_read", json!({"path": "a.txt"})),
+            ],
+            10,
+        ),
+        wire.reply(&[text("It says hi.")], 10),
+        wire.reply(&[text("You asked about a.txt.")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |_| {}).await;
+    std::fs::write(h.path("a.txt"), "hi").unwrap();
+    let first = h.run("read a.txt", approve_all()).await;
+    assert_eq!(first.end, TurnEnd::Completed);
+    let second = h.run("what did I ask?", approve_all()).await;
+    assert_eq!(second.end, TurnEnd::Completed);
+    let requests = h.requests();
+    // The follow-up echoes the thinking block with its signature byte-exact.
+    let assistant = &requests[1].body["messages"][1];
+    assert_eq!(assistant["content"][0]["type"], "thinking");
+    assert_eq!(assistant["content"][0]["signature"], "c2lnbmF0dXJlLWJ5dGVz+/==");
+    // The next user message carries the whole conversation.
+    let messages = requests[2].body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 5, "user, assistant+tool, tool results, assistant, user");
+    // A lone text block goes as a plain string.
+    assert_eq!(messages[4]["content"], "what did I ask?");
+}
+
+/// A SearXNG stand-in that answers every search after `delay`.
+async fn slow_searxng(delay: Duration) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = crate::support::fixture("searxng/search_format_json.json");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else { return };
+            let body = body.clone();
+            tokio::spawn(async move {
+                let mut buf = vec![0_u8; 8192];
+                let _ = socket.read(&mut buf).await;
+                tokio::time::sleep(delay).await;
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(&body).await;
+            });
+        }
+    });
+    url
+}
+
+async fn wait_until_gone(pid: u32, limit: Duration) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        let gone = match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            // A zombie waiting for its reaper is dead too.
+            Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        };
+        if gone {
+            return true;
+        }
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
