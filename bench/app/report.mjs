@@ -1,0 +1,28 @@
+// Prints the bench table and checks the targets. Args: helloMs wardenMs helloPssKiB wardenPssKiB driveJson
+const [helloMs, wardenMs, helloPss, wardenPss] = process.argv.slice(2, 6).map(Number);
+const drive = JSON.parse(process.argv[6] || "{}");
+const mib = (k) => (k / 1024).toFixed(1);
+const rows = [];
+const check = (name, value, target, ok) => rows.push({ name, value, target, ok });
+
+check("window after launch", `${wardenMs} ms vs ${helloMs} ms (×${(wardenMs / helloMs).toFixed(2)})`, "≤ 2.5× hello", wardenMs <= 2.5 * helloMs);
+check("idle PSS", `${mib(wardenPss)} MiB vs ${mib(helloPss)} MiB (+${mib(wardenPss - helloPss)} MiB)`, "≤ hello + 80 MiB", wardenPss - helloPss <= 80 * 1024);
+if (drive.error) {
+  check("conversation / stream", `not measured: ${drive.error}`, "", false);
+} else {
+  const grow = drive.pssAfterKiB - drive.pssStartKiB;
+  check(
+    `PSS after ${drive.messages} messages`,
+    `${mib(drive.pssAfterKiB)} MiB (+${mib(grow)} MiB since start; ${drive.conversationSeconds?.toFixed(0)} s)`,
+    "+≤ 150 MiB",
+    grow <= 150 * 1024,
+  );
+  check(
+    "frame time while streaming",
+    `max ${drive.frameMaxMs?.toFixed(1)} ms, p95 ${drive.frameP95Ms?.toFixed(1)} ms, ${drive.framesOver50ms} of ${drive.frames} over 50 ms (${drive.streamSeconds?.toFixed(1)} s)`,
+    "no frame > 50 ms",
+    drive.framesOver50ms === 0,
+  );
+}
+for (const r of rows) console.log(`${r.ok ? "PASS" : "MISS"}  ${r.name.padEnd(28)} ${r.value}   [target ${r.target}]`);
+console.log(JSON.stringify({ helloMs, wardenMs, helloPssKiB: helloPss, wardenPssKiB: wardenPss, ...drive }));

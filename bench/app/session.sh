@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Inside dbus-run-session (see run.sh): keyring, Xvfb, then the measurements. Stops everything it
+# started, by pid / process group.
+set -euo pipefail
+source "$ROOT/bench/app/measure.sh"
+
+mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME"
+echo -n "bench-keyring-pw" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+
+PIDS=()
+GROUPS_TO_KILL=()
+cleanup() {
+  for g in "${GROUPS_TO_KILL[@]}"; do kill -TERM -- "-$g" 2>/dev/null || true; done
+  for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+DISPLAY_NUM="${BENCH_DISPLAY:-$(( 500 + RANDOM % 400 ))}"
+Xvfb ":$DISPLAY_NUM" -screen 0 1280x800x24 -nolisten tcp >"$RUN_DIR/xvfb.log" 2>&1 &
+PIDS+=($!)
+export DISPLAY=":$DISPLAY_NUM"
+for _ in $(seq 50); do [[ -e "/tmp/.X11-unix/X$DISPLAY_NUM" ]] && break; sleep 0.1; done
+
+declare -A WIN PSS
+for app in hello warden; do
+  bin="$HELLO_APP"; title="Hello"
+  [[ $app == warden ]] && bin="$WARDEN_APP" && title="Warden"
+  times=()
+  for i in $(seq "$BENCH_RUNS"); do
+    export WARDEN_HOME="$RUN_DIR/home-$app-$i"
+    times+=("$(launch_to_window "$bin" "$title")")
+  done
+  WIN[$app]="$(median "${times[@]}")"
+  export WARDEN_HOME="$RUN_DIR/home-$app-idle"
+  PSS[$app]="$(idle_pss "$bin" "$title")"
+  echo "bench: $app window ${WIN[$app]} ms (runs: ${times[*]}), idle PSS ${PSS[$app]} KiB" >&2
+done
+
+# Conversation memory and frame times: Warden driven through WebDriver and the loopback provider.
+export WARDEN_HOME="$RUN_DIR/home-warden-drive" PROJECT="$RUN_DIR/project"
+mkdir -p "$PROJECT" && printf '# Bench project\n' >"$PROJECT/README.md"
+PROVIDER_DELTA_DELAY_MS=0 node "$ROOT/tests/e2e/lib/provider.mjs" >"$RUN_DIR/provider.out" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 50); do grep -q '^PORT ' "$RUN_DIR/provider.out" 2>/dev/null && break; sleep 0.1; done
+export PROVIDER_URL="http://127.0.0.1:$(awk '/^PORT /{print $2}' "$RUN_DIR/provider.out")"
+DRIVER_PORT=$(( 20000 + RANDOM % 20000 ))
+export DRIVER_URL="http://127.0.0.1:$DRIVER_PORT"
+setsid tauri-driver --port "$DRIVER_PORT" --native-port "$(( DRIVER_PORT + 1 ))" >"$RUN_DIR/driver.log" 2>&1 &
+GROUPS_TO_KILL+=($!)
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$DRIVER_PORT") 2>/dev/null && break; sleep 0.1; done
+DRIVE_JSON="$(node "$ROOT/bench/app/drive.mjs" || echo '{"error":"drive failed"}')"
+
+node "$ROOT/bench/app/report.mjs" "${WIN[hello]}" "${WIN[warden]}" "${PSS[hello]}" "${PSS[warden]}" "$DRIVE_JSON"

@@ -1,0 +1,103 @@
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::mpsc::unbounded_channel;
+use warden_protocol::{
+    DangerLevel, Event, StopReason, StreamEnd, TextDelta, ToolConfirm, ToolResult, ToolStatus, Usage,
+};
+
+use super::{forward, EventSink};
+use crate::routes::ApprovalRoutes;
+
+#[derive(Default)]
+struct Recorder(Mutex<Vec<Event>>);
+
+impl Recorder {
+    fn events(&self) -> Vec<Event> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+}
+
+impl EventSink for Recorder {
+    fn emit(&self, event: Event) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(event);
+    }
+}
+
+fn text(d: &str) -> Event {
+    Event::TextDelta(TextDelta { conversation_id: "c1".into(), message_id: "m".into(), delta: d.into() })
+}
+
+fn confirm(tool: &str) -> Event {
+    Event::ToolConfirm(ToolConfirm {
+        conversation_id: "c1".into(),
+        message_id: "m".into(),
+        tool_id: tool.into(),
+        tool_name: "file_write".into(),
+        input: serde_json::json!({"path": "a.txt", "content": "x"}),
+        danger_level: DangerLevel::Dangerous,
+        preview: None,
+        timeout_secs: 30,
+    })
+}
+
+fn result(tool: &str) -> Event {
+    Event::ToolResult(ToolResult {
+        conversation_id: "c1".into(),
+        message_id: "m".into(),
+        tool_id: tool.into(),
+        status: ToolStatus::Success,
+        result: "ok".into(),
+        metadata: None,
+    })
+}
+
+fn end() -> Event {
+    Event::StreamEnd(StreamEnd {
+        conversation_id: "c1".into(),
+        message_id: "m".into(),
+        stop_reason: StopReason::EndTurn,
+        usage: Usage::default(),
+        partial: false,
+    })
+}
+
+#[tokio::test]
+async fn a_burst_of_deltas_arrives_merged_and_in_order_with_other_events() {
+    let (tx, rx) = unbounded_channel();
+    let sink = Arc::new(Recorder::default());
+    for e in [text("a"), text("b"), confirm("t1"), text("c"), text("d"), end()] {
+        assert!(tx.send(e).is_ok());
+    }
+    drop(tx);
+    forward(rx, sink.clone(), ApprovalRoutes::default()).await;
+    assert_eq!(sink.events(), vec![text("ab"), confirm("t1"), text("cd"), end()]);
+}
+
+#[tokio::test]
+async fn pending_deltas_go_out_after_a_frame_even_when_the_stream_pauses() {
+    let (tx, rx) = unbounded_channel();
+    let sink = Arc::new(Recorder::default());
+    let task = tokio::spawn(forward(rx, sink.clone(), ApprovalRoutes::default()));
+    assert!(tx.send(text("x")).is_ok());
+    assert!(tx.send(text("y")).is_ok());
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    assert_eq!(sink.events(), vec![text("xy")], "flushed by the frame timer, channel still open");
+    drop(tx);
+    assert!(task.await.is_ok());
+}
+
+#[tokio::test]
+async fn approval_routes_follow_confirm_and_result() {
+    let (tx, rx) = unbounded_channel();
+    let routes = ApprovalRoutes::default();
+    let sink = Arc::new(Recorder::default());
+    let task = tokio::spawn(forward(rx, sink.clone(), routes.clone()));
+    assert!(tx.send(confirm("t1")).is_ok());
+    assert!(tx.send(confirm("t2")).is_ok());
+    assert!(tx.send(result("t1")).is_ok());
+    drop(tx);
+    assert!(task.await.is_ok());
+    assert_eq!(routes.owner("t1"), None);
+    assert_eq!(routes.owner("t2").as_deref(), Some("c1"));
+}

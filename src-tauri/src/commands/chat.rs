@@ -1,0 +1,35 @@
+//! `chat_send`, `chat_cancel`, `chat_history`.
+
+use tauri::State;
+use warden_protocol::Message;
+
+use crate::error::CommandResult;
+use crate::state::AppState;
+
+/// Sends a user message; the answer arrives as `chat:*` events.
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_send(
+    state: State<'_, AppState>,
+    conversation_id: String,
+    content: String,
+) -> CommandResult<()> {
+    state.send(conversation_id, content).await
+}
+
+/// Stops the conversation's running turn (a no-op when nothing runs).
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_cancel(state: State<'_, AppState>, conversation_id: String) -> CommandResult<()> {
+    state.cancel(conversation_id).await
+}
+
+/// The conversation so far (empty before its first message).
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_history(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<Vec<Message>> {
+    Ok(state.history(&conversation_id).await)
+}

@@ -1,0 +1,58 @@
+//! Tauri commands: thin adapters from the window to [`crate::state::AppState`] and the engine.
+//! One file per resource. Every command returns [`crate::error::CommandError`] on failure.
+
+pub mod approvals;
+pub mod chat;
+pub mod keys;
+pub mod project;
+pub mod providers;
+pub mod settings;
+
+/// Every command the window may call, for the tauri-specta builder. A macro because
+/// `pick_project_folder` is generic over the runtime and the command collector needs it spelled out.
+macro_rules! collect_for {
+    ($runtime:ty) => {
+        tauri_specta::collect_commands![
+            chat::chat_send,
+            chat::chat_cancel,
+            chat::chat_history,
+            approvals::chat_tool_approve,
+            settings::settings_get,
+            settings::settings_set,
+            keys::keys_status,
+            keys::keys_set,
+            keys::keys_delete,
+            providers::provider_models,
+            providers::provider_test,
+            providers::ollama_probe,
+            project::pick_project_folder::<$runtime>,
+        ]
+    };
+}
+
+pub fn collect() -> tauri_specta::Commands<tauri::Wry> {
+    collect_for!(tauri::Wry)
+}
+
+#[cfg(test)]
+pub fn collect_mock() -> tauri_specta::Commands<tauri::test::MockRuntime> {
+    collect_for!(tauri::test::MockRuntime)
+}
+
+/// The command names, as the app manifest in `build.rs` and the capability list them.
+#[cfg(test)]
+pub const NAMES: &[&str] = &[
+    "chat_send",
+    "chat_cancel",
+    "chat_history",
+    "chat_tool_approve",
+    "settings_get",
+    "settings_set",
+    "keys_status",
+    "keys_set",
+    "keys_delete",
+    "provider_models",
+    "provider_test",
+    "ollama_probe",
+    "pick_project_folder",
+];

@@ -1,0 +1,150 @@
+//! The commands through Tauri's IPC on the mock runtime, with the app's real context (so the
+//! capability and the ACL from build.rs apply): what the webview sends and what it gets back.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use tauri::test::{get_ipc_response, mock_builder, MockRuntime, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::{Manager, WebviewWindow, WebviewWindowBuilder};
+use warden_core::config::WardenHome;
+use warden_core::secrets::{KeychainStore, MemoryStore, SecretStore};
+
+use crate::bridge::EventSink;
+use crate::engine::Engine;
+use crate::state::AppState;
+
+struct TestApp {
+    _app: tauri::App<MockRuntime>,
+    webview: WebviewWindow<MockRuntime>,
+    home: tempfile::TempDir,
+}
+
+impl TestApp {
+    fn new(secrets: Arc<dyn SecretStore>) -> Self {
+        let home = tempfile::tempdir().unwrap();
+        let builder =
+            crate::with_events(tauri_specta::Builder::new().commands(crate::commands::collect_mock()));
+        let app = mock_builder()
+            .invoke_handler(builder.invoke_handler())
+            .build(tauri::generate_context!())
+            .unwrap();
+        let sink: Arc<dyn EventSink> = Arc::new(app.handle().clone());
+        app.manage(AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), sink));
+        let webview = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+        Self { _app: app, webview, home }
+    }
+
+    fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        let request = InvokeRequest {
+            cmd: cmd.into(),
+            callback: tauri::ipc::CallbackFn(0),
+            error: tauri::ipc::CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: tauri::ipc::InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_owned(),
+        };
+        get_ipc_response(&self.webview, request).map(|b| b.deserialize::<Value>().unwrap())
+    }
+
+    fn files_contain(&self, needle: &str) -> bool {
+        fn walk(dir: &std::path::Path, needle: &str) -> bool {
+            std::fs::read_dir(dir).unwrap().flatten().any(|e| {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, needle)
+                } else {
+                    String::from_utf8_lossy(&std::fs::read(&p).unwrap()).contains(needle)
+                }
+            })
+        }
+        walk(self.home.path(), needle)
+    }
+}
+
+fn is_set(status: &Value, name: &str) -> bool {
+    status.as_array().unwrap().iter().any(|k| k["name"] == name && k["isSet"] == true)
+}
+
+#[test]
+fn a_key_goes_in_and_only_its_status_comes_back() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let before = app.invoke("keys_status", json!({})).unwrap();
+    assert!(!is_set(&before, "anthropic"));
+
+    let set = app.invoke("keys_set", json!({"name": "anthropic", "value": "sk-ant-ipc-test"})).unwrap();
+    assert_eq!(set, Value::Null, "keys_set answers nothing, least of all the key");
+    let after = app.invoke("keys_status", json!({})).unwrap();
+    assert!(is_set(&after, "anthropic"));
+    assert!(!after.to_string().contains("sk-ant-ipc-test"));
+
+    app.invoke("keys_delete", json!({"name": "anthropic"})).unwrap();
+    assert!(!is_set(&app.invoke("keys_status", json!({})).unwrap(), "anthropic"));
+}
+
+#[test]
+fn errors_are_typed_with_a_code_and_a_message() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let empty = app.invoke("keys_set", json!({"name": "openai", "value": "  "})).unwrap_err();
+    assert_eq!(empty["code"], "INVALID_INPUT");
+    assert!(empty["message"].as_str().unwrap().contains("empty"));
+
+    let unknown =
+        app.invoke("chat_tool_approve", json!({"toolId": "toolu_nope", "approved": true})).unwrap_err();
+    assert_eq!(unknown["code"], "UNKNOWN_TOOL");
+
+    let blank = app.invoke("chat_send", json!({"conversationId": "c1", "content": " "})).unwrap_err();
+    assert_eq!(blank["code"], "INVALID_INPUT");
+}
+
+#[test]
+fn settings_round_trip_through_the_settings_file() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let mut settings = app.invoke("settings_get", json!({})).unwrap();
+    assert_eq!(settings["trustLevel"], "guided");
+    settings["trustLevel"] = json!("supervised");
+    settings["projectDir"] = json!("/tmp/some-project");
+    app.invoke("settings_set", json!({"settings": settings})).unwrap();
+    let again = app.invoke("settings_get", json!({})).unwrap();
+    assert_eq!(again["trustLevel"], "supervised");
+    assert!(app.files_contain("supervised"), "saved to the settings file");
+}
+
+#[test]
+fn history_of_a_conversation_that_never_started_is_empty_and_cancel_is_a_no_op() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    assert_eq!(app.invoke("chat_history", json!({"conversationId": "fresh"})).unwrap(), json!([]));
+    assert_eq!(app.invoke("chat_cancel", json!({"conversationId": "fresh"})).unwrap(), Value::Null);
+}
+
+#[test]
+fn the_webview_may_not_call_a_plugin_it_was_not_granted() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let refused = app.invoke("plugin:dialog|open", json!({"options": {}})).unwrap_err();
+    assert!(refused.to_string().contains("not allowed"), "{refused}");
+}
+
+/// Against the real Secret Service: run under dbus-run-session with an unlocked gnome-keyring
+/// (`cargo test -p warden-desktop -- --ignored keychain --test-threads=1`).
+#[test]
+#[ignore = "needs a Secret Service session (tests/e2e/run.sh and the test script provide one)"]
+fn keychain_keys_set_stores_in_the_keychain_and_nothing_on_disk() {
+    let service = format!("dev.warden.test.desktop.{}", std::process::id());
+    let store = KeychainStore::new(service.clone());
+    let app = TestApp::new(Arc::new(store));
+    let secret = format!("sk-ant-desktop-{}", std::process::id());
+    app.invoke("keys_set", json!({"name": "anthropic", "value": secret})).unwrap();
+    app.invoke("settings_set", json!({"settings": {"trustLevel": "guided"}})).unwrap();
+    assert!(is_set(&app.invoke("keys_status", json!({})).unwrap(), "anthropic"));
+
+    let looked_up = std::process::Command::new("secret-tool")
+        .args(["lookup", "service", &service, "username", "anthropic"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&looked_up.stdout).trim(), secret);
+    assert!(!app.files_contain(&secret), "the key must not be written under WARDEN_HOME");
+
+    app.invoke("keys_delete", json!({"name": "anthropic"})).unwrap();
+    assert!(!is_set(&app.invoke("keys_status", json!({})).unwrap(), "anthropic"));
+}

@@ -1,0 +1,93 @@
+//! The one error type every command returns: a stable code the UI can branch on and a message a
+//! user can act on. Never carries a key or any other secret.
+
+use serde::Serialize;
+use specta::Type;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum CommandErrorCode {
+    /// No conversation with that id is open.
+    UnknownConversation,
+    /// No pending approval has that tool id (already answered, timed out or never asked).
+    UnknownTool,
+    /// The arguments were refused (empty message, bad setting value…).
+    InvalidInput,
+    /// The OS keychain could not be reached or refused the operation.
+    Keychain,
+    /// The settings file could not be read or written.
+    Settings,
+    /// The provider refused the key.
+    AuthFailed,
+    /// No key is set for the provider.
+    MissingCredentials,
+    /// The provider could not be reached.
+    Network,
+    /// The provider answered with an error.
+    Provider,
+    /// The engine could not start or has stopped.
+    Engine,
+    /// Something inside Warden failed.
+    Internal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Type, thiserror::Error)]
+#[serde(rename_all = "camelCase")]
+#[error("{message}")]
+pub struct CommandError {
+    pub code: CommandErrorCode,
+    /// In words a user can act on.
+    pub message: String,
+}
+
+impl CommandError {
+    pub fn new(code: CommandErrorCode, message: impl Into<String>) -> Self {
+        Self { code, message: message.into() }
+    }
+
+    pub fn unknown_conversation(conversation_id: &str) -> Self {
+        Self::new(
+            CommandErrorCode::UnknownConversation,
+            format!("Conversation {conversation_id} is not open. Start it by sending a message."),
+        )
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(CommandErrorCode::Internal, message)
+    }
+}
+
+pub type CommandResult<T> = Result<T, CommandError>;
+
+impl From<warden_core::provider::ProviderError> for CommandError {
+    fn from(err: warden_core::provider::ProviderError) -> Self {
+        use warden_core::provider::ErrorCategory as C;
+        let code = match err.category {
+            C::Auth => CommandErrorCode::AuthFailed,
+            C::MissingCredentials => CommandErrorCode::MissingCredentials,
+            C::Network | C::IdleTimeout => CommandErrorCode::Network,
+            C::RateLimited | C::Overloaded | C::Quota | C::BadRequest | C::Server | C::InvalidResponse => {
+                CommandErrorCode::Provider
+            }
+        };
+        // Provider messages are written for users and never include the key.
+        Self::new(code, err.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use warden_core::provider::{ErrorCategory, ProviderError};
+
+    use super::*;
+
+    #[test]
+    fn provider_errors_keep_their_meaning_and_their_words() {
+        let auth: CommandError = ProviderError::new(ErrorCategory::Auth, "The key was refused.").into();
+        assert_eq!(auth, CommandError::new(CommandErrorCode::AuthFailed, "The key was refused."));
+        let net: CommandError = ProviderError::network("Could not connect.").into();
+        assert_eq!(net.code, CommandErrorCode::Network);
+        let json = serde_json::to_value(&auth).unwrap_or_default();
+        assert_eq!(json, serde_json::json!({"code": "AUTH_FAILED", "message": "The key was refused."}));
+    }
+}

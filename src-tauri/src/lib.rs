@@ -1,0 +1,65 @@
+//! Warden's desktop window: the Tauri shell around the engine. Commands in [`commands`], engine
+//! events forwarded to the window by [`bridge`], both typed into `src/bindings.ts` by tauri-specta.
+
+mod bridge;
+mod coalesce;
+mod commands;
+mod engine;
+mod error;
+mod events;
+mod routes;
+mod state;
+
+use std::sync::Arc;
+
+use tauri::Manager;
+
+pub use error::{CommandError, CommandErrorCode};
+
+/// The typed commands and events of the window; also what `src/bindings.ts` is generated from.
+pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
+    with_events(tauri_specta::Builder::new().commands(commands::collect()))
+}
+
+fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_specta::Builder<R> {
+    builder
+        .events(events::collect())
+        // Only `serde_json::Value` (tool inputs, metadata) holds an i64/u64, and JSON.parse gives
+        // JS numbers for it anyway; the protocol's own numeric fields are u32.
+        .dangerously_cast_bigints_to_number()
+        // One type per payload (not `_Serialize`/`_Deserialize` pairs): simpler for the UI, and
+        // optional fields come out as `field?: T | null`, which both directions accept.
+        .disable_serde_phases()
+}
+
+/// Starts the window.
+pub fn run() {
+    init_tracing();
+    let builder = specta_builder();
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .invoke_handler(builder.invoke_handler())
+        .setup(move |app| {
+            builder.mount_events(app);
+            let engine = engine::Engine::from_env()?;
+            let sink: Arc<dyn bridge::EventSink> = Arc::new(app.handle().clone());
+            app.manage(state::AppState::new(engine, sink));
+            Ok(())
+        })
+        .run(tauri::generate_context!());
+    if let Err(err) = result {
+        tracing::error!(%err, "Warden could not start");
+        std::process::exit(1);
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("WARDEN_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+#[cfg(test)]
+mod bindings_tests;
+#[cfg(test)]
+mod commands_tests;

@@ -1,0 +1,86 @@
+//! What the window keeps between commands: the engine, the open conversations and who owns
+//! each pending approval.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio::sync::Mutex;
+use warden_protocol::{ChatCancel, ChatSend, Message, Op, Remember, ToolApproval};
+
+use crate::bridge::{self, EventSink};
+use crate::engine::{Engine, SessionHandle};
+use crate::error::{CommandError, CommandErrorCode, CommandResult};
+use crate::routes::ApprovalRoutes;
+
+pub struct AppState {
+    pub engine: Engine,
+    sessions: Mutex<HashMap<String, Arc<dyn SessionHandle>>>,
+    routes: ApprovalRoutes,
+    sink: Arc<dyn EventSink>,
+}
+
+impl AppState {
+    pub fn new(engine: Engine, sink: Arc<dyn EventSink>) -> Self {
+        Self { engine, sessions: Mutex::default(), routes: ApprovalRoutes::default(), sink }
+    }
+
+    /// Sends a user message, starting the conversation's session on its first message.
+    pub async fn send(&self, conversation_id: String, content: String) -> CommandResult<()> {
+        if conversation_id.trim().is_empty() {
+            return Err(CommandError::new(CommandErrorCode::InvalidInput, "A conversation id is required."));
+        }
+        if content.trim().is_empty() {
+            return Err(CommandError::new(CommandErrorCode::InvalidInput, "The message is empty."));
+        }
+        let session = self.session_or_start(&conversation_id).await?;
+        session.submit(Op::Send(ChatSend { conversation_id, content }))
+    }
+
+    /// Stops the running turn. Cancelling a conversation that never started is a no-op.
+    pub async fn cancel(&self, conversation_id: String) -> CommandResult<()> {
+        match self.session(&conversation_id).await {
+            Some(session) => session.submit(Op::Cancel(ChatCancel { conversation_id })),
+            None => Ok(()),
+        }
+    }
+
+    /// Answers a `chat:tool-confirm`, routed to the conversation that asked.
+    pub async fn approve(
+        &self,
+        tool_id: String,
+        approved: bool,
+        reason: Option<String>,
+        remember: Option<Remember>,
+    ) -> CommandResult<()> {
+        let unknown = || {
+            CommandError::new(
+                CommandErrorCode::UnknownTool,
+                "This approval is no longer pending (it was answered, timed out or cancelled).",
+            )
+        };
+        let owner = self.routes.owner(&tool_id).ok_or_else(unknown)?;
+        let session = self.session(&owner).await.ok_or_else(unknown)?;
+        session.submit(Op::Approve(ToolApproval { tool_id, approved, reason, remember }))
+    }
+
+    /// The conversation so far; empty for one that has not started.
+    pub async fn history(&self, conversation_id: &str) -> Vec<Message> {
+        self.session(conversation_id).await.map(|s| s.history()).unwrap_or_default()
+    }
+
+    async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {
+        self.sessions.lock().await.get(conversation_id).cloned()
+    }
+
+    async fn session_or_start(&self, conversation_id: &str) -> CommandResult<Arc<dyn SessionHandle>> {
+        // Held across the start so two quick sends cannot start two sessions.
+        let mut sessions = self.sessions.lock().await;
+        if let Some(session) = sessions.get(conversation_id) {
+            return Ok(session.clone());
+        }
+        let (session, events) = self.engine.start_session(conversation_id).await?;
+        tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone(), self.routes.clone()));
+        sessions.insert(conversation_id.to_owned(), session.clone());
+        Ok(session)
+    }
+}

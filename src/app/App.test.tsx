@@ -1,0 +1,95 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { describe, expect, it } from "vitest";
+import type { KeyStatus, Settings } from "../shared/ipc";
+import { TID } from "../shared/testids";
+import { App } from "./App";
+
+const SETTINGS: Settings = {
+  trustLevel: "guided",
+  activeProvider: "anthropic",
+  providers: {},
+  projectDir: null,
+  toolPermissions: {},
+  approvalTimeoutSecs: 30,
+  searxngUrl: "http://localhost:8080",
+};
+
+function boot({ keys = [], ollama = false, settings = SETTINGS }: { keys?: KeyStatus[]; ollama?: boolean | "fails"; settings?: Settings }) {
+  const calls: { cmd: string; args: Record<string, unknown> }[] = [];
+  mockIPC(
+    (cmd, args) => {
+      calls.push({ cmd, args: (args ?? {}) as Record<string, unknown> });
+      switch (cmd) {
+        case "settings_get":
+          return settings;
+        case "keys_status":
+          return keys;
+        case "ollama_probe":
+          if (ollama === "fails") throw new Error("connection refused");
+          return ollama;
+        case "chat_history":
+          return [];
+        case "provider_models":
+          return [];
+        default:
+          return null;
+      }
+    },
+    { shouldMockEvents: true },
+  );
+  return calls;
+}
+
+describe("App first run", () => {
+  it("opens a setup that leads to settings when no provider is usable", async () => {
+    boot({ keys: [{ name: "anthropic", isSet: false }], ollama: false });
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId(TID.setupScreen)).toBeInTheDocument());
+    expect(screen.queryByTestId(TID.setupUseOllama)).toBeNull();
+    await userEvent.click(screen.getByTestId(TID.setupOpenSettings));
+    expect(screen.getByTestId(TID.settingsPanel)).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId(TID.settingsClose));
+    expect(screen.getByTestId(TID.composerInput)).toBeInTheDocument();
+  });
+
+  it("treats a failing Ollama probe as unreachable", async () => {
+    boot({ ollama: "fails" });
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId(TID.setupScreen)).toBeInTheDocument());
+    expect(screen.queryByTestId(TID.setupUseOllama)).toBeNull();
+  });
+
+  it("offers a reachable local Ollama as the default and saves it", async () => {
+    const calls = boot({ ollama: true });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId(TID.setupUseOllama));
+    const set = calls.find((c) => c.cmd === "settings_set");
+    expect((set?.args.settings as Settings).activeProvider).toBe("ollama");
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toBeInTheDocument());
+  });
+
+  it("goes straight to the chat when the active provider has a key", async () => {
+    boot({ keys: [{ name: "anthropic", isSet: true }] });
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toBeInTheDocument());
+    expect(screen.queryByTestId(TID.setupScreen)).toBeNull();
+  });
+
+  it("goes straight to the chat when Ollama is active and reachable", async () => {
+    boot({ ollama: true, settings: { ...SETTINGS, activeProvider: "ollama" } });
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toBeInTheDocument());
+  });
+
+  it("can skip setup, and opens and closes settings from the top bar", async () => {
+    boot({});
+    render(<App />);
+    await userEvent.click(await screen.findByTestId(TID.setupSkip));
+    await userEvent.click(screen.getByTestId(TID.settingsOpen));
+    expect(screen.getByTestId(TID.settingsPanel)).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId(TID.settingsOpen));
+    expect(screen.queryByTestId(TID.settingsPanel)).toBeNull();
+  });
+});

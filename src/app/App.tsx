@@ -1,0 +1,116 @@
+// The window: boot, then first-run setup or the chat, with settings over it.
+import { useEffect, useState } from "react";
+import { ChatScreen } from "../features/chat/ChatScreen";
+import { SettingsPanel } from "../features/settings/SettingsPanel";
+import { activeProviderReady, withDefaults } from "../features/settings/settingsModel";
+import { api, type KeyStatus, type Settings } from "../shared/ipc";
+import { connectEvents } from "../shared/store/bridge";
+import { useChatStore } from "../shared/store/store";
+import { TID } from "../shared/testids";
+import { Setup } from "./Setup";
+import "../shared/ui/base.css";
+import "./app.css";
+import { useBoot } from "./useBoot";
+
+type Route = "setup" | "chat" | "settings";
+
+function Loaded({ settings: initial, keys: initialKeys, ollamaReachable }: { settings: Settings; keys: KeyStatus[]; ollamaReachable: boolean }) {
+  const [settings, setSettings] = useState(() => withDefaults(initial));
+  const [keys, setKeys] = useState(initialKeys);
+  const [route, setRoute] = useState<Route>(() => (activeProviderReady(settings, keys, ollamaReachable) ? "chat" : "setup"));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const useOllama = async () => {
+    setBusy(true);
+    setError(null);
+    const next = { ...settings, activeProvider: "ollama" as const };
+    try {
+      await api.settingsSet(next);
+      setSettings(next);
+      setRoute("chat");
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const active = settings.activeProvider ?? "anthropic";
+  const activeSettings = settings.providers?.[active];
+  const configuredWindow = { model: activeSettings?.model ?? null, window: activeSettings?.contextWindow ?? null };
+
+  if (route === "setup") {
+    return (
+      <Setup
+        ollamaReachable={ollamaReachable}
+        busy={busy}
+        error={error}
+        onUseOllama={() => void useOllama()}
+        onOpenSettings={() => setRoute("settings")}
+        onSkip={() => setRoute("chat")}
+      />
+    );
+  }
+
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <span className="brand">Warden</span>
+        <span className="topbar-project" title={settings.projectDir ?? undefined}>
+          {settings.projectDir ?? "no project folder"}
+        </span>
+        <button
+          type="button"
+          className="link"
+          data-testid={TID.settingsOpen}
+          aria-pressed={route === "settings"}
+          onClick={() => setRoute(route === "settings" ? "chat" : "settings")}
+        >
+          Settings
+        </button>
+      </header>
+      {route === "settings" ? (
+        <SettingsPanel
+          initial={settings}
+          keys={keys}
+          onSaved={setSettings}
+          onKeysChanged={setKeys}
+          onClose={() => setRoute("chat")}
+        />
+      ) : (
+        <ChatScreen configuredWindow={configuredWindow} onOpenSettings={() => setRoute("settings")} />
+      )}
+    </div>
+  );
+}
+
+export function App() {
+  const boot = useBoot();
+  const store = useChatStore();
+
+  useEffect(() => {
+    let stop: (() => void) | null = null;
+    let live = true;
+    connectEvents(store).then(
+      (s) => (live ? (stop = s) : s()),
+      (e: unknown) => console.error("could not listen to engine events", e),
+    );
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [store]);
+
+  return (
+    <div className="app" data-testid={TID.appRoot}>
+      {boot.state === "loading" && <p className="muted centered">Starting…</p>}
+      {boot.state === "failed" && (
+        <p className="field-error centered" role="alert">
+          Warden could not read its settings: {boot.message}
+        </p>
+      )}
+      {boot.state === "ready" && <Loaded settings={boot.settings} keys={boot.keys} ollamaReachable={boot.ollamaReachable} />}
+    </div>
+  );
+}

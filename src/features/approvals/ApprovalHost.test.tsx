@@ -1,0 +1,177 @@
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ToolConfirm } from "../../shared/ipc";
+import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
+import { TID } from "../../shared/testids";
+import { makeConfirm } from "../../test/builders";
+import { ApprovalHost } from "./ApprovalHost";
+
+type Call = { cmd: string; args: Record<string, unknown> };
+
+let calls: Call[];
+beforeEach(() => {
+  calls = [];
+  mockIPC((cmd, args) => {
+    calls.push({ cmd, args: (args ?? {}) as Record<string, unknown> });
+    return null;
+  });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function storeWith(...confirms: ToolConfirm[]): ChatStore {
+  const store = createChatStore();
+  for (const c of confirms) {
+    store.dispatch({
+      event: "chat:tool-start",
+      payload: { conversationId: c.conversationId, messageId: c.messageId, toolId: c.toolId, toolName: c.toolName, input: c.input },
+    });
+    store.dispatch({ event: "chat:tool-confirm", payload: c });
+  }
+  return store;
+}
+
+function renderHost(store: ChatStore) {
+  return render(
+    <ChatStoreProvider store={store}>
+      <ApprovalHost />
+    </ChatStoreProvider>,
+  );
+}
+
+const approveCalls = () => calls.filter((c) => c.cmd === "chat_tool_approve").map((c) => c.args);
+
+describe("ApprovalDialog", () => {
+  it("shows the tool, the exact command, its working directory and the danger level", () => {
+    renderHost(storeWith(makeConfirm()));
+    const dialog = screen.getByTestId(TID.approvalDialog);
+    expect(dialog).toHaveAttribute("data-tool-id", "t1");
+    expect(dialog).toHaveTextContent("bash");
+    expect(screen.getByTestId(TID.approvalCommand)).toHaveTextContent("rm -rf build");
+    expect(screen.getByTestId(TID.approvalCwd)).toHaveTextContent("/home/me/project");
+    expect(screen.getByTestId(TID.approvalDanger)).toHaveTextContent("can change your machine");
+    expect(screen.getByTestId(TID.approvalCountdown)).toHaveTextContent("30 s");
+  });
+
+  it("shows a diff preview for a file change", () => {
+    renderHost(
+      storeWith(makeConfirm({ toolName: "file_write", input: { path: "a.txt" }, preview: { kind: "diff", path: "a.txt", diff: "@@ -1 +1 @@\n-a\n+b\n" } })),
+    );
+    expect(screen.getByTestId(TID.approvalPath)).toHaveTextContent("a.txt");
+    expect(screen.getByTestId(TID.diffView)).toBeInTheDocument();
+  });
+
+  it("Approve sends approved=true, remember=once, and the tool runs", async () => {
+    const store = storeWith(makeConfirm());
+    renderHost(store);
+    await userEvent.click(screen.getByTestId(TID.approve));
+    expect(approveCalls()).toEqual([{ toolId: "t1", approved: true, reason: null, remember: "once" }]);
+    expect(screen.queryByTestId(TID.approvalDialog)).toBeNull();
+    expect(store.getState().conversations["c1"]!.tools["t1"]!.status).toBe("running");
+  });
+
+  it("Reject sends the typed reason and marks the block denied", async () => {
+    const store = storeWith(makeConfirm());
+    renderHost(store);
+    await userEvent.type(screen.getByTestId(TID.rejectReason), "not on main");
+    await userEvent.click(screen.getByTestId(TID.reject));
+    expect(approveCalls()).toEqual([{ toolId: "t1", approved: false, reason: "not on main", remember: null }]);
+    expect(store.getState().conversations["c1"]!.tools["t1"]!.status).toBe("denied");
+  });
+
+  it("Allow for this session sends remember=session", async () => {
+    renderHost(storeWith(makeConfirm()));
+    await userEvent.click(screen.getByTestId(TID.allowSession));
+    expect(approveCalls()).toEqual([{ toolId: "t1", approved: true, reason: null, remember: "session" }]);
+  });
+
+  it("Enter does not approve unless focus is on Approve; Esc rejects", async () => {
+    renderHost(storeWith(makeConfirm()));
+    const dialog = screen.getByTestId(TID.approvalDialog);
+    expect(dialog).toHaveFocus();
+    await userEvent.keyboard("{Enter}");
+    expect(approveCalls()).toEqual([]);
+    screen.getByTestId(TID.reject).focus();
+    await userEvent.keyboard("{Escape}");
+    expect(approveCalls()).toEqual([{ toolId: "t1", approved: false, reason: null, remember: null }]);
+  });
+
+  it("Enter on the focused Approve button approves", async () => {
+    renderHost(storeWith(makeConfirm()));
+    screen.getByTestId(TID.approve).focus();
+    await userEvent.keyboard("{Enter}");
+    expect(approveCalls()).toEqual([{ toolId: "t1", approved: true, reason: null, remember: "once" }]);
+  });
+
+  it("Enter in the reason field rejects with the reason, never approves", async () => {
+    renderHost(storeWith(makeConfirm()));
+    await userEvent.type(screen.getByTestId(TID.rejectReason), "no{Enter}");
+    expect(approveCalls()).toEqual([{ toolId: "t1", approved: false, reason: "no", remember: null }]);
+  });
+
+  it("queues several approvals, shows 1 of N, and moves to the next after an answer", async () => {
+    const store = storeWith(makeConfirm(), makeConfirm({ toolId: "t2", preview: { kind: "command", command: "git push", cwd: "/p" } }));
+    renderHost(store);
+    expect(screen.getByTestId(TID.approvalPosition)).toHaveTextContent("1 of 2");
+    expect(screen.getByTestId(TID.approvalDialog)).toHaveAttribute("data-tool-id", "t1");
+    await userEvent.click(screen.getByTestId(TID.approve));
+    expect(screen.getByTestId(TID.approvalDialog)).toHaveAttribute("data-tool-id", "t2");
+    expect(screen.getByTestId(TID.approvalCommand)).toHaveTextContent("git push");
+    expect(screen.queryByTestId(TID.approvalPosition)).toBeNull();
+    await userEvent.click(screen.getByTestId(TID.reject));
+    expect(approveCalls().map((a) => [a.toolId, a.approved])).toEqual([
+      ["t1", true],
+      ["t2", false],
+    ]);
+    expect(screen.queryByTestId(TID.approvalDialog)).toBeNull();
+  });
+
+  it("counts down to zero, then disables the buttons and leaves the call unrun", () => {
+    vi.useFakeTimers();
+    const store = storeWith(makeConfirm({ timeoutSecs: 3 }));
+    renderHost(store);
+    expect(screen.getByTestId(TID.approvalCountdown)).toHaveTextContent("3 s");
+    act(() => {
+      vi.advanceTimersByTime(1_100);
+    });
+    expect(screen.getByTestId(TID.approvalCountdown)).toHaveTextContent("2 s");
+    act(() => {
+      vi.advanceTimersByTime(2_000);
+    });
+    // The engine's own timeout rejects the call; the UI sends nothing and marks it not run.
+    expect(approveCalls()).toEqual([]);
+    expect(store.getState().approvals).toEqual([]);
+    const t = store.getState().conversations["c1"]!.tools["t1"]!;
+    expect(t.status).toBe("denied");
+    expect(t.errorCode).toBe("APPROVAL_TIMEOUT");
+  });
+
+  it("a tool-result for the pending call closes its dialog", () => {
+    const store = storeWith(makeConfirm());
+    renderHost(store);
+    act(() =>
+      store.dispatch({
+        event: "chat:tool-result",
+        payload: { conversationId: "c1", messageId: "m1", toolId: "t1", status: "error", result: "cancelled", metadata: { code: "CANCELLED" } },
+      }),
+    );
+    expect(screen.queryByTestId(TID.approvalDialog)).toBeNull();
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(approveCalls()).toEqual([]);
+  });
+
+  it("a request from another conversation offers to open it", async () => {
+    const store = storeWith(makeConfirm({ conversationId: "other" }));
+    const opened: string[] = [];
+    render(
+      <ChatStoreProvider store={store}>
+        <ApprovalHost activeConversationId="c1" onOpenConversation={(id) => opened.push(id)} />
+      </ChatStoreProvider>,
+    );
+    await userEvent.click(screen.getByText(/Asked in another conversation/));
+    expect(opened).toEqual(["other"]);
+  });
+});

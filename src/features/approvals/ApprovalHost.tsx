@@ -1,0 +1,73 @@
+// Shows the first pending approval of the queue, answers it through `chat_tool_approve`, and ties
+// it to its tool block (scrolled into view; the block highlights itself from the same queue).
+import { useCallback, useEffect } from "react";
+import { api, type ApproveArgs } from "../../shared/ipc";
+import { useChat, useChatStore } from "../../shared/store/store";
+import { toolBlockDomId } from "../tools/ToolCallBlock";
+import { ApprovalDialog } from "./ApprovalDialog";
+
+export function scrollToTool(toolId: string) {
+  const el = document.getElementById(toolBlockDomId(toolId));
+  if (el && typeof el.scrollIntoView === "function") el.scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+
+export function ApprovalHost({
+  activeConversationId,
+  onOpenConversation,
+}: {
+  /** The conversation on screen; a request from another one offers to switch to it. */
+  activeConversationId?: string;
+  onOpenConversation?: (conversationId: string) => void;
+} = {}) {
+  const store = useChatStore();
+  const approvals = useChat((s) => s.approvals);
+  const first = approvals[0];
+  const elsewhere = !!first && activeConversationId !== undefined && first.conversationId !== activeConversationId;
+
+  useEffect(() => {
+    if (first && !elsewhere) scrollToTool(first.toolId);
+  }, [first, elsewhere]);
+
+  const showTool = useCallback(
+    (toolId: string) => {
+      if (first && elsewhere && onOpenConversation) {
+        onOpenConversation(first.conversationId);
+        // The block renders with the other conversation; scroll once it is there.
+        setTimeout(() => scrollToTool(toolId), 50);
+      } else {
+        scrollToTool(toolId);
+      }
+    },
+    [first, elsewhere, onOpenConversation],
+  );
+
+  const onAnswer = useCallback(
+    (answer: ApproveArgs) => {
+      store.dispatch({ type: "approval-answered", toolId: answer.toolId, approved: answer.approved });
+      api.approveTool(answer).catch((e: unknown) => {
+        // The engine already settled this call (timeout or cancel); its tool-result tells the block.
+        console.warn("chat_tool_approve failed", e);
+      });
+    },
+    [store],
+  );
+
+  const onExpire = useCallback(
+    (toolId: string) => store.dispatch({ type: "approval-answered", toolId, approved: false, code: "APPROVAL_TIMEOUT" }),
+    [store],
+  );
+
+  if (!first) return null;
+  return (
+    <ApprovalDialog
+      key={first.toolId}
+      pending={first}
+      position={1}
+      total={approvals.length}
+      onAnswer={onAnswer}
+      onExpire={onExpire}
+      fromOtherConversation={elsewhere}
+      onShowTool={showTool}
+    />
+  );
+}

@@ -1,0 +1,53 @@
+import { useEffect } from "react";
+import { api } from "../../shared/ipc";
+import { useChatStore } from "../../shared/store/store";
+import { ApprovalHost } from "../approvals/ApprovalHost";
+import { ConversationList } from "./ConversationList";
+import { ConversationView } from "./ConversationView";
+import { titleFrom, useConversationList } from "./conversationList";
+import type { ConfiguredWindow } from "./pricing";
+import "./chat.css";
+
+export function ChatScreen({
+  configuredWindow,
+  onOpenSettings,
+}: {
+  configuredWindow?: ConfiguredWindow | null;
+  onOpenSettings: () => void;
+}) {
+  const store = useChatStore();
+  const { list, activeId, setActiveId, create, rename } = useConversationList();
+
+  // A conversation opened for the first time in this window: fetch what was said before.
+  useEffect(() => {
+    if (store.getState().conversations[activeId]) return;
+    let live = true;
+    api
+      .chatHistory(activeId)
+      .then((history) => {
+        if (live && history.length) store.dispatch({ type: "history-loaded", conversationId: activeId, history });
+      })
+      .catch(() => {
+        // A new conversation has no history yet.
+      });
+    return () => {
+      live = false;
+    };
+  }, [activeId, store]);
+
+  return (
+    <div className="chat-screen">
+      <ConversationList list={list} activeId={activeId} onSelect={setActiveId} onNew={create} />
+      <div className="chat-main">
+        <ConversationView
+          key={activeId}
+          conversationId={activeId}
+          configuredWindow={configuredWindow}
+          onOpenSettings={onOpenSettings}
+          onFirstMessage={(text) => rename(activeId, titleFrom(text))}
+          aboveComposer={<ApprovalHost activeConversationId={activeId} onOpenConversation={setActiveId} />}
+        />
+      </div>
+    </div>
+  );
+}

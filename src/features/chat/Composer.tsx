@@ -1,0 +1,56 @@
+import { useState, type KeyboardEvent } from "react";
+import { TID } from "../../shared/testids";
+
+export function Composer({
+  running,
+  disabled = false,
+  onSend,
+  onStop,
+}: {
+  running: boolean;
+  disabled?: boolean;
+  onSend: (text: string) => void;
+  onStop: () => void;
+}) {
+  const [text, setText] = useState("");
+  const canSend = !running && !disabled && text.trim().length > 0;
+
+  const send = () => {
+    if (!canSend) return;
+    onSend(text.trim());
+    setText("");
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter sends, Shift+Enter is a newline; Enter while composing an IME word is neither.
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  };
+
+  return (
+    <div className="composer">
+      <textarea
+        className="composer-input"
+        data-testid={TID.composerInput}
+        aria-label="Message"
+        placeholder={running ? "Working… (Stop to interrupt)" : "Ask Warden to do something in your project"}
+        rows={Math.min(8, Math.max(2, text.split("\n").length))}
+        value={text}
+        disabled={disabled}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      {running ? (
+        <button type="button" className="danger" data-testid={TID.stop} onClick={onStop}>
+          Stop
+        </button>
+      ) : (
+        <button type="button" className="primary" data-testid={TID.send} disabled={!canSend} onClick={send}>
+          Send
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import type { Conversation } from "../../shared/store/types";
+import { assistantMessages, contextTokens } from "../../shared/store/selectors";
+import { formatCost, formatTokens } from "../../shared/format";
+import { TID } from "../../shared/testids";
+import { contextWindowOf, costOf, type ConfiguredWindow } from "./pricing";
+
+/** Running cost of a conversation, or null if any priced message has an unknown price. */
+export function conversationCost(c: Conversation): number | null {
+  let total = 0;
+  let any = false;
+  for (const m of assistantMessages(c)) {
+    if (!m.usage) continue;
+    const cost = costOf(m.model ?? c.model, m.usage);
+    if (cost === null) return null;
+    total += cost;
+    any = true;
+  }
+  return any ? total : null;
+}
+
+export function ContextGauge({ conversation, configured }: { conversation: Conversation; configured?: ConfiguredWindow | null }) {
+  const used = contextTokens(conversation);
+  const window = contextWindowOf(conversation.model, configured);
+  const cost = conversationCost(conversation);
+  if (used === 0 && cost === null) return null;
+  const ratio = window ? Math.min(1, used / window) : 0;
+  const level = ratio > 0.9 ? "high" : ratio > 0.7 ? "mid" : "low";
+  return (
+    <div className="gauge" data-testid={TID.contextGauge} data-used={used} data-window={window ?? ""}>
+      {window ? (
+        <>
+          <meter
+            className={`gauge-meter gauge-${level}`}
+            min={0}
+            max={window}
+            value={used}
+            aria-label="Context used"
+          />
+          <span className="gauge-label">
+            {formatTokens(used)} / {formatTokens(window)} tokens ({Math.round(ratio * 100)}%)
+          </span>
+        </>
+      ) : (
+        <span className="gauge-label">{formatTokens(used)} tokens</span>
+      )}
+      {cost !== null && (
+        <span className="gauge-cost" data-testid={TID.costLabel}>
+          {formatCost(cost)}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { emit } from "@tauri-apps/api/event";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { connectEvents } from "../../shared/store/bridge";
+import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
+import { TID } from "../../shared/testids";
+import { ConversationView } from "./ConversationView";
+
+const C = "conv-1";
+let calls: { cmd: string; args: unknown }[];
+let store: ChatStore;
+let stop: () => void;
+
+beforeEach(async () => {
+  calls = [];
+  mockIPC(
+    (cmd, args) => {
+      calls.push({ cmd, args });
+      return null;
+    },
+    { shouldMockEvents: true },
+  );
+  store = createChatStore();
+  // Fold each event at once: the test asserts on state, not on frame timing.
+  stop = await connectEvents(store, (flush) => flush());
+});
+afterEach(() => stop());
+
+function renderView(onOpenSettings = () => {}) {
+  return render(
+    <ChatStoreProvider store={store}>
+      <ConversationView conversationId={C} onOpenSettings={onOpenSettings} />
+    </ChatStoreProvider>,
+  );
+}
+
+const base = { conversationId: C, messageId: "m1" };
+const send = (event: string, payload: object) => act(() => emit(event, { ...base, ...payload }));
+
+describe("ConversationView", () => {
+  it("sends with Enter, keeps Shift+Enter as a newline, and shows the user message", async () => {
+    renderView();
+    const input = screen.getByTestId(TID.composerInput);
+    await userEvent.type(input, "first line{Shift>}{Enter}{/Shift}second{Enter}");
+    expect(calls).toContainEqual({ cmd: "chat_send", args: { conversationId: C, content: "first line\nsecond" } });
+    expect(input).toHaveValue("");
+    const msg = screen.getAllByTestId(TID.message)[0]!;
+    expect(msg).toHaveAttribute("data-role", "user");
+    expect(msg).toHaveTextContent("first line second");
+    // The turn is running: Stop replaces Send and calls chat_cancel.
+    await userEvent.click(screen.getByTestId(TID.stop));
+    expect(calls).toContainEqual({ cmd: "chat_cancel", args: { conversationId: C } });
+  });
+
+  it("streams markdown text, collapsible thinking and tool blocks in order", async () => {
+    renderView();
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await send("chat:thinking-delta", { delta: "I should list files." });
+    expect(screen.getByTestId(TID.thinkingBlock)).toHaveTextContent("Thinking…");
+    await send("chat:text-delta", { delta: "Here is **bold** and `code`:\n\n```rust\nfn main() {}\n```\n" });
+    await send("chat:tool-start", { toolId: "t1", toolName: "list_dir", input: { path: "." } });
+    await send("chat:tool-delta", { toolId: "t1", chunk: "src/\n" });
+
+    const text = screen.getByTestId(TID.messageText);
+    expect(within(text).getByText("bold").tagName).toBe("STRONG");
+    expect(text.querySelector("pre code.language-rust .hljs-keyword")).toHaveTextContent("fn");
+    // Text followed, so the thinking is over; it stays collapsed until asked.
+    expect(screen.getByTestId(TID.thinkingBlock)).toHaveTextContent("Thought");
+    expect(screen.getByTestId(TID.thinkingBlock)).not.toHaveTextContent("I should list files.");
+    await userEvent.click(screen.getByTestId(TID.thinkingToggle));
+    expect(screen.getByTestId(TID.thinkingBlock)).toHaveTextContent("I should list files.");
+
+    const block = screen.getByTestId(TID.toolBlock);
+    expect(block).toHaveAttribute("data-status", "running");
+    const order = Array.from(screen.getByTestId(TID.message).querySelectorAll("[data-testid]"))
+      .map((e) => e.getAttribute("data-testid"))
+      .filter((t) => t === TID.thinkingBlock || t === TID.messageText || t === TID.toolBlock);
+    expect(order).toEqual([TID.thinkingBlock, TID.messageText, TID.toolBlock]);
+
+    await send("chat:tool-result", { toolId: "t1", status: "success", result: "src/" });
+    expect(screen.getByTestId(TID.toolBlock)).toHaveAttribute("data-status", "success");
+  });
+
+  it("renders raw HTML in model text as text, and does not make links navigable", async () => {
+    renderView();
+    await send("chat:text-delta", { delta: 'Hi <img src=x onerror="alert(1)"> <b>x</b> [site](https://example.com)' });
+    const text = screen.getByTestId(TID.messageText);
+    expect(text.querySelector("img")).toBeNull();
+    expect(text.querySelector("b")).toBeNull();
+    expect(text.querySelector("a")).toBeNull();
+    expect(within(text).getByText("site")).toHaveAttribute("title", "https://example.com");
+  });
+
+  it("shows an auth error with an Open settings action", async () => {
+    let opened = 0;
+    renderView(() => opened++);
+    await send("chat:error", { code: "AUTH_FAILED", message: "The Anthropic key was refused.", retryable: false });
+    const err = screen.getByTestId(TID.chatError);
+    expect(err).toHaveAttribute("data-code", "AUTH_FAILED");
+    await userEvent.click(within(err).getByTestId(TID.chatErrorAction));
+    expect(opened).toBe(1);
+  });
+
+  it("shows a rate limit with the retry countdown", async () => {
+    renderView();
+    await send("chat:error", { code: "RATE_LIMITED", message: "Too many requests.", retryable: true, retryAfterSecs: 7 });
+    expect(screen.getByTestId(TID.chatError)).toHaveTextContent("retrying in 7 s");
+    expect(screen.queryByTestId(TID.chatErrorAction)).toBeNull();
+  });
+
+  it("shows context used against the model window and the running cost", async () => {
+    renderView();
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await send("chat:stream-end", { stopReason: "end_turn", usage: { inputTokens: 100_000, outputTokens: 0 }, partial: false });
+    const gauge = screen.getByTestId(TID.contextGauge);
+    expect(gauge).toHaveAttribute("data-used", "100000");
+    expect(gauge).toHaveAttribute("data-window", "200000");
+    expect(gauge).toHaveTextContent("50%");
+    expect(screen.getByTestId(TID.costLabel)).toHaveTextContent("$0.30");
+  });
+
+  it("shows tokens only for a model without a known price", async () => {
+    renderView();
+    await send("chat:stream-start", { provider: "ollama", model: "qwen3:8b" });
+    await send("chat:stream-end", { stopReason: "end_turn", usage: { inputTokens: 1500, outputTokens: 20 }, partial: false });
+    await waitFor(() => expect(screen.getByTestId(TID.contextGauge)).toHaveTextContent("1.5k tokens"));
+    expect(screen.queryByTestId(TID.costLabel)).toBeNull();
+  });
+});

@@ -1,0 +1,62 @@
+import { memo } from "react";
+import type { AssistantMessage, Conversation, UserMessage } from "../../shared/store/types";
+import { textOf } from "../../shared/store/textBuffer";
+import { TID } from "../../shared/testids";
+import { ToolCallBlock } from "../tools/ToolCallBlock";
+import { ErrorNotice } from "./ErrorNotice";
+import { Markdown } from "./Markdown";
+import { ThinkingBlock } from "./ThinkingBlock";
+
+export function UserMessageView({ message }: { message: UserMessage }) {
+  return (
+    <article className="message message-user" data-testid={TID.message} data-message-id={message.id} data-role="user">
+      <div className="message-text user-text" data-testid={TID.messageText}>
+        {message.text}
+      </div>
+    </article>
+  );
+}
+
+// Memoized: while one message streams, the finished ones above it are not rendered again.
+export const AssistantMessageView = memo(function AssistantMessageView({
+  message,
+  tools,
+  highlightedToolId,
+  onOpenSettings,
+}: {
+  message: AssistantMessage;
+  tools: Conversation["tools"];
+  highlightedToolId?: string;
+  onOpenSettings?: () => void;
+}) {
+  const last = message.segments.length - 1;
+  return (
+    <article
+      className="message message-assistant"
+      data-testid={TID.message}
+      data-message-id={message.id}
+      data-role="assistant"
+      aria-busy={message.streaming}
+    >
+      {message.segments.map((seg, i) => {
+        if (seg.kind === "text") {
+          return (
+            <div key={i} className="message-text markdown" data-testid={TID.messageText}>
+              <Markdown text={textOf(seg.buf)} />
+            </div>
+          );
+        }
+        if (seg.kind === "thinking") {
+          return <ThinkingBlock key={i} text={textOf(seg.buf)} streaming={message.streaming && i === last} />;
+        }
+        const tool = tools[seg.toolId];
+        return tool ? <ToolCallBlock key={seg.toolId} tool={tool} highlighted={seg.toolId === highlightedToolId} /> : null;
+      })}
+      {message.streaming && message.segments.length === 0 && <span className="typing" aria-label="Waiting for the model" />}
+      {message.errors.map((e, i) => (
+        <ErrorNotice key={i} error={e} onOpenSettings={onOpenSettings} />
+      ))}
+      {message.partial && message.stopReason === "cancelled" && <p className="muted small">Stopped.</p>}
+    </article>
+  );
+});

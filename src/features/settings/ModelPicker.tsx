@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useState } from "react";
+import { api, type ModelEntry, type ProviderId } from "../../shared/ipc";
+import { TID } from "../../shared/testids";
+
+type Load = { state: "idle" } | { state: "loading" } | { state: "ready"; models: ModelEntry[] } | { state: "error"; message: string };
+
+export function ModelPicker({
+  provider,
+  value,
+  autoLoad,
+  onChange,
+}: {
+  provider: ProviderId;
+  value: string | null;
+  autoLoad: boolean;
+  onChange: (model: string | null, entry: ModelEntry | null) => void;
+}) {
+  const [load, setLoad] = useState<Load>({ state: "idle" });
+
+  const fetchModels = useCallback(() => {
+    setLoad({ state: "loading" });
+    api.providerModels(provider).then(
+      (models) => setLoad({ state: "ready", models }),
+      (e: unknown) => setLoad({ state: "error", message: e instanceof Error ? e.message : String(e) }),
+    );
+  }, [provider]);
+
+  useEffect(() => {
+    if (autoLoad) fetchModels();
+  }, [autoLoad, fetchModels]);
+
+  const models = load.state === "ready" ? load.models : [];
+  const selected = models.find((m) => m.id === value) ?? null;
+  // Keep a saved model selectable even before (or without) the list.
+  const options = value && !selected ? [{ id: value, displayName: null, supportsTools: null, contextWindow: null }, ...models] : models;
+
+  return (
+    <div className="model-picker">
+      <label>
+        Model
+        <select
+          data-testid={TID.modelPicker[provider]}
+          value={value ?? ""}
+          onChange={(e) => {
+            const id = e.target.value || null;
+            onChange(id, models.find((m) => m.id === id) ?? null);
+          }}
+        >
+          <option value="">{load.state === "loading" ? "Loading models…" : "Default model"}</option>
+          {options.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.displayName || m.id}
+              {m.supportsTools ? " · tools" : ""}
+            </option>
+          ))}
+        </select>
+      </label>
+      {selected?.supportsTools && (
+        <span className="badge badge-tools" data-testid={TID.toolsBadge} title="Calls tools natively">
+          tools
+        </span>
+      )}
+      <button type="button" className="link" onClick={fetchModels} disabled={load.state === "loading"}>
+        {load.state === "ready" ? "Refresh" : "Load models"}
+      </button>
+      {load.state === "error" && <p className="field-error">{load.message}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { useState } from "react";
+import { api, type Settings } from "../../shared/ipc";
+import { TID } from "../../shared/testids";
+import { NumberField } from "../../shared/ui/NumberField";
+import { ALL_TOOLS, READ_ONLY_TOOLS, projectPermissions, setProjectPermissions } from "./settingsModel";
+
+export function ProjectSection({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const perms = projectPermissions(settings);
+  // The raw text, so a newline being typed is not trimmed away under the cursor.
+  const [globText, setGlobText] = useState(() => (perms?.writeGlobs ?? []).join("\n"));
+  const allowed = perms?.allowedTools ?? [...READ_ONLY_TOOLS];
+
+  const pick = async () => {
+    setError(null);
+    try {
+      const dir = await api.pickProjectFolder();
+      if (dir) onChange({ ...settings, projectDir: dir });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const toggle = (tool: string, on: boolean) => {
+    const next = on ? [...allowed, tool] : allowed.filter((t) => t !== tool);
+    onChange(setProjectPermissions(settings, { allowedTools: ALL_TOOLS.filter((t) => next.includes(t)) }));
+  };
+
+  return (
+    <section className="settings-section">
+      <h3>Project</h3>
+      <div className="project-row">
+        <code className="project-dir" data-testid={TID.projectDir}>
+          {settings.projectDir ?? "No folder chosen"}
+        </code>
+        <button type="button" data-testid={TID.projectPick} onClick={() => void pick()}>
+          Choose folder…
+        </button>
+      </div>
+      {error && <p className="field-error">{error}</p>}
+      {perms ? (
+        <>
+          <fieldset className="tools-allowed">
+            <legend>Tools Warden may use in this project</legend>
+            {ALL_TOOLS.map((tool) => (
+              <label key={tool} className="checkbox">
+                <input
+                  type="checkbox"
+                  data-testid={TID.allowedTool}
+                  data-tool={tool}
+                  checked={allowed.includes(tool)}
+                  onChange={(e) => toggle(tool, e.target.checked)}
+                />
+                <code>{tool}</code>
+              </label>
+            ))}
+          </fieldset>
+          <label>
+            Paths write tools may change (globs, one per line; empty = anywhere in the project)
+            <textarea
+              rows={3}
+              data-testid={TID.writeGlobs}
+              value={globText}
+              onChange={(e) => {
+                setGlobText(e.target.value);
+                const writeGlobs = e.target.value.split("\n").map((g) => g.trim()).filter(Boolean);
+                onChange(setProjectPermissions(settings, { writeGlobs }));
+              }}
+            />
+          </label>
+          <label>
+            Command timeout (seconds)
+            <NumberField
+              min={1}
+              max={3600}
+              testId={TID.bashTimeout}
+              value={perms.bashTimeoutSecs ?? 60}
+              onChange={(bashTimeoutSecs) => onChange(setProjectPermissions(settings, { bashTimeoutSecs }))}
+            />
+          </label>
+        </>
+      ) : (
+        <p className="muted">Choose a project folder to set what Warden may do in it.</p>
+      )}
+    </section>
+  );
+}

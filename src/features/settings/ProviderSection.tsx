@@ -1,0 +1,102 @@
+import { useState } from "react";
+import { api, type ProviderId, type ProviderSettings } from "../../shared/ipc";
+import { TID } from "../../shared/testids";
+import { KeyField } from "./KeyField";
+import { ModelPicker } from "./ModelPicker";
+import { DEFAULT_OLLAMA_URL, PROVIDER_LABELS, keyNameOf } from "./settingsModel";
+
+type Test = { state: "idle" } | { state: "running" } | { state: "ok"; message: string } | { state: "failed"; message: string };
+
+const URL_HINT: Record<ProviderId, string> = {
+  anthropic: "https://api.anthropic.com (default)",
+  openai: "https://api.openai.com/v1 (default)",
+  openai_compatible: "http://localhost:8000/v1",
+  ollama: DEFAULT_OLLAMA_URL,
+};
+
+export function ProviderSection({
+  provider,
+  settings,
+  active,
+  keySet,
+  onActivate,
+  onChange,
+  onKeysChanged,
+  beforeTest,
+}: {
+  provider: ProviderId;
+  settings: ProviderSettings;
+  active: boolean;
+  keySet: boolean;
+  onActivate: () => void;
+  onChange: (patch: Partial<ProviderSettings>) => void;
+  onKeysChanged: () => void;
+  /** Persist unsaved edits so the test uses what the user sees. */
+  beforeTest: () => Promise<void>;
+}) {
+  const [test, setTest] = useState<Test>({ state: "idle" });
+  const keyName = keyNameOf(provider);
+  const showUrl = provider === "openai_compatible" || provider === "ollama";
+
+  const runTest = async () => {
+    setTest({ state: "running" });
+    try {
+      await beforeTest();
+      setTest({ state: "ok", message: await api.providerTest(provider) });
+    } catch (e) {
+      setTest({ state: "failed", message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  return (
+    <section className={`provider${active ? " provider-active" : ""}`} data-testid={TID.providerSection[provider]}>
+      <header className="provider-head">
+        <label>
+          <input type="radio" name="active-provider" checked={active} onChange={onActivate} data-testid={`${TID.activeProvider}-${provider}`} />
+          <strong>{PROVIDER_LABELS[provider]}</strong>
+        </label>
+        {active && <span className="badge">in use</span>}
+      </header>
+      {showUrl && (
+        <label>
+          {provider === "ollama" ? "Ollama URL" : "Base URL"}
+          <input
+            type="url"
+            placeholder={URL_HINT[provider]}
+            data-testid={TID.baseUrl[provider]}
+            value={settings.baseUrl ?? ""}
+            onChange={(e) => onChange({ baseUrl: e.target.value || null })}
+          />
+        </label>
+      )}
+      {keyName && (
+        <KeyField
+          name={keyName}
+          label={provider === "openai_compatible" ? "API key (if the server needs one)" : "API key"}
+          isSet={keySet}
+          onChanged={onKeysChanged}
+        />
+      )}
+      <ModelPicker
+        provider={provider}
+        value={settings.model ?? null}
+        autoLoad={active && (keySet || provider === "ollama")}
+        onChange={(model, entry) =>
+          // The window follows the model, so a window from the previous model never lingers.
+          onChange({ model, contextWindow: entry?.contextWindow ?? null })
+        }
+      />
+      <div className="provider-test">
+        <button type="button" data-testid={TID.testConnection[provider]} disabled={test.state === "running"} onClick={() => void runTest()}>
+          {test.state === "running" ? "Testing…" : "Test connection"}
+        </button>
+        {(test.state === "ok" || test.state === "failed") && (
+          <span className={`test-result test-${test.state}`} data-testid={TID.testResult[provider]} role="status">
+            {test.state === "ok" ? "✓ " : "✕ "}
+            {test.message}
+          </span>
+        )}
+      </div>
+    </section>
+  );
+}

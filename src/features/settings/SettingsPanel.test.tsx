@@ -1,0 +1,166 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useState } from "react";
+import type { KeyStatus, Settings } from "../../shared/ipc";
+import { TID } from "../../shared/testids";
+import { SettingsPanel } from "./SettingsPanel";
+
+type Handler = (args: Record<string, unknown>) => unknown;
+let calls: { cmd: string; args: Record<string, unknown> }[];
+let keyStore: Set<string>;
+
+function mock(overrides: Record<string, Handler> = {}) {
+  calls = [];
+  keyStore = new Set();
+  const handlers: Record<string, Handler> = {
+    keys_set: (a) => void keyStore.add(a.name as string),
+    keys_delete: (a) => void keyStore.delete(a.name as string),
+    keys_status: () =>
+      (["anthropic", "openai", "openai_compatible", "brave"] as const).map((name) => ({ name, isSet: keyStore.has(name) })),
+    settings_set: () => null,
+    provider_models: () => [],
+    ...overrides,
+  };
+  mockIPC((cmd, args) => {
+    const a = (args ?? {}) as Record<string, unknown>;
+    calls.push({ cmd, args: a });
+    const h = handlers[cmd];
+    if (!h) throw new Error(`unexpected command ${cmd}`);
+    return h(a);
+  });
+}
+
+const SETTINGS: Settings = {
+  trustLevel: "guided",
+  activeProvider: "anthropic",
+  providers: {},
+  projectDir: null,
+  toolPermissions: {},
+  approvalTimeoutSecs: 30,
+  searxngUrl: "http://localhost:8080",
+};
+
+function Harness({ initial = SETTINGS, onSaved = () => {} }: { initial?: Settings; onSaved?: (s: Settings) => void }) {
+  const [keys, setKeys] = useState<KeyStatus[]>([]);
+  return <SettingsPanel initial={initial} keys={keys} onSaved={onSaved} onKeysChanged={setKeys} onClose={() => {}} />;
+}
+
+const callsOf = (cmd: string) => calls.filter((c) => c.cmd === cmd).map((c) => c.args);
+
+beforeEach(() => mock());
+
+describe("SettingsPanel", () => {
+  it("sends a key straight to the keychain, clears the field and never renders it back", async () => {
+    const { container } = render(<Harness />);
+    const input = screen.getByTestId(TID.keyInput.anthropic);
+    expect(input).toHaveAttribute("type", "password");
+    expect(screen.getByTestId(TID.keyStatus.anthropic)).toHaveTextContent("No key");
+    await userEvent.type(input, "sk-ant-very-secret");
+    await userEvent.click(screen.getByTestId(TID.keySave.anthropic));
+    expect(callsOf("keys_set")).toEqual([{ name: "anthropic", value: "sk-ant-very-secret" }]);
+    expect(input).toHaveValue("");
+    await waitFor(() => expect(screen.getByTestId(TID.keyStatus.anthropic)).toHaveTextContent("Key set ✓"));
+    expect(container.innerHTML).not.toContain("sk-ant-very-secret");
+    // The key never travels in the settings either.
+    expect(JSON.stringify(calls.filter((c) => c.cmd !== "keys_set"))).not.toContain("sk-ant-very-secret");
+  });
+
+  it("removes a stored key", async () => {
+    render(<Harness />);
+    await userEvent.type(screen.getByTestId(TID.keyInput.openai), "sk-x{Enter}");
+    await waitFor(() => expect(screen.getByTestId(TID.keyStatus.openai)).toHaveTextContent("Key set ✓"));
+    await userEvent.click(screen.getByTestId(TID.keyRemove.openai));
+    expect(callsOf("keys_delete")).toEqual([{ name: "openai" }]);
+    await waitFor(() => expect(screen.getByTestId(TID.keyStatus.openai)).toHaveTextContent("No key"));
+  });
+
+  it("saves the chosen trust level through settings_set", async () => {
+    let saved: Settings | null = null;
+    render(<Harness onSaved={(s) => (saved = s)} />);
+    expect(screen.getByTestId(TID.trustLevel.guided)).toBeChecked();
+    expect(screen.getByText(/Every tool call waits for your approval/)).toBeInTheDocument();
+    expect(screen.getByTestId(TID.settingsSave)).toBeDisabled();
+    await userEvent.click(screen.getByTestId(TID.trustLevel.autonomous));
+    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    const sent = callsOf("settings_set")[0]?.settings as Settings;
+    expect(sent.trustLevel).toBe("autonomous");
+    expect(saved).toMatchObject({ trustLevel: "autonomous" });
+    expect(screen.getByTestId(TID.settingsSaved)).toHaveTextContent("Saved ✓");
+  });
+
+  it("shows the result of a connection test, success and failure", async () => {
+    mock({ provider_test: (a) => (a.provider === "ollama" ? "Ollama 0.9 answered" : Promise.reject("401: invalid x-api-key")) });
+    render(<Harness />);
+    await userEvent.click(screen.getByTestId(TID.testConnection.ollama));
+    await waitFor(() => expect(screen.getByTestId(TID.testResult.ollama)).toHaveTextContent("✓ Ollama 0.9 answered"));
+    await userEvent.click(screen.getByTestId(TID.testConnection.anthropic));
+    await waitFor(() => expect(screen.getByTestId(TID.testResult.anthropic)).toHaveTextContent("✕ 401: invalid x-api-key"));
+    expect(callsOf("provider_test")).toEqual([{ provider: "ollama" }, { provider: "anthropic" }]);
+  });
+
+  it("saves unsaved edits before testing, so the test uses the URL on screen", async () => {
+    mock({ provider_test: () => "ok" });
+    render(<Harness />);
+    await userEvent.type(screen.getByTestId(TID.baseUrl.ollama), "http://127.0.0.1:11434");
+    await userEvent.click(screen.getByTestId(TID.testConnection.ollama));
+    await waitFor(() => expect(screen.getByTestId(TID.testResult.ollama)).toBeInTheDocument());
+    expect(calls.map((c) => c.cmd)).toEqual(["settings_set", "provider_test"]);
+    expect((callsOf("settings_set")[0]!.settings as Settings).providers?.ollama?.baseUrl).toBe("http://127.0.0.1:11434");
+  });
+
+  it("lists models with a tools badge and saves the choice", async () => {
+    mock({
+      provider_models: () => [
+        { id: "llama3.2", displayName: null, supportsTools: true, contextWindow: 131072 },
+        { id: "gemma2", displayName: null, supportsTools: false, contextWindow: null },
+      ],
+    });
+    render(<Harness initial={{ ...SETTINGS, activeProvider: "ollama" }} />);
+    const picker = screen.getByTestId(TID.modelPicker.ollama);
+    await waitFor(() => expect(within(picker).getByText("llama3.2 · tools")).toBeInTheDocument());
+    expect(within(picker).getByText("gemma2")).toBeInTheDocument();
+    await userEvent.selectOptions(picker, "gemma2");
+    expect(screen.queryByTestId(TID.toolsBadge)).toBeNull();
+    await userEvent.selectOptions(picker, "llama3.2");
+    expect(screen.getByTestId(TID.toolsBadge)).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    const sent = callsOf("settings_set")[0]!.settings as Settings;
+    expect(sent.providers?.ollama).toMatchObject({ model: "llama3.2", contextWindow: 131072 });
+  });
+
+  it("picks a project folder and edits its tool permissions", async () => {
+    mock({ pick_project_folder: () => "/home/me/proj" });
+    render(<Harness />);
+    expect(screen.queryByTestId(TID.bashTimeout)).toBeNull();
+    await userEvent.click(screen.getByTestId(TID.projectPick));
+    await waitFor(() => expect(screen.getByTestId(TID.projectDir)).toHaveTextContent("/home/me/proj"));
+    const bash = screen.getAllByTestId(TID.allowedTool).find((e) => e.getAttribute("data-tool") === "bash")!;
+    expect(bash).not.toBeChecked();
+    await userEvent.click(bash);
+    await userEvent.type(screen.getByTestId(TID.writeGlobs), "src/**{Enter}docs/*.md");
+    await userEvent.clear(screen.getByTestId(TID.bashTimeout));
+    await userEvent.type(screen.getByTestId(TID.bashTimeout), "120");
+    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    const sent = callsOf("settings_set")[0]!.settings as Settings;
+    expect(sent.projectDir).toBe("/home/me/proj");
+    const perms = sent.toolPermissions?.["/home/me/proj"];
+    expect(perms?.allowedTools).toContain("bash");
+    expect(perms?.allowedTools).toContain("file_read");
+    expect(perms?.writeGlobs).toEqual(["src/**", "docs/*.md"]);
+    expect(perms?.bashTimeoutSecs).toBe(120);
+  });
+
+  it("saves the approval timeout, SearXNG URL and takes a Brave key", async () => {
+    render(<Harness />);
+    await userEvent.clear(screen.getByTestId(TID.approvalTimeout));
+    await userEvent.type(screen.getByTestId(TID.approvalTimeout), "90");
+    await userEvent.clear(screen.getByTestId(TID.searxngUrl));
+    await userEvent.type(screen.getByTestId(TID.searxngUrl), "http://localhost:8888");
+    await userEvent.type(screen.getByTestId(TID.keyInput.brave), "brv{Enter}");
+    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    expect(callsOf("settings_set")[0]!.settings).toMatchObject({ approvalTimeoutSecs: 90, searxngUrl: "http://localhost:8888" });
+    expect(callsOf("keys_set")).toEqual([{ name: "brave", value: "brv" }]);
+  });
+});

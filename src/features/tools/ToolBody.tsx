@@ -1,0 +1,100 @@
+// The expanded part of a tool block: one renderer per kind of tool, JSON for the rest.
+import type { JsonValue } from "../../shared/ipc";
+import type { ToolBlock } from "../../shared/store/types";
+import { isTerminal } from "../../shared/store/reducer";
+import { textOf } from "../../shared/store/textBuffer";
+import { TID } from "../../shared/testids";
+import { BashOutput } from "./renderers/BashOutput";
+import { DiffView } from "./renderers/DiffView";
+import { JsonView } from "./renderers/JsonView";
+import { SearchHitList } from "./renderers/SearchHitList";
+import { searchHits } from "./searchHits";
+import { toolKind } from "./summary";
+
+/** The diff of a file change: from the approval preview, else from the result's metadata. */
+export function toolDiff(tool: ToolBlock): { diff: string; path?: string } | null {
+  const p = tool.confirm?.preview;
+  if (p && p.kind === "diff") return { diff: p.diff, path: p.path };
+  const m = tool.metadata;
+  if (m && typeof m === "object" && !Array.isArray(m) && typeof m["diff"] === "string") {
+    return { diff: m["diff"], path: typeof m["path"] === "string" ? m["path"] : undefined };
+  }
+  return null;
+}
+
+function InputView({ tool }: { tool: ToolBlock }) {
+  const input = tool.input as JsonValue;
+  const command =
+    input && typeof input === "object" && !Array.isArray(input) && typeof input["command"] === "string" ? input["command"] : null;
+  return (
+    <div className="tool-section" data-testid={TID.toolInput}>
+      <div className="tool-section-title">Input</div>
+      {command !== null ? <pre className="code-line">{command}</pre> : <JsonView value={input ?? {}} />}
+    </div>
+  );
+}
+
+function OutputView({ tool }: { tool: ToolBlock }) {
+  const kind = toolKind(tool.toolName);
+  const streamed = textOf(tool.output);
+  const failedNote =
+    tool.status === "error" || tool.status === "denied" || tool.status === "cancelled" ? (
+      <p className={`tool-note tool-note-${tool.status}`}>
+        {tool.errorCode ? <code>{tool.errorCode}</code> : null} {kind === "bash" && streamed ? tool.result : null}
+      </p>
+    ) : null;
+
+  if (kind === "bash") {
+    // Nothing has run yet: an empty terminal would suggest it ran and printed nothing.
+    if (tool.status === "awaiting_approval" && !streamed) return null;
+    return (
+      <>
+        {failedNote}
+        {/* Past the live cap, the finished result (the engine keeps head and tail) says more than the head alone. */}
+        {streamed && !(tool.outputDropped > 0 && tool.result && isTerminal(tool.status)) ? (
+          <BashOutput text={streamed} stderr={tool.stderr} dropped={tool.outputDropped} />
+        ) : (
+          <BashOutput text={tool.result ?? streamed} />
+        )}
+      </>
+    );
+  }
+  if (tool.status === "running" || tool.status === "awaiting_approval") {
+    const d = kind === "file-change" ? toolDiff(tool) : null;
+    if (d) return <DiffView diff={d.diff} path={d.path} />;
+    return streamed ? <pre className="plain-output">{streamed}</pre> : null;
+  }
+  if (tool.status !== "success") {
+    return (
+      <>
+        {failedNote}
+        {tool.result && <pre className="plain-output">{tool.result}</pre>}
+      </>
+    );
+  }
+  if (kind === "file-change") {
+    const d = toolDiff(tool);
+    return (
+      <>
+        {d && <DiffView diff={d.diff} path={d.path} />}
+        {tool.result && <pre className="plain-output">{tool.result}</pre>}
+      </>
+    );
+  }
+  if (kind === "search" || kind === "web") {
+    return <SearchHitList hits={searchHits(tool.result, tool.metadata)} />;
+  }
+  if (tool.result) return <pre className="plain-output">{tool.result}</pre>;
+  return <JsonView value={tool.metadata ?? null} />;
+}
+
+export function ToolBody({ tool }: { tool: ToolBlock }) {
+  return (
+    <div className="tool-body">
+      <InputView tool={tool} />
+      <div className="tool-section" data-testid={TID.toolOutput}>
+        <OutputView tool={tool} />
+      </div>
+    </div>
+  );
+}

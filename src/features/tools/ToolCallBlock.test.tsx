@@ -1,0 +1,111 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { makeConfirm, makeTool } from "../../test/builders";
+import { TID } from "../../shared/testids";
+import { ToolCallBlock } from "./ToolCallBlock";
+
+describe("ToolCallBlock", () => {
+  it("shows icon, name, a one-line summary and the status; open while running", () => {
+    render(<ToolCallBlock tool={makeTool({ input: { command: "cargo test\n--all" } })} />);
+    const block = screen.getByTestId(TID.toolBlock);
+    expect(block).toHaveAttribute("data-tool-id", "t1");
+    expect(block).toHaveAttribute("data-status", "running");
+    expect(block).toHaveTextContent("bash");
+    expect(block).toHaveTextContent("cargo test …");
+    expect(screen.getByRole("progressbar")).toBeInTheDocument();
+    expect(screen.getByTestId(TID.toolToggle)).toHaveAttribute("aria-expanded", "true");
+  });
+
+  it("is collapsed when done and shows full input and output when expanded", async () => {
+    render(<ToolCallBlock tool={makeTool({ status: "success", input: { path: "README.md" }, toolName: "file_read", result: "# Hello" })} />);
+    expect(screen.queryByTestId(TID.toolOutput)).toBeNull();
+    expect(screen.getByTestId(TID.toolStatus)).toHaveTextContent("✓");
+    await userEvent.click(screen.getByTestId(TID.toolToggle));
+    expect(screen.getByTestId(TID.toolInput)).toHaveTextContent('"path": "README.md"');
+    expect(screen.getByTestId(TID.toolOutput)).toHaveTextContent("# Hello");
+  });
+
+  it("collapses by itself when the tool finishes", () => {
+    const { rerender } = render(<ToolCallBlock tool={makeTool()} />);
+    expect(screen.getByTestId(TID.toolOutput)).toBeInTheDocument();
+    rerender(<ToolCallBlock tool={makeTool({ status: "success", result: "ok" })} />);
+    expect(screen.queryByTestId(TID.toolOutput)).toBeNull();
+  });
+
+  it.each([
+    ["error", "✕"],
+    ["denied", "⊘"],
+    ["cancelled", "■"],
+    ["awaiting_approval", "?"],
+  ] as const)("shows status %s as %s", (status, glyph) => {
+    render(<ToolCallBlock tool={makeTool({ status })} />);
+    expect(screen.getByTestId(TID.toolStatus)).toHaveTextContent(glyph);
+    expect(screen.getByTestId(TID.toolBlock)).toHaveAttribute("data-status", status);
+  });
+
+  it("renders bash output in a terminal with ANSI colours, never raw escapes", () => {
+    render(<ToolCallBlock tool={makeTool({ output: "ok \x1b[31mFAILED\x1b[0m done" })} />);
+    const term = screen.getByTestId(TID.bashOutput);
+    expect(term.textContent).toBe("ok FAILED done");
+    const red = within(term).getByText("FAILED");
+    expect(red).toHaveClass("ansi-1-fg");
+  });
+
+  it("caps a huge bash output and says how much is hidden", () => {
+    const big = "a".repeat(60_000) + "TAIL";
+    render(<ToolCallBlock tool={makeTool({ output: big })} />);
+    const term = screen.getByTestId(TID.bashOutput);
+    expect(term).toHaveTextContent("earlier characters not shown");
+    expect(term.textContent?.endsWith("TAIL")).toBe(true);
+    expect(term.textContent!.length).toBeLessThan(51_000);
+  });
+
+  it("shows the diff of a file change from its approval preview", () => {
+    const confirm = makeConfirm({
+      toolName: "file_edit",
+      preview: { kind: "diff", path: "a.txt", diff: "@@ -1 +1 @@\n-old\n+new\n" },
+    });
+    render(<ToolCallBlock tool={makeTool({ toolName: "file_edit", input: { path: "a.txt" }, status: "awaiting_approval", confirm })} />);
+    const diff = screen.getByTestId(TID.diffView);
+    expect(diff).toHaveTextContent("a.txt");
+    expect(diff.querySelector('[data-kind="del"]')).toHaveTextContent("old");
+    expect(diff.querySelector('[data-kind="add"]')).toHaveTextContent("new");
+  });
+
+  it("lists search hits", async () => {
+    render(
+      <ToolCallBlock
+        tool={makeTool({ toolName: "search_in_files", input: { query: "TODO" }, status: "success", result: "a.rs:1:// TODO\nb.rs:9:// TODO later" })}
+      />,
+    );
+    expect(screen.getByTestId(TID.toolBlock)).toHaveTextContent("TODO");
+    await userEvent.click(screen.getByTestId(TID.toolToggle));
+    expect(screen.getAllByTestId(TID.searchHit)).toHaveLength(2);
+    expect(screen.getAllByTestId(TID.searchHit)[1]).toHaveTextContent("b.rs:9");
+  });
+
+  it("falls back to JSON for an unknown tool", async () => {
+    render(<ToolCallBlock tool={makeTool({ toolName: "mcp_thing", input: { a: 1 }, status: "success", metadata: { x: [1, 2] } })} />);
+    await userEvent.click(screen.getByTestId(TID.toolToggle));
+    expect(screen.getAllByTestId(TID.jsonView)[1]).toHaveTextContent('"x"');
+  });
+
+  it("shows stderr apart from stdout", () => {
+    render(<ToolCallBlock tool={makeTool({ output: "fine\nboom\n", stderr: [[5, 10]] })} />);
+    expect(within(screen.getByTestId(TID.bashOutput)).getByText("boom", { exact: false })).toHaveClass("stderr");
+    expect(within(screen.getByTestId(TID.bashOutput)).getByText("fine", { exact: false })).not.toHaveClass("stderr");
+  });
+
+  it("past the live cap, a finished command shows the engine's head-and-tail result", async () => {
+    const tool = makeTool({ output: "head...", outputDropped: 900_000, status: "success", result: "head...\n[cut 900000 chars]\n...tail" });
+    render(<ToolCallBlock tool={tool} />);
+    await userEvent.click(screen.getByTestId(TID.toolToggle));
+    expect(screen.getByTestId(TID.bashOutput)).toHaveTextContent("...tail");
+  });
+
+  it("while running past the cap, says that more output is not shown live", () => {
+    render(<ToolCallBlock tool={makeTool({ output: "head", outputDropped: 1234 })} />);
+    expect(screen.getByTestId(TID.bashOutput)).toHaveTextContent("1,234 more characters not shown live");
+  });
+});

@@ -1,0 +1,47 @@
+import { useState } from "react";
+import type { ToolBlock, ToolBlockStatus } from "../../shared/store/types";
+import { TID } from "../../shared/testids";
+import { StatusIcon } from "./StatusIcon";
+import { ToolBody } from "./ToolBody";
+import { toolIcon, toolSummary } from "./summary";
+import "./tools.css";
+
+const ACTIVE: ReadonlySet<ToolBlockStatus> = new Set(["running", "awaiting_approval"]);
+
+/** The DOM id of a tool block, for the approval dialog to scroll to. */
+export const toolBlockDomId = (toolId: string) => `tool-${toolId}`;
+
+export function ToolCallBlock({ tool, highlighted = false }: { tool: ToolBlock; highlighted?: boolean }) {
+  // Open while it runs or waits for approval, closed when done — unless the user chose, for this status.
+  const [choice, setChoice] = useState<{ status: ToolBlockStatus; open: boolean } | null>(null);
+  const open = choice && choice.status === tool.status ? choice.open : ACTIVE.has(tool.status);
+  const name = tool.toolName || "tool";
+  const summary = toolSummary(tool.toolName, tool.input);
+  return (
+    <section
+      id={toolBlockDomId(tool.toolId)}
+      className={`tool-block tool-block-${tool.status}${highlighted ? " tool-block-highlighted" : ""}`}
+      data-testid={TID.toolBlock}
+      data-tool-id={tool.toolId}
+      data-tool-name={tool.toolName}
+      data-status={tool.status}
+      aria-label={`${name} ${summary}`}
+    >
+      <button
+        type="button"
+        className="tool-header"
+        data-testid={TID.toolToggle}
+        aria-expanded={open}
+        onClick={() => setChoice({ status: tool.status, open: !open })}
+      >
+        <span className="tool-icon" aria-hidden>
+          {toolIcon(tool.toolName)}
+        </span>
+        <span className="tool-name">{name}</span>
+        <span className="tool-summary">{summary}</span>
+        <StatusIcon status={tool.status} />
+      </button>
+      {open && <ToolBody tool={tool} />}
+    </section>
+  );
+}

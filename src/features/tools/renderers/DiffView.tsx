@@ -1,0 +1,28 @@
+import { useMemo } from "react";
+import { TID } from "../../../shared/testids";
+import { diffStats, parseUnifiedDiff } from "../diff";
+
+export function DiffView({ diff, path }: { diff: string; path?: string }) {
+  const lines = useMemo(() => parseUnifiedDiff(diff), [diff]);
+  const { added, removed } = diffStats(lines);
+  return (
+    <div className="diff" data-testid={TID.diffView}>
+      <div className="diff-head">
+        {path && <span className="diff-path">{path}</span>}
+        <span className="diff-added">+{added}</span> <span className="diff-removed">−{removed}</span>
+      </div>
+      <table className="diff-table">
+        <tbody>
+          {lines.map((l, i) => (
+            <tr key={i} className={`diff-${l.kind}`} data-kind={l.kind}>
+              <td className="diff-no">{l.oldNo ?? ""}</td>
+              <td className="diff-no">{l.newNo ?? ""}</td>
+              <td className="diff-sign">{l.kind === "add" ? "+" : l.kind === "del" ? "−" : ""}</td>
+              <td className="diff-text">{l.text}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+// The one door between the UI and the Tauri side. Nothing else in `src/` imports the generated
+// bindings: if a command's generated signature changes, only this file changes with it. Payload
+// types are re-exported from the bindings, never re-declared here.
+import { commands, events } from "../bindings";
+import type {
+  ChatError,
+  CommandError as CommandFailure,
+  KeyName,
+  ProviderId,
+  Remember,
+  Settings,
+  StreamEnd,
+  StreamStart,
+  TextDelta,
+  ThinkingDelta,
+  ToolConfirm,
+  ToolDelta,
+  ToolResult,
+  ToolStart,
+} from "../bindings";
+
+export type {
+  ApprovalPreview,
+  ChatError,
+  ContentBlock,
+  DangerLevel,
+  ErrorCode,
+  Value as JsonValue,
+  KeyName,
+  KeyStatus,
+  Message as HistoryMessage,
+  ModelEntry,
+  ProviderId,
+  ProviderSettings,
+  Remember,
+  Settings,
+  StopReason,
+  StreamEnd,
+  StreamStart,
+  TextDelta,
+  ThinkingDelta,
+  ToolConfirm,
+  ToolDelta,
+  ToolPermissions,
+  ToolResult,
+  ToolStart,
+  TrustLevel,
+  Usage,
+} from "../bindings";
+
+/** One protocol event as the engine names it: `{event, payload}` (DESIGN §3). */
+export type ProtocolEvent =
+  | { event: "chat:stream-start"; payload: StreamStart }
+  | { event: "chat:text-delta"; payload: TextDelta }
+  | { event: "chat:thinking-delta"; payload: ThinkingDelta }
+  | { event: "chat:tool-start"; payload: ToolStart }
+  | { event: "chat:tool-delta"; payload: ToolDelta }
+  | { event: "chat:tool-result"; payload: ToolResult }
+  | { event: "chat:tool-confirm"; payload: ToolConfirm }
+  | { event: "chat:stream-end"; payload: StreamEnd }
+  | { event: "chat:error"; payload: ChatError };
+
+export type ProtocolEventName = ProtocolEvent["event"];
+
+/** A command that failed on the Rust side, with its message as the user should read it. */
+export class CommandError extends Error {
+  constructor(
+    readonly command: string,
+    message: string,
+    /** The Rust side's `CommandErrorCode` (AUTH_FAILED, KEYCHAIN…), when it sent one. */
+    readonly code: CommandFailure["code"] | null = null,
+  ) {
+    super(message);
+    this.name = "CommandError";
+  }
+}
+
+type Res<T> = { status: "ok"; data: T } | { status: "error"; error: CommandFailure | string };
+
+async function unwrap<T>(command: string, p: Promise<Res<T>>): Promise<T> {
+  const r = await p;
+  if (r.status === "ok") return r.data;
+  const e: unknown = r.error;
+  if (typeof e === "string") throw new CommandError(command, e);
+  if (e && typeof e === "object" && "message" in e) {
+    const code = "code" in e && typeof e.code === "string" ? (e.code as CommandFailure["code"]) : null;
+    throw new CommandError(command, String(e.message), code);
+  }
+  throw new CommandError(command, JSON.stringify(e));
+}
+
+export interface ApproveArgs {
+  toolId: string;
+  approved: boolean;
+  reason?: string;
+  remember?: Remember;
+}
+
+export const api = {
+  chatSend: (conversationId: string, content: string) => unwrap("chat_send", commands.chatSend(conversationId, content)),
+  chatCancel: (conversationId: string) => unwrap("chat_cancel", commands.chatCancel(conversationId)),
+  approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>
+    unwrap("chat_tool_approve", commands.chatToolApprove(toolId, approved, reason ?? null, remember ?? null)),
+  chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
+  settingsGet: () => unwrap("settings_get", commands.settingsGet()),
+  settingsSet: (settings: Settings) => unwrap("settings_set", commands.settingsSet(settings)),
+  keysStatus: () => unwrap("keys_status", commands.keysStatus()),
+  keysSet: (name: KeyName, value: string) => unwrap("keys_set", commands.keysSet(name, value)),
+  keysDelete: (name: KeyName) => unwrap("keys_delete", commands.keysDelete(name)),
+  providerModels: (provider: ProviderId) => unwrap("provider_models", commands.providerModels(provider)),
+  /** Resolves with a human-readable success note; rejects with the provider's complaint. */
+  providerTest: async (provider: ProviderId): Promise<string> => {
+    const data: unknown = await unwrap("provider_test", commands.providerTest(provider));
+    return typeof data === "string" && data ? data : "Connection works";
+  },
+  /** Whether Ollama answers on its configured (default: localhost) URL. */
+  ollamaProbe: async (): Promise<boolean> => {
+    const data: unknown = await unwrap("ollama_probe", commands.ollamaProbe());
+    if (typeof data === "boolean") return data;
+    return !!data && typeof data === "object" && "reachable" in data && data.reachable === true;
+  },
+  pickProjectFolder: () => unwrap("pick_project_folder", commands.pickProjectFolder()),
+};
+
+export type Api = typeof api;
+
+/**
+ * Listen to every protocol event and hand each to `onEvent` in arrival order.
+ * Resolves with a function that stops listening.
+ */
+export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => void): Promise<() => void> {
+  const unlisteners = await Promise.all([
+    events.chatStreamStart.listen((e) => onEvent({ event: "chat:stream-start", payload: e.payload })),
+    events.chatTextDelta.listen((e) => onEvent({ event: "chat:text-delta", payload: e.payload })),
+    events.chatThinkingDelta.listen((e) => onEvent({ event: "chat:thinking-delta", payload: e.payload })),
+    events.chatToolStart.listen((e) => onEvent({ event: "chat:tool-start", payload: e.payload })),
+    events.chatToolDelta.listen((e) => onEvent({ event: "chat:tool-delta", payload: e.payload })),
+    events.chatToolResult.listen((e) => onEvent({ event: "chat:tool-result", payload: e.payload })),
+    events.chatToolConfirm.listen((e) => onEvent({ event: "chat:tool-confirm", payload: e.payload })),
+    events.chatStreamEnd.listen((e) => onEvent({ event: "chat:stream-end", payload: e.payload })),
+    events.chatError.listen((e) => onEvent({ event: "chat:error", payload: e.payload })),
+  ]);
+  return () => unlisteners.forEach((u) => u());
+}

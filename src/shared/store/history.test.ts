@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { reduce, initialChatState } from "./reducer";
+import { messageText, messageThinking, messageToolIds } from "./selectors";
+
+describe("history-loaded", () => {
+  it("rebuilds messages and tool blocks with their results", () => {
+    const s = reduce(initialChatState, {
+      type: "history-loaded",
+      conversationId: "c",
+      history: [
+        { role: "user", content: [{ type: "text", text: "list files" }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "use list_dir", signature: "sig" },
+            { type: "text", text: "Looking." },
+            { type: "tool_use", id: "t1", name: "list_dir", input: { path: "." }, rawArguments: null },
+            { type: "tool_use", id: "t2", name: "bash", input: { command: "rm x" }, rawArguments: null },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", toolUseId: "t1", toolName: "list_dir", content: "a.txt", isError: false },
+            { type: "tool_result", toolUseId: "t2", toolName: "bash", content: "rejected", isError: true },
+          ],
+        },
+        { role: "assistant", content: [{ type: "text", text: "One file." }] },
+      ],
+    });
+    const c = s.conversations["c"]!;
+    expect(c.messageIds).toHaveLength(3);
+    const [u, a1, a2] = c.messageIds.map((id) => c.messages[id]!);
+    expect(u).toMatchObject({ kind: "user", text: "list files" });
+    if (a1?.kind !== "assistant" || a2?.kind !== "assistant") throw new Error("expected assistant messages");
+    expect(messageThinking(a1)).toBe("use list_dir");
+    expect(messageText(a1)).toBe("Looking.");
+    expect(messageToolIds(a1)).toEqual(["t1", "t2"]);
+    expect(c.tools["t1"]).toMatchObject({ status: "success", result: "a.txt", toolName: "list_dir" });
+    expect(c.tools["t2"]).toMatchObject({ status: "error", result: "rejected" });
+    expect(messageText(a2)).toBe("One file.");
+    expect(c.running).toBe(false);
+  });
+
+  it("does not overwrite a conversation that already has live messages", () => {
+    const live = reduce(initialChatState, { event: "chat:text-delta", payload: { conversationId: "c", messageId: "m", delta: "live" } });
+    const after = reduce(live, { type: "history-loaded", conversationId: "c", history: [{ role: "user", content: [{ type: "text", text: "old" }] }] });
+    expect(after).toBe(live);
+  });
+});

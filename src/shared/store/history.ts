@@ -1,0 +1,83 @@
+// A stored conversation (provider-neutral history from `chat_history`) as UI state, so a reopened
+// conversation looks like it did while it streamed: tool results land on their tool blocks.
+import type { HistoryMessage } from "../ipc";
+import { textFrom } from "./textBuffer";
+import type { AssistantMessage, Conversation, Segment, ToolBlock } from "./types";
+import { emptyText } from "./textBuffer";
+
+export function historyToConversation(id: string, history: HistoryMessage[]): Conversation {
+  const conv: Conversation = {
+    id,
+    messageIds: [],
+    messages: {},
+    tools: {},
+    errors: [],
+    running: false,
+    provider: null,
+    model: null,
+  };
+  history.forEach((msg, i) => {
+    const messageId = `history-${i}`;
+    if (msg.role === "user") {
+      const text = msg.content
+        .map((b) => (b.type === "text" ? b.text : ""))
+        .join("");
+      for (const b of msg.content) {
+        if (b.type !== "tool_result") continue;
+        const t = conv.tools[b.toolUseId];
+        if (t) {
+          conv.tools[b.toolUseId] = {
+            ...t,
+            status: b.isError ? "error" : "success",
+            result: b.content,
+          };
+        }
+      }
+      if (text) {
+        conv.messageIds.push(messageId);
+        conv.messages[messageId] = { kind: "user", id: messageId, text };
+      }
+      return;
+    }
+    const segments: Segment[] = [];
+    for (const b of msg.content) {
+      if (b.type === "text" && b.text) segments.push({ kind: "text", buf: textFrom(b.text) });
+      else if (b.type === "thinking" && b.thinking) segments.push({ kind: "thinking", buf: textFrom(b.thinking) });
+      else if (b.type === "tool_use") {
+        const block: ToolBlock = {
+          toolId: b.id,
+          conversationId: id,
+          messageId,
+          toolName: b.name,
+          input: b.input ?? null,
+          // Until its result is seen further on; a call with no result never ran to the end.
+          status: "cancelled",
+          output: emptyText(),
+          outputDropped: 0,
+          stderr: [],
+          result: null,
+          metadata: null,
+          errorCode: null,
+          confirm: null,
+        };
+        conv.tools[b.id] = block;
+        segments.push({ kind: "tool", toolId: b.id });
+      }
+    }
+    const m: AssistantMessage = {
+      kind: "assistant",
+      id: messageId,
+      provider: null,
+      model: null,
+      segments,
+      streaming: false,
+      usage: null,
+      stopReason: null,
+      partial: false,
+      errors: [],
+    };
+    conv.messageIds.push(messageId);
+    conv.messages[messageId] = m;
+  });
+  return conv;
+}

@@ -1,0 +1,333 @@
+// Folds protocol events (and the UI's own actions) into ChatState. Pure apart from the append-only
+// text buffers (see textBuffer.ts). Robust by design: a delta for an unknown message creates it, a
+// result before its start still shows, duplicates fold into one block, unknown events are ignored.
+import type { ChatError, ProtocolEvent, ToolConfirm, ToolDelta, ToolResult, ToolStart } from "../ipc";
+import { historyToConversation } from "./history";
+import { appendText, emptyText } from "./textBuffer";
+import type {
+  Action,
+  AssistantMessage,
+  ChatState,
+  Conversation,
+  LocalAction,
+  Segment,
+  ToolBlock,
+  ToolBlockStatus,
+} from "./types";
+
+/** Streamed tool output kept per block; the rest is counted, not stored. */
+export const OUTPUT_CAP = 200_000;
+
+export const initialChatState: ChatState = { conversations: {}, approvals: [] };
+
+export function emptyConversation(id: string): Conversation {
+  return { id, messageIds: [], messages: {}, tools: {}, errors: [], running: false, provider: null, model: null };
+}
+
+function emptyAssistant(id: string): AssistantMessage {
+  return {
+    kind: "assistant",
+    id,
+    provider: null,
+    model: null,
+    segments: [],
+    streaming: true,
+    usage: null,
+    stopReason: null,
+    partial: false,
+    errors: [],
+  };
+}
+
+const TERMINAL: ReadonlySet<ToolBlockStatus> = new Set(["success", "error", "denied", "cancelled"]);
+export const isTerminal = (s: ToolBlockStatus) => TERMINAL.has(s);
+
+/** How a failed tool result is shown: refusals and cancellations are not errors of the tool. */
+export function statusFromResult(r: Pick<ToolResult, "status">, code: string | null): ToolBlockStatus {
+  if (r.status === "success") return "success";
+  switch (code) {
+    case "USER_REJECTED":
+    case "APPROVAL_TIMEOUT":
+    case "BLOCKED_COMMAND":
+      return "denied";
+    case "CANCELLED":
+      return "cancelled";
+    default:
+      return "error";
+  }
+}
+
+export function codeOf(metadata: unknown): string | null {
+  if (metadata && typeof metadata === "object" && "code" in metadata && typeof metadata.code === "string") {
+    return metadata.code;
+  }
+  return null;
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null;
+}
+
+// ---- conversation / message helpers (each returns new objects along the changed path) ----
+
+function withConversation(state: ChatState, id: string, f: (c: Conversation) => Conversation): ChatState {
+  const before = state.conversations[id] ?? emptyConversation(id);
+  const after = f(before);
+  if (after === before && state.conversations[id]) return state;
+  return { ...state, conversations: { ...state.conversations, [id]: after } };
+}
+
+function withAssistant(c: Conversation, messageId: string, f: (m: AssistantMessage) => AssistantMessage): Conversation {
+  const existing = c.messages[messageId];
+  // A user message never shares an id with an assistant one; if it did, leave it alone.
+  if (existing && existing.kind !== "assistant") return c;
+  const before = existing ?? emptyAssistant(messageId);
+  const after = f(before);
+  if (after === before && existing) return c;
+  return {
+    ...c,
+    messages: { ...c.messages, [messageId]: after },
+    messageIds: existing ? c.messageIds : [...c.messageIds, messageId],
+  };
+}
+
+function appendSegment(m: AssistantMessage, kind: "text" | "thinking", delta: string): AssistantMessage {
+  if (!delta) return m;
+  const segs = m.segments;
+  const last = segs[segs.length - 1];
+  let next: Segment[];
+  if (last && last.kind === kind) {
+    next = segs.slice();
+    next[next.length - 1] = { kind, buf: appendText(last.buf, delta) };
+  } else {
+    next = [...segs, { kind, buf: appendText(emptyText(), delta) }];
+  }
+  return { ...m, segments: next };
+}
+
+function withTool(
+  c: Conversation,
+  toolId: string,
+  messageId: string,
+  f: (t: ToolBlock) => ToolBlock,
+): Conversation {
+  const existing = c.tools[toolId];
+  const before: ToolBlock = existing ?? {
+    toolId,
+    conversationId: c.id,
+    messageId,
+    toolName: "",
+    input: null,
+    status: "running",
+    output: emptyText(),
+    outputDropped: 0,
+    stderr: [],
+    result: null,
+    metadata: null,
+    errorCode: null,
+    confirm: null,
+  };
+  const after = f(before);
+  let next: Conversation = after === before && existing ? c : { ...c, tools: { ...c.tools, [toolId]: after } };
+  if (!existing) {
+    // First sight of this tool: place it in its message, after whatever came before it.
+    next = withAssistant(next, messageId, (m) =>
+      m.segments.some((s) => s.kind === "tool" && s.toolId === toolId)
+        ? m
+        : { ...m, segments: [...m.segments, { kind: "tool", toolId }] },
+    );
+  }
+  return next;
+}
+
+function dropApproval(state: ChatState, toolId: string): ChatState {
+  return state.approvals.some((a) => a.toolId === toolId)
+    ? { ...state, approvals: state.approvals.filter((a) => a.toolId !== toolId) }
+    : state;
+}
+
+// ---- event folds ----
+
+function onToolStart(state: ChatState, e: ToolStart): ChatState {
+  return withConversation(state, e.conversationId, (c) =>
+    withTool(c, e.toolId, e.messageId, (t) =>
+      t.toolName === e.toolName && t.input !== null ? t : { ...t, toolName: e.toolName, input: e.input ?? null },
+    ),
+  );
+}
+
+/** Add [start, end) to sorted ranges, extending the last one when they touch (one range per stderr burst). */
+function addRange(ranges: ToolBlock["stderr"], start: number, end: number): ToolBlock["stderr"] {
+  const last = ranges[ranges.length - 1];
+  if (last && last[1] === start) return [...ranges.slice(0, -1), [last[0], end]];
+  return [...ranges, [start, end]];
+}
+
+function onToolDelta(state: ChatState, e: ToolDelta): ChatState {
+  return withConversation(state, e.conversationId, (c) =>
+    withTool(c, e.toolId, e.messageId, (t) => {
+      const chunk = typeof e.chunk === "string" ? e.chunk : "";
+      if (!chunk) return t;
+      const room = OUTPUT_CAP - t.output.length;
+      if (room <= 0) return { ...t, outputDropped: t.outputDropped + chunk.length };
+      const kept = chunk.length <= room ? chunk : chunk.slice(0, room);
+      return {
+        ...t,
+        output: appendText(t.output, kept),
+        outputDropped: t.outputDropped + chunk.length - kept.length,
+        stderr: e.stream === "stderr" ? addRange(t.stderr, t.output.length, t.output.length + kept.length) : t.stderr,
+      };
+    }),
+  );
+}
+
+function onToolResult(state: ChatState, e: ToolResult): ChatState {
+  const next = withConversation(state, e.conversationId, (c) =>
+    withTool(c, e.toolId, e.messageId, (t) => {
+      const metadata = e.metadata ?? null;
+      const errorCode = e.status === "success" ? null : codeOf(metadata);
+      return { ...t, status: statusFromResult(e, errorCode), result: e.result ?? "", metadata, errorCode };
+    }),
+  );
+  return dropApproval(next, e.toolId);
+}
+
+function onToolConfirm(state: ChatState, e: ToolConfirm): ChatState {
+  let terminal = false;
+  const next = withConversation(state, e.conversationId, (c) =>
+    withTool(c, e.toolId, e.messageId, (t) => {
+      terminal = isTerminal(t.status);
+      return {
+        ...t,
+        toolName: t.toolName || e.toolName,
+        input: t.input ?? e.input ?? null,
+        confirm: e,
+        status: terminal ? t.status : "awaiting_approval",
+      };
+    }),
+  );
+  if (terminal || next.approvals.some((a) => a.toolId === e.toolId)) return next;
+  return {
+    ...next,
+    approvals: [...next.approvals, { toolId: e.toolId, conversationId: e.conversationId, request: e, receivedAt: Date.now() }],
+  };
+}
+
+function onError(state: ChatState, e: ChatError): ChatState {
+  return withConversation(state, e.conversationId, (c) => {
+    const running = e.retryable && c.running;
+    if (e.messageId) {
+      const withErr = withAssistant(c, e.messageId, (m) => ({ ...m, errors: [...m.errors, e] }));
+      return { ...withErr, running };
+    }
+    return { ...c, errors: [...c.errors, e], running };
+  });
+}
+
+function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
+  const p = ev.payload as unknown;
+  if (!isObject(p) || typeof p.conversationId !== "string") return state;
+  switch (ev.event) {
+    case "chat:stream-start": {
+      const e = ev.payload;
+      return withConversation(state, e.conversationId, (c) => ({
+        ...withAssistant(c, e.messageId, (m) => ({ ...m, provider: e.provider, model: e.model, streaming: true })),
+        running: true,
+        provider: e.provider,
+        model: e.model,
+      }));
+    }
+    case "chat:text-delta":
+    case "chat:thinking-delta": {
+      const e = ev.payload;
+      const kind = ev.event === "chat:text-delta" ? "text" : "thinking";
+      return withConversation(state, e.conversationId, (c) =>
+        withAssistant(c, e.messageId, (m) => appendSegment(m, kind, typeof e.delta === "string" ? e.delta : "")),
+      );
+    }
+    case "chat:tool-start":
+      return onToolStart(state, ev.payload);
+    case "chat:tool-delta":
+      return onToolDelta(state, ev.payload);
+    case "chat:tool-result":
+      return onToolResult(state, ev.payload);
+    case "chat:tool-confirm":
+      return onToolConfirm(state, ev.payload);
+    case "chat:stream-end": {
+      const e = ev.payload;
+      let cancelledTools: string[] = [];
+      const next = withConversation(state, e.conversationId, (c) => {
+        let conv = withAssistant(c, e.messageId, (m) => ({
+          ...m,
+          streaming: false,
+          usage: e.usage ?? null,
+          stopReason: e.stopReason,
+          partial: !!e.partial,
+        }));
+        if (e.stopReason === "cancelled") {
+          // A cancelled turn does not run what it had not run yet, even if no result says so.
+          const open = Object.values(conv.tools).filter((t) => t.messageId === e.messageId && !isTerminal(t.status));
+          cancelledTools = open.map((t) => t.toolId);
+          if (open.length) {
+            const tools = { ...conv.tools };
+            for (const t of open) tools[t.toolId] = { ...t, status: "cancelled", errorCode: "CANCELLED" };
+            conv = { ...conv, tools };
+          }
+        }
+        return { ...conv, running: e.stopReason === "tool_use" };
+      });
+      return cancelledTools.reduce(dropApproval, next);
+    }
+    case "chat:error":
+      return onError(state, ev.payload);
+    default:
+      return state;
+  }
+}
+
+function foldLocal(state: ChatState, a: LocalAction): ChatState {
+  switch (a.type) {
+    case "user-send":
+      return withConversation(state, a.conversationId, (c) => ({
+        ...c,
+        messages: { ...c.messages, [a.messageId]: { kind: "user", id: a.messageId, text: a.text } },
+        messageIds: c.messages[a.messageId] ? c.messageIds : [...c.messageIds, a.messageId],
+        running: true,
+      }));
+    case "send-failed":
+      return withConversation(state, a.conversationId, (c) => ({
+        ...c,
+        running: false,
+        errors: [...c.errors, { conversationId: a.conversationId, code: "INTERNAL", message: a.message, retryable: false }],
+      }));
+    case "approval-answered": {
+      const pending = state.approvals.find((p) => p.toolId === a.toolId);
+      const next = dropApproval(state, a.toolId);
+      if (!pending) return next;
+      return withConversation(next, pending.conversationId, (c) => {
+        const t = c.tools[a.toolId];
+        if (!t || isTerminal(t.status)) return c;
+        const status: ToolBlockStatus = a.approved ? "running" : "denied";
+        return { ...c, tools: { ...c.tools, [a.toolId]: { ...t, status, errorCode: a.approved ? null : (a.code ?? "USER_REJECTED") } } };
+      });
+    }
+    case "history-loaded": {
+      const existing = state.conversations[a.conversationId];
+      // Live events already arrived for this conversation: they are newer than the history.
+      if (existing && existing.messageIds.length > 0) return state;
+      return withConversation(state, a.conversationId, () => historyToConversation(a.conversationId, a.history));
+    }
+    default:
+      return state;
+  }
+}
+
+export function reduce(state: ChatState, action: Action): ChatState {
+  if (!isObject(action)) return state;
+  if ("event" in action && typeof action.event === "string") {
+    if (!("payload" in action)) return state;
+    return foldEvent(state, action);
+  }
+  if ("type" in action) return foldLocal(state, action);
+  return state;
+}

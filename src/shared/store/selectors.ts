@@ -1,0 +1,45 @@
+// Derived reads over ChatState that components and tests share.
+import type { AssistantMessage, ChatState, Conversation, ToolBlock } from "./types";
+import { textOf } from "./textBuffer";
+
+export function messageText(m: AssistantMessage): string {
+  return m.segments.map((s) => (s.kind === "text" ? textOf(s.buf) : "")).join("");
+}
+
+export function messageThinking(m: AssistantMessage): string {
+  return m.segments.map((s) => (s.kind === "thinking" ? textOf(s.buf) : "")).join("");
+}
+
+/** Tool ids of a message in the order they happened. */
+export function messageToolIds(m: AssistantMessage): string[] {
+  return m.segments.flatMap((s) => (s.kind === "tool" ? [s.toolId] : []));
+}
+
+export function toolsInOrder(c: Conversation, m: AssistantMessage): ToolBlock[] {
+  return messageToolIds(m).flatMap((id) => {
+    const t = c.tools[id];
+    return t ? [t] : [];
+  });
+}
+
+export function assistantMessages(c: Conversation): AssistantMessage[] {
+  return c.messageIds.flatMap((id) => {
+    const m = c.messages[id];
+    return m && m.kind === "assistant" ? [m] : [];
+  });
+}
+
+/** Tokens in the context after the latest reported message: its prompt plus its answer. */
+export function contextTokens(c: Conversation): number {
+  const withUsage = assistantMessages(c).filter((m) => m.usage);
+  const last = withUsage[withUsage.length - 1];
+  return last?.usage ? last.usage.inputTokens + last.usage.outputTokens : 0;
+}
+
+export function findTool(s: ChatState, toolId: string): ToolBlock | undefined {
+  for (const c of Object.values(s.conversations)) {
+    const t = c.tools[toolId];
+    if (t) return t;
+  }
+  return undefined;
+}

@@ -1,0 +1,98 @@
+// Conversation state as the UI reads it, folded from protocol events by `reducer.ts`.
+import type {
+  ChatError,
+  HistoryMessage,
+  JsonValue,
+  ProtocolEvent,
+  StopReason,
+  ToolConfirm,
+  Usage,
+} from "../ipc";
+import type { TextBuffer } from "./textBuffer";
+
+export type ToolBlockStatus = "running" | "awaiting_approval" | "success" | "error" | "denied" | "cancelled";
+
+export interface ToolBlock {
+  toolId: string;
+  conversationId: string;
+  messageId: string;
+  /** Empty until a tool-start or tool-confirm names it (a result can arrive first). */
+  toolName: string;
+  input: JsonValue | null;
+  status: ToolBlockStatus;
+  /** Streamed output (chat:tool-delta), capped at OUTPUT_CAP characters. */
+  output: TextBuffer;
+  /** Characters dropped past the cap. */
+  outputDropped: number;
+  /** [start, end) character ranges of `output` that came from stderr. */
+  stderr: readonly (readonly [number, number])[];
+  result: string | null;
+  metadata: JsonValue | null;
+  /** `metadata.code` of a failed result (USER_REJECTED, TOOL_TIMEOUT…). */
+  errorCode: string | null;
+  /** The approval request, kept after it is answered for its diff / command preview. */
+  confirm: ToolConfirm | null;
+}
+
+export type Segment =
+  | { kind: "text"; buf: TextBuffer }
+  | { kind: "thinking"; buf: TextBuffer }
+  | { kind: "tool"; toolId: string };
+
+export interface UserMessage {
+  kind: "user";
+  id: string;
+  text: string;
+}
+
+export interface AssistantMessage {
+  kind: "assistant";
+  id: string;
+  provider: string | null;
+  model: string | null;
+  /** Text, thinking and tool calls in the order they happened. */
+  segments: Segment[];
+  streaming: boolean;
+  usage: Usage | null;
+  stopReason: StopReason | null;
+  partial: boolean;
+  errors: ChatError[];
+}
+
+export type ChatMessage = UserMessage | AssistantMessage;
+
+export interface Conversation {
+  id: string;
+  messageIds: string[];
+  messages: Record<string, ChatMessage>;
+  tools: Record<string, ToolBlock>;
+  /** Errors not tied to a message. */
+  errors: ChatError[];
+  /** A turn is in progress (from send until a final stream-end or a fatal error). */
+  running: boolean;
+  provider: string | null;
+  model: string | null;
+}
+
+export interface PendingApproval {
+  toolId: string;
+  conversationId: string;
+  request: ToolConfirm;
+  /** ms since epoch when the request arrived, for the countdown. */
+  receivedAt: number;
+}
+
+export interface ChatState {
+  conversations: Record<string, Conversation>;
+  /** Approval requests in arrival order; the dialog shows the first. */
+  approvals: PendingApproval[];
+}
+
+/** Things the UI itself did, folded into the same state. */
+export type LocalAction =
+  | { type: "user-send"; conversationId: string; messageId: string; text: string }
+  | { type: "approval-answered"; toolId: string; approved: boolean; code?: string }
+  | { type: "history-loaded"; conversationId: string; history: HistoryMessage[] }
+  | { type: "send-failed"; conversationId: string; message: string };
+
+export type Action = ProtocolEvent | LocalAction;

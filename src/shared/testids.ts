@@ -1,0 +1,133 @@
+// Every `data-testid` the end-to-end specs (tests/e2e/**) and the vitest tests select by.
+// Plain string literals, no imports: the WebDriver specs may read this file directly.
+// Changing a value here breaks those specs — tell the shell engineer.
+
+export const TID = {
+  // app shell
+  appRoot: "app-root",
+  settingsOpen: "settings-open",
+  settingsClose: "settings-close",
+  settingsPanel: "settings-panel",
+  settingsSave: "settings-save",
+  settingsSaved: "settings-saved",
+  setupScreen: "setup-screen",
+  setupUseOllama: "setup-use-ollama",
+  setupOpenSettings: "setup-open-settings",
+  setupSkip: "setup-skip",
+
+  // conversations
+  conversationList: "conversation-list",
+  conversationNew: "conversation-new",
+  conversationItem: "conversation-item", // + data-conversation-id
+  conversationView: "conversation-view",
+
+  // messages
+  message: "message", // + data-message-id, data-role = user | assistant
+  messageText: "message-text", // the rendered markdown of one text segment
+  thinkingBlock: "thinking-block",
+  thinkingToggle: "thinking-toggle",
+  chatError: "chat-error", // + data-code
+  chatErrorAction: "chat-error-action",
+  contextGauge: "context-gauge", // + data-used, data-window
+  costLabel: "cost-label",
+
+  // composer
+  composerInput: "composer-input",
+  send: "composer-send",
+  stop: "composer-stop",
+
+  // tool blocks
+  toolBlock: "tool-block", // + data-tool-id, data-tool-name, data-status
+  toolToggle: "tool-toggle",
+  toolStatus: "tool-status",
+  toolInput: "tool-input",
+  toolOutput: "tool-output",
+  bashOutput: "bash-output",
+  diffView: "diff-view",
+  searchHits: "search-hits",
+  searchHit: "search-hit",
+  jsonView: "json-view",
+
+  // approvals
+  approvalDialog: "approval-dialog", // + data-tool-id
+  approvalPosition: "approval-position", // "1 of N"
+  approvalCommand: "approval-command",
+  approvalCwd: "approval-cwd",
+  approvalPath: "approval-path",
+  approvalDanger: "approval-danger",
+  approvalCountdown: "approval-countdown",
+  approve: "approval-approve",
+  reject: "approval-reject",
+  rejectReason: "approval-reject-reason",
+  allowSession: "approval-allow-session",
+
+  // settings
+  trustLevel: {
+    supervised: "trust-level-supervised",
+    guided: "trust-level-guided",
+    autonomous: "trust-level-autonomous",
+  },
+  activeProvider: "active-provider",
+  providerSection: {
+    anthropic: "provider-anthropic",
+    openai: "provider-openai",
+    openai_compatible: "provider-openai_compatible",
+    ollama: "provider-ollama",
+  },
+  baseUrl: {
+    anthropic: "base-url-anthropic",
+    openai: "base-url-openai",
+    openai_compatible: "base-url-openai_compatible",
+    ollama: "base-url-ollama",
+  },
+  keyInput: {
+    anthropic: "key-input-anthropic",
+    openai: "key-input-openai",
+    openai_compatible: "key-input-openai_compatible",
+    brave: "key-input-brave",
+  },
+  keySave: {
+    anthropic: "key-save-anthropic",
+    openai: "key-save-openai",
+    openai_compatible: "key-save-openai_compatible",
+    brave: "key-save-brave",
+  },
+  keyStatus: {
+    anthropic: "key-status-anthropic",
+    openai: "key-status-openai",
+    openai_compatible: "key-status-openai_compatible",
+    brave: "key-status-brave",
+  },
+  keyRemove: {
+    anthropic: "key-remove-anthropic",
+    openai: "key-remove-openai",
+    openai_compatible: "key-remove-openai_compatible",
+    brave: "key-remove-brave",
+  },
+  testConnection: {
+    anthropic: "test-connection-anthropic",
+    openai: "test-connection-openai",
+    openai_compatible: "test-connection-openai_compatible",
+    ollama: "test-connection-ollama",
+  },
+  testResult: {
+    anthropic: "test-result-anthropic",
+    openai: "test-result-openai",
+    openai_compatible: "test-result-openai_compatible",
+    ollama: "test-result-ollama",
+  },
+  modelPicker: {
+    anthropic: "model-picker-anthropic",
+    openai: "model-picker-openai",
+    openai_compatible: "model-picker-openai_compatible",
+    ollama: "model-picker-ollama",
+  },
+  toolsBadge: "tools-badge",
+  projectPick: "project-pick",
+  projectDir: "project-dir",
+  allowedTool: "allowed-tool", // + data-tool
+  writeGlobs: "write-globs",
+  bashTimeout: "bash-timeout",
+  approvalTimeout: "approval-timeout",
+  searxngUrl: "searxng-url",
+} as const;

@@ -1,0 +1,40 @@
+// Builders for tests: state objects as the reducer would make them.
+import { emptyText, textFrom } from "../shared/store/textBuffer";
+import type { ToolBlock } from "../shared/store/types";
+import type { ToolConfirm } from "../shared/ipc";
+
+type ToolOverrides = Partial<Omit<ToolBlock, "output">> & { output?: ToolBlock["output"] | string };
+
+export function makeTool(over: ToolOverrides = {}): ToolBlock {
+  const { output, ...rest } = over;
+  return {
+    toolId: "t1",
+    conversationId: "c1",
+    messageId: "m1",
+    toolName: "bash",
+    input: { command: "ls" },
+    status: "running",
+    output: typeof output === "string" ? textFrom(output) : (output ?? emptyText()),
+    outputDropped: 0,
+    stderr: [],
+    result: null,
+    metadata: null,
+    errorCode: null,
+    confirm: null,
+    ...rest,
+  };
+}
+
+export function makeConfirm(over: Partial<ToolConfirm> = {}): ToolConfirm {
+  return {
+    conversationId: "c1",
+    messageId: "m1",
+    toolId: "t1",
+    toolName: "bash",
+    input: { command: "rm -rf build" },
+    dangerLevel: "dangerous",
+    preview: { kind: "command", command: "rm -rf build", cwd: "/home/me/project" },
+    timeoutSecs: 30,
+    ...over,
+  };
+}

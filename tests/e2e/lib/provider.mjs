@@ -1,0 +1,166 @@
+// A loopback stand-in for the Anthropic Messages API, scripted by what the user asked.
+// It streams SSE shaped like /work/shared/wire/anthropic/*.sse (message_start, content blocks,
+// text_delta / input_json_delta, message_delta, message_stop) and records every request body.
+//
+// Script (by the last user turn):
+//   tool_result blocks            -> a short text answer ("Done.")
+//   text containing "please write" -> a file_write tool_use (path/content from PROVIDER_WRITE_*)
+//   text containing "please read"  -> a file_read tool_use of README.md
+//   text "bench <deltas> <tools>"  -> <deltas> text deltas then <tools> file_read tool_uses
+//   anything else                  -> a streamed text answer
+//
+// Usage as a process: `node provider.mjs` prints `PORT <n>` and serves until killed.
+// GET /__requests returns the recorded request bodies (for asserts).
+
+import http from "node:http";
+
+const DELTA_DELAY_MS = Number(process.env.PROVIDER_DELTA_DELAY_MS ?? 15);
+const WRITE_PATH = process.env.PROVIDER_WRITE_PATH ?? "notes/hello.txt";
+const WRITE_CONTENT = process.env.PROVIDER_WRITE_CONTENT ?? "Hello from Warden.\nA second line.\n";
+
+export const ANSWER = "Hello! I am Warden's test model. I can read files and, with your approval, change them.";
+
+let counter = 0;
+const nextId = (p) => `${p}_${Date.now().toString(36)}${(counter++).toString(36).padStart(4, "0")}`;
+const sleep = (ms) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
+
+function lastUser(body) {
+  const msgs = body?.messages ?? [];
+  for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i].role === "user") return msgs[i];
+  return null;
+}
+
+function userText(msg) {
+  if (!msg) return "";
+  if (typeof msg.content === "string") return msg.content;
+  return msg.content.filter((b) => b.type === "text").map((b) => b.text).join("\n");
+}
+
+function hasToolResult(msg) {
+  return Array.isArray(msg?.content) && msg.content.some((b) => b.type === "tool_result");
+}
+
+/** The blocks to stream: [{type:"text", chunks:[…]}, {type:"tool_use", name, input}] and the stop reason. */
+export function script(body) {
+  const msg = lastUser(body);
+  if (hasToolResult(msg)) return { blocks: [{ type: "text", chunks: ["Done", "."] }], stop: "end_turn" };
+  const text = userText(msg);
+  const bench = /bench (\d+) (\d+)/.exec(text);
+  if (bench) {
+    const deltas = Number(bench[1]);
+    const tools = Number(bench[2]);
+    const blocks = [{ type: "text", chunks: Array.from({ length: deltas }, (_, i) => `w${i} `), fast: true }];
+    for (let i = 0; i < tools; i++) blocks.push({ type: "tool_use", name: "file_read", input: { path: "README.md" } });
+    return { blocks, stop: tools > 0 ? "tool_use" : "end_turn" };
+  }
+  if (/please write/i.test(text)) {
+    return {
+      blocks: [
+        { type: "text", chunks: ["I'll write ", "the file."] },
+        { type: "tool_use", name: "file_write", input: { path: WRITE_PATH, content: WRITE_CONTENT } },
+      ],
+      stop: "tool_use",
+    };
+  }
+  if (/please read/i.test(text)) {
+    return {
+      blocks: [
+        { type: "text", chunks: ["Let me ", "read it."] },
+        { type: "tool_use", name: "file_read", input: { path: "README.md" } },
+      ],
+      stop: "tool_use",
+    };
+  }
+  const words = ANSWER.split(/(?<= )/);
+  return { blocks: [{ type: "text", chunks: words }], stop: "end_turn" };
+}
+
+function sse(res, type, data) {
+  return res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+}
+
+async function stream(res, body) {
+  const { blocks, stop } = script(body);
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  sse(res, "message_start", {
+    message: {
+      id: nextId("msg"),
+      type: "message",
+      role: "assistant",
+      model: body?.model ?? "claude-test",
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 12, output_tokens: 1 },
+    },
+  });
+  sse(res, "ping", {});
+  let out = 0;
+  for (const [index, block] of blocks.entries()) {
+    if (block.type === "text") {
+      sse(res, "content_block_start", { index, content_block: { type: "text", text: "" } });
+      for (const chunk of block.chunks) {
+        out++;
+        const ok = sse(res, "content_block_delta", { index, delta: { type: "text_delta", text: chunk } });
+        if (!block.fast) await sleep(DELTA_DELAY_MS);
+        else if (!ok) await new Promise((r) => res.once("drain", r));
+      }
+    } else {
+      const id = nextId("toolu");
+      sse(res, "content_block_start", { index, content_block: { type: "tool_use", id, name: block.name, input: {} } });
+      const json = JSON.stringify(block.input);
+      const cut = Math.floor(json.length / 2);
+      for (const part of ["", json.slice(0, cut), json.slice(cut)]) {
+        sse(res, "content_block_delta", { index, delta: { type: "input_json_delta", partial_json: part } });
+      }
+      out += 10;
+    }
+    sse(res, "content_block_stop", { index });
+  }
+  sse(res, "message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: out } });
+  sse(res, "message_stop", {});
+  res.end();
+}
+
+export function startProvider({ port = 0, host = "127.0.0.1" } = {}) {
+  const requests = [];
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      if (req.method === "GET" && req.url === "/__requests") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(requests));
+        return;
+      }
+      if (req.method === "GET" && /\/models/.test(req.url)) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ data: [{ type: "model", id: "claude-test", display_name: "Claude Test" }], has_more: false }));
+        return;
+      }
+      if (req.method === "POST" && /\/messages$/.test(req.url.split("?")[0])) {
+        let body = {};
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          res.writeHead(400).end();
+          return;
+        }
+        requests.push({ url: req.url, headers: { ...req.headers, "x-api-key": req.headers["x-api-key"] ? "[set]" : undefined, authorization: req.headers.authorization ? "[set]" : undefined }, body });
+        stream(res, body).catch(() => res.destroy());
+        return;
+      }
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: req.url } }));
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(port, host, () => resolve({ server, port: server.address().port, requests }));
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { port } = await startProvider({ port: Number(process.env.PROVIDER_PORT ?? 0) });
+  console.log(`PORT ${port}`);
+}
