@@ -21,18 +21,21 @@ cd "$ROOT/src-tauri"
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
+# One feature set for everything (the e2e build needs custom-protocol), so tauri compiles once.
+FEATURES=(--features warden-desktop/custom-protocol)
+
 step "cargo clippy -D warnings"
-cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy --workspace --all-targets --locked "${FEATURES[@]}" -- -D warnings
 
 step "cargo test (workspace)"
-run cargo test --workspace --locked
+run cargo test --workspace --locked "${FEATURES[@]}"
 
 step "keychain tests against the real Secret Service (gnome-keyring under dbus-run-session)"
 # A fresh data dir per run: gnome-keyring creates its login keyring with the first password.
 KEYRING_HOME=$(mktemp -d)
 run env XDG_DATA_HOME="$KEYRING_HOME" dbus-run-session -- sh -c '
   echo -n warden-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-  cargo test --workspace --locked --lib -- --ignored keychain --test-threads=1'
+  cargo test --workspace --locked --features warden-desktop/custom-protocol -- --ignored keychain --test-threads=1'
 rm -rf "$KEYRING_HOME"
 
 cd "$ROOT"

@@ -13,14 +13,43 @@ pub(crate) fn generate_call_id() -> String {
 
 /// The text of a tool result for formats without an error flag (OpenAI, Ollama): a failure is
 /// said in the text, unless the text already starts by saying so.
-pub(crate) fn result_text_with_error_mark(result: &ToolResultBlock) -> String {
+pub(crate) fn result_text_with_error_mark(result: &ToolResultBlock) -> std::borrow::Cow<'_, str> {
     let already_marked =
         result.content.trim_start().get(..5).is_some_and(|p| p.eq_ignore_ascii_case("error"));
     if result.is_error && !already_marked {
-        format!("ERROR: {}", result.content)
+        std::borrow::Cow::Owned(format!("ERROR: {}", result.content))
     } else {
-        result.content.clone()
+        std::borrow::Cow::Borrowed(&result.content)
     }
+}
+
+/// A tool definition in the OpenAI function format, which Ollama shares.
+#[derive(serde::Serialize)]
+pub(crate) struct FunctionTool<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub function: FunctionSpec<'a>,
+}
+
+#[derive(serde::Serialize)]
+pub(crate) struct FunctionSpec<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub parameters: &'a serde_json::Value,
+}
+
+pub(crate) fn function_tools(tools: &[warden_protocol::ToolDefinition]) -> Vec<FunctionTool<'_>> {
+    tools
+        .iter()
+        .map(|t| FunctionTool {
+            kind: "function",
+            function: FunctionSpec {
+                name: &t.name,
+                description: &t.description,
+                parameters: &t.input_schema,
+            },
+        })
+        .collect()
 }
 
 /// Join a base URL and a path without doubling or losing the slash.

@@ -3,8 +3,12 @@
 //! The API is strict about the turn after tool use: the user message must *start* with one
 //! `tool_result` block per `tool_use_id` (text only after them), and consecutive results belong in
 //! one user message. Thinking blocks go back byte-exact with their signature, or not at all.
+//!
+//! The body borrows from the history and is serialized straight to bytes: the whole history is
+//! sent on every iteration of the loop, so no intermediate JSON tree is built and dropped.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 use warden_protocol::{ContentBlock, Message, Role};
 
 use crate::provider::ChatRequest;
@@ -12,54 +16,112 @@ use crate::provider::ChatRequest;
 /// Anthropic requires `max_tokens`; used when the request leaves it at 0.
 const DEFAULT_MAX_TOKENS: u32 = 4096;
 
-pub(crate) fn body(request: &ChatRequest) -> Value {
-    let mut body = Map::new();
-    body.insert("model".into(), json!(request.model));
-    let max_tokens = if request.max_tokens == 0 { DEFAULT_MAX_TOKENS } else { request.max_tokens };
-    body.insert("max_tokens".into(), json!(max_tokens));
-    body.insert("stream".into(), json!(true));
-    if let Some(system) = request.system.as_deref().filter(|s| !s.trim().is_empty()) {
-        body.insert("system".into(), json!(system));
-    }
-    if !request.tools.is_empty() {
-        let tools: Vec<Value> = request
+/// `{}`: the input sent for a tool call whose input was not an object.
+static EMPTY_INPUT: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| Value::Object(serde_json::Map::new()));
+
+#[derive(Serialize)]
+pub(crate) struct Body<'a> {
+    model: &'a str,
+    max_tokens: u32,
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system: Option<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Tool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thinking: Option<Thinking>,
+    messages: Vec<Turn<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool<'a> {
+    name: &'a str,
+    description: &'a str,
+    input_schema: &'a Value,
+}
+
+#[derive(Serialize)]
+struct Thinking {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    budget_tokens: u32,
+}
+
+#[derive(Serialize)]
+struct Turn<'a> {
+    role: &'static str,
+    content: Content<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Content<'a> {
+    /// A user turn that is only text goes as a plain string, the form everyone writes by hand.
+    Text(&'a str),
+    Blocks(Vec<Block<'a>>),
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Block<'a> {
+    Text {
+        text: &'a str,
+    },
+    Thinking {
+        thinking: &'a str,
+        signature: &'a str,
+    },
+    RedactedThinking {
+        data: &'a str,
+    },
+    ToolUse {
+        id: &'a str,
+        name: &'a str,
+        input: &'a Value,
+    },
+    ToolResult {
+        tool_use_id: &'a str,
+        content: &'a str,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+}
+
+pub(crate) fn body(request: &ChatRequest) -> Body<'_> {
+    Body {
+        model: &request.model,
+        max_tokens: if request.max_tokens == 0 { DEFAULT_MAX_TOKENS } else { request.max_tokens },
+        stream: true,
+        system: request.system.as_deref().filter(|s| !s.trim().is_empty()),
+        tools: request
             .tools
             .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
+            .map(|t| Tool { name: &t.name, description: &t.description, input_schema: &t.input_schema })
+            .collect(),
+        thinking: request.thinking.map(|t| Thinking { kind: "enabled", budget_tokens: t.budget_tokens }),
+        messages: messages(&request.messages),
     }
-    if let Some(thinking) = request.thinking {
-        body.insert("thinking".into(), json!({"type": "enabled", "budget_tokens": thinking.budget_tokens}));
-    }
-    body.insert("messages".into(), Value::Array(messages(&request.messages)));
-    Value::Object(body)
 }
 
 /// One wire message being assembled: tool results are kept apart so they can go first.
-struct Turn {
+struct Assembling<'a> {
     role: Role,
-    results: Vec<Value>,
-    blocks: Vec<Value>,
+    results: Vec<Block<'a>>,
+    blocks: Vec<Block<'a>>,
 }
 
-pub(crate) fn messages(history: &[Message]) -> Vec<Value> {
-    let mut turns: Vec<Turn> = Vec::new();
+fn messages(history: &[Message]) -> Vec<Turn<'_>> {
+    let mut turns: Vec<Assembling<'_>> = Vec::new();
     for message in history {
-        let mut turn = Turn { role: message.role, results: Vec::new(), blocks: Vec::new() };
+        let mut turn = Assembling { role: message.role, results: Vec::new(), blocks: Vec::new() };
         for block in &message.content {
             match block {
-                ContentBlock::ToolResult(result) => {
-                    let mut value = json!({
-                        "type": "tool_result",
-                        "tool_use_id": result.tool_use_id,
-                        "content": result.content,
-                    });
-                    if result.is_error {
-                        value["is_error"] = json!(true);
-                    }
-                    turn.results.push(value);
-                }
+                ContentBlock::ToolResult(result) => turn.results.push(Block::ToolResult {
+                    tool_use_id: &result.tool_use_id,
+                    content: &result.content,
+                    is_error: result.is_error,
+                }),
                 other => turn.blocks.extend(block_value(message.role, other)),
             }
         }
@@ -77,39 +139,38 @@ pub(crate) fn messages(history: &[Message]) -> Vec<Value> {
     turns.into_iter().map(turn_value).collect()
 }
 
-fn turn_value(turn: Turn) -> Value {
+fn turn_value(turn: Assembling<'_>) -> Turn<'_> {
     let role = match turn.role {
         Role::User => "user",
         Role::Assistant => "assistant",
     };
-    // A user turn that is only text goes as a plain string, the form everyone writes by hand.
-    if turn.role == Role::User && turn.results.is_empty() && turn.blocks.len() == 1 {
-        if let Some(text) = turn.blocks[0].get("text").and_then(Value::as_str) {
-            return json!({"role": role, "content": text});
+    if turn.role == Role::User && turn.results.is_empty() {
+        if let [Block::Text { text }] = turn.blocks.as_slice() {
+            return Turn { role, content: Content::Text(text) };
         }
     }
     let mut content = turn.results;
     content.extend(turn.blocks);
-    json!({"role": role, "content": content})
+    Turn { role, content: Content::Blocks(content) }
 }
 
-fn block_value(role: Role, block: &ContentBlock) -> Option<Value> {
+fn block_value(role: Role, block: &ContentBlock) -> Option<Block<'_>> {
     match block {
         ContentBlock::Text { text } if text.is_empty() => None,
-        ContentBlock::Text { text } => Some(json!({"type": "text", "text": text})),
+        ContentBlock::Text { text } => Some(Block::Text { text }),
         // Only assistant turns carry reasoning, and only signed thinking is accepted back.
         ContentBlock::Thinking { thinking, signature: Some(signature) } if role == Role::Assistant => {
-            Some(json!({"type": "thinking", "thinking": thinking, "signature": signature}))
+            Some(Block::Thinking { thinking, signature })
         }
         ContentBlock::Thinking { .. } => None,
         ContentBlock::RedactedThinking { data } if role == Role::Assistant => {
-            Some(json!({"type": "redacted_thinking", "data": data}))
+            Some(Block::RedactedThinking { data })
         }
         ContentBlock::RedactedThinking { .. } => None,
         ContentBlock::ToolUse(call) => {
             // The API wants an object; an invalid input the loop already reported becomes `{}`.
-            let input = if call.input.is_object() { call.input.clone() } else { json!({}) };
-            Some(json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input}))
+            let input = if call.input.is_object() { &call.input } else { &*EMPTY_INPUT };
+            Some(Block::ToolUse { id: &call.id, name: &call.name, input })
         }
         ContentBlock::ToolResult(_) => None,
     }

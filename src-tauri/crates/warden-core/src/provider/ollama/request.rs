@@ -1,81 +1,129 @@
 //! History → Ollama's `/api/chat` body. Tool call `arguments` are objects here, and results are
 //! addressed by `tool_name` (with `tool_call_id` too, which current servers also read).
+//!
+//! The body borrows from the history and is serialized straight to bytes.
 
-use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde_json::Value;
 use warden_protocol::{ContentBlock, Message, Role};
 
-use crate::provider::common::result_text_with_error_mark;
+use crate::provider::common::{function_tools, result_text_with_error_mark, FunctionTool};
 use crate::provider::ChatRequest;
 
-pub(crate) fn body(request: &ChatRequest) -> Value {
-    let mut body = Map::new();
-    body.insert("model".into(), json!(request.model));
-    body.insert("messages".into(), Value::Array(messages(request.system.as_deref(), &request.messages)));
-    if !request.tools.is_empty() {
-        let tools: Vec<Value> = request
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.input_schema,
-                }})
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
-    }
-    if request.thinking.is_some() {
-        body.insert("think".into(), json!(true));
-    }
-    if request.max_tokens > 0 {
-        body.insert("options".into(), json!({"num_predict": request.max_tokens}));
-    }
-    body.insert("stream".into(), json!(true));
-    Value::Object(body)
+/// `{}`: the arguments sent for a tool call whose input was not an object.
+static EMPTY_ARGUMENTS: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| Value::Object(serde_json::Map::new()));
+
+#[derive(Serialize)]
+pub(crate) struct Body<'a> {
+    model: &'a str,
+    messages: Vec<WireMessage<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<FunctionTool<'a>>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    think: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    options: Option<Options>,
+    stream: bool,
 }
 
-pub(crate) fn messages(system: Option<&str>, history: &[Message]) -> Vec<Value> {
+#[derive(Serialize)]
+struct Options {
+    num_predict: u32,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+enum WireMessage<'a> {
+    System {
+        content: &'a str,
+    },
+    User {
+        content: Cow<'a, str>,
+    },
+    Assistant {
+        content: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<WireCall<'a>>,
+    },
+    Tool {
+        tool_name: &'a str,
+        tool_call_id: &'a str,
+        content: Cow<'a, str>,
+    },
+}
+
+#[derive(Serialize)]
+struct WireCall<'a> {
+    id: &'a str,
+    function: WireFunction<'a>,
+}
+
+#[derive(Serialize)]
+struct WireFunction<'a> {
+    index: usize,
+    name: &'a str,
+    arguments: &'a Value,
+}
+
+pub(crate) fn body(request: &ChatRequest) -> Body<'_> {
+    Body {
+        model: &request.model,
+        messages: messages(request.system.as_deref(), &request.messages),
+        tools: function_tools(&request.tools),
+        think: request.thinking.is_some(),
+        options: (request.max_tokens > 0).then_some(Options { num_predict: request.max_tokens }),
+        stream: true,
+    }
+}
+
+fn messages<'a>(system: Option<&'a str>, history: &'a [Message]) -> Vec<WireMessage<'a>> {
     let mut out = Vec::new();
     if let Some(system) = system.filter(|s| !s.trim().is_empty()) {
-        out.push(json!({"role": "system", "content": system}));
+        out.push(WireMessage::System { content: system });
     }
     for message in history {
         match message.role {
             Role::User => {
-                let mut text = String::new();
+                let mut text: Option<Cow<'a, str>> = None;
                 for block in &message.content {
                     match block {
-                        ContentBlock::ToolResult(result) => out.push(json!({
-                            "role": "tool",
-                            "tool_name": result.tool_name,
-                            "tool_call_id": result.tool_use_id,
-                            "content": result_text_with_error_mark(result),
-                        })),
-                        ContentBlock::Text { text: t } => text.push_str(t),
+                        ContentBlock::ToolResult(result) => out.push(WireMessage::Tool {
+                            tool_name: &result.tool_name,
+                            tool_call_id: &result.tool_use_id,
+                            content: result_text_with_error_mark(result),
+                        }),
+                        ContentBlock::Text { text: t } => match &mut text {
+                            None => text = Some(Cow::Borrowed(t)),
+                            Some(joined) => joined.to_mut().push_str(t),
+                        },
                         _ => {}
                     }
                 }
-                if !text.is_empty() {
-                    out.push(json!({"role": "user", "content": text}));
+                if let Some(content) = text.filter(|t| !t.is_empty()) {
+                    out.push(WireMessage::User { content });
                 }
             }
             Role::Assistant => {
-                let calls: Vec<Value> = message
+                let tool_calls: Vec<WireCall<'_>> = message
                     .tool_calls()
                     .enumerate()
-                    .map(|(index, call)| {
-                        let arguments = if call.input.is_object() { call.input.clone() } else { json!({}) };
-                        json!({"id": call.id, "function": {"index": index, "name": call.name, "arguments": arguments}})
+                    .map(|(index, call)| WireCall {
+                        id: &call.id,
+                        function: WireFunction {
+                            index,
+                            name: &call.name,
+                            arguments: if call.input.is_object() { &call.input } else { &*EMPTY_ARGUMENTS },
+                        },
                     })
                     .collect();
-                let text = message.text();
-                if text.is_empty() && calls.is_empty() {
+                let content = message.text();
+                if content.is_empty() && tool_calls.is_empty() {
                     continue;
                 }
-                let mut value = json!({"role": "assistant", "content": text});
-                if !calls.is_empty() {
-                    value["tool_calls"] = Value::Array(calls);
-                }
-                out.push(value);
+                out.push(WireMessage::Assistant { content, tool_calls });
             }
         }
     }

@@ -3,11 +3,16 @@
 //! Tool calls go back as the assistant's `tool_calls` with `arguments` as a string — the raw one
 //! the model streamed when we have it — and each result is its own `role: "tool"` message. There
 //! is no error flag in this format, so a failure is said in the result text.
+//!
+//! The body borrows from the history and is serialized straight to bytes (the whole history is
+//! sent on every iteration of the loop).
 
-use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+
+use serde::Serialize;
 use warden_protocol::{ContentBlock, Message, Role};
 
-use crate::provider::common::result_text_with_error_mark;
+use crate::provider::common::{function_tools, result_text_with_error_mark, FunctionTool};
 use crate::provider::ChatRequest;
 
 /// `max_completion_tokens` is what api.openai.com wants (reasoning models refuse `max_tokens`);
@@ -18,38 +23,80 @@ pub(crate) enum TokenLimitField {
     MaxCompletionTokens,
 }
 
-pub(crate) fn body(request: &ChatRequest, limit_field: TokenLimitField) -> Value {
-    let mut body = Map::new();
-    body.insert("model".into(), json!(request.model));
-    body.insert("messages".into(), Value::Array(messages(request.system.as_deref(), &request.messages)));
-    if !request.tools.is_empty() {
-        let tools: Vec<Value> = request
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.input_schema,
-                }})
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
-    }
-    if request.max_tokens > 0 {
-        let field = match limit_field {
-            TokenLimitField::MaxTokens => "max_tokens",
-            TokenLimitField::MaxCompletionTokens => "max_completion_tokens",
-        };
-        body.insert(field.into(), json!(request.max_tokens));
-    }
-    body.insert("stream".into(), json!(true));
-    body.insert("stream_options".into(), json!({"include_usage": true}));
-    Value::Object(body)
+#[derive(Serialize)]
+pub(crate) struct Body<'a> {
+    model: &'a str,
+    messages: Vec<WireMessage<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<FunctionTool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_completion_tokens: Option<u32>,
+    stream: bool,
+    stream_options: StreamOptions,
 }
 
-pub(crate) fn messages(system: Option<&str>, history: &[Message]) -> Vec<Value> {
+#[derive(Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+enum WireMessage<'a> {
+    System {
+        content: &'a str,
+    },
+    User {
+        content: Cow<'a, str>,
+    },
+    Assistant {
+        content: Option<Cow<'a, str>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<WireCall<'a>>,
+    },
+    Tool {
+        tool_call_id: &'a str,
+        content: Cow<'a, str>,
+    },
+}
+
+#[derive(Serialize)]
+struct WireCall<'a> {
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: WireFunction<'a>,
+}
+
+#[derive(Serialize)]
+struct WireFunction<'a> {
+    name: &'a str,
+    arguments: Cow<'a, str>,
+}
+
+pub(crate) fn body(request: &ChatRequest, limit_field: TokenLimitField) -> Body<'_> {
+    let limit = (request.max_tokens > 0).then_some(request.max_tokens);
+    let (max_tokens, max_completion_tokens) = match limit_field {
+        TokenLimitField::MaxTokens => (limit, None),
+        TokenLimitField::MaxCompletionTokens => (None, limit),
+    };
+    Body {
+        model: &request.model,
+        messages: messages(request.system.as_deref(), &request.messages),
+        tools: function_tools(&request.tools),
+        max_tokens,
+        max_completion_tokens,
+        stream: true,
+        stream_options: StreamOptions { include_usage: true },
+    }
+}
+
+fn messages<'a>(system: Option<&'a str>, history: &'a [Message]) -> Vec<WireMessage<'a>> {
     let mut out = Vec::new();
     if let Some(system) = system.filter(|s| !s.trim().is_empty()) {
-        out.push(json!({"role": "system", "content": system}));
+        out.push(WireMessage::System { content: system });
     }
     for message in history {
         match message.role {
@@ -60,41 +107,46 @@ pub(crate) fn messages(system: Option<&str>, history: &[Message]) -> Vec<Value> 
     out
 }
 
-fn user_messages(message: &Message, out: &mut Vec<Value>) {
-    let mut text = String::new();
+fn user_messages<'a>(message: &'a Message, out: &mut Vec<WireMessage<'a>>) {
+    let mut text: Option<Cow<'a, str>> = None;
     for block in &message.content {
         match block {
-            ContentBlock::ToolResult(result) => out.push(json!({
-                "role": "tool",
-                "tool_call_id": result.tool_use_id,
-                "content": result_text_with_error_mark(result),
-            })),
-            ContentBlock::Text { text: t } => text.push_str(t),
+            ContentBlock::ToolResult(result) => out.push(WireMessage::Tool {
+                tool_call_id: &result.tool_use_id,
+                content: result_text_with_error_mark(result),
+            }),
+            ContentBlock::Text { text: t } => match &mut text {
+                None => text = Some(Cow::Borrowed(t)),
+                Some(joined) => joined.to_mut().push_str(t),
+            },
             _ => {}
         }
     }
     // Text of the same turn goes after the tool messages, which must follow the assistant's calls.
-    if !text.is_empty() {
-        out.push(json!({"role": "user", "content": text}));
+    if let Some(content) = text.filter(|t| !t.is_empty()) {
+        out.push(WireMessage::User { content });
     }
 }
 
-fn assistant_message(message: &Message) -> Option<Value> {
+fn assistant_message(message: &Message) -> Option<WireMessage<'_>> {
     let text = message.text();
-    let calls: Vec<Value> = message
+    let tool_calls: Vec<WireCall<'_>> = message
         .tool_calls()
-        .map(|call| {
-            let arguments = call.raw_arguments.clone().unwrap_or_else(|| call.input.to_string());
-            json!({"id": call.id, "type": "function", "function": {"name": call.name, "arguments": arguments}})
+        .map(|call| WireCall {
+            id: &call.id,
+            kind: "function",
+            function: WireFunction {
+                name: &call.name,
+                arguments: match &call.raw_arguments {
+                    Some(raw) => Cow::Borrowed(raw),
+                    None => Cow::Owned(call.input.to_string()),
+                },
+            },
         })
         .collect();
-    if text.is_empty() && calls.is_empty() {
+    if text.is_empty() && tool_calls.is_empty() {
         return None;
     }
-    let mut value =
-        json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }});
-    if !calls.is_empty() {
-        value["tool_calls"] = Value::Array(calls);
-    }
-    Some(value)
+    let content = (!text.is_empty()).then_some(Cow::Owned(text));
+    Some(WireMessage::Assistant { content, tool_calls })
 }
