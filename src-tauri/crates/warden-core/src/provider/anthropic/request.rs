@@ -169,7 +169,7 @@ fn block_value(role: Role, block: &ContentBlock) -> Option<Block<'_>> {
         ContentBlock::RedactedThinking { .. } => None,
         ContentBlock::ToolUse(call) => {
             // The API wants an object; an invalid input the loop already reported becomes `{}`.
-            let input = if call.input.is_object() { &call.input } else { &*EMPTY_INPUT };
+            let input = if call.input.is_object() { &call.input } else { &EMPTY_INPUT };
             Some(Block::ToolUse { id: &call.id, name: &call.name, input })
         }
         ContentBlock::ToolResult(_) => None,

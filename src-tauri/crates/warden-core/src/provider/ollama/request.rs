@@ -115,7 +115,7 @@ fn messages<'a>(system: Option<&'a str>, history: &'a [Message]) -> Vec<WireMess
                         function: WireFunction {
                             index,
                             name: &call.name,
-                            arguments: if call.input.is_object() { &call.input } else { &*EMPTY_ARGUMENTS },
+                            arguments: if call.input.is_object() { &call.input } else { &EMPTY_ARGUMENTS },
                         },
                     })
                     .collect();
