@@ -11,7 +11,7 @@ use super::assemble::{MessageBuilder, RequestedCall};
 use super::budget::Budget;
 use super::session::SessionCore;
 use super::tool_step::{run_tool_calls, StepOutcome};
-use crate::provider::{ChatRequest, ProviderError, StreamChunk};
+use crate::provider::{ChatRequest, ProviderError, StreamChunk, ToolChoice};
 
 /// How the turn ended; the last `chat:stream-end` says the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,9 +51,10 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
             model: config.model.clone(),
             system: config.system_prompt.clone(),
             messages: core.history(),
-            tools: if final_request { Vec::new() } else { core.tool_definitions() },
+            tools: core.tool_definitions(),
             max_tokens: config.max_tokens,
             thinking: config.thinking,
+            tool_choice: if final_request { ToolChoice::None } else { ToolChoice::Auto },
         };
         let streamed = stream_message(&core, request, &message_id, &cancel).await;
         let (message, calls, stop, usage) = match streamed {

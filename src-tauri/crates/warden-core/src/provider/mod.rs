@@ -93,6 +93,19 @@ pub struct ChatRequest {
     pub tools: Vec<ToolDefinition>,
     pub max_tokens: u32,
     pub thinking: Option<ThinkingConfig>,
+    /// Whether the model may call the tools it is shown.
+    pub tool_choice: ToolChoice,
+}
+
+/// Whether the model may call tools in this message. The tools are still described when they
+/// may not be called, because a history with tool calls needs their definitions (Anthropic
+/// refuses such a request otherwise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolChoice {
+    #[default]
+    Auto,
+    /// Answer in text only (the context budget's last request).
+    None,
 }
 
 /// A model a provider offers.

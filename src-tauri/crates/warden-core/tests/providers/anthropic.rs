@@ -91,6 +91,7 @@ async fn request_with_tools_matches_the_fixture() {
         tools: tools_from(&expected["tools"]),
         max_tokens: 1024,
         thinking: None,
+        tool_choice: Default::default(),
     };
     let body = fixture("anthropic/a_text.sse");
     let (c, requests) = run_with(KIND, vec![Reply::sse(body, Split::Whole)], |_| {}, request).await;
@@ -168,6 +169,7 @@ async fn follow_up_puts_tool_results_first_with_is_error() {
         tools: tools_from(&expected["tools"]),
         max_tokens: 1024,
         thinking: None,
+        tool_choice: Default::default(),
     };
     let (_, requests) =
         run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request)
@@ -202,6 +204,7 @@ async fn follow_up_after_thinking_echoes_the_signed_block() {
         tools: tools_from(&expected["tools"]),
         max_tokens: 4096,
         thinking: Some(ThinkingConfig { budget_tokens: 2048 }),
+        tool_choice: Default::default(),
     };
     let (_, requests) =
         run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request)

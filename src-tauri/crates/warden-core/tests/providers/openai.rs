@@ -55,6 +55,7 @@ async fn request_with_tools_matches_the_fixture() {
         tools: tools_from(&expected["tools"]),
         max_tokens: 0,
         thinking: None,
+        tool_choice: Default::default(),
     };
     let (_, requests) =
         run_with(KIND, vec![Reply::sse(fixture("openai/a_text.sse"), Split::Whole)], |_| {}, request).await;
@@ -110,6 +111,7 @@ async fn follow_up_sends_raw_arguments_and_one_tool_message_per_result() {
         tools: tools_from(&expected["tools"]),
         max_tokens: 0,
         thinking: None,
+        tool_choice: Default::default(),
     };
     let (_, requests) =
         run_with(KIND, vec![Reply::sse(fixture("openai/a_text.sse"), Split::Whole)], |_| {}, request).await;

@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 use warden_protocol::{ContentBlock, Message, Role};
 
-use crate::provider::ChatRequest;
+use crate::provider::{ChatRequest, ToolChoice};
 
 /// Anthropic requires `max_tokens`; used when the request leaves it at 0.
 const DEFAULT_MAX_TOKENS: u32 = 4096;
@@ -30,8 +30,17 @@ pub(crate) struct Body<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<Tool<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<ToolChoiceNone>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     thinking: Option<Thinking>,
     messages: Vec<Turn<'a>>,
+}
+
+/// `{"type": "none"}`: the tools are described but may not be called.
+#[derive(Serialize)]
+struct ToolChoiceNone {
+    #[serde(rename = "type")]
+    kind: &'static str,
 }
 
 #[derive(Serialize)]
@@ -99,6 +108,8 @@ pub(crate) fn body(request: &ChatRequest) -> Body<'_> {
             .iter()
             .map(|t| Tool { name: &t.name, description: &t.description, input_schema: &t.input_schema })
             .collect(),
+        tool_choice: (request.tool_choice == ToolChoice::None && !request.tools.is_empty())
+            .then_some(ToolChoiceNone { kind: "none" }),
         thinking: request.thinking.map(|t| Thinking { kind: "enabled", budget_tokens: t.budget_tokens }),
         messages: messages(&request.messages),
     }

@@ -10,7 +10,7 @@ use serde_json::Value;
 use warden_protocol::{ContentBlock, Message, Role};
 
 use crate::provider::common::{function_tools, result_text_with_error_mark, FunctionTool};
-use crate::provider::ChatRequest;
+use crate::provider::{ChatRequest, ToolChoice};
 
 /// `{}`: the arguments sent for a tool call whose input was not an object.
 static EMPTY_ARGUMENTS: std::sync::LazyLock<Value> =
@@ -72,7 +72,12 @@ pub(crate) fn body(request: &ChatRequest) -> Body<'_> {
     Body {
         model: &request.model,
         messages: messages(request.system.as_deref(), &request.messages),
-        tools: function_tools(&request.tools),
+        // Ollama has no tool_choice and does not need the definitions for a history with calls.
+        tools: if request.tool_choice == ToolChoice::None {
+            Vec::new()
+        } else {
+            function_tools(&request.tools)
+        },
         think: request.thinking.is_some(),
         options: (request.max_tokens > 0).then_some(Options { num_predict: request.max_tokens }),
         stream: true,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use warden_protocol::{ContentBlock, Message, Role};
 
 use crate::provider::common::{function_tools, result_text_with_error_mark, FunctionTool};
-use crate::provider::ChatRequest;
+use crate::provider::{ChatRequest, ToolChoice};
 
 /// `max_completion_tokens` is what api.openai.com wants (reasoning models refuse `max_tokens`);
 /// compatible servers mostly know only `max_tokens`.
@@ -29,6 +29,9 @@ pub(crate) struct Body<'a> {
     messages: Vec<WireMessage<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<FunctionTool<'a>>,
+    /// `"none"` when the tools may not be called.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     max_tokens: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,6 +89,7 @@ pub(crate) fn body(request: &ChatRequest, limit_field: TokenLimitField) -> Body<
         model: &request.model,
         messages: messages(request.system.as_deref(), &request.messages),
         tools: function_tools(&request.tools),
+        tool_choice: (request.tool_choice == ToolChoice::None && !request.tools.is_empty()).then_some("none"),
         max_tokens,
         max_completion_tokens,
         stream: true,

@@ -3,11 +3,12 @@
 
 use warden_protocol::{ContentBlock, Message, ToolDefinition};
 
-use crate::provider::ChatRequest;
+use crate::provider::{ChatRequest, ToolChoice};
 
 pub(crate) fn rewrite(mut request: ChatRequest) -> ChatRequest {
     let tools = std::mem::take(&mut request.tools);
-    if !tools.is_empty() {
+    // With no tool calls allowed the model is not told how to make them.
+    if !tools.is_empty() && request.tool_choice == ToolChoice::Auto {
         let instructions = describe_tools(&tools);
         request.system = Some(match request.system.take().filter(|s| !s.trim().is_empty()) {
             Some(system) => format!("{system}\n\n{instructions}"),
