@@ -26,8 +26,8 @@ use crate::tool::{ToolOutput, ToolRegistry, ToolsConfig};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
-    #[error("no API key for {provider}: set {env_var} or save a key in Warden's settings")]
-    MissingKey { provider: &'static str, env_var: &'static str },
+    #[error("no API key for {provider}: set {env_var} or save a key in Warden's settings{}", keychain_note(.keychain))]
+    MissingKey { provider: &'static str, env_var: &'static str, keychain: Option<String> },
     #[error("the project folder {0} does not exist or is not a folder")]
     BadProject(PathBuf),
     #[error("unknown tool `{0}`")]
@@ -183,13 +183,16 @@ impl Engine {
             ProviderId::OpenaiCompatible => Some(KeyName::OpenaiCompatible),
             ProviderId::Ollama => None,
         };
-        let key: Option<ApiKey> = match key_name {
-            // A keychain that cannot be reached is the same as no key here; the error below says what to do.
-            Some(name) => resolve_key(self.secrets.as_ref(), name).await.unwrap_or_else(|error| {
-                tracing::warn!(%error, "keychain unavailable");
-                None
-            }),
-            None => None,
+        // A keychain that cannot be reached is the same as no key here; the error below says so.
+        let (key, keychain_error): (Option<ApiKey>, Option<String>) = match key_name {
+            Some(name) => match resolve_key(self.secrets.as_ref(), name).await {
+                Ok(key) => (key, None),
+                Err(error) => {
+                    tracing::debug!(%error, "keychain unavailable");
+                    (None, Some(error.to_string()))
+                }
+            },
+            None => (None, None),
         };
         // Hosted APIs need a key; a local OpenAI-compatible server (a base URL of its own) may not.
         let needs_key = match id {
@@ -199,7 +202,11 @@ impl Engine {
         };
         if needs_key && key.is_none() {
             let name = key_name.unwrap_or(KeyName::Anthropic);
-            return Err(SetupError::MissingKey { provider: id.as_str(), env_var: name.env_var() });
+            return Err(SetupError::MissingKey {
+                provider: id.as_str(),
+                env_var: name.env_var(),
+                keychain: keychain_error,
+            });
         }
         let options = provider::ProviderSettings {
             base_url,
@@ -384,6 +391,13 @@ pub enum SetupOrProviderError {
     Setup(#[from] SetupError),
     #[error(transparent)]
     Provider(#[from] ProviderError),
+}
+
+fn keychain_note(keychain: &Option<String>) -> String {
+    match keychain {
+        Some(error) => format!(" ({error})"),
+        None => String::new(),
+    }
 }
 
 fn wire_kind(id: ProviderId) -> provider::ProviderKind {
