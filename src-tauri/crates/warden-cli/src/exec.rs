@@ -37,7 +37,11 @@ pub async fn run(args: ExecArgs) -> u8 {
     let (session, mut events) = match engine.start(spec).await {
         Ok(started) => started,
         Err(error) => {
-            eprintln!("warden: {error}");
+            // With --json the event is for the script and stderr for the person; without, the
+            // transcript already shows it.
+            if args.common.json {
+                eprintln!("warden: {error}");
+            }
             render.event(&Event::Error(ChatError {
                 conversation_id,
                 message_id: None,
