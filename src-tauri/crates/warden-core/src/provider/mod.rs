@@ -20,6 +20,7 @@ pub mod ollama;
 pub mod openai;
 mod retry;
 pub mod sse;
+mod sse_feed;
 pub mod text_protocol;
 mod transport;
 

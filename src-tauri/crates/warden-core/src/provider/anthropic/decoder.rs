@@ -12,7 +12,7 @@ use serde_json::Value;
 use warden_protocol::{StopReason, Usage};
 
 use crate::provider::http::classify_stream_error;
-use crate::provider::sse::{SseDecoder, SseEvent};
+use crate::provider::sse_feed::{SseEvents, SseFeed};
 use crate::provider::transport::{ChunkResult, WireDecoder};
 use crate::provider::{ProviderError, StreamChunk};
 use crate::secrets::ApiKey;
@@ -75,31 +75,25 @@ enum Block {
 }
 
 pub(crate) struct AnthropicDecoder {
-    sse: SseDecoder,
-    events: Vec<SseEvent>,
+    feed: SseFeed,
     blocks: HashMap<u64, Block>,
     stop_reason: Option<StopReason>,
     usage: Usage,
-    finished: bool,
-    failed: bool,
     key: Option<ApiKey>,
 }
 
 impl AnthropicDecoder {
     pub(crate) fn new(key: Option<ApiKey>) -> Self {
         Self {
-            sse: SseDecoder::new(),
-            events: Vec::new(),
+            feed: SseFeed::default(),
             blocks: HashMap::new(),
             stop_reason: None,
             usage: Usage::default(),
-            finished: false,
-            failed: false,
             key,
         }
     }
 
-    fn handle(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
+    fn handle_event(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
         let event: Event<'_> = serde_json::from_str(data).map_err(|e| {
             ProviderError::invalid_response(format!("Anthropic sent an event that is not valid JSON ({e})."))
         })?;
@@ -151,7 +145,7 @@ impl AnthropicDecoder {
                 }
                 let stop_reason = self.stop_reason.unwrap_or(StopReason::EndTurn);
                 out.push_back(Ok(StreamChunk::End { stop_reason }));
-                self.finished = true;
+                self.feed.finished = true;
             }
             "error" => {
                 let error = event.error.unwrap_or(Value::Null);
@@ -251,32 +245,23 @@ fn stop_reason(reason: &str) -> StopReason {
     }
 }
 
+impl SseEvents for AnthropicDecoder {
+    fn feed_state(&mut self) -> &mut SseFeed {
+        &mut self.feed
+    }
+
+    fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
+        self.handle_event(data, out)
+    }
+}
+
 impl WireDecoder for AnthropicDecoder {
     fn feed(&mut self, bytes: &[u8], out: &mut VecDeque<ChunkResult>) {
-        if self.finished || self.failed {
-            return;
-        }
-        self.sse.feed(bytes, &mut self.events);
-        let events = std::mem::take(&mut self.events);
-        for event in &events {
-            if event.data.is_empty() {
-                continue;
-            }
-            if let Err(error) = self.handle(&event.data, out) {
-                out.push_back(Err(error));
-                self.failed = true;
-                break;
-            }
-            if self.finished {
-                break;
-            }
-        }
-        self.events = events;
-        self.events.clear();
+        self.feed_sse(bytes, out);
     }
 
     fn is_finished(&self) -> bool {
-        self.finished || self.failed
+        self.feed.is_done()
     }
 
     fn finish(&mut self, out: &mut VecDeque<ChunkResult>) {

@@ -14,7 +14,7 @@ use warden_protocol::{StopReason, Usage};
 
 use crate::provider::common::generate_call_id;
 use crate::provider::http::classify_stream_error;
-use crate::provider::sse::{SseDecoder, SseEvent};
+use crate::provider::sse_feed::{SseEvents, SseFeed};
 use crate::provider::transport::{ChunkResult, WireDecoder};
 use crate::provider::{ProviderError, StreamChunk};
 use crate::secrets::ApiKey;
@@ -91,14 +91,11 @@ struct Call {
 
 pub(crate) struct OpenAiDecoder {
     label: String,
-    sse: SseDecoder,
-    events: Vec<SseEvent>,
+    feed: SseFeed,
     calls: Vec<Call>,
     started: bool,
     finish_reason: Option<StopReason>,
     usage: Option<Usage>,
-    finished: bool,
-    failed: bool,
     key: Option<ApiKey>,
 }
 
@@ -106,19 +103,16 @@ impl OpenAiDecoder {
     pub(crate) fn new(label: String, key: Option<ApiKey>) -> Self {
         Self {
             label,
-            sse: SseDecoder::new(),
-            events: Vec::new(),
+            feed: SseFeed::default(),
             calls: Vec::new(),
             started: false,
             finish_reason: None,
             usage: None,
-            finished: false,
-            failed: false,
             key,
         }
     }
 
-    fn handle(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
+    fn handle_event(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
         if data.starts_with("[DONE]") {
             self.done(out);
             return Ok(());
@@ -231,7 +225,7 @@ impl OpenAiDecoder {
             stop_reason = StopReason::ToolUse;
         }
         out.push_back(Ok(StreamChunk::End { stop_reason }));
-        self.finished = true;
+        self.feed.finished = true;
     }
 }
 
@@ -260,32 +254,23 @@ fn stop_reason(reason: &str) -> StopReason {
     }
 }
 
+impl SseEvents for OpenAiDecoder {
+    fn feed_state(&mut self) -> &mut SseFeed {
+        &mut self.feed
+    }
+
+    fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
+        self.handle_event(data, out)
+    }
+}
+
 impl WireDecoder for OpenAiDecoder {
     fn feed(&mut self, bytes: &[u8], out: &mut VecDeque<ChunkResult>) {
-        if self.finished || self.failed {
-            return;
-        }
-        self.sse.feed(bytes, &mut self.events);
-        let events = std::mem::take(&mut self.events);
-        for event in &events {
-            if event.data.is_empty() {
-                continue;
-            }
-            if let Err(error) = self.handle(&event.data, out) {
-                out.push_back(Err(error));
-                self.failed = true;
-                break;
-            }
-            if self.finished {
-                break;
-            }
-        }
-        self.events = events;
-        self.events.clear();
+        self.feed_sse(bytes, out);
     }
 
     fn is_finished(&self) -> bool {
-        self.finished || self.failed
+        self.feed.is_done()
     }
 
     fn finish(&mut self, out: &mut VecDeque<ChunkResult>) {

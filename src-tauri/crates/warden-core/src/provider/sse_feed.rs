@@ -1,0 +1,60 @@
+//! The part every SSE provider decoder shares: decode the bytes into events and hand each event's
+//! data to the provider's own handler, stopping at the first error or at the terminator.
+
+use std::collections::VecDeque;
+
+use super::sse::{SseDecoder, SseEvent};
+use super::transport::ChunkResult;
+use super::ProviderError;
+
+/// The SSE side of a decoder: the byte-level decoder, a reusable event buffer, and how the
+/// stream stands.
+#[derive(Debug, Default)]
+pub(crate) struct SseFeed {
+    decoder: SseDecoder,
+    events: Vec<SseEvent>,
+    /// The provider's terminator was seen.
+    pub finished: bool,
+    /// An error was reported; nothing more is read.
+    pub failed: bool,
+}
+
+impl SseFeed {
+    pub fn is_done(&self) -> bool {
+        self.finished || self.failed
+    }
+}
+
+/// A decoder whose wire format is SSE events carrying JSON data.
+pub(crate) trait SseEvents {
+    fn feed_state(&mut self) -> &mut SseFeed;
+
+    /// Handle one event's data. Set `feed_state().finished` at the terminator.
+    fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError>;
+
+    /// Feed the next read: decode its events and handle them in order.
+    fn feed_sse(&mut self, bytes: &[u8], out: &mut VecDeque<ChunkResult>) {
+        let state = self.feed_state();
+        if state.is_done() {
+            return;
+        }
+        state.decoder.feed(bytes, &mut state.events);
+        // Taken out so the handler may borrow the decoder mutably; put back to reuse its buffer.
+        let mut events = std::mem::take(&mut state.events);
+        for event in &events {
+            if event.data.is_empty() {
+                continue;
+            }
+            if let Err(error) = self.handle_data(&event.data, out) {
+                out.push_back(Err(error));
+                self.feed_state().failed = true;
+                break;
+            }
+            if self.feed_state().finished {
+                break;
+            }
+        }
+        events.clear();
+        self.feed_state().events = events;
+    }
+}
