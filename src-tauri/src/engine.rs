@@ -20,6 +20,8 @@ const OLLAMA_PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 pub trait SessionHandle: Send + Sync + 'static {
     fn submit(&self, op: Op) -> CommandResult<()>;
     fn history(&self) -> Vec<Message>;
+    /// Whether a turn is running.
+    fn is_busy(&self) -> bool;
 }
 
 impl SessionHandle for Session {
@@ -29,6 +31,10 @@ impl SessionHandle for Session {
 
     fn history(&self) -> Vec<Message> {
         Session::history(self)
+    }
+
+    fn is_busy(&self) -> bool {
+        Session::is_busy(self)
     }
 }
 
@@ -58,13 +64,15 @@ impl Engine {
         self.core.save_settings(settings).map_err(settings_error)
     }
 
+    /// A session as the settings say now, continuing `history` (empty for a new conversation).
     pub async fn start_session(
         &self,
         conversation_id: &str,
+        history: Vec<Message>,
     ) -> CommandResult<(Arc<dyn SessionHandle>, UnboundedReceiver<Event>)> {
         let (session, events) =
             self.core.start_session(conversation_id.to_owned()).await.map_err(setup_error)?;
-        Ok((Arc::new(session), events))
+        Ok((Arc::new(session.with_history(history)), events))
     }
 
     pub async fn list_models(&self, provider: ProviderId) -> CommandResult<Vec<ModelEntry>> {

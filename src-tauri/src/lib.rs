@@ -63,3 +63,5 @@ fn init_tracing() {
 mod bindings_tests;
 #[cfg(test)]
 mod commands_tests;
+#[cfg(test)]
+mod state_tests;

@@ -2,10 +2,11 @@
 //! each pending approval.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::Mutex;
-use warden_protocol::{ChatCancel, ChatSend, Message, Op, Remember, ToolApproval};
+use warden_protocol::{ChatCancel, ChatSend, Message, Op, Remember, Settings, ToolApproval};
 
 use crate::bridge::{self, EventSink};
 use crate::engine::{Engine, SessionHandle};
@@ -14,14 +15,37 @@ use crate::routes::ApprovalRoutes;
 
 pub struct AppState {
     pub engine: Engine,
-    sessions: Mutex<HashMap<String, Arc<dyn SessionHandle>>>,
+    sessions: Mutex<HashMap<String, Open>>,
     routes: ApprovalRoutes,
     sink: Arc<dyn EventSink>,
+    /// Bumped by every settings change; a session made under an older one is remade, with its
+    /// history, before its next message, so trust level, scope and provider changes apply to
+    /// conversations already open and not only to new ones.
+    settings_version: AtomicU64,
+}
+
+/// An open conversation and the settings version it was made under.
+struct Open {
+    session: Arc<dyn SessionHandle>,
+    settings_version: u64,
 }
 
 impl AppState {
     pub fn new(engine: Engine, sink: Arc<dyn EventSink>) -> Self {
-        Self { engine, sessions: Mutex::default(), routes: ApprovalRoutes::default(), sink }
+        Self {
+            engine,
+            sessions: Mutex::default(),
+            routes: ApprovalRoutes::default(),
+            sink,
+            settings_version: AtomicU64::new(0),
+        }
+    }
+
+    /// Save the settings; open conversations take them up with their next message.
+    pub fn save_settings(&self, settings: Settings) -> CommandResult<()> {
+        self.engine.save_settings(settings)?;
+        self.settings_version.fetch_add(1, Ordering::SeqCst);
+        Ok(())
     }
 
     /// Sends a user message, starting the conversation's session on its first message.
@@ -69,18 +93,26 @@ impl AppState {
     }
 
     async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {
-        self.sessions.lock().await.get(conversation_id).cloned()
+        self.sessions.lock().await.get(conversation_id).map(|open| open.session.clone())
     }
 
     async fn session_or_start(&self, conversation_id: &str) -> CommandResult<Arc<dyn SessionHandle>> {
         // Held across the start so two quick sends cannot start two sessions.
         let mut sessions = self.sessions.lock().await;
-        if let Some(session) = sessions.get(conversation_id) {
-            return Ok(session.clone());
-        }
-        let (session, events) = self.engine.start_session(conversation_id).await?;
+        let version = self.settings_version.load(Ordering::SeqCst);
+        let history = match sessions.get(conversation_id) {
+            // A running turn finishes under the settings it started with; the send is refused
+            // as busy by the session itself.
+            Some(open) if open.settings_version == version || open.session.is_busy() => {
+                return Ok(open.session.clone());
+            }
+            Some(stale) => stale.session.history(),
+            None => Vec::new(),
+        };
+        let (session, events) = self.engine.start_session(conversation_id, history).await?;
         tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone(), self.routes.clone()));
-        sessions.insert(conversation_id.to_owned(), session.clone());
+        sessions
+            .insert(conversation_id.to_owned(), Open { session: session.clone(), settings_version: version });
         Ok(session)
     }
 }

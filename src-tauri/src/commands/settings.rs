@@ -16,5 +16,5 @@ pub async fn settings_get(state: State<'_, AppState>) -> CommandResult<Settings>
 #[tauri::command]
 #[specta::specta]
 pub async fn settings_set(state: State<'_, AppState>, settings: Settings) -> CommandResult<()> {
-    state.engine.save_settings(settings)
+    state.save_settings(settings)
 }

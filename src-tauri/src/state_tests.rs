@@ -1,0 +1,100 @@
+//! Open conversations follow the settings: a change of trust level applies to the next message
+//! of a conversation that is already open, which keeps its history.
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use serde_json::json;
+use warden_core::config::WardenHome;
+use warden_core::secrets::{MemoryStore, SecretStore};
+use warden_protocol::{Event, KeyName, ProviderId, ProviderSettings, Settings, ToolPermissions, TrustLevel};
+use warden_testkit::scripted::{anthropic, text, tool};
+use warden_testkit::server::{Reply, Split, TestServer};
+
+use crate::bridge::EventSink;
+use crate::engine::Engine;
+use crate::state::AppState;
+
+#[derive(Default)]
+struct Recorder(Mutex<Vec<Event>>);
+
+impl EventSink for Recorder {
+    fn emit(&self, event: Event) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(event);
+    }
+}
+
+impl Recorder {
+    fn events(&self) -> Vec<Event> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Wait for the `n`-th final stream-end (one that is not `tool_use`).
+    async fn turns_ended(&self, n: usize) {
+        for _ in 0..500 {
+            let ended = self
+                .events()
+                .iter()
+                .filter(|e| matches!(e, Event::StreamEnd(end) if end.stop_reason != warden_protocol::StopReason::ToolUse))
+                .count();
+            if ended >= n {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("turn {n} did not end: {:?}", self.events().iter().map(Event::name).collect::<Vec<_>>());
+    }
+}
+
+#[tokio::test]
+async fn a_trust_change_reaches_an_open_conversation_with_its_history() {
+    let server = TestServer::start(vec![
+        Reply::sse(anthropic(&[text("Hello.")], 10), Split::Whole),
+        Reply::sse(
+            anthropic(&[tool("toolu_w", "file_write", json!({"path": "out.txt", "content": "x"}))], 10),
+            Split::Whole,
+        ),
+        Reply::sse(anthropic(&[text("Written.")], 10), Split::Whole),
+    ])
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let project_dir = std::fs::canonicalize(project.path()).unwrap().to_string_lossy().into_owned();
+    let secrets = Arc::new(MemoryStore::new());
+    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
+    let recorder = Arc::new(Recorder::default());
+    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
+
+    let mut settings = Settings::default();
+    settings.providers.insert(
+        ProviderId::Anthropic,
+        ProviderSettings {
+            base_url: Some(server.url.clone()),
+            model: Some("claude-test".into()),
+            ..Default::default()
+        },
+    );
+    settings.project_dir = Some(project_dir.clone());
+    settings.tool_permissions.insert(
+        project_dir,
+        ToolPermissions { allowed_tools: Some(vec!["file_write".into()]), ..Default::default() },
+    );
+    state.save_settings(settings.clone()).unwrap();
+
+    state.send("c1".into(), "hi".into()).await.unwrap();
+    recorder.turns_ended(1).await;
+
+    // Guided would ask before file_write; the user switches to Autonomous mid-conversation.
+    settings.trust_level = TrustLevel::Autonomous;
+    state.save_settings(settings).unwrap();
+    state.send("c1".into(), "write out.txt".into()).await.unwrap();
+    recorder.turns_ended(2).await;
+
+    assert!(!recorder.events().iter().any(|e| matches!(e, Event::ToolConfirm(_))), "nothing asked");
+    assert_eq!(std::fs::read_to_string(project.path().join("out.txt")).unwrap(), "x");
+    // The remade session carried the conversation on.
+    let second = &server.requests()[1].body;
+    assert_eq!(second["messages"][0]["content"], "hi", "{second}");
+    assert_eq!(second["messages"].as_array().unwrap().len(), 3, "{second}");
+    assert_eq!(state.history("c1").await.len(), 6);
+}
