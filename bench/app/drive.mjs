@@ -127,7 +127,10 @@ try {
     if (i % 100 === 99) log(`conversation: ${i + 1}/${turns} turns`);
   }
   result.conversationSeconds = (Date.now() - c0) / 1000;
-  result.messages = (await s.count('[data-testid="message"]'));
+  // The conversation's own count: the view mounts only the newest messages.
+  result.messages = Number(
+    await s.execute(`return document.querySelector('[data-testid="conversation-view"]').dataset.messageCount;`),
+  );
   await sleep(3000);
   result.pssAfterKiB = treePssKiB(pid);
 } catch (err) {

@@ -19,7 +19,8 @@ export const TID = {
   conversationList: "conversation-list",
   conversationNew: "conversation-new",
   conversationItem: "conversation-item", // + data-conversation-id
-  conversationView: "conversation-view",
+  conversationView: "conversation-view", // + data-message-count (all messages, mounted or not)
+  messagesEarlier: "messages-earlier", // mounts older messages than the window shows
 
   // messages
   message: "message", // + data-message-id, data-role = user | assistant

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { emptyConversation } from "../../shared/store/reducer";
 import { useChat } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
@@ -8,6 +8,7 @@ import type { ConfiguredWindow } from "./pricing";
 import { ErrorNotice } from "./ErrorNotice";
 import { AssistantMessageView, UserMessageView } from "./MessageView";
 import { useChatActions } from "./useChatActions";
+import { useMessageWindow } from "./useMessageWindow";
 
 export function ConversationView({
   conversationId,
@@ -25,11 +26,14 @@ export function ConversationView({
   aboveComposer?: ReactNode;
 }) {
   const stored = useChat((s) => s.conversations[conversationId]);
-  const highlighted = useChat((s) => s.approvals[0]?.toolId);
   const conversation = stored ?? emptyConversation(conversationId);
   const { send, stop } = useChatActions(conversationId);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const ids = conversation.messageIds;
+  const win = useMessageWindow(ids.length);
+  // Distance from the bottom to keep when older messages are mounted above the viewport.
+  const keepFromBottom = useRef<number | null>(null);
 
   // Follow the stream while the user is at the bottom; leave them be when they scrolled up.
   useEffect(() => {
@@ -37,37 +41,53 @@ export function ConversationView({
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   });
 
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && keepFromBottom.current !== null) {
+      el.scrollTop = el.scrollHeight - keepFromBottom.current;
+      keepFromBottom.current = null;
+    }
+  }, [win.start]);
+
+  const showEarlier = () => {
+    const el = scroller.current;
+    if (el) keepFromBottom.current = el.scrollHeight - el.scrollTop;
+    pinned.current = false;
+    win.showEarlier();
+  };
+
   const onSend = (text: string) => {
-    if (conversation.messageIds.length === 0) onFirstMessage?.(text);
+    if (ids.length === 0) onFirstMessage?.(text);
     send(text);
   };
 
   return (
-    <main className="conversation" data-testid={TID.conversationView} aria-label="Conversation">
+    <main className="conversation" data-testid={TID.conversationView} data-message-count={ids.length} aria-label="Conversation">
       <div
         className="messages"
         ref={scroller}
         onScroll={(e) => {
           const el = e.currentTarget;
           pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          win.setFollowing(pinned.current);
+          if (el.scrollTop < 200 && win.start > 0 && keepFromBottom.current === null) showEarlier();
         }}
       >
-        {conversation.messageIds.length === 0 && (
+        {win.start > 0 && (
+          <button type="button" className="link messages-earlier" data-testid={TID.messagesEarlier} onClick={showEarlier}>
+            Show {win.start} earlier {win.start === 1 ? "message" : "messages"}
+          </button>
+        )}
+        {ids.length === 0 && (
           <p className="empty muted">Ask for something in your project. Warden asks before it changes anything.</p>
         )}
-        {conversation.messageIds.map((id) => {
+        {ids.slice(win.start).map((id) => {
           const m = conversation.messages[id];
           if (!m) return null;
           return m.kind === "user" ? (
             <UserMessageView key={id} message={m} />
           ) : (
-            <AssistantMessageView
-              key={id}
-              message={m}
-              tools={conversation.tools}
-              highlightedToolId={highlighted}
-              onOpenSettings={onOpenSettings}
-            />
+            <AssistantMessageView key={id} conversationId={conversationId} message={m} onOpenSettings={onOpenSettings} />
           );
         })}
         {conversation.errors.map((e, i) => (

@@ -5,8 +5,9 @@ import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { rehypeHighlightCode } from "./highlight";
 import { splitMarkdownBlocks } from "./markdownBlocks";
+import { plainPrefixLength } from "./plainPrefix";
 
-const components: Components = {
+export const markdownComponents: Components = {
   a: ({ href, children }) => (
     <span className="md-link" title={href ?? undefined}>
       {children as ReactNode}
@@ -19,9 +20,27 @@ const rehypePlugins = [rehypeHighlightCode];
 
 const remarkPlugins = [remarkGfm];
 
+/** The rest of a paragraph whose start was plain: parsed alone, without its own <p>. */
+const inlineComponents: Components = { ...markdownComponents, p: ({ children }) => <>{children as ReactNode}</> };
+
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  const plain = plainPrefixLength(text);
+  if (plain > 0) {
+    // A paragraph: its plain start as text, only the rest (often nothing) through the parser.
+    const rest = text.slice(plain);
+    return (
+      <p>
+        {rest.trim() ? text.slice(0, plain) : text.trimEnd()}
+        {rest.trim() ? (
+          <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={inlineComponents} skipHtml>
+            {rest}
+          </ReactMarkdown>
+        ) : null}
+      </p>
+    );
+  }
   return (
-    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} skipHtml>
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={markdownComponents} skipHtml>
       {text}
     </ReactMarkdown>
   );

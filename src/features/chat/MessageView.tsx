@@ -1,8 +1,8 @@
 import { memo } from "react";
-import type { AssistantMessage, Conversation, UserMessage } from "../../shared/store/types";
+import type { AssistantMessage, UserMessage } from "../../shared/store/types";
 import { textOf } from "../../shared/store/textBuffer";
 import { TID } from "../../shared/testids";
-import { ToolCallBlock } from "../tools/ToolCallBlock";
+import { ToolSlot } from "../tools/ToolSlot";
 import { ErrorNotice } from "./ErrorNotice";
 import { Markdown } from "./Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";
@@ -17,16 +17,15 @@ export function UserMessageView({ message }: { message: UserMessage }) {
   );
 }
 
-// Memoized: while one message streams, the finished ones above it are not rendered again.
+// Memoized: while one message streams, the finished ones above it are not rendered again. Tool
+// blocks read their own tool from the store (ToolSlot), so tool events do not reach this component.
 export const AssistantMessageView = memo(function AssistantMessageView({
+  conversationId,
   message,
-  tools,
-  highlightedToolId,
   onOpenSettings,
 }: {
+  conversationId: string;
   message: AssistantMessage;
-  tools: Conversation["tools"];
-  highlightedToolId?: string;
   onOpenSettings?: () => void;
 }) {
   const last = message.segments.length - 1;
@@ -49,8 +48,7 @@ export const AssistantMessageView = memo(function AssistantMessageView({
         if (seg.kind === "thinking") {
           return <ThinkingBlock key={i} text={textOf(seg.buf)} streaming={message.streaming && i === last} />;
         }
-        const tool = tools[seg.toolId];
-        return tool ? <ToolCallBlock key={seg.toolId} tool={tool} highlighted={seg.toolId === highlightedToolId} /> : null;
+        return <ToolSlot key={seg.toolId} conversationId={conversationId} toolId={seg.toolId} />;
       })}
       {message.streaming && message.segments.length === 0 && <span className="typing" aria-label="Waiting for the model" />}
       {message.errors.map((e, i) => (

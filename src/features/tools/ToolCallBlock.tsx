@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { memo, useState } from "react";
 import type { ToolBlock, ToolBlockStatus } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
 import { StatusIcon } from "./StatusIcon";
@@ -11,7 +11,8 @@ const ACTIVE: ReadonlySet<ToolBlockStatus> = new Set(["running", "awaiting_appro
 /** The DOM id of a tool block, for the approval dialog to scroll to. */
 export const toolBlockDomId = (toolId: string) => `tool-${toolId}`;
 
-export function ToolCallBlock({ tool, highlighted = false }: { tool: ToolBlock; highlighted?: boolean }) {
+// Memoized: a block re-renders when its own tool object (or highlight) changes.
+export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = false }: { tool: ToolBlock; highlighted?: boolean }) {
   // Open while it runs or waits for approval, closed when done — unless the user chose, for this status.
   const [choice, setChoice] = useState<{ status: ToolBlockStatus; open: boolean } | null>(null);
   const open = choice && choice.status === tool.status ? choice.open : ACTIVE.has(tool.status);
@@ -44,4 +45,4 @@ export function ToolCallBlock({ tool, highlighted = false }: { tool: ToolBlock; 
       {open && <ToolBody tool={tool} />}
     </section>
   );
-}
+});

@@ -2,7 +2,8 @@ import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
 import { messageText } from "./selectors";
-import { connectEvents } from "./bridge";
+import { MAX_EVENTS_PER_FRAME, connectEvents, createEventBatcher } from "./bridge";
+import type { ProtocolEvent } from "../ipc";
 import { createChatStore } from "./store";
 
 describe("connectEvents", () => {
@@ -40,5 +41,31 @@ describe("connectEvents", () => {
     expect(m.errors[0]?.code).toBe("NETWORK");
     expect(m.usage).toEqual({ inputTokens: 1, outputTokens: 2 });
     stop();
+  });
+});
+
+describe("createEventBatcher", () => {
+  it("folds a burst over several frames, in order, at most MAX_EVENTS_PER_FRAME per frame", () => {
+    const store = createChatStore();
+    const frames: (() => void)[] = [];
+    const batcher = createEventBatcher(store, (f) => frames.push(f));
+    const n = MAX_EVENTS_PER_FRAME * 2 + 3;
+    for (let i = 0; i < n; i++) {
+      batcher.push({
+        event: "chat:tool-start",
+        payload: { conversationId: "c", messageId: "m", toolId: `t${i}`, toolName: "file_read", input: {} },
+      } as ProtocolEvent);
+    }
+    const tools = () => Object.keys(store.getState().conversations["c"]?.tools ?? {}).length;
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(tools()).toBe(MAX_EVENTS_PER_FRAME);
+    frames.shift()!();
+    frames.shift()!();
+    expect(tools()).toBe(n);
+    expect(frames).toHaveLength(0);
+    const m = store.getState().conversations["c"]!.messages["m"]!;
+    if (m.kind !== "assistant") throw new Error("expected assistant");
+    expect(m.segments.map((s) => (s.kind === "tool" ? s.toolId : ""))).toEqual(Array.from({ length: n }, (_, i) => `t${i}`));
   });
 });

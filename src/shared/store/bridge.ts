@@ -1,7 +1,13 @@
 // Tauri events → the store. Events are queued and folded once per frame so a fast stream costs one
-// render per frame, not one per delta. Order is kept: the queue is flushed whole, in arrival order.
+// render per frame, not one per delta. Order is kept: the queue is flushed in arrival order, at most
+// MAX_EVENTS_PER_FRAME at a time — a burst (200 tool calls arrive as 400 events at once) mounts its
+// blocks over a few frames instead of one frame of ~120 ms. Text deltas come coalesced per frame
+// from the shell, so the cap does not slow a text stream.
 import { subscribeProtocolEvents, type ProtocolEvent } from "../ipc";
 import type { ChatStore } from "./store";
+
+/** Events folded per frame; the rest wait for the next one. */
+export const MAX_EVENTS_PER_FRAME = 48;
 
 type Schedule = (flush: () => void) => void;
 
@@ -16,21 +22,30 @@ const nextFrame: Schedule = (flush) => {
 export function createEventBatcher(store: ChatStore, schedule: Schedule = nextFrame) {
   let queue: ProtocolEvent[] = [];
   let scheduled = false;
-  const flush = () => {
+  const later = () => {
+    if (!scheduled && queue.length) {
+      scheduled = true;
+      schedule(flushFrame);
+    }
+  };
+  const flushFrame = () => {
     scheduled = false;
-    const batch = queue;
-    queue = [];
+    const batch = queue.length > MAX_EVENTS_PER_FRAME ? queue.splice(0, MAX_EVENTS_PER_FRAME) : queue;
+    if (batch === queue) queue = [];
     store.dispatchMany(batch);
+    later();
   };
   return {
     push(e: ProtocolEvent) {
       queue.push(e);
-      if (!scheduled) {
-        scheduled = true;
-        schedule(flush);
-      }
+      later();
     },
-    flush,
+    /** Fold everything queued now (on stop). */
+    flush() {
+      const batch = queue;
+      queue = [];
+      store.dispatchMany(batch);
+    },
   };
 }
 
