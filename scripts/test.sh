@@ -47,7 +47,8 @@ if [ -f package.json ]; then
   step "UI: typecheck"
   npm run --silent typecheck
   step "UI: vitest"
-  run npx vitest run --reporter=default
+  # Plain output, so the summary can read vitest's own "Tests  N passed" line.
+  run env NO_COLOR=1 FORCE_COLOR=0 npx vitest run --reporter=default
 fi
 if [ -x tests/e2e/run.sh ]; then
   step "end to end: the real window under Xvfb through WebDriver"
