@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use super::sse::{SseDecoder, SseEvent};
-use super::transport::ChunkResult;
+use super::transport::{ChunkResult, WireDecoder};
 use super::ProviderError;
 
 /// The SSE side of a decoder: the byte-level decoder, a reusable event buffer, and how the
@@ -25,9 +25,15 @@ impl SseFeed {
     }
 }
 
-/// A decoder whose wire format is SSE events carrying JSON data.
-pub(crate) trait SseEvents {
+/// A decoder whose wire format is SSE events carrying JSON data. Every such decoder is a
+/// [`WireDecoder`] through the impl below.
+pub(crate) trait SseEvents: Send + 'static {
     fn feed_state(&mut self) -> &mut SseFeed;
+
+    fn feed_state_ref(&self) -> &SseFeed;
+
+    /// What went missing when the body ends before the terminator, in words for the user.
+    fn ended_early(&self) -> String;
 
     /// Handle one event's data. Set `feed_state().finished` at the terminator.
     fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError>;
@@ -56,5 +62,21 @@ pub(crate) trait SseEvents {
         }
         events.clear();
         self.feed_state().events = events;
+    }
+}
+
+impl<T: SseEvents> WireDecoder for T {
+    fn feed(&mut self, bytes: &[u8], out: &mut VecDeque<ChunkResult>) {
+        self.feed_sse(bytes, out);
+    }
+
+    fn is_finished(&self) -> bool {
+        self.feed_state_ref().is_done()
+    }
+
+    fn finish(&mut self, out: &mut VecDeque<ChunkResult>) {
+        if !self.is_finished() {
+            out.push_back(Err(ProviderError::invalid_response(self.ended_early())));
+        }
     }
 }

@@ -13,7 +13,7 @@ use warden_protocol::{StopReason, Usage};
 
 use crate::provider::http::classify_stream_error;
 use crate::provider::sse_feed::{SseEvents, SseFeed};
-use crate::provider::transport::{ChunkResult, WireDecoder};
+use crate::provider::transport::ChunkResult;
 use crate::provider::{ProviderError, StreamChunk};
 use crate::secrets::ApiKey;
 
@@ -250,25 +250,15 @@ impl SseEvents for AnthropicDecoder {
         &mut self.feed
     }
 
+    fn feed_state_ref(&self) -> &SseFeed {
+        &self.feed
+    }
+
+    fn ended_early(&self) -> String {
+        "The stream ended early: Anthropic closed the connection before `message_stop`.".to_owned()
+    }
+
     fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
         self.handle_event(data, out)
-    }
-}
-
-impl WireDecoder for AnthropicDecoder {
-    fn feed(&mut self, bytes: &[u8], out: &mut VecDeque<ChunkResult>) {
-        self.feed_sse(bytes, out);
-    }
-
-    fn is_finished(&self) -> bool {
-        self.feed.is_done()
-    }
-
-    fn finish(&mut self, out: &mut VecDeque<ChunkResult>) {
-        if !self.is_finished() {
-            out.push_back(Err(ProviderError::invalid_response(
-                "The stream ended early: Anthropic closed the connection before `message_stop`.",
-            )));
-        }
     }
 }

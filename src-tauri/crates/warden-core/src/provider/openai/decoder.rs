@@ -15,7 +15,7 @@ use warden_protocol::{StopReason, Usage};
 use crate::provider::common::generate_call_id;
 use crate::provider::http::classify_stream_error;
 use crate::provider::sse_feed::{SseEvents, SseFeed};
-use crate::provider::transport::{ChunkResult, WireDecoder};
+use crate::provider::transport::ChunkResult;
 use crate::provider::{ProviderError, StreamChunk};
 use crate::secrets::ApiKey;
 
@@ -259,26 +259,15 @@ impl SseEvents for OpenAiDecoder {
         &mut self.feed
     }
 
+    fn feed_state_ref(&self) -> &SseFeed {
+        &self.feed
+    }
+
+    fn ended_early(&self) -> String {
+        format!("The stream ended early: {} closed the connection before `[DONE]`.", self.label)
+    }
+
     fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
         self.handle_event(data, out)
-    }
-}
-
-impl WireDecoder for OpenAiDecoder {
-    fn feed(&mut self, bytes: &[u8], out: &mut VecDeque<ChunkResult>) {
-        self.feed_sse(bytes, out);
-    }
-
-    fn is_finished(&self) -> bool {
-        self.feed.is_done()
-    }
-
-    fn finish(&mut self, out: &mut VecDeque<ChunkResult>) {
-        if !self.is_finished() {
-            out.push_back(Err(ProviderError::invalid_response(format!(
-                "The stream ended early: {} closed the connection before `[DONE]`.",
-                self.label
-            ))));
-        }
     }
 }
