@@ -17,6 +17,10 @@ step() { printf '\n\033[1;34m### %s\033[0m\n' "$*"; }
 run() { "$@" 2>&1 | tee -a "$LOG"; return "${PIPESTATUS[0]}"; }
 export CARGO_TERM_COLOR=never RUST_BACKTRACE=0 NO_AT_BRIDGE=1
 
+# The app embeds the built UI (custom-protocol), so dist/ must exist before Rust compiles it.
+step "UI: typecheck and build (dist/ is embedded by the app)"
+npm run --silent build
+
 cd "$ROOT/src-tauri"
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -44,8 +48,6 @@ if [ -f src/bindings.ts ]; then
   git diff --exit-code -- src/bindings.ts
 fi
 if [ -f package.json ]; then
-  step "UI: typecheck"
-  npm run --silent typecheck
   step "UI: vitest"
   # Plain output, so the summary can read vitest's own "Tests  N passed" line.
   run env NO_COLOR=1 FORCE_COLOR=0 npx vitest run --reporter=default
