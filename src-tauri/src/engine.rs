@@ -64,15 +64,25 @@ impl Engine {
         self.core.save_settings(settings).map_err(settings_error)
     }
 
-    /// A session as the settings say now, continuing `history` (empty for a new conversation).
+    /// A session as the settings say now. It continues `history` when given (a session remade
+    /// after a settings change), else the conversation saved under this id, if any.
     pub async fn start_session(
         &self,
         conversation_id: &str,
-        history: Vec<Message>,
+        history: Option<Vec<Message>>,
     ) -> CommandResult<(Arc<dyn SessionHandle>, UnboundedReceiver<Event>)> {
         let (session, events) =
             self.core.start_session(conversation_id.to_owned()).await.map_err(setup_error)?;
-        Ok((Arc::new(session.with_history(history)), events))
+        let session = match history {
+            Some(history) => session.with_history(history),
+            None => session,
+        };
+        Ok((Arc::new(session), events))
+    }
+
+    /// The saved history of a conversation that has no session in this run.
+    pub fn stored_history(&self, conversation_id: &str) -> Vec<Message> {
+        self.core.stored_history(conversation_id)
     }
 
     pub async fn list_models(&self, provider: ProviderId) -> CommandResult<Vec<ModelEntry>> {

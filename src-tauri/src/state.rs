@@ -89,7 +89,11 @@ impl AppState {
 
     /// The conversation so far; empty for one that has not started.
     pub async fn history(&self, conversation_id: &str) -> Vec<Message> {
-        self.session(conversation_id).await.map(|s| s.history()).unwrap_or_default()
+        match self.session(conversation_id).await {
+            Some(session) => session.history(),
+            // Not opened in this run: what was saved before the app last closed.
+            None => self.engine.stored_history(conversation_id),
+        }
     }
 
     async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {
@@ -106,8 +110,8 @@ impl AppState {
             Some(open) if open.settings_version == version || open.session.is_busy() => {
                 return Ok(open.session.clone());
             }
-            Some(stale) => stale.session.history(),
-            None => Vec::new(),
+            Some(stale) => Some(stale.session.history()),
+            None => None,
         };
         let (session, events) = self.engine.start_session(conversation_id, history).await?;
         tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone(), self.routes.clone()));

@@ -98,3 +98,56 @@ async fn a_trust_change_reaches_an_open_conversation_with_its_history() {
     assert_eq!(second["messages"].as_array().unwrap().len(), 3, "{second}");
     assert_eq!(state.history("c1").await.len(), 6);
 }
+
+#[tokio::test]
+async fn a_conversation_survives_a_restart_and_goes_on() {
+    let server = TestServer::start(vec![
+        Reply::sse(anthropic(&[text("First answer.")], 10), Split::Whole),
+        Reply::sse(anthropic(&[text("Second answer.")], 10), Split::Whole),
+    ])
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let secrets = Arc::new(MemoryStore::new());
+    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
+    let mut settings = Settings::default();
+    settings.providers.insert(
+        ProviderId::Anthropic,
+        ProviderSettings {
+            base_url: Some(server.url.clone()),
+            model: Some("claude-test".into()),
+            ..Default::default()
+        },
+    );
+    settings.project_dir = Some(project.path().to_string_lossy().into_owned());
+
+    let first = Arc::new(Recorder::default());
+    let state =
+        AppState::new(Engine::new(WardenHome::at(home.path()), secrets.clone()).unwrap(), first.clone());
+    state.save_settings(settings).unwrap();
+    state.send("c-restart".into(), "remember me".into()).await.unwrap();
+    first.turns_ended(1).await;
+    // The history is written right after the turn's last event.
+    let saved = home.path().join("conversations/c-restart.json");
+    for _ in 0..250 {
+        if saved.exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    drop(state);
+
+    // The app starts again: a new state over the same Warden home.
+    let second = Arc::new(Recorder::default());
+    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), second.clone());
+    let history = state.history("c-restart").await;
+    assert_eq!(history.len(), 2, "{history:?}");
+    assert_eq!(history[1].text(), "First answer.");
+    state.send("c-restart".into(), "and now?".into()).await.unwrap();
+    second.turns_ended(1).await;
+    let messages = server.requests()[1].body["messages"].clone();
+    assert_eq!(messages[0]["content"], "remember me", "{messages}");
+    assert_eq!(messages.as_array().unwrap().len(), 3, "{messages}");
+    // Ids that are not plain names never reach the disk.
+    assert!(state.history("../settings").await.is_empty());
+}

@@ -65,6 +65,15 @@ impl WardenHome {
         self.data_dir.join("projects").join(format!("{name}-{:08x}", fnv1a(project_root)))
     }
 
+    /// Where a conversation's history is kept, or `None` for an id that is not a plain name
+    /// (ids come from the window; one can never name a path outside this folder).
+    pub fn conversation_path(&self, conversation_id: &str) -> Option<PathBuf> {
+        let plain = !conversation_id.is_empty()
+            && conversation_id.len() <= 128
+            && conversation_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        plain.then(|| self.data_dir.join("conversations").join(format!("{conversation_id}.json")))
+    }
+
     /// The saved settings, or the defaults when there are none. A file that cannot be parsed is
     /// moved aside (`settings.json.invalid`) rather than overwritten, so nothing the user wrote
     /// is lost.
@@ -95,7 +104,7 @@ impl WardenHome {
     }
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     std::fs::create_dir_all(dir)?;
     let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
@@ -138,6 +147,15 @@ mod tests {
         std::fs::write(home.settings_path(), "{ not json").unwrap();
         assert_eq!(home.load_settings().unwrap(), Settings::default());
         assert_eq!(std::fs::read_to_string(dir.path().join("settings.json.invalid")).unwrap(), "{ not json");
+    }
+
+    #[test]
+    fn conversation_files_only_for_plain_ids() {
+        let home = WardenHome::at("/h");
+        assert_eq!(home.conversation_path("3f2a-b_9"), Some(PathBuf::from("/h/conversations/3f2a-b_9.json")));
+        for bad in ["", "../settings", "a/b", "a.json", "x\0", &"a".repeat(129)] {
+            assert_eq!(home.conversation_path(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

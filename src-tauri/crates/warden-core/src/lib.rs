@@ -5,6 +5,7 @@
 
 pub mod agent;
 pub mod config;
+pub mod history_file;
 pub mod policy;
 pub mod provider;
 pub mod sandbox;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    ErrorCode, Event, KeyName, KeyStatus, ModelEntry, OutputStream, ProviderId, Settings, ToolCall,
+    ErrorCode, Event, KeyName, KeyStatus, Message, ModelEntry, OutputStream, ProviderId, Settings, ToolCall,
     ToolConfirm, ToolResult, ToolStatus, TrustLevel,
 };
 
@@ -74,6 +74,8 @@ pub struct SessionSpec {
     pub approval_timeout_secs: Option<u32>,
     pub max_turns: u32,
     pub searxng_url: Option<String>,
+    /// Where the session saves its history after every turn (`None`: memory only).
+    pub history_file: Option<PathBuf>,
 }
 
 impl SessionSpec {
@@ -90,6 +92,7 @@ impl SessionSpec {
             approval_timeout_secs: None,
             max_turns: 200,
             searxng_url: None,
+            history_file: None,
         }
     }
 }
@@ -236,8 +239,27 @@ impl Engine {
         Ok(provider.validate_credentials().await?)
     }
 
-    /// Start a session for the desktop app from the settings alone.
+    /// The history saved for a conversation (empty when there is none).
+    pub fn stored_history(&self, conversation_id: &str) -> Vec<Message> {
+        let Some(path) = self.home.conversation_path(conversation_id) else { return Vec::new() };
+        crate::history_file::load(&path).unwrap_or_else(|error| {
+            tracing::warn!(%error, "could not read the conversation");
+            Vec::new()
+        })
+    }
+
+    /// Start a session for the desktop app from the settings alone. It continues the
+    /// conversation saved under this id, and saves it after every turn.
     pub async fn start_session(
+        &self,
+        conversation_id: String,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
+        let history = self.stored_history(&conversation_id);
+        let (session, events) = self.start_session_fresh(conversation_id).await?;
+        Ok((session.with_history(history), events))
+    }
+
+    async fn start_session_fresh(
         &self,
         conversation_id: String,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
@@ -250,6 +272,7 @@ impl Engine {
         spec.conversation_id = conversation_id;
         spec.provider = settings.active_provider;
         spec.trust = settings.trust_level;
+        spec.history_file = self.home.conversation_path(&spec.conversation_id);
         self.start(spec).await
     }
 
@@ -277,6 +300,7 @@ impl Engine {
             spec.approval_timeout_secs.unwrap_or(settings.approval_timeout_secs).max(1),
         ));
         config.max_turns = spec.max_turns.max(1);
+        config.history_file = spec.history_file.clone();
         Ok(Session::new(config, provider, Arc::new(registry), env))
     }
 

@@ -38,6 +38,9 @@ pub struct SessionConfig {
     pub max_parallel: usize,
     /// How long one provider call may take from request to last byte.
     pub iteration_timeout: Duration,
+    /// Where the history is saved after every turn (the desktop app keeps conversations across
+    /// restarts); `None` keeps it in memory only.
+    pub history_file: Option<std::path::PathBuf>,
 }
 
 impl SessionConfig {
@@ -58,6 +61,7 @@ impl SessionConfig {
             thinking: None,
             max_parallel: 4,
             iteration_timeout: Duration::from_secs(600),
+            history_file: None,
         }
     }
 }
@@ -261,7 +265,22 @@ impl Session {
     async fn drive(&self, user: Message, cancel: CancellationToken) -> TurnEnd {
         // Cleared on drop, so a turn that panics or is dropped never leaves the session busy.
         let _running = RunningGuard(&self.core);
-        run_turn(self.core.clone(), user, cancel).await
+        let end = run_turn(self.core.clone(), user, cancel).await;
+        self.save_history().await;
+        end
+    }
+
+    /// Write the history to its file, if it has one. A failure is logged: the conversation goes
+    /// on in memory.
+    async fn save_history(&self) {
+        let Some(path) = self.core.config.history_file.clone() else { return };
+        let history = self.core.history();
+        let saved = tokio::task::spawn_blocking(move || crate::history_file::save(&path, &history)).await;
+        match saved {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::warn!(%error, "could not save the conversation"),
+            Err(error) => tracing::warn!(%error, "could not save the conversation"),
+        }
     }
 }
 
