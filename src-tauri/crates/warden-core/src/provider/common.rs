@@ -56,3 +56,29 @@ pub(crate) fn function_tools(tools: &[warden_protocol::ToolDefinition]) -> Vec<F
 pub(crate) fn join_url(base: &str, path: &str) -> String {
     format!("{}/{}", base.trim_end_matches('/'), path.trim_start_matches('/'))
 }
+
+/// A request body as bytes. Serializing Warden's own types cannot really fail; if it ever does,
+/// the request is refused as malformed rather than sent half-built.
+pub(crate) fn encode_body(body: &impl serde::Serialize) -> Result<bytes::Bytes, super::ProviderError> {
+    serde_json::to_vec(body).map(bytes::Bytes::from).map_err(|e| {
+        super::ProviderError::new(
+            super::ErrorCategory::BadRequest,
+            format!("Could not encode the request: {e}"),
+        )
+    })
+}
+
+/// The text of a user turn, joined, borrowed when it is one block; `None` when there is none.
+/// OpenAI and Ollama send it as its own message after the turn's tool results.
+pub(crate) fn user_text(message: &warden_protocol::Message) -> Option<std::borrow::Cow<'_, str>> {
+    let mut text: Option<std::borrow::Cow<'_, str>> = None;
+    for block in &message.content {
+        if let warden_protocol::ContentBlock::Text { text: t } = block {
+            match &mut text {
+                None => text = Some(std::borrow::Cow::Borrowed(t)),
+                Some(joined) => joined.to_mut().push_str(t),
+            }
+        }
+    }
+    text.filter(|t| !t.is_empty())
+}

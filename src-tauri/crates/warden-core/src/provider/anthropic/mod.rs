@@ -9,7 +9,7 @@ use async_trait::async_trait;
 use futures::stream;
 use serde::Deserialize;
 
-use super::common::join_url;
+use super::common::{encode_body, join_url};
 use super::http::{classify_http_error, shared_client};
 use super::transport::{network_error, stream_request, Transport};
 use super::{ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderSettings};
@@ -54,15 +54,9 @@ impl Provider for AnthropicProvider {
             return Box::pin(stream::iter([Err(Self::missing_key())]));
         };
         let url = join_url(&self.base_url, "v1/messages");
-        let body = match serde_json::to_vec(&request::body(&request)) {
-            Ok(body) => bytes::Bytes::from(body),
-            Err(e) => {
-                let error = ProviderError::new(
-                    ErrorCategory::BadRequest,
-                    format!("Could not encode the request: {e}"),
-                );
-                return Box::pin(stream::iter([Err(error)]));
-            }
+        let body = match encode_body(&request::body(&request)) {
+            Ok(body) => body,
+            Err(error) => return Box::pin(stream::iter([Err(error)])),
         };
         let factory_key = key.clone();
         let factory = Box::new(move |client: &reqwest::Client| {

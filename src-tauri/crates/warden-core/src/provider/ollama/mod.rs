@@ -10,10 +10,10 @@ use futures::{future, stream};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::common::join_url;
+use super::common::{encode_body, join_url};
 use super::http::{classify_http_error, shared_client};
 use super::transport::{network_error, stream_request, Transport};
-use super::{ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderSettings};
+use super::{ChatRequest, ChunkStream, ModelInfo, Provider, ProviderError, ProviderSettings};
 use decoder::OllamaDecoder;
 
 pub const DEFAULT_BASE_URL: &str = "http://localhost:11434";
@@ -107,15 +107,9 @@ impl Provider for OllamaProvider {
     }
 
     fn stream(&self, request: ChatRequest) -> ChunkStream {
-        let body = match serde_json::to_vec(&request::body(&request)) {
-            Ok(body) => bytes::Bytes::from(body),
-            Err(e) => {
-                let error = ProviderError::new(
-                    ErrorCategory::BadRequest,
-                    format!("Could not encode the request: {e}"),
-                );
-                return Box::pin(stream::iter([Err(error)]));
-            }
+        let body = match encode_body(&request::body(&request)) {
+            Ok(body) => body,
+            Err(error) => return Box::pin(stream::iter([Err(error)])),
         };
         let url = join_url(&self.base_url, "api/chat");
         let key = self.transport.key.clone();

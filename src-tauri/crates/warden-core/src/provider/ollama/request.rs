@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 use warden_protocol::{ContentBlock, Message, Role};
 
-use crate::provider::common::{function_tools, result_text_with_error_mark, FunctionTool};
+use crate::provider::common::{function_tools, result_text_with_error_mark, user_text, FunctionTool};
 use crate::provider::{ChatRequest, ToolChoice};
 
 /// `{}`: the arguments sent for a tool call whose input was not an object.
@@ -92,22 +92,16 @@ fn messages<'a>(system: Option<&'a str>, history: &'a [Message]) -> Vec<WireMess
     for message in history {
         match message.role {
             Role::User => {
-                let mut text: Option<Cow<'a, str>> = None;
                 for block in &message.content {
-                    match block {
-                        ContentBlock::ToolResult(result) => out.push(WireMessage::Tool {
+                    if let ContentBlock::ToolResult(result) = block {
+                        out.push(WireMessage::Tool {
                             tool_name: &result.tool_name,
                             tool_call_id: &result.tool_use_id,
                             content: result_text_with_error_mark(result),
-                        }),
-                        ContentBlock::Text { text: t } => match &mut text {
-                            None => text = Some(Cow::Borrowed(t)),
-                            Some(joined) => joined.to_mut().push_str(t),
-                        },
-                        _ => {}
+                        });
                     }
                 }
-                if let Some(content) = text.filter(|t| !t.is_empty()) {
+                if let Some(content) = user_text(message) {
                     out.push(WireMessage::User { content });
                 }
             }

@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use futures::stream;
 use serde::Deserialize;
 
-use super::common::join_url;
+use super::common::{encode_body, join_url};
 use super::http::{classify_http_error, shared_client};
 use super::transport::{network_error, stream_request, Transport};
 use super::{ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderSettings};
@@ -63,15 +63,9 @@ impl Provider for OpenAiProvider {
         }
         let limit =
             if self.official { TokenLimitField::MaxCompletionTokens } else { TokenLimitField::MaxTokens };
-        let body = match serde_json::to_vec(&request::body(&request, limit)) {
-            Ok(body) => bytes::Bytes::from(body),
-            Err(e) => {
-                let error = ProviderError::new(
-                    ErrorCategory::BadRequest,
-                    format!("Could not encode the request: {e}"),
-                );
-                return Box::pin(stream::iter([Err(error)]));
-            }
+        let body = match encode_body(&request::body(&request, limit)) {
+            Ok(body) => body,
+            Err(error) => return Box::pin(stream::iter([Err(error)])),
         };
         let url = join_url(&self.base_url, "chat/completions");
         let key = self.transport.key.clone();

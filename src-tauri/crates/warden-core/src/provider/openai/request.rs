@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use warden_protocol::{ContentBlock, Message, Role};
 
-use crate::provider::common::{function_tools, result_text_with_error_mark, FunctionTool};
+use crate::provider::common::{function_tools, result_text_with_error_mark, user_text, FunctionTool};
 use crate::provider::{ChatRequest, ToolChoice};
 
 /// `max_completion_tokens` is what api.openai.com wants (reasoning models refuse `max_tokens`);
@@ -112,22 +112,16 @@ fn messages<'a>(system: Option<&'a str>, history: &'a [Message]) -> Vec<WireMess
 }
 
 fn user_messages<'a>(message: &'a Message, out: &mut Vec<WireMessage<'a>>) {
-    let mut text: Option<Cow<'a, str>> = None;
     for block in &message.content {
-        match block {
-            ContentBlock::ToolResult(result) => out.push(WireMessage::Tool {
+        if let ContentBlock::ToolResult(result) = block {
+            out.push(WireMessage::Tool {
                 tool_call_id: &result.tool_use_id,
                 content: result_text_with_error_mark(result),
-            }),
-            ContentBlock::Text { text: t } => match &mut text {
-                None => text = Some(Cow::Borrowed(t)),
-                Some(joined) => joined.to_mut().push_str(t),
-            },
-            _ => {}
+            });
         }
     }
     // Text of the same turn goes after the tool messages, which must follow the assistant's calls.
-    if let Some(content) = text.filter(|t| !t.is_empty()) {
+    if let Some(content) = user_text(message) {
         out.push(WireMessage::User { content });
     }
 }
