@@ -17,7 +17,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bytes: u64 = std::env::args().nth(1).and_then(|b| b.parse().ok()).unwrap_or(1_000_000_000);
     let project = tempfile::tempdir()?;
     let storage = tempfile::tempdir()?;
-    let workspace = Workspace::for_project(project.path(), storage.path(), "bench", Scope::all())?;
+    let workspace = Workspace::new(project.path(), storage.path(), Scope::all())?;
     let registry = ToolRegistry::with_core_tools(ToolsConfig::default());
     let (sink, mut rx) = OutputSink::channel(registry.config().stream_cap_bytes);
     let ui = tokio::spawn(async move {

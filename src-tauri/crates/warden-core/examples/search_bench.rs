@@ -18,7 +18,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = args.next().ok_or("usage: search_bench <dir> [regex]")?;
     let query = args.next().unwrap_or_else(|| "fn |function ".to_owned());
     let storage = tempfile::tempdir()?;
-    let workspace = Workspace::for_project(&dir, storage.path(), "bench", Scope::read_only())?;
+    let workspace = Workspace::new(&dir, storage.path(), Scope::read_only())?;
     let config = ToolsConfig { model_output_cap: usize::MAX, ..ToolsConfig::default() };
     let registry = ToolRegistry::with_core_tools(config);
     let ctx = registry.context(Arc::new(workspace));

@@ -97,23 +97,6 @@ impl Workspace {
         Ok(Self { roots, root_paths, scope, write_globs })
     }
 
-    /// The sandbox of project `name`: `project_dir` plus `<warden_home>/projects/<name>`.
-    pub fn for_project(
-        project_dir: impl AsRef<Path>,
-        warden_home: impl AsRef<Path>,
-        name: &str,
-        scope: Scope,
-    ) -> Result<Self, SandboxError> {
-        let safe_name: String =
-            name.chars().map(|c| if c.is_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
-        let safe_name = if safe_name.is_empty() || safe_name.starts_with('.') {
-            format!("_{safe_name}")
-        } else {
-            safe_name
-        };
-        Self::new(project_dir, warden_home.as_ref().join("projects").join(safe_name), scope)
-    }
-
     /// The project directory (canonical): where relative paths start and where `bash` runs.
     pub fn project_root(&self) -> &Path {
         &self.root_paths[0]

@@ -28,8 +28,9 @@ impl TestEnv {
         let project = TempDir::new().expect("project dir");
         let home = TempDir::new().expect("warden home");
         let outside = TempDir::new().expect("outside dir");
-        let workspace =
-            Workspace::for_project(project.path(), home.path(), "demo", scope).expect("workspace");
+        // The second root where the product puts it: Warden's storage for this project.
+        let storage = warden_core::config::WardenHome::at(home.path()).project_dir(project.path());
+        let workspace = Workspace::new(project.path(), storage, scope).expect("workspace");
         let registry = ToolRegistry::with_core_tools(config);
         let ctx = registry.context(Arc::new(workspace));
         Self { project, home, outside, registry, ctx }
