@@ -36,7 +36,27 @@ function appPid() {
   return null;
 }
 
+/** PSS (KiB) of `pid` and each descendant, by program name: where memory goes. */
+function treePssByProcess(pid) {
+  const out = {};
+  for (const p of treePids(pid)) {
+    try {
+      const name = readFileSync(`/proc/${p}/comm`, "utf8").trim();
+      const kib = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, "utf8"))?.[1] ?? 0);
+      out[name] = (out[name] ?? 0) + kib;
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
 function treePssKiB(pid) {
+  return Object.values(treePssByProcess(pid)).reduce((a, b) => a + b, 0);
+}
+
+/** `pid` and all its descendants. */
+function treePids(pid) {
   const children = new Map();
   for (const p of readdirSync("/proc")) {
     if (!/^\d+$/.test(p)) continue;
@@ -49,18 +69,14 @@ function treePssKiB(pid) {
       // gone
     }
   }
-  let total = 0;
+  const all = [];
   const stack = [pid];
   while (stack.length) {
     const p = stack.pop();
-    try {
-      total += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // gone
-    }
+    all.push(p);
     stack.push(...(children.get(p) ?? []));
   }
-  return total;
+  return all;
 }
 
 const assistantCount = (s) => s.count('[data-testid="message"][data-role="assistant"]');
@@ -78,6 +94,16 @@ async function idle(s) {
   });
 }
 
+/** Count, max, p95, median and frames over 50 ms of a list of frame intervals (ms). */
+function frameStats(frames) {
+  const f = [...frames].sort((a, b) => a - b);
+  const at = (q) => f[Math.min(f.length - 1, Math.floor(f.length * q))] ?? NaN;
+  return { count: f.length, maxMs: f.at(-1) ?? NaN, p95Ms: at(0.95), medianMs: at(0.5), over50: f.filter((x) => x > 50).length };
+}
+
+const describe = (st) =>
+  `${st.count} frames, median ${st.medianMs.toFixed(1)} ms, p95 ${st.p95Ms.toFixed(1)} ms, max ${st.maxMs.toFixed(1)} ms, ${st.over50} over 50 ms`;
+
 const result = {};
 const s = await Session.create(env.DRIVER_URL, env.WARDEN_APP);
 try {
@@ -92,31 +118,56 @@ try {
   const pid = appPid();
   await sleep(3000);
   result.pssStartKiB = treePssKiB(pid);
+  result.pssStartByProcess = treePssByProcess(pid);
 
-  // Frame times while a big answer streams: a rAF loop in the page, read back afterwards.
-  await s.execute(`
+  // Frame times: a rAF loop in the page, read back afterwards. First 2 s of the idle page (the
+  // reference: what this display gives an idle WebKit page), then while a big answer streams. The
+  // end of the stream is awaited inside the page, so WebDriver does not poll the page meanwhile.
+  await s.cmd("POST", "/timeouts", { script: 300_000 });
+  const startFrames = `
     window.__bench = { frames: [], stop: false };
     let last = performance.now();
     const tick = (t) => { window.__bench.frames.push(t - last); last = t; if (!window.__bench.stop) requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);`);
+    requestAnimationFrame(tick);`;
+  const stopFrames = "window.__bench.stop = true; return window.__bench.frames.slice(1);";
+  await s.execute(startFrames);
+  await sleep(2000);
+  result.idleFrames = frameStats(await s.execute(stopFrames));
+  log(`idle: ${describe(result.idleFrames)}`);
+
   const before = await assistantCount(s);
+  if (env.BENCH_PROBE) {
+    await s.execute(`
+      const P = (window.__probe = { raf: 0, lay: 0, log: [] });
+      const sh = Object.getOwnPropertyDescriptor(Element.prototype, "scrollHeight");
+      Object.defineProperty(Element.prototype, "scrollHeight", { configurable: true, get() { const a = performance.now(); const v = sh.get.call(this); P.lay += performance.now() - a; return v; } });
+      const raf = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (cb) => raf((t) => { const s0 = performance.now(); cb(t); queueMicrotask(() => { P.raf += performance.now() - s0; }); });
+      let last = performance.now();
+      const tick = (t) => { P.log.push([Math.round(t - last), Math.round(P.raf), Math.round(P.lay)]); P.raf = 0; P.lay = 0; last = t; if (P.log.length < 2000) raf(tick); };
+      raf(tick);`);
+  }
+  await s.execute(startFrames);
   const t0 = Date.now();
   await send(s, `bench ${env.BENCH_DELTAS} ${env.BENCH_TOOLS}`);
-  await s.waitFor("the streamed answer", async () => (await assistantCount(s)) > before, { timeoutMs: 60_000 });
-  await s.waitFor(
-    "all tool blocks",
-    async () => (await s.count('[data-testid="tool-block"]')) >= Number(env.BENCH_TOOLS),
-    { timeoutMs: 300_000, intervalMs: 200 },
+  await s.executeAsync(
+    `const [tools, before, done] = arguments;
+     const check = () => {
+       const answers = document.querySelectorAll('[data-testid="message"][data-role="assistant"]').length;
+       const blocks = document.querySelectorAll('[data-testid="tool-block"]').length;
+       const busy = document.querySelector('[data-testid="composer-stop"]') !== null;
+       if (answers > before && blocks >= tools && !busy) done(true); else setTimeout(check, 250);
+     };
+     check();`,
+    [Number(env.BENCH_TOOLS), before],
   );
-  await idle(s);
   result.streamSeconds = (Date.now() - t0) / 1000;
-  const frames = await s.execute("window.__bench.stop = true; return window.__bench.frames.slice(1);");
-  frames.sort((a, b) => a - b);
-  result.frames = frames.length;
-  result.frameMaxMs = frames.at(-1);
-  result.frameP95Ms = frames[Math.floor(frames.length * 0.95)];
-  result.framesOver50ms = frames.filter((f) => f > 50).length;
-  log(`stream: ${result.frames} frames, max ${result.frameMaxMs?.toFixed(1)} ms, p95 ${result.frameP95Ms?.toFixed(1)} ms`);
+  result.streamFrames = frameStats(await s.execute(stopFrames));
+  log(`stream: ${describe(result.streamFrames)} in ${result.streamSeconds} s`);
+  if (env.BENCH_PROBE) log("probe [frame ms, rAF callbacks + their microtasks ms, of which layout forced by scrollHeight ms]:", JSON.stringify(await s.execute("return window.__probe.log;")));
+  await sleep(2000);
+  result.pssAfterStreamByProcess = treePssByProcess(pid);
+  log(`PSS by process: start ${JSON.stringify(result.pssStartByProcess)}, after the stream ${JSON.stringify(result.pssAfterStreamByProcess)}`);
 
   // A long conversation: user + assistant messages until BENCH_MESSAGES.
   const turns = Math.ceil(Number(env.BENCH_MESSAGES) / 2);
@@ -133,6 +184,7 @@ try {
   );
   await sleep(3000);
   result.pssAfterKiB = treePssKiB(pid);
+  log(`conversation: ${result.messages} messages, PSS +${((result.pssAfterKiB - result.pssStartKiB) / 1024).toFixed(1)} MiB`);
 } catch (err) {
   result.error = String(err?.message ?? err);
 } finally {

@@ -21,8 +21,9 @@ PIDS+=($!)
 export DISPLAY=":$DISPLAY_NUM"
 for _ in $(seq 50); do [[ -e "/tmp/.X11-unix/X$DISPLAY_NUM" ]] && break; sleep 0.1; done
 
-declare -A WIN PSS
-for app in hello warden; do
+declare -A WIN=([hello]=NaN [warden]=NaN) PSS=([hello]=NaN [warden]=NaN)
+APPS=(hello warden); [[ "${BENCH_ONLY:-}" == drive ]] && APPS=()
+for app in "${APPS[@]}"; do
   bin="$HELLO_APP"; title="Hello"
   [[ $app == warden ]] && bin="$WARDEN_APP" && title="Warden"
   times=()

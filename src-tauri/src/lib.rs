@@ -7,6 +7,7 @@ mod commands;
 mod engine;
 mod error;
 mod events;
+mod rendering;
 mod routes;
 mod state;
 
@@ -35,6 +36,7 @@ fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_sp
 /// Starts the window.
 pub fn run() {
     init_tracing();
+    rendering::configure();
     let builder = specta_builder();
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())

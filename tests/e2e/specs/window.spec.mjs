@@ -1,6 +1,36 @@
 // The app starts, shows its window with the right title, loads the bundled UI under the strict
 // CSP (no remote content), and can reach its own commands but not a plugin command the webview
-// was not granted.
+// was not granted. Without a GPU the web process is told to draw without OpenGL compositing.
+
+import { readdirSync, readFileSync } from "node:fs";
+
+/** The environment of every WebKitWebProcess started by the app `app`. */
+function webProcessEnvs(app) {
+  const procs = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+  const read = (p, f) => {
+    try {
+      return readFileSync(`/proc/${p}/${f}`, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  const appPids = new Set(procs.filter((p) => read(p, "cmdline").split("\0")[0] === app));
+  return procs
+    .filter((p) => read(p, "comm").trim() === "WebKitWebProces")
+    .filter((p) => {
+      const stat = read(p, "stat");
+      return appPids.has(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    })
+    .map((p) => read(p, "environ").split("\0"));
+}
+
+function hasRenderNode() {
+  try {
+    return readdirSync("/dev/dri").some((n) => n.startsWith("renderD"));
+  } catch {
+    return false;
+  }
+}
 
 export default async function (t) {
   const { s } = t;
@@ -28,4 +58,12 @@ export default async function (t) {
   t.assert(Array.isArray(probe.keys) && probe.keys.length === 4, `keys_status: ${JSON.stringify(probe.keys)}`);
   t.assert(probe.keys.every((k) => !("value" in k)), "no key value ever reaches the webview");
   t.assert(/not allowed|denied|permission/i.test(probe.dialog), `dialog plugin refused: ${probe.dialog}`);
+
+  t.step("the web process draws without GL compositing when there is no GPU render node");
+  const envs = webProcessEnvs(t.env("APP"));
+  t.assert(envs.length >= 1, "found the app's web process");
+  const userChose = "WEBKIT_DISABLE_COMPOSITING_MODE" in process.env || "WEBKIT_FORCE_COMPOSITING_MODE" in process.env;
+  const expected = !userChose && !hasRenderNode();
+  const disabled = envs.every((e) => e.includes("WEBKIT_DISABLE_COMPOSITING_MODE=1"));
+  t.assert(disabled === expected, `compositing disabled: ${disabled}, expected ${expected}`);
 }
