@@ -1,13 +1,11 @@
 // Tauri events → the store. Events are queued and folded once per frame so a fast stream costs one
-// render per frame, not one per delta. Order is kept: the queue is flushed in arrival order, at most
-// MAX_EVENTS_PER_FRAME at a time — a burst (200 tool calls arrive as 400 events at once) mounts its
-// blocks over a few frames instead of one frame of ~120 ms. Text deltas come coalesced per frame
-// from the shell, so the cap does not slow a text stream.
+// render per frame, not one per delta. Order is kept: the queue is flushed in arrival order, as
+// many events per frame as the frame budget allows (frameBudget.ts) — a burst (200 tool calls
+// arrive as 400 events at once) mounts its blocks over several frames instead of stalling one.
+// Text deltas come coalesced per frame from the shell, so the budget does not slow a text stream.
 import { subscribeProtocolEvents, type ProtocolEvent } from "../ipc";
+import { FrameBudget } from "./frameBudget";
 import type { ChatStore } from "./store";
-
-/** Events folded per frame; the rest wait for the next one. */
-export const MAX_EVENTS_PER_FRAME = 48;
 
 type Schedule = (flush: () => void) => void;
 
@@ -19,7 +17,15 @@ const nextFrame: Schedule = (flush) => {
   }
 };
 
-export function createEventBatcher(store: ChatStore, schedule: Schedule = nextFrame) {
+export interface BatcherOptions {
+  schedule?: Schedule;
+  budget?: FrameBudget;
+  /** The clock the work of a frame is measured with (ms). */
+  now?: () => number;
+}
+
+export function createEventBatcher(store: ChatStore, options: BatcherOptions = {}) {
+  const { schedule = nextFrame, budget = new FrameBudget(), now = () => performance.now() } = options;
   let queue: ProtocolEvent[] = [];
   let scheduled = false;
   const later = () => {
@@ -30,9 +36,14 @@ export function createEventBatcher(store: ChatStore, schedule: Schedule = nextFr
   };
   const flushFrame = () => {
     scheduled = false;
-    const batch = queue.length > MAX_EVENTS_PER_FRAME ? queue.splice(0, MAX_EVENTS_PER_FRAME) : queue;
+    const batch = queue.length > budget.events ? queue.splice(0, budget.events) : queue;
     if (batch === queue) queue = [];
+    const started = now();
     store.dispatchMany(batch);
+    // React renders a store change in a microtask queued during dispatch (and lays the page out
+    // in its effects): a microtask queued now runs after that, so it sees the frame's whole work.
+    // Only full batches say something about the budget.
+    if (queue.length) queueMicrotask(() => budget.observe(now() - started));
     later();
   };
   return {
@@ -51,7 +62,7 @@ export function createEventBatcher(store: ChatStore, schedule: Schedule = nextFr
 
 /** Start feeding protocol events into `store`; resolves with a stop function. */
 export async function connectEvents(store: ChatStore, schedule?: Schedule): Promise<() => void> {
-  const batcher = createEventBatcher(store, schedule);
+  const batcher = createEventBatcher(store, { schedule });
   const stop = await subscribeProtocolEvents((e) => batcher.push(e));
   return () => {
     stop();
