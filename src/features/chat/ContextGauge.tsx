@@ -22,7 +22,9 @@ export function ContextGauge({ conversation, configured }: { conversation: Conve
   const used = contextTokens(conversation);
   const window = contextWindowOf(conversation.model, configured);
   const cost = conversationCost(conversation);
-  if (used === 0 && cost === null) return null;
+  // Nothing to show yet: keep the row, so the first figures do not resize the transcript above
+  // (which costs a relayout of every message in the middle of a stream).
+  if (used === 0 && cost === null) return <div className="gauge" aria-hidden="true" />;
   const ratio = window ? Math.min(1, used / window) : 0;
   const level = ratio > 0.9 ? "high" : ratio > 0.7 ? "mid" : "low";
   return (

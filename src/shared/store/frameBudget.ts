@@ -21,7 +21,7 @@ export interface FrameBudgetOptions {
   step: number;
 }
 
-export const DEFAULT_FRAME_BUDGET: FrameBudgetOptions = { min: 4, max: 64, start: 24, slowMs: 24, fastMs: 10, step: 4 };
+export const DEFAULT_FRAME_BUDGET: FrameBudgetOptions = { min: 4, max: 64, start: 16, slowMs: 16, fastMs: 8, step: 4 };
 
 export class FrameBudget {
   private n: number;
