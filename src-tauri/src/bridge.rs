@@ -1,6 +1,6 @@
 //! Engine events → the window. One forwarding task per conversation reads the session's event
-//! channel, coalesces deltas per frame and hands each event to a sink (the Tauri app in the
-//! product, a recorder in tests). It also keeps the approval routes current: a `chat:tool-confirm`
+//! channel, coalesces deltas per frame, paces bursts to a frame's worth per frame (pace.rs) and
+//! hands each event to a sink (the Tauri app in the product, a recorder in tests). It also keeps the approval routes current: a `chat:tool-confirm`
 //! registers which conversation owns the tool id, its `chat:tool-result` removes it.
 
 use std::sync::Arc;
@@ -10,6 +10,7 @@ use tokio::time::Instant;
 use warden_protocol::Event;
 
 use crate::coalesce::Coalescer;
+use crate::pace::Pacer;
 use crate::routes::ApprovalRoutes;
 
 /// Where forwarded events go.
@@ -26,31 +27,44 @@ impl<R: tauri::Runtime> EventSink for tauri::AppHandle<R> {
     }
 }
 
-/// Forwards every event of one session until its channel closes.
+/// Forwards every event of one session until its channel closes (then sends what is left).
 pub async fn forward(mut rx: UnboundedReceiver<Event>, sink: Arc<dyn EventSink>, routes: ApprovalRoutes) {
     let mut coalescer = Coalescer::new();
-    loop {
-        let deadline = coalescer.deadline().map(Instant::from_std);
-        let next = match deadline {
-            Some(at) => tokio::select! {
+    let mut pacer = Pacer::default();
+    let mut open = true;
+    while open || !pacer.is_empty() {
+        let wake =
+            [coalescer.deadline(), pacer.deadline()].into_iter().flatten().min().map(Instant::from_std);
+        let next = match (open, wake) {
+            (true, Some(at)) => tokio::select! {
                 biased;
                 ev = rx.recv() => Some(ev),
                 () = tokio::time::sleep_until(at) => None,
             },
-            None => Some(rx.recv().await),
+            (true, None) => Some(rx.recv().await),
+            (false, Some(at)) => {
+                tokio::time::sleep_until(at).await;
+                None
+            }
+            (false, None) => None,
         };
-        let out = match next {
+        let now = std::time::Instant::now();
+        match next {
             Some(Some(event)) => {
                 routes.observe(&event);
-                coalescer.push(event, std::time::Instant::now())
+                pacer.push(coalescer.push(event, now));
             }
             Some(None) => {
-                deliver(sink.as_ref(), coalescer.flush());
-                return;
+                open = false;
+                pacer.push(coalescer.flush());
             }
-            None => coalescer.flush(),
-        };
-        deliver(sink.as_ref(), out);
+            None => {
+                if coalescer.deadline().is_some_and(|at| at <= now) {
+                    pacer.push(coalescer.flush());
+                }
+            }
+        }
+        deliver(sink.as_ref(), pacer.take(now));
     }
 }
 

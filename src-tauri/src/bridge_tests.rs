@@ -101,3 +101,46 @@ async fn approval_routes_follow_confirm_and_result() {
     assert_eq!(routes.owner("t1"), None);
     assert_eq!(routes.owner("t2").as_deref(), Some("c1"));
 }
+
+/// Records when each event arrived.
+#[derive(Default)]
+struct TimedRecorder(Mutex<Vec<(std::time::Instant, Event)>>);
+
+impl EventSink for TimedRecorder {
+    fn emit(&self, event: Event) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).push((std::time::Instant::now(), event));
+    }
+}
+
+#[tokio::test]
+async fn a_tool_burst_reaches_the_window_a_frame_at_a_time_and_whole() {
+    use crate::coalesce::FRAME;
+    use crate::pace::EVENTS_PER_FRAME;
+
+    let (tx, rx) = unbounded_channel();
+    let sink = Arc::new(TimedRecorder::default());
+    let n = EVENTS_PER_FRAME * 3 + 5;
+    for i in 0..n {
+        assert!(tx.send(result(&format!("t{i}"))).is_ok());
+    }
+    drop(tx);
+    forward(rx, sink.clone(), ApprovalRoutes::default()).await;
+    let got = sink.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let tools: Vec<String> = got
+        .iter()
+        .map(|(_, e)| match e {
+            Event::ToolResult(r) => r.tool_id.clone(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(tools, (0..n).map(|i| format!("t{i}")).collect::<Vec<_>>(), "all of them, in order");
+    let first = got[0].0;
+    for frame in 1..=3 {
+        let at = got[frame * EVENTS_PER_FRAME].0;
+        assert!(
+            at >= first + FRAME * frame as u32,
+            "frame {frame} went out {:?} after the first",
+            at - first
+        );
+    }
+}

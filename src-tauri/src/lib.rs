@@ -7,6 +7,7 @@ mod commands;
 mod engine;
 mod error;
 mod events;
+mod pace;
 mod rendering;
 mod routes;
 mod state;
