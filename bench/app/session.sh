@@ -21,20 +21,26 @@ PIDS+=($!)
 export DISPLAY=":$DISPLAY_NUM"
 for _ in $(seq 50); do [[ -e "/tmp/.X11-unix/X$DISPLAY_NUM" ]] && break; sleep 0.1; done
 
-declare -A WIN=([hello]=NaN [warden]=NaN) PSS=([hello]=NaN [warden]=NaN)
-APPS=(hello warden); [[ "${BENCH_ONLY:-}" == drive ]] && APPS=()
+# Without a GPU render node Warden draws without GL compositing (src-tauri/src/rendering.rs). The
+# targets compare it with hello-world drawing the same way ("hello"); hello-world with WebKit's
+# default (GL compositing, here on Mesa's software rasterizer) is measured too, for reference.
+SAME_PATH=()
+compgen -G "/dev/dri/renderD*" >/dev/null || SAME_PATH=(WEBKIT_DISABLE_COMPOSITING_MODE=1)
+declare -A WIN=([hello]=NaN [hello-default]=NaN [warden]=NaN) PSS=([hello]=NaN [hello-default]=NaN [warden]=NaN)
+APPS=(hello hello-default warden); [[ "${BENCH_ONLY:-}" == drive ]] && APPS=()
 for app in "${APPS[@]}"; do
-  bin="$HELLO_APP"; title="Hello"
-  [[ $app == warden ]] && bin="$WARDEN_APP" && title="Warden"
+  bin="$HELLO_APP"; title="Hello"; vars=("${SAME_PATH[@]}")
+  [[ $app == hello-default ]] && vars=()
+  [[ $app == warden ]] && bin="$WARDEN_APP" && title="Warden" && vars=()
   times=()
   for i in $(seq "$BENCH_RUNS"); do
     export WARDEN_HOME="$RUN_DIR/home-$app-$i"
-    times+=("$(launch_to_window "$bin" "$title")")
+    times+=("$(env "${vars[@]}" bash -c "source '$ROOT/bench/app/measure.sh'; launch_to_window '$bin' '$title'")")
   done
   WIN[$app]="$(median "${times[@]}")"
   export WARDEN_HOME="$RUN_DIR/home-$app-idle"
-  PSS[$app]="$(idle_pss "$bin" "$title")"
-  echo "bench: $app window ${WIN[$app]} ms (runs: ${times[*]}), idle PSS ${PSS[$app]} KiB" >&2
+  PSS[$app]="$(env "${vars[@]}" bash -c "source '$ROOT/bench/app/measure.sh'; idle_pss '$bin' '$title'")"
+  echo "bench: $app window ${WIN[$app]} ms (runs: ${times[*]}), idle PSS ${PSS[$app]} KiB ${vars[*]}" >&2
 done
 
 # Conversation memory and frame times: Warden driven through WebDriver and the loopback provider.
@@ -51,4 +57,5 @@ GROUPS_TO_KILL+=($!)
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$DRIVER_PORT") 2>/dev/null && break; sleep 0.1; done
 DRIVE_JSON="$(node "$ROOT/bench/app/drive.mjs" || echo '{"error":"drive failed"}')"
 
-node "$ROOT/bench/app/report.mjs" "${WIN[hello]}" "${WIN[warden]}" "${PSS[hello]}" "${PSS[warden]}" "$DRIVE_JSON"
+node "$ROOT/bench/app/report.mjs" "${WIN[hello]}" "${WIN[warden]}" "${PSS[hello]}" "${PSS[warden]}" "$DRIVE_JSON" \
+  "${WIN[hello-default]}" "${PSS[hello-default]}"
