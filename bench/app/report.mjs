@@ -1,14 +1,21 @@
 // Prints the bench table and checks the targets.
 // Args: helloMs wardenMs helloPssKiB wardenPssKiB driveJson helloDefaultMs helloDefaultPssKiB
+//       helloPaintMs wardenPaintMs helloDefaultPaintMs
 // ("hello" draws the way Warden does on this machine; "hello-default" with WebKit's defaults).
 const [helloMs, wardenMs, helloPss, wardenPss] = process.argv.slice(2, 6).map(Number);
 const drive = JSON.parse(process.argv[6] || "{}");
-const [helloDefaultMs, helloDefaultPss] = process.argv.slice(7, 9).map(Number);
+const [helloDefaultMs, helloDefaultPss, helloPaint, wardenPaint, helloDefaultPaint] = process.argv.slice(7, 12).map(Number);
 const mib = (k) => (k / 1024).toFixed(1);
 const rows = [];
 const check = (name, value, target, ok) => rows.push({ name, value, target, ok });
 
-check("window after launch", `${wardenMs} ms vs ${helloMs} ms (×${(wardenMs / helloMs).toFixed(2)})`, "≤ 2.5× hello", wardenMs <= 2.5 * helloMs);
+check("window mapped after launch", `${wardenMs} ms vs ${helloMs} ms (×${(wardenMs / helloMs).toFixed(2)})`, "≤ 2.5× hello", wardenMs <= 2.5 * helloMs);
+check(
+  "first paint after launch",
+  `${wardenPaint} ms vs ${helloPaint} ms (×${(wardenPaint / helloPaint).toFixed(2)})`,
+  "≤ 2.5× hello",
+  wardenPaint <= 2.5 * helloPaint,
+);
 check("idle PSS", `${mib(wardenPss)} MiB vs ${mib(helloPss)} MiB (+${mib(wardenPss - helloPss)} MiB)`, "≤ hello + 80 MiB", wardenPss - helloPss <= 80 * 1024);
 if (drive.error) {
   check("conversation / stream", `not measured: ${drive.error}`, "", false);
@@ -31,10 +38,17 @@ if (drive.error) {
 }
 rows.push({
   name: "hello, WebKit defaults",
-  value: `window ${helloDefaultMs} ms, idle PSS ${mib(helloDefaultPss)} MiB (reference only)`,
+  value: `window ${helloDefaultMs} ms, first paint ${helloDefaultPaint} ms, idle PSS ${mib(helloDefaultPss)} MiB (reference only)`,
   target: "-",
   ok: true,
   info: true,
 });
 for (const r of rows) console.log(`${r.info ? "INFO" : r.ok ? "PASS" : "MISS"}  ${r.name.padEnd(28)} ${r.value}   [target ${r.target}]`);
-console.log(JSON.stringify({ helloMs, wardenMs, helloPssKiB: helloPss, wardenPssKiB: wardenPss, helloDefaultMs, helloDefaultPssKiB: helloDefaultPss, ...drive }));
+console.log(
+  JSON.stringify({
+    helloMs, wardenMs, helloPaintMs: helloPaint, wardenPaintMs: wardenPaint,
+    helloPssKiB: helloPss, wardenPssKiB: wardenPss,
+    helloDefaultMs, helloDefaultPaintMs: helloDefaultPaint, helloDefaultPssKiB: helloDefaultPss,
+    ...drive,
+  }),
+);

@@ -27,6 +27,17 @@ for _ in $(seq 50); do [[ -e "/tmp/.X11-unix/X$DISPLAY_NUM" ]] && break; sleep 0
 SAME_PATH=()
 compgen -G "/dev/dri/renderD*" >/dev/null || SAME_PATH=(WEBKIT_DISABLE_COMPOSITING_MODE=1)
 declare -A WIN=([hello]=NaN [hello-default]=NaN [warden]=NaN) PSS=([hello]=NaN [hello-default]=NaN [warden]=NaN)
+declare -A PAINT=([hello]=NaN [hello-default]=NaN [warden]=NaN)
+
+# Starts tauri-driver with extra environment "$@" (its apps inherit it); sets DRIVER_URL, DRIVER_PGID.
+start_driver() {
+  local port=$(( 20000 + RANDOM % 20000 ))
+  export DRIVER_URL="http://127.0.0.1:$port"
+  env "$@" setsid tauri-driver --port "$port" --native-port "$(( port + 1 ))" >>"$RUN_DIR/driver.log" 2>&1 &
+  DRIVER_PGID=$!
+  GROUPS_TO_KILL+=("$DRIVER_PGID")
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+}
 APPS=(hello hello-default warden); [[ "${BENCH_ONLY:-}" == drive ]] && APPS=()
 for app in "${APPS[@]}"; do
   bin="$HELLO_APP"; title="Hello"; vars=("${SAME_PATH[@]}")
@@ -40,7 +51,11 @@ for app in "${APPS[@]}"; do
   WIN[$app]="$(median "${times[@]}")"
   export WARDEN_HOME="$RUN_DIR/home-$app-idle"
   PSS[$app]="$(env "${vars[@]}" bash -c "source '$ROOT/bench/app/measure.sh'; idle_pss '$bin' '$title'")"
-  echo "bench: $app window ${WIN[$app]} ms (runs: ${times[*]}), idle PSS ${PSS[$app]} KiB ${vars[*]}" >&2
+  export WARDEN_HOME="$RUN_DIR/home-$app-paint"
+  start_driver "${vars[@]}"
+  PAINT[$app]="$(node "$ROOT/bench/app/paint.mjs" "$bin" "$BENCH_RUNS" || echo NaN)"
+  kill -TERM -- "-$DRIVER_PGID" 2>/dev/null || true
+  echo "bench: $app window ${WIN[$app]} ms (runs: ${times[*]}), first paint ${PAINT[$app]} ms, idle PSS ${PSS[$app]} KiB ${vars[*]}" >&2
 done
 
 # Conversation memory and frame times: Warden driven through WebDriver and the loopback provider.
@@ -50,12 +65,8 @@ PROVIDER_DELTA_DELAY_MS=0 node "$ROOT/tests/e2e/lib/provider.mjs" >"$RUN_DIR/pro
 PIDS+=($!)
 for _ in $(seq 50); do grep -q '^PORT ' "$RUN_DIR/provider.out" 2>/dev/null && break; sleep 0.1; done
 export PROVIDER_URL="http://127.0.0.1:$(awk '/^PORT /{print $2}' "$RUN_DIR/provider.out")"
-DRIVER_PORT=$(( 20000 + RANDOM % 20000 ))
-export DRIVER_URL="http://127.0.0.1:$DRIVER_PORT"
-setsid tauri-driver --port "$DRIVER_PORT" --native-port "$(( DRIVER_PORT + 1 ))" >"$RUN_DIR/driver.log" 2>&1 &
-GROUPS_TO_KILL+=($!)
-for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$DRIVER_PORT") 2>/dev/null && break; sleep 0.1; done
+start_driver
 DRIVE_JSON="$(node "$ROOT/bench/app/drive.mjs" || echo '{"error":"drive failed"}')"
 
 node "$ROOT/bench/app/report.mjs" "${WIN[hello]}" "${WIN[warden]}" "${PSS[hello]}" "${PSS[warden]}" "$DRIVE_JSON" \
-  "${WIN[hello-default]}" "${PSS[hello-default]}"
+  "${WIN[hello-default]}" "${PSS[hello-default]}" "${PAINT[hello]}" "${PAINT[warden]}" "${PAINT[hello-default]}"
