@@ -52,4 +52,5 @@ for (let i = 0; i < runs; i++) {
 }
 times.sort((a, b) => a - b);
 console.error(`bench: ${app.split("/").pop()} first paint ${times.map((t) => t.toFixed(0)).join(", ")} ms`);
-console.log(times[Math.floor((times.length - 1) / 2)] ?? NaN);
+const median = times[Math.floor((times.length - 1) / 2)];
+console.log(median === undefined ? NaN : Math.round(median));

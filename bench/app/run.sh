@@ -5,10 +5,13 @@
 #   bench/app/run.sh                       debug profile (shares the e2e build)
 #   BENCH_PROFILE=release bench/app/run.sh release profile for both apps
 #   BENCH_RUNS=5 BENCH_MESSAGES=2000 BENCH_DELTAS=5000 BENCH_TOOLS=200 (defaults)
+#   BENCH_ONLY=start | drive               only the start-up part | only the conversation part
+#   BENCH_PROBE=1                          per-frame breakdown of the stream (frame callbacks, layout)
 #
-# Measures: launch → mapped window (median of BENCH_RUNS), idle PSS summed over the app and its
-# WebKit children, Warden's PSS after a BENCH_MESSAGES-message conversation, and the page's
-# frame times while BENCH_DELTAS text deltas and BENCH_TOOLS tool blocks stream in.
+# Measures: launch → mapped window and launch → first contentful paint (medians of BENCH_RUNS),
+# idle PSS summed over the app and its WebKit children, Warden's PSS after a BENCH_MESSAGES-message
+# conversation (which starts with the stream below), and the page's frame times while
+# BENCH_DELTAS text deltas and BENCH_TOOLS tool blocks stream in (an idle page's frames beside them).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
