@@ -59,6 +59,25 @@ export default async function (t) {
   t.assert(probe.keys.every((k) => !("value" in k)), "no key value ever reaches the webview");
   t.assert(/not allowed|denied|permission/i.test(probe.dialog), `dialog plugin refused: ${probe.dialog}`);
 
+  t.step("the CSP holds in the window: no inline script, no eval, no remote fetch");
+  const csp = await s.executeAsync(
+    `const done = arguments[arguments.length - 1];
+     const violations = [];
+     document.addEventListener("securitypolicyviolation", (e) => violations.push(e.effectiveDirective + " " + e.blockedURI));
+     const el = document.createElement("script");
+     el.textContent = "window.__inlineRan = true";
+     document.head.append(el);
+     let evalRan = false;
+     try { evalRan = eval("1 + 1") === 2; } catch (e) { evalRan = false; }
+     fetch("http://127.0.0.1:9/").catch(() => null).then(() =>
+       setTimeout(() => done({ inline: window.__inlineRan === true, evalRan, violations }), 100));`,
+  );
+  t.assert(!csp.inline, "an inline script did not run");
+  t.assert(!csp.evalRan, "eval is refused");
+  const v = csp.violations.join(" | ");
+  t.assert(/script-src(-elem)? inline/.test(v), `the inline script was a CSP violation: ${v}`);
+  t.assert(/connect-src http:\/\/127\.0\.0\.1:9/.test(v), `the remote fetch was a CSP violation: ${v}`);
+
   t.step("the web process draws without GL compositing when there is no GPU render node");
   const envs = webProcessEnvs(t.env("APP"));
   t.assert(envs.length >= 1, "found the app's web process");
