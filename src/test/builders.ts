@@ -2,25 +2,17 @@
 import { emptyText, textFrom } from "../shared/store/textBuffer";
 import type { ToolBlock } from "../shared/store/types";
 import type { ToolConfirm } from "../shared/ipc";
+import { newToolBlock } from "../shared/store/empty";
 
 type ToolOverrides = Partial<Omit<ToolBlock, "output">> & { output?: ToolBlock["output"] | string };
 
 export function makeTool(over: ToolOverrides = {}): ToolBlock {
   const { output, ...rest } = over;
   return {
-    toolId: "t1",
-    conversationId: "c1",
-    messageId: "m1",
+    ...newToolBlock("t1", "c1", "m1"),
     toolName: "bash",
     input: { command: "ls" },
-    status: "running",
     output: typeof output === "string" ? textFrom(output) : (output ?? emptyText()),
-    outputDropped: 0,
-    stderr: [],
-    result: null,
-    metadata: null,
-    errorCode: null,
-    confirm: null,
     ...rest,
   };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
-import { emptyConversation } from "../../shared/store/reducer";
+import { emptyConversation } from "../../shared/store/empty";
 import { useChat } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { Composer } from "./Composer";

@@ -1,21 +1,12 @@
 // A stored conversation (provider-neutral history from `chat_history`) as UI state, so a reopened
 // conversation looks like it did while it streamed: tool results land on their tool blocks.
 import type { HistoryMessage } from "../ipc";
+import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
 import { textFrom } from "./textBuffer";
-import type { AssistantMessage, Conversation, Segment, ToolBlock } from "./types";
-import { emptyText } from "./textBuffer";
+import type { AssistantMessage, Conversation, Segment } from "./types";
 
 export function historyToConversation(id: string, history: HistoryMessage[]): Conversation {
-  const conv: Conversation = {
-    id,
-    messageIds: [],
-    messages: {},
-    tools: {},
-    errors: [],
-    running: false,
-    provider: null,
-    model: null,
-  };
+  const conv: Conversation = emptyConversation(id);
   history.forEach((msg, i) => {
     const messageId = `history-${i}`;
     if (msg.role === "user") {
@@ -44,38 +35,17 @@ export function historyToConversation(id: string, history: HistoryMessage[]): Co
       if (b.type === "text" && b.text) segments.push({ kind: "text", buf: textFrom(b.text) });
       else if (b.type === "thinking" && b.thinking) segments.push({ kind: "thinking", buf: textFrom(b.thinking) });
       else if (b.type === "tool_use") {
-        const block: ToolBlock = {
-          toolId: b.id,
-          conversationId: id,
-          messageId,
+        conv.tools[b.id] = {
+          ...newToolBlock(b.id, id, messageId),
           toolName: b.name,
           input: b.input ?? null,
           // Until its result is seen further on; a call with no result never ran to the end.
           status: "cancelled",
-          output: emptyText(),
-          outputDropped: 0,
-          stderr: [],
-          result: null,
-          metadata: null,
-          errorCode: null,
-          confirm: null,
         };
-        conv.tools[b.id] = block;
         segments.push({ kind: "tool", toolId: b.id });
       }
     }
-    const m: AssistantMessage = {
-      kind: "assistant",
-      id: messageId,
-      provider: null,
-      model: null,
-      segments,
-      streaming: false,
-      usage: null,
-      stopReason: null,
-      partial: false,
-      errors: [],
-    };
+    const m: AssistantMessage = { ...emptyAssistant(messageId), segments, streaming: false };
     conv.messageIds.push(messageId);
     conv.messages[messageId] = m;
   });

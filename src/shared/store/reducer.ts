@@ -2,6 +2,7 @@
 // text buffers (see textBuffer.ts). Robust by design: a delta for an unknown message creates it, a
 // result before its start still shows, duplicates fold into one block, unknown events are ignored.
 import type { ChatError, ProtocolEvent, ToolConfirm, ToolDelta, ToolResult, ToolStart } from "../ipc";
+import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
 import { historyToConversation } from "./history";
 import { appendText, emptyText } from "./textBuffer";
 import type {
@@ -20,24 +21,6 @@ export const OUTPUT_CAP = 200_000;
 
 export const initialChatState: ChatState = { conversations: {}, approvals: [] };
 
-export function emptyConversation(id: string): Conversation {
-  return { id, messageIds: [], messages: {}, tools: {}, errors: [], running: false, provider: null, model: null };
-}
-
-function emptyAssistant(id: string): AssistantMessage {
-  return {
-    kind: "assistant",
-    id,
-    provider: null,
-    model: null,
-    segments: [],
-    streaming: true,
-    usage: null,
-    stopReason: null,
-    partial: false,
-    errors: [],
-  };
-}
 
 const TERMINAL: ReadonlySet<ToolBlockStatus> = new Set(["success", "error", "denied", "cancelled"]);
 export const isTerminal = (s: ToolBlockStatus) => TERMINAL.has(s);
@@ -112,21 +95,7 @@ function withTool(
   f: (t: ToolBlock) => ToolBlock,
 ): Conversation {
   const existing = c.tools[toolId];
-  const before: ToolBlock = existing ?? {
-    toolId,
-    conversationId: c.id,
-    messageId,
-    toolName: "",
-    input: null,
-    status: "running",
-    output: emptyText(),
-    outputDropped: 0,
-    stderr: [],
-    result: null,
-    metadata: null,
-    errorCode: null,
-    confirm: null,
-  };
+  const before = existing ?? newToolBlock(toolId, c.id, messageId);
   const after = f(before);
   let next: Conversation = after === before && existing ? c : { ...c, tools: { ...c.tools, [toolId]: after } };
   if (!existing) {
