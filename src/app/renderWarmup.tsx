@@ -10,7 +10,7 @@ import { Fragment, type ReactNode } from "react";
 import { AssistantMessageView, UserMessageView } from "../features/chat/MessageView";
 import { ToolBody } from "../features/tools/ToolBody";
 import type { ProtocolEvent } from "../shared/ipc";
-import { ChatStoreProvider, createChatStore } from "../shared/store/store";
+import { ChatStoreProvider, createChatStore, type ChatStore } from "../shared/store/store";
 
 const C = "warmup";
 const M = "warmup-answer";
@@ -55,21 +55,20 @@ function sampleEvents(): ProtocolEvent[] {
   ];
 }
 
-/** The pieces laid out one per frame; each frame keeps the earlier ones mounted. */
-function samplePieces(): ReactNode[] {
+/** The sample's store and the pieces laid out one per frame (each frame keeps the earlier ones). */
+function sample(): { store: ChatStore; pieces: ReactNode[] } {
   const store = createChatStore();
   store.dispatchMany(sampleEvents());
   const conversation = store.getState().conversations[C];
   const message = conversation?.messages[M];
-  if (!conversation || message?.kind !== "assistant") return [];
-  const tools = Object.values(conversation.tools);
-  const wrap = (node: ReactNode) => <ChatStoreProvider store={store}>{node}</ChatStoreProvider>;
-  return [
-    wrap(<UserMessageView message={{ kind: "user", id: "warmup-question", text: "A question?" }} />),
-    wrap(<AssistantMessageView conversationId={C} message={message} />),
+  if (!conversation || message?.kind !== "assistant") return { store, pieces: [] };
+  const pieces = [
+    <UserMessageView message={{ kind: "user", id: "warmup-question", text: "A question?" }} />,
+    <AssistantMessageView conversationId={C} message={message} />,
     // Finished blocks are collapsed in the message: lay out their bodies too.
-    ...tools.map((tool) => wrap(<ToolBody tool={tool} />)),
+    ...Object.values(conversation.tools).map((tool) => <ToolBody tool={tool} />),
   ];
+  return { store, pieces };
 }
 
 const HIDDEN: Partial<CSSStyleDeclaration> = {
@@ -96,7 +95,7 @@ export function warmUpRenderers({ delayMs = 800 }: { delayMs?: number } = {}): (
     host = null;
   };
   const timer = setTimeout(() => {
-    const pieces = samplePieces();
+    const { store, pieces } = sample();
     host = document.createElement("div");
     host.setAttribute("aria-hidden", "true");
     host.inert = true;
@@ -113,7 +112,15 @@ export function warmUpRenderers({ delayMs = 800 }: { delayMs?: number } = {}): (
       }
       shown++;
       const mounted = pieces.slice(0, shown);
-      flushSync(() => root?.render(mounted.map((piece, i) => <Fragment key={i}>{piece}</Fragment>)));
+      flushSync(() =>
+        root?.render(
+          <ChatStoreProvider store={store}>
+            {mounted.map((piece, i) => (
+              <Fragment key={i}>{piece}</Fragment>
+            ))}
+          </ChatStoreProvider>,
+        ),
+      );
       void host.offsetHeight; // lay it out now, inside this frame
       requestAnimationFrame(step);
     };
