@@ -8,8 +8,10 @@
 
 pub mod blocklist;
 pub mod env;
+pub mod handles;
 mod open;
 pub mod path;
+mod secrets;
 mod shell_words;
 
 use std::path::{Path, PathBuf};
@@ -142,6 +144,9 @@ impl Workspace {
         }
         let resolved = ResolvedPath { absolute: resolved, root, relative };
         if access == Access::Write {
+            if let Some(reason) = path::git_internals_reason(&resolved.relative) {
+                return Err(violation(reason));
+            }
             self.check_writable(raw, &resolved)?;
         }
         Ok(resolved)
@@ -163,17 +168,16 @@ impl Workspace {
         })
     }
 
-    /// Whether an entry found while walking a directory may be shown or searched (not secret, inside).
-    pub fn is_visible(&self, absolute: &Path) -> bool {
-        path::locate(&self.root_paths, absolute).is_some_and(|(_, rel)| path::secret_reason(&rel).is_none())
-    }
-
-    /// The fast form of [`Workspace::is_visible`] for walks that prune secret directories as they go:
-    /// only the entry's own name (and its parent's, for `.git/config`) is judged.
-    pub fn is_visible_entry(&self, absolute: &Path) -> bool {
-        let Some(name) = absolute.file_name() else { return true };
-        let parent = absolute.parent().and_then(Path::file_name);
-        !path::is_secret_name(name, parent)
+    /// Whether an entry found while walking a directory may be shown or searched: only the entry's
+    /// own name is judged (with its parent's name, and whether it lies below a `.git` directory), for
+    /// walks that prune secret directories as they go.
+    pub fn is_visible_entry(
+        &self,
+        name: &std::ffi::OsStr,
+        parent: Option<&std::ffi::OsStr>,
+        in_git: bool,
+    ) -> bool {
+        !path::is_secret_name(name, parent, in_git)
     }
 
     fn root_dir(&self, resolved: &ResolvedPath) -> &cap_std::fs::Dir {

@@ -11,15 +11,22 @@
 
 use std::io;
 
-use super::{path, ResolvedPath, SandboxError, Workspace};
+use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt, OpenOptionsSyncExt};
+
+use super::{handles, path, ResolvedPath, SandboxError, Workspace};
 
 impl Workspace {
     /// Open a resolved path for reading.
     pub fn open_read(&self, resolved: &ResolvedPath) -> Result<std::fs::File, SandboxError> {
-        let file =
-            self.root_dir(resolved).open(rel_or_dot(resolved)).map_err(|e| self.failed(resolved, e))?;
+        refuse_special(self.root_dir(resolved), resolved)?;
+        let file = self
+            .root_dir(resolved)
+            .open_with(rel_or_dot(resolved), &handles::read_options())
+            .map_err(|e| self.failed(resolved, e))?;
         let file = file.into_std();
         self.verify_opened(&file, resolved)?;
+        let meta = file.metadata().map_err(|e| open_error(resolved, e))?;
+        handles::regular_or_dir(&meta).map_err(|e| open_error(resolved, e))?;
         Ok(file)
     }
 
@@ -30,12 +37,15 @@ impl Workspace {
         if let Some(parent) = resolved.relative.parent().filter(|p| !p.as_os_str().is_empty()) {
             dir.create_dir_all(parent).map_err(|e| self.failed(resolved, e))?;
         }
+        refuse_special(dir, resolved)?;
+        // Not following a final link, and not blocking on a FIFO (which then fails the type check).
         let mut options = cap_std::fs::OpenOptions::new();
-        options.write(true).create(true);
+        options.write(true).create(true).follow(FollowSymlinks::No).nonblock(true);
         let file = dir.open_with(&resolved.relative, &options).map_err(|e| self.failed(resolved, e))?;
         let file = file.into_std();
         self.verify_opened(&file, resolved)?;
         let meta = file.metadata().map_err(|e| open_error(resolved, e))?;
+        handles::regular_or_dir(&meta).map_err(|e| open_error(resolved, e))?;
         check_hard_links(&meta.into(), resolved)?;
         file.set_len(0).map_err(|e| open_error(resolved, e))?;
         Ok(file)
@@ -53,7 +63,7 @@ impl Workspace {
 
     /// An open failed: if the path no longer resolves inside (something was swapped since the check),
     /// say so as a violation; otherwise report the I/O error.
-    fn failed(&self, resolved: &ResolvedPath, e: io::Error) -> SandboxError {
+    pub(super) fn failed(&self, resolved: &ResolvedPath, e: io::Error) -> SandboxError {
         let again = resolved.absolute.to_string_lossy().into_owned();
         match self.resolve(&again, super::Access::Read) {
             Err(SandboxError::Violation { reason, .. }) => SandboxError::Violation {
@@ -66,11 +76,8 @@ impl Workspace {
 
     #[cfg(target_os = "linux")]
     fn verify_opened(&self, file: &std::fs::File, resolved: &ResolvedPath) -> Result<(), SandboxError> {
-        use std::os::fd::AsRawFd;
         // When /proc is not mounted the capability open has still kept us inside the root.
-        let Ok(real) = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())) else {
-            return Ok(());
-        };
+        let Some(real) = handles::real_path(file) else { return Ok(()) };
         let shown = resolved.display();
         let Some((_, rel)) = path::locate(self.roots(), &real) else {
             return Err(SandboxError::Violation {
@@ -141,6 +148,22 @@ fn check_hard_links(meta: &LinkCount, resolved: &ResolvedPath) -> Result<(), San
         });
     }
     Ok(())
+}
+
+/// A FIFO, socket or device is named as such before an open could block on it or fail obscurely
+/// (a socket opens with ENXIO). The open that follows re-checks the type of what it got.
+fn refuse_special(dir: &cap_std::fs::Dir, resolved: &ResolvedPath) -> Result<(), SandboxError> {
+    let Ok(meta) = dir.symlink_metadata(rel_or_dot(resolved)) else { return Ok(()) };
+    match handles::special_kind_at(meta.file_type()) {
+        None => Ok(()),
+        Some(kind) => Err(open_error(
+            resolved,
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("it is {kind}, not a regular file; file tools only read and write regular files"),
+            ),
+        )),
+    }
 }
 
 fn rel_or_dot(resolved: &ResolvedPath) -> &std::path::Path {

@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use super::SandboxError;
+use super::{secrets, SandboxError};
 
 /// Longest path (in bytes) the sandbox accepts; real paths are far shorter, absurd ones are attacks.
 pub const MAX_PATH_BYTES: usize = 4096;
@@ -84,14 +84,27 @@ pub(super) fn resolve_fs(base: &Path, raw: &str) -> Result<PathBuf, SandboxError
     let mut resolved = if requested.is_absolute() { PathBuf::from("/") } else { base.to_path_buf() };
     push_components(&mut pending, requested);
     let mut hops = 0usize;
-    let mut missing = false;
+    // Once a component is missing, nothing below it exists (so nothing below it is a symlink) —
+    // but a `..` cannot climb out of a missing directory either (the kernel refuses such a path).
+    // Carrying on from the existing part unresolved let a symlink after `missing/..` go unfollowed;
+    // such a path is refused outright (fail closed), naming the missing directory.
+    let mut missing: Option<PathBuf> = None;
     while let Some(part) = pending.pop_front() {
         if part == ".." {
+            if let Some(dir) = &missing {
+                return Err(violation(
+                    raw,
+                    format!(
+                        "`..` climbs out of {}, which does not exist, so the path cannot be resolved",
+                        dir.display()
+                    ),
+                ));
+            }
             resolved.pop();
             continue;
         }
         let candidate = resolved.join(&part);
-        if missing {
+        if missing.is_some() {
             resolved = candidate;
             continue;
         }
@@ -115,7 +128,7 @@ pub(super) fn resolve_fs(base: &Path, raw: &str) -> Result<PathBuf, SandboxError
             Ok(_) => resolved = candidate,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 // Nothing below a missing component can exist, so none of it can be a symlink.
-                missing = true;
+                missing = Some(candidate.clone());
                 resolved = candidate;
             }
             Err(e) => {
@@ -198,53 +211,53 @@ fn fold_lookalikes(name: &str) -> String {
 pub fn secret_reason(relative: &Path) -> Option<String> {
     let names: Vec<String> =
         relative.components().map(|c| fold_lookalikes(&c.as_os_str().to_string_lossy())).collect();
+    let mut in_git = false;
     for (i, name) in names.iter().enumerate() {
-        let reason = if name.starts_with(".env") {
-            Some("`.env*` files hold credentials")
-        } else if name == ".ssh" {
-            Some("`.ssh/` holds keys")
-        } else if name == "config" && i > 0 && names[i - 1] == ".git" {
-            Some("`.git/config` can hold credentials")
-        } else if name.ends_with(".pem") || name.ends_with(".key") {
-            Some("`*.pem` / `*.key` files hold keys")
-        } else if ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].iter().any(|k| name.starts_with(k)) {
-            Some("`id_rsa*` and other SSH identity files hold keys")
-        } else if name.contains("credential") {
-            Some("`*credential*` paths hold credentials")
-        } else if name.contains("secret") {
-            Some("`*secret*` paths hold secrets")
-        } else {
-            None
-        };
-        if let Some(reason) = reason {
-            return Some(format!("secret-bearing path (`{}`): {reason}", relative.display()));
+        let parent = i.checked_sub(1).map(|p| names[p].as_str());
+        if let Some(rule) = secrets::rule_for(name, parent, in_git) {
+            return Some(format!("secret-bearing path (`{}`): {}", relative.display(), rule.why));
         }
+        in_git |= name == ".git";
     }
     None
 }
 
-/// The secret check on one directory entry's name, given its parent's name (for `.git/config`).
-/// Cheap for ASCII names (no allocation): walks call it for every entry.
-pub fn is_secret_name(name: &std::ffi::OsStr, parent: Option<&std::ffi::OsStr>) -> bool {
-    let Some(name) = name.to_str().filter(|n| n.is_ascii()) else {
-        let rel = match parent {
-            Some(p) => Path::new(p).join(name),
-            None => PathBuf::from(name),
-        };
-        return secret_reason(&rel).is_some();
+/// The secret check on one directory entry's name, given its parent's name and whether it lies
+/// inside a `.git` directory. Cheap for ASCII names (no allocation): walks call it for every entry.
+pub fn is_secret_name(name: &std::ffi::OsStr, parent: Option<&std::ffi::OsStr>, in_git: bool) -> bool {
+    let parent_folded;
+    let parent = match parent.map(|p| p.to_str().filter(|p| p.is_ascii())) {
+        None => None,
+        Some(Some(ascii)) => Some(ascii),
+        Some(None) => {
+            parent_folded = parent.map(|p| fold_lookalikes(&p.to_string_lossy()));
+            parent_folded.as_deref()
+        }
     };
-    let b = name.as_bytes();
-    let starts = |p: &[u8]| b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p);
-    let ends = |p: &[u8]| b.len() >= p.len() && b[b.len() - p.len()..].eq_ignore_ascii_case(p);
-    let contains = |p: &[u8]| b.windows(p.len()).any(|w| w.eq_ignore_ascii_case(p));
-    starts(b".env")
-        || name.eq_ignore_ascii_case(".ssh")
-        || (name.eq_ignore_ascii_case("config") && parent.is_some_and(|p| p.eq_ignore_ascii_case(".git")))
-        || ends(b".pem")
-        || ends(b".key")
-        || [&b"id_rsa"[..], b"id_dsa", b"id_ecdsa", b"id_ed25519"].iter().any(|k| starts(k))
-        || contains(b"credential")
-        || contains(b"secret")
+    match name.to_str().filter(|n| n.is_ascii()) {
+        Some(ascii) => secrets::rule_for(ascii, parent, in_git).is_some(),
+        None => secrets::rule_for(&fold_lookalikes(&name.to_string_lossy()), parent, in_git).is_some(),
+    }
+}
+
+/// Whether a component is a `.git` directory (or a look-alike of one).
+pub fn is_git_dir_name(name: &std::ffi::OsStr) -> bool {
+    match name.to_str().filter(|n| n.is_ascii()) {
+        Some(ascii) => ascii.eq_ignore_ascii_case(".git"),
+        None => fold_lookalikes(&name.to_string_lossy()) == ".git",
+    }
+}
+
+/// Why a write to `relative` would reach git's internals, which run code (hooks) or redirect git
+/// (`config`, `info/`, a `.git` file's `gitdir:`) outside Warden; `None` when it does not.
+pub fn git_internals_reason(relative: &Path) -> Option<String> {
+    relative.components().any(|c| is_git_dir_name(c.as_os_str())).then(|| {
+        format!(
+            "`{}` is inside `.git/`: its hooks, config and info run code or redirect git the next time \
+             you use it, outside Warden, so file tools never write there (reading is fine)",
+            relative.display()
+        )
+    })
 }
 
 /// The secret check on an absolute path: judged relative to the root it lies in, or on its whole
@@ -278,10 +291,36 @@ mod tests {
             "MySecrets.txt",
             ".\u{0435}nv",
             "\u{FF0E}env",
+            ".npmrc",
+            "home/.pypirc",
+            ".netrc",
+            "_netrc",
+            ".pgpass",
+            "web/.htpasswd",
+            ".kube/config",
+            ".docker/config.json",
+            "certs/client.p12",
+            "certs/client.PFX",
+            "infra/terraform.tfstate",
+            "infra/terraform.tfstate.backup",
+            ".git/modules/vendor/config",
+            ".git/modules/a/modules/b/config",
+            ".gnupg/pubring.kbx",
         ] {
             assert!(secret_reason(Path::new(p)).is_some(), "{p} should be secret");
         }
-        for p in ["src/main.rs", "environment.md", ".git/HEAD", "config/app.toml", "keys.rs", "monkey.txt"] {
+        for p in [
+            "src/main.rs",
+            "environment.md",
+            ".git/HEAD",
+            "config/app.toml",
+            "keys.rs",
+            "monkey.txt",
+            "src/config",
+            "docker/config.json",
+            ".git/modules/vendor/HEAD",
+            "npmrc.md",
+        ] {
             assert!(secret_reason(Path::new(p)).is_none(), "{p} should not be secret");
         }
     }
@@ -302,13 +341,28 @@ mod tests {
             "keys.rs",
         ] {
             assert_eq!(
-                is_secret_name(OsStr::new(name), None),
+                is_secret_name(OsStr::new(name), None, false),
                 secret_reason(Path::new(name)).is_some(),
                 "{name}"
             );
         }
-        assert!(is_secret_name(OsStr::new("config"), Some(OsStr::new(".git"))));
-        assert!(!is_secret_name(OsStr::new("config"), Some(OsStr::new("src"))));
+        assert!(is_secret_name(OsStr::new("config"), Some(OsStr::new(".git")), true));
+        assert!(is_secret_name(OsStr::new("config"), Some(OsStr::new("vendor")), true));
+        assert!(!is_secret_name(OsStr::new("config"), Some(OsStr::new("src")), false));
+        assert!(is_secret_name(OsStr::new("config"), Some(OsStr::new(".kube")), false));
+        assert!(is_secret_name(OsStr::new("config.json"), Some(OsStr::new(".\u{0501}ocker")), false));
+    }
+
+    #[test]
+    fn git_internals_are_named_in_any_case_and_lookalike() {
+        for p in
+            [".git/hooks/post-checkout", ".git/config", ".GIT/info/exclude", "sub/.git", ".g\u{0456}t/HEAD"]
+        {
+            assert!(git_internals_reason(Path::new(p)).is_some(), "{p}");
+        }
+        for p in [".gitignore", ".github/workflows/ci.yml", "src/git/mod.rs", ".gitmodules"] {
+            assert!(git_internals_reason(Path::new(p)).is_none(), "{p}");
+        }
     }
 
     #[test]

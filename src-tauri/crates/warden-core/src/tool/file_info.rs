@@ -9,7 +9,7 @@ use super::fs_util::blocking;
 use super::input::{definition_for, parse_input};
 use super::walk::{kind, mtime_rfc3339};
 use super::{Tool, ToolContext, ToolOutput};
-use crate::sandbox::Access;
+use crate::sandbox::{Access, SandboxError};
 
 /// Facts about a file or directory of the project: type, size in bytes, modification time,
 /// permissions.
@@ -43,10 +43,10 @@ impl Default for FileInfoTool {
     }
 }
 
-fn permissions(meta: &std::fs::Metadata) -> (String, bool) {
+fn permissions(meta: &cap_std::fs::Metadata) -> (String, bool) {
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
+        use cap_std::fs::PermissionsExt;
         let mode = meta.permissions().mode() & 0o7777;
         let rwx: String = (0..9)
             .map(|i| {
@@ -84,16 +84,17 @@ impl Tool for FileInfoTool {
                 Ok(r) => r,
                 Err(e) => return e.into(),
             };
-            let meta = match std::fs::metadata(&resolved.absolute) {
+            let meta = match ctx.workspace.metadata(&resolved) {
                 Ok(meta) => meta,
-                Err(_) => {
+                Err(SandboxError::NotFound { .. }) => {
                     return ToolOutput::error(
                         ToolErrorCode::FileNotFound,
                         format!("{}: no such file or directory", resolved.display()),
                     )
                 }
+                Err(e) => return e.into(),
             };
-            let kind = kind(&meta);
+            let kind = kind(meta.file_type());
             let (perms, readonly) = permissions(&meta);
             let mtime = mtime_rfc3339(&meta);
             let content = format!(

@@ -101,53 +101,71 @@ fn read(input: FileReadInput, ctx: &ToolContext) -> ToolOutput {
         Ok(m) => m.len(),
         Err(e) => return io_error(&resolved, e),
     };
-    // One pass: hash everything, keep only the requested lines within the budget.
+    // One pass over fixed-size blocks: hash everything, keep only the requested lines within the
+    // budget. Memory stays bounded whatever the file's shape (a 1.5 GB line is never held whole).
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     let mut hasher = Sha256::new();
-    let mut line = Vec::new();
     let mut text: Vec<u8> = Vec::new();
-    let (mut number, mut last_shown, mut cut) = (0u64, 0u64, false);
-    let mut checked_binary = false;
+    // `number` is the line being read (1-based); `at_line_start` whether none of it was seen yet;
+    // `line_began_at` where it began in `text`, so a line that does not fit whole is taken back.
+    let (mut number, mut last_shown, mut cut, mut at_line_start) = (1u64, 0u64, false, true);
+    let mut line_began_at = 0usize;
+    let mut first_block = true;
     loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let block = match reader.fill_buf() {
+            Ok([]) => break,
+            Ok(block) => block,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return io_error(&resolved, e),
+        };
+        if std::mem::take(&mut first_block) && looks_binary(block) {
+            return ToolOutput::error(
+                ToolErrorCode::ExecutionError,
+                format!(
+                    "{} is a binary file ({size} bytes); file_read only returns text",
+                    resolved.display()
+                ),
+            )
+            .with_metadata("binary", true)
+            .with_metadata("size_bytes", size);
         }
-        if !checked_binary {
-            checked_binary = true;
-            if looks_binary(&line) || (line.len() < 8192 && looks_binary(reader.buffer())) {
-                return ToolOutput::error(
-                    ToolErrorCode::ExecutionError,
-                    format!(
-                        "{} is a binary file ({size} bytes); file_read only returns text",
-                        resolved.display()
-                    ),
-                )
-                .with_metadata("binary", true)
-                .with_metadata("size_bytes", size);
+        hasher.update(block);
+        let consumed = block.len();
+        for piece in block.split_inclusive(|&b| b == b'\n') {
+            if std::mem::take(&mut at_line_start) {
+                line_began_at = text.len();
+            }
+            let wanted = (start..=end).contains(&number) && !cut;
+            if wanted {
+                let room = budget.saturating_sub(text.len());
+                if piece.len() <= room {
+                    text.extend_from_slice(piece);
+                } else if number == start {
+                    // Not even the first requested line fits: give what fits of it.
+                    text.extend_from_slice(&piece[..room]);
+                    last_shown = number;
+                    cut = true;
+                } else {
+                    text.truncate(line_began_at);
+                    cut = true;
+                }
+            }
+            if piece.last() == Some(&b'\n') {
+                if wanted && !cut {
+                    last_shown = number;
+                }
+                number += 1;
+                at_line_start = true;
             }
         }
-        hasher.update(&line);
-        number += 1;
-        if number < start || number > end || cut {
-            continue;
-        }
-        if text.len() + line.len() > budget {
-            if text.is_empty() {
-                // Not even the first requested line fits: give what fits of it.
-                text.extend_from_slice(&line[..budget.min(line.len())]);
-                last_shown = number;
-            }
-            cut = true;
-            continue;
-        }
-        text.extend_from_slice(&line);
+        reader.consume(consumed);
+    }
+    // A last line without a newline counts too.
+    let total = if at_line_start { number - 1 } else { number };
+    if !at_line_start && !cut && (start..=end).contains(&number) {
         last_shown = number;
     }
     let sha = hex::encode(hasher.finalize());
-    let total = number;
     let mut content = String::from_utf8_lossy(&text).into_owned();
     let shown_range = if last_shown >= start { Some((start, last_shown)) } else { None };
     if cut {

@@ -1,5 +1,7 @@
 //! `list_dir`: the entries of a directory with type, size and mtime; `.gitignore` respected.
 
+use std::ops::ControlFlow;
+
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -7,9 +9,9 @@ use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
 
 use super::fs_util::blocking;
 use super::input::{definition_for, parse_input};
-use super::walk::{kind, mtime_rfc3339, walker};
+use super::walk::{kind, mtime_rfc3339, walk, WalkOptions};
 use super::{Tool, ToolContext, ToolOutput};
-use crate::sandbox::Access;
+use crate::sandbox::{Access, SandboxError};
 
 /// Most entries one listing returns.
 const MAX_ENTRIES: usize = 2000;
@@ -75,7 +77,7 @@ fn list(input: ListDirInput, ctx: &ToolContext) -> ToolOutput {
         Ok(r) => r,
         Err(e) => return e.into(),
     };
-    match std::fs::metadata(&resolved.absolute) {
+    match ctx.workspace.metadata(&resolved) {
         Ok(meta) if meta.is_dir() => {}
         Ok(_) => {
             return ToolOutput::error(
@@ -83,36 +85,42 @@ fn list(input: ListDirInput, ctx: &ToolContext) -> ToolOutput {
                 format!("{} is a file, not a directory; use file_info or file_read", resolved.display()),
             )
         }
-        Err(_) => {
+        Err(SandboxError::NotFound { .. }) => {
             return ToolOutput::error(
                 ToolErrorCode::FileNotFound,
                 format!("{}: no such directory", resolved.display()),
             )
         }
+        Err(e) => return e.into(),
     }
-    let depth = input.depth.unwrap_or(1).clamp(1, 10) as usize;
-    let mut builder = walker(&ctx.workspace, &resolved.absolute, input.include_hidden);
-    builder.max_depth(Some(depth)).sort_by_file_path(|a, b| a.cmp(b));
-    let root = ctx.workspace.roots()[resolved.root].clone();
+    let options = WalkOptions {
+        include_hidden: input.include_hidden,
+        max_depth: Some(input.depth.unwrap_or(1).clamp(1, 10) as usize),
+        overrides: None,
+    };
     let mut lines = Vec::new();
     let mut total = 0usize;
-    for entry in builder.build().flatten() {
-        if entry.depth() == 0 {
-            continue;
-        }
+    let walked = walk(&ctx.workspace, &resolved, &options, &ctx.cancel, |entry| {
         total += 1;
-        if lines.len() >= MAX_ENTRIES {
-            continue;
+        if lines.len() < MAX_ENTRIES {
+            if let Ok(meta) = entry.metadata() {
+                let kind = kind(meta.file_type());
+                let size = if kind == "dir" { String::from("-") } else { meta.len().to_string() };
+                let suffix = if kind == "dir" { "/" } else { "" };
+                lines.push(format!(
+                    "{kind:<7} {size:>10}  {}  {}{suffix}",
+                    mtime_rfc3339(&meta).unwrap_or_else(|| "-".to_owned()),
+                    entry.display()
+                ));
+            }
         }
-        let Ok(meta) = entry.path().symlink_metadata() else { continue };
-        let rel = entry.path().strip_prefix(&root).unwrap_or(entry.path()).to_string_lossy().into_owned();
-        let kind = kind(&meta);
-        let size = if kind == "dir" { String::from("-") } else { meta.len().to_string() };
-        let suffix = if kind == "dir" { "/" } else { "" };
-        lines.push(format!(
-            "{kind:<7} {size:>10}  {}  {rel}{suffix}",
-            mtime_rfc3339(&meta).unwrap_or_else(|| "-".to_owned())
-        ));
+        ControlFlow::Continue(())
+    });
+    if let Err(e) = walked {
+        return e.into();
+    }
+    if ctx.cancel.is_cancelled() {
+        return ToolOutput::error(ToolErrorCode::Cancelled, "listing cancelled");
     }
     let mut content =
         if lines.is_empty() { format!("{} is empty", resolved.display()) } else { lines.join("\n") };

@@ -1,5 +1,7 @@
 //! `search_files`: find paths by glob under a directory (`.gitignore` respected).
 
+use std::ops::ControlFlow;
+
 use async_trait::async_trait;
 use globset::GlobBuilder;
 use schemars::JsonSchema;
@@ -8,7 +10,7 @@ use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
 
 use super::fs_util::blocking;
 use super::input::{definition_for, parse_input};
-use super::walk::walker;
+use super::walk::{walk, WalkOptions};
 use super::{Tool, ToolContext, ToolOutput};
 use crate::sandbox::Access;
 
@@ -82,36 +84,34 @@ fn find(input: SearchFilesInput, ctx: &ToolContext) -> ToolOutput {
         Ok(r) => r,
         Err(e) => return e.into(),
     };
-    if !resolved.absolute.is_dir() {
+    if !ctx.workspace.metadata(&resolved).is_ok_and(|m| m.is_dir()) {
         return ToolOutput::error(
             ToolErrorCode::FileNotFound,
             format!("{}: no such directory", resolved.display()),
         );
     }
-    let root = ctx.workspace.roots()[resolved.root].clone();
     let mut found = Vec::new();
     let mut total = 0usize;
-    for entry in walker(&ctx.workspace, &resolved.absolute, hidden).build().flatten() {
-        if ctx.cancel.is_cancelled() {
-            return ToolOutput::error(ToolErrorCode::Cancelled, "search cancelled");
+    let options = WalkOptions { include_hidden: hidden, max_depth: None, overrides: None };
+    let walked = walk(&ctx.workspace, &resolved, &options, &ctx.cancel, |entry| {
+        if !entry.file_type.is_file() {
+            return ControlFlow::Continue(());
         }
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let rel_to_dir = entry.path().strip_prefix(&resolved.absolute).unwrap_or(entry.path());
-        let hit = if by_name {
-            entry.path().file_name().is_some_and(|n| glob.is_match(n))
-        } else {
-            glob.is_match(rel_to_dir)
-        };
+        let rel_to_dir = entry.relative.strip_prefix(&resolved.relative).unwrap_or(&entry.relative);
+        let hit = if by_name { glob.is_match(&entry.name) } else { glob.is_match(rel_to_dir) };
         if hit {
             total += 1;
             if found.len() < MAX_PATHS {
-                found.push(
-                    entry.path().strip_prefix(&root).unwrap_or(entry.path()).to_string_lossy().into_owned(),
-                );
+                found.push(entry.display());
             }
         }
+        ControlFlow::Continue(())
+    });
+    if let Err(e) = walked {
+        return e.into();
+    }
+    if ctx.cancel.is_cancelled() {
+        return ToolOutput::error(ToolErrorCode::Cancelled, "search cancelled");
     }
     found.sort();
     if found.is_empty() {

@@ -1,26 +1,28 @@
-//! `search_in_files`: regex search over file contents, built on ripgrep's own crates and run the way
-//! ripgrep runs: a parallel directory walk (`ignore`), one reusable `Searcher` per thread, buffered
-//! reads, binary files skipped at the first NUL, `.gitignore` respected, and no allocation per
-//! searched line (only per reported match).
+//! `search_in_files`: regex search over file contents, built on ripgrep's own crates and run much
+//! the way ripgrep runs: one reusable `Searcher` per thread, buffered reads, binary files skipped at
+//! the first NUL, `.gitignore` respected, and no allocation per searched line (only per reported
+//! match). The directory walk goes by handle (see `walk.rs`) on the calling thread and hands each
+//! file to the search threads as its directory's handle plus its name, so no thread ever opens a
+//! path string.
 
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use async_trait::async_trait;
 use grep_regex::RegexMatcherBuilder;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
-use ignore::overrides::OverrideBuilder;
-use ignore::WalkState;
+use ignore::overrides::{Override, OverrideBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
 
 use super::fs_util::blocking;
 use super::input::{definition_for, parse_input};
-use super::walk::walker;
+use super::walk::{walk, Entry, WalkOptions};
 use super::{Tool, ToolContext, ToolOutput};
-use crate::sandbox::Access;
+use crate::sandbox::{Access, SandboxError};
 
 /// A reported line is cut to this many bytes.
 const MAX_LINE_BYTES: usize = 500;
@@ -163,18 +165,6 @@ impl Sink for FileSink<'_> {
     }
 }
 
-fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // The walk saw a regular file; a symlink swapped in since is not followed.
-        options.custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits());
-    }
-    options.open(path)
-}
-
 fn search(input: SearchInFilesInput, ctx: &ToolContext) -> ToolOutput {
     if input.query.is_empty() {
         return ToolOutput::error(ToolErrorCode::ValidationError, "invalid input: field `query` is empty");
@@ -196,103 +186,150 @@ fn search(input: SearchInFilesInput, ctx: &ToolContext) -> ToolOutput {
         Ok(r) => r,
         Err(e) => return e.into(),
     };
-    if !resolved.absolute.exists() {
-        return ToolOutput::error(
-            ToolErrorCode::FileNotFound,
-            format!("{}: no such file or directory", resolved.display()),
-        );
-    }
-    let mut builder = walker(&ctx.workspace, &resolved.absolute, false);
-    if !input.globs.is_empty() {
-        let mut overrides = OverrideBuilder::new(&resolved.absolute);
-        for glob in &input.globs {
-            if let Err(e) = overrides.add(glob) {
-                return ToolOutput::error(
-                    ToolErrorCode::ValidationError,
-                    format!("invalid input: field `globs`: {e}"),
-                );
-            }
+    let is_dir = match ctx.workspace.metadata(&resolved) {
+        Ok(meta) => meta.is_dir(),
+        Err(SandboxError::NotFound { .. }) => {
+            return ToolOutput::error(
+                ToolErrorCode::FileNotFound,
+                format!("{}: no such file or directory", resolved.display()),
+            )
         }
-        match overrides.build() {
-            Ok(o) => {
-                builder.overrides(o);
-            }
-            Err(e) => {
-                return ToolOutput::error(
-                    ToolErrorCode::ValidationError,
-                    format!("invalid input: field `globs`: {e}"),
-                )
-            }
-        }
-    }
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(12);
-    builder.threads(threads);
+        Err(e) => return e.into(),
+    };
+    let overrides =
+        match build_overrides(&ctx.workspace.roots()[resolved.root].join(&resolved.relative), &input.globs) {
+            Ok(o) => o,
+            Err(error) => return error,
+        };
     let mode = input.output_mode;
     let max = input.max_results.unwrap_or(200).max(1);
-    let root = ctx.workspace.roots()[resolved.root].clone();
-    let shared = Arc::new(Shared {
+    let shared = Shared {
         results: Mutex::new(Vec::new()),
         reported: AtomicU64::new(0),
         matches: AtomicU64::new(0),
         files_matched: AtomicU64::new(0),
         files_searched: AtomicU64::new(0),
         capped: AtomicBool::new(false),
-    });
+    };
     let line_numbers = mode == SearchOutputMode::Content;
-    builder.build_parallel().run(|| {
-        let matcher = matcher.clone();
-        let shared = shared.clone();
-        let root = root.clone();
-        let cancel = ctx.cancel.clone();
-        let mut searcher = SearcherBuilder::new()
+    let new_searcher = || {
+        SearcherBuilder::new()
             .binary_detection(BinaryDetection::quit(b'\x00'))
             .line_number(line_numbers)
-            .build();
-        Box::new(move |entry| {
-            if cancel.is_cancelled()
-                || (shared.capped.load(Ordering::Relaxed) && mode != SearchOutputMode::Count)
-            {
-                return WalkState::Quit;
-            }
-            let Ok(entry) = entry else { return WalkState::Continue };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                return WalkState::Continue;
-            }
-            let Ok(file) = open_no_follow(entry.path()) else { return WalkState::Continue };
-            shared.files_searched.fetch_add(1, Ordering::Relaxed);
-            let shown = entry.path().strip_prefix(&root).unwrap_or(entry.path()).to_string_lossy();
-            let room = max.saturating_sub(shared.reported.load(Ordering::Relaxed));
-            let mut sink = FileSink { mode, path: &shown, count: 0, lines: Vec::new(), binary: false, room };
-            if searcher.search_file(&matcher, &file, &mut sink).is_err() || sink.binary || sink.count == 0 {
-                return WalkState::Continue;
-            }
-            shared.matches.fetch_add(sink.count, Ordering::Relaxed);
-            shared.files_matched.fetch_add(1, Ordering::Relaxed);
-            let unreported = mode == SearchOutputMode::Content && sink.count > sink.lines.len() as u64;
-            let (count, lines) = (sink.count, sink.lines);
-            let found: Vec<Found> = match mode {
-                SearchOutputMode::Content => lines,
-                SearchOutputMode::Files => vec![Found::File { path: shown.into_owned() }],
-                SearchOutputMode::Count => vec![Found::Count { path: shown.into_owned(), count }],
-            };
-            let n = found.len() as u64;
-            let before = shared.reported.fetch_add(n, Ordering::Relaxed);
-            let keep = max.saturating_sub(before).min(n) as usize;
-            if unreported || (keep as u64) < n {
-                shared.capped.store(true, Ordering::Relaxed);
-            }
-            if keep > 0 {
-                if let Ok(mut results) = shared.results.lock() {
-                    results.extend(found.into_iter().take(keep));
+            .build()
+    };
+    if !is_dir {
+        // One file: opened through the sandbox like file_read does.
+        let file = match ctx.workspace.open_read(&resolved) {
+            Ok(f) => f,
+            Err(e) => return e.into(),
+        };
+        search_one(&mut new_searcher(), &matcher, &file, &resolved.display(), mode, max, &shared);
+        return report(&shared, mode, &input.query);
+    }
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(12);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Entry>(256);
+    let rx = Mutex::new(rx);
+    let walked = std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (rx, shared, matcher, cancel) = (&rx, &shared, &matcher, &ctx.cancel);
+            scope.spawn(move || {
+                let mut searcher = new_searcher();
+                loop {
+                    let job = match rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok(entry) = job else { return };
+                    if cancel.is_cancelled()
+                        || (shared.capped.load(Ordering::Relaxed) && mode != SearchOutputMode::Count)
+                    {
+                        continue;
+                    }
+                    let Ok(file) = entry.open() else { continue };
+                    if !file.metadata().is_ok_and(|m| m.is_file()) {
+                        continue;
+                    }
+                    search_one(&mut searcher, matcher, &file, &entry.display(), mode, max, shared);
                 }
+            });
+        }
+        let options = WalkOptions { include_hidden: false, max_depth: None, overrides };
+        let walked = walk(&ctx.workspace, &resolved, &options, &ctx.cancel, |entry| {
+            if shared.capped.load(Ordering::Relaxed) && mode != SearchOutputMode::Count {
+                return ControlFlow::Break(());
             }
-            WalkState::Continue
-        })
+            if !entry.file_type.is_file() {
+                return ControlFlow::Continue(());
+            }
+            match tx.send(entry) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(_) => ControlFlow::Break(()),
+            }
+        });
+        drop(tx);
+        walked
     });
+    if let Err(e) = walked {
+        return e.into();
+    }
     if ctx.cancel.is_cancelled() {
         return ToolOutput::error(ToolErrorCode::Cancelled, "search cancelled");
     }
     report(&shared, mode, &input.query)
+}
+
+/// The `globs` input as ripgrep-style overrides rooted at the searched directory.
+fn build_overrides(at: &Path, globs: &[String]) -> Result<Option<Override>, ToolOutput> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let invalid = |e: ignore::Error| {
+        ToolOutput::error(ToolErrorCode::ValidationError, format!("invalid input: field `globs`: {e}"))
+    };
+    let mut overrides = OverrideBuilder::new(at);
+    for glob in globs {
+        overrides.add(glob).map_err(invalid)?;
+    }
+    overrides.build().map(Some).map_err(invalid)
+}
+
+/// Search one open file and record what it contributed.
+fn search_one(
+    searcher: &mut Searcher,
+    matcher: &grep_regex::RegexMatcher,
+    file: &std::fs::File,
+    shown: &str,
+    mode: SearchOutputMode,
+    max: u64,
+    shared: &Shared,
+) {
+    shared.files_searched.fetch_add(1, Ordering::Relaxed);
+    let room = max.saturating_sub(shared.reported.load(Ordering::Relaxed));
+    let mut sink = FileSink { mode, path: shown, count: 0, lines: Vec::new(), binary: false, room };
+    if searcher.search_file(matcher, file, &mut sink).is_err() || sink.binary || sink.count == 0 {
+        return;
+    }
+    shared.matches.fetch_add(sink.count, Ordering::Relaxed);
+    shared.files_matched.fetch_add(1, Ordering::Relaxed);
+    let unreported = mode == SearchOutputMode::Content && sink.count > sink.lines.len() as u64;
+    let (count, lines) = (sink.count, sink.lines);
+    let found: Vec<Found> = match mode {
+        SearchOutputMode::Content => lines,
+        SearchOutputMode::Files => vec![Found::File { path: shown.to_owned() }],
+        SearchOutputMode::Count => vec![Found::Count { path: shown.to_owned(), count }],
+    };
+    let n = found.len() as u64;
+    let before = shared.reported.fetch_add(n, Ordering::Relaxed);
+    let keep = max.saturating_sub(before).min(n) as usize;
+    if unreported || (keep as u64) < n {
+        shared.capped.store(true, Ordering::Relaxed);
+    }
+    if keep > 0 {
+        if let Ok(mut results) = shared.results.lock() {
+            results.extend(found.into_iter().take(keep));
+        }
+    }
 }
 
 fn report(shared: &Shared, mode: SearchOutputMode, query: &str) -> ToolOutput {
