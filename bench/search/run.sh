@@ -4,7 +4,7 @@
 # Corpus (bench/out/corpus, gitignored): the crate sources in ~/.cargo/registry/src plus an npm install
 # of a few big packages. Both tools get the same rules: .gitignore honoured also outside a git repo
 # (rg --no-require-git), hidden and binary files skipped, and the file names Warden's sandbox never
-# reads (secret-bearing: *secret*, *credential*, *.pem, *.key, id_rsa*, .env*) excluded from rg too.
+# reads (docs/SECRETS.md; the hidden ones rg skips anyway) excluded from rg too.
 # Checks the match counts are identical, then times both with hyperfine and prints the ratio.
 set -euo pipefail
 
@@ -35,7 +35,8 @@ warden="$repo/src-tauri/target/release/examples/search_bench"
 
 rg_args=(-c --no-require-git --no-config
   --iglob '!*secret*' --iglob '!*credential*' --iglob '!*.pem' --iglob '!*.key' --iglob '!id_rsa*'
-  --iglob '!id_dsa*' --iglob '!id_ecdsa*' --iglob '!id_ed25519*' --iglob '!.env*')
+  --iglob '!id_dsa*' --iglob '!id_ecdsa*' --iglob '!id_ed25519*' --iglob '!.env*'
+  --iglob '!*.p12' --iglob '!*.pfx' --iglob '!*.tfstate*' --iglob '!_netrc')
 
 rg_total=$(rg "${rg_args[@]}" "$query" "$corpus" | awk -F: '{s += $NF} END {print s + 0}')
 warden_line=$("$warden" "$corpus" "$query")

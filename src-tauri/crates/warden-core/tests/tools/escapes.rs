@@ -185,3 +185,62 @@ async fn a_directory_swapped_for_a_symlink_mid_walk_leaks_nothing() {
     assert!(ok > 0, "no call ever succeeded: the race was not exercised");
     assert!(leaks.is_empty(), "{} leaks, first: {}", leaks.len(), leaks[0]);
 }
+
+/// The longest prefix of `path` that exists, canonicalized (what the path really reaches so far).
+fn real_existing_prefix(path: &Path) -> PathBuf {
+    let mut probe = path.to_path_buf();
+    loop {
+        if let Ok(real) = probe.canonicalize() {
+            return real;
+        }
+        if !probe.pop() {
+            return PathBuf::from("/");
+        }
+    }
+}
+
+/// Every sequence of components — existing and missing directories, `.`, `..`, links up, to `/`,
+/// outside and inside — either is refused or resolves to a place inside the roots, as the kernel
+/// would walk it.
+#[tokio::test]
+async fn no_sequence_of_components_and_links_resolves_outside() {
+    use rand::{Rng, SeedableRng};
+    use warden_core::sandbox::Access;
+    let (env, outside) = escape_env();
+    std::fs::create_dir_all(env.path("a/b")).expect("dirs");
+    symlink(Path::new(".."), &env.path("a/l_up"));
+    symlink(Path::new("../.."), &env.path("a/b/l_up2"));
+    symlink(Path::new("/"), &env.path("l_root"));
+    symlink(&outside, &env.path("a/l_out"));
+    symlink(Path::new("a/b"), &env.path("l_in"));
+    let outside_parts: Vec<String> =
+        outside.components().skip(1).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    let mut parts: Vec<String> =
+        ["a", "b", "x", "y", "..", ".", "l_up", "l_up2", "l_root", "l_out", "l_in", "up", "canary_dir"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+    parts.extend(outside_parts);
+    let roots: Vec<PathBuf> = env.ctx.workspace.roots().to_vec();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed_9);
+    let (mut resolved_inside, mut refused) = (0u32, 0u32);
+    for _ in 0..4000 {
+        let n = rng.random_range(1..9);
+        let path: Vec<&str> = (0..n).map(|_| parts[rng.random_range(0..parts.len())].as_str()).collect();
+        let path = path.join("/");
+        match env.ctx.workspace.resolve(&path, Access::Read) {
+            Ok(resolved) => {
+                let real = real_existing_prefix(&resolved.absolute);
+                assert!(
+                    roots.iter().any(|r| real.starts_with(r)),
+                    "{path} resolved to {} which really is {}",
+                    resolved.absolute.display(),
+                    real.display()
+                );
+                resolved_inside += 1;
+            }
+            Err(_) => refused += 1,
+        }
+    }
+    assert!(resolved_inside > 100 && refused > 100, "{resolved_inside} inside, {refused} refused");
+}
