@@ -2,10 +2,11 @@
 //! are never touched, and the environment child processes get.
 //!
 //! Every file tool goes through [`Workspace::resolve`] (proof that a path is inside a root) and then
-//! [`Workspace::open_read`] / [`Workspace::open_write`], which open through a capability directory
+//! [`Workspace::open_read`] / [`Workspace::write_atomic`], which go through a capability directory
 //! (`cap-std`) so that a symlink swapped in after the check cannot lead outside the root, and re-check
 //! the opened file's real path (Linux `/proc/self/fd`) so that it cannot lead to a secret either.
 
+mod atomic;
 pub mod blocklist;
 pub mod env;
 pub mod handles;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::scope::Scope;
+pub use atomic::StagedWrite;
 pub use path::ResolvedPath;
 
 /// Why the sandbox refused or failed a file operation.

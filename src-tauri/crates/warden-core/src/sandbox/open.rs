@@ -6,12 +6,10 @@
 //! 2. On Linux the opened descriptor's real path (`/proc/self/fd/N`) is checked again, so a symlink
 //!    swapped in to point at a secret *inside* the root is refused too, before a byte is read or written.
 //!
-//! Writes never truncate on open: the file is opened, verified, checked for hard links, and only then
-//! emptied, so a refused write changes nothing.
+//! Writes never open their target at all: they go through `atomic.rs` (a temporary file beside it,
+//! renamed over it), so a refused or interrupted write changes nothing.
 
 use std::io;
-
-use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt, OpenOptionsSyncExt};
 
 use super::{handles, path, ResolvedPath, SandboxError, Workspace};
 
@@ -30,34 +28,19 @@ impl Workspace {
         Ok(file)
     }
 
-    /// Open (creating parents and the file when missing) a resolved path for writing, and empty it.
-    /// Refuses a file with more than one hard link: its other names may be outside the roots.
-    pub fn open_write(&self, resolved: &ResolvedPath) -> Result<std::fs::File, SandboxError> {
-        let dir = self.root_dir(resolved);
-        if let Some(parent) = resolved.relative.parent().filter(|p| !p.as_os_str().is_empty()) {
-            dir.create_dir_all(parent).map_err(|e| self.failed(resolved, e))?;
-        }
-        refuse_special(dir, resolved)?;
-        // Not following a final link, and not blocking on a FIFO (which then fails the type check).
-        let mut options = cap_std::fs::OpenOptions::new();
-        options.write(true).create(true).follow(FollowSymlinks::No).nonblock(true);
-        let file = dir.open_with(&resolved.relative, &options).map_err(|e| self.failed(resolved, e))?;
-        let file = file.into_std();
-        self.verify_opened(&file, resolved)?;
-        let meta = file.metadata().map_err(|e| open_error(resolved, e))?;
-        handles::regular_or_dir(&meta).map_err(|e| open_error(resolved, e))?;
-        check_hard_links(&meta.into(), resolved)?;
-        file.set_len(0).map_err(|e| open_error(resolved, e))?;
-        Ok(file)
-    }
-
-    /// Delete a resolved file (`apply_patch` deletions). A symlink is removed, never its target.
-    pub fn remove_file(&self, resolved: &ResolvedPath) -> Result<(), SandboxError> {
+    /// Whether [`Workspace::remove_file`] would be allowed to delete `resolved` (it exists and has
+    /// no other hard links), without deleting it.
+    pub fn check_removable(&self, resolved: &ResolvedPath) -> Result<(), SandboxError> {
         let meta = self
             .root_dir(resolved)
             .symlink_metadata(&resolved.relative)
             .map_err(|e| open_error(resolved, e))?;
-        check_hard_links(&meta.into(), resolved)?;
+        check_hard_links(&meta.into(), resolved)
+    }
+
+    /// Delete a resolved file (`apply_patch` deletions). A symlink is removed, never its target.
+    pub fn remove_file(&self, resolved: &ResolvedPath) -> Result<(), SandboxError> {
+        self.check_removable(resolved)?;
         self.root_dir(resolved).remove_file(&resolved.relative).map_err(|e| open_error(resolved, e))
     }
 
@@ -136,7 +119,7 @@ impl From<cap_std::fs::Metadata> for LinkCount {
     }
 }
 
-fn check_hard_links(meta: &LinkCount, resolved: &ResolvedPath) -> Result<(), SandboxError> {
+pub(super) fn check_hard_links(meta: &LinkCount, resolved: &ResolvedPath) -> Result<(), SandboxError> {
     let LinkCount(links) = *meta;
     if links > 1 {
         return Err(SandboxError::Violation {

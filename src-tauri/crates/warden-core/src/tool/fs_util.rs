@@ -74,16 +74,13 @@ pub(crate) fn read_text_file(
     })
 }
 
-/// Write `content` through the sandbox (parents created, hard links refused).
+/// Write `content` through the sandbox, atomically (parents created, mode kept, hard links refused).
 pub(crate) fn write_file(
     workspace: &Workspace,
     resolved: &ResolvedPath,
     content: &[u8],
 ) -> Result<(), ToolOutput> {
-    use std::io::Write;
-    let mut file = workspace.open_write(resolved)?;
-    file.write_all(content).map_err(|e| io_error(resolved, e))?;
-    file.flush().map_err(|e| io_error(resolved, e))
+    workspace.write_atomic(resolved, content).map_err(ToolOutput::from)
 }
 
 pub(crate) fn io_error(resolved: &ResolvedPath, e: std::io::Error) -> ToolOutput {

@@ -2,6 +2,7 @@
 //! Test setup may panic on a broken machine (no temp dir, no loopback): that is a failed test.
 
 mod apply_patch;
+mod atomic_writes;
 mod background;
 mod bash;
 mod blocklist;

@@ -159,7 +159,7 @@ async fn a_symlink_swapped_in_after_the_check_cannot_write_outside() {
     let resolved = ws.resolve("victim.txt", Access::Write).expect("inside");
     std::fs::remove_file(env.path("victim.txt")).expect("remove");
     symlink(&env.outside.path().join("private.txt"), &env.path("victim.txt"));
-    assert!(matches!(ws.open_write(&resolved), Err(SandboxError::Violation { .. })));
+    assert!(matches!(ws.write_atomic(&resolved, b"pwned"), Err(SandboxError::Violation { .. })));
     // Not truncated, not changed.
     assert_eq!(std::fs::read_to_string(env.outside.path().join("private.txt")).unwrap_or_default(), SECRET);
 }
@@ -172,7 +172,7 @@ async fn a_parent_directory_swapped_for_a_symlink_cannot_lead_outside() {
     let resolved = ws.resolve("d/new.txt", Access::Write).expect("inside");
     std::fs::rename(env.path("d"), env.path("d_old")).expect("rename");
     symlink(&env.outside.path().join("dir"), &env.path("d"));
-    let result = ws.open_write(&resolved);
+    let result = ws.write_atomic(&resolved, b"pwned");
     assert!(matches!(result, Err(SandboxError::Violation { .. })), "{result:?}");
     assert!(!env.outside.path().join("dir/new.txt").exists());
 }

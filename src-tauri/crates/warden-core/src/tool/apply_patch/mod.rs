@@ -175,27 +175,40 @@ fn plan(patch: &str, ctx: &ToolContext) -> Result<Vec<PlannedFile>, ToolOutput> 
     }
 }
 
-/// Write the plan; on a failure part-way, put back what was already changed.
+/// Write the plan in two phases. First every new content is staged beside its target (on disk,
+/// nothing visible changed): a failure there — a full disk, a directory that cannot be written —
+/// leaves every file as it was. Then the staged files are renamed into place and deletions made;
+/// a failure in that phase (rare: renames within a directory) puts back what was already changed.
 fn commit(planned: &[PlannedFile], ctx: &ToolContext) -> Result<(), ToolOutput> {
     let ws = &ctx.workspace;
+    let mut staged = Vec::new();
+    for file in planned {
+        if let (Some(target), Some(new)) = (&file.target, &file.new) {
+            staged.push((file, ws.stage_write(target, new.as_bytes())?));
+        }
+        if let (Some(source), Action::Delete | Action::Rename) = (&file.source, file.action) {
+            ws.check_removable(source)?;
+        }
+    }
     let mut undo: Vec<(&ResolvedPath, Option<&str>)> = Vec::new();
     let mut result = Ok(());
-    for file in planned {
-        let step = (|| {
-            if let (Some(target), Some(new)) = (&file.target, &file.new) {
-                write_file(ws, target, new.as_bytes())?;
-                let before = if file.action == Action::Modify { file.old.as_deref() } else { None };
-                undo.push((target, before));
-            }
+    for (file, write) in staged {
+        let Some(target) = &file.target else { continue };
+        if let Err(error) = write.commit() {
+            result = Err(ToolOutput::from(error));
+            break;
+        }
+        undo.push((target, if file.action == Action::Modify { file.old.as_deref() } else { None }));
+    }
+    if result.is_ok() {
+        for file in planned {
             if let (Some(source), Action::Delete | Action::Rename) = (&file.source, file.action) {
-                ws.remove_file(source)?;
+                if let Err(error) = ws.remove_file(source) {
+                    result = Err(ToolOutput::from(error));
+                    break;
+                }
                 undo.push((source, file.old.as_deref()));
             }
-            Ok::<(), ToolOutput>(())
-        })();
-        if let Err(error) = step {
-            result = Err(error);
-            break;
         }
     }
     if result.is_err() {
