@@ -19,9 +19,16 @@ export interface AnsiSpan {
   stderr?: boolean;
 }
 
-// CSI … final byte, or OSC … BEL/ST, or a lone two-byte escape.
+// Every escape sequence a terminal would consume, so none of it leaks into the text (ECMA-48):
+// CSI: ESC [ parameter bytes (0-9 : ; < = > ?) intermediate bytes (space to /) a final byte;
+// OSC / DCS / SOS / PM / APC strings up to BEL or ST; other escapes: ESC, intermediates, a final byte.
+// Only a CSI with plain numeric parameters, no intermediates and final `m` is SGR (a colour change).
 // eslint-disable-next-line no-control-regex
-const ESCAPE = /\x1b\[([0-9;:?]*)([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+const ESCAPE = /\x1b\[([0-?]*)([ -/]*)([@-~])|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-~]/g;
+// An escape the output was cut inside of (or that has not finished arriving): dropped, never shown.
+// eslint-disable-next-line no-control-regex
+const UNFINISHED = /\x1b(?:\[[0-?]*[ -/]*|[\]PX^_][^\x07\x1b]*|[ -/]*)$/;
+const SGR_PARAMS = /^[0-9;:]*$/;
 
 function cube(n: number): string {
   // xterm 256-colour table: 16-231 a 6x6x6 cube, 232-255 a grey ramp.
@@ -81,49 +88,75 @@ export function applySgr(style: AnsiStyle, params: string): AnsiStyle {
   return s;
 }
 
-/** Lines rewritten by carriage returns (progress bars) keep only what was written last. */
-function collapseCarriageReturns(s: string): string {
-  if (!s.includes("\r")) return s;
-  return s
-    .replace(/\r\n/g, "\n")
-    .split("\n")
-    .map((line) => {
-      const i = line.lastIndexOf("\r", line.length - 2);
-      return i >= 0 ? line.slice(i + 1) : line.replace(/\r$/, "");
-    })
-    .join("\n");
+/** A carriage return followed by more text on the same line: what the line held so far is
+ * overwritten (progress bars keep their last write). Styles set before it stay in force. */
+function eraseCurrentLine(spans: AnsiSpan[]): void {
+  while (spans.length > 0) {
+    const last = spans[spans.length - 1]!;
+    const nl = last.text.lastIndexOf("\n");
+    if (nl >= 0) {
+      last.text = last.text.slice(0, nl + 1);
+      return;
+    }
+    spans.pop();
+  }
 }
 
-function parseInto(spans: AnsiSpan[], input: string, start: AnsiStyle, stderr: boolean): AnsiStyle {
-  const text = collapseCarriageReturns(input);
-  let style = start;
+/** What carries from one piece of output to the next, as in a terminal. */
+interface ParseState {
+  style: AnsiStyle;
+  /** A carriage return was the last thing written: the next text overwrites the line. */
+  pendingCr: boolean;
+}
+
+function parseInto(spans: AnsiSpan[], input: string, state: ParseState, stderr: boolean): void {
+  const text = input.replace(/\r\n/g, "\n").replace(UNFINISHED, "");
   let last = 0;
-  const push = (t: string) => {
+  const append = (t: string) => {
     if (!t) return;
+    if (state.pendingCr && !t.startsWith("\n")) eraseCurrentLine(spans);
+    state.pendingCr = false;
     const prev = spans[spans.length - 1];
-    if (prev && prev.style === style && !!prev.stderr === stderr) prev.text += t;
-    else spans.push(stderr ? { text: t, style, stderr } : { text: t, style });
+    if (prev && prev.style === state.style && !!prev.stderr === stderr) prev.text += t;
+    else spans.push(stderr ? { text: t, style: state.style, stderr } : { text: t, style: state.style });
+  };
+  const push = (t: string) => {
+    t.split("\r").forEach((part, i) => {
+      if (i > 0) state.pendingCr = true;
+      append(part);
+    });
   };
   for (const m of text.matchAll(ESCAPE)) {
     push(text.slice(last, m.index));
     last = m.index + m[0].length;
-    if (m[2] === "m") style = applySgr(style, m[1] ?? "");
+    if (m[3] === "m" && m[2] === "" && SGR_PARAMS.test(m[1] ?? "")) state.style = applySgr(state.style, m[1] ?? "");
   }
   push(text.slice(last));
-  return style;
+}
+
+/** Where to start showing the tail of `text` after `cut` characters: never inside an escape
+ * sequence (which would show its bytes as text). */
+export function tailStart(text: string, cut: number): number {
+  if (cut <= 0) return 0;
+  const esc = text.lastIndexOf("\x1b", cut - 1);
+  if (esc < 0 || cut - esc > 256) return cut;
+  ESCAPE.lastIndex = 0;
+  const rest = text.slice(esc);
+  const m = rest.match(new RegExp(`^(?:${ESCAPE.source})`));
+  return m && esc + m[0].length > cut ? esc + m[0].length : cut;
 }
 
 export function parseAnsi(input: string): AnsiSpan[] {
   const spans: AnsiSpan[] = [];
-  parseInto(spans, input, {}, false);
+  parseInto(spans, input, { style: {}, pendingCr: false }, false);
   return spans;
 }
 
 /** Output made of stdout and stderr pieces; colours carry across pieces as in a terminal. */
 export function parseAnsiSegments(segments: readonly { text: string; stderr: boolean }[]): AnsiSpan[] {
   const spans: AnsiSpan[] = [];
-  let style: AnsiStyle = {};
-  for (const s of segments) style = parseInto(spans, s.text, style, s.stderr);
+  const state: ParseState = { style: {}, pendingCr: false };
+  for (const s of segments) parseInto(spans, s.text, state, s.stderr);
   return spans;
 }
 

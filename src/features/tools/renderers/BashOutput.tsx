@@ -1,6 +1,6 @@
 import { useMemo, type CSSProperties } from "react";
 import { TID } from "../../../shared/testids";
-import { parseAnsiSegments, splitByRanges, type AnsiSpan } from "../ansi";
+import { parseAnsiSegments, splitByRanges, tailStart, type AnsiSpan } from "../ansi";
 
 /** Shown at most; a longer output keeps its tail, where the error usually is. */
 export const BASH_VIEW_CAP = 50_000;
@@ -37,7 +37,7 @@ export function BashOutput({
   /** Characters that arrived after the store's cap and are not in `text`. */
   dropped?: number;
 }) {
-  const cut = Math.max(0, text.length - BASH_VIEW_CAP);
+  const cut = tailStart(text, Math.max(0, text.length - BASH_VIEW_CAP));
   const spans = useMemo(
     () => parseAnsiSegments(splitByRanges(cut ? text.slice(cut) : text, cut, stderr)),
     [text, cut, stderr],
