@@ -244,3 +244,37 @@ async fn no_sequence_of_components_and_links_resolves_outside() {
     }
     assert!(resolved_inside > 100 && refused > 100, "{resolved_inside} inside, {refused} refused");
 }
+
+/// The write tools under the same swap: nothing is ever created or changed behind the link.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writes_into_a_directory_swapped_for_a_symlink_never_land_outside() {
+    let (env, outside) = escape_env();
+    let canary_dir = outside.join("canary_dir");
+    let before: Vec<_> =
+        std::fs::read_dir(&canary_dir).expect("canary dir").flatten().map(|e| e.path()).collect();
+    let (stop, swapper) = start_swapper(&env, &outside);
+    for round in 0..100 {
+        let name = format!("d/new-{round}.txt");
+        let _ = env.call("file_write", json!({ "path": name, "content": "written\n" })).await;
+        let _ = env
+            .call(
+                "file_edit",
+                json!({ "path": "d/CANARY-file.txt", "old_text": "CANARY", "new_text": "EDITED" }),
+            )
+            .await;
+        let _ = env
+            .call("file_edit", json!({ "path": "d/inner.txt", "old_text": "inside", "new_text": "inside" }))
+            .await;
+        let patch = format!("--- /dev/null\n+++ b/d/patched-{round}.txt\n@@ -0,0 +1 @@\n+patched\n");
+        let _ = env.call("apply_patch", json!({ "patch": patch })).await;
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swapper.join().expect("swapper");
+    assert!(swaps > 100, "the swapper barely ran ({swaps} swaps)");
+    let after: Vec<_> =
+        std::fs::read_dir(&canary_dir).expect("canary dir").flatten().map(|e| e.path()).collect();
+    assert_eq!(before.len(), after.len(), "files appeared outside: {after:?}");
+    let canary = std::fs::read_to_string(canary_dir.join("CANARY-file.txt")).unwrap_or_default();
+    assert_eq!(canary, format!("{CANARY}\n"), "the file behind the link was edited");
+}
