@@ -12,12 +12,17 @@ use super::{ErrorCategory, ProviderError};
 use crate::secrets::ApiKey;
 
 /// The process-wide client: connection pools and TLS configuration are built once.
+///
+/// It follows no redirect: every provider request carries the API key in a header, and a redirect
+/// to another origin would hand it over. A `3xx` comes back as an error that names where it
+/// pointed ([`classify_http_error`]); the user puts the final address in the base URL.
 pub(crate) fn shared_client() -> Result<reqwest::Client, ProviderError> {
     static CLIENT: OnceLock<Result<reqwest::Client, String>> = OnceLock::new();
     CLIENT
         .get_or_init(|| {
             reqwest::Client::builder()
                 .use_rustls_tls()
+                .redirect(reqwest::redirect::Policy::none())
                 .connect_timeout(Duration::from_secs(30))
                 .tcp_nodelay(true)
                 .build()
@@ -25,6 +30,35 @@ pub(crate) fn shared_client() -> Result<reqwest::Client, ProviderError> {
         })
         .clone()
         .map_err(|e| ProviderError::network(format!("Could not set up the HTTP client: {e}")))
+}
+
+/// For clients that may follow redirects (web search): up to 5 hops, each on the origin (scheme,
+/// host, port) of the first request; a redirect elsewhere is not followed and its `3xx` is the
+/// answer. Credentials in headers therefore never reach another origin.
+pub(crate) fn same_origin_redirects() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let same = attempt.previous().first().is_some_and(|first| first.origin() == attempt.url().origin());
+        if !same {
+            attempt.stop()
+        } else if attempt.previous().len() > 5 {
+            attempt.error("too many redirects")
+        } else {
+            attempt.follow()
+        }
+    })
+}
+
+/// `scheme://host:port` of a `Location` header, or the header itself when it is relative, so a
+/// message can say where a redirect pointed without repeating its path or query (which may hold
+/// tokens).
+fn redirect_target(headers: &HeaderMap) -> String {
+    let Some(location) = headers.get(reqwest::header::LOCATION).and_then(|v| v.to_str().ok()) else {
+        return "an address it did not name".to_owned();
+    };
+    match reqwest::Url::parse(location.trim()) {
+        Ok(url) => url.origin().ascii_serialization(),
+        Err(_) => "another path of the same server".to_owned(),
+    }
 }
 
 /// The provider's error body, whatever its shape: Anthropic `{"type":"error","error":{type,message}}`,
@@ -121,6 +155,18 @@ pub(crate) fn classify_http_error(
     body: &[u8],
     key: Option<&ApiKey>,
 ) -> ProviderError {
+    if (300..400).contains(&status) {
+        let target = redirect_target(headers);
+        return ProviderError::new(
+            ErrorCategory::BadRequest,
+            format!(
+                "{provider} answered with a redirect ({status}) to {target}. Warden does not follow \
+                 redirects from a provider, so the API key is never sent anywhere but the base URL; \
+                 put the final address in the base URL in Settings."
+            ),
+        )
+        .with_status(status);
+    }
     let parsed = ErrorBody::parse(body);
     let by_status = category_of_status(status);
     let category = match (by_status, category_of_error_type(&parsed)) {

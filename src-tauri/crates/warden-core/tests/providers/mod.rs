@@ -7,5 +7,6 @@ mod common;
 mod ollama;
 mod openai;
 mod openai_compat;
+mod redirects;
 mod robustness;
 mod text_protocol;

@@ -46,8 +46,11 @@ pub struct WebSearchTool {
 
 impl WebSearchTool {
     pub fn new() -> Self {
-        let client =
-            reqwest::Client::builder().user_agent(concat!("warden/", env!("CARGO_PKG_VERSION"))).build();
+        // The Brave key rides in a header: a redirect may not carry it to another origin.
+        let client = reqwest::Client::builder()
+            .user_agent(concat!("warden/", env!("CARGO_PKG_VERSION")))
+            .redirect(crate::provider::same_origin_redirects())
+            .build();
         Self {
             definition: definition_for::<WebSearchInput>(
                 "web_search",
