@@ -402,7 +402,7 @@ async fn a_spent_budget_asks_for_a_final_answer_without_tools() {
 
 #[tokio::test]
 async fn safe_calls_of_one_message_run_in_parallel_and_report_in_order() {
-    let searxng = slow_searxng(Duration::from_millis(700)).await;
+    let (searxng, most_at_once) = gathering_searxng(3).await;
     let wire = Wire::Anthropic;
     let replies = vec![
         wire.reply(
@@ -421,12 +421,9 @@ async fn safe_calls_of_one_message_run_in_parallel_and_report_in_order() {
     assert_eq!(run.end, TurnEnd::Completed);
     let ids: Vec<_> = run.results().iter().map(|r| (r.tool_id.as_str(), r.status)).collect();
     assert_eq!(ids, [("p1", ToolStatus::Success), ("p2", ToolStatus::Success), ("p3", ToolStatus::Success)]);
-    // Three 0.7 s searches one after another take 2.1 s; together about 0.7 s.
-    assert!(
-        run.elapsed < Duration::from_millis(1900),
-        "took {:?}: the searches ran one after another",
-        run.elapsed
-    );
+    // Run one after another, the server would never have seen more than one search at a time.
+    let most = most_at_once.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(most, 3, "at most {most} searches were in flight together: they did not run in parallel");
     let sent = tool_results_sent(wire, &h.requests()[1].body);
     assert_eq!(sent.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), ["p1", "p2", "p3"]);
 }
@@ -455,7 +452,9 @@ async fn cancel_during_a_running_command_kills_it_and_ends_the_turn_partial() {
     let end = run.last_stream_end();
     assert_eq!((end.stop_reason, end.partial), (StopReason::Cancelled, true));
     let pid: u32 = std::fs::read_to_string(h.path("child.pid")).unwrap().trim().parse().unwrap();
-    let gone = wait_until_gone(pid, Duration::from_millis(500)).await;
+    // That it dies is what this test proves; how fast is a benchmark's question (a loaded 2-core
+    // machine can delay a reap), so the deadline is generous.
+    let gone = wait_until_gone(pid, Duration::from_secs(10)).await;
     assert!(gone, "the grandchild sleep {pid} survived the cancel");
     assert_eq!(h.requests().len(), 1);
     // The history stays valid for the next message: the call has its (cancelled) result.
@@ -502,29 +501,43 @@ async fn the_conversation_continues_with_its_history_and_thinking_signature() {
 }
 
 /// A SearXNG stand-in that answers every search after `delay`.
-async fn slow_searxng(delay: Duration) -> String {
+/// A SearXNG stand-in that holds every request until `expected` requests are in flight at once
+/// (or a generous deadline passes), and reports the most it ever saw together: a count, not a time,
+/// proves the searches ran in parallel.
+async fn gathering_searxng(expected: usize) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let body = crate::support::fixture("searxng/search_format_json.json");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let seen = most.clone();
     tokio::spawn(async move {
         loop {
             let Ok((mut socket, _)) = listener.accept().await else { return };
-            let body = body.clone();
+            let (body, in_flight, most) = (body.clone(), in_flight.clone(), most.clone());
             tokio::spawn(async move {
                 let mut buf = vec![0_u8; 8192];
                 let _ = socket.read(&mut buf).await;
-                tokio::time::sleep(delay).await;
+                let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+                while most.load(Ordering::SeqCst) < expected && tokio::time::Instant::now() < deadline {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
                 let head = format!(
                     "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
                     body.len()
                 );
                 let _ = socket.write_all(head.as_bytes()).await;
                 let _ = socket.write_all(&body).await;
+                in_flight.fetch_sub(1, Ordering::SeqCst);
             });
         }
     });
-    url
+    (url, seen)
 }
 
 async fn wait_until_gone(pid: u32, limit: Duration) -> bool {
