@@ -48,6 +48,8 @@ export const TID = {
   searchHits: "search-hits",
   searchHit: "search-hit",
   jsonView: "json-view",
+  plainOutput: "plain-output",
+  showMore: "show-more", // on any capped view: shows the next part
 
   // approvals
   approvalDialog: "approval-dialog", // + data-tool-id

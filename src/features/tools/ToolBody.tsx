@@ -7,6 +7,7 @@ import { TID } from "../../shared/testids";
 import { BashOutput } from "./renderers/BashOutput";
 import { DiffView } from "./renderers/DiffView";
 import { JsonView } from "./renderers/JsonView";
+import { CappedPre } from "./renderers/ShowMore";
 import { SearchHitList } from "./renderers/SearchHitList";
 import { searchHits } from "./searchHits";
 import { toolKind } from "./summary";
@@ -29,7 +30,7 @@ function InputView({ tool }: { tool: ToolBlock }) {
   return (
     <div className="tool-section" data-testid={TID.toolInput}>
       <div className="tool-section-title">Input</div>
-      {command !== null ? <pre className="code-line">{command}</pre> : <JsonView value={input ?? {}} />}
+      {command !== null ? <CappedPre className="code-line" text={command} /> : <JsonView value={input ?? {}} />}
     </div>
   );
 }
@@ -62,13 +63,13 @@ function OutputView({ tool }: { tool: ToolBlock }) {
   if (tool.status === "running" || tool.status === "awaiting_approval") {
     const d = kind === "file-change" ? toolDiff(tool) : null;
     if (d) return <DiffView diff={d.diff} path={d.path} />;
-    return streamed ? <pre className="plain-output">{streamed}</pre> : null;
+    return streamed ? <CappedPre className="plain-output" testId={TID.plainOutput} text={streamed} /> : null;
   }
   if (tool.status !== "success") {
     return (
       <>
         {failedNote}
-        {tool.result && <pre className="plain-output">{tool.result}</pre>}
+        {tool.result && <CappedPre className="plain-output" testId={TID.plainOutput} text={tool.result} />}
       </>
     );
   }
@@ -77,14 +78,14 @@ function OutputView({ tool }: { tool: ToolBlock }) {
     return (
       <>
         {d && <DiffView diff={d.diff} path={d.path} />}
-        {tool.result && <pre className="plain-output">{tool.result}</pre>}
+        {tool.result && <CappedPre className="plain-output" testId={TID.plainOutput} text={tool.result} />}
       </>
     );
   }
   if (kind === "search" || kind === "web") {
     return <SearchHitList hits={searchHits(tool.result, tool.metadata)} />;
   }
-  if (tool.result) return <pre className="plain-output">{tool.result}</pre>;
+  if (tool.result) return <CappedPre className="plain-output" testId={TID.plainOutput} text={tool.result} />;
   return <JsonView value={tool.metadata ?? null} />;
 }
 

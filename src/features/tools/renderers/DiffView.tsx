@@ -1,10 +1,15 @@
 import { useMemo } from "react";
 import { TID } from "../../../shared/testids";
 import { diffStats, parseUnifiedDiff } from "../diff";
+import { ShowMoreButton, useShowMore } from "./ShowMore";
+
+/** Rows a diff shows before "Show more". */
+export const DIFF_ROW_CAP = 2_000;
 
 export function DiffView({ diff, path }: { diff: string; path?: string }) {
   const lines = useMemo(() => parseUnifiedDiff(diff), [diff]);
   const { added, removed } = diffStats(lines);
+  const { shown, more } = useShowMore(lines.length, DIFF_ROW_CAP);
   return (
     <div className="diff" data-testid={TID.diffView}>
       <div className="diff-head">
@@ -13,7 +18,7 @@ export function DiffView({ diff, path }: { diff: string; path?: string }) {
       </div>
       <table className="diff-table">
         <tbody>
-          {lines.map((l, i) => (
+          {lines.slice(0, shown).map((l, i) => (
             <tr key={i} className={`diff-${l.kind}`} data-kind={l.kind}>
               <td className="diff-no">{l.oldNo ?? ""}</td>
               <td className="diff-no">{l.newNo ?? ""}</td>
@@ -23,6 +28,7 @@ export function DiffView({ diff, path }: { diff: string; path?: string }) {
           ))}
         </tbody>
       </table>
+      <ShowMoreButton hidden={lines.length - shown} step={DIFF_ROW_CAP} unit="lines" onClick={more} />
     </div>
   );
 }

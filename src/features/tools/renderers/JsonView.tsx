@@ -1,4 +1,5 @@
 import { TID } from "../../../shared/testids";
+import { CappedPre } from "./ShowMore";
 
 export function JsonView({ value }: { value: unknown }) {
   let text: string;
@@ -7,9 +8,5 @@ export function JsonView({ value }: { value: unknown }) {
   } catch {
     text = String(value);
   }
-  return (
-    <pre className="json" data-testid={TID.jsonView}>
-      {text}
-    </pre>
-  );
+  return <CappedPre className="json" testId={TID.jsonView} text={text} />;
 }

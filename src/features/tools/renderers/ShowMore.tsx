@@ -1,0 +1,45 @@
+// Views of tool input and output that can be huge (a 20 MB result, a 100,000-line diff) show a
+// part and grow on request, so one tool block can never freeze the window.
+import { useState } from "react";
+import { TID } from "../../../shared/testids";
+
+/** Characters a text view shows before "Show more". */
+export const TEXT_VIEW_CAP = 50_000;
+
+/** How many items are shown of `total`, growing by `step` on each "Show more". */
+export function useShowMore(total: number, step: number): { shown: number; more: () => void } {
+  const [limit, setLimit] = useState(step);
+  return { shown: Math.min(total, limit), more: () => setLimit((l) => l + step) };
+}
+
+export function ShowMoreButton({ hidden, step, unit, onClick }: { hidden: number; step: number; unit: string; onClick: () => void }) {
+  if (hidden <= 0) return null;
+  return (
+    <button type="button" className="show-more" data-testid={TID.showMore} onClick={onClick}>
+      {hidden.toLocaleString()} more {unit} not shown — show {Math.min(hidden, step).toLocaleString()} more
+    </button>
+  );
+}
+
+/** A `<pre>` of text, cut at `cap` characters with a button for the next part. */
+export function CappedPre({
+  text,
+  className,
+  testId,
+  cap = TEXT_VIEW_CAP,
+}: {
+  text: string;
+  className: string;
+  testId?: string;
+  cap?: number;
+}) {
+  const { shown, more } = useShowMore(text.length, cap);
+  return (
+    <>
+      <pre className={className} data-testid={testId}>
+        {shown < text.length ? text.slice(0, shown) : text}
+      </pre>
+      <ShowMoreButton hidden={text.length - shown} step={cap} unit="characters" onClick={more} />
+    </>
+  );
+}
