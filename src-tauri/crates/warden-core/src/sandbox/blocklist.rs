@@ -1,11 +1,19 @@
-//! Commands refused in every trust mode, and the prefix a "remember for this session" approval covers.
+//! What no trust level may run, and what cannot be judged without running it.
 //!
-//! Matching is on the parsed command ([`super::shell_words`]): every simple command, also those in
-//! `$(…)`, backticks and `sh -c '…'`, with wrappers (`sudo`, `env`, `nice`, `command`, `exec`, …)
-//! peeled off and the program taken by its base name. `echo "rm -rf /"` is an echo, not a delete.
+//! A command is lexed ([`super::shell_words`]) and every simple command — also those in `$(…)`,
+//! backticks, `sh -c '…'`, `eval`, aliases and `find -exec` — is expanded as far as that is safe
+//! ([`super::expand`]: `~user`, `$HOME`, `${HOME%/}`, `{a,b}`, `${IFS}`), wrappers (`sudo`, `env`,
+//! `xargs`, `busybox`, …) are peeled off and options are read as the program reads them
+//! ([`super::options`]). The verdict ([`Verdict`]) is Blocked, Unknown (a value only running could
+//! tell decides what happens: a computed program or target, a script from a pipe, inline code
+//! that deletes) or Known. `echo "rm -rf /"` is an echo, not a delete. A blocklist is not a
+//! boundary — the sandbox is — but it must not be trivially wrong.
 
 use std::path::{Component, Path};
 
+use super::expand::{expand_word, expand_words, Arg};
+use super::fork_bomb::{inline_code, shell_fork_bomb, Code};
+use super::options::{self, Options};
 use super::shell_words::{self, Segment};
 
 /// Why a command is refused.
@@ -15,159 +23,546 @@ pub struct BlockedCommand {
     pub reason: String,
 }
 
-fn blocked(reason: impl Into<String>) -> Result<(), BlockedCommand> {
+/// What the blocklist makes of a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Judged, and nothing in it is refused.
+    Known,
+    /// Only running it could tell what it does; the reason names what.
+    Unknown { reason: String },
+    /// Refused in every trust level.
+    Blocked(BlockedCommand),
+}
+
+type Step = Result<(), BlockedCommand>;
+
+fn blocked(reason: impl Into<String>) -> Step {
     Err(BlockedCommand { reason: reason.into() })
 }
 
 /// Top-level system directories whose recursive deletion is as bad as deleting `/`.
 const SYSTEM_DIRS: &[&str] = &[
-    "bin", "boot", "etc", "home", "lib", "lib32", "lib64", "opt", "root", "sbin", "srv", "usr", "var",
-    "Users", "System",
+    "bin",
+    "boot",
+    "dev",
+    "etc",
+    "home",
+    "lib",
+    "lib32",
+    "lib64",
+    "opt",
+    "root",
+    "sbin",
+    "srv",
+    "usr",
+    "var",
+    "Users",
+    "System",
+    "Library",
+    "Applications",
+    "private",
 ];
 /// Device files that are fine to write to.
 const HARMLESS_DEVICES: &[&str] =
     &["null", "zero", "stdout", "stderr", "stdin", "tty", "random", "urandom", "full"];
-const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish"];
+const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish", "busybox-sh"];
 const POWER: &[&str] = &["shutdown", "reboot", "halt", "poweroff"];
+/// Programs that write file systems or wipe block devices.
+const FORMATTERS: &[&str] = &["mke2fs", "mkdosfs", "mkswap", "mkntfs", "wipefs", "blkdiscard", "newfs"];
+/// Programs whose arguments decide what is destroyed: an argument only running could tell makes
+/// the command unknown.
+const SENSITIVE: &[&str] =
+    &["rm", "chmod", "chown", "chgrp", "dd", "cp", "mv", "tee", "shred", "find", "truncate", "ln", "rsync"];
+/// Interpreters and the option that gives them inline code.
+const INTERPRETERS: &[(&str, &[&str])] = &[
+    ("python", &["-c"]),
+    ("python2", &["-c"]),
+    ("python3", &["-c"]),
+    ("perl", &["-e", "-E"]),
+    ("ruby", &["-e"]),
+    ("node", &["-e", "--eval", "-p", "--print"]),
+    ("nodejs", &["-e", "--eval", "-p", "--print"]),
+    ("php", &["-r"]),
+];
 
-/// Refuse the commands no trust level may run: recursive delete of `/`, `~`, `$HOME` (or `/*`),
-/// `mkfs*`, `dd` onto a device, fork bombs, shutdown/reboot/halt/poweroff, `chmod`/`chown -R` on `/`,
-/// writes to raw disks.
+/// Judge a command.
+pub fn judge(command: &str) -> Verdict {
+    let mut judge = Judge { unknown: None };
+    match judge.script(command, 0) {
+        Err(blocked) => Verdict::Blocked(blocked),
+        Ok(()) => match judge.unknown {
+            Some(reason) => Verdict::Unknown { reason },
+            None => Verdict::Known,
+        },
+    }
+}
+
+/// Refuse the commands no trust level may run: recursive delete of `/`, `~`, `$HOME` (or `/*`, a
+/// system directory), formatting, `dd` onto a device, fork bombs, shutdown/reboot/halt/poweroff,
+/// `chmod`/`chown -R` on `/` or `~`, writes to raw disks.
 pub fn check_command(command: &str) -> Result<(), BlockedCommand> {
-    check_at(command, 0)
-}
-
-fn check_at(command: &str, depth: usize) -> Result<(), BlockedCommand> {
-    if depth > shell_words::MAX_DEPTH {
-        return blocked("the command nests shells too deeply to be judged");
-    }
-    check_fork_bomb(command)?;
-    let parsed = shell_words::parse(command).map_err(|_| BlockedCommand {
-        reason: "the command nests substitutions too deeply to be judged".into(),
-    })?;
-    for segment in &parsed.segments {
-        check_segment(segment, depth)?;
-    }
-    Ok(())
-}
-
-fn check_segment(segment: &Segment, depth: usize) -> Result<(), BlockedCommand> {
-    for redirect in &segment.redirects {
-        if redirect.op.contains('>') && is_raw_device(&redirect.target) {
-            return blocked(format!("writing to the device {} would destroy its data", redirect.target));
-        }
-    }
-    let words = strip_wrappers(&segment.words, depth)?;
-    let Some((program, args)) = words.split_first() else { return Ok(()) };
-    let name = base_name(program);
-    match name {
-        "rm" => check_rm(args),
-        "chmod" | "chown" | "chgrp" => check_recursive_perm(name, args),
-        "dd" => match args.iter().find_map(|a| a.strip_prefix("of=")).filter(|t| is_raw_device(t)) {
-            Some(target) => blocked(format!("`dd` onto the device {target} would destroy its data")),
-            None => Ok(()),
-        },
-        n if n.starts_with("mkfs") || n == "mke2fs" || n == "mkswap" || n == "wipefs" => {
-            blocked(format!("`{n}` formats a file system"))
-        }
-        n if POWER.contains(&n) => blocked(format!("`{n}` stops the machine")),
-        "systemctl" if args.iter().any(|a| ["poweroff", "reboot", "halt", "kexec"].contains(&a.as_str())) => {
-            blocked("`systemctl` would stop the machine")
-        }
-        "init" | "telinit" if args.iter().any(|a| a == "0" || a == "6") => {
-            blocked("`init 0/6` stops the machine")
-        }
-        "tee" | "cp" | "shred" => match args.iter().find(|a| is_raw_device(a)) {
-            Some(dev) => blocked(format!("`{name}` onto the device {dev} would destroy its data")),
-            None => Ok(()),
-        },
-        n if SHELLS.contains(&n) => check_shell_c(args, depth),
-        "eval" => check_at(&args.join(" "), depth + 1),
-        _ => Ok(()),
+    match judge(command) {
+        Verdict::Blocked(blocked) => Err(blocked),
+        Verdict::Known | Verdict::Unknown { .. } => Ok(()),
     }
 }
 
-/// `sh -c 'script'`: judge the script.
-fn check_shell_c(args: &[String], depth: usize) -> Result<(), BlockedCommand> {
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if arg.starts_with('-') && !arg.starts_with("--") && arg.contains('c') {
-            if let Some(script) = iter.find(|a| !a.starts_with('-')) {
-                return check_at(script, depth + 1);
+/// Where a command's standard input comes from, as far as the command line tells.
+enum Input<'a> {
+    Inherited,
+    Pipe,
+    Heredoc(&'a str),
+}
+
+struct Judge {
+    unknown: Option<String>,
+}
+
+impl Judge {
+    fn unknown(&mut self, reason: String) {
+        self.unknown.get_or_insert(reason);
+    }
+
+    fn script(&mut self, text: &str, depth: usize) -> Step {
+        if depth > shell_words::MAX_DEPTH {
+            return blocked("the command nests shells too deeply to be judged");
+        }
+        let parsed = shell_words::parse(text).map_err(|_| BlockedCommand {
+            reason: "the command nests substitutions too deeply to be judged".into(),
+        })?;
+        for script in std::iter::once(text).chain(parsed.scripts.iter().map(String::as_str)) {
+            if let Some(name) = shell_fork_bomb(script) {
+                return blocked(format!("`{name}` is a fork bomb"));
+            }
+        }
+        for segment in &parsed.segments {
+            self.segment(segment, depth)?;
+        }
+        Ok(())
+    }
+
+    fn segment(&mut self, segment: &Segment, depth: usize) -> Step {
+        let mut input = if segment.piped_in { Input::Pipe } else { Input::Inherited };
+        for redirect in &segment.redirects {
+            if let Some(body) = &redirect.body {
+                input = Input::Heredoc(body);
+            } else if redirect.op.ends_with("<<<") {
+                input = Input::Pipe;
+            }
+            if !redirect.op.contains('>') || redirect.op.ends_with('&') {
+                continue;
+            }
+            for target in expand_word(&redirect.target) {
+                match target {
+                    Arg::Known(t) if is_raw_device(&t) => {
+                        return blocked(format!("writing to the device {t} would destroy its data"))
+                    }
+                    Arg::Known(_) => {}
+                    Arg::Unknown(shown) => {
+                        self.unknown(format!("it writes to `{shown}`, which is known only when it runs"))
+                    }
+                }
+            }
+        }
+        self.command(&expand_words(&segment.words), &input, depth)
+    }
+
+    fn command(&mut self, words: &[Arg], input: &Input, depth: usize) -> Step {
+        let (words, fed) = self.strip_wrappers(words, depth)?;
+        let Some((program, args)) = words.split_first() else { return Ok(()) };
+        let program = match program {
+            Arg::Known(p) => p,
+            Arg::Unknown(shown) => {
+                self.unknown(format!("the program `{shown}` is known only when it runs"));
+                return Ok(());
+            }
+        };
+        let name = base_name(program);
+        let known: Vec<String> = args.iter().filter_map(|a| a.known().map(str::to_owned)).collect();
+        if SENSITIVE.contains(&name) {
+            if let Some(Arg::Unknown(shown)) = args.iter().find(|a| a.known().is_none()) {
+                self.unknown(format!("`{name}` gets the argument `{shown}`, known only when it runs"));
+            }
+            if fed {
+                self.unknown(format!("`xargs` gives `{name}` arguments read from its input"));
+            }
+        }
+        match name {
+            "rm" => check_rm(&options::parse(&options::RM, &known)),
+            "chmod" => check_recursive_perm(name, &options::parse(&options::CHMOD, &known)),
+            "chown" | "chgrp" => check_recursive_perm(name, &options::parse(&options::CHOWN, &known)),
+            "dd" => match known.iter().filter_map(|a| a.strip_prefix("of=")).find(|t| is_raw_device(t)) {
+                Some(target) => blocked(format!("`dd` onto the device {target} would destroy its data")),
+                None => Ok(()),
+            },
+            n if n.starts_with("mkfs") || n.starts_with("newfs") || FORMATTERS.contains(&n) => {
+                blocked(format!("`{n}` formats or wipes a disk"))
+            }
+            "diskutil" if known.first().is_some_and(|a| a.starts_with("erase") || a.contains("zero")) => {
+                blocked("`diskutil` would erase a disk")
+            }
+            n if POWER.contains(&n) => blocked(format!("`{n}` stops the machine")),
+            "systemctl"
+                if known.iter().any(|a| ["poweroff", "reboot", "halt", "kexec"].contains(&a.as_str())) =>
+            {
+                blocked("`systemctl` would stop the machine")
+            }
+            "init" | "telinit" if known.iter().any(|a| a == "0" || a == "6") => {
+                blocked("`init 0/6` stops the machine")
+            }
+            "tee" | "cp" | "mv" | "shred" | "truncate" => match known.iter().find(|a| is_raw_device(a)) {
+                Some(dev) => blocked(format!("`{name}` onto the device {dev} would destroy its data")),
+                None => Ok(()),
+            },
+            "find" => self.find(&known, depth),
+            n if SHELLS.contains(&n) => self.shell(args, input, depth),
+            "eval" => self.eval(args, depth),
+            "source" | "." => {
+                match args.first() {
+                    Some(Arg::Unknown(shown)) => {
+                        self.unknown(format!("it sources `{shown}`, known only when it runs"))
+                    }
+                    Some(Arg::Known(file)) if file == "/dev/stdin" || file.starts_with("/dev/fd/") => {
+                        self.unknown("it sources a script from its input".to_owned())
+                    }
+                    _ => {}
+                }
+                Ok(())
+            }
+            "alias" => {
+                for arg in args {
+                    match arg {
+                        Arg::Known(def) => {
+                            if let Some((_, value)) = def.split_once('=') {
+                                self.script(value, depth + 1)?;
+                            }
+                        }
+                        Arg::Unknown(shown) => {
+                            self.unknown(format!("the alias `{shown}` is known only when it runs"))
+                        }
+                    }
+                }
+                Ok(())
+            }
+            _ => self.interpreter(name, args, input),
+        }
+    }
+}
+
+impl Judge {
+    /// `sh -c 'script'`: judge the script; `sh` reading its script from a pipe or heredoc cannot be.
+    fn shell(&mut self, args: &[Arg], input: &Input, depth: usize) -> Step {
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            let Some(text) = arg.known() else {
+                self.unknown(format!("the shell gets `{}`, known only when it runs", arg.shown()));
+                return Ok(());
+            };
+            if text.starts_with('-') && !text.starts_with("--") && text.contains('c') {
+                return match iter.find(|a| a.known().is_none_or(|a| !a.starts_with('-'))) {
+                    Some(Arg::Known(script)) => self.script(script, depth + 1),
+                    Some(Arg::Unknown(shown)) => {
+                        self.unknown(format!("the shell runs `{shown}`, known only when it runs"));
+                        Ok(())
+                    }
+                    None => Ok(()),
+                };
+            }
+            if text == "-s" || text == "--" {
+                break;
+            }
+            if !text.starts_with('-') && !text.starts_with('+') {
+                // A script file: what it holds is not on the command line.
+                return Ok(());
+            }
+        }
+        self.script_from_input("the shell", input, depth)
+    }
+
+    /// A program that runs whatever its standard input holds.
+    fn script_from_input(&mut self, what: &str, input: &Input, depth: usize) -> Step {
+        match input {
+            Input::Inherited => Ok(()),
+            Input::Pipe => {
+                self.unknown(format!("{what} runs a script read from a pipe"));
+                Ok(())
+            }
+            Input::Heredoc(body) => {
+                if what == "the shell" {
+                    self.script(body, depth + 1)?;
+                }
+                self.unknown(format!("{what} runs a script from a heredoc"));
+                Ok(())
             }
         }
     }
-    Ok(())
+
+    fn eval(&mut self, args: &[Arg], depth: usize) -> Step {
+        let mut text = Vec::new();
+        for arg in args {
+            match arg {
+                Arg::Known(a) => text.push(a.as_str()),
+                Arg::Unknown(shown) => {
+                    self.unknown(format!("`eval` runs `{shown}`, known only when it runs"));
+                    return Ok(());
+                }
+            }
+        }
+        self.script(&text.join(" "), depth + 1)
+    }
+
+    /// `python -c`, `perl -e`, …: inline code that forks in a loop is refused, code that deletes or
+    /// runs programs is unknown; a script from a pipe is unknown.
+    fn interpreter(&mut self, name: &str, args: &[Arg], input: &Input) -> Step {
+        let Some((_, inline)) =
+            INTERPRETERS.iter().find(|(n, _)| *n == name || name.starts_with(&format!("{n}.")))
+        else {
+            return Ok(());
+        };
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            let Some(text) = arg.known() else {
+                self.unknown(format!("`{name}` gets `{}`, known only when it runs", arg.shown()));
+                return Ok(());
+            };
+            let attached = inline
+                .iter()
+                .find_map(|o| text.strip_prefix(o).filter(|rest| !rest.is_empty() && o.len() == 2));
+            if inline.contains(&text) || attached.is_some() {
+                let code = match attached {
+                    Some(code) => Some(Arg::Known(code.to_owned())),
+                    None => iter.next().cloned(),
+                };
+                match code {
+                    Some(Arg::Known(code)) => match inline_code(&code) {
+                        Code::ForkBomb => {
+                            return blocked(format!("`{name}` code that forks in a loop is a fork bomb"))
+                        }
+                        Code::Unknown(why) => self.unknown(format!("`{name}` runs {why}")),
+                        Code::Harmless => {}
+                    },
+                    Some(Arg::Unknown(shown)) => {
+                        self.unknown(format!("`{name}` runs `{shown}`, known only when it runs"))
+                    }
+                    None => {}
+                }
+                return Ok(());
+            }
+            if !text.starts_with('-') || text == "-m" {
+                return Ok(());
+            }
+        }
+        self.script_from_input(&format!("`{name}`"), input, 0)
+    }
+
+    /// `find / -delete`, `find ~ -exec rm -rf {} +`: refused when nothing narrows what is found,
+    /// unknown when a test does.
+    fn find(&mut self, args: &[String], depth: usize) -> Step {
+        let starts: Vec<&String> = args
+            .iter()
+            .skip_while(|a| {
+                ["-H", "-L", "-P"].contains(&a.as_str()) || a.starts_with("-O") || a.starts_with("-D")
+            })
+            .take_while(|a| !a.starts_with('-') && !["(", "!", ")"].contains(&a.as_str()))
+            .collect();
+        let critical: Vec<&&String> = starts.iter().filter(|s| is_critical_dir(s)).collect();
+        let mut narrowed = false;
+        let mut destructive: Option<String> = None;
+        let mut i = starts.len();
+        while i < args.len() {
+            let arg = args[i].as_str();
+            i += 1;
+            match arg {
+                "-delete" => destructive = Some("-delete".to_owned()),
+                "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                    let end =
+                        args[i..].iter().position(|a| a == ";" || a == "+").map_or(args.len(), |p| i + p);
+                    let command = &args[i..end];
+                    i = end + 1;
+                    for start in starts.iter() {
+                        let words: Vec<Arg> =
+                            command.iter().map(|w| Arg::Known(w.replace("{}", start))).collect();
+                        let mut inner = Judge { unknown: None };
+                        match inner.command(&words, &Input::Inherited, depth + 1) {
+                            Err(b) => destructive = Some(b.reason),
+                            Ok(()) => {
+                                if let Some(reason) = inner.unknown {
+                                    self.unknown(reason);
+                                }
+                            }
+                        }
+                    }
+                }
+                "-depth"
+                | "-xdev"
+                | "-mount"
+                | "-print"
+                | "-print0"
+                | "-noleaf"
+                | "-follow"
+                | "-ignore_readdir_race" => {}
+                "-maxdepth" | "-mindepth" => i += 1,
+                _ => narrowed = true,
+            }
+        }
+        match (destructive, critical.first()) {
+            (Some(what), Some(start)) if !narrowed => {
+                blocked(format!("`find {start}` with `{what}` destroys everything under it"))
+            }
+            (Some(what), Some(start)) => {
+                self.unknown(format!("`find {start}` runs `{what}` on what it finds"));
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Peel off what only changes how a command runs: variable assignments, shell keywords, `sudo`,
+    /// `doas`, `env`, `nice`, `ionice`, `nohup`, `command`, `builtin`, `exec`, `time`, `timeout`,
+    /// `stdbuf`, `setsid`, `busybox`, `xargs` (whose command gets arguments from its input: the bool).
+    /// `env -S 'script'` is judged as a command of its own.
+    fn strip_wrappers<'w>(
+        &mut self,
+        words: &'w [Arg],
+        depth: usize,
+    ) -> Result<(&'w [Arg], bool), BlockedCommand> {
+        let mut rest = words;
+        let mut fed = false;
+        loop {
+            let Some((Arg::Known(first), tail)) = rest.split_first() else { return Ok((rest, fed)) };
+            if is_assignment(first)
+                || ["!", "{", "}", "then", "do", "else", "if", "while", "until", "elif"]
+                    .contains(&first.as_str())
+            {
+                rest = tail;
+                continue;
+            }
+            // Options of each wrapper that take a value.
+            let with_value: &[&str] = match base_name(first) {
+                "sudo" | "doas" => &["-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-D", "-R"],
+                "env" => &["-u", "-C", "--unset", "--chdir"],
+                "nice" => &["-n", "--adjustment"],
+                "ionice" => &["-c", "-n", "-t", "-p"],
+                "exec" => &["-a"],
+                "stdbuf" => &["-i", "-o", "-e"],
+                "timeout" => &["-s", "-k", "--signal", "--kill-after"],
+                "xargs" => &["-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a"],
+                "nohup" | "command" | "builtin" | "time" | "setsid" | "busybox" => &[],
+                _ => return Ok((rest, fed)),
+            };
+            let wrapper = base_name(first);
+            fed |= wrapper == "xargs";
+            rest = tail;
+            while let Some((Arg::Known(arg), tail)) = rest.split_first() {
+                if arg == "--" {
+                    rest = tail;
+                    break;
+                }
+                if wrapper == "env"
+                    && (arg == "-S" || arg.starts_with("--split-string") || arg.starts_with("-S"))
+                {
+                    let inline = arg
+                        .strip_prefix("--split-string=")
+                        .or_else(|| arg.strip_prefix("-S"))
+                        .filter(|s| !s.is_empty());
+                    match inline.map(|s| Arg::Known(s.to_owned())).or_else(|| tail.first().cloned()) {
+                        Some(Arg::Known(script)) => self.script(&script, depth + 1)?,
+                        Some(Arg::Unknown(shown)) => {
+                            self.unknown(format!("`env -S` runs `{shown}`, known only when it runs"))
+                        }
+                        None => {}
+                    }
+                    return Ok((&[], fed));
+                }
+                if !(arg.starts_with('-') || wrapper == "env" && is_assignment(arg)) {
+                    break;
+                }
+                rest = if with_value.contains(&arg.as_str()) { tail.get(1..).unwrap_or(&[]) } else { tail };
+            }
+            if wrapper == "timeout" {
+                // The duration comes before the command.
+                rest = rest.get(1..).unwrap_or(&[]);
+            }
+        }
+    }
 }
 
-fn check_rm(args: &[String]) -> Result<(), BlockedCommand> {
-    let (flags, targets) = split_flags(args);
-    let recursive = flags
-        .iter()
-        .any(|f| *f == "--recursive" || (!f.starts_with("--") && (f.contains('r') || f.contains('R'))));
+fn check_rm(options: &Options) -> Step {
+    let recursive = options.has("-r") || options.has("-R") || options.has("recursive");
     if !recursive {
         return Ok(());
     }
-    if flags.iter().any(|f| *f == "--no-preserve-root") {
+    if options.has("no-preserve-root") {
         return blocked("`rm --no-preserve-root` is only ever used to delete `/`");
     }
-    match targets.iter().find(|t| is_critical_dir(t)) {
+    match options.operands.iter().find(|t| is_critical_dir(t)) {
         Some(target) => blocked(format!("recursive delete of `{target}`")),
         None => Ok(()),
     }
 }
 
-fn check_recursive_perm(name: &str, args: &[String]) -> Result<(), BlockedCommand> {
-    let (flags, targets) = split_flags(args);
-    let recursive = flags.iter().any(|f| *f == "--recursive" || (!f.starts_with("--") && f.contains('R')));
-    match targets.iter().find(|t| is_critical_dir(t)) {
+fn check_recursive_perm(name: &str, options: &Options) -> Step {
+    let recursive = options.has("-R") || options.has("recursive");
+    match options.operands.iter().find(|t| is_critical_dir(t)) {
         Some(target) if recursive => blocked(format!("recursive `{name}` of `{target}`")),
         _ => Ok(()),
     }
 }
 
-/// Flags and operands; everything after `--` is an operand.
-fn split_flags(args: &[String]) -> (Vec<&String>, Vec<&String>) {
-    let mut flags = Vec::new();
-    let mut operands = Vec::new();
-    let mut only_operands = false;
-    for arg in args {
-        if only_operands || !arg.starts_with('-') || arg == "-" {
-            operands.push(arg);
-        } else if arg == "--" {
-            only_operands = true;
-        } else {
-            flags.push(arg);
-        }
-    }
-    (flags, operands)
-}
-
-/// `/`, `/*`, `~`, `$HOME`, the home directory, or a top-level system directory (after `..` and
-/// repeated slashes are folded).
+/// `/`, `/*`, the home directory (or `~/*`), a top-level system directory (or its `*`), after `.`,
+/// `..` and repeated slashes are folded. Globs in the first component are matched against the
+/// system directories.
 fn is_critical_dir(target: &str) -> bool {
     let target = target.trim();
-    let home_relative = ["$HOME", "${HOME}", "~"].iter().find_map(|h| target.strip_prefix(h));
-    if let Some(rest) = home_relative {
-        if rest.is_empty() || rest.starts_with('/') {
-            let folded = fold(rest);
-            return folded.is_empty() || folded == ["*"] || folded.first().is_some_and(|c| c == "..");
-        }
-        return false;
-    }
     if !target.starts_with('/') {
         return false;
     }
     let folded = fold(target);
     let home = dirs::home_dir().map(|h| fold(&h.to_string_lossy())).filter(|h| !h.is_empty());
+    let system = |pattern: &str| SYSTEM_DIRS.iter().any(|dir| glob_matches(pattern, dir));
     match folded.as_slice() {
         [] => true,
-        [only] => only == "*" || only.starts_with(".*") || SYSTEM_DIRS.contains(&only.as_str()),
-        [dir, star] if star == "*" => SYSTEM_DIRS.contains(&dir.as_str()),
+        [only] => only == "*" || only.starts_with(".*") || system(only),
+        [dir, star] if star == "*" && system(dir) => true,
         other => home.is_some_and(|h| {
             other == h.as_slice() || (other.ends_with(&["*".to_owned()]) && other[..other.len() - 1] == h[..])
         }),
     }
+}
+
+/// Whether a shell glob (`*`, `?`, `[…]`) matches `name`.
+fn glob_matches(pattern: &str, name: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    fn go(p: &[char], n: &[char]) -> bool {
+        match p.first() {
+            None => n.is_empty(),
+            Some('*') => (0..=n.len()).any(|i| go(&p[1..], &n[i..])),
+            Some('?') => !n.is_empty() && go(&p[1..], &n[1..]),
+            Some('[') => match (p.iter().position(|c| *c == ']'), n.first()) {
+                (Some(close), Some(c)) if close > 1 => {
+                    let set = &p[1..close];
+                    let negated = matches!(set.first(), Some('!' | '^'));
+                    let set = if negated { &set[1..] } else { set };
+                    let mut hit = false;
+                    let mut i = 0;
+                    while i < set.len() {
+                        if i + 2 < set.len() && set[i + 1] == '-' {
+                            hit |= set[i] <= *c && *c <= set[i + 2];
+                            i += 3;
+                        } else {
+                            hit |= set[i] == *c;
+                            i += 1;
+                        }
+                    }
+                    hit != negated && go(&p[close + 1..], &n[1..])
+                }
+                _ => n.first() == Some(&'[') && go(&p[1..], &n[1..]),
+            },
+            Some(c) => n.first() == Some(c) && go(&p[1..], &n[1..]),
+        }
+    }
+    go(&p, &n)
 }
 
 /// The components of a path with `.` dropped and `..` applied (never above the start).
@@ -185,13 +580,20 @@ fn fold(path: &str) -> Vec<String> {
     out
 }
 
+/// A device file other than the harmless ones (`//dev/./sda`, `/dev/../dev/sda` included).
 fn is_raw_device(target: &str) -> bool {
-    let Some(dev) = target.trim().strip_prefix("/dev/") else { return false };
-    let dev = dev.trim_start_matches('/');
-    !(HARMLESS_DEVICES.contains(&dev)
-        || dev.starts_with("fd/")
-        || dev.starts_with("pts/")
-        || dev.starts_with("shm/"))
+    let target = target.trim();
+    if !target.starts_with('/') {
+        return false;
+    }
+    let folded = fold(target);
+    match folded.as_slice() {
+        [dev, rest @ ..] if dev == "dev" && !rest.is_empty() => {
+            !(HARMLESS_DEVICES.contains(&rest[0].as_str()) && rest.len() == 1
+                || ["fd", "pts", "shm", "mqueue"].contains(&rest[0].as_str()))
+        }
+        _ => false,
+    }
 }
 
 fn base_name(program: &str) -> &str {
@@ -209,128 +611,36 @@ fn is_assignment(word: &str) -> bool {
     }
 }
 
-/// Peel off what only changes how a command runs: variable assignments, shell keywords, `sudo`,
-/// `doas`, `env`, `nice`, `ionice`, `nohup`, `command`, `builtin`, `exec`, `time`, `timeout`,
-/// `stdbuf`, `xargs`. `env -S 'script'` is judged as a command of its own.
-fn strip_wrappers(words: &[String], depth: usize) -> Result<&[String], BlockedCommand> {
-    let mut rest = words;
-    loop {
-        let Some((first, tail)) = rest.split_first() else { return Ok(rest) };
-        if is_assignment(first)
-            || ["!", "{", "}", "then", "do", "else", "if", "while", "until", "elif"].contains(&first.as_str())
-        {
-            rest = tail;
-            continue;
-        }
-        // Options of each wrapper that take a value.
-        let with_value: &[&str] = match base_name(first) {
-            "sudo" | "doas" => &["-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-D", "-R"],
-            "env" => &["-u", "-C", "--unset", "--chdir"],
-            "nice" => &["-n", "--adjustment"],
-            "ionice" => &["-c", "-n", "-t", "-p"],
-            "exec" => &["-a"],
-            "stdbuf" => &["-i", "-o", "-e"],
-            "timeout" => &["-s", "-k", "--signal", "--kill-after"],
-            "xargs" => &["-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a"],
-            "nohup" | "command" | "builtin" | "time" => &[],
-            _ => return Ok(rest),
-        };
-        let wrapper = base_name(first);
-        rest = tail;
-        while let Some((arg, tail)) = rest.split_first() {
-            if arg == "--" {
-                rest = tail;
-                break;
-            }
-            if wrapper == "env" && (arg == "-S" || arg == "--split-string") {
-                if let Some(script) = tail.first() {
-                    check_at(script, depth + 1)?;
-                }
-                rest = tail;
-                break;
-            }
-            if !(arg.starts_with('-') || wrapper == "env" && is_assignment(arg)) {
-                break;
-            }
-            rest = if with_value.contains(&arg.as_str()) { tail.get(1..).unwrap_or(&[]) } else { tail };
-        }
-        if wrapper == "timeout" {
-            // The duration comes before the command.
-            rest = rest.get(1..).unwrap_or(&[]);
-        }
-    }
-}
-
-/// `:(){ :|:& };:` and its renamed variants: a function whose body pipes itself into itself.
-/// Quoted text is data here; quoted scripts (`sh -c '…'`, `eval '…'`) are judged when they are run.
-fn check_fork_bomb(command: &str) -> Result<(), BlockedCommand> {
-    let compact: String = without_quoted(command).chars().filter(|c| !c.is_whitespace()).collect();
-    let mut search_from = 0;
-    while let Some(found) = compact[search_from..].find("(){") {
-        let at = search_from + found;
-        let name_start = compact[..at]
-            .rfind(|c: char| ";&|{}()\n".contains(c) || c == '\'' || c == '"')
-            .map_or(0, |i| i + 1);
-        let name = compact[..at].get(name_start..).unwrap_or("").trim_start_matches("function");
-        let body = &compact[at + 3..];
-        if !name.is_empty() && body.contains(&format!("{name}|{name}")) {
-            return blocked(format!("`{name}` is a fork bomb"));
-        }
-        search_from = at + 3;
-    }
-    Ok(())
-}
-
-/// `command` with the contents of single- and double-quoted strings removed.
-fn without_quoted(command: &str) -> String {
-    let mut out = String::with_capacity(command.len());
-    let mut quote: Option<char> = None;
-    let mut chars = command.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (None, '\\') => {
-                out.push(c);
-                if let Some(next) = chars.next() {
-                    out.push(next);
-                }
-            }
-            (None, '\'' | '"') => quote = Some(c),
-            (None, _) => out.push(c),
-            (Some('"'), '\\') => {
-                chars.next();
-            }
-            (Some(q), _) if c == q => quote = None,
-            (Some(_), _) => {}
-        }
-    }
-    out
-}
-
 /// The program + subcommand prefix a "remember for this session" approval covers (`git status`,
 /// `cargo test`, `ls`); `None` for compound commands (`;`, `&&`, `||`, `|`, `&`, subshells,
 /// substitutions, redirections to files), for wrappers (`sudo`, `env`, `sh -c`, …), for leading
-/// variable assignments and for blocked commands — those are never remembered.
+/// variable assignments, and for commands that are not [`Verdict::Known`] — those are never
+/// remembered.
 pub fn command_prefix(command: &str) -> Option<String> {
-    check_command(command).ok()?;
+    if judge(command) != Verdict::Known {
+        return None;
+    }
     let parsed = shell_words::parse(command).ok()?;
     let [segment] = parsed.segments.as_slice() else { return None };
     if parsed.compound {
         return None;
     }
     let harmless_redirect = |r: &shell_words::Redirect| {
-        (r.op.ends_with('&') && r.target.chars().all(|c| c.is_ascii_digit() || c == '-'))
-            || (r.op.contains('>') && r.target == "/dev/null")
+        let target = r.target.text();
+        (r.op.ends_with('&') && target.chars().all(|c| c.is_ascii_digit() || c == '-'))
+            || (r.op.contains('>') && target == "/dev/null")
     };
     if !segment.redirects.iter().all(harmless_redirect) {
         return None;
     }
-    let (program, args) = segment.words.split_first()?;
+    let words: Vec<String> = segment.words.iter().map(shell_words::Word::text).collect();
+    let (program, args) = words.split_first()?;
     let name = base_name(program);
     if is_assignment(program)
         || SHELLS.contains(&name)
         || [
             "sudo", "doas", "env", "nice", "ionice", "nohup", "command", "builtin", "exec", "time",
-            "timeout", "stdbuf", "xargs", "eval", "source", ".",
+            "timeout", "stdbuf", "xargs", "eval", "source", ".", "setsid", "busybox", "alias",
         ]
         .contains(&name)
     {

@@ -9,8 +9,11 @@
 mod atomic;
 pub mod blocklist;
 pub mod env;
+mod expand;
+mod fork_bomb;
 pub mod handles;
 mod open;
+mod options;
 pub mod path;
 mod secrets;
 mod shell_words;

@@ -1,29 +1,89 @@
-//! A small POSIX-shell lexer for judging commands: shell words with quotes removed, split into simple
-//! commands at `;`, `&&`, `||`, `|`, `&`, newlines and parentheses, with redirections set aside and the
-//! text of `$(…)`, `` `…` `` and `<(…)` parsed as commands of their own. It does not run or expand
-//! anything; it exists so the blocklist matches commands, not substrings.
+//! A small POSIX-shell lexer for judging commands: shell words split into simple commands at `;`,
+//! `&&`, `||`, `|`, `&`, newlines and parentheses, with redirections set aside, heredoc bodies kept
+//! as data, and the text of `$(…)`, `` `…` `` and `<(…)` parsed as commands of their own. Each word
+//! keeps what was quoted, what is a parameter expansion and what only running could tell
+//! ([`Piece`]); [`super::expand`] evaluates what can be evaluated. Nothing is run.
 
 /// Deeper nesting of substitutions than this is refused rather than parsed.
 pub(crate) const MAX_DEPTH: usize = 16;
 
+/// One piece of a shell word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Piece {
+    /// Text as written; `quoted` when quotes or a backslash made it literal (no tilde, braces, globs).
+    Text { text: String, quoted: bool },
+    /// `$NAME`, `$0`, `$@` or `${…}` (the text between the braces); `quoted` inside double quotes.
+    Param { expr: String, quoted: bool },
+    /// A value only running could tell: `$(…)`, `` `…` ``, `<(…)`. `shown` is how it was written.
+    Opaque { shown: String },
+}
+
+/// A shell word: its pieces in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Word(pub Vec<Piece>);
+
+impl Word {
+    /// The word with quotes removed and expansions as written (`$HOME`, `${X}`, `$(…)`).
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for piece in &self.0 {
+            match piece {
+                Piece::Text { text, .. } => out.push_str(text),
+                Piece::Param { expr, .. } if is_plain_name(expr) => {
+                    out.push('$');
+                    out.push_str(expr);
+                }
+                Piece::Param { expr, .. } => {
+                    out.push_str("${");
+                    out.push_str(expr);
+                    out.push('}');
+                }
+                Piece::Opaque { shown } => out.push_str(shown),
+            }
+        }
+        out
+    }
+
+    fn push_text(&mut self, c: char, quoted: bool) {
+        if let Some(Piece::Text { text, quoted: q }) = self.0.last_mut() {
+            if *q == quoted {
+                text.push(c);
+                return;
+            }
+        }
+        self.0.push(Piece::Text { text: c.to_string(), quoted });
+    }
+}
+
+fn is_plain_name(expr: &str) -> bool {
+    expr.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || matches!(expr, "@" | "*" | "#" | "?" | "$" | "!" | "-")
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Redirect {
-    /// `>`, `>>`, `2>`, `&>`, `>&`, `<`, …
+    /// `>`, `>>`, `2>`, `&>`, `>&`, `<`, `<<`, `<<-`, `<<<`, …
     pub op: String,
-    pub target: String,
+    pub target: Word,
+    /// The body of a heredoc (`<<`, `<<-`): data, never lexed as commands.
+    pub body: Option<String>,
 }
 
 /// One simple command.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Segment {
-    pub words: Vec<String>,
+    pub words: Vec<Word>,
     pub redirects: Vec<Redirect>,
+    /// The previous command's output is piped into this one (`a | b`: `b`).
+    pub piped_in: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Parsed {
     /// Every simple command, those inside substitutions included.
     pub segments: Vec<Segment>,
+    /// The text of every `$(…)`, `` `…` `` and `<(…)`, nested ones included: scripts of their own.
+    pub scripts: Vec<String>,
     /// Whether the command had operators, subshells, background jobs or substitutions.
     pub compound: bool,
 }
@@ -39,7 +99,13 @@ fn parse_at(input: &str, depth: usize) -> Result<Parsed, TooDeep> {
     if depth > MAX_DEPTH {
         return Err(TooDeep);
     }
-    let mut lexer = Lexer { chars: input.chars().collect(), pos: 0, depth, out: Parsed::default() };
+    let mut lexer = Lexer {
+        chars: input.chars().collect(),
+        pos: 0,
+        depth,
+        out: Parsed::default(),
+        pending_heredocs: Vec::new(),
+    };
     lexer.run()?;
     let mut out = lexer.out;
     out.segments.retain(|s| !s.words.is_empty() || !s.redirects.is_empty());
@@ -47,11 +113,26 @@ fn parse_at(input: &str, depth: usize) -> Result<Parsed, TooDeep> {
     Ok(out)
 }
 
+/// A heredoc whose body starts at the next newline: where its redirect is, its delimiter, `<<-`.
+struct PendingHeredoc {
+    delimiter: String,
+    strip_tabs: bool,
+    slot: HeredocSlot,
+}
+
+/// Where to put a heredoc's body: a redirect of the segment being read, or of a finished one.
+#[derive(Clone, Copy)]
+enum HeredocSlot {
+    Current(usize),
+    Done(usize, usize),
+}
+
 struct Lexer {
     chars: Vec<char>,
     pos: usize,
     depth: usize,
     out: Parsed,
+    pending_heredocs: Vec<PendingHeredoc>,
 }
 
 impl Lexer {
@@ -61,7 +142,7 @@ impl Lexer {
 
     fn run(&mut self) -> Result<(), TooDeep> {
         let mut segment = Segment::default();
-        let mut word: Option<String> = None;
+        let mut word: Option<Word> = None;
         while let Some(c) = self.peek(0) {
             match c {
                 ' ' | '\t' | '\r' => {
@@ -82,23 +163,28 @@ impl Lexer {
                     if c == '|' && self.peek(0) == Some('&') {
                         self.pos += 1;
                     }
-                    self.out.segments.push(std::mem::take(&mut segment));
+                    self.finish_segment(&mut segment);
+                    segment.piped_in = c == '|' && !doubled;
                     if matches!(c, '(' | ')') || (c == '&' && !doubled) {
                         self.out.compound = true;
                     }
+                    if c == '\n' {
+                        self.heredoc_bodies(&mut segment);
+                    }
                 }
                 '>' | '<' => {
-                    if c == '<' && self.peek(1) == Some('(') || c == '>' && self.peek(1) == Some('(') {
+                    if self.peek(1) == Some('(') {
                         // Process substitution: a command of its own.
                         self.pos += 1;
                         let inner = self.balanced_parens();
                         self.substitution(&inner)?;
-                        word.get_or_insert_with(String::new).push_str("/dev/fd/63");
+                        let shown = format!("{c}({inner})");
+                        word.get_or_insert_with(Word::default).0.push(Piece::Opaque { shown });
                         continue;
                     }
                     // `2>` / `10>`: a word made only of digits right before is the descriptor.
                     let fd = match &word {
-                        Some(w) if !w.is_empty() && w.chars().all(|d| d.is_ascii_digit()) => word.take(),
+                        Some(w) if is_descriptor(w) => word.take().map(|w| w.text()),
                         _ => {
                             finish_word(&mut segment, &mut word);
                             None
@@ -115,14 +201,55 @@ impl Lexer {
                     }
                 }
                 _ => {
-                    let w = word.get_or_insert_with(String::new);
-                    self.word_char(w)?;
+                    let w = word.get_or_insert_with(Word::default);
+                    self.word_unit(w)?;
                 }
             }
         }
         finish_word(&mut segment, &mut word);
-        self.out.segments.push(segment);
+        self.finish_segment(&mut segment);
         Ok(())
+    }
+
+    fn finish_segment(&mut self, segment: &mut Segment) {
+        let index = self.out.segments.len();
+        for pending in &mut self.pending_heredocs {
+            if let HeredocSlot::Current(r) = pending.slot {
+                pending.slot = HeredocSlot::Done(index, r);
+            }
+        }
+        self.out.segments.push(std::mem::take(segment));
+    }
+
+    /// After a newline: the bodies of the heredocs opened on the line just read.
+    fn heredoc_bodies(&mut self, current: &mut Segment) {
+        for pending in std::mem::take(&mut self.pending_heredocs) {
+            let mut body = String::new();
+            loop {
+                if self.pos >= self.chars.len() {
+                    break;
+                }
+                let start = self.pos;
+                while self.peek(0).is_some_and(|c| c != '\n') {
+                    self.pos += 1;
+                }
+                let line: String = self.chars[start..self.pos].iter().collect();
+                self.pos += 1;
+                let compared = if pending.strip_tabs { line.trim_start_matches('\t') } else { line.as_str() };
+                if compared == pending.delimiter {
+                    break;
+                }
+                body.push_str(&line);
+                body.push('\n');
+            }
+            let redirect = match pending.slot {
+                HeredocSlot::Current(r) => current.redirects.get_mut(r),
+                HeredocSlot::Done(s, r) => self.out.segments.get_mut(s).and_then(|s| s.redirects.get_mut(r)),
+            };
+            if let Some(redirect) = redirect {
+                redirect.body = Some(body);
+            }
+        }
     }
 
     /// Read one redirection operator (the descriptor, if any, already taken) and its target word.
@@ -135,85 +262,208 @@ impl Lexer {
                 break;
             }
         }
+        let heredoc = op.ends_with("<<") && !op.ends_with("<<<");
+        if heredoc && self.peek(0) == Some('-') {
+            op.push('-');
+            self.pos += 1;
+        }
         while matches!(self.peek(0), Some(' ' | '\t')) {
             self.pos += 1;
         }
-        let mut target = String::new();
+        let mut target = Word::default();
         while let Some(ch) = self.peek(0) {
             if matches!(ch, ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>') {
                 break;
             }
-            self.word_char(&mut target)?;
+            self.word_unit(&mut target)?;
         }
-        segment.redirects.push(Redirect { op, target });
+        if heredoc {
+            self.pending_heredocs.push(PendingHeredoc {
+                delimiter: target.text(),
+                strip_tabs: op.ends_with('-'),
+                slot: HeredocSlot::Current(segment.redirects.len()),
+            });
+        }
+        segment.redirects.push(Redirect { op, target, body: None });
         Ok(())
     }
 
-    /// Consume one unit of a word (a plain char, an escape, a quoted string, a substitution).
-    fn word_char(&mut self, word: &mut String) -> Result<(), TooDeep> {
+    /// Consume one unit of a word (a plain char, an escape, a quoted string, an expansion).
+    fn word_unit(&mut self, word: &mut Word) -> Result<(), TooDeep> {
         let Some(c) = self.peek(0) else { return Ok(()) };
         match c {
             '\\' => {
-                match self.peek(1) {
-                    Some('\n') => {}
-                    Some(next) => word.push(next),
-                    None => {}
+                if let Some(next) = self.peek(1).filter(|n| *n != '\n') {
+                    word.push_text(next, true);
                 }
                 self.pos += 2;
             }
             '\'' => {
                 self.pos += 1;
+                word.0.push(Piece::Text { text: String::new(), quoted: true });
                 while let Some(ch) = self.peek(0) {
                     self.pos += 1;
                     if ch == '\'' {
                         break;
                     }
-                    word.push(ch);
+                    word.push_text(ch, true);
                 }
             }
             '"' => {
                 self.pos += 1;
-                while let Some(ch) = self.peek(0) {
-                    match ch {
-                        '"' => {
-                            self.pos += 1;
-                            break;
-                        }
-                        '\\' if matches!(self.peek(1), Some('"' | '\\' | '$' | '`' | '\n')) => {
-                            if let Some(next) = self.peek(1).filter(|n| *n != '\n') {
-                                word.push(next);
-                            }
-                            self.pos += 2;
-                        }
-                        '$' if self.peek(1) == Some('(') => self.dollar_paren(word)?,
-                        '`' => self.backtick(word)?,
-                        _ => {
-                            word.push(ch);
-                            self.pos += 1;
-                        }
-                    }
-                }
+                self.double_quoted(word)?;
             }
-            '$' if self.peek(1) == Some('(') => self.dollar_paren(word)?,
+            '$' if self.peek(1) == Some('\'') => {
+                self.pos += 2;
+                self.ansi_c(word);
+            }
+            '$' if self.peek(1) == Some('"') => {
+                self.pos += 2;
+                self.double_quoted(word)?;
+            }
+            '$' => self.dollar(word, false)?,
             '`' => self.backtick(word)?,
             _ => {
-                word.push(c);
+                word.push_text(c, false);
                 self.pos += 1;
             }
         }
         Ok(())
     }
 
-    fn dollar_paren(&mut self, word: &mut String) -> Result<(), TooDeep> {
-        self.pos += 1;
-        let inner = self.balanced_parens();
-        word.push_str("$(");
-        word.push_str(&inner);
-        word.push(')');
-        self.substitution(&inner)
+    /// After the opening `"`: up to the closing one.
+    fn double_quoted(&mut self, word: &mut Word) -> Result<(), TooDeep> {
+        word.0.push(Piece::Text { text: String::new(), quoted: true });
+        while let Some(ch) = self.peek(0) {
+            match ch {
+                '"' => {
+                    self.pos += 1;
+                    break;
+                }
+                '\\' if matches!(self.peek(1), Some('"' | '\\' | '$' | '`' | '\n')) => {
+                    if let Some(next) = self.peek(1).filter(|n| *n != '\n') {
+                        word.push_text(next, true);
+                    }
+                    self.pos += 2;
+                }
+                '$' => self.dollar(word, true)?,
+                '`' => self.backtick(word)?,
+                _ => {
+                    word.push_text(ch, true);
+                    self.pos += 1;
+                }
+            }
+        }
+        Ok(())
     }
 
-    fn backtick(&mut self, word: &mut String) -> Result<(), TooDeep> {
+    /// At a `$`: a substitution, arithmetic, a parameter, or a plain dollar sign.
+    fn dollar(&mut self, word: &mut Word, quoted: bool) -> Result<(), TooDeep> {
+        match (self.peek(1), self.peek(2)) {
+            (Some('('), Some('(')) => {
+                // Arithmetic: a number. Substitutions inside are still commands of their own.
+                self.pos += 1;
+                let inner = self.balanced_parens();
+                self.substitution(&inner)?;
+                word.push_text('0', true);
+            }
+            (Some('('), _) => {
+                self.pos += 1;
+                let inner = self.balanced_parens();
+                self.substitution(&inner)?;
+                word.0.push(Piece::Opaque { shown: format!("$({inner})") });
+            }
+            (Some('{'), _) => {
+                self.pos += 2;
+                let expr = self.braced();
+                word.0.push(Piece::Param { expr, quoted });
+            }
+            (Some(c), _) if c.is_ascii_alphabetic() || c == '_' => {
+                self.pos += 1;
+                let mut expr = String::new();
+                while let Some(ch) = self.peek(0).filter(|ch| ch.is_ascii_alphanumeric() || *ch == '_') {
+                    expr.push(ch);
+                    self.pos += 1;
+                }
+                word.0.push(Piece::Param { expr, quoted });
+            }
+            (Some(c), _) if c.is_ascii_digit() || "@*#?$!-".contains(c) => {
+                self.pos += 2;
+                word.0.push(Piece::Param { expr: c.to_string(), quoted });
+            }
+            _ => {
+                word.push_text('$', quoted);
+                self.pos += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// After `${`: the text up to the matching `}` (nested braces and quotes respected).
+    fn braced(&mut self) -> String {
+        let mut level = 1usize;
+        let mut expr = String::new();
+        let mut quote: Option<char> = None;
+        while let Some(ch) = self.peek(0) {
+            self.pos += 1;
+            match (quote, ch) {
+                (Some(q), _) if ch == q => quote = None,
+                (None, '\'' | '"') => quote = Some(ch),
+                (None, '{') => level += 1,
+                (None, '}') => {
+                    level -= 1;
+                    if level == 0 {
+                        return expr;
+                    }
+                }
+                _ => {}
+            }
+            expr.push(ch);
+        }
+        expr
+    }
+
+    /// After `$'`: ANSI-C quoting with its escapes decoded; one it does not know is opaque.
+    fn ansi_c(&mut self, word: &mut Word) {
+        let mut text = String::new();
+        let mut known = true;
+        while let Some(ch) = self.peek(0) {
+            self.pos += 1;
+            match ch {
+                '\'' => break,
+                '\\' => {
+                    let Some(esc) = self.peek(0) else { break };
+                    self.pos += 1;
+                    match esc {
+                        'n' => text.push('\n'),
+                        't' => text.push('\t'),
+                        '\\' | '\'' | '"' | '?' => text.push(esc),
+                        'x' | '0'..='7' => {
+                            let (radix, max) = if esc == 'x' { (16, 2) } else { (8, 3) };
+                            let mut digits = if esc == 'x' { String::new() } else { esc.to_string() };
+                            while digits.len() < max && self.peek(0).is_some_and(|d| d.is_digit(radix)) {
+                                digits.extend(self.peek(0));
+                                self.pos += 1;
+                            }
+                            match u32::from_str_radix(&digits, radix).ok().and_then(char::from_u32) {
+                                Some(decoded) => text.push(decoded),
+                                None => known = false,
+                            }
+                        }
+                        _ => known = false,
+                    }
+                }
+                _ => text.push(ch),
+            }
+        }
+        if known {
+            word.0.push(Piece::Text { text, quoted: true });
+        } else {
+            word.0.push(Piece::Opaque { shown: format!("$'{text}'") });
+        }
+    }
+
+    fn backtick(&mut self, word: &mut Word) -> Result<(), TooDeep> {
         self.pos += 1;
         let mut inner = String::new();
         while let Some(ch) = self.peek(0) {
@@ -229,10 +479,9 @@ impl Lexer {
                 _ => inner.push(ch),
             }
         }
-        word.push('`');
-        word.push_str(&inner);
-        word.push('`');
-        self.substitution(&inner)
+        self.substitution(&inner)?;
+        word.0.push(Piece::Opaque { shown: format!("`{inner}`") });
+        Ok(())
     }
 
     /// At a `(`: the text up to the matching `)` (quotes respected), the parentheses consumed.
@@ -245,7 +494,7 @@ impl Lexer {
             self.pos += 1;
             match (quote, ch) {
                 (Some(q), _) if ch == q => quote = None,
-                (Some(_), '\\') | (None, '\\') => {
+                (Some('"') | None, '\\') => {
                     inner.push(ch);
                     if let Some(next) = self.peek(0) {
                         inner.push(next);
@@ -272,12 +521,19 @@ impl Lexer {
     fn substitution(&mut self, inner: &str) -> Result<(), TooDeep> {
         let nested = parse_at(inner, self.depth + 1)?;
         self.out.compound = true;
+        self.out.scripts.push(inner.to_owned());
+        self.out.scripts.extend(nested.scripts);
         self.out.segments.extend(nested.segments);
         Ok(())
     }
 }
 
-fn finish_word(segment: &mut Segment, word: &mut Option<String>) {
+fn is_descriptor(word: &Word) -> bool {
+    matches!(word.0.as_slice(), [Piece::Text { text, quoted: false }]
+        if !text.is_empty() && text.chars().all(|d| d.is_ascii_digit()))
+}
+
+fn finish_word(segment: &mut Segment, word: &mut Option<Word>) {
     if let Some(w) = word.take() {
         segment.words.push(w);
     }
@@ -288,12 +544,14 @@ mod tests {
     use super::*;
 
     fn words(cmd: &str) -> Vec<Vec<String>> {
-        parse(cmd).map(|p| p.segments.into_iter().map(|s| s.words).collect()).unwrap_or_default()
+        parse(cmd)
+            .map(|p| p.segments.into_iter().map(|s| s.words.iter().map(Word::text).collect()).collect())
+            .unwrap_or_default()
     }
 
     #[test]
     fn quotes_and_escapes_are_removed() {
-        assert_eq!(words(r#"rm -rf "/" 'a b' c\ d"#), [["rm", "-rf", "/", "a b", "c d"]]);
+        assert_eq!(words(r#"rm -rf "/" 'a b' c\ d $'\x2f'"#), [["rm", "-rf", "/", "a b", "c d", "/"]]);
     }
 
     #[test]
@@ -301,6 +559,8 @@ mod tests {
         assert_eq!(words("a && b || c; d | e & f\ng").len(), 7);
         assert!(parse("ls").map(|p| !p.compound).unwrap_or(false));
         assert!(parse("ls; ls").map(|p| p.compound).unwrap_or(false));
+        let piped = parse("a | b || c").unwrap_or_default();
+        assert_eq!(piped.segments.iter().map(|s| s.piped_in).collect::<Vec<_>>(), [false, true, false]);
     }
 
     #[test]
@@ -308,14 +568,42 @@ mod tests {
         let w = words("echo \"$(rm -rf /)\" `shutdown now`");
         assert!(w.contains(&vec!["rm".to_owned(), "-rf".to_owned(), "/".to_owned()]));
         assert!(w.contains(&vec!["shutdown".to_owned(), "now".to_owned()]));
+        let parsed = parse("echo \"$(f(){ f|f& };f)\"").unwrap_or_default();
+        assert_eq!(parsed.scripts, ["f(){ f|f& };f"]);
+    }
+
+    #[test]
+    fn expansions_are_kept_apart_from_text() {
+        let parsed = parse("rm -rf \"${HOME%/}\" '$HOME' ~root").unwrap_or_default();
+        let words = &parsed.segments[0].words;
+        assert_eq!(
+            words[2].0,
+            [
+                Piece::Text { text: String::new(), quoted: true },
+                Piece::Param { expr: "HOME%/".into(), quoted: true }
+            ]
+        );
+        assert_eq!(words[3].0, [Piece::Text { text: "$HOME".into(), quoted: true }]);
+        assert_eq!(words[4].0, [Piece::Text { text: "~root".into(), quoted: false }]);
     }
 
     #[test]
     fn redirections_are_set_aside() {
         let parsed = parse("echo hi > /dev/sda 2>&1").unwrap_or_default();
-        assert_eq!(parsed.segments[0].words, ["echo", "hi"]);
-        assert_eq!(parsed.segments[0].redirects[0], Redirect { op: ">".into(), target: "/dev/sda".into() });
-        assert_eq!(parsed.segments[0].redirects[1], Redirect { op: "2>&".into(), target: "1".into() });
+        assert_eq!(parsed.segments[0].words.len(), 2);
+        assert_eq!(parsed.segments[0].redirects[0].op, ">");
+        assert_eq!(parsed.segments[0].redirects[0].target.text(), "/dev/sda");
+        assert_eq!(parsed.segments[0].redirects[1].op, "2>&");
+        assert_eq!(parsed.segments[0].redirects[1].target.text(), "1");
+    }
+
+    #[test]
+    fn heredoc_bodies_are_data() {
+        let parsed = parse("cat <<'EOF' > notes.md\nrm -rf /\nEOF\nls").unwrap_or_default();
+        assert_eq!(words("cat <<'EOF' > notes.md\nrm -rf /\nEOF\nls"), [vec!["cat"], vec!["ls"]]);
+        assert_eq!(parsed.segments[0].redirects[0].body.as_deref(), Some("rm -rf /\n"));
+        let tabs = words("cat <<-END\n\trm -rf /\n\tEND\necho done");
+        assert_eq!(tabs, [vec!["cat"], vec!["echo", "done"]]);
     }
 
     #[test]
