@@ -301,6 +301,26 @@ async fn the_blocklist_holds_even_in_autonomous_mode() {
     assert_eq!(run.end, TurnEnd::Completed);
 }
 
+/// Review #9, finding 5: a command the blocklist cannot judge (its program is computed at run time)
+/// asks even in Autonomous mode while no OS sandbox contains it; a judged one runs unasked.
+#[tokio::test]
+async fn an_unjudgeable_command_asks_even_in_autonomous_mode() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("b1", "bash", json!({"command": "touch judged"}))], 10),
+        wire.reply(&[tool("b2", "bash", json!({"command": "CMD=touch; $CMD computed"}))], 10),
+        wire.reply(&[text("ok")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |c| c.trust = TrustLevel::Autonomous).await;
+    let run = h.run("make files", Box::new(|c| vec![answer(&c.tool_id, false)])).await;
+    let asked: Vec<_> = run.confirms().iter().map(|c| c.tool_id.clone()).collect();
+    assert_eq!(asked, ["b2"], "only the command that cannot be judged is asked about");
+    assert!(h.path("judged").exists());
+    assert!(!h.path("computed").exists(), "rejected, so it did not run");
+    assert_eq!(code(run.results()[1]), Some(ToolErrorCode::UserRejected));
+    assert_eq!(run.end, TurnEnd::Completed);
+}
+
 #[tokio::test]
 async fn unknown_tools_and_invalid_input_go_back_to_the_model_and_the_loop_goes_on() {
     for wire in [Wire::Anthropic, Wire::OpenAi] {
