@@ -7,6 +7,7 @@ pub mod agent;
 pub mod config;
 pub mod history_file;
 pub mod policy;
+pub mod process_guard;
 pub mod provider;
 pub mod sandbox;
 pub mod scope;

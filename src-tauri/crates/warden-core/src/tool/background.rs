@@ -1,6 +1,6 @@
 //! Background commands: `bash {background: true}` starts one, `command_output` reads what it printed
 //! from an offset, `cancel_command` stops it. They live in the session's [`BackgroundProcesses`] and
-//! their process groups are killed when it is dropped.
+//! their process groups, and whatever escaped them, are killed when it is dropped.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
@@ -122,6 +122,7 @@ impl BackgroundProcesses {
             // Whatever the shell left running in its group ends with it.
             if let Some(pgid) = process.pgid {
                 kill_group(pgid);
+                crate::process_guard::release(pgid);
             }
         });
         Ok((handle, pid))
@@ -141,19 +142,23 @@ impl BackgroundProcesses {
         }
         if let Some(pgid) = process.pgid {
             kill_group(pgid);
+            crate::process_guard::release(pgid);
         }
         state.1 = Status::Cancelled;
         Some(true)
     }
 
-    /// Kill every background command of the session.
+    /// Kill every background command of the session, and every orphan left by any command.
     pub fn kill_all(&self) {
-        let Ok(processes) = self.processes.lock() else { return };
-        for process in processes.values() {
-            if let Some(pgid) = process.pgid {
-                kill_group(pgid);
+        if let Ok(processes) = self.processes.lock() {
+            for process in processes.values() {
+                if let Some(pgid) = process.pgid {
+                    kill_group(pgid);
+                    crate::process_guard::release(pgid);
+                }
             }
         }
+        crate::process_guard::kill_orphans();
     }
 }
 

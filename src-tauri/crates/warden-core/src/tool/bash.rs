@@ -1,5 +1,6 @@
-//! `bash`: `sh -c` in the project root, sanitized environment, own process group, output streamed
-//! and kept bounded, timeout and cancel kill the whole group; `background: true` returns a handle.
+//! `bash`: `sh -c` in the project root, sanitized environment, own session and process group, output
+//! streamed and kept bounded, timeout and cancel kill the whole group, and whatever the command left
+//! running is killed when the call ends; `background: true` returns a handle.
 
 use std::time::{Duration, Instant};
 
@@ -177,6 +178,10 @@ async fn run_foreground(input: &BashInput, ctx: &ToolContext, timeout: Duration)
     if !matches!(ending, Ending::Exited(_)) {
         let _ = tokio::time::timeout(Duration::from_secs(2), child.wait()).await;
     }
+    // The call is over: nothing it started may outlive it, including what left its process group
+    // (`setsid cmd &`, `nohup … &`, a double-forked daemon), now orphans of the subreaper.
+    drop(guard);
+    crate::process_guard::kill_orphans_async().await;
     pump.flush_to(&ctx.output);
     let mut text = buffer.render();
     let output = match ending {

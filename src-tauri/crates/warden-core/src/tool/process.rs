@@ -14,7 +14,10 @@ use super::OutputSink;
 use crate::sandbox::env::child_env;
 
 /// `sh -c command` in `cwd`: stdin closed, stdout/stderr piped, credentials stripped from the
-/// environment, its own process group (so the group can be killed as one).
+/// environment, its own session (so it has no controlling terminal: it cannot open `/dev/tty` to
+/// read or type into the terminal Warden asks its questions on) and so its own process group (the
+/// group can be killed as one). The session is registered with [`crate::process_guard`] until the
+/// caller releases it ([`GroupGuard`], or `release` for background commands).
 pub(crate) fn spawn_shell(command: &str, cwd: &Path) -> std::io::Result<Child> {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
@@ -27,12 +30,29 @@ pub(crate) fn spawn_shell(command: &str, cwd: &Path) -> std::io::Result<Child> {
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     #[cfg(unix)]
-    cmd.process_group(0);
-    cmd.spawn()
+    new_session(&mut cmd);
+    crate::process_guard::spawn_registered(|| cmd.spawn(), Child::id)
+}
+
+/// `setsid()` in the child before `exec`: a new session and process group led by the child, with no
+/// controlling terminal.
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn new_session(cmd: &mut Command) {
+    // SAFETY: the closure runs in the forked child between fork and exec. It only calls setsid(2),
+    // which is async-signal-safe, and builds an io::Error from an errno without allocating; it
+    // touches no lock and no state of the parent.
+    unsafe {
+        cmd.pre_exec(|| match nix::unistd::setsid() {
+            Ok(_) => Ok(()),
+            Err(errno) => Err(std::io::Error::from_raw_os_error(errno as i32)),
+        });
+    }
 }
 
 /// Kills a process group with SIGKILL when told to, and always when dropped (timeouts, cancellation
-/// and a dropped future all end the whole group, grandchildren included).
+/// and a dropped future all end the whole group, grandchildren included). Dropping it also releases
+/// the command's session, so the next sweep kills whatever of it escaped the group.
 pub(crate) struct GroupGuard {
     pgid: Option<i32>,
 }
@@ -52,6 +72,9 @@ impl GroupGuard {
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         self.kill();
+        if let Some(pgid) = self.pgid {
+            crate::process_guard::release(pgid);
+        }
     }
 }
 

@@ -162,3 +162,16 @@ async fn preview_shows_the_command_and_where_it_runs() {
         other => panic!("expected a command preview, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn a_command_leads_a_session_of_its_own_without_a_controlling_terminal() {
+    // Its own session: the command cannot open Warden's terminal (`/dev/tty`) to read or forge the
+    // answers to confirmations, and the session is what the end-of-call sweep keys on.
+    let env = TestEnv::new();
+    let command = "read -r stat < /proc/$$/stat; set -- $stat; \
+                   [ \"$6\" = \"$$\" ] && [ \"$5\" = \"$$\" ] && echo own-session; \
+                   (: < /dev/tty) 2>/dev/null && echo tty-opened || echo no-tty";
+    let out = env.call("bash", json!({"command": command})).await;
+    assert_ok(&out);
+    assert_eq!(out.content, "own-session\nno-tty\n");
+}
