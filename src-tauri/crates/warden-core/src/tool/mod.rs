@@ -26,6 +26,7 @@ mod web_search;
 use async_trait::async_trait;
 use warden_protocol::{ApprovalPreview, ToolDefinition};
 
+pub(crate) use apply_patch::apply_to_text as apply_patch_to_text;
 pub use apply_patch::ApplyPatchTool;
 pub use background::{BackgroundProcesses, CancelCommandTool, CommandOutputTool};
 pub use bash::BashTool;

@@ -100,6 +100,15 @@ impl PlannedFile {
     }
 }
 
+/// The parse-and-apply half of the tool on text alone (one file section): for the fuzz targets.
+pub(crate) fn apply_to_text(old: &str, patch: &str) -> Result<String, String> {
+    let files = parse_patch(patch)?;
+    let [file] = files.as_slice() else {
+        return Err(format!("expected one file section, found {}", files.len()));
+    };
+    apply_hunks(old, &file.hunks).map_err(|errors| errors.join("; "))
+}
+
 fn rejected(reasons: &[String]) -> ToolOutput {
     let list: Vec<String> = reasons.iter().map(|r| format!("- {r}")).collect();
     ToolOutput::error(
