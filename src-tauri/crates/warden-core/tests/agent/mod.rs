@@ -2,4 +2,5 @@
 
 mod harness;
 mod scenarios;
+mod together;
 pub use warden_testkit::scripted as wire;

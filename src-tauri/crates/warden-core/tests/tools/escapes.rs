@@ -222,7 +222,7 @@ async fn no_sequence_of_components_and_links_resolves_outside() {
             .collect();
     parts.extend(outside_parts);
     let roots: Vec<PathBuf> = env.ctx.workspace.roots().to_vec();
-    let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed_9);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed9);
     let (mut resolved_inside, mut refused) = (0u32, 0u32);
     for _ in 0..4000 {
         let n = rng.random_range(1..9);
