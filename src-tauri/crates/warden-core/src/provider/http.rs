@@ -276,48 +276,9 @@ pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Durati
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
-/// Parse an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the only HTTP-date form servers send today.
+/// Parse an HTTP-date in any of the three forms RFC 9110 allows (IMF-fixdate, RFC 850, asctime).
 pub(crate) fn parse_http_date(value: &str) -> Option<SystemTime> {
-    let mut parts = value.split_whitespace();
-    let _weekday = parts.next()?;
-    let day: u64 = parts.next()?.parse().ok()?;
-    let month = match parts.next()? {
-        "Jan" => 1,
-        "Feb" => 2,
-        "Mar" => 3,
-        "Apr" => 4,
-        "May" => 5,
-        "Jun" => 6,
-        "Jul" => 7,
-        "Aug" => 8,
-        "Sep" => 9,
-        "Oct" => 10,
-        "Nov" => 11,
-        "Dec" => 12,
-        _ => return None,
-    };
-    let year: i64 = parts.next()?.parse().ok()?;
-    let mut hms = parts.next()?.split(':').map(|p| p.parse::<u64>().ok());
-    let (h, m, s) = (hms.next()??, hms.next()??, hms.next()??);
-    if parts.next()? != "GMT" || !(1..=31).contains(&day) || h > 23 || m > 59 || s > 60 {
-        return None;
-    }
-    let days = days_from_civil(year, month, day)?;
-    let secs = u64::try_from(days).ok()? * 86_400 + h * 3600 + m * 60 + s;
-    UNIX_EPOCH.checked_add(Duration::from_secs(secs))
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-fn days_from_civil(year: i64, month: u64, day: u64) -> Option<i64> {
-    let month = i64::try_from(month).ok()?;
-    let day = i64::try_from(day).ok()?;
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some(era * 146_097 + doe - 719_468)
+    httpdate::parse_http_date(value).ok()
 }
 
 #[cfg(test)]
@@ -354,6 +315,11 @@ mod tests {
         let t = parse_http_date("Thu, 20 Aug 2026 09:14:03 GMT").unwrap();
         assert_eq!(t.duration_since(UNIX_EPOCH).unwrap().as_secs(), 1_787_217_243);
         assert!(parse_http_date("Thu, 32 Aug 2026 09:14:03 GMT").is_none());
+        // The two obsolete forms a recipient must still accept (RFC 9110 §5.6.7).
+        let fixdate = parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT");
+        assert!(fixdate.is_some());
+        assert_eq!(parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"), fixdate);
+        assert_eq!(parse_http_date("Sun Nov  6 08:49:37 1994"), fixdate);
         assert!(parse_http_date("yesterday").is_none());
     }
 
