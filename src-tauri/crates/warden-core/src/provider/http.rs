@@ -3,7 +3,7 @@
 //! never depend on which provider failed.
 
 use std::sync::OnceLock;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use reqwest::header::HeaderMap;
 use serde_json::Value;
@@ -285,6 +285,7 @@ pub(crate) fn parse_http_date(value: &str) -> Option<SystemTime> {
 mod tests {
     use super::*;
     use reqwest::header::{HeaderName, HeaderValue};
+    use std::time::UNIX_EPOCH;
 
     fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
         let mut map = HeaderMap::new();
