@@ -1,5 +1,8 @@
-//! Approval answers read from stdin: JSON lines `{"toolId": "…", "approved": true|false,
-//! "reason": "…"}`, or — for a person at a terminal — `y`/`n` for the one pending confirmation.
+//! Approval answers. With `--json`, scripts write JSON lines `{"toolId": "…", "approved":
+//! true|false, "reason": "…"}` (or `y`/`n`) on stdin. Without it a person answers `y`/`n` on the
+//! controlling terminal (`/dev/tty`), never on stdin: stdin is a pipe or file any process of the same
+//! user — a command Warden itself ran — may reach through `/proc/<pid>/fd/0`, while the commands
+//! Warden runs are in sessions of their own and cannot open its terminal.
 
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
@@ -50,6 +53,49 @@ pub fn spawn_reader() -> mpsc::UnboundedReceiver<Option<Answer>> {
     rx
 }
 
+/// Read `y`/`n` lines from the controlling terminal on a thread of its own, until it ends; `None` is
+/// sent once at the end. Fails when there is no controlling terminal.
+pub fn spawn_tty_reader() -> std::io::Result<mpsc::UnboundedReceiver<Option<Answer>>> {
+    let tty = open_tty()?;
+    let (tx, rx) = mpsc::unbounded_channel();
+    std::thread::Builder::new().name("warden-tty".to_owned()).spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(tty).lines() {
+            let Ok(line) = line else { break };
+            match parse_tty_line(&line) {
+                Some(answer) => {
+                    if tx.send(Some(answer)).is_err() {
+                        return;
+                    }
+                }
+                None => tracing::warn!("answer y or n"),
+            }
+        }
+        let _ = tx.send(None);
+    })?;
+    Ok(rx)
+}
+
+/// The controlling terminal, for reading answers (the file is opened close-on-exec: no command
+/// inherits it).
+pub fn open_tty() -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty")
+}
+
+/// A person at the terminal answers yes or no, nothing else.
+pub fn parse_tty_line(line: &str) -> Option<Answer> {
+    parse_line(line).filter(|answer| matches!(answer, Answer::YesNo(_)))
+}
+
+/// Why confirmations cannot be asked without a terminal, and what to do instead.
+pub fn no_terminal_message(error: &std::io::Error) -> String {
+    format!(
+        "no terminal to ask for approval on (/dev/tty: {error}); confirmations are refused. \
+         Approvals are never read from stdin without --json: use --json and write approval lines \
+         on stdin, or --approve all|none"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +115,12 @@ mod tests {
         assert_eq!(parse_line("n"), Some(Answer::YesNo(false)));
         assert_eq!(parse_line("{broken"), None);
         assert_eq!(parse_line("maybe"), None);
+    }
+
+    #[test]
+    fn the_terminal_takes_yes_or_no_only() {
+        assert_eq!(parse_tty_line("y"), Some(Answer::YesNo(true)));
+        assert_eq!(parse_tty_line(""), Some(Answer::YesNo(false)));
+        assert_eq!(parse_tty_line(r#"{"toolId":"t1","approved":true}"#), None);
     }
 }

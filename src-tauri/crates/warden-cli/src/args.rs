@@ -50,7 +50,7 @@ impl From<TrustArg> for TrustLevel {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ApproveArg {
-    /// Approval lines from stdin.
+    /// Answers from the terminal (with --json: approval lines on stdin).
     Ask,
     /// Answer every confirmation yes.
     All,
@@ -96,7 +96,8 @@ pub struct CommonArgs {
     /// Tools in scope: `all` or a comma-separated list (default: the read-only set).
     #[arg(long)]
     pub allow: Option<String>,
-    /// ask: approval lines from stdin; all / none: answer every confirmation yes / no.
+    /// ask: answers on the terminal (with --json: approval lines on stdin); all / none: answer
+    /// every confirmation yes / no.
     #[arg(long, value_enum, default_value = "ask")]
     pub approve: ApproveArg,
     /// Events as JSON lines on stdout.

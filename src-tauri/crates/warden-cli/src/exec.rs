@@ -1,7 +1,9 @@
-//! `warden exec`: one message through the whole loop, events on stdout, approvals on stdin.
+//! `warden exec`: one message through the whole loop, events on stdout, approvals on stdin
+//! (`--json`) or on the terminal (without it).
 //!
 //! Exit status: 0 the turn ended normally; 1 it ended in an error (provider, sandbox violation,
-//! budget, turn limit); 2 usage error; 130 interrupted (SIGINT), after stopping running tools.
+//! budget, turn limit); 2 usage error; 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP),
+//! after stopping running tools and killing every process they started.
 
 use std::collections::BTreeSet;
 
@@ -12,6 +14,8 @@ use warden_protocol::{ChatError, Event, ToolApproval};
 use crate::approvals_input::{self, Answer};
 use crate::args::{ApproveArg, ExecArgs};
 use crate::render::{Human, JsonLines, Render};
+use crate::sanitize;
+use crate::signals::Signals;
 
 pub async fn run(args: ExecArgs) -> u8 {
     let mut render: Box<dyn Render> = if args.common.json {
@@ -22,7 +26,7 @@ pub async fn run(args: ExecArgs) -> u8 {
     let spec = match crate::tool_cmd::session_spec(&args.common, Some(&args)) {
         Ok(spec) => spec,
         Err(message) => {
-            eprintln!("warden: {message}");
+            eprintln!("warden: {}", sanitize::body(&message));
             return 2;
         }
     };
@@ -30,7 +34,7 @@ pub async fn run(args: ExecArgs) -> u8 {
     let engine = match Engine::from_env() {
         Ok(engine) => engine,
         Err(error) => {
-            eprintln!("warden: {error}");
+            eprintln!("warden: {}", sanitize::body(&error.to_string()));
             return 1;
         }
     };
@@ -40,7 +44,7 @@ pub async fn run(args: ExecArgs) -> u8 {
             // With --json the event is for the script and stderr for the person; without, the
             // transcript already shows it.
             if args.common.json {
-                eprintln!("warden: {error}");
+                eprintln!("warden: {}", sanitize::body(&error.to_string()));
             }
             render.event(&Event::Error(ChatError {
                 conversation_id,
@@ -56,14 +60,13 @@ pub async fn run(args: ExecArgs) -> u8 {
     };
 
     let approve = args.common.approve;
-    let mut stdin = (approve == ApproveArg::Ask).then(approvals_input::spawn_reader);
-    let mut stdin_closed = false;
+    let (mut answers, mut closed) = answer_source(approve, args.common.json);
     let mut pending: BTreeSet<String> = BTreeSet::new();
-    let mut interrupted = false;
+    let mut interrupted: Option<u8> = None;
 
     // One listener for the whole turn: a listener made anew in each round of the loop below could
     // miss a signal that arrives between two rounds.
-    let mut interrupt = Interrupt::listen();
+    let mut signals = Signals::listen();
     let turn = {
         let session = session.clone();
         let prompt = args.prompt.clone();
@@ -73,26 +76,31 @@ pub async fn run(args: ExecArgs) -> u8 {
     let end = loop {
         tokio::select! {
             biased;
+            code = signals.recv() => match interrupted {
+                // A second signal: no more waiting for the turn to wind down.
+                Some(_) => crate::signals::exit_now(code),
+                None => {
+                    interrupted = Some(code);
+                    tracing::info!(code, "interrupted: stopping the turn");
+                    session.cancel();
+                }
+            },
             Some(event) = events.recv() => {
                 render.event(&event);
-                on_event(&session, &event, approve, stdin_closed, &mut pending);
+                on_event(&session, &event, approve, closed.as_deref(), &mut pending);
             }
-            answer = recv_answer(&mut stdin), if stdin.is_some() => match answer {
+            answer = recv_answer(&mut answers), if answers.is_some() => match answer {
                 Some(answer) => answer_pending(&session, answer, &mut pending),
                 None => {
-                    // End of stdin: every waiting and every later confirmation is rejected.
-                    stdin_closed = true;
-                    stdin = None;
+                    // End of input: every waiting and every later confirmation is rejected.
+                    let why = if args.common.json { "stdin closed" } else { "terminal closed" };
+                    closed = Some(why.to_owned());
+                    answers = None;
                     for tool_id in std::mem::take(&mut pending) {
-                        let _ = session.approve(reject(&tool_id, "stdin closed"));
+                        let _ = session.approve(reject(&tool_id, why));
                     }
                 }
             },
-            () = interrupt.recv(), if !interrupted => {
-                interrupted = true;
-                tracing::info!("interrupted: stopping the turn");
-                session.cancel();
-            }
             joined = &mut turn => break joined,
         }
     };
@@ -100,26 +108,45 @@ pub async fn run(args: ExecArgs) -> u8 {
     while let Ok(event) = events.try_recv() {
         render.event(&event);
     }
+    // The session is over: its background commands and whatever any command left behind end too.
+    drop(session);
+    let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
     match end {
-        Ok(Ok(end)) if interrupted && end == TurnEnd::Cancelled => 130,
+        Ok(Ok(TurnEnd::Cancelled)) if interrupted.is_some() => interrupted.unwrap_or(130),
         Ok(Ok(TurnEnd::Completed)) => 0,
         Ok(Ok(TurnEnd::Cancelled)) => 130,
         Ok(Ok(TurnEnd::Failed | TurnEnd::BudgetSpent | TurnEnd::MaxTurns)) => 1,
         Ok(Err(error)) => {
-            eprintln!("warden: {error}");
+            eprintln!("warden: {}", sanitize::body(&error.to_string()));
             1
         }
         Err(error) => {
-            eprintln!("warden: the turn failed: {error}");
+            eprintln!("warden: the turn failed: {}", sanitize::body(&error.to_string()));
             1
         }
     }
 }
 
-async fn recv_answer(
-    stdin: &mut Option<tokio::sync::mpsc::UnboundedReceiver<Option<Answer>>>,
-) -> Option<Answer> {
-    match stdin {
+/// Where answers come from, or why there are none: stdin with `--json` (scripts), the controlling
+/// terminal without (a person), nothing when every confirmation is answered by `--approve`.
+fn answer_source(approve: ApproveArg, json: bool) -> (Option<AnswerRx>, Option<String>) {
+    match (approve, json) {
+        (ApproveArg::Ask, true) => (Some(approvals_input::spawn_reader()), None),
+        (ApproveArg::Ask, false) => match approvals_input::spawn_tty_reader() {
+            Ok(rx) => (Some(rx), None),
+            Err(error) => {
+                eprintln!("warden: {}", approvals_input::no_terminal_message(&error));
+                (None, Some("no terminal to ask on".to_owned()))
+            }
+        },
+        _ => (None, None),
+    }
+}
+
+type AnswerRx = tokio::sync::mpsc::UnboundedReceiver<Option<Answer>>;
+
+async fn recv_answer(answers: &mut Option<AnswerRx>) -> Option<Answer> {
+    match answers {
         Some(rx) => rx.recv().await.flatten(),
         None => std::future::pending().await,
     }
@@ -129,7 +156,7 @@ fn on_event(
     session: &Session,
     event: &Event,
     approve: ApproveArg,
-    stdin_closed: bool,
+    closed: Option<&str>,
     pending: &mut BTreeSet<String>,
 ) {
     match event {
@@ -145,12 +172,14 @@ fn on_event(
             ApproveArg::None => {
                 let _ = session.approve(reject(&confirm.tool_id, "--approve none"));
             }
-            ApproveArg::Ask if stdin_closed => {
-                let _ = session.approve(reject(&confirm.tool_id, "stdin closed"));
-            }
-            ApproveArg::Ask => {
-                pending.insert(confirm.tool_id.clone());
-            }
+            ApproveArg::Ask => match closed {
+                Some(why) => {
+                    let _ = session.approve(reject(&confirm.tool_id, why));
+                }
+                None => {
+                    pending.insert(confirm.tool_id.clone());
+                }
+            },
         },
         Event::ToolResult(result) => {
             pending.remove(&result.tool_id);
@@ -191,41 +220,5 @@ fn reject(tool_id: &str, why: &str) -> ToolApproval {
         approved: false,
         reason: Some(why.to_owned()),
         remember: None,
-    }
-}
-
-/// SIGINT (Ctrl-C), listened to for the life of the value.
-struct Interrupt {
-    #[cfg(unix)]
-    signal: Option<tokio::signal::unix::Signal>,
-}
-
-impl Interrupt {
-    fn listen() -> Self {
-        #[cfg(unix)]
-        {
-            let signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
-                .map_err(|error| tracing::warn!(%error, "cannot listen for Ctrl-C"))
-                .ok();
-            Self { signal }
-        }
-        #[cfg(not(unix))]
-        Self {}
-    }
-
-    async fn recv(&mut self) {
-        #[cfg(unix)]
-        match &mut self.signal {
-            Some(signal) => {
-                if signal.recv().await.is_none() {
-                    std::future::pending::<()>().await;
-                }
-            }
-            None => std::future::pending().await,
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
-        }
     }
 }

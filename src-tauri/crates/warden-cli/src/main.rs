@@ -5,6 +5,8 @@ mod approvals_input;
 mod args;
 mod exec;
 mod render;
+mod sanitize;
+mod signals;
 mod tool_cmd;
 
 use std::process::ExitCode;
@@ -14,6 +16,7 @@ use clap::Parser;
 use args::{Cli, Command};
 
 fn main() -> ExitCode {
+    let protected = protect_self();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -23,6 +26,9 @@ fn main() -> ExitCode {
         }
     };
     init_logging(cli.verbose);
+    if let Err(error) = protected {
+        tracing::warn!(%error, "could not harden the process or become a subreaper");
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -39,6 +45,14 @@ fn main() -> ExitCode {
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     ExitCode::from(code)
+}
+
+/// Before anything else: no process of the same user (a command Warden runs) may open Warden's
+/// file descriptors or read its memory; and every orphan of those commands comes to Warden, which
+/// kills them when their call or the session ends.
+fn protect_self() -> std::io::Result<()> {
+    let hardened = warden_core::process_guard::harden_process();
+    warden_core::process_guard::become_subreaper().and(hardened)
 }
 
 /// Logs go to stderr, never stdout (stdout carries the events).

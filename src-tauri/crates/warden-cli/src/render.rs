@@ -1,8 +1,12 @@
-//! Printing events: JSON lines (`--json`) or a human-readable transcript, coloured on a tty.
+//! Printing events: JSON lines (`--json`) or a human-readable transcript, coloured on a tty. The
+//! transcript prints nothing raw: model text, tool output, names and commands go through
+//! [`crate::sanitize`], so no escape sequence from them reaches the terminal.
 
 use std::io::{IsTerminal, Write};
 
 use warden_protocol::{ApprovalPreview, Event, ToolStatus};
+
+use crate::sanitize;
 
 pub trait Render {
     fn event(&mut self, event: &Event);
@@ -84,26 +88,26 @@ impl<W: Write> Render for Human<W> {
         match event {
             Event::StreamStart(_) => {}
             Event::TextDelta(e) => {
-                let _ = write!(self.out, "{}", e.delta);
+                let _ = write!(self.out, "{}", sanitize::body(&e.delta));
                 let _ = self.out.flush();
                 self.mid_line = !e.delta.ends_with('\n');
             }
             Event::ThinkingDelta(e) => {
-                let text = self.paint("2", &e.delta);
+                let text = self.paint("2", &sanitize::body(&e.delta));
                 let _ = write!(self.out, "{text}");
                 self.mid_line = !e.delta.ends_with('\n');
             }
             Event::ToolStart(e) => {
-                let head = self.paint("1;36", &format!("● {}", e.tool_name));
-                self.line(&format!("{head} {}", summary(&e.input)));
+                let head = self.paint("1;36", &format!("● {}", sanitize::line(&e.tool_name)));
+                self.line(&format!("{head} {}", sanitize::line(&summary(&e.input))));
             }
             Event::ToolDelta(e) => {
-                let text = self.paint("2", &e.chunk);
+                let text = self.paint("2", &sanitize::body(&e.chunk));
                 let _ = write!(self.out, "{text}");
                 self.mid_line = !e.chunk.ends_with('\n');
             }
             Event::ToolResult(e) => {
-                let first = e.result.lines().next().unwrap_or_default().to_owned();
+                let first = sanitize::line(e.result.lines().next().unwrap_or_default()).into_owned();
                 let more = e.result.lines().count().saturating_sub(1);
                 let tail = if more > 0 { format!(" (+{more} lines)") } else { String::new() };
                 let text = match e.status {
@@ -113,13 +117,10 @@ impl<W: Write> Render for Human<W> {
                 self.line(&text);
             }
             Event::ToolConfirm(e) => {
-                let what = match &e.preview {
-                    Some(ApprovalPreview::Command { command, cwd }) => format!("run `{command}` in {cwd}"),
-                    Some(ApprovalPreview::Diff { path, diff }) => format!("change {path}:\n{diff}"),
-                    None => format!("{} {}", e.tool_name, summary(&e.input)),
-                };
-                let head = self.paint("1;33", "? approve");
-                self.line(&format!("{head} {what}  [y/N, {} s]", e.timeout_secs));
+                let head = self.paint("1;33", &format!("? approve {}", sanitize::line(&e.tool_name)));
+                let what = approval_text(&e.tool_name, &e.input, e.preview.as_ref());
+                let ask = self.paint("1;33", &format!("  approve? [y/N, {} s]", e.timeout_secs));
+                self.line(&format!("{head}\n{what}{ask}"));
             }
             Event::StreamEnd(e) => {
                 if e.partial {
@@ -130,9 +131,33 @@ impl<W: Write> Render for Human<W> {
                 }
             }
             Event::Error(e) => {
-                let text = self.paint("31", &format!("error ({:?}): {}", e.code, e.message));
+                let text = self.paint("31", &format!("error ({:?}): {}", e.code, sanitize::body(&e.message)));
                 self.line(&text);
             }
+        }
+    }
+}
+
+/// What a confirmation asks for, sanitised, one or more whole lines: the exact command and where
+/// it runs, the diff of a change, or the tool's whole input.
+pub fn approval_text(
+    tool_name: &str,
+    input: &serde_json::Value,
+    preview: Option<&ApprovalPreview>,
+) -> String {
+    match preview {
+        Some(ApprovalPreview::Command { command, cwd }) => {
+            format!("{}  in {}\n", sanitize::command_block(command), sanitize::line(cwd))
+        }
+        Some(ApprovalPreview::Diff { path, diff }) => {
+            let diff = sanitize::body(diff);
+            let newline = if diff.ends_with('\n') { "" } else { "\n" };
+            format!("  change {}:\n{diff}{newline}", sanitize::line(path))
+        }
+        None => {
+            // The whole input, not a summary: nothing of what will run is left out.
+            let input = serde_json::to_string(input).unwrap_or_default();
+            format!("  {} {}\n", sanitize::line(tool_name), sanitize::line(&input))
         }
     }
 }
@@ -154,6 +179,36 @@ mod tests {
         assert_eq!(line["event"], "chat:text-delta");
         assert_eq!(line["payload"]["conversationId"], "c");
         assert_eq!(line["payload"]["delta"], "hi");
+    }
+
+    fn human(event: Event) -> String {
+        let mut buf = Vec::new();
+        Human { out: &mut buf, colour: false, mid_line: false }.event(&event);
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn the_transcript_never_prints_a_control_character() {
+        let evil = "hi\x1b]0;title\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\r\x1b[2K\u{202e}";
+        let events = [
+            Event::TextDelta(TextDelta {
+                conversation_id: "c".into(),
+                message_id: "m".into(),
+                delta: evil.into(),
+            }),
+            Event::ToolStart(warden_protocol::ToolStart {
+                conversation_id: "c".into(),
+                message_id: "m".into(),
+                tool_id: "t".into(),
+                tool_name: format!("bash{evil}"),
+                input: serde_json::json!({"command": evil}),
+            }),
+        ];
+        for event in events {
+            let out = human(event);
+            assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+            assert!(out.contains("\\x1b]52;c;ZXZpbA==") && out.contains("\\u{202e}"), "{out:?}");
+        }
     }
 
     #[test]

@@ -1,13 +1,20 @@
 //! `warden tool <name> '<json>'`: one tool through the same registry, schema validation, sandbox
-//! and policy as the loop. Exit 0 on success, 1 on a tool error, 2 on usage.
+//! and policy as the loop. Exit 0 on success, 1 on a tool error, 2 on usage, 130 / 143 / 129 on
+//! SIGINT / SIGTERM / SIGHUP (after killing what the tool started). A confirmation is asked on the
+//! terminal, or read from stdin with `--json`.
 
 use std::io::{IsTerminal, Write};
+
+use warden_protocol::ToolConfirm;
 
 use warden_core::scope::Scope;
 use warden_core::setup::{Engine, OneShot, SessionSpec};
 use warden_protocol::ProviderId;
 
+use crate::approvals_input::{self, Answer};
 use crate::args::{ApproveArg, CommonArgs, ExecArgs, ProviderArg, ToolArgs};
+use crate::sanitize;
+use crate::signals::Signals;
 
 /// The session spec both subcommands share; `Err` is a usage error.
 pub fn session_spec(common: &CommonArgs, exec: Option<&ExecArgs>) -> Result<SessionSpec, String> {
@@ -64,7 +71,7 @@ pub async fn run(args: ToolArgs) -> u8 {
     let mut spec = match session_spec(&args.common, None) {
         Ok(spec) => spec,
         Err(message) => {
-            eprintln!("warden: {message}");
+            eprintln!("warden: {}", sanitize::body(&message));
             return 2;
         }
     };
@@ -76,40 +83,48 @@ pub async fn run(args: ToolArgs) -> u8 {
             return 2;
         }
         Err(error) => {
-            eprintln!("warden: the tool input is not valid JSON: {error}");
+            eprintln!("warden: the tool input is not valid JSON: {}", sanitize::body(&error.to_string()));
             return 2;
         }
     };
     let engine = match Engine::from_env() {
         Ok(engine) => engine,
         Err(error) => {
-            eprintln!("warden: {error}");
+            eprintln!("warden: {}", sanitize::body(&error.to_string()));
             return 1;
         }
     };
     let approve = args.common.approve;
-    let outcome = engine
-        .run_tool(
-            spec,
-            &args.name,
-            input,
-            // Streamed output goes to stderr, keeping stdout for the result.
-            |_, chunk| eprint!("{chunk}"),
-            |confirm| async move {
-                match approve {
-                    ApproveArg::All => true,
-                    ApproveArg::None => false,
-                    ApproveArg::Ask => {
-                        ask_on_stdin(&confirm.tool_name, &crate::render::summary(&confirm.input)).await
-                    }
-                }
-            },
-        )
-        .await;
+    let json = args.common.json;
+    let mut signals = Signals::listen();
+    let run = engine.run_tool(
+        spec,
+        &args.name,
+        input,
+        // Streamed output goes to stderr, keeping stdout for the result.
+        |_, chunk| eprint!("{}", sanitize::body(&chunk)),
+        |confirm| async move {
+            match approve {
+                ApproveArg::All => true,
+                ApproveArg::None => false,
+                ApproveArg::Ask if json => ask_on_stdin(&confirm).await,
+                ApproveArg::Ask => ask_on_terminal(confirm).await,
+            }
+        },
+    );
+    let outcome = tokio::select! {
+        outcome = run => outcome,
+        code = signals.recv() => {
+            // Dropping the call kills its process group; then everything else it started.
+            let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
+            return code;
+        }
+    };
+    let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
     let result = match outcome {
         Ok(OneShot { result, .. }) => result,
         Err(error) => {
-            eprintln!("warden: {error}");
+            eprintln!("warden: {}", sanitize::body(&error.to_string()));
             return if error.is_usage() { 2 } else { 1 };
         }
     };
@@ -122,7 +137,7 @@ pub async fn run(args: ToolArgs) -> u8 {
         });
         let _ = writeln!(std::io::stdout(), "{line}");
     } else {
-        let _ = writeln!(std::io::stdout(), "{}", result.result);
+        let _ = writeln!(std::io::stdout(), "{}", sanitize::body(&result.result));
     }
     if ok {
         0
@@ -131,25 +146,52 @@ pub async fn run(args: ToolArgs) -> u8 {
     }
 }
 
-/// One y/N question on the terminal (stdin lines when not a terminal).
-async fn ask_on_stdin(tool: &str, summary: &str) -> bool {
+/// `--json`: the answer is the next stdin line, a JSON approval or `y`/`n`.
+async fn ask_on_stdin(confirm: &ToolConfirm) -> bool {
     if std::io::stderr().is_terminal() {
-        eprint!("approve {tool} {summary}? [y/N] ");
+        eprint!("{}approve? [y/N] ", question(confirm));
     }
     let line = tokio::task::spawn_blocking(|| {
         let mut line = String::new();
         std::io::stdin().read_line(&mut line).map(|_| line)
     })
     .await;
-    match line {
-        Ok(Ok(line)) => {
-            matches!(
-                crate::approvals_input::parse_line(&line),
-                Some(crate::approvals_input::Answer::YesNo(true))
-            ) || matches!(crate::approvals_input::parse_line(&line), Some(crate::approvals_input::Answer::Approval(a)) if a.approved)
-        }
-        _ => false,
+    match line.ok().and_then(Result::ok).as_deref().and_then(approvals_input::parse_line) {
+        Some(Answer::YesNo(yes)) => yes,
+        Some(Answer::Approval(approval)) => approval.approved,
+        None => false,
     }
+}
+
+/// A person answers on the controlling terminal, never on stdin (see [`approvals_input`]); without
+/// a terminal the confirmation is refused.
+async fn ask_on_terminal(confirm: ToolConfirm) -> bool {
+    let asked = tokio::task::spawn_blocking(move || {
+        use std::io::BufRead;
+        let mut tty = approvals_input::open_tty()?;
+        write!(tty, "{}approve? [y/N] ", question(&confirm))?;
+        tty.flush()?;
+        let mut line = String::new();
+        std::io::BufReader::new(tty).read_line(&mut line)?;
+        Ok::<_, std::io::Error>(approvals_input::parse_tty_line(&line))
+    })
+    .await;
+    match asked {
+        Ok(Ok(answer)) => answer == Some(Answer::YesNo(true)),
+        Ok(Err(error)) => {
+            eprintln!("warden: {}", approvals_input::no_terminal_message(&error));
+            false
+        }
+        Err(_) => false,
+    }
+}
+
+fn question(confirm: &ToolConfirm) -> String {
+    format!(
+        "? approve {}\n{}",
+        sanitize::line(&confirm.tool_name),
+        crate::render::approval_text(&confirm.tool_name, &confirm.input, confirm.preview.as_ref())
+    )
 }
 
 #[cfg(test)]

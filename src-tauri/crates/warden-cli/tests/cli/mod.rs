@@ -1,3 +1,5 @@
 mod exec;
 mod process;
+mod reaper;
+mod terminal;
 mod tool;

@@ -1,6 +1,6 @@
 //! `warden tool`: one tool through the registry, sandbox and policy; exit 0 / 1 / 2.
 
-use super::process::{command, Dirs, Warden};
+use super::process::{command, Dirs};
 
 async fn run(dirs: &Dirs, args: &[&str]) -> (i32, serde_json::Value, String) {
     let mut cmd = command(dirs, args);
@@ -80,17 +80,4 @@ async fn the_policy_applies_scope_trust_approval_and_blocklist() {
     )
     .await;
     assert_eq!((code, out["metadata"]["code"].as_str()), (1, Some("BLOCKED_COMMAND")));
-}
-
-#[tokio::test]
-async fn an_approval_read_from_stdin() {
-    let dirs = Dirs::new();
-    let mut warden = Warden::spawn(command(
-        &dirs,
-        &["tool", "file_write", r#"{"path": "w.txt", "content": "w"}"#, "--allow", "file_write"],
-    ));
-    warden.send_line("y").await;
-    let status = warden.child.wait().await.unwrap();
-    assert_eq!(status.code(), Some(0));
-    assert_eq!(std::fs::read_to_string(dirs.path("w.txt")).unwrap(), "w");
 }

@@ -1,0 +1,147 @@
+//! Text from the model, from tools and from commands is shown on a terminal, never obeyed by it.
+//!
+//! Every character a terminal could act on, or that could make text look like other text, is
+//! printed as a visible escape: C0 controls (`\r`, `\x1b`, …), DEL, C1 controls (`\u{9b}`, the
+//! one-byte CSI), bidi overrides and isolates (`\u{202e}`), zero-width characters and line
+//! separators. Body text keeps its newlines and tabs; a single line keeps nothing.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// Whether `c` must be shown escaped. `\n` and `\t` pass only where `body` says so.
+fn must_escape(c: char, body: bool) -> bool {
+    match c {
+        '\n' | '\t' => !body,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
+        // Arabic letter mark, bidi marks, embeddings, overrides and isolates.
+        '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => true,
+        // Zero-width space / non-joiner / joiner, word joiner and invisible operators, BOM.
+        '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}' => true,
+        // Line and paragraph separators: a new line that is not a `\n`.
+        '\u{2028}' | '\u{2029}' => true,
+        _ => false,
+    }
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        c if (c as u32) < 0x80 => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+}
+
+fn escape(text: &str, body: bool, backslashes: bool) -> Cow<'_, str> {
+    let needs = |c: char| must_escape(c, body) || (backslashes && c == '\\');
+    if !text.chars().any(needs) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        // A CRLF line end in body text is just a line end.
+        if body && c == '\r' && chars.peek() == Some(&'\n') {
+            continue;
+        }
+        if backslashes && c == '\\' {
+            out.push_str("\\\\");
+        } else if must_escape(c, body) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Body text (a message, a tool's output): newlines and tabs kept, every other control escaped.
+pub fn body(text: &str) -> Cow<'_, str> {
+    escape(text, true, false)
+}
+
+/// One line (a name, a path, a summary): newlines and tabs escaped too.
+pub fn line(text: &str) -> Cow<'_, str> {
+    escape(text, false, false)
+}
+
+/// Whether `text` holds anything [`body`] would escape besides a CRLF.
+pub fn has_controls(text: &str) -> bool {
+    text.chars().any(|c| must_escape(c, true))
+}
+
+/// A command as the approval prompt shows it: exactly, on lines of its own (indented), with its
+/// length. A command holding control characters is shown escaped with its backslashes doubled (so
+/// `\x1b` written by the model cannot pass for an escape), and says so.
+pub fn command_block(command: &str) -> String {
+    let controls = has_controls(command);
+    let lines = command.split('\n').count();
+    let mut out = format!(
+        "  command ({} characters, {} line{}):\n",
+        command.chars().count(),
+        lines,
+        if lines == 1 { "" } else { "s" }
+    );
+    for text in command.split('\n') {
+        let shown = if controls { escape(text, false, true) } else { Cow::Borrowed(text) };
+        out.push_str("    ");
+        out.push_str(&shown);
+        out.push('\n');
+    }
+    if controls {
+        out.push_str(
+            "  ⚠ the command holds control or invisible characters, shown escaped (\\\\ is one backslash)\n",
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_sequences_are_shown_not_sent() {
+        let forged = "ok\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\r\x1b[2Kdone\u{9b}31m";
+        let shown = body(forged);
+        assert!(!shown.chars().any(|c| c.is_control() && c != '\n' && c != '\t'), "{shown:?}");
+        assert_eq!(shown, "ok\\x1b]0;pwned\\x07\\x1b]52;c;ZXZpbA==\\x07\\x1b[2J\\r\\x1b[2Kdone\\u{9b}31m");
+    }
+
+    #[test]
+    fn body_keeps_lines_and_tabs_and_a_line_keeps_nothing() {
+        assert_eq!(body("a\n\tb\r\nc\rd\x7f"), "a\n\tb\nc\\rd\\x7f");
+        assert_eq!(line("a\n\tb\r\n"), "a\\n\\tb\\r\\n");
+        assert!(matches!(body("plain text, émoji ✓"), Cow::Borrowed(_)));
+        assert_eq!(body("C:\\path"), "C:\\path", "body text keeps its backslashes");
+    }
+
+    #[test]
+    fn invisible_and_reordering_characters_are_named() {
+        assert_eq!(
+            line("a\u{202e}b\u{2066}c\u{200b}d\u{feff}e\u{2060}f\u{2028}"),
+            "a\\u{202e}b\\u{2066}c\\u{200b}d\\u{feff}e\\u{2060}f\\u{2028}"
+        );
+        assert_eq!(body("\u{0}\u{1b}"), "\\x00\\x1b");
+    }
+
+    #[test]
+    fn a_forged_command_shows_its_real_text() {
+        let command = "rm -rf victim; exit 0 #\r\x1b[2Kls -la";
+        let block = command_block(command);
+        assert!(block.contains("    rm -rf victim; exit 0 #\\r\\x1b[2Kls -la\n"), "{block}");
+        assert!(block.contains(&format!("({} characters, 1 line)", command.chars().count())));
+        assert!(block.contains("⚠"));
+        assert!(!block.contains('\r') && !block.contains('\x1b'));
+        // A literal backslash-x cannot pass for an escape once something needed escaping.
+        assert!(command_block("echo '\\x1b'\r").contains("echo '\\\\x1b'\\r"));
+        // A plain command is shown as it is, each line on its own.
+        let plain = command_block("cd src &&\ncargo test 'a\\.b'");
+        assert_eq!(plain, "  command (27 characters, 2 lines):\n    cd src &&\n    cargo test 'a\\.b'\n");
+    }
+}
