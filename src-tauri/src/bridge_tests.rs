@@ -38,6 +38,7 @@ fn confirm(tool: &str) -> Event {
         danger_level: DangerLevel::Dangerous,
         preview: None,
         timeout_secs: 30,
+        reason: None,
     })
 }
 

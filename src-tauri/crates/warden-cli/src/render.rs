@@ -118,7 +118,10 @@ impl<W: Write> Render for Human<W> {
             }
             Event::ToolConfirm(e) => {
                 let head = self.paint("1;33", &format!("? approve {}", sanitize::line(&e.tool_name)));
-                let what = approval_text(&e.tool_name, &e.input, e.preview.as_ref());
+                let mut what = approval_text(&e.tool_name, &e.input, e.preview.as_ref());
+                if let Some(reason) = &e.reason {
+                    what.push_str(&format!("  why it asks: {}\n", sanitize::line(reason)));
+                }
                 let ask = self.paint("1;33", &format!("  approve? [y/N, {} s]", e.timeout_secs));
                 self.line(&format!("{head}\n{what}{ask}"));
             }

@@ -187,8 +187,12 @@ async fn ask_on_terminal(confirm: ToolConfirm) -> bool {
 }
 
 fn question(confirm: &ToolConfirm) -> String {
+    let why = match &confirm.reason {
+        Some(reason) => format!("  why it asks: {}\n", sanitize::line(reason)),
+        None => String::new(),
+    };
     format!(
-        "? approve {}\n{}",
+        "? approve {}\n{}{why}",
         sanitize::line(&confirm.tool_name),
         crate::render::approval_text(&confirm.tool_name, &confirm.input, confirm.preview.as_ref())
     )

@@ -339,6 +339,7 @@ impl Engine {
                     input: input.clone(),
                     danger_level: tool.definition().danger,
                     timeout_secs: settings.approval_timeout_secs,
+                    reason: policy::must_ask_reason(name, &input, false),
                 };
                 if ask(confirm).await {
                     let call = ToolCall { id: tool_id.clone(), name: name.to_owned(), input };

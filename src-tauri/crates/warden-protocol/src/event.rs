@@ -173,6 +173,10 @@ pub struct ToolConfirm {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preview: Option<ApprovalPreview>,
     pub timeout_secs: u32,
+    /// Why this call asks although the trust level would let it run (e.g. a command whose effect
+    /// Warden cannot tell before it runs), in words for the user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]

@@ -211,6 +211,7 @@ async fn ask(
         danger_level: tool.definition().danger,
         preview,
         timeout_secs: u32::try_from(timeout.as_secs()).unwrap_or(u32::MAX),
+        reason: crate::policy::must_ask_reason(&call.name, input, false),
     }));
     match core.approvals.wait(&call.id, rx, timeout, cancel).await {
         ApprovalOutcome::Answered(answer) if answer.approved => {

@@ -315,6 +315,9 @@ async fn an_unjudgeable_command_asks_even_in_autonomous_mode() {
     let run = h.run("make files", Box::new(|c| vec![answer(&c.tool_id, false)])).await;
     let asked: Vec<_> = run.confirms().iter().map(|c| c.tool_id.clone()).collect();
     assert_eq!(asked, ["b2"], "only the command that cannot be judged is asked about");
+    // The request says why it asks although the trust level would have run it.
+    let why = run.confirms()[0].reason.clone().unwrap_or_default();
+    assert!(why.contains("cannot tell"), "the confirmation should say why it asks: {why:?}");
     assert!(h.path("judged").exists());
     assert!(!h.path("computed").exists(), "rejected, so it did not run");
     assert_eq!(code(run.results()[1]), Some(ToolErrorCode::UserRejected));
