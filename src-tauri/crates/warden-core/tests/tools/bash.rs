@@ -57,14 +57,16 @@ async fn credentials_are_not_in_the_child_environment() {
     std::env::set_var("FOO_API_KEY", "sk-leak-1");
     std::env::set_var("WARDEN_TEST_TOKEN", "tok-leak-2");
     std::env::set_var("ANTHROPIC_API_KEY", "sk-ant-leak-3");
-    std::env::set_var("WARDEN_TEST_PLAIN", "visible");
+    std::env::set_var("WARDEN_TEST_PLAIN", "warden-own");
+    std::env::set_var("PLAIN_TEST_VAR", "visible");
     let env = TestEnv::new();
     let out = env.call("bash", json!({"command": "env"})).await;
     assert_ok(&out);
-    for leak in ["sk-leak-1", "tok-leak-2", "sk-ant-leak-3", "FOO_API_KEY", "ANTHROPIC_API_KEY"] {
+    for leak in ["sk-leak-1", "tok-leak-2", "sk-ant-leak-3", "FOO_API_KEY", "ANTHROPIC_API_KEY", "warden-own"]
+    {
         assert!(!out.content.contains(leak), "{leak} reached the child");
     }
-    assert!(out.content.contains("WARDEN_TEST_PLAIN=visible"));
+    assert!(out.content.contains("PLAIN_TEST_VAR=visible"));
     assert!(out.content.contains("PATH="));
 }
 
