@@ -36,7 +36,17 @@ fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_sp
 
 /// Starts the window.
 pub fn run() {
+    // First, while this is the only thread: keys given in the environment move into memory and out
+    // of the environment block other processes can read; then the process closes itself to
+    // same-user processes and adopts what the commands it runs leave behind.
+    let scrubbed = warden_core::secrets::env_keys::capture_and_scrub();
+    let hardened = warden_core::process_guard::harden_process();
+    let reaper = warden_core::process_guard::become_subreaper();
     init_tracing();
+    tracing::debug!(scrubbed, "credential variables taken out of the environment");
+    if let Err(error) = hardened.and(reaper) {
+        tracing::warn!(%error, "could not harden the process or become a subreaper");
+    }
     rendering::configure();
     let builder = specta_builder();
     let result = tauri::Builder::default()

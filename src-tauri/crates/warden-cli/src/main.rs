@@ -16,6 +16,9 @@ use clap::Parser;
 use args::{Cli, Command};
 
 fn main() -> ExitCode {
+    // First, while this is the only thread: keys given in the environment move into memory and out
+    // of the environment block that /proc/<pid>/environ shows to the commands Warden runs.
+    warden_core::secrets::env_keys::capture_and_scrub();
     let protected = protect_self();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -1,3 +1,4 @@
+mod environ;
 mod exec;
 mod process;
 mod reaper;

@@ -3,6 +3,7 @@
 //! Keys never reach the settings file, logs, events, history, the webview or a child's
 //! environment; the only way to read one is [`SecretStore::get`], used when building a provider.
 
+pub mod env_keys;
 mod key;
 mod keychain;
 mod memory;
@@ -38,7 +39,7 @@ pub trait SecretStore: Send + Sync {
 
 /// The key for `name`: the environment variable when set (scripts and CI), else the store.
 pub async fn resolve_key(store: &dyn SecretStore, name: KeyName) -> Result<Option<ApiKey>, SecretError> {
-    if let Some(key) = std::env::var(name.env_var()).ok().and_then(ApiKey::new) {
+    if let Some(key) = env_keys::env_key(name.env_var()) {
         return Ok(Some(key));
     }
     store.get(name).await
