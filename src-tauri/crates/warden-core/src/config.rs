@@ -1,12 +1,93 @@
 //! Where Warden keeps its files, and the settings file. The settings file never holds a secret:
 //! the `Settings` type has no field for one, and keys live in the keychain.
+//!
+//! # The seal
+//!
+//! Every time Warden writes `settings.json` it also writes `settings.json.seal`: an HMAC-SHA256 of
+//! the exact bytes, under a key only Warden's settings code uses ([`SealKey`], kept in the OS
+//! keychain). A settings file that does not match its seal was written by someone else — a command
+//! the agent ran, say (review #9, finding 9: `bash` rewrote `settings.json` to widen its own scope).
+//! Such a file is not trusted for what decides what the agent may do: [`Settings::restricted`]
+//! falls back to the defaults for the trust level, the per-project permissions and the endpoints,
+//! until the user accepts the file as it is (the window offers it; accepting re-seals it).
+//!
+//! Where no keychain can be reached (CI without a Secret Service, a headless box) the key is kept in
+//! `settings.seal-key` next to the settings, readable by the user only. That is no wall against a
+//! process of the same user that knows to re-seal what it writes: it only catches writers that do
+//! not (a command that edits `settings.json`, an editor). Neither is the keychain a wall against a
+//! process that can reach the user's Secret Service; the OS sandbox (another issue) is.
+//!
+//! The file format is unchanged: the seal lives beside the file, not in it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use warden_protocol::Settings;
+use sha2::{Digest, Sha256};
+use warden_protocol::{Settings, TrustLevel};
+
+use crate::secrets::SealKey;
 
 const SETTINGS_FILE: &str = "settings.json";
+const SEAL_FILE: &str = "settings.json.seal";
+/// Where the seal key is kept when there is no keychain (see the module docs).
+const SEAL_KEY_FILE: &str = "settings.seal-key";
+
+/// Whether the settings in use are the file as Warden wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Integrity {
+    /// Warden wrote the file (or there is none: the defaults).
+    Trusted,
+    /// The file does not match Warden's seal (changed by another program, or written before seals
+    /// existed): its security-relevant fields are ignored until the user accepts it.
+    Untrusted,
+    /// No seal key could be had: nothing can be checked, so nothing is trusted.
+    NoSealKey(String),
+}
+
+impl Integrity {
+    pub fn is_trusted(&self) -> bool {
+        matches!(self, Self::Trusted)
+    }
+}
+
+/// The settings to use and whether they are the file as Warden wrote it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedSettings {
+    /// What the engine uses: the file, or, when untrusted, [`Settings::restricted`] of it.
+    pub settings: Settings,
+    pub integrity: Integrity,
+}
+
+/// The settings minus everything that widens what the agent may do or where data goes: trust level,
+/// per-project permissions (scope, write globs), provider endpoints and the search endpoint go back
+/// to the defaults. Model choices, the project folder and the approval timeout are kept.
+pub fn restricted(settings: &Settings) -> Settings {
+    let defaults = Settings::default();
+    let mut safe = settings.clone();
+    safe.trust_level = TrustLevel::Guided;
+    safe.tool_permissions = defaults.tool_permissions;
+    safe.searxng_url = defaults.searxng_url;
+    for provider in safe.providers.values_mut() {
+        provider.base_url = None;
+    }
+    safe
+}
+
+/// The seal of a settings file's bytes: HMAC-SHA256 (RFC 2104) under `key`, hex.
+fn seal_of(key: &SealKey, bytes: &[u8]) -> String {
+    const BLOCK: usize = 64;
+    let mut padded = [0u8; BLOCK];
+    padded[..32].copy_from_slice(key.bytes());
+    let pad = |byte: u8| padded.map(|k| k ^ byte);
+    let inner = Sha256::new().chain_update(pad(0x36)).chain_update(bytes).finalize();
+    let outer = Sha256::new().chain_update(pad(0x5c)).chain_update(inner).finalize();
+    hex::encode(outer)
+}
+
+/// Compares without stopping at the first difference.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -18,6 +99,8 @@ pub enum ConfigError {
     Read { path: PathBuf, source: std::io::Error },
     #[error("could not encode the settings: {0}")]
     Encode(#[from] serde_json::Error),
+    #[error("the settings cannot be sealed: {0}")]
+    NoSealKey(String),
 }
 
 /// Warden's own directories: config (settings) and data (per-project storage).
@@ -76,31 +159,115 @@ impl WardenHome {
 
     /// The saved settings, or the defaults when there are none. A file that cannot be parsed is
     /// moved aside (`settings.json.invalid`) rather than overwritten, so nothing the user wrote
-    /// is lost.
+    /// is lost. Does not check the seal: see [`WardenHome::load_sealed`].
     pub fn load_settings(&self) -> Result<Settings, ConfigError> {
+        Ok(self.read_settings()?.map(|(settings, _)| settings).unwrap_or_default())
+    }
+
+    /// The file's settings and its bytes; `None` when there is no (readable as JSON) file.
+    fn read_settings(&self) -> Result<Option<(Settings, Vec<u8>)>, ConfigError> {
         let path = self.settings_path();
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(ConfigError::Read { path, source }),
         };
-        match serde_json::from_str(&text) {
-            Ok(settings) => Ok(settings),
+        match serde_json::from_slice(&bytes) {
+            Ok(settings) => Ok(Some((settings, bytes))),
             Err(error) => {
                 let aside = path.with_extension("json.invalid");
                 tracing::warn!(%error, path = %path.display(), aside = %aside.display(), "settings file unreadable; using defaults");
                 std::fs::rename(&path, &aside)
                     .map_err(|source| ConfigError::Write { path: aside, source })?;
-                Ok(Settings::default())
+                Ok(None)
             }
         }
     }
 
-    /// Write the settings atomically (temp file + rename), readable by the user only.
+    /// The saved settings, checked against Warden's seal. A file that does not match is not
+    /// trusted: the result holds [`restricted`] settings and [`Integrity::Untrusted`]. No file (or
+    /// an unparsable one, moved aside) gives the defaults, trusted.
+    pub fn load_sealed(&self, key: Result<&SealKey, &str>) -> Result<LoadedSettings, ConfigError> {
+        let Some((settings, bytes)) = self.read_settings()? else {
+            return Ok(LoadedSettings { settings: Settings::default(), integrity: Integrity::Trusted });
+        };
+        let integrity = match key {
+            Err(why) => Integrity::NoSealKey(why.to_owned()),
+            Ok(key) => {
+                let recorded = std::fs::read_to_string(self.seal_path()).unwrap_or_default();
+                if same(recorded.trim(), &seal_of(key, &bytes)) {
+                    Integrity::Trusted
+                } else {
+                    Integrity::Untrusted
+                }
+            }
+        };
+        let settings = if integrity.is_trusted() { settings } else { restricted(&settings) };
+        Ok(LoadedSettings { settings, integrity })
+    }
+
+    /// Write the settings atomically (temp file + rename), readable by the user only. Unsealed:
+    /// a later [`WardenHome::load_sealed`] will not trust it; Warden itself uses [`WardenHome::save_sealed`].
     pub fn save_settings(&self, settings: &Settings) -> Result<(), ConfigError> {
         let path = self.settings_path();
         let json = serde_json::to_vec_pretty(settings)?;
         write_atomic(&path, &json).map_err(|source| ConfigError::Write { path, source })
+    }
+
+    /// Write the settings and their seal.
+    pub fn save_sealed(&self, settings: &Settings, key: &SealKey) -> Result<(), ConfigError> {
+        let path = self.settings_path();
+        let json = serde_json::to_vec_pretty(settings)?;
+        // The seal first: a crash between the two leaves an untrusted file, never a trusted one
+        // that Warden did not write.
+        let seal_path = self.seal_path();
+        write_atomic(&seal_path, seal_of(key, &json).as_bytes())
+            .map_err(|source| ConfigError::Write { path: seal_path, source })?;
+        write_atomic(&path, &json).map_err(|source| ConfigError::Write { path, source })
+    }
+
+    /// The user accepts the settings file as it is now: seal its current bytes and load it, trusted.
+    /// A file that changed since it was shown is sealed as it is now; the window shows it again.
+    pub fn accept_file(&self, key: &SealKey) -> Result<LoadedSettings, ConfigError> {
+        let Some((settings, bytes)) = self.read_settings()? else {
+            return Ok(LoadedSettings { settings: Settings::default(), integrity: Integrity::Trusted });
+        };
+        let seal_path = self.seal_path();
+        write_atomic(&seal_path, seal_of(key, &bytes).as_bytes())
+            .map_err(|source| ConfigError::Write { path: seal_path, source })?;
+        Ok(LoadedSettings { settings, integrity: Integrity::Trusted })
+    }
+
+    fn seal_path(&self) -> PathBuf {
+        self.config_dir.join(SEAL_FILE)
+    }
+
+    /// The seal key kept in a file, for where there is no keychain (no wall: see the module docs).
+    /// Created on first use.
+    pub fn file_seal_key(&self) -> Result<SealKey, ConfigError> {
+        let path = self.config_dir.join(SEAL_KEY_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                if let Some(key) = SealKey::from_hex(&text) {
+                    return Ok(key);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => return Err(ConfigError::Read { path, source }),
+        }
+        let key = SealKey::random();
+        write_atomic(&path, key.to_hex().as_bytes()).map_err(|source| ConfigError::Write { path, source })?;
+        Ok(key)
+    }
+
+    /// Whether `dir` and Warden's own directories overlap (one inside the other). A project that
+    /// holds Warden's home would let the agent rewrite Warden's settings and keys.
+    pub fn overlaps(&self, dir: &Path) -> bool {
+        let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        [&self.config_dir, &self.data_dir].into_iter().any(|own| {
+            let own = std::fs::canonicalize(own).unwrap_or_else(|_| own.clone());
+            own.starts_with(&dir) || dir.starts_with(&own)
+        })
     }
 }
 
@@ -147,6 +314,105 @@ mod tests {
         std::fs::write(home.settings_path(), "{ not json").unwrap();
         assert_eq!(home.load_settings().unwrap(), Settings::default());
         assert_eq!(std::fs::read_to_string(dir.path().join("settings.json.invalid")).unwrap(), "{ not json");
+    }
+
+    fn sealed_home() -> (tempfile::TempDir, WardenHome, SealKey) {
+        let dir = tempfile::tempdir().unwrap();
+        let home = WardenHome::at(dir.path());
+        (dir, home, SealKey::random())
+    }
+
+    fn wide() -> Settings {
+        let mut settings = Settings { trust_level: TrustLevel::Autonomous, ..Settings::default() };
+        settings.tool_permissions.insert(
+            "/p".into(),
+            warden_protocol::ToolPermissions {
+                allowed_tools: Some(vec!["file_write".into(), "bash".into()]),
+                ..Default::default()
+            },
+        );
+        settings.providers.insert(
+            warden_protocol::ProviderId::Anthropic,
+            warden_protocol::ProviderSettings {
+                base_url: Some("https://attacker.example".into()),
+                model: Some("m".into()),
+                ..Default::default()
+            },
+        );
+        settings
+    }
+
+    #[test]
+    fn settings_warden_wrote_are_trusted() {
+        let (_dir, home, key) = sealed_home();
+        assert_eq!(home.load_sealed(Ok(&key)).unwrap().integrity, Integrity::Trusted, "no file: defaults");
+        home.save_sealed(&wide(), &key).unwrap();
+        let loaded = home.load_sealed(Ok(&key)).unwrap();
+        assert_eq!(loaded, LoadedSettings { settings: wide(), integrity: Integrity::Trusted });
+    }
+
+    /// Review #9, finding 9: `bash` wrote `settings.json` and a later `file_write` was allowed.
+    #[test]
+    fn settings_written_by_another_program_are_not_trusted() {
+        let (_dir, home, key) = sealed_home();
+        home.save_sealed(&Settings::default(), &key).unwrap();
+        // What a command does: a plain write of the file, no seal.
+        std::fs::write(home.settings_path(), serde_json::to_vec_pretty(&wide()).unwrap()).unwrap();
+        let loaded = home.load_sealed(Ok(&key)).unwrap();
+        assert_eq!(loaded.integrity, Integrity::Untrusted);
+        assert_eq!(loaded.settings.trust_level, TrustLevel::Guided);
+        assert!(loaded.settings.tool_permissions.is_empty(), "no scope from an untrusted file");
+        let anthropic = &loaded.settings.providers[&warden_protocol::ProviderId::Anthropic];
+        assert_eq!((anthropic.base_url.as_deref(), anthropic.model.as_deref()), (None, Some("m")));
+        // A seal made with another key (or copied from elsewhere) does not help either.
+        home.save_sealed(&wide(), &SealKey::random()).unwrap();
+        assert_eq!(home.load_sealed(Ok(&key)).unwrap().integrity, Integrity::Untrusted);
+        // The unsealed writer and a file from before seals existed count the same.
+        home.save_settings(&wide()).unwrap();
+        std::fs::remove_file(dir_seal(&home)).unwrap();
+        assert_eq!(home.load_sealed(Ok(&key)).unwrap().integrity, Integrity::Untrusted);
+        // No key: nothing can be checked, nothing is trusted.
+        assert!(matches!(home.load_sealed(Err("no keychain")).unwrap().integrity, Integrity::NoSealKey(_)));
+    }
+
+    fn dir_seal(home: &WardenHome) -> PathBuf {
+        home.config_dir().join(SEAL_FILE)
+    }
+
+    #[test]
+    fn accepting_the_file_reseals_it_as_it_is() {
+        let (_dir, home, key) = sealed_home();
+        std::fs::write(home.settings_path(), serde_json::to_vec(&wide()).unwrap()).unwrap();
+        assert_eq!(home.load_sealed(Ok(&key)).unwrap().integrity, Integrity::Untrusted);
+        assert_eq!(home.accept_file(&key).unwrap().settings, wide());
+        assert_eq!(
+            home.load_sealed(Ok(&key)).unwrap(),
+            LoadedSettings { settings: wide(), integrity: Integrity::Trusted }
+        );
+    }
+
+    #[test]
+    fn the_file_seal_key_is_made_once_and_kept() {
+        let (_dir, home, _) = sealed_home();
+        let key = home.file_seal_key().unwrap();
+        assert_eq!(home.file_seal_key().unwrap(), key);
+    }
+
+    #[test]
+    fn the_seal_is_hmac_sha256_as_openssl_computes_it() {
+        // HMAC-SHA256 of "" under 32 zero bytes (checked against `openssl dgst -sha256 -mac HMAC`).
+        let key = SealKey::from_hex(&"00".repeat(32)).unwrap();
+        assert_eq!(seal_of(&key, b""), "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad");
+    }
+
+    #[test]
+    fn overlap_of_home_and_project_is_found_either_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join(".warden")).unwrap();
+        assert!(WardenHome::at(project.join(".warden")).overlaps(&project));
+        assert!(WardenHome::at(dir.path()).overlaps(&project));
+        assert!(!WardenHome::at(dir.path().join("home")).overlaps(&project));
     }
 
     #[test]

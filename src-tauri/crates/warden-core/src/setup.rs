@@ -16,12 +16,12 @@ use warden_protocol::{
 
 use crate::agent::{execute_streaming, ToolEnvironment};
 use crate::agent::{Session, SessionConfig};
-use crate::config::{ConfigError, WardenHome};
+use crate::config::{ConfigError, Integrity, WardenHome};
 use crate::policy::{self, Decision, Grants};
 use crate::provider::{self, Provider, ProviderError};
 use crate::sandbox::{SandboxError, Workspace};
 use crate::scope::Scope;
-use crate::secrets::{resolve_key, ApiKey, KeychainStore, SecretError, SecretStore};
+use crate::secrets::{resolve_key, ApiKey, KeychainStore, SealKey, SecretError, SecretStore};
 use crate::tool::{ToolOutput, ToolRegistry, ToolsConfig};
 
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +32,12 @@ pub enum SetupError {
     BadProject(PathBuf),
     #[error("unknown tool `{0}`")]
     UnknownTool(String),
+    #[error(
+        "Warden's home {home} and the project folder {project} overlap: the agent could rewrite \
+Warden's own settings. Choose a project folder that does not contain Warden's home (or set \
+WARDEN_HOME to a folder outside the project)"
+    )]
+    HomeInProject { home: PathBuf, project: PathBuf },
     #[error("cannot set up the project's sandbox: {0}")]
     Sandbox(#[from] SandboxError),
     #[error(transparent)]
@@ -46,6 +52,7 @@ impl SetupError {
             Self::MissingKey { .. } => ErrorCode::MissingCredentials,
             Self::BadProject(_)
             | Self::UnknownTool(_)
+            | Self::HomeInProject { .. }
             | Self::Sandbox(_)
             | Self::Config(_)
             | Self::Secret(_) => ErrorCode::Internal,
@@ -54,7 +61,7 @@ impl SetupError {
 
     /// Whether the caller asked for something impossible (a usage error for the CLI).
     pub fn is_usage(&self) -> bool {
-        matches!(self, Self::BadProject(_) | Self::UnknownTool(_))
+        matches!(self, Self::BadProject(_) | Self::UnknownTool(_) | Self::HomeInProject { .. })
     }
 }
 
@@ -122,13 +129,39 @@ pub fn tool_names() -> Vec<String> {
 pub struct Engine {
     home: WardenHome,
     secrets: Arc<dyn SecretStore>,
-    settings: RwLock<Settings>,
+    /// The key of the settings file's seal, or why there is none.
+    seal_key: Result<SealKey, String>,
+    settings: RwLock<(Settings, Integrity)>,
 }
 
 impl Engine {
+    /// Loads the settings, checked against Warden's seal (see `config`): a file someone else wrote
+    /// is used only with its security-relevant fields reset, and a warning is logged (stderr for
+    /// `warden exec` / `warden tool`); the window shows [`Engine::settings_integrity`].
     pub fn new(home: WardenHome, secrets: Arc<dyn SecretStore>) -> Result<Self, ConfigError> {
-        let settings = home.load_settings()?;
-        Ok(Self { home, secrets, settings: RwLock::new(settings) })
+        let seal_key = match secrets.settings_seal_key() {
+            Ok(key) => Ok(key),
+            Err(keychain) => {
+                tracing::info!(%keychain, "no keychain for the settings seal key; keeping it in Warden's config folder");
+                home.file_seal_key().map_err(|file| format!("{keychain}; {file}"))
+            }
+        };
+        let loaded = home.load_sealed(seal_key.as_ref().map_err(String::as_str))?;
+        match &loaded.integrity {
+            Integrity::Trusted => {}
+            Integrity::Untrusted => tracing::warn!(
+                path = %home.settings_path().display(),
+                "the settings file was not written by Warden (or was changed since): its trust level, \
+            permissions and endpoints are ignored and the safe defaults used; review and accept it in Warden's \
+            Settings, or save the settings there"
+            ),
+            Integrity::NoSealKey(why) => tracing::warn!(
+                %why,
+                "the settings file cannot be checked (no seal key): its trust level, permissions and \
+            endpoints are ignored and the safe defaults used"
+            ),
+        }
+        Ok(Self { home, secrets, seal_key, settings: RwLock::new((loaded.settings, loaded.integrity)) })
     }
 
     /// `WARDEN_HOME` (or the platform dirs) and the OS keychain.
@@ -140,16 +173,45 @@ impl Engine {
         &self.home
     }
 
+    /// The settings in use (when the file is not trusted: with the safe defaults, see `config`).
     pub fn settings(&self) -> Settings {
-        self.settings.read().map(|s| s.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().clone())
+        self.settings.read().map(|s| s.0.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().0.clone())
     }
 
-    pub fn save_settings(&self, settings: Settings) -> Result<(), ConfigError> {
-        self.home.save_settings(&settings)?;
+    /// Whether the settings in use are the file as Warden wrote it.
+    pub fn settings_integrity(&self) -> Integrity {
+        self.settings.read().map(|s| s.1.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().1.clone())
+    }
+
+    fn replace_settings(&self, settings: Settings, integrity: Integrity) {
         match self.settings.write() {
-            Ok(mut current) => *current = settings,
-            Err(poisoned) => *poisoned.into_inner() = settings,
+            Ok(mut current) => *current = (settings, integrity),
+            Err(poisoned) => *poisoned.into_inner() = (settings, integrity),
         }
+    }
+
+    /// Saves (and seals) the settings; they are trusted from now on.
+    pub fn save_settings(&self, settings: Settings) -> Result<(), ConfigError> {
+        match &self.seal_key {
+            Ok(key) => {
+                self.home.save_sealed(&settings, key)?;
+                self.replace_settings(settings, Integrity::Trusted);
+            }
+            Err(why) => {
+                self.home.save_settings(&settings)?;
+                let integrity = Integrity::NoSealKey(why.clone());
+                self.replace_settings(crate::config::restricted(&settings), integrity);
+            }
+        }
+        Ok(())
+    }
+
+    /// The user accepts the settings file as it is now (after the window showed it was not written
+    /// by Warden): it is sealed and used as it is.
+    pub fn accept_settings_file(&self) -> Result<(), ConfigError> {
+        let key = self.seal_key.as_ref().map_err(|why| ConfigError::NoSealKey(why.clone()))?;
+        let loaded = self.home.accept_file(key)?;
+        self.replace_settings(loaded.settings, loaded.integrity);
         Ok(())
     }
 
@@ -282,7 +344,7 @@ impl Engine {
         spec: SessionSpec,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
         let settings = self.settings();
-        let project = canonical_project(&spec.project)?;
+        let project = self.project_outside_home(&spec.project)?;
         let provider = self.provider(spec.provider, spec.base_url.clone(), spec.native_tools).await?;
         let stored = settings.providers.get(&spec.provider).cloned().unwrap_or_default();
         let model =
@@ -320,7 +382,7 @@ impl Engine {
         O: FnMut(OutputStream, String),
     {
         let settings = self.settings();
-        let project = canonical_project(&spec.project)?;
+        let project = self.project_outside_home(&spec.project)?;
         let scope = self.scope_for(&spec, &project);
         let (registry, env) = self.tools(&spec, &project, &scope, &settings).await?;
         let tool = registry.get(name).ok_or_else(|| SetupError::UnknownTool(name.to_owned()))?;
@@ -370,6 +432,16 @@ impl Engine {
                 metadata: Some(serde_json::Value::Object(metadata)),
             },
         })
+    }
+
+    /// The project folder, canonical, refused when it and Warden's home overlap: a command the agent
+    /// runs in the project could otherwise rewrite Warden's settings (review #9, finding 9).
+    fn project_outside_home(&self, dir: &Path) -> Result<PathBuf, SetupError> {
+        let project = canonical_project(dir)?;
+        if self.home.overlaps(&project) {
+            return Err(SetupError::HomeInProject { home: self.home.config_dir().to_path_buf(), project });
+        }
+        Ok(project)
     }
 
     fn scope_for(&self, spec: &SessionSpec, project: &Path) -> Scope {
@@ -448,4 +520,91 @@ approves dangerous actions, so explain briefly what you are about to do and why.
 rejected, do not retry it unchanged: ask or take another way. When you are done, answer concisely.",
         project.display()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::secrets::MemoryStore;
+    use warden_protocol::ToolPermissions;
+
+    struct Dirs {
+        _root: tempfile::TempDir,
+        home: WardenHome,
+        project: PathBuf,
+    }
+
+    fn dirs() -> Dirs {
+        let root = tempfile::tempdir().unwrap();
+        let project = std::fs::canonicalize(root.path()).unwrap().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        Dirs { home: WardenHome::at(root.path().join("home")), project, _root: root }
+    }
+
+    fn writes_allowed(project: &Path) -> Settings {
+        let mut settings = Settings::default();
+        settings.tool_permissions.insert(
+            project.to_string_lossy().into_owned(),
+            ToolPermissions { allowed_tools: Some(vec!["file_write".into()]), ..ToolPermissions::default() },
+        );
+        settings
+    }
+
+    /// `file_write` as `warden tool` runs it: scope from the settings, no approval asked.
+    async fn file_write(engine: &Engine, project: &Path) -> Option<String> {
+        let mut spec = SessionSpec::new(project.to_path_buf());
+        spec.trust = TrustLevel::Autonomous;
+        let input = serde_json::json!({"path": "out.txt", "content": "x"});
+        let shot = engine.run_tool(spec, "file_write", input, |_, _| {}, |_| async { true }).await.unwrap();
+        let metadata = shot.result.metadata.unwrap_or_default();
+        metadata.get("code").and_then(|c| c.as_str()).map(str::to_owned)
+    }
+
+    /// Review #9, finding 9: a command rewrote `settings.json` and a later `file_write` went from
+    /// PERMISSION_DENIED to success. Now the rewritten file is not trusted until the user accepts it.
+    #[tokio::test]
+    async fn settings_rewritten_by_a_command_do_not_widen_the_scope() {
+        let d = dirs();
+        let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+        let engine = Engine::new(d.home.clone(), store.clone()).unwrap();
+        engine.save_settings(Settings::default()).unwrap();
+        assert_eq!(file_write(&engine, &d.project).await.as_deref(), Some("PERMISSION_DENIED"));
+
+        // What `bash` did: a plain write of the file.
+        let forged = serde_json::to_vec_pretty(&writes_allowed(&d.project)).unwrap();
+        std::fs::write(d.home.settings_path(), forged).unwrap();
+        let later = Engine::new(d.home.clone(), store.clone()).unwrap();
+        assert_eq!(later.settings_integrity(), Integrity::Untrusted);
+        assert_eq!(file_write(&later, &d.project).await.as_deref(), Some("PERMISSION_DENIED"));
+
+        // The user looked at it and accepts it: now it applies, and stays trusted.
+        later.accept_settings_file().unwrap();
+        assert_eq!(file_write(&later, &d.project).await, None);
+        assert_eq!(Engine::new(d.home.clone(), store).unwrap().settings_integrity(), Integrity::Trusted);
+    }
+
+    #[tokio::test]
+    async fn settings_warden_saved_stay_trusted() {
+        let d = dirs();
+        let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+        let engine = Engine::new(d.home.clone(), store.clone()).unwrap();
+        engine.save_settings(writes_allowed(&d.project)).unwrap();
+        let later = Engine::new(d.home.clone(), store).unwrap();
+        assert_eq!(later.settings_integrity(), Integrity::Trusted);
+        assert_eq!(later.settings(), writes_allowed(&d.project));
+        assert_eq!(file_write(&later, &d.project).await, None);
+    }
+
+    #[tokio::test]
+    async fn a_home_inside_the_project_is_refused() {
+        let d = dirs();
+        let home = WardenHome::at(d.project.join(".warden"));
+        let engine = Engine::new(home, Arc::new(MemoryStore::new())).unwrap();
+        let spec = SessionSpec::new(d.project.clone());
+        let input = serde_json::json!({"path": "a"});
+        let error =
+            engine.run_tool(spec, "file_read", input, |_, _| {}, |_| async { true }).await.unwrap_err();
+        assert!(matches!(error, SetupError::HomeInProject { .. }), "{error}");
+        assert!(error.is_usage());
+    }
 }

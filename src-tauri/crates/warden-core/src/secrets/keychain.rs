@@ -6,10 +6,13 @@ use async_trait::async_trait;
 use keyring::Entry;
 use warden_protocol::KeyName;
 
-use super::{ApiKey, SecretError, SecretStore};
+use super::{ApiKey, SealKey, SecretError, SecretStore};
 
 /// The keychain service name of Warden's entries; one entry per [`KeyName`] account.
 pub const DEFAULT_SERVICE: &str = "dev.warden.app";
+
+/// The account of the settings seal key (not a [`KeyName`]: the window never lists or sets it).
+const SEAL_ACCOUNT: &str = "settings-seal";
 
 #[derive(Debug, Clone)]
 pub struct KeychainStore {
@@ -74,6 +77,21 @@ impl SecretStore for KeychainStore {
             Err(e) => Err(e),
         })
         .await
+    }
+
+    fn settings_seal_key(&self) -> Result<SealKey, SecretError> {
+        let entry = Entry::new(&self.service, SEAL_ACCOUNT).map_err(unavailable)?;
+        match entry.get_password() {
+            Ok(text) => SealKey::from_hex(&text).ok_or_else(|| {
+                SecretError::Unavailable("the settings seal key in the keychain is malformed".into())
+            }),
+            Err(keyring::Error::NoEntry) => {
+                let key = SealKey::random();
+                entry.set_password(&key.to_hex()).map_err(unavailable)?;
+                Ok(key)
+            }
+            Err(e) => Err(unavailable(e)),
+        }
     }
 }
 

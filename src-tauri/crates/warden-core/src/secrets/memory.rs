@@ -6,11 +6,18 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use warden_protocol::KeyName;
 
-use super::{ApiKey, SecretError, SecretStore};
+use super::{ApiKey, SealKey, SecretError, SecretStore};
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MemoryStore {
     keys: Mutex<HashMap<KeyName, ApiKey>>,
+    seal: SealKey,
+}
+
+impl Default for MemoryStore {
+    fn default() -> Self {
+        Self { keys: Mutex::default(), seal: SealKey::random() }
+    }
 }
 
 impl MemoryStore {
@@ -39,6 +46,10 @@ impl SecretStore for MemoryStore {
     async fn delete(&self, name: KeyName) -> Result<(), SecretError> {
         self.lock().remove(&name);
         Ok(())
+    }
+
+    fn settings_seal_key(&self) -> Result<SealKey, SecretError> {
+        Ok(self.seal.clone())
     }
 }
 

@@ -35,6 +35,39 @@ pub trait SecretStore: Send + Sync {
     async fn is_set(&self, name: KeyName) -> Result<bool, SecretError> {
         Ok(self.get(name).await?.is_some())
     }
+
+    /// Warden's own key for sealing its settings file (see `config`), created on first use and
+    /// never shown to anyone. Blocking (a keychain round trip): called once when the engine starts.
+    fn settings_seal_key(&self) -> Result<SealKey, SecretError>;
+}
+
+/// The key of the settings file's seal: 32 random bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SealKey([u8; 32]);
+
+impl SealKey {
+    pub fn random() -> Self {
+        Self(rand::random())
+    }
+
+    pub fn from_hex(text: &str) -> Option<Self> {
+        let bytes = hex::decode(text.trim()).ok()?;
+        Some(Self(bytes.try_into().ok()?))
+    }
+
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0)
+    }
+
+    pub fn bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for SealKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SealKey([redacted])")
+    }
 }
 
 /// The key for `name`: the environment variable when set (scripts and CI), else the store.
