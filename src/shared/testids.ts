@@ -59,6 +59,8 @@ export const TID = {
   approvalPath: "approval-path",
   approvalDanger: "approval-danger",
   approvalCountdown: "approval-countdown",
+  approvalHiddenWarning: "approval-hidden-warning",
+  approvalLongWarning: "approval-long-warning",
   approve: "approval-approve",
   reject: "approval-reject",
   rejectReason: "approval-reject-reason",

@@ -9,6 +9,8 @@ import { DiffView } from "../tools/renderers/DiffView";
 import { JsonView } from "../tools/renderers/JsonView";
 import { toolSummary } from "../tools/summary";
 import { useCountdown } from "./useCountdown";
+import { VisibleText, WRAP } from "./VisibleText";
+import { badgeLabel, hiddenIn, stringsIn } from "./hiddenChars";
 import "./approvals.css";
 
 export interface ApprovalDialogProps {
@@ -62,6 +64,18 @@ export function ApprovalDialog({
   };
 
   const preview = request.preview;
+  const summary = toolSummary(request.toolName, request.input);
+  // Everything the dialog shows, scanned for characters that would make it show something else.
+  const shown = [
+    summary,
+    ...stringsIn(request.input),
+    ...(preview?.kind === "command" ? [preview.command, preview.cwd] : []),
+    ...(preview?.kind === "diff" ? [preview.path, preview.diff] : []),
+  ];
+  const hidden = hiddenIn(shown.join(""));
+  const command = preview?.kind === "command" ? preview.command : null;
+  const commandLines = command === null ? 0 : command.split("\n").length;
+  const longCommand = command !== null && (commandLines > 15 || command.length > 1000);
   return (
     <div
       ref={dialogRef}
@@ -91,25 +105,47 @@ export function ApprovalDialog({
         </span>
       </header>
 
+      {hidden.length > 0 && (
+        <p className="approval-warning" role="alert" data-testid={TID.approvalHiddenWarning}>
+          Careful: this request contains {hidden.length === 1 ? "a character" : "characters"} that
+          can hide or reorder what is shown ({hidden.map(badgeLabel).join(" ")}). They are marked in
+          the command and paths below (not inside file contents); what runs is the text with them,
+          not what it looks like.
+        </p>
+      )}
+      {longCommand && (
+        <p className="approval-warning" data-testid={TID.approvalLongWarning}>
+          This command is long ({commandLines} {commandLines === 1 ? "line" : "lines"},{" "}
+          {command?.length} characters): read all of it before approving.
+        </p>
+      )}
+
       {preview?.kind === "command" ? (
         <div className="approval-body">
-          <pre className="code-line" data-testid={TID.approvalCommand}>
-            {preview.command}
+          <pre className="code-line approval-text" style={WRAP} data-testid={TID.approvalCommand}>
+            <VisibleText text={preview.command} />
           </pre>
           <p className="muted">
-            in <code data-testid={TID.approvalCwd}>{preview.cwd}</code>
+            in{" "}
+            <code className="approval-text" style={WRAP} data-testid={TID.approvalCwd}>
+              <VisibleText text={preview.cwd} />
+            </code>
           </p>
         </div>
       ) : preview?.kind === "diff" ? (
         <div className="approval-body">
           <p>
-            <code data-testid={TID.approvalPath}>{preview.path}</code>
+            <code className="approval-text" style={WRAP} data-testid={TID.approvalPath}>
+              <VisibleText text={preview.path} />
+            </code>
           </p>
           <DiffView diff={preview.diff} path={preview.path} />
         </div>
       ) : (
         <div className="approval-body">
-          <p data-testid={TID.approvalPath}>{toolSummary(request.toolName, request.input)}</p>
+          <p className="approval-text" style={WRAP} data-testid={TID.approvalPath}>
+            <VisibleText text={summary} />
+          </p>
           <JsonView value={request.input} />
         </div>
       )}
