@@ -1,5 +1,5 @@
 // A loopback stand-in for the Anthropic Messages API, scripted by what the user asked.
-// It streams SSE shaped like /work/shared/wire/anthropic/*.sse (message_start, content blocks,
+// It streams SSE shaped like src-tauri/crates/warden-testkit/wire/anthropic/*.sse (message_start, content blocks,
 // text_delta / input_json_delta, message_delta, message_stop) and records every request body.
 //
 // Script (by the last user turn):

@@ -1,4 +1,4 @@
-//! Anthropic Messages API against `shared/wire/anthropic/`.
+//! Anthropic Messages API against the wire fixtures in `warden-testkit/wire/anthropic/`.
 
 use std::time::Duration;
 

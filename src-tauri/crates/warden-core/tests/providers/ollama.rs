@@ -1,4 +1,4 @@
-//! Ollama `/api/chat`, `/api/tags`, `/api/show` against `shared/wire/ollama/`.
+//! Ollama `/api/chat`, `/api/tags`, `/api/show` against the wire fixtures in `warden-testkit/wire/ollama/`.
 
 use serde_json::Value;
 use warden_core::provider::{ChatRequest, ErrorCategory, ProviderKind};

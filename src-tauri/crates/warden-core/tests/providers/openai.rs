@@ -1,4 +1,4 @@
-//! OpenAI Chat Completions against `shared/wire/openai/`.
+//! OpenAI Chat Completions against the wire fixtures in `warden-testkit/wire/openai/`.
 
 use serde_json::{json, Value};
 use warden_core::provider::{ChatRequest, ErrorCategory, ProviderKind, RetryPolicy};

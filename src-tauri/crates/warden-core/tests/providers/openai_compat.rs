@@ -1,4 +1,4 @@
-//! OpenAI-compatible servers (llama.cpp, OpenRouter, Groq) against `shared/wire/openai_compat/`,
+//! OpenAI-compatible servers (llama.cpp, OpenRouter, Groq) against the wire fixtures in `warden-testkit/wire/openai_compat/`,
 //! plus deviations reported without a fixture (LiteLLM, LM Studio, Gemini, vLLM).
 
 use warden_core::provider::ProviderKind;

@@ -1,6 +1,5 @@
 //! `web_search` against a real loopback HTTP server replaying the SearXNG and Brave wire fixtures.
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
@@ -13,8 +12,7 @@ use warden_protocol::ToolErrorCode;
 use super::common::*;
 
 fn wire(rel: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../../shared/wire").join(rel);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    warden_testkit::fixture(rel)
 }
 
 fn ok_json(body: Vec<u8>) -> Vec<u8> {
