@@ -17,6 +17,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 OUT="$REPO/bench/out"
 TARGET_DIR=${CARGO_TARGET_DIR:-$REPO/src-tauri/target}
 DRAIN="$TARGET_DIR/release/examples/stream_drain"
+WARDEN="$TARGET_DIR/release/warden"
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "missing: $1 ($2)" >&2; exit 1; }; }
 need node "Node 20+"
@@ -29,7 +30,8 @@ if [ ! -x /usr/bin/time ]; then
 fi
 
 echo "== building (release) and installing the SDKs"
-(cd "$REPO/src-tauri" && cargo build --release -q -p warden-core --example stream_drain)
+(cd "$REPO/src-tauri" && cargo build --release -q -p warden-core --example stream_drain && cargo build --release -q -p warden-cli)
+EXEC_HOME=$(mktemp -d)
 (cd "$HERE" && { [ -d node_modules/@anthropic-ai/sdk ] && [ -d node_modules/openai ] || npm install --no-audit --no-fund --silent; })
 
 echo "== generating bodies: $N text deltas + a tool call of $M argument fragments (and 2N for linearity)"
@@ -39,7 +41,7 @@ ls -l "$OUT/n" | awk 'NR>1 {printf "   %-14s %8.1f MB\n", $9, $5/1048576}'
 
 SERVER_PIDS=()
 cleanup() { for p in "${SERVER_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }
-trap cleanup EXIT
+trap 'cleanup; rm -rf "$EXEC_HOME"' EXIT
 start_server() { # dir → sets PORT
   local fifo; fifo=$(mktemp -u); mkfifo "$fifo"
   node "$HERE/serve.mjs" "$1" >"$fifo" & SERVER_PIDS+=($!)
@@ -82,6 +84,10 @@ echo "== running ($RUNS rounds, contestants interleaved, fresh process each; med
 for i in $(seq 1 "$RUNS"); do
   measure "$i" warden-anthropic "$DRAIN" anthropic "$BASE"
   measure "$i" sdk-anthropic node "$HERE/sdk_anthropic.mjs" "$BASE"
+  # What a user runs: the whole CLI, events as JSON lines to /dev/null.
+  measure "$i" warden-exec env WARDEN_HOME="$EXEC_HOME" ANTHROPIC_API_KEY=bench sh -c \
+    'exec "$0" exec --json --provider anthropic --model bench --base-url "$1" --project "$2" hi >/dev/null' \
+    "$WARDEN" "$BASE" "$EXEC_HOME"
   measure "$i" warden-openai "$DRAIN" openai "$BASE/v1"
   measure "$i" sdk-openai node "$HERE/sdk_openai.mjs" "$BASE/v1"
   measure "$i" warden-anthropic-2n "$DRAIN" anthropic "$BASE2"
@@ -91,7 +97,7 @@ done
 echo
 echo "machine load while measuring: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (wall time includes waiting for the CPU; CPU time does not)"
 printf "%-22s %10s %10s %12s\n" "parser" "wall ms" "CPU ms" "peak RSS MB"
-for name in warden-anthropic warden-openai sdk-anthropic sdk-openai warden-anthropic-2n warden-openai-2n; do
+for name in warden-anthropic warden-openai warden-exec sdk-anthropic sdk-openai warden-anthropic-2n warden-openai-2n; do
   printf "%-22s %10s %10s %12.1f\n" "$name" "$(median $name 2)" "$(median $name 4)" "$(echo "$(median $name 3)" | awk '{print $1/1024}')"
 done
 
@@ -105,6 +111,8 @@ echo
 awk -v wa="$wa" -v sa="$sa" -v ra="$ra" -v rsa="$rsa" 'BEGIN {printf "anthropic: Warden %.1fx faster than @anthropic-ai/sdk, %.1f%% of its memory\n", sa/wa, 100*ra/rsa}'
 awk -v wo="$wo" -v so="$so" -v ro="$ro" -v rso="$rso" 'BEGIN {printf "openai:    Warden %.1fx faster than openai,            %.1f%% of its memory\n", so/wo, 100*ro/rso}'
 awk -v w="$slowest_warden" -v s="$fastest_sdk" 'BEGIN {r=s/w; printf "wall time, slowest Warden vs fastest SDK: %.1fx (target >= 10x): %s\n", r, (r>=10 ? "PASS" : "FAIL")}'
+we=$(median warden-exec 2)
+awk -v w="$we" -v s="$sa" 'BEGIN {r=s/w; printf "warden exec --json > /dev/null vs @anthropic-ai/sdk finalMessage(): %.1fx (target >= 10x): %s\n", r, (r>=10 ? "PASS" : "FAIL")}'
 cw=$(( $(median warden-anthropic 4) > $(median warden-openai 4) ? $(median warden-anthropic 4) : $(median warden-openai 4) ))
 cs=$(( $(median sdk-anthropic 4) < $(median sdk-openai 4) ? $(median sdk-anthropic 4) : $(median sdk-openai 4) ))
 awk -v w="$cw" -v s="$cs" 'BEGIN {r=s/(w>0?w:1); printf "CPU time,  slowest Warden vs fastest SDK: %.1fx (target >= 10x): %s\n", r, (r>=10 ? "PASS" : "FAIL")}'

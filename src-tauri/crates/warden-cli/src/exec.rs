@@ -17,6 +17,9 @@ use crate::render::{Human, JsonLines, Render};
 use crate::sanitize;
 use crate::signals::Signals;
 
+/// Events printed between two flushes at most.
+const MAX_BATCH: usize = 1024;
+
 pub async fn run(args: ExecArgs) -> u8 {
     let mut render: Box<dyn Render> = if args.common.json {
         Box::new(JsonLines::new(std::io::stdout()))
@@ -78,7 +81,10 @@ pub async fn run(args: ExecArgs) -> u8 {
             biased;
             code = signals.recv() => match interrupted {
                 // A second signal: no more waiting for the turn to wind down.
-                Some(_) => crate::signals::exit_now(code),
+                Some(_) => {
+                    render.flush();
+                    crate::signals::exit_now(code)
+                }
                 None => {
                     interrupted = Some(code);
                     tracing::info!(code, "interrupted: stopping the turn");
@@ -86,8 +92,22 @@ pub async fn run(args: ExecArgs) -> u8 {
                 }
             },
             Some(event) = events.recv() => {
-                render.event(&event);
-                on_event(&session, &event, approve, closed.as_deref(), &mut pending);
+                // Everything already queued goes out in one write; a confirmation is flushed before
+                // anything waits for its answer.
+                // (At most a batch's worth, so a signal or an answer is never kept waiting by a
+                // stream that keeps the queue full.)
+                let mut next = Some(event);
+                let mut batch = 0;
+                while let Some(event) = next.take() {
+                    render.event(&event);
+                    if matches!(event, Event::ToolConfirm(_)) {
+                        render.flush();
+                    }
+                    on_event(&session, &event, approve, closed.as_deref(), &mut pending);
+                    batch += 1;
+                    next = if batch < MAX_BATCH { events.try_recv().ok() } else { None };
+                }
+                render.flush();
             }
             answer = recv_answer(&mut answers), if answers.is_some() => match answer {
                 Some(answer) => answer_pending(&session, answer, &mut pending),
@@ -108,6 +128,7 @@ pub async fn run(args: ExecArgs) -> u8 {
     while let Ok(event) = events.try_recv() {
         render.event(&event);
     }
+    render.flush();
     // The session is over: its background commands and whatever any command left behind end too.
     drop(session);
     let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
