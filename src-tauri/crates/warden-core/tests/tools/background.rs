@@ -9,6 +9,40 @@ use warden_protocol::ToolErrorCode;
 
 use super::common::*;
 
+/// A generous limit for things that happen soon; the tests poll, so a fast machine waits little and
+/// a loaded one still passes.
+const SOON: Duration = Duration::from_secs(20);
+
+/// Poll `check` until it gives a value or `SOON` passes.
+async fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = tokio::time::Instant::now() + SOON;
+    loop {
+        if let Some(value) = check() {
+            return value;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{what} did not happen within {SOON:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The pid a command wrote to `file`, once it is there.
+async fn pid_from(file: &std::path::Path) -> i32 {
+    eventually("the pid file", || std::fs::read_to_string(file).ok()?.trim().parse().ok()).await
+}
+
+/// Read a background command's output until it has ended (the status line says how).
+async fn until_ended(env: &TestEnv, handle: &str, from: u64) -> warden_core::tool::ToolOutput {
+    let deadline = tokio::time::Instant::now() + SOON;
+    loop {
+        let out = env.call("command_output", json!({"handle": handle, "from": from})).await;
+        if meta(&out, "running") == &json!(false) {
+            return out;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{handle} did not end within {SOON:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 #[tokio::test]
 async fn a_background_command_runs_and_its_output_is_read_from_offsets() {
     let env = TestEnv::new();
@@ -18,18 +52,15 @@ async fn a_background_command_runs_and_its_output_is_read_from_offsets() {
     let handle = meta(&out, "handle").as_str().unwrap_or_default().to_owned();
     assert_eq!(handle, "bg-1");
     let mut first = env.call("command_output", json!({"handle": handle})).await;
-    for _ in 0..50 {
-        if first.content.starts_with("start") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+    let deadline = tokio::time::Instant::now() + SOON;
+    while !first.content.starts_with("start") && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
         first = env.call("command_output", json!({"handle": handle})).await;
     }
     assert_ok(&first);
     assert!(first.content.starts_with("start\n"), "{}", first.content);
-    tokio::time::sleep(Duration::from_millis(700)).await;
     let next = meta(&first, "next_offset").as_u64().unwrap_or(0);
-    let second = env.call("command_output", json!({"handle": handle, "from": next})).await;
+    let second = until_ended(&env, &handle, next).await;
     assert!(second.content.starts_with("end\n"), "{}", second.content);
     assert!(second.content.contains("exited with code 0"), "{}", second.content);
     assert_eq!(meta(&second, "running"), &json!(false));
@@ -45,12 +76,10 @@ async fn cancel_command_kills_the_group_and_unknown_handles_are_named() {
     let command = format!("sleep 300 & echo $! > {}; wait", pid_file.display());
     let out = env.call("bash", json!({"command": command, "background": true})).await;
     let handle = meta(&out, "handle").as_str().unwrap_or_default().to_owned();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let pid: i32 = std::fs::read_to_string(&pid_file).expect("pid").trim().parse().expect("pid");
+    let pid = pid_from(&pid_file).await;
     assert!(alive(pid));
     assert_ok(&env.call("cancel_command", json!({"handle": handle})).await);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(!alive(pid), "grandchild survived cancel_command");
+    eventually("the grandchild's death after cancel_command", || (!alive(pid)).then_some(())).await;
     let status = env.call("command_output", json!({"handle": handle})).await;
     assert!(status.content.contains("cancelled"), "{}", status.content);
     let out = env.call("cancel_command", json!({"handle": "bg-99"})).await;
@@ -66,13 +95,11 @@ async fn background_commands_die_with_the_session() {
     let pid_file = env.path("session.pid");
     let command = format!("sleep 300 & echo $! > {}; wait", pid_file.display());
     assert_ok(&env.call_with("bash", json!({"command": command, "background": true}), ctx.clone()).await);
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let pid: i32 = std::fs::read_to_string(&pid_file).expect("pid").trim().parse().expect("pid");
+    let pid = pid_from(&pid_file).await;
     assert!(alive(pid));
     drop(ctx);
     drop(processes);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(!alive(pid), "a background grandchild outlived its session");
+    eventually("the background grandchild's death with its session", || (!alive(pid)).then_some(())).await;
 }
 
 #[tokio::test]
@@ -81,9 +108,10 @@ async fn background_output_keeps_only_the_most_recent_bytes() {
     let env = TestEnv::with(warden_core::scope::Scope::all(), config);
     let out = env.call("bash", json!({"command": "seq 1 10000", "background": true})).await;
     let handle = meta(&out, "handle").as_str().unwrap_or_default().to_owned();
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let read = env.call("command_output", json!({"handle": handle})).await;
+    let read = until_ended(&env, &handle, 0).await;
     assert!(read.content.contains("older bytes were dropped"), "{}", read.content);
     assert!(read.content.contains("10000\n"));
-    assert_eq!(meta(&read, "end_offset"), &json!(48894));
+    // Every byte `seq 1 10000` prints was counted, though only the last 1,000 are kept.
+    let printed: usize = (1..=10000).map(|n: u32| n.to_string().len() + 1).sum();
+    assert_eq!(meta(&read, "end_offset"), &json!(printed));
 }
