@@ -9,6 +9,8 @@ const COMMANDS: &[&str] = &[
     "chat_tool_approve",
     "settings_get",
     "settings_set",
+    "settings_integrity",
+    "settings_accept_file",
     "keys_status",
     "keys_set",
     "keys_delete",

@@ -22,7 +22,10 @@ struct TestApp {
 
 impl TestApp {
     fn new(secrets: Arc<dyn SecretStore>) -> Self {
-        let home = tempfile::tempdir().unwrap();
+        Self::with_home(secrets, tempfile::tempdir().unwrap())
+    }
+
+    fn with_home(secrets: Arc<dyn SecretStore>, home: tempfile::TempDir) -> Self {
         let builder =
             crate::with_events(tauri_specta::Builder::new().commands(crate::commands::collect_mock()));
         let app = mock_builder()
@@ -147,4 +150,39 @@ fn keychain_keys_set_stores_in_the_keychain_and_nothing_on_disk() {
 
     app.invoke("keys_delete", json!({"name": "anthropic"})).unwrap();
     assert!(!is_set(&app.invoke("keys_status", json!({})).unwrap(), "anthropic"));
+}
+
+/// Review #9, finding 9: a command rewrote `settings.json` to widen the agent's scope. The window
+/// learns the file is not Warden's, gets the safe settings, and can accept the file.
+#[test]
+fn settings_written_by_another_program_are_reported_and_can_be_accepted() {
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    let app = TestApp::new(secrets.clone());
+    assert_eq!(
+        app.invoke("settings_integrity", json!({})).unwrap(),
+        json!({"trusted": true, "problem": null})
+    );
+    let mut settings = app.invoke("settings_get", json!({})).unwrap();
+    settings["trustLevel"] = json!("supervised");
+    app.invoke("settings_set", json!({"settings": settings.clone()})).unwrap();
+
+    // What `bash` did: a plain write of the file.
+    settings["trustLevel"] = json!("autonomous");
+    settings["toolPermissions"] =
+        json!({"/p": {"allowedTools": ["bash"], "writeGlobs": [], "bashTimeoutSecs": 60}});
+    let path = app.home.path().join("settings.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
+
+    // A later start of the window (the engine loads the settings when it starts).
+    let later = TestApp::with_home(secrets, app.home);
+    let integrity = later.invoke("settings_integrity", json!({})).unwrap();
+    assert_eq!(integrity["trusted"], false);
+    assert!(integrity["problem"].as_str().unwrap().contains("not written by Warden"), "{integrity}");
+    let used = later.invoke("settings_get", json!({})).unwrap();
+    assert_eq!(used["trustLevel"], "guided", "the safe default, not the file's");
+    assert_eq!(used["toolPermissions"], json!({}));
+
+    later.invoke("settings_accept_file", json!({})).unwrap();
+    assert_eq!(later.invoke("settings_integrity", json!({})).unwrap()["trusted"], true);
+    assert_eq!(later.invoke("settings_get", json!({})).unwrap()["trustLevel"], "autonomous");
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedReceiver;
 use warden_core::agent::{Session, SessionError};
-use warden_core::config::ConfigError;
+use warden_core::config::{ConfigError, Integrity};
 use warden_core::secrets::SecretError;
 use warden_core::setup::{self, SetupError, SetupOrProviderError};
 use warden_protocol::{ErrorCode, Event, KeyName, KeyStatus, Message, ModelEntry, Op, ProviderId, Settings};
@@ -42,6 +42,15 @@ pub struct Engine {
     core: setup::Engine,
 }
 
+/// Whether the settings in use are the file as Warden wrote it (see `warden_core::config`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsIntegrity {
+    pub trusted: bool,
+    /// What is wrong and what Warden does about it, for the notice in Settings.
+    pub problem: Option<String>,
+}
+
 impl Engine {
     /// The user's Warden home (`WARDEN_HOME` or the platform dirs) and the OS keychain.
     pub fn from_env() -> CommandResult<Self> {
@@ -62,6 +71,35 @@ impl Engine {
 
     pub fn save_settings(&self, settings: Settings) -> CommandResult<()> {
         self.core.save_settings(settings).map_err(settings_error)
+    }
+
+    /// Whether the settings in use are the file as Warden wrote it.
+    pub fn settings_integrity(&self) -> SettingsIntegrity {
+        match self.core.settings_integrity() {
+            Integrity::Trusted => SettingsIntegrity { trusted: true, problem: None },
+            Integrity::Untrusted => SettingsIntegrity {
+                trusted: false,
+                problem: Some(format!(
+                    "The settings file {} was not written by Warden, or was changed since Warden last \
+saved it (by a command the agent ran, an editor, or a version of Warden from before this check). \
+Until you accept it, its trust level, project permissions and provider addresses are ignored and \
+the safe defaults are used.",
+                    self.core.home().settings_path().display()
+                )),
+            },
+            Integrity::NoSealKey(why) => SettingsIntegrity {
+                trusted: false,
+                problem: Some(format!(
+                    "Warden cannot check its settings file ({why}), so its trust level, project \
+permissions and provider addresses are ignored and the safe defaults are used."
+                )),
+            },
+        }
+    }
+
+    /// The user accepts the settings file as it is: sealed, and used from now on.
+    pub fn accept_settings_file(&self) -> CommandResult<()> {
+        self.core.accept_settings_file().map_err(settings_error)
     }
 
     /// A session as the settings say now. It continues `history` when given (a session remade

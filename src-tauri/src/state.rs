@@ -48,6 +48,14 @@ impl AppState {
         Ok(())
     }
 
+    /// The user accepts the settings file as it is; open conversations take it up with their next
+    /// message.
+    pub fn accept_settings_file(&self) -> CommandResult<()> {
+        self.engine.accept_settings_file()?;
+        self.settings_version.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
     /// Sends a user message, starting the conversation's session on its first message.
     pub async fn send(&self, conversation_id: String, content: String) -> CommandResult<()> {
         if conversation_id.trim().is_empty() {

@@ -34,6 +34,7 @@ export type {
   ProviderSettings,
   Remember,
   Settings,
+  SettingsIntegrity,
   StopReason,
   StreamEnd,
   StreamStart,
@@ -104,6 +105,10 @@ export const api = {
   chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
   settingsGet: () => unwrap("settings_get", commands.settingsGet()),
   settingsSet: (settings: Settings) => unwrap("settings_set", commands.settingsSet(settings)),
+  /** Whether the settings file is the one Warden wrote; when not, why and what Warden does instead. */
+  settingsIntegrity: () => unwrap("settings_integrity", commands.settingsIntegrity()),
+  /** Accept the settings file as it is: Warden seals it and uses it. */
+  settingsAcceptFile: () => unwrap("settings_accept_file", commands.settingsAcceptFile()),
   keysStatus: () => unwrap("keys_status", commands.keysStatus()),
   keysSet: (name: KeyName, value: string) => unwrap("keys_set", commands.keysSet(name, value)),
   keysDelete: (name: KeyName) => unwrap("keys_delete", commands.keysDelete(name)),

@@ -10,6 +10,8 @@ export const TID = {
   settingsPanel: "settings-panel",
   settingsSave: "settings-save",
   settingsSaved: "settings-saved",
+  settingsIntegrityNotice: "settings-integrity-notice",
+  settingsAcceptFile: "settings-accept-file",
   setupScreen: "setup-screen",
   setupUseOllama: "setup-use-ollama",
   setupOpenSettings: "setup-open-settings",

@@ -20,6 +20,7 @@ function mock(overrides: Record<string, Handler> = {}) {
     keys_status: () =>
       (["anthropic", "openai", "openai_compatible", "brave"] as const).map((name) => ({ name, isSet: keyStore.has(name) })),
     settings_set: () => null,
+    settings_integrity: () => ({ trusted: true, problem: null }),
     provider_models: () => [],
     ...overrides,
   };
@@ -106,7 +107,7 @@ describe("SettingsPanel", () => {
     await userEvent.type(screen.getByTestId(TID.baseUrl.ollama), "http://127.0.0.1:11434");
     await userEvent.click(screen.getByTestId(TID.testConnection.ollama));
     await waitFor(() => expect(screen.getByTestId(TID.testResult.ollama)).toBeInTheDocument());
-    expect(calls.map((c) => c.cmd)).toEqual(["settings_set", "provider_test"]);
+    expect(calls.map((c) => c.cmd).filter((c) => c !== "settings_integrity")).toEqual(["settings_set", "provider_test"]);
     expect((callsOf("settings_set")[0]!.settings as Settings).providers?.ollama?.baseUrl).toBe("http://127.0.0.1:11434");
   });
 

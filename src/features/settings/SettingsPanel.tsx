@@ -5,6 +5,7 @@ import { NumberField } from "../../shared/ui/NumberField";
 import { KeyField } from "./KeyField";
 import { ProjectSection } from "./ProjectSection";
 import { ProviderSection } from "./ProviderSection";
+import { SettingsIntegrityNotice } from "./SettingsIntegrityNotice";
 import { TrustLevelField } from "./TrustLevelField";
 import "./settings.css";
 import { PROVIDERS, isKeySet, keyNameOf, providerSettings, setProvider, withDefaults } from "./settingsModel";
@@ -59,6 +60,14 @@ export function SettingsPanel({
           Close
         </button>
       </header>
+
+      <SettingsIntegrityNotice
+        onAccepted={(settings) => {
+          setDraft(withDefaults(settings));
+          setSave({ state: "clean" });
+          onSaved(settings);
+        }}
+      />
 
       <TrustLevelField value={draft.trustLevel ?? "guided"} onChange={(trustLevel) => edit({ ...draft, trustLevel })} />
 
