@@ -38,6 +38,14 @@ export default async function (t) {
   else await (await s.byTestId("settings-open")).click();
   await s.waitForTestId("settings-panel");
 
+  t.step("the hand-written settings file is flagged, and accepting it applies it");
+  // session.sh wrote settings.json itself, as a person editing it would: Warden did not seal it,
+  // so the window says so and uses safe defaults until the user accepts the file.
+  await s.waitForTestId("settings-integrity-notice", { timeoutMs: 10_000 });
+  await t.shot("settings-not-sealed");
+  await (await s.byTestId("settings-accept-file")).click();
+  await s.waitFor("the notice goes once accepted", async () => (await s.count('[data-testid="settings-integrity-notice"]')) === 0);
+
   t.step("enter the Anthropic key");
   await (await s.waitForTestId("key-input-anthropic")).type(KEY);
   await (await s.byTestId("key-save-anthropic")).click();

@@ -6,7 +6,9 @@
 //! the value's bytes are overwritten in place first.
 //!
 //! Every variable that looks like a credential (see `sandbox::env`) is erased, not just the keys
-//! Warden uses: Warden never needs a `GITHUB_TOKEN`, and nothing it runs should find one in it.
+//! Warden uses: Warden never needs a `GITHUB_TOKEN`, and nothing it runs should find one in it —
+//! except the few Warden needs itself whose value is a location, not a secret (see
+//! [`needed_by_warden`]).
 //! Call [`capture_and_scrub`] first thing in `main`, before any other thread exists.
 
 use std::collections::HashMap;
@@ -27,7 +29,7 @@ pub fn capture_and_scrub() -> usize {
     let mut erased = 0;
     CAPTURED.get_or_init(|| {
         let captured: HashMap<OsString, String> = std::env::vars_os()
-            .filter(|(name, value)| is_credential(name, value))
+            .filter(|(name, value)| is_credential(name, value) && !needed_by_warden(name))
             .map(|(name, value)| (name, value.to_string_lossy().into_owned()))
             .collect();
         erase_values_in_place(&captured);
@@ -38,6 +40,19 @@ pub fn capture_and_scrub() -> usize {
         captured
     });
     erased
+}
+
+/// Variables that look like credentials to the child-environment rules but that Warden itself
+/// needs in its own environment, and whose value is no secret in itself: where to find something
+/// (the X cookie file the window needs, an agent socket, a token *file*), or the proxy its own
+/// requests go through (a proxy password stays readable to root through `/proc`; children never
+/// get the variable). Children still never inherit any of these.
+fn needed_by_warden(name: &OsStr) -> bool {
+    let upper = name.to_string_lossy().to_ascii_uppercase();
+    matches!(upper.as_str(), "XAUTHORITY" | "SSH_AUTH_SOCK" | "GPG_AGENT_INFO" | "DBUS_SESSION_BUS_ADDRESS")
+        || upper.ends_with("_FILE")
+        || upper.ends_with("_SOCK")
+        || upper.ends_with("_PROXY")
 }
 
 /// The value of credential variable `name` as Warden was started with it. Before (or without)
@@ -86,3 +101,18 @@ fn erase_values_in_place(names: &HashMap<OsString, String>) {
 /// Elsewhere only the variables are removed: no `/proc` exposes the original block there.
 #[cfg(not(target_os = "linux"))]
 fn erase_values_in_place(_names: &HashMap<OsString, String>) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warden_keeps_what_it_needs_that_is_no_secret() {
+        for name in ["XAUTHORITY", "SSH_AUTH_SOCK", "HTTPS_PROXY", "https_proxy", "AWS_WEB_IDENTITY_TOKEN_FILE"] {
+            assert!(needed_by_warden(OsStr::new(name)), "{name}");
+        }
+        for name in ["ANTHROPIC_API_KEY", "GITHUB_TOKEN", "DATABASE_URL", "MYSQL_PWD"] {
+            assert!(!needed_by_warden(OsStr::new(name)), "{name}");
+        }
+    }
+}
