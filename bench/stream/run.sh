@@ -32,6 +32,7 @@ fi
 echo "== building (release) and installing the SDKs"
 (cd "$REPO/src-tauri" && cargo build --release -q -p warden-core --example stream_drain && cargo build --release -q -p warden-cli)
 EXEC_HOME=$(mktemp -d)
+EXEC_PROJECT=$(mktemp -d)
 (cd "$HERE" && { [ -d node_modules/@anthropic-ai/sdk ] && [ -d node_modules/openai ] || npm install --no-audit --no-fund --silent; })
 
 echo "== generating bodies: $N text deltas + a tool call of $M argument fragments (and 2N for linearity)"
@@ -41,7 +42,7 @@ ls -l "$OUT/n" | awk 'NR>1 {printf "   %-14s %8.1f MB\n", $9, $5/1048576}'
 
 SERVER_PIDS=()
 cleanup() { for p in "${SERVER_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }
-trap 'cleanup; rm -rf "$EXEC_HOME"' EXIT
+trap 'cleanup; rm -rf "$EXEC_HOME" "$EXEC_PROJECT"' EXIT
 start_server() { # dir → sets PORT
   local fifo; fifo=$(mktemp -u); mkfifo "$fifo"
   node "$HERE/serve.mjs" "$1" >"$fifo" & SERVER_PIDS+=($!)
@@ -87,7 +88,7 @@ for i in $(seq 1 "$RUNS"); do
   # What a user runs: the whole CLI, events as JSON lines to /dev/null.
   measure "$i" warden-exec env WARDEN_HOME="$EXEC_HOME" ANTHROPIC_API_KEY=bench sh -c \
     'exec "$0" exec --json --provider anthropic --model bench --base-url "$1" --project "$2" hi >/dev/null' \
-    "$WARDEN" "$BASE" "$EXEC_HOME"
+    "$WARDEN" "$BASE" "$EXEC_PROJECT"
   measure "$i" warden-openai "$DRAIN" openai "$BASE/v1"
   measure "$i" sdk-openai node "$HERE/sdk_openai.mjs" "$BASE/v1"
   measure "$i" warden-anthropic-2n "$DRAIN" anthropic "$BASE2"
