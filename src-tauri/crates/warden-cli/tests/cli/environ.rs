@@ -58,7 +58,8 @@ async fn wardens_own_environ_holds_no_key_while_it_runs() {
     // Wait until it runs its command (its child exists), then read its environ as root can.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+        let children =
+            std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
         if !children.trim().is_empty() {
             break;
         }

@@ -108,7 +108,9 @@ mod tests {
 
     #[test]
     fn warden_keeps_what_it_needs_that_is_no_secret() {
-        for name in ["XAUTHORITY", "SSH_AUTH_SOCK", "HTTPS_PROXY", "https_proxy", "AWS_WEB_IDENTITY_TOKEN_FILE"] {
+        for name in
+            ["XAUTHORITY", "SSH_AUTH_SOCK", "HTTPS_PROXY", "https_proxy", "AWS_WEB_IDENTITY_TOKEN_FILE"]
+        {
             assert!(needed_by_warden(OsStr::new(name)), "{name}");
         }
         for name in ["ANTHROPIC_API_KEY", "GITHUB_TOKEN", "DATABASE_URL", "MYSQL_PWD"] {
