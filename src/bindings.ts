@@ -323,6 +323,13 @@ export type ToolDelta = {
 /**  `chat:tool-delta`: streamed tool output (coalesced per frame). */
 export type ToolDeltaEvent = ToolDelta;
 
+/**  Why a tool call did not produce a normal result. Carried as `code` on `chat:tool-result`. */
+export type ToolErrorCode = "VALIDATION_ERROR" | "FILE_NOT_FOUND" | "PERMISSION_DENIED" | "SANDBOX_VIOLATION" | "TOOL_TIMEOUT" | "SIZE_LIMIT_EXCEEDED" | "USER_REJECTED" | "APPROVAL_TIMEOUT" | "CANCELLED" | "BLOCKED_COMMAND" | 
+/**  The tool ran and failed in an expected way (non-zero exit, no match, …). */
+"EXECUTION_ERROR" | 
+/**  The model asked for a tool that does not exist or is not in scope. */
+"UNKNOWN_TOOL";
+
 /**
  *  What the agent may do inside one project. Kept in Warden's config, outside the project, so the
  *  agent can never edit its own permissions.
@@ -336,14 +343,17 @@ export type ToolPermissions = {
 	bashTimeoutSecs?: number,
 };
 
-/**  The tool finished, failed, was denied or was cancelled (`metadata.code` says which). */
+/**  The tool finished, failed, was denied or was cancelled (`code` says which). */
 export type ToolResult = {
 	conversationId: string,
 	messageId: string,
 	toolId: string,
 	status: ToolStatus,
+	/**  Why the call did not produce a normal result; `None` on success. */
+	code?: ToolErrorCode | null,
 	/**  What the model receives (capped). */
 	result: string,
+	/**  What the tool reports besides its text (sizes, hashes, hits…), for the window. */
 	metadata?: Value | null,
 };
 

@@ -48,6 +48,7 @@ fn result(tool: &str) -> Event {
         message_id: "m".into(),
         tool_id: tool.into(),
         status: ToolStatus::Success,
+        code: None,
         result: "ok".into(),
         metadata: None,
     })

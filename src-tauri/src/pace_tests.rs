@@ -11,6 +11,7 @@ fn result(i: usize) -> Event {
         message_id: "m".into(),
         tool_id: format!("t{i}"),
         status: ToolStatus::Success,
+        code: None,
         result: "ok".into(),
         metadata: None,
     })

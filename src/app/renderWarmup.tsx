@@ -50,7 +50,7 @@ function sampleEvents(): ProtocolEvent[] {
     at("chat:tool-start", { toolId: "find", toolName: "search_in_files", input: { query: "x" } }),
     at("chat:tool-result", { toolId: "find", status: "success", result: "src/a.rs:1: x\nsrc/b.rs:2: x", metadata: null }),
     at("chat:tool-start", { toolId: "web", toolName: "web_search", input: { query: "x" } }),
-    at("chat:tool-result", { toolId: "web", status: "error", result: "failed", metadata: { code: "EXECUTION_ERROR" } }),
+    at("chat:tool-result", { toolId: "web", status: "error", result: "failed", code: "EXECUTION_ERROR" }),
     at("chat:error", { code: "RATE_LIMITED", message: "Slow down.", retryable: false }),
   ];
 }

@@ -42,6 +42,7 @@ export type {
   ThinkingDelta,
   ToolConfirm,
   ToolDelta,
+  ToolErrorCode,
   ToolPermissions,
   ToolResult,
   ToolStart,

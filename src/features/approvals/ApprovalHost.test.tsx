@@ -155,7 +155,7 @@ describe("ApprovalDialog", () => {
     act(() =>
       store.dispatch({
         event: "chat:tool-result",
-        payload: { conversationId: "c1", messageId: "m1", toolId: "t1", status: "error", result: "cancelled", metadata: { code: "CANCELLED" } },
+        payload: { conversationId: "c1", messageId: "m1", toolId: "t1", status: "error", result: "cancelled", code: "CANCELLED" },
       }),
     );
     expect(screen.queryByTestId(TID.approvalDialog)).toBeNull();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProtocolEvent } from "../ipc";
+import type { ProtocolEvent, ToolErrorCode } from "../ipc";
 import { OUTPUT_CAP, initialChatState, reduce } from "./reducer";
 import { messageText, messageThinking, messageToolIds, contextTokens } from "./selectors";
 import { textOf } from "./textBuffer";
@@ -31,9 +31,9 @@ const toolDelta = (toolId: string, chunk: string): ProtocolEvent => ({
   event: "chat:tool-delta",
   payload: { conversationId: C, messageId: M, toolId, chunk },
 });
-const toolResult = (toolId: string, status: "success" | "error", code?: string): ProtocolEvent => ({
+const toolResult = (toolId: string, status: "success" | "error", code?: ToolErrorCode): ProtocolEvent => ({
   event: "chat:tool-result",
-  payload: { conversationId: C, messageId: M, toolId, status, result: "done", metadata: code ? { code } : null },
+  payload: { conversationId: C, messageId: M, toolId, status, result: "done", code: code ?? null, metadata: null },
 });
 const confirm = (toolId: string): ProtocolEvent => ({
   event: "chat:tool-confirm",
@@ -112,7 +112,7 @@ describe("event store reducer", () => {
     expect(messageToolIds(assistant(s))).toEqual(["t9"]);
   });
 
-  it.each([
+  it.each<[ToolErrorCode | undefined, string]>([
     ["USER_REJECTED", "denied"],
     ["APPROVAL_TIMEOUT", "denied"],
     ["BLOCKED_COMMAND", "denied"],

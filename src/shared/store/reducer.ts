@@ -40,13 +40,6 @@ export function statusFromResult(r: Pick<ToolResult, "status">, code: string | n
   }
 }
 
-export function codeOf(metadata: unknown): string | null {
-  if (metadata && typeof metadata === "object" && "code" in metadata && typeof metadata.code === "string") {
-    return metadata.code;
-  }
-  return null;
-}
-
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null;
 }
@@ -154,7 +147,7 @@ function onToolResult(state: ChatState, e: ToolResult): ChatState {
   const next = withConversation(state, e.conversationId, (c) =>
     withTool(c, e.toolId, e.messageId, (t) => {
       const metadata = e.metadata ?? null;
-      const errorCode = e.status === "success" ? null : codeOf(metadata);
+      const errorCode = e.status === "success" ? null : (e.code ?? null);
       return { ...t, status: statusFromResult(e, errorCode), result: e.result ?? "", metadata, errorCode };
     }),
   );

@@ -6,6 +6,7 @@ import type {
   ProtocolEvent,
   StopReason,
   ToolConfirm,
+  ToolErrorCode,
   Usage,
 } from "../ipc";
 import type { TextBuffer } from "./textBuffer";
@@ -28,8 +29,8 @@ export interface ToolBlock {
   stderr: readonly (readonly [number, number])[];
   result: string | null;
   metadata: JsonValue | null;
-  /** `metadata.code` of a failed result (USER_REJECTED, TOOL_TIMEOUT…). */
-  errorCode: string | null;
+  /** Why a failed call failed (USER_REJECTED, TOOL_TIMEOUT…), as the engine typed it. */
+  errorCode: ToolErrorCode | null;
   /** The approval request, kept after it is answered for its diff / command preview. */
   confirm: ToolConfirm | null;
 }
@@ -91,7 +92,7 @@ export interface ChatState {
 /** Things the UI itself did, folded into the same state. */
 export type LocalAction =
   | { type: "user-send"; conversationId: string; messageId: string; text: string }
-  | { type: "approval-answered"; toolId: string; approved: boolean; code?: string }
+  | { type: "approval-answered"; toolId: string; approved: boolean; code?: ToolErrorCode }
   | { type: "history-loaded"; conversationId: string; history: HistoryMessage[] }
   | { type: "send-failed"; conversationId: string; message: string };
 

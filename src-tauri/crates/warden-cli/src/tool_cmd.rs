@@ -5,7 +5,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use warden_protocol::ToolConfirm;
+use warden_protocol::{ToolApproval, ToolConfirm};
 
 use warden_core::scope::Scope;
 use warden_core::setup::{Engine, OneShot, SessionSpec};
@@ -105,10 +105,10 @@ pub async fn run(args: ToolArgs) -> u8 {
         |_, chunk| eprint!("{}", sanitize::body(&chunk)),
         |confirm| async move {
             match approve {
-                ApproveArg::All => true,
-                ApproveArg::None => false,
+                ApproveArg::All => answer(true),
+                ApproveArg::None => answer(false),
                 ApproveArg::Ask if json => ask_on_stdin(&confirm).await,
-                ApproveArg::Ask => ask_on_terminal(confirm).await,
+                ApproveArg::Ask => answer(ask_on_terminal(confirm).await),
             }
         },
     );
@@ -132,6 +132,7 @@ pub async fn run(args: ToolArgs) -> u8 {
     if args.common.json {
         let line = serde_json::json!({
             "status": result.status,
+            "code": result.code,
             "result": result.result,
             "metadata": result.metadata.unwrap_or(serde_json::Value::Null),
         });
@@ -146,8 +147,14 @@ pub async fn run(args: ToolArgs) -> u8 {
     }
 }
 
-/// `--json`: the answer is the next stdin line, a JSON approval or `y`/`n`.
-async fn ask_on_stdin(confirm: &ToolConfirm) -> bool {
+/// A yes or no without a reason (the tool id is filled in by the engine).
+fn answer(approved: bool) -> ToolApproval {
+    ToolApproval { tool_id: String::new(), approved, reason: None, remember: None }
+}
+
+/// `--json`: the answer is the next stdin line, a JSON approval (whose reason reaches the result)
+/// or `y`/`n`.
+async fn ask_on_stdin(confirm: &ToolConfirm) -> ToolApproval {
     if std::io::stderr().is_terminal() {
         eprint!("{}approve? [y/N] ", question(confirm));
     }
@@ -157,9 +164,9 @@ async fn ask_on_stdin(confirm: &ToolConfirm) -> bool {
     })
     .await;
     match line.ok().and_then(Result::ok).as_deref().and_then(approvals_input::parse_line) {
-        Some(Answer::YesNo(yes)) => yes,
-        Some(Answer::Approval(approval)) => approval.approved,
-        None => false,
+        Some(Answer::YesNo(yes)) => answer(yes),
+        Some(Answer::Approval(approval)) => approval,
+        None => answer(false),
     }
 }
 

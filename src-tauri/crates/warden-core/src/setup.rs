@@ -10,19 +10,17 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    ErrorCode, Event, KeyName, KeyStatus, Message, ModelEntry, OutputStream, ProviderId, Settings, ToolCall,
-    ToolConfirm, ToolResult, ToolStatus, TrustLevel,
+    ErrorCode, Event, KeyName, KeyStatus, Message, ModelEntry, OutputStream, ProviderId, Settings,
+    ToolApproval, ToolConfirm, ToolResult, TrustLevel,
 };
 
-use crate::agent::{execute_streaming, ToolEnvironment};
-use crate::agent::{Session, SessionConfig};
+use crate::agent::{CallPolicy, RequestedCall, Session, SessionConfig, ToolEnvironment, ToolRunner};
 use crate::config::{ConfigError, Integrity, WardenHome};
-use crate::policy::{self, Decision, Grants};
 use crate::provider::{self, Provider, ProviderError};
 use crate::sandbox::{SandboxError, Workspace};
 use crate::scope::Scope;
 use crate::secrets::{resolve_key, ApiKey, KeychainStore, SealKey, SecretError, SecretStore};
-use crate::tool::{ToolOutput, ToolRegistry, ToolsConfig};
+use crate::tool::{ToolRegistry, ToolsConfig};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
@@ -358,80 +356,76 @@ impl Engine {
         config.system_prompt = Some(system_prompt(&project));
         config.trust = spec.trust;
         config.scope = scope;
-        config.approval_timeout = Duration::from_secs(u64::from(
-            spec.approval_timeout_secs.unwrap_or(settings.approval_timeout_secs).max(1),
-        ));
+        config.approval_timeout = approval_timeout(&spec, &settings);
         config.max_turns = spec.max_turns.max(1);
         config.history_file = spec.history_file.clone();
         Ok(Session::new(config, provider, Arc::new(registry), env))
     }
 
-    /// Run one tool as the loop would: validation, sandbox, policy, approval through `ask`.
-    /// `on_output` receives streamed output (bash stdout/stderr) as it comes.
-    pub async fn run_tool<F, Fut, O>(
+    /// Run one tool through the loop's own path ([`ToolRunner`]): validation, policy, approval,
+    /// the sandbox, streamed output and the result. `on_output` receives streamed output (bash
+    /// stdout/stderr) as it comes; `ask` answers a confirmation (its `tool_id` is filled in here).
+    pub async fn run_tool<O, F, Fut>(
         &self,
         spec: SessionSpec,
         name: &str,
         input: serde_json::Value,
-        on_output: O,
-        ask: F,
+        mut on_output: O,
+        mut ask: F,
     ) -> Result<OneShot, SetupError>
     where
-        F: FnOnce(ToolConfirm) -> Fut,
-        Fut: Future<Output = bool>,
         O: FnMut(OutputStream, String),
+        F: FnMut(ToolConfirm) -> Fut,
+        Fut: Future<Output = ToolApproval>,
     {
-        let settings = self.settings();
-        let project = self.project_outside_home(&spec.project)?;
-        let scope = self.scope_for(&spec, &project);
-        let (registry, env) = self.tools(&spec, &project, &scope, &settings).await?;
-        let tool = registry.get(name).ok_or_else(|| SetupError::UnknownTool(name.to_owned()))?;
-        let tool_id = format!("cli-{}", uuid::Uuid::new_v4());
+        let (runner, mut events) = self.tool_runner(&spec).await?;
+        if !runner.knows(name) {
+            return Err(SetupError::UnknownTool(name.to_owned()));
+        }
+        let call = RequestedCall {
+            id: format!("cli-{}", uuid::Uuid::new_v4()),
+            name: name.to_owned(),
+            input: Ok(input),
+        };
         let cancel = CancellationToken::new();
-        let ctx = env.context(&registry, cancel);
-        let output = match policy::decide(spec.trust, tool.definition(), &scope, &input, &Grants::default()) {
-            Decision::Deny { code, reason } => ToolOutput::error(code, reason),
-            Decision::Ask => {
-                let confirm = ToolConfirm {
-                    conversation_id: spec.conversation_id.clone(),
-                    message_id: String::new(),
-                    tool_id: tool_id.clone(),
-                    tool_name: name.to_owned(),
-                    preview: tool.preview(&input, &ctx).await,
-                    input: input.clone(),
-                    danger_level: tool.definition().danger,
-                    timeout_secs: settings.approval_timeout_secs,
-                    reason: policy::must_ask_reason(name, &input, false),
-                };
-                if ask(confirm).await {
-                    let call = ToolCall { id: tool_id.clone(), name: name.to_owned(), input };
-                    execute_streaming(&registry, &call, ctx, on_output).await
-                } else {
-                    ToolOutput::error(
-                        warden_protocol::ToolErrorCode::UserRejected,
-                        "The user rejected this call.",
-                    )
+        let run = runner.call("", call, &cancel);
+        tokio::pin!(run);
+        loop {
+            tokio::select! {
+                biased;
+                Some(event) = events.recv() => match event {
+                    Event::ToolDelta(delta) => on_output(delta.stream.unwrap_or(OutputStream::Stdout), delta.chunk),
+                    Event::ToolConfirm(confirm) => {
+                        let tool_id = confirm.tool_id.clone();
+                        let answer = ask(confirm).await;
+                        runner.approve(ToolApproval { tool_id, ..answer });
+                    }
+                    _ => {}
+                },
+                outcome = &mut run => {
+                    while let Ok(event) = events.try_recv() {
+                        if let Event::ToolDelta(delta) = event {
+                            on_output(delta.stream.unwrap_or(OutputStream::Stdout), delta.chunk);
+                        }
+                    }
+                    return Ok(OneShot { result: outcome.result });
                 }
             }
-            Decision::Allow => {
-                let call = ToolCall { id: tool_id.clone(), name: name.to_owned(), input };
-                execute_streaming(&registry, &call, ctx, on_output).await
-            }
-        };
-        let mut metadata = output.metadata;
-        if let Some(code) = output.code {
-            metadata.insert("code".to_owned(), serde_json::Value::String(code.as_str().to_owned()));
         }
-        Ok(OneShot {
-            result: ToolResult {
-                conversation_id: spec.conversation_id,
-                message_id: String::new(),
-                tool_id,
-                status: if output.is_error { ToolStatus::Error } else { ToolStatus::Success },
-                result: output.content,
-                metadata: Some(serde_json::Value::Object(metadata)),
-            },
-        })
+    }
+
+    /// The tool path of one session as the spec says, without a model: what `warden tool` runs.
+    pub async fn tool_runner(
+        &self,
+        spec: &SessionSpec,
+    ) -> Result<(ToolRunner, mpsc::UnboundedReceiver<Event>), SetupError> {
+        let settings = self.settings();
+        let project = self.project_outside_home(&spec.project)?;
+        let scope = self.scope_for(spec, &project);
+        let (registry, env) = self.tools(spec, &project, &scope, &settings).await?;
+        let policy =
+            CallPolicy { trust: spec.trust, scope, approval_timeout: approval_timeout(spec, &settings) };
+        Ok(ToolRunner::standalone(spec.conversation_id.clone(), Arc::new(registry), env, policy))
     }
 
     /// The project folder, canonical, refused when it and Warden's home overlap: a command the agent
@@ -488,6 +482,13 @@ pub enum SetupOrProviderError {
     Setup(#[from] SetupError),
     #[error(transparent)]
     Provider(#[from] ProviderError),
+}
+
+/// How long a confirmation waits for an answer: the spec's choice, else the settings'.
+fn approval_timeout(spec: &SessionSpec, settings: &Settings) -> Duration {
+    Duration::from_secs(u64::from(
+        spec.approval_timeout_secs.unwrap_or(settings.approval_timeout_secs).max(1),
+    ))
 }
 
 fn keychain_note(keychain: &Option<String>) -> String {
@@ -550,14 +551,17 @@ mod tests {
         settings
     }
 
+    async fn approve(_: ToolConfirm) -> ToolApproval {
+        ToolApproval { tool_id: String::new(), approved: true, reason: None, remember: None }
+    }
+
     /// `file_write` as `warden tool` runs it: scope from the settings, no approval asked.
     async fn file_write(engine: &Engine, project: &Path) -> Option<String> {
         let mut spec = SessionSpec::new(project.to_path_buf());
         spec.trust = TrustLevel::Autonomous;
         let input = serde_json::json!({"path": "out.txt", "content": "x"});
-        let shot = engine.run_tool(spec, "file_write", input, |_, _| {}, |_| async { true }).await.unwrap();
-        let metadata = shot.result.metadata.unwrap_or_default();
-        metadata.get("code").and_then(|c| c.as_str()).map(str::to_owned)
+        let shot = engine.run_tool(spec, "file_write", input, |_, _| {}, approve).await.unwrap();
+        shot.result.code.map(|code| code.as_str().to_owned())
     }
 
     /// Review #9, finding 9: a command rewrote `settings.json` and a later `file_write` went from
@@ -602,8 +606,7 @@ mod tests {
         let engine = Engine::new(home, Arc::new(MemoryStore::new())).unwrap();
         let spec = SessionSpec::new(d.project.clone());
         let input = serde_json::json!({"path": "a"});
-        let error =
-            engine.run_tool(spec, "file_read", input, |_, _| {}, |_| async { true }).await.unwrap_err();
+        let error = engine.run_tool(spec, "file_read", input, |_, _| {}, approve).await.unwrap_err();
         assert!(matches!(error, SetupError::HomeInProject { .. }), "{error}");
         assert!(error.is_usage());
     }

@@ -126,7 +126,7 @@ pub enum ToolStatus {
     Error,
 }
 
-/// The tool finished, failed, was denied or was cancelled (`metadata.code` says which).
+/// The tool finished, failed, was denied or was cancelled (`code` says which).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResult {
@@ -134,18 +134,14 @@ pub struct ToolResult {
     pub message_id: String,
     pub tool_id: String,
     pub status: ToolStatus,
+    /// Why the call did not produce a normal result; `None` on success.
+    #[serde(default)]
+    pub code: Option<ToolErrorCode>,
     /// What the model receives (capped).
     pub result: String,
+    /// What the tool reports besides its text (sizes, hashes, hits…), for the window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<serde_json::Value>,
-}
-
-impl ToolResult {
-    /// The error code from `metadata.code`, when there is one.
-    pub fn code(&self) -> Option<ToolErrorCode> {
-        let code = self.metadata.as_ref()?.get("code")?.clone();
-        serde_json::from_value(code).ok()
-    }
 }
 
 /// What the approval dialog shows besides the raw input.

@@ -60,7 +60,7 @@ pub struct ToolCall {
     pub input: serde_json::Value,
 }
 
-/// Why a tool call did not produce a normal result. Carried as `metadata.code` on `chat:tool-result`.
+/// Why a tool call did not produce a normal result. Carried as `code` on `chat:tool-result`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ToolErrorCode {

@@ -93,7 +93,7 @@ async fn end_of_stdin_rejects_a_waiting_call_and_the_turn_still_exits_0() {
     assert!(!dirs.path("x.txt").exists());
     let result = &find(&lines, "chat:tool-result")[0]["payload"];
     assert_eq!(result["status"], "error");
-    assert_eq!(result["metadata"]["code"], "USER_REJECTED");
+    assert_eq!(result["code"], "USER_REJECTED");
 }
 
 #[tokio::test]
@@ -174,7 +174,7 @@ async fn a_sandbox_violation_exits_1() {
     let (code, lines, _) =
         Warden::spawn(command(&dirs, &exec_args(&server, &["read passwd"]))).finish().await;
     assert_eq!(code, 1);
-    assert_eq!(find(&lines, "chat:tool-result")[0]["payload"]["metadata"]["code"], "SANDBOX_VIOLATION");
+    assert_eq!(find(&lines, "chat:tool-result")[0]["payload"]["code"], "SANDBOX_VIOLATION");
     assert_eq!(find(&lines, "chat:error")[0]["payload"]["code"], "SANDBOX_VIOLATION");
     assert_eq!(server.requests().len(), 1);
 }

@@ -29,9 +29,9 @@ async fn tool_errors_exit_1_and_usage_errors_exit_2() {
     assert_eq!((code, out["status"].as_str()), (1, Some("error")));
     let (code, out, _) =
         run(&dirs, &["tool", "file_read", r#"{"path": "../../etc/passwd"}"#, "--json"]).await;
-    assert_eq!((code, out["metadata"]["code"].as_str()), (1, Some("SANDBOX_VIOLATION")));
+    assert_eq!((code, out["code"].as_str()), (1, Some("SANDBOX_VIOLATION")));
     let (code, out, _) = run(&dirs, &["tool", "file_read", r#"{"path": 7}"#, "--json"]).await;
-    assert_eq!((code, out["metadata"]["code"].as_str()), (1, Some("VALIDATION_ERROR")));
+    assert_eq!((code, out["code"].as_str()), (1, Some("VALIDATION_ERROR")));
     for args in [
         &["tool", "no_such_tool", "{}"][..],
         &["tool", "file_read", "{not json"],
@@ -47,14 +47,14 @@ async fn the_policy_applies_scope_trust_approval_and_blocklist() {
     let dirs = Dirs::new();
     // Not in scope by default (read-only set).
     let (code, out, _) = run(&dirs, &["tool", "bash", r#"{"command": "touch a"}"#, "--json"]).await;
-    assert_eq!((code, out["metadata"]["code"].as_str()), (1, Some("PERMISSION_DENIED")));
+    assert_eq!((code, out["code"].as_str()), (1, Some("PERMISSION_DENIED")));
     // In scope but rejected.
     let (code, out, _) = run(
         &dirs,
         &["tool", "bash", r#"{"command": "touch a"}"#, "--allow", "bash", "--approve", "none", "--json"],
     )
     .await;
-    assert_eq!((code, out["metadata"]["code"].as_str()), (1, Some("USER_REJECTED")));
+    assert_eq!((code, out["code"].as_str()), (1, Some("USER_REJECTED")));
     assert!(!dirs.path("a").exists());
     // Approved: it runs, and its output is the result.
     let (code, out, _) = run(
@@ -79,5 +79,5 @@ async fn the_policy_applies_scope_trust_approval_and_blocklist() {
         &["tool", "bash", r#"{"command": "rm -rf ~"}"#, "--allow", "bash", "--trust", "autonomous", "--json"],
     )
     .await;
-    assert_eq!((code, out["metadata"]["code"].as_str()), (1, Some("BLOCKED_COMMAND")));
+    assert_eq!((code, out["code"].as_str()), (1, Some("BLOCKED_COMMAND")));
 }

@@ -8,13 +8,7 @@ use warden_protocol::{ContentBlock, Message, Role, StopReason, ToolUse, Usage};
 
 use crate::provider::StreamChunk;
 
-/// A tool call as the model sent it; `input` is `Err` when its JSON is invalid.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RequestedCall {
-    pub id: String,
-    pub name: String,
-    pub input: Result<serde_json::Value, String>,
-}
+pub use super::tool_runner::RequestedCall;
 
 #[derive(Debug, Default)]
 pub struct MessageBuilder {

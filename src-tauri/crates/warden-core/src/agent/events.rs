@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use warden_protocol::{
-    ChatError, ErrorCode, Event, StopReason, StreamEnd, StreamStart, TextDelta, ThinkingDelta, Usage,
+    ChatError, ErrorCode, Event, OutputStream, StopReason, StreamEnd, StreamStart, TextDelta, ThinkingDelta,
+    ToolConfirm, ToolDelta, ToolResult, ToolStart, Usage,
 };
 
 /// Sends events of one conversation to whoever drives the session. A face that stopped listening
@@ -88,5 +89,37 @@ impl EventSink {
             retry_after_secs: Some(secs),
             retrying: true,
         }));
+    }
+
+    /// `chat:tool-start`: a call is complete and is about to be decided on.
+    pub fn tool_start(&self, message_id: &str, tool_id: &str, tool_name: &str, input: serde_json::Value) {
+        self.emit(Event::ToolStart(ToolStart {
+            conversation_id: self.conv(),
+            message_id: message_id.to_owned(),
+            tool_id: tool_id.to_owned(),
+            tool_name: tool_name.to_owned(),
+            input,
+        }));
+    }
+
+    /// `chat:tool-delta`: a piece of a running call's output.
+    pub fn tool_delta(&self, message_id: &str, tool_id: &str, stream: OutputStream, chunk: String) {
+        self.emit(Event::ToolDelta(ToolDelta {
+            conversation_id: self.conv(),
+            message_id: message_id.to_owned(),
+            tool_id: tool_id.to_owned(),
+            chunk,
+            stream: Some(stream),
+        }));
+    }
+
+    /// `chat:tool-confirm`: a call waits for the user. The caller fills in everything but the ids.
+    pub fn tool_confirm(&self, confirm: ToolConfirm) {
+        self.emit(Event::ToolConfirm(ToolConfirm { conversation_id: self.conv(), ..confirm }));
+    }
+
+    /// `chat:tool-result`: how a call ended.
+    pub fn tool_result(&self, result: ToolResult) {
+        self.emit(Event::ToolResult(ToolResult { conversation_id: self.conv(), ..result }));
     }
 }

@@ -6,9 +6,11 @@ pub mod budget;
 mod events;
 mod session;
 mod tool_env;
+mod tool_runner;
 mod tool_step;
 mod turn;
 
 pub use session::{Session, SessionConfig, SessionError};
 pub use tool_env::{execute_streaming, ToolEnvironment};
+pub use tool_runner::{CallOutcome, CallPolicy, PlannedCall, RequestedCall, ToolRunner};
 pub use turn::TurnEnd;

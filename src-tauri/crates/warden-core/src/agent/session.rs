@@ -9,14 +9,13 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{ContentBlock, Event, Message, Op, Role, ToolApproval, ToolDefinition, TrustLevel};
 
-use super::approvals::ApprovalRouter;
 use super::events::EventSink;
 use super::tool_env::ToolEnvironment;
+use super::tool_runner::{CallPolicy, ToolRunner};
 use super::turn::{run_turn, TurnEnd};
-use crate::policy::{Grant, Grants};
 use crate::provider::{Provider, ThinkingConfig};
 use crate::scope::Scope;
-use crate::tool::{ToolContext, ToolRegistry};
+use crate::tool::ToolRegistry;
 
 /// Everything fixed for the life of a session.
 #[derive(Debug, Clone)]
@@ -82,12 +81,10 @@ pub enum SessionError {
 pub(crate) struct SessionCore {
     pub config: SessionConfig,
     pub provider: Arc<dyn Provider>,
-    pub tools: Arc<ToolRegistry>,
-    pub tool_env: ToolEnvironment,
-    pub approvals: ApprovalRouter,
+    /// Every tool call of the session goes through it.
+    pub runner: ToolRunner,
     pub events: EventSink,
     history: Mutex<Vec<Message>>,
-    grants: Mutex<Grants>,
     /// The running turn's cancel token.
     running: Mutex<Option<CancellationToken>>,
 }
@@ -120,21 +117,8 @@ impl SessionCore {
         }
     }
 
-    pub fn grants(&self) -> Grants {
-        lock(&self.grants).clone()
-    }
-
-    pub fn add_grant(&self, grant: Grant) {
-        lock(&self.grants).insert(grant);
-    }
-
     pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
-        self.tools.definitions(&self.config.scope)
-    }
-
-    /// A context for one call of this session; output is relayed by the caller.
-    pub fn tool_context(&self, cancel: CancellationToken) -> ToolContext {
-        self.tool_env.context(&self.tools, cancel)
+        self.runner.definitions()
     }
 }
 
@@ -153,15 +137,18 @@ impl Session {
         tool_env: ToolEnvironment,
     ) -> (Self, mpsc::UnboundedReceiver<Event>) {
         let (tx, rx) = mpsc::unbounded_channel();
+        let events = EventSink::new(config.conversation_id.clone(), tx);
+        let policy = CallPolicy {
+            trust: config.trust,
+            scope: config.scope.clone(),
+            approval_timeout: config.approval_timeout,
+        };
         let core = SessionCore {
-            events: EventSink::new(config.conversation_id.clone(), tx),
+            runner: ToolRunner::new(tools, tool_env, policy, events.clone()),
+            events,
             config,
             provider,
-            tools,
-            tool_env,
-            approvals: ApprovalRouter::new(),
             history: Mutex::new(Vec::new()),
-            grants: Mutex::new(Grants::default()),
             running: Mutex::new(None),
         };
         (Self { core: Arc::new(core) }, rx)
@@ -188,11 +175,6 @@ impl Session {
 
     pub fn is_busy(&self) -> bool {
         lock(&self.core.running).is_some()
-    }
-
-    /// Whether a tool call of this session waits for an answer.
-    pub fn is_awaiting(&self, tool_id: &str) -> bool {
-        self.core.approvals.is_pending(tool_id)
     }
 
     /// Hand the session an op. `Send` starts a turn on the current tokio runtime and returns
@@ -231,7 +213,7 @@ impl Session {
     /// Answer a pending approval. An unknown or already-decided id releases nothing.
     pub fn approve(&self, approval: ToolApproval) -> Result<(), SessionError> {
         let id = approval.tool_id.clone();
-        if self.core.approvals.deliver(approval) {
+        if self.core.runner.approve(approval) {
             Ok(())
         } else {
             Err(SessionError::NoSuchApproval(id))

@@ -14,7 +14,7 @@ use super::harness::{answer, approve_all, Harness, Wire, ALL_WIRES};
 use super::wire::{text, tool, Part};
 
 fn code(result: &warden_protocol::ToolResult) -> Option<ToolErrorCode> {
-    result.code()
+    result.code
 }
 
 /// The tool results the provider received in request `n`, as (id, content, is_error), whatever
@@ -442,7 +442,9 @@ async fn safe_calls_of_one_message_run_in_parallel_and_report_in_order() {
     let mut h = Harness::with_tools_config(wire, replies, config, |_| {}).await;
     let run = h.run("search", approve_all()).await;
     assert_eq!(run.end, TurnEnd::Completed);
-    let ids: Vec<_> = run.results().iter().map(|r| (r.tool_id.as_str(), r.status)).collect();
+    // Each result is shown as soon as its call ends (in any order); the model gets them in its order.
+    let mut ids: Vec<_> = run.results().iter().map(|r| (r.tool_id.as_str(), r.status)).collect();
+    ids.sort_by_key(|(id, _)| *id);
     assert_eq!(ids, [("p1", ToolStatus::Success), ("p2", ToolStatus::Success), ("p3", ToolStatus::Success)]);
     // Run one after another, the server would never have seen more than one search at a time.
     let most = most_at_once.load(std::sync::atomic::Ordering::SeqCst);

@@ -56,7 +56,7 @@ async fn two_conversations_at_once_keep_their_approvals_and_cancels_apart() {
     assert_eq!(std::fs::read_to_string(a.path("a.txt")).unwrap_or_default(), "from A\n");
     assert!(run_a.text().contains("A is done"));
     assert_eq!(run_b.end, TurnEnd::Cancelled);
-    assert_eq!(run_b.results()[0].code(), Some(ToolErrorCode::Cancelled), "{:?}", run_b.results()[0]);
+    assert_eq!(run_b.results()[0].code, Some(ToolErrorCode::Cancelled), "{:?}", run_b.results()[0]);
     // Each conversation's events name only its own calls.
     assert!(run_a.confirms().iter().all(|c| c.tool_id == "a1"));
     assert!(run_b.confirms().iter().all(|c| c.tool_id == "b1"));

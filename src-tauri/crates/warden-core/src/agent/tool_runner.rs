@@ -1,0 +1,300 @@
+//! The one path every tool call takes, the loop's and `warden tool`'s alike: check the input,
+//! decide (policy and the session's grants), ask (the approval router), run with streamed output,
+//! and turn the outcome into a result. Each step's event is emitted here and nowhere else, so what
+//! hooks into a tool call (the OS sandbox, checkpoints before a change, MCP tools) hooks in here.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use warden_protocol::{
+    DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolConfirm, ToolDefinition, ToolErrorCode,
+    ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
+};
+
+use super::approvals::{ApprovalOutcome, ApprovalRouter};
+use super::events::EventSink;
+use super::tool_env::{execute_streaming, ToolEnvironment};
+use crate::policy::{self, Decision, Grants};
+use crate::scope::Scope;
+use crate::tool::{Tool, ToolContext, ToolOutput, ToolRegistry};
+
+/// A call as the model (or `warden tool`) asked for it; `input` is `Err` when it was not valid JSON.
+#[derive(Debug, Clone)]
+pub struct RequestedCall {
+    pub id: String,
+    pub name: String,
+    pub input: Result<serde_json::Value, String>,
+}
+
+/// What the runner may do without asking, and how long it waits when it asks.
+#[derive(Debug, Clone)]
+pub struct CallPolicy {
+    pub trust: TrustLevel,
+    pub scope: Scope,
+    pub approval_timeout: Duration,
+}
+
+/// A call with its decision made, before it runs (the loop forms its parallel batches from these).
+pub struct PlannedCall {
+    call: RequestedCall,
+    tool: Option<Arc<dyn Tool>>,
+    decision: Decision,
+}
+
+impl PlannedCall {
+    pub fn id(&self) -> &str {
+        &self.call.id
+    }
+
+    /// Safe, parallel-capable and needing no approval: may run alongside its neighbours.
+    pub fn runs_in_parallel(&self) -> bool {
+        matches!(self.decision, Decision::Allow)
+            && self.call.input.is_ok()
+            && self.tool.as_ref().is_some_and(|t| {
+                let def = t.definition();
+                def.parallel && def.danger == DangerLevel::Safe
+            })
+    }
+}
+
+/// How one call ended: the event the faces saw and the block the model receives.
+#[derive(Debug, Clone)]
+pub struct CallOutcome {
+    pub result: ToolResult,
+    pub block: ToolResultBlock,
+}
+
+/// Runs the tool calls of one session (or of one `warden tool` command).
+pub struct ToolRunner {
+    tools: Arc<ToolRegistry>,
+    env: ToolEnvironment,
+    policy: CallPolicy,
+    grants: Mutex<Grants>,
+    approvals: ApprovalRouter,
+    events: EventSink,
+}
+
+impl ToolRunner {
+    pub(crate) fn new(
+        tools: Arc<ToolRegistry>,
+        env: ToolEnvironment,
+        policy: CallPolicy,
+        events: EventSink,
+    ) -> Self {
+        Self {
+            tools,
+            env,
+            policy,
+            grants: Mutex::new(Grants::default()),
+            approvals: ApprovalRouter::new(),
+            events,
+        }
+    }
+
+    /// A runner of its own (for `warden tool`), and the receiver of its events.
+    pub fn standalone(
+        conversation_id: String,
+        tools: Arc<ToolRegistry>,
+        env: ToolEnvironment,
+        policy: CallPolicy,
+    ) -> (Self, mpsc::UnboundedReceiver<Event>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (Self::new(tools, env, policy, EventSink::new(conversation_id, tx)), rx)
+    }
+
+    /// The tools the model is offered: those in scope.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.tools.definitions(&self.policy.scope)
+    }
+
+    /// Whether a tool of this name exists at all (in scope or not).
+    pub fn knows(&self, name: &str) -> bool {
+        self.tools.get(name).is_some()
+    }
+
+    /// Answer a pending approval. False when no call waits under that id (unknown or decided).
+    pub fn approve(&self, approval: ToolApproval) -> bool {
+        self.approvals.deliver(approval)
+    }
+
+    /// Decide a call: the policy for this trust level and scope, with the session's grants.
+    /// Unknown tools and invalid input are decided `Allow` here and reported when the call runs.
+    pub fn plan(&self, call: RequestedCall) -> PlannedCall {
+        let tool = self.tools.get(&call.name);
+        let decision = match (&tool, &call.input) {
+            (Some(tool), Ok(input)) => {
+                let grants = lock(&self.grants).clone();
+                policy::decide(self.policy.trust, tool.definition(), &self.policy.scope, input, &grants)
+            }
+            _ => Decision::Allow,
+        };
+        PlannedCall { call, tool, decision }
+    }
+
+    /// The whole path for one call: plan it, then [`ToolRunner::run`] it.
+    pub async fn call(
+        &self,
+        message_id: &str,
+        call: RequestedCall,
+        cancel: &CancellationToken,
+    ) -> CallOutcome {
+        let planned = self.plan(call);
+        self.run(message_id, &planned, cancel).await
+    }
+
+    /// Announce, check, ask when the decision says so, run, and report the result.
+    pub async fn run(
+        &self,
+        message_id: &str,
+        planned: &PlannedCall,
+        cancel: &CancellationToken,
+    ) -> CallOutcome {
+        self.announce(message_id, &planned.call);
+        let output = self.attempt(message_id, planned, cancel).await;
+        self.finish(message_id, &planned.call, output)
+    }
+
+    /// A call that is not run (the turn stopped before it): announced, and reported with `code`.
+    pub fn skip(
+        &self,
+        message_id: &str,
+        planned: &PlannedCall,
+        code: ToolErrorCode,
+        why: &str,
+    ) -> CallOutcome {
+        self.announce(message_id, &planned.call);
+        self.finish(message_id, &planned.call, ToolOutput::error(code, why))
+    }
+
+    fn announce(&self, message_id: &str, call: &RequestedCall) {
+        let input = call.input.clone().unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new()));
+        self.events.tool_start(message_id, &call.id, &call.name, input);
+    }
+
+    async fn attempt(
+        &self,
+        message_id: &str,
+        planned: &PlannedCall,
+        cancel: &CancellationToken,
+    ) -> ToolOutput {
+        let call = &planned.call;
+        let input = match &call.input {
+            Ok(input) => input.clone(),
+            Err(reason) => {
+                return ToolOutput::error(
+                    ToolErrorCode::ValidationError,
+                    format!("Invalid input for `{}`: {reason}", call.name),
+                )
+            }
+        };
+        let Some(tool) = &planned.tool else {
+            let known: Vec<String> = self.definitions().into_iter().map(|d| d.name).collect();
+            return ToolOutput::error(
+                ToolErrorCode::UnknownTool,
+                format!("There is no tool named `{}`. Available tools: {}.", call.name, known.join(", ")),
+            );
+        };
+        let ctx = self.context(cancel.clone());
+        match &planned.decision {
+            Decision::Deny { code, reason } => return ToolOutput::error(*code, reason.clone()),
+            Decision::Allow => {}
+            Decision::Ask => {
+                if let Some(refused) = self.ask(message_id, call, tool.as_ref(), &input, &ctx, cancel).await {
+                    return refused;
+                }
+            }
+        }
+        if cancel.is_cancelled() {
+            return ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled.");
+        }
+        let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
+        execute_streaming(&self.tools, &tool_call, ctx, |stream, chunk| {
+            self.events.tool_delta(message_id, &call.id, stream, chunk);
+        })
+        .await
+    }
+
+    /// Ask the user. `None` = approved; `Some(result)` = not run, and why.
+    async fn ask(
+        &self,
+        message_id: &str,
+        call: &RequestedCall,
+        tool: &dyn Tool,
+        input: &serde_json::Value,
+        ctx: &ToolContext,
+        cancel: &CancellationToken,
+    ) -> Option<ToolOutput> {
+        let timeout = self.policy.approval_timeout;
+        let preview = tool.preview(input, ctx).await;
+        let rx = self.approvals.register(&call.id);
+        self.events.tool_confirm(ToolConfirm {
+            conversation_id: String::new(),
+            message_id: message_id.to_owned(),
+            tool_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            input: input.clone(),
+            danger_level: tool.definition().danger,
+            preview,
+            timeout_secs: u32::try_from(timeout.as_secs()).unwrap_or(u32::MAX),
+            reason: policy::must_ask_reason(&call.name, input, false),
+        });
+        match self.approvals.wait(&call.id, rx, timeout, cancel).await {
+            ApprovalOutcome::Answered(answer) if answer.approved => {
+                if answer.remember == Some(Remember::Session) {
+                    if let Some(grant) = Grants::grant_for(&call.name, input) {
+                        lock(&self.grants).insert(grant);
+                    }
+                }
+                None
+            }
+            ApprovalOutcome::Answered(answer) => {
+                let text = match answer.reason.filter(|r| !r.trim().is_empty()) {
+                    Some(reason) => format!("The user rejected this call: {reason}"),
+                    None => "The user rejected this call.".to_owned(),
+                };
+                Some(ToolOutput::error(ToolErrorCode::UserRejected, text))
+            }
+            ApprovalOutcome::TimedOut => Some(ToolOutput::error(
+                ToolErrorCode::ApprovalTimeout,
+                format!("Not run: nobody approved this call within {} s.", timeout.as_secs()),
+            )),
+            ApprovalOutcome::Cancelled => {
+                Some(ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled."))
+            }
+        }
+    }
+
+    fn context(&self, cancel: CancellationToken) -> ToolContext {
+        self.env.context(&self.tools, cancel)
+    }
+
+    fn finish(&self, message_id: &str, call: &RequestedCall, output: ToolOutput) -> CallOutcome {
+        let result = ToolResult {
+            conversation_id: self.events.conv(),
+            message_id: message_id.to_owned(),
+            tool_id: call.id.clone(),
+            status: if output.is_error { ToolStatus::Error } else { ToolStatus::Success },
+            code: output.code,
+            result: output.content,
+            metadata: if output.metadata.is_empty() {
+                None
+            } else {
+                Some(serde_json::Value::Object(output.metadata))
+            },
+        };
+        self.events.tool_result(result.clone());
+        let block = ToolResultBlock {
+            tool_use_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            content: result.result.clone(),
+            is_error: output.is_error,
+        };
+        CallOutcome { result, block }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
