@@ -1,6 +1,7 @@
 //! The agent loop driven through real HTTP in every wire format.
 
 mod harness;
+mod one_path;
 mod scenarios;
 mod together;
 pub use warden_testkit::scripted as wire;
