@@ -1,0 +1,133 @@
+//! Building a working session from settings, the keychain and a few explicit choices. Shared by
+//! the desktop app and `warden exec` / `warden tool`, so both faces run the same engine the same
+//! way. [`Engine`] owns the settings and the secret store; each of its jobs has a file here:
+//! the settings store (`settings_store`), the keychain front (`keys`), the provider factory
+//! (`providers`), the session builder (`sessions`) and the tool path without a model (`tools`).
+
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use warden_protocol::{ErrorCode, Settings};
+
+use crate::config::{ConfigError, Integrity, WardenHome};
+use crate::provider::ProviderError;
+use crate::sandbox::SandboxError;
+use crate::secrets::{KeychainStore, SealKey, SecretError, SecretStore};
+
+mod keys;
+mod providers;
+mod sessions;
+mod settings_store;
+#[cfg(test)]
+mod tests;
+mod tools;
+
+pub use providers::default_model;
+pub use sessions::SessionSpec;
+pub use tools::{tool_names, OneShot};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("no API key for {provider}: set {env_var} or save a key in Warden's settings{}", keychain_note(.keychain))]
+    MissingKey { provider: &'static str, env_var: &'static str, keychain: Option<String> },
+    #[error("the project folder {0} does not exist or is not a folder")]
+    BadProject(PathBuf),
+    #[error("unknown tool `{0}`")]
+    UnknownTool(String),
+    #[error(
+        "Warden's home {home} and the project folder {project} overlap: the agent could rewrite \
+Warden's own settings. Choose a project folder that does not contain Warden's home (or set \
+WARDEN_HOME to a folder outside the project)"
+    )]
+    HomeInProject { home: PathBuf, project: PathBuf },
+    #[error("cannot set up the project's sandbox: {0}")]
+    Sandbox(#[from] SandboxError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Secret(#[from] SecretError),
+}
+
+impl SetupError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::MissingKey { .. } => ErrorCode::MissingCredentials,
+            Self::BadProject(_)
+            | Self::UnknownTool(_)
+            | Self::HomeInProject { .. }
+            | Self::Sandbox(_)
+            | Self::Config(_)
+            | Self::Secret(_) => ErrorCode::Internal,
+        }
+    }
+
+    /// Whether the caller asked for something impossible (a usage error for the CLI).
+    pub fn is_usage(&self) -> bool {
+        matches!(self, Self::BadProject(_) | Self::UnknownTool(_) | Self::HomeInProject { .. })
+    }
+}
+
+/// Either half of listing models or testing a connection can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupOrProviderError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Provider(#[from] ProviderError),
+}
+
+/// Owns the settings and the secret store; builds sessions.
+pub struct Engine {
+    home: WardenHome,
+    secrets: Arc<dyn SecretStore>,
+    /// The key of the settings file's seal, or why there is none.
+    seal_key: Result<SealKey, String>,
+    settings: RwLock<(Settings, Integrity)>,
+}
+
+impl Engine {
+    /// Loads the settings, checked against Warden's seal (see `config`): a file someone else wrote
+    /// is used only with its security-relevant fields reset, and a warning is logged (stderr for
+    /// `warden exec` / `warden tool`); the window shows [`Engine::settings_integrity`].
+    pub fn new(home: WardenHome, secrets: Arc<dyn SecretStore>) -> Result<Self, ConfigError> {
+        let seal_key = match secrets.settings_seal_key() {
+            Ok(key) => Ok(key),
+            Err(keychain) => {
+                tracing::info!(%keychain, "no keychain for the settings seal key; keeping it in Warden's config folder");
+                home.file_seal_key().map_err(|file| format!("{keychain}; {file}"))
+            }
+        };
+        let loaded = home.load_sealed(seal_key.as_ref().map_err(String::as_str))?;
+        match &loaded.integrity {
+            Integrity::Trusted => {}
+            Integrity::Untrusted => tracing::warn!(
+                path = %home.settings_path().display(),
+                "the settings file was not written by Warden (or was changed since): its trust level, \
+            permissions and endpoints are ignored and the safe defaults used; review and accept it in Warden's \
+            Settings, or save the settings there"
+            ),
+            Integrity::NoSealKey(why) => tracing::warn!(
+                %why,
+                "the settings file cannot be checked (no seal key): its trust level, permissions and \
+            endpoints are ignored and the safe defaults used"
+            ),
+        }
+        Ok(Self { home, secrets, seal_key, settings: RwLock::new((loaded.settings, loaded.integrity)) })
+    }
+
+    /// `WARDEN_HOME` (or the platform dirs) and the OS keychain.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::new(WardenHome::from_env()?, Arc::new(KeychainStore::default()))
+    }
+
+    pub fn home(&self) -> &WardenHome {
+        &self.home
+    }
+}
+
+fn keychain_note(keychain: &Option<String>) -> String {
+    match keychain {
+        Some(error) => format!(" ({error})"),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,99 @@
+//! The provider factory: a provider as the settings, the keychain and a session's overrides
+//! describe it, and the two calls the window makes on one (list models, test the connection).
+
+use std::sync::Arc;
+
+use warden_protocol::{KeyName, ModelEntry, ProviderId};
+
+use super::{Engine, SetupError, SetupOrProviderError};
+use crate::provider::{self, Provider};
+use crate::secrets::{resolve_key, ApiKey};
+
+/// The default model of each provider, used when neither the user nor the settings name one.
+pub fn default_model(provider: ProviderId) -> &'static str {
+    match provider {
+        ProviderId::Anthropic => "claude-sonnet-4-5",
+        ProviderId::Openai => "gpt-4.1",
+        ProviderId::OpenaiCompatible => "default",
+        ProviderId::Ollama => "llama3.2",
+    }
+}
+
+impl Engine {
+    /// A provider as the settings (and the spec's overrides) describe it.
+    pub async fn provider(
+        &self,
+        id: ProviderId,
+        base_url: Option<String>,
+        native_tools: Option<bool>,
+    ) -> Result<Arc<dyn Provider>, SetupError> {
+        let settings = self.settings();
+        let stored = settings.providers.get(&id).cloned().unwrap_or_default();
+        let base_url = base_url.or(stored.base_url).filter(|u| !u.trim().is_empty());
+        let key_name = match id {
+            ProviderId::Anthropic => Some(KeyName::Anthropic),
+            ProviderId::Openai => Some(KeyName::Openai),
+            ProviderId::OpenaiCompatible => Some(KeyName::OpenaiCompatible),
+            ProviderId::Ollama => None,
+        };
+        // A keychain that cannot be reached is the same as no key here; the error below says so.
+        let (key, keychain_error): (Option<ApiKey>, Option<String>) = match key_name {
+            Some(name) => match resolve_key(self.secrets.as_ref(), name).await {
+                Ok(key) => (key, None),
+                Err(error) => {
+                    tracing::debug!(%error, "keychain unavailable");
+                    (None, Some(error.to_string()))
+                }
+            },
+            None => (None, None),
+        };
+        // Hosted APIs need a key; a local OpenAI-compatible server (a base URL of its own) may not.
+        let needs_key = match id {
+            ProviderId::Anthropic => true,
+            ProviderId::Openai => base_url.is_none(),
+            ProviderId::OpenaiCompatible | ProviderId::Ollama => false,
+        };
+        if needs_key && key.is_none() {
+            let name = key_name.unwrap_or(KeyName::Anthropic);
+            return Err(SetupError::MissingKey {
+                provider: id.as_str(),
+                env_var: name.env_var(),
+                keychain: keychain_error,
+            });
+        }
+        let options = provider::ProviderSettings {
+            base_url,
+            api_key: key,
+            native_tools: native_tools.or(stored.native_tools).unwrap_or(true),
+            ..provider::ProviderSettings::default()
+        };
+        Ok(provider::build_provider(wire_kind(id), options))
+    }
+
+    pub async fn list_models(&self, id: ProviderId) -> Result<Vec<ModelEntry>, SetupOrProviderError> {
+        let provider = self.provider(id, None, None).await?;
+        let models = provider.list_models().await?;
+        Ok(models
+            .into_iter()
+            .map(|m| ModelEntry {
+                id: m.id,
+                display_name: m.display_name,
+                supports_tools: m.supports_tools,
+                context_window: m.context_window,
+            })
+            .collect())
+    }
+
+    pub async fn test_connection(&self, id: ProviderId) -> Result<(), SetupOrProviderError> {
+        let provider = self.provider(id, None, None).await?;
+        Ok(provider.validate_credentials().await?)
+    }
+}
+
+fn wire_kind(id: ProviderId) -> provider::ProviderKind {
+    match id {
+        ProviderId::Anthropic => provider::ProviderKind::Anthropic,
+        ProviderId::Openai | ProviderId::OpenaiCompatible => provider::ProviderKind::OpenAi,
+        ProviderId::Ollama => provider::ProviderKind::Ollama,
+    }
+}

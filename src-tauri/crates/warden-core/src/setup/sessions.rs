@@ -1,0 +1,190 @@
+//! The session builder: a session (the model, the project, its scope and trust level, the tools
+//! and the saved history) from a [`SessionSpec`] and the settings.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use warden_protocol::{Event, KeyName, Message, ProviderId, Settings, TrustLevel};
+
+use super::{default_model, Engine, SetupError};
+use crate::agent::{Session, SessionConfig, ToolEnvironment};
+use crate::sandbox::Workspace;
+use crate::scope::Scope;
+use crate::secrets::resolve_key;
+use crate::tool::{ToolRegistry, ToolsConfig};
+
+/// The explicit choices of one session; everything left `None` comes from the settings.
+#[derive(Debug, Clone)]
+pub struct SessionSpec {
+    pub conversation_id: String,
+    pub provider: ProviderId,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    /// `Some(false)` offers tools through the text protocol.
+    pub native_tools: Option<bool>,
+    pub project: PathBuf,
+    pub trust: TrustLevel,
+    /// `None` = the project's permissions from the settings, else the read-only set.
+    pub scope: Option<Scope>,
+    pub approval_timeout_secs: Option<u32>,
+    pub max_turns: u32,
+    pub searxng_url: Option<String>,
+    /// Where the session saves its history after every turn (`None`: memory only).
+    pub history_file: Option<PathBuf>,
+}
+
+impl SessionSpec {
+    pub fn new(project: PathBuf) -> Self {
+        Self {
+            conversation_id: uuid::Uuid::new_v4().to_string(),
+            provider: ProviderId::Anthropic,
+            base_url: None,
+            model: None,
+            native_tools: None,
+            project,
+            trust: TrustLevel::Guided,
+            scope: None,
+            approval_timeout_secs: None,
+            max_turns: 200,
+            searxng_url: None,
+            history_file: None,
+        }
+    }
+}
+
+impl Engine {
+    /// The history saved for a conversation (empty when there is none).
+    pub fn stored_history(&self, conversation_id: &str) -> Vec<Message> {
+        let Some(path) = self.home.conversation_path(conversation_id) else { return Vec::new() };
+        crate::history_file::load(&path).unwrap_or_else(|error| {
+            tracing::warn!(%error, "could not read the conversation");
+            Vec::new()
+        })
+    }
+
+    /// Start a session for the desktop app from the settings alone. It continues the
+    /// conversation saved under this id, and saves it after every turn.
+    pub async fn start_session(
+        &self,
+        conversation_id: String,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
+        let history = self.stored_history(&conversation_id);
+        let (session, events) = self.start_session_fresh(conversation_id).await?;
+        Ok((session.with_history(history), events))
+    }
+
+    async fn start_session_fresh(
+        &self,
+        conversation_id: String,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
+        let settings = self.settings();
+        let project = match &settings.project_dir {
+            Some(dir) => PathBuf::from(dir),
+            None => dirs::home_dir().unwrap_or_else(|| PathBuf::from(".")),
+        };
+        let mut spec = SessionSpec::new(project);
+        spec.conversation_id = conversation_id;
+        spec.provider = settings.active_provider;
+        spec.trust = settings.trust_level;
+        spec.history_file = self.home.conversation_path(&spec.conversation_id);
+        self.start(spec).await
+    }
+
+    /// Start a session as the spec says.
+    pub async fn start(
+        &self,
+        spec: SessionSpec,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
+        let settings = self.settings();
+        let project = self.project_outside_home(&spec.project)?;
+        let provider = self.provider(spec.provider, spec.base_url.clone(), spec.native_tools).await?;
+        let stored = settings.providers.get(&spec.provider).cloned().unwrap_or_default();
+        let model =
+            spec.model.clone().or(stored.model).unwrap_or_else(|| default_model(spec.provider).to_owned());
+        let scope = self.scope_for(&spec, &project);
+        let (registry, env) = self.tools(&spec, &project, &scope, &settings).await?;
+        let mut config = SessionConfig::new(spec.conversation_id.clone(), model);
+        if let Some(window) = stored.context_window {
+            config.context_window = window;
+        }
+        config.system_prompt = Some(system_prompt(&project));
+        config.trust = spec.trust;
+        config.scope = scope;
+        config.approval_timeout = approval_timeout(&spec, &settings);
+        config.max_turns = spec.max_turns.max(1);
+        config.history_file = spec.history_file.clone();
+        Ok(Session::new(config, provider, Arc::new(registry), env))
+    }
+
+    /// The project folder, canonical, refused when it and Warden's home overlap: a command the agent
+    /// runs in the project could otherwise rewrite Warden's settings (review #9, finding 9).
+    pub(super) fn project_outside_home(&self, dir: &Path) -> Result<PathBuf, SetupError> {
+        let project = canonical_project(dir)?;
+        if self.home.overlaps(&project) {
+            return Err(SetupError::HomeInProject { home: self.home.config_dir().to_path_buf(), project });
+        }
+        Ok(project)
+    }
+
+    pub(super) fn scope_for(&self, spec: &SessionSpec, project: &Path) -> Scope {
+        if let Some(scope) = &spec.scope {
+            return scope.clone();
+        }
+        let settings = self.settings();
+        match settings.tool_permissions.get(&project.to_string_lossy().into_owned()) {
+            Some(perms) => {
+                let mut scope = match &perms.allowed_tools {
+                    Some(list) => Scope::only(list.iter().cloned()),
+                    None => Scope::read_only(),
+                };
+                scope.write_globs = perms.write_globs.clone();
+                scope.timeouts_secs.insert("bash".to_owned(), u64::from(perms.bash_timeout_secs));
+                scope
+            }
+            None => Scope::read_only(),
+        }
+    }
+
+    pub(super) async fn tools(
+        &self,
+        spec: &SessionSpec,
+        project: &Path,
+        scope: &Scope,
+        settings: &Settings,
+    ) -> Result<(ToolRegistry, ToolEnvironment), SetupError> {
+        let brave_key = resolve_key(self.secrets.as_ref(), KeyName::Brave).await.ok().flatten();
+        let config = ToolsConfig {
+            searxng_url: spec.searxng_url.clone().unwrap_or_else(|| settings.searxng_url.clone()),
+            brave_api_key: brave_key,
+            ..ToolsConfig::default()
+        };
+        let workspace = Workspace::new(project, self.home.project_dir(project), scope.clone())?;
+        Ok((ToolRegistry::with_core_tools(config), ToolEnvironment::new(workspace)))
+    }
+}
+
+/// How long a confirmation waits for an answer: the spec's choice, else the settings'.
+pub(super) fn approval_timeout(spec: &SessionSpec, settings: &Settings) -> Duration {
+    Duration::from_secs(u64::from(
+        spec.approval_timeout_secs.unwrap_or(settings.approval_timeout_secs).max(1),
+    ))
+}
+
+fn canonical_project(dir: &Path) -> Result<PathBuf, SetupError> {
+    match std::fs::canonicalize(dir) {
+        Ok(path) if path.is_dir() => Ok(path),
+        _ => Err(SetupError::BadProject(dir.to_path_buf())),
+    }
+}
+
+fn system_prompt(project: &Path) -> String {
+    format!(
+        "You are Warden, a careful coding agent working in the project at {}. Use the tools to read, \
+search, change and run things in that project; paths are relative to the project root. The user \
+approves dangerous actions, so explain briefly what you are about to do and why. If a tool call is \
+rejected, do not retry it unchanged: ask or take another way. When you are done, answer concisely.",
+        project.display()
+    )
+}

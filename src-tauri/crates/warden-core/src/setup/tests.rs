@@ -1,0 +1,92 @@
+//! The engine as `warden tool` and the window use it: settings integrity and the project folder.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use warden_protocol::{Settings, ToolApproval, ToolConfirm, ToolPermissions, TrustLevel};
+
+use super::{Engine, SessionSpec, SetupError};
+use crate::config::{Integrity, WardenHome};
+use crate::secrets::{MemoryStore, SecretStore};
+
+struct Dirs {
+    _root: tempfile::TempDir,
+    home: WardenHome,
+    project: PathBuf,
+}
+
+fn dirs() -> Dirs {
+    let root = tempfile::tempdir().unwrap();
+    let project = std::fs::canonicalize(root.path()).unwrap().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    Dirs { home: WardenHome::at(root.path().join("home")), project, _root: root }
+}
+
+fn writes_allowed(project: &Path) -> Settings {
+    let mut settings = Settings::default();
+    settings.tool_permissions.insert(
+        project.to_string_lossy().into_owned(),
+        ToolPermissions { allowed_tools: Some(vec!["file_write".into()]), ..ToolPermissions::default() },
+    );
+    settings
+}
+
+async fn approve(_: ToolConfirm) -> ToolApproval {
+    ToolApproval { tool_id: String::new(), approved: true, reason: None, remember: None }
+}
+
+/// `file_write` as `warden tool` runs it: scope from the settings, no approval asked.
+async fn file_write(engine: &Engine, project: &Path) -> Option<String> {
+    let mut spec = SessionSpec::new(project.to_path_buf());
+    spec.trust = TrustLevel::Autonomous;
+    let input = serde_json::json!({"path": "out.txt", "content": "x"});
+    let shot = engine.run_tool(spec, "file_write", input, |_, _| {}, approve).await.unwrap();
+    shot.result.code.map(|code| code.as_str().to_owned())
+}
+
+/// Review #9, finding 9: a command rewrote `settings.json` and a later `file_write` went from
+/// PERMISSION_DENIED to success. Now the rewritten file is not trusted until the user accepts it.
+#[tokio::test]
+async fn settings_rewritten_by_a_command_do_not_widen_the_scope() {
+    let d = dirs();
+    let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    let engine = Engine::new(d.home.clone(), store.clone()).unwrap();
+    engine.save_settings(Settings::default()).unwrap();
+    assert_eq!(file_write(&engine, &d.project).await.as_deref(), Some("PERMISSION_DENIED"));
+
+    // What `bash` did: a plain write of the file.
+    let forged = serde_json::to_vec_pretty(&writes_allowed(&d.project)).unwrap();
+    std::fs::write(d.home.settings_path(), forged).unwrap();
+    let later = Engine::new(d.home.clone(), store.clone()).unwrap();
+    assert_eq!(later.settings_integrity(), Integrity::Untrusted);
+    assert_eq!(file_write(&later, &d.project).await.as_deref(), Some("PERMISSION_DENIED"));
+
+    // The user looked at it and accepts it: now it applies, and stays trusted.
+    later.accept_settings_file().unwrap();
+    assert_eq!(file_write(&later, &d.project).await, None);
+    assert_eq!(Engine::new(d.home.clone(), store).unwrap().settings_integrity(), Integrity::Trusted);
+}
+
+#[tokio::test]
+async fn settings_warden_saved_stay_trusted() {
+    let d = dirs();
+    let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    let engine = Engine::new(d.home.clone(), store.clone()).unwrap();
+    engine.save_settings(writes_allowed(&d.project)).unwrap();
+    let later = Engine::new(d.home.clone(), store).unwrap();
+    assert_eq!(later.settings_integrity(), Integrity::Trusted);
+    assert_eq!(later.settings(), writes_allowed(&d.project));
+    assert_eq!(file_write(&later, &d.project).await, None);
+}
+
+#[tokio::test]
+async fn a_home_inside_the_project_is_refused() {
+    let d = dirs();
+    let home = WardenHome::at(d.project.join(".warden"));
+    let engine = Engine::new(home, Arc::new(MemoryStore::new())).unwrap();
+    let spec = SessionSpec::new(d.project.clone());
+    let input = serde_json::json!({"path": "a"});
+    let error = engine.run_tool(spec, "file_read", input, |_, _| {}, approve).await.unwrap_err();
+    assert!(matches!(error, SetupError::HomeInProject { .. }), "{error}");
+    assert!(error.is_usage());
+}

@@ -1,0 +1,93 @@
+//! The tool path without a model, for `warden tool`: the same [`ToolRunner`] a session's calls
+//! go through, built from the same spec and settings.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use warden_protocol::{Event, OutputStream, ToolApproval, ToolConfirm, ToolResult};
+
+use super::sessions::approval_timeout;
+use super::{Engine, SessionSpec, SetupError};
+use crate::agent::{CallPolicy, RequestedCall, ToolRunner};
+use crate::tool::{ToolRegistry, ToolsConfig};
+
+/// The result of `warden tool`.
+#[derive(Debug, Clone)]
+pub struct OneShot {
+    pub result: ToolResult,
+}
+
+/// Every core tool's name, for validating `--allow`.
+pub fn tool_names() -> Vec<String> {
+    ToolRegistry::with_core_tools(ToolsConfig::default()).names()
+}
+
+impl Engine {
+    /// Run one tool through the loop's own path ([`ToolRunner`]): validation, policy, approval,
+    /// the sandbox, streamed output and the result. `on_output` receives streamed output (bash
+    /// stdout/stderr) as it comes; `ask` answers a confirmation (its `tool_id` is filled in here).
+    pub async fn run_tool<O, F, Fut>(
+        &self,
+        spec: SessionSpec,
+        name: &str,
+        input: serde_json::Value,
+        mut on_output: O,
+        mut ask: F,
+    ) -> Result<OneShot, SetupError>
+    where
+        O: FnMut(OutputStream, String),
+        F: FnMut(ToolConfirm) -> Fut,
+        Fut: Future<Output = ToolApproval>,
+    {
+        let (runner, mut events) = self.tool_runner(&spec).await?;
+        if !runner.knows(name) {
+            return Err(SetupError::UnknownTool(name.to_owned()));
+        }
+        let call = RequestedCall {
+            id: format!("cli-{}", uuid::Uuid::new_v4()),
+            name: name.to_owned(),
+            input: Ok(input),
+        };
+        let cancel = CancellationToken::new();
+        let run = runner.call("", call, &cancel);
+        tokio::pin!(run);
+        loop {
+            tokio::select! {
+                biased;
+                Some(event) = events.recv() => match event {
+                    Event::ToolDelta(delta) => on_output(delta.stream.unwrap_or(OutputStream::Stdout), delta.chunk),
+                    Event::ToolConfirm(confirm) => {
+                        let tool_id = confirm.tool_id.clone();
+                        let answer = ask(confirm).await;
+                        runner.approve(ToolApproval { tool_id, ..answer });
+                    }
+                    _ => {}
+                },
+                outcome = &mut run => {
+                    while let Ok(event) = events.try_recv() {
+                        if let Event::ToolDelta(delta) = event {
+                            on_output(delta.stream.unwrap_or(OutputStream::Stdout), delta.chunk);
+                        }
+                    }
+                    return Ok(OneShot { result: outcome.result });
+                }
+            }
+        }
+    }
+
+    /// The tool path of one session as the spec says, without a model: what `warden tool` runs.
+    pub async fn tool_runner(
+        &self,
+        spec: &SessionSpec,
+    ) -> Result<(ToolRunner, mpsc::UnboundedReceiver<Event>), SetupError> {
+        let settings = self.settings();
+        let project = self.project_outside_home(&spec.project)?;
+        let scope = self.scope_for(spec, &project);
+        let (registry, env) = self.tools(spec, &project, &scope, &settings).await?;
+        let policy =
+            CallPolicy { trust: spec.trust, scope, approval_timeout: approval_timeout(spec, &settings) };
+        Ok(ToolRunner::standalone(spec.conversation_id.clone(), Arc::new(registry), env, policy))
+    }
+}
