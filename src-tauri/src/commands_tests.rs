@@ -11,8 +11,8 @@ use warden_core::config::WardenHome;
 use warden_core::secrets::{KeychainStore, MemoryStore, SecretStore};
 
 use crate::bridge::EventSink;
-use crate::engine::Engine;
 use crate::state::AppState;
+use warden_core::setup::Engine;
 
 struct TestApp {
     _app: tauri::App<MockRuntime>,

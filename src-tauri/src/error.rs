@@ -3,6 +3,11 @@
 
 use serde::Serialize;
 use specta::Type;
+use warden_core::agent::SessionError;
+use warden_core::config::ConfigError;
+use warden_core::secrets::SecretError;
+use warden_core::setup::{SetupError, SetupOrProviderError};
+use warden_protocol::ErrorCode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -72,6 +77,73 @@ impl From<warden_core::provider::ProviderError> for CommandError {
         };
         // Provider messages are written for users and never include the key.
         Self::new(code, err.message)
+    }
+}
+
+impl From<ConfigError> for CommandError {
+    fn from(err: ConfigError) -> Self {
+        Self::new(CommandErrorCode::Settings, format!("Settings: {err}"))
+    }
+}
+
+impl From<SecretError> for CommandError {
+    fn from(err: SecretError) -> Self {
+        match err {
+            SecretError::Empty => Self::new(CommandErrorCode::InvalidInput, "The key is empty."),
+            // The keychain's own message names the platform failure, never the secret.
+            SecretError::Unavailable(why) => Self::new(
+                CommandErrorCode::Keychain,
+                format!("The system keychain is unavailable ({why}). Unlock it or start a Secret Service."),
+            ),
+        }
+    }
+}
+
+impl From<SetupError> for CommandError {
+    fn from(err: SetupError) -> Self {
+        match err {
+            SetupError::Secret(e) => e.into(),
+            SetupError::Config(e) => e.into(),
+            other => {
+                let code = match other.code() {
+                    ErrorCode::MissingCredentials => CommandErrorCode::MissingCredentials,
+                    _ if other.is_usage() => CommandErrorCode::InvalidInput,
+                    _ => CommandErrorCode::Engine,
+                };
+                Self::new(code, sentence(&other.to_string()))
+            }
+        }
+    }
+}
+
+impl From<SetupOrProviderError> for CommandError {
+    fn from(err: SetupOrProviderError) -> Self {
+        match err {
+            SetupOrProviderError::Setup(e) => e.into(),
+            SetupOrProviderError::Provider(e) => e.into(),
+        }
+    }
+}
+
+impl From<SessionError> for CommandError {
+    fn from(err: SessionError) -> Self {
+        let code = match err {
+            SessionError::NoSuchApproval(_) => CommandErrorCode::UnknownTool,
+            SessionError::EmptyMessage | SessionError::WrongConversation { .. } => {
+                CommandErrorCode::InvalidInput
+            }
+            SessionError::Busy => CommandErrorCode::Engine,
+        };
+        Self::new(code, sentence(&err.to_string()))
+    }
+}
+
+/// Engine messages start lower-case (they compose into longer errors); the UI shows sentences.
+fn sentence(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 

@@ -4,7 +4,6 @@
 mod bridge;
 mod coalesce;
 mod commands;
-mod engine;
 mod error;
 mod events;
 mod pace;
@@ -54,7 +53,7 @@ pub fn run() {
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
-            let engine = engine::Engine::from_env()?;
+            let engine = warden_core::setup::Engine::from_env().map_err(error::CommandError::from)?;
             let sink: Arc<dyn bridge::EventSink> = Arc::new(app.handle().clone());
             app.manage(state::AppState::new(engine, sink));
             Ok(())

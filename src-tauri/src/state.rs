@@ -1,5 +1,6 @@
 //! What the window keeps between commands: the engine, the open conversations and who owns
-//! each pending approval.
+//! each pending approval. Commands call the engine (`warden_core::setup::Engine`) directly; its
+//! errors become [`CommandError`]s through `From` (see `error.rs`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -8,10 +9,34 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 use warden_protocol::{ChatCancel, ChatSend, Message, Op, Remember, Settings, ToolApproval};
 
+use warden_core::agent::Session;
+use warden_core::setup::Engine;
+
 use crate::bridge::{self, EventSink};
-use crate::engine::{Engine, SessionHandle};
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
 use crate::routes::ApprovalRoutes;
+
+/// One running conversation, as the commands use it (a trait so routing can be tested alone).
+pub trait SessionHandle: Send + Sync + 'static {
+    fn submit(&self, op: Op) -> CommandResult<()>;
+    fn history(&self) -> Vec<Message>;
+    /// Whether a turn is running.
+    fn is_busy(&self) -> bool;
+}
+
+impl SessionHandle for Session {
+    fn submit(&self, op: Op) -> CommandResult<()> {
+        Ok(Session::submit(self, op)?)
+    }
+
+    fn history(&self) -> Vec<Message> {
+        Session::history(self)
+    }
+
+    fn is_busy(&self) -> bool {
+        Session::is_busy(self)
+    }
+}
 
 pub struct AppState {
     pub engine: Engine,
@@ -121,7 +146,12 @@ impl AppState {
             Some(stale) => Some(stale.session.history()),
             None => None,
         };
-        let (session, events) = self.engine.start_session(conversation_id, history).await?;
+        let (session, events) = self.engine.start_session(conversation_id.to_owned()).await?;
+        // A session remade after a settings change goes on from the history it had.
+        let session: Arc<dyn SessionHandle> = match history {
+            Some(history) => Arc::new(session.with_history(history)),
+            None => Arc::new(session),
+        };
         tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone(), self.routes.clone()));
         sessions
             .insert(conversation_id.to_owned(), Open { session: session.clone(), settings_version: version });

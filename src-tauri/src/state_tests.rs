@@ -12,8 +12,8 @@ use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
 use crate::bridge::EventSink;
-use crate::engine::Engine;
 use crate::state::AppState;
+use warden_core::setup::Engine;
 
 #[derive(Default)]
 struct Recorder(Mutex<Vec<Event>>);

@@ -10,7 +10,7 @@ use crate::state::AppState;
 #[tauri::command]
 #[specta::specta]
 pub async fn keys_status(state: State<'_, AppState>) -> CommandResult<Vec<KeyStatus>> {
-    state.engine.key_status().await
+    Ok(state.engine.key_status().await)
 }
 
 /// Stores a key in the keychain. The value is not returned, logged or kept anywhere else.
@@ -20,11 +20,11 @@ pub async fn keys_set(state: State<'_, AppState>, name: KeyName, value: String) 
     if value.trim().is_empty() {
         return Err(CommandError::new(CommandErrorCode::InvalidInput, "The key is empty."));
     }
-    state.engine.set_key(name, value).await
+    Ok(state.engine.set_key(name, &value).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn keys_delete(state: State<'_, AppState>, name: KeyName) -> CommandResult<()> {
-    state.engine.delete_key(name).await
+    Ok(state.engine.delete_key(name).await?)
 }

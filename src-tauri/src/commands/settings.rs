@@ -3,14 +3,24 @@
 use tauri::State;
 use warden_protocol::Settings;
 
-use crate::engine::SettingsIntegrity;
+use warden_core::config::Integrity;
+
 use crate::error::CommandResult;
 use crate::state::AppState;
+
+/// Whether the settings in use are the file as Warden wrote it (see `warden_core::config`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsIntegrity {
+    pub trusted: bool,
+    /// What is wrong and what Warden does about it, for the notice in Settings.
+    pub problem: Option<String>,
+}
 
 #[tauri::command]
 #[specta::specta]
 pub async fn settings_get(state: State<'_, AppState>) -> CommandResult<Settings> {
-    state.engine.settings()
+    Ok(state.engine.settings())
 }
 
 /// Saves the settings; conversations started afterwards use them.
@@ -25,7 +35,30 @@ pub async fn settings_set(state: State<'_, AppState>, settings: Settings) -> Com
 #[tauri::command]
 #[specta::specta]
 pub async fn settings_integrity(state: State<'_, AppState>) -> CommandResult<SettingsIntegrity> {
-    Ok(state.engine.settings_integrity())
+    Ok(integrity(&state.engine))
+}
+
+fn integrity(engine: &warden_core::setup::Engine) -> SettingsIntegrity {
+    match engine.settings_integrity() {
+        Integrity::Trusted => SettingsIntegrity { trusted: true, problem: None },
+        Integrity::Untrusted => SettingsIntegrity {
+            trusted: false,
+            problem: Some(format!(
+                "The settings file {} was not written by Warden, or was changed since Warden last \
+saved it (by a command the agent ran, an editor, or a version of Warden from before this check). \
+Until you accept it, its trust level, project permissions and provider addresses are ignored and \
+the safe defaults are used.",
+                engine.home().settings_path().display()
+            )),
+        },
+        Integrity::NoSealKey(why) => SettingsIntegrity {
+            trusted: false,
+            problem: Some(format!(
+                "Warden cannot check its settings file ({why}), so its trust level, project \
+permissions and provider addresses are ignored and the safe defaults are used."
+            )),
+        },
+    }
 }
 
 /// The user accepts the settings file as it is now (after reading the notice): Warden seals it and
