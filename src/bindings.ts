@@ -266,6 +266,11 @@ export type StreamStart = {
 	messageId: string,
 	provider: string,
 	model: string,
+	/**
+	 *  The context window the engine budgets this conversation with, in tokens (the model's
+	 *  known window, the user's setting, or the engine's fallback).
+	 */
+	contextWindow: number,
 };
 
 /**  `chat:stream-start`: an assistant message begins. */
@@ -290,6 +295,23 @@ export type ThinkingDelta = {
 
 /**  `chat:thinking-delta`: reasoning text (coalesced per frame). */
 export type ThinkingDeltaEvent = ThinkingDelta;
+
+/**  What kind of thing a tool does; the window picks the block's icon and renderer by it. */
+export type ToolCategory = 
+/**  Reads files or folders of the project. */
+"fileRead" | 
+/**  Creates or changes files. */
+"fileChange" | 
+/**  Runs a command, or reads or stops one that runs. */
+"exec" | 
+/**  Searches the project. */
+"search" | 
+/**  Searches the web. */
+"web" | 
+/**  Tells about the machine. */
+"system" | 
+/**  A tool of an MCP server. */
+"mcp";
 
 /**  The user must approve a tool call before it runs. */
 export type ToolConfirm = {
@@ -374,6 +396,8 @@ export type ToolStart = {
 	messageId: string,
 	toolId: string,
 	toolName: string,
+	/**  What kind of tool it is; `None` for a name no tool has. */
+	category?: ToolCategory | null,
 	input: Value,
 };
 

@@ -34,6 +34,7 @@ fn tool_start(tool: &str) -> Event {
         message_id: "m".into(),
         tool_id: tool.into(),
         tool_name: "bash".into(),
+        category: Some(warden_protocol::ToolCategory::Exec),
         input: serde_json::json!({}),
     })
 }

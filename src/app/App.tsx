@@ -36,9 +36,6 @@ function Loaded({ settings: initial, keys: initialKeys, ollamaReachable }: { set
     }
   };
 
-  const active = settings.activeProvider ?? "anthropic";
-  const activeSettings = settings.providers?.[active];
-  const configuredWindow = { model: activeSettings?.model ?? null, window: activeSettings?.contextWindow ?? null };
 
   if (route === "setup") {
     return (
@@ -79,7 +76,7 @@ function Loaded({ settings: initial, keys: initialKeys, ollamaReachable }: { set
           onClose={() => setRoute("chat")}
         />
       ) : (
-        <ChatScreen configuredWindow={configuredWindow} onOpenSettings={() => setRoute("settings")} />
+        <ChatScreen onOpenSettings={() => setRoute("settings")} />
       )}
     </div>
   );

@@ -5,16 +5,9 @@ import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
 import { titleFrom, useConversationList } from "./conversationList";
-import type { ConfiguredWindow } from "./pricing";
 import "./chat.css";
 
-export function ChatScreen({
-  configuredWindow,
-  onOpenSettings,
-}: {
-  configuredWindow?: ConfiguredWindow | null;
-  onOpenSettings: () => void;
-}) {
+export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
   const store = useChatStore();
   const { list, activeId, setActiveId, create, rename } = useConversationList();
 
@@ -42,7 +35,6 @@ export function ChatScreen({
         <ConversationView
           key={activeId}
           conversationId={activeId}
-          configuredWindow={configuredWindow}
           onOpenSettings={onOpenSettings}
           onFirstMessage={(text) => rename(activeId, titleFrom(text))}
           aboveComposer={<ApprovalHost activeConversationId={activeId} onOpenConversation={setActiveId} />}

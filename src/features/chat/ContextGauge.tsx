@@ -2,7 +2,7 @@ import type { Conversation } from "../../shared/store/types";
 import { assistantMessages, contextTokens } from "../../shared/store/selectors";
 import { formatCost, formatTokens } from "../../shared/format";
 import { TID } from "../../shared/testids";
-import { contextWindowOf, costOf, type ConfiguredWindow } from "./pricing";
+import { costOf } from "./pricing";
 
 /** Running cost of a conversation, or null if any priced message has an unknown price. */
 export function conversationCost(c: Conversation): number | null {
@@ -18,9 +18,10 @@ export function conversationCost(c: Conversation): number | null {
   return any ? total : null;
 }
 
-export function ContextGauge({ conversation, configured }: { conversation: Conversation; configured?: ConfiguredWindow | null }) {
+/** Context used against the window the engine budgets with, and the running cost. */
+export function ContextGauge({ conversation }: { conversation: Conversation }) {
   const used = contextTokens(conversation);
-  const window = contextWindowOf(conversation.model, configured);
+  const window = conversation.contextWindow;
   const cost = conversationCost(conversation);
   // Nothing to show yet: keep the row, so the first figures do not resize the transcript above
   // (which costs a relayout of every message in the middle of a stream).

@@ -110,9 +110,9 @@ describe("ConversationView", () => {
     expect(screen.queryByTestId(TID.chatErrorAction)).toBeNull();
   });
 
-  it("shows context used against the model window and the running cost", async () => {
+  it("shows context used against the window the engine budgets with, and the running cost", async () => {
     renderView();
-    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5", contextWindow: 200_000 });
     await send("chat:stream-end", { stopReason: "end_turn", usage: { inputTokens: 100_000, outputTokens: 0 }, partial: false });
     const gauge = screen.getByTestId(TID.contextGauge);
     expect(gauge).toHaveAttribute("data-used", "100000");
@@ -121,11 +121,13 @@ describe("ConversationView", () => {
     expect(screen.getByTestId(TID.costLabel)).toHaveTextContent("$0.30");
   });
 
-  it("shows tokens only for a model without a known price", async () => {
+  it("shows a local model's window as the engine reports it, and no cost without a known price", async () => {
     renderView();
-    await send("chat:stream-start", { provider: "ollama", model: "qwen3:8b" });
+    await send("chat:stream-start", { provider: "ollama", model: "tiny-local", contextWindow: 4096 });
     await send("chat:stream-end", { stopReason: "end_turn", usage: { inputTokens: 1500, outputTokens: 20 }, partial: false });
-    await waitFor(() => expect(screen.getByTestId(TID.contextGauge)).toHaveTextContent("1.5k tokens"));
+    const gauge = screen.getByTestId(TID.contextGauge);
+    await waitFor(() => expect(gauge).toHaveAttribute("data-window", "4096"));
+    expect(gauge).toHaveTextContent("(37%)");
     expect(screen.queryByTestId(TID.costLabel)).toBeNull();
   });
 });

@@ -4,7 +4,6 @@ import { useChat } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { Composer } from "./Composer";
 import { ContextGauge } from "./ContextGauge";
-import type { ConfiguredWindow } from "./pricing";
 import { ErrorNotice } from "./ErrorNotice";
 import { AssistantMessageView, UserMessageView } from "./MessageView";
 import { useChatActions } from "./useChatActions";
@@ -12,13 +11,11 @@ import { useMessageWindow } from "./useMessageWindow";
 
 export function ConversationView({
   conversationId,
-  configuredWindow,
   onOpenSettings,
   onFirstMessage,
   aboveComposer,
 }: {
   conversationId: string;
-  configuredWindow?: ConfiguredWindow | null;
   onOpenSettings?: () => void;
   /** Called with the text of a message sent into an empty conversation (to title it). */
   onFirstMessage?: (text: string) => void;
@@ -96,7 +93,7 @@ export function ConversationView({
       </div>
       {aboveComposer}
       <footer className="conversation-footer">
-        <ContextGauge conversation={conversation} configured={configuredWindow} />
+        <ContextGauge conversation={conversation} />
         <Composer running={conversation.running} onSend={onSend} onStop={stop} />
       </footer>
     </main>

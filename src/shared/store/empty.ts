@@ -3,7 +3,17 @@ import { emptyText } from "./textBuffer";
 import type { AssistantMessage, Conversation, ToolBlock } from "./types";
 
 export function emptyConversation(id: string): Conversation {
-  return { id, messageIds: [], messages: {}, tools: {}, errors: [], running: false, provider: null, model: null };
+  return {
+    id,
+    messageIds: [],
+    messages: {},
+    tools: {},
+    errors: [],
+    running: false,
+    provider: null,
+    model: null,
+    contextWindow: null,
+  };
 }
 
 export function emptyAssistant(id: string): AssistantMessage {

@@ -13,7 +13,7 @@ function fold(actions: Action[], from: ChatState = initialChatState): ChatState 
 }
 const start = (messageId = M): ProtocolEvent => ({
   event: "chat:stream-start",
-  payload: { conversationId: C, messageId, provider: "anthropic", model: "claude-sonnet-4-5" },
+  payload: { conversationId: C, messageId, provider: "anthropic", model: "claude-sonnet-4-5", contextWindow: 200_000 },
 });
 const text = (delta: string, messageId = M): ProtocolEvent => ({
   event: "chat:text-delta",

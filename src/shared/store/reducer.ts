@@ -197,6 +197,7 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
         running: true,
         provider: e.provider,
         model: e.model,
+        contextWindow: e.contextWindow,
       }));
     }
     case "chat:text-delta":

@@ -73,6 +73,8 @@ export interface Conversation {
   running: boolean;
   provider: string | null;
   model: string | null;
+  /** The context window the engine budgets with (from `chat:stream-start`); null before one. */
+  contextWindow: number | null;
 }
 
 export interface PendingApproval {

@@ -217,6 +217,7 @@ mod tests {
                 message_id: "m".into(),
                 tool_id: "t".into(),
                 tool_name: format!("bash{evil}"),
+                category: None,
                 input: serde_json::json!({"command": evil}),
             }),
         ];

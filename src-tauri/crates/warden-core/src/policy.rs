@@ -144,7 +144,7 @@ mod tests {
             name: name.into(),
             description: String::new(),
             input_schema: json!({"type": "object"}),
-            category: ToolCategory::File,
+            category: ToolCategory::FileRead,
             danger,
             parallel: danger == DangerLevel::Safe,
         }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-use crate::{DangerLevel, ToolErrorCode};
+use crate::{DangerLevel, ToolCategory, ToolErrorCode};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(tag = "event", content = "payload")]
@@ -69,6 +69,9 @@ pub struct StreamStart {
     pub message_id: String,
     pub provider: String,
     pub model: String,
+    /// The context window the engine budgets this conversation with, in tokens (the model's
+    /// known window, the user's setting, or the engine's fallback).
+    pub context_window: u32,
 }
 
 /// Visible text.
@@ -97,6 +100,9 @@ pub struct ToolStart {
     pub message_id: String,
     pub tool_id: String,
     pub tool_name: String,
+    /// What kind of tool it is; `None` for a name no tool has.
+    #[serde(default)]
+    pub category: Option<ToolCategory>,
     pub input: serde_json::Value,
 }
 

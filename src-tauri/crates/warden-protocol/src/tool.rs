@@ -24,13 +24,23 @@ pub enum DangerLevel {
     Dangerous,
 }
 
+/// What kind of thing a tool does; the window picks the block's icon and renderer by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "camelCase")]
 pub enum ToolCategory {
-    File,
+    /// Reads files or folders of the project.
+    FileRead,
+    /// Creates or changes files.
+    FileChange,
+    /// Runs a command, or reads or stops one that runs.
     Exec,
+    /// Searches the project.
     Search,
+    /// Searches the web.
+    Web,
+    /// Tells about the machine.
     System,
+    /// A tool of an MCP server.
     Mcp,
 }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use warden_protocol::{
     ChatError, ErrorCode, Event, OutputStream, StopReason, StreamEnd, StreamStart, TextDelta, ThinkingDelta,
-    ToolConfirm, ToolDelta, ToolResult, ToolStart, Usage,
+    ToolCategory, ToolConfirm, ToolDelta, ToolResult, ToolStart, Usage,
 };
 
 /// Sends events of one conversation to whoever drives the session. A face that stopped listening
@@ -29,12 +29,13 @@ impl EventSink {
         let _ = self.tx.send(event);
     }
 
-    pub fn stream_start(&self, message_id: &str, provider: &str, model: &str) {
+    pub fn stream_start(&self, message_id: &str, provider: &str, model: &str, context_window: u32) {
         self.emit(Event::StreamStart(StreamStart {
             conversation_id: self.conv(),
             message_id: message_id.to_owned(),
             provider: provider.to_owned(),
             model: model.to_owned(),
+            context_window,
         }));
     }
 
@@ -92,12 +93,20 @@ impl EventSink {
     }
 
     /// `chat:tool-start`: a call is complete and is about to be decided on.
-    pub fn tool_start(&self, message_id: &str, tool_id: &str, tool_name: &str, input: serde_json::Value) {
+    pub fn tool_start(
+        &self,
+        message_id: &str,
+        tool_id: &str,
+        tool_name: &str,
+        category: Option<ToolCategory>,
+        input: serde_json::Value,
+    ) {
         self.emit(Event::ToolStart(ToolStart {
             conversation_id: self.conv(),
             message_id: message_id.to_owned(),
             tool_id: tool_id.to_owned(),
             tool_name: tool_name.to_owned(),
+            category,
             input,
         }));
     }

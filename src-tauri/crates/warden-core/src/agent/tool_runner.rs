@@ -151,7 +151,7 @@ impl ToolRunner {
         planned: &PlannedCall,
         cancel: &CancellationToken,
     ) -> CallOutcome {
-        self.announce(message_id, &planned.call);
+        self.announce(message_id, planned);
         let output = self.attempt(message_id, planned, cancel).await;
         self.finish(message_id, &planned.call, output)
     }
@@ -164,13 +164,15 @@ impl ToolRunner {
         code: ToolErrorCode,
         why: &str,
     ) -> CallOutcome {
-        self.announce(message_id, &planned.call);
+        self.announce(message_id, planned);
         self.finish(message_id, &planned.call, ToolOutput::error(code, why))
     }
 
-    fn announce(&self, message_id: &str, call: &RequestedCall) {
+    fn announce(&self, message_id: &str, planned: &PlannedCall) {
+        let call = &planned.call;
         let input = call.input.clone().unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new()));
-        self.events.tool_start(message_id, &call.id, &call.name, input);
+        let category = planned.tool.as_ref().map(|t| t.definition().category);
+        self.events.tool_start(message_id, &call.id, &call.name, category, input);
     }
 
     async fn attempt(

@@ -9,7 +9,9 @@ use tokio::sync::mpsc;
 use warden_protocol::{Event, KeyName, Message, ProviderId, Settings, TrustLevel};
 
 use super::{default_model, Engine, SetupError};
+use crate::agent::budget::known_context_window;
 use crate::agent::{Session, SessionConfig, ToolEnvironment};
+use crate::provider::Provider;
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::secrets::resolve_key;
@@ -105,8 +107,15 @@ impl Engine {
             spec.model.clone().or(stored.model).unwrap_or_else(|| default_model(spec.provider).to_owned());
         let scope = self.scope_for(&spec, &project);
         let (registry, env) = self.tools(&spec, &project, &scope, &settings).await?;
+        let window = match stored.context_window {
+            Some(window) => Some(window),
+            None if known_context_window(&model).is_none() => {
+                reported_context_window(provider.as_ref(), &model).await
+            }
+            None => None,
+        };
         let mut config = SessionConfig::new(spec.conversation_id.clone(), model);
-        if let Some(window) = stored.context_window {
+        if let Some(window) = window {
             config.context_window = window;
         }
         config.system_prompt = Some(system_prompt(&project));
@@ -170,6 +179,27 @@ pub(super) fn approval_timeout(spec: &SessionSpec, settings: &Settings) -> Durat
     Duration::from_secs(u64::from(
         spec.approval_timeout_secs.unwrap_or(settings.approval_timeout_secs).max(1),
     ))
+}
+
+/// How long a session's start waits for a server to say how large a model's context is.
+const MODEL_LIST_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The context window the server reports for `model` (Ollama's `/api/show`, an OpenAI-compatible
+/// server's model list), for models the engine's table does not know: local models above all.
+/// `None` when the server does not say or does not answer in time.
+async fn reported_context_window(provider: &dyn Provider, model: &str) -> Option<u32> {
+    let listed = tokio::time::timeout(MODEL_LIST_TIMEOUT, provider.list_models()).await;
+    let models = match listed {
+        Ok(Ok(models)) => models,
+        Ok(Err(error)) => {
+            tracing::debug!(%error, "could not list the models for the context window");
+            return None;
+        }
+        Err(_) => return None,
+    };
+    // Ollama lists `llama3.2:latest` for a model asked for as `llama3.2`.
+    let same = |id: &str| id == model || id.strip_suffix(":latest") == Some(model);
+    models.into_iter().find(|m| same(&m.id)).and_then(|m| m.context_window)
 }
 
 fn canonical_project(dir: &Path) -> Result<PathBuf, SetupError> {

@@ -36,7 +36,7 @@ impl FileEditTool {
         Self {
             definition: definition_for::<FileEditInput>(
                 "file_edit",
-                ToolCategory::File,
+                ToolCategory::FileChange,
                 DangerLevel::Dangerous,
                 false,
             ),

@@ -29,7 +29,7 @@ impl FileInfoTool {
         Self {
             definition: definition_for::<FileInfoInput>(
                 "file_info",
-                ToolCategory::File,
+                ToolCategory::FileRead,
                 DangerLevel::Safe,
                 true,
             ),

@@ -44,7 +44,7 @@ impl FileReadTool {
         Self {
             definition: definition_for::<FileReadInput>(
                 "file_read",
-                ToolCategory::File,
+                ToolCategory::FileRead,
                 DangerLevel::Safe,
                 true,
             ),

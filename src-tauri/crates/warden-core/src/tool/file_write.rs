@@ -30,7 +30,7 @@ impl FileWriteTool {
         Self {
             definition: definition_for::<FileWriteInput>(
                 "file_write",
-                ToolCategory::File,
+                ToolCategory::FileChange,
                 DangerLevel::Dangerous,
                 false,
             ),

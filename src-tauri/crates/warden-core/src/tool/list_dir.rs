@@ -43,7 +43,7 @@ impl ListDirTool {
         Self {
             definition: definition_for::<ListDirInput>(
                 "list_dir",
-                ToolCategory::File,
+                ToolCategory::FileRead,
                 DangerLevel::Safe,
                 true,
             ),

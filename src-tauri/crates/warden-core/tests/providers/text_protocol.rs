@@ -41,7 +41,7 @@ async fn tool_blocks_from_a_model_without_native_tools() {
                 name: "list_dir".into(),
                 description: "List a directory.".into(),
                 input_schema: serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}}),
-                category: ToolCategory::File,
+                category: ToolCategory::FileRead,
                 danger: DangerLevel::Safe,
                 parallel: true,
             }],

@@ -83,7 +83,7 @@ mod tests {
                 name: "file_read".into(),
                 description: "Read a file.".into(),
                 input_schema: json!({"type": "object"}),
-                category: ToolCategory::File,
+                category: ToolCategory::FileRead,
                 danger: DangerLevel::Safe,
                 parallel: true,
             }],

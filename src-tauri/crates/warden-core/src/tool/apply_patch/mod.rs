@@ -39,7 +39,7 @@ impl ApplyPatchTool {
         Self {
             definition: definition_for::<ApplyPatchInput>(
                 "apply_patch",
-                ToolCategory::File,
+                ToolCategory::FileChange,
                 DangerLevel::Dangerous,
                 false,
             ),

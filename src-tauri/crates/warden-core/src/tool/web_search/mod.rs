@@ -54,7 +54,7 @@ impl WebSearchTool {
         Self {
             definition: definition_for::<WebSearchInput>(
                 "web_search",
-                ToolCategory::Search,
+                ToolCategory::Web,
                 DangerLevel::Safe,
                 true,
             ),
