@@ -93,8 +93,6 @@ export type CommandError = {
 };
 
 export type CommandErrorCode = 
-/**  No conversation with that id is open. */
-"UNKNOWN_CONVERSATION" | 
 /**  No pending approval has that tool id (already answered, timed out or never asked). */
 "UNKNOWN_TOOL" | 
 /**  The arguments were refused (empty message, bad setting value…). */

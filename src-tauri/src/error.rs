@@ -12,8 +12,6 @@ use warden_protocol::ErrorCode;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum CommandErrorCode {
-    /// No conversation with that id is open.
-    UnknownConversation,
     /// No pending approval has that tool id (already answered, timed out or never asked).
     UnknownTool,
     /// The arguments were refused (empty message, bad setting value…).
@@ -48,13 +46,6 @@ pub struct CommandError {
 impl CommandError {
     pub fn new(code: CommandErrorCode, message: impl Into<String>) -> Self {
         Self { code, message: message.into() }
-    }
-
-    pub fn unknown_conversation(conversation_id: &str) -> Self {
-        Self::new(
-            CommandErrorCode::UnknownConversation,
-            format!("Conversation {conversation_id} is not open. Start it by sending a message."),
-        )
     }
 
     pub fn internal(message: impl Into<String>) -> Self {

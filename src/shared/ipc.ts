@@ -114,17 +114,10 @@ export const api = {
   keysSet: (name: KeyName, value: string) => unwrap("keys_set", commands.keysSet(name, value)),
   keysDelete: (name: KeyName) => unwrap("keys_delete", commands.keysDelete(name)),
   providerModels: (provider: ProviderId) => unwrap("provider_models", commands.providerModels(provider)),
-  /** Resolves with a human-readable success note; rejects with the provider's complaint. */
-  providerTest: async (provider: ProviderId): Promise<string> => {
-    const data: unknown = await unwrap("provider_test", commands.providerTest(provider));
-    return typeof data === "string" && data ? data : "Connection works";
-  },
+  /** Resolves when the endpoint and key work; rejects with the provider's complaint. */
+  providerTest: (provider: ProviderId) => unwrap("provider_test", commands.providerTest(provider)),
   /** Whether Ollama answers on its configured (default: localhost) URL. */
-  ollamaProbe: async (): Promise<boolean> => {
-    const data: unknown = await unwrap("ollama_probe", commands.ollamaProbe());
-    if (typeof data === "boolean") return data;
-    return !!data && typeof data === "object" && "reachable" in data && data.reachable === true;
-  },
+  ollamaProbe: () => unwrap("ollama_probe", commands.ollamaProbe()),
   pickProjectFolder: () => unwrap("pick_project_folder", commands.pickProjectFolder()),
 };
 

@@ -32,11 +32,6 @@ impl ToolOutput {
         }
         self
     }
-
-    /// Whether the loop must stop (a sandbox violation).
-    pub fn is_violation(&self) -> bool {
-        self.code == Some(ToolErrorCode::SandboxViolation)
-    }
 }
 
 impl From<SandboxError> for ToolOutput {
