@@ -11,12 +11,12 @@ use warden_protocol::{
 /// Sends events of one conversation to whoever drives the session. A face that stopped listening
 /// is not an error: the engine carries on and its events are dropped.
 #[derive(Debug, Clone)]
-pub struct EventSink {
+pub struct EventEmitter {
     conversation_id: String,
     tx: mpsc::UnboundedSender<Event>,
 }
 
-impl EventSink {
+impl EventEmitter {
     pub fn new(conversation_id: String, tx: mpsc::UnboundedSender<Event>) -> Self {
         Self { conversation_id, tx }
     }

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{ContentBlock, Event, Message, Op, Role, ToolApproval, ToolDefinition, TrustLevel};
 
-use super::events::EventSink;
+use super::events::EventEmitter;
 use super::tool_env::ToolEnvironment;
 use super::tool_runner::{CallPolicy, ToolRunner};
 use super::turn::{run_turn, TurnEnd};
@@ -83,7 +83,7 @@ pub(crate) struct SessionCore {
     pub provider: Arc<dyn Provider>,
     /// Every tool call of the session goes through it.
     pub runner: ToolRunner,
-    pub events: EventSink,
+    pub events: EventEmitter,
     history: Mutex<Vec<Message>>,
     /// The running turn's cancel token.
     running: Mutex<Option<CancellationToken>>,
@@ -137,7 +137,7 @@ impl Session {
         tool_env: ToolEnvironment,
     ) -> (Self, mpsc::UnboundedReceiver<Event>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let events = EventSink::new(config.conversation_id.clone(), tx);
+        let events = EventEmitter::new(config.conversation_id.clone(), tx);
         let policy = CallPolicy {
             trust: config.trust,
             scope: config.scope.clone(),

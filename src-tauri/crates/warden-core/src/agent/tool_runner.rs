@@ -14,7 +14,7 @@ use warden_protocol::{
 };
 
 use super::approvals::{ApprovalOutcome, ApprovalRouter};
-use super::events::EventSink;
+use super::events::EventEmitter;
 use super::tool_env::{execute_streaming, ToolEnvironment};
 use crate::policy::{self, Decision, Grants};
 use crate::scope::Scope;
@@ -73,7 +73,7 @@ pub struct ToolRunner {
     policy: CallPolicy,
     grants: Mutex<Grants>,
     approvals: ApprovalRouter,
-    events: EventSink,
+    events: EventEmitter,
 }
 
 impl ToolRunner {
@@ -81,7 +81,7 @@ impl ToolRunner {
         tools: Arc<ToolRegistry>,
         env: ToolEnvironment,
         policy: CallPolicy,
-        events: EventSink,
+        events: EventEmitter,
     ) -> Self {
         Self {
             tools,
@@ -101,7 +101,7 @@ impl ToolRunner {
         policy: CallPolicy,
     ) -> (Self, mpsc::UnboundedReceiver<Event>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (Self::new(tools, env, policy, EventSink::new(conversation_id, tx)), rx)
+        (Self::new(tools, env, policy, EventEmitter::new(conversation_id, tx)), rx)
     }
 
     /// The tools the model is offered: those in scope.
