@@ -127,6 +127,15 @@ impl WardenHome {
         Self { config_dir: dir.clone(), data_dir: dir }
     }
 
+    /// Every folder Warden keeps its own files in (config and data; one when they are the same).
+    pub fn dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = vec![self.config_dir.clone()];
+        if self.data_dir != self.config_dir {
+            dirs.push(self.data_dir.clone());
+        }
+        dirs
+    }
+
     pub fn config_dir(&self) -> &Path {
         &self.config_dir
     }
