@@ -21,6 +21,25 @@ pub enum Command {
     Exec(ExecArgs),
     /// Run one tool directly through the registry, sandbox and policy.
     Tool(ToolArgs),
+    /// Run any command inside the box the agent's commands run in; its exit status is passed
+    /// through.
+    Sandbox(SandboxArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SandboxArgs {
+    /// The project folder: writable inside the box (default: the current directory).
+    #[arg(long)]
+    pub project: Option<PathBuf>,
+    /// Allow the network (off by default, loopback included).
+    #[arg(long)]
+    pub network: bool,
+    /// Another writable folder (repeatable).
+    #[arg(long = "write", value_name = "DIR")]
+    pub write: Vec<PathBuf>,
+    /// The command and its arguments.
+    #[arg(required = true, last = true, value_name = "COMMAND")]
+    pub command: Vec<std::ffi::OsString>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

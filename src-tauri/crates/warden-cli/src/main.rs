@@ -1,10 +1,12 @@
 //! `warden`: the headless faces of the engine. `warden exec` runs a whole turn and prints its
-//! events; `warden tool` runs one tool through the same registry, sandbox and policy.
+//! events; `warden tool` runs one tool through the same registry, sandbox and policy;
+//! `warden sandbox` runs any command in the box the agent's commands run in.
 
 mod approvals_input;
 mod args;
 mod exec;
 mod render;
+mod sandbox_cmd;
 mod sanitize;
 mod signals;
 mod tool_cmd;
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Exec(args) => exec::run(args).await,
             Command::Tool(args) => tool_cmd::run(args).await,
+            Command::Sandbox(args) => sandbox_cmd::run(args).await,
         }
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).

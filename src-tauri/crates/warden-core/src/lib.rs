@@ -5,6 +5,7 @@
 
 pub mod agent;
 pub mod config;
+pub mod containment;
 pub mod history_file;
 pub mod policy;
 pub mod process_guard;

@@ -15,7 +15,7 @@ pub mod handles;
 mod open;
 mod options;
 pub mod path;
-mod secrets;
+pub(crate) mod secrets;
 mod shell_words;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,177 @@
+//! The box on Linux: bubblewrap. The whole filesystem is mounted read-only, the project and the
+//! caches read-write over it, hidden locations covered (an empty tmpfs over a folder, `/dev/null`
+//! over a file), a private `/tmp`, `/proc` and `/dev`; every namespace is new (user, pid, ipc, uts,
+//! cgroup, and net unless the network is allowed), no capability survives, no user namespace can
+//! be made inside, the command gets a new session (no terminal to type into) and dies with Warden.
+//! The seccomp filter ([`super::seccomp`]) is loaded by bubblewrap right before the command.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::{BoxPolicy, ContainError, Launch, Mechanism};
+
+const CANDIDATES: &[&str] = &["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
+
+/// bubblewrap when it is installed and can create the namespaces the box needs on this machine.
+pub(super) fn probe() -> Mechanism {
+    let Some(program) = CANDIDATES.iter().map(PathBuf::from).find(|p| p.is_file()) else {
+        return Mechanism::Unavailable {
+            why: "bubblewrap is not installed (Debian/Ubuntu: apt install bubblewrap)".to_owned(),
+        };
+    };
+    let probe = Command::new(&program)
+        .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"])
+        .args(["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--"])
+        .arg("/bin/true")
+        .env_clear()
+        .output();
+    match probe {
+        Ok(out) if out.status.success() => Mechanism::Bubblewrap { program },
+        Ok(out) => Mechanism::Unavailable {
+            why: format!(
+                "bubblewrap cannot create its namespaces here ({}); unprivileged user namespaces may be disabled",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ),
+        },
+        Err(error) => Mechanism::Unavailable { why: format!("bubblewrap does not start: {error}") },
+    }
+}
+
+/// The arguments of bubblewrap for `policy`, without the seccomp descriptors and the command.
+pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path) -> Vec<OsString> {
+    let mut args = Args::default();
+    args.flags(&["--ro-bind", "/", "/"]);
+    args.flags(&["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"]);
+    for dir in &policy.writable {
+        args.bind("--bind", dir);
+    }
+    args.bind("--bind", &policy.project);
+    // After the binds, so a hidden or read-only path inside a writable folder is covered.
+    for path in &policy.hidden {
+        if path.is_dir() {
+            args.pair("--tmpfs", path);
+        } else {
+            args.flags(&["--ro-bind", "/dev/null"]);
+            args.path(path);
+        }
+    }
+    for path in &policy.read_only {
+        args.bind("--ro-bind", path);
+    }
+    args.flags(&[
+        "--unshare-user",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+    ]);
+    if !policy.network {
+        args.flags(&["--unshare-net"]);
+    }
+    args.flags(&["--disable-userns", "--cap-drop", "ALL", "--new-session", "--die-with-parent"]);
+    args.flags(&["--setenv", "TMPDIR", "/tmp"]);
+    args.pair("--chdir", cwd);
+    args.0
+}
+
+/// bubblewrap running `argv` in `cwd` under `policy`, with the seccomp filter.
+pub(super) fn launch(
+    program: &Path,
+    policy: &BoxPolicy,
+    argv: &[OsString],
+    cwd: &Path,
+) -> Result<Launch, ContainError> {
+    if argv.is_empty() {
+        return Err(ContainError::Setup("no command".to_owned()));
+    }
+    let mut args = arguments(policy, cwd);
+    let mut fds = Vec::new();
+    #[cfg(target_os = "linux")]
+    for fd in super::seccomp::filters(policy.network)? {
+        use std::os::fd::AsRawFd;
+        args.push("--add-seccomp-fd".into());
+        args.push(fd.as_raw_fd().to_string().into());
+        fds.push(fd);
+    }
+    args.push("--".into());
+    args.extend(argv.iter().cloned());
+    Ok(Launch { program: program.to_path_buf(), args, fds, contained: true })
+}
+
+#[derive(Default)]
+struct Args(Vec<OsString>);
+
+impl Args {
+    fn flags(&mut self, flags: &[&str]) {
+        self.0.extend(flags.iter().map(OsString::from));
+    }
+
+    fn path(&mut self, path: &Path) {
+        self.0.push(path.as_os_str().to_owned());
+    }
+
+    fn pair(&mut self, flag: &str, path: &Path) {
+        self.0.push(flag.into());
+        self.path(path);
+    }
+
+    /// `--bind SRC DEST` with the same path on both sides.
+    fn bind(&mut self, flag: &str, path: &Path) {
+        self.0.push(flag.into());
+        self.path(path);
+        self.path(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy() -> BoxPolicy {
+        BoxPolicy {
+            project: "/work/p".into(),
+            writable: vec!["/home/u/.cargo/registry".into()],
+            hidden: vec![],
+            read_only: vec!["/work/p/.git/hooks".into()],
+            network: false,
+        }
+    }
+
+    fn joined(args: &[OsString]) -> String {
+        args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn the_project_is_writable_and_read_only_paths_come_after_it() {
+        let line = joined(&arguments(&policy(), Path::new("/work/p/src")));
+        assert!(line.starts_with("--ro-bind / / "), "{line}");
+        let project = line.find("--bind /work/p /work/p").expect("project bound");
+        let hooks = line.find("--ro-bind /work/p/.git/hooks /work/p/.git/hooks").expect("hooks read-only");
+        assert!(project < hooks, "{line}");
+        assert!(line.contains("--bind /home/u/.cargo/registry /home/u/.cargo/registry"));
+        assert!(
+            line.contains("--unshare-net")
+                && line.contains("--cap-drop ALL")
+                && line.contains("--disable-userns")
+        );
+        assert!(line.ends_with("--chdir /work/p/src"), "{line}");
+    }
+
+    #[test]
+    fn network_on_keeps_the_host_network() {
+        let mut p = policy();
+        p.network = true;
+        assert!(!joined(&arguments(&p, Path::new("/"))).contains("--unshare-net"));
+    }
+
+    #[test]
+    fn odd_path_bytes_pass_unchanged() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let mut p = policy();
+        p.project = PathBuf::from(OsStr::from_bytes(b"/tmp/a b\n\xff"));
+        let args = arguments(&p, &p.project.clone());
+        assert!(args.iter().any(|a| a.as_bytes() == b"/tmp/a b\n\xff"));
+    }
+}

@@ -1,0 +1,167 @@
+//! Which locations a boxed command cannot see, and which caches it may write. Only existing paths
+//! are listed (a mount needs its target), each as given and, when it is a symlink, as resolved.
+
+use std::path::{Path, PathBuf};
+
+use crate::sandbox::secrets::rule_for;
+
+/// Secret locations under the user's home: keys, cloud and registry credentials, keyrings,
+/// password stores and browser profiles.
+const HOME_SECRETS: &[&str] = &[
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".azure",
+    ".kube",
+    ".docker/config.json",
+    ".netrc",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    ".pgpass",
+    ".vault-token",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".config/gcloud",
+    ".config/gh",
+    ".config/hub",
+    ".config/op",
+    ".config/git/credentials",
+    ".terraform.d/credentials.tfrc.json",
+    ".local/share/keyrings",
+    ".password-store",
+    ".mozilla",
+    ".thunderbird",
+    ".config/google-chrome",
+    ".config/chromium",
+    ".config/BraveSoftware",
+    ".config/microsoft-edge",
+    ".config/vivaldi",
+    "snap/firefox",
+];
+
+/// Sockets of services outside the box a command could drive: Docker's daemon.
+const SYSTEM_SOCKETS: &[&str] = &["/var/run/docker.sock", "/run/docker.sock", "/run/containerd"];
+
+/// Build caches a command may write, so `cargo`, `npm` and `pip` work offline-first as they do
+/// outside (none of them holds a credential; `.cargo/credentials*` and `.npmrc` stay hidden).
+const HOME_CACHES: &[&str] =
+    &[".cargo/registry", ".cargo/git", ".npm", ".cache/pip", ".cache/yarn", ".cache/pnpm"];
+
+/// How deep the project is searched for secret files (`.env*`, keys…) to hide; deeper ones are
+/// still refused by the file tools but visible to commands. Build output is not searched.
+const PROJECT_DEPTH: usize = 4;
+const SKIPPED_DIRS: &[&str] =
+    &[".git", "node_modules", "target", "dist", "build", ".venv", "venv", "__pycache__"];
+
+/// The locations hidden from a command in `project`.
+pub fn hidden_locations(home: Option<&Path>, project: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(home) = home {
+        for relative in HOME_SECRETS {
+            push_existing(&mut out, home.join(relative));
+        }
+    }
+    // The session's private sockets: D-Bus (the keychain holding Warden's keys), the keyring's
+    // control socket, ssh-agent and gpg-agent.
+    if let Some(runtime) = runtime_dir() {
+        push_existing(&mut out, runtime);
+    }
+    for socket in SYSTEM_SOCKETS {
+        push_existing(&mut out, PathBuf::from(socket));
+    }
+    secret_files_in(project, 0, &mut out);
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The build caches that exist under `home`.
+pub fn writable_caches(home: &Path) -> Vec<PathBuf> {
+    HOME_CACHES.iter().map(|c| home.join(c)).filter(|p| p.is_dir()).collect()
+}
+
+fn runtime_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    #[cfg(unix)]
+    {
+        let uid = nix::unistd::getuid();
+        Some(PathBuf::from(format!("/run/user/{uid}")))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+fn push_existing(out: &mut Vec<PathBuf>, path: PathBuf) {
+    if std::fs::symlink_metadata(&path).is_err() {
+        return;
+    }
+    if let Ok(real) = std::fs::canonicalize(&path) {
+        if real != path {
+            out.push(real);
+        }
+    }
+    out.push(path);
+}
+
+/// Secret files of the project by the path sandbox's own rules, down to [`PROJECT_DEPTH`].
+/// `.git/config` is not among them: git needs to read it; it is read-only in the box instead.
+fn secret_files_in(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let parent = dir.file_name().and_then(|n| n.to_str());
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Ok(kind) = entry.file_type() else { continue };
+        if rule_for(name, parent, false).is_some() {
+            out.push(entry.path());
+            continue;
+        }
+        if kind.is_dir() && depth + 1 < PROJECT_DEPTH && !SKIPPED_DIRS.contains(&name) {
+            secret_files_in(&entry.path(), depth + 1, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn home_secrets_and_project_secret_files_are_hidden_when_they_exist() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".ssh")).unwrap();
+        std::fs::create_dir_all(home.path().join(".config/gcloud")).unwrap();
+        std::fs::write(home.path().join(".netrc"), "machine x").unwrap();
+        let project = tempfile::tempdir().unwrap();
+        std::fs::write(project.path().join(".env.local"), "KEY=1").unwrap();
+        std::fs::create_dir_all(project.path().join("deploy/keys")).unwrap();
+        std::fs::write(project.path().join("deploy/keys/server.pem"), "k").unwrap();
+        std::fs::create_dir_all(project.path().join("node_modules/x")).unwrap();
+        std::fs::write(project.path().join("node_modules/x/.env"), "k").unwrap();
+        std::fs::write(project.path().join("main.rs"), "fn main() {}").unwrap();
+        let hidden = hidden_locations(Some(home.path()), project.path());
+        for want in [
+            home.path().join(".ssh"),
+            home.path().join(".config/gcloud"),
+            home.path().join(".netrc"),
+            project.path().join(".env.local"),
+            project.path().join("deploy/keys/server.pem"),
+        ] {
+            assert!(hidden.contains(&want), "{} not hidden: {hidden:?}", want.display());
+        }
+        assert!(!hidden.contains(&home.path().join(".aws")), "missing paths are not listed");
+        assert!(!hidden
+            .iter()
+            .any(|p| p.ends_with("main.rs") || p.starts_with(project.path().join("node_modules"))));
+    }
+
+    #[test]
+    fn only_existing_caches_are_writable() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".cargo/registry")).unwrap();
+        assert_eq!(writable_caches(home.path()), [home.path().join(".cargo/registry")]);
+    }
+}

