@@ -10,11 +10,10 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::input::{definition_for, parse_input};
 use super::process::{kill_group, spawn_shell, Pump};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 
 /// At most this many background commands per session, running or finished.
 const MAX_BACKGROUND: usize = 32;
@@ -184,28 +183,7 @@ pub struct CommandOutputInput {
     pub limit: Option<u64>,
 }
 
-pub struct CommandOutputTool {
-    definition: ToolDefinition,
-}
-
-impl CommandOutputTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<CommandOutputInput>(
-                "command_output",
-                ToolCategory::Exec,
-                DangerLevel::Safe,
-                true,
-            ),
-        }
-    }
-}
-
-impl Default for CommandOutputTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct CommandOutputTool;
 
 fn unknown(handle: &str, ctx: &ToolContext) -> ToolOutput {
     let known = ctx.processes.handles();
@@ -216,16 +194,14 @@ fn unknown(handle: &str, ctx: &ToolContext) -> ToolOutput {
 }
 
 #[async_trait]
-impl Tool for CommandOutputTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for CommandOutputTool {
+    type Input = CommandOutputInput;
+    const NAME: &'static str = "command_output";
+    const CATEGORY: ToolCategory = ToolCategory::Exec;
+    const DANGER: DangerLevel = DangerLevel::Safe;
+    const PARALLEL: bool = true;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: CommandOutputInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: CommandOutputInput, ctx: ToolContext) -> ToolOutput {
         let Some(process) = ctx.processes.get(&input.handle) else { return unknown(&input.handle, &ctx) };
         let limit = input.limit.unwrap_or(64 * 1024).min(ctx.config.model_output_cap as u64) as usize;
         let Ok(state) = process.state.lock() else {
@@ -272,40 +248,17 @@ pub struct CancelCommandInput {
     pub handle: String,
 }
 
-pub struct CancelCommandTool {
-    definition: ToolDefinition,
-}
-
-impl CancelCommandTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<CancelCommandInput>(
-                "cancel_command",
-                ToolCategory::Exec,
-                DangerLevel::Safe,
-                true,
-            ),
-        }
-    }
-}
-
-impl Default for CancelCommandTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct CancelCommandTool;
 
 #[async_trait]
-impl Tool for CancelCommandTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for CancelCommandTool {
+    type Input = CancelCommandInput;
+    const NAME: &'static str = "cancel_command";
+    const CATEGORY: ToolCategory = ToolCategory::Exec;
+    const DANGER: DangerLevel = DangerLevel::Safe;
+    const PARALLEL: bool = true;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: CancelCommandInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: CancelCommandInput, ctx: ToolContext) -> ToolOutput {
         match ctx.processes.cancel(&input.handle) {
             None => unknown(&input.handle, &ctx),
             Some(true) => {

@@ -7,11 +7,10 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::input::{definition_for, parse_input};
 use super::process::{spawn_shell, GroupGuard, HeadTail, Pump};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::blocklist::check_command;
 
 /// After the shell exits, how long processes it left behind may keep its output pipes open before
@@ -36,28 +35,7 @@ pub struct BashInput {
     pub background: bool,
 }
 
-pub struct BashTool {
-    definition: ToolDefinition,
-}
-
-impl BashTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<BashInput>(
-                "bash",
-                ToolCategory::Exec,
-                DangerLevel::Dangerous,
-                false,
-            ),
-        }
-    }
-}
-
-impl Default for BashTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct BashTool;
 
 fn timeout_for(input: &BashInput, ctx: &ToolContext) -> Duration {
     let config = &ctx.config;
@@ -73,16 +51,14 @@ fn timeout_for(input: &BashInput, ctx: &ToolContext) -> Duration {
 }
 
 #[async_trait]
-impl Tool for BashTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for BashTool {
+    type Input = BashInput;
+    const NAME: &'static str = "bash";
+    const CATEGORY: ToolCategory = ToolCategory::Exec;
+    const DANGER: DangerLevel = DangerLevel::Dangerous;
+    const PARALLEL: bool = false;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: BashInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: BashInput, ctx: ToolContext) -> ToolOutput {
         if input.command.trim().is_empty() {
             return ToolOutput::error(
                 ToolErrorCode::ValidationError,
@@ -108,8 +84,7 @@ impl Tool for BashTool {
         run_foreground(&input, &ctx, timeout_for(&input, &ctx)).await
     }
 
-    async fn preview(&self, input: &serde_json::Value, ctx: &ToolContext) -> Option<ApprovalPreview> {
-        let input: BashInput = parse_input(input.clone()).ok()?;
+    async fn preview(&self, input: BashInput, ctx: &ToolContext) -> Option<ApprovalPreview> {
         Some(ApprovalPreview::Command {
             command: input.command,
             cwd: ctx.workspace.project_root().to_string_lossy().into_owned(),

@@ -3,11 +3,10 @@
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
 
 use super::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
-use super::input::{definition_for, parse_input};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, ResolvedPath};
 
 /// Replace an exact piece of text in a file. `old_text` must occur exactly once (include enough
@@ -27,28 +26,7 @@ pub struct FileEditInput {
     pub replace_all: bool,
 }
 
-pub struct FileEditTool {
-    definition: ToolDefinition,
-}
-
-impl FileEditTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<FileEditInput>(
-                "file_edit",
-                ToolCategory::FileChange,
-                DangerLevel::Dangerous,
-                false,
-            ),
-        }
-    }
-}
-
-impl Default for FileEditTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct FileEditTool;
 
 /// The edit worked out but not written: where, the old and new content, how many replacements.
 pub(crate) struct PlannedEdit {
@@ -107,16 +85,14 @@ pub(crate) fn plan(input: &FileEditInput, ctx: &ToolContext) -> Result<PlannedEd
 }
 
 #[async_trait]
-impl Tool for FileEditTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for FileEditTool {
+    type Input = FileEditInput;
+    const NAME: &'static str = "file_edit";
+    const CATEGORY: ToolCategory = ToolCategory::FileChange;
+    const DANGER: DangerLevel = DangerLevel::Dangerous;
+    const PARALLEL: bool = false;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: FileEditInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: FileEditInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || {
             let edit = match plan(&input, &ctx) {
                 Ok(edit) => edit,
@@ -136,8 +112,7 @@ impl Tool for FileEditTool {
         .await
     }
 
-    async fn preview(&self, input: &serde_json::Value, ctx: &ToolContext) -> Option<ApprovalPreview> {
-        let input: FileEditInput = parse_input(input.clone()).ok()?;
+    async fn preview(&self, input: FileEditInput, ctx: &ToolContext) -> Option<ApprovalPreview> {
         let ctx = ctx.clone();
         tokio::task::spawn_blocking(move || {
             let edit = plan(&input, &ctx).ok()?;

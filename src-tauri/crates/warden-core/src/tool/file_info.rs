@@ -3,12 +3,11 @@
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
 use super::fs_util::blocking;
-use super::input::{definition_for, parse_input};
 use super::walk::{kind, mtime_rfc3339};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, SandboxError};
 
 /// Facts about a file or directory of the project: type, size in bytes, modification time,
@@ -20,28 +19,7 @@ pub struct FileInfoInput {
     pub path: String,
 }
 
-pub struct FileInfoTool {
-    definition: ToolDefinition,
-}
-
-impl FileInfoTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<FileInfoInput>(
-                "file_info",
-                ToolCategory::FileRead,
-                DangerLevel::Safe,
-                true,
-            ),
-        }
-    }
-}
-
-impl Default for FileInfoTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct FileInfoTool;
 
 fn permissions(meta: &cap_std::fs::Metadata) -> (String, bool) {
     #[cfg(unix)]
@@ -69,16 +47,14 @@ fn permissions(meta: &cap_std::fs::Metadata) -> (String, bool) {
 }
 
 #[async_trait]
-impl Tool for FileInfoTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for FileInfoTool {
+    type Input = FileInfoInput;
+    const NAME: &'static str = "file_info";
+    const CATEGORY: ToolCategory = ToolCategory::FileRead;
+    const DANGER: DangerLevel = DangerLevel::Safe;
+    const PARALLEL: bool = true;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: FileInfoInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: FileInfoInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || {
             let resolved = match ctx.workspace.resolve(&input.path, Access::Read) {
                 Ok(r) => r,

@@ -6,11 +6,10 @@ use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
 use super::fs_util::{blocking, io_error, looks_binary};
-use super::input::{definition_for, parse_input};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::Access;
 
 /// Read a text file in the project. Returns its text (or the requested lines), truncated with a note
@@ -35,40 +34,17 @@ pub struct FileReadInput {
     pub max_bytes: Option<u64>,
 }
 
-pub struct FileReadTool {
-    definition: ToolDefinition,
-}
-
-impl FileReadTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<FileReadInput>(
-                "file_read",
-                ToolCategory::FileRead,
-                DangerLevel::Safe,
-                true,
-            ),
-        }
-    }
-}
-
-impl Default for FileReadTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct FileReadTool;
 
 #[async_trait]
-impl Tool for FileReadTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for FileReadTool {
+    type Input = FileReadInput;
+    const NAME: &'static str = "file_read";
+    const CATEGORY: ToolCategory = ToolCategory::FileRead;
+    const DANGER: DangerLevel = DangerLevel::Safe;
+    const PARALLEL: bool = true;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: FileReadInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: FileReadInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || read(input, &ctx)).await
     }
 }

@@ -3,11 +3,10 @@
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolDefinition};
+use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory};
 
 use super::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
-use super::input::{definition_for, parse_input};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, ResolvedPath, SandboxError};
 
 /// Create a file or replace its whole content. Missing parent directories are created. Prefer
@@ -21,28 +20,7 @@ pub struct FileWriteInput {
     pub content: String,
 }
 
-pub struct FileWriteTool {
-    definition: ToolDefinition,
-}
-
-impl FileWriteTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<FileWriteInput>(
-                "file_write",
-                ToolCategory::FileChange,
-                DangerLevel::Dangerous,
-                false,
-            ),
-        }
-    }
-}
-
-impl Default for FileWriteTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct FileWriteTool;
 
 /// The previous bytes of the file (`None` when it does not exist), read through the sandbox.
 fn previous_bytes(ctx: &ToolContext, resolved: &ResolvedPath) -> Result<Option<Vec<u8>>, ToolOutput> {
@@ -68,16 +46,14 @@ fn previous_bytes(ctx: &ToolContext, resolved: &ResolvedPath) -> Result<Option<V
 }
 
 #[async_trait]
-impl Tool for FileWriteTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for FileWriteTool {
+    type Input = FileWriteInput;
+    const NAME: &'static str = "file_write";
+    const CATEGORY: ToolCategory = ToolCategory::FileChange;
+    const DANGER: DangerLevel = DangerLevel::Dangerous;
+    const PARALLEL: bool = false;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: FileWriteInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: FileWriteInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || {
             let resolved = match ctx.workspace.resolve(&input.path, Access::Write) {
                 Ok(r) => r,
@@ -101,8 +77,7 @@ impl Tool for FileWriteTool {
         .await
     }
 
-    async fn preview(&self, input: &serde_json::Value, ctx: &ToolContext) -> Option<ApprovalPreview> {
-        let input: FileWriteInput = parse_input(input.clone()).ok()?;
+    async fn preview(&self, input: FileWriteInput, ctx: &ToolContext) -> Option<ApprovalPreview> {
         let ctx = ctx.clone();
         tokio::task::spawn_blocking(move || {
             let resolved = ctx.workspace.resolve(&input.path, Access::Write).ok()?;

@@ -5,12 +5,11 @@ use std::ops::ControlFlow;
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
 use super::fs_util::blocking;
-use super::input::{definition_for, parse_input};
 use super::walk::{kind, mtime_rfc3339, walk, WalkOptions};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, SandboxError};
 
 /// Most entries one listing returns.
@@ -34,40 +33,17 @@ pub struct ListDirInput {
     pub include_hidden: bool,
 }
 
-pub struct ListDirTool {
-    definition: ToolDefinition,
-}
-
-impl ListDirTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<ListDirInput>(
-                "list_dir",
-                ToolCategory::FileRead,
-                DangerLevel::Safe,
-                true,
-            ),
-        }
-    }
-}
-
-impl Default for ListDirTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct ListDirTool;
 
 #[async_trait]
-impl Tool for ListDirTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for ListDirTool {
+    type Input = ListDirInput;
+    const NAME: &'static str = "list_dir";
+    const CATEGORY: ToolCategory = ToolCategory::FileRead;
+    const DANGER: DangerLevel = DangerLevel::Safe;
+    const PARALLEL: bool = true;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: ListDirInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: ListDirInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || list(input, &ctx)).await
     }
 }

@@ -19,6 +19,7 @@ mod registry;
 mod search_files;
 mod search_in_files;
 mod system_info;
+mod typed;
 mod validate;
 mod walk;
 mod web_search;
@@ -42,6 +43,7 @@ pub use registry::{RegistryError, ToolRegistry};
 pub use search_files::SearchFilesTool;
 pub use search_in_files::{SearchInFilesInput, SearchInFilesTool, SearchOutputMode};
 pub use system_info::SystemInfoTool;
+pub use typed::{Typed, TypedTool};
 pub use web_search::WebSearchTool;
 
 /// Something the model can call.

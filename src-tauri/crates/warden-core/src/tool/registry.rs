@@ -9,7 +9,7 @@ use std::time::Duration;
 use futures::FutureExt;
 use warden_protocol::{ApprovalPreview, ToolCall, ToolDefinition, ToolErrorCode};
 
-use super::{cap_for_model, validate, Tool, ToolContext, ToolOutput, ToolsConfig};
+use super::{cap_for_model, validate, Tool, ToolContext, ToolOutput, ToolsConfig, Typed};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 
@@ -37,23 +37,23 @@ impl ToolRegistry {
         Self { tools: Vec::new(), by_name: HashMap::new(), config: Arc::new(config) }
     }
 
-    /// Every tool of DESIGN §5, in the order of its table.
+    /// Every tool of ARCHITECTURE §5, in the order of its table.
     pub fn with_core_tools(config: ToolsConfig) -> Self {
         let mut registry = Self::new(config);
         let core: Vec<Arc<dyn Tool>> = vec![
-            Arc::new(super::FileReadTool::new()),
-            Arc::new(super::FileWriteTool::new()),
-            Arc::new(super::FileEditTool::new()),
-            Arc::new(super::ApplyPatchTool::new()),
-            Arc::new(super::ListDirTool::new()),
-            Arc::new(super::FileInfoTool::new()),
-            Arc::new(super::SearchFilesTool::new()),
-            Arc::new(super::SearchInFilesTool::new()),
-            Arc::new(super::BashTool::new()),
-            Arc::new(super::CommandOutputTool::new()),
-            Arc::new(super::CancelCommandTool::new()),
-            Arc::new(super::WebSearchTool::new()),
-            Arc::new(super::SystemInfoTool::new()),
+            Arc::new(Typed::new(super::FileReadTool)),
+            Arc::new(Typed::new(super::FileWriteTool)),
+            Arc::new(Typed::new(super::FileEditTool)),
+            Arc::new(Typed::new(super::ApplyPatchTool)),
+            Arc::new(Typed::new(super::ListDirTool)),
+            Arc::new(Typed::new(super::FileInfoTool)),
+            Arc::new(Typed::new(super::SearchFilesTool)),
+            Arc::new(Typed::new(super::SearchInFilesTool)),
+            Arc::new(Typed::new(super::BashTool)),
+            Arc::new(Typed::new(super::CommandOutputTool)),
+            Arc::new(Typed::new(super::CancelCommandTool)),
+            Arc::new(Typed::new(super::WebSearchTool::new())),
+            Arc::new(Typed::new(super::SystemInfoTool)),
         ];
         for tool in core {
             if let Err(error) = registry.register(tool) {

@@ -6,12 +6,11 @@ use async_trait::async_trait;
 use globset::GlobBuilder;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
 use super::fs_util::blocking;
-use super::input::{definition_for, parse_input};
 use super::walk::{walk, WalkOptions};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::Access;
 
 const MAX_PATHS: usize = 1000;
@@ -29,40 +28,17 @@ pub struct SearchFilesInput {
     pub path: Option<String>,
 }
 
-pub struct SearchFilesTool {
-    definition: ToolDefinition,
-}
-
-impl SearchFilesTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<SearchFilesInput>(
-                "search_files",
-                ToolCategory::Search,
-                DangerLevel::Safe,
-                true,
-            ),
-        }
-    }
-}
-
-impl Default for SearchFilesTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct SearchFilesTool;
 
 #[async_trait]
-impl Tool for SearchFilesTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for SearchFilesTool {
+    type Input = SearchFilesInput;
+    const NAME: &'static str = "search_files";
+    const CATEGORY: ToolCategory = ToolCategory::Search;
+    const DANGER: DangerLevel = DangerLevel::Safe;
+    const PARALLEL: bool = true;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: SearchFilesInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: SearchFilesInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || find(input, &ctx)).await
     }
 }

@@ -16,12 +16,11 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch}
 use ignore::overrides::{Override, OverrideBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
 use super::fs_util::blocking;
-use super::input::{definition_for, parse_input};
 use super::walk::{walk, Entry, WalkOptions};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, SandboxError};
 
 /// A reported line is cut to this many bytes.
@@ -65,40 +64,17 @@ pub struct SearchInFilesInput {
     pub max_results: Option<u64>,
 }
 
-pub struct SearchInFilesTool {
-    definition: ToolDefinition,
-}
-
-impl SearchInFilesTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<SearchInFilesInput>(
-                "search_in_files",
-                ToolCategory::Search,
-                DangerLevel::Safe,
-                true,
-            ),
-        }
-    }
-}
-
-impl Default for SearchInFilesTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct SearchInFilesTool;
 
 #[async_trait]
-impl Tool for SearchInFilesTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for SearchInFilesTool {
+    type Input = SearchInFilesInput;
+    const NAME: &'static str = "search_in_files";
+    const CATEGORY: ToolCategory = ToolCategory::Search;
+    const DANGER: DangerLevel = DangerLevel::Safe;
+    const PARALLEL: bool = true;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: SearchInFilesInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: SearchInFilesInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || search(input, &ctx)).await
     }
 }

@@ -3,10 +3,9 @@
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition};
+use warden_protocol::{DangerLevel, ToolCategory};
 
-use super::input::{definition_for, parse_input};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 
 /// The current date and time (with time zone), the operating system and architecture, and the
 /// working directory (the project root).
@@ -14,28 +13,7 @@ use super::{Tool, ToolContext, ToolOutput};
 #[serde(deny_unknown_fields)]
 pub struct SystemInfoInput {}
 
-pub struct SystemInfoTool {
-    definition: ToolDefinition,
-}
-
-impl SystemInfoTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<SystemInfoInput>(
-                "system_info",
-                ToolCategory::System,
-                DangerLevel::Safe,
-                true,
-            ),
-        }
-    }
-}
-
-impl Default for SystemInfoTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct SystemInfoTool;
 
 fn os_release() -> Option<String> {
     let text = std::fs::read_to_string("/etc/os-release").ok()?;
@@ -43,15 +21,14 @@ fn os_release() -> Option<String> {
 }
 
 #[async_trait]
-impl Tool for SystemInfoTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for SystemInfoTool {
+    type Input = SystemInfoInput;
+    const NAME: &'static str = "system_info";
+    const CATEGORY: ToolCategory = ToolCategory::System;
+    const DANGER: DangerLevel = DangerLevel::Safe;
+    const PARALLEL: bool = true;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        if let Err(error) = parse_input::<SystemInfoInput>(input) {
-            return error;
-        }
+    async fn run(&self, _input: SystemInfoInput, ctx: ToolContext) -> ToolOutput {
         let now = chrono::Local::now();
         let time = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, false);
         let os = std::env::consts::OS;

@@ -7,11 +7,10 @@ use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
 
 use super::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
-use super::input::{definition_for, parse_input};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, ResolvedPath};
 pub(crate) use apply::apply_hunks;
 pub(crate) use parse::parse_patch;
@@ -30,28 +29,7 @@ pub struct ApplyPatchInput {
     pub dry_run: bool,
 }
 
-pub struct ApplyPatchTool {
-    definition: ToolDefinition,
-}
-
-impl ApplyPatchTool {
-    pub fn new() -> Self {
-        Self {
-            definition: definition_for::<ApplyPatchInput>(
-                "apply_patch",
-                ToolCategory::FileChange,
-                DangerLevel::Dangerous,
-                false,
-            ),
-        }
-    }
-}
-
-impl Default for ApplyPatchTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub struct ApplyPatchTool;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Action {
@@ -262,16 +240,14 @@ fn summary(planned: &[PlannedFile], dry_run: bool) -> ToolOutput {
 }
 
 #[async_trait]
-impl Tool for ApplyPatchTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for ApplyPatchTool {
+    type Input = ApplyPatchInput;
+    const NAME: &'static str = "apply_patch";
+    const CATEGORY: ToolCategory = ToolCategory::FileChange;
+    const DANGER: DangerLevel = DangerLevel::Dangerous;
+    const PARALLEL: bool = false;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: ApplyPatchInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: ApplyPatchInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || {
             let planned = match plan(&input.patch, &ctx) {
                 Ok(planned) => planned,
@@ -287,8 +263,7 @@ impl Tool for ApplyPatchTool {
         .await
     }
 
-    async fn preview(&self, input: &serde_json::Value, ctx: &ToolContext) -> Option<ApprovalPreview> {
-        let input: ApplyPatchInput = parse_input(input.clone()).ok()?;
+    async fn preview(&self, input: ApplyPatchInput, ctx: &ToolContext) -> Option<ApprovalPreview> {
         let ctx = ctx.clone();
         tokio::task::spawn_blocking(move || {
             let planned = plan(&input.patch, &ctx).ok()?;

@@ -8,10 +8,9 @@ mod searxng;
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
+use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::input::{definition_for, parse_input};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, TypedTool};
 
 const DEFAULT_RESULTS: usize = 5;
 const MAX_RESULTS: usize = 20;
@@ -40,7 +39,6 @@ pub(crate) struct Hit {
 pub(crate) struct SearchFailure(pub String);
 
 pub struct WebSearchTool {
-    definition: ToolDefinition,
     client: reqwest::Client,
 }
 
@@ -51,15 +49,7 @@ impl WebSearchTool {
             .user_agent(concat!("warden/", env!("CARGO_PKG_VERSION")))
             .redirect(crate::provider::same_origin_redirects())
             .build();
-        Self {
-            definition: definition_for::<WebSearchInput>(
-                "web_search",
-                ToolCategory::Web,
-                DangerLevel::Safe,
-                true,
-            ),
-            client: client.unwrap_or_default(),
-        }
+        Self { client: client.unwrap_or_default() }
     }
 }
 
@@ -84,16 +74,14 @@ fn format_hits(hits: &[Hit]) -> String {
 }
 
 #[async_trait]
-impl Tool for WebSearchTool {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
+impl TypedTool for WebSearchTool {
+    type Input = WebSearchInput;
+    const NAME: &'static str = "web_search";
+    const CATEGORY: ToolCategory = ToolCategory::Web;
+    const DANGER: DangerLevel = DangerLevel::Safe;
+    const PARALLEL: bool = true;
 
-    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
-        let input: WebSearchInput = match parse_input(input) {
-            Ok(input) => input,
-            Err(error) => return error,
-        };
+    async fn run(&self, input: WebSearchInput, ctx: ToolContext) -> ToolOutput {
         let query = input.query.trim();
         if query.is_empty() {
             return ToolOutput::error(

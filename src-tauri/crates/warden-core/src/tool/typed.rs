@@ -1,0 +1,66 @@
+//! The typed side of a tool: a [`TypedTool`] names its input type and its constants, and receives its
+//! input already deserialized. [`Typed`] turns one into the object-safe [`Tool`] the registry holds:
+//! it builds the definition once (description and schema from the input type, see `input.rs`) and
+//! parses the JSON input once per call, answering an invalid input with the validation error.
+
+use async_trait::async_trait;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolDefinition};
+
+use super::input::{definition_for, parse_input};
+use super::{Tool, ToolContext, ToolOutput};
+
+/// A tool with a typed input. The doc comment of `Input` is the tool's description and the doc
+/// comments of its fields the parameters' descriptions.
+#[async_trait]
+pub trait TypedTool: Send + Sync + 'static {
+    type Input: DeserializeOwned + JsonSchema + Send + Sync;
+
+    /// The name the model calls it by.
+    const NAME: &'static str;
+    const CATEGORY: ToolCategory;
+    const DANGER: DangerLevel;
+    /// Whether its calls may run concurrently with other parallel-capable calls.
+    const PARALLEL: bool;
+
+    /// Run one call with its parsed input.
+    async fn run(&self, input: Self::Input, ctx: ToolContext) -> ToolOutput;
+
+    /// What the approval dialog shows for this input (none unless the tool says).
+    async fn preview(&self, _input: Self::Input, _ctx: &ToolContext) -> Option<ApprovalPreview> {
+        None
+    }
+}
+
+/// A [`TypedTool`] as the registry's object-safe [`Tool`].
+pub struct Typed<T: TypedTool> {
+    tool: T,
+    definition: ToolDefinition,
+}
+
+impl<T: TypedTool> Typed<T> {
+    pub fn new(tool: T) -> Self {
+        let definition = definition_for::<T::Input>(T::NAME, T::CATEGORY, T::DANGER, T::PARALLEL);
+        Self { tool, definition }
+    }
+}
+
+#[async_trait]
+impl<T: TypedTool> Tool for Typed<T> {
+    fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {
+        match parse_input::<T::Input>(input) {
+            Ok(input) => self.tool.run(input, ctx).await,
+            Err(error) => error,
+        }
+    }
+
+    async fn preview(&self, input: &serde_json::Value, ctx: &ToolContext) -> Option<ApprovalPreview> {
+        let input = parse_input::<T::Input>(input.clone()).ok()?;
+        self.tool.preview(input, ctx).await
+    }
+}
