@@ -64,7 +64,7 @@ impl Grants {
     }
 }
 
-/// Decide what happens to one tool call. No OS sandbox contains commands yet: see [`decide_with`].
+/// Decide what happens to one tool call whose commands no OS sandbox contains (see [`decide_with`]).
 pub fn decide(
     trust: TrustLevel,
     tool: &ToolDefinition,
@@ -88,8 +88,21 @@ pub fn must_ask_reason(tool: &str, input: &serde_json::Value, contained: bool) -
     }
 }
 
-/// [`decide`], with `contained` saying whether an OS sandbox contains the command (then a command
-/// the blocklist cannot judge follows the trust level like any other).
+/// Why a call asks although the trust level alone would not: a command the blocklist cannot judge
+/// outside an OS sandbox ([`must_ask_reason`]), or any command in Autonomous where commands are not
+/// contained. Shown in the approval dialog.
+pub fn ask_reason(trust: TrustLevel, tool: &str, input: &serde_json::Value, contained: bool) -> Option<String> {
+    if let Some(reason) = must_ask_reason(tool, input, contained) {
+        return Some(reason);
+    }
+    (trust == TrustLevel::Autonomous && tool == "bash" && !contained).then(|| {
+        "Commands are not contained by an OS sandbox on this machine, so even in Autonomous each one asks.".to_owned()
+    })
+}
+
+/// [`decide`], with `contained` saying whether an OS sandbox contains the command: then a command
+/// the blocklist cannot judge follows the trust level like any other, and Autonomous runs commands
+/// unasked only then.
 pub fn decide_with(
     trust: TrustLevel,
     tool: &ToolDefinition,
@@ -119,6 +132,9 @@ pub fn decide_with(
     }
     // Never covered by a grant either: an unknown command has no remembered prefix.
     if must_ask_reason(&tool.name, input, contained).is_some() {
+        return Decision::Ask;
+    }
+    if trust == TrustLevel::Autonomous && tool.name == "bash" && !contained {
         return Decision::Ask;
     }
     let asks = match trust {
@@ -168,8 +184,9 @@ mod tests {
             (Autonomous, DANGEROUS, Decision::Allow),
         ];
         for (trust, danger, expected) in table {
+            // A contained command: the trust level alone decides.
             assert_eq!(
-                decide(trust, &def("bash", danger), &all, &input, &none),
+                decide_with(trust, &def("bash", danger), &all, &input, &none, true),
                 expected,
                 "{trust:?} {danger:?}"
             );
@@ -221,10 +238,14 @@ mod tests {
             ("$X -rf /", Autonomous, false, Decision::Ask),
             ("eval \"$CMD\"", Autonomous, false, Decision::Ask),
             ("python3 -c 'import shutil; shutil.rmtree(\"/\")'", Autonomous, false, Decision::Ask),
-            ("cargo test", Autonomous, false, Decision::Allow),
-            ("echo $HOME", Autonomous, false, Decision::Allow),
-            ("ls ~", Autonomous, false, Decision::Allow),
-            ("rm -rf target", Autonomous, false, Decision::Allow),
+            ("cargo test", Autonomous, true, Decision::Allow),
+            ("echo $HOME", Autonomous, true, Decision::Allow),
+            ("ls ~", Autonomous, true, Decision::Allow),
+            ("rm -rf target", Autonomous, true, Decision::Allow),
+            // Not contained: Autonomous asks before every command.
+            ("cargo test", Autonomous, false, Decision::Ask),
+            ("ls ~", Autonomous, false, Decision::Ask),
+            ("cargo test", Guided, true, Decision::Ask),
             ("cargo test", Supervised, false, Decision::Ask),
         ];
         for (command, trust, contained, expected) in table {
@@ -250,6 +271,16 @@ mod tests {
         let reason = must_ask_reason("bash", &input, false).unwrap_or_default();
         assert!(reason.contains("pipe"), "{reason}");
         assert_eq!(must_ask_reason("file_read", &json!({"command": "$X"}), false), None);
+    }
+
+    #[test]
+    fn the_approval_says_why_autonomous_asks_outside_a_sandbox() {
+        let input = json!({"command": "cargo test"});
+        let reason = ask_reason(TrustLevel::Autonomous, "bash", &input, false).unwrap_or_default();
+        assert!(reason.contains("not contained"), "{reason}");
+        assert_eq!(ask_reason(TrustLevel::Autonomous, "bash", &input, true), None);
+        assert_eq!(ask_reason(TrustLevel::Guided, "bash", &input, false), None);
+        assert_eq!(ask_reason(TrustLevel::Autonomous, "file_write", &input, false), None);
     }
 
     #[test]

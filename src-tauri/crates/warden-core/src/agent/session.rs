@@ -142,6 +142,7 @@ impl Session {
             trust: config.trust,
             scope: config.scope.clone(),
             approval_timeout: config.approval_timeout,
+            contained: tool_env.commands_box().is_some(),
         };
         let core = SessionCore {
             runner: ToolRunner::new(tools, tool_env, policy, events.clone()),

@@ -6,23 +6,41 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{OutputStream, ToolCall};
 
+use crate::containment::{self, BoxPolicy};
 use crate::sandbox::Workspace;
 use crate::tool::{BackgroundProcesses, OutputSink, ToolContext, ToolOutput, ToolRegistry};
 
-/// The sandbox and process table of one session. Background processes die with it.
+/// The sandbox, the box commands run in, and the process table of one session. Background
+/// processes die with it.
 #[derive(Debug, Clone)]
 pub struct ToolEnvironment {
     workspace: Arc<Workspace>,
     processes: Arc<BackgroundProcesses>,
+    /// The OS box of the session's commands; `None` when commands cannot be contained here.
+    commands_box: Option<Arc<BoxPolicy>>,
 }
 
 impl ToolEnvironment {
+    /// Commands in the default box of the project (hiding nothing of Warden's own: see
+    /// [`ToolEnvironment::with_box`]), when this machine can contain them.
     pub fn new(workspace: Workspace) -> Self {
-        Self { workspace: Arc::new(workspace), processes: Arc::new(BackgroundProcesses::new()) }
+        let policy = BoxPolicy::for_project(workspace.project_root(), &[]);
+        Self::with_box(workspace, policy)
+    }
+
+    /// Commands in `policy`'s box, when this machine can contain them.
+    pub fn with_box(workspace: Workspace, policy: BoxPolicy) -> Self {
+        let commands_box = containment::mechanism().is_contained().then(|| Arc::new(policy));
+        Self { workspace: Arc::new(workspace), processes: Arc::new(BackgroundProcesses::new()), commands_box }
     }
 
     pub fn workspace(&self) -> &Arc<Workspace> {
         &self.workspace
+    }
+
+    /// The box commands run in, if they are contained.
+    pub fn commands_box(&self) -> Option<&Arc<BoxPolicy>> {
+        self.commands_box.as_ref()
     }
 
     /// A context for one call, without an output listener.

@@ -34,6 +34,8 @@ pub struct CallPolicy {
     pub trust: TrustLevel,
     pub scope: Scope,
     pub approval_timeout: Duration,
+    /// Whether commands run inside the OS box (see `crate::containment`).
+    pub contained: bool,
 }
 
 /// A call with its decision made, before it runs (the loop forms its parallel batches from these).
@@ -126,7 +128,8 @@ impl ToolRunner {
         let decision = match (&tool, &call.input) {
             (Some(tool), Ok(input)) => {
                 let grants = lock(&self.grants).clone();
-                policy::decide(self.policy.trust, tool.definition(), &self.policy.scope, input, &grants)
+                let p = &self.policy;
+                policy::decide_with(p.trust, tool.definition(), &p.scope, input, &grants, p.contained)
             }
             _ => Decision::Allow,
         };
@@ -240,7 +243,7 @@ impl ToolRunner {
             danger_level: tool.definition().danger,
             preview,
             timeout_secs: u32::try_from(timeout.as_secs()).unwrap_or(u32::MAX),
-            reason: policy::must_ask_reason(&call.name, input, false),
+            reason: policy::ask_reason(self.policy.trust, &call.name, input, self.policy.contained),
         });
         match self.approvals.wait(&call.id, rx, timeout, cancel).await {
             ApprovalOutcome::Answered(answer) if answer.approved => {

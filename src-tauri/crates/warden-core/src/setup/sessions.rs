@@ -11,6 +11,7 @@ use warden_protocol::{Event, KeyName, Message, ProviderId, Settings, TrustLevel}
 use super::{default_model, Engine, SetupError};
 use crate::agent::budget::known_context_window;
 use crate::agent::{Session, SessionConfig, ToolEnvironment};
+use crate::containment::BoxPolicy;
 use crate::provider::Provider;
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
@@ -170,7 +171,9 @@ impl Engine {
             ..ToolsConfig::default()
         };
         let workspace = Workspace::new(project, self.home.project_dir(project), scope.clone())?;
-        Ok((ToolRegistry::with_core_tools(config), ToolEnvironment::new(workspace)))
+        // Commands never see Warden's own files: its settings, keys' seal, conversations.
+        let commands_box = BoxPolicy::for_project(project, &self.home.dirs());
+        Ok((ToolRegistry::with_core_tools(config), ToolEnvironment::with_box(workspace, commands_box)))
     }
 }
 
