@@ -15,6 +15,7 @@ pub mod scope;
 pub mod secrets;
 pub mod setup;
 pub mod tool;
+pub mod tools;
 
 /// Entry points for the fuzz targets in `src-tauri/fuzz`: pure functions reached without files or a
 /// session. Not part of the engine's API.
@@ -22,6 +23,6 @@ pub mod tool;
 pub mod fuzzing {
     /// Parse a one-file unified diff and apply it to `old`, as `apply_patch` does, without files.
     pub fn apply_patch_text(old: &str, patch: &str) -> Result<String, String> {
-        crate::tool::apply_patch_to_text(old, patch)
+        crate::tools::apply_patch_to_text(old, patch)
     }
 }

@@ -91,7 +91,12 @@ pub fn must_ask_reason(tool: &str, input: &serde_json::Value, contained: bool) -
 /// Why a call asks although the trust level alone would not: a command the blocklist cannot judge
 /// outside an OS sandbox ([`must_ask_reason`]), or any command in Autonomous where commands are not
 /// contained. Shown in the approval dialog.
-pub fn ask_reason(trust: TrustLevel, tool: &str, input: &serde_json::Value, contained: bool) -> Option<String> {
+pub fn ask_reason(
+    trust: TrustLevel,
+    tool: &str,
+    input: &serde_json::Value,
+    contained: bool,
+) -> Option<String> {
     if let Some(reason) = must_ask_reason(tool, input, contained) {
         return Some(reason);
     }

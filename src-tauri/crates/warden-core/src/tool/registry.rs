@@ -9,7 +9,7 @@ use std::time::Duration;
 use futures::FutureExt;
 use warden_protocol::{ApprovalPreview, ToolCall, ToolDefinition, ToolErrorCode};
 
-use super::{cap_for_model, validate, Tool, ToolContext, ToolOutput, ToolsConfig, Typed};
+use super::{cap_for_model, validate, Tool, ToolContext, ToolOutput, ToolsConfig};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 
@@ -40,22 +40,7 @@ impl ToolRegistry {
     /// Every tool of ARCHITECTURE §5, in the order of its table.
     pub fn with_core_tools(config: ToolsConfig) -> Self {
         let mut registry = Self::new(config);
-        let core: Vec<Arc<dyn Tool>> = vec![
-            Arc::new(Typed::new(super::FileReadTool)),
-            Arc::new(Typed::new(super::FileWriteTool)),
-            Arc::new(Typed::new(super::FileEditTool)),
-            Arc::new(Typed::new(super::ApplyPatchTool)),
-            Arc::new(Typed::new(super::ListDirTool)),
-            Arc::new(Typed::new(super::FileInfoTool)),
-            Arc::new(Typed::new(super::SearchFilesTool)),
-            Arc::new(Typed::new(super::SearchInFilesTool)),
-            Arc::new(Typed::new(super::BashTool)),
-            Arc::new(Typed::new(super::CommandOutputTool)),
-            Arc::new(Typed::new(super::CancelCommandTool)),
-            Arc::new(Typed::new(super::WebSearchTool::new())),
-            Arc::new(Typed::new(super::SystemInfoTool)),
-        ];
-        for tool in core {
+        for tool in crate::tools::core() {
             if let Err(error) = registry.register(tool) {
                 tracing::error!(%error, "core tool not registered");
             }

@@ -9,9 +9,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::process::{spawn_shell, GroupGuard, HeadTail, Pump};
-use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::blocklist::check_command;
+use crate::tool::process::{spawn_shell, GroupGuard, HeadTail, Pump};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// After the shell exits, how long processes it left behind may keep its output pipes open before
 /// the group is killed (use `background: true` for commands meant to outlive the call).

@@ -5,9 +5,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
-use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, ResolvedPath};
+use crate::tool::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// Replace an exact piece of text in a file. `old_text` must occur exactly once (include enough
 /// surrounding lines to make it unique), unless `replace_all` is true. Whitespace and indentation

@@ -5,10 +5,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::fs_util::blocking;
-use super::walk::{kind, mtime_rfc3339};
-use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, SandboxError};
+use crate::tool::fs_util::blocking;
+use crate::tool::walk::{kind, mtime_rfc3339};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// Facts about a file or directory of the project: type, size in bytes, modification time,
 /// permissions.

@@ -8,9 +8,9 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::fs_util::{blocking, io_error, looks_binary};
-use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::Access;
+use crate::tool::fs_util::{blocking, io_error, looks_binary};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// Read a text file in the project. Returns its text (or the requested lines), truncated with a note
 /// when it exceeds `max_bytes`. Binary files are refused. The sha256 of the whole file is in the

@@ -5,9 +5,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory};
 
-use super::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
-use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, ResolvedPath, SandboxError};
+use crate::tool::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// Create a file or replace its whole content. Missing parent directories are created. Prefer
 /// `file_edit` or `apply_patch` to change part of an existing file.
@@ -27,7 +27,7 @@ fn previous_bytes(ctx: &ToolContext, resolved: &ResolvedPath) -> Result<Option<V
     use std::io::Read;
     match ctx.workspace.open_read(resolved) {
         Ok(file) => {
-            let meta = file.metadata().map_err(|e| super::fs_util::io_error(resolved, e))?;
+            let meta = file.metadata().map_err(|e| crate::tool::fs_util::io_error(resolved, e))?;
             if meta.is_dir() {
                 return Err(ToolOutput::error(
                     warden_protocol::ToolErrorCode::ExecutionError,
@@ -37,7 +37,7 @@ fn previous_bytes(ctx: &ToolContext, resolved: &ResolvedPath) -> Result<Option<V
             let mut bytes = Vec::new();
             file.take(ctx.config.max_edit_file_bytes)
                 .read_to_end(&mut bytes)
-                .map_err(|e| super::fs_util::io_error(resolved, e))?;
+                .map_err(|e| crate::tool::fs_util::io_error(resolved, e))?;
             Ok(Some(bytes))
         }
         Err(SandboxError::NotFound { .. }) => Ok(None),

@@ -7,10 +7,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::fs_util::blocking;
-use super::walk::{kind, mtime_rfc3339, walk, WalkOptions};
-use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, SandboxError};
+use crate::tool::fs_util::blocking;
+use crate::tool::walk::{kind, mtime_rfc3339, walk, WalkOptions};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// Most entries one listing returns.
 const MAX_ENTRIES: usize = 2000;

@@ -8,10 +8,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::fs_util::blocking;
-use super::walk::{walk, WalkOptions};
-use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::Access;
+use crate::tool::fs_util::blocking;
+use crate::tool::walk::{walk, WalkOptions};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 const MAX_PATHS: usize = 1000;
 

@@ -18,10 +18,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::fs_util::blocking;
-use super::walk::{walk, Entry, WalkOptions};
-use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, SandboxError};
+use crate::tool::fs_util::blocking;
+use crate::tool::walk::{walk, Entry, WalkOptions};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// A reported line is cut to this many bytes.
 const MAX_LINE_BYTES: usize = 500;

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{DangerLevel, ToolCategory};
 
-use super::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// The current date and time (with time zone), the operating system and architecture, and the
 /// working directory (the project root).

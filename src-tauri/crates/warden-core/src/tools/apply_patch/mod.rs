@@ -9,9 +9,9 @@ use serde::Deserialize;
 use serde_json::json;
 use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
-use super::{ToolContext, ToolOutput, TypedTool};
 use crate::sandbox::{Access, ResolvedPath};
+use crate::tool::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 pub(crate) use apply::apply_hunks;
 pub(crate) use parse::parse_patch;
 

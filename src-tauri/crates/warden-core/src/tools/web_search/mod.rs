@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
-use super::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 const DEFAULT_RESULTS: usize = 5;
 const MAX_RESULTS: usize = 20;
