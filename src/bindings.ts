@@ -49,6 +49,7 @@ export const commands = {
 /** Events */
 export const events = {
 	chatError: makeEvent<ChatErrorEvent, ChatErrorEvent>("chat:error"),
+	chatNotice: makeEvent<NoticeEvent, NoticeEvent>("chat:notice"),
 	chatStreamEnd: makeEvent<StreamEndEvent, StreamEndEvent>("chat:stream-end"),
 	chatStreamStart: makeEvent<StreamStartEvent, StreamStartEvent>("chat:stream-start"),
 	chatTextDelta: makeEvent<TextDeltaEvent, TextDeltaEvent>("chat:text-delta"),
@@ -179,6 +180,20 @@ export type ModelEntry = {
 	supportsTools: boolean | null,
 	contextWindow: number | null,
 };
+
+/**
+ *  Something the user should know about how the message is produced, in words for them (e.g. that
+ *  the model has no native tool calling, so the tools are described in the prompt). Informational:
+ *  nothing failed.
+ */
+export type Notice = {
+	conversationId: string,
+	messageId: string,
+	text: string,
+};
+
+/**  `chat:notice`: how the message is produced, for the user (e.g. tools described in the prompt). */
+export type NoticeEvent = Notice;
 
 export type OutputStream = "stdout" | "stderr";
 

@@ -52,6 +52,10 @@ chat_event!(
     /// `chat:error`: a provider or system failure.
     ChatErrorEvent(p::ChatError) = "chat:error"
 );
+chat_event!(
+    /// `chat:notice`: how the message is produced, for the user (e.g. tools described in the prompt).
+    NoticeEvent(p::Notice) = "chat:notice"
+);
 
 /// Every event the window receives, for the tauri-specta builder.
 pub fn collect() -> tauri_specta::Events {
@@ -65,6 +69,7 @@ pub fn collect() -> tauri_specta::Events {
         ToolConfirmEvent,
         StreamEndEvent,
         ChatErrorEvent,
+        NoticeEvent,
     ]
 }
 
@@ -80,6 +85,7 @@ pub fn emit<R: tauri::Runtime>(app: &tauri::AppHandle<R>, event: p::Event) -> ta
         p::Event::ToolConfirm(e) => ToolConfirmEvent(e).emit(app),
         p::Event::StreamEnd(e) => StreamEndEvent(e).emit(app),
         p::Event::Error(e) => ChatErrorEvent(e).emit(app),
+        p::Event::Notice(e) => NoticeEvent(e).emit(app),
     }
 }
 
@@ -98,6 +104,7 @@ mod tests {
         assert_eq!(ToolConfirmEvent::NAME, "chat:tool-confirm");
         assert_eq!(StreamEndEvent::NAME, "chat:stream-end");
         assert_eq!(ChatErrorEvent::NAME, "chat:error");
+        assert_eq!(NoticeEvent::NAME, "chat:notice");
     }
 
     #[test]

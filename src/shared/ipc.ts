@@ -6,6 +6,7 @@ import type {
   ChatError,
   CommandError as CommandFailure,
   KeyName,
+  Notice,
   ProviderId,
   Remember,
   Settings,
@@ -30,6 +31,7 @@ export type {
   KeyStatus,
   Message as HistoryMessage,
   ModelEntry,
+  Notice,
   ProviderId,
   ProviderSettings,
   Remember,
@@ -60,7 +62,8 @@ export type ProtocolEvent =
   | { event: "chat:tool-result"; payload: ToolResult }
   | { event: "chat:tool-confirm"; payload: ToolConfirm }
   | { event: "chat:stream-end"; payload: StreamEnd }
-  | { event: "chat:error"; payload: ChatError };
+  | { event: "chat:error"; payload: ChatError }
+  | { event: "chat:notice"; payload: Notice };
 
 export type ProtocolEventName = ProtocolEvent["event"];
 
@@ -138,6 +141,7 @@ export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => voi
     events.chatToolConfirm.listen((e) => onEvent({ event: "chat:tool-confirm", payload: e.payload })),
     events.chatStreamEnd.listen((e) => onEvent({ event: "chat:stream-end", payload: e.payload })),
     events.chatError.listen((e) => onEvent({ event: "chat:error", payload: e.payload })),
+    events.chatNotice.listen((e) => onEvent({ event: "chat:notice", payload: e.payload })),
   ]);
   return () => unlisteners.forEach((u) => u());
 }

@@ -40,6 +40,20 @@ const base = { conversationId: C, messageId: "m1" };
 const send = (event: string, payload: object) => act(() => emit(event, { ...base, ...payload }));
 
 describe("ConversationView", () => {
+  it("shows a notice about how the message is produced, calmly, above its text", async () => {
+    renderView();
+    await send("chat:stream-start", { provider: "ollama", model: "gemma:2b" });
+    await send("chat:notice", { text: "This model has no native tool calling; Warden describes the tools in the prompt instead." });
+    await send("chat:text-delta", { delta: "Let me look." });
+    const msg = screen.getByTestId(TID.message);
+    const note = within(msg).getByRole("note");
+    expect(note).toHaveTextContent("This model has no native tool calling; Warden describes the tools in the prompt instead.");
+    expect(note).toHaveClass("muted", "small");
+    // Not an error: nothing alarming is shown, and it comes before the answer.
+    expect(within(msg).queryByRole("alert")).toBeNull();
+    expect(note.compareDocumentPosition(screen.getByTestId(TID.messageText)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it("sends with Enter, keeps Shift+Enter as a newline, and shows the user message", async () => {
     renderView();
     const input = screen.getByTestId(TID.composerInput);

@@ -37,6 +37,11 @@ export const AssistantMessageView = memo(function AssistantMessageView({
       data-role="assistant"
       aria-busy={message.streaming}
     >
+      {message.notices.map((text) => (
+        <p key={text} className="muted small message-notice" role="note">
+          {text}
+        </p>
+      ))}
       {message.segments.map((seg, i) => {
         if (seg.kind === "text") {
           return (

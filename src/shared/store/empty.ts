@@ -28,6 +28,7 @@ export function emptyAssistant(id: string): AssistantMessage {
     stopReason: null,
     partial: false,
     errors: [],
+    notices: [],
   };
 }
 

@@ -59,7 +59,25 @@ function assistant(s: ChatState, id = M): AssistantMessage {
   return m;
 }
 
+const NOTICE = "This model has no native tool calling; Warden describes the tools in the prompt instead.";
+const notice = (t = NOTICE, messageId = M): ProtocolEvent => ({
+  event: "chat:notice",
+  payload: { conversationId: C, messageId, text: t },
+});
+
 describe("event store reducer", () => {
+  it("keeps a notice with its message, once, without ending or failing anything", () => {
+    const s = fold([start(), notice(), notice(), text("Hi"), end()]);
+    const m = assistant(s);
+    expect(m.notices).toEqual([NOTICE]);
+    expect(m.errors).toEqual([]);
+    expect(messageText(m)).toBe("Hi");
+    expect(s.conversations[C]?.errors).toEqual([]);
+    // A later message of the turn has none of its own.
+    const later = fold([start("msg-2"), text("More", "msg-2")], s);
+    expect(assistant(later, "msg-2").notices).toEqual([]);
+  });
+
   it("accumulates text and thinking of a message and records usage at the end", () => {
     const s = fold([start(), thinking("Let me "), thinking("look."), text("Hello"), text(", world"), end()]);
     const m = assistant(s);

@@ -243,6 +243,13 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
     }
     case "chat:error":
       return onError(state, ev.payload);
+    case "chat:notice": {
+      const e = ev.payload;
+      if (typeof e.text !== "string" || !e.text) return state;
+      return withConversation(state, e.conversationId, (c) =>
+        withAssistant(c, e.messageId, (m) => (m.notices.includes(e.text) ? m : { ...m, notices: [...m.notices, e.text] })),
+      );
+    }
     default:
       return state;
   }

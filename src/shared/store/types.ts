@@ -58,6 +58,8 @@ export interface AssistantMessage {
   stopReason: StopReason | null;
   partial: boolean;
   errors: ChatError[];
+  /** How the message is produced, told to the user (chat:notice), e.g. tools described in the prompt. */
+  notices: string[];
 }
 
 export type ChatMessage = UserMessage | AssistantMessage;

@@ -46,18 +46,29 @@ impl<W: Write> Drop for JsonLines<W> {
     }
 }
 
-/// A transcript for people: text as it streams, one line per tool call and result.
+/// A transcript for people: text as it streams, one line per tool call and result. Notices (how
+/// the answer is produced, not part of it) go to `notes`, dim, so the transcript stays the answer.
 pub struct Human<W: Write> {
     out: W,
     colour: bool,
     /// Whether the cursor sits after streamed text (so the next block starts on a new line).
     mid_line: bool,
+    notes: Box<dyn Write + Send>,
+    notes_colour: bool,
 }
 
 impl Human<std::io::Stdout> {
     pub fn stdout() -> Self {
-        let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-        Self { out: std::io::stdout(), colour, mid_line: false }
+        let no_colour = std::env::var_os("NO_COLOR").is_some();
+        let colour = std::io::stdout().is_terminal() && !no_colour;
+        let notes_colour = std::io::stderr().is_terminal() && !no_colour;
+        Self {
+            out: std::io::stdout(),
+            colour,
+            mid_line: false,
+            notes: Box::new(std::io::stderr()),
+            notes_colour,
+        }
     }
 }
 
@@ -150,6 +161,12 @@ impl<W: Write> Render for Human<W> {
                 let text = self.paint("31", &format!("error ({:?}): {}", e.code, sanitize::body(&e.message)));
                 self.line(&text);
             }
+            Event::Notice(e) => {
+                let text = format!("note: {}", sanitize::line(&e.text));
+                let text = if self.notes_colour { format!("\x1b[2m{text}\x1b[0m") } else { text };
+                let _ = writeln!(self.notes, "{text}");
+                let _ = self.notes.flush();
+            }
         }
     }
 }
@@ -199,8 +216,70 @@ mod tests {
 
     fn human(event: Event) -> String {
         let mut buf = Vec::new();
-        Human { out: &mut buf, colour: false, mid_line: false }.event(&event);
+        Human {
+            out: &mut buf,
+            colour: false,
+            mid_line: false,
+            notes: Box::new(std::io::sink()),
+            notes_colour: false,
+        }
+        .event(&event);
         String::from_utf8(buf).unwrap()
+    }
+
+    /// A `Write` both the renderer and the test can see.
+    #[derive(Clone, Default)]
+    struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn notice() -> Event {
+        Event::Notice(warden_protocol::Notice {
+            conversation_id: "c".into(),
+            message_id: "m".into(),
+            text: "This model has no native tool calling; Warden describes the tools in the prompt instead.\x1b[2J"
+                .into(),
+        })
+    }
+
+    #[test]
+    fn a_notice_goes_to_the_notes_dim_and_not_into_the_transcript() {
+        let notes = Shared::default();
+        let mut out = Vec::new();
+        Human {
+            out: &mut out,
+            colour: true,
+            mid_line: false,
+            notes: Box::new(notes.clone()),
+            notes_colour: true,
+        }
+        .event(&notice());
+        assert!(out.is_empty(), "the transcript is the answer only");
+        let written = String::from_utf8(notes.0.lock().unwrap().clone()).unwrap();
+        assert!(written.starts_with("\x1b[2mnote: This model has no native tool calling;"), "{written:?}");
+        assert!(written.ends_with("\x1b[0m\n"), "{written:?}");
+        assert!(!written.contains("\x1b[2J"), "the text itself is sanitised: {written:?}");
+    }
+
+    #[test]
+    fn a_notice_is_a_json_line_in_json_mode() {
+        let mut buf = Vec::new();
+        JsonLines::new(&mut buf).event(&notice());
+        let line: serde_json::Value = serde_json::from_slice(&buf).unwrap();
+        assert_eq!(line["event"], "chat:notice");
+        assert_eq!(line["payload"]["messageId"], "m");
+        assert!(line["payload"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("This model has no native tool calling"));
     }
 
     #[test]

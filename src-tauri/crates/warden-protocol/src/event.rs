@@ -28,6 +28,8 @@ pub enum Event {
     StreamEnd(StreamEnd),
     #[serde(rename = "chat:error")]
     Error(ChatError),
+    #[serde(rename = "chat:notice")]
+    Notice(Notice),
 }
 
 impl Event {
@@ -43,6 +45,7 @@ impl Event {
             Self::ToolConfirm(_) => "chat:tool-confirm",
             Self::StreamEnd(_) => "chat:stream-end",
             Self::Error(_) => "chat:error",
+            Self::Notice(_) => "chat:notice",
         }
     }
 
@@ -57,6 +60,7 @@ impl Event {
             Self::ToolConfirm(e) => &e.conversation_id,
             Self::StreamEnd(e) => &e.conversation_id,
             Self::Error(e) => &e.conversation_id,
+            Self::Notice(e) => &e.conversation_id,
         }
     }
 }
@@ -72,6 +76,17 @@ pub struct StreamStart {
     /// The context window the engine budgets this conversation with, in tokens (the model's
     /// known window, the user's setting, or the engine's fallback).
     pub context_window: u32,
+}
+
+/// Something the user should know about how the message is produced, in words for them (e.g. that
+/// the model has no native tool calling, so the tools are described in the prompt). Informational:
+/// nothing failed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Notice {
+    pub conversation_id: String,
+    pub message_id: String,
+    pub text: String,
 }
 
 /// Visible text.

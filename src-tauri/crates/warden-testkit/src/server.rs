@@ -30,6 +30,8 @@ pub enum Reply {
     Raw { bytes: Vec<u8>, split: Split },
     /// `200` headers and `prefix`, then silence until the client goes away.
     Stall { content_type: String, prefix: Vec<u8> },
+    /// The answer to the next Ollama `POST /api/show` (see [`TestServer::start`]).
+    Show(Box<Reply>),
 }
 
 impl Reply {
@@ -49,7 +51,16 @@ impl Reply {
     pub fn http(bytes: Vec<u8>) -> Self {
         Self::Raw { bytes, split: Split::Whole }
     }
+
+    /// `reply`, kept for the next `POST /api/show`.
+    pub fn show(reply: Reply) -> Self {
+        Self::Show(Box::new(reply))
+    }
 }
+
+/// The path of Ollama's model lookup, which an Ollama provider may make on its own before a
+/// model's first chat request.
+const SHOW_PATH: &str = "/api/show";
 
 #[derive(Debug, Clone)]
 pub struct Recorded {
@@ -70,6 +81,7 @@ impl Recorded {
 pub struct TestServer {
     pub url: String,
     requests: Arc<Mutex<Vec<Recorded>>>,
+    unscripted_shows: Arc<Mutex<Vec<Recorded>>>,
     closed: Arc<AtomicBool>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -82,27 +94,39 @@ impl Drop for TestServer {
 
 impl TestServer {
     /// Serve `replies` in order, one per request; requests beyond them get a 500.
+    ///
+    /// Ollama's `POST /api/show` is the exception: it takes the first [`Reply::Show`] still queued
+    /// (the other requests skip those). With none queued it gets a 404 and is recorded apart
+    /// ([`TestServer::unscripted_shows`]), not in [`TestServer::requests`]: a test that scripts no
+    /// lookup sees only the requests it scripted.
     pub async fn start(replies: Vec<Reply>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(Mutex::new(Vec::new()));
+        let unscripted_shows = Arc::new(Mutex::new(Vec::new()));
         let closed = Arc::new(AtomicBool::new(false));
         let queue = Arc::new(Mutex::new(std::collections::VecDeque::from(replies)));
-        let (req2, closed2) = (requests.clone(), closed.clone());
+        let log = Log { requests: requests.clone(), unscripted_shows: unscripted_shows.clone() };
+        let closed2 = closed.clone();
         let task = tokio::spawn(async move {
             loop {
                 let Ok((socket, _)) = listener.accept().await else { return };
-                let (requests, closed, queue) = (req2.clone(), closed2.clone(), queue.clone());
+                let (log, closed, queue) = (log.clone(), closed2.clone(), queue.clone());
                 tokio::spawn(async move {
-                    let _ = serve(socket, requests, closed, queue).await;
+                    let _ = serve(socket, log, closed, queue).await;
                 });
             }
         });
-        Self { url, requests, closed, task }
+        Self { url, requests, unscripted_shows, closed, task }
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
         self.requests.lock().unwrap().clone()
+    }
+
+    /// The `POST /api/show` requests no [`Reply::Show`] was queued for (each answered 404).
+    pub fn unscripted_shows(&self) -> Vec<Recorded> {
+        self.unscripted_shows.lock().unwrap().clone()
     }
 
     /// Whether the client closed a stalled connection.
@@ -111,9 +135,44 @@ impl TestServer {
     }
 }
 
+#[derive(Clone)]
+struct Log {
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    unscripted_shows: Arc<Mutex<Vec<Recorded>>>,
+}
+
+/// The reply for `request`, taken from the queue (see [`TestServer::start`]); `None` when none is
+/// left. An unscripted `/api/show` gets its 404 here.
+fn take_reply(
+    request: Recorded,
+    log: &Log,
+    queue: &Mutex<std::collections::VecDeque<Reply>>,
+) -> Option<Reply> {
+    let mut queue = queue.lock().unwrap();
+    let is_show = request.method == "POST" && request.path == SHOW_PATH;
+    let at = queue.iter().position(|reply| matches!(reply, Reply::Show(_)) == is_show);
+    match (is_show, at) {
+        (true, None) => {
+            log.unscripted_shows.lock().unwrap().push(request);
+            let body = br#"{"error":"no /api/show answer was scripted"}"#;
+            let mut bytes = b"HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\n".to_vec();
+            bytes.extend_from_slice(format!("content-length: {}\r\n\r\n", body.len()).as_bytes());
+            bytes.extend_from_slice(body);
+            Some(Reply::Raw { bytes, split: Split::Whole })
+        }
+        (_, at) => {
+            log.requests.lock().unwrap().push(request);
+            match queue.remove(at?)? {
+                Reply::Show(reply) => Some(*reply),
+                reply => Some(reply),
+            }
+        }
+    }
+}
+
 async fn serve(
     mut socket: TcpStream,
-    requests: Arc<Mutex<Vec<Recorded>>>,
+    log: Log,
     closed: Arc<AtomicBool>,
     queue: Arc<Mutex<std::collections::VecDeque<Reply>>>,
 ) -> std::io::Result<()> {
@@ -121,9 +180,9 @@ async fn serve(
     let mut buf = Vec::new();
     loop {
         let Some(request) = read_request(&mut socket, &mut buf).await? else { return Ok(()) };
-        requests.lock().unwrap().push(request);
-        let reply = queue.lock().unwrap().pop_front();
+        let reply = take_reply(request, &log, &queue);
         match reply {
+            Some(Reply::Show(reply)) => unreachable!("a show reply is unwrapped when taken: {reply:?}"),
             None => {
                 let body = "no scripted reply left";
                 let head = format!(

@@ -63,7 +63,7 @@ impl MessageBuilder {
             StreamChunk::ToolCallEnd { tool_id } => self.close_call(tool_id),
             StreamChunk::Usage(usage) => self.usage = *usage,
             StreamChunk::End { stop_reason } => self.stop_reason = Some(*stop_reason),
-            StreamChunk::Start { .. } | StreamChunk::Retrying { .. } => {}
+            StreamChunk::Start { .. } | StreamChunk::Retrying { .. } | StreamChunk::Notice(_) => {}
         }
     }
 

@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use warden_protocol::{
-    ChatError, ErrorCode, Event, OutputStream, StopReason, StreamEnd, StreamStart, TextDelta, ThinkingDelta,
-    ToolCategory, ToolConfirm, ToolDelta, ToolResult, ToolStart, Usage,
+    ChatError, ErrorCode, Event, Notice, OutputStream, StopReason, StreamEnd, StreamStart, TextDelta,
+    ThinkingDelta, ToolCategory, ToolConfirm, ToolDelta, ToolResult, ToolStart, Usage,
 };
 
 /// Sends events of one conversation to whoever drives the session. A face that stopped listening
@@ -44,6 +44,15 @@ impl EventEmitter {
             conversation_id: self.conv(),
             message_id: message_id.to_owned(),
             delta,
+        }));
+    }
+
+    /// `chat:notice`: how the message is produced, for the user (e.g. tools described in the prompt).
+    pub fn notice(&self, message_id: &str, text: String) {
+        self.emit(Event::Notice(Notice {
+            conversation_id: self.conv(),
+            message_id: message_id.to_owned(),
+            text,
         }));
     }
 

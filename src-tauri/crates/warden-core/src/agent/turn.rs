@@ -174,6 +174,7 @@ async fn stream_message(
                     StreamChunk::Retrying { delay, error, .. } => {
                         core.events.retrying(message_id, error.code(), error.message.clone(), *delay);
                     }
+                    StreamChunk::Notice(text) => core.events.notice(message_id, text.clone()),
                     _ => {}
                 }
                 builder.apply(&chunk);

@@ -9,6 +9,7 @@ use super::ollama::OllamaProvider;
 use super::openai::OpenAiProvider;
 use super::retry::RetryPolicy;
 use super::text_protocol::TextToolProtocol;
+use super::tool_fallback::ToolFallback;
 use super::transport::Transport;
 use super::Provider;
 use crate::secrets::ApiKey;
@@ -70,6 +71,8 @@ pub struct ProviderSettings {
     /// Required for Anthropic and api.openai.com; optional for local servers.
     pub api_key: Option<ApiKey>,
     /// `false` wraps the provider in the text tool protocol (```` ```tool ```` blocks in the prompt).
+    /// `true` uses native tools where the model takes them and falls back to the text protocol on
+    /// its own where it does not (see [`ToolFallback`]).
     pub native_tools: bool,
     /// A stream silent for this long ends with `ErrorCategory::IdleTimeout`.
     pub idle_timeout: Duration,
@@ -100,17 +103,19 @@ impl ProviderSettings {
 }
 
 /// Build the provider for `kind`. With `native_tools: false` the result describes tools in the
-/// system prompt and parses ```` ```tool ```` blocks out of the answer.
+/// system prompt and parses ```` ```tool ```` blocks out of the answer. With `native_tools: true`,
+/// Ollama and OpenAI-compatible servers do the same on their own for a model that has no native
+/// tool calling ([`ToolFallback`]); Anthropic's models all have it.
 pub fn build_provider(kind: ProviderKind, settings: ProviderSettings) -> Arc<dyn Provider> {
     let inner: Arc<dyn Provider> = match kind {
         ProviderKind::Anthropic => Arc::new(AnthropicProvider::new(&settings)),
         ProviderKind::OpenAi => Arc::new(OpenAiProvider::new(&settings)),
         ProviderKind::Ollama => Arc::new(OllamaProvider::new(&settings)),
     };
-    if settings.native_tools {
-        inner
-    } else {
-        Arc::new(TextToolProtocol::new(inner))
+    match (settings.native_tools, kind) {
+        (false, _) => Arc::new(TextToolProtocol::new(inner)),
+        (true, ProviderKind::Anthropic) => inner,
+        (true, ProviderKind::OpenAi | ProviderKind::Ollama) => Arc::new(ToolFallback::new(inner)),
     }
 }
 

@@ -4,11 +4,13 @@
 //! `Start`, then any of `Text` / `Thinking` / `ThinkingSignature` / `ToolCallStart` →
 //! `ToolCallDelta`* → `ToolCallEnd`, `Usage`, and finally `End`. A failure ends the stream with an
 //! `Err(ProviderError)`; a stream that stops without its terminator is such a failure.
-//! Before `Start`, a provider may yield `Retrying` chunks while it waits to send the request again.
+//! Before `Start`, a provider may yield `Retrying` chunks while it waits to send the request again,
+//! and `Notice` chunks that tell the user how the message is being produced.
 //!
 //! Build providers with [`build_provider`]; the wire formats live in `anthropic`, `openai` (also
 //! every OpenAI-compatible server) and `ollama`, and [`TextToolProtocol`] gives tools to models
-//! without native tool calling.
+//! without native tool calling — chosen by setting, or on its own by [`ToolFallback`] when a model is
+//! known not to take native tools or its server refuses them.
 
 pub mod anthropic;
 mod common;
@@ -22,6 +24,7 @@ mod retry;
 pub mod sse;
 mod sse_feed;
 pub mod text_protocol;
+mod tool_fallback;
 mod transport;
 
 use std::pin::Pin;
@@ -37,6 +40,7 @@ pub use factory::{build_provider, ProviderKind, ProviderSettings, DEFAULT_IDLE_T
 pub(crate) use http::same_origin_redirects;
 pub use retry::RetryPolicy;
 pub use text_protocol::TextToolProtocol;
+pub use tool_fallback::ToolFallback;
 
 /// One step of a streamed assistant message, provider-agnostic.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +52,10 @@ pub enum StreamChunk {
         delay: Duration,
         error: ProviderError,
     },
+    /// Something the user should know about how this message is produced, in words for them (e.g.
+    /// that the tools are described in the prompt because the model has no native tool calling).
+    /// Only ever comes before `Start`.
+    Notice(String),
     /// The message began. `message_id` is the provider's id when it gives one.
     Start {
         message_id: Option<String>,
@@ -133,6 +141,12 @@ pub trait Provider: Send + Sync {
 
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {
         Ok(Vec::new())
+    }
+
+    /// Whether `model` takes native tool definitions, when the server says so (Ollama's
+    /// `/api/show` capabilities); `None` when it is not known. Never fails: not knowing is `None`.
+    async fn supports_native_tools(&self, _model: &str) -> Option<bool> {
+        None
     }
 
     /// Check that the configured key is accepted, without spending tokens where possible.

@@ -10,3 +10,4 @@ mod openai_compat;
 mod redirects;
 mod robustness;
 mod text_protocol;
+mod tool_fallback;

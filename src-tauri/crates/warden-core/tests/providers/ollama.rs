@@ -140,11 +140,11 @@ async fn list_models_uses_show_capabilities_and_context_length() {
     let mut replies = vec![Reply::json(fixture("ollama/tags.json"))];
     // One /api/show per model without listed capabilities (3 in tags.json). The embedding model
     // gets a show answer without "tools".
-    replies.push(Reply::json(show.clone()));
-    replies.push(Reply::json(show));
-    replies.push(Reply::json(
+    replies.push(Reply::show(Reply::json(show.clone())));
+    replies.push(Reply::show(Reply::json(show)));
+    replies.push(Reply::show(Reply::json(
         br#"{"capabilities":["embedding"],"model_info":{"bert.context_length":2048}}"#.to_vec(),
-    ));
+    )));
     let server = TestServer::start(replies).await;
     let models = provider(KIND, &server.url).list_models().await.unwrap();
     assert_eq!(models.len(), 3);

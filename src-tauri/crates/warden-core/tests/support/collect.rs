@@ -30,6 +30,7 @@ pub struct Collected {
     pub stop_reason: Option<StopReason>,
     pub usage: Option<Usage>,
     pub retries: Vec<(u32, Duration, ProviderError)>,
+    pub notices: Vec<String>,
     pub error: Option<ProviderError>,
 }
 
@@ -57,6 +58,10 @@ pub async fn collect(mut stream: ChunkStream) -> Collected {
             StreamChunk::Retrying { attempt, delay, error } => {
                 assert!(!c.started, "Retrying must come before Start");
                 c.retries.push((attempt, delay, error));
+            }
+            StreamChunk::Notice(text) => {
+                assert!(!c.started, "Notice must come before Start");
+                c.notices.push(text);
             }
             StreamChunk::Start { message_id, .. } => {
                 assert!(!c.started, "only one Start");
@@ -95,7 +100,9 @@ pub async fn collect(mut stream: ChunkStream) -> Collected {
                         assert!(open.is_empty(), "calls still open at End: {open:?}");
                         c.stop_reason = Some(stop_reason);
                     }
-                    StreamChunk::Retrying { .. } | StreamChunk::Start { .. } => unreachable!(),
+                    StreamChunk::Retrying { .. } | StreamChunk::Notice(_) | StreamChunk::Start { .. } => {
+                        unreachable!()
+                    }
                 }
             }
         }

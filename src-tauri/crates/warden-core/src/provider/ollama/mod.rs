@@ -150,4 +150,20 @@ impl Provider for OllamaProvider {
         });
         Ok(future::join_all(lookups).await)
     }
+
+    /// From `/api/show`: `Some(false)` when the model's capabilities lack `tools`. A failed lookup,
+    /// a slow one (longer than the idle timeout) or an older server without `capabilities` is `None`.
+    async fn supports_native_tools(&self, model: &str) -> Option<bool> {
+        match tokio::time::timeout(self.transport.idle_timeout, self.show(model)).await {
+            Ok(Ok((tools, _))) => tools,
+            Ok(Err(error)) => {
+                tracing::debug!(%model, %error, "ollama show failed; assuming native tools");
+                None
+            }
+            Err(_) => {
+                tracing::debug!(%model, "ollama show timed out; assuming native tools");
+                None
+            }
+        }
+    }
 }
