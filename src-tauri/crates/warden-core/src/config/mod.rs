@@ -17,15 +17,29 @@
 //! not (a command that edits `settings.json`, an editor). Neither is the keychain a wall against a
 //! process that can reach the user's Secret Service; the OS sandbox (another issue) is.
 //!
-//! The file format is unchanged: the seal lives beside the file, not in it.
+//! The seal lives beside the file, not in it.
+//!
+//! # Nothing lost
+//!
+//! The file carries a format version and is read leniently ([`migrate`]): what a newer (or older)
+//! build wrote and this one does not understand is ignored where it is and kept in the file when
+//! saving. A file that is not JSON at all is moved aside, never overwritten, and the load says so
+//! ([`LoadedSettings::notice`]). Writes are atomic and serialised within the process ([`storage`]).
 
-use std::io::Write;
+mod migrate;
+mod storage;
+
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use warden_protocol::{Settings, TrustLevel};
 
 use crate::secrets::SealKey;
+
+pub use migrate::SETTINGS_VERSION;
+pub(crate) use storage::write_atomic;
+use storage::{adopt_old_storage, old_project_storage_name, project_storage_name, settings_lock};
 
 const SETTINGS_FILE: &str = "settings.json";
 const SEAL_FILE: &str = "settings.json.seal";
@@ -56,6 +70,22 @@ pub struct LoadedSettings {
     /// What the engine uses: the file, or, when untrusted, [`Settings::restricted`] of it.
     pub settings: Settings,
     pub integrity: Integrity,
+    /// What the user should be told about the file, for the window to show: it could not be read
+    /// and was kept aside (the defaults are in use), it was written by a newer Warden, or some of its
+    /// values are not understood by this version (ignored, kept in the file). `None`: nothing to say.
+    pub notice: Option<String>,
+}
+
+impl LoadedSettings {
+    fn defaults(notice: Option<String>) -> Self {
+        Self { settings: Settings::default(), integrity: Integrity::Trusted, notice }
+    }
+}
+
+/// A settings file as found on disk.
+struct FoundFile {
+    bytes: Vec<u8>,
+    read: migrate::ReadFile,
 }
 
 /// The settings minus everything that widens what the agent may do or where data goes: trust level,
@@ -144,17 +174,20 @@ impl WardenHome {
         self.config_dir.join(SETTINGS_FILE)
     }
 
-    /// Warden's own storage for a project: `<data>/projects/<folder name>-<hash of the path>`.
-    /// The second sandbox root.
+    /// Warden's own storage for a project: `<data>/projects/<folder name>-<hash>`, the hash the
+    /// first 64 bits of the SHA-256 of the canonical path (the path as given when it cannot be
+    /// resolved). The second sandbox root.
+    ///
+    /// Storage made under the old name (a 32-bit FNV hash, which two projects could share) is
+    /// moved to the new name the first time it is asked for, when the new folder does not exist yet.
     pub fn project_dir(&self, project_root: &Path) -> PathBuf {
-        let name = project_root
-            .file_name()
-            .map(|n| {
-                n.to_string_lossy().chars().filter(|c| c.is_alphanumeric() || "-_.".contains(*c)).collect()
-            })
-            .filter(|n: &String| !n.is_empty())
-            .unwrap_or_else(|| "root".to_owned());
-        self.data_dir.join("projects").join(format!("{name}-{:08x}", fnv1a(project_root)))
+        let projects = self.data_dir.join("projects");
+        let canonical = std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
+        let dir = projects.join(project_storage_name(&canonical));
+        let old =
+            [project_root, canonical.as_path()].map(|root| projects.join(old_project_storage_name(root)));
+        adopt_old_storage(&dir, &old);
+        dir
     }
 
     /// Where a conversation's history is kept, or `None` for an id that is not a plain name
@@ -167,84 +200,144 @@ impl WardenHome {
     }
 
     /// The saved settings, or the defaults when there are none. A file that cannot be parsed is
-    /// moved aside (`settings.json.invalid`) rather than overwritten, so nothing the user wrote
-    /// is lost. Does not check the seal: see [`WardenHome::load_sealed`].
+    /// moved aside (`settings.json.invalid`, then `.invalid-1`, …) rather than overwritten, so
+    /// nothing the user wrote is lost; values this build does not understand fall back to their
+    /// defaults. Does not check the seal: see [`WardenHome::load_sealed`].
     pub fn load_settings(&self) -> Result<Settings, ConfigError> {
-        Ok(self.read_settings()?.map(|(settings, _)| settings).unwrap_or_default())
+        let _lock = settings_lock();
+        Ok(self.read_settings()?.0.map(|found| found.read.settings).unwrap_or_default())
     }
 
-    /// The file's settings and its bytes; `None` when there is no (readable as JSON) file.
-    fn read_settings(&self) -> Result<Option<(Settings, Vec<u8>)>, ConfigError> {
+    /// The file as found (`None` when there is none, or it was unreadable and moved aside) and
+    /// what to tell the user about it.
+    fn read_settings(&self) -> Result<(Option<FoundFile>, Option<String>), ConfigError> {
         let path = self.settings_path();
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((None, None)),
             Err(source) => return Err(ConfigError::Read { path, source }),
         };
-        match serde_json::from_slice(&bytes) {
-            Ok(settings) => Ok(Some((settings, bytes))),
+        match migrate::read(&bytes) {
+            Ok(read) => {
+                let notice = read.notice();
+                if let Some(notice) = &notice {
+                    tracing::warn!(path = %path.display(), "{notice}");
+                }
+                Ok((Some(FoundFile { bytes, read }), notice))
+            }
             Err(error) => {
-                let aside = path.with_extension("json.invalid");
+                let aside = storage::move_aside(&path)
+                    .map_err(|source| ConfigError::Write { path: path.clone(), source })?;
                 tracing::warn!(%error, path = %path.display(), aside = %aside.display(), "settings file unreadable; using defaults");
-                std::fs::rename(&path, &aside)
-                    .map_err(|source| ConfigError::Write { path: aside, source })?;
-                Ok(None)
+                let notice = format!(
+                    "The settings file could not be read ({error}). It was kept as {} and the default settings are in use.",
+                    aside.display()
+                );
+                Ok((None, Some(notice)))
             }
         }
     }
 
+    fn seal_matches(&self, key: &SealKey, bytes: &[u8]) -> bool {
+        let recorded = std::fs::read_to_string(self.seal_path()).unwrap_or_default();
+        same(recorded.trim(), &seal_of(key, bytes))
+    }
+
     /// The saved settings, checked against Warden's seal. A file that does not match is not
     /// trusted: the result holds [`restricted`] settings and [`Integrity::Untrusted`]. No file (or
-    /// an unparsable one, moved aside) gives the defaults, trusted.
+    /// an unparsable one, moved aside) gives the defaults, trusted. A trusted file in an older
+    /// format is rewritten in the current one and resealed; an untrusted one is left as it is.
     pub fn load_sealed(&self, key: Result<&SealKey, &str>) -> Result<LoadedSettings, ConfigError> {
-        let Some((settings, bytes)) = self.read_settings()? else {
-            return Ok(LoadedSettings { settings: Settings::default(), integrity: Integrity::Trusted });
+        let _lock = settings_lock();
+        let (found, notice) = self.read_settings()?;
+        let Some(found) = found else {
+            return Ok(LoadedSettings::defaults(notice));
         };
         let integrity = match key {
             Err(why) => Integrity::NoSealKey(why.to_owned()),
-            Ok(key) => {
-                let recorded = std::fs::read_to_string(self.seal_path()).unwrap_or_default();
-                if same(recorded.trim(), &seal_of(key, &bytes)) {
-                    Integrity::Trusted
-                } else {
-                    Integrity::Untrusted
-                }
+            Ok(key) if self.seal_matches(key, &found.bytes) => {
+                self.upgrade_trusted(&found, key);
+                Integrity::Trusted
             }
+            Ok(_) => Integrity::Untrusted,
         };
+        let settings = found.read.settings;
         let settings = if integrity.is_trusted() { settings } else { restricted(&settings) };
-        Ok(LoadedSettings { settings, integrity })
+        Ok(LoadedSettings { settings, integrity, notice })
     }
 
-    /// Write the settings atomically (temp file + rename), readable by the user only. Unsealed:
-    /// a later [`WardenHome::load_sealed`] will not trust it; Warden itself uses [`WardenHome::save_sealed`].
+    /// Rewrites a trusted file in an older format in the current one, resealed. A failure is
+    /// logged: the settings were read, and the file is rewritten at the next save.
+    fn upgrade_trusted(&self, found: &FoundFile, key: &SealKey) {
+        if !found.read.is_older() {
+            return;
+        }
+        let written = serde_json::to_vec_pretty(&Value::Object(found.read.json.clone()))
+            .map_err(ConfigError::from)
+            .and_then(|json| self.write_sealed(&json, key));
+        match written {
+            Ok(()) => {
+                tracing::info!(from = found.read.version, to = SETTINGS_VERSION, "settings file migrated")
+            }
+            Err(error) => tracing::warn!(%error, "could not rewrite the settings file in the current format"),
+        }
+    }
+
+    /// Write the settings atomically (temp file + rename), readable by the user only, keeping what
+    /// this build does not understand of the file there. Unsealed: a later
+    /// [`WardenHome::load_sealed`] will not trust it; Warden itself uses [`WardenHome::save_sealed`].
     pub fn save_settings(&self, settings: &Settings) -> Result<(), ConfigError> {
+        let _lock = settings_lock();
+        let json = self.file_for(settings, None)?;
         let path = self.settings_path();
-        let json = serde_json::to_vec_pretty(settings)?;
         write_atomic(&path, &json).map_err(|source| ConfigError::Write { path, source })
     }
 
-    /// Write the settings and their seal.
+    /// Write the settings and their seal. What this build does not understand of the file there is
+    /// kept when that file is trusted (Warden, this version or another, wrote it); of a file someone
+    /// else wrote nothing but `settings` is written, so nothing gets a seal Warden did not choose.
     pub fn save_sealed(&self, settings: &Settings, key: &SealKey) -> Result<(), ConfigError> {
-        let path = self.settings_path();
-        let json = serde_json::to_vec_pretty(settings)?;
-        // The seal first: a crash between the two leaves an untrusted file, never a trusted one
-        // that Warden did not write.
+        let _lock = settings_lock();
+        let json = self.file_for(settings, Some(key))?;
+        self.write_sealed(&json, key)
+    }
+
+    /// The bytes to write for `settings`: merged over the file there when it can be kept (see
+    /// [`WardenHome::save_sealed`]). A file there that cannot be read is moved aside first.
+    fn file_for(&self, settings: &Settings, key: Option<&SealKey>) -> Result<Vec<u8>, ConfigError> {
+        let (found, _) = self.read_settings()?;
+        let keep = found.filter(|found| key.is_none_or(|key| self.seal_matches(key, &found.bytes)));
+        let value = match keep {
+            Some(found) => found.read.updated_with(settings)?,
+            None => migrate::fresh(settings)?,
+        };
+        Ok(serde_json::to_vec_pretty(&value)?)
+    }
+
+    /// The seal first: a crash between the two leaves an untrusted file, never a trusted one that
+    /// Warden did not write.
+    fn write_sealed(&self, json: &[u8], key: &SealKey) -> Result<(), ConfigError> {
         let seal_path = self.seal_path();
-        write_atomic(&seal_path, seal_of(key, &json).as_bytes())
+        write_atomic(&seal_path, seal_of(key, json).as_bytes())
             .map_err(|source| ConfigError::Write { path: seal_path, source })?;
-        write_atomic(&path, &json).map_err(|source| ConfigError::Write { path, source })
+        let path = self.settings_path();
+        write_atomic(&path, json).map_err(|source| ConfigError::Write { path, source })
     }
 
     /// The user accepts the settings file as it is now: seal its current bytes and load it, trusted.
     /// A file that changed since it was shown is sealed as it is now; the window shows it again.
+    /// A file in an older format is then rewritten in the current one.
     pub fn accept_file(&self, key: &SealKey) -> Result<LoadedSettings, ConfigError> {
-        let Some((settings, bytes)) = self.read_settings()? else {
-            return Ok(LoadedSettings { settings: Settings::default(), integrity: Integrity::Trusted });
+        let _lock = settings_lock();
+        let (found, notice) = self.read_settings()?;
+        let Some(found) = found else {
+            return Ok(LoadedSettings::defaults(notice));
         };
         let seal_path = self.seal_path();
-        write_atomic(&seal_path, seal_of(key, &bytes).as_bytes())
+        write_atomic(&seal_path, seal_of(key, &found.bytes).as_bytes())
             .map_err(|source| ConfigError::Write { path: seal_path, source })?;
-        Ok(LoadedSettings { settings, integrity: Integrity::Trusted })
+        self.upgrade_trusted(&found, key);
+        Ok(LoadedSettings { settings: found.read.settings, integrity: Integrity::Trusted, notice })
     }
 
     fn seal_path(&self) -> PathBuf {
@@ -280,26 +373,8 @@ impl WardenHome {
     }
 }
 
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    {
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
-}
-
-/// A stable, dependency-free hash for directory names (not for security).
-fn fnv1a(path: &Path) -> u32 {
-    path.to_string_lossy().bytes().fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
-}
+#[cfg(test)]
+mod store_tests;
 
 #[cfg(test)]
 mod tests {
@@ -357,7 +432,7 @@ mod tests {
         assert_eq!(home.load_sealed(Ok(&key)).unwrap().integrity, Integrity::Trusted, "no file: defaults");
         home.save_sealed(&wide(), &key).unwrap();
         let loaded = home.load_sealed(Ok(&key)).unwrap();
-        assert_eq!(loaded, LoadedSettings { settings: wide(), integrity: Integrity::Trusted });
+        assert_eq!(loaded, LoadedSettings { settings: wide(), integrity: Integrity::Trusted, notice: None });
     }
 
     /// Review #9, finding 9: `bash` wrote `settings.json` and a later `file_write` was allowed.
@@ -396,7 +471,7 @@ mod tests {
         assert_eq!(home.accept_file(&key).unwrap().settings, wide());
         assert_eq!(
             home.load_sealed(Ok(&key)).unwrap(),
-            LoadedSettings { settings: wide(), integrity: Integrity::Trusted }
+            LoadedSettings { settings: wide(), integrity: Integrity::Trusted, notice: None }
         );
     }
 
