@@ -45,7 +45,11 @@ impl ToolEnvironment {
 
     /// A context for one call, without an output listener.
     pub fn context(&self, registry: &ToolRegistry, cancel: CancellationToken) -> ToolContext {
-        registry.context(self.workspace.clone()).with_cancel(cancel).with_processes(self.processes.clone())
+        registry
+            .context(self.workspace.clone())
+            .with_cancel(cancel)
+            .with_processes(self.processes.clone())
+            .with_commands_box(self.commands_box.clone())
     }
 }
 

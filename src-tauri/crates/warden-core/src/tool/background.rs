@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::process::{kill_group, spawn_shell, Pump};
+use crate::containment::BoxPolicy;
 
 /// At most this many background commands per session, running or finished.
 const MAX_BACKGROUND: usize = 32;
@@ -98,13 +99,15 @@ impl BackgroundProcesses {
         &self,
         command: &str,
         cwd: &Path,
+        commands_box: Option<&BoxPolicy>,
         cap: usize,
     ) -> Result<(String, Option<u32>), String> {
         let mut processes = self.processes.lock().map_err(|_| "the process table is poisoned".to_owned())?;
         if processes.len() >= MAX_BACKGROUND {
             return Err(format!("at most {MAX_BACKGROUND} background commands per session"));
         }
-        let mut child = spawn_shell(command, cwd).map_err(|e| format!("could not start `sh`: {e}"))?;
+        let mut child =
+            spawn_shell(command, cwd, commands_box).map_err(|e| format!("could not start `sh`: {e}"))?;
         let pid = child.id();
         let process = Arc::new(Process {
             command: command.to_owned(),

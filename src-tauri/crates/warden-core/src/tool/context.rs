@@ -11,6 +11,7 @@ use warden_protocol::OutputStream;
 
 use super::background::BackgroundProcesses;
 use super::cap::DEFAULT_MODEL_OUTPUT_CAP;
+use crate::containment::BoxPolicy;
 use crate::sandbox::Workspace;
 use crate::secrets::ApiKey;
 
@@ -133,6 +134,9 @@ pub struct ToolContext {
     pub output: OutputSink,
     pub processes: Arc<BackgroundProcesses>,
     pub config: Arc<ToolsConfig>,
+    /// The OS box commands run in; `None` runs them as the user (no mechanism on this machine, or
+    /// a context built for a test of the tool itself).
+    pub commands_box: Option<Arc<BoxPolicy>>,
 }
 
 impl ToolContext {
@@ -144,7 +148,14 @@ impl ToolContext {
             output: OutputSink::none(),
             processes: Arc::new(BackgroundProcesses::new()),
             config,
+            commands_box: None,
         }
+    }
+
+    /// Run the call's commands in `policy`'s box.
+    pub fn with_commands_box(mut self, policy: Option<Arc<BoxPolicy>>) -> Self {
+        self.commands_box = policy;
+        self
     }
 
     pub fn with_output(mut self, output: OutputSink) -> Self {

@@ -3,6 +3,7 @@
 //! command that prints gigabytes keeps Warden's memory flat.
 
 use std::collections::VecDeque;
+use std::ffi::OsString;
 use std::path::Path;
 use std::process::Stdio;
 
@@ -11,18 +12,37 @@ use tokio::process::{Child, ChildStderr, ChildStdout, Command};
 use warden_protocol::OutputStream;
 
 use super::OutputSink;
+use crate::containment::{self, BoxPolicy};
 use crate::sandbox::env::child_env;
 
 /// `sh -c command` in `cwd`: stdin closed, stdout/stderr piped, credentials stripped from the
 /// environment, its own session (so it has no controlling terminal: it cannot open `/dev/tty` to
 /// read or type into the terminal Warden asks its questions on) and so its own process group (the
-/// group can be killed as one). The session is registered with [`crate::process_guard`] until the
-/// caller releases it ([`GroupGuard`], or `release` for background commands).
-pub(crate) fn spawn_shell(command: &str, cwd: &Path) -> std::io::Result<Child> {
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(command)
-        .current_dir(cwd)
+/// group can be killed as one). With a box, `sh` runs inside it ([`containment::launch`]): the
+/// group is led by the box's launcher, and the box's whole process tree dies with it. The session
+/// is registered with [`crate::process_guard`] until the caller releases it ([`GroupGuard`], or
+/// `release` for background commands).
+pub(crate) fn spawn_shell(
+    command: &str,
+    cwd: &Path,
+    commands_box: Option<&BoxPolicy>,
+) -> std::io::Result<Child> {
+    let argv: [OsString; 3] = ["sh".into(), "-c".into(), command.into()];
+    // Kept alive until the spawn: the launcher inherits its descriptors (the seccomp filter).
+    let launch = match commands_box {
+        Some(policy) => Some(containment::launch(policy, &argv, cwd).map_err(std::io::Error::other)?),
+        None => None,
+    };
+    let std_command = match &launch {
+        Some(launch) => launch.command(),
+        None => {
+            let mut plain = std::process::Command::new(&argv[0]);
+            plain.args(&argv[1..]);
+            plain
+        }
+    };
+    let mut cmd = Command::from(std_command);
+    cmd.current_dir(cwd)
         .env_clear()
         .envs(child_env())
         .stdin(Stdio::null())
@@ -31,7 +51,9 @@ pub(crate) fn spawn_shell(command: &str, cwd: &Path) -> std::io::Result<Child> {
         .kill_on_drop(true);
     #[cfg(unix)]
     new_session(&mut cmd);
-    crate::process_guard::spawn_registered(|| cmd.spawn(), Child::id)
+    let child = crate::process_guard::spawn_registered(|| cmd.spawn(), Child::id);
+    drop(launch);
+    child
 }
 
 /// `setsid()` in the child before `exec`: a new session and process group led by the child, with no

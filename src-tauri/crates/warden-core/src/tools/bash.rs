@@ -71,7 +71,12 @@ impl TypedTool for BashTool {
         }
         let cwd = ctx.workspace.project_root().to_path_buf();
         if input.background {
-            return match ctx.processes.start(&input.command, &cwd, ctx.config.background_buffer_bytes) {
+            return match ctx.processes.start(
+                &input.command,
+                &cwd,
+                ctx.commands_box.as_deref(),
+                ctx.config.background_buffer_bytes,
+            ) {
                 Ok((handle, pid)) => ToolOutput::success(format!(
                     "started in the background with handle `{handle}`; read its output with command_output, \
                      stop it with cancel_command"
@@ -101,7 +106,7 @@ enum Ending {
 async fn run_foreground(input: &BashInput, ctx: &ToolContext, timeout: Duration) -> ToolOutput {
     let started = Instant::now();
     let cwd = ctx.workspace.project_root();
-    let mut child = match spawn_shell(&input.command, cwd) {
+    let mut child = match spawn_shell(&input.command, cwd, ctx.commands_box.as_deref()) {
         Ok(child) => child,
         Err(e) => {
             return ToolOutput::error(ToolErrorCode::ExecutionError, format!("could not start `sh`: {e}"))
