@@ -43,6 +43,10 @@ export const TID = {
   toolBlock: "tool-block", // + data-tool-id, data-tool-name, data-status
   toolToggle: "tool-toggle",
   toolStatus: "tool-status",
+  sandboxMechanism: "sandbox-mechanism",
+  sandboxNetwork: "sandbox-network",
+  sandboxWritable: "sandbox-writable",
+  toolSandbox: "tool-sandbox", // whether a command ran in the OS sandbox, and with what
   toolInput: "tool-input",
   toolOutput: "tool-output",
   bashOutput: "bash-output",

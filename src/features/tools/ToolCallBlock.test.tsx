@@ -26,6 +26,24 @@ describe("ToolCallBlock", () => {
     expect(screen.getByTestId(TID.toolOutput)).toHaveTextContent("# Hello");
   });
 
+  it("shows the shield and what the box allowed when a command ran contained", () => {
+    const metadata = { exit_code: 0, contained: true, sandbox: "no network · writes: project" };
+    render(<ToolCallBlock tool={makeTool({ status: "success", result: "ok", metadata })} />);
+    const badge = screen.getByTestId(TID.toolSandbox);
+    expect(badge).toHaveTextContent("🛡 no network · writes: project");
+    expect(badge).not.toHaveClass("tool-sandbox-off");
+  });
+
+  it("says plainly when a command ran outside any sandbox, and says nothing for other tools", () => {
+    const { rerender } = render(
+      <ToolCallBlock tool={makeTool({ status: "success", result: "ok", metadata: { contained: false, sandbox: null } })} />,
+    );
+    expect(screen.getByTestId(TID.toolSandbox)).toHaveTextContent("not contained");
+    expect(screen.getByTestId(TID.toolSandbox)).toHaveClass("tool-sandbox-off");
+    rerender(<ToolCallBlock tool={makeTool({ toolName: "file_read", status: "success", result: "x", metadata: { sha256: "ab" } })} />);
+    expect(screen.queryByTestId(TID.toolSandbox)).toBeNull();
+  });
+
   it("collapses by itself when the tool finishes", () => {
     const { rerender } = render(<ToolCallBlock tool={makeTool()} />);
     expect(screen.getByTestId(TID.toolOutput)).toBeInTheDocument();

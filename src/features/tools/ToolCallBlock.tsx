@@ -1,6 +1,7 @@
 import { memo, useState } from "react";
 import type { ToolBlock, ToolBlockStatus } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
+import { SandboxBadge } from "./SandboxBadge";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
 import { toolIcon, toolSummary } from "./summary";
@@ -40,6 +41,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
         </span>
         <span className="tool-name">{name}</span>
         <span className="tool-summary">{summary}</span>
+        <SandboxBadge metadata={tool.metadata} />
         <StatusIcon status={tool.status} />
       </button>
       {open && <ToolBody tool={tool} />}

@@ -64,6 +64,63 @@ impl Grants {
     }
 }
 
+/// What the OS box gives a session's commands by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Containment {
+    /// Commands run inside an OS sandbox.
+    pub contained: bool,
+    /// The box lets commands use the network (the project's setting).
+    pub network: bool,
+}
+
+impl Containment {
+    /// Commands run as the user: no OS sandbox on this machine.
+    pub const NONE: Self = Self { contained: false, network: true };
+    /// The default box: contained, no network.
+    pub const BOXED: Self = Self { contained: true, network: false };
+}
+
+/// A `bash` call that asks for more than the session's box gives: it always asks, in every trust
+/// level, and no remembered approval covers it (Autonomous never escalates by itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Escalation {
+    /// `"network": true` where the box has none.
+    Network,
+    /// `"outside_sandbox": true` where commands are contained.
+    OutsideSandbox,
+}
+
+impl Escalation {
+    /// What the approval dialog says about it.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::Network => {
+                "This command asks for the network, which Warden's sandbox otherwise blocks: it could send \
+                 data anywhere or download and run anything. Approve only if it needs it."
+            }
+            Self::OutsideSandbox => {
+                "Dangerous: this command asks to run outside Warden's sandbox, with your full access to files, \
+                 secrets, network and processes."
+            }
+        }
+    }
+}
+
+/// What a `bash` call asks for beyond the box, if anything (the outside of the box first).
+pub fn escalation(tool: &str, input: &serde_json::Value, containment: Containment) -> Option<Escalation> {
+    if tool != "bash" || !containment.contained {
+        return None;
+    }
+    let asks = |field: &str| input.get(field).and_then(serde_json::Value::as_bool) == Some(true);
+    if asks("outside_sandbox") {
+        Some(Escalation::OutsideSandbox)
+    } else if asks("network") && !containment.network {
+        Some(Escalation::Network)
+    } else {
+        None
+    }
+}
+
 /// Decide what happens to one tool call whose commands no OS sandbox contains (see [`decide_with`]).
 pub fn decide(
     trust: TrustLevel,
@@ -72,7 +129,7 @@ pub fn decide(
     input: &serde_json::Value,
     grants: &Grants,
 ) -> Decision {
-    decide_with(trust, tool, scope, input, grants, false)
+    decide_with(trust, tool, scope, input, grants, Containment::NONE)
 }
 
 /// Why a `bash` call must be asked about whatever the trust level: the blocklist could not judge
@@ -88,15 +145,19 @@ pub fn must_ask_reason(tool: &str, input: &serde_json::Value, contained: bool) -
     }
 }
 
-/// Why a call asks although the trust level alone would not: a command the blocklist cannot judge
-/// outside an OS sandbox ([`must_ask_reason`]), or any command in Autonomous where commands are not
-/// contained. Shown in the approval dialog.
+/// Why a call asks although the trust level alone would not: an [`Escalation`], a command the
+/// blocklist cannot judge outside an OS sandbox ([`must_ask_reason`]), or any command in Autonomous
+/// where commands are not contained. Shown in the approval dialog.
 pub fn ask_reason(
     trust: TrustLevel,
     tool: &str,
     input: &serde_json::Value,
-    contained: bool,
+    containment: Containment,
 ) -> Option<String> {
+    if let Some(escalation) = escalation(tool, input, containment) {
+        return Some(escalation.reason().to_owned());
+    }
+    let contained = containment.contained;
     if let Some(reason) = must_ask_reason(tool, input, contained) {
         return Some(reason);
     }
@@ -105,17 +166,18 @@ pub fn ask_reason(
     })
 }
 
-/// [`decide`], with `contained` saying whether an OS sandbox contains the command: then a command
+/// [`decide`], with `containment` saying whether an OS sandbox contains the command: then a command
 /// the blocklist cannot judge follows the trust level like any other, and Autonomous runs commands
-/// unasked only then.
+/// unasked only then. A call that asks for more than the box ([`escalation`]) always asks.
 pub fn decide_with(
     trust: TrustLevel,
     tool: &ToolDefinition,
     scope: &Scope,
     input: &serde_json::Value,
     grants: &Grants,
-    contained: bool,
+    containment: Containment,
 ) -> Decision {
+    let contained = containment.contained;
     if !scope.allows(&tool.name) {
         return Decision::Deny {
             code: ToolErrorCode::PermissionDenied,
@@ -134,6 +196,10 @@ pub fn decide_with(
                 };
             }
         }
+    }
+    // Never covered by a grant: the grant was for the program in the box.
+    if escalation(&tool.name, input, containment).is_some() {
+        return Decision::Ask;
     }
     // Never covered by a grant either: an unknown command has no remembered prefix.
     if must_ask_reason(&tool.name, input, contained).is_some() {
@@ -191,7 +257,7 @@ mod tests {
         for (trust, danger, expected) in table {
             // A contained command: the trust level alone decides.
             assert_eq!(
-                decide_with(trust, &def("bash", danger), &all, &input, &none, true),
+                decide_with(trust, &def("bash", danger), &all, &input, &none, Containment::BOXED),
                 expected,
                 "{trust:?} {danger:?}"
             );
@@ -256,7 +322,14 @@ mod tests {
         for (command, trust, contained, expected) in table {
             let input = json!({ "command": command });
             assert_eq!(
-                &decide_with(*trust, &bash, &all, &input, &none, *contained),
+                &decide_with(
+                    *trust,
+                    &bash,
+                    &all,
+                    &input,
+                    &none,
+                    if *contained { Containment::BOXED } else { Containment::NONE }
+                ),
                 expected,
                 "{command} {trust:?} contained={contained}"
             );
@@ -264,7 +337,7 @@ mod tests {
         // Blocked stays refused even when contained.
         let input = json!({"command": "rm --r -f ~"});
         assert!(matches!(
-            decide_with(Autonomous, &bash, &all, &input, &none, true),
+            decide_with(Autonomous, &bash, &all, &input, &none, Containment::BOXED),
             Decision::Deny { code: ToolErrorCode::BlockedCommand, .. }
         ));
         // A grant never covers an unknown command, and none is remembered for it.
@@ -281,11 +354,46 @@ mod tests {
     #[test]
     fn the_approval_says_why_autonomous_asks_outside_a_sandbox() {
         let input = json!({"command": "cargo test"});
-        let reason = ask_reason(TrustLevel::Autonomous, "bash", &input, false).unwrap_or_default();
+        let reason =
+            ask_reason(TrustLevel::Autonomous, "bash", &input, Containment::NONE).unwrap_or_default();
         assert!(reason.contains("not contained"), "{reason}");
-        assert_eq!(ask_reason(TrustLevel::Autonomous, "bash", &input, true), None);
-        assert_eq!(ask_reason(TrustLevel::Guided, "bash", &input, false), None);
-        assert_eq!(ask_reason(TrustLevel::Autonomous, "file_write", &input, false), None);
+        assert_eq!(ask_reason(TrustLevel::Autonomous, "bash", &input, Containment::BOXED), None);
+        assert_eq!(ask_reason(TrustLevel::Guided, "bash", &input, Containment::NONE), None);
+        assert_eq!(ask_reason(TrustLevel::Autonomous, "file_write", &input, Containment::NONE), None);
+    }
+
+    #[test]
+    fn asking_for_more_than_the_box_always_asks_and_no_grant_covers_it() {
+        let all = Scope::all();
+        let bash = def("bash", DANGEROUS);
+        let mut grants = Grants::default();
+        grants.insert(Grants::grant_for("bash", &json!({"command": "cargo fetch"})).unwrap());
+        let network = json!({"command": "cargo fetch", "network": true});
+        let outside = json!({"command": "cargo fetch", "outside_sandbox": true});
+        let plain = json!({"command": "cargo fetch"});
+        for trust in [TrustLevel::Autonomous, TrustLevel::Guided, TrustLevel::Supervised] {
+            for input in [&network, &outside] {
+                assert_eq!(
+                    decide_with(trust, &bash, &all, input, &grants, Containment::BOXED),
+                    Decision::Ask,
+                    "{trust:?} {input}"
+                );
+            }
+            assert_eq!(decide_with(trust, &bash, &all, &plain, &grants, Containment::BOXED), Decision::Allow);
+        }
+        // The project allows the network: asking for it is no escalation; outside still is.
+        let open = Containment { contained: true, network: true };
+        assert_eq!(escalation("bash", &network, open), None);
+        assert_eq!(escalation("bash", &outside, open), Some(Escalation::OutsideSandbox));
+        // Not contained: there is no box to leave (Autonomous asks anyway, for another reason).
+        assert_eq!(escalation("bash", &outside, Containment::NONE), None);
+        assert_eq!(escalation("file_write", &network, Containment::BOXED), None);
+        assert_eq!(escalation("bash", &json!({"command": "x", "network": "yes"}), Containment::BOXED), None);
+        let reason =
+            ask_reason(TrustLevel::Autonomous, "bash", &outside, Containment::BOXED).unwrap_or_default();
+        assert!(reason.starts_with("Dangerous: this command asks to run outside"), "{reason}");
+        let reason = ask_reason(TrustLevel::Guided, "bash", &network, Containment::BOXED).unwrap_or_default();
+        assert!(reason.contains("asks for the network"), "{reason}");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! outside it. Each attempt must fail, and what is outside proves it did (the canary unchanged, the
 //! listener never reached, the process alive); ordinary work inside the project must still succeed.
 //! On a machine where the box cannot run, every test fails with the reason: CI installs bubblewrap.
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![cfg(target_os = "linux")]
 
 use std::ffi::OsString;

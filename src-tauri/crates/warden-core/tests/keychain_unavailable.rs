@@ -14,6 +14,9 @@
 //! The two tests that start gnome-keyring are `#[ignore]`d with `keychain` in their names, like
 //! every real-keychain test (`cargo test -- --ignored keychain`); the two that need only
 //! `dbus-daemon` run in the normal suite.
+// Test code: a failed unwrap is a failed test.
+// The probe child reports to its parent on stdout.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 #![cfg(target_os = "linux")]
 
 use std::io::{BufRead, BufReader, Write};

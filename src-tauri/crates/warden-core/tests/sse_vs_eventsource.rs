@@ -11,6 +11,7 @@
 //! - Only valid UTF-8 bodies: `eventsource-stream` ends the stream with an error on invalid UTF-8,
 //!   while Warden decodes lossily (U+FFFD) and lets the JSON parser judge. Split points still fall
 //!   inside multi-byte sequences.
+//!
 //! Two quirks of the oracle are worked around (on the oracle's side only), not copied:
 //! - A leading BOM: `eventsource-stream` 0.2.3 strips it with `&string[1..]`, a byte slice inside
 //!   the 3-byte U+FEFF, and panics. Its input has the BOM removed; Warden's keeps it (and must skip
@@ -20,6 +21,8 @@
 //!   a blank line written as the final `\r` never dispatches its event. WHATWG counts a lone CR as
 //!   a line end, and so does Warden; the oracle is given a trailing LF (CR LF is still one line
 //!   end, so this adds no line).
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::convert::Infallible;
 

@@ -47,6 +47,11 @@ impl Reply {
         Self::Stream { content_type: "application/json".into(), body, split: Split::Whole }
     }
 
+    /// An SSE or NDJSON stream: a chat answer, never the answer to a `GET`.
+    fn is_chat_stream(&self) -> bool {
+        matches!(self, Self::Stream { content_type, .. } if !content_type.starts_with("application/json"))
+    }
+
     /// A `.http` fixture, optionally with its headers changed (e.g. a shorter `retry-after`).
     pub fn http(bytes: Vec<u8>) -> Self {
         Self::Raw { bytes, split: Split::Whole }
@@ -99,6 +104,10 @@ impl TestServer {
     /// (the other requests skip those). With none queued it gets a 404 and is recorded apart
     /// ([`TestServer::unscripted_shows`]), not in [`TestServer::requests`]: a test that scripts no
     /// lookup sees only the requests it scripted.
+    ///
+    /// A `GET` (a model listing a session may make on its own to learn a context window) never
+    /// takes a streamed chat answer: when the next reply is an SSE or NDJSON stream, it gets a 404
+    /// and is recorded apart in the same way.
     pub async fn start(replies: Vec<Reply>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
@@ -124,7 +133,8 @@ impl TestServer {
         self.requests.lock().unwrap().clone()
     }
 
-    /// The `POST /api/show` requests no [`Reply::Show`] was queued for (each answered 404).
+    /// The lookups nothing was scripted for (each answered 404): `POST /api/show` with no
+    /// [`Reply::Show`] queued, a `GET` when a chat stream was next.
     pub fn unscripted_shows(&self) -> Vec<Recorded> {
         self.unscripted_shows.lock().unwrap().clone()
     }
@@ -151,22 +161,19 @@ fn take_reply(
     let mut queue = queue.lock().unwrap();
     let is_show = request.method == "POST" && request.path == SHOW_PATH;
     let at = queue.iter().position(|reply| matches!(reply, Reply::Show(_)) == is_show);
-    match (is_show, at) {
-        (true, None) => {
-            log.unscripted_shows.lock().unwrap().push(request);
-            let body = br#"{"error":"no /api/show answer was scripted"}"#;
-            let mut bytes = b"HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\n".to_vec();
-            bytes.extend_from_slice(format!("content-length: {}\r\n\r\n", body.len()).as_bytes());
-            bytes.extend_from_slice(body);
-            Some(Reply::Raw { bytes, split: Split::Whole })
-        }
-        (_, at) => {
-            log.requests.lock().unwrap().push(request);
-            match queue.remove(at?)? {
-                Reply::Show(reply) => Some(*reply),
-                reply => Some(reply),
-            }
-        }
+    let lookup_of_a_stream = request.method == "GET" && queue.front().is_some_and(Reply::is_chat_stream);
+    if lookup_of_a_stream || (is_show && at.is_none()) {
+        log.unscripted_shows.lock().unwrap().push(request);
+        let body = br#"{"error":"no answer to this lookup was scripted"}"#;
+        let mut bytes = b"HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\n".to_vec();
+        bytes.extend_from_slice(format!("content-length: {}\r\n\r\n", body.len()).as_bytes());
+        bytes.extend_from_slice(body);
+        return Some(Reply::Raw { bytes, split: Split::Whole });
+    }
+    log.requests.lock().unwrap().push(request);
+    match queue.remove(at?)? {
+        Reply::Show(reply) => Some(*reply),
+        reply => Some(reply),
     }
 }
 

@@ -36,7 +36,10 @@ async fn a_command_finds_no_key_in_wardens_environment_or_its_own() {
     let input = serde_json::json!({ "command": READ_ANCESTORS }).to_string();
     // The blocklist cannot judge `$PPID` loops, so it asks even in Autonomous: answer yes.
     let args = ["tool", "bash", input.as_str(), "--allow", "all", "--approve", "all", "--json"];
-    let out = with_canaries(&dirs, &args).output().await.expect("run warden tool");
+    // Outside the OS box, where the ancestors are visible: what keeps the keys from the command
+    // there is Warden's own hardening and environment. (In the box, no ancestor is visible at all.)
+    let out =
+        with_canaries(&dirs, &args).env("WARDEN_SANDBOX", "none").output().await.expect("run warden tool");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("== "), "the command read no ancestor: {stdout}");

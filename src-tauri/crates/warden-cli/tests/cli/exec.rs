@@ -195,8 +195,14 @@ async fn the_turn_limit_exits_1() {
 
 #[tokio::test]
 async fn sigint_stops_running_tools_and_exits_130() {
+    // Found by its argument: inside the OS box, `$!` is a pid of the box's own namespace.
+    let sleeper = format!("30.{}", super::reaper::tag(61));
     let server = TestServer::start(vec![
-        answer(&[tool("toolu_1", "bash", json!({"command": "sleep 30 & echo $! > sleeper.pid; wait"}))]),
+        answer(&[tool(
+            "toolu_1",
+            "bash",
+            json!({"command": format!("sleep {sleeper} & echo $! > sleeper.pid; wait")}),
+        )]),
         answer(&[text("never")]),
     ])
     .await;
@@ -219,15 +225,6 @@ async fn sigint_stops_running_tools_and_exits_130() {
     assert_eq!(code, 130, "{stderr}");
     let end = &lines.last().unwrap()["payload"];
     assert_eq!((end["stopReason"].as_str(), end["partial"].as_bool()), (Some("cancelled"), Some(true)));
-    let sleeper: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
-    assert!(
-        !std::path::Path::new(&format!("/proc/{sleeper}")).exists() || is_zombie(sleeper),
-        "sleep {sleeper} survived"
-    );
-}
-
-fn is_zombie(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')))
-        .unwrap_or(true)
+    super::reaper::until(&format!("sleep {sleeper} is gone"), || super::reaper::running(&sleeper).is_empty())
+        .await;
 }

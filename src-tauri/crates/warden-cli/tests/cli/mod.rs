@@ -1,3 +1,4 @@
+mod contained;
 mod environ;
 mod exec;
 mod process;

@@ -16,7 +16,7 @@ fn answer(parts: &[warden_testkit::scripted::Part]) -> Reply {
 
 /// Pids of live (not zombie) `sleep` processes whose argument starts with `arg` (`1000.51` finds
 /// `sleep 1000.511` and `sleep 1000.515`, not the shell that started them).
-fn running(arg: &str) -> Vec<u32> {
+pub(super) fn running(arg: &str) -> Vec<u32> {
     let mut pids = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().filter_map(Result::ok) {
         let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
@@ -34,11 +34,11 @@ fn running(arg: &str) -> Vec<u32> {
 }
 
 /// A marker unique to this run of the tests (leftovers of an earlier, failed run do not count).
-fn tag(test: u32) -> String {
+pub(super) fn tag(test: u32) -> String {
     format!("{test}{:07}", std::process::id() % 10_000_000)
 }
 
-async fn until(what: &str, mut done: impl FnMut() -> bool) {
+pub(super) async fn until(what: &str, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(15);
     while !done() {
         assert!(Instant::now() < deadline, "timed out waiting until {what}");

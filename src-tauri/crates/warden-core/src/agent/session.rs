@@ -142,7 +142,7 @@ impl Session {
             trust: config.trust,
             scope: config.scope.clone(),
             approval_timeout: config.approval_timeout,
-            contained: tool_env.commands_box().is_some(),
+            containment: tool_env.containment(),
         };
         let core = SessionCore {
             runner: ToolRunner::new(tools, tool_env, policy, events.clone()),

@@ -7,6 +7,7 @@ use tokio_util::sync::CancellationToken;
 use warden_protocol::{OutputStream, ToolCall};
 
 use crate::containment::{self, BoxPolicy};
+use crate::policy::Containment;
 use crate::sandbox::Workspace;
 use crate::tool::{BackgroundProcesses, OutputSink, ToolContext, ToolOutput, ToolRegistry};
 
@@ -34,6 +35,16 @@ impl ToolEnvironment {
         Self { workspace: Arc::new(workspace), processes: Arc::new(BackgroundProcesses::new()), commands_box }
     }
 
+    /// Commands run as the user, in no box: what a machine without a mechanism gets (tests use
+    /// it to see the policy there).
+    pub fn without_box(workspace: Workspace) -> Self {
+        Self {
+            workspace: Arc::new(workspace),
+            processes: Arc::new(BackgroundProcesses::new()),
+            commands_box: None,
+        }
+    }
+
     pub fn workspace(&self) -> &Arc<Workspace> {
         &self.workspace
     }
@@ -41,6 +52,14 @@ impl ToolEnvironment {
     /// The box commands run in, if they are contained.
     pub fn commands_box(&self) -> Option<&Arc<BoxPolicy>> {
         self.commands_box.as_ref()
+    }
+
+    /// What the policy needs to know of the box.
+    pub fn containment(&self) -> Containment {
+        match &self.commands_box {
+            Some(policy) => Containment { contained: true, network: policy.network },
+            None => Containment::NONE,
+        }
     }
 
     /// A context for one call, without an output listener.

@@ -2,7 +2,7 @@
 //! caches read-write over it, hidden locations covered (an empty tmpfs over a folder, `/dev/null`
 //! over a file), a private `/tmp`, `/proc` and `/dev`; every namespace is new (user, pid, ipc, uts,
 //! cgroup, and net unless the network is allowed), no capability survives, no user namespace can
-//! be made inside, the command gets a new session (no terminal to type into) and dies with Warden.
+//! be made inside, the command cannot type into a terminal (the seccomp filter) and dies with Warden.
 //! The seccomp filter ([`super::seccomp`]) is loaded by bubblewrap right before the command.
 
 use std::ffi::OsString;
@@ -69,7 +69,10 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path) -> Vec<OsString> {
     if !policy.network {
         args.flags(&["--unshare-net"]);
     }
-    args.flags(&["--disable-userns", "--cap-drop", "ALL", "--new-session", "--die-with-parent"]);
+    // No `--new-session`: the caller gives bubblewrap a session of its own (tool commands) that every
+    // process of the box then shares, so Warden's process sweeps know them as the command's; the
+    // seccomp filter refuses typing into a terminal (TIOCSTI) either way.
+    args.flags(&["--disable-userns", "--cap-drop", "ALL", "--die-with-parent"]);
     args.flags(&["--setenv", "TMPDIR", "/tmp"]);
     args.pair("--chdir", cwd);
     args.0

@@ -90,7 +90,7 @@ impl Engine {
             trust: spec.trust,
             scope,
             approval_timeout: approval_timeout(spec, &settings),
-            contained: env.commands_box().is_some(),
+            containment: env.containment(),
         };
         Ok(ToolRunner::standalone(spec.conversation_id.clone(), Arc::new(registry), env, policy))
     }

@@ -2,6 +2,7 @@
 //! streamed and kept bounded, timeout and cancel kill the whole group, and whatever the command left
 //! running is killed when the call ends; `background: true` returns a handle.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -9,6 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
 
+use crate::containment::{self, BoxPolicy};
 use crate::sandbox::blocklist::check_command;
 use crate::tool::process::{spawn_shell, GroupGuard, HeadTail, Pump};
 use crate::tool::{ToolContext, ToolOutput, TypedTool};
@@ -21,6 +23,10 @@ const LEFTOVER_GRACE: Duration = Duration::from_millis(250);
 /// returned when it finishes; a non-zero exit is an error. The environment has no credentials and
 /// stdin is closed. Default timeout 60 s. With `background: true` the command keeps running and a
 /// handle is returned: read its output with `command_output`, stop it with `cancel_command`.
+/// Where the machine supports it, commands run in Warden's sandbox: they can write only in the
+/// project (and the package managers' caches), cannot see secrets such as `~/.ssh`, and have no
+/// network. Set `network: true` for a command that needs the network (a download, a package
+/// install); `outside_sandbox: true` runs it with the user's full access. Both ask the user first.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BashInput {
@@ -33,9 +39,29 @@ pub struct BashInput {
     /// Start the command in the background and return a handle at once (default false).
     #[serde(default)]
     pub background: bool,
+    /// Run with network access (default false). The user is asked.
+    #[serde(default)]
+    pub network: bool,
+    /// Run outside the sandbox, with the user's full access (default false). Only when the user
+    /// wants it; the user is asked.
+    #[serde(default)]
+    pub outside_sandbox: bool,
 }
 
 pub struct BashTool;
+
+/// The box this call runs in: the session's, with the network when the (approved) call asks for
+/// it, or none when it asks to run outside. The policy asked the user about either.
+fn box_for(input: &BashInput, ctx: &ToolContext) -> Option<Arc<BoxPolicy>> {
+    let policy = ctx.commands_box.as_ref()?;
+    if input.outside_sandbox {
+        return None;
+    }
+    if input.network && !policy.network {
+        return Some(Arc::new(BoxPolicy { network: true, ..(**policy).clone() }));
+    }
+    Some(policy.clone())
+}
 
 fn timeout_for(input: &BashInput, ctx: &ToolContext) -> Duration {
     let config = &ctx.config;
@@ -70,11 +96,12 @@ impl TypedTool for BashTool {
                 .with_metadata("reason", blocked.reason);
         }
         let cwd = ctx.workspace.project_root().to_path_buf();
+        let commands_box = box_for(&input, &ctx);
         if input.background {
-            return match ctx.processes.start(
+            let started = match ctx.processes.start(
                 &input.command,
                 &cwd,
-                ctx.commands_box.as_deref(),
+                commands_box.as_deref(),
                 ctx.config.background_buffer_bytes,
             ) {
                 Ok((handle, pid)) => ToolOutput::success(format!(
@@ -85,8 +112,9 @@ impl TypedTool for BashTool {
                 .with_metadata("pid", pid),
                 Err(message) => ToolOutput::error(ToolErrorCode::ExecutionError, message),
             };
+            return with_box(started, commands_box.as_deref());
         }
-        run_foreground(&input, &ctx, timeout_for(&input, &ctx)).await
+        run_foreground(&input, &ctx, commands_box.as_deref(), timeout_for(&input, &ctx)).await
     }
 
     async fn preview(&self, input: BashInput, ctx: &ToolContext) -> Option<ApprovalPreview> {
@@ -103,10 +131,15 @@ enum Ending {
     Cancelled,
 }
 
-async fn run_foreground(input: &BashInput, ctx: &ToolContext, timeout: Duration) -> ToolOutput {
+async fn run_foreground(
+    input: &BashInput,
+    ctx: &ToolContext,
+    commands_box: Option<&BoxPolicy>,
+    timeout: Duration,
+) -> ToolOutput {
     let started = Instant::now();
     let cwd = ctx.workspace.project_root();
-    let mut child = match spawn_shell(&input.command, cwd, ctx.commands_box.as_deref()) {
+    let mut child = match spawn_shell(&input.command, cwd, commands_box) {
         Ok(child) => child,
         Err(e) => {
             return ToolOutput::error(ToolErrorCode::ExecutionError, format!("could not start `sh`: {e}"))
@@ -180,6 +213,10 @@ async fn run_foreground(input: &BashInput, ctx: &ToolContext, timeout: Duration)
                     (None, None) => "failed".to_owned(),
                 };
                 text.push_str(&format!("\n[the command ended with {why}]"));
+                if let Some(hint) = commands_box.and_then(|policy| containment::explain_denial(&text, policy))
+                {
+                    text.push_str(&format!("\n[{hint}]"));
+                }
                 ToolOutput::error(ToolErrorCode::ExecutionError, text)
             }
             .with_metadata("exit_code", code)
@@ -197,11 +234,19 @@ async fn run_foreground(input: &BashInput, ctx: &ToolContext, timeout: Duration)
             ToolOutput::error(ToolErrorCode::Cancelled, text)
         }
     };
-    output
+    let output = output
         .with_metadata("duration_ms", started.elapsed().as_millis() as u64)
         .with_metadata("output_bytes", buffer.total())
         .with_metadata("truncated", buffer.dropped() > 0)
-        .with_metadata("cwd", cwd.to_string_lossy())
+        .with_metadata("cwd", cwd.to_string_lossy());
+    with_box(output, commands_box)
+}
+
+/// Whether the command ran contained and with what, for the tool block.
+fn with_box(output: ToolOutput, commands_box: Option<&BoxPolicy>) -> ToolOutput {
+    output
+        .with_metadata("contained", commands_box.is_some())
+        .with_metadata("sandbox", commands_box.map(BoxPolicy::summary))
 }
 
 #[cfg(unix)]

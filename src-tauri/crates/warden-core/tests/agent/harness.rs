@@ -129,6 +129,25 @@ impl Harness {
         tools_config: ToolsConfig,
         configure: impl FnOnce(&mut SessionConfig),
     ) -> Self {
+        Self::build(wire, replies, tools_config, configure, true).await
+    }
+
+    /// [`Harness::new`] on a machine where commands cannot be contained (no OS box).
+    pub async fn unboxed(
+        wire: Wire,
+        replies: Vec<Reply>,
+        configure: impl FnOnce(&mut SessionConfig),
+    ) -> Self {
+        Self::build(wire, replies, ToolsConfig::default(), configure, false).await
+    }
+
+    async fn build(
+        wire: Wire,
+        replies: Vec<Reply>,
+        tools_config: ToolsConfig,
+        configure: impl FnOnce(&mut SessionConfig),
+        boxed: bool,
+    ) -> Self {
         let project = tempfile::tempdir().unwrap();
         let home = tempfile::tempdir().unwrap();
         let server = TestServer::start(replies).await;
@@ -161,7 +180,7 @@ impl Harness {
             config,
             provider,
             Arc::new(ToolRegistry::with_core_tools(tools_config)),
-            ToolEnvironment::new(workspace),
+            if boxed { ToolEnvironment::new(workspace) } else { ToolEnvironment::without_box(workspace) },
         );
         Self { project, _home: home, server, session, events }
     }

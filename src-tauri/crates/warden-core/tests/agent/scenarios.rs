@@ -302,25 +302,46 @@ async fn the_blocklist_holds_even_in_autonomous_mode() {
 }
 
 /// Review #9, finding 5: a command the blocklist cannot judge (its program is computed at run time)
-/// asks even in Autonomous mode while no OS sandbox contains it; a judged one runs unasked.
+/// asks in every trust level while no OS sandbox contains it — and says why; in Autonomous without
+/// a box every command asks. In the box, both run unasked in Autonomous, contained.
 #[tokio::test]
-async fn an_unjudgeable_command_asks_even_in_autonomous_mode() {
+async fn an_unjudgeable_command_asks_unless_the_box_contains_it() {
     let wire = Wire::Anthropic;
-    let replies = vec![
-        wire.reply(&[tool("b1", "bash", json!({"command": "touch judged"}))], 10),
-        wire.reply(&[tool("b2", "bash", json!({"command": "CMD=touch; $CMD computed"}))], 10),
-        wire.reply(&[text("ok")], 10),
-    ];
-    let mut h = Harness::new(wire, replies, |c| c.trust = TrustLevel::Autonomous).await;
-    let run = h.run("make files", Box::new(|c| vec![answer(&c.tool_id, false)])).await;
+    let replies = || {
+        vec![
+            wire.reply(&[tool("b1", "bash", json!({"command": "touch judged"}))], 10),
+            wire.reply(&[tool("b2", "bash", json!({"command": "CMD=touch; $CMD computed"}))], 10),
+            wire.reply(&[text("ok")], 10),
+        ]
+    };
+    // No box, Guided: both ask (commands are dangerous), and the unjudgeable one says why.
+    let mut h = Harness::unboxed(wire, replies(), |c| c.trust = TrustLevel::Guided).await;
+    let run = h.run("make files", Box::new(|c| vec![answer(&c.tool_id, c.tool_id == "b1")])).await;
     let asked: Vec<_> = run.confirms().iter().map(|c| c.tool_id.clone()).collect();
-    assert_eq!(asked, ["b2"], "only the command that cannot be judged is asked about");
-    // The request says why it asks although the trust level would have run it.
-    let why = run.confirms()[0].reason.clone().unwrap_or_default();
+    assert_eq!(asked, ["b1", "b2"]);
+    assert_eq!(run.confirms()[0].reason, None);
+    let why = run.confirms()[1].reason.clone().unwrap_or_default();
     assert!(why.contains("cannot tell"), "the confirmation should say why it asks: {why:?}");
     assert!(h.path("judged").exists());
     assert!(!h.path("computed").exists(), "rejected, so it did not run");
     assert_eq!(code(run.results()[1]), Some(ToolErrorCode::UserRejected));
+
+    // No box, Autonomous: every command asks, and says it is because nothing contains it.
+    let mut h = Harness::unboxed(wire, replies(), |c| c.trust = TrustLevel::Autonomous).await;
+    let run = h.run("make files", Box::new(|c| vec![answer(&c.tool_id, false)])).await;
+    let asked: Vec<_> = run.confirms().iter().map(|c| c.tool_id.clone()).collect();
+    assert_eq!(asked, ["b1", "b2"]);
+    let why = run.confirms()[0].reason.clone().unwrap_or_default();
+    assert!(why.contains("not contained"), "{why:?}");
+
+    // The box: nothing asks, both ran, contained.
+    let mut h = Harness::new(wire, replies(), |c| c.trust = TrustLevel::Autonomous).await;
+    let run = h.run("make files", Box::new(|c| vec![answer(&c.tool_id, false)])).await;
+    assert!(run.confirms().is_empty());
+    assert!(h.path("judged").exists() && h.path("computed").exists());
+    for result in run.results() {
+        assert_eq!(result.metadata.as_ref().unwrap()["contained"], true);
+    }
     assert_eq!(run.end, TurnEnd::Completed);
 }
 
@@ -457,7 +478,10 @@ async fn safe_calls_of_one_message_run_in_parallel_and_report_in_order() {
 async fn cancel_during_a_running_command_kills_it_and_ends_the_turn_partial() {
     let wire = Wire::Anthropic;
     let replies = vec![
-        wire.reply(&[tool("c1", "bash", json!({"command": "sleep 30 & echo $! > child.pid; wait"}))], 10),
+        wire.reply(
+            &[tool("c1", "bash", json!({"command": format!("{GRANDCHILD} & echo $! > child.pid; wait")}))],
+            10,
+        ),
         wire.reply(&[text("never")], 10),
     ];
     let mut h = Harness::new(wire, replies, |c| c.trust = TrustLevel::Autonomous).await;
@@ -476,11 +500,11 @@ async fn cancel_during_a_running_command_kills_it_and_ends_the_turn_partial() {
     assert_eq!(code(run.results()[0]), Some(ToolErrorCode::Cancelled));
     let end = run.last_stream_end();
     assert_eq!((end.stop_reason, end.partial), (StopReason::Cancelled, true));
-    let pid: u32 = std::fs::read_to_string(h.path("child.pid")).unwrap().trim().parse().unwrap();
     // That it dies is what this test proves; how fast is a benchmark's question (a loaded 2-core
-    // machine can delay a reap), so the deadline is generous.
-    let gone = wait_until_gone(pid, Duration::from_secs(10)).await;
-    assert!(gone, "the grandchild sleep {pid} survived the cancel");
+    // machine can delay a reap), so the deadline is generous. Found by its command line: inside
+    // the OS box the pid it wrote is one of the box's own pid namespace.
+    let gone = wait_until_none_runs(GRANDCHILD, Duration::from_secs(10)).await;
+    assert!(gone, "the grandchild `{GRANDCHILD}` survived the cancel");
     assert_eq!(h.requests().len(), 1);
     // The history stays valid for the next message: the call has its (cancelled) result.
     let history = h.session.history();
@@ -563,6 +587,36 @@ async fn gathering_searxng(expected: usize) -> (String, std::sync::Arc<std::sync
         }
     });
     (url, seen)
+}
+
+/// The grandchild of the cancel test: a command line no other process on the machine has.
+const GRANDCHILD: &str = "sleep 30.271828";
+
+/// Whether every process running `command_line` (space-separated words) is gone (or a zombie)
+/// within `limit`.
+async fn wait_until_none_runs(command_line: &str, limit: Duration) -> bool {
+    let wanted: Vec<u8> = command_line.split(' ').flat_map(|w| w.bytes().chain([0])).collect();
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        let running: Vec<u32> = std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
+            .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == wanted))
+            .collect();
+        let mut all_gone = true;
+        for pid in running {
+            all_gone &= wait_until_gone(pid, Duration::ZERO).await;
+        }
+        if all_gone {
+            return true;
+        }
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 async fn wait_until_gone(pid: u32, limit: Duration) -> bool {

@@ -101,7 +101,7 @@ fn schemas_are_derived_with_descriptions_and_snake_case_params() {
             &["query", "path", "globs", "case_sensitive", "output_mode", "max_results"],
             &["query"],
         ),
-        ("bash", &["command", "timeout", "background"], &["command"]),
+        ("bash", &["command", "timeout", "background", "network", "outside_sandbox"], &["command"]),
         ("command_output", &["handle", "from", "limit"], &["handle"]),
         ("cancel_command", &["handle"], &["handle"]),
         ("web_search", &["query", "max_results"], &["query"]),

@@ -1,0 +1,132 @@
+//! Commands as users run them, through the real `warden tool bash`: inside the OS box by default,
+//! asking before anything more (the network, the outside), and asking in Autonomous where there is
+//! no box. Canaries and a loopback listener outside prove what the command could not do.
+#![cfg(target_os = "linux")]
+
+use std::net::TcpListener;
+use std::time::Duration;
+
+use super::process::{command, Dirs};
+
+const SECRET: &str = "SSH-KEY-CANARY";
+const CANARY: &str = "canary: untouched\n";
+
+/// `warden tool bash INPUT ARGS… --json`, with `env` set; its exit code and result line.
+async fn bash(
+    dirs: &Dirs,
+    input: serde_json::Value,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, serde_json::Value) {
+    let input = input.to_string();
+    let mut all = vec!["tool", "bash", input.as_str(), "--allow", "bash", "--json"];
+    all.extend_from_slice(args);
+    let mut cmd = command(dirs, &all);
+    cmd.stdin(std::process::Stdio::null());
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    let output = cmd.output().await.unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        panic!("not a result line ({e}): {stdout} / {}", String::from_utf8_lossy(&output.stderr))
+    });
+    (output.status.code().unwrap_or(-1), value)
+}
+
+/// A loopback listener that counts the connections that reached it.
+fn listener() -> (TcpListener, u16) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    (listener, port)
+}
+
+fn reached(listener: &TcpListener) -> bool {
+    // The command has ended; a connection it made is queued by now.
+    std::thread::sleep(Duration::from_millis(50));
+    listener.accept().is_ok()
+}
+
+fn connect(port: u16) -> String {
+    format!(
+        "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), 2)' && echo connected"
+    )
+}
+
+#[tokio::test]
+async fn an_autonomous_command_runs_in_the_box() {
+    let dirs = Dirs::new();
+    std::fs::create_dir_all(dirs.home.path().join(".ssh")).unwrap();
+    std::fs::write(dirs.home.path().join(".ssh/id_ed25519"), SECRET).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("canary"), CANARY).unwrap();
+    let (listener, port) = listener();
+    let script = format!(
+        "echo made > inside.txt; cat ~/.ssh/id_ed25519; echo pwned > {}/canary; {}",
+        outside.path().display(),
+        connect(port)
+    );
+    let (code, out) =
+        bash(&dirs, serde_json::json!({ "command": script }), &["--trust", "autonomous"], &[]).await;
+    assert_eq!((code, out["code"].as_str()), (1, Some("EXECUTION_ERROR")), "{out}");
+    let text = out["result"].as_str().unwrap();
+    assert!(!text.contains(SECRET), "the secret was read: {text}");
+    assert_eq!(std::fs::read_to_string(outside.path().join("canary")).unwrap(), CANARY);
+    assert!(!reached(&listener), "the command reached a loopback listener");
+    assert_eq!(
+        std::fs::read_to_string(dirs.path("inside.txt")).unwrap(),
+        "made\n",
+        "work in the project goes on"
+    );
+    assert_eq!(out["metadata"]["contained"], true);
+    assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "no network · writes: project");
+    assert!(text.contains("the sandbox has no network"), "the result says why: {text}");
+}
+
+#[tokio::test]
+async fn the_network_is_asked_for_even_in_autonomous_and_given_once_approved() {
+    let dirs = Dirs::new();
+    let (listener, port) = listener();
+    let input = serde_json::json!({ "command": connect(port), "network": true });
+    let (code, out) = bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "none"], &[]).await;
+    assert_eq!((code, out["code"].as_str()), (1, Some("USER_REJECTED")), "{out}");
+    assert!(!reached(&listener));
+    let (code, out) = bash(&dirs, input, &["--trust", "autonomous", "--approve", "all"], &[]).await;
+    assert_eq!((code, out["result"].as_str()), (0, Some("connected\n")), "{out}");
+    assert!(reached(&listener));
+    assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "network · writes: project");
+}
+
+#[tokio::test]
+async fn outside_the_sandbox_is_asked_for_and_marked() {
+    let dirs = Dirs::new();
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("written");
+    let input = serde_json::json!({
+        "command": format!("echo out > {}", target.display()),
+        "outside_sandbox": true,
+    });
+    let (code, out) = bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "none"], &[]).await;
+    assert_eq!((code, out["code"].as_str()), (1, Some("USER_REJECTED")), "{out}");
+    assert!(!target.exists());
+    let (code, out) = bash(&dirs, input, &["--trust", "autonomous", "--approve", "all"], &[]).await;
+    assert_eq!(code, 0, "{out}");
+    assert!(target.exists(), "approved: it ran outside");
+    assert_eq!(out["metadata"]["contained"], false);
+}
+
+#[tokio::test]
+async fn without_a_box_autonomous_asks_before_every_command() {
+    let dirs = Dirs::new();
+    let none = [("WARDEN_SANDBOX", "none")];
+    let input = serde_json::json!({ "command": "echo hi" });
+    let (code, out) =
+        bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "none"], &none).await;
+    assert_eq!((code, out["code"].as_str()), (1, Some("USER_REJECTED")), "{out}");
+    // The box is there: the same call runs unasked.
+    let (code, out) = bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "none"], &[]).await;
+    assert_eq!((code, out["result"].as_str()), (0, Some("hi\n")), "{out}");
+    let (code, out) = bash(&dirs, input, &["--trust", "autonomous", "--approve", "all"], &none).await;
+    assert_eq!((code, out["metadata"]["contained"].as_bool()), (0, Some(false)), "{out}");
+}
