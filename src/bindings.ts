@@ -32,6 +32,11 @@ export const commands = {
 	 *  uses it, trust level and permissions included.
 	 */
 	settingsAcceptFile: () => typedError<null, CommandError>(__TAURI_INVOKE("settings_accept_file")),
+	/**
+	 *  How commands are contained on this machine and what the project's box allows, for Settings →
+	 *  Sandbox.
+	 */
+	sandboxStatus: () => typedError<SandboxStatus, CommandError>(__TAURI_INVOKE("sandbox_status")),
 	keysStatus: () => typedError<KeyStatus[], CommandError>(__TAURI_INVOKE("keys_status")),
 	/**  Stores a key in the keychain. The value is not returned, logged or kept anywhere else. */
 	keysSet: (name: KeyName, value: string) => typedError<null, CommandError>(__TAURI_INVOKE("keys_set", { name, value })),
@@ -221,6 +226,18 @@ export type Remember =
 
 export type Role = "user" | "assistant";
 
+/**  How this machine contains the commands Warden runs for the model, for Settings → Sandbox. */
+export type SandboxStatus = {
+	/**  Whether commands run inside an OS sandbox at all. */
+	contained: boolean,
+	/**  The mechanism in use ("bubblewrap + seccomp"), or why there is none. */
+	mechanism: string,
+	/**  The package managers' caches commands may write besides the project (those that exist). */
+	writableCaches: string[],
+	/**  The secret locations commands cannot see. */
+	hidden: string[],
+};
+
 export type Settings = {
 	trustLevel?: TrustLevel,
 	/**  The provider new conversations use. */
@@ -376,6 +393,16 @@ export type ToolPermissions = {
 	writeGlobs?: string[],
 	/**  Default timeout of a `bash` call, seconds. */
 	bashTimeoutSecs?: number,
+	/**
+	 *  Whether commands may use the network (the sandbox has none by default; a command can still
+	 *  ask for it, and the user is asked).
+	 */
+	network?: boolean,
+	/**
+	 *  Folders outside the project that commands may also write (absolute paths), e.g. a build
+	 *  output folder elsewhere. Secret locations stay hidden even inside them.
+	 */
+	extraWritable?: string[],
 };
 
 /**  The tool finished, failed, was denied or was cancelled (`code` says which). */

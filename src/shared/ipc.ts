@@ -36,6 +36,7 @@ export type {
   ProviderSettings,
   Remember,
   Settings,
+  SandboxStatus,
   SettingsIntegrity,
   StopReason,
   StreamEnd,
@@ -111,6 +112,8 @@ export const api = {
   settingsSet: (settings: Settings) => unwrap("settings_set", commands.settingsSet(settings)),
   /** Whether the settings file is the one Warden wrote; when not, why and what Warden does instead. */
   settingsIntegrity: () => unwrap("settings_integrity", commands.settingsIntegrity()),
+  /** How commands are contained on this machine, and what the project's box lets them write and see. */
+  sandboxStatus: () => unwrap("sandbox_status", commands.sandboxStatus()),
   /** Accept the settings file as it is: Warden seals it and uses it. */
   settingsAcceptFile: () => unwrap("settings_accept_file", commands.settingsAcceptFile()),
   keysStatus: () => unwrap("keys_status", commands.keysStatus()),

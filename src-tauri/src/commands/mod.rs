@@ -21,6 +21,7 @@ macro_rules! collect_for {
             settings::settings_set,
             settings::settings_integrity,
             settings::settings_accept_file,
+            settings::sandbox_status,
             keys::keys_status,
             keys::keys_set,
             keys::keys_delete,
@@ -40,23 +41,3 @@ pub fn collect() -> tauri_specta::Commands<tauri::Wry> {
 pub fn collect_mock() -> tauri_specta::Commands<tauri::test::MockRuntime> {
     collect_for!(tauri::test::MockRuntime)
 }
-
-/// The command names, as the app manifest in `build.rs` and the capability list them.
-#[cfg(test)]
-pub const NAMES: &[&str] = &[
-    "chat_send",
-    "chat_cancel",
-    "chat_history",
-    "chat_tool_approve",
-    "settings_get",
-    "settings_set",
-    "settings_integrity",
-    "settings_accept_file",
-    "keys_status",
-    "keys_set",
-    "keys_delete",
-    "provider_models",
-    "provider_test",
-    "ollama_probe",
-    "pick_project_folder",
-];

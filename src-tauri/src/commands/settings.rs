@@ -38,6 +38,14 @@ pub async fn settings_integrity(state: State<'_, AppState>) -> CommandResult<Set
     Ok(integrity(&state.engine))
 }
 
+/// How commands are contained on this machine and what the project's box allows, for Settings →
+/// Sandbox.
+#[tauri::command]
+#[specta::specta]
+pub async fn sandbox_status(state: State<'_, AppState>) -> CommandResult<warden_protocol::SandboxStatus> {
+    Ok(state.engine.sandbox_status())
+}
+
 fn integrity(engine: &warden_core::setup::Engine) -> SettingsIntegrity {
     match engine.settings_integrity() {
         Integrity::Trusted => SettingsIntegrity { trusted: true, problem: None },

@@ -21,6 +21,12 @@ function mock(overrides: Record<string, Handler> = {}) {
       (["anthropic", "openai", "openai_compatible", "brave"] as const).map((name) => ({ name, isSet: keyStore.has(name) })),
     settings_set: () => null,
     settings_integrity: () => ({ trusted: true, problem: null }),
+    sandbox_status: () => ({
+      contained: true,
+      mechanism: "bubblewrap + seccomp",
+      writableCaches: ["/home/me/.cargo/registry"],
+      hidden: ["/home/me/.ssh"],
+    }),
     provider_models: () => [],
     ...overrides,
   };
@@ -108,7 +114,7 @@ describe("SettingsPanel", () => {
     await userEvent.type(screen.getByTestId(TID.baseUrl.ollama), "http://127.0.0.1:11434");
     await userEvent.click(screen.getByTestId(TID.testConnection.ollama));
     await waitFor(() => expect(screen.getByTestId(TID.testResult.ollama)).toBeInTheDocument());
-    expect(calls.map((c) => c.cmd).filter((c) => c !== "settings_integrity")).toEqual(["settings_set", "provider_test"]);
+    expect(calls.map((c) => c.cmd).filter((c) => c !== "settings_integrity" && c !== "sandbox_status")).toEqual(["settings_set", "provider_test"]);
     expect((callsOf("settings_set")[0]!.settings as Settings).providers?.ollama?.baseUrl).toBe("http://127.0.0.1:11434");
   });
 
@@ -152,6 +158,31 @@ describe("SettingsPanel", () => {
     expect(perms?.allowedTools).toContain("file_read");
     expect(perms?.writeGlobs).toEqual(["src/**", "docs/*.md"]);
     expect(perms?.bashTimeoutSecs).toBe(120);
+  });
+
+  it("shows how commands are contained and saves the project's network and extra folders", async () => {
+    mock({ pick_project_folder: () => "/home/me/proj" });
+    render(<Harness />);
+    await waitFor(() =>
+      expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("Commands run in an OS sandbox (bubblewrap + seccomp)"),
+    );
+    expect(screen.getByText("/home/me/.cargo/registry")).toBeInTheDocument();
+    expect(screen.queryByTestId(TID.sandboxNetwork)).toBeNull();
+    await userEvent.click(screen.getByTestId(TID.projectPick));
+    await waitFor(() => expect(screen.getByTestId(TID.sandboxNetwork)).not.toBeChecked());
+    await userEvent.click(screen.getByTestId(TID.sandboxNetwork));
+    await userEvent.type(screen.getByTestId(TID.sandboxWritable), "/srv/out{Enter}/var/cache/build");
+    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    const perms = (callsOf("settings_set")[0]!.settings as Settings).toolPermissions?.["/home/me/proj"];
+    expect(perms?.network).toBe(true);
+    expect(perms?.extraWritable).toEqual(["/srv/out", "/var/cache/build"]);
+  });
+
+  it("says plainly when commands are not contained", async () => {
+    mock({ sandbox_status: () => ({ contained: false, mechanism: "none: bubblewrap is not installed", writableCaches: [], hidden: [] }) });
+    render(<Harness />);
+    await waitFor(() => expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("Commands are not contained on this machine"));
+    expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("even in Autonomous");
   });
 
   it("saves the approval timeout, SearXNG URL and takes a Brave key", async () => {

@@ -4,6 +4,7 @@ import { TID } from "../../shared/testids";
 import { NumberField } from "../../shared/ui/NumberField";
 import { KeyField } from "./KeyField";
 import { ProjectSection } from "./ProjectSection";
+import { SandboxSection } from "./SandboxSection";
 import { ProviderSection } from "./ProviderSection";
 import { SettingsIntegrityNotice } from "./SettingsIntegrityNotice";
 import { TrustLevelField } from "./TrustLevelField";
@@ -91,6 +92,8 @@ export function SettingsPanel({
       </section>
 
       <ProjectSection key={projectKey} settings={draft} onChange={edit} />
+
+      <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} />
 
       <section className="settings-section">
         <h3>Limits</h3>

@@ -65,7 +65,15 @@ export function setProvider(s: Settings, p: ProviderId, patch: Partial<ProviderS
 
 export function projectPermissions(s: Settings): ToolPermissions | null {
   if (!s.projectDir) return null;
-  return s.toolPermissions?.[s.projectDir] ?? { allowedTools: null, writeGlobs: [], bashTimeoutSecs: 60 };
+  return (
+    s.toolPermissions?.[s.projectDir] ?? {
+      allowedTools: null,
+      writeGlobs: [],
+      bashTimeoutSecs: 60,
+      network: false,
+      extraWritable: [],
+    }
+  );
 }
 
 export function setProjectPermissions(s: Settings, patch: Partial<ToolPermissions>): Settings {

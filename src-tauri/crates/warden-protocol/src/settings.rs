@@ -57,12 +57,38 @@ pub struct ToolPermissions {
     pub write_globs: Vec<String>,
     /// Default timeout of a `bash` call, seconds.
     pub bash_timeout_secs: u32,
+    /// Whether commands may use the network (the sandbox has none by default; a command can still
+    /// ask for it, and the user is asked).
+    pub network: bool,
+    /// Folders outside the project that commands may also write (absolute paths), e.g. a build
+    /// output folder elsewhere. Secret locations stay hidden even inside them.
+    pub extra_writable: Vec<String>,
 }
 
 impl Default for ToolPermissions {
     fn default() -> Self {
-        Self { allowed_tools: None, write_globs: Vec::new(), bash_timeout_secs: 60 }
+        Self {
+            allowed_tools: None,
+            write_globs: Vec::new(),
+            bash_timeout_secs: 60,
+            network: false,
+            extra_writable: Vec::new(),
+        }
     }
+}
+
+/// How this machine contains the commands Warden runs for the model, for Settings → Sandbox.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SandboxStatus {
+    /// Whether commands run inside an OS sandbox at all.
+    pub contained: bool,
+    /// The mechanism in use ("bubblewrap + seccomp"), or why there is none.
+    pub mechanism: String,
+    /// The package managers' caches commands may write besides the project (those that exist).
+    pub writable_caches: Vec<String>,
+    /// The secret locations commands cannot see.
+    pub hidden: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]

@@ -9,6 +9,7 @@
 //! This is the process boundary; the path sandbox (`crate::sandbox`) is the file tools' boundary.
 
 mod bwrap;
+mod explain;
 mod hidden;
 #[cfg(target_os = "linux")]
 mod seccomp;
@@ -18,6 +19,7 @@ use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+pub use explain::explain_denial;
 pub use hidden::{hidden_locations, writable_caches};
 
 /// What a boxed command may do.
@@ -62,12 +64,48 @@ impl BoxPolicy {
         }
     }
 
+    /// The box with the project's own choices: the network, and extra writable folders (absolute,
+    /// existing). A folder that would open the user's home (the home itself, `/` or any folder
+    /// that holds the home) is refused and logged; secret locations stay hidden inside the others
+    /// (they are covered after the writable folders are mounted).
+    pub fn with_project_choices(
+        mut self,
+        network: bool,
+        extra_writable: &[String],
+        home: Option<&Path>,
+    ) -> Self {
+        self.network = network;
+        for dir in extra_writable {
+            match writable_folder(Path::new(dir), home) {
+                Ok(dir) => self.writable.push(dir),
+                Err(why) => tracing::warn!(dir, why, "extra writable folder not used"),
+            }
+        }
+        self
+    }
+
     /// A short line for the tool block: "no network · writes: project".
     pub fn summary(&self) -> String {
         let network = if self.network { "network" } else { "no network" };
         let writes = if self.writable.is_empty() { "project" } else { "project, build caches" };
         format!("{network} · writes: {writes}")
     }
+}
+
+/// `dir` as a writable folder of the box, or why not.
+fn writable_folder(dir: &Path, home: Option<&Path>) -> Result<PathBuf, &'static str> {
+    if !dir.is_absolute() {
+        return Err("not an absolute path");
+    }
+    let dir = std::fs::canonicalize(dir).map_err(|_| "does not exist")?;
+    if !dir.is_dir() {
+        return Err("not a folder");
+    }
+    let home = home.map(|h| std::fs::canonicalize(h).unwrap_or_else(|_| h.to_path_buf()));
+    if dir.parent().is_none() || home.is_some_and(|home| home.starts_with(&dir)) {
+        return Err("it would make the whole home folder writable");
+    }
+    Ok(dir)
 }
 
 /// How commands are contained on this machine.
@@ -174,5 +212,33 @@ pub fn launch(policy: &BoxPolicy, argv: &[OsString], cwd: &Path) -> Result<Launc
                 contained: false,
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extra_writable_folders_never_open_the_home() {
+        let root = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(root.path()).unwrap();
+        let (home, project, out) = (base.join("home/me"), base.join("home/me/proj"), base.join("out"));
+        for dir in [&project, &out] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        let chosen: Vec<String> = [
+            out.display().to_string(),
+            home.display().to_string(),
+            base.join("home").display().to_string(),
+            "/".to_owned(),
+            "relative/dir".to_owned(),
+            base.join("missing").display().to_string(),
+        ]
+        .into();
+        let policy =
+            BoxPolicy::with_home(&project, Some(&home), &[]).with_project_choices(true, &chosen, Some(&home));
+        assert_eq!(policy.writable, [out], "only the folder that opens nothing of the home");
+        assert!(policy.network);
     }
 }

@@ -16,6 +16,7 @@ use crate::secrets::{KeychainStore, SealKey, SecretError, SecretStore};
 
 mod keys;
 mod providers;
+mod sandbox;
 mod sessions;
 mod settings_store;
 #[cfg(test)]

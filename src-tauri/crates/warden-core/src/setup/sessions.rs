@@ -172,7 +172,14 @@ impl Engine {
         };
         let workspace = Workspace::new(project, self.home.project_dir(project), scope.clone())?;
         // Commands never see Warden's own files: its settings, keys' seal, conversations.
-        let commands_box = BoxPolicy::for_project(project, &self.home.dirs());
+        let mut commands_box = BoxPolicy::for_project(project, &self.home.dirs());
+        if let Some(perms) = settings.tool_permissions.get(&project.to_string_lossy().into_owned()) {
+            commands_box = commands_box.with_project_choices(
+                perms.network,
+                &perms.extra_writable,
+                dirs::home_dir().as_deref(),
+            );
+        }
         Ok((ToolRegistry::with_core_tools(config), ToolEnvironment::with_box(workspace, commands_box)))
     }
 }

@@ -90,3 +90,54 @@ async fn a_home_inside_the_project_is_refused() {
     assert!(matches!(error, SetupError::HomeInProject { .. }), "{error}");
     assert!(error.is_usage());
 }
+
+/// The project's sandbox choices reach its commands: with the network allowed in Settings, a
+/// command reaches a loopback listener unasked in Autonomous; without, it cannot.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn the_projects_network_choice_reaches_its_commands() {
+    if !crate::containment::mechanism().is_contained() {
+        panic!("no OS sandbox here: {}", crate::containment::mechanism().describe());
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let command = format!("python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), 2)'");
+    for network in [false, true] {
+        let d = dirs();
+        let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+        let mut settings = Settings::default();
+        settings.tool_permissions.insert(
+            d.project.to_string_lossy().into_owned(),
+            ToolPermissions {
+                allowed_tools: Some(vec!["bash".into()]),
+                network,
+                ..ToolPermissions::default()
+            },
+        );
+        engine.save_settings(settings).unwrap();
+        let mut spec = SessionSpec::new(d.project.clone());
+        spec.trust = TrustLevel::Autonomous;
+        let input = serde_json::json!({ "command": command });
+        let asked = std::sync::atomic::AtomicBool::new(false);
+        let shot = engine
+            .run_tool(
+                spec,
+                "bash",
+                input,
+                |_, _| {},
+                |c| {
+                    asked.store(true, std::sync::atomic::Ordering::SeqCst);
+                    approve(c)
+                },
+            )
+            .await
+            .unwrap();
+        assert!(!asked.into_inner(), "network={network}: asked");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let reached = listener.accept().is_ok();
+        assert_eq!(reached, network, "network={network}: {}", shot.result.result);
+        let summary = shot.result.metadata.as_ref().unwrap()["sandbox"].clone();
+        assert_eq!(summary.as_str().unwrap().starts_with("network"), network, "{summary}");
+    }
+}

@@ -1,0 +1,91 @@
+import { useEffect, useState } from "react";
+import { api, type SandboxStatus, type Settings } from "../../shared/ipc";
+import { TID } from "../../shared/testids";
+import { projectPermissions, setProjectPermissions } from "./settingsModel";
+
+/** Settings → Sandbox: how commands are contained here, and the project's network and extra folders. */
+export function SandboxSection({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {
+  const [status, setStatus] = useState<SandboxStatus | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const perms = projectPermissions(settings);
+  // The raw text, so a newline being typed is not trimmed away under the cursor.
+  const [writableText, setWritableText] = useState(() => (perms?.extraWritable ?? []).join("\n"));
+
+  useEffect(() => {
+    let live = true;
+    api.sandboxStatus().then(
+      (s) => live && setStatus(s),
+      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [settings.projectDir]);
+
+  return (
+    <section className="settings-section">
+      <h3>Sandbox</h3>
+      <p data-testid={TID.sandboxMechanism} className={status && !status.contained ? "field-error" : "muted"}>
+        {status === null
+          ? (error ?? "Checking how commands are contained…")
+          : status.contained
+            ? `Commands run in an OS sandbox (${status.mechanism}): they write only in the project${
+                status.writableCaches.length ? ", the build caches below" : ""
+              } and a private /tmp, cannot see your secrets, and have no network unless allowed.`
+            : `Commands are not contained on this machine (${status.mechanism}). They run with your full access, so every command asks first, even in Autonomous.`}
+      </p>
+      {status?.contained && status.writableCaches.length > 0 && (
+        <details>
+          <summary>Build caches commands may write</summary>
+          <ul className="path-list">
+            {status.writableCaches.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {status?.contained && status.hidden.length > 0 && (
+        <details>
+          <summary>Hidden from commands ({status.hidden.length})</summary>
+          <ul className="path-list">
+            {status.hidden.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {perms ? (
+        <>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              data-testid={TID.sandboxNetwork}
+              checked={perms.network ?? false}
+              onChange={(e) => onChange(setProjectPermissions(settings, { network: e.target.checked }))}
+            />
+            Commands in this project may use the network
+          </label>
+          <label>
+            Other folders commands may write (absolute paths, one per line; secrets inside stay hidden)
+            <textarea
+              rows={2}
+              data-testid={TID.sandboxWritable}
+              value={writableText}
+              onChange={(e) => {
+                setWritableText(e.target.value);
+                const extraWritable = e.target.value.split("\n").map((p) => p.trim()).filter(Boolean);
+                onChange(setProjectPermissions(settings, { extraWritable }));
+              }}
+            />
+          </label>
+        </>
+      ) : (
+        <p className="muted">Choose a project folder to set its network and extra folders.</p>
+      )}
+    </section>
+  );
+}
