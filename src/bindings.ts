@@ -257,6 +257,11 @@ export type SettingsIntegrity = {
 	trusted: boolean,
 	/**  What is wrong and what Warden does about it, for the notice in Settings. */
 	problem: string | null,
+	/**
+	 *  What loading the file had to say although it is trusted: it could not be read and was kept
+	 *  aside (the defaults are in use), or a newer Warden wrote it.
+	 */
+	notice: string | null,
 };
 
 export type StopReason = 

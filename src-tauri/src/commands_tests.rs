@@ -152,6 +152,26 @@ fn keychain_keys_set_stores_in_the_keychain_and_nothing_on_disk() {
     assert!(!is_set(&app.invoke("keys_status", json!({})).unwrap(), "anthropic"));
 }
 
+/// A settings file that is not JSON at all is kept aside, the defaults are used, and the window is
+/// told where the file went.
+#[test]
+fn an_unreadable_settings_file_is_kept_aside_and_the_window_says_so() {
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    let app = TestApp::new(secrets.clone());
+    let path = app.home.path().join("settings.json");
+    std::fs::write(&path, b"{ this is not json").unwrap();
+    let later = TestApp::with_home(secrets, app.home);
+    let integrity = later.invoke("settings_integrity", json!({})).unwrap();
+    assert_eq!(integrity["trusted"], true, "{integrity}");
+    let notice = integrity["notice"].as_str().unwrap_or_default();
+    assert!(notice.contains("could not be read") && notice.contains("settings.json.invalid"), "{notice}");
+    assert_eq!(
+        std::fs::read(later.home.path().join("settings.json.invalid")).unwrap(),
+        b"{ this is not json"
+    );
+    assert_eq!(later.invoke("settings_get", json!({})).unwrap()["trustLevel"], "guided");
+}
+
 /// Review #9, finding 9: a command rewrote `settings.json` to widen the agent's scope. The window
 /// learns the file is not Warden's, gets the safe settings, and can accept the file.
 #[test]
@@ -160,7 +180,7 @@ fn settings_written_by_another_program_are_reported_and_can_be_accepted() {
     let app = TestApp::new(secrets.clone());
     assert_eq!(
         app.invoke("settings_integrity", json!({})).unwrap(),
-        json!({"trusted": true, "problem": null})
+        json!({"trusted": true, "problem": null, "notice": null})
     );
     let mut settings = app.invoke("settings_get", json!({})).unwrap();
     settings["trustLevel"] = json!("supervised");

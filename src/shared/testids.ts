@@ -43,6 +43,7 @@ export const TID = {
   toolBlock: "tool-block", // + data-tool-id, data-tool-name, data-status
   toolToggle: "tool-toggle",
   toolStatus: "tool-status",
+  settingsLoadNotice: "settings-load-notice",
   sandboxMechanism: "sandbox-mechanism",
   sandboxNetwork: "sandbox-network",
   sandboxWritable: "sandbox-writable",

@@ -15,6 +15,9 @@ pub struct SettingsIntegrity {
     pub trusted: bool,
     /// What is wrong and what Warden does about it, for the notice in Settings.
     pub problem: Option<String>,
+    /// What loading the file had to say although it is trusted: it could not be read and was kept
+    /// aside (the defaults are in use), or a newer Warden wrote it.
+    pub notice: Option<String>,
 }
 
 #[tauri::command]
@@ -47,8 +50,9 @@ pub async fn sandbox_status(state: State<'_, AppState>) -> CommandResult<warden_
 }
 
 fn integrity(engine: &warden_core::setup::Engine) -> SettingsIntegrity {
+    let notice = engine.settings_notice().map(str::to_owned);
     match engine.settings_integrity() {
-        Integrity::Trusted => SettingsIntegrity { trusted: true, problem: None },
+        Integrity::Trusted => SettingsIntegrity { trusted: true, problem: None, notice },
         Integrity::Untrusted => SettingsIntegrity {
             trusted: false,
             problem: Some(format!(
@@ -58,6 +62,7 @@ Until you accept it, its trust level, project permissions and provider addresses
 the safe defaults are used.",
                 engine.home().settings_path().display()
             )),
+            notice,
         },
         Integrity::NoSealKey(why) => SettingsIntegrity {
             trusted: false,
@@ -65,6 +70,7 @@ the safe defaults are used.",
                 "Warden cannot check its settings file ({why}), so its trust level, project \
 permissions and provider addresses are ignored and the safe defaults are used."
             )),
+            notice,
         },
     }
 }

@@ -23,11 +23,20 @@ describe("SettingsIntegrityNotice", () => {
     const calls: string[] = [];
     mockIPC((cmd) => {
       calls.push(cmd);
-      return { trusted: true, problem: null };
+      return { trusted: true, problem: null, notice: null };
     });
     render(<SettingsIntegrityNotice onAccepted={vi.fn()} />);
     await waitFor(() => expect(calls).toContain("settings_integrity"));
     expect(screen.queryByTestId(TID.settingsIntegrityNotice)).toBeNull();
+    expect(screen.queryByTestId(TID.settingsLoadNotice)).toBeNull();
+  });
+
+  it("tells where an unreadable settings file was kept, without an accept button", async () => {
+    const notice = "The settings file could not be read (expected value). It was kept as /h/settings.json.invalid and the default settings are in use.";
+    mockIPC(() => ({ trusted: true, problem: null, notice }));
+    render(<SettingsIntegrityNotice onAccepted={vi.fn()} />);
+    await waitFor(() => expect(screen.getByTestId(TID.settingsLoadNotice)).toHaveTextContent("kept as /h/settings.json.invalid"));
+    expect(screen.queryByTestId(TID.settingsAcceptFile)).toBeNull();
   });
 
   it("reports a file changed outside Warden and accepts it on request", async () => {

@@ -23,7 +23,15 @@ export function SettingsIntegrityNotice({ onAccepted }: { onAccepted: (settings:
     };
   }, []);
 
-  if (!integrity || integrity.trusted) return null;
+  if (!integrity) return null;
+  if (integrity.trusted) {
+    return integrity.notice ? (
+      <section className="settings-section settings-integrity" role="status" data-testid={TID.settingsLoadNotice}>
+        <h3>About your settings file</h3>
+        <p>{integrity.notice}</p>
+      </section>
+    ) : null;
+  }
 
   const accept = async () => {
     setBusy(true);
@@ -44,6 +52,7 @@ export function SettingsIntegrityNotice({ onAccepted }: { onAccepted: (settings:
     <section className="settings-section settings-integrity" role="alert" data-testid={TID.settingsIntegrityNotice}>
       <h3>Settings file changed outside Warden</h3>
       <p>{integrity.problem}</p>
+      {integrity.notice && <p>{integrity.notice}</p>}
       <p className="muted">
         If you changed the file yourself, or trust the change, accept it. Otherwise leave it: saving settings
         here replaces the file with what you see.

@@ -84,6 +84,9 @@ pub struct Engine {
     /// The key of the settings file's seal, or why there is none.
     seal_key: Result<SealKey, String>,
     settings: RwLock<(Settings, Integrity)>,
+    /// What loading the settings file had to say (kept aside unreadable, newer version, values
+    /// not understood), for the window; `None` when nothing.
+    load_notice: Option<String>,
 }
 
 impl Engine {
@@ -113,7 +116,13 @@ impl Engine {
             endpoints are ignored and the safe defaults used"
             ),
         }
-        Ok(Self { home, secrets, seal_key, settings: RwLock::new((loaded.settings, loaded.integrity)) })
+        Ok(Self {
+            home,
+            secrets,
+            seal_key,
+            settings: RwLock::new((loaded.settings, loaded.integrity)),
+            load_notice: loaded.notice,
+        })
     }
 
     /// `WARDEN_HOME` (or the platform dirs) and the OS keychain.

@@ -17,6 +17,11 @@ impl Engine {
         self.settings.read().map(|s| s.1.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().1.clone())
     }
 
+    /// What loading the settings file had to say at start (see [`crate::config::LoadedSettings`]).
+    pub fn settings_notice(&self) -> Option<&str> {
+        self.load_notice.as_deref()
+    }
+
     fn replace_settings(&self, settings: Settings, integrity: Integrity) {
         match self.settings.write() {
             Ok(mut current) => *current = (settings, integrity),
