@@ -68,6 +68,7 @@ export const TID = {
   approvalCountdown: "approval-countdown",
   approvalHiddenWarning: "approval-hidden-warning",
   approvalLongWarning: "approval-long-warning",
+  approvalWhy: "approval-why", // why this call asks although the trust level would not (an escalation…)
   approve: "approval-approve",
   reject: "approval-reject",
   rejectReason: "approval-reject-reason",

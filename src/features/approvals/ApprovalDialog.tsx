@@ -105,6 +105,15 @@ export function ApprovalDialog({
         </span>
       </header>
 
+      {request.reason && (
+        <p
+          className={request.reason.startsWith("Dangerous:") ? "approval-warning" : "approval-why"}
+          role={request.reason.startsWith("Dangerous:") ? "alert" : undefined}
+          data-testid={TID.approvalWhy}
+        >
+          {request.reason}
+        </p>
+      )}
       {hidden.length > 0 && (
         <p className="approval-warning" role="alert" data-testid={TID.approvalHiddenWarning}>
           Careful: this request contains {hidden.length === 1 ? "a character" : "characters"} that

@@ -56,6 +56,23 @@ describe("ApprovalDialog", () => {
     expect(screen.getByTestId(TID.approvalCountdown)).toHaveTextContent("30 s");
   });
 
+  it("says why a call asks: a network request plainly, running outside the sandbox as a warning", () => {
+    const network = "This command asks for the network, which Warden's sandbox otherwise blocks.";
+    const { unmount } = renderHost(storeWith(makeConfirm({ input: { command: "npm install", network: true }, reason: network })));
+    expect(screen.getByTestId(TID.approvalWhy)).toHaveTextContent(network);
+    expect(screen.getByTestId(TID.approvalWhy)).not.toHaveAttribute("role", "alert");
+    unmount();
+    const outside = "Dangerous: this command asks to run outside Warden's sandbox, with your full access.";
+    renderHost(storeWith(makeConfirm({ input: { command: "make install", outside_sandbox: true }, reason: outside })));
+    expect(screen.getByTestId(TID.approvalWhy)).toHaveTextContent(outside);
+    expect(screen.getByTestId(TID.approvalWhy)).toHaveAttribute("role", "alert");
+  });
+
+  it("shows no reason when the trust level alone asks", () => {
+    renderHost(storeWith(makeConfirm()));
+    expect(screen.queryByTestId(TID.approvalWhy)).toBeNull();
+  });
+
   it("shows a diff preview for a file change", () => {
     renderHost(
       storeWith(makeConfirm({ toolName: "file_write", input: { path: "a.txt" }, preview: { kind: "diff", path: "a.txt", diff: "@@ -1 +1 @@\n-a\n+b\n" } })),
