@@ -4,5 +4,6 @@ mod engine_facts;
 mod harness;
 mod one_path;
 mod scenarios;
+mod switch;
 mod together;
 pub use warden_testkit::scripted as wire;
