@@ -53,7 +53,7 @@ export type {
   Usage,
 } from "../bindings";
 
-/** One protocol event as the engine names it: `{event, payload}` (DESIGN §3). */
+/** One protocol event as the engine names it: `{event, payload}` (docs/ARCHITECTURE.md §3). */
 export type ProtocolEvent =
   | { event: "chat:stream-start"; payload: StreamStart }
   | { event: "chat:text-delta"; payload: TextDelta }

@@ -24,7 +24,7 @@ export const TRUST_LEVELS: { level: TrustLevel; label: string; explain: string }
   { level: "autonomous", label: "Autonomous", explain: "Nothing asks; the project scope and the blocklist of destructive commands still apply." },
 ];
 
-/** Every tool the engine knows, and the read-only set that applies when none is chosen (DESIGN §6). */
+/** Every tool the engine knows, and the read-only set that applies when none is chosen (docs/ARCHITECTURE.md §6). */
 export const ALL_TOOLS = [
   "file_read",
   "list_dir",

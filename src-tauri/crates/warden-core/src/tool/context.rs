@@ -18,7 +18,7 @@ use crate::secrets::ApiKey;
 /// Settings of the core tools. `Default` is what the product uses unless the settings say otherwise.
 #[derive(Debug, Clone)]
 pub struct ToolsConfig {
-    /// Timeout of a `bash` call that names none (DESIGN: 60 s).
+    /// Timeout of a `bash` call that names none (60 s, docs/ARCHITECTURE.md §5).
     pub bash_default_timeout: Duration,
     /// The most a `bash` call may ask for with `timeout`.
     pub bash_max_timeout: Duration,

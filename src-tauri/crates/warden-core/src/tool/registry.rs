@@ -37,7 +37,7 @@ impl ToolRegistry {
         Self { tools: Vec::new(), by_name: HashMap::new(), config: Arc::new(config) }
     }
 
-    /// Every tool of ARCHITECTURE §5, in the order of its table.
+    /// Every tool of docs/ARCHITECTURE.md §5, in the order of its table.
     pub fn with_core_tools(config: ToolsConfig) -> Self {
         let mut registry = Self::new(config);
         for tool in crate::tools::core() {

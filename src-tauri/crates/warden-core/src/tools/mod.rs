@@ -36,7 +36,7 @@ pub use search_in_files::{SearchInFilesInput, SearchInFilesTool, SearchOutputMod
 pub use system_info::SystemInfoTool;
 pub use web_search::WebSearchTool;
 
-/// Every core tool, in the order of ARCHITECTURE §5's table.
+/// Every core tool, in the order of the table in docs/ARCHITECTURE.md §5.
 pub(crate) fn core() -> Vec<Arc<dyn Tool>> {
     vec![
         Arc::new(Typed::new(FileReadTool)),
