@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use warden_core::agent::{Session, SessionConfig, ToolEnvironment, TurnEnd};
-use warden_core::provider::{build_provider, ProviderKind, ProviderSettings, RetryPolicy};
+use warden_core::provider::{build_provider, ProviderKind, ProviderOptions, RetryPolicy};
 use warden_core::sandbox::Workspace;
 use warden_core::scope::Scope;
 use warden_core::secrets::ApiKey;
@@ -34,7 +34,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = TestServer::start(replies).await;
     let provider = build_provider(
         ProviderKind::Anthropic,
-        ProviderSettings {
+        ProviderOptions {
             base_url: Some(server.url.clone()),
             api_key: ApiKey::new("bench"),
             native_tools: true,

@@ -8,7 +8,7 @@
 use std::process::ExitCode;
 
 use futures::StreamExt;
-use warden_core::provider::{build_provider, ChatRequest, ProviderKind, ProviderSettings, StreamChunk};
+use warden_core::provider::{build_provider, ChatRequest, ProviderKind, ProviderOptions, StreamChunk};
 use warden_core::secrets::ApiKey;
 use warden_protocol::Message;
 
@@ -28,7 +28,7 @@ fn main() -> ExitCode {
     };
     runtime.block_on(async move {
         let settings =
-            ProviderSettings { base_url: Some(url.clone()), api_key: ApiKey::new("bench-key"), ..Default::default() };
+            ProviderOptions { base_url: Some(url.clone()), api_key: ApiKey::new("bench-key"), ..Default::default() };
         let provider = build_provider(kind, settings);
         let request = ChatRequest {
             model: "bench".into(),

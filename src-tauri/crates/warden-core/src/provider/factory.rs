@@ -65,7 +65,7 @@ impl std::fmt::Display for ProviderKind {
 
 /// Everything needed to build a provider.
 #[derive(Debug, Clone)]
-pub struct ProviderSettings {
+pub struct ProviderOptions {
     /// `None` means the kind's default (`ProviderKind::default_base_url`).
     pub base_url: Option<String>,
     /// Required for Anthropic and api.openai.com; optional for local servers.
@@ -79,7 +79,7 @@ pub struct ProviderSettings {
     pub retry: RetryPolicy,
 }
 
-impl Default for ProviderSettings {
+impl Default for ProviderOptions {
     fn default() -> Self {
         Self {
             base_url: None,
@@ -91,7 +91,7 @@ impl Default for ProviderSettings {
     }
 }
 
-impl ProviderSettings {
+impl ProviderOptions {
     pub(crate) fn transport(&self, label: &str) -> Transport {
         Transport {
             label: label.to_owned(),
@@ -106,7 +106,7 @@ impl ProviderSettings {
 /// system prompt and parses ```` ```tool ```` blocks out of the answer. With `native_tools: true`,
 /// Ollama and OpenAI-compatible servers do the same on their own for a model that has no native
 /// tool calling ([`ToolFallback`]); Anthropic's models all have it.
-pub fn build_provider(kind: ProviderKind, settings: ProviderSettings) -> Arc<dyn Provider> {
+pub fn build_provider(kind: ProviderKind, settings: ProviderOptions) -> Arc<dyn Provider> {
     let inner: Arc<dyn Provider> = match kind {
         ProviderKind::Anthropic => Arc::new(AnthropicProvider::new(&settings)),
         ProviderKind::OpenAi => Arc::new(OpenAiProvider::new(&settings)),
@@ -134,8 +134,8 @@ mod tests {
 
     #[test]
     fn native_tools_off_wraps_in_the_text_protocol() {
-        let settings = ProviderSettings { native_tools: false, ..ProviderSettings::default() };
+        let settings = ProviderOptions { native_tools: false, ..ProviderOptions::default() };
         assert_eq!(build_provider(ProviderKind::Ollama, settings).name(), "ollama");
-        assert_eq!(build_provider(ProviderKind::Anthropic, ProviderSettings::default()).name(), "anthropic");
+        assert_eq!(build_provider(ProviderKind::Anthropic, ProviderOptions::default()).name(), "anthropic");
     }
 }

@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use warden_protocol::{Message, StopReason, ToolDefinition, Usage};
 
 pub use error::{ErrorCategory, ProviderError};
-pub use factory::{build_provider, ProviderKind, ProviderSettings, DEFAULT_IDLE_TIMEOUT};
+pub use factory::{build_provider, ProviderKind, ProviderOptions, DEFAULT_IDLE_TIMEOUT};
 pub(crate) use http::same_origin_redirects;
 pub use retry::RetryPolicy;
 pub use text_protocol::TextToolProtocol;

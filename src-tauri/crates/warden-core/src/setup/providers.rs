@@ -61,11 +61,11 @@ impl Engine {
                 keychain: keychain_error,
             });
         }
-        let options = provider::ProviderSettings {
+        let options = provider::ProviderOptions {
             base_url,
             api_key: key,
             native_tools: native_tools.or(stored.native_tools).unwrap_or(true),
-            ..provider::ProviderSettings::default()
+            ..provider::ProviderOptions::default()
         };
         Ok(provider::build_provider(wire_kind(id), options))
     }

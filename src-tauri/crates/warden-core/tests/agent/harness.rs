@@ -7,7 +7,7 @@ use std::time::Duration;
 use tempfile::TempDir;
 use tokio::sync::mpsc;
 use warden_core::agent::{Session, SessionConfig, ToolEnvironment, TurnEnd};
-use warden_core::provider::{build_provider, ProviderKind, ProviderSettings, RetryPolicy};
+use warden_core::provider::{build_provider, ProviderKind, ProviderOptions, RetryPolicy};
 use warden_core::sandbox::Workspace;
 use warden_core::scope::Scope;
 use warden_core::secrets::ApiKey;
@@ -153,7 +153,7 @@ impl Harness {
         let server = TestServer::start(replies).await;
         let provider = build_provider(
             wire.kind(),
-            ProviderSettings {
+            ProviderOptions {
                 base_url: Some(if wire == Wire::OpenAi {
                     format!("{}/v1", server.url)
                 } else {

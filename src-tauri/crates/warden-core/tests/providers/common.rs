@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use warden_core::provider::{
-    build_provider, ChatRequest, ErrorCategory, Provider, ProviderKind, ProviderSettings, RetryPolicy,
+    build_provider, ChatRequest, ErrorCategory, Provider, ProviderKind, ProviderOptions, RetryPolicy,
 };
 use warden_core::secrets::ApiKey;
 use warden_protocol::{
@@ -26,8 +26,8 @@ pub fn fast_retry() -> RetryPolicy {
     }
 }
 
-pub fn settings(url: &str) -> ProviderSettings {
-    ProviderSettings {
+pub fn settings(url: &str) -> ProviderOptions {
+    ProviderOptions {
         base_url: Some(url.to_owned()),
         api_key: ApiKey::new(TEST_KEY),
         native_tools: true,
@@ -61,7 +61,7 @@ pub fn simple_request(model: &str) -> ChatRequest {
 pub async fn run_with(
     kind: ProviderKind,
     replies: Vec<Reply>,
-    tweak: impl FnOnce(&mut ProviderSettings),
+    tweak: impl FnOnce(&mut ProviderOptions),
     request: ChatRequest,
 ) -> (Collected, Vec<Recorded>) {
     let server = TestServer::start(replies).await;

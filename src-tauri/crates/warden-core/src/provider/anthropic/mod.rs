@@ -12,7 +12,7 @@ use serde::Deserialize;
 use super::common::{encode_body, join_url};
 use super::http::{classify_http_error, shared_client};
 use super::transport::{network_error, stream_request, Transport};
-use super::{ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderSettings};
+use super::{ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderOptions};
 use decoder::AnthropicDecoder;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
@@ -25,7 +25,7 @@ pub struct AnthropicProvider {
 }
 
 impl AnthropicProvider {
-    pub fn new(settings: &ProviderSettings) -> Self {
+    pub fn new(settings: &ProviderOptions) -> Self {
         let base_url = settings.base_url.clone().unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
         Self { base_url, transport: Arc::new(settings.transport("Anthropic")) }
     }

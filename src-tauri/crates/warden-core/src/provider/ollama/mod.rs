@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::common::{encode_body, join_url};
 use super::http::{classify_http_error, shared_client};
 use super::transport::{network_error, stream_request, Transport};
-use super::{ChatRequest, ChunkStream, ModelInfo, Provider, ProviderError, ProviderSettings};
+use super::{ChatRequest, ChunkStream, ModelInfo, Provider, ProviderError, ProviderOptions};
 use decoder::OllamaDecoder;
 
 pub const DEFAULT_BASE_URL: &str = "http://localhost:11434";
@@ -48,7 +48,7 @@ struct Show {
 }
 
 impl OllamaProvider {
-    pub fn new(settings: &ProviderSettings) -> Self {
+    pub fn new(settings: &ProviderOptions) -> Self {
         let base_url = settings.base_url.clone().unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
         Self { base_url, transport: Arc::new(settings.transport("Ollama")) }
     }

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::common::{encode_body, join_url};
 use super::http::{classify_http_error, shared_client};
 use super::transport::{network_error, stream_request, Transport};
-use super::{ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderSettings};
+use super::{ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderOptions};
 use decoder::OpenAiDecoder;
 use request::TokenLimitField;
 
@@ -27,7 +27,7 @@ pub struct OpenAiProvider {
 }
 
 impl OpenAiProvider {
-    pub fn new(settings: &ProviderSettings) -> Self {
+    pub fn new(settings: &ProviderOptions) -> Self {
         let base_url = settings.base_url.clone().unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
         let official = base_url.contains("://api.openai.com");
         let label = if official { "OpenAI".to_owned() } else { format!("The server at {base_url}") };

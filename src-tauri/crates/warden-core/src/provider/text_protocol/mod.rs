@@ -26,11 +26,6 @@ impl TextToolProtocol {
     pub fn new(inner: Arc<dyn Provider>) -> Self {
         Self { inner }
     }
-
-    /// The request the wrapped provider receives: no native tools, tools described in text.
-    pub fn rewrite_request(request: ChatRequest) -> ChatRequest {
-        prompt::rewrite(request)
-    }
 }
 
 struct State {
