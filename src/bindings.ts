@@ -37,6 +37,11 @@ export const commands = {
 	 *  Sandbox.
 	 */
 	sandboxStatus: () => typedError<SandboxStatus, CommandError>(__TAURI_INVOKE("sandbox_status")),
+	/**
+	 *  Every tool the window can list: plain-language label, category (a block's kind), danger, and
+	 *  whether a new project allows it.
+	 */
+	toolsCatalog: () => typedError<ToolInfo[], CommandError>(__TAURI_INVOKE("tools_catalog")),
 	keysStatus: () => typedError<KeyStatus[], CommandError>(__TAURI_INVOKE("keys_status")),
 	/**  Stores a key in the keychain. The value is not returned, logged or kept anywhere else. */
 	keysSet: (name: KeyName, value: string) => typedError<null, CommandError>(__TAURI_INVOKE("keys_set", { name, value })),
@@ -386,6 +391,20 @@ export type ToolErrorCode = "VALIDATION_ERROR" | "FILE_NOT_FOUND" | "PERMISSION_
 "EXECUTION_ERROR" | 
 /**  The model asked for a tool that does not exist or is not in scope. */
 "UNKNOWN_TOOL";
+
+/**
+ *  A tool as the window lists it: in the permissions list (its plain-language label, whether a
+ *  new project allows it) and for a tool block's kind.
+ */
+export type ToolInfo = {
+	name: string,
+	/**  What it does, in a few plain words ("Run commands"). */
+	label: string,
+	category: ToolCategory,
+	danger: DangerLevel,
+	/**  Whether a project without its own permissions allows it (the read-only set). */
+	inDefaultScope: boolean,
+};
 
 /**
  *  What the agent may do inside one project. Kept in Warden's config, outside the project, so the

@@ -8,6 +8,7 @@ import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { Fragment, type ReactNode } from "react";
 import { AssistantMessageView, UserMessageView } from "../features/chat/MessageView";
+import { toolKind } from "../features/tools/summary";
 import { ToolBody } from "../features/tools/ToolBody";
 import type { ProtocolEvent } from "../shared/ipc";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../shared/store/store";
@@ -35,10 +36,11 @@ function sampleEvents(): ProtocolEvent[] {
     at("chat:stream-start", { provider: "anthropic", model: "warmup" }),
     at("chat:thinking-delta", { delta: "Thinking about it." }),
     at("chat:text-delta", { delta: MARKDOWN }),
-    at("chat:tool-start", { toolId: "read", toolName: "file_read", input: { path: "README.md" } }),
-    at("chat:tool-start", { toolId: "sh", toolName: "bash", input: { command: "ls -la" } }),
+    at("chat:tool-start", { toolId: "read", toolName: "file_read", category: "fileRead", input: { path: "README.md" } }),
+    at("chat:tool-start", { toolId: "sh", toolName: "bash", category: "exec", input: { command: "ls -la" } }),
     at("chat:tool-delta", { toolId: "sh", stream: "stdout", chunk: "\u001b[1;32mok\u001b[0m  plain ✓ ✕\n" }),
     at("chat:tool-delta", { toolId: "sh", stream: "stderr", chunk: "warning: x\n" }),
+    at("chat:tool-start", { toolId: "write", toolName: "file_write", category: "fileChange", input: { path: "a.txt", content: "b\n" } }),
     at("chat:tool-confirm", {
       toolId: "write",
       toolName: "file_write",
@@ -47,9 +49,9 @@ function sampleEvents(): ProtocolEvent[] {
       preview: { kind: "diff", path: "a.txt", diff: "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n" },
       timeoutSecs: 60,
     }),
-    at("chat:tool-start", { toolId: "find", toolName: "search_in_files", input: { query: "x" } }),
+    at("chat:tool-start", { toolId: "find", toolName: "search_in_files", category: "search", input: { query: "x" } }),
     at("chat:tool-result", { toolId: "find", status: "success", result: "src/a.rs:1: x\nsrc/b.rs:2: x", metadata: null }),
-    at("chat:tool-start", { toolId: "web", toolName: "web_search", input: { query: "x" } }),
+    at("chat:tool-start", { toolId: "web", toolName: "web_search", category: "web", input: { query: "x" } }),
     at("chat:tool-result", { toolId: "web", status: "error", result: "failed", code: "EXECUTION_ERROR" }),
     at("chat:error", { code: "RATE_LIMITED", message: "Slow down.", retryable: false }),
   ];
@@ -66,7 +68,7 @@ function sample(): { store: ChatStore; pieces: ReactNode[] } {
     <UserMessageView message={{ kind: "user", id: "warmup-question", text: "A question?" }} />,
     <AssistantMessageView conversationId={C} message={message} />,
     // Finished blocks are collapsed in the message: lay out their bodies too.
-    ...Object.values(conversation.tools).map((tool) => <ToolBody tool={tool} />),
+    ...Object.values(conversation.tools).map((tool) => <ToolBody tool={tool} kind={toolKind(tool.category)} />),
   ];
   return { store, pieces };
 }

@@ -38,6 +38,8 @@ export type {
   Settings,
   SandboxStatus,
   SettingsIntegrity,
+  ToolCategory,
+  ToolInfo,
   StopReason,
   StreamEnd,
   StreamStart,
@@ -114,6 +116,8 @@ export const api = {
   settingsIntegrity: () => unwrap("settings_integrity", commands.settingsIntegrity()),
   /** How commands are contained on this machine, and what the project's box lets them write and see. */
   sandboxStatus: () => unwrap("sandbox_status", commands.sandboxStatus()),
+  /** Every tool: plain-language label, category, danger, and whether a new project allows it. */
+  toolsCatalog: () => unwrap("tools_catalog", commands.toolsCatalog()),
   /** Accept the settings file as it is: Warden seals it and uses it. */
   settingsAcceptFile: () => unwrap("settings_accept_file", commands.settingsAcceptFile()),
   keysStatus: () => unwrap("keys_status", commands.keysStatus()),

@@ -11,6 +11,7 @@ export function makeTool(over: ToolOverrides = {}): ToolBlock {
   return {
     ...newToolBlock("t1", "c1", "m1"),
     toolName: "bash",
+    category: "exec",
     input: { command: "ls" },
     output: typeof output === "string" ? textFrom(output) : (output ?? emptyText()),
     ...rest,

@@ -22,6 +22,7 @@ macro_rules! collect_for {
             settings::settings_integrity,
             settings::settings_accept_file,
             settings::sandbox_status,
+            settings::tools_catalog,
             keys::keys_status,
             keys::keys_set,
             keys::keys_delete,

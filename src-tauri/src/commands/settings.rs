@@ -49,6 +49,14 @@ pub async fn sandbox_status(state: State<'_, AppState>) -> CommandResult<warden_
     Ok(state.engine.sandbox_status())
 }
 
+/// Every tool the window can list: plain-language label, category (a block's kind), danger, and
+/// whether a new project allows it.
+#[tauri::command]
+#[specta::specta]
+pub async fn tools_catalog() -> CommandResult<Vec<warden_protocol::ToolInfo>> {
+    Ok(warden_core::setup::tool_catalog())
+}
+
 fn integrity(engine: &warden_core::setup::Engine) -> SettingsIntegrity {
     let notice = engine.settings_notice().map(str::to_owned);
     match engine.settings_integrity() {

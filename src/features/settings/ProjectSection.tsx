@@ -2,14 +2,16 @@ import { useState } from "react";
 import { api, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { NumberField } from "../../shared/ui/NumberField";
-import { ALL_TOOLS, READ_ONLY_TOOLS, projectPermissions, setProjectPermissions } from "./settingsModel";
+import { useToolCatalog } from "../../shared/toolCatalog";
+import { projectPermissions, setProjectPermissions } from "./settingsModel";
 
 export function ProjectSection({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {
   const [error, setError] = useState<string | null>(null);
   const perms = projectPermissions(settings);
   // The raw text, so a newline being typed is not trimmed away under the cursor.
   const [globText, setGlobText] = useState(() => (perms?.writeGlobs ?? []).join("\n"));
-  const allowed = perms?.allowedTools ?? [...READ_ONLY_TOOLS];
+  const catalog = useToolCatalog();
+  const allowed = perms?.allowedTools ?? (catalog ?? []).filter((t) => t.inDefaultScope).map((t) => t.name);
 
   const pick = async () => {
     setError(null);
@@ -23,7 +25,8 @@ export function ProjectSection({ settings, onChange }: { settings: Settings; onC
 
   const toggle = (tool: string, on: boolean) => {
     const next = on ? [...allowed, tool] : allowed.filter((t) => t !== tool);
-    onChange(setProjectPermissions(settings, { allowedTools: ALL_TOOLS.filter((t) => next.includes(t)) }));
+    const names = (catalog ?? []).map((t) => t.name);
+    onChange(setProjectPermissions(settings, { allowedTools: names.filter((t) => next.includes(t)) }));
   };
 
   return (
@@ -42,16 +45,17 @@ export function ProjectSection({ settings, onChange }: { settings: Settings; onC
         <>
           <fieldset className="tools-allowed">
             <legend>Tools Warden may use in this project</legend>
-            {ALL_TOOLS.map((tool) => (
-              <label key={tool} className="checkbox">
+            {catalog === null && <p className="muted">Loading the tools…</p>}
+            {(catalog ?? []).map((tool) => (
+              <label key={tool.name} className="checkbox" title={tool.name}>
                 <input
                   type="checkbox"
                   data-testid={TID.allowedTool}
-                  data-tool={tool}
-                  checked={allowed.includes(tool)}
-                  onChange={(e) => toggle(tool, e.target.checked)}
+                  data-tool={tool.name}
+                  checked={allowed.includes(tool.name)}
+                  onChange={(e) => toggle(tool.name, e.target.checked)}
                 />
-                <code>{tool}</code>
+                {tool.label} <code className="muted small">{tool.name}</code>
               </label>
             ))}
           </fieldset>

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useState } from "react";
-import type { KeyStatus, Settings } from "../../shared/ipc";
+import type { KeyStatus, Settings, ToolInfo } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { SettingsPanel } from "./SettingsPanel";
 
@@ -28,6 +28,7 @@ function mock(overrides: Record<string, Handler> = {}) {
       hidden: ["/home/me/.ssh"],
     }),
     provider_models: () => [],
+    tools_catalog: () => CATALOG,
     ...overrides,
   };
   mockIPC((cmd, args) => {
@@ -38,6 +39,13 @@ function mock(overrides: Record<string, Handler> = {}) {
     return h(a);
   });
 }
+
+const CATALOG: ToolInfo[] = [
+  { name: "file_read", label: "Read files", category: "fileRead", danger: "safe", inDefaultScope: true },
+  { name: "list_dir", label: "List folders", category: "fileRead", danger: "safe", inDefaultScope: true },
+  { name: "file_write", label: "Create and overwrite files", category: "fileChange", danger: "dangerous", inDefaultScope: false },
+  { name: "bash", label: "Run commands", category: "exec", danger: "dangerous", inDefaultScope: false },
+];
 
 const SETTINGS: Settings = {
   trustLevel: "guided",
@@ -146,6 +154,10 @@ describe("SettingsPanel", () => {
     await waitFor(() => expect(screen.getByTestId(TID.projectDir)).toHaveTextContent("/home/me/proj"));
     const bash = screen.getAllByTestId(TID.allowedTool).find((e) => e.getAttribute("data-tool") === "bash")!;
     expect(bash).not.toBeChecked();
+    // The engine's catalog: plain-language labels, and its default scope checked.
+    expect(bash.closest("label")).toHaveTextContent("Run commands");
+    const read = screen.getAllByTestId(TID.allowedTool).find((e) => e.getAttribute("data-tool") === "file_read")!;
+    expect(read).toBeChecked();
     await userEvent.click(bash);
     await userEvent.type(screen.getByTestId(TID.writeGlobs), "src/**{Enter}docs/*.md");
     await userEvent.clear(screen.getByTestId(TID.bashTimeout));

@@ -21,26 +21,13 @@ export const DEFAULT_OLLAMA_URL = "http://localhost:11434";
 export const TRUST_LEVELS: { level: TrustLevel; label: string; explain: string }[] = [
   { level: "supervised", label: "Supervised", explain: "Every tool call waits for your approval, even reading a file." },
   { level: "guided", label: "Guided", explain: "Reading and searching run on their own; anything that changes files or runs commands asks first." },
-  { level: "autonomous", label: "Autonomous", explain: "Nothing asks; the project scope and the blocklist of destructive commands still apply." },
+  {
+    level: "autonomous",
+    label: "Autonomous",
+    explain:
+      "Nothing asks while commands run in the sandbox; the project scope and the blocklist still apply, and a command that wants the network or to leave the sandbox still asks.",
+  },
 ];
-
-/** Every tool the engine knows, and the read-only set that applies when none is chosen (docs/ARCHITECTURE.md §6). */
-export const ALL_TOOLS = [
-  "file_read",
-  "list_dir",
-  "file_info",
-  "search_files",
-  "search_in_files",
-  "system_info",
-  "web_search",
-  "file_write",
-  "file_edit",
-  "apply_patch",
-  "bash",
-  "command_output",
-  "cancel_command",
-] as const;
-export const READ_ONLY_TOOLS = ALL_TOOLS.slice(0, 7);
 
 export function withDefaults(s: Settings): Settings {
   return {

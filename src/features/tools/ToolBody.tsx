@@ -10,7 +10,7 @@ import { JsonView } from "./renderers/JsonView";
 import { CappedPre } from "./renderers/ShowMore";
 import { SearchHitList } from "./renderers/SearchHitList";
 import { searchHits } from "./searchHits";
-import { toolKind } from "./summary";
+import type { ToolKind } from "./summary";
 
 /** The diff of a file change: from the approval preview, else from the result's metadata. */
 export function toolDiff(tool: ToolBlock): { diff: string; path?: string } | null {
@@ -35,8 +35,7 @@ function InputView({ tool }: { tool: ToolBlock }) {
   );
 }
 
-function OutputView({ tool }: { tool: ToolBlock }) {
-  const kind = toolKind(tool.toolName);
+function OutputView({ tool, kind }: { tool: ToolBlock; kind: ToolKind }) {
   const streamed = textOf(tool.output);
   const failedNote =
     tool.status === "error" || tool.status === "denied" || tool.status === "cancelled" ? (
@@ -89,12 +88,12 @@ function OutputView({ tool }: { tool: ToolBlock }) {
   return <JsonView value={tool.metadata ?? null} />;
 }
 
-export function ToolBody({ tool }: { tool: ToolBlock }) {
+export function ToolBody({ tool, kind }: { tool: ToolBlock; kind: ToolKind }) {
   return (
     <div className="tool-body">
       <InputView tool={tool} />
       <div className="tool-section" data-testid={TID.toolOutput}>
-        <OutputView tool={tool} />
+        <OutputView tool={tool} kind={kind} />
       </div>
     </div>
   );

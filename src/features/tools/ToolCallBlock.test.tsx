@@ -18,7 +18,7 @@ describe("ToolCallBlock", () => {
   });
 
   it("is collapsed when done and shows full input and output when expanded", async () => {
-    render(<ToolCallBlock tool={makeTool({ status: "success", input: { path: "README.md" }, toolName: "file_read", result: "# Hello" })} />);
+    render(<ToolCallBlock tool={makeTool({ status: "success", input: { path: "README.md" }, toolName: "file_read", category: "fileRead", result: "# Hello" })} />);
     expect(screen.queryByTestId(TID.toolOutput)).toBeNull();
     expect(screen.getByTestId(TID.toolStatus)).toHaveTextContent("✓");
     await userEvent.click(screen.getByTestId(TID.toolToggle));
@@ -40,7 +40,7 @@ describe("ToolCallBlock", () => {
     );
     expect(screen.getByTestId(TID.toolSandbox)).toHaveTextContent("not contained");
     expect(screen.getByTestId(TID.toolSandbox)).toHaveClass("tool-sandbox-off");
-    rerender(<ToolCallBlock tool={makeTool({ toolName: "file_read", status: "success", result: "x", metadata: { sha256: "ab" } })} />);
+    rerender(<ToolCallBlock tool={makeTool({ toolName: "file_read", category: "fileRead", status: "success", result: "x", metadata: { sha256: "ab" } })} />);
     expect(screen.queryByTestId(TID.toolSandbox)).toBeNull();
   });
 
@@ -84,7 +84,7 @@ describe("ToolCallBlock", () => {
       toolName: "file_edit",
       preview: { kind: "diff", path: "a.txt", diff: "@@ -1 +1 @@\n-old\n+new\n" },
     });
-    render(<ToolCallBlock tool={makeTool({ toolName: "file_edit", input: { path: "a.txt" }, status: "awaiting_approval", confirm })} />);
+    render(<ToolCallBlock tool={makeTool({ toolName: "file_edit", category: "fileChange", input: { path: "a.txt" }, status: "awaiting_approval", confirm })} />);
     const diff = screen.getByTestId(TID.diffView);
     expect(diff).toHaveTextContent("a.txt");
     expect(diff.querySelector('[data-kind="del"]')).toHaveTextContent("old");
@@ -94,7 +94,7 @@ describe("ToolCallBlock", () => {
   it("lists search hits", async () => {
     render(
       <ToolCallBlock
-        tool={makeTool({ toolName: "search_in_files", input: { query: "TODO" }, status: "success", result: "a.rs:1:// TODO\nb.rs:9:// TODO later" })}
+        tool={makeTool({ toolName: "search_in_files", category: "search", input: { query: "TODO" }, status: "success", result: "a.rs:1:// TODO\nb.rs:9:// TODO later" })}
       />,
     );
     expect(screen.getByTestId(TID.toolBlock)).toHaveTextContent("TODO");
@@ -104,7 +104,7 @@ describe("ToolCallBlock", () => {
   });
 
   it("falls back to JSON for an unknown tool", async () => {
-    render(<ToolCallBlock tool={makeTool({ toolName: "mcp_thing", input: { a: 1 }, status: "success", metadata: { x: [1, 2] } })} />);
+    render(<ToolCallBlock tool={makeTool({ toolName: "mcp_thing", category: "mcp", input: { a: 1 }, status: "success", metadata: { x: [1, 2] } })} />);
     await userEvent.click(screen.getByTestId(TID.toolToggle));
     expect(screen.getAllByTestId(TID.jsonView)[1]).toHaveTextContent('"x"');
   });

@@ -4,7 +4,8 @@ import { TID } from "../../shared/testids";
 import { SandboxBadge } from "./SandboxBadge";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
-import { toolIcon, toolSummary } from "./summary";
+import { categoryIn, useToolCatalog } from "../../shared/toolCatalog";
+import { toolIcon, toolKind, toolSummary } from "./summary";
 import "./tools.css";
 
 const ACTIVE: ReadonlySet<ToolBlockStatus> = new Set(["running", "awaiting_approval"]);
@@ -19,6 +20,9 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
   const open = choice && choice.status === tool.status ? choice.open : ACTIVE.has(tool.status);
   const name = tool.toolName || "tool";
   const summary = toolSummary(tool.toolName, tool.input);
+  // A block from a loaded history has no category of its own: the engine's catalog says.
+  const catalog = useToolCatalog(tool.category === null && tool.toolName !== "");
+  const kind = toolKind(tool.category ?? categoryIn(catalog, tool.toolName));
   return (
     <section
       id={toolBlockDomId(tool.toolId)}
@@ -37,14 +41,14 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
         onClick={() => setChoice({ status: tool.status, open: !open })}
       >
         <span className="tool-icon" aria-hidden>
-          {toolIcon(tool.toolName)}
+          {toolIcon(kind)}
         </span>
         <span className="tool-name">{name}</span>
         <span className="tool-summary">{summary}</span>
         <SandboxBadge metadata={tool.metadata} />
         <StatusIcon status={tool.status} />
       </button>
-      {open && <ToolBody tool={tool} />}
+      {open && <ToolBody tool={tool} kind={kind} />}
     </section>
   );
 });

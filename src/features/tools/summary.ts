@@ -1,27 +1,21 @@
 // What a tool block's header says: an icon and one line about the input.
-import type { JsonValue } from "../../shared/ipc";
+import type { JsonValue, ToolCategory } from "../../shared/ipc";
 import { firstLine } from "../../shared/format";
 
 export type ToolKind = "bash" | "file-change" | "file-read" | "search" | "web" | "generic";
 
-export function toolKind(name: string): ToolKind {
-  switch (name) {
-    case "bash":
-    case "command_output":
-    case "cancel_command":
+/** How a block shows a tool, by the category the engine gives it (`ToolDefinition.category`). */
+export function toolKind(category: ToolCategory | null): ToolKind {
+  switch (category) {
+    case "exec":
       return "bash";
-    case "file_write":
-    case "file_edit":
-    case "apply_patch":
+    case "fileChange":
       return "file-change";
-    case "file_read":
-    case "file_info":
-    case "list_dir":
+    case "fileRead":
       return "file-read";
-    case "search_files":
-    case "search_in_files":
+    case "search":
       return "search";
-    case "web_search":
+    case "web":
       return "web";
     default:
       return "generic";
@@ -37,8 +31,8 @@ const ICONS: Record<ToolKind, string> = {
   generic: "⚙",
 };
 
-export function toolIcon(name: string): string {
-  return ICONS[toolKind(name)];
+export function toolIcon(kind: ToolKind): string {
+  return ICONS[kind];
 }
 
 function field(input: JsonValue | null, key: string): string | null {

@@ -39,6 +39,7 @@ export function newToolBlock(toolId: string, conversationId: string, messageId: 
     conversationId,
     messageId,
     toolName: "",
+    category: null,
     input: null,
     status: "running",
     output: emptyText(),

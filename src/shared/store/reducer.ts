@@ -112,9 +112,11 @@ function dropApproval(state: ChatState, toolId: string): ChatState {
 
 function onToolStart(state: ChatState, e: ToolStart): ChatState {
   return withConversation(state, e.conversationId, (c) =>
-    withTool(c, e.toolId, e.messageId, (t) =>
-      t.toolName === e.toolName && t.input !== null ? t : { ...t, toolName: e.toolName, input: e.input ?? null },
-    ),
+    withTool(c, e.toolId, e.messageId, (t) => {
+      const category = e.category ?? t.category;
+      if (t.toolName === e.toolName && t.input !== null && t.category === category) return t;
+      return { ...t, toolName: e.toolName, input: e.input ?? null, category };
+    }),
   );
 }
 

@@ -5,6 +5,7 @@ import type {
   JsonValue,
   ProtocolEvent,
   StopReason,
+  ToolCategory,
   ToolConfirm,
   ToolErrorCode,
   Usage,
@@ -19,6 +20,8 @@ export interface ToolBlock {
   messageId: string;
   /** Empty until a tool-start or tool-confirm names it (a result can arrive first). */
   toolName: string;
+  /** What kind of tool it is, from its tool-start (null until then, and for a loaded history). */
+  category: ToolCategory | null;
   input: JsonValue | null;
   status: ToolBlockStatus;
   /** Streamed output (chat:tool-delta), capped at OUTPUT_CAP characters. */

@@ -59,6 +59,20 @@ pub struct ToolDefinition {
     pub parallel: bool,
 }
 
+/// A tool as the window lists it: in the permissions list (its plain-language label, whether a
+/// new project allows it) and for a tool block's kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolInfo {
+    pub name: String,
+    /// What it does, in a few plain words ("Run commands").
+    pub label: String,
+    pub category: ToolCategory,
+    pub danger: DangerLevel,
+    /// Whether a project without its own permissions allows it (the read-only set).
+    pub in_default_scope: bool,
+}
+
 /// A complete tool call requested by the model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]

@@ -25,7 +25,7 @@ mod tools;
 
 pub use providers::default_model;
 pub use sessions::SessionSpec;
-pub use tools::{tool_names, OneShot};
+pub use tools::{tool_catalog, tool_names, OneShot};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {

@@ -19,6 +19,11 @@ pub struct OneShot {
     pub result: ToolResult,
 }
 
+/// Every tool the window can list, with what a project without its own permissions allows.
+pub fn tool_catalog() -> Vec<warden_protocol::ToolInfo> {
+    ToolRegistry::with_core_tools(ToolsConfig::default()).catalog(&crate::scope::Scope::read_only())
+}
+
 /// Every core tool's name, for validating `--allow`.
 pub fn tool_names() -> Vec<String> {
     ToolRegistry::with_core_tools(ToolsConfig::default()).names()

@@ -33,6 +33,10 @@ pub use typed::{Typed, TypedTool};
 #[async_trait]
 pub trait Tool: Send + Sync {
     fn definition(&self) -> &ToolDefinition;
+    /// What it does, in a few plain words for people; the name unless the tool says.
+    fn label(&self) -> &str {
+        &self.definition().name
+    }
     async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput;
     /// What the approval dialog shows (a dry-run diff for file changes, the command + cwd for bash).
     async fn preview(&self, _input: &serde_json::Value, _ctx: &ToolContext) -> Option<ApprovalPreview> {

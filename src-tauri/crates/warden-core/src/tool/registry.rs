@@ -84,6 +84,24 @@ impl ToolRegistry {
         self.tools.iter().map(|t| t.definition().name.clone()).collect()
     }
 
+    /// Every tool for the window: name, label, category, danger, and whether `default_scope`
+    /// allows it.
+    pub fn catalog(&self, default_scope: &Scope) -> Vec<warden_protocol::ToolInfo> {
+        self.tools
+            .iter()
+            .map(|tool| {
+                let definition = tool.definition();
+                warden_protocol::ToolInfo {
+                    name: definition.name.clone(),
+                    label: tool.label().to_owned(),
+                    category: definition.category,
+                    danger: definition.danger,
+                    in_default_scope: default_scope.allows(&definition.name),
+                }
+            })
+            .collect()
+    }
+
     /// The definitions the model may see: only tools in scope, in registration order.
     pub fn definitions(&self, scope: &Scope) -> Vec<ToolDefinition> {
         self.tools.iter().map(|t| t.definition()).filter(|d| scope.allows(&d.name)).cloned().collect()

@@ -19,6 +19,8 @@ pub trait TypedTool: Send + Sync + 'static {
 
     /// The name the model calls it by.
     const NAME: &'static str;
+    /// What it does, in a few plain words for people (the permissions list).
+    const LABEL: &'static str;
     const CATEGORY: ToolCategory;
     const DANGER: DangerLevel;
     /// Whether its calls may run concurrently with other parallel-capable calls.
@@ -50,6 +52,10 @@ impl<T: TypedTool> Typed<T> {
 impl<T: TypedTool> Tool for Typed<T> {
     fn definition(&self) -> &ToolDefinition {
         &self.definition
+    }
+
+    fn label(&self) -> &str {
+        T::LABEL
     }
 
     async fn execute(&self, input: serde_json::Value, ctx: ToolContext) -> ToolOutput {

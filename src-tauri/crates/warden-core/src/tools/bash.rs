@@ -80,6 +80,7 @@ fn timeout_for(input: &BashInput, ctx: &ToolContext) -> Duration {
 impl TypedTool for BashTool {
     type Input = BashInput;
     const NAME: &'static str = "bash";
+    const LABEL: &'static str = "Run commands";
     const CATEGORY: ToolCategory = ToolCategory::Exec;
     const DANGER: DangerLevel = DangerLevel::Dangerous;
     const PARALLEL: bool = false;

@@ -22,6 +22,7 @@ pub struct CancelCommandTool;
 impl TypedTool for CancelCommandTool {
     type Input = CancelCommandInput;
     const NAME: &'static str = "cancel_command";
+    const LABEL: &'static str = "Stop background commands";
     const CATEGORY: ToolCategory = ToolCategory::Exec;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;

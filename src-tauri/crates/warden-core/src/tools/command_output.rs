@@ -38,6 +38,7 @@ pub(super) fn unknown_handle(handle: &str, ctx: &ToolContext) -> ToolOutput {
 impl TypedTool for CommandOutputTool {
     type Input = CommandOutputInput;
     const NAME: &'static str = "command_output";
+    const LABEL: &'static str = "Read background command output";
     const CATEGORY: ToolCategory = ToolCategory::Exec;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;

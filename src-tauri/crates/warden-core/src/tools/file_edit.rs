@@ -88,6 +88,7 @@ pub(crate) fn plan(input: &FileEditInput, ctx: &ToolContext) -> Result<PlannedEd
 impl TypedTool for FileEditTool {
     type Input = FileEditInput;
     const NAME: &'static str = "file_edit";
+    const LABEL: &'static str = "Edit files";
     const CATEGORY: ToolCategory = ToolCategory::FileChange;
     const DANGER: DangerLevel = DangerLevel::Dangerous;
     const PARALLEL: bool = false;

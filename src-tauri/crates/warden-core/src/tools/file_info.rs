@@ -50,6 +50,7 @@ fn permissions(meta: &cap_std::fs::Metadata) -> (String, bool) {
 impl TypedTool for FileInfoTool {
     type Input = FileInfoInput;
     const NAME: &'static str = "file_info";
+    const LABEL: &'static str = "Look up file details";
     const CATEGORY: ToolCategory = ToolCategory::FileRead;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;

@@ -40,6 +40,7 @@ pub struct FileReadTool;
 impl TypedTool for FileReadTool {
     type Input = FileReadInput;
     const NAME: &'static str = "file_read";
+    const LABEL: &'static str = "Read files";
     const CATEGORY: ToolCategory = ToolCategory::FileRead;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;

@@ -49,6 +49,7 @@ fn previous_bytes(ctx: &ToolContext, resolved: &ResolvedPath) -> Result<Option<V
 impl TypedTool for FileWriteTool {
     type Input = FileWriteInput;
     const NAME: &'static str = "file_write";
+    const LABEL: &'static str = "Create and overwrite files";
     const CATEGORY: ToolCategory = ToolCategory::FileChange;
     const DANGER: DangerLevel = DangerLevel::Dangerous;
     const PARALLEL: bool = false;

@@ -39,6 +39,7 @@ pub struct ListDirTool;
 impl TypedTool for ListDirTool {
     type Input = ListDirInput;
     const NAME: &'static str = "list_dir";
+    const LABEL: &'static str = "List folders";
     const CATEGORY: ToolCategory = ToolCategory::FileRead;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;

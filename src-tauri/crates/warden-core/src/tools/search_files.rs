@@ -34,6 +34,7 @@ pub struct SearchFilesTool;
 impl TypedTool for SearchFilesTool {
     type Input = SearchFilesInput;
     const NAME: &'static str = "search_files";
+    const LABEL: &'static str = "Find files by name";
     const CATEGORY: ToolCategory = ToolCategory::Search;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;

@@ -70,6 +70,7 @@ pub struct SearchInFilesTool;
 impl TypedTool for SearchInFilesTool {
     type Input = SearchInFilesInput;
     const NAME: &'static str = "search_in_files";
+    const LABEL: &'static str = "Search inside files";
     const CATEGORY: ToolCategory = ToolCategory::Search;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;

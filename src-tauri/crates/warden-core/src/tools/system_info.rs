@@ -24,6 +24,7 @@ fn os_release() -> Option<String> {
 impl TypedTool for SystemInfoTool {
     type Input = SystemInfoInput;
     const NAME: &'static str = "system_info";
+    const LABEL: &'static str = "See system information";
     const CATEGORY: ToolCategory = ToolCategory::System;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;

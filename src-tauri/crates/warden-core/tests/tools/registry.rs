@@ -239,3 +239,20 @@ async fn cancel_stops_a_running_tool() {
     let call = warden_protocol::ToolCall { id: "t".into(), name: "sleeps".into(), input: json!({}) };
     assert_code(&registry.execute(&call, ctx).await, ToolErrorCode::Cancelled);
 }
+
+/// The window's list of tools: every tool, a plain-language label of its own, its category, and the
+/// read-only set as the default scope.
+#[test]
+fn the_catalog_labels_every_tool_and_marks_the_default_scope() {
+    let registry = ToolRegistry::with_core_tools(ToolsConfig::default());
+    let catalog = registry.catalog(&Scope::read_only());
+    assert_eq!(catalog.iter().map(|t| t.name.clone()).collect::<Vec<_>>(), registry.names());
+    for tool in &catalog {
+        assert!(!tool.label.is_empty() && tool.label != tool.name, "{} has no label of its own", tool.name);
+        assert_eq!(tool.in_default_scope, Scope::read_only().allows(&tool.name), "{}", tool.name);
+        assert_eq!(tool.category, registry.get(&tool.name).unwrap().definition().category);
+    }
+    let labels: std::collections::HashSet<_> = catalog.iter().map(|t| t.label.as_str()).collect();
+    assert_eq!(labels.len(), catalog.len(), "two tools share a label");
+    assert!(catalog.iter().any(|t| t.in_default_scope) && catalog.iter().any(|t| !t.in_default_scope));
+}

@@ -243,6 +243,7 @@ fn summary(planned: &[PlannedFile], dry_run: bool) -> ToolOutput {
 impl TypedTool for ApplyPatchTool {
     type Input = ApplyPatchInput;
     const NAME: &'static str = "apply_patch";
+    const LABEL: &'static str = "Apply patches to files";
     const CATEGORY: ToolCategory = ToolCategory::FileChange;
     const DANGER: DangerLevel = DangerLevel::Dangerous;
     const PARALLEL: bool = false;

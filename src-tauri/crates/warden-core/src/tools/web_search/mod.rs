@@ -77,6 +77,7 @@ fn format_hits(hits: &[Hit]) -> String {
 impl TypedTool for WebSearchTool {
     type Input = WebSearchInput;
     const NAME: &'static str = "web_search";
+    const LABEL: &'static str = "Search the web";
     const CATEGORY: ToolCategory = ToolCategory::Web;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;
