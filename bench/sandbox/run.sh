@@ -37,8 +37,10 @@ if [ "${PEERS:-0}" = 1 ]; then
     (cd "$out/peers" && { [ -f package.json ] || echo '{"private":true}' > package.json; } &&
       npm install --no-audit --no-fund --loglevel=error @openai/codex @anthropic-ai/sandbox-runtime >/dev/null)
   fi
+  # srt relays its proxies through socat (a Debian package).
+  command -v socat >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q socat >/dev/null
   bin="$out/peers/node_modules/.bin"
-  contestants+=(-n codex-sandbox "$bin/codex sandbox linux -- true")
+  contestants+=(-n codex-sandbox "$bin/codex sandbox -- true")
   contestants+=(-n srt "$bin/srt true")
 fi
 

@@ -34,6 +34,11 @@ fn main() -> ExitCode {
     if let Err(error) = protected {
         tracing::warn!(%error, "could not harden the process or become a subreaper");
     }
+    // One box and done: no runtime to start.
+    let cli = match cli.command {
+        Command::Sandbox(args) => return ExitCode::from(sandbox_cmd::run(args)),
+        command => Cli { command, ..cli },
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -45,7 +50,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Exec(args) => exec::run(args).await,
             Command::Tool(args) => tool_cmd::run(args).await,
-            Command::Sandbox(args) => sandbox_cmd::run(args).await,
+            Command::Sandbox(args) => sandbox_cmd::run(args),
         }
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).

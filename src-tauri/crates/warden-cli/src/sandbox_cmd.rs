@@ -1,7 +1,13 @@
 //! `warden sandbox [--project DIR] [--network] [--write DIR]… -- COMMAND [ARGS…]`: any command inside
 //! exactly the box the agent's commands get, with the environment they get. Exit status passed
-//! through (128 + N when the command died of signal N); 125 when the box cannot be set up, and
-//! when commands cannot be contained on this machine (nothing runs unboxed from here).
+//! through (the box replaces this process: a command killed by signal N is seen as such); 125 when
+//! Warden cannot prepare the box or start it, and when commands cannot be contained on this
+//! machine (nothing runs unboxed from here). Where bubblewrap is installed but cannot create its
+//! namespaces, it says so itself and exits 1.
+//!
+//! It runs before Warden starts its async runtime and skips the mechanism probe (see
+//! [`containment::mechanism_unprobed`]): a script may start many boxes, and each pays only for its
+//! own.
 
 use std::path::PathBuf;
 
@@ -14,9 +20,9 @@ use crate::sanitize;
 /// The status for "the box could not be set up" (as `env`, `nice` and `timeout` use 125).
 const SETUP_FAILED: u8 = 125;
 
-pub async fn run(args: SandboxArgs) -> u8 {
+pub fn run(args: SandboxArgs) -> u8 {
     match prepare(&args) {
-        Ok(launch) => wait(launch).await,
+        Ok(launch) => exec(launch),
         Err(message) => {
             eprintln!("warden sandbox: {}", sanitize::body(&message));
             SETUP_FAILED
@@ -25,7 +31,7 @@ pub async fn run(args: SandboxArgs) -> u8 {
 }
 
 fn prepare(args: &SandboxArgs) -> Result<containment::Launch, String> {
-    let mechanism = containment::mechanism();
+    let mechanism = containment::mechanism_unprobed();
     if !mechanism.is_contained() {
         return Err(format!("commands cannot be contained on this machine ({})", mechanism.describe()));
     }
@@ -44,35 +50,17 @@ fn prepare(args: &SandboxArgs) -> Result<containment::Launch, String> {
     }
     let cwd =
         std::env::current_dir().ok().filter(|d| d.starts_with(&project)).unwrap_or_else(|| project.clone());
-    containment::launch(&policy, &args.command, &cwd).map_err(|e| e.to_string())
+    containment::launch_with(&mechanism, &policy, &args.command, &cwd).map_err(|e| e.to_string())
 }
 
-async fn wait(launch: containment::Launch) -> u8 {
+/// Replace this process with the box; returns only when that fails.
+fn exec(launch: containment::Launch) -> u8 {
+    use std::os::unix::process::CommandExt;
     let mut command = launch.command();
     command.env_clear().envs(warden_core::sandbox::env::child_env());
-    let spawned = tokio::process::Command::from(command).kill_on_drop(true).spawn();
+    // `exec` returns only on failure; `launch` (the seccomp descriptors) lives until then.
+    let error = command.exec();
     drop(launch);
-    let mut child = match spawned {
-        Ok(child) => child,
-        Err(error) => {
-            eprintln!("warden sandbox: cannot start the box: {error}");
-            return SETUP_FAILED;
-        }
-    };
-    match child.wait().await {
-        Ok(status) => exit_code(status),
-        Err(error) => {
-            eprintln!("warden sandbox: {error}");
-            SETUP_FAILED
-        }
-    }
-}
-
-fn exit_code(status: std::process::ExitStatus) -> u8 {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => u8::try_from(code).unwrap_or(1),
-        (None, Some(signal)) => u8::try_from(128 + signal).unwrap_or(1),
-        (None, None) => 1,
-    }
+    eprintln!("warden sandbox: cannot start the box: {error}");
+    SETUP_FAILED
 }

@@ -130,3 +130,55 @@ async fn without_a_box_autonomous_asks_before_every_command() {
     let (code, out) = bash(&dirs, input, &["--trust", "autonomous", "--approve", "all"], &none).await;
     assert_eq!((code, out["metadata"]["contained"].as_bool()), (0, Some(false)), "{out}");
 }
+
+/// `warden sandbox ARGS… -- sh -c SCRIPT` in the project; its exit code and stderr.
+async fn sandbox(dirs: &Dirs, args: &[&str], script: &str, env: &[(&str, &str)]) -> (i32, String) {
+    let mut all = vec!["sandbox"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--", "sh", "-c", script]);
+    let mut cmd = command(dirs, &all);
+    cmd.stdin(std::process::Stdio::null());
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    let output = cmd.output().await.unwrap();
+    (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[tokio::test]
+async fn warden_sandbox_passes_the_exit_status_through() {
+    let dirs = Dirs::new();
+    assert_eq!(sandbox(&dirs, &[], "exit 7", &[]).await.0, 7);
+    assert_eq!(sandbox(&dirs, &[], "kill -TERM $$", &[]).await.0, 128 + 15);
+    assert_eq!(sandbox(&dirs, &[], "echo made > here", &[]).await.0, 0);
+    assert!(dirs.path("here").exists(), "the project is writable");
+}
+
+#[tokio::test]
+async fn warden_sandbox_is_the_agents_box_and_widens_only_as_asked() {
+    let dirs = Dirs::new();
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("written");
+    let write = format!("echo x > {}", target.display());
+    let (code, stderr) = sandbox(&dirs, &[], &write, &[]).await;
+    assert_ne!(code, 0, "{stderr}");
+    assert!(!target.exists(), "wrote outside the project");
+    let extra = outside.path().to_string_lossy().into_owned();
+    assert_eq!(sandbox(&dirs, &["--write", &extra], &write, &[]).await.0, 0);
+    assert!(target.exists(), "--write makes that folder writable");
+
+    let (listener, port) = listener();
+    assert_ne!(sandbox(&dirs, &[], &connect(port), &[]).await.0, 0);
+    assert!(!reached(&listener), "no network without --network");
+    assert_eq!(sandbox(&dirs, &["--network"], &connect(port), &[]).await.0, 0);
+    assert!(reached(&listener), "--network allows it");
+}
+
+#[tokio::test]
+async fn warden_sandbox_never_runs_a_command_unboxed() {
+    let dirs = Dirs::new();
+    let (code, stderr) = sandbox(&dirs, &[], "echo made > here", &[("WARDEN_SANDBOX", "none")]).await;
+    assert_eq!(code, 125, "{stderr}");
+    assert!(stderr.contains("cannot be contained"), "{stderr}");
+    assert!(!dirs.path("here").exists());
+}

@@ -14,8 +14,13 @@ use super::{BoxPolicy, ContainError, Launch, Mechanism};
 const CANDIDATES: &[&str] = &["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
 
 /// bubblewrap when it is installed and can create the namespaces the box needs on this machine.
+/// Where bubblewrap is installed, if it is.
+pub(super) fn installed() -> Option<PathBuf> {
+    CANDIDATES.iter().map(PathBuf::from).find(|p| p.is_file())
+}
+
 pub(super) fn probe() -> Mechanism {
-    let Some(program) = CANDIDATES.iter().map(PathBuf::from).find(|p| p.is_file()) else {
+    let Some(program) = installed() else {
         return Mechanism::Unavailable {
             why: "bubblewrap is not installed (Debian/Ubuntu: apt install bubblewrap)".to_owned(),
         };

@@ -200,7 +200,30 @@ pub enum ContainError {
 /// The program and arguments that run `argv` in `cwd` inside the box, or `argv` itself when
 /// commands cannot be contained here (`contained: false`; the caller says so).
 pub fn launch(policy: &BoxPolicy, argv: &[OsString], cwd: &Path) -> Result<Launch, ContainError> {
-    match mechanism() {
+    launch_with(mechanism(), policy, argv, cwd)
+}
+
+/// The mechanism for a process that starts one box and ends (`warden sandbox`): bubblewrap when it
+/// is installed, without the probe [`mechanism`] makes (a whole extra bubblewrap start); if it
+/// cannot create its namespaces here, it fails and says why itself. Anything else, as
+/// [`mechanism`] finds it (and always when [`MECHANISM_ENV`] is set).
+pub fn mechanism_unprobed() -> Mechanism {
+    if std::env::var_os(MECHANISM_ENV).is_none() {
+        if let Some(program) = bwrap::installed() {
+            return Mechanism::Bubblewrap { program };
+        }
+    }
+    mechanism().clone()
+}
+
+/// [`launch`] with a given mechanism.
+pub fn launch_with(
+    mechanism: &Mechanism,
+    policy: &BoxPolicy,
+    argv: &[OsString],
+    cwd: &Path,
+) -> Result<Launch, ContainError> {
+    match mechanism {
         Mechanism::Bubblewrap { program } => bwrap::launch(program, policy, argv, cwd),
         Mechanism::Unavailable { .. } => {
             let (program, args) =
