@@ -50,8 +50,8 @@ export const commands = {
 	providerModels: (provider: ProviderId) => typedError<ModelEntry[], CommandError>(__TAURI_INVOKE("provider_models", { provider })),
 	/**  Checks the endpoint and the key with a cheap request. */
 	providerTest: (provider: ProviderId) => typedError<null, CommandError>(__TAURI_INVOKE("provider_test", { provider })),
-	/**  Whether an Ollama server answers at the configured (or default) address. */
-	ollamaProbe: () => typedError<boolean, CommandError>(__TAURI_INVOKE("ollama_probe")),
+	/**  Whether `provider` can answer now, and what is missing when not: the engine's one answer. */
+	providerReadiness: (provider: ProviderId) => typedError<ProviderReadiness, CommandError>(__TAURI_INVOKE("provider_readiness", { provider })),
 	/**  Opens the folder picker; `None` when the user cancels. */
 	pickProjectFolder: () => typedError<string | null, CommandError>(__TAURI_INVOKE("pick_project_folder")),
 };
@@ -211,6 +211,13 @@ export type OutputStream = "stdout" | "stderr";
 export type ProviderId = "anthropic" | "openai" | 
 /**  Any OpenAI-compatible server (vLLM, LM Studio, llama.cpp, OpenRouter, Groq…) by base URL. */
 "openai_compatible" | "ollama";
+
+/**  Whether a provider can answer now, as the engine sees it, and why not. */
+export type ProviderReadiness = {
+	ready: boolean,
+	/**  What is missing (a key, a server address, a server that does not answer); `None` when ready. */
+	reason: string | null,
+};
 
 /**  Per-provider endpoint and model choice. */
 export type ProviderSettings = {

@@ -26,9 +26,17 @@ function boot({ keys = [], ollama = false, settings = SETTINGS }: { keys?: KeySt
           return settings;
         case "keys_status":
           return keys;
-        case "ollama_probe":
-          if (ollama === "fails") throw new Error("connection refused");
-          return ollama;
+        // What the engine answers, for these keys and this Ollama.
+        case "provider_readiness": {
+          const provider = (args as { provider: string }).provider;
+          if (provider === "ollama") {
+            if (ollama === "fails") throw new Error("connection refused");
+            return ollama ? { ready: true, reason: null } : { ready: false, reason: "Ollama did not answer within 2 s: is it running?" };
+          }
+          return keys.some((k) => k.name === provider && k.isSet)
+            ? { ready: true, reason: null }
+            : { ready: false, reason: `No ${provider} key is set: add one in Settings, or set the environment variable.` };
+        }
         case "chat_history":
           return [];
         case "provider_models":
@@ -48,6 +56,8 @@ describe("App first run", () => {
     render(<App />);
     await waitFor(() => expect(screen.getByTestId(TID.setupScreen)).toBeInTheDocument());
     expect(screen.queryByTestId(TID.setupUseOllama)).toBeNull();
+    // The engine's reason, not one the window made up.
+    expect(screen.getByTestId(TID.setupWhy)).toHaveTextContent("No anthropic key is set");
     await userEvent.click(screen.getByTestId(TID.setupOpenSettings));
     expect(screen.getByTestId(TID.settingsPanel)).toBeInTheDocument();
     await userEvent.click(screen.getByTestId(TID.settingsClose));

@@ -2,8 +2,8 @@
 import { useEffect, useState } from "react";
 import { ChatScreen } from "../features/chat/ChatScreen";
 import { SettingsPanel } from "../features/settings/SettingsPanel";
-import { activeProviderReady, withDefaults } from "../features/settings/settingsModel";
-import { api, type KeyStatus, type Settings } from "../shared/ipc";
+import { withDefaults } from "../features/settings/settingsModel";
+import { api, type KeyStatus, type ProviderReadiness, type Settings } from "../shared/ipc";
 import { connectEvents } from "../shared/store/bridge";
 import { useChatStore } from "../shared/store/store";
 import { TID } from "../shared/testids";
@@ -14,10 +14,20 @@ import { useBoot } from "./useBoot";
 
 type Route = "setup" | "chat" | "settings";
 
-function Loaded({ settings: initial, keys: initialKeys, ollamaReachable }: { settings: Settings; keys: KeyStatus[]; ollamaReachable: boolean }) {
+function Loaded({
+  settings: initial,
+  keys: initialKeys,
+  readiness,
+  ollamaReachable,
+}: {
+  settings: Settings;
+  keys: KeyStatus[];
+  readiness: ProviderReadiness;
+  ollamaReachable: boolean;
+}) {
   const [settings, setSettings] = useState(() => withDefaults(initial));
   const [keys, setKeys] = useState(initialKeys);
-  const [route, setRoute] = useState<Route>(() => (activeProviderReady(settings, keys, ollamaReachable) ? "chat" : "setup"));
+  const [route, setRoute] = useState<Route>(() => (readiness.ready ? "chat" : "setup"));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -41,6 +51,7 @@ function Loaded({ settings: initial, keys: initialKeys, ollamaReachable }: { set
     return (
       <Setup
         ollamaReachable={ollamaReachable}
+        notReady={readiness.reason}
         busy={busy}
         error={error}
         onUseOllama={() => void useOllama()}
@@ -107,7 +118,9 @@ export function App() {
           Warden could not read its settings: {boot.message}
         </p>
       )}
-      {boot.state === "ready" && <Loaded settings={boot.settings} keys={boot.keys} ollamaReachable={boot.ollamaReachable} />}
+      {boot.state === "ready" && (
+        <Loaded settings={boot.settings} keys={boot.keys} readiness={boot.readiness} ollamaReachable={boot.ollamaReachable} />
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { TID } from "../shared/testids";
 
 export function Setup({
   ollamaReachable,
+  notReady,
   onUseOllama,
   onOpenSettings,
   onSkip,
@@ -9,6 +10,8 @@ export function Setup({
   error,
 }: {
   ollamaReachable: boolean;
+  /** Why the active provider cannot answer, in the engine's words. */
+  notReady: string | null;
   onUseOllama: () => void;
   onOpenSettings: () => void;
   onSkip: () => void;
@@ -21,6 +24,11 @@ export function Setup({
       <p>
         Warden works in one project folder and asks before it changes anything. First it needs a model to talk to.
       </p>
+      {notReady && (
+        <p className="muted" data-testid={TID.setupWhy}>
+          {notReady}
+        </p>
+      )}
       {ollamaReachable ? (
         <div className="setup-choice">
           <p>Ollama is running on this computer — models there stay on your machine and need no key.</p>

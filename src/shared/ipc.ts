@@ -36,6 +36,7 @@ export type {
   ProviderSettings,
   Remember,
   Settings,
+  ProviderReadiness,
   SandboxStatus,
   SettingsIntegrity,
   ToolCategory,
@@ -126,8 +127,8 @@ export const api = {
   providerModels: (provider: ProviderId) => unwrap("provider_models", commands.providerModels(provider)),
   /** Resolves when the endpoint and key work; rejects with the provider's complaint. */
   providerTest: (provider: ProviderId) => unwrap("provider_test", commands.providerTest(provider)),
-  /** Whether Ollama answers on its configured (default: localhost) URL. */
-  ollamaProbe: () => unwrap("ollama_probe", commands.ollamaProbe()),
+  /** Whether a provider can answer now (key, server address, a local Ollama that answers), and why not. */
+  providerReadiness: (provider: ProviderId) => unwrap("provider_readiness", commands.providerReadiness(provider)),
   pickProjectFolder: () => unwrap("pick_project_folder", commands.pickProjectFolder()),
 };
 

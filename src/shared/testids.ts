@@ -43,6 +43,7 @@ export const TID = {
   toolBlock: "tool-block", // + data-tool-id, data-tool-name, data-status
   toolToggle: "tool-toggle",
   toolStatus: "tool-status",
+  setupWhy: "setup-why",
   settingsLoadNotice: "settings-load-notice",
   sandboxMechanism: "sandbox-mechanism",
   sandboxNetwork: "sandbox-network",

@@ -28,7 +28,7 @@ macro_rules! collect_for {
             keys::keys_delete,
             providers::provider_models,
             providers::provider_test,
-            providers::ollama_probe,
+            providers::provider_readiness,
             project::pick_project_folder::<$runtime>,
         ]
     };

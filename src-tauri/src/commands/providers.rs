@@ -1,6 +1,4 @@
-//! `provider_models`, `provider_test`, `ollama_probe`: what the settings panel asks providers.
-
-use std::time::Duration;
+//! `provider_models`, `provider_test`, `provider_readiness`: what the window asks about providers.
 
 use tauri::State;
 use warden_protocol::{ModelEntry, ProviderId};
@@ -25,14 +23,12 @@ pub async fn provider_test(state: State<'_, AppState>, provider: ProviderId) -> 
     Ok(state.engine.test_connection(provider).await?)
 }
 
-/// Whether an Ollama server answers at the configured (or default) address.
+/// Whether `provider` can answer now, and what is missing when not: the engine's one answer.
 #[tauri::command]
 #[specta::specta]
-pub async fn ollama_probe(state: State<'_, AppState>) -> CommandResult<bool> {
-    let answered =
-        tokio::time::timeout(OLLAMA_PROBE_TIMEOUT, state.engine.list_models(ProviderId::Ollama)).await;
-    Ok(matches!(answered, Ok(Ok(_))))
+pub async fn provider_readiness(
+    state: State<'_, AppState>,
+    provider: ProviderId,
+) -> CommandResult<warden_protocol::ProviderReadiness> {
+    Ok(state.engine.provider_readiness(provider).await)
 }
-
-/// How long `ollama_probe` waits for a local Ollama to answer.
-const OLLAMA_PROBE_TIMEOUT: Duration = Duration::from_secs(2);

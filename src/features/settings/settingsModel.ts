@@ -73,10 +73,3 @@ export function isKeySet(keys: KeyStatus[], name: KeyName | null): boolean {
   return name !== null && keys.some((k) => k.name === name && k.isSet);
 }
 
-/** Whether the active provider can answer: a key is set, or it is a reachable Ollama, or a keyless local server. */
-export function activeProviderReady(s: Settings, keys: KeyStatus[], ollamaReachable: boolean): boolean {
-  const p = s.activeProvider ?? "anthropic";
-  if (p === "ollama") return ollamaReachable;
-  if (isKeySet(keys, keyNameOf(p))) return true;
-  return p === "openai_compatible" && !!providerSettings(s, p).baseUrl;
-}

@@ -163,6 +163,15 @@ pub struct KeyStatus {
     pub is_set: bool,
 }
 
+/// Whether a provider can answer now, as the engine sees it, and why not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderReadiness {
+    pub ready: bool,
+    /// What is missing (a key, a server address, a server that does not answer); `None` when ready.
+    pub reason: Option<String>,
+}
+
 /// A model a provider offers, for the model picker.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use warden_protocol::{KeyName, ModelEntry, ProviderId};
+use warden_protocol::{KeyName, ModelEntry, ProviderId, ProviderReadiness};
 
 use super::{Engine, SetupError, SetupOrProviderError};
 use crate::provider::{self, Provider};
@@ -84,11 +84,40 @@ impl Engine {
             .collect())
     }
 
+    /// Whether `id` can answer a conversation now: its key where it needs one (settings, keychain or
+    /// environment), a server address for an OpenAI-compatible server, and for Ollama a server that
+    /// answers within [`OLLAMA_ANSWER_TIMEOUT`]. The one answer the window and the CLI use.
+    pub async fn provider_readiness(&self, id: ProviderId) -> ProviderReadiness {
+        let not_ready = |reason: String| ProviderReadiness { ready: false, reason: Some(reason) };
+        let stored_url = self.settings().providers.get(&id).and_then(|p| p.base_url.clone());
+        if id == ProviderId::OpenaiCompatible && stored_url.as_deref().is_none_or(|u| u.trim().is_empty()) {
+            return not_ready("Set the server's address (base URL) in Settings.".to_owned());
+        }
+        let provider = match self.provider(id, None, None).await {
+            Ok(provider) => provider,
+            Err(error) => return not_ready(error.to_string()),
+        };
+        if id != ProviderId::Ollama {
+            return ProviderReadiness { ready: true, reason: None };
+        }
+        match tokio::time::timeout(OLLAMA_ANSWER_TIMEOUT, provider.list_models()).await {
+            Ok(Ok(_)) => ProviderReadiness { ready: true, reason: None },
+            Ok(Err(error)) => not_ready(format!("Ollama did not answer: {error}")),
+            Err(_) => not_ready(format!(
+                "Ollama did not answer within {} s: is it running?",
+                OLLAMA_ANSWER_TIMEOUT.as_secs()
+            )),
+        }
+    }
+
     pub async fn test_connection(&self, id: ProviderId) -> Result<(), SetupOrProviderError> {
         let provider = self.provider(id, None, None).await?;
         Ok(provider.validate_credentials().await?)
     }
 }
+
+/// How long [`Engine::provider_readiness`] waits for a local Ollama.
+pub const OLLAMA_ANSWER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn wire_kind(id: ProviderId) -> provider::ProviderKind {
     match id {

@@ -141,3 +141,41 @@ async fn the_projects_network_choice_reaches_its_commands() {
         assert_eq!(summary.as_str().unwrap().starts_with("network"), network, "{summary}");
     }
 }
+
+/// The engine's one answer to "can this provider answer now": a key where it needs one, a
+/// server address for an OpenAI-compatible server, an Ollama that answers.
+#[tokio::test]
+async fn provider_readiness_says_what_is_missing() {
+    use warden_protocol::{KeyName, ProviderId, ProviderSettings};
+    use warden_testkit::server::{Reply, TestServer};
+    let d = dirs();
+    let store = Arc::new(MemoryStore::new());
+    let engine = Engine::new(d.home.clone(), store.clone()).unwrap();
+
+    let compatible = engine.provider_readiness(ProviderId::OpenaiCompatible).await;
+    assert!(!compatible.ready);
+    assert!(compatible.reason.unwrap_or_default().contains("server's address"));
+
+    // Nothing listens on a port just freed: Ollama is not ready, and says so in bounded time.
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut settings = Settings::default();
+    let at = |url: String| ProviderSettings { base_url: Some(url), ..ProviderSettings::default() };
+    settings.providers.insert(ProviderId::Ollama, at(format!("http://127.0.0.1:{free}")));
+    settings.providers.insert(ProviderId::OpenaiCompatible, at("http://127.0.0.1:9/v1".into()));
+    engine.save_settings(settings.clone()).unwrap();
+    let started = std::time::Instant::now();
+    let ollama = engine.provider_readiness(ProviderId::Ollama).await;
+    assert!(!ollama.ready && ollama.reason.unwrap_or_default().contains("Ollama did not answer"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    // A keyless local server with an address is ready (it is asked when a conversation starts).
+    assert!(engine.provider_readiness(ProviderId::OpenaiCompatible).await.ready);
+
+    let server = TestServer::start(vec![Reply::json(br#"{"models":[]}"#.to_vec())]).await;
+    settings.providers.insert(ProviderId::Ollama, at(server.url.clone()));
+    engine.save_settings(settings).unwrap();
+    let ollama = engine.provider_readiness(ProviderId::Ollama).await;
+    assert_eq!((ollama.ready, ollama.reason), (true, None));
+
+    store.set(KeyName::Anthropic, "sk-ant-test").await.unwrap();
+    assert!(engine.provider_readiness(ProviderId::Anthropic).await.ready);
+}
