@@ -202,7 +202,10 @@ export type Notice = {
 	text: string,
 };
 
-/**  `chat:notice`: how the message is produced, for the user (e.g. tools described in the prompt). */
+/**
+ *  `chat:notice`: how the message is produced, for the user (e.g. tools described in
+ *  the prompt).
+ */
 export type NoticeEvent = Notice;
 
 export type OutputStream = "stdout" | "stderr";
@@ -330,7 +333,7 @@ export type TextDelta = {
 	delta: string,
 };
 
-/**  `chat:text-delta`: visible text (coalesced per frame). */
+/**  `chat:text-delta`: visible text (coalesced per frame in the window). */
 export type TextDeltaEvent = TextDelta;
 
 /**  Reasoning text. */
@@ -340,7 +343,7 @@ export type ThinkingDelta = {
 	delta: string,
 };
 
-/**  `chat:thinking-delta`: reasoning text (coalesced per frame). */
+/**  `chat:thinking-delta`: reasoning text (coalesced per frame in the window). */
 export type ThinkingDeltaEvent = ThinkingDelta;
 
 /**  What kind of thing a tool does; the window picks the block's icon and renderer by it. */
@@ -377,7 +380,7 @@ export type ToolConfirm = {
 	reason?: string | null,
 };
 
-/**  `chat:tool-confirm`: the user must approve the call (answer with `chatToolApprove`). */
+/**  `chat:tool-confirm`: the user must approve the call. */
 export type ToolConfirmEvent = ToolConfirm;
 
 /**  Streamed tool output (bash stdout/stderr, search progress). */
@@ -389,7 +392,7 @@ export type ToolDelta = {
 	stream?: OutputStream | null,
 };
 
-/**  `chat:tool-delta`: streamed tool output (coalesced per frame). */
+/**  `chat:tool-delta`: streamed tool output (coalesced per frame in the window). */
 export type ToolDeltaEvent = ToolDelta;
 
 /**  Why a tool call did not produce a normal result. Carried as `code` on `chat:tool-result`. */

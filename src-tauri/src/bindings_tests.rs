@@ -36,17 +36,7 @@ fn bindings_ts_is_current() {
 #[test]
 fn the_window_gets_every_protocol_event_and_no_secret_getter() {
     let ts = generate();
-    for name in [
-        "chat:stream-start",
-        "chat:text-delta",
-        "chat:thinking-delta",
-        "chat:tool-start",
-        "chat:tool-delta",
-        "chat:tool-result",
-        "chat:tool-confirm",
-        "chat:stream-end",
-        "chat:error",
-    ] {
+    for name in warden_protocol::Event::NAMES {
         assert!(ts.contains(&format!("\"{name}\"")), "{name} missing from bindings");
     }
     assert!(!ts.contains("keysGet"), "no command may read a key back");

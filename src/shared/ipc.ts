@@ -2,23 +2,7 @@
 // bindings: if a command's generated signature changes, only this file changes with it. Payload
 // types are re-exported from the bindings, never re-declared here.
 import { commands, events } from "../bindings";
-import type {
-  ChatError,
-  CommandError as CommandFailure,
-  KeyName,
-  Notice,
-  ProviderId,
-  Remember,
-  Settings,
-  StreamEnd,
-  StreamStart,
-  TextDelta,
-  ThinkingDelta,
-  ToolConfirm,
-  ToolDelta,
-  ToolResult,
-  ToolStart,
-} from "../bindings";
+import type { CommandError as CommandFailure, KeyName, ProviderId, Remember, Settings } from "../bindings";
 
 export type {
   ApprovalPreview,
@@ -56,18 +40,21 @@ export type {
   Usage,
 } from "../bindings";
 
-/** One protocol event as the engine names it: `{event, payload}` (docs/ARCHITECTURE.md §3). */
-export type ProtocolEvent =
-  | { event: "chat:stream-start"; payload: StreamStart }
-  | { event: "chat:text-delta"; payload: TextDelta }
-  | { event: "chat:thinking-delta"; payload: ThinkingDelta }
-  | { event: "chat:tool-start"; payload: ToolStart }
-  | { event: "chat:tool-delta"; payload: ToolDelta }
-  | { event: "chat:tool-result"; payload: ToolResult }
-  | { event: "chat:tool-confirm"; payload: ToolConfirm }
-  | { event: "chat:stream-end"; payload: StreamEnd }
-  | { event: "chat:error"; payload: ChatError }
-  | { event: "chat:notice"; payload: Notice };
+type Events = typeof events;
+type EventKey = keyof Events;
+/** `streamStart` → `stream-start`. */
+type Kebab<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `-${Lowercase<Head>}`}${Kebab<Tail>}`
+  : "";
+/** The protocol name of a generated event: `chatStreamStart` → `chat:stream-start`. */
+type NameOf<K extends string> = K extends `chat${infer Rest}` ? `chat:${Kebab<Uncapitalize<Rest>>}` : never;
+type PayloadOf<K extends EventKey> = Parameters<Parameters<Events[K]["listen"]>[0]>[0]["payload"];
+
+/**
+ * One protocol event as the engine names it: `{event, payload}` (docs/ARCHITECTURE.md §3). Made
+ * from the generated `events` (which the protocol's one list makes), so no name is spelled here.
+ */
+export type ProtocolEvent = { [K in EventKey]: { event: NameOf<K>; payload: PayloadOf<K> } }[EventKey];
 
 export type ProtocolEventName = ProtocolEvent["event"];
 
@@ -139,17 +126,11 @@ export type Api = typeof api;
  * Resolves with a function that stops listening.
  */
 export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => void): Promise<() => void> {
-  const unlisteners = await Promise.all([
-    events.chatStreamStart.listen((e) => onEvent({ event: "chat:stream-start", payload: e.payload })),
-    events.chatTextDelta.listen((e) => onEvent({ event: "chat:text-delta", payload: e.payload })),
-    events.chatThinkingDelta.listen((e) => onEvent({ event: "chat:thinking-delta", payload: e.payload })),
-    events.chatToolStart.listen((e) => onEvent({ event: "chat:tool-start", payload: e.payload })),
-    events.chatToolDelta.listen((e) => onEvent({ event: "chat:tool-delta", payload: e.payload })),
-    events.chatToolResult.listen((e) => onEvent({ event: "chat:tool-result", payload: e.payload })),
-    events.chatToolConfirm.listen((e) => onEvent({ event: "chat:tool-confirm", payload: e.payload })),
-    events.chatStreamEnd.listen((e) => onEvent({ event: "chat:stream-end", payload: e.payload })),
-    events.chatError.listen((e) => onEvent({ event: "chat:error", payload: e.payload })),
-    events.chatNotice.listen((e) => onEvent({ event: "chat:notice", payload: e.payload })),
-  ]);
+  const unlisteners = await Promise.all(
+    Object.values(events).map((generated) =>
+      // Tauri hands each event its own name: the protocol name the engine gave it.
+      generated.listen((e) => onEvent({ event: e.event, payload: e.payload } as ProtocolEvent)),
+    ),
+  );
   return () => unlisteners.forEach((u) => u());
 }

@@ -7,48 +7,63 @@ use specta::Type;
 
 use crate::{DangerLevel, ToolCategory, ToolErrorCode};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
-#[serde(tag = "event", content = "payload")]
-pub enum Event {
-    #[serde(rename = "chat:stream-start")]
-    StreamStart(StreamStart),
-    #[serde(rename = "chat:text-delta")]
-    TextDelta(TextDelta),
-    #[serde(rename = "chat:thinking-delta")]
-    ThinkingDelta(ThinkingDelta),
-    #[serde(rename = "chat:tool-start")]
-    ToolStart(ToolStart),
-    #[serde(rename = "chat:tool-delta")]
-    ToolDelta(ToolDelta),
-    #[serde(rename = "chat:tool-result")]
-    ToolResult(ToolResult),
-    #[serde(rename = "chat:tool-confirm")]
-    ToolConfirm(ToolConfirm),
-    #[serde(rename = "chat:stream-end")]
-    StreamEnd(StreamEnd),
-    #[serde(rename = "chat:error")]
-    Error(ChatError),
-    #[serde(rename = "chat:notice")]
-    Notice(Notice),
+/// Every event, spelled once: its variant, payload type, the window's event type and its protocol
+/// name. `$callback!` gets the list; [`Event`] is made from it here, and the desktop shell makes its
+/// typed Tauri events from it (`src-tauri/src/events.rs`).
+#[macro_export]
+macro_rules! with_events {
+    ($callback:ident) => {
+        $callback! {
+            /// `chat:stream-start`: an assistant message begins.
+            StreamStart(StreamStart) as StreamStartEvent = "chat:stream-start";
+            /// `chat:text-delta`: visible text (coalesced per frame in the window).
+            TextDelta(TextDelta) as TextDeltaEvent = "chat:text-delta";
+            /// `chat:thinking-delta`: reasoning text (coalesced per frame in the window).
+            ThinkingDelta(ThinkingDelta) as ThinkingDeltaEvent = "chat:thinking-delta";
+            /// `chat:tool-start`: a tool call is complete and about to run.
+            ToolStart(ToolStart) as ToolStartEvent = "chat:tool-start";
+            /// `chat:tool-delta`: streamed tool output (coalesced per frame in the window).
+            ToolDelta(ToolDelta) as ToolDeltaEvent = "chat:tool-delta";
+            /// `chat:tool-result`: the tool finished, failed, was denied or cancelled.
+            ToolResult(ToolResult) as ToolResultEvent = "chat:tool-result";
+            /// `chat:tool-confirm`: the user must approve the call.
+            ToolConfirm(ToolConfirm) as ToolConfirmEvent = "chat:tool-confirm";
+            /// `chat:stream-end`: the message or turn is over.
+            StreamEnd(StreamEnd) as StreamEndEvent = "chat:stream-end";
+            /// `chat:error`: a provider or system failure.
+            Error(ChatError) as ChatErrorEvent = "chat:error";
+            /// `chat:notice`: how the message is produced, for the user (e.g. tools described in
+            /// the prompt).
+            Notice(Notice) as NoticeEvent = "chat:notice";
+        }
+    };
 }
 
-impl Event {
-    /// The protocol name of the event (`chat:text-delta`, …).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::StreamStart(_) => "chat:stream-start",
-            Self::TextDelta(_) => "chat:text-delta",
-            Self::ThinkingDelta(_) => "chat:thinking-delta",
-            Self::ToolStart(_) => "chat:tool-start",
-            Self::ToolDelta(_) => "chat:tool-delta",
-            Self::ToolResult(_) => "chat:tool-result",
-            Self::ToolConfirm(_) => "chat:tool-confirm",
-            Self::StreamEnd(_) => "chat:stream-end",
-            Self::Error(_) => "chat:error",
-            Self::Notice(_) => "chat:notice",
+macro_rules! event_enum {
+    ($($(#[$doc:meta])* $variant:ident($payload:ident) as $face:ident = $name:literal;)*) => {
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+        #[serde(tag = "event", content = "payload")]
+        pub enum Event {
+            $($(#[$doc])* #[serde(rename = $name)] $variant($payload),)*
         }
-    }
 
+        impl Event {
+            /// Every protocol name, in the order of [`with_events`].
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
+
+            /// The protocol name of the event (`chat:text-delta`, …).
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Self::$variant(_) => $name,)*
+                }
+            }
+        }
+    };
+}
+
+with_events!(event_enum);
+
+impl Event {
     pub fn conversation_id(&self) -> &str {
         match self {
             Self::StreamStart(e) => &e.conversation_id,
