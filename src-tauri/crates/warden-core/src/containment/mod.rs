@@ -4,13 +4,15 @@
 //!
 //! One policy type ([`BoxPolicy`]) and one way in ([`launch`]): it turns a command line into the
 //! program Warden actually spawns. On Linux that is bubblewrap with a seccomp filter as a second
-//! wall ([`bwrap`], [`seccomp`]); where bubblewrap cannot run, commands are not contained and
-//! [`mechanism`] says why, so the window and the policy can say and act on it.
+//! wall ([`bwrap`], [`seccomp`]), on macOS Seatbelt ([`seatbelt`]); where neither can run,
+//! commands are not contained and [`mechanism`] says why, so the window and the policy can say and
+//! act on it. Which box a platform uses is decided in one place, [`platform`].
 //! This is the process boundary; the path sandbox (`crate::sandbox`) is the file tools' boundary.
 
 mod bwrap;
 mod explain;
 mod hidden;
+mod seatbelt;
 #[cfg(target_os = "linux")]
 mod seccomp;
 
@@ -113,6 +115,8 @@ fn writable_folder(dir: &Path, home: Option<&Path>) -> Result<PathBuf, &'static 
 pub enum Mechanism {
     /// bubblewrap (namespaces and mounts) plus a seccomp filter.
     Bubblewrap { program: PathBuf },
+    /// macOS Seatbelt: `sandbox-exec` with a generated profile.
+    Seatbelt { program: PathBuf },
     /// Commands run as the user, with only the path sandbox and the blocklist between them and
     /// the machine; `why` says what is missing.
     Unavailable { why: String },
@@ -127,6 +131,7 @@ impl Mechanism {
     pub fn describe(&self) -> String {
         match self {
             Self::Bubblewrap { .. } => "bubblewrap + seccomp".to_owned(),
+            Self::Seatbelt { .. } => "Seatbelt (sandbox-exec)".to_owned(),
             Self::Unavailable { why } => format!("none: {why}"),
         }
     }
@@ -137,13 +142,24 @@ impl Mechanism {
 pub const MECHANISM_ENV: &str = "WARDEN_SANDBOX";
 
 /// The mechanism of this machine, found once: bubblewrap when it is installed and can create the
-/// namespaces it needs here.
+/// namespaces it needs here (Linux), Seatbelt when `sandbox-exec` accepts the box (macOS).
 pub fn mechanism() -> &'static Mechanism {
     static FOUND: OnceLock<Mechanism> = OnceLock::new();
     FOUND.get_or_init(|| match std::env::var(MECHANISM_ENV).as_deref() {
         Ok("none") => Mechanism::Unavailable { why: format!("{MECHANISM_ENV}=none") },
-        _ => bwrap::probe(),
+        _ => platform(),
     })
+}
+
+/// The box this platform offers, one arm per platform; each probe compiles everywhere.
+fn platform() -> Mechanism {
+    if cfg!(target_os = "linux") {
+        bwrap::probe()
+    } else if cfg!(target_os = "macos") {
+        seatbelt::probe()
+    } else {
+        Mechanism::Unavailable { why: "commands are not contained on this platform yet".to_owned() }
+    }
 }
 
 /// What to spawn for one boxed command.
@@ -225,6 +241,7 @@ pub fn launch_with(
 ) -> Result<Launch, ContainError> {
     match mechanism {
         Mechanism::Bubblewrap { program } => bwrap::launch(program, policy, argv, cwd),
+        Mechanism::Seatbelt { program } => seatbelt::launch(program, policy, argv),
         Mechanism::Unavailable { .. } => {
             let (program, args) =
                 argv.split_first().ok_or_else(|| ContainError::Setup("no command".into()))?;
