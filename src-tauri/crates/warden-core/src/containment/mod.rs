@@ -224,7 +224,7 @@ pub fn launch(policy: &BoxPolicy, argv: &[OsString], cwd: &Path) -> Result<Launc
 /// cannot create its namespaces here, it fails and says why itself. Anything else, as
 /// [`mechanism`] finds it (and always when [`MECHANISM_ENV`] is set).
 pub fn mechanism_unprobed() -> Mechanism {
-    if std::env::var_os(MECHANISM_ENV).is_none() {
+    if cfg!(target_os = "linux") && std::env::var_os(MECHANISM_ENV).is_none() {
         if let Some(program) = bwrap::installed() {
             return Mechanism::Bubblewrap { program };
         }
