@@ -14,6 +14,12 @@ export const commands = {
 	chatCancel: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_cancel", { conversationId })),
 	/**  The conversation so far (empty before its first message). */
 	chatHistory: (conversationId: string) => typedError<Message[], CommandError>(__TAURI_INVOKE("chat_history", { conversationId })),
+	/**  The saved conversations, newest first: `limit` of them (1 to 500) from `offset`. */
+	chatList: (offset: number, limit: number) => typedError<ConversationPage, CommandError>(__TAURI_INVOKE("chat_list", { offset, limit })),
+	/**  Names a saved conversation; an empty title names it after its first message again. */
+	chatRename: (conversationId: string, title: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_rename", { conversationId, title })),
+	/**  Deletes a conversation (refused while it is answering). One never saved is no error. */
+	chatDelete: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_delete", { conversationId })),
 	/**
 	 *  Approves or rejects a pending tool call. Routed to the conversation that asked; an answer for
 	 *  one tool id never releases another.
@@ -135,6 +141,28 @@ export type ContentBlock = ({ type: "text"; text: string }) & { data?: never; si
 } & ToolUse | {
 	type: "tool_result",
 } & ToolResultBlock;
+
+/**  One page of the saved conversations, newest first. */
+export type ConversationPage = {
+	conversations: ConversationSummary[],
+	/**
+	 *  Where the next page starts, or `None` after the last. Counts saved files, so a file that
+	 *  could not be read (left out of its page) does not shift the pages after it.
+	 */
+	nextOffset: number | null,
+};
+
+/**  One saved conversation, without its messages (`chat_history` gives those). */
+export type ConversationSummary = {
+	id: string,
+	/**  The title the user gave it, else the first line of its first message. */
+	title: string,
+	/**  The project folder it was held in, when the file records one. */
+	projectRoot: string | null,
+	/**  When it last changed: milliseconds since the Unix epoch. */
+	updatedAtMs: number,
+	messageCount: number,
+};
 
 /**  Whether a tool can change the user's machine. */
 export type DangerLevel = "safe" | "dangerous";

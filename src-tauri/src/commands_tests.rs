@@ -206,3 +206,37 @@ fn settings_written_by_another_program_are_reported_and_can_be_accepted() {
     assert_eq!(later.invoke("settings_integrity", json!({})).unwrap()["trusted"], true);
     assert_eq!(later.invoke("settings_get", json!({})).unwrap()["trustLevel"], "autonomous");
 }
+
+/// The conversation list is the engine's: what is saved under Warden's home, whatever the window
+/// remembers.
+#[test]
+fn saved_conversations_are_listed_renamed_and_deleted() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let home = WardenHome::at(app.home.path());
+    let path = home.conversation_path("conv-1").unwrap();
+    let history = [warden_protocol::Message::user_text("Tidy the README\nplease")];
+    warden_core::history_file::save(&path, &history, None).unwrap();
+
+    let page = app.invoke("chat_list", json!({"offset": 0, "limit": 50})).unwrap();
+    assert_eq!(page["nextOffset"], Value::Null);
+    let listed = &page["conversations"][0];
+    assert_eq!((listed["id"].as_str(), listed["title"].as_str()), (Some("conv-1"), Some("Tidy the README")));
+    assert_eq!(listed["messageCount"], 1);
+    assert!(listed["updatedAtMs"].as_u64().unwrap() > 0);
+
+    app.invoke("chat_rename", json!({"conversationId": "conv-1", "title": "Docs"})).unwrap();
+    let page = app.invoke("chat_list", json!({"offset": 0, "limit": 50})).unwrap();
+    assert_eq!(page["conversations"][0]["title"], "Docs");
+
+    let bad = app.invoke("chat_rename", json!({"conversationId": "../settings", "title": "x"})).unwrap_err();
+    assert_eq!(bad["code"], "INVALID_INPUT");
+    let missing = app.invoke("chat_rename", json!({"conversationId": "conv-2", "title": "x"})).unwrap_err();
+    assert_eq!(missing["code"], "INVALID_INPUT");
+
+    app.invoke("chat_delete", json!({"conversationId": "conv-1"})).unwrap();
+    assert!(!path.exists());
+    let page = app.invoke("chat_list", json!({"offset": 0, "limit": 50})).unwrap();
+    assert_eq!(page["conversations"], json!([]));
+    let bad = app.invoke("chat_delete", json!({"conversationId": "a/b"})).unwrap_err();
+    assert_eq!(bad["code"], "INVALID_INPUT");
+}

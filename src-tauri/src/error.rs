@@ -6,7 +6,7 @@ use specta::Type;
 use warden_core::agent::SessionError;
 use warden_core::config::ConfigError;
 use warden_core::secrets::SecretError;
-use warden_core::setup::{SetupError, SetupOrProviderError};
+use warden_core::setup::{ConversationError, SetupError, SetupOrProviderError};
 use warden_protocol::ErrorCode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
@@ -124,6 +124,16 @@ impl From<SessionError> for CommandError {
                 CommandErrorCode::InvalidInput
             }
             SessionError::Busy => CommandErrorCode::Engine,
+        };
+        Self::new(code, sentence(&err.to_string()))
+    }
+}
+
+impl From<ConversationError> for CommandError {
+    fn from(err: ConversationError) -> Self {
+        let code = match err {
+            ConversationError::BadId(_) | ConversationError::NotFound(_) => CommandErrorCode::InvalidInput,
+            ConversationError::Delete(_) | ConversationError::Config(_) => CommandErrorCode::Internal,
         };
         Self::new(code, sentence(&err.to_string()))
     }

@@ -25,8 +25,9 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
 fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_specta::Builder<R> {
     builder
         .events(events::collect())
-        // Only `serde_json::Value` (tool inputs, metadata) holds an i64/u64, and JSON.parse gives
-        // JS numbers for it anyway; the protocol's own numeric fields are u32.
+        // Only `serde_json::Value` (tool inputs, metadata) and millisecond timestamps (far below
+        // 2^53) hold an i64/u64, and JSON.parse gives JS numbers for them anyway; the protocol's
+        // other numeric fields are u32.
         .dangerously_cast_bigints_to_number()
         // One type per payload (not `_Serialize`/`_Deserialize` pairs): simpler for the UI, and
         // optional fields come out as `field?: T | null`, which both directions accept.

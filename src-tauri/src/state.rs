@@ -39,7 +39,8 @@ impl SessionHandle for Session {
 }
 
 pub struct AppState {
-    pub engine: Engine,
+    /// Shared so file work (the conversation list) can run off the async threads.
+    pub engine: Arc<Engine>,
     sessions: Mutex<HashMap<String, Open>>,
     routes: ApprovalRoutes,
     sink: Arc<dyn EventSink>,
@@ -58,7 +59,7 @@ struct Open {
 impl AppState {
     pub fn new(engine: Engine, sink: Arc<dyn EventSink>) -> Self {
         Self {
-            engine,
+            engine: Arc::new(engine),
             sessions: Mutex::default(),
             routes: ApprovalRoutes::default(),
             sink,
@@ -127,6 +128,22 @@ impl AppState {
             // Not opened in this run: what was saved before the app last closed.
             None => self.engine.stored_history(conversation_id),
         }
+    }
+
+    /// Deletes a conversation's saved file and forgets its session. Refused while it is answering:
+    /// the turn's save would bring the file back.
+    pub async fn delete_conversation(&self, conversation_id: &str) -> CommandResult<()> {
+        // Held across the delete so a send cannot start the session again meanwhile.
+        let mut sessions = self.sessions.lock().await;
+        if sessions.get(conversation_id).is_some_and(|open| open.session.is_busy()) {
+            return Err(CommandError::new(
+                CommandErrorCode::InvalidInput,
+                "This conversation is still answering: stop it before deleting it.",
+            ));
+        }
+        self.engine.delete_conversation(conversation_id)?;
+        sessions.remove(conversation_id);
+        Ok(())
     }
 
     async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {

@@ -151,3 +151,69 @@ async fn a_conversation_survives_a_restart_and_goes_on() {
     // Ids that are not plain names never reach the disk.
     assert!(state.history("../settings").await.is_empty());
 }
+
+/// Deleting a conversation removes its file and forgets its session; while a turn runs it is
+/// refused (the turn's save would bring the file back).
+#[tokio::test]
+async fn a_conversation_is_deleted_only_when_no_turn_runs() {
+    let server = TestServer::start(vec![
+        Reply::sse(anthropic(&[text("Hello.")], 10), Split::Whole),
+        Reply::Stall { content_type: "text/event-stream".into(), prefix: Vec::new() },
+    ])
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let secrets = Arc::new(MemoryStore::new());
+    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
+    let mut settings = Settings::default();
+    settings.providers.insert(
+        ProviderId::Anthropic,
+        ProviderSettings {
+            base_url: Some(server.url.clone()),
+            model: Some("claude-test".into()),
+            ..Default::default()
+        },
+    );
+    settings.project_dir = Some(project.path().to_string_lossy().into_owned());
+    let recorder = Arc::new(Recorder::default());
+    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
+    state.save_settings(settings).unwrap();
+
+    state.send("c-del".into(), "hi".into()).await.unwrap();
+    recorder.turns_ended(1).await;
+    let saved = home.path().join("conversations/c-del.json");
+    let listed = || async {
+        for _ in 0..250 {
+            if state.engine.list_conversations(0, 10).conversations.len() == 1 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("the conversation was never listed");
+    };
+    listed().await;
+    let summary = &state.engine.list_conversations(0, 10).conversations[0];
+    assert_eq!((summary.title.as_str(), summary.message_count), ("hi", 2));
+    let canonical = std::fs::canonicalize(project.path()).unwrap();
+    assert_eq!(summary.project_root.as_deref(), Some(canonical.to_string_lossy().as_ref()));
+
+    state.send("c-del".into(), "and again".into()).await.unwrap();
+    let refused = state.delete_conversation("c-del").await.unwrap_err();
+    assert_eq!(refused.code, crate::error::CommandErrorCode::InvalidInput);
+    assert!(saved.exists());
+
+    state.cancel("c-del".into()).await.unwrap();
+    recorder.turns_ended(2).await;
+    let mut deleted = false;
+    for _ in 0..250 {
+        if state.delete_conversation("c-del").await.is_ok() {
+            deleted = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(deleted, "the delete was refused after the turn ended");
+    assert!(!saved.exists());
+    assert!(state.history("c-del").await.is_empty(), "the session was forgotten too");
+    assert!(state.engine.list_conversations(0, 10).conversations.is_empty());
+}

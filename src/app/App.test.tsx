@@ -61,7 +61,8 @@ describe("App first run", () => {
     await userEvent.click(screen.getByTestId(TID.setupOpenSettings));
     expect(screen.getByTestId(TID.settingsPanel)).toBeInTheDocument();
     await userEvent.click(screen.getByTestId(TID.settingsClose));
-    expect(screen.getByTestId(TID.composerInput)).toBeInTheDocument();
+    // The conversation opens once the engine listed the saved ones (none here: a new one).
+    expect(await screen.findByTestId(TID.composerInput)).toBeInTheDocument();
   });
 
   it("treats a failing Ollama probe as unreachable", async () => {

@@ -8,6 +8,8 @@ export type {
   ApprovalPreview,
   ChatError,
   ContentBlock,
+  ConversationPage,
+  ConversationSummary,
   DangerLevel,
   ErrorCode,
   Value as JsonValue,
@@ -98,6 +100,12 @@ export const api = {
   approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>
     unwrap("chat_tool_approve", commands.chatToolApprove(toolId, approved, reason ?? null, remember ?? null)),
   chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
+  /** The saved conversations, newest first: `limit` of them from `offset`. */
+  chatList: (offset: number, limit: number) => unwrap("chat_list", commands.chatList(offset, limit)),
+  /** Names a saved conversation; an empty title names it after its first message again. */
+  chatRename: (conversationId: string, title: string) => unwrap("chat_rename", commands.chatRename(conversationId, title)),
+  /** Deletes a conversation's saved history (refused while it is answering). */
+  chatDelete: (conversationId: string) => unwrap("chat_delete", commands.chatDelete(conversationId)),
   settingsGet: () => unwrap("settings_get", commands.settingsGet()),
   settingsSet: (settings: Settings) => unwrap("settings_set", commands.settingsSet(settings)),
   /** Whether the settings file is the one Warden wrote; when not, why and what Warden does instead. */

@@ -21,6 +21,10 @@ export const TID = {
   conversationList: "conversation-list",
   conversationNew: "conversation-new",
   conversationItem: "conversation-item", // + data-conversation-id
+  conversationRename: "conversation-rename", // on the active conversation, once saved
+  conversationRenameInput: "conversation-rename-input",
+  conversationDelete: "conversation-delete", // on the active conversation; asks a second click
+  conversationError: "conversation-error", // a rename or delete that failed
   conversationView: "conversation-view", // + data-message-count (all messages, mounted or not)
   messagesEarlier: "messages-earlier", // mounts older messages than the window shows
 

@@ -3,6 +3,7 @@
 
 pub mod approvals;
 pub mod chat;
+pub mod conversations;
 pub mod keys;
 pub mod project;
 pub mod providers;
@@ -16,6 +17,9 @@ macro_rules! collect_for {
             chat::chat_send,
             chat::chat_cancel,
             chat::chat_history,
+            conversations::chat_list,
+            conversations::chat_rename,
+            conversations::chat_delete,
             approvals::chat_tool_approve,
             settings::settings_get,
             settings::settings_set,

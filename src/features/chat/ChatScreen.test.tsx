@@ -1,9 +1,9 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { HistoryMessage } from "../../shared/ipc";
-import { ChatStoreProvider, createChatStore } from "../../shared/store/store";
+import type { ConversationSummary, HistoryMessage } from "../../shared/ipc";
+import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { ChatScreen } from "./ChatScreen";
 
@@ -12,46 +12,153 @@ const HISTORY: HistoryMessage[] = [
   { role: "assistant", content: [{ type: "text", text: "A **title**." }] },
 ];
 
+function summary(id: string, title: string): ConversationSummary {
+  return { id, title, projectRoot: null, updatedAtMs: 1, messageCount: 2 };
+}
+
+/** What the engine has saved: `chat_list` answers it, rename and delete change it. */
+let saved: ConversationSummary[];
 let calls: { cmd: string; args: Record<string, unknown> }[];
 beforeEach(() => {
   localStorage.clear();
+  saved = [];
   calls = [];
   mockIPC((cmd, args) => {
     const a = (args ?? {}) as Record<string, unknown>;
     calls.push({ cmd, args: a });
-    if (cmd === "chat_history") return a.conversationId === "conv-old" ? HISTORY : [];
-    return null;
+    switch (cmd) {
+      case "chat_history":
+        return a.conversationId === "conv-old" ? HISTORY : [];
+      case "chat_list":
+        return { conversations: saved, nextOffset: null };
+      case "chat_rename":
+        saved = saved.map((c) => (c.id === a.conversationId ? { ...c, title: String(a.title) } : c));
+        return null;
+      case "chat_delete":
+        if (a.conversationId === "conv-busy") throw { code: "INVALID_INPUT", message: "This conversation is still answering." };
+        saved = saved.filter((c) => c.id !== a.conversationId);
+        return null;
+      default:
+        return null;
+    }
   });
 });
 
-function renderScreen() {
+function renderScreen(store: ChatStore = createChatStore()) {
   return render(
-    <ChatStoreProvider store={createChatStore()}>
+    <ChatStoreProvider store={store}>
       <ChatScreen onOpenSettings={() => {}} />
     </ChatStoreProvider>,
   );
 }
 
+const items = () => screen.getAllByTestId(TID.conversationItem);
+const titles = () => items().map((i) => i.textContent);
+const listCalls = () => calls.filter((c) => c.cmd === "chat_list").length;
+
 describe("ChatScreen", () => {
-  it("reopens a stored conversation with its history", async () => {
-    localStorage.setItem("warden.conversations", JSON.stringify([{ id: "conv-old", title: "README", createdAt: 1 }]));
+  it("reopens the newest saved conversation with its history", async () => {
+    saved = [summary("conv-old", "README"), summary("conv-older", "Older")];
     renderScreen();
     await waitFor(() => expect(screen.getAllByTestId(TID.message)).toHaveLength(2));
+    expect(calls).toContainEqual({ cmd: "chat_list", args: { offset: 0, limit: 200 } });
     expect(calls).toContainEqual({ cmd: "chat_history", args: { conversationId: "conv-old" } });
+    expect(titles()).toEqual(["README", "Older"]);
+    expect(items()[0]).toHaveAttribute("aria-current", "page");
     expect(within(screen.getAllByTestId(TID.message)[1]!).getByText("title").tagName).toBe("STRONG");
   });
 
-  it("starts a new conversation, titles it from the first message and remembers it", async () => {
+  it("lists what chat_list returns, whatever localStorage held, and drops the old list", async () => {
+    localStorage.setItem("warden.conversations", JSON.stringify([{ id: "conv-gone", title: "Only here", createdAt: 1 }]));
+    saved = [summary("conv-a", "Kept by the engine")];
+    const first = renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["Kept by the engine"]));
+    expect(localStorage.getItem("warden.conversations")).toBeNull();
+    first.unmount();
+
+    // The browser storage is cleared: the list is still the engine's.
+    localStorage.clear();
     renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["Kept by the engine"]));
+  });
+
+  it("starts a new conversation, titles it from the first message and keeps nothing in localStorage", async () => {
+    renderScreen();
+    await waitFor(() => expect(items()).toHaveLength(1));
     await userEvent.click(screen.getByTestId(TID.conversationNew));
-    const items = screen.getAllByTestId(TID.conversationItem);
-    expect(items).toHaveLength(2);
-    const id = items[0]!.getAttribute("data-conversation-id")!;
-    expect(items[0]).toHaveAttribute("aria-current", "page");
+    expect(items()).toHaveLength(2);
+    const id = items()[0]!.getAttribute("data-conversation-id")!;
+    expect(items()[0]).toHaveAttribute("aria-current", "page");
     await userEvent.type(screen.getByTestId(TID.composerInput), "Fix the failing test in src/lib.rs{Enter}");
     expect(calls).toContainEqual({ cmd: "chat_send", args: { conversationId: id, content: "Fix the failing test in src/lib.rs" } });
-    expect(screen.getAllByTestId(TID.conversationItem)[0]).toHaveTextContent("Fix the failing test in src/lib.rs");
-    const stored = JSON.parse(localStorage.getItem("warden.conversations") ?? "[]") as { id: string; title: string }[];
-    expect(stored[0]).toMatchObject({ id, title: "Fix the failing test in src/lib.rs" });
+    expect(items()[0]).toHaveTextContent("Fix the failing test in src/lib.rs");
+    expect(localStorage.length).toBe(0);
+  });
+
+  it("asks for the list again when a turn ends, and shows the saved conversation", async () => {
+    const store = createChatStore();
+    renderScreen(store);
+    await waitFor(() => expect(items()).toHaveLength(1));
+    const id = items()[0]!.getAttribute("data-conversation-id")!;
+    await userEvent.type(screen.getByTestId(TID.composerInput), "Hello{Enter}");
+    const before = listCalls();
+    saved = [summary(id, "Hello (saved)")];
+    act(() => {
+      store.dispatch({
+        event: "chat:stream-end",
+        payload: { conversationId: id, messageId: "m1", stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, partial: false },
+      });
+    });
+    await waitFor(() => expect(titles()).toEqual(["Hello (saved)"]));
+    expect(listCalls()).toBeGreaterThan(before);
+  });
+
+  it("asks once more when the ended conversation is not listed yet (saved just after the event)", async () => {
+    const store = createChatStore();
+    renderScreen(store);
+    await waitFor(() => expect(items()).toHaveLength(1));
+    const id = items()[0]!.getAttribute("data-conversation-id")!;
+    await userEvent.type(screen.getByTestId(TID.composerInput), "Hello{Enter}");
+    const before = listCalls();
+    act(() => {
+      store.dispatch({
+        event: "chat:stream-end",
+        payload: { conversationId: id, messageId: "m1", stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, partial: false },
+      });
+    });
+    await waitFor(() => expect(listCalls()).toBe(before + 1));
+    saved = [summary(id, "Hello (saved)")];
+    await waitFor(() => expect(titles()).toEqual(["Hello (saved)"]), { timeout: 3000 });
+    expect(listCalls()).toBe(before + 2);
+  });
+
+  it("renames and deletes through the engine", async () => {
+    saved = [summary("conv-a", "First"), summary("conv-b", "Second")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First", "Second"]));
+
+    await userEvent.click(screen.getByTestId(TID.conversationRename));
+    const input = screen.getByTestId(TID.conversationRenameInput);
+    await userEvent.clear(input);
+    await userEvent.type(input, "Renamed{Enter}");
+    expect(calls).toContainEqual({ cmd: "chat_rename", args: { conversationId: "conv-a", title: "Renamed" } });
+    await waitFor(() => expect(titles()).toEqual(["Renamed", "Second"]));
+
+    await userEvent.click(screen.getByTestId(TID.conversationDelete));
+    expect(calls.some((c) => c.cmd === "chat_delete")).toBe(false);
+    await userEvent.click(screen.getByTestId(TID.conversationDelete));
+    expect(calls).toContainEqual({ cmd: "chat_delete", args: { conversationId: "conv-a" } });
+    await waitFor(() => expect(titles()).toEqual(["Second"]));
+    expect(items()[0]).toHaveAttribute("aria-current", "page");
+  });
+
+  it("shows why a delete was refused and keeps the conversation", async () => {
+    saved = [summary("conv-busy", "Busy")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["Busy"]));
+    await userEvent.click(screen.getByTestId(TID.conversationDelete));
+    await userEvent.click(screen.getByTestId(TID.conversationDelete));
+    expect(await screen.findByTestId(TID.conversationError)).toHaveTextContent("still answering");
+    expect(titles()).toEqual(["Busy"]);
   });
 });

@@ -4,16 +4,16 @@ import { useChatStore } from "../../shared/store/store";
 import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
-import { titleFrom, useConversationList } from "./conversationList";
+import { useConversations } from "./useConversations";
 import "./chat.css";
 
 export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
   const store = useChatStore();
-  const { list, activeId, setActiveId, create, rename } = useConversationList();
+  const { list, activeId, setActiveId, create, titleDraft, rename, remove, error } = useConversations();
 
   // A conversation opened for the first time in this window: fetch what was said before.
   useEffect(() => {
-    if (store.getState().conversations[activeId]) return;
+    if (!activeId || store.getState().conversations[activeId]) return;
     let live = true;
     api
       .chatHistory(activeId)
@@ -30,15 +30,25 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
 
   return (
     <div className="chat-screen">
-      <ConversationList list={list} activeId={activeId} onSelect={setActiveId} onNew={create} />
+      <ConversationList
+        list={list}
+        activeId={activeId}
+        error={error}
+        onSelect={setActiveId}
+        onNew={create}
+        onRename={(id, title) => void rename(id, title)}
+        onDelete={(id) => void remove(id)}
+      />
       <div className="chat-main">
-        <ConversationView
-          key={activeId}
-          conversationId={activeId}
-          onOpenSettings={onOpenSettings}
-          onFirstMessage={(text) => rename(activeId, titleFrom(text))}
-          aboveComposer={<ApprovalHost activeConversationId={activeId} onOpenConversation={setActiveId} />}
-        />
+        {activeId && (
+          <ConversationView
+            key={activeId}
+            conversationId={activeId}
+            onOpenSettings={onOpenSettings}
+            onFirstMessage={(text) => titleDraft(activeId, text)}
+            aboveComposer={<ApprovalHost activeConversationId={activeId} onOpenConversation={setActiveId} />}
+          />
+        )}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
+import { useState } from "react";
 import { useChat } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
-import type { ConversationEntry } from "./conversationList";
+import type { ConversationEntry } from "./useConversations";
 
 function RunningDot({ id }: { id: string }) {
   const running = useChat((s) => s.conversations[id]?.running ?? false);
@@ -9,36 +10,113 @@ function RunningDot({ id }: { id: string }) {
   return running ? <span className="dot dot-running" title="Working" /> : null;
 }
 
+/** Rename and delete, on the active conversation only (the others look as they always did). */
+function RowActions({
+  entry,
+  onRename,
+  onDelete,
+}: {
+  entry: ConversationEntry;
+  onRename: () => void;
+  onDelete: (id: string) => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <>
+      {entry.saved && (
+        <button type="button" className="conversation-action" data-testid={TID.conversationRename} title="Rename" onClick={onRename}>
+          ✎
+        </button>
+      )}
+      <button
+        type="button"
+        className={`conversation-action${confirming ? " confirming" : ""}`}
+        data-testid={TID.conversationDelete}
+        title={confirming ? "Click again to delete" : "Delete"}
+        onClick={() => (confirming ? onDelete(entry.id) : setConfirming(true))}
+        onBlur={() => setConfirming(false)}
+      >
+        {confirming ? "Delete?" : "×"}
+      </button>
+    </>
+  );
+}
+
+function RenameField({ entry, onDone }: { entry: ConversationEntry; onDone: (title: string | null) => void }) {
+  const [title, setTitle] = useState(entry.title);
+  return (
+    <input
+      className="conversation-rename"
+      data-testid={TID.conversationRenameInput}
+      aria-label="Conversation title"
+      value={title}
+      autoFocus
+      onChange={(e) => setTitle(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") onDone(title);
+        if (e.key === "Escape") onDone(null);
+      }}
+      onBlur={() => onDone(null)}
+    />
+  );
+}
+
 export function ConversationList({
   list,
   activeId,
+  error,
   onSelect,
   onNew,
+  onRename,
+  onDelete,
 }: {
   list: ConversationEntry[];
-  activeId: string;
+  activeId: string | null;
+  /** Why the last rename or delete failed. */
+  error?: string | null;
   onSelect: (id: string) => void;
   onNew: () => void;
+  onRename?: (id: string, title: string) => void;
+  onDelete?: (id: string) => void;
 }) {
+  const [renaming, setRenaming] = useState<string | null>(null);
   return (
     <nav className="sidebar" aria-label="Conversations" data-testid={TID.conversationList}>
       <button type="button" className="new-conversation" data-testid={TID.conversationNew} onClick={onNew}>
         + New conversation
       </button>
+      {error && (
+        <p className="conversation-error" role="alert" data-testid={TID.conversationError}>
+          {error}
+        </p>
+      )}
       <ul>
         {list.map((c) => (
-          <li key={c.id}>
-            <button
-              type="button"
-              className={`conversation-item${c.id === activeId ? " active" : ""}`}
-              aria-current={c.id === activeId ? "page" : undefined}
-              data-testid={TID.conversationItem}
-              data-conversation-id={c.id}
-              onClick={() => onSelect(c.id)}
-            >
-              <span className="conversation-title">{c.title}</span>
-              <RunningDot id={c.id} />
-            </button>
+          <li key={c.id} className="conversation-row">
+            {renaming === c.id ? (
+              <RenameField
+                entry={c}
+                onDone={(title) => {
+                  setRenaming(null);
+                  if (title !== null && title.trim() !== c.title) onRename?.(c.id, title);
+                }}
+              />
+            ) : (
+              <button
+                type="button"
+                className={`conversation-item${c.id === activeId ? " active" : ""}`}
+                aria-current={c.id === activeId ? "page" : undefined}
+                data-testid={TID.conversationItem}
+                data-conversation-id={c.id}
+                onClick={() => onSelect(c.id)}
+              >
+                <span className="conversation-title">{c.title}</span>
+                <RunningDot id={c.id} />
+              </button>
+            )}
+            {c.id === activeId && renaming !== c.id && onRename && onDelete && (
+              <RowActions entry={c} onRename={() => setRenaming(c.id)} onDelete={onDelete} />
+            )}
           </li>
         ))}
       </ul>

@@ -3,12 +3,14 @@
 //! Data only: every type here is serde + `specta::Type`, payload fields are camelCase, and
 //! `src/bindings.ts` in the UI is generated from these types — never edited by hand.
 
+mod conversation;
 mod event;
 mod history;
 mod op;
 mod settings;
 mod tool;
 
+pub use conversation::*;
 pub use event::*;
 pub use history::*;
 pub use op::*;

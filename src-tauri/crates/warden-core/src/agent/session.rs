@@ -40,6 +40,8 @@ pub struct SessionConfig {
     /// Where the history is saved after every turn (the desktop app keeps conversations across
     /// restarts); `None` keeps it in memory only.
     pub history_file: Option<std::path::PathBuf>,
+    /// The project folder, recorded in the history file so the conversation list can show it.
+    pub project_root: Option<std::path::PathBuf>,
 }
 
 impl SessionConfig {
@@ -61,6 +63,7 @@ impl SessionConfig {
             max_parallel: 4,
             iteration_timeout: Duration::from_secs(600),
             history_file: None,
+            project_root: None,
         }
     }
 }
@@ -258,7 +261,10 @@ impl Session {
     async fn save_history(&self) {
         let Some(path) = self.core.config.history_file.clone() else { return };
         let history = self.core.history();
-        let saved = tokio::task::spawn_blocking(move || crate::history_file::save(&path, &history)).await;
+        let root = self.core.config.project_root.clone();
+        let saved =
+            tokio::task::spawn_blocking(move || crate::history_file::save(&path, &history, root.as_deref()))
+                .await;
         match saved {
             Ok(Ok(())) => {}
             Ok(Err(error)) => tracing::warn!(%error, "could not save the conversation"),

@@ -38,8 +38,8 @@ use warden_protocol::{Settings, TrustLevel};
 use crate::secrets::SealKey;
 
 pub use migrate::SETTINGS_VERSION;
-pub(crate) use storage::write_atomic;
 use storage::{adopt_old_storage, old_project_storage_name, project_storage_name, settings_lock};
+pub(crate) use storage::{move_aside, write_atomic};
 
 const SETTINGS_FILE: &str = "settings.json";
 const SEAL_FILE: &str = "settings.json.seal";
@@ -196,7 +196,12 @@ impl WardenHome {
         let plain = !conversation_id.is_empty()
             && conversation_id.len() <= 128
             && conversation_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        plain.then(|| self.data_dir.join("conversations").join(format!("{conversation_id}.json")))
+        plain.then(|| self.conversations_dir().join(format!("{conversation_id}.json")))
+    }
+
+    /// The folder of the saved conversations, one `<id>.json` each.
+    pub fn conversations_dir(&self) -> PathBuf {
+        self.data_dir.join("conversations")
     }
 
     /// The saved settings, or the defaults when there are none. A file that cannot be parsed is

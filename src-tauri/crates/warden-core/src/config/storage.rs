@@ -49,7 +49,7 @@ fn sync_dir(dir: &Path) {
 
 /// Moves an unreadable file aside, to the first free `<name>.invalid`, `<name>.invalid-1`, …, so
 /// that neither the next save nor a later unreadable file destroys what it held. Returns where.
-pub(super) fn move_aside(path: &Path) -> std::io::Result<PathBuf> {
+pub(crate) fn move_aside(path: &Path) -> std::io::Result<PathBuf> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let free = (0..1000u32)
         .map(|n| match n {

@@ -2,7 +2,8 @@
 //! the desktop app and `warden exec` / `warden tool`, so both faces run the same engine the same
 //! way. [`Engine`] owns the settings and the secret store; each of its jobs has a file here:
 //! the settings store (`settings_store`), the keychain front (`keys`), the provider factory
-//! (`providers`), the session builder (`sessions`) and the tool path without a model (`tools`).
+//! (`providers`), the session builder (`sessions`), the tool path without a model (`tools`) and
+//! the saved conversations (`conversations`).
 
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
@@ -14,6 +15,9 @@ use crate::provider::ProviderError;
 use crate::sandbox::SandboxError;
 use crate::secrets::{KeychainStore, SealKey, SecretError, SecretStore};
 
+mod conversations;
+#[cfg(test)]
+mod conversations_tests;
 mod keys;
 mod providers;
 mod sandbox;
@@ -23,6 +27,7 @@ mod settings_store;
 mod tests;
 mod tools;
 
+pub use conversations::{ConversationError, MAX_PAGE};
 pub use providers::default_model;
 pub use sessions::SessionSpec;
 pub use tools::{tool_catalog, tool_names, OneShot};

@@ -125,6 +125,7 @@ impl Engine {
         config.approval_timeout = approval_timeout(&spec, &settings);
         config.max_turns = spec.max_turns.max(1);
         config.history_file = spec.history_file.clone();
+        config.project_root = Some(project);
         Ok(Session::new(config, provider, Arc::new(registry), env))
     }
 

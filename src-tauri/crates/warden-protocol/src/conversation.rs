@@ -1,0 +1,28 @@
+//! The saved conversations as the faces list them: one line each, newest first, a page at a time.
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+/// One saved conversation, without its messages (`chat_history` gives those).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationSummary {
+    pub id: String,
+    /// The title the user gave it, else the first line of its first message.
+    pub title: String,
+    /// The project folder it was held in, when the file records one.
+    pub project_root: Option<String>,
+    /// When it last changed: milliseconds since the Unix epoch.
+    pub updated_at_ms: u64,
+    pub message_count: u32,
+}
+
+/// One page of the saved conversations, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationPage {
+    pub conversations: Vec<ConversationSummary>,
+    /// Where the next page starts, or `None` after the last. Counts saved files, so a file that
+    /// could not be read (left out of its page) does not shift the pages after it.
+    pub next_offset: Option<u32>,
+}

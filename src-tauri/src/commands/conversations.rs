@@ -1,0 +1,46 @@
+//! `chat_list`, `chat_rename`, `chat_delete`: the saved conversations, as the engine finds them
+//! under Warden's home (the window keeps no list of its own).
+
+use tauri::State;
+use warden_protocol::ConversationPage;
+
+use crate::error::{CommandError, CommandResult};
+use crate::state::AppState;
+
+/// Runs file work on the blocking pool, not on the threads that carry the window's events.
+async fn off_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> CommandResult<T> {
+    tauri::async_runtime::spawn_blocking(work)
+        .await
+        .map_err(|error| CommandError::internal(format!("The conversation list failed: {error}")))
+}
+
+/// The saved conversations, newest first: `limit` of them (1 to 500) from `offset`.
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_list(
+    state: State<'_, AppState>,
+    offset: u32,
+    limit: u32,
+) -> CommandResult<ConversationPage> {
+    let engine = state.engine.clone();
+    off_thread(move || engine.list_conversations(offset, limit)).await
+}
+
+/// Names a saved conversation; an empty title names it after its first message again.
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_rename(
+    state: State<'_, AppState>,
+    conversation_id: String,
+    title: String,
+) -> CommandResult<()> {
+    let engine = state.engine.clone();
+    Ok(off_thread(move || engine.rename_conversation(&conversation_id, &title)).await??)
+}
+
+/// Deletes a conversation (refused while it is answering). One never saved is no error.
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_delete(state: State<'_, AppState>, conversation_id: String) -> CommandResult<()> {
+    state.delete_conversation(&conversation_id).await
+}

@@ -1,0 +1,161 @@
+// The conversation list is the engine's (`chat_list`): every conversation saved under Warden's
+// home, newest first, whatever this window remembers. The window adds only the conversations it
+// started that have no saved turn yet ("drafts"), until the engine lists them. The messages
+// themselves come back through `chat_history`.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { newId } from "../../shared/format";
+import { api } from "../../shared/ipc";
+import { useChat } from "../../shared/store/store";
+import type { ChatState } from "../../shared/store/types";
+
+export interface ConversationEntry {
+  id: string;
+  title: string;
+  /** Listed by the engine (a turn was saved); `false` for a conversation only this window has. */
+  saved: boolean;
+}
+
+/** How many conversations the list asks for. */
+const PAGE = 200;
+/** When to ask again for a conversation whose turn ended but that is not listed yet. */
+const RETRY_MS = 800;
+/** Where the window kept its own list before the engine kept it: dropped at start. */
+const OLD_LIST_KEY = "warden.conversations";
+const UNTITLED = "New conversation";
+/** As long as the engine's titles made from a first message. */
+const TITLE_CHARS = 60;
+
+export function titleFrom(text: string): string {
+  const line =
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l) ?? "";
+  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1).trimEnd()}…` : line || UNTITLED;
+}
+
+function dropOldList() {
+  try {
+    localStorage.removeItem(OLD_LIST_KEY);
+  } catch {
+    // Storage unavailable: there is nothing to drop.
+  }
+}
+
+/** The saved conversations, or `null` when the engine could not be asked. */
+async function fetchSaved(): Promise<ConversationEntry[] | null> {
+  try {
+    const page = await api.chatList(0, PAGE);
+    const list: unknown = page?.conversations;
+    if (!Array.isArray(list)) return [];
+    return list
+      .filter((c): c is { id: string; title: string } => !!c && typeof c.id === "string" && typeof c.title === "string")
+      .map(({ id, title }) => ({ id, title, saved: true }));
+  } catch (e) {
+    console.warn("chat_list failed", e);
+    return null;
+  }
+}
+
+/** The ids of the conversations with a turn running, as one string (a stable store slice). */
+function runningIds(s: ChatState): string {
+  return Object.keys(s.conversations)
+    .filter((id) => s.conversations[id]?.running)
+    .sort()
+    .join("\n");
+}
+
+export function useConversations() {
+  // `null` until the engine first answered.
+  const [saved, setSaved] = useState<ConversationEntry[] | null>(null);
+  const [drafts, setDrafts] = useState<ConversationEntry[]>([]);
+  const [chosenId, setActiveId] = useState<string | null>(null);
+  const live = useRef(true);
+  const retry = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  /** Asks the engine again; resolves with what it listed (`null`: it could not be asked). */
+  const refresh = useCallback(async () => {
+    const next = await fetchSaved();
+    // A failed refresh keeps what was listed; a failed first load lists nothing.
+    if (live.current) setSaved((prev) => next ?? prev ?? []);
+    return next;
+  }, []);
+
+  useEffect(() => {
+    live.current = true;
+    dropOldList();
+    void refresh();
+    return () => {
+      live.current = false;
+      clearTimeout(retry.current);
+    };
+  }, [refresh]);
+
+  // A turn that ended is saved: its conversation is listed (or moves up). The engine writes the
+  // file just after the turn's last event, so a conversation not listed yet is asked for again.
+  const running = useChat(runningIds);
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    const before = wasRunning.current ? wasRunning.current.split("\n") : [];
+    const now = new Set(running ? running.split("\n") : []);
+    wasRunning.current = running;
+    const ended = before.filter((id) => !now.has(id));
+    if (!ended.length) return;
+    void refresh().then((listed) => {
+      if (!live.current || ended.every((id) => listed?.some((c) => c.id === id))) return;
+      clearTimeout(retry.current);
+      retry.current = setTimeout(() => void refresh(), RETRY_MS);
+    });
+  }, [running, refresh]);
+
+  const savedIds = new Set((saved ?? []).map((c) => c.id));
+  const list = [...drafts.filter((d) => !savedIds.has(d.id)), ...(saved ?? [])];
+
+  // The first start with nothing saved, or the active conversation was deleted: a new one.
+  const activeId = chosenId && list.some((c) => c.id === chosenId) ? chosenId : (list[0]?.id ?? null);
+  useEffect(() => {
+    if (saved !== null && list.length === 0) {
+      setDrafts([{ id: newId("conv"), title: UNTITLED, saved: false }]);
+    }
+  }, [saved, list.length]);
+
+  const create = useCallback(() => {
+    const entry = { id: newId("conv"), title: UNTITLED, saved: false };
+    setDrafts((d) => [entry, ...d]);
+    setActiveId(entry.id);
+    void refresh();
+  }, [refresh]);
+
+  /** The first message of a conversation not saved yet names it until the engine lists it. */
+  const titleDraft = useCallback((id: string, text: string) => {
+    setDrafts((d) => d.map((e) => (e.id === id ? { ...e, title: titleFrom(text) } : e)));
+  }, []);
+
+  // What went wrong with the last rename or delete, for the list to show.
+  const [error, setError] = useState<string | null>(null);
+  const act = useCallback(
+    async (run: () => Promise<unknown>) => {
+      setError(null);
+      try {
+        await run();
+      } catch (e) {
+        setError(e instanceof Error ? e.message : String(e));
+      }
+      await refresh();
+    },
+    [refresh],
+  );
+
+  const rename = useCallback((id: string, title: string) => act(() => api.chatRename(id, title)), [act]);
+
+  const remove = useCallback(
+    (id: string) =>
+      act(async () => {
+        await api.chatDelete(id);
+        setDrafts((d) => d.filter((e) => e.id !== id));
+      }),
+    [act],
+  );
+
+  return { list, loaded: saved !== null, activeId, setActiveId, create, titleDraft, rename, remove, error, refresh };
+}
