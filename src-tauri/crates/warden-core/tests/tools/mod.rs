@@ -13,6 +13,7 @@ mod file_read;
 mod file_write;
 mod git_and_secrets;
 mod listing;
+mod path_property;
 mod registry;
 mod sandbox;
 mod search_in_files;
