@@ -85,9 +85,11 @@ echo "== running ($RUNS rounds, contestants interleaved, fresh process each; med
 for i in $(seq 1 "$RUNS"); do
   measure "$i" warden-anthropic "$DRAIN" anthropic "$BASE"
   measure "$i" sdk-anthropic node "$HERE/sdk_anthropic.mjs" "$BASE"
-  # What a user runs: the whole CLI, events as JSON lines to /dev/null.
+  # What a user runs: the whole CLI, events as JSON lines to /dev/null. A Claude model name: the
+  # engine budgets with its 200k window (an unknown name gets 32k, which the 70,000 output tokens
+  # of the body would spend, ending the turn with exit 1).
   measure "$i" warden-exec env WARDEN_HOME="$EXEC_HOME" ANTHROPIC_API_KEY=bench sh -c \
-    'exec "$0" exec --json --provider anthropic --model bench --base-url "$1" --project "$2" hi >/dev/null' \
+    'exec "$0" exec --json --provider anthropic --model claude-bench --base-url "$1" --project "$2" hi >/dev/null' \
     "$WARDEN" "$BASE" "$EXEC_PROJECT"
   measure "$i" warden-openai "$DRAIN" openai "$BASE/v1"
   measure "$i" sdk-openai node "$HERE/sdk_openai.mjs" "$BASE/v1"
