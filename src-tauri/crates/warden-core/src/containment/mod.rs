@@ -4,12 +4,16 @@
 //!
 //! One policy type ([`BoxPolicy`]) and one way in ([`launch`]): it turns a command line into the
 //! program Warden actually spawns. On Linux that is bubblewrap with a seccomp filter as a second
-//! wall ([`bwrap`], [`seccomp`]); where bubblewrap cannot run, commands are not contained and
-//! [`mechanism`] says why, so the window and the policy can say and act on it.
+//! wall ([`bwrap`], [`seccomp`]); where bubblewrap cannot run (not installed, user namespaces
+//! disabled), Landlock with the same seccomp filter (`landlock`, which says what it does
+//! differently); where neither can, commands are not contained and [`mechanism`] says why, so the
+//! window and the policy can say and act on it.
 //! This is the process boundary; the path sandbox (`crate::sandbox`) is the file tools' boundary.
 
 mod bwrap;
 mod hidden;
+#[cfg(target_os = "linux")]
+mod landlock;
 #[cfg(target_os = "linux")]
 mod seccomp;
 
@@ -75,6 +79,9 @@ impl BoxPolicy {
 pub enum Mechanism {
     /// bubblewrap (namespaces and mounts) plus a seccomp filter.
     Bubblewrap { program: PathBuf },
+    /// Landlock (filesystem, TCP, signals) plus the same seccomp filter, where bubblewrap cannot
+    /// run; `abi` is the kernel's Landlock version. The `landlock` module says what it does differently.
+    Landlock { abi: u8 },
     /// Commands run as the user, with only the path sandbox and the blocklist between them and
     /// the machine; `why` says what is missing.
     Unavailable { why: String },
@@ -89,21 +96,28 @@ impl Mechanism {
     pub fn describe(&self) -> String {
         match self {
             Self::Bubblewrap { .. } => "bubblewrap + seccomp".to_owned(),
+            Self::Landlock { abi } => format!("Landlock (ABI {abi}) + seccomp"),
             Self::Unavailable { why } => format!("none: {why}"),
         }
     }
 }
 
-/// The environment variable that forces a mechanism (`none`), for tests and for users whose
-/// machine cannot run the box and who accept that.
+/// The environment variable that forces a mechanism: `bwrap`, `landlock` (for tests), or `none`
+/// (for users whose machine cannot run the box and who accept that).
 pub const MECHANISM_ENV: &str = "WARDEN_SANDBOX";
 
 /// The mechanism of this machine, found once: bubblewrap when it is installed and can create the
-/// namespaces it needs here.
+/// namespaces it needs here, else Landlock when the kernel has it.
 pub fn mechanism() -> &'static Mechanism {
     static FOUND: OnceLock<Mechanism> = OnceLock::new();
     FOUND.get_or_init(|| match std::env::var(MECHANISM_ENV).as_deref() {
         Ok("none") => Mechanism::Unavailable { why: format!("{MECHANISM_ENV}=none") },
+        Ok("bwrap") => bwrap::probe(),
+        #[cfg(target_os = "linux")]
+        Ok("landlock") => landlock::probe(),
+        #[cfg(target_os = "linux")]
+        _ => landlock::fallback(bwrap::probe()),
+        #[cfg(not(target_os = "linux"))]
         _ => bwrap::probe(),
     })
 }
@@ -113,12 +127,22 @@ pub fn mechanism() -> &'static Mechanism {
 pub struct Launch {
     pub program: PathBuf,
     pub args: Vec<OsString>,
-    /// Descriptors the program must inherit (the seccomp programs bubblewrap reads). They are
-    /// close-on-exec; [`Launch::inherit_fds`] clears that in the child.
+    /// Descriptors the program must inherit (the seccomp programs bubblewrap reads, the lock of
+    /// the Landlock box's scratch folder). They are close-on-exec; [`Launch::inherit_fds`] clears
+    /// that in the child.
     pub fds: Vec<OwnedFd>,
     /// Whether the command runs contained (false when no mechanism works here).
     pub contained: bool,
+    /// What the child applies to itself before exec (the Landlock fallback), prepared here.
+    restriction: Option<std::sync::Arc<Restriction>>,
 }
+
+#[cfg(target_os = "linux")]
+use landlock::Restriction;
+/// No restriction is applied in the child on other systems.
+#[cfg(not(target_os = "linux"))]
+#[derive(Debug)]
+enum Restriction {}
 
 impl Launch {
     /// The command to spawn. Keep `self` alive until it is spawned: the child inherits
@@ -128,6 +152,10 @@ impl Launch {
         cmd.args(&self.args);
         #[cfg(unix)]
         inherit(&mut cmd, self.fds.iter().map(std::os::fd::AsRawFd::as_raw_fd).collect());
+        #[cfg(target_os = "linux")]
+        if let Some(restriction) = &self.restriction {
+            Restriction::install(restriction, &mut cmd);
+        }
         cmd
     }
 }
@@ -164,6 +192,10 @@ pub enum ContainError {
 pub fn launch(policy: &BoxPolicy, argv: &[OsString], cwd: &Path) -> Result<Launch, ContainError> {
     match mechanism() {
         Mechanism::Bubblewrap { program } => bwrap::launch(program, policy, argv, cwd),
+        #[cfg(target_os = "linux")]
+        Mechanism::Landlock { abi } => landlock::launch(*abi, policy, argv, cwd),
+        #[cfg(not(target_os = "linux"))]
+        Mechanism::Landlock { .. } => Err(ContainError::Setup("Landlock is Linux-only".to_owned())),
         Mechanism::Unavailable { .. } => {
             let (program, args) =
                 argv.split_first().ok_or_else(|| ContainError::Setup("no command".into()))?;
@@ -172,6 +204,7 @@ pub fn launch(policy: &BoxPolicy, argv: &[OsString], cwd: &Path) -> Result<Launc
                 args: args.to_vec(),
                 fds: Vec::new(),
                 contained: false,
+                restriction: None,
             })
         }
     }
