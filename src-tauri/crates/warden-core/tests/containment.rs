@@ -1,18 +1,108 @@
 //! The escape suite: real commands through the box, in temporary trees, with canaries and listeners
 //! outside it. Each attempt must fail, and what is outside proves it did (the canary unchanged, the
 //! listener never reached, the process alive); ordinary work inside the project must still succeed.
-//! On a machine where the box cannot run, every test fails with the reason: CI installs bubblewrap.
+//! Every case runs in every box (`bubblewrap`, `landlock`: `case::bubblewrap`, `case::landlock`),
+//! each in a child process of this test binary with `WARDEN_SANDBOX` forcing that box; a case the
+//! Landlock fallback cannot meet is ignored there with the reason. On a machine where a box cannot
+//! run, its tests fail with the reason: CI installs bubblewrap and has Landlock.
+#![cfg(target_os = "linux")]
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-#![cfg(target_os = "linux")]
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
 use std::time::Duration;
 
 use tempfile::TempDir;
-use warden_core::containment::{self, BoxPolicy};
+use warden_core::containment::{self, BoxPolicy, Mechanism, MECHANISM_ENV};
+
+/// `case::bubblewrap` and `case::landlock` for each `case`: the case run in that box.
+macro_rules! in_every_box {
+    ($($case:ident),* $(,)?) => {$(
+        mod $case {
+            #[test]
+            fn bubblewrap() {
+                super::in_box("bwrap", concat!(stringify!($case), "::bubblewrap"), super::$case);
+            }
+            #[test]
+            fn landlock() {
+                super::in_box("landlock", concat!(stringify!($case), "::landlock"), super::$case);
+            }
+        }
+    )*};
+}
+
+/// A case only bubblewrap can meet; its Landlock test is ignored with `reason` (run it with
+/// `--ignored` to see it fail).
+macro_rules! only_in_bubblewrap {
+    ($case:ident, $reason:literal) => {
+        mod $case {
+            #[test]
+            fn bubblewrap() {
+                super::in_box("bwrap", concat!(stringify!($case), "::bubblewrap"), super::$case);
+            }
+            #[test]
+            #[ignore = $reason]
+            fn landlock() {
+                super::in_box("landlock", concat!(stringify!($case), "::landlock"), super::$case);
+            }
+        }
+    };
+}
+
+in_every_box!(
+    work_inside_the_project_is_allowed,
+    writes_outside_the_project_are_refused_every_way,
+    secrets_are_hidden,
+    no_network_not_even_loopback,
+    network_on_reaches_loopback,
+    unix_sockets_outside_are_unreachable,
+    processes_outside_are_unkillable_and_closed,
+    a_daemon_does_not_outlive_its_command,
+    escape_syscalls_are_refused,
+    build_tools_keep_working_inside,
+);
+only_in_bubblewrap!(
+    processes_outside_are_invisible,
+    "Landlock has no PID namespace: /proc lists every process of the machine"
+);
+only_in_bubblewrap!(
+    git_hooks_and_config_stay_read_only,
+    "Landlock cannot keep .git/hooks and .git/config read-only: \
+     the rights git needs to create its lock files in .git reach them too"
+);
+
+/// Not a requirement but the fallback's known limit, pinned so a change to it is seen.
+mod landlock_limit_beside_a_hidden_file {
+    #[test]
+    fn landlock() {
+        let test = "landlock_limit_beside_a_hidden_file::landlock";
+        super::in_box("landlock", test, super::landlock_limit_beside_a_hidden_file);
+    }
+}
+
+/// Run `case` with the box `mechanism` (a `WARDEN_SANDBOX` value): directly when this process is
+/// the child forced into it, else in such a child (this test binary running only `test`).
+fn in_box(mechanism: &str, test: &str, case: fn()) {
+    if std::env::var(MECHANISM_ENV).as_deref() == Ok(mechanism) {
+        return case();
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    let out = Command::new(exe)
+        // The case itself decides; `--include-ignored` lets `--ignored` show why a case is ignored.
+        .args([test, "--exact", "--include-ignored", "--nocapture", "--test-threads=1"])
+        .env(MECHANISM_ENV, mechanism)
+        .output()
+        .expect("run the test binary");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{test} in {mechanism}:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("1 passed"), "{test} did not run in {mechanism}:\n{stdout}");
+}
+
+fn is_landlock() -> bool {
+    matches!(containment::mechanism(), Mechanism::Landlock { .. })
+}
 
 /// A project, a folder outside it with a canary, and a home with secret canaries.
 struct Tree {
@@ -50,6 +140,18 @@ impl Tree {
     }
 }
 
+/// The tree for the cases of ordinary work. Under Landlock, without the project's `.env`: a folder
+/// with a hidden location anywhere below it gets no file rights of its own, so what a command
+/// creates right in it (here the project root) is refused (`landlock_limit_beside_a_hidden_file`
+/// pins that down).
+fn work_tree() -> Tree {
+    let t = tree();
+    if is_landlock() {
+        std::fs::remove_file(t.project.join(".env")).expect("remove .env");
+    }
+    t
+}
+
 /// Run `script` with `sh -c` inside the box, in the project. With `WARDEN_TEST_UNBOXED=1` the
 /// scripts run without the box, to see every escape test fail (the suite can tell a box from none).
 fn boxed(policy: &BoxPolicy, script: &str) -> Output {
@@ -80,19 +182,18 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-#[test]
 fn work_inside_the_project_is_allowed() {
-    let t = tree();
+    let t = work_tree();
     let out =
         boxed(&t.policy(), "echo hello > note.txt && mkdir -p a/b && mv note.txt a/b/ && cat a/b/note.txt");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "hello\n");
     assert_eq!(std::fs::read_to_string(t.project.join("a/b/note.txt")).ok().as_deref(), Some("hello\n"));
-    let tmp = boxed(&t.policy(), "echo scratch > /tmp/x && cat /tmp/x");
-    assert_eq!(text(&tmp.stdout), "scratch\n", "a private /tmp: {}", text(&tmp.stderr));
+    // bubblewrap's TMPDIR is its private /tmp; Landlock's a fresh folder of the system temp.
+    let tmp = boxed(&t.policy(), r#"echo scratch > "$TMPDIR/x" && cat "$TMPDIR/x""#);
+    assert_eq!(text(&tmp.stdout), "scratch\n", "a private temp folder: {}", text(&tmp.stderr));
 }
 
-#[test]
 fn writes_outside_the_project_are_refused_every_way() {
     let t = tree();
     std::os::unix::fs::symlink(&t.outside, t.project.join("link")).expect("symlink");
@@ -117,7 +218,6 @@ fn writes_outside_the_project_are_refused_every_way() {
     assert_eq!(std::fs::read_to_string(t.home.join(".bashrc")).ok().as_deref(), Some(CANARY));
 }
 
-#[test]
 fn secrets_are_hidden() {
     let t = tree();
     let h = t.home.display();
@@ -132,7 +232,6 @@ fn secrets_are_hidden() {
     assert!(t.home.join(".ssh/id_ed25519").exists(), "hidden, not deleted");
 }
 
-#[test]
 fn no_network_not_even_loopback() {
     let t = tree();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
@@ -149,7 +248,6 @@ fn no_network_not_even_loopback() {
     assert!(listener.accept().is_err(), "a command reached the loopback listener");
 }
 
-#[test]
 fn network_on_reaches_loopback() {
     // The opposite, so the test above cannot pass because connecting never works from here.
     let t = tree();
@@ -166,7 +264,6 @@ fn network_on_reaches_loopback() {
     assert!(listener.accept().is_ok(), "the listener saw no connection");
 }
 
-#[test]
 fn unix_sockets_outside_are_unreachable() {
     let t = tree();
     let path = t.outside.join("service.sock");
@@ -181,8 +278,7 @@ fn unix_sockets_outside_are_unreachable() {
     assert!(listener.accept().is_err(), "a command reached a unix socket outside the box");
 }
 
-#[test]
-fn processes_outside_are_invisible_and_unkillable() {
+fn processes_outside_are_unkillable_and_closed() {
     let t = tree();
     let mut outside = std::process::Command::new("sleep")
         .arg("30")
@@ -190,20 +286,24 @@ fn processes_outside_are_invisible_and_unkillable() {
         .spawn()
         .expect("sleep");
     let pid = outside.id();
-    let out =
-        boxed(&t.policy(), &format!("kill -9 {pid}; cat /proc/{pid}/environ; ls /proc | grep -c '^[0-9]'"));
+    let out = boxed(&t.policy(), &format!("kill -9 {pid}; cat /proc/{pid}/environ; cat /proc/{pid}/maps"));
     let seen = format!("{}{}", text(&out.stdout), text(&out.stderr));
     assert!(!seen.contains("ENVIRON-CANARY"), "{seen}");
+    assert!(!seen.contains("/sleep"), "its memory map is readable: {seen}");
     std::thread::sleep(Duration::from_millis(100));
     assert!(outside.try_wait().expect("wait").is_none(), "the process outside was killed");
-    let visible: u32 =
-        text(&out.stdout).lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(u32::MAX);
-    assert!(visible <= 4, "{visible} processes visible inside the box: {seen}");
     let _ = outside.kill();
     let _ = outside.wait();
 }
 
-#[test]
+fn processes_outside_are_invisible() {
+    let t = tree();
+    let out = boxed(&t.policy(), "ls /proc | grep -c '^[0-9]'");
+    let visible: u32 =
+        text(&out.stdout).lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(u32::MAX);
+    assert!(visible <= 4, "{visible} processes visible inside the box: {}", text(&out.stderr));
+}
+
 fn git_hooks_and_config_stay_read_only() {
     let t = tree();
     std::fs::create_dir_all(t.project.join(".git/hooks")).expect("hooks");
@@ -217,7 +317,6 @@ fn git_hooks_and_config_stay_read_only() {
     assert!(t.project.join(".git/description").exists(), "the rest of .git stays writable");
 }
 
-#[test]
 fn a_daemon_does_not_outlive_its_command() {
     let t = tree();
     let marker = t.project.join("daemon-was-here");
@@ -233,7 +332,6 @@ fn a_daemon_does_not_outlive_its_command() {
     assert!(!marker.exists(), "a process started by the command ran on after it ended");
 }
 
-#[test]
 fn escape_syscalls_are_refused() {
     let t = tree();
     let script = "unshare -Ur true 2>&1 && echo UNSHARED; \
@@ -244,9 +342,8 @@ fn escape_syscalls_are_refused() {
     assert!(seen.contains("ptrace -1"), "ptrace(PTRACE_ATTACH) succeeded: {seen} {}", text(&out.stderr));
 }
 
-#[test]
 fn build_tools_keep_working_inside() {
-    let t = tree();
+    let t = work_tree();
     let out = boxed(
         &t.policy(),
         "set -e; cc -o main main.c && ./main; python3 -c 'print(6*7)'; git init -q repo && cd repo && \
@@ -256,4 +353,24 @@ fn build_tools_keep_working_inside() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "42\n1\n");
     assert!(Path::new(&t.project.join("main")).exists());
+}
+
+fn landlock_limit_beside_a_hidden_file() {
+    let t = tree();
+    std::fs::create_dir_all(t.project.join("src")).expect("mkdir");
+    std::fs::create_dir_all(t.project.join("deploy")).expect("mkdir");
+    std::fs::write(t.project.join("deploy/.env.production"), "PROD-CANARY").expect("deep secret");
+    let out = boxed(
+        &t.policy(),
+        "echo edited > main.c; echo new > new.txt; mkdir made; echo deeper > src/new.rs; \
+         echo beside > deploy/new; cat .env deploy/.env.production",
+    );
+    let read = |p: &str| std::fs::read_to_string(t.project.join(p)).ok();
+    assert_eq!(read("main.c").as_deref(), Some("edited\n"), "{}", text(&out.stderr));
+    assert_eq!(read("src/new.rs").as_deref(), Some("deeper\n"), "a folder without secrets is whole");
+    for refused in ["new.txt", "made", "deploy/new"] {
+        assert!(!t.project.join(refused).exists(), "{refused} was created beside a hidden file");
+    }
+    let seen = text(&out.stdout);
+    assert!(!seen.contains("ENV-CANARY") && !seen.contains("PROD-CANARY"), "{seen}");
 }

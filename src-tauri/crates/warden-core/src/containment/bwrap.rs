@@ -104,7 +104,7 @@ pub(super) fn launch(
     }
     args.push("--".into());
     args.extend(argv.iter().cloned());
-    Ok(Launch { program: program.to_path_buf(), args, fds, contained: true })
+    Ok(Launch { program: program.to_path_buf(), args, fds, contained: true, restriction: None })
 }
 
 #[derive(Default)]

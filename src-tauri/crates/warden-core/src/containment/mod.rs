@@ -4,14 +4,18 @@
 //!
 //! One policy type ([`BoxPolicy`]) and one way in ([`launch`]): it turns a command line into the
 //! program Warden actually spawns. On Linux that is bubblewrap with a seccomp filter as a second
-//! wall ([`bwrap`], [`seccomp`]), on macOS Seatbelt ([`seatbelt`]); where neither can run,
-//! commands are not contained and [`mechanism`] says why, so the window and the policy can say and
-//! act on it. Which box a platform uses is decided in one place, [`platform`].
+//! wall ([`bwrap`], [`seccomp`]); where bubblewrap cannot run (not installed, user namespaces
+//! disabled), Landlock with the same seccomp filter (`landlock`, which says what it does
+//! differently); on macOS Seatbelt ([`seatbelt`]); where none can, commands are not contained and
+//! [`mechanism`] says why, so the window and the policy can say and act on it. Which box a
+//! platform uses is decided in one place, [`platform`].
 //! This is the process boundary; the path sandbox (`crate::sandbox`) is the file tools' boundary.
 
 mod bwrap;
 mod explain;
 mod hidden;
+#[cfg(target_os = "linux")]
+mod landlock;
 mod seatbelt;
 #[cfg(target_os = "linux")]
 mod seccomp;
@@ -117,6 +121,9 @@ pub enum Mechanism {
     Bubblewrap { program: PathBuf },
     /// macOS Seatbelt: `sandbox-exec` with a generated profile.
     Seatbelt { program: PathBuf },
+    /// Landlock (filesystem, TCP, signals) plus the same seccomp filter, where bubblewrap cannot
+    /// run; `abi` is the kernel's Landlock version. The `landlock` module says what it does differently.
+    Landlock { abi: u8 },
     /// Commands run as the user, with only the path sandbox and the blocklist between them and
     /// the machine; `why` says what is missing.
     Unavailable { why: String },
@@ -132,34 +139,43 @@ impl Mechanism {
         match self {
             Self::Bubblewrap { .. } => "bubblewrap + seccomp".to_owned(),
             Self::Seatbelt { .. } => "Seatbelt (sandbox-exec)".to_owned(),
+            Self::Landlock { abi } => format!(
+                "Landlock (ABI {abi}) + seccomp, the fallback where bubblewrap cannot run: other \
+                 processes stay visible (not reachable), .git/hooks and .git/config stay writable, and \
+                 no new file can be made in a folder that holds a hidden secret"
+            ),
             Self::Unavailable { why } => format!("none: {why}"),
         }
     }
 }
 
-/// The environment variable that forces a mechanism (`none`), for tests and for users whose
-/// machine cannot run the box and who accept that.
+/// The environment variable that forces a mechanism: `bwrap`, `landlock` (for tests), or `none`
+/// (for users whose machine cannot run the box and who accept that).
 pub const MECHANISM_ENV: &str = "WARDEN_SANDBOX";
 
 /// The mechanism of this machine, found once: bubblewrap when it is installed and can create the
-/// namespaces it needs here (Linux), Seatbelt when `sandbox-exec` accepts the box (macOS).
+/// namespaces it needs here, else Landlock when the kernel has it (Linux); Seatbelt when
+/// `sandbox-exec` accepts the box (macOS).
 pub fn mechanism() -> &'static Mechanism {
     static FOUND: OnceLock<Mechanism> = OnceLock::new();
     FOUND.get_or_init(|| match std::env::var(MECHANISM_ENV).as_deref() {
         Ok("none") => Mechanism::Unavailable { why: format!("{MECHANISM_ENV}=none") },
+        Ok("bwrap") => bwrap::probe(),
+        #[cfg(target_os = "linux")]
+        Ok("landlock") => landlock::probe(),
         _ => platform(),
     })
 }
 
 /// The box this platform offers, one arm per platform; each probe compiles everywhere.
 fn platform() -> Mechanism {
-    if cfg!(target_os = "linux") {
-        bwrap::probe()
-    } else if cfg!(target_os = "macos") {
-        seatbelt::probe()
-    } else {
-        Mechanism::Unavailable { why: "commands are not contained on this platform yet".to_owned() }
+    if cfg!(target_os = "macos") {
+        return seatbelt::probe();
     }
+    #[cfg(target_os = "linux")]
+    return landlock::fallback(bwrap::probe());
+    #[cfg(not(target_os = "linux"))]
+    Mechanism::Unavailable { why: "commands are not contained on this platform yet".to_owned() }
 }
 
 /// What to spawn for one boxed command.
@@ -167,12 +183,22 @@ fn platform() -> Mechanism {
 pub struct Launch {
     pub program: PathBuf,
     pub args: Vec<OsString>,
-    /// Descriptors the program must inherit (the seccomp programs bubblewrap reads). They are
-    /// close-on-exec; [`Launch::inherit_fds`] clears that in the child.
+    /// Descriptors the program must inherit (the seccomp programs bubblewrap reads, the lock of
+    /// the Landlock box's scratch folder). They are close-on-exec; [`Launch::inherit_fds`] clears
+    /// that in the child.
     pub fds: Vec<OwnedFd>,
     /// Whether the command runs contained (false when no mechanism works here).
     pub contained: bool,
+    /// What the child applies to itself before exec (the Landlock fallback), prepared here.
+    restriction: Option<std::sync::Arc<Restriction>>,
 }
+
+#[cfg(target_os = "linux")]
+use landlock::Restriction;
+/// No restriction is applied in the child on other systems.
+#[cfg(not(target_os = "linux"))]
+#[derive(Debug)]
+enum Restriction {}
 
 impl Launch {
     /// The command to spawn. Keep `self` alive until it is spawned: the child inherits
@@ -182,6 +208,10 @@ impl Launch {
         cmd.args(&self.args);
         #[cfg(unix)]
         inherit(&mut cmd, self.fds.iter().map(std::os::fd::AsRawFd::as_raw_fd).collect());
+        #[cfg(target_os = "linux")]
+        if let Some(restriction) = &self.restriction {
+            Restriction::install(restriction, &mut cmd);
+        }
         cmd
     }
 }
@@ -242,6 +272,10 @@ pub fn launch_with(
     match mechanism {
         Mechanism::Bubblewrap { program } => bwrap::launch(program, policy, argv, cwd),
         Mechanism::Seatbelt { program } => seatbelt::launch(program, policy, argv),
+        #[cfg(target_os = "linux")]
+        Mechanism::Landlock { abi } => landlock::launch(*abi, policy, argv, cwd),
+        #[cfg(not(target_os = "linux"))]
+        Mechanism::Landlock { .. } => Err(ContainError::Setup("Landlock is Linux-only".to_owned())),
         Mechanism::Unavailable { .. } => {
             let (program, args) =
                 argv.split_first().ok_or_else(|| ContainError::Setup("no command".into()))?;
@@ -250,6 +284,7 @@ pub fn launch_with(
                 args: args.to_vec(),
                 fds: Vec::new(),
                 contained: false,
+                restriction: None,
             })
         }
     }

@@ -222,7 +222,7 @@ pub(super) fn launch(program: &Path, policy: &BoxPolicy, argv: &[OsString]) -> R
     let mut args = profile(policy, &std::env::temp_dir()).arguments();
     args.push("--".into());
     args.extend(argv.iter().cloned());
-    Ok(Launch { program: program.to_path_buf(), args, fds: Vec::new(), contained: true })
+    Ok(Launch { program: program.to_path_buf(), args, fds: Vec::new(), contained: true, restriction: None })
 }
 
 #[cfg(test)]

@@ -66,11 +66,21 @@ const NETWORK_FAMILIES: &[u64] =
 
 /// The filters as descriptors bubblewrap reads (`--add-seccomp-fd`), close-on-exec.
 pub(super) fn filters(network: bool) -> Result<Vec<OwnedFd>, ContainError> {
+    let [refused, clone3] = programs(network)?;
+    Ok(vec![
+        memfd("warden-seccomp", &program_bytes(&refused))?,
+        memfd("warden-seccomp-clone3", &program_bytes(&clone3))?,
+    ])
+}
+
+/// The same two filters as BPF programs, in the order they are loaded (the Landlock fallback loads
+/// them itself, see `super::landlock`).
+pub(super) fn programs(network: bool) -> Result<[BpfProgram; 2], ContainError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)
         .map_err(|e| ContainError::Setup(format!("seccomp on {}: {e}", std::env::consts::ARCH)))?;
     let refused = compile(refused_rules(network)?, libc::EPERM, arch)?;
     let clone3 = compile(BTreeMap::from([(libc::SYS_clone3, Vec::new())]), libc::ENOSYS, arch)?;
-    Ok(vec![memfd("warden-seccomp", &refused)?, memfd("warden-seccomp-clone3", &clone3)?])
+    Ok([refused, clone3])
 }
 
 fn refused_rules(network: bool) -> Result<BTreeMap<i64, Vec<SeccompRule>>, ContainError> {
@@ -127,19 +137,16 @@ fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, ContainError> 
     SeccompRule::new(conditions).map_err(|e| ContainError::Setup(format!("seccomp rule: {e}")))
 }
 
-/// A filter that fails the matched calls with `errno` and lets everything else through, as the
-/// bytes of its BPF program.
+/// A filter that fails the matched calls with `errno` and lets everything else through.
 fn compile(
     rules: BTreeMap<i64, Vec<SeccompRule>>,
     errno: i32,
     arch: TargetArch,
-) -> Result<Vec<u8>, ContainError> {
+) -> Result<BpfProgram, ContainError> {
     let errno = u32::try_from(errno).map_err(|_| ContainError::Setup("bad errno".into()))?;
     let filter = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Errno(errno), arch)
         .map_err(|e| ContainError::Setup(format!("seccomp filter: {e}")))?;
-    let program: BpfProgram =
-        filter.try_into().map_err(|e| ContainError::Setup(format!("seccomp compile: {e}")))?;
-    Ok(program_bytes(&program))
+    filter.try_into().map_err(|e| ContainError::Setup(format!("seccomp compile: {e}")))
 }
 
 /// `struct sock_filter[]` as the kernel reads it: code (u16), jt (u8), jf (u8), k (u32), native order.
