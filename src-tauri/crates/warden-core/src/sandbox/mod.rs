@@ -17,6 +17,8 @@ mod options;
 pub mod path;
 pub(crate) mod secrets;
 mod shell_words;
+#[cfg(test)]
+mod shell_words_vs_bash;
 
 use std::path::{Path, PathBuf};
 

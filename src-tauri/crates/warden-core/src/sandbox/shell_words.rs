@@ -65,7 +65,8 @@ pub(crate) struct Redirect {
     /// `>`, `>>`, `2>`, `&>`, `>&`, `<`, `<<`, `<<-`, `<<<`, …
     pub op: String,
     pub target: Word,
-    /// The body of a heredoc (`<<`, `<<-`): data, never lexed as commands.
+    /// The body of a heredoc (`<<`, `<<-`): data, never lexed as commands. (When its delimiter
+    /// is unquoted the shell still expands `$(…)` and `` `…` `` in it: those are in `scripts`.)
     pub body: Option<String>,
 }
 
@@ -117,6 +118,8 @@ fn parse_at(input: &str, depth: usize) -> Result<Parsed, TooDeep> {
 struct PendingHeredoc {
     delimiter: String,
     strip_tabs: bool,
+    /// No part of the delimiter was quoted: the shell expands parameters and substitutions in it.
+    expands: bool,
     slot: HeredocSlot,
 }
 
@@ -169,7 +172,7 @@ impl Lexer {
                         self.out.compound = true;
                     }
                     if c == '\n' {
-                        self.heredoc_bodies(&mut segment);
+                        self.heredoc_bodies(&mut segment)?;
                     }
                 }
                 '>' | '<' => {
@@ -192,6 +195,9 @@ impl Lexer {
                     };
                     self.redirect(&mut segment, fd.unwrap_or_default())?;
                 }
+                // A line continuation is removed before words are formed: it neither ends a
+                // word nor starts one.
+                '\\' if self.peek(1) == Some('\n') => self.pos += 2,
                 '#' if word.is_none() => {
                     while let Some(ch) = self.peek(0) {
                         if ch == '\n' {
@@ -222,7 +228,7 @@ impl Lexer {
     }
 
     /// After a newline: the bodies of the heredocs opened on the line just read.
-    fn heredoc_bodies(&mut self, current: &mut Segment) {
+    fn heredoc_bodies(&mut self, current: &mut Segment) -> Result<(), TooDeep> {
         for pending in std::mem::take(&mut self.pending_heredocs) {
             let mut body = String::new();
             loop {
@@ -242,6 +248,10 @@ impl Lexer {
                 body.push_str(&line);
                 body.push('\n');
             }
+            if pending.expands {
+                // Quotes do not quote in a heredoc: `'$(…)'` runs.
+                self.substitutions_in(&body, false)?;
+            }
             let redirect = match pending.slot {
                 HeredocSlot::Current(r) => current.redirects.get_mut(r),
                 HeredocSlot::Done(s, r) => self.out.segments.get_mut(s).and_then(|s| s.redirects.get_mut(r)),
@@ -250,6 +260,7 @@ impl Lexer {
                 redirect.body = Some(body);
             }
         }
+        Ok(())
     }
 
     /// Read one redirection operator (the descriptor, if any, already taken) and its target word.
@@ -267,8 +278,12 @@ impl Lexer {
             op.push('-');
             self.pos += 1;
         }
-        while matches!(self.peek(0), Some(' ' | '\t')) {
-            self.pos += 1;
+        loop {
+            match (self.peek(0), self.peek(1)) {
+                (Some(' ' | '\t'), _) => self.pos += 1,
+                (Some('\\'), Some('\n')) => self.pos += 2,
+                _ => break,
+            }
         }
         let mut target = Word::default();
         while let Some(ch) = self.peek(0) {
@@ -278,9 +293,11 @@ impl Lexer {
             self.word_unit(&mut target)?;
         }
         if heredoc {
+            let quoted = target.0.iter().any(|p| matches!(p, Piece::Text { quoted: true, .. }));
             self.pending_heredocs.push(PendingHeredoc {
                 delimiter: target.text(),
                 strip_tabs: op.ends_with('-'),
+                expands: !quoted,
                 slot: HeredocSlot::Current(segment.redirects.len()),
             });
         }
@@ -376,6 +393,8 @@ impl Lexer {
             (Some('{'), _) => {
                 self.pos += 2;
                 let expr = self.braced();
+                // `${x:-$(…)}` runs its substitution; single quotes protect only outside `"…"`.
+                self.substitutions_in(&expr, !quoted)?;
                 word.0.push(Piece::Param { expr, quoted });
             }
             (Some(c), _) if c.is_ascii_alphabetic() || c == '_' => {
@@ -516,6 +535,45 @@ impl Lexer {
             inner.push(ch);
         }
         inner
+    }
+
+    /// Finds the substitutions the shell runs while expanding `text` (a heredoc body, the word of
+    /// `${x:-word}`), where everything else is data: each becomes a script and commands of its own.
+    /// `single_quotes` says whether `'…'` protects what it holds there.
+    fn substitutions_in(&mut self, text: &str, single_quotes: bool) -> Result<(), TooDeep> {
+        if !text.contains(['$', '`']) {
+            return Ok(());
+        }
+        if self.depth + 1 > MAX_DEPTH {
+            return Err(TooDeep);
+        }
+        let mut inner = Lexer {
+            chars: text.chars().collect(),
+            pos: 0,
+            depth: self.depth + 1,
+            out: Parsed::default(),
+            pending_heredocs: Vec::new(),
+        };
+        let mut ignored = Word::default();
+        while let Some(ch) = inner.peek(0) {
+            match ch {
+                '\\' => inner.pos += 2,
+                '\'' if single_quotes => {
+                    inner.pos += 1;
+                    while inner.peek(0).is_some_and(|c| c != '\'') {
+                        inner.pos += 1;
+                    }
+                    inner.pos += 1;
+                }
+                '$' => inner.dollar(&mut ignored, true)?,
+                '`' => inner.backtick(&mut ignored)?,
+                _ => inner.pos += 1,
+            }
+        }
+        self.out.compound |= !inner.out.scripts.is_empty();
+        self.out.scripts.extend(inner.out.scripts);
+        self.out.segments.extend(inner.out.segments);
+        Ok(())
     }
 
     fn substitution(&mut self, inner: &str) -> Result<(), TooDeep> {

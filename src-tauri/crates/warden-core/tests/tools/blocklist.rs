@@ -312,3 +312,40 @@ async fn bash_refuses_blocked_commands_before_running_anything() {
     assert!(meta(&out, "reason").as_str().is_some_and(|r| r.contains("recursive delete")), "{}", out.content);
     assert!(!marker.exists(), "nothing may run when any part is blocked");
 }
+
+/// The shell expands `$(…)` and `` `…` `` in a heredoc whose delimiter is unquoted (quotes there
+/// are plain characters) and in the word of `${x:-word}`: what they hold runs. A quoted delimiter
+/// makes the body plain data.
+#[test]
+fn substitutions_in_heredocs_and_parameter_words_are_judged() {
+    let blocked = [
+        "cat <<EOF\n$(rm -rf /)\nEOF",
+        "cat <<EOF\n`rm -rf /`\nEOF",
+        "cat <<EOF > notes\n'$(rm -rf ~)'\nEOF",
+        "cat <<-EOF\n\t$(rm -rf /)\n\tEOF",
+        "cat <<EOF\n${x:-$(rm -rf /)}\nEOF",
+        "cat <<EOF\n$(:(){ :|:& };:)\nEOF",
+        "cat <<A; cat <<B\nok\nA\n$(rm -rf /)\nB",
+        "cat <<EOF\n$(cat <<EOG\n$(rm -rf /)\nEOG\n)\nEOF",
+        "echo \"${x:-$(rm -rf /)}\"",
+        "echo \"${x:-'$(rm -rf /)'}\"",
+        "echo ${x:-`rm -rf /`}",
+        "echo ${x:=${y:-$(mkfs /dev/sda1)}}",
+        "echo \"${x:-$(:(){ :|:& };:)}\"",
+    ];
+    for command in blocked {
+        assert!(matches!(judge(command), Verdict::Blocked(_)), "{command:?} got {:?}", judge(command));
+    }
+    let data = [
+        "cat <<'EOF'\n$(rm -rf /)\nEOF",
+        "cat <<\"EOF\"\n`rm -rf /`\nEOF",
+        "cat <<E\\OF\n$(rm -rf /)\nEOF",
+        "cat <<''EOF\n$(rm -rf /)\nEOF",
+        "cat <<EOF\n\\$(rm -rf /)\nEOF",
+        "echo ${x:-'$(rm -rf /)'}",
+        "echo \"${x:-\\$(rm -rf /)}\"",
+    ];
+    for command in data {
+        assert_eq!(judge(command), Verdict::Known, "{command:?}");
+    }
+}
