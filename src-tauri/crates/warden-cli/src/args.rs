@@ -24,6 +24,50 @@ pub enum Command {
     /// Run any command inside the box the agent's commands run in; its exit status is passed
     /// through.
     Sandbox(SandboxArgs),
+    /// List, compare and restore the checkpoints Warden took of a project before each change.
+    Checkpoint(CheckpointArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
+    /// The project (default: the current directory).
+    #[arg(long, global = true)]
+    pub project: Option<PathBuf>,
+    /// Print JSON on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub action: CheckpointAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CheckpointAction {
+    /// The project's checkpoints, oldest first.
+    List {
+        /// Only those of one conversation.
+        #[arg(long)]
+        conversation: Option<String>,
+    },
+    /// What changed between a checkpoint and another (or the project as it is now).
+    Diff {
+        id: String,
+        id2: Option<String>,
+        /// Only this file.
+        #[arg(long)]
+        path: Option<String>,
+    },
+    /// Put the project (or some paths) back as a checkpoint recorded it.
+    Restore {
+        id: String,
+        /// Restore only this file or folder (repeatable).
+        #[arg(long = "path", value_name = "P")]
+        paths: Vec<String>,
+        /// Overwrite files changed outside Warden since its last checkpoint.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Take a checkpoint now.
+    Create,
 }
 
 #[derive(Debug, Args)]

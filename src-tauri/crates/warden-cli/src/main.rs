@@ -1,9 +1,11 @@
 //! `warden`: the headless faces of the engine. `warden exec` runs a whole turn and prints its
 //! events; `warden tool` runs one tool through the same registry, sandbox and policy;
-//! `warden sandbox` runs any command in the box the agent's commands run in.
+//! `warden sandbox` runs any command in the box the agent's commands run in; `warden checkpoint`
+//! lists, compares and restores the checkpoints taken before each change.
 
 mod approvals_input;
 mod args;
+mod checkpoint_cmd;
 mod exec;
 mod render;
 mod sandbox_cmd;
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
     // One box and done: no runtime to start.
     let cli = match cli.command {
         Command::Sandbox(args) => return ExitCode::from(sandbox_cmd::run(args)),
+        Command::Checkpoint(args) => return ExitCode::from(checkpoint_cmd::run(args)),
         command => Cli { command, ..cli },
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
             Command::Exec(args) => exec::run(args).await,
             Command::Tool(args) => tool_cmd::run(args).await,
             Command::Sandbox(args) => sandbox_cmd::run(args),
+            Command::Checkpoint(args) => checkpoint_cmd::run(args),
         }
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).

@@ -4,6 +4,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod agent;
+pub mod checkpoint;
 pub mod config;
 pub mod containment;
 pub mod history_file;

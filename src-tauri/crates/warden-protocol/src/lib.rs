@@ -3,6 +3,7 @@
 //! Data only: every type here is serde + `specta::Type`, payload fields are camelCase, and
 //! `src/bindings.ts` in the UI is generated from these types — never edited by hand.
 
+mod checkpoint;
 mod conversation;
 mod event;
 mod history;
@@ -10,6 +11,7 @@ mod op;
 mod settings;
 mod tool;
 
+pub use checkpoint::*;
 pub use conversation::*;
 pub use event::*;
 pub use history::*;

@@ -63,6 +63,8 @@ pub struct ToolPermissions {
     /// Folders outside the project that commands may also write (absolute paths), e.g. a build
     /// output folder elsewhere. Secret locations stay hidden even inside them.
     pub extra_writable: Vec<String>,
+    /// Whether the project is checkpointed before every change (on by default).
+    pub checkpoints: bool,
 }
 
 impl Default for ToolPermissions {
@@ -73,6 +75,7 @@ impl Default for ToolPermissions {
             bash_timeout_secs: 60,
             network: false,
             extra_writable: Vec::new(),
+            checkpoints: true,
         }
     }
 }

@@ -251,7 +251,26 @@ impl Session {
     async fn drive(&self, user: Message, cancel: CancellationToken) -> TurnEnd {
         // Cleared on drop, so a turn that panics or is dropped never leaves the session busy.
         let _running = RunningGuard(&self.core);
+        let store = self.core.runner.checkpoints().cloned();
+        // Held for the whole turn: a restore in this project waits until it ends.
+        let _turn = match &store {
+            Some(store) => {
+                let store = store.clone();
+                tokio::task::spawn_blocking(move || store.turn_guard()).await.ok().and_then(Result::ok)
+            }
+            None => None,
+        };
         let end = run_turn(self.core.clone(), user, cancel).await;
+        if let Some(store) = store {
+            let origin = crate::checkpoint::Origin {
+                conversation_id: Some(self.core.config.conversation_id.clone()),
+                ..Default::default()
+            };
+            let taken = tokio::task::spawn_blocking(move || store.turn_end(&origin)).await;
+            if let Ok(Err(error)) = taken {
+                tracing::warn!(%error, "no checkpoint at the end of the turn");
+            }
+        }
         self.save_history().await;
         end
     }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{OutputStream, ToolCall};
 
+use crate::checkpoint::CheckpointStore;
 use crate::containment::{self, BoxPolicy};
 use crate::policy::Containment;
 use crate::sandbox::Workspace;
@@ -19,6 +20,8 @@ pub struct ToolEnvironment {
     processes: Arc<BackgroundProcesses>,
     /// The OS box of the session's commands; `None` when commands cannot be contained here.
     commands_box: Option<Arc<BoxPolicy>>,
+    /// Where the project is checkpointed before each change; `None` when checkpoints are off.
+    checkpoints: Option<Arc<CheckpointStore>>,
 }
 
 impl ToolEnvironment {
@@ -32,7 +35,12 @@ impl ToolEnvironment {
     /// Commands in `policy`'s box, when this machine can contain them.
     pub fn with_box(workspace: Workspace, policy: BoxPolicy) -> Self {
         let commands_box = containment::mechanism().is_contained().then(|| Arc::new(policy));
-        Self { workspace: Arc::new(workspace), processes: Arc::new(BackgroundProcesses::new()), commands_box }
+        Self {
+            workspace: Arc::new(workspace),
+            processes: Arc::new(BackgroundProcesses::new()),
+            commands_box,
+            checkpoints: None,
+        }
     }
 
     /// Commands run as the user, in no box: what a machine without a mechanism gets (tests use
@@ -42,7 +50,18 @@ impl ToolEnvironment {
             workspace: Arc::new(workspace),
             processes: Arc::new(BackgroundProcesses::new()),
             commands_box: None,
+            checkpoints: None,
         }
+    }
+
+    /// Checkpoint the project in `store` before every call that can change files.
+    pub fn with_checkpoints(mut self, store: Arc<CheckpointStore>) -> Self {
+        self.checkpoints = Some(store);
+        self
+    }
+
+    pub fn checkpoints(&self) -> Option<&Arc<CheckpointStore>> {
+        self.checkpoints.as_ref()
     }
 
     pub fn workspace(&self) -> &Arc<Workspace> {

@@ -9,13 +9,14 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolConfirm, ToolDefinition, ToolErrorCode,
-    ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
+    CallChanges, DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolCategory, ToolConfirm,
+    ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
 };
 
 use super::approvals::{ApprovalOutcome, ApprovalRouter};
 use super::events::EventEmitter;
 use super::tool_env::{execute_streaming, ToolEnvironment};
+use crate::checkpoint::{CheckpointStore, Origin, Taken};
 use crate::policy::{self, Containment, Decision, Grants};
 use crate::scope::Scope;
 use crate::tool::{Tool, ToolContext, ToolOutput, ToolRegistry};
@@ -215,10 +216,38 @@ impl ToolRunner {
             return ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled.");
         }
         let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
-        execute_streaming(&self.tools, &tool_call, ctx, |stream, chunk| {
+        let checkpoint = match self.env.checkpoints() {
+            Some(store) if changes_files(tool.as_ref()) => {
+                Some(Checkpointed::before(store.clone(), self.origin(message_id, call)).await)
+            }
+            _ => None,
+        };
+        let mut output = execute_streaming(&self.tools, &tool_call, ctx, |stream, chunk| {
             self.events.tool_delta(message_id, &call.id, stream, chunk);
         })
-        .await
+        .await;
+        if let Some(checkpoint) = checkpoint {
+            let changes = checkpoint.after().await;
+            if let Ok(value) = serde_json::to_value(changes) {
+                output.metadata.insert("changes".to_owned(), value);
+            }
+        }
+        output
+    }
+
+    fn origin(&self, message_id: &str, call: &RequestedCall) -> Origin {
+        let conversation = self.events.conv();
+        Origin {
+            conversation_id: (!conversation.is_empty()).then_some(conversation),
+            message_id: (!message_id.is_empty()).then(|| message_id.to_owned()),
+            tool_id: Some(call.id.clone()),
+            tool_name: Some(call.name.clone()),
+        }
+    }
+
+    /// The project's checkpoint store, when checkpoints are on.
+    pub fn checkpoints(&self) -> Option<&Arc<CheckpointStore>> {
+        self.env.checkpoints()
     }
 
     /// Ask the user. `None` = approved; `Some(result)` = not run, and why.
@@ -300,6 +329,65 @@ impl ToolRunner {
     }
 }
 
+/// Whether a tool's calls can change the project's files (and so are checkpointed first).
+fn changes_files(tool: &dyn Tool) -> bool {
+    let def = tool.definition();
+    match def.category {
+        ToolCategory::FileChange => true,
+        ToolCategory::Exec => def.danger != DangerLevel::Safe,
+        _ => false,
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The checkpoint before one call, and what it takes to say what the call changed.
+struct Checkpointed {
+    store: Arc<CheckpointStore>,
+    origin: Origin,
+    /// The checkpoint, or why there is none (the call runs all the same).
+    before: Result<Taken, String>,
+}
+
+impl Checkpointed {
+    async fn before(store: Arc<CheckpointStore>, origin: Origin) -> Self {
+        let (s, o) = (store.clone(), origin.clone());
+        let before = tokio::task::spawn_blocking(move || s.checkpoint(&o))
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|taken| taken.map_err(|e| e.to_string()));
+        if let Err(error) = &before {
+            tracing::warn!(%error, "no checkpoint for this change");
+        }
+        Self { store, origin, before }
+    }
+
+    async fn after(self) -> CallChanges {
+        let before = match self.before {
+            Ok(before) => before,
+            Err(error) => {
+                return CallChanges {
+                    checkpoint_id: None,
+                    files: Vec::new(),
+                    error: Some(format!("No checkpoint for this change: {error}")),
+                }
+            }
+        };
+        let id = before.id.clone();
+        let (store, origin) = (self.store, self.origin);
+        let files = tokio::task::spawn_blocking(move || store.after(&before, &origin))
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|files| files.map_err(|e| e.to_string()));
+        match files {
+            Ok(files) => CallChanges { checkpoint_id: Some(id), files, error: None },
+            Err(error) => CallChanges {
+                checkpoint_id: Some(id),
+                files: Vec::new(),
+                error: Some(format!("Could not tell what this call changed: {error}")),
+            },
+        }
+    }
 }

@@ -190,6 +190,13 @@ impl WardenHome {
         dir
     }
 
+    /// Where a project's checkpoints are kept: `<data>/checkpoints/<folder name>-<hash>`, beside
+    /// (not inside) the project's storage, which is a sandbox root the model can write.
+    pub fn checkpoints_dir(&self, project_root: &Path) -> PathBuf {
+        let canonical = std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
+        self.data_dir.join("checkpoints").join(project_storage_name(&canonical))
+    }
+
     /// Where a conversation's history is kept, or `None` for an id that is not a plain name
     /// (ids come from the window; one can never name a path outside this folder).
     pub fn conversation_path(&self, conversation_id: &str) -> Option<PathBuf> {

@@ -218,7 +218,7 @@ impl Launch {
 
 #[cfg(unix)]
 #[allow(unsafe_code)]
-fn inherit(cmd: &mut std::process::Command, fds: Vec<i32>) {
+pub(crate) fn inherit(cmd: &mut std::process::Command, fds: Vec<i32>) {
     use std::os::unix::process::CommandExt;
     if fds.is_empty() {
         return;

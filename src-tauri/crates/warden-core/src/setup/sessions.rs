@@ -11,6 +11,7 @@ use warden_protocol::{Event, KeyName, Message, ProviderId, Settings, TrustLevel}
 use super::{default_model, Engine, SetupError};
 use crate::agent::budget::known_context_window;
 use crate::agent::{Session, SessionConfig, ToolEnvironment};
+use crate::checkpoint::CheckpointStore;
 use crate::containment::BoxPolicy;
 use crate::provider::Provider;
 use crate::sandbox::Workspace;
@@ -126,6 +127,10 @@ impl Engine {
         config.max_turns = spec.max_turns.max(1);
         config.history_file = spec.history_file.clone();
         config.project_root = Some(project);
+        if let Some(store) = env.checkpoints().cloned() {
+            // The first look at every file, while the user types: later checkpoints go by what changed.
+            tokio::task::spawn_blocking(move || store.prime());
+        }
         Ok(Session::new(config, provider, Arc::new(registry), env))
     }
 
@@ -181,7 +186,22 @@ impl Engine {
                 dirs::home_dir().as_deref(),
             );
         }
-        Ok((ToolRegistry::with_core_tools(config), ToolEnvironment::with_box(workspace, commands_box)))
+        let mut env = ToolEnvironment::with_box(workspace, commands_box);
+        let enabled = settings
+            .tool_permissions
+            .get(&project.to_string_lossy().into_owned())
+            .is_none_or(|perms| perms.checkpoints);
+        if enabled {
+            let dir = self.home.checkpoints_dir(project);
+            let workspace = env.workspace().clone();
+            let opened = tokio::task::spawn_blocking(move || CheckpointStore::open(&dir, workspace)).await;
+            match opened {
+                Ok(Ok(store)) => env = env.with_checkpoints(Arc::new(store)),
+                Ok(Err(error)) => tracing::warn!(%error, "checkpoints are off for this session"),
+                Err(error) => tracing::warn!(%error, "checkpoints are off for this session"),
+            }
+        }
+        Ok((ToolRegistry::with_core_tools(config), env))
     }
 }
 

@@ -56,6 +56,8 @@ impl Engine {
             input: Ok(input),
         };
         let cancel = CancellationToken::new();
+        // Like a turn: a restore in this project waits until the call has ended.
+        let _turn = runner.checkpoints().and_then(|store| store.turn_guard().ok());
         let run = runner.call("", call, &cancel);
         tokio::pin!(run);
         loop {

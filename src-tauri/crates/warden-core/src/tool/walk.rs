@@ -37,6 +37,8 @@ pub(crate) struct WalkOptions {
     pub max_depth: Option<usize>,
     /// Globs that include or exclude beyond the ignore files (ripgrep `-g`).
     pub overrides: Option<Override>,
+    /// Leave out `.git` directories (and look-alikes) entirely: neither yielded nor entered.
+    pub skip_git: bool,
 }
 
 /// One entry met on the walk, with the handle of the directory it was read from.
@@ -133,6 +135,9 @@ pub(crate) fn walk(
             continue;
         }
         if !options.include_hidden && name.as_encoded_bytes().first() == Some(&b'.') {
+            continue;
+        }
+        if options.skip_git && is_git_dir_name(&name) {
             continue;
         }
         let relative = level.relative.join(&name);

@@ -74,6 +74,7 @@ fn list(input: ListDirInput, ctx: &ToolContext) -> ToolOutput {
         include_hidden: input.include_hidden,
         max_depth: Some(input.depth.unwrap_or(1).clamp(1, 10) as usize),
         overrides: None,
+        skip_git: false,
     };
     let mut lines = Vec::new();
     let mut total = 0usize;

@@ -69,7 +69,7 @@ fn find(input: SearchFilesInput, ctx: &ToolContext) -> ToolOutput {
     }
     let mut found = Vec::new();
     let mut total = 0usize;
-    let options = WalkOptions { include_hidden: hidden, max_depth: None, overrides: None };
+    let options = WalkOptions { include_hidden: hidden, max_depth: None, overrides: None, skip_git: false };
     let walked = walk(&ctx.workspace, &resolved, &options, &ctx.cancel, |entry| {
         if !entry.file_type.is_file() {
             return ControlFlow::Continue(());

@@ -231,7 +231,7 @@ fn search(input: SearchInFilesInput, ctx: &ToolContext) -> ToolOutput {
                 }
             });
         }
-        let options = WalkOptions { include_hidden: false, max_depth: None, overrides };
+        let options = WalkOptions { include_hidden: false, max_depth: None, overrides, skip_git: false };
         let walked = walk(&ctx.workspace, &resolved, &options, &ctx.cancel, |entry| {
             if shared.capped.load(Ordering::Relaxed) && mode != SearchOutputMode::Count {
                 return ControlFlow::Break(());

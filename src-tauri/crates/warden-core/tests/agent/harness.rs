@@ -7,6 +7,7 @@ use std::time::Duration;
 use tempfile::TempDir;
 use tokio::sync::mpsc;
 use warden_core::agent::{Session, SessionConfig, ToolEnvironment, TurnEnd};
+use warden_core::checkpoint::CheckpointStore;
 use warden_core::provider::{build_provider, ProviderKind, ProviderOptions, RetryPolicy};
 use warden_core::sandbox::Workspace;
 use warden_core::scope::Scope;
@@ -49,6 +50,8 @@ pub struct Harness {
     _home: TempDir,
     pub server: TestServer,
     pub session: Session,
+    /// The project's checkpoint store, for sessions built with [`Harness::checkpointed`].
+    pub checkpoints: Option<Arc<CheckpointStore>>,
     events: mpsc::UnboundedReceiver<Event>,
 }
 
@@ -129,7 +132,17 @@ impl Harness {
         tools_config: ToolsConfig,
         configure: impl FnOnce(&mut SessionConfig),
     ) -> Self {
-        Self::build(wire, replies, tools_config, configure, true).await
+        Self::build(wire, replies, tools_config, configure, true, false).await
+    }
+
+    /// [`Harness::new`] with a checkpoint store in the home folder, as the engine makes sessions.
+    pub async fn checkpointed(
+        wire: Wire,
+        replies: Vec<Reply>,
+        prepare: impl FnOnce(&std::path::Path),
+        configure: impl FnOnce(&mut SessionConfig),
+    ) -> Self {
+        Self::build_with(wire, replies, ToolsConfig::default(), configure, true, true, prepare).await
     }
 
     /// [`Harness::new`] on a machine where commands cannot be contained (no OS box).
@@ -138,7 +151,7 @@ impl Harness {
         replies: Vec<Reply>,
         configure: impl FnOnce(&mut SessionConfig),
     ) -> Self {
-        Self::build(wire, replies, ToolsConfig::default(), configure, false).await
+        Self::build(wire, replies, ToolsConfig::default(), configure, false, false).await
     }
 
     async fn build(
@@ -147,8 +160,22 @@ impl Harness {
         tools_config: ToolsConfig,
         configure: impl FnOnce(&mut SessionConfig),
         boxed: bool,
+        checkpointed: bool,
+    ) -> Self {
+        Self::build_with(wire, replies, tools_config, configure, boxed, checkpointed, |_| {}).await
+    }
+
+    async fn build_with(
+        wire: Wire,
+        replies: Vec<Reply>,
+        tools_config: ToolsConfig,
+        configure: impl FnOnce(&mut SessionConfig),
+        boxed: bool,
+        checkpointed: bool,
+        prepare: impl FnOnce(&std::path::Path),
     ) -> Self {
         let project = tempfile::tempdir().unwrap();
+        prepare(project.path());
         let home = tempfile::tempdir().unwrap();
         let server = TestServer::start(replies).await;
         let provider = build_provider(
@@ -176,13 +203,19 @@ impl Harness {
         configure(&mut config);
         let workspace =
             Workspace::new(project.path(), home.path().join("storage"), config.scope.clone()).unwrap();
-        let (session, events) = Session::new(
-            config,
-            provider,
-            Arc::new(ToolRegistry::with_core_tools(tools_config)),
-            if boxed { ToolEnvironment::new(workspace) } else { ToolEnvironment::without_box(workspace) },
-        );
-        Self { project, _home: home, server, session, events }
+        let mut env =
+            if boxed { ToolEnvironment::new(workspace) } else { ToolEnvironment::without_box(workspace) };
+        let mut checkpoints = None;
+        if checkpointed {
+            let store =
+                CheckpointStore::open(&home.path().join("checkpoints"), env.workspace().clone()).unwrap();
+            let store = Arc::new(store);
+            env = env.with_checkpoints(store.clone());
+            checkpoints = Some(store);
+        }
+        let (session, events) =
+            Session::new(config, provider, Arc::new(ToolRegistry::with_core_tools(tools_config)), env);
+        Self { project, _home: home, server, session, checkpoints, events }
     }
 
     /// Send `prompt` and collect the turn's events, answering confirmations with `approver`.

@@ -149,10 +149,16 @@ fn ending(place: &Place, confirm: Option<&ToolConfirm>, result: &ToolResult) -> 
         status: result.status,
         code: result.code,
         result: same(&result.result),
-        // Everything but the time the call took.
+        // Everything but the time the call took and the id its checkpoint got (each run has its
+        // own store; that there is one is kept).
         metadata: result.metadata.clone().map(|mut m| {
             if let Some(map) = m.as_object_mut() {
                 map.remove("duration_ms");
+                if let Some(id) = map.get_mut("changes").and_then(|c| c.get_mut("checkpointId")) {
+                    if id.is_string() {
+                        *id = Value::from("<checkpoint>");
+                    }
+                }
             }
             serde_json::from_str(&same(&m.to_string())).unwrap_or(m)
         }),

@@ -1,0 +1,137 @@
+//! `warden checkpoint list|diff|restore|create [--project DIR] [--json]`: the project's
+//! checkpoints from the terminal. Exit 0 on success, 1 when a restore is refused (and why) or the
+//! store cannot be used, 2 on usage (an id that names no checkpoint included).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use warden_core::checkpoint::{CheckpointError, CheckpointStore, RestoreRefusal};
+use warden_core::config::WardenHome;
+use warden_core::sandbox::Workspace;
+use warden_core::scope::Scope;
+use warden_protocol::{ChangeStatus, FileChange};
+
+use crate::args::{CheckpointAction, CheckpointArgs};
+use crate::sanitize;
+
+pub fn run(args: CheckpointArgs) -> u8 {
+    let store = match open(&args) {
+        Ok(store) => store,
+        Err(message) => return fail(&args, 1, &message, &[]),
+    };
+    let json = args.json;
+    let done = match &args.action {
+        CheckpointAction::List { conversation } => store.list(conversation.as_deref()).map(|list| {
+            if json {
+                print_json(&serde_json::to_value(&list).unwrap_or_default());
+            } else if list.is_empty() {
+                say("No checkpoints yet for this project.");
+            } else {
+                for c in &list {
+                    let what = c.tool_name.as_deref().unwrap_or(match c.kind {
+                        warden_protocol::CheckpointKind::TurnEnd => "end of turn",
+                        warden_protocol::CheckpointKind::Manual => "manual",
+                        _ => "-",
+                    });
+                    say(&format!(
+                        "{}  {}  {:<16} {} file(s) changed",
+                        c.id, c.created_at, what, c.files_changed
+                    ));
+                }
+            }
+        }),
+        CheckpointAction::Diff { id, id2, path } => store.changes(id, id2.as_deref()).and_then(|files| {
+            let patch = store.patch(id, id2.as_deref(), path.as_deref())?;
+            if json {
+                print_json(&serde_json::json!({ "from": id, "to": id2, "files": files, "patch": patch }));
+            } else {
+                print_files(&files);
+                say(patch.trim_end_matches('\n'));
+            }
+            Ok(())
+        }),
+        CheckpointAction::Restore { id, paths, force } => store.restore(id, paths, *force).map(|report| {
+            if json {
+                print_json(&serde_json::to_value(&report).unwrap_or_default());
+            } else {
+                say(&format!("Restored checkpoint {}: {} file(s).", report.restored, report.files.len()));
+                print_files(&report.files);
+                say(&format!("To undo: warden checkpoint restore {}", report.undo_checkpoint_id));
+            }
+        }),
+        CheckpointAction::Create => store.manual().map(|taken| {
+            if json {
+                print_json(&serde_json::json!({ "id": taken.id, "filesChanged": taken.changed }));
+            } else {
+                say(&format!(
+                    "Checkpoint {} ({} file(s) changed since the last one).",
+                    taken.id, taken.changed
+                ));
+            }
+        }),
+    };
+    match done {
+        Ok(()) => 0,
+        Err(CheckpointError::Refused(refusal)) => {
+            let paths = match &refusal {
+                RestoreRefusal::ChangedOutside(paths) => paths.clone(),
+                RestoreRefusal::TurnRunning => Vec::new(),
+            };
+            let hint = match refusal {
+                RestoreRefusal::ChangedOutside(_) => " (--force overwrites them)",
+                RestoreRefusal::TurnRunning => "",
+            };
+            fail(&args, 1, &format!("not restored: {refusal}{hint}"), &paths)
+        }
+        Err(error @ (CheckpointError::UnknownCheckpoint(_) | CheckpointError::AmbiguousCheckpoint(_))) => {
+            fail(&args, 2, &error.to_string(), &[])
+        }
+        Err(error) => fail(&args, 1, &error.to_string(), &[]),
+    }
+}
+
+fn open(args: &CheckpointArgs) -> Result<CheckpointStore, String> {
+    let project = match &args.project {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?,
+    };
+    let project: PathBuf =
+        std::fs::canonicalize(&project).map_err(|e| format!("--project {}: {e}", project.display()))?;
+    let home = WardenHome::from_env().map_err(|e| e.to_string())?;
+    let workspace = Workspace::new(&project, home.project_dir(&project), Scope::read_only())
+        .map_err(|e| e.to_string())?;
+    CheckpointStore::open(&home.checkpoints_dir(&project), Arc::new(workspace)).map_err(|e| e.to_string())
+}
+
+fn fail(args: &CheckpointArgs, code: u8, message: &str, paths: &[String]) -> u8 {
+    if args.json {
+        print_json(&serde_json::json!({ "error": message, "paths": paths }));
+    }
+    let _ = writeln!(std::io::stderr(), "warden checkpoint: {}", sanitize::body(message));
+    code
+}
+
+fn print_files(files: &[FileChange]) {
+    for f in files {
+        let mark = match f.status {
+            ChangeStatus::Created => "A",
+            ChangeStatus::Modified => "M",
+            ChangeStatus::Deleted => "D",
+        };
+        let counts = match (f.added, f.removed) {
+            (Some(a), Some(r)) => format!("+{a} -{r}"),
+            _ => "binary".to_owned(),
+        };
+        say(&format!("{mark} {:<50} {counts}", f.path));
+    }
+}
+
+fn print_json(value: &serde_json::Value) {
+    let _ = writeln!(std::io::stdout(), "{value}");
+}
+
+/// A line for people on stdout (file names can hold control characters: shown escaped).
+fn say(text: &str) {
+    let _ = writeln!(std::io::stdout(), "{}", sanitize::body(text));
+}

@@ -1,0 +1,478 @@
+//! Checkpoints: the project as it was before every change Warden's tools made, kept outside the
+//! project in a shadow git repository (`$WARDEN_HOME`'s data folder, `checkpoints/<project>/`),
+//! so that any tool call, turn or restore can be taken back — what a shell command did included.
+//!
+//! A snapshot is the project's files as [`scan`] defines them (ignore rules honoured, secrets and
+//! `.git` never, files over the size cap named instead of kept), staged into the shadow index and
+//! written as a tree. What changed since the last snapshot comes from a [`watch::Watcher`]; when
+//! it cannot vouch, every file is looked at (git's index skips the unchanged ones by their stat).
+//! A snapshot equal to the last one adds nothing to the store.
+//!
+//! One process at a time works on a store (a lock file); a turn holds the store's turn lock shared
+//! while it runs, so a restore (which takes it exclusively) never runs under a turn.
+
+mod changes;
+mod git;
+mod log;
+mod restore;
+mod scan;
+mod watch;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use warden_protocol::{CheckpointInfo, FileChange};
+
+use self::git::{nul_list, Git};
+use self::log::{Log, Record, RecordKind};
+use self::scan::{git_path, native_path, scan};
+use self::watch::{Dirty, Watcher};
+use crate::sandbox::Workspace;
+
+pub use self::restore::RestoreRefusal;
+
+/// Files larger than this are not copied into a snapshot (they are named in it instead).
+pub const DEFAULT_SIZE_CAP: u64 = 10 * 1024 * 1024;
+/// Checkpoints older than this are dropped when a store is opened.
+pub const RETENTION_DAYS: i64 = 30;
+/// At most this many records are kept per project (oldest dropped first).
+pub const MAX_RECORDS: usize = 20_000;
+/// The longest diff text handed out.
+const PATCH_LIMIT: usize = 2 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{command} failed: {message}")]
+    Git { command: String, message: String },
+    #[error("could not read the project: {0}")]
+    Scan(String),
+    #[error("there is no checkpoint `{0}` in this project")]
+    UnknownCheckpoint(String),
+    #[error("`{0}` names more than one checkpoint; give more of its id")]
+    AmbiguousCheckpoint(String),
+    #[error(transparent)]
+    Refused(#[from] RestoreRefusal),
+}
+
+impl CheckpointError {
+    fn io(path: &Path, source: std::io::Error) -> Self {
+        Self::Io { path: path.to_path_buf(), source }
+    }
+}
+
+/// What a checkpoint precedes, and where in a conversation.
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    pub conversation_id: Option<String>,
+    pub message_id: Option<String>,
+    pub tool_id: Option<String>,
+    pub tool_name: Option<String>,
+}
+
+/// The checkpoint store of one project.
+pub struct CheckpointStore {
+    dir: PathBuf,
+    git: Git,
+    log: Log,
+    workspace: Arc<Workspace>,
+    size_cap: u64,
+    state: Mutex<State>,
+}
+
+impl std::fmt::Debug for CheckpointStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CheckpointStore").field("dir", &self.dir).finish_non_exhaustive()
+    }
+}
+
+#[derive(Default)]
+struct State {
+    /// Watches the folders of the last full scan; `None` until one ran (or where there is none).
+    watcher: Option<Watcher>,
+    /// The last recorded snapshot, as this process knows it, and the log's length then.
+    head: Option<Head>,
+    log_len: u64,
+    /// Files over the cap in the current state.
+    skipped: BTreeSet<String>,
+    /// The tree the shadow index held when this process last wrote it.
+    staged: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+struct Head {
+    commit: String,
+    tree: String,
+}
+
+/// A snapshot just taken.
+#[derive(Debug, Clone)]
+pub struct Taken {
+    pub id: String,
+    /// Files that differ from the snapshot before it.
+    pub changed: u32,
+    tree: String,
+}
+
+impl CheckpointStore {
+    /// Open (making it if needed) the store in `dir` for the project `workspace` is over, and drop
+    /// what the retention policy no longer keeps.
+    pub fn open(dir: &Path, workspace: Arc<Workspace>) -> Result<Self, CheckpointError> {
+        std::fs::create_dir_all(dir).map_err(|e| CheckpointError::io(dir, e))?;
+        let git = Git::new(dir.join("git"), workspace.project_root().to_path_buf());
+        let store = Self {
+            dir: dir.to_path_buf(),
+            log: Log::new(dir.join("checkpoints.jsonl")),
+            git,
+            workspace,
+            size_cap: DEFAULT_SIZE_CAP,
+            state: Mutex::new(State::default()),
+        };
+        {
+            let _lock = store.lock_store()?;
+            store.git.init()?;
+            store.git.clear_stale_index_lock();
+            store.prune(chrono::Utc::now() - chrono::Duration::days(RETENTION_DAYS), MAX_RECORDS)?;
+        }
+        Ok(store)
+    }
+
+    /// Where the store lives.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn with_size_cap(mut self, size_cap: u64) -> Self {
+        self.size_cap = size_cap;
+        self
+    }
+
+    /// Look at every file once (and start watching), without recording anything: what a session
+    /// does when it starts, so its first checkpoint costs what the later ones do.
+    pub fn prime(&self) {
+        let primed = self.lock_store().and_then(|_lock| self.snapshot(&mut self.state()));
+        if let Err(error) = primed {
+            tracing::warn!(%error, "could not look at the project for checkpoints");
+        }
+    }
+
+    /// Snapshot the project now and record it as the checkpoint before what `origin` names.
+    pub fn checkpoint(&self, origin: &Origin) -> Result<Taken, CheckpointError> {
+        self.record(RecordKind::Tool, origin, None)
+    }
+
+    /// Snapshot the project at the end of a turn.
+    pub fn turn_end(&self, origin: &Origin) -> Result<Taken, CheckpointError> {
+        self.record(RecordKind::TurnEnd, origin, None)
+    }
+
+    /// A checkpoint the user asked for.
+    pub fn manual(&self) -> Result<Taken, CheckpointError> {
+        self.record(RecordKind::Manual, &Origin::default(), None)
+    }
+
+    /// Snapshot the project after the call checkpoint `before` preceded; what the call changed.
+    pub fn after(&self, before: &Taken, origin: &Origin) -> Result<Vec<FileChange>, CheckpointError> {
+        let after = self.record(RecordKind::After, origin, Some(&before.id))?;
+        changes::between(&self.git, &before.tree, &after.tree)
+    }
+
+    /// Every checkpoint, oldest first (of one conversation, when given).
+    pub fn list(&self, conversation: Option<&str>) -> Result<Vec<CheckpointInfo>, CheckpointError> {
+        let records = self.log.read()?;
+        Ok(log::listed(&records)
+            .into_iter()
+            .filter(|c| conversation.is_none_or(|id| c.conversation_id.as_deref() == Some(id)))
+            .collect())
+    }
+
+    /// What differs between checkpoint `from` and checkpoint `to` (the project as it is now when
+    /// `to` is `None`).
+    pub fn changes(&self, from: &str, to: Option<&str>) -> Result<Vec<FileChange>, CheckpointError> {
+        let (from, to) = self.trees(from, to)?;
+        changes::between(&self.git, &from, &to)
+    }
+
+    /// The unified diff between two checkpoints (or one and now), of one file when `path` is given.
+    pub fn patch(&self, from: &str, to: Option<&str>, path: Option<&str>) -> Result<String, CheckpointError> {
+        let (from, to) = self.trees(from, to)?;
+        changes::patch(&self.git, &from, &to, path, PATCH_LIMIT)
+    }
+
+    /// Held (shared) while a turn or a tool call runs in this project: a restore waits for none.
+    pub fn turn_guard(&self) -> Result<File, CheckpointError> {
+        let file = self.lock_file("turn.lock")?;
+        file.lock_shared().map_err(|e| CheckpointError::io(&self.dir.join("turn.lock"), e))?;
+        Ok(file)
+    }
+
+    fn trees(&self, from: &str, to: Option<&str>) -> Result<(String, String), CheckpointError> {
+        let records = self.log.read()?;
+        let from = find(&records, from)?.tree.clone();
+        let to = match to {
+            Some(id) => find(&records, id)?.tree.clone(),
+            None => {
+                let _lock = self.lock_store()?;
+                let mut state = self.state();
+                self.snapshot(&mut state)?
+            }
+        };
+        Ok((from, to))
+    }
+
+    /// Take a snapshot and append its record.
+    fn record(
+        &self,
+        kind: RecordKind,
+        origin: &Origin,
+        after: Option<&str>,
+    ) -> Result<Taken, CheckpointError> {
+        let _lock = self.lock_store()?;
+        let mut state = self.state();
+        let tree = self.snapshot(&mut state)?;
+        self.append(&mut state, kind, origin, after, tree)
+    }
+
+    fn append(
+        &self,
+        state: &mut State,
+        kind: RecordKind,
+        origin: &Origin,
+        after: Option<&str>,
+        tree: String,
+    ) -> Result<Taken, CheckpointError> {
+        let id = uuid::Uuid::new_v4().simple().to_string()[..12].to_owned();
+        let (commit, changed) = match &state.head {
+            Some(head) if head.tree == tree => (head.commit.clone(), 0),
+            previous => {
+                let commit =
+                    self.git.oid(&["commit-tree", &tree, "-m", &format!("checkpoint {id}")], None)?;
+                self.keep_reachable(&id, &commit)?;
+                let changed = match previous {
+                    Some(head) => changes::count(&self.git, &head.tree, &tree)?,
+                    None => 0,
+                };
+                (commit, changed)
+            }
+        };
+        let record = Record {
+            id: id.clone(),
+            created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            commit: commit.clone(),
+            tree: tree.clone(),
+            kind,
+            after: after.map(str::to_owned),
+            conversation_id: origin.conversation_id.clone(),
+            message_id: origin.message_id.clone(),
+            tool_id: origin.tool_id.clone(),
+            tool_name: origin.tool_name.clone(),
+            changed_since_previous: changed,
+            skipped: state.skipped.iter().cloned().collect(),
+        };
+        self.log.append(&record)?;
+        state.head = Some(Head { commit, tree });
+        state.log_len = self.log_len();
+        Ok(Taken { id, changed, tree: record.tree })
+    }
+
+    /// The tree of the project as it is now, staged into the shadow index.
+    fn snapshot(&self, state: &mut State) -> Result<String, CheckpointError> {
+        let tree = self.stage(state);
+        if tree.is_err() {
+            // What the watcher said is spent: the next snapshot looks at everything.
+            state.watcher = None;
+            state.staged = None;
+        }
+        tree
+    }
+
+    fn stage(&self, state: &mut State) -> Result<String, CheckpointError> {
+        self.git.clear_stale_index_lock();
+        // Another process recorded since: our idea of the last snapshot is stale.
+        if state.log_len != self.log_len() {
+            let records = self.log.read()?;
+            state.head = records.last().map(|r| Head { commit: r.commit.clone(), tree: r.tree.clone() });
+            state.log_len = self.log_len();
+            if let Some(last) = records.last() {
+                state.skipped = last.skipped.iter().cloned().collect();
+            }
+            // Its snapshot went through the same index.
+            state.staged = None;
+        }
+        let dirty = match state.watcher.as_mut() {
+            Some(watcher) => watcher.drain(),
+            None => Dirty::Unknown,
+        };
+        match dirty {
+            Dirty::Nothing => {
+                if let Some(tree) = &state.staged {
+                    return Ok(tree.clone());
+                }
+            }
+            Dirty::Paths(paths) => self.stage_paths(state, &paths)?,
+            Dirty::Unknown => self.stage_all(state)?,
+        }
+        state.staged = None;
+        let tree = self.git.oid(&["write-tree"], None)?;
+        state.staged = Some(tree.clone());
+        Ok(tree)
+    }
+
+    /// Look at every file: a full scan (which also sets up a fresh watcher).
+    fn stage_all(&self, state: &mut State) -> Result<(), CheckpointError> {
+        let mut watcher = Watcher::new(self.workspace.project_root());
+        let scanned = scan(&self.workspace, Path::new(""), None, self.size_cap, |dir| {
+            if let Some(w) = watcher.as_mut() {
+                w.watch(dir);
+            }
+        })?;
+        let wanted: BTreeSet<&[u8]> = scanned.files.iter().map(Vec::as_slice).collect();
+        let staged = self.git.run(&["ls-files", "-z"], None)?;
+        let gone = staged.split(|b| *b == 0).filter(|p| !p.is_empty() && !wanted.contains(p));
+        let gone = nul_list(gone);
+        if !gone.is_empty() {
+            self.git.run(&["update-index", "-z", "--force-remove", "--stdin"], Some(&gone))?;
+        }
+        let all = nul_list(scanned.files.iter().map(Vec::as_slice));
+        self.git.run(&["update-index", "-z", "--add", "--remove", "--stdin"], Some(&all))?;
+        state.skipped = scanned.skipped.into_iter().collect();
+        state.watcher = watcher;
+        Ok(())
+    }
+
+    /// Look again at the files the watcher named, each judged by its folder's rules.
+    fn stage_paths(&self, state: &mut State, paths: &BTreeSet<PathBuf>) -> Result<(), CheckpointError> {
+        let mut by_dir: BTreeMap<PathBuf, Vec<&Path>> = BTreeMap::new();
+        for path in paths {
+            let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            by_dir.entry(dir).or_default().push(path);
+        }
+        let (mut add, mut remove) = (Vec::new(), Vec::new());
+        for (dir, dirty) in by_dir {
+            // The folder's entries that a snapshot holds now (none when it is gone).
+            let here = scan(&self.workspace, &dir, Some(1), self.size_cap, |_| {}).unwrap_or_default();
+            let kept: BTreeSet<&[u8]> = here.files.iter().map(Vec::as_slice).collect();
+            for path in dirty {
+                let bytes = git_path(path);
+                let display = path.to_string_lossy().into_owned();
+                if here.skipped.contains(&display) {
+                    state.skipped.insert(display);
+                    remove.push(bytes);
+                } else {
+                    state.skipped.remove(&display);
+                    if kept.contains(bytes.as_slice()) {
+                        add.push(bytes);
+                    } else {
+                        remove.push(bytes);
+                    }
+                }
+            }
+        }
+        if !remove.is_empty() {
+            let list = nul_list(remove.iter().map(Vec::as_slice));
+            self.git.run(&["update-index", "-z", "--force-remove", "--stdin"], Some(&list))?;
+        }
+        if !add.is_empty() {
+            let list = nul_list(add.iter().map(Vec::as_slice));
+            self.git.run(&["update-index", "-z", "--add", "--remove", "--stdin"], Some(&list))?;
+        }
+        Ok(())
+    }
+
+    /// A ref per checkpoint commit, so that git's housekeeping never drops a kept snapshot.
+    fn keep_reachable(&self, id: &str, commit: &str) -> Result<(), CheckpointError> {
+        let refs = self.git.git_dir().join("refs").join("checkpoints");
+        std::fs::create_dir_all(&refs).map_err(|e| CheckpointError::io(&refs, e))?;
+        let path = refs.join(id);
+        std::fs::write(&path, format!("{commit}\n")).map_err(|e| CheckpointError::io(&path, e))
+    }
+
+    /// Drop records older than `cutoff` and beyond the newest `max`, and the snapshots only they
+    /// kept. The newest record always stays (it is the state the next change is compared with).
+    fn prune(&self, cutoff: chrono::DateTime<chrono::Utc>, max: usize) -> Result<(), CheckpointError> {
+        let records = self.log.read()?;
+        let cutoff = cutoff.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let keep_from = records
+            .iter()
+            .position(|r| r.created_at >= cutoff)
+            .unwrap_or(records.len())
+            .max(records.len().saturating_sub(max))
+            .min(records.len().saturating_sub(1));
+        if keep_from == 0 {
+            return Ok(());
+        }
+        let kept = &records[keep_from..];
+        let live: BTreeSet<&str> = kept.iter().map(|r| r.commit.as_str()).collect();
+        for dropped in &records[..keep_from] {
+            if !live.contains(dropped.commit.as_str()) {
+                let _ = std::fs::remove_file(self.git.git_dir().join("refs/checkpoints").join(&dropped.id));
+            }
+        }
+        self.log.rewrite(kept)?;
+        self.git.run(&["gc", "--prune=now", "--quiet"], None)?;
+        Ok(())
+    }
+
+    fn log_len(&self) -> u64 {
+        std::fs::metadata(self.log.path()).map(|m| m.len()).unwrap_or(0)
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn lock_file(&self, name: &str) -> Result<File, CheckpointError> {
+        let path = self.dir.join(name);
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| CheckpointError::io(&path, e))
+    }
+
+    /// One process at a time works on the store (and the gits it starts hold the lock with it).
+    fn lock_store(&self) -> Result<StoreLock<'_>, CheckpointError> {
+        let file = self.lock_file("store.lock")?;
+        file.lock().map_err(|e| CheckpointError::io(&self.dir.join("store.lock"), e))?;
+        #[cfg(unix)]
+        self.git.hold(std::os::fd::AsRawFd::as_raw_fd(&file));
+        Ok(StoreLock { _file: file, git: &self.git })
+    }
+}
+
+/// The store's lock, held until dropped.
+struct StoreLock<'a> {
+    _file: File,
+    git: &'a Git,
+}
+
+impl Drop for StoreLock<'_> {
+    fn drop(&mut self) {
+        self.git.release();
+    }
+}
+
+/// The record `id` names: the whole id or an unambiguous prefix of at least four characters.
+fn find<'a>(records: &'a [Record], id: &str) -> Result<&'a Record, CheckpointError> {
+    if let Some(exact) = records.iter().find(|r| r.id == id) {
+        return Ok(exact);
+    }
+    if id.len() < 4 {
+        return Err(CheckpointError::UnknownCheckpoint(id.to_owned()));
+    }
+    let mut matching = records.iter().filter(|r| r.kind != RecordKind::After && r.id.starts_with(id));
+    match (matching.next(), matching.next()) {
+        (Some(one), None) => Ok(one),
+        (Some(_), Some(_)) => Err(CheckpointError::AmbiguousCheckpoint(id.to_owned())),
+        _ => Err(CheckpointError::UnknownCheckpoint(id.to_owned())),
+    }
+}
+
+/// Where a path named by git is on disk, relative to the project root.
+fn native(bytes: &str) -> PathBuf {
+    native_path(bytes.as_bytes())
+}

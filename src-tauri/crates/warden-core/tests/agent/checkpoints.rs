@@ -1,0 +1,230 @@
+//! Checkpoints through the agent loop: a real provider over loopback scripts file tools and a
+//! `bash` call on a real project (a git repository with binary, executable, empty and secret
+//! files); every change is reported on its call and taken back byte for byte by a restore, the
+//! restore itself undone, and the project's `.git` never touched.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::json;
+use warden_core::agent::TurnEnd;
+use warden_protocol::{CallChanges, ChangeStatus, ToolStatus};
+
+use super::harness::{approve_all, Harness, Wire};
+use super::wire::{text, tool};
+
+const CANARY: &str = "CANARY_SECRET_7f3a91";
+
+/// Every entry under `dir` (but `.git` unless `git`), with its type, exec bit and content hash.
+pub fn fingerprint(dir: &Path, git: bool) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        for entry in std::fs::read_dir(&at).unwrap() {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            let relative = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            if !git && relative == ".git" {
+                continue;
+            }
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let what = if meta.file_type().is_symlink() {
+                format!("link -> {}", std::fs::read_link(&path).unwrap().display())
+            } else if meta.is_dir() {
+                stack.push(path.clone());
+                "dir".to_owned()
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                let exec = meta.permissions().mode() & 0o111 != 0;
+                format!("file exec={exec} {}", hex::encode(sha2::Sha256::digest(bytes)))
+            };
+            out.insert(relative, what);
+        }
+    }
+    out
+}
+
+use sha2::Digest;
+
+fn git(project: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(args)
+        .current_dir(project)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+/// A project as people have them: a git repository with text, binary, executable and empty
+/// files, a nested folder, an ignored build output and a secret.
+pub fn seed(project: &Path) {
+    let w = |p: &str, bytes: &[u8]| {
+        let path = project.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    };
+    w("a.txt", b"hello\nworld\n");
+    w("keep/x.txt", b"hello there\n");
+    w("gone.txt", b"to be removed\n");
+    w("empty.txt", b"");
+    w("bin.dat", &[0, 1, 2, 255, 0, 7]);
+    w("run.sh", b"#!/bin/sh\necho hi\n");
+    std::fs::set_permissions(project.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    w(".gitignore", b"build/\n");
+    w("build/out.o", b"object");
+    w(".env", format!("TOKEN={CANARY}\n").as_bytes());
+    std::os::unix::fs::symlink("a.txt", project.join("link")).unwrap();
+    git(project, &["init", "-q"]);
+    git(project, &["add", "-A"]);
+    git(project, &["commit", "-qm", "seed"]);
+}
+
+fn changes_of(result: &warden_protocol::ToolResult) -> CallChanges {
+    let metadata = result.metadata.as_ref().expect("metadata");
+    serde_json::from_value(metadata["changes"].clone()).expect("changes")
+}
+
+#[tokio::test]
+async fn every_change_of_a_turn_is_reported_and_taken_back_byte_for_byte() {
+    let wire = Wire::Anthropic;
+    let bash = "sed -i 's/hello/bye/' keep/x.txt && rm gone.txt && mkdir -p made/dir && \
+                mv empty.txt made/dir/moved.txt && printf '\\000\\001' > bin.dat && chmod -x run.sh && \
+                chmod +x a.txt && echo new > build/new.o";
+    let replies = vec![
+        wire.reply(
+            &[tool("c1", "file_write", json!({"path": "new/deep/nested/file.txt", "content": "nested\n"}))],
+            10,
+        ),
+        wire.reply(
+            &[tool("c2", "file_edit", json!({"path": "a.txt", "old_text": "world", "new_text": "there"}))],
+            10,
+        ),
+        wire.reply(&[tool("c3", "bash", json!({"command": bash}))], 10),
+        wire.reply(&[tool("c4", "file_read", json!({"path": "a.txt"}))], 10),
+        wire.reply(&[text("done")], 10),
+    ];
+    let mut h = Harness::checkpointed(wire, replies, seed, |_| {}).await;
+    let store = h.checkpoints.clone().unwrap();
+    let root = h.project.path().to_path_buf();
+    let before = fingerprint(&root, false);
+    let git_before = fingerprint(&root.join(".git"), true);
+
+    let run = h.run("change things", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::Completed);
+    let results = run.results();
+    assert!(results.iter().all(|r| r.status == ToolStatus::Success), "{results:?}");
+    let after = fingerprint(&root, false);
+
+    // Each changing call says what it changed; the read-only one carries no checkpoint.
+    let write = changes_of(results[0]);
+    assert_eq!(write.files.len(), 1);
+    assert_eq!(
+        (write.files[0].path.as_str(), write.files[0].status),
+        ("new/deep/nested/file.txt", ChangeStatus::Created)
+    );
+    let edit = changes_of(results[1]);
+    assert_eq!((edit.files[0].added, edit.files[0].removed), (Some(1), Some(1)));
+    let shell = changes_of(results[2]);
+    let seen: BTreeMap<&str, (ChangeStatus, bool)> =
+        shell.files.iter().map(|f| (f.path.as_str(), (f.status, f.binary))).collect();
+    assert_eq!(
+        seen,
+        BTreeMap::from([
+            ("a.txt", (ChangeStatus::Modified, false)),
+            ("bin.dat", (ChangeStatus::Modified, true)),
+            ("empty.txt", (ChangeStatus::Deleted, false)),
+            ("gone.txt", (ChangeStatus::Deleted, false)),
+            ("keep/x.txt", (ChangeStatus::Modified, false)),
+            ("made/dir/moved.txt", (ChangeStatus::Created, false)),
+            ("run.sh", (ChangeStatus::Modified, false)),
+        ]),
+        "the bash call's changes (the ignored build output is not one)"
+    );
+    let mode = shell.files.iter().find(|f| f.path == "run.sh").unwrap();
+    assert_eq!((mode.old_mode.as_deref(), mode.new_mode.as_deref()), (Some("100755"), Some("100644")));
+    assert!(results[3].metadata.as_ref().is_none_or(|m| m.get("changes").is_none()));
+
+    // The checkpoints are listed with the call they precede, and the turn's end.
+    let list = store.list(Some("conv-1")).unwrap();
+    let tools: Vec<&str> = list.iter().filter_map(|c| c.tool_name.as_deref()).collect();
+    assert_eq!(tools, ["file_write", "file_edit", "bash"]);
+    assert_eq!(list[2].files_changed, 7);
+
+    // Back to before the first call: everything as it was, the ignored output left alone.
+    let first = write.checkpoint_id.clone().unwrap();
+    let report = store.restore(&first, &[], false).unwrap();
+    let mut expected = before.clone();
+    expected.insert("build/new.o".into(), after["build/new.o"].clone());
+    assert_eq!(fingerprint(&root, false), expected, "restored byte for byte");
+    assert!(!root.join("new").exists() && !root.join("made").exists(), "created folders are gone");
+
+    // The restore undone: the turn's result is back.
+    store.restore(&report.undo_checkpoint_id, &[], false).unwrap();
+    assert_eq!(fingerprint(&root, false), after);
+
+    // Never the project's git, never the secret.
+    assert_eq!(fingerprint(&root.join(".git"), true), git_before, "the project's .git is untouched");
+    let objects = Command::new("git")
+        .args(["cat-file", "--batch-all-objects", "--batch"])
+        .env("GIT_DIR", store.dir().join("git"))
+        .output()
+        .unwrap();
+    assert!(objects.status.success());
+    assert!(objects.stdout.len() > 100, "the store holds the snapshots");
+    assert!(!String::from_utf8_lossy(&objects.stdout).contains(CANARY), "a secret reached the store");
+    assert!(String::from_utf8_lossy(&objects.stdout).contains("nested"));
+}
+
+#[tokio::test]
+async fn one_file_is_restored_alone_and_edits_from_outside_are_not_overwritten() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("c1", "file_write", json!({"path": "a.txt", "content": "agent a\n"}))], 10),
+        wire.reply(&[tool("c2", "file_write", json!({"path": "keep/x.txt", "content": "agent x\n"}))], 10),
+        wire.reply(&[text("done")], 10),
+    ];
+    let mut h = Harness::checkpointed(wire, replies, seed, |_| {}).await;
+    let store = h.checkpoints.clone().unwrap();
+    let run = h.run("write", approve_all()).await;
+    let first = changes_of(run.results()[0]).checkpoint_id.unwrap();
+
+    // One path only: a.txt comes back, keep/x.txt keeps the agent's text.
+    let report = store.restore(&first, &["a.txt".to_owned()], false).unwrap();
+    assert_eq!(report.files.len(), 1);
+    assert_eq!(std::fs::read_to_string(h.path("a.txt")).unwrap(), "hello\nworld\n");
+    assert_eq!(std::fs::read_to_string(h.path("keep/x.txt")).unwrap(), "agent x\n");
+
+    // The user edits keep/x.txt in their editor: a restore that would overwrite it refuses...
+    std::fs::write(h.path("keep/x.txt"), "the user's own words\n").unwrap();
+    let refused = store.restore(&first, &[], false).unwrap_err();
+    let text = refused.to_string();
+    assert!(text.contains("keep/x.txt") && text.contains("other than Warden"), "{text}");
+    assert_eq!(std::fs::read_to_string(h.path("keep/x.txt")).unwrap(), "the user's own words\n");
+    // ...and forced, does it, and can be undone to the user's words.
+    let forced = store.restore(&first, &[], true).unwrap();
+    assert_eq!(std::fs::read_to_string(h.path("keep/x.txt")).unwrap(), "hello there\n");
+    store.restore(&forced.undo_checkpoint_id, &[], false).unwrap();
+    assert_eq!(std::fs::read_to_string(h.path("keep/x.txt")).unwrap(), "the user's own words\n");
+}
+
+#[tokio::test]
+async fn a_restore_waits_for_no_turn_it_refuses_while_one_runs() {
+    let wire = Wire::Anthropic;
+    let mut h = Harness::checkpointed(wire, vec![wire.reply(&[text("hi")], 10)], seed, |_| {}).await;
+    let store = h.checkpoints.clone().unwrap();
+    let taken = store.manual().unwrap();
+    let guard = store.turn_guard().unwrap();
+    let refused = store.restore(&taken.id, &[], false).unwrap_err();
+    assert!(refused.to_string().contains("turn is running"), "{refused}");
+    drop(guard);
+    store.restore(&taken.id, &[], false).unwrap();
+    let run = h.run("hello", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::Completed);
+}
