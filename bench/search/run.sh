@@ -15,18 +15,9 @@ corpus="$out/corpus"
 query="${QUERY:-fn |function }"
 mkdir -p "$out"
 
-if [ ! -d "$corpus/crates" ]; then
-  mkdir -p "$corpus/crates"
-  for registry in "$HOME"/.cargo/registry/src/*/; do cp -R "$registry". "$corpus/crates/"; done
-fi
-if [ ! -d "$corpus/npm/node_modules" ]; then
-  mkdir -p "$corpus/npm"
-  (cd "$corpus/npm" && echo '{"name":"warden-bench-corpus","private":true}' > package.json &&
-    npm install --no-audit --no-fund --ignore-scripts --loglevel=error \
-      typescript next webpack eslint @babel/core rxjs lodash aws-sdk three >/dev/null)
-fi
-# The corpus lives inside the repository, whose .gitignore names bench/out/; give it its own root.
-[ -d "$corpus/.git" ] || git -C "$corpus" init -q
+# shellcheck source=../corpus.sh
+source "$here/../corpus.sh"
+make_corpus "$corpus"
 
 echo "corpus: $(du -sh --apparent-size "$corpus" | cut -f1), $(find "$corpus" -type f -not -path '*/.git/*' | wc -l) files"
 

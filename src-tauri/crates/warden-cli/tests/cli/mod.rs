@@ -1,3 +1,4 @@
+mod checkpoint;
 mod contained;
 mod environ;
 mod exec;

@@ -80,6 +80,8 @@ pub struct CheckpointStore {
     log: Log,
     workspace: Arc<Workspace>,
     size_cap: u64,
+    /// Whether a watcher may vouch for what did not change (off: every snapshot scans).
+    watch: bool,
     state: Mutex<State>,
 }
 
@@ -129,6 +131,7 @@ impl CheckpointStore {
             git,
             workspace,
             size_cap: DEFAULT_SIZE_CAP,
+            watch: true,
             state: Mutex::new(State::default()),
         };
         {
@@ -147,6 +150,13 @@ impl CheckpointStore {
 
     pub fn with_size_cap(mut self, size_cap: u64) -> Self {
         self.size_cap = size_cap;
+        self
+    }
+
+    /// Every snapshot looks at every file (the fallback when no watcher can vouch): for
+    /// measuring it, and for checking it agrees with the watcher.
+    pub fn without_watcher(mut self) -> Self {
+        self.watch = false;
         self
     }
 
@@ -323,7 +333,7 @@ impl CheckpointStore {
 
     /// Look at every file: a full scan (which also sets up a fresh watcher).
     fn stage_all(&self, state: &mut State) -> Result<(), CheckpointError> {
-        let mut watcher = Watcher::new(self.workspace.project_root());
+        let mut watcher = if self.watch { Watcher::new(self.workspace.project_root()) } else { None };
         let scanned = scan(&self.workspace, Path::new(""), None, self.size_cap, |dir| {
             if let Some(w) = watcher.as_mut() {
                 w.watch(dir);

@@ -11,6 +11,9 @@ use warden_protocol::{ChangeStatus, FileChange, RestoreReport};
 use super::log::RecordKind;
 use super::{changes, find, native, CheckpointError, CheckpointStore, Origin};
 
+/// How long a restore waits for a turn lock that is still held before it refuses.
+const TURN_LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(1500);
+
 /// Why a restore did not run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RestoreRefusal {
@@ -29,13 +32,7 @@ impl CheckpointStore {
     /// the state checkpoint `id` recorded. Without `force`, refuses when a file it would change
     /// was changed since Warden's last snapshot by someone else, or is over the size cap now.
     pub fn restore(&self, id: &str, paths: &[String], force: bool) -> Result<RestoreReport, CheckpointError> {
-        let turn_path = self.dir.join("turn.lock");
-        let turn = self.lock_file("turn.lock")?;
-        match turn.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => return Err(RestoreRefusal::TurnRunning.into()),
-            Err(TryLockError::Error(e)) => return Err(CheckpointError::io(&turn_path, e)),
-        }
+        let _turn = self.no_turn_running()?;
         let _lock = self.lock_store()?;
         let mut state = self.state();
         let records = self.log.read()?;
@@ -78,6 +75,25 @@ impl CheckpointStore {
         applied?;
         after?;
         Ok(RestoreReport { restored: target.id, undo_checkpoint_id: undo.id, files: apply })
+    }
+
+    /// The turn lock, held exclusively: no turn or tool call runs in the project meanwhile. A turn
+    /// that just ended may still hold it for a moment (a process forked elsewhere in Warden keeps
+    /// a copy of the lock until it starts its program), so this waits briefly before refusing.
+    fn no_turn_running(&self) -> Result<std::fs::File, CheckpointError> {
+        let path = self.dir.join("turn.lock");
+        let turn = self.lock_file("turn.lock")?;
+        let deadline = std::time::Instant::now() + TURN_LOCK_PATIENCE;
+        loop {
+            match turn.try_lock() {
+                Ok(()) => return Ok(turn),
+                Err(TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                Err(TryLockError::WouldBlock) => return Err(RestoreRefusal::TurnRunning.into()),
+                Err(TryLockError::Error(e)) => return Err(CheckpointError::io(&path, e)),
+            }
+        }
     }
 
     /// Write the files of `tree` that `apply` names, and remove those it does not hold.
