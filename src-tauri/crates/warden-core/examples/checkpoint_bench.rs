@@ -107,7 +107,9 @@ fn git(git_dir: &Path, work_tree: &Path, script: &str) -> Result<(), Box<dyn std
     Ok(())
 }
 
-fn time(f: impl FnOnce() -> Result<(), Box<dyn std::error::Error>>) -> Result<Duration, Box<dyn std::error::Error>> {
+fn time(
+    f: impl FnOnce() -> Result<(), Box<dyn std::error::Error>>,
+) -> Result<Duration, Box<dyn std::error::Error>> {
     let start = Instant::now();
     f()?;
     Ok(start.elapsed())

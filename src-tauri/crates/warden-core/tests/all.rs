@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod agent;
+mod checkpoint;
 mod providers;
 mod support;
 mod tools;

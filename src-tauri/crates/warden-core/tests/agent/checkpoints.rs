@@ -228,3 +228,26 @@ async fn a_restore_waits_for_no_turn_it_refuses_while_one_runs() {
     let run = h.run("hello", approve_all()).await;
     assert_eq!(run.end, TurnEnd::Completed);
 }
+
+#[tokio::test]
+async fn a_store_that_cannot_be_written_leaves_the_call_running_and_says_so() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("c1", "file_write", json!({"path": "a.txt", "content": "written\n"}))], 10),
+        wire.reply(&[text("done")], 10),
+    ];
+    let mut h = Harness::checkpointed(wire, replies, seed, |_| {}).await;
+    let store = h.checkpoints.clone().unwrap();
+    // The store's repository becomes a file: every git of the store fails, as on a full disk.
+    std::fs::remove_dir_all(store.dir().join("git")).unwrap();
+    std::fs::write(store.dir().join("git"), "not a repository").unwrap();
+    let run = h.run("write", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::Completed);
+    let result = run.results()[0];
+    assert_eq!(result.status, ToolStatus::Success, "the call runs as before");
+    assert_eq!(std::fs::read_to_string(h.path("a.txt")).unwrap(), "written\n");
+    let changes = changes_of(result);
+    assert_eq!(changes.checkpoint_id, None);
+    let error = changes.error.unwrap();
+    assert!(error.starts_with("No checkpoint for this change"), "{error}");
+}
