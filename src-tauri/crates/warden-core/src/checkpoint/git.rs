@@ -29,8 +29,15 @@ const CONFIG: &[(&str, &str)] = &[
     ("core.looseCompression", "1"),
     ("core.compression", "1"),
     ("gc.auto", "0"),
-    ("commit.gpgSign", "false"),
+    ("maintenance.auto", "false"),
+    // The index of a large project is megabytes; split, a one-file update writes a small file
+    // instead of the whole index again.
+    ("core.splitIndex", "true"),
+    // Bumped when the settings above change, so existing stores get them.
+    ("warden.storeVersion", STORE_VERSION),
 ];
+
+const STORE_VERSION: &str = "2";
 
 /// Attributes that win over any `.gitattributes` in the project: bytes in, bytes out.
 const ATTRIBUTES: &str = "* -text -eol -filter -ident -working-tree-encoding\n";
@@ -80,7 +87,7 @@ impl Git {
             std::fs::write(&attributes, ATTRIBUTES).map_err(|e| CheckpointError::io(&attributes, e))?;
         }
         let config = std::fs::read_to_string(self.git_dir.join("config")).unwrap_or_default();
-        if !config.contains("looseCompression") && !config.contains("loosecompression") {
+        if !config.contains(&format!("storeVersion = {STORE_VERSION}")) {
             for (key, value) in CONFIG {
                 self.run(&["config", key, value], None)?;
             }

@@ -27,7 +27,7 @@ pub(super) enum RecordKind {
 pub(super) struct Record {
     pub id: String,
     pub created_at: String,
-    pub commit: String,
+    /// The snapshot: a tree of the shadow repository.
     pub tree: String,
     pub kind: RecordKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]

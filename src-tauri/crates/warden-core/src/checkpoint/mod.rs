@@ -106,7 +106,6 @@ struct State {
 
 #[derive(Debug, Clone)]
 struct Head {
-    commit: String,
     tree: String,
 }
 
@@ -255,23 +254,19 @@ impl CheckpointStore {
         tree: String,
     ) -> Result<Taken, CheckpointError> {
         let id = uuid::Uuid::new_v4().simple().to_string()[..12].to_owned();
-        let (commit, changed) = match &state.head {
-            Some(head) if head.tree == tree => (head.commit.clone(), 0),
+        let changed = match &state.head {
+            Some(head) if head.tree == tree => 0,
             previous => {
-                let commit =
-                    self.git.oid(&["commit-tree", &tree, "-m", &format!("checkpoint {id}")], None)?;
-                self.keep_reachable(&id, &commit)?;
-                let changed = match previous {
+                self.keep_reachable(&id, &tree)?;
+                match previous {
                     Some(head) => changes::count(&self.git, &head.tree, &tree)?,
                     None => 0,
-                };
-                (commit, changed)
+                }
             }
         };
         let record = Record {
             id: id.clone(),
             created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-            commit: commit.clone(),
             tree: tree.clone(),
             kind,
             after: after.map(str::to_owned),
@@ -283,7 +278,7 @@ impl CheckpointStore {
             skipped: state.skipped.iter().cloned().collect(),
         };
         self.log.append(&record)?;
-        state.head = Some(Head { commit, tree });
+        state.head = Some(Head { tree });
         state.log_len = self.log_len();
         Ok(Taken { id, changed, tree: record.tree })
     }
@@ -304,7 +299,7 @@ impl CheckpointStore {
         // Another process recorded since: our idea of the last snapshot is stale.
         if state.log_len != self.log_len() {
             let records = self.log.read()?;
-            state.head = records.last().map(|r| Head { commit: r.commit.clone(), tree: r.tree.clone() });
+            state.head = records.last().map(|r| Head { tree: r.tree.clone() });
             state.log_len = self.log_len();
             if let Some(last) = records.last() {
                 state.skipped = last.skipped.iter().cloned().collect();
@@ -392,12 +387,13 @@ impl CheckpointStore {
         Ok(())
     }
 
-    /// A ref per checkpoint commit, so that git's housekeeping never drops a kept snapshot.
-    fn keep_reachable(&self, id: &str, commit: &str) -> Result<(), CheckpointError> {
+    /// A ref per new snapshot (to its tree: no commit is needed), so that git's housekeeping
+    /// never drops a kept snapshot.
+    fn keep_reachable(&self, id: &str, tree: &str) -> Result<(), CheckpointError> {
         let refs = self.git.git_dir().join("refs").join("checkpoints");
         std::fs::create_dir_all(&refs).map_err(|e| CheckpointError::io(&refs, e))?;
         let path = refs.join(id);
-        std::fs::write(&path, format!("{commit}\n")).map_err(|e| CheckpointError::io(&path, e))
+        std::fs::write(&path, format!("{tree}\n")).map_err(|e| CheckpointError::io(&path, e))
     }
 
     /// Drop records older than `cutoff` and beyond the newest `max`, and the snapshots only they
@@ -415,9 +411,9 @@ impl CheckpointStore {
             return Ok(());
         }
         let kept = &records[keep_from..];
-        let live: BTreeSet<&str> = kept.iter().map(|r| r.commit.as_str()).collect();
+        let live: BTreeSet<&str> = kept.iter().map(|r| r.tree.as_str()).collect();
         for dropped in &records[..keep_from] {
-            if !live.contains(dropped.commit.as_str()) {
+            if !live.contains(dropped.tree.as_str()) {
                 let _ = std::fs::remove_file(self.git.git_dir().join("refs/checkpoints").join(&dropped.id));
             }
         }

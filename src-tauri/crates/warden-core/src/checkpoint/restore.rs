@@ -124,10 +124,12 @@ impl CheckpointStore {
         }
         let index = self.git.git_dir().join("restore.index");
         let _ = std::fs::remove_file(&index);
-        let mut read = self.git.command(&["read-tree", tree]);
+        // A throw-away index: not split (no shared index file left behind for it).
+        let mut read = self.git.command(&["-c", "core.splitIndex=false", "read-tree", tree]);
         read.env("GIT_INDEX_FILE", &index);
         self.git.run_with(read, &["read-tree"], None)?;
-        let mut checkout = self.git.command(&["checkout-index", "-f", "-z", "--stdin"]);
+        let mut checkout =
+            self.git.command(&["-c", "core.splitIndex=false", "checkout-index", "-f", "-z", "--stdin"]);
         checkout.env("GIT_INDEX_FILE", &index);
         let result = self.git.run_with(checkout, &["checkout-index"], Some(&super::git::nul_list(written)));
         let _ = std::fs::remove_file(&index);
