@@ -97,6 +97,16 @@ impl Git {
 
     /// A git command against the shadow repository, in an environment of its own.
     pub fn command(&self, args: &[&str]) -> Command {
+        self.command_with(args, true)
+    }
+
+    /// [`Git::command`] for a git that outlives the store's lock (a long-lived one): it does not
+    /// hold the lock with us.
+    pub fn command_unheld(&self, args: &[&str]) -> Command {
+        self.command_with(args, false)
+    }
+
+    fn command_with(&self, args: &[&str], hold: bool) -> Command {
         let mut command = Command::new("git");
         command
             .args(args)
@@ -121,7 +131,7 @@ impl Git {
         #[cfg(unix)]
         {
             let held = self.held.load(Ordering::SeqCst);
-            if held >= 0 {
+            if hold && held >= 0 {
                 crate::containment::inherit(&mut command, vec![held]);
             }
         }

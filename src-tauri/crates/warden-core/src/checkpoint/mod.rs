@@ -13,7 +13,9 @@
 
 mod changes;
 mod git;
+mod incremental;
 mod log;
+mod objects;
 mod restore;
 mod scan;
 mod watch;
@@ -26,8 +28,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use warden_protocol::{CheckpointInfo, FileChange};
 
 use self::git::{nul_list, Git};
+use self::incremental::Change;
 use self::log::{Log, Record, RecordKind};
-use self::scan::{git_path, native_path, scan};
+use self::objects::Objects;
+use self::scan::{git_path, look_at, native_path, scan, Found};
 use self::watch::{Dirty, Watcher};
 use crate::sandbox::Workspace;
 
@@ -100,8 +104,11 @@ struct State {
     log_len: u64,
     /// Files over the cap in the current state.
     skipped: BTreeSet<String>,
-    /// The tree the shadow index held when this process last wrote it.
+    /// The tree of the last snapshot this process took (from the index, or made from the one
+    /// before and what changed: then the index is behind it until the next full scan).
     staged: Option<String>,
+    /// The gits that read and make trees for snapshots made without the index.
+    objects: Option<Objects>,
 }
 
 #[derive(Debug, Clone)]
@@ -290,6 +297,7 @@ impl CheckpointStore {
             // What the watcher said is spent: the next snapshot looks at everything.
             state.watcher = None;
             state.staged = None;
+            state.objects = None;
         }
         tree
     }
@@ -304,8 +312,9 @@ impl CheckpointStore {
             if let Some(last) = records.last() {
                 state.skipped = last.skipped.iter().cloned().collect();
             }
-            // Its snapshot went through the same index.
+            // What it did went through the index, which ours may be ahead of: look at everything.
             state.staged = None;
+            state.watcher = None;
         }
         let dirty = match state.watcher.as_mut() {
             Some(watcher) => watcher.drain(),
@@ -317,7 +326,13 @@ impl CheckpointStore {
                     return Ok(tree.clone());
                 }
             }
-            Dirty::Paths(paths) => self.stage_paths(state, &paths)?,
+            Dirty::Paths(paths) => {
+                if let Some(tree) = self.stage_paths(state, &paths)? {
+                    state.staged = Some(tree.clone());
+                    return Ok(tree);
+                }
+                self.stage_all(state)?;
+            }
             Dirty::Unknown => self.stage_all(state)?,
         }
         state.staged = None;
@@ -348,43 +363,50 @@ impl CheckpointStore {
         Ok(())
     }
 
-    /// Look again at the files the watcher named, each judged by its folder's rules.
-    fn stage_paths(&self, state: &mut State, paths: &BTreeSet<PathBuf>) -> Result<(), CheckpointError> {
-        let mut by_dir: BTreeMap<PathBuf, Vec<&Path>> = BTreeMap::new();
+    /// The last snapshot with the files the watcher named looked at again, each judged by its
+    /// folder's rules: a tree made without the index. `None` when this cannot be done (no last
+    /// snapshot, a symlink among them): then everything is looked at.
+    fn stage_paths(
+        &self,
+        state: &mut State,
+        paths: &BTreeSet<PathBuf>,
+    ) -> Result<Option<String>, CheckpointError> {
+        let Some(base) = state.staged.clone() else { return Ok(None) };
+        let mut by_dir: BTreeMap<PathBuf, BTreeSet<Vec<u8>>> = BTreeMap::new();
         for path in paths {
             let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            by_dir.entry(dir).or_default().push(path);
+            by_dir.entry(dir).or_default().insert(git_path(path));
         }
-        let (mut add, mut remove) = (Vec::new(), Vec::new());
-        for (dir, dirty) in by_dir {
-            // The folder's entries that a snapshot holds now (none when it is gone).
-            let here = scan(&self.workspace, &dir, Some(1), self.size_cap, |_| {}).unwrap_or_default();
-            let kept: BTreeSet<&[u8]> = here.files.iter().map(Vec::as_slice).collect();
-            for path in dirty {
-                let bytes = git_path(path);
-                let display = path.to_string_lossy().into_owned();
-                if here.skipped.contains(&display) {
-                    state.skipped.insert(display);
-                    remove.push(bytes);
-                } else {
-                    state.skipped.remove(&display);
-                    if kept.contains(bytes.as_slice()) {
-                        add.push(bytes);
-                    } else {
-                        remove.push(bytes);
+        if state.objects.is_none() {
+            let objects = Objects::start(self.git.git_dir(), |args| self.git.command_unheld(args))?;
+            state.objects = Some(objects);
+        }
+        let Some(objects) = state.objects.as_mut() else { return Ok(None) };
+        let mut changes = BTreeMap::new();
+        for (dir, wanted) in by_dir {
+            let mut found = look_at(&self.workspace, &dir, &wanted, self.size_cap)?;
+            for path in wanted {
+                let display = String::from_utf8_lossy(&path).into_owned();
+                let change = match found.remove(&path) {
+                    Some(Found::File { executable, bytes }) => {
+                        state.skipped.remove(&display);
+                        let mode = if executable { "100755" } else { "100644" };
+                        Change::Put { mode, oid: objects.write_blob(&bytes)? }
                     }
-                }
+                    Some(Found::Skipped) => {
+                        state.skipped.insert(display);
+                        Change::Gone
+                    }
+                    Some(Found::Link) => return Ok(None),
+                    None => {
+                        state.skipped.remove(&display);
+                        Change::Gone
+                    }
+                };
+                changes.insert(path, change);
             }
         }
-        if !remove.is_empty() {
-            let list = nul_list(remove.iter().map(Vec::as_slice));
-            self.git.run(&["update-index", "-z", "--force-remove", "--stdin"], Some(&list))?;
-        }
-        if !add.is_empty() {
-            let list = nul_list(add.iter().map(Vec::as_slice));
-            self.git.run(&["update-index", "-z", "--add", "--remove", "--stdin"], Some(&list))?;
-        }
-        Ok(())
+        incremental::apply(objects, &base, &changes).map(Some)
     }
 
     /// A ref per new snapshot (to its tree: no commit is needed), so that git's housekeeping

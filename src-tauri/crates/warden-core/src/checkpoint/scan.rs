@@ -80,3 +80,84 @@ pub(super) fn native_path(bytes: &[u8]) -> PathBuf {
         PathBuf::from(String::from_utf8_lossy(bytes).replace('/', "\\"))
     }
 }
+
+/// A file as a snapshot takes it.
+pub(super) enum Found {
+    File {
+        executable: bool,
+        bytes: Vec<u8>,
+    },
+    /// Over the size cap: named, not kept.
+    Skipped,
+    /// A symlink (its target is read by git's own index).
+    Link,
+}
+
+/// The files among `wanted` (git paths) that folder `dir` holds and a snapshot takes, read through
+/// the folder's handle (never following a link); a wanted path not in the result is not part of
+/// the snapshot (gone, ignored, a secret, not a file).
+pub(super) fn look_at(
+    workspace: &Workspace,
+    dir: &Path,
+    wanted: &std::collections::BTreeSet<Vec<u8>>,
+    size_cap: u64,
+) -> Result<std::collections::BTreeMap<Vec<u8>, Found>, CheckpointError> {
+    let mut found = std::collections::BTreeMap::new();
+    let raw = if dir.as_os_str().is_empty() { ".".to_owned() } else { dir.to_string_lossy().into_owned() };
+    let resolved = match workspace.resolve(&raw, Access::Read) {
+        Ok(resolved) if resolved.root == 0 => resolved,
+        // The folder is gone (or was never the project's): nothing of it is in the snapshot.
+        _ => return Ok(found),
+    };
+    let options = WalkOptions { include_hidden: true, max_depth: Some(1), overrides: None, skip_git: true };
+    let mut failed = None;
+    walk(workspace, &resolved, &options, &CancellationToken::new(), |entry| {
+        let path = git_path(&entry.relative);
+        if !wanted.contains(&path) {
+            return ControlFlow::Continue(());
+        }
+        if entry.file_type.is_symlink() {
+            found.insert(path, Found::Link);
+        } else if entry.file_type.is_file() {
+            match read_capped(&entry, size_cap) {
+                Ok(Some((executable, bytes))) => {
+                    found.insert(path, Found::File { executable, bytes });
+                }
+                Ok(None) => {
+                    found.insert(path, Found::Skipped);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    failed = Some(CheckpointError::io(&entry.relative, e));
+                    return ControlFlow::Break(());
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    })
+    .map_err(|e| CheckpointError::Scan(e.to_string()))?;
+    match failed {
+        Some(error) => Err(error),
+        None => Ok(found),
+    }
+}
+
+/// A file's exec bit and contents, or `None` when it is over the cap.
+fn read_capped(entry: &crate::tool::walk::Entry, size_cap: u64) -> std::io::Result<Option<(bool, Vec<u8>)>> {
+    use std::io::Read;
+    let file = entry.open()?;
+    let meta = file.metadata()?;
+    if meta.len() > size_cap {
+        return Ok(None);
+    }
+    #[cfg(unix)]
+    let executable = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o100 != 0;
+    #[cfg(not(unix))]
+    let executable = false;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(size_cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > size_cap {
+        return Ok(None);
+    }
+    Ok(Some((executable, bytes)))
+}
