@@ -194,6 +194,19 @@ impl Git {
         Ok(oid.to_owned())
     }
 
+    /// Remove the index (and the shared parts of a split one): the next `update-index` of every
+    /// file makes it again.
+    pub fn forget_index(&self) {
+        let _ = std::fs::remove_file(self.git_dir.join("index"));
+        if let Ok(entries) = std::fs::read_dir(&self.git_dir) {
+            for entry in entries.filter_map(Result::ok) {
+                if entry.file_name().to_string_lossy().starts_with("sharedindex.") {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+    }
+
     /// The index git keeps for the project's current state; a stale lock left by a killed git
     /// is removed (callers hold the store's lock, so no other git of Warden's is running).
     pub fn clear_stale_index_lock(&self) {

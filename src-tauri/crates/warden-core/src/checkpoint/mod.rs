@@ -43,6 +43,10 @@ pub const DEFAULT_SIZE_CAP: u64 = 10 * 1024 * 1024;
 pub const RETENTION_DAYS: i64 = 30;
 /// At most this many records are kept per project (oldest dropped first).
 pub const MAX_RECORDS: usize = 20_000;
+/// Past this size of stored snapshots, the oldest half of a project's checkpoints is dropped.
+pub const MAX_STORE_BYTES: u64 = 2 * 1024 * 1024 * 1024;
+/// From this many new files on, their contents are stored by parallel gits first.
+const PARALLEL_HASH_FROM: usize = 1000;
 /// The longest diff text handed out.
 const PATCH_LIMIT: usize = 2 * 1024 * 1024;
 
@@ -126,8 +130,7 @@ pub struct Taken {
 }
 
 impl CheckpointStore {
-    /// Open (making it if needed) the store in `dir` for the project `workspace` is over, and drop
-    /// what the retention policy no longer keeps.
+    /// Open (making it if needed) the store in `dir` for the project `workspace` is over.
     pub fn open(dir: &Path, workspace: Arc<Workspace>) -> Result<Self, CheckpointError> {
         std::fs::create_dir_all(dir).map_err(|e| CheckpointError::io(dir, e))?;
         let git = Git::new(dir.join("git"), workspace.project_root().to_path_buf());
@@ -144,7 +147,6 @@ impl CheckpointStore {
             let _lock = store.lock_store()?;
             store.git.init()?;
             store.git.clear_stale_index_lock();
-            store.prune(chrono::Utc::now() - chrono::Duration::days(RETENTION_DAYS), MAX_RECORDS)?;
         }
         Ok(store)
     }
@@ -356,11 +358,46 @@ impl CheckpointStore {
         if !gone.is_empty() {
             self.git.run(&["update-index", "-z", "--force-remove", "--stdin"], Some(&gone))?;
         }
+        let staged: BTreeSet<&[u8]> = staged.split(|b| *b == 0).collect();
+        let new: Vec<&[u8]> = scanned
+            .files
+            .iter()
+            .map(Vec::as_slice)
+            .filter(|p| !staged.contains(p) && !scanned.links.contains(*p) && !p.contains(&b'\n'))
+            .collect();
+        if new.len() >= PARALLEL_HASH_FROM {
+            self.store_in_parallel(&new);
+        }
         let all = nul_list(scanned.files.iter().map(Vec::as_slice));
         self.git.run(&["update-index", "-z", "--add", "--remove", "--stdin"], Some(&all))?;
         state.skipped = scanned.skipped.into_iter().collect();
         state.watcher = watcher;
         Ok(())
+    }
+
+    /// Store many new files' contents with one git per core (`update-index` hashes and compresses
+    /// on one): it then finds the objects there and only hashes. The first snapshot of a large
+    /// project is most of this. Only a head start: a failure here (a file gone meanwhile) leaves
+    /// the work to `update-index`.
+    fn store_in_parallel(&self, paths: &[&[u8]]) {
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+        let chunk = paths.len().div_ceil(workers).max(1);
+        std::thread::scope(|scope| {
+            for part in paths.chunks(chunk) {
+                let mut list = Vec::new();
+                for path in part {
+                    list.extend_from_slice(path);
+                    list.push(b'\n');
+                }
+                scope.spawn(move || {
+                    if let Err(error) =
+                        self.git.run(&["hash-object", "-w", "--no-filters", "--stdin-paths"], Some(&list))
+                    {
+                        tracing::debug!(%error, "storing new files ahead of the index failed");
+                    }
+                });
+            }
+        });
     }
 
     /// The last snapshot with the files the watcher named looked at again, each judged by its
@@ -418,19 +455,45 @@ impl CheckpointStore {
         std::fs::write(&path, format!("{tree}\n")).map_err(|e| CheckpointError::io(&path, e))
     }
 
-    /// Drop records older than `cutoff` and beyond the newest `max`, and the snapshots only they
-    /// kept. The newest record always stays (it is the state the next change is compared with).
-    fn prune(&self, cutoff: chrono::DateTime<chrono::Utc>, max: usize) -> Result<(), CheckpointError> {
+    /// Apply the retention policy: checkpoints older than [`RETENTION_DAYS`], beyond the newest
+    /// [`MAX_RECORDS`], and the oldest half while the store is over [`MAX_STORE_BYTES`], with the
+    /// snapshots only they kept. A session runs it in the background when it starts.
+    pub fn housekeeping(&self) -> Result<(), CheckpointError> {
+        let _lock = self.lock_store()?;
+        let cutoff = chrono::Utc::now() - chrono::Duration::days(RETENTION_DAYS);
+        let mut dropped = self.prune(|records| {
+            let cutoff = cutoff.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+            records
+                .iter()
+                .position(|r| r.created_at >= cutoff)
+                .unwrap_or(records.len())
+                .max(records.len().saturating_sub(MAX_RECORDS))
+        })?;
+        if dir_size(&self.git.git_dir().join("objects")) > MAX_STORE_BYTES {
+            dropped |= self.prune(|records| records.len() / 2)?;
+        }
+        if dropped {
+            // The index holds whatever the last full scan saw, which may be only a dropped
+            // checkpoint's: it is not a reason to keep anything, and it is dropped with them (the
+            // next snapshot looks at every file and writes it again).
+            let mut prune = self.git.command(&["prune", "--expire=now"]);
+            prune.env("GIT_INDEX_FILE", self.git.git_dir().join("no-index"));
+            self.git.run_with(prune, &["prune"], None)?;
+            self.git.forget_index();
+            let mut state = self.state();
+            state.staged = None;
+            state.watcher = None;
+        }
+        Ok(())
+    }
+
+    /// Drop the records before the index `keep_from` chooses (the newest always stays: it is the
+    /// state the next change is compared with) and the refs only they held. Whether any went.
+    fn prune(&self, keep_from: impl FnOnce(&[Record]) -> usize) -> Result<bool, CheckpointError> {
         let records = self.log.read()?;
-        let cutoff = cutoff.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-        let keep_from = records
-            .iter()
-            .position(|r| r.created_at >= cutoff)
-            .unwrap_or(records.len())
-            .max(records.len().saturating_sub(max))
-            .min(records.len().saturating_sub(1));
+        let keep_from = keep_from(&records).min(records.len().saturating_sub(1));
         if keep_from == 0 {
-            return Ok(());
+            return Ok(false);
         }
         let kept = &records[keep_from..];
         let live: BTreeSet<&str> = kept.iter().map(|r| r.tree.as_str()).collect();
@@ -440,8 +503,7 @@ impl CheckpointStore {
             }
         }
         self.log.rewrite(kept)?;
-        self.git.run(&["gc", "--prune=now", "--quiet"], None)?;
-        Ok(())
+        Ok(true)
     }
 
     fn log_len(&self) -> u64 {
@@ -482,6 +544,23 @@ impl Drop for StoreLock<'_> {
     fn drop(&mut self) {
         self.git.release();
     }
+}
+
+/// Bytes of the files below `dir`.
+fn dir_size(dir: &Path) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&at) else { continue };
+        for entry in entries.filter_map(Result::ok) {
+            match entry.metadata() {
+                Ok(meta) if meta.is_dir() => stack.push(entry.path()),
+                Ok(meta) => total += meta.len(),
+                Err(_) => {}
+            }
+        }
+    }
+    total
 }
 
 /// The record `id` names: the whole id or an unambiguous prefix of at least four characters.

@@ -18,6 +18,8 @@ pub(super) struct Scanned {
     pub files: Vec<Vec<u8>>,
     /// Files over the size cap (relative, for display).
     pub skipped: Vec<String>,
+    /// Which of `files` are symlinks.
+    pub links: std::collections::BTreeSet<Vec<u8>>,
 }
 
 /// Walk `start` (relative to the project root; empty for all of it), `depth` levels deep (`None`
@@ -43,6 +45,7 @@ pub(super) fn scan(
         if file_type.is_dir() {
             on_dir(&entry.relative);
         } else if file_type.is_symlink() {
+            scanned.links.insert(git_path(&entry.relative));
             scanned.files.push(git_path(&entry.relative));
         } else if file_type.is_file() {
             match entry.metadata() {

@@ -128,8 +128,14 @@ impl Engine {
         config.history_file = spec.history_file.clone();
         config.project_root = Some(project);
         if let Some(store) = env.checkpoints().cloned() {
-            // The first look at every file, while the user types: later checkpoints go by what changed.
-            tokio::task::spawn_blocking(move || store.prime());
+            // While the user types: the retention policy, then the first look at every file (later
+            // checkpoints go by what changed).
+            tokio::task::spawn_blocking(move || {
+                if let Err(error) = store.housekeeping() {
+                    tracing::warn!(%error, "checkpoint housekeeping failed");
+                }
+                store.prime();
+            });
         }
         Ok(Session::new(config, provider, Arc::new(registry), env))
     }

@@ -1,3 +1,4 @@
 //! The checkpoint store on its own: what its watcher says agrees with looking at every file.
 
+mod retention;
 mod watcher;
