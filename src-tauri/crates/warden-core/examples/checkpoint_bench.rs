@@ -57,6 +57,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         time(|| git(&git_dir, &dir, "add -A && git commit -qm one"))
     })?;
 
+    // git's runs changed the tree since Warden's first snapshot: take that in first.
+    store.checkpoint(&origin)?;
     let rss_first = rss_kib();
     let unchanged = median(runs, || time(|| changed(&store, &origin, 0)))?;
     let one = median(runs, || {

@@ -90,6 +90,9 @@ pub(crate) struct SessionCore {
     history: Mutex<Vec<Message>>,
     /// The running turn's cancel token.
     running: Mutex<Option<CancellationToken>>,
+    /// Held while a turn runs and while its end is recorded (the checkpoint, the saved history):
+    /// the next turn, which may be sent as soon as the last event is out, starts after that.
+    finishing: tokio::sync::Mutex<()>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -154,6 +157,7 @@ impl Session {
             provider,
             history: Mutex::new(Vec::new()),
             running: Mutex::new(None),
+            finishing: tokio::sync::Mutex::new(()),
         };
         (Self { core: Arc::new(core) }, rx)
     }
@@ -250,17 +254,23 @@ impl Session {
 
     async fn drive(&self, user: Message, cancel: CancellationToken) -> TurnEnd {
         // Cleared on drop, so a turn that panics or is dropped never leaves the session busy.
-        let _running = RunningGuard(&self.core);
+        let running = RunningGuard(&self.core);
+        // The turn before this one has recorded its end.
+        let _finishing = self.core.finishing.lock().await;
         let store = self.core.runner.checkpoints().cloned();
-        // Held for the whole turn: a restore in this project waits until it ends.
-        let _turn = match &store {
-            Some(store) => {
-                let store = store.clone();
-                tokio::task::spawn_blocking(move || store.turn_guard()).await.ok().and_then(Result::ok)
-            }
-            None => None,
+        let end = {
+            // Held for the whole turn: a restore in this project waits until it ends.
+            let _turn = match &store {
+                Some(store) => {
+                    let store = store.clone();
+                    tokio::task::spawn_blocking(move || store.turn_guard()).await.ok().and_then(Result::ok)
+                }
+                None => None,
+            };
+            run_turn(self.core.clone(), user, cancel).await
         };
-        let end = run_turn(self.core.clone(), user, cancel).await;
+        // The turn's last event is out: the next message may be sent now (it waits for the rest).
+        drop(running);
         if let Some(store) = store {
             let origin = crate::checkpoint::Origin {
                 conversation_id: Some(self.core.config.conversation_id.clone()),
