@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import { api } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { DiffView } from "../tools/renderers/DiffView";
-import { splitPatch, type FilePatch } from "./patchFiles";
+import { shownPart, splitPatch, type FilePatch } from "./patchFiles";
 import { RevertFile } from "./RevertFile";
 
 type Load = { state: "loading" } | { state: "failed"; message: string } | { state: "loaded"; files: FilePatch[] };
@@ -50,7 +50,7 @@ export function TurnDiff({ from, to, running }: { from: string; to: string | nul
       {load.state === "loaded" &&
         load.files.map((f) => (
           <section key={f.path} className="turn-diff-file" data-testid={TID.turnDiffFile} data-path={f.path}>
-            <DiffView diff={f.diff} path={f.path} />
+            <DiffView diff={shownPart(f.diff)} path={f.path} />
             <RevertFile checkpointId={from} path={f.path} disabled={running} />
           </section>
         ))}

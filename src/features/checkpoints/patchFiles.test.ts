@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseUnifiedDiff } from "../tools/diff";
-import { splitPatch, unquoteGitPath } from "./patchFiles";
+import { shownPart, splitPatch, unquoteGitPath } from "./patchFiles";
 
 // What `git diff-tree -p -r --no-renames --no-color` printed for a change to a text file, a binary
 // file, a new file with an unusual name, a removal, a name with a space and a file in a new folder.
@@ -45,6 +45,17 @@ describe("splitPatch", () => {
     const patch = "diff --git a/x.md b/x.md\n--- a/x.md\n+++ b/x.md\n@@ -1,2 +1 @@\n--- a/elsewhere\n keep\n";
     const [x] = splitPatch(patch);
     expect(x!.path).toBe("x.md");
+  });
+});
+
+describe("shownPart", () => {
+  it("drops the header lines the file's title already says, and keeps what it does not", () => {
+    const [, bin, made, gone] = splitPatch(PATCH);
+    expect(shownPart(made!.diff)).toBe('new file mode 100644\n--- /dev/null\n+++ "b/caf\\303\\251 \\"q\\".txt"\t\n@@ -0,0 +1 @@\n+\u00e9\n');
+    expect(shownPart(bin!.diff)).toBe("Binary files a/b.bin and b/b.bin differ\n");
+    // A removed line that reads like a header is content.
+    expect(shownPart("diff --git a/x b/x\n@@ -1 +0,0 @@\n-index 3\n")).toBe("@@ -1 +0,0 @@\n-index 3\n");
+    expect(shownPart(gone!.diff)).toContain("deleted file mode");
   });
 });
 

@@ -80,3 +80,11 @@ export function splitPatch(patch: string): FilePatch[] {
   // The trailing newline of the whole text made an empty last line.
   return out.map((f) => ({ ...f, diff: f.diff.replace(/\n\n$/, "\n") }));
 }
+
+/** A file's part without the lines its header already says (`diff --git`, `index`): what to show. */
+export function shownPart(diff: string): string {
+  const lines = diff.split("\n");
+  const firstHunk = lines.findIndex((l) => l.startsWith("@@"));
+  const head = firstHunk === -1 ? lines.length : firstHunk;
+  return lines.filter((l, i) => i >= head || !(l.startsWith("diff --git ") || l.startsWith("index "))).join("\n");
+}
