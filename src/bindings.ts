@@ -25,6 +25,22 @@ export const commands = {
 	 *  one tool id never releases another.
 	 */
 	chatToolApprove: (toolId: string, approved: boolean, reason: string | null, remember: Remember | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_tool_approve", { toolId, approved, reason, remember })),
+	/**  The project's checkpoints, oldest first; of one conversation when `conversation_id` is given. */
+	checkpointList: (conversationId: string | null) => typedError<CheckpointInfo[], CommandError>(__TAURI_INVOKE("checkpoint_list", { conversationId })),
+	/**
+	 *  The files that differ between checkpoint `from_id` and checkpoint `to_id` (the project as it
+	 *  is now when `to_id` is not given).
+	 */
+	checkpointChanges: (fromId: string, toId: string | null) => typedError<FileChange[], CommandError>(__TAURI_INVOKE("checkpoint_changes", { fromId, toId })),
+	/**  The unified diff between two checkpoints (or one and now), of one file when `path` is given. */
+	checkpointPatch: (fromId: string, toId: string | null, path: string | null) => typedError<string, CommandError>(__TAURI_INVOKE("checkpoint_patch", { fromId, toId, path })),
+	/**
+	 *  Puts the project (or only `paths`, relative to the project root) back as checkpoint `id`
+	 *  recorded it. Refused with `TURN_RUNNING` while a turn runs in the project, and with
+	 *  `CHANGED_OUTSIDE` (the files in `paths`) when it would overwrite files changed outside Warden
+	 *  since its last checkpoint, unless `force`. The report's `undoCheckpointId` undoes the restore.
+	 */
+	checkpointRestore: (id: string, paths: string[], force: boolean) => typedError<RestoreReport, CommandError>(__TAURI_INVOKE("checkpoint_restore", { id, paths, force })),
 	settingsGet: () => typedError<Settings, CommandError>(__TAURI_INVOKE("settings_get")),
 	/**  Saves the settings; conversations started afterwards use them. */
 	settingsSet: (settings: Settings) => typedError<null, CommandError>(__TAURI_INVOKE("settings_set", { settings })),
@@ -84,6 +100,19 @@ export type ApprovalPreview =
 /**  A command: exactly what will run and where. */
 { kind: "command"; command: string; cwd: string };
 
+/**  What a tool call changed in the project, carried in its result's metadata (`changes`). */
+export type CallChanges = {
+	/**
+	 *  The checkpoint taken before the call (restore it to undo the call); `None` when none
+	 *  could be taken, and `error` says why.
+	 */
+	checkpointId: string | null,
+	files: FileChange[],
+	error?: string | null,
+};
+
+export type ChangeStatus = "created" | "modified" | "deleted";
+
 export type ChatError = {
 	conversationId: string,
 	messageId?: string | null,
@@ -103,10 +132,45 @@ export type ChatError = {
 /**  `chat:error`: a provider or system failure. */
 export type ChatErrorEvent = ChatError;
 
+/**
+ *  One checkpoint: the project as it was before a tool call (or at the end of a turn, or before a
+ *  restore). `filesChanged` counts the files that differ between it and the next snapshot: for a
+ *  checkpoint before a tool call, the files that call changed.
+ */
+export type CheckpointInfo = {
+	id: string,
+	/**  RFC 3339. */
+	createdAt: string,
+	conversationId?: string | null,
+	messageId?: string | null,
+	toolId?: string | null,
+	toolName?: string | null,
+	kind: CheckpointKind,
+	filesChanged: number,
+	/**  Files left out because they are larger than the size cap (their contents are not kept). */
+	skipped?: string[],
+};
+
+/**  What a checkpoint precedes. */
+export type CheckpointKind = 
+/**  A tool call that can change files. */
+"tool" | 
+/**  The end of a turn. */
+"turn_end" | 
+/**  A restore (restoring this checkpoint undoes it). */
+"restore" | 
+/**  Asked for by the user. */
+"manual";
+
 export type CommandError = {
 	code: CommandErrorCode,
 	/**  In words a user can act on. */
 	message: string,
+	/**
+	 *  The files the error is about (relative to the project root), when it names some: those
+	 *  changed outside Warden for `CHANGED_OUTSIDE`.
+	 */
+	paths?: string[],
 };
 
 export type CommandErrorCode = 
@@ -128,6 +192,13 @@ export type CommandErrorCode =
 "PROVIDER" | 
 /**  The engine could not start or has stopped. */
 "ENGINE" | 
+/**  A restore was refused because a turn is running in the project: try again once it ends. */
+"TURN_RUNNING" | 
+/**
+ *  A restore was refused because it would overwrite files changed outside Warden since its
+ *  last checkpoint (named in `paths`); restoring with `force` overwrites them.
+ */
+"CHANGED_OUTSIDE" | 
 /**  Something inside Warden failed. */
 "INTERNAL";
 
@@ -195,6 +266,23 @@ export type ErrorCode =
 "CONTEXT_BUDGET" | 
 /**  Something inside Warden failed. */
 "INTERNAL";
+
+/**  How one file differs between two states of the project. */
+export type FileChange = {
+	/**  Relative to the project root, `/`-separated. */
+	path: string,
+	status: ChangeStatus,
+	/**  Lines added and removed; `None` for a binary file. */
+	added: number | null,
+	removed: number | null,
+	binary: boolean,
+	/**
+	 *  Git-style modes (`100644`, `100755`, `120000` for a symlink) before and after; `None`
+	 *  where the file did not exist.
+	 */
+	oldMode: string | null,
+	newMode: string | null,
+};
 
 /**  The secrets Warden can hold, each in its own keychain entry. */
 export type KeyName = "anthropic" | "openai" | "openai_compatible" | "brave";
@@ -266,6 +354,16 @@ export type Remember =
 "once" | 
 /**  The same tool (for `bash`: the same program and subcommand) for the rest of the session. */
 "session";
+
+/**  What a restore did. */
+export type RestoreReport = {
+	/**  The checkpoint restored. */
+	restored: string,
+	/**  The checkpoint taken just before the restore: restoring it undoes this restore. */
+	undoCheckpointId: string,
+	/**  The files the restore changed. */
+	files: FileChange[],
+};
 
 export type Role = "user" | "assistant";
 
@@ -465,6 +563,8 @@ export type ToolPermissions = {
 	 *  output folder elsewhere. Secret locations stay hidden even inside them.
 	 */
 	extraWritable?: string[],
+	/**  Whether the project is checkpointed before every change (on by default). */
+	checkpoints?: boolean,
 };
 
 /**  The tool finished, failed, was denied or was cancelled (`code` says which). */

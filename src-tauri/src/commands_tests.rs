@@ -14,14 +14,14 @@ use crate::bridge::EventSink;
 use crate::state::AppState;
 use warden_core::setup::Engine;
 
-struct TestApp {
+pub(crate) struct TestApp {
     _app: tauri::App<MockRuntime>,
     webview: WebviewWindow<MockRuntime>,
-    home: tempfile::TempDir,
+    pub(crate) home: tempfile::TempDir,
 }
 
 impl TestApp {
-    fn new(secrets: Arc<dyn SecretStore>) -> Self {
+    pub(crate) fn new(secrets: Arc<dyn SecretStore>) -> Self {
         Self::with_home(secrets, tempfile::tempdir().unwrap())
     }
 
@@ -38,7 +38,7 @@ impl TestApp {
         Self { _app: app, webview, home }
     }
 
-    fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+    pub(crate) fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
         let request = InvokeRequest {
             cmd: cmd.into(),
             callback: tauri::ipc::CallbackFn(0),

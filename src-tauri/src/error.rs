@@ -4,6 +4,7 @@
 use serde::Serialize;
 use specta::Type;
 use warden_core::agent::SessionError;
+use warden_core::checkpoint::{CheckpointError, RestoreRefusal};
 use warden_core::config::ConfigError;
 use warden_core::secrets::SecretError;
 use warden_core::setup::{ConversationError, SetupError, SetupOrProviderError};
@@ -30,6 +31,11 @@ pub enum CommandErrorCode {
     Provider,
     /// The engine could not start or has stopped.
     Engine,
+    /// A restore was refused because a turn is running in the project: try again once it ends.
+    TurnRunning,
+    /// A restore was refused because it would overwrite files changed outside Warden since its
+    /// last checkpoint (named in `paths`); restoring with `force` overwrites them.
+    ChangedOutside,
     /// Something inside Warden failed.
     Internal,
 }
@@ -41,11 +47,15 @@ pub struct CommandError {
     pub code: CommandErrorCode,
     /// In words a user can act on.
     pub message: String,
+    /// The files the error is about (relative to the project root), when it names some: those
+    /// changed outside Warden for `CHANGED_OUTSIDE`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
 }
 
 impl CommandError {
     pub fn new(code: CommandErrorCode, message: impl Into<String>) -> Self {
-        Self { code, message: message.into() }
+        Self { code, message: message.into(), paths: Vec::new() }
     }
 
     pub fn internal(message: impl Into<String>) -> Self {
@@ -95,6 +105,7 @@ impl From<SetupError> for CommandError {
         match err {
             SetupError::Secret(e) => e.into(),
             SetupError::Config(e) => e.into(),
+            SetupError::Checkpoints(e) => e.into(),
             other => {
                 let code = match other.code() {
                     ErrorCode::MissingCredentials => CommandErrorCode::MissingCredentials,
@@ -136,6 +147,34 @@ impl From<ConversationError> for CommandError {
             ConversationError::Delete(_) | ConversationError::Config(_) => CommandErrorCode::Internal,
         };
         Self::new(code, sentence(&err.to_string()))
+    }
+}
+
+impl From<CheckpointError> for CommandError {
+    fn from(err: CheckpointError) -> Self {
+        match err {
+            CheckpointError::Refused(RestoreRefusal::TurnRunning) => Self::new(
+                CommandErrorCode::TurnRunning,
+                "A turn is running in this project: restore once it has ended.",
+            ),
+            CheckpointError::Refused(RestoreRefusal::ChangedOutside(paths)) => Self {
+                code: CommandErrorCode::ChangedOutside,
+                message: format!(
+                    "Not restored: {} changed since Warden's last checkpoint by something other than \
+Warden, and the restore would overwrite {}.",
+                    match paths.len() {
+                        1 => "a file was".to_owned(),
+                        n => format!("{n} files were"),
+                    },
+                    if paths.len() == 1 { "it" } else { "them" },
+                ),
+                paths,
+            },
+            CheckpointError::UnknownCheckpoint(_) | CheckpointError::AmbiguousCheckpoint(_) => {
+                Self::new(CommandErrorCode::InvalidInput, sentence(&err.to_string()))
+            }
+            other => Self::internal(format!("Checkpoints: {other}")),
+        }
     }
 }
 

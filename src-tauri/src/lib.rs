@@ -25,6 +25,9 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
 fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_specta::Builder<R> {
     builder
         .events(events::collect())
+        // What a tool call changed rides in its result's `metadata.changes` (free-form JSON on the
+        // wire); the window reads it with this type.
+        .typ::<warden_protocol::CallChanges>()
         // Only `serde_json::Value` (tool inputs, metadata) and millisecond timestamps (far below
         // 2^53) hold an i64/u64, and JSON.parse gives JS numbers for them anyway; the protocol's
         // other numeric fields are u32.
@@ -74,6 +77,8 @@ fn init_tracing() {
 
 #[cfg(test)]
 mod bindings_tests;
+#[cfg(test)]
+mod checkpoint_commands_tests;
 #[cfg(test)]
 mod commands_tests;
 #[cfg(test)]

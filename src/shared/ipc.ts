@@ -6,12 +6,16 @@ import type { CommandError as CommandFailure, KeyName, ProviderId, Remember, Set
 
 export type {
   ApprovalPreview,
+  CallChanges,
+  ChangeStatus,
   ChatError,
+  CheckpointInfo,
   ContentBlock,
   ConversationPage,
   ConversationSummary,
   DangerLevel,
   ErrorCode,
+  FileChange,
   Value as JsonValue,
   KeyName,
   KeyStatus,
@@ -21,6 +25,7 @@ export type {
   ProviderId,
   ProviderSettings,
   Remember,
+  RestoreReport,
   Settings,
   ProviderReadiness,
   SandboxStatus,
@@ -67,6 +72,8 @@ export class CommandError extends Error {
     message: string,
     /** The Rust side's `CommandErrorCode` (AUTH_FAILED, KEYCHAIN…), when it sent one. */
     readonly code: CommandFailure["code"] | null = null,
+    /** The files the error is about (those changed outside Warden, for CHANGED_OUTSIDE). */
+    readonly paths: string[] = [],
   ) {
     super(message);
     this.name = "CommandError";
@@ -82,7 +89,8 @@ async function unwrap<T>(command: string, p: Promise<Res<T>>): Promise<T> {
   if (typeof e === "string") throw new CommandError(command, e);
   if (e && typeof e === "object" && "message" in e) {
     const code = "code" in e && typeof e.code === "string" ? (e.code as CommandFailure["code"]) : null;
-    throw new CommandError(command, String(e.message), code);
+    const paths = "paths" in e && Array.isArray(e.paths) ? e.paths.filter((p): p is string => typeof p === "string") : [];
+    throw new CommandError(command, String(e.message), code, paths);
   }
   throw new CommandError(command, JSON.stringify(e));
 }
@@ -125,6 +133,20 @@ export const api = {
   /** Whether a provider can answer now (key, server address, a local Ollama that answers), and why not. */
   providerReadiness: (provider: ProviderId) => unwrap("provider_readiness", commands.providerReadiness(provider)),
   pickProjectFolder: () => unwrap("pick_project_folder", commands.pickProjectFolder()),
+  /** The project's checkpoints, oldest first (of one conversation, when given). */
+  checkpointList: (conversationId: string | null) => unwrap("checkpoint_list", commands.checkpointList(conversationId)),
+  /** The files that differ between two checkpoints, or one and the project now (`toId` null). */
+  checkpointChanges: (fromId: string, toId: string | null) =>
+    unwrap("checkpoint_changes", commands.checkpointChanges(fromId, toId)),
+  /** The unified diff between two checkpoints (or one and now), of one file when `path` is given. */
+  checkpointPatch: (fromId: string, toId: string | null, path: string | null) =>
+    unwrap("checkpoint_patch", commands.checkpointPatch(fromId, toId, path)),
+  /**
+   * Puts `paths` (all files when empty) back as checkpoint `id` recorded them. Rejects with code
+   * CHANGED_OUTSIDE (and the files in `paths`) unless `force`, or TURN_RUNNING.
+   */
+  checkpointRestore: (id: string, paths: string[], force: boolean) =>
+    unwrap("checkpoint_restore", commands.checkpointRestore(id, paths, force)),
 };
 
 export type Api = typeof api;

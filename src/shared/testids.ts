@@ -63,6 +63,23 @@ export const TID = {
   plainOutput: "plain-output",
   showMore: "show-more", // on any capped view: shows the next part
 
+  // checkpoints: what calls and turns changed, diffs, restores
+  callChanges: "call-changes", // on a tool block whose call changed files; + data-count
+  callChangesToggle: "call-changes-toggle",
+  callChangesNone: "call-changes-none", // "no checkpoint for this change"
+  fileChange: "file-change", // one file of a list; + data-path, data-status
+  turnChanges: "turn-changes", // a turn's summary; + data-files, data-from, data-to
+  turnDiffOpen: "turn-diff-open",
+  turnDiff: "turn-diff",
+  turnDiffFile: "turn-diff-file", // + data-path
+  revertFile: "revert-file",
+  restoreProject: "restore-project", // on a user message; + data-checkpoint-id
+  restoreRefused: "restore-refused", // files changed outside Warden, named
+  restoreForce: "restore-force", // "Restore anyway"
+  restoreNote: "restore-note", // after a restore; + data-phase = restored | undone
+  restoreUndo: "restore-undo",
+  restoreError: "restore-error",
+
   // approvals
   approvalDialog: "approval-dialog", // + data-tool-id
   approvalPosition: "approval-position", // "1 of N"
@@ -146,6 +163,7 @@ export const TID = {
   allowedTool: "allowed-tool", // + data-tool
   writeGlobs: "write-globs",
   bashTimeout: "bash-timeout",
+  checkpointsToggle: "checkpoints-toggle",
   approvalTimeout: "approval-timeout",
   searxngUrl: "searxng-url",
 } as const;

@@ -12,7 +12,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 export ROOT
-APP="$ROOT/src-tauri/target/debug/warden-desktop"
+# Where cargo puts the build (CARGO_TARGET_DIR when set, as for the cargo build below).
+APP="${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}/debug/warden-desktop"
 export APP
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "e2e: missing $1 ($2)" >&2; exit 2; }; }

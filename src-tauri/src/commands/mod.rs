@@ -3,6 +3,7 @@
 
 pub mod approvals;
 pub mod chat;
+pub mod checkpoints;
 pub mod conversations;
 pub mod keys;
 pub mod project;
@@ -21,6 +22,10 @@ macro_rules! collect_for {
             conversations::chat_rename,
             conversations::chat_delete,
             approvals::chat_tool_approve,
+            checkpoints::checkpoint_list,
+            checkpoints::checkpoint_changes,
+            checkpoints::checkpoint_patch,
+            checkpoints::checkpoint_restore,
             settings::settings_get,
             settings::settings_set,
             settings::settings_integrity,

@@ -11,17 +11,21 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
   const store = useChatStore();
   const { list, activeId, setActiveId, create, titleDraft, rename, remove, error } = useConversations();
 
-  // A conversation opened for the first time in this window: fetch what was said before.
+  // A conversation opened for the first time in this window: fetch what was said before, then
+  // which checkpoints of the project came before its calls (a saved history does not say).
   useEffect(() => {
     if (!activeId || store.getState().conversations[activeId]) return;
     let live = true;
     api
       .chatHistory(activeId)
-      .then((history) => {
-        if (live && history.length) store.dispatch({ type: "history-loaded", conversationId: activeId, history });
+      .then(async (history) => {
+        if (!live || !history.length) return;
+        store.dispatch({ type: "history-loaded", conversationId: activeId, history });
+        const checkpoints = await api.checkpointList(activeId);
+        if (live && checkpoints.length) store.dispatch({ type: "checkpoints-loaded", conversationId: activeId, checkpoints });
       })
       .catch(() => {
-        // A new conversation has no history yet.
+        // A new conversation has no history yet; without checkpoints, nothing can be restored.
       });
     return () => {
       live = false;

@@ -1,7 +1,10 @@
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from "react";
 import { emptyConversation } from "../../shared/store/empty";
+import type { Conversation } from "../../shared/store/types";
 import { useChat } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
+import { TurnChanges } from "../checkpoints/TurnChanges";
+import { turnCheckpoints, type TurnCheckpoints } from "../checkpoints/turns";
 import { Composer } from "./Composer";
 import { ContextGauge } from "./ContextGauge";
 import { ErrorNotice } from "./ErrorNotice";
@@ -29,6 +32,7 @@ export function ConversationView({
   const pinned = useRef(true);
   const ids = conversation.messageIds;
   const win = useMessageWindow(ids.length);
+  const turns = useTurnIndex(stored);
   // Distance from the bottom to keep when older messages are mounted above the viewport.
   const keepFromBottom = useRef<number | null>(null);
 
@@ -81,10 +85,16 @@ export function ConversationView({
         {ids.slice(win.start).map((id) => {
           const m = conversation.messages[id];
           if (!m) return null;
-          return m.kind === "user" ? (
-            <UserMessageView key={id} message={m} />
-          ) : (
-            <AssistantMessageView key={id} conversationId={conversationId} message={m} onOpenSettings={onOpenSettings} />
+          const ending = turns.byLastMessage.get(id);
+          return (
+            <Fragment key={id}>
+              {m.kind === "user" ? (
+                <UserMessageView message={m} restoreTo={turns.byUser.get(id)?.restoreTo ?? null} running={conversation.running} />
+              ) : (
+                <AssistantMessageView conversationId={conversationId} message={m} onOpenSettings={onOpenSettings} />
+              )}
+              {ending && <TurnChanges turn={ending} running={conversation.running} />}
+            </Fragment>
           );
         })}
         {conversation.errors.map((e, i) => (
@@ -98,4 +108,18 @@ export function ConversationView({
       </footer>
     </main>
   );
+}
+
+/** Each turn's changes and checkpoints, by its user message and by its last message. */
+function useTurnIndex(conversation: Conversation | undefined) {
+  return useMemo(() => {
+    const byUser = new Map<string, TurnCheckpoints>();
+    const byLastMessage = new Map<string, TurnCheckpoints>();
+    for (const t of conversation ? turnCheckpoints(conversation) : []) {
+      if (t.turn.userMessageId) byUser.set(t.turn.userMessageId, t);
+      const last = t.turn.messageIds[t.turn.messageIds.length - 1] ?? t.turn.userMessageId;
+      if (last) byLastMessage.set(last, t);
+    }
+    return { byUser, byLastMessage };
+  }, [conversation]);
 }

@@ -2,17 +2,29 @@ import { memo } from "react";
 import type { AssistantMessage, UserMessage } from "../../shared/store/types";
 import { textOf } from "../../shared/store/textBuffer";
 import { TID } from "../../shared/testids";
+import { RestoreControl } from "../checkpoints/RestoreControl";
 import { ToolSlot } from "../tools/ToolSlot";
 import { ErrorNotice } from "./ErrorNotice";
 import { Markdown } from "./Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";
 
-export function UserMessageView({ message }: { message: UserMessage }) {
+export function UserMessageView({
+  message,
+  restoreTo = null,
+  running = false,
+}: {
+  message: UserMessage;
+  /** The checkpoint that holds the project as it was before this message, when Warden took one. */
+  restoreTo?: string | null;
+  /** A turn is running: nothing can be restored until it ends. */
+  running?: boolean;
+}) {
   return (
     <article className="message message-user" data-testid={TID.message} data-message-id={message.id} data-role="user">
       <div className="message-text user-text" data-testid={TID.messageText}>
         {message.text}
       </div>
+      {restoreTo && <RestoreControl checkpointId={restoreTo} disabled={running} />}
     </article>
   );
 }

@@ -72,6 +72,19 @@ export function ProjectSection({ settings, onChange }: { settings: Settings; onC
               }}
             />
           </label>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              data-testid={TID.checkpointsToggle}
+              checked={perms.checkpoints ?? true}
+              onChange={(e) => onChange(setProjectPermissions(settings, { checkpoints: e.target.checked }))}
+            />
+            Checkpoints before every change
+            <span className="muted small">
+              {" "}
+              — Warden keeps the project as it was before each change (outside the project), so a call, a turn or a restore can be undone.
+            </span>
+          </label>
           <label>
             Command timeout (seconds)
             <NumberField

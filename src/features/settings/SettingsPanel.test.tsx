@@ -172,6 +172,25 @@ describe("SettingsPanel", () => {
     expect(perms?.bashTimeoutSecs).toBe(120);
   });
 
+  it("turns the project's checkpoints off and on again, on by default", async () => {
+    const initial: Settings = {
+      ...SETTINGS,
+      projectDir: "/home/me/proj",
+      toolPermissions: { "/home/me/proj": { allowedTools: ["file_read"], writeGlobs: [], bashTimeoutSecs: 60, network: false, extraWritable: [] } },
+    };
+    render(<Harness initial={initial} />);
+    const toggle = screen.getByTestId(TID.checkpointsToggle);
+    expect(toggle).toBeChecked();
+    expect(toggle.closest("label")).toHaveTextContent("Checkpoints before every change");
+    await userEvent.click(toggle);
+    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    const off = (callsOf("settings_set")[0]!.settings as Settings).toolPermissions?.["/home/me/proj"];
+    expect(off).toMatchObject({ checkpoints: false, allowedTools: ["file_read"] });
+    await userEvent.click(toggle);
+    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    expect((callsOf("settings_set")[1]!.settings as Settings).toolPermissions?.["/home/me/proj"]?.checkpoints).toBe(true);
+  });
+
   it("shows how commands are contained and saves the project's network and extra folders", async () => {
     mock({ pick_project_folder: () => "/home/me/proj" });
     render(<Harness />);

@@ -59,6 +59,7 @@ export function projectPermissions(s: Settings): ToolPermissions | null {
       bashTimeoutSecs: 60,
       network: false,
       extraWritable: [],
+      checkpoints: true,
     }
   );
 }

@@ -1,6 +1,7 @@
 import { memo, useState } from "react";
 import type { ToolBlock, ToolBlockStatus } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
+import { CallChangesView } from "../checkpoints/CallChangesView";
 import { SandboxBadge } from "./SandboxBadge";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
@@ -48,6 +49,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
         <SandboxBadge metadata={tool.metadata} />
         <StatusIcon status={tool.status} />
       </button>
+      <CallChangesView metadata={tool.metadata} />
       {open && <ToolBody tool={tool} kind={kind} />}
     </section>
   );

@@ -49,5 +49,6 @@ export function newToolBlock(toolId: string, conversationId: string, messageId: 
     metadata: null,
     errorCode: null,
     confirm: null,
+    checkpoint: null,
   };
 }

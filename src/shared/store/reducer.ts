@@ -1,7 +1,7 @@
 // Folds protocol events (and the UI's own actions) into ChatState. Pure apart from the append-only
 // text buffers (see textBuffer.ts). Robust by design: a delta for an unknown message creates it, a
 // result before its start still shows, duplicates fold into one block, unknown events are ignored.
-import type { ChatError, ProtocolEvent, ToolConfirm, ToolDelta, ToolResult, ToolStart } from "../ipc";
+import type { ChatError, CheckpointInfo, ProtocolEvent, ToolConfirm, ToolDelta, ToolResult, ToolStart } from "../ipc";
 import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
 import { historyToConversation } from "./history";
 import { appendText, emptyText } from "./textBuffer";
@@ -289,9 +289,24 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
       if (existing && existing.messageIds.length > 0) return state;
       return withConversation(state, a.conversationId, () => historyToConversation(a.conversationId, a.history));
     }
+    case "checkpoints-loaded":
+      return withConversation(state, a.conversationId, (c) => placeCheckpoints(c, a.checkpoints));
     default:
       return state;
   }
+}
+
+/** Each call's checkpoint from the project's list, on the calls of `c` it names (tool ids). */
+function placeCheckpoints(c: Conversation, checkpoints: readonly CheckpointInfo[]): Conversation {
+  let tools: Conversation["tools"] | null = null;
+  for (const cp of checkpoints) {
+    if (cp.kind !== "tool" || !cp.toolId) continue;
+    const t = (tools ?? c.tools)[cp.toolId];
+    if (!t || t.checkpoint?.id === cp.id) continue;
+    tools ??= { ...c.tools };
+    tools[cp.toolId] = { ...t, checkpoint: { id: cp.id, filesChanged: cp.filesChanged } };
+  }
+  return tools ? { ...c, tools } : c;
 }
 
 export function reduce(state: ChatState, action: Action): ChatState {

@@ -1,6 +1,7 @@
 // Conversation state as the UI reads it, folded from protocol events by `reducer.ts`.
 import type {
   ChatError,
+  CheckpointInfo,
   HistoryMessage,
   JsonValue,
   ProtocolEvent,
@@ -36,6 +37,12 @@ export interface ToolBlock {
   errorCode: ToolErrorCode | null;
   /** The approval request, kept after it is answered for its diff / command preview. */
   confirm: ToolConfirm | null;
+  /**
+   * The checkpoint taken before this call, as the project's checkpoint list names it: for a
+   * conversation reopened from its history, whose results carry no metadata. Live calls say it in
+   * `metadata.changes` instead.
+   */
+  checkpoint: { id: string; filesChanged: number } | null;
 }
 
 export type Segment =
@@ -101,6 +108,8 @@ export type LocalAction =
   | { type: "user-send"; conversationId: string; messageId: string; text: string }
   | { type: "approval-answered"; toolId: string; approved: boolean; code?: ToolErrorCode }
   | { type: "history-loaded"; conversationId: string; history: HistoryMessage[] }
+  /** The project's checkpoints of a conversation (`checkpoint_list`), placed on the calls they preceded. */
+  | { type: "checkpoints-loaded"; conversationId: string; checkpoints: CheckpointInfo[] }
   | { type: "send-failed"; conversationId: string; message: string };
 
 export type Action = ProtocolEvent | LocalAction;

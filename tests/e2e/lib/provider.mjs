@@ -4,7 +4,8 @@
 //
 // Script (by the last user turn):
 //   tool_result blocks            -> a short text answer ("Done.")
-//   text containing "please write" -> a file_write tool_use (path/content from PROVIDER_WRITE_*)
+//   text containing "please write" -> a file_write tool_use (path/content from PROVIDER_WRITE_*;
+//                                     "please write the file <path>" names the path)
 //   text containing "please read"  -> a file_read tool_use of README.md
 //   text "bench <deltas> <tools>"  -> <deltas> text deltas then <tools> file_read tool_uses
 //   anything else                  -> a streamed text answer
@@ -54,10 +55,11 @@ export function script(body) {
     return { blocks, stop: tools > 0 ? "tool_use" : "end_turn" };
   }
   if (/please write/i.test(text)) {
+    const path = /please write the file (\S+)/i.exec(text)?.[1] ?? WRITE_PATH;
     return {
       blocks: [
         { type: "text", chunks: ["I'll write ", "the file."] },
-        { type: "tool_use", name: "file_write", input: { path: WRITE_PATH, content: WRITE_CONTENT } },
+        { type: "tool_use", name: "file_write", input: { path, content: WRITE_CONTENT } },
       ],
       stop: "tool_use",
     };

@@ -10,11 +10,13 @@ use std::sync::{Arc, RwLock};
 
 use warden_protocol::{ErrorCode, Settings};
 
+use crate::checkpoint::CheckpointError;
 use crate::config::{ConfigError, Integrity, WardenHome};
 use crate::provider::ProviderError;
 use crate::sandbox::SandboxError;
 use crate::secrets::{KeychainStore, SealKey, SecretError, SecretStore};
 
+mod checkpoints;
 mod conversations;
 #[cfg(test)]
 mod conversations_tests;
@@ -52,6 +54,8 @@ WARDEN_HOME to a folder outside the project)"
     Config(#[from] ConfigError),
     #[error(transparent)]
     Secret(#[from] SecretError),
+    #[error("the project's checkpoints: {0}")]
+    Checkpoints(#[from] CheckpointError),
 }
 
 impl SetupError {
@@ -63,7 +67,8 @@ impl SetupError {
             | Self::HomeInProject { .. }
             | Self::Sandbox(_)
             | Self::Config(_)
-            | Self::Secret(_) => ErrorCode::Internal,
+            | Self::Secret(_)
+            | Self::Checkpoints(_) => ErrorCode::Internal,
         }
     }
 

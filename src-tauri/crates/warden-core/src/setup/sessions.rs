@@ -84,11 +84,7 @@ impl Engine {
         conversation_id: String,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
         let settings = self.settings();
-        let project = match &settings.project_dir {
-            Some(dir) => PathBuf::from(dir),
-            None => dirs::home_dir().unwrap_or_else(|| PathBuf::from(".")),
-        };
-        let mut spec = SessionSpec::new(project);
+        let mut spec = SessionSpec::new(chosen_project(&settings));
         spec.conversation_id = conversation_id;
         spec.provider = settings.active_provider;
         spec.trust = settings.trust_level;
@@ -237,6 +233,14 @@ async fn reported_context_window(provider: &dyn Provider, model: &str) -> Option
     // Ollama lists `llama3.2:latest` for a model asked for as `llama3.2`.
     let same = |id: &str| id == model || id.strip_suffix(":latest") == Some(model);
     models.into_iter().find(|m| same(&m.id)).and_then(|m| m.context_window)
+}
+
+/// The project folder the settings name (the user's home when none is chosen), as given.
+pub(super) fn chosen_project(settings: &Settings) -> PathBuf {
+    match &settings.project_dir {
+        Some(dir) => PathBuf::from(dir),
+        None => dirs::home_dir().unwrap_or_else(|| PathBuf::from(".")),
+    }
 }
 
 fn canonical_project(dir: &Path) -> Result<PathBuf, SetupError> {

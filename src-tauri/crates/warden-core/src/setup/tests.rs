@@ -179,3 +179,34 @@ async fn provider_readiness_says_what_is_missing() {
     store.set(KeyName::Anthropic, "sk-ant-test").await.unwrap();
     assert!(engine.provider_readiness(ProviderId::Anthropic).await.ready);
 }
+
+/// Settings → "Checkpoints before every change": on (the default), a write carries what it
+/// changed and the checkpoint before it, and the window's store lists it; off, neither.
+#[tokio::test]
+async fn the_projects_checkpoints_setting_turns_checkpoints_on_and_off() {
+    for on in [true, false] {
+        let d = dirs();
+        let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+        let mut settings = writes_allowed(&d.project);
+        if let Some(perms) = settings.tool_permissions.get_mut(&d.project.to_string_lossy().into_owned()) {
+            perms.checkpoints = on;
+        }
+        settings.project_dir = Some(d.project.to_string_lossy().into_owned());
+        engine.save_settings(settings).unwrap();
+        let mut spec = SessionSpec::new(d.project.clone());
+        spec.trust = TrustLevel::Autonomous;
+        let input = serde_json::json!({"path": "out.txt", "content": "x"});
+        let shot = engine.run_tool(spec, "file_write", input, |_, _| {}, approve).await.unwrap();
+        assert_eq!(shot.result.code, None, "{}", shot.result.result);
+        let changes = shot.result.metadata.as_ref().and_then(|m| m.get("changes")).cloned();
+        let listed = engine.open_checkpoints().unwrap().list(None).unwrap();
+        if on {
+            let changes = changes.unwrap();
+            assert_eq!(changes["files"][0]["path"], "out.txt", "{changes}");
+            assert_eq!(changes["checkpointId"].as_str(), Some(listed[0].id.as_str()));
+        } else {
+            assert_eq!(changes, None);
+            assert!(listed.is_empty(), "{listed:?}");
+        }
+    }
+}
