@@ -4,20 +4,14 @@
 //! use (`Engine::open_checkpoints`), opened on the blocking pool for each command: it runs git.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use tauri::State;
-use warden_core::checkpoint::{CheckpointError, CheckpointStore, RestoreRefusal};
+use warden_core::checkpoint::{CheckpointError, CheckpointStore};
 use warden_core::setup::Engine;
 use warden_protocol::{CheckpointInfo, FileChange, RestoreReport};
 
 use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
-
-/// How long a restore waits for a turn that is ending. The window learns a turn is over from its
-/// last `chat:stream-end`, a moment before the session records the turn's last checkpoint, saves
-/// the conversation and lets go of the project; a turn still answering is refused after this.
-const TURN_ENDING_WAIT: Duration = Duration::from_secs(3);
 
 /// Runs `work` on the current project's store, off the async threads.
 async fn with_store<T: Send + 'static>(
@@ -79,22 +73,6 @@ pub async fn checkpoint_restore(
     paths: Vec<String>,
     force: bool,
 ) -> CommandResult<RestoreReport> {
-    with_store(state.engine.clone(), move |store| restore_when_turn_ends(store, &id, &paths, force)).await
-}
-
-fn restore_when_turn_ends(
-    store: &CheckpointStore,
-    id: &str,
-    paths: &[String],
-    force: bool,
-) -> Result<RestoreReport, CheckpointError> {
-    let deadline = Instant::now() + TURN_ENDING_WAIT;
-    loop {
-        match store.restore(id, paths, force) {
-            Err(CheckpointError::Refused(RestoreRefusal::TurnRunning)) if Instant::now() < deadline => {
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            done => return done,
-        }
-    }
+    // A turn that has just ended may hold the project a moment longer: the store waits for that.
+    with_store(state.engine.clone(), move |store| store.restore(&id, &paths, force)).await
 }

@@ -33,9 +33,11 @@ pub(super) fn patch(
     path: Option<&str>,
     limit: usize,
 ) -> Result<String, CheckpointError> {
+    // A file name is never a pattern here (`*`, `?` and `[` are ordinary characters in names).
+    let literal = path.map(|p| format!(":(literal){p}"));
     let mut args = vec!["diff-tree", "-p", "-r", "--no-renames", "--no-color", from, to];
-    if let Some(path) = path {
-        args.extend(["--", path]);
+    if let Some(path) = &literal {
+        args.extend(["--", path.as_str()]);
     }
     let out = git.run(&args, None)?;
     let mut text = String::from_utf8_lossy(&out).into_owned();

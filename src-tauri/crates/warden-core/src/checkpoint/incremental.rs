@@ -17,6 +17,9 @@ pub(super) enum Change {
     Gone,
 }
 
+/// A change and the path components below the tree it is applied to.
+type Below<'a> = (&'a [&'a [u8]], &'a Change);
+
 /// The tree `root` with `changes` (by `/`-separated path) applied.
 pub(super) fn apply(
     objects: &mut Objects,
@@ -25,7 +28,7 @@ pub(super) fn apply(
 ) -> Result<String, CheckpointError> {
     let split: Vec<(Vec<&[u8]>, &Change)> =
         changes.iter().map(|(path, change)| (path.split(|b| *b == b'/').collect(), change)).collect();
-    let refs: Vec<(&[&[u8]], &Change)> = split.iter().map(|(parts, c)| (parts.as_slice(), *c)).collect();
+    let refs: Vec<Below<'_>> = split.iter().map(|(parts, c)| (parts.as_slice(), *c)).collect();
     match rebuild(objects, Some(root), &refs)? {
         Some(tree) => Ok(tree),
         // Everything is gone: the empty tree.
@@ -38,13 +41,13 @@ pub(super) fn apply(
 fn rebuild(
     objects: &mut Objects,
     tree: Option<&str>,
-    changes: &[(&[&[u8]], &Change)],
+    changes: &[Below<'_>],
 ) -> Result<Option<String>, CheckpointError> {
     let mut entries: BTreeMap<Vec<u8>, TreeEntry> = match tree {
         Some(oid) => objects.read_tree(oid)?.into_iter().map(|e| (e.name.clone(), e)).collect(),
         None => BTreeMap::new(),
     };
-    let mut below: BTreeMap<&[u8], Vec<(&[&[u8]], &Change)>> = BTreeMap::new();
+    let mut below: BTreeMap<&[u8], Vec<Below<'_>>> = BTreeMap::new();
     for (parts, change) in changes {
         match parts {
             [] => {}
