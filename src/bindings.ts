@@ -21,6 +21,12 @@ export const commands = {
 	/**  Deletes a conversation (refused while it is answering). One never saved is no error. */
 	chatDelete: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_delete", { conversationId })),
 	/**
+	 *  Rewinds a conversation: drops the `userMessageIndex`-th message the user wrote (0-based) and
+	 *  everything after it, leaving the project's files as they are (restoring them is a separate
+	 *  choice). Refused while it is answering. Returns the dropped message's text, to offer again.
+	 */
+	chatRewind: (conversationId: string, userMessageIndex: number) => typedError<string, CommandError>(__TAURI_INVOKE("chat_rewind", { conversationId, userMessageIndex })),
+	/**
 	 *  Approves or rejects a pending tool call. Routed to the conversation that asked; an answer for
 	 *  one tool id never releases another.
 	 */

@@ -240,3 +240,36 @@ fn saved_conversations_are_listed_renamed_and_deleted() {
     let bad = app.invoke("chat_delete", json!({"conversationId": "a/b"})).unwrap_err();
     assert_eq!(bad["code"], "INVALID_INPUT");
 }
+
+/// Rewinding drops a message the user wrote and everything after it, from the saved conversation
+/// the next message continues; the dropped text comes back to be offered again.
+#[test]
+fn a_conversation_is_rewound_to_before_one_of_its_messages() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let home = WardenHome::at(app.home.path());
+    let path = home.conversation_path("conv-1").unwrap();
+    let assistant = |text: &str| warden_protocol::Message {
+        role: warden_protocol::Role::Assistant,
+        content: vec![warden_protocol::ContentBlock::Text { text: text.into() }],
+    };
+    let history = [
+        warden_protocol::Message::user_text("one"),
+        assistant("reply one"),
+        warden_protocol::Message::user_text("two"),
+        assistant("reply two"),
+    ];
+    warden_core::history_file::save(&path, &history, None).unwrap();
+
+    let text = app.invoke("chat_rewind", json!({"conversationId": "conv-1", "userMessageIndex": 1})).unwrap();
+    assert_eq!(text, "two");
+    let left = app.invoke("chat_history", json!({"conversationId": "conv-1"})).unwrap();
+    assert_eq!(left.as_array().unwrap().len(), 2, "{left}");
+    assert_eq!(left[1]["content"][0]["text"], "reply one");
+
+    let missing =
+        app.invoke("chat_rewind", json!({"conversationId": "conv-1", "userMessageIndex": 1})).unwrap_err();
+    assert_eq!(missing["code"], "INVALID_INPUT", "{missing}");
+    let bad =
+        app.invoke("chat_rewind", json!({"conversationId": "../x", "userMessageIndex": 0})).unwrap_err();
+    assert_eq!(bad["code"], "INVALID_INPUT");
+}

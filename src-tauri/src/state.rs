@@ -146,6 +146,22 @@ impl AppState {
         Ok(())
     }
 
+    /// Drops the `n`-th message the user wrote and everything after it (files are not touched),
+    /// and forgets the open session so the next message continues from the saved, shorter
+    /// conversation. Refused while it is answering. Returns the dropped message's text.
+    pub async fn rewind(&self, conversation_id: &str, n: usize) -> CommandResult<String> {
+        let mut sessions = self.sessions.lock().await;
+        if sessions.get(conversation_id).is_some_and(|open| open.session.is_busy()) {
+            return Err(CommandError::new(
+                CommandErrorCode::InvalidInput,
+                "This conversation is still answering: stop it before rewinding it.",
+            ));
+        }
+        let text = self.engine.rewind_conversation(conversation_id, n)?;
+        sessions.remove(conversation_id);
+        Ok(text)
+    }
+
     async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {
         self.sessions.lock().await.get(conversation_id).map(|open| open.session.clone())
     }

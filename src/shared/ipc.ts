@@ -114,6 +114,9 @@ export const api = {
   chatRename: (conversationId: string, title: string) => unwrap("chat_rename", commands.chatRename(conversationId, title)),
   /** Deletes a conversation's saved history (refused while it is answering). */
   chatDelete: (conversationId: string) => unwrap("chat_delete", commands.chatDelete(conversationId)),
+  /** Drops the `userMessageIndex`-th message the user wrote and all after it (files stay); its text comes back. */
+  chatRewind: (conversationId: string, userMessageIndex: number) =>
+    unwrap("chat_rewind", commands.chatRewind(conversationId, userMessageIndex)),
   settingsGet: () => unwrap("settings_get", commands.settingsGet()),
   settingsSet: (settings: Settings) => unwrap("settings_set", commands.settingsSet(settings)),
   /** Whether the settings file is the one Warden wrote; when not, why and what Warden does instead. */

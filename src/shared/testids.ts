@@ -74,6 +74,9 @@ export const TID = {
   turnDiffFile: "turn-diff-file", // + data-path
   revertFile: "revert-file",
   restoreProject: "restore-project", // on a user message; + data-checkpoint-id
+  rewindConversation: "rewind-conversation", // on a user message
+  rewindConfirm: "rewind-confirm",
+  rewindError: "rewind-error",
   restoreRefused: "restore-refused", // files changed outside Warden, named
   restoreForce: "restore-force", // "Restore anyway"
   restoreNote: "restore-note", // after a restore; + data-phase = restored | undone

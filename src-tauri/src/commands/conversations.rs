@@ -1,4 +1,4 @@
-//! `chat_list`, `chat_rename`, `chat_delete`: the saved conversations, as the engine finds them
+//! `chat_list`, `chat_rename`, `chat_delete`, `chat_rewind`: the saved conversations, as the engine finds them
 //! under Warden's home (the window keeps no list of its own).
 
 use tauri::State;
@@ -43,4 +43,18 @@ pub async fn chat_rename(
 #[specta::specta]
 pub async fn chat_delete(state: State<'_, AppState>, conversation_id: String) -> CommandResult<()> {
     state.delete_conversation(&conversation_id).await
+}
+
+/// Rewinds a conversation: drops the `userMessageIndex`-th message the user wrote (0-based) and
+/// everything after it, leaving the project's files as they are (restoring them is a separate
+/// choice). Refused while it is answering. Returns the dropped message's text, to offer again.
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_rewind(
+    state: State<'_, AppState>,
+    conversation_id: String,
+    user_message_index: u32,
+) -> CommandResult<String> {
+    let n = usize::try_from(user_message_index).unwrap_or(usize::MAX);
+    state.rewind(&conversation_id, n).await
 }

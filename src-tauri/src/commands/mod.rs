@@ -21,6 +21,7 @@ macro_rules! collect_for {
             conversations::chat_list,
             conversations::chat_rename,
             conversations::chat_delete,
+            conversations::chat_rewind,
             approvals::chat_tool_approve,
             checkpoints::checkpoint_list,
             checkpoints::checkpoint_changes,

@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { TID } from "../../shared/testids";
 
 export function Composer({
@@ -6,13 +6,19 @@ export function Composer({
   disabled = false,
   onSend,
   onStop,
+  draft = null,
 }: {
   running: boolean;
   disabled?: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  /** Text to put in the field (a message taken back by a rewind); each new object replaces it. */
+  draft?: { text: string } | null;
 }) {
   const [text, setText] = useState("");
+  useEffect(() => {
+    if (draft) setText(draft.text);
+  }, [draft]);
   const canSend = !running && !disabled && text.trim().length > 0;
 
   const send = () => {

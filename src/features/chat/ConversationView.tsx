@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from "react";
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { emptyConversation } from "../../shared/store/empty";
 import type { Conversation } from "../../shared/store/types";
 import { useChat } from "../../shared/store/store";
@@ -33,6 +33,14 @@ export function ConversationView({
   const ids = conversation.messageIds;
   const win = useMessageWindow(ids.length);
   const turns = useTurnIndex(stored);
+  // Which message the user wrote each user message is (0 for the first): what a rewind names.
+  const userIndex = useMemo(() => {
+    const index = new Map<string, number>();
+    for (const id of ids) if (conversation.messages[id]?.kind === "user") index.set(id, index.size);
+    return index;
+  }, [ids, conversation.messages]);
+  // The text of a message dropped by a rewind, offered again in the composer.
+  const [draft, setDraft] = useState<{ text: string } | null>(null);
   // Distance from the bottom to keep when older messages are mounted above the viewport.
   const keepFromBottom = useRef<number | null>(null);
 
@@ -89,7 +97,12 @@ export function ConversationView({
           return (
             <Fragment key={id}>
               {m.kind === "user" ? (
-                <UserMessageView message={m} restoreTo={turns.byUser.get(id)?.restoreTo ?? null} running={conversation.running} />
+                <UserMessageView
+                  message={m}
+                  restoreTo={turns.byUser.get(id)?.restoreTo ?? null}
+                  running={conversation.running}
+                  rewind={{ conversationId, userIndex: userIndex.get(id) ?? 0, onRewound: (text) => setDraft({ text }) }}
+                />
               ) : (
                 <AssistantMessageView conversationId={conversationId} message={m} onOpenSettings={onOpenSettings} />
               )}
@@ -104,7 +117,7 @@ export function ConversationView({
       {aboveComposer}
       <footer className="conversation-footer">
         <ContextGauge conversation={conversation} />
-        <Composer running={conversation.running} onSend={onSend} onStop={stop} />
+        <Composer running={conversation.running} onSend={onSend} onStop={stop} draft={draft} />
       </footer>
     </main>
   );

@@ -3,6 +3,7 @@ import type { AssistantMessage, UserMessage } from "../../shared/store/types";
 import { textOf } from "../../shared/store/textBuffer";
 import { TID } from "../../shared/testids";
 import { RestoreControl } from "../checkpoints/RestoreControl";
+import { RewindControl } from "./RewindControl";
 import { ToolSlot } from "../tools/ToolSlot";
 import { ErrorNotice } from "./ErrorNotice";
 import { Markdown } from "./Markdown";
@@ -12,12 +13,15 @@ export function UserMessageView({
   message,
   restoreTo = null,
   running = false,
+  rewind = null,
 }: {
   message: UserMessage;
   /** The checkpoint that holds the project as it was before this message, when Warden took one. */
   restoreTo?: string | null;
   /** A turn is running: nothing can be restored until it ends. */
   running?: boolean;
+  /** Where this message is in the conversation, to rewind it to here. */
+  rewind?: { conversationId: string; userIndex: number; onRewound: (text: string) => void } | null;
 }) {
   return (
     <article className="message message-user" data-testid={TID.message} data-message-id={message.id} data-role="user">
@@ -25,6 +29,14 @@ export function UserMessageView({
         {message.text}
       </div>
       {restoreTo && <RestoreControl checkpointId={restoreTo} disabled={running} />}
+      {rewind && (
+        <RewindControl
+          conversationId={rewind.conversationId}
+          userIndex={rewind.userIndex}
+          disabled={running}
+          onRewound={rewind.onRewound}
+        />
+      )}
     </article>
   );
 }

@@ -289,6 +289,8 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
       if (existing && existing.messageIds.length > 0) return state;
       return withConversation(state, a.conversationId, () => historyToConversation(a.conversationId, a.history));
     }
+    case "conversation-rewound":
+      return withConversation(state, a.conversationId, () => historyToConversation(a.conversationId, a.history));
     case "checkpoints-loaded":
       return withConversation(state, a.conversationId, (c) => placeCheckpoints(c, a.checkpoints));
     default:

@@ -108,6 +108,8 @@ export type LocalAction =
   | { type: "user-send"; conversationId: string; messageId: string; text: string }
   | { type: "approval-answered"; toolId: string; approved: boolean; code?: ToolErrorCode }
   | { type: "history-loaded"; conversationId: string; history: HistoryMessage[] }
+  /** The conversation was rewound (`chat_rewind`): what the engine now holds replaces what is shown. */
+  | { type: "conversation-rewound"; conversationId: string; history: HistoryMessage[] }
   /** The project's checkpoints of a conversation (`checkpoint_list`), placed on the calls they preceded. */
   | { type: "checkpoints-loaded"; conversationId: string; checkpoints: CheckpointInfo[] }
   | { type: "send-failed"; conversationId: string; message: string };

@@ -14,7 +14,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use warden_protocol::Message;
+use warden_protocol::{ContentBlock, Message, Role};
 
 use crate::config::{move_aside, write_atomic, ConfigError};
 
@@ -141,6 +141,44 @@ pub fn set_title(path: &Path, title: Option<String>) -> Result<bool, ConfigError
         keep_modified(path, modified);
     }
     Ok(true)
+}
+
+/// Drops the message the user wrote `n`-th (0-based; tool results do not count) and everything
+/// after it, keeping the rest of the file. `Ok(None)` when the file has no such message (or no
+/// file is there); else the text of the dropped message, to offer again.
+pub fn rewind(path: &Path, n: usize) -> Result<Option<String>, ConfigError> {
+    let _lock = history_lock();
+    let mut file = match read(path) {
+        Ok(file) => file,
+        Err(ReadError::Missing) => return Ok(None),
+        Err(error) => return Err(error.into_config(path)),
+    };
+    let Some(at) = nth_user_message(&file.messages, n) else { return Ok(None) };
+    let text = user_text(&file.messages[at]);
+    file.messages.truncate(at);
+    write(path, &mut file)?;
+    Ok(Some(text))
+}
+
+/// Where the `n`-th message the user wrote is (a user message that is not only tool results).
+pub fn nth_user_message(messages: &[Message], n: usize) -> Option<usize> {
+    messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            m.role == Role::User && m.content.iter().any(|b| !matches!(b, ContentBlock::ToolResult(_)))
+        })
+        .nth(n)
+        .map(|(i, _)| i)
+}
+
+fn user_text(message: &Message) -> String {
+    message
+        .content
+        .iter()
+        .filter_map(|b| if let ContentBlock::Text { text } = b { Some(text.as_str()) } else { None })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Removes a conversation file; `false` when there was none.

@@ -70,6 +70,15 @@ impl Engine {
         Ok(())
     }
 
+    /// Drops the `n`-th message the user wrote in a saved conversation (0-based) and everything
+    /// after it: the conversation goes on from before it. The project's files are not touched
+    /// (restoring them is a separate choice). The dropped message's text comes back, to offer again.
+    pub fn rewind_conversation(&self, id: &str, n: usize) -> Result<String, ConversationError> {
+        let path = self.conversation_file(id)?;
+        history_file::rewind(&path, n)?
+            .ok_or_else(|| ConversationError::NotFound(format!("{id} (message {n})")))
+    }
+
     fn conversation_file(&self, id: &str) -> Result<PathBuf, ConversationError> {
         self.home.conversation_path(id).ok_or_else(|| ConversationError::BadId(id.to_owned()))
     }

@@ -183,3 +183,41 @@ fn ids_that_are_not_plain_names_are_refused() {
     }
     assert!(outside.exists());
 }
+
+#[test]
+fn a_rewind_drops_a_user_message_and_what_follows_and_keeps_the_title() {
+    let h = home();
+    let results = Message {
+        role: Role::User,
+        content: vec![ContentBlock::ToolResult(warden_protocol::ToolResultBlock {
+            tool_use_id: "t1".into(),
+            tool_name: "bash".into(),
+            content: "ok".into(),
+            is_error: false,
+        })],
+    };
+    let messages = [
+        Message::user_text("first question"),
+        assistant("answer one"),
+        Message::user_text("second question"),
+        assistant("calling a tool"),
+        results,
+        assistant("answer two"),
+        Message::user_text("third question"),
+        assistant("answer three"),
+    ];
+    let path = h.save("c", &messages, 1);
+    h.engine.rename_conversation("c", "My title").unwrap();
+
+    // Tool results are not messages the user wrote: the second one is at index 2.
+    let text = h.engine.rewind_conversation("c", 1).unwrap();
+    assert_eq!(text, "second question");
+    assert_eq!(history_file::load(&path).unwrap(), messages[..2].to_vec());
+    assert_eq!(h.engine.list_conversations(0, 10).conversations[0].title, "My title");
+
+    // No such message, no such conversation, no such id: errors, nothing changed.
+    assert!(matches!(h.engine.rewind_conversation("c", 5), Err(ConversationError::NotFound(_))));
+    assert!(matches!(h.engine.rewind_conversation("none", 0), Err(ConversationError::NotFound(_))));
+    assert!(matches!(h.engine.rewind_conversation("../x", 0), Err(ConversationError::BadId(_))));
+    assert_eq!(history_file::load(&path).unwrap().len(), 2);
+}

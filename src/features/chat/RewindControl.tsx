@@ -1,0 +1,80 @@
+// On a user message: "Rewind conversation to here" — drop this message and everything after it,
+// and put its text back in the composer. The project's files stay as they are: restoring them is
+// the separate "Restore project to before this message".
+import { useState } from "react";
+import { api } from "../../shared/ipc";
+import { useChatStore } from "../../shared/store/store";
+import { TID } from "../../shared/testids";
+
+export function RewindControl({
+  conversationId,
+  userIndex,
+  disabled,
+  onRewound,
+}: {
+  conversationId: string;
+  /** Which message the user wrote this is, from the first (0). */
+  userIndex: number;
+  disabled: boolean;
+  /** The dropped message's text, to offer again. */
+  onRewound: (text: string) => void;
+}) {
+  const store = useChatStore();
+  const [phase, setPhase] = useState<"idle" | "asking" | "working">("idle");
+  const [error, setError] = useState<string | null>(null);
+
+  const rewind = async () => {
+    setPhase("working");
+    setError(null);
+    try {
+      const text = await api.chatRewind(conversationId, userIndex);
+      const history = await api.chatHistory(conversationId);
+      store.dispatch({ type: "conversation-rewound", conversationId, history });
+      onRewound(text);
+      const checkpoints = await api.checkpointList(conversationId).catch(() => []);
+      if (checkpoints.length) store.dispatch({ type: "checkpoints-loaded", conversationId, checkpoints });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setPhase("idle");
+    }
+  };
+
+  if (phase === "asking" || phase === "working") {
+    return (
+      <div className="rewind-control" role="group" aria-label="Rewind the conversation">
+        <span className="small">Drop this message and everything after it? Files are not changed.</span>{" "}
+        <button
+          type="button"
+          className="link small"
+          data-testid={TID.rewindConfirm}
+          disabled={phase === "working"}
+          onClick={() => void rewind()}
+        >
+          Rewind
+        </button>{" "}
+        <button type="button" className="link small" disabled={phase === "working"} onClick={() => setPhase("idle")}>
+          Cancel
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="rewind-control">
+      <button
+        type="button"
+        className="link small"
+        data-testid={TID.rewindConversation}
+        disabled={disabled}
+        title={disabled ? "Wait for the answer to finish" : "Drop this message and the rest of the conversation after it (files stay)"}
+        onClick={() => setPhase("asking")}
+      >
+        Rewind conversation to here
+      </button>
+      {error && (
+        <p className="small error" role="alert" data-testid={TID.rewindError}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
