@@ -1,17 +1,10 @@
 //! The diff of one file names that file only, whatever characters its name holds.
 
-use std::sync::Arc;
-
-use warden_core::checkpoint::{CheckpointStore, Origin};
-use warden_core::sandbox::Workspace;
-use warden_core::scope::Scope;
+use warden_core::checkpoint::Origin;
 
 #[test]
 fn the_diff_of_one_file_takes_its_name_literally() {
-    let project = tempfile::tempdir().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let workspace = Workspace::new(project.path(), home.path().join("storage"), Scope::read_only()).unwrap();
-    let store = CheckpointStore::open(&home.path().join("store"), Arc::new(workspace)).unwrap();
+    let (project, _home, store) = super::temp_store();
     for name in ["a*.txt", "ab.txt", "a[b].txt"] {
         std::fs::write(project.path().join(name), "before\n").unwrap();
     }

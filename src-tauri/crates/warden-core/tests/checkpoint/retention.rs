@@ -2,11 +2,7 @@
 //! newest always stays.
 
 use std::process::Command;
-use std::sync::Arc;
-
 use warden_core::checkpoint::{CheckpointStore, Origin};
-use warden_core::sandbox::Workspace;
-use warden_core::scope::Scope;
 
 fn has_object(store: &CheckpointStore, text: &str) -> bool {
     let out = Command::new("git")
@@ -20,10 +16,7 @@ fn has_object(store: &CheckpointStore, text: &str) -> bool {
 
 #[test]
 fn checkpoints_past_the_retention_period_go_with_what_only_they_kept() {
-    let project = tempfile::tempdir().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let workspace = Workspace::new(project.path(), home.path().join("storage"), Scope::read_only()).unwrap();
-    let store = CheckpointStore::open(&home.path().join("store"), Arc::new(workspace)).unwrap();
+    let (project, _home, store) = super::temp_store();
     let origin = Origin::default();
     for text in ["first version OLD-ONE", "second version OLD-TWO", "third version NEW-THREE"] {
         std::fs::write(project.path().join("a.txt"), text).unwrap();

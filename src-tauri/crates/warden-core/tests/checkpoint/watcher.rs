@@ -5,19 +5,15 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use warden_core::checkpoint::{CheckpointStore, Origin};
-use warden_core::sandbox::Workspace;
-use warden_core::scope::Scope;
 
 const CAP: u64 = 2_000;
 
 fn store(project: &Path, home: &Path, name: &str, watch: bool) -> CheckpointStore {
-    let workspace = Workspace::new(project, home.join("storage"), Scope::read_only()).unwrap();
-    let store = CheckpointStore::open(&home.join(name), Arc::new(workspace)).unwrap().with_size_cap(CAP);
+    let store = super::open_store(project, home, name).with_size_cap(CAP);
     if watch {
         store
     } else {
