@@ -97,6 +97,9 @@ pub struct Engine {
     /// What loading the settings file had to say (kept aside unreadable, newer version, values
     /// not understood), for the window; `None` when nothing.
     load_notice: Option<String>,
+    /// The checkpoint store of each project the sessions work in, shared by them all: one
+    /// watcher and one first look at every file per project, however many conversations are open.
+    checkpoint_stores: checkpoints::OpenStores,
 }
 
 impl Engine {
@@ -132,6 +135,7 @@ impl Engine {
             seal_key,
             settings: RwLock::new((loaded.settings, loaded.integrity)),
             load_notice: loaded.notice,
+            checkpoint_stores: checkpoints::OpenStores::default(),
         })
     }
 

@@ -194,16 +194,29 @@ impl Engine {
             .get(&project.to_string_lossy().into_owned())
             .is_none_or(|perms| perms.checkpoints);
         if enabled {
-            let dir = self.home.checkpoints_dir(project);
-            let workspace = env.workspace().clone();
-            let opened = tokio::task::spawn_blocking(move || CheckpointStore::open(&dir, workspace)).await;
-            match opened {
-                Ok(Ok(store)) => env = env.with_checkpoints(Arc::new(store)),
-                Ok(Err(error)) => tracing::warn!(%error, "checkpoints are off for this session"),
+            match self.shared_store(project).await {
+                Ok(store) => env = env.with_checkpoints(store),
                 Err(error) => tracing::warn!(%error, "checkpoints are off for this session"),
             }
         }
         Ok((ToolRegistry::with_core_tools(config), env))
+    }
+}
+
+impl Engine {
+    /// The store every session of `project` shares, opened off the async threads when no session
+    /// holds it yet.
+    async fn shared_store(&self, project: &Path) -> Result<Arc<CheckpointStore>, String> {
+        if let Some(store) = self.open_store(project) {
+            return Ok(store);
+        }
+        let (dir, workspace) = self.store_parts(project).map_err(|e| e.to_string())?;
+        let opened = tokio::task::spawn_blocking(move || CheckpointStore::open(&dir, workspace)).await;
+        match opened {
+            Ok(Ok(store)) => Ok(self.keep_store(project, store)),
+            Ok(Err(error)) => Err(error.to_string()),
+            Err(error) => Err(error.to_string()),
+        }
     }
 }
 

@@ -210,3 +210,23 @@ async fn the_projects_checkpoints_setting_turns_checkpoints_on_and_off() {
         }
     }
 }
+
+/// Every session of a project shares one checkpoint store (one watcher, one first look at every
+/// file), and the window's commands use it too; it closes when nothing holds it.
+#[tokio::test]
+async fn the_sessions_of_a_project_share_one_checkpoint_store() {
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let mut settings = writes_allowed(&d.project);
+    settings.project_dir = Some(d.project.to_string_lossy().into_owned());
+    engine.save_settings(settings).unwrap();
+    let spec = SessionSpec::new(d.project.clone());
+    let (first, _events) = engine.tool_runner(&spec).await.unwrap();
+    let (second, _events) = engine.tool_runner(&spec).await.unwrap();
+    let (a, b) = (first.checkpoints().unwrap().clone(), second.checkpoints().unwrap().clone());
+    assert!(Arc::ptr_eq(&a, &b), "two sessions, one store");
+    assert!(Arc::ptr_eq(&a, &engine.open_checkpoints().unwrap()), "the window's commands use it too");
+    let weak = Arc::downgrade(&a);
+    drop((first, second, a, b));
+    assert!(weak.upgrade().is_none(), "closed once nothing holds it");
+}
