@@ -4,7 +4,8 @@
 # minimal bare bubblewrap in the same run, and — with PEERS=1, installed from npm into bench/out —
 # `codex sandbox` (@openai/codex) and `srt` (@anthropic-ai/sandbox-runtime).
 #
-#   bench/sandbox/run.sh            RUNS (default 200) per contestant, hyperfine medians and ratios
+#   bench/sandbox/run.sh            RUNS (default 200) per contestant in ROUNDS (default 5)
+#                                   interleaved rounds, medians and ratios
 #   PEERS=1 bench/sandbox/run.sh    also the peers (npm downloads, once)
 #
 # Every contestant is a fresh process from start to exit, CLI start-up included. The goal of the
@@ -44,15 +45,32 @@ if [ "${PEERS:-0}" = 1 ]; then
   contestants+=(-n srt "$bin/srt true")
 fi
 
-echo "== $runs runs each (hyperfine, no shell)"
-(cd "$project" && hyperfine -N --warmup 10 --runs "$runs" --export-json "$out/result.json" "${contestants[@]}" >/dev/null)
+# The machine is shared: a slow spell that covered one contestant's whole series would skew the
+# ratio. So the series are interleaved — ROUNDS rounds, each running every contestant runs/ROUNDS
+# times — and the medians are taken over all rounds' times together.
+rounds="${ROUNDS:-5}"
+per_round=$(( (runs + rounds - 1) / rounds ))
+echo "== $runs runs each in $rounds interleaved rounds (hyperfine, no shell)"
+rm -f "$out"/round-*.json
+for round in $(seq "$rounds"); do
+  (cd "$project" && hyperfine -N --warmup 5 --runs "$per_round" --export-json "$out/round-$round.json" \
+    "${contestants[@]}" >/dev/null)
+done
 node -e '
-  const r = require(process.argv[1]).results;
-  const med = (x) => x.median * 1000;
-  const by = Object.fromEntries(r.map((x) => [x.command, med(x)]));
-  for (const x of r) console.log(`${x.command.padEnd(16)} median ${med(x).toFixed(2).padStart(8)} ms   mean ${(x.mean * 1000).toFixed(2).padStart(8)} ms`);
+  const rounds = process.argv.slice(1).map((f) => require(f).results);
+  const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1;
+    return (s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2) * 1000; };
+  const names = rounds[0].map((x) => x.command);
+  const times = Object.fromEntries(names.map((n) => [n, rounds.flatMap((r) => r.find((x) => x.command === n).times)]));
+  const by = Object.fromEntries(names.map((n) => [n, median(times[n])]));
+  for (const n of names) {
+    const mean = times[n].reduce((a, b) => a + b, 0) / times[n].length * 1000;
+    console.log(`${n.padEnd(16)} median ${by[n].toFixed(2).padStart(8)} ms   mean ${mean.toFixed(2).padStart(8)} ms   (${times[n].length} runs)`);
+  }
+  const per = rounds.map((r) => median(r.find((x) => x.command === "warden-sandbox").times) /
+    median(r.find((x) => x.command === "bwrap-bare").times));
   const ratio = by["warden-sandbox"] / by["bwrap-bare"];
-  console.log(`warden sandbox / bare bwrap: ${ratio.toFixed(2)}x (goal <= 1.5x)`);
+  console.log(`warden sandbox / bare bwrap: ${ratio.toFixed(2)}x (goal <= 1.5x; rounds ${Math.min(...per).toFixed(2)}-${Math.max(...per).toFixed(2)}x)`);
   if (by["codex-sandbox"]) console.log(`codex sandbox / warden sandbox: ${(by["codex-sandbox"] / by["warden-sandbox"]).toFixed(1)}x`);
   if (by["srt"]) console.log(`srt / warden sandbox: ${(by["srt"] / by["warden-sandbox"]).toFixed(1)}x`);
-' "$out/result.json"
+' $(for round in $(seq "$rounds"); do echo "$out/round-$round.json"; done)
