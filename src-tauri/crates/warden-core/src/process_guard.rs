@@ -143,11 +143,14 @@ pub(crate) struct Proc {
     pub zombie: bool,
 }
 
-/// Parse `/proc/<pid>/stat`: `pid (comm) state ppid pgrp session …`; `comm` may hold spaces and
-/// parentheses, so the fields are read after the last `)`.
-pub(crate) fn parse_stat(stat: &str) -> Option<Proc> {
-    let (head, rest) = stat.rsplit_once(')')?;
-    let pid = head.split_once('(')?.0.trim().parse().ok()?;
+/// Parse `/proc/<pid>/stat`: `pid (comm) state ppid pgrp session …`. `comm` is whatever bytes the
+/// process named itself (spaces, parentheses, bytes that are not UTF-8), so the fields are read
+/// after the last `)` and only they must be text.
+pub(crate) fn parse_stat(stat: &[u8]) -> Option<Proc> {
+    let close = stat.iter().rposition(|&b| b == b')')?;
+    let (head, rest) = (&stat[..close], std::str::from_utf8(&stat[close + 1..]).ok()?);
+    let open = head.iter().position(|&b| b == b'(')?;
+    let pid = std::str::from_utf8(&head[..open]).ok()?.trim().parse().ok()?;
     let mut fields = rest.split_ascii_whitespace();
     let state = fields.next()?;
     let ppid = fields.next()?.parse().ok()?;
@@ -156,12 +159,21 @@ pub(crate) fn parse_stat(stat: &str) -> Option<Proc> {
     Some(Proc { pid, ppid, session, zombie: state == "Z" || state == "X" })
 }
 
+/// Every process of the machine, from one read of each `/proc/<pid>/stat` into one buffer (a stat
+/// line is a few hundred bytes; the sweep runs after every call, so it stays cheap on a machine with
+/// many processes).
 fn read_processes() -> Vec<Proc> {
+    use std::io::Read;
+
     let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let mut buf = vec![0u8; 4096];
     dir.filter_map(Result::ok)
         .filter(|e| e.file_name().to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())))
-        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
-        .filter_map(|stat| parse_stat(&stat))
+        .filter_map(|e| {
+            let mut file = std::fs::File::open(e.path().join("stat")).ok()?;
+            let n = file.read(&mut buf).ok()?;
+            parse_stat(&buf[..n])
+        })
         .collect()
 }
 
@@ -186,10 +198,13 @@ mod tests {
 
     #[test]
     fn stat_lines_parse_even_with_odd_names() {
-        let p = parse_stat("4242 (a) b) (c) S 17 4242 4242 0 -1 4194560 0 0").unwrap();
+        let p = parse_stat(b"4242 (a) b) (c) S 17 4242 4242 0 -1 4194560 0 0").unwrap();
         assert_eq!(p, Proc { pid: 4242, ppid: 17, session: 4242, zombie: false });
-        assert!(parse_stat("9 (sleep) Z 1 9 9 0").unwrap().zombie);
-        assert_eq!(parse_stat("garbage"), None);
+        assert!(parse_stat(b"9 (sleep) Z 1 9 9 0").unwrap().zombie);
+        assert_eq!(parse_stat(b"garbage"), None);
+        // A process may name itself with any bytes; it must still be seen (and swept).
+        let odd = parse_stat(b"77 (\xff\xfe) x) R 5 77 70 0").unwrap();
+        assert_eq!(odd, Proc { pid: 77, ppid: 5, session: 70, zombie: false });
     }
 
     #[test]

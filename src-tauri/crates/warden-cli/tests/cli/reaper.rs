@@ -110,6 +110,36 @@ async fn nothing_a_command_starts_outlives_its_call() {
     until("the background command is gone", || running(&all).is_empty()).await;
 }
 
+/// Without an OS box only Warden's sweep stands between a command and a process that outlives it:
+/// a process whose name is not UTF-8 (its program file named so) is swept like any other.
+#[tokio::test]
+async fn an_unboxed_process_named_with_bytes_that_are_not_utf8_is_swept_too() {
+    let tag = tag(56);
+    let escape = format!(
+        "name=$(printf '\\377sleep'); cp \"$(command -v sleep)\" \"./$name\" && \
+         setsid \"./$name\" 1000.{tag}1 >/dev/null 2>&1 & \
+         until grep -q 1000.{tag}1 /proc/$!/cmdline 2>/dev/null; do sleep 0.02; done; echo started"
+    );
+    let server = TestServer::start(vec![
+        answer(&[tool("toolu_1", "bash", json!({"command": escape}))]),
+        answer(&[tool("toolu_2", "bash", json!({"command": "until [ -e release ]; do sleep 0.02; done"}))]),
+        answer(&[text("Done.")]),
+    ])
+    .await;
+    let dirs = Dirs::new();
+    let mut args = exec_args(&server, "escape");
+    args.extend(["--approve", "all"]);
+    let mut cmd = command(&dirs, &args);
+    cmd.env("WARDEN_SANDBOX", "none");
+    let mut warden = Warden::spawn(cmd);
+    let result = warden.until("chat:tool-result").await;
+    assert!(result["payload"]["result"].as_str().unwrap_or_default().contains("started"), "{result}");
+    until("the oddly named process is gone", || running(&format!("1000.{tag}")).is_empty()).await;
+    std::fs::write(dirs.path("release"), "").unwrap();
+    let (code, _, stderr) = warden.finish().await;
+    assert_eq!(code, 0, "{stderr}");
+}
+
 async fn a_signal_ends_the_turn_and_every_process(signal: &str, code: i32, tag: &str) {
     let fg = format!("{}; sleep 1000.{tag}5 & wait", escapes(tag));
     let tag = tag.to_owned();
