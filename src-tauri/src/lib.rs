@@ -51,6 +51,7 @@ pub fn run() {
         tracing::warn!(%error, "could not harden the process or become a subreaper");
     }
     rendering::configure();
+    warden_core::containment::probe_in_background();
     let builder = specta_builder();
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())

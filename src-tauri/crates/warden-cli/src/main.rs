@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         Command::Checkpoint(args) => return ExitCode::from(checkpoint_cmd::run(args)),
         command => Cli { command, ..cli },
     };
+    warden_core::containment::probe_in_background();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {

@@ -148,7 +148,6 @@ impl Session {
             trust: config.trust,
             scope: config.scope.clone(),
             approval_timeout: config.approval_timeout,
-            containment: tool_env.containment(),
         };
         let core = SessionCore {
             runner: ToolRunner::new(tools, tool_env, policy, events.clone()),

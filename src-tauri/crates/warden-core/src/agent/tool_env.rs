@@ -18,8 +18,10 @@ use crate::tool::{BackgroundProcesses, OutputSink, ToolContext, ToolOutput, Tool
 pub struct ToolEnvironment {
     workspace: Arc<Workspace>,
     processes: Arc<BackgroundProcesses>,
-    /// The OS box of the session's commands; `None` when commands cannot be contained here.
-    commands_box: Option<Arc<BoxPolicy>>,
+    /// The OS box meant for the session's commands; `None` for commands run as the user. Whether
+    /// this machine can build it is asked when a call needs to know ([`containment::mechanism`],
+    /// probed once per process), so a session starts without waiting for the probe.
+    box_policy: Option<Arc<BoxPolicy>>,
     /// Where the project is checkpointed before each change; `None` when checkpoints are off.
     checkpoints: Option<Arc<CheckpointStore>>,
 }
@@ -34,11 +36,10 @@ impl ToolEnvironment {
 
     /// Commands in `policy`'s box, when this machine can contain them.
     pub fn with_box(workspace: Workspace, policy: BoxPolicy) -> Self {
-        let commands_box = containment::mechanism().is_contained().then(|| Arc::new(policy));
         Self {
             workspace: Arc::new(workspace),
             processes: Arc::new(BackgroundProcesses::new()),
-            commands_box,
+            box_policy: Some(Arc::new(policy)),
             checkpoints: None,
         }
     }
@@ -49,7 +50,7 @@ impl ToolEnvironment {
         Self {
             workspace: Arc::new(workspace),
             processes: Arc::new(BackgroundProcesses::new()),
-            commands_box: None,
+            box_policy: None,
             checkpoints: None,
         }
     }
@@ -70,12 +71,12 @@ impl ToolEnvironment {
 
     /// The box commands run in, if they are contained.
     pub fn commands_box(&self) -> Option<&Arc<BoxPolicy>> {
-        self.commands_box.as_ref()
+        self.box_policy.as_ref().filter(|_| containment::mechanism().is_contained())
     }
 
     /// What the policy needs to know of the box.
     pub fn containment(&self) -> Containment {
-        match &self.commands_box {
+        match self.commands_box() {
             Some(policy) => Containment { contained: true, network: policy.network },
             None => Containment::NONE,
         }
@@ -87,7 +88,7 @@ impl ToolEnvironment {
             .context(self.workspace.clone())
             .with_cancel(cancel)
             .with_processes(self.processes.clone())
-            .with_commands_box(self.commands_box.clone())
+            .with_commands_box(self.commands_box().cloned())
     }
 }
 

@@ -17,7 +17,7 @@ use super::approvals::{ApprovalOutcome, ApprovalRouter};
 use super::events::EventEmitter;
 use super::tool_env::{execute_streaming, ToolEnvironment};
 use crate::checkpoint::{CheckpointStore, Origin, Taken};
-use crate::policy::{self, Containment, Decision, Grants};
+use crate::policy::{self, Decision, Grants};
 use crate::scope::Scope;
 use crate::tool::{Tool, ToolContext, ToolOutput, ToolRegistry};
 
@@ -35,8 +35,6 @@ pub struct CallPolicy {
     pub trust: TrustLevel,
     pub scope: Scope,
     pub approval_timeout: Duration,
-    /// Whether commands run inside the OS box (see `crate::containment`), and with what.
-    pub containment: Containment,
 }
 
 /// A call with its decision made, before it runs (the loop forms its parallel batches from these).
@@ -130,7 +128,8 @@ impl ToolRunner {
             (Some(tool), Ok(input)) => {
                 let grants = lock(&self.grants).clone();
                 let p = &self.policy;
-                policy::decide_with(p.trust, tool.definition(), &p.scope, input, &grants, p.containment)
+                let contained = self.env.containment();
+                policy::decide_with(p.trust, tool.definition(), &p.scope, input, &grants, contained)
             }
             _ => Decision::Allow,
         };
@@ -272,7 +271,7 @@ impl ToolRunner {
             danger_level: tool.definition().danger,
             preview,
             timeout_secs: u32::try_from(timeout.as_secs()).unwrap_or(u32::MAX),
-            reason: policy::ask_reason(self.policy.trust, &call.name, input, self.policy.containment),
+            reason: policy::ask_reason(self.policy.trust, &call.name, input, self.env.containment()),
         });
         match self.approvals.wait(&call.id, rx, timeout, cancel).await {
             ApprovalOutcome::Answered(answer) if answer.approved => {

@@ -167,6 +167,18 @@ pub fn mechanism() -> &'static Mechanism {
     })
 }
 
+/// Find [`mechanism`] on a thread of its own, so the probe (bubblewrap starting a box, a few ms)
+/// runs while the caller loads settings and builds its provider, not before the first request. A
+/// later [`mechanism`] waits for this one instead of probing again.
+pub fn probe_in_background() {
+    let spawned = std::thread::Builder::new().name("warden-probe".into()).spawn(|| {
+        mechanism();
+    });
+    if let Err(error) = spawned {
+        tracing::debug!(%error, "no thread for the sandbox probe; it runs when first needed");
+    }
+}
+
 /// The box this platform offers, one arm per platform; each probe compiles everywhere.
 fn platform() -> Mechanism {
     if cfg!(target_os = "macos") {
