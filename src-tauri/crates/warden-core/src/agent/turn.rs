@@ -146,10 +146,14 @@ async fn stream_message(
     let mut builder = MessageBuilder::new();
     let deadline = tokio::time::sleep(core.config.iteration_timeout);
     tokio::pin!(deadline);
+    // One wait for cancellation for the whole message: a new one per chunk would enter and leave
+    // the token's waiter list for each of tens of thousands of deltas.
+    let cancelled = cancel.cancelled();
+    tokio::pin!(cancelled);
     loop {
         let next = tokio::select! {
             biased;
-            () = cancel.cancelled() => {
+            () = &mut cancelled => {
                 // Dropping the stream drops the connection at once.
                 let usage = builder.usage();
                 return Streamed::Cancelled { partial: builder.into_partial(), usage };
@@ -166,18 +170,17 @@ async fn stream_message(
         };
         match next {
             Some(Ok(chunk)) => {
-                match &chunk {
-                    StreamChunk::Text(text) if !text.is_empty() => core.events.text(message_id, text.clone()),
-                    StreamChunk::Thinking(text) if !text.is_empty() => {
-                        core.events.thinking(message_id, text.clone())
-                    }
+                // The message keeps a copy; the event takes the chunk's own text.
+                builder.apply(&chunk);
+                match chunk {
+                    StreamChunk::Text(text) if !text.is_empty() => core.events.text(message_id, text),
+                    StreamChunk::Thinking(text) if !text.is_empty() => core.events.thinking(message_id, text),
                     StreamChunk::Retrying { delay, error, .. } => {
-                        core.events.retrying(message_id, error.code(), error.message.clone(), *delay);
+                        core.events.retrying(message_id, error.code(), error.message, delay);
                     }
-                    StreamChunk::Notice(text) => core.events.notice(message_id, text.clone()),
+                    StreamChunk::Notice(text) => core.events.notice(message_id, text),
                     _ => {}
                 }
-                builder.apply(&chunk);
             }
             Some(Err(error)) => {
                 let usage = builder.usage();
