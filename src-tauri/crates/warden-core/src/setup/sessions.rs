@@ -30,8 +30,11 @@ pub struct SessionSpec {
     pub native_tools: Option<bool>,
     pub project: PathBuf,
     pub trust: TrustLevel,
-    /// `None` = the project's permissions from the settings, else the read-only set.
+    /// `None` = the project's permissions from the settings, else `default_scope`.
     pub scope: Option<Scope>,
+    /// What a project without permissions of its own allows: the read-only set unless the face
+    /// says otherwise (the window: every built-in tool, see [`super::tools::window_default_scope`]).
+    pub default_scope: Scope,
     pub approval_timeout_secs: Option<u32>,
     pub max_turns: u32,
     pub searxng_url: Option<String>,
@@ -50,6 +53,7 @@ impl SessionSpec {
             project,
             trust: TrustLevel::Guided,
             scope: None,
+            default_scope: Scope::read_only(),
             approval_timeout_secs: None,
             max_turns: 200,
             searxng_url: None,
@@ -88,6 +92,7 @@ impl Engine {
         spec.conversation_id = conversation_id;
         spec.provider = settings.active_provider;
         spec.trust = settings.trust_level;
+        spec.default_scope = super::tools::window_default_scope();
         spec.history_file = self.home.conversation_path(&spec.conversation_id);
         self.start(spec).await
     }
@@ -155,13 +160,13 @@ impl Engine {
             Some(perms) => {
                 let mut scope = match &perms.allowed_tools {
                     Some(list) => Scope::only(list.iter().cloned()),
-                    None => Scope::read_only(),
+                    None => spec.default_scope.clone(),
                 };
                 scope.write_globs = perms.write_globs.clone();
                 scope.timeouts_secs.insert("bash".to_owned(), u64::from(perms.bash_timeout_secs));
                 scope
             }
-            None => Scope::read_only(),
+            None => spec.default_scope.clone(),
         }
     }
 

@@ -230,3 +230,42 @@ async fn the_sessions_of_a_project_share_one_checkpoint_store() {
     drop((first, second, a, b));
     assert!(weak.upgrade().is_none(), "closed once nothing holds it");
 }
+
+/// A project with no permissions of its own: the window's sessions get every built-in tool and the
+/// trust level decides what asks (Guided asks before a write instead of refusing it), while
+/// `warden exec` and `warden tool` keep the read-only set.
+#[tokio::test]
+async fn a_new_project_gives_the_window_every_built_in_tool_and_the_cli_the_read_only_set() {
+    use crate::policy::{self, Containment, Decision, Grants};
+
+    let d = dirs();
+    let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    store.set(warden_protocol::KeyName::Anthropic, "sk-ant-test").await.unwrap();
+    let engine = Engine::new(d.home.clone(), store).unwrap();
+    let settings = Settings {
+        project_dir: Some(d.project.to_string_lossy().into_owned()),
+        trust_level: TrustLevel::Guided,
+        ..Settings::default()
+    };
+    engine.save_settings(settings).unwrap();
+
+    let (window, _events) = engine.start_session("c-window".to_owned()).await.unwrap();
+    let scope = &window.config().scope;
+    for name in super::tool_names() {
+        assert!(scope.allows(&name), "{name} is not in the window's default scope");
+    }
+    let registry = crate::tool::ToolRegistry::with_core_tools(crate::tool::ToolsConfig::default());
+    let write = registry.definitions(scope).into_iter().find(|t| t.name == "file_write").unwrap();
+    let input = serde_json::json!({"path": "a.txt", "content": "x"});
+    let decision =
+        policy::decide_with(TrustLevel::Guided, &write, scope, &input, &Grants::default(), Containment::NONE);
+    assert!(matches!(decision, Decision::Ask), "{decision:?}");
+
+    let (cli, _events) = engine.tool_runner(&SessionSpec::new(d.project.clone())).await.unwrap();
+    let shot = engine
+        .run_tool(SessionSpec::new(d.project.clone()), "file_write", input, |_, _| {}, approve)
+        .await
+        .unwrap();
+    assert_eq!(shot.result.code.map(|c| c.as_str().to_owned()).as_deref(), Some("PERMISSION_DENIED"));
+    drop(cli);
+}

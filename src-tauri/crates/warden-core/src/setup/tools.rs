@@ -19,9 +19,18 @@ pub struct OneShot {
     pub result: ToolResult,
 }
 
-/// Every tool the window can list, with what a project without its own permissions allows.
+/// Every tool the window can list, with what a project without its own permissions allows there
+/// ([`window_default_scope`]).
 pub fn tool_catalog() -> Vec<warden_protocol::ToolInfo> {
-    ToolRegistry::with_core_tools(ToolsConfig::default()).catalog(&crate::scope::Scope::read_only())
+    ToolRegistry::with_core_tools(ToolsConfig::default()).catalog(&window_default_scope())
+}
+
+/// What a project without permissions of its own lets the window's sessions use: every built-in
+/// tool, with the trust level deciding which calls ask first (Guided asks before a write, a
+/// command or a network request). `warden exec` and `warden tool` keep the read-only set unless
+/// `--allow` says otherwise ([`SessionSpec::new`]). Tools from elsewhere (MCP) are not built in.
+pub fn window_default_scope() -> crate::scope::Scope {
+    crate::scope::Scope::only(tool_names())
 }
 
 /// Every core tool's name, for validating `--allow`.
