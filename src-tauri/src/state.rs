@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::Mutex;
-use warden_protocol::{ChatCancel, ChatSend, Message, Op, Remember, Settings, ToolApproval};
+use warden_protocol::{ChatCancel, ChatSend, KeyName, Message, Op, Remember, Settings, ToolApproval};
 
 use warden_core::agent::Session;
 use warden_core::setup::Engine;
@@ -70,6 +70,21 @@ impl AppState {
     /// Save the settings; open conversations take them up with their next message.
     pub fn save_settings(&self, settings: Settings) -> CommandResult<()> {
         self.engine.save_settings(settings)?;
+        self.settings_version.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// Store an API key; open conversations use it from their next message (a key fixed after a
+    /// 401 fixes the conversation that failed, not only new ones).
+    pub async fn set_key(&self, name: KeyName, value: &str) -> CommandResult<()> {
+        self.engine.set_key(name, value).await?;
+        self.settings_version.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// Delete an API key; open conversations stop using it from their next message.
+    pub async fn delete_key(&self, name: KeyName) -> CommandResult<()> {
+        self.engine.delete_key(name).await?;
         self.settings_version.fetch_add(1, Ordering::SeqCst);
         Ok(())
     }

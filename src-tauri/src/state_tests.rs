@@ -217,3 +217,72 @@ async fn a_conversation_is_deleted_only_when_no_turn_runs() {
     assert!(state.history("c-del").await.is_empty(), "the session was forgotten too");
     assert!(state.engine.list_conversations(0, 10).conversations.is_empty());
 }
+
+/// After a 401 the user saves the right key in Settings: the conversation that failed goes on with
+/// it (before, only new conversations got the new key).
+#[tokio::test]
+async fn a_key_fixed_after_a_401_reaches_the_open_conversation() {
+    let rejected =
+        br#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#;
+    let mut unauthorized = format!(
+        "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        rejected.len()
+    )
+    .into_bytes();
+    unauthorized.extend_from_slice(rejected);
+    let server = TestServer::start(vec![
+        Reply::http(unauthorized),
+        Reply::sse(anthropic(&[text("Hello with the right key.")], 10), Split::Whole),
+    ])
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let secrets = Arc::new(MemoryStore::new());
+    secrets.set(KeyName::Anthropic, "sk-wrong").await.unwrap();
+    let recorder = Arc::new(Recorder::default());
+    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
+    let mut settings = Settings::default();
+    settings.providers.insert(
+        ProviderId::Anthropic,
+        ProviderSettings {
+            base_url: Some(server.url.clone()),
+            model: Some("claude-test".into()),
+            ..Default::default()
+        },
+    );
+    settings.project_dir =
+        Some(std::fs::canonicalize(project.path()).unwrap().to_string_lossy().into_owned());
+    state.save_settings(settings).unwrap();
+
+    state.send("c1".into(), "hi".into()).await.unwrap();
+    for _ in 0..500 {
+        if recorder.events().iter().any(|e| matches!(e, Event::Error(_))) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(recorder.events().iter().any(|e| matches!(e, Event::Error(_))), "the wrong key failed");
+
+    state.set_key(KeyName::Anthropic, "sk-right").await.unwrap();
+    // The failed turn may still be winding down (saving its history): a busy refusal is retried.
+    let mut sent = state.send("c1".into(), "hi again".into()).await;
+    for _ in 0..100 {
+        if sent.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        sent = state.send("c1".into(), "hi again".into()).await;
+    }
+    sent.unwrap();
+    for _ in 0..500 {
+        if recorder.events().iter().any(|e| matches!(e, Event::TextDelta(t) if t.delta.contains("right key")))
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "{:?}", recorder.events().iter().map(Event::name).collect::<Vec<_>>());
+    assert_eq!(requests[0].header("x-api-key"), Some("sk-wrong"));
+    assert_eq!(requests[1].header("x-api-key"), Some("sk-right"), "the open conversation kept the old key");
+}

@@ -20,11 +20,11 @@ pub async fn keys_set(state: State<'_, AppState>, name: KeyName, value: String) 
     if value.trim().is_empty() {
         return Err(CommandError::new(CommandErrorCode::InvalidInput, "The key is empty."));
     }
-    Ok(state.engine.set_key(name, &value).await?)
+    state.set_key(name, &value).await
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn keys_delete(state: State<'_, AppState>, name: KeyName) -> CommandResult<()> {
-    Ok(state.engine.delete_key(name).await?)
+    state.delete_key(name).await
 }
