@@ -205,6 +205,9 @@ impl ToolRunner {
         match &planned.decision {
             Decision::Deny { code, reason } => return ToolOutput::error(*code, reason.clone()),
             Decision::Allow => {}
+            // Asked calls run one at a time: a session grant given for an earlier call of the same
+            // turn ("Allow for this session") covers this one if it would cover a new call.
+            Decision::Ask if self.covered_by_a_grant(tool.as_ref(), &input) => {}
             Decision::Ask => {
                 if let Some(refused) = self.ask(message_id, call, tool.as_ref(), &input, &ctx, cancel).await {
                     return refused;
@@ -297,6 +300,15 @@ impl ToolRunner {
                 Some(ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled."))
             }
         }
+    }
+
+    /// Whether the session's grants now let this call run unasked.
+    fn covered_by_a_grant(&self, tool: &dyn Tool, input: &serde_json::Value) -> bool {
+        let grants = lock(&self.grants).clone();
+        let p = &self.policy;
+        let decision =
+            policy::decide_with(p.trust, tool.definition(), &p.scope, input, &grants, self.env.containment());
+        matches!(decision, Decision::Allow)
     }
 
     fn context(&self, cancel: CancellationToken) -> ToolContext {

@@ -267,6 +267,40 @@ async fn allow_for_this_session_covers_the_same_command_prefix_only() {
     assert!(run.results()[1].result.contains("two"));
 }
 
+/// Two writes in one message: "Allow for this session" on the first covers the second, already
+/// queued behind it in the same turn (before, it asked again and the grant applied only later).
+#[tokio::test]
+async fn a_session_grant_covers_the_calls_already_queued_in_the_same_turn() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(
+            &[
+                tool("w1", "file_write", json!({"path": "src/a.txt", "content": "a"})),
+                tool("w2", "file_write", json!({"path": "src/b.txt", "content": "b"})),
+            ],
+            10,
+        ),
+        wire.reply(&[text("done")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |_| {}).await;
+    let run = h
+        .run(
+            "write both",
+            Box::new(|c| {
+                vec![ToolApproval {
+                    tool_id: c.tool_id.clone(),
+                    approved: true,
+                    reason: None,
+                    remember: Some(Remember::Session),
+                }]
+            }),
+        )
+        .await;
+    let asked: Vec<_> = run.confirms().iter().map(|c| c.tool_id.clone()).collect();
+    assert_eq!(asked, ["w1"], "the grant given for w1 covers w2");
+    assert_eq!(std::fs::read_to_string(h.path("src/b.txt")).unwrap(), "b");
+}
+
 #[tokio::test]
 async fn out_of_scope_tools_are_not_offered_and_refused_if_called() {
     let wire = Wire::Anthropic;
