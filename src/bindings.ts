@@ -31,6 +31,10 @@ export const commands = {
 	 *  one tool id never releases another.
 	 */
 	chatToolApprove: (toolId: string, approved: boolean, reason: string | null, remember: Remember | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_tool_approve", { toolId, approved, reason, remember })),
+	/**  What "Allow for this session" remembered in a conversation (empty when it is not open). */
+	chatGrants: (conversationId: string) => typedError<SessionGrant[], CommandError>(__TAURI_INVOKE("chat_grants", { conversationId })),
+	/**  Revoke one of them: the calls it covered ask again. */
+	chatGrantRevoke: (conversationId: string, grant: SessionGrant) => typedError<null, CommandError>(__TAURI_INVOKE("chat_grant_revoke", { conversationId, grant })),
 	/**  The project's checkpoints, oldest first; of one conversation when `conversation_id` is given. */
 	checkpointList: (conversationId: string | null) => typedError<CheckpointInfo[], CommandError>(__TAURI_INVOKE("checkpoint_list", { conversationId })),
 	/**
@@ -105,6 +109,16 @@ export type ApprovalPreview =
 { kind: "diff"; path: string; diff: string } | 
 /**  A command: exactly what will run and where. */
 { kind: "command"; command: string; cwd: string };
+
+/**
+ *  Where a call that asks stands among the calls of its message that ask: they are asked one at a
+ *  time, in order ("2 of 3").
+ */
+export type ApprovalQueue = {
+	/**  1-based. */
+	position: number,
+	total: number,
+};
 
 /**  What a tool call changed in the project, carried in its result's metadata (`changes`). */
 export type CallChanges = {
@@ -385,6 +399,16 @@ export type SandboxStatus = {
 	hidden: string[],
 };
 
+/**
+ *  What "Allow for this session" remembered in one conversation: later calls it covers run
+ *  without asking until the conversation is closed or the grant is revoked.
+ */
+export type SessionGrant = 
+/**  Every call of this tool. */
+{ kind: "tool"; name: string } | 
+/**  `bash` commands with this program + subcommand prefix (never a compound command). */
+{ kind: "bashPrefix"; prefix: string };
+
 export type Settings = {
 	trustLevel?: TrustLevel,
 	/**  The provider new conversations use. */
@@ -510,6 +534,8 @@ export type ToolConfirm = {
 	 *  Warden cannot tell before it runs), in words for the user.
 	 */
 	reason?: string | null,
+	/**  Its place among the message's calls that ask, when there is more than one. */
+	queue?: ApprovalQueue | null,
 };
 
 /**  `chat:tool-confirm`: the user must approve the call. */

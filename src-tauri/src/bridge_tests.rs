@@ -39,6 +39,7 @@ fn confirm(tool: &str) -> Event {
         preview: None,
         timeout_secs: 30,
         reason: None,
+        queue: None,
     })
 }
 

@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::Mutex;
-use warden_protocol::{ChatCancel, ChatSend, KeyName, Message, Op, Remember, Settings, ToolApproval};
+use warden_protocol::{
+    ChatCancel, ChatSend, KeyName, Message, Op, Remember, SessionGrant, Settings, ToolApproval,
+};
 
 use warden_core::agent::Session;
 use warden_core::setup::Engine;
@@ -22,6 +24,10 @@ pub trait SessionHandle: Send + Sync + 'static {
     fn history(&self) -> Vec<Message>;
     /// Whether a turn is running.
     fn is_busy(&self) -> bool;
+    /// What "Allow for this session" remembered.
+    fn grants(&self) -> Vec<SessionGrant>;
+    /// Forget one grant; false when there was none.
+    fn revoke_grant(&self, grant: &SessionGrant) -> bool;
 }
 
 impl SessionHandle for Session {
@@ -35,6 +41,14 @@ impl SessionHandle for Session {
 
     fn is_busy(&self) -> bool {
         Session::is_busy(self)
+    }
+
+    fn grants(&self) -> Vec<SessionGrant> {
+        Session::grants(self)
+    }
+
+    fn revoke_grant(&self, grant: &SessionGrant) -> bool {
+        Session::revoke_grant(self, grant)
     }
 }
 
@@ -134,6 +148,30 @@ impl AppState {
         let owner = self.routes.owner(&tool_id).ok_or_else(unknown)?;
         let session = self.session(&owner).await.ok_or_else(unknown)?;
         session.submit(Op::Approve(ToolApproval { tool_id, approved, reason, remember }))
+    }
+
+    /// What "Allow for this session" remembered in a conversation; none for one not open.
+    pub async fn grants(&self, conversation_id: &str) -> Vec<SessionGrant> {
+        match self.session(conversation_id).await {
+            Some(session) => session.grants(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Revoke one of a conversation's grants: the calls it covered ask again.
+    pub async fn revoke_grant(&self, conversation_id: &str, grant: &SessionGrant) -> CommandResult<()> {
+        let revoked = match self.session(conversation_id).await {
+            Some(session) => session.revoke_grant(grant),
+            None => false,
+        };
+        if revoked {
+            Ok(())
+        } else {
+            Err(CommandError::new(
+                CommandErrorCode::InvalidInput,
+                "This conversation has no such permission.",
+            ))
+        }
     }
 
     /// The conversation so far; empty for one that has not started.

@@ -7,7 +7,9 @@ use std::time::Duration;
 use serde_json::json;
 use warden_core::config::WardenHome;
 use warden_core::secrets::{MemoryStore, SecretStore};
-use warden_protocol::{Event, KeyName, ProviderId, ProviderSettings, Settings, ToolPermissions, TrustLevel};
+use warden_protocol::{
+    Event, KeyName, ProviderId, ProviderSettings, SessionGrant, Settings, ToolPermissions, TrustLevel,
+};
 use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
@@ -285,4 +287,54 @@ async fn a_key_fixed_after_a_401_reaches_the_open_conversation() {
     assert_eq!(requests.len(), 2, "{:?}", recorder.events().iter().map(Event::name).collect::<Vec<_>>());
     assert_eq!(requests[0].header("x-api-key"), Some("sk-wrong"));
     assert_eq!(requests[1].header("x-api-key"), Some("sk-right"), "the open conversation kept the old key");
+}
+
+/// "Allow for this session" is listed for the conversation and can be revoked (the window's
+/// header shows the list); a revoked grant is gone, and revoking it again says so.
+#[tokio::test]
+async fn session_grants_are_listed_and_revoked() {
+    let server = TestServer::start(vec![
+        Reply::sse(
+            anthropic(&[tool("toolu_w", "file_write", json!({"path": "out.txt", "content": "x"}))], 10),
+            Split::Whole,
+        ),
+        Reply::sse(anthropic(&[text("Written.")], 10), Split::Whole),
+    ])
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let secrets = Arc::new(MemoryStore::new());
+    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
+    let recorder = Arc::new(Recorder::default());
+    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
+    let mut settings = Settings::default();
+    settings.providers.insert(
+        ProviderId::Anthropic,
+        ProviderSettings {
+            base_url: Some(server.url.clone()),
+            model: Some("claude-test".into()),
+            ..Default::default()
+        },
+    );
+    settings.project_dir =
+        Some(std::fs::canonicalize(project.path()).unwrap().to_string_lossy().into_owned());
+    state.save_settings(settings).unwrap();
+    assert!(state.grants("c1").await.is_empty(), "a conversation not open has none");
+
+    state.send("c1".into(), "write out.txt".into()).await.unwrap();
+    for _ in 0..500 {
+        if recorder.events().iter().any(|e| matches!(e, Event::ToolConfirm(_))) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    state.approve("toolu_w".into(), true, None, Some(warden_protocol::Remember::Session)).await.unwrap();
+    recorder.turns_ended(1).await;
+
+    let granted = SessionGrant::Tool { name: "file_write".into() };
+    assert_eq!(state.grants("c1").await, std::slice::from_ref(&granted));
+    assert_eq!(serde_json::to_value(&granted).unwrap(), json!({"kind": "tool", "name": "file_write"}));
+    state.revoke_grant("c1", &granted).await.unwrap();
+    assert!(state.grants("c1").await.is_empty());
+    assert!(state.revoke_grant("c1", &granted).await.is_err(), "already revoked");
 }

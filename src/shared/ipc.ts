@@ -2,7 +2,7 @@
 // bindings: if a command's generated signature changes, only this file changes with it. Payload
 // types are re-exported from the bindings, never re-declared here.
 import { commands, events } from "../bindings";
-import type { CommandError as CommandFailure, KeyName, ProviderId, Remember, Settings } from "../bindings";
+import type { CommandError as CommandFailure, KeyName, ProviderId, Remember, SessionGrant, Settings } from "../bindings";
 
 export type {
   ApprovalPreview,
@@ -117,6 +117,11 @@ export const api = {
   /** Drops the `userMessageIndex`-th message the user wrote and all after it (files stay); its text comes back. */
   chatRewind: (conversationId: string, userMessageIndex: number) =>
     unwrap("chat_rewind", commands.chatRewind(conversationId, userMessageIndex)),
+  /** What "Allow for this session" remembered in a conversation (none when it is not open). */
+  chatGrants: (conversationId: string) => unwrap("chat_grants", commands.chatGrants(conversationId)),
+  /** Forget one of them: the calls it covered ask again. */
+  chatGrantRevoke: (conversationId: string, grant: SessionGrant) =>
+    unwrap("chat_grant_revoke", commands.chatGrantRevoke(conversationId, grant)),
   settingsGet: () => unwrap("settings_get", commands.settingsGet()),
   settingsSet: (settings: Settings) => unwrap("settings_set", commands.settingsSet(settings)),
   /** Whether the settings file is the one Warden wrote; when not, why and what Warden does instead. */

@@ -77,6 +77,9 @@ export const TID = {
   rewindConversation: "rewind-conversation", // on a user message
   rewindConfirm: "rewind-confirm",
   rewindError: "rewind-error",
+  sessionGrants: "session-grants", // what "Allow for this session" remembered
+  sessionGrant: "session-grant", // one of them; + data-kind
+  revokeGrant: "revoke-grant",
   restoreRefused: "restore-refused", // files changed outside Warden, named
   restoreForce: "restore-force", // "Restore anyway"
   restoreNote: "restore-note", // after a restore; + data-phase = restored | undone

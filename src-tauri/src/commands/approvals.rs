@@ -1,7 +1,8 @@
-//! `chat_tool_approve`: the answer to a `chat:tool-confirm`.
+//! `chat_tool_approve`: the answer to a `chat:tool-confirm`; `chat_grants` and
+//! `chat_grant_revoke`: what "Allow for this session" remembered in a conversation.
 
 use tauri::State;
-use warden_protocol::Remember;
+use warden_protocol::{Remember, SessionGrant};
 
 use crate::error::CommandResult;
 use crate::state::AppState;
@@ -18,4 +19,25 @@ pub async fn chat_tool_approve(
     remember: Option<Remember>,
 ) -> CommandResult<()> {
     state.approve(tool_id, approved, reason, remember).await
+}
+
+/// What "Allow for this session" remembered in a conversation (empty when it is not open).
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_grants(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<Vec<SessionGrant>> {
+    Ok(state.grants(&conversation_id).await)
+}
+
+/// Revoke one of them: the calls it covered ask again.
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_grant_revoke(
+    state: State<'_, AppState>,
+    conversation_id: String,
+    grant: SessionGrant,
+) -> CommandResult<()> {
+    state.revoke_grant(&conversation_id, &grant).await
 }

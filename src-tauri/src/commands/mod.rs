@@ -23,6 +23,8 @@ macro_rules! collect_for {
             conversations::chat_delete,
             conversations::chat_rewind,
             approvals::chat_tool_approve,
+            approvals::chat_grants,
+            approvals::chat_grant_revoke,
             checkpoints::checkpoint_list,
             checkpoints::checkpoint_changes,
             checkpoints::checkpoint_patch,

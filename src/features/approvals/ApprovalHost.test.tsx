@@ -129,6 +129,11 @@ describe("ApprovalDialog", () => {
     expect(approveCalls()).toEqual([{ toolId: "t1", approved: false, reason: "no", remember: null }]);
   });
 
+  it("says where a call stands among its message's asks, which the engine sends one at a time", () => {
+    renderHost(storeWith(makeConfirm({ queue: { position: 2, total: 3 } })));
+    expect(screen.getByTestId(TID.approvalPosition)).toHaveTextContent("2 of 3");
+  });
+
   it("queues several approvals, shows 1 of N, and moves to the next after an answer", async () => {
     const store = storeWith(makeConfirm(), makeConfirm({ toolId: "t2", preview: { kind: "command", command: "git push", cwd: "/p" } }));
     renderHost(store);

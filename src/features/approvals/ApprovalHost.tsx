@@ -62,8 +62,10 @@ export function ApprovalHost({
     <ApprovalDialog
       key={first.toolId}
       pending={first}
-      position={1}
-      total={approvals.length}
+      // The engine numbers the asks of one message ("2 of 3": they come one at a time); without
+      // that, what is waiting here now.
+      position={first.request.queue?.position ?? 1}
+      total={first.request.queue?.total ?? approvals.length}
       onAnswer={onAnswer}
       onExpire={onExpire}
       fromOtherConversation={elsewhere}

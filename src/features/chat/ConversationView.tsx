@@ -8,6 +8,7 @@ import { turnCheckpoints, type TurnCheckpoints } from "../checkpoints/turns";
 import { Composer } from "./Composer";
 import { ContextGauge } from "./ContextGauge";
 import { ErrorNotice } from "./ErrorNotice";
+import { SessionGrants } from "./SessionGrants";
 import { AssistantMessageView, UserMessageView } from "./MessageView";
 import { useChatActions } from "./useChatActions";
 import { useMessageWindow } from "./useMessageWindow";
@@ -27,6 +28,8 @@ export function ConversationView({
 }) {
   const stored = useChat((s) => s.conversations[conversationId]);
   const conversation = stored ?? emptyConversation(conversationId);
+  // Approvals of this conversation still waiting: when one is answered, its grants may have changed.
+  const pendingHere = useChat((s) => s.approvals.filter((a) => a.conversationId === conversationId).length);
   const { send, stop } = useChatActions(conversationId);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -117,6 +120,7 @@ export function ConversationView({
       {aboveComposer}
       <footer className="conversation-footer">
         <ContextGauge conversation={conversation} />
+        <SessionGrants conversationId={conversationId} refresh={`${conversation.running}:${pendingHere}`} />
         <Composer running={conversation.running} onSend={onSend} onStop={stop} draft={draft} />
       </footer>
     </main>

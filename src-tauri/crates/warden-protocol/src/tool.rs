@@ -128,3 +128,16 @@ impl std::fmt::Display for ToolErrorCode {
         f.write_str(self.as_str())
     }
 }
+
+/// What "Allow for this session" remembered in one conversation: later calls it covers run
+/// without asking until the conversation is closed or the grant is revoked.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum SessionGrant {
+    /// Every call of this tool.
+    #[serde(rename_all = "camelCase")]
+    Tool { name: String },
+    /// `bash` commands with this program + subcommand prefix (never a compound command).
+    #[serde(rename_all = "camelCase")]
+    BashPrefix { prefix: String },
+}

@@ -227,6 +227,16 @@ impl Session {
         }
     }
 
+    /// What "Allow for this session" remembered in this conversation.
+    pub fn grants(&self) -> Vec<warden_protocol::SessionGrant> {
+        self.core.runner.grants()
+    }
+
+    /// Forget one grant: the calls it covered ask again. False when there was no such grant.
+    pub fn revoke_grant(&self, grant: &warden_protocol::SessionGrant) -> bool {
+        self.core.runner.revoke(grant)
+    }
+
     fn check_conversation(&self, got: &str) -> Result<(), SessionError> {
         if got == self.conversation_id() {
             Ok(())

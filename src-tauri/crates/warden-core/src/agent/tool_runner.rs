@@ -9,15 +9,15 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    CallChanges, DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolCategory, ToolConfirm,
-    ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
+    ApprovalQueue, CallChanges, DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolCategory,
+    ToolConfirm, ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
 };
 
 use super::approvals::{ApprovalOutcome, ApprovalRouter};
 use super::events::EventEmitter;
 use super::tool_env::{execute_streaming, ToolEnvironment};
 use crate::checkpoint::{CheckpointStore, Origin, Taken};
-use crate::policy::{self, Decision, Grants};
+use crate::policy::{self, Decision, Grant, Grants};
 use crate::scope::Scope;
 use crate::tool::{Tool, ToolContext, ToolOutput, ToolRegistry};
 
@@ -42,6 +42,22 @@ pub struct PlannedCall {
     call: RequestedCall,
     tool: Option<Arc<dyn Tool>>,
     decision: Decision,
+    /// Its place among the calls of its message that ask (see [`number_the_asks`]).
+    queue: Option<ApprovalQueue>,
+}
+
+/// Number the calls of one message that will ask, in order, when there is more than one: the
+/// approval card says "2 of 3".
+pub fn number_the_asks(planned: &mut [PlannedCall]) {
+    let total = planned.iter().filter(|p| matches!(p.decision, Decision::Ask)).count();
+    if total < 2 {
+        return;
+    }
+    let total = u32::try_from(total).unwrap_or(u32::MAX);
+    let asking = planned.iter_mut().filter(|p| matches!(p.decision, Decision::Ask));
+    for (position, p) in (1..).zip(asking) {
+        p.queue = Some(ApprovalQueue { position, total });
+    }
 }
 
 impl PlannedCall {
@@ -133,7 +149,7 @@ impl ToolRunner {
             }
             _ => Decision::Allow,
         };
-        PlannedCall { call, tool, decision }
+        PlannedCall { call, tool, decision, queue: None }
     }
 
     /// The whole path for one call: plan it, then [`ToolRunner::run`] it.
@@ -209,7 +225,8 @@ impl ToolRunner {
             // turn ("Allow for this session") covers this one if it would cover a new call.
             Decision::Ask if self.covered_by_a_grant(tool.as_ref(), &input) => {}
             Decision::Ask => {
-                if let Some(refused) = self.ask(message_id, call, tool.as_ref(), &input, &ctx, cancel).await {
+                let asking = Asking { message_id, call, queue: planned.queue };
+                if let Some(refused) = self.ask(&asking, tool.as_ref(), &input, &ctx, cancel).await {
                     return refused;
                 }
             }
@@ -255,13 +272,13 @@ impl ToolRunner {
     /// Ask the user. `None` = approved; `Some(result)` = not run, and why.
     async fn ask(
         &self,
-        message_id: &str,
-        call: &RequestedCall,
+        asking: &Asking<'_>,
         tool: &dyn Tool,
         input: &serde_json::Value,
         ctx: &ToolContext,
         cancel: &CancellationToken,
     ) -> Option<ToolOutput> {
+        let Asking { message_id, call, queue } = *asking;
         let timeout = self.policy.approval_timeout;
         let preview = tool.preview(input, ctx).await;
         let rx = self.approvals.register(&call.id);
@@ -275,6 +292,7 @@ impl ToolRunner {
             preview,
             timeout_secs: u32::try_from(timeout.as_secs()).unwrap_or(u32::MAX),
             reason: policy::ask_reason(self.policy.trust, &call.name, input, self.env.containment()),
+            queue,
         });
         match self.approvals.wait(&call.id, rx, timeout, cancel).await {
             ApprovalOutcome::Answered(answer) if answer.approved => {
@@ -300,6 +318,16 @@ impl ToolRunner {
                 Some(ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled."))
             }
         }
+    }
+
+    /// What "Allow for this session" remembered so far, for the window to list.
+    pub fn grants(&self) -> Vec<Grant> {
+        lock(&self.grants).list()
+    }
+
+    /// Forget one grant: calls it covered ask again. False when there was no such grant.
+    pub fn revoke(&self, grant: &Grant) -> bool {
+        lock(&self.grants).remove(grant)
     }
 
     /// Whether the session's grants now let this call run unasked.
@@ -348,6 +376,14 @@ fn changes_files(tool: &dyn Tool) -> bool {
         ToolCategory::Exec => def.danger != DangerLevel::Safe,
         _ => false,
     }
+}
+
+/// The call being asked about, and where it stands among its message's asks.
+#[derive(Clone, Copy)]
+struct Asking<'a> {
+    message_id: &'a str,
+    call: &'a RequestedCall,
+    queue: Option<ApprovalQueue>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

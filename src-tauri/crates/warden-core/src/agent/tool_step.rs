@@ -35,7 +35,8 @@ pub(crate) async fn run_tool_calls(
     cancel: &CancellationToken,
 ) -> StepResult {
     let runner = &core.runner;
-    let planned: Vec<PlannedCall> = calls.into_iter().map(|call| runner.plan(call)).collect();
+    let mut planned: Vec<PlannedCall> = calls.into_iter().map(|call| runner.plan(call)).collect();
+    super::tool_runner::number_the_asks(&mut planned);
     let mut results = Vec::with_capacity(planned.len());
     let mut step = StepOutcome::Continue;
     let mut queue = planned.into_iter().peekable();

@@ -298,6 +298,9 @@ async fn a_session_grant_covers_the_calls_already_queued_in_the_same_turn() {
         .await;
     let asked: Vec<_> = run.confirms().iter().map(|c| c.tool_id.clone()).collect();
     assert_eq!(asked, ["w1"], "the grant given for w1 covers w2");
+    // The card said where it stood: the first of the message's two calls that ask.
+    let queue = run.confirms()[0].queue;
+    assert_eq!(queue, Some(warden_protocol::ApprovalQueue { position: 1, total: 2 }));
     assert_eq!(std::fs::read_to_string(h.path("src/b.txt")).unwrap(), "b");
 }
 
