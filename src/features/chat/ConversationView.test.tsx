@@ -68,6 +68,25 @@ describe("ConversationView", () => {
     expect(calls).toContainEqual({ cmd: "chat_cancel", args: { conversationId: C } });
   });
 
+  it("a send refused for a missing key says so and offers Settings", async () => {
+    mockIPC(
+      (cmd, args) => {
+        calls.push({ cmd, args });
+        if (cmd === "chat_send") throw { code: "MISSING_CREDENTIALS", message: "No Anthropic API key is set." };
+        return null;
+      },
+      { shouldMockEvents: true },
+    );
+    let opened = 0;
+    renderView(() => (opened += 1));
+    await userEvent.type(screen.getByTestId(TID.composerInput), "hello{Enter}");
+    const error = await screen.findByTestId(TID.chatError);
+    expect(error).toHaveAttribute("data-code", "MISSING_CREDENTIALS");
+    expect(error).toHaveTextContent("No Anthropic API key is set.");
+    await userEvent.click(within(error).getByTestId(TID.chatErrorAction));
+    expect(opened).toBe(1);
+  });
+
   it("streams markdown text, collapsible thinking and tool blocks in order", async () => {
     renderView();
     await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });

@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { newId } from "../../shared/format";
-import { api } from "../../shared/ipc";
+import { api, CommandError, type ErrorCode } from "../../shared/ipc";
 import { useChatStore } from "../../shared/store/store";
 
 export function useChatActions(conversationId: string) {
@@ -9,7 +9,8 @@ export function useChatActions(conversationId: string) {
     (text: string) => {
       store.dispatch({ type: "user-send", conversationId, messageId: newId("user"), text });
       api.chatSend(conversationId, text).catch((e: unknown) => {
-        store.dispatch({ type: "send-failed", conversationId, message: e instanceof Error ? e.message : String(e) });
+        const message = e instanceof Error ? e.message : String(e);
+        store.dispatch({ type: "send-failed", conversationId, message, code: sendFailure(e) });
       });
     },
     [store, conversationId],
@@ -18,4 +19,22 @@ export function useChatActions(conversationId: string) {
     api.chatCancel(conversationId).catch((e: unknown) => console.warn("chat_cancel failed", e));
   }, [conversationId]);
   return { send, stop };
+}
+
+/**
+ * What a refused send means for the conversation: a missing or refused key is the user's to fix in
+ * Settings (the error card offers it), the rest is Warden's.
+ */
+function sendFailure(e: unknown): ErrorCode {
+  if (!(e instanceof CommandError)) return "INTERNAL";
+  switch (e.code) {
+    case "MISSING_CREDENTIALS":
+      return "MISSING_CREDENTIALS";
+    case "AUTH_FAILED":
+      return "AUTH_FAILED";
+    case "NETWORK":
+      return "NETWORK";
+    default:
+      return "INTERNAL";
+  }
 }

@@ -197,6 +197,40 @@ describe("event store reducer", () => {
     expect(s2.conversations[C]!.running).toBe(false);
   });
 
+  it("keeps one retry notice per message, which the next attempt's stream or outcome replaces", () => {
+    const retrying = (n: number): ProtocolEvent => ({
+      event: "chat:error",
+      payload: {
+        conversationId: C,
+        messageId: M,
+        code: "RATE_LIMITED",
+        message: `Wait a moment (${n})`,
+        retryable: true,
+        retryAfterSecs: 4,
+        retrying: true,
+      },
+    });
+    const s = fold([{ type: "user-send", conversationId: C, messageId: "u1", text: "hi" }, retrying(1), retrying(2)]);
+    expect(assistant(s).errors.map((e) => e.message)).toEqual(["Wait a moment (2)"]);
+    const ok = fold([start(), text("answer")], s);
+    expect(assistant(ok).errors).toEqual([]);
+    const failed = reduce(s, {
+      event: "chat:error",
+      payload: { conversationId: C, messageId: M, code: "NETWORK", message: "Could not reach the API", retryable: false },
+    });
+    expect(assistant(failed).errors.map((e) => e.code)).toEqual(["NETWORK"]);
+  });
+
+  it("clears failures that belong to no message when the user sends again, and keeps a refused send's code", () => {
+    const s = fold([
+      { type: "user-send", conversationId: C, messageId: "u1", text: "hi" },
+      { type: "send-failed", conversationId: C, message: "No Anthropic API key is set.", code: "MISSING_CREDENTIALS" },
+    ]);
+    expect(s.conversations[C]!.errors.map((e) => e.code)).toEqual(["MISSING_CREDENTIALS"]);
+    const again = reduce(s, { type: "user-send", conversationId: C, messageId: "u2", text: "hi again" });
+    expect(again.conversations[C]!.errors).toEqual([]);
+  });
+
   it("ignores unknown events and malformed payloads without changing state", () => {
     const s0 = fold([text("a")]);
     const junk = [

@@ -177,14 +177,19 @@ function onToolConfirm(state: ChatState, e: ToolConfirm): ChatState {
   };
 }
 
+/** A retry notice stands for the attempt in progress: the next notice or the outcome replaces it. */
+function withoutRetrying(errors: ChatError[]): ChatError[] {
+  return errors.some((x) => x.retrying) ? errors.filter((x) => !x.retrying) : errors;
+}
+
 function onError(state: ChatState, e: ChatError): ChatState {
   return withConversation(state, e.conversationId, (c) => {
     const running = e.retryable && c.running;
     if (e.messageId) {
-      const withErr = withAssistant(c, e.messageId, (m) => ({ ...m, errors: [...m.errors, e] }));
+      const withErr = withAssistant(c, e.messageId, (m) => ({ ...m, errors: [...withoutRetrying(m.errors), e] }));
       return { ...withErr, running };
     }
-    return { ...c, errors: [...c.errors, e], running };
+    return { ...c, errors: [...withoutRetrying(c.errors), e], running };
   });
 }
 
@@ -195,7 +200,14 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
     case "chat:stream-start": {
       const e = ev.payload;
       return withConversation(state, e.conversationId, (c) => ({
-        ...withAssistant(c, e.messageId, (m) => ({ ...m, provider: e.provider, model: e.model, streaming: true })),
+        // A retried request that now streams: its "retrying…" notice has done its job.
+        ...withAssistant(c, e.messageId, (m) => ({
+          ...m,
+          errors: withoutRetrying(m.errors),
+          provider: e.provider,
+          model: e.model,
+          streaming: true,
+        })),
         running: true,
         provider: e.provider,
         model: e.model,
@@ -260,17 +272,23 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
 function foldLocal(state: ChatState, a: LocalAction): ChatState {
   switch (a.type) {
     case "user-send":
+      // A new message starts over: failures of earlier attempts that belong to no message would
+      // otherwise stay at the bottom, below the replies that came after them.
       return withConversation(state, a.conversationId, (c) => ({
         ...c,
         messages: { ...c.messages, [a.messageId]: { kind: "user", id: a.messageId, text: a.text } },
         messageIds: c.messages[a.messageId] ? c.messageIds : [...c.messageIds, a.messageId],
         running: true,
+        errors: [],
       }));
     case "send-failed":
       return withConversation(state, a.conversationId, (c) => ({
         ...c,
         running: false,
-        errors: [...c.errors, { conversationId: a.conversationId, code: "INTERNAL", message: a.message, retryable: false }],
+        errors: [
+          ...c.errors,
+          { conversationId: a.conversationId, code: a.code ?? "INTERNAL", message: a.message, retryable: false },
+        ],
       }));
     case "approval-answered": {
       const pending = state.approvals.find((p) => p.toolId === a.toolId);

@@ -2,6 +2,7 @@
 import type {
   ChatError,
   CheckpointInfo,
+  ErrorCode,
   HistoryMessage,
   JsonValue,
   ProtocolEvent,
@@ -112,6 +113,6 @@ export type LocalAction =
   | { type: "conversation-rewound"; conversationId: string; history: HistoryMessage[] }
   /** The project's checkpoints of a conversation (`checkpoint_list`), placed on the calls they preceded. */
   | { type: "checkpoints-loaded"; conversationId: string; checkpoints: CheckpointInfo[] }
-  | { type: "send-failed"; conversationId: string; message: string };
+  | { type: "send-failed"; conversationId: string; message: string; code?: ErrorCode };
 
 export type Action = ProtocolEvent | LocalAction;
