@@ -94,6 +94,22 @@ describe("App first run", () => {
     await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toBeInTheDocument());
   });
 
+  it("opens Settings with Ctrl+, and lists the shortcuts with Ctrl+/, which Esc closes", async () => {
+    boot({ keys: [{ name: "anthropic", isSet: true }] });
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
+    await userEvent.keyboard("{Control>}/{/Control}");
+    const help = screen.getByTestId(TID.shortcutsHelp);
+    expect(help).toHaveTextContent("Ctrl+N");
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByTestId(TID.shortcutsHelp)).toBeNull();
+    await userEvent.keyboard("{Control>},{/Control}");
+    expect(screen.getByTestId(TID.settingsPanel)).toBeInTheDocument();
+    await userEvent.keyboard("{Control>},{/Control}");
+    expect(screen.queryByTestId(TID.settingsPanel)).toBeNull();
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
+  });
+
   it("can skip setup, and opens and closes settings from the top bar", async () => {
     boot({});
     render(<App />);

@@ -7,7 +7,9 @@ import { api, type KeyStatus, type ProviderReadiness, type Settings } from "../s
 import { connectEvents } from "../shared/store/bridge";
 import { useChatStore } from "../shared/store/store";
 import { TID } from "../shared/testids";
+import { focusComposer, shortcutOf } from "../shared/keyboard";
 import { Setup } from "./Setup";
+import { ShortcutsHelp } from "./ShortcutsHelp";
 import "../shared/ui/base.css";
 import "./app.css";
 import { useBoot } from "./useBoot";
@@ -30,6 +32,27 @@ function Loaded({
   const [route, setRoute] = useState<Route>(() => (readiness.ready ? "chat" : "setup"));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [help, setHelp] = useState(false);
+
+  // Ctrl/Cmd+, opens and closes Settings; Ctrl/Cmd+/ lists the shortcuts.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const shortcut = shortcutOf(e);
+      if (shortcut === "settings") {
+        e.preventDefault();
+        setRoute((r) => (r === "settings" ? "chat" : "settings"));
+      } else if (shortcut === "help") {
+        e.preventDefault();
+        setHelp((h) => !h);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+  const closeHelp = () => {
+    setHelp(false);
+    focusComposer();
+  };
 
   const useOllama = async () => {
     setBusy(true);
@@ -77,7 +100,11 @@ function Loaded({
         >
           Settings
         </button>
+        <button type="button" className="link" data-testid={TID.shortcutsOpen} onClick={() => setHelp(true)}>
+          Shortcuts
+        </button>
       </header>
+      {help && <ShortcutsHelp onClose={closeHelp} />}
       {route === "settings" ? (
         <SettingsPanel
           initial={settings}

@@ -77,6 +77,8 @@ export const TID = {
   rewindConversation: "rewind-conversation", // on a user message
   rewindConfirm: "rewind-confirm",
   rewindError: "rewind-error",
+  shortcutsHelp: "shortcuts-help",
+  shortcutsOpen: "shortcuts-open",
   sessionGrants: "session-grants", // what "Allow for this session" remembered
   sessionGrant: "session-grant", // one of them; + data-kind
   revokeGrant: "revoke-grant",

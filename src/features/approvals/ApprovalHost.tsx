@@ -2,6 +2,7 @@
 // it to its tool block (scrolled into view; the block highlights itself from the same queue).
 import { useCallback, useEffect } from "react";
 import { api, type ApproveArgs } from "../../shared/ipc";
+import { focusComposer } from "../../shared/keyboard";
 import { useChat, useChatStore } from "../../shared/store/store";
 import { toolBlockDomId } from "../tools/ToolCallBlock";
 import { ApprovalDialog } from "./ApprovalDialog";
@@ -44,6 +45,7 @@ export function ApprovalHost({
   const onAnswer = useCallback(
     (answer: ApproveArgs) => {
       store.dispatch({ type: "approval-answered", toolId: answer.toolId, approved: answer.approved });
+      focusComposer();
       api.approveTool(answer).catch((e: unknown) => {
         // The engine already settled this call (timeout or cancel); its tool-result tells the block.
         console.warn("chat_tool_approve failed", e);

@@ -132,6 +132,15 @@ describe("ChatScreen", () => {
     expect(listCalls()).toBe(before + 2);
   });
 
+  it("Ctrl+N starts a new conversation, ready to type into", async () => {
+    renderScreen();
+    await waitFor(() => expect(items()).toHaveLength(1));
+    await userEvent.keyboard("{Control>}n{/Control}");
+    expect(items()).toHaveLength(2);
+    expect(items()[0]).toHaveAttribute("aria-current", "page");
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
+  });
+
   it("renames and deletes through the engine", async () => {
     saved = [summary("conv-a", "First"), summary("conv-b", "Second")];
     renderScreen();

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { api } from "../../shared/ipc";
+import { focusComposer, shortcutOf } from "../../shared/keyboard";
 import { useChatStore } from "../../shared/store/store";
 import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
@@ -31,6 +32,22 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
       live = false;
     };
   }, [activeId, store]);
+
+  // Ctrl/Cmd+N: a new conversation; Ctrl/Cmd+L: the message field.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const shortcut = shortcutOf(e);
+      if (shortcut === "newConversation") {
+        e.preventDefault();
+        create();
+      } else if (shortcut === "focusComposer") {
+        e.preventDefault();
+        focusComposer();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [create]);
 
   return (
     <div className="chat-screen">

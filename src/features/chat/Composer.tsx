@@ -1,4 +1,4 @@
-import { useEffect, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { TID } from "../../shared/testids";
 
 export function Composer({
@@ -16,6 +16,11 @@ export function Composer({
   draft?: { text: string } | null;
 }) {
   const [text, setText] = useState("");
+  const input = useRef<HTMLTextAreaElement>(null);
+  // A conversation shown (at launch, new, switched to, Settings closed) is ready to type into.
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
   useEffect(() => {
     if (draft) setText(draft.text);
   }, [draft]);
@@ -38,6 +43,7 @@ export function Composer({
   return (
     <div className="composer">
       <textarea
+        ref={input}
         className="composer-input"
         data-testid={TID.composerInput}
         aria-label="Message"
@@ -49,7 +55,16 @@ export function Composer({
         onKeyDown={onKeyDown}
       />
       {running ? (
-        <button type="button" className="danger" data-testid={TID.stop} onClick={onStop}>
+        <button
+          type="button"
+          className="danger"
+          data-testid={TID.stop}
+          onClick={() => {
+            onStop();
+            // The Stop button goes away with the turn: the caret goes back to the message field.
+            input.current?.focus();
+          }}
+        >
           Stop
         </button>
       ) : (

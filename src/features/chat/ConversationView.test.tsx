@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectEvents } from "../../shared/store/bridge";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
+import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationView } from "./ConversationView";
 
 const C = "conv-1";
@@ -31,7 +32,11 @@ afterEach(() => stop());
 function renderView(onOpenSettings = () => {}) {
   return render(
     <ChatStoreProvider store={store}>
-      <ConversationView conversationId={C} onOpenSettings={onOpenSettings} />
+      <ConversationView
+        conversationId={C}
+        onOpenSettings={onOpenSettings}
+        aboveComposer={<ApprovalHost activeConversationId={C} onOpenConversation={() => {}} />}
+      />
     </ChatStoreProvider>,
   );
 }
@@ -85,6 +90,41 @@ describe("ConversationView", () => {
     expect(error).toHaveTextContent("No Anthropic API key is set.");
     await userEvent.click(within(error).getByTestId(TID.chatErrorAction));
     expect(opened).toBe(1);
+  });
+
+  it("is ready to type into when shown, and Esc stops a running answer", async () => {
+    renderView();
+    expect(screen.getByTestId(TID.composerInput)).toHaveFocus();
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await userEvent.keyboard("{Escape}");
+    expect(calls).toContainEqual({ cmd: "chat_cancel", args: { conversationId: C } });
+  });
+
+  it("Esc on an approval card rejects it and stops nothing; the caret then returns to the message field", async () => {
+    renderView();
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await send("chat:tool-confirm", {
+      toolId: "t1",
+      toolName: "file_write",
+      input: { path: "a.txt", content: "x" },
+      dangerLevel: "dangerous",
+      timeoutSecs: 30,
+    });
+    expect(screen.getByTestId(TID.approvalDialog)).toHaveFocus();
+    await userEvent.keyboard("{Escape}");
+    expect(calls).toContainEqual({
+      cmd: "chat_tool_approve",
+      args: { toolId: "t1", approved: false, reason: null, remember: null },
+    });
+    expect(calls.some((c) => c.cmd === "chat_cancel")).toBe(false);
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
+  });
+
+  it("Stop returns the caret to the message field", async () => {
+    renderView();
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await userEvent.click(screen.getByTestId(TID.stop));
+    expect(screen.getByTestId(TID.composerInput)).toHaveFocus();
   });
 
   it("streams markdown text, collapsible thinking and tool blocks in order", async () => {

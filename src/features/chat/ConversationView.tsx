@@ -2,6 +2,7 @@ import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type R
 import { emptyConversation } from "../../shared/store/empty";
 import type { Conversation } from "../../shared/store/types";
 import { useChat } from "../../shared/store/store";
+import { aDialogIsOpen } from "../../shared/keyboard";
 import { TID } from "../../shared/testids";
 import { TurnChanges } from "../checkpoints/TurnChanges";
 import { turnCheckpoints, type TurnCheckpoints } from "../checkpoints/turns";
@@ -67,6 +68,18 @@ export function ConversationView({
     pinned.current = false;
     win.showEarlier();
   };
+
+  // Esc stops a running answer, unless a dialog (the approval card) is open: there it rejects.
+  useEffect(() => {
+    if (!conversation.running) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented || aDialogIsOpen()) return;
+      e.preventDefault();
+      stop();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [conversation.running, stop]);
 
   const onSend = (text: string) => {
     if (ids.length === 0) onFirstMessage?.(text);

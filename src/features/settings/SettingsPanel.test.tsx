@@ -57,9 +57,17 @@ const SETTINGS: Settings = {
   searxngUrl: "http://localhost:8080",
 };
 
-function Harness({ initial = SETTINGS, onSaved = () => {} }: { initial?: Settings; onSaved?: (s: Settings) => void }) {
+function Harness({
+  initial = SETTINGS,
+  onSaved = () => {},
+  onClose = () => {},
+}: {
+  initial?: Settings;
+  onSaved?: (s: Settings) => void;
+  onClose?: () => void;
+}) {
   const [keys, setKeys] = useState<KeyStatus[]>([]);
-  return <SettingsPanel initial={initial} keys={keys} onSaved={onSaved} onKeysChanged={setKeys} onClose={() => {}} />;
+  return <SettingsPanel initial={initial} keys={keys} onSaved={onSaved} onKeysChanged={setKeys} onClose={onClose} />;
 }
 
 const callsOf = (cmd: string) => calls.filter((c) => c.cmd === cmd).map((c) => c.args);
@@ -89,6 +97,33 @@ describe("SettingsPanel", () => {
     await userEvent.click(screen.getByTestId(TID.keyRemove.openai));
     expect(callsOf("keys_delete")).toEqual([{ name: "openai" }]);
     await waitFor(() => expect(screen.getByTestId(TID.keyStatus.openai)).toHaveTextContent("No key"));
+  });
+
+  it("closing with Esc or Close never drops a change: what is unsaved is saved first", async () => {
+    let closed = 0;
+    render(<Harness onClose={() => (closed += 1)} />);
+    await userEvent.click(screen.getByTestId(TID.trustLevel.supervised));
+    await userEvent.keyboard("{Escape}");
+    await waitFor(() => expect(closed).toBe(1));
+    expect((callsOf("settings_set")[0]?.settings as Settings).trustLevel).toBe("supervised");
+    // Nothing left to save: Close just closes.
+    await userEvent.click(screen.getByTestId(TID.settingsClose));
+    expect(closed).toBe(2);
+    expect(callsOf("settings_set")).toHaveLength(1);
+  });
+
+  it("stays open and says why when saving on close fails", async () => {
+    mock({
+      settings_set: () => {
+        throw { code: "SETTINGS", message: "The disk is full." };
+      },
+    });
+    let closed = 0;
+    render(<Harness onClose={() => (closed += 1)} />);
+    await userEvent.click(screen.getByTestId(TID.trustLevel.supervised));
+    await userEvent.click(screen.getByTestId(TID.settingsClose));
+    expect(await screen.findByText(/The disk is full/)).toBeInTheDocument();
+    expect(closed).toBe(0);
   });
 
   it("saves the chosen trust level through settings_set", async () => {

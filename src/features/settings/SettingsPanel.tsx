@@ -49,15 +49,37 @@ export function SettingsPanel({
     }
   };
 
+  // Closing never drops a change: what is not saved yet is saved first; if that fails, Settings
+  // stays open with the reason.
+  const close = () => {
+    if (save.state !== "dirty" && save.state !== "error") {
+      onClose();
+      return;
+    }
+    persist().then(onClose, () => undefined);
+  };
+
   const refreshKeys = () => {
     api.keysStatus().then(onKeysChanged, (e: unknown) => console.warn("keys_status failed", e));
   };
 
   return (
-    <div className="settings" data-testid={TID.settingsPanel} role="region" aria-label="Settings">
+    <div
+      className="settings"
+      data-testid={TID.settingsPanel}
+      role="region"
+      aria-label="Settings"
+      onKeyDown={(e) => {
+        // Esc closes Settings, as Close does.
+        if (e.key === "Escape" && !e.defaultPrevented) {
+          e.preventDefault();
+          close();
+        }
+      }}
+    >
       <header className="settings-head">
         <h2>Settings</h2>
-        <button type="button" className="link" data-testid={TID.settingsClose} onClick={onClose}>
+        <button type="button" className="link" data-testid={TID.settingsClose} onClick={close}>
           Close
         </button>
       </header>
