@@ -77,6 +77,7 @@ export const TID = {
   rewindConversation: "rewind-conversation", // on a user message
   rewindConfirm: "rewind-confirm",
   rewindError: "rewind-error",
+  approvalNoLimit: "approval-no-limit",
   shortcutsHelp: "shortcuts-help",
   shortcutsOpen: "shortcuts-open",
   sessionGrants: "session-grants", // what "Allow for this session" remembered

@@ -35,11 +35,15 @@ export function ApprovalDialog({
   fromOtherConversation = false,
 }: ApprovalDialogProps) {
   const { request } = pending;
-  const remaining = useCountdown(pending.receivedAt, request.timeoutSecs);
+  // 0: no time limit (the setting "never"): the card waits for the answer.
+  const limited = request.timeoutSecs > 0;
+  const remaining = useCountdown(pending.receivedAt, limited ? request.timeoutSecs : Number.MAX_SAFE_INTEGER / 1000);
   const [reason, setReason] = useState("");
   const dialogRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
-  const expired = remaining === 0;
+  const expired = limited && remaining === 0;
+  // The last ten seconds are shown as urgent, so a request about to lapse is noticed.
+  const urgent = limited && !expired && remaining <= 10;
 
   useEffect(() => {
     dialogRef.current?.focus();
@@ -100,8 +104,13 @@ export function ApprovalDialog({
             {position} of {total}
           </span>
         )}
-        <span className="approval-countdown" data-testid={TID.approvalCountdown} aria-live="polite">
-          {expired ? "Timed out — not run" : `${remaining} s`}
+        <span
+          className={urgent ? "approval-countdown approval-urgent" : "approval-countdown"}
+          data-testid={TID.approvalCountdown}
+          data-urgent={urgent || undefined}
+          aria-live={urgent ? "assertive" : "polite"}
+        >
+          {!limited ? "no time limit" : expired ? "Timed out — not run" : urgent ? `${remaining} s left` : `${remaining} s`}
         </span>
       </header>
 

@@ -151,6 +151,31 @@ describe("ApprovalDialog", () => {
     expect(screen.queryByTestId(TID.approvalDialog)).toBeNull();
   });
 
+  it("turns the countdown urgent in its last ten seconds", () => {
+    vi.useFakeTimers();
+    renderHost(storeWith(makeConfirm({ timeoutSecs: 12 })));
+    const countdown = screen.getByTestId(TID.approvalCountdown);
+    expect(countdown).not.toHaveAttribute("data-urgent");
+    act(() => {
+      vi.advanceTimersByTime(2_100);
+    });
+    expect(countdown).toHaveAttribute("data-urgent", "true");
+    expect(countdown).toHaveTextContent("10 s left");
+    expect(countdown).toHaveAttribute("aria-live", "assertive");
+  });
+
+  it("without a time limit shows none and never lapses", () => {
+    vi.useFakeTimers();
+    const store = storeWith(makeConfirm({ timeoutSecs: 0 }));
+    renderHost(store);
+    expect(screen.getByTestId(TID.approvalCountdown)).toHaveTextContent("no time limit");
+    act(() => {
+      vi.advanceTimersByTime(3_600_000);
+    });
+    expect(store.getState().approvals).toHaveLength(1);
+    expect(screen.getByTestId(TID.approve)).toBeEnabled();
+  });
+
   it("counts down to zero, then disables the buttons and leaves the call unrun", () => {
     vi.useFakeTimers();
     const store = storeWith(makeConfirm({ timeoutSecs: 3 }));

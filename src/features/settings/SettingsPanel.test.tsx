@@ -251,6 +251,14 @@ describe("SettingsPanel", () => {
     expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("even in Autonomous");
   });
 
+  it("offers no time limit for approvals, saved as 0", async () => {
+    render(<Harness />);
+    await userEvent.click(screen.getByTestId(TID.approvalNoLimit));
+    expect(screen.getByTestId(TID.approvalTimeout)).toBeDisabled();
+    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    expect(callsOf("settings_set")[0]!.settings).toMatchObject({ approvalTimeoutSecs: 0 });
+  });
+
   it("saves the approval timeout, SearXNG URL and takes a Brave key", async () => {
     render(<Harness />);
     await userEvent.clear(screen.getByTestId(TID.approvalTimeout));

@@ -125,9 +125,19 @@ export function SettingsPanel({
             min={5}
             max={3600}
             testId={TID.approvalTimeout}
-            value={draft.approvalTimeoutSecs ?? 30}
+            value={draft.approvalTimeoutSecs === 0 ? 30 : (draft.approvalTimeoutSecs ?? 30)}
+            disabled={draft.approvalTimeoutSecs === 0}
             onChange={(approvalTimeoutSecs) => edit({ ...draft, approvalTimeoutSecs })}
           />
+        </label>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            data-testid={TID.approvalNoLimit}
+            checked={draft.approvalTimeoutSecs === 0}
+            onChange={(e) => edit({ ...draft, approvalTimeoutSecs: e.target.checked ? 0 : 30 })}
+          />
+          No time limit: a request waits until I answer it
         </label>
       </section>
 

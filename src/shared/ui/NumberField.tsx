@@ -11,6 +11,7 @@ export function NumberField({
   onChange,
   testId,
   label,
+  disabled = false,
 }: {
   value: number;
   min: number;
@@ -18,6 +19,7 @@ export function NumberField({
   onChange: (n: number) => void;
   testId?: string;
   label?: string;
+  disabled?: boolean;
 }) {
   const [text, setText] = useState(String(value));
   const [lastValue, setLastValue] = useState(value);
@@ -34,6 +36,7 @@ export function NumberField({
       max={max}
       aria-label={label}
       data-testid={testId}
+      disabled={disabled}
       value={text}
       onChange={(e) => {
         setText(e.target.value);

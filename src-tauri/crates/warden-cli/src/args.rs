@@ -141,8 +141,9 @@ pub struct ExecArgs {
     /// web_search endpoint.
     #[arg(long)]
     pub searxng_url: Option<String>,
-    /// Seconds a confirmation waits before it counts as rejected (default: settings, else 30).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Seconds a confirmation waits before it counts as rejected (default: settings, else 30);
+    /// 0 waits until it is answered.
+    #[arg(long)]
     pub approval_timeout: Option<u32>,
     /// Offer tools through the text protocol (for models without native tool calling).
     #[arg(long)]

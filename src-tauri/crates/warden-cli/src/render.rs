@@ -146,7 +146,11 @@ impl<W: Write> Render for Human<W> {
                 if let Some(reason) = &e.reason {
                     what.push_str(&format!("  why it asks: {}\n", sanitize::line(reason)));
                 }
-                let ask = self.paint("1;33", &format!("  approve? [y/N, {} s]", e.timeout_secs));
+                let limit = match e.timeout_secs {
+                    0 => String::new(),
+                    secs => format!(", {secs} s"),
+                };
+                let ask = self.paint("1;33", &format!("  approve? [y/N{limit}]"));
                 self.line(&format!("{head}\n{what}{ask}"));
             }
             Event::StreamEnd(e) => {

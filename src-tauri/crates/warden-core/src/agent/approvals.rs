@@ -58,16 +58,22 @@ impl ApprovalRouter {
         &self,
         tool_id: &str,
         rx: oneshot::Receiver<ToolApproval>,
-        timeout: Duration,
+        timeout: Option<Duration>,
         cancel: &CancellationToken,
     ) -> ApprovalOutcome {
+        let expired = async {
+            match timeout {
+                Some(timeout) => tokio::time::sleep(timeout).await,
+                None => std::future::pending().await,
+            }
+        };
         let outcome = tokio::select! {
             answer = rx => match answer {
                 Ok(approval) => ApprovalOutcome::Answered(approval),
                 // The sender was dropped without an answer: nobody can approve any more.
                 Err(_) => ApprovalOutcome::Cancelled,
             },
-            () = tokio::time::sleep(timeout) => ApprovalOutcome::TimedOut,
+            () = expired => ApprovalOutcome::TimedOut,
             () = cancel.cancelled() => ApprovalOutcome::Cancelled,
         };
         self.lock().remove(tool_id);
@@ -92,7 +98,7 @@ mod tests {
         assert!(!router.deliver(answer("unknown", true)));
         assert!(router.deliver(answer("a", true)));
         assert!(!router.deliver(answer("a", false)), "a second answer is ignored");
-        let outcome = router.wait("a", rx_a, Duration::from_secs(5), &cancel).await;
+        let outcome = router.wait("a", rx_a, Some(Duration::from_secs(5)), &cancel).await;
         assert_eq!(outcome, ApprovalOutcome::Answered(answer("a", true)));
         assert!(router.is_pending("b"));
     }
@@ -101,9 +107,25 @@ mod tests {
     async fn no_answer_times_out_and_a_late_answer_is_refused() {
         let router = ApprovalRouter::new();
         let rx = router.register("a");
-        let outcome = router.wait("a", rx, Duration::from_millis(50), &CancellationToken::new()).await;
+        let outcome = router.wait("a", rx, Some(Duration::from_millis(50)), &CancellationToken::new()).await;
         assert_eq!(outcome, ApprovalOutcome::TimedOut);
         assert!(!router.deliver(answer("a", true)));
+    }
+
+    /// No time limit (the setting "never"): a day without an answer is still a wait; the answer,
+    /// when it comes, releases the call.
+    #[tokio::test(start_paused = true)]
+    async fn without_a_time_limit_a_confirmation_waits_for_its_answer() {
+        let router = ApprovalRouter::new();
+        let cancel = CancellationToken::new();
+        let rx = router.register("a");
+        let waiting = router.wait("a", rx, None, &cancel);
+        tokio::pin!(waiting);
+        let a_day = tokio::time::timeout(Duration::from_secs(86_400), &mut waiting).await;
+        assert!(a_day.is_err(), "timed out without a time limit: {a_day:?}");
+        assert!(router.is_pending("a"));
+        assert!(router.deliver(answer("a", true)));
+        assert_eq!(waiting.await, ApprovalOutcome::Answered(answer("a", true)));
     }
 
     #[tokio::test]
@@ -112,7 +134,10 @@ mod tests {
         let cancel = CancellationToken::new();
         let rx = router.register("a");
         cancel.cancel();
-        assert_eq!(router.wait("a", rx, Duration::from_secs(30), &cancel).await, ApprovalOutcome::Cancelled);
+        assert_eq!(
+            router.wait("a", rx, Some(Duration::from_secs(30)), &cancel).await,
+            ApprovalOutcome::Cancelled
+        );
         assert!(!router.is_pending("a"));
     }
 }

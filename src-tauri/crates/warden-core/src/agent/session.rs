@@ -25,7 +25,8 @@ pub struct SessionConfig {
     pub system_prompt: Option<String>,
     pub trust: TrustLevel,
     pub scope: Scope,
-    pub approval_timeout: Duration,
+    /// `None`: a confirmation waits until it is answered or the turn is stopped.
+    pub approval_timeout: Option<Duration>,
     /// Provider calls per user message.
     pub max_turns: u32,
     pub context_window: u32,
@@ -55,7 +56,7 @@ impl SessionConfig {
             system_prompt: None,
             trust: TrustLevel::Guided,
             scope: Scope::read_only(),
-            approval_timeout: Duration::from_secs(30),
+            approval_timeout: Some(Duration::from_secs(30)),
             max_turns: 200,
             budget_threshold: super::budget::DEFAULT_THRESHOLD,
             max_tokens: 8192,

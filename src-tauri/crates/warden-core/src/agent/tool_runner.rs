@@ -34,7 +34,8 @@ pub struct RequestedCall {
 pub struct CallPolicy {
     pub trust: TrustLevel,
     pub scope: Scope,
-    pub approval_timeout: Duration,
+    /// `None`: a confirmation waits until it is answered or the turn is stopped.
+    pub approval_timeout: Option<Duration>,
 }
 
 /// A call with its decision made, before it runs (the loop forms its parallel batches from these).
@@ -290,7 +291,8 @@ impl ToolRunner {
             input: input.clone(),
             danger_level: tool.definition().danger,
             preview,
-            timeout_secs: u32::try_from(timeout.as_secs()).unwrap_or(u32::MAX),
+            // 0: no time limit.
+            timeout_secs: timeout.map_or(0, |t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX).max(1)),
             reason: policy::ask_reason(self.policy.trust, &call.name, input, self.env.containment()),
             queue,
         });
@@ -312,7 +314,10 @@ impl ToolRunner {
             }
             ApprovalOutcome::TimedOut => Some(ToolOutput::error(
                 ToolErrorCode::ApprovalTimeout,
-                format!("Not run: nobody approved this call within {} s.", timeout.as_secs()),
+                format!(
+                    "Not run: nobody approved this call within {} s.",
+                    timeout.map_or(0, |t| t.as_secs())
+                ),
             )),
             ApprovalOutcome::Cancelled => {
                 Some(ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled."))

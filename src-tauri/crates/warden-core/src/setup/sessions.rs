@@ -226,10 +226,13 @@ impl Engine {
 }
 
 /// How long a confirmation waits for an answer: the spec's choice, else the settings'.
-pub(super) fn approval_timeout(spec: &SessionSpec, settings: &Settings) -> Duration {
-    Duration::from_secs(u64::from(
-        spec.approval_timeout_secs.unwrap_or(settings.approval_timeout_secs).max(1),
-    ))
+/// How long a confirmation waits for its answer; `None` (a setting of 0) waits until it is
+/// answered or the turn is stopped.
+pub(super) fn approval_timeout(spec: &SessionSpec, settings: &Settings) -> Option<Duration> {
+    match spec.approval_timeout_secs.unwrap_or(settings.approval_timeout_secs) {
+        0 => None,
+        secs => Some(Duration::from_secs(u64::from(secs))),
+    }
 }
 
 /// How long a session's start waits for a server to say how large a model's context is.

@@ -269,3 +269,21 @@ async fn a_new_project_gives_the_window_every_built_in_tool_and_the_cli_the_read
     assert_eq!(shot.result.code.map(|c| c.as_str().to_owned()).as_deref(), Some("PERMISSION_DENIED"));
     drop(cli);
 }
+
+/// An approval timeout of 0, in the settings or given to `warden exec`, is no time limit; a spec's
+/// value wins over the settings'.
+#[test]
+fn an_approval_timeout_of_zero_is_no_time_limit() {
+    use std::time::Duration;
+
+    use super::sessions::approval_timeout;
+
+    let d = dirs();
+    let mut spec = SessionSpec::new(d.project.clone());
+    let mut settings = Settings { approval_timeout_secs: 0, ..Settings::default() };
+    assert_eq!(approval_timeout(&spec, &settings), None);
+    settings.approval_timeout_secs = 45;
+    assert_eq!(approval_timeout(&spec, &settings), Some(Duration::from_secs(45)));
+    spec.approval_timeout_secs = Some(0);
+    assert_eq!(approval_timeout(&spec, &settings), None);
+}

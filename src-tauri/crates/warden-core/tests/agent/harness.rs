@@ -199,7 +199,7 @@ impl Harness {
         let mut config = SessionConfig::new("conv-1", "test-model");
         config.trust = TrustLevel::Guided;
         config.scope = Scope::all();
-        config.approval_timeout = Duration::from_secs(10);
+        config.approval_timeout = Some(Duration::from_secs(10));
         configure(&mut config);
         let workspace =
             Workspace::new(project.path(), home.path().join("storage"), config.scope.clone()).unwrap();

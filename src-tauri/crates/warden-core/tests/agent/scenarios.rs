@@ -182,6 +182,21 @@ async fn a_rejected_write_does_not_happen_and_the_model_is_told_why() {
     assert!(sent[0].2, "is_error: true");
 }
 
+/// The setting "no time limit": the confirmation says 0 (the window shows no countdown) and the
+/// call waits for its answer.
+#[tokio::test]
+async fn without_a_time_limit_the_confirmation_says_so_and_waits_for_the_answer() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("w1", "file_write", json!({"path": "new.txt", "content": "x"}))], 10),
+        wire.reply(&[text("ok")], 10),
+    ];
+    let mut h = Harness::new(wire, replies, |c| c.approval_timeout = None).await;
+    let run = h.run("write", approve_all()).await;
+    assert_eq!(run.confirms()[0].timeout_secs, 0);
+    assert_eq!(std::fs::read_to_string(h.path("new.txt")).unwrap(), "x");
+}
+
 #[tokio::test]
 async fn an_unanswered_confirmation_times_out_and_nothing_runs() {
     let wire = Wire::Anthropic;
@@ -189,7 +204,7 @@ async fn an_unanswered_confirmation_times_out_and_nothing_runs() {
         wire.reply(&[tool("w1", "file_write", json!({"path": "new.txt", "content": "x"}))], 10),
         wire.reply(&[text("ok")], 10),
     ];
-    let mut h = Harness::new(wire, replies, |c| c.approval_timeout = Duration::from_secs(1)).await;
+    let mut h = Harness::new(wire, replies, |c| c.approval_timeout = Some(Duration::from_secs(1))).await;
     // An answer for another id must not release this call.
     let run = h.run("write", Box::new(|_| vec![answer("someone-else", true)])).await;
     assert!(!h.path("new.txt").exists());

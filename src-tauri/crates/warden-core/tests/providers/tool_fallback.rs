@@ -333,7 +333,7 @@ async fn a_whole_turn_with_a_tool_call_works_through_the_fallback() {
     let mut config = SessionConfig::new("conv-1", "gemma:2b");
     config.trust = TrustLevel::Guided;
     config.scope = Scope::all();
-    config.approval_timeout = Duration::from_secs(10);
+    config.approval_timeout = Some(Duration::from_secs(10));
     let workspace =
         Workspace::new(project.path(), home.path().join("storage"), config.scope.clone()).unwrap();
     let (session, mut events) = Session::new(
