@@ -78,6 +78,7 @@ export const TID = {
   rewindConfirm: "rewind-confirm",
   rewindError: "rewind-error",
   approvalNoLimit: "approval-no-limit",
+  newMessages: "new-messages", // shown while scrolled up and something new arrived
   shortcutsHelp: "shortcuts-help",
   shortcutsOpen: "shortcuts-open",
   sessionGrants: "session-grants", // what "Allow for this session" remembered

@@ -127,6 +127,32 @@ describe("ConversationView", () => {
     expect(screen.getByTestId(TID.composerInput)).toHaveFocus();
   });
 
+  it("while scrolled up, new text offers a way down instead of pulling; sending goes back down", async () => {
+    renderView();
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await send("chat:text-delta", { delta: "first part" });
+    expect(screen.queryByTestId(TID.newMessages)).toBeNull();
+    // The user scrolls up: 600 px of content, 200 px visible, at the top.
+    const messages = document.querySelector<HTMLElement>(".messages")!;
+    Object.defineProperty(messages, "scrollHeight", { configurable: true, value: 600 });
+    Object.defineProperty(messages, "clientHeight", { configurable: true, value: 200 });
+    messages.scrollTop = 300;
+    messages.dispatchEvent(new Event("scroll"));
+    await send("chat:text-delta", { delta: " and more" });
+    expect(messages.scrollTop).toBe(300);
+    await userEvent.click(screen.getByTestId(TID.newMessages));
+    expect(screen.queryByTestId(TID.newMessages)).toBeNull();
+    expect(messages.scrollTop).toBe(600);
+
+    // Scrolled up again, the user sends: the view goes to the reply, and no button stays.
+    await send("chat:stream-end", { stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 } });
+    messages.scrollTop = 100;
+    messages.dispatchEvent(new Event("scroll"));
+    await userEvent.type(screen.getByTestId(TID.composerInput), "next{Enter}");
+    expect(screen.queryByTestId(TID.newMessages)).toBeNull();
+    expect(messages.scrollTop).toBe(600);
+  });
+
   it("streams markdown text, collapsible thinking and tool blocks in order", async () => {
     renderView();
     await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });

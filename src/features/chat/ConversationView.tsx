@@ -48,11 +48,25 @@ export function ConversationView({
   // Distance from the bottom to keep when older messages are mounted above the viewport.
   const keepFromBottom = useRef<number | null>(null);
 
+  // Something arrived while the user was scrolled up: offer the way down instead of pulling them.
+  const [unseen, setUnseen] = useState(false);
+
   // Follow the stream while the user is at the bottom; leave them be when they scrolled up.
   useEffect(() => {
     const el = scroller.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   });
+  useEffect(() => {
+    if (!pinned.current) setUnseen(true);
+  }, [conversation]);
+
+  const toBottom = () => {
+    pinned.current = true;
+    win.setFollowing(true);
+    setUnseen(false);
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  };
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -83,6 +97,8 @@ export function ConversationView({
 
   const onSend = (text: string) => {
     if (ids.length === 0) onFirstMessage?.(text);
+    // Whoever sends wants to see the reply: back to the bottom, following it.
+    toBottom();
     send(text);
   };
 
@@ -95,6 +111,7 @@ export function ConversationView({
           const el = e.currentTarget;
           pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
           win.setFollowing(pinned.current);
+          if (pinned.current) setUnseen(false);
           if (el.scrollTop < 200 && win.start > 0 && keepFromBottom.current === null) showEarlier();
         }}
       >
@@ -130,6 +147,11 @@ export function ConversationView({
           <ErrorNotice key={`conv-error-${i}`} error={e} onOpenSettings={onOpenSettings} />
         ))}
       </div>
+      {unseen && (
+        <button type="button" className="new-messages" data-testid={TID.newMessages} onClick={toBottom}>
+          ↓ New messages
+        </button>
+      )}
       {aboveComposer}
       <footer className="conversation-footer">
         <ContextGauge conversation={conversation} />
