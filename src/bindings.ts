@@ -418,9 +418,11 @@ export type Settings = {
 	projectDir?: string | null,
 	/**  Per project folder (absolute path) → its permissions. */
 	toolPermissions?: { [key in string]: ToolPermissions },
-	/**  How long an approval dialog waits before the call counts as rejected. */
+	/**  How long an approval dialog waits before the call counts as rejected; 0 = no time limit. */
 	approvalTimeoutSecs?: number,
 	searxngUrl?: string,
+	/**  Light, dark, or as the system is. */
+	theme?: Theme,
 };
 
 /**  Whether the settings in use are the file as Warden wrote it (see `warden_core::config`). */
@@ -491,6 +493,11 @@ export type TextDelta = {
 
 /**  `chat:text-delta`: visible text (coalesced per frame in the window). */
 export type TextDeltaEvent = TextDelta;
+
+/**  The window's colours. */
+export type Theme = 
+/**  Follow the system's light or dark preference, also when it changes. */
+"system" | "light" | "dark";
 
 /**  Reasoning text. */
 export type ThinkingDelta = {

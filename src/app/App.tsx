@@ -8,6 +8,7 @@ import { connectEvents } from "../shared/store/bridge";
 import { useChatStore } from "../shared/store/store";
 import { TID } from "../shared/testids";
 import { focusComposer, shortcutOf } from "../shared/keyboard";
+import { applyTheme } from "../shared/theme";
 import { Setup } from "./Setup";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import "../shared/ui/base.css";
@@ -33,6 +34,8 @@ function Loaded({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
+
+  useEffect(() => applyTheme(settings.theme), [settings.theme]);
 
   // Ctrl/Cmd+, opens and closes Settings; Ctrl/Cmd+/ lists the shortcuts.
   useEffect(() => {

@@ -78,6 +78,7 @@ export const TID = {
   rewindConfirm: "rewind-confirm",
   rewindError: "rewind-error",
   approvalNoLimit: "approval-no-limit",
+  theme: { system: "theme-system", light: "theme-light", dark: "theme-dark" },
   newMessages: "new-messages", // shown while scrolled up and something new arrived
   shortcutsHelp: "shortcuts-help",
   shortcutsOpen: "shortcuts-open",

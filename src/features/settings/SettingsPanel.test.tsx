@@ -251,6 +251,15 @@ describe("SettingsPanel", () => {
     expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("even in Autonomous");
   });
 
+  it("switches the theme at once and saves it", async () => {
+    render(<Harness />);
+    expect(screen.getByTestId(TID.theme.system)).toBeChecked();
+    await userEvent.click(screen.getByTestId(TID.theme.dark));
+    expect(document.documentElement.dataset.theme).toBe("dark");
+    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    expect(callsOf("settings_set")[0]!.settings).toMatchObject({ theme: "dark" });
+  });
+
   it("offers no time limit for approvals, saved as 0", async () => {
     render(<Harness />);
     await userEvent.click(screen.getByTestId(TID.approvalNoLimit));

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { applyTheme } from "../../shared/theme";
 import { api, type KeyStatus, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { NumberField } from "../../shared/ui/NumberField";
@@ -116,6 +117,28 @@ export function SettingsPanel({
       <ProjectSection key={projectKey} settings={draft} onChange={edit} />
 
       <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} />
+
+      <section className="settings-section">
+        <h3>Appearance</h3>
+        <div role="radiogroup" aria-label="Theme" className="theme-choice">
+          {(["system", "light", "dark"] as const).map((theme) => (
+            <label key={theme} className="checkbox">
+              <input
+                type="radio"
+                name="theme"
+                data-testid={TID.theme[theme]}
+                checked={(draft.theme ?? "system") === theme}
+                onChange={() => {
+                  edit({ ...draft, theme });
+                  // Shown at once; saved with the rest.
+                  applyTheme(theme);
+                }}
+              />
+              {theme === "system" ? "As the system" : theme === "light" ? "Light" : "Dark"}
+            </label>
+          ))}
+        </div>
+      </section>
 
       <section className="settings-section">
         <h3>Limits</h3>

@@ -39,6 +39,7 @@ export function withDefaults(s: Settings): Settings {
     toolPermissions: s.toolPermissions ?? {},
     approvalTimeoutSecs: s.approvalTimeoutSecs ?? 30,
     searxngUrl: s.searxngUrl ?? "http://localhost:8080",
+    theme: s.theme ?? "system",
   };
 }
 

@@ -105,9 +105,22 @@ pub struct Settings {
     pub project_dir: Option<String>,
     /// Per project folder (absolute path) → its permissions.
     pub tool_permissions: BTreeMap<String, ToolPermissions>,
-    /// How long an approval dialog waits before the call counts as rejected.
+    /// How long an approval dialog waits before the call counts as rejected; 0 = no time limit.
     pub approval_timeout_secs: u32,
     pub searxng_url: String,
+    /// Light, dark, or as the system is.
+    pub theme: Theme,
+}
+
+/// The window's colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case")]
+pub enum Theme {
+    /// Follow the system's light or dark preference, also when it changes.
+    #[default]
+    System,
+    Light,
+    Dark,
 }
 
 impl Default for Settings {
@@ -120,6 +133,7 @@ impl Default for Settings {
             tool_permissions: BTreeMap::new(),
             approval_timeout_secs: 30,
             searxng_url: "http://localhost:8080".to_owned(),
+            theme: Theme::System,
         }
     }
 }

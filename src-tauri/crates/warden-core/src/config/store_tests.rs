@@ -43,7 +43,8 @@ fn from_a_newer_build() -> Value {
             }
         },
         "approvalTimeoutSecs": 45,
-        "searxngUrl": "http://s.example"
+        "searxngUrl": "http://s.example",
+        "theme": "sepia"
     })
 }
 
@@ -61,6 +62,7 @@ fn assert_known_values_kept(settings: &Settings) {
     assert_eq!(permissions.bash_timeout_secs, 90);
     assert_eq!(settings.approval_timeout_secs, 45);
     assert_eq!(settings.searxng_url, "http://s.example");
+    assert_eq!(settings.theme, warden_protocol::Theme::System, "unknown theme: the default");
 }
 
 #[test]
@@ -74,7 +76,7 @@ fn config_unknown_providers_and_enum_values_load_with_everything_else_intact() {
     assert_eq!(loaded.integrity, Integrity::Trusted);
     assert_known_values_kept(&loaded.settings);
     let notice = loaded.notice.unwrap();
-    for part in ["trustLevel", "activeProvider", "providers.gemini"] {
+    for part in ["trustLevel", "activeProvider", "providers.gemini", "theme"] {
         assert!(notice.contains(part), "the window is told what is not used: {notice}");
     }
     assert!(!notice.contains("sandbox"), "a field this build does not have is not news: {notice}");
