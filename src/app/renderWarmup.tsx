@@ -11,6 +11,7 @@ import { AssistantMessageView, UserMessageView } from "../features/chat/MessageV
 import { toolKind } from "../features/tools/summary";
 import { ToolBody } from "../features/tools/ToolBody";
 import type { ProtocolEvent } from "../shared/ipc";
+import type { Action } from "../shared/store/types";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../shared/store/store";
 
 const C = "warmup";
@@ -31,7 +32,7 @@ const at = (event: string, payload: object) =>
   ({ event, payload: { conversationId: C, messageId: M, ...payload } }) as unknown as ProtocolEvent;
 
 /** A conversation that uses every renderer of the transcript. */
-function sampleEvents(): ProtocolEvent[] {
+function sampleEvents(): Action[] {
   return [
     at("chat:stream-start", { provider: "anthropic", model: "warmup" }),
     at("chat:thinking-delta", { delta: "Thinking about it." }),
@@ -49,6 +50,8 @@ function sampleEvents(): ProtocolEvent[] {
       preview: { kind: "diff", path: "a.txt", diff: "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n" },
       timeoutSecs: 60,
     }),
+    // Approved and running: the block shows the diff (while it waited, only the card did).
+    { type: "approval-answered", toolId: "write", approved: true },
     at("chat:tool-start", { toolId: "find", toolName: "search_in_files", category: "search", input: { query: "x" } }),
     at("chat:tool-result", { toolId: "find", status: "success", result: "src/a.rs:1: x\nsrc/b.rs:2: x", metadata: null }),
     at("chat:tool-start", { toolId: "web", toolName: "web_search", category: "web", input: { query: "x" } }),

@@ -89,9 +89,21 @@ function OutputView({ tool, kind }: { tool: ToolBlock; kind: ToolKind }) {
 }
 
 export function ToolBody({ tool, kind }: { tool: ToolBlock; kind: ToolKind }) {
+  if (tool.status === "awaiting_approval" && !textOf(tool.output)) {
+    // The approval card shows the command or the diff; showing it here too would say it twice.
+    return (
+      <div className="tool-body">
+        <p className="muted small" data-testid={TID.toolAwaiting}>
+          Waiting for your answer: the request below shows what would run.
+        </p>
+      </div>
+    );
+  }
+  // A file change shows its diff; its raw input (path and content) would only repeat it.
+  const diff = kind === "file-change" ? toolDiff(tool) : null;
   return (
     <div className="tool-body">
-      <InputView tool={tool} />
+      {!diff && <InputView tool={tool} />}
       <div className="tool-section" data-testid={TID.toolOutput}>
         <OutputView tool={tool} kind={kind} />
       </div>

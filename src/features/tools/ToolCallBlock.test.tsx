@@ -79,16 +79,82 @@ describe("ToolCallBlock", () => {
     expect(term.textContent!.length).toBeLessThan(51_000);
   });
 
-  it("shows the diff of a file change from its approval preview", () => {
+  it("while a call waits for approval, the card shows its preview and the block only says it waits", () => {
     const confirm = makeConfirm({
       toolName: "file_edit",
       preview: { kind: "diff", path: "a.txt", diff: "@@ -1 +1 @@\n-old\n+new\n" },
     });
     render(<ToolCallBlock tool={makeTool({ toolName: "file_edit", category: "fileChange", input: { path: "a.txt" }, status: "awaiting_approval", confirm })} />);
+    expect(screen.getByTestId(TID.toolAwaiting)).toBeInTheDocument();
+    expect(screen.queryByTestId(TID.diffView)).toBeNull();
+    expect(screen.queryByTestId(TID.toolInput)).toBeNull();
+  });
+
+  it("shows the diff of a file change from its approval preview once approved", () => {
+    const confirm = makeConfirm({
+      toolName: "file_edit",
+      preview: { kind: "diff", path: "a.txt", diff: "@@ -1 +1 @@\n-old\n+new\n" },
+    });
+    render(<ToolCallBlock tool={makeTool({ toolName: "file_edit", category: "fileChange", input: { path: "a.txt" }, status: "running", confirm })} />);
     const diff = screen.getByTestId(TID.diffView);
     expect(diff).toHaveTextContent("a.txt");
     expect(diff.querySelector('[data-kind="del"]')).toHaveTextContent("old");
     expect(diff.querySelector('[data-kind="add"]')).toHaveTextContent("new");
+  });
+
+  it("an auto-approved file change shows its diff from the result, not its JSON input; the same content says no changes", async () => {
+    const diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n";
+    const { unmount } = render(
+      <ToolCallBlock
+        tool={makeTool({
+          toolName: "file_write",
+          category: "fileChange",
+          input: { path: "a.txt", content: "new\n" },
+          status: "success",
+          result: "overwrote a.txt (4 bytes)",
+          metadata: { path: "a.txt", diff },
+        })}
+      />,
+    );
+    await userEvent.click(screen.getByTestId(TID.toolToggle));
+    expect(screen.getByTestId(TID.diffView).querySelector('[data-kind="add"]')).toHaveTextContent("new");
+    expect(screen.queryByTestId(TID.toolInput)).toBeNull();
+    unmount();
+    render(
+      <ToolCallBlock
+        tool={makeTool({
+          toolName: "file_write",
+          category: "fileChange",
+          input: { path: "a.txt", content: "new\n" },
+          status: "success",
+          result: "overwrote a.txt (4 bytes)",
+          metadata: { path: "a.txt", diff: "" },
+        })}
+      />,
+    );
+    await userEvent.click(screen.getByTestId(TID.toolToggle));
+    expect(screen.getByTestId(TID.diffView)).toHaveTextContent("no changes");
+    expect(screen.getByTestId(TID.diffView)).not.toHaveTextContent("+0");
+  });
+
+  it("a finished command, folded, keeps its last lines in view with its exit code and duration", () => {
+    render(
+      <ToolCallBlock
+        tool={makeTool({
+          status: "error",
+          output: "one\ntwo\n\u001b[31mthree\u001b[0m\nfour\n",
+          result: "exit code 2",
+          metadata: { exit_code: 2, duration_ms: 1234 },
+        })}
+      />,
+    );
+    expect(screen.queryByTestId(TID.toolOutput)).toBeNull();
+    const tail = screen.getByTestId(TID.commandTail);
+    expect(tail).toHaveAttribute("data-exit-code", "2");
+    expect(tail).toHaveTextContent("two three four");
+    expect(tail).not.toHaveTextContent("one");
+    expect(tail).toHaveTextContent("exit 2 · 1.2 s");
+    expect(tail.textContent).not.toContain("\u001b");
   });
 
   it("lists search hits", async () => {

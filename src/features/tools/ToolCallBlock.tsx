@@ -5,6 +5,8 @@ import { CallChangesView } from "../checkpoints/CallChangesView";
 import { SandboxBadge } from "./SandboxBadge";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
+import { CommandTail } from "./CommandTail";
+import { isTerminal } from "../../shared/store/reducer";
 import { categoryIn, useToolCatalog } from "../../shared/toolCatalog";
 import { toolIcon, toolKind, toolSummary } from "./summary";
 import "./tools.css";
@@ -50,7 +52,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
         <StatusIcon status={tool.status} />
       </button>
       <CallChangesView metadata={tool.metadata} />
-      {open && <ToolBody tool={tool} kind={kind} />}
+      {open ? <ToolBody tool={tool} kind={kind} /> : kind === "bash" && isTerminal(tool.status) && <CommandTail tool={tool} />}
     </section>
   );
 });

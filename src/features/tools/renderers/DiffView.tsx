@@ -10,6 +10,17 @@ export function DiffView({ diff, path }: { diff: string; path?: string }) {
   const lines = useMemo(() => parseUnifiedDiff(diff), [diff]);
   const { added, removed } = diffStats(lines);
   const { shown, more } = useShowMore(lines.length, DIFF_ROW_CAP);
+  if (added === 0 && removed === 0) {
+    // The same content written again: say so instead of an empty "+0 −0".
+    return (
+      <div className="diff" data-testid={TID.diffView} data-empty>
+        <div className="diff-head">
+          {path && <span className="diff-path">{path}</span>}
+          <span className="muted">no changes</span>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="diff" data-testid={TID.diffView}>
       <div className="diff-head">

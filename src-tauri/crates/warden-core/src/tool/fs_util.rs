@@ -87,6 +87,21 @@ pub(crate) fn io_error(resolved: &ResolvedPath, e: std::io::Error) -> ToolOutput
     ToolOutput::from(SandboxError::Io { path: resolved.display(), source: e })
 }
 
+/// The most of a change's diff a result carries for the window (the model never sees it).
+pub(crate) const RESULT_DIFF_BYTES: usize = 64 * 1024;
+
+/// The diff a file tool's result carries, so the window shows what changed whether or not the
+/// call was asked about: `None` past [`RESULT_DIFF_BYTES`] (the window then offers the
+/// checkpoint's diff) or when the old content was not text.
+pub(crate) fn result_diff(path: &str, old: Option<&[u8]>, new: &str) -> Option<String> {
+    let old = match old {
+        Some(bytes) => std::str::from_utf8(bytes).ok()?,
+        None => "",
+    };
+    let diff = unified_diff(path, old, new);
+    (diff.len() <= RESULT_DIFF_BYTES).then_some(diff)
+}
+
 /// A unified diff (`a/path` → `b/path`, 3 lines of context).
 pub(crate) fn unified_diff(path: &str, old: &str, new: &str) -> String {
     similar::TextDiff::from_lines(old, new)

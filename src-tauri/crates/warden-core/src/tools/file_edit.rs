@@ -6,7 +6,7 @@ use serde::Deserialize;
 use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
 
 use crate::sandbox::{Access, ResolvedPath};
-use crate::tool::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
+use crate::tool::fs_util::{blocking, read_text_file, result_diff, sha256_hex, unified_diff, write_file};
 use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// Replace an exact piece of text in a file. `old_text` must occur exactly once (include enough
@@ -104,7 +104,9 @@ impl TypedTool for FileEditTool {
             }
             let path = edit.resolved.display();
             let s = if edit.replacements == 1 { "" } else { "s" };
+            let diff = result_diff(&path, Some(edit.old.as_bytes()), &edit.new);
             ToolOutput::success(format!("edited {path}: {} replacement{s}", edit.replacements))
+                .with_metadata("diff", diff)
                 .with_metadata("path", path)
                 .with_metadata("replacements", edit.replacements)
                 .with_metadata("sha256_before", sha256_hex(edit.old.as_bytes()))

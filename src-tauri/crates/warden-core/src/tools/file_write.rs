@@ -6,7 +6,7 @@ use serde::Deserialize;
 use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory};
 
 use crate::sandbox::{Access, ResolvedPath, SandboxError};
-use crate::tool::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
+use crate::tool::fs_util::{blocking, read_text_file, result_diff, sha256_hex, unified_diff, write_file};
 use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// Create a file or replace its whole content. Missing parent directories are created. Prefer
@@ -68,8 +68,10 @@ impl TypedTool for FileWriteTool {
                 return e;
             }
             let verb = if before.is_some() { "overwrote" } else { "created" };
+            let diff = result_diff(&resolved.display(), before.as_deref(), &input.content);
             ToolOutput::success(format!("{verb} {} ({} bytes)", resolved.display(), input.content.len()))
                 .with_metadata("path", resolved.display())
+                .with_metadata("diff", diff)
                 .with_metadata("created", before.is_none())
                 .with_metadata("bytes_written", input.content.len())
                 .with_metadata("sha256_before", before.as_deref().map(sha256_hex))

@@ -57,3 +57,29 @@ async fn preview_is_a_unified_diff_against_the_old_content_and_writes_nothing() 
     }
     assert!(!env.path("n.txt").exists());
 }
+
+/// The result carries the change's diff for the window (an auto-approved write shows what it did,
+/// not its JSON input), unless it is too large or the old content was not text.
+#[tokio::test]
+async fn the_result_carries_the_diff_for_the_window() {
+    let env = TestEnv::new();
+    env.write("f.txt", "one\ntwo\n");
+    let out = env.call("file_write", json!({"path": "f.txt", "content": "one\nTWO\n"})).await;
+    assert_ok(&out);
+    let diff = meta(&out, "diff").as_str().unwrap().to_owned();
+    assert!(diff.contains("-two\n+TWO\n"), "{diff}");
+    assert!(!out.content.contains("TWO"), "the model's text does not carry the diff: {}", out.content);
+
+    let same = env.call("file_write", json!({"path": "f.txt", "content": "one\nTWO\n"})).await;
+    assert_eq!(meta(&same, "diff"), &json!(""), "an identical write has an empty diff");
+
+    let huge = "x\n".repeat(40_000);
+    let big = env.call("file_write", json!({"path": "big.txt", "content": huge})).await;
+    assert_ok(&big);
+    assert_eq!(meta(&big, "diff"), &json!(null), "over the cap: no diff in the result");
+
+    std::fs::write(env.path("bin.dat"), [0xff, 0xfe, 0x00, 0x01]).unwrap();
+    let over_binary = env.call("file_write", json!({"path": "bin.dat", "content": "text now\n"})).await;
+    assert_ok(&over_binary);
+    assert_eq!(meta(&over_binary, "diff"), &json!(null), "the old content was not text");
+}
