@@ -79,6 +79,8 @@ export const TID = {
   rewindError: "rewind-error",
   approvalNoLimit: "approval-no-limit",
   theme: { system: "theme-system", light: "theme-light", dark: "theme-dark" },
+  codeBlock: "code-block", // a fenced block of model text; + data-language
+  codeCopy: "code-copy",
   toolAwaiting: "tool-awaiting", // a block whose call waits for the approval card
   commandTail: "command-tail", // a finished command's last lines, exit code and duration; + data-exit-code
   newMessages: "new-messages", // shown while scrolled up and something new arrived

@@ -1,7 +1,10 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import ReactMarkdown from "react-markdown";
 import { renderToStaticMarkup } from "react-dom/server";
 import remarkGfm from "remark-gfm";
 import { describe, expect, it } from "vitest";
+import { TID } from "../../shared/testids";
 import { Markdown, markdownComponents } from "./Markdown";
 import { plainPrefixLength } from "./plainPrefix";
 
@@ -32,5 +35,23 @@ describe("Markdown", () => {
     const text = Array.from({ length: 5000 }, (_, i) => `w${i} `).join("");
     expect(plainPrefixLength(text)).toBe(text.length);
     expect(renderToStaticMarkup(<Markdown text={text} />)).toBe(`<p>${text.trimEnd()}</p>`);
+  });
+});
+
+describe("code blocks", () => {
+  it("name their language and copy exactly the code, highlighted or not", async () => {
+    const written: string[] = [];
+    Object.defineProperty(navigator, "clipboard", {
+      configurable: true,
+      value: { writeText: (text: string) => (written.push(text), Promise.resolve()) },
+    });
+    render(<Markdown text={"Try:\n\n```rust\nfn main() { println!(\"hi\"); }\n```\n\n> quoted advice\n"} />);
+    const block = screen.getByTestId(TID.codeBlock);
+    expect(block).toHaveAttribute("data-language", "rust");
+    expect(block).toHaveTextContent("rust");
+    await userEvent.click(within(block).getByTestId(TID.codeCopy));
+    expect(written).toEqual(['fn main() { println!("hi"); }\n']);
+    expect(await within(block).findByText("Copied ✓")).toBeInTheDocument();
+    expect(document.querySelector("blockquote")).toHaveTextContent("quoted advice");
   });
 });

@@ -3,6 +3,7 @@
 import { memo, useMemo, type ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { CodeBlock, hastText, languageOf } from "./CodeBlock";
 import { rehypeHighlightCode } from "./highlight";
 import { splitMarkdownBlocks } from "./markdownBlocks";
 import { plainPrefixLength } from "./plainPrefix";
@@ -14,6 +15,14 @@ export const markdownComponents: Components = {
     </span>
   ),
   img: ({ alt }) => <span className="md-image">[image{alt ? `: ${alt}` : ""}]</span>,
+  pre: ({ node, children }) => {
+    const code = node?.children?.[0];
+    return (
+      <CodeBlock language={languageOf(code)} code={hastText(code)}>
+        {children as ReactNode}
+      </CodeBlock>
+    );
+  },
 };
 
 const rehypePlugins = [rehypeHighlightCode];
