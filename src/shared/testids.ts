@@ -79,6 +79,7 @@ export const TID = {
   rewindError: "rewind-error",
   approvalNoLimit: "approval-no-limit",
   theme: { system: "theme-system", light: "theme-light", dark: "theme-dark" },
+  retryLast: "retry-last", // "Retry" after a failure or Stop, "Regenerate" after an answer
   codeBlock: "code-block", // a fenced block of model text; + data-language
   codeCopy: "code-copy",
   toolAwaiting: "tool-awaiting", // a block whose call waits for the approval card

@@ -153,6 +153,41 @@ describe("ConversationView", () => {
     expect(messages.scrollTop).toBe(600);
   });
 
+  it("offers Retry after a failed turn and Regenerate after an answer; both send the last message again", async () => {
+    mockIPC(
+      (cmd, args) => {
+        calls.push({ cmd, args });
+        if (cmd === "chat_history") return [];
+        if (cmd === "chat_rewind") return "fix the test";
+        return null;
+      },
+      { shouldMockEvents: true },
+    );
+    // A new IPC mock has new event listeners: listen again.
+    stop();
+    stop = await connectEvents(store, (flush) => flush());
+    renderView();
+    await userEvent.type(screen.getByTestId(TID.composerInput), "fix the test{Enter}");
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await send("chat:error", { code: "AUTH_FAILED", message: "The key was refused.", retryable: false });
+    await send("chat:stream-end", { stopReason: "error", usage: { inputTokens: 0, outputTokens: 0 } });
+    const retry = await screen.findByTestId(TID.retryLast);
+    expect(retry).toHaveTextContent("Retry");
+    calls.length = 0;
+    await userEvent.click(retry);
+    await waitFor(() => expect(calls.map((c) => c.cmd)).toContain("chat_send"));
+    const made = calls.filter((c) => c.cmd !== "chat_grants");
+    expect(made.map((c) => c.cmd)).toEqual(["chat_rewind", "chat_history", "chat_send"]);
+    expect(made[0]!.args).toEqual({ conversationId: C, userMessageIndex: 0 });
+    expect(made[2]!.args).toEqual({ conversationId: C, content: "fix the test" });
+    // The resent message streams its answer: then the same place offers Regenerate.
+    await send("chat:stream-start", { messageId: "m2", provider: "anthropic", model: "claude-sonnet-4-5" });
+    expect(screen.queryByTestId(TID.retryLast)).toBeNull();
+    await send("chat:text-delta", { messageId: "m2", delta: "Fixed." });
+    await send("chat:stream-end", { messageId: "m2", stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 } });
+    expect(await screen.findByTestId(TID.retryLast)).toHaveTextContent("Regenerate");
+  });
+
   it("streams markdown text, collapsible thinking and tool blocks in order", async () => {
     renderView();
     await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });

@@ -9,6 +9,7 @@ import { turnCheckpoints, type TurnCheckpoints } from "../checkpoints/turns";
 import { Composer } from "./Composer";
 import { ContextGauge } from "./ContextGauge";
 import { ErrorNotice } from "./ErrorNotice";
+import { RetryLast } from "./RetryLast";
 import { SessionGrants } from "./SessionGrants";
 import { AssistantMessageView, UserMessageView } from "./MessageView";
 import { useChatActions } from "./useChatActions";
@@ -146,6 +147,7 @@ export function ConversationView({
         {conversation.errors.map((e, i) => (
           <ErrorNotice key={`conv-error-${i}`} error={e} onOpenSettings={onOpenSettings} />
         ))}
+        <RetryLast conversationId={conversationId} conversation={conversation} send={onSend} />
       </div>
       {unseen && (
         <button type="button" className="new-messages" data-testid={TID.newMessages} onClick={toBottom}>

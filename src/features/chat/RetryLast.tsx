@@ -1,0 +1,87 @@
+// Under the last answer: "Retry" after a failure or a Stop, "Regenerate" after an answer. Either
+// drops the last message the user wrote and what followed it (as "Rewind conversation to here"
+// does; files stay as they are) and sends the same text again.
+import { useState } from "react";
+import { api } from "../../shared/ipc";
+import { useChatStore } from "../../shared/store/store";
+import type { Conversation } from "../../shared/store/types";
+import { TID } from "../../shared/testids";
+
+/** The last user message's text and index among the user's messages, and whether its turn failed. */
+export function lastTurn(conversation: Conversation): { text: string; userIndex: number; failed: boolean } | null {
+  let userIndex = -1;
+  let lastUser: { id: string; text: string } | null = null;
+  for (const id of conversation.messageIds) {
+    const m = conversation.messages[id];
+    if (m?.kind === "user") {
+      userIndex += 1;
+      lastUser = { id, text: m.text };
+    }
+  }
+  if (!lastUser) return null;
+  const after = conversation.messageIds.slice(conversation.messageIds.indexOf(lastUser.id) + 1);
+  const answers = after.map((id) => conversation.messages[id]).filter((m) => m?.kind === "assistant");
+  const last = answers[answers.length - 1];
+  const failed =
+    conversation.errors.length > 0 ||
+    answers.length === 0 ||
+    (last?.kind === "assistant" && (last.errors.length > 0 || last.stopReason === "cancelled" || last.stopReason === "error"));
+  return { text: lastUser.text, userIndex, failed };
+}
+
+export function RetryLast({
+  conversationId,
+  conversation,
+  send,
+}: {
+  conversationId: string;
+  conversation: Conversation;
+  send: (text: string) => void;
+}) {
+  const store = useChatStore();
+  const [error, setError] = useState<string | null>(null);
+  const [working, setWorking] = useState(false);
+  const turn = lastTurn(conversation);
+  if (!turn || conversation.running) return null;
+  const answered = conversation.messageIds.some((id) => conversation.messages[id]?.kind === "assistant");
+
+  const again = async () => {
+    setWorking(true);
+    setError(null);
+    try {
+      if (answered) {
+        await api.chatRewind(conversationId, turn.userIndex);
+        const history = await api.chatHistory(conversationId);
+        store.dispatch({ type: "conversation-rewound", conversationId, history });
+      } else {
+        // Refused before the engine saved anything (no key, say): nothing to take back.
+        store.dispatch({ type: "conversation-rewound", conversationId, history: [] });
+      }
+      send(turn.text);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setWorking(false);
+    }
+  };
+
+  return (
+    <div className="retry-last">
+      <button
+        type="button"
+        className="link small"
+        data-testid={TID.retryLast}
+        disabled={working}
+        title="Send your last message again (what it changed in the files stays)"
+        onClick={() => void again()}
+      >
+        {turn.failed ? "Retry" : "Regenerate"}
+      </button>
+      {error && (
+        <p className="small error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
