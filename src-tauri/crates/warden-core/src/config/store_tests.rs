@@ -131,10 +131,10 @@ fn config_an_unversioned_file_migrates_to_the_current_version_and_keeps_every_va
     let (_dir, home, key) = home();
     let mut old =
         Settings { trust_level: TrustLevel::Autonomous, approval_timeout_secs: 12, ..Settings::default() };
-    old.project_dir = Some("/work/app".into());
+    old.project_dir = Some("/home/u/app".into());
     old.providers.entry(ProviderId::OpenaiCompatible).or_default().base_url = Some("http://llm".into());
     old.tool_permissions.insert(
-        "/work/app".into(),
+        "/home/u/app".into(),
         warden_protocol::ToolPermissions { allowed_tools: Some(vec!["bash".into()]), ..Default::default() },
     );
     // What a build before versions wrote: the settings as they serialise, no "version".
@@ -292,14 +292,14 @@ fn old_fnv(path: &str) -> u32 {
     path.bytes().fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }
 
-/// Two project paths whose old names were the same folder, `app-e69eb8af`: found offline by a
-/// birthday search over `/work/p<N>/app` (the first collision, after about 780,000 tries).
-const COLLIDING: [&str; 2] = ["/work/p562789/app", "/work/p779192/app"];
+/// Two project paths whose old names were the same folder, `app-a363bff4`: found offline by a
+/// birthday search over `/home/u/p<N>/app` (the first collision, after about 245,000 tries).
+const COLLIDING: [&str; 2] = ["/home/u/p24358/app", "/home/u/p244800/app"];
 
 #[test]
 fn config_projects_whose_old_storage_names_collided_get_their_own_storage() {
     assert_eq!(old_fnv(COLLIDING[0]), old_fnv(COLLIDING[1]));
-    assert_eq!(old_fnv(COLLIDING[0]), 0xe69e_b8af);
+    assert_eq!(old_fnv(COLLIDING[0]), 0xa363_bff4);
     let (_dir, home, _) = home();
     let a = home.project_dir(Path::new(COLLIDING[0]));
     let b = home.project_dir(Path::new(COLLIDING[1]));
@@ -313,7 +313,7 @@ fn config_projects_whose_old_storage_names_collided_get_their_own_storage() {
 #[test]
 fn config_storage_under_the_old_name_moves_to_the_new_one() {
     let (dir, home, _) = home();
-    let old = dir.path().join("projects").join("app-e69eb8af");
+    let old = dir.path().join("projects").join("app-a363bff4");
     std::fs::create_dir_all(old.join("notes")).unwrap();
     std::fs::write(old.join("notes/plan.md"), "keep me").unwrap();
 

@@ -142,10 +142,10 @@ mod tests {
 
     fn policy() -> BoxPolicy {
         BoxPolicy {
-            project: "/work/p".into(),
+            project: "/srv/p".into(),
             writable: vec!["/home/u/.cargo/registry".into()],
             hidden: vec![],
-            read_only: vec!["/work/p/.git/hooks".into()],
+            read_only: vec!["/srv/p/.git/hooks".into()],
             network: false,
         }
     }
@@ -156,10 +156,10 @@ mod tests {
 
     #[test]
     fn the_project_is_writable_and_read_only_paths_come_after_it() {
-        let line = joined(&arguments(&policy(), Path::new("/work/p/src")));
+        let line = joined(&arguments(&policy(), Path::new("/srv/p/src")));
         assert!(line.starts_with("--ro-bind / / "), "{line}");
-        let project = line.find("--bind /work/p /work/p").expect("project bound");
-        let hooks = line.find("--ro-bind /work/p/.git/hooks /work/p/.git/hooks").expect("hooks read-only");
+        let project = line.find("--bind /srv/p /srv/p").expect("project bound");
+        let hooks = line.find("--ro-bind /srv/p/.git/hooks /srv/p/.git/hooks").expect("hooks read-only");
         assert!(project < hooks, "{line}");
         assert!(line.contains("--bind /home/u/.cargo/registry /home/u/.cargo/registry"));
         assert!(
@@ -167,7 +167,7 @@ mod tests {
                 && line.contains("--unshare-user")
                 && line.contains("--cap-drop ALL")
         );
-        assert!(line.ends_with("--chdir /work/p/src"), "{line}");
+        assert!(line.ends_with("--chdir /srv/p/src"), "{line}");
     }
 
     #[test]

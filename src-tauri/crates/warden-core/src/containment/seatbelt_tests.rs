@@ -8,10 +8,10 @@ use super::*;
 
 fn policy() -> BoxPolicy {
     BoxPolicy {
-        project: "/work/p".into(),
+        project: "/srv/p".into(),
         writable: vec!["/home/u/.cargo/registry".into()],
-        hidden: vec!["/home/u/.netrc".into(), "/work/p/deploy/keys/server.pem".into()],
-        read_only: vec!["/work/p/.git/hooks".into(), "/work/p/.git/config".into()],
+        hidden: vec!["/home/u/.netrc".into(), "/srv/p/deploy/keys/server.pem".into()],
+        read_only: vec!["/srv/p/.git/hooks".into(), "/srv/p/.git/config".into()],
         network: false,
     }
 }
@@ -117,7 +117,7 @@ fn hidden_folders_and_files_cannot_be_read_written_or_connected_to() {
     let forms = forms(&profile.text).unwrap();
     let ssh = one(&profile, ssh.to_str().unwrap());
     index(&forms, &format!("(deny file-read* file-write* (subpath (param \"{ssh}\")))"));
-    for file in ["/home/u/.netrc", "/work/p/deploy/keys/server.pem"] {
+    for file in ["/home/u/.netrc", "/srv/p/deploy/keys/server.pem"] {
         let name = one(&profile, file);
         index(&forms, &format!("(deny file-read* file-write* (literal (param \"{name}\")))"));
         index(&forms, &format!("(deny network-outbound (remote unix-socket (subpath (param \"{name}\"))))"));
@@ -142,7 +142,7 @@ fn writes_go_to_the_project_caches_and_temp_folders_only() {
         "(allow file-write* (subpath \"/private/tmp\") (subpath \"/private/var/tmp\"))",
         "/var/folders/xy/T",
         "/home/u/.cargo/registry",
-        "/work/p",
+        "/srv/p",
     ]
     .iter()
     .map(PathBuf::from)
@@ -156,22 +156,22 @@ fn writes_go_to_the_project_caches_and_temp_folders_only() {
 fn read_only_paths_are_denied_after_the_project_and_their_folders_cannot_be_renamed() {
     let mut p = policy();
     // A cache holding the project: the outermost writable folder decides what can be renamed.
-    p.writable.push("/work".into());
+    p.writable.push("/srv".into());
     let profile = profile(&p, temp());
     let forms = forms(&profile.text).unwrap();
-    let project = names(&profile, "/work/p").into_iter().find(|n| n.starts_with("PROJECT")).unwrap();
+    let project = names(&profile, "/srv/p").into_iter().find(|n| n.starts_with("PROJECT")).unwrap();
     let project = index(&forms, &format!("(allow file-write* (subpath (param \"{project}\")))"));
-    for path in ["/work/p/.git/hooks", "/work/p/.git/config"] {
+    for path in ["/srv/p/.git/hooks", "/srv/p/.git/config"] {
         let denied =
             index(&forms, &format!("(deny file-write* (subpath (param \"{}\")))", one(&profile, path)));
         assert!(project < denied, "the later rule wins: {forms:#?}");
     }
-    for parent in ["/work/p/.git", "/work/p", "/work/p/deploy/keys", "/work/p/deploy"] {
+    for parent in ["/srv/p/.git", "/srv/p", "/srv/p/deploy/keys", "/srv/p/deploy"] {
         let names = names(&profile, parent);
         let rule = |n: &String| format!("(deny file-write* (literal (param \"{n}\")))");
         assert!(names.iter().any(|n| forms.contains(&rule(n))), "{parent} can be renamed: {forms:#?}");
     }
-    assert!(names(&profile, "/work").len() == 1, "the root itself stays writable");
+    assert!(names(&profile, "/srv").len() == 1, "the root itself stays writable");
     assert!(names(&profile, "/home/u").is_empty(), "/home/u/.netrc is not in a writable folder");
 }
 
@@ -195,14 +195,14 @@ fn hostile_paths_are_parameters_and_cannot_add_rules() {
     let hostile =
         |base: &str| -> PathBuf { format!("{base}\")) (allow default) ; \\\" \\\\ (deny\n#\"x").into() };
     let mut bad = policy();
-    bad.project = hostile("/work/p");
+    bad.project = hostile("/srv/p");
     bad.writable = vec![hostile("/home/u/.npm")];
-    bad.hidden = vec![hostile("/home/u/.netrc"), hostile("/work/p").join("deploy/keys/server.pem")];
-    bad.read_only = vec![hostile("/work/p").join(".git/hooks"), hostile("/work/p").join(".git/config")];
+    bad.hidden = vec![hostile("/home/u/.netrc"), hostile("/srv/p").join("deploy/keys/server.pem")];
+    bad.read_only = vec![hostile("/srv/p").join(".git/hooks"), hostile("/srv/p").join(".git/config")];
     let good = profile(&policy(), temp());
     let evil = profile(&bad, &hostile("/var/folders/xy/T"));
     assert_eq!(evil.text, good.text, "the text depends on the policy's shape only");
-    assert!(!evil.text.contains("allow default") && !evil.text.contains("/work"));
+    assert!(!evil.text.contains("allow default") && !evil.text.contains("/srv"));
     assert_eq!(forms(&evil.text).unwrap().len(), forms(&good.text).unwrap().len());
     let args = evil.arguments();
     assert_eq!(args[..2], [OsString::from("-p"), OsString::from(&evil.text)]);

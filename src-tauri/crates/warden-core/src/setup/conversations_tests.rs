@@ -28,7 +28,7 @@ impl Home {
     /// A saved conversation whose file last changed `secs` after the epoch.
     fn save(&self, id: &str, messages: &[Message], secs: u64) -> std::path::PathBuf {
         let path = self.home.conversation_path(id).unwrap();
-        history_file::save(&path, messages, Some(Path::new("/work/app"))).unwrap();
+        history_file::save(&path, messages, Some(Path::new("/srv/app"))).unwrap();
         set_modified(&path, secs);
         path
     }
@@ -69,7 +69,7 @@ fn the_list_is_newest_first_with_titles_counts_and_projects() {
     assert_eq!(old.title, "Fix the build");
     assert_eq!(old.message_count, 2);
     assert_eq!(old.updated_at_ms, 1_000_000);
-    assert_eq!(old.project_root.as_deref(), Some("/work/app"));
+    assert_eq!(old.project_root.as_deref(), Some("/srv/app"));
     assert_eq!(page.conversations[1].title, "New conversation");
     assert_eq!(page.next_offset, None);
 }
@@ -150,7 +150,7 @@ fn a_later_save_keeps_the_title() {
     history_file::save(&path, &[Message::user_text("First"), assistant("answer")], None).unwrap();
     let listed = &h.engine.list_conversations(0, 1).conversations[0];
     assert_eq!((listed.title.as_str(), listed.message_count), ("Named", 2));
-    assert_eq!(listed.project_root.as_deref(), Some("/work/app"));
+    assert_eq!(listed.project_root.as_deref(), Some("/srv/app"));
 }
 
 #[test]
