@@ -81,10 +81,15 @@ impl AppState {
         }
     }
 
+    /// Open conversations are remade, with their history, before their next message.
+    fn settings_changed(&self) {
+        self.settings_version.fetch_add(1, Ordering::SeqCst);
+    }
+
     /// Save the settings; open conversations take them up with their next message.
     pub fn save_settings(&self, settings: Settings) -> CommandResult<()> {
         self.engine.save_settings(settings)?;
-        self.settings_version.fetch_add(1, Ordering::SeqCst);
+        self.settings_changed();
         Ok(())
     }
 
@@ -92,14 +97,14 @@ impl AppState {
     /// 401 fixes the conversation that failed, not only new ones).
     pub async fn set_key(&self, name: KeyName, value: &str) -> CommandResult<()> {
         self.engine.set_key(name, value).await?;
-        self.settings_version.fetch_add(1, Ordering::SeqCst);
+        self.settings_changed();
         Ok(())
     }
 
     /// Delete an API key; open conversations stop using it from their next message.
     pub async fn delete_key(&self, name: KeyName) -> CommandResult<()> {
         self.engine.delete_key(name).await?;
-        self.settings_version.fetch_add(1, Ordering::SeqCst);
+        self.settings_changed();
         Ok(())
     }
 
@@ -107,7 +112,7 @@ impl AppState {
     /// message.
     pub fn accept_settings_file(&self) -> CommandResult<()> {
         self.engine.accept_settings_file()?;
-        self.settings_version.fetch_add(1, Ordering::SeqCst);
+        self.settings_changed();
         Ok(())
     }
 

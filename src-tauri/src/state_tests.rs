@@ -48,6 +48,40 @@ impl Recorder {
     }
 }
 
+/// The window's state with its Anthropic provider at `server`, `key` in the keychain, and a fresh
+/// project and home (kept as long as the app is).
+struct App {
+    state: AppState,
+    recorder: Arc<Recorder>,
+    _home: tempfile::TempDir,
+    _project: tempfile::TempDir,
+}
+
+impl App {
+    async fn with_anthropic(server: &TestServer, key: &str) -> Self {
+        let home = tempfile::tempdir().unwrap();
+        let project = tempfile::tempdir().unwrap();
+        let secrets = Arc::new(MemoryStore::new());
+        secrets.set(KeyName::Anthropic, key).await.unwrap();
+        let recorder = Arc::new(Recorder::default());
+        let state =
+            AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
+        let mut settings = Settings::default();
+        settings.providers.insert(
+            ProviderId::Anthropic,
+            ProviderSettings {
+                base_url: Some(server.url.clone()),
+                model: Some("claude-test".into()),
+                ..Default::default()
+            },
+        );
+        settings.project_dir =
+            Some(std::fs::canonicalize(project.path()).unwrap().to_string_lossy().into_owned());
+        state.save_settings(settings).unwrap();
+        Self { state, recorder, _home: home, _project: project }
+    }
+}
+
 #[tokio::test]
 async fn a_trust_change_reaches_an_open_conversation_with_its_history() {
     let server = TestServer::start(vec![
@@ -237,24 +271,7 @@ async fn a_key_fixed_after_a_401_reaches_the_open_conversation() {
         Reply::sse(anthropic(&[text("Hello with the right key.")], 10), Split::Whole),
     ])
     .await;
-    let home = tempfile::tempdir().unwrap();
-    let project = tempfile::tempdir().unwrap();
-    let secrets = Arc::new(MemoryStore::new());
-    secrets.set(KeyName::Anthropic, "sk-wrong").await.unwrap();
-    let recorder = Arc::new(Recorder::default());
-    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
-    let mut settings = Settings::default();
-    settings.providers.insert(
-        ProviderId::Anthropic,
-        ProviderSettings {
-            base_url: Some(server.url.clone()),
-            model: Some("claude-test".into()),
-            ..Default::default()
-        },
-    );
-    settings.project_dir =
-        Some(std::fs::canonicalize(project.path()).unwrap().to_string_lossy().into_owned());
-    state.save_settings(settings).unwrap();
+    let App { state, recorder, .. } = &App::with_anthropic(&server, "sk-wrong").await;
 
     state.send("c1".into(), "hi".into()).await.unwrap();
     for _ in 0..500 {
@@ -301,24 +318,7 @@ async fn session_grants_are_listed_and_revoked() {
         Reply::sse(anthropic(&[text("Written.")], 10), Split::Whole),
     ])
     .await;
-    let home = tempfile::tempdir().unwrap();
-    let project = tempfile::tempdir().unwrap();
-    let secrets = Arc::new(MemoryStore::new());
-    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
-    let recorder = Arc::new(Recorder::default());
-    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
-    let mut settings = Settings::default();
-    settings.providers.insert(
-        ProviderId::Anthropic,
-        ProviderSettings {
-            base_url: Some(server.url.clone()),
-            model: Some("claude-test".into()),
-            ..Default::default()
-        },
-    );
-    settings.project_dir =
-        Some(std::fs::canonicalize(project.path()).unwrap().to_string_lossy().into_owned());
-    state.save_settings(settings).unwrap();
+    let App { state, recorder, .. } = &App::with_anthropic(&server, "sk-test").await;
     assert!(state.grants("c1").await.is_empty(), "a conversation not open has none");
 
     state.send("c1".into(), "write out.txt".into()).await.unwrap();

@@ -142,12 +142,7 @@ impl ToolRunner {
     pub fn plan(&self, call: RequestedCall) -> PlannedCall {
         let tool = self.tools.get(&call.name);
         let decision = match (&tool, &call.input) {
-            (Some(tool), Ok(input)) => {
-                let grants = lock(&self.grants).clone();
-                let p = &self.policy;
-                let contained = self.env.containment();
-                policy::decide_with(p.trust, tool.definition(), &p.scope, input, &grants, contained)
-            }
+            (Some(tool), Ok(input)) => self.decide(tool.as_ref(), input),
             _ => Decision::Allow,
         };
         PlannedCall { call, tool, decision, queue: None }
@@ -337,11 +332,14 @@ impl ToolRunner {
 
     /// Whether the session's grants now let this call run unasked.
     fn covered_by_a_grant(&self, tool: &dyn Tool, input: &serde_json::Value) -> bool {
-        let grants = lock(&self.grants).clone();
+        matches!(self.decide(tool, input), Decision::Allow)
+    }
+
+    /// The policy for this trust level, scope and box, with the session's grants as they are now.
+    fn decide(&self, tool: &dyn Tool, input: &serde_json::Value) -> Decision {
+        let grants = lock(&self.grants);
         let p = &self.policy;
-        let decision =
-            policy::decide_with(p.trust, tool.definition(), &p.scope, input, &grants, self.env.containment());
-        matches!(decision, Decision::Allow)
+        policy::decide_with(p.trust, tool.definition(), &p.scope, input, &grants, self.env.containment())
     }
 
     fn context(&self, cancel: CancellationToken) -> ToolContext {
