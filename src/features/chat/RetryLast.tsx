@@ -2,13 +2,15 @@
 // drops the last message the user wrote and what followed it (as "Rewind conversation to here"
 // does; files stay as they are) and sends the same text again.
 import { useState } from "react";
-import { api } from "../../shared/ipc";
 import { useChatStore } from "../../shared/store/store";
 import type { Conversation } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
+import { reloadConversation, rewindConversation } from "./RewindControl";
 
 /** The last user message's text and index among the user's messages, and whether its turn failed. */
-export function lastTurn(conversation: Conversation): { text: string; userIndex: number; failed: boolean } | null {
+export function lastTurn(
+  conversation: Conversation,
+): { text: string; userIndex: number; answered: boolean; failed: boolean } | null {
   let userIndex = -1;
   let lastUser: { id: string; text: string } | null = null;
   for (const id of conversation.messageIds) {
@@ -26,7 +28,7 @@ export function lastTurn(conversation: Conversation): { text: string; userIndex:
     conversation.errors.length > 0 ||
     answers.length === 0 ||
     (last?.kind === "assistant" && (last.errors.length > 0 || last.stopReason === "cancelled" || last.stopReason === "error"));
-  return { text: lastUser.text, userIndex, failed };
+  return { text: lastUser.text, userIndex, answered: answers.length > 0, failed };
 }
 
 export function RetryLast({
@@ -43,21 +45,20 @@ export function RetryLast({
   const [working, setWorking] = useState(false);
   const turn = lastTurn(conversation);
   if (!turn || conversation.running) return null;
-  const answered = conversation.messageIds.some((id) => conversation.messages[id]?.kind === "assistant");
 
   const again = async () => {
     setWorking(true);
     setError(null);
     try {
-      if (answered) {
-        await api.chatRewind(conversationId, turn.userIndex);
-        const history = await api.chatHistory(conversationId);
-        store.dispatch({ type: "conversation-rewound", conversationId, history });
-      } else {
-        // Refused before the engine saved anything (no key, say): nothing to take back.
-        store.dispatch({ type: "conversation-rewound", conversationId, history: [] });
+      const resend = () => send(turn.text);
+      try {
+        await rewindConversation(store, conversationId, turn.userIndex, resend);
+      } catch (e) {
+        // A send refused before the engine saved it (no key, say) has nothing to take back there:
+        // show what the engine has and send it again. An answered turn must be taken back first.
+        if (turn.answered) throw e;
+        await reloadConversation(store, conversationId, resend);
       }
-      send(turn.text);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {

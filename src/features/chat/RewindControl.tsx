@@ -3,8 +3,37 @@
 // the separate "Restore project to before this message".
 import { useState } from "react";
 import { api } from "../../shared/ipc";
-import { useChatStore } from "../../shared/store/store";
+import { useChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
+
+/**
+ * Show the conversation as the engine has saved it now, then hand `then` the dropped text in the
+ * same step (the view and the composer change together); the checkpoints follow when they come.
+ */
+export async function reloadConversation(store: ChatStore, conversationId: string, then: () => void): Promise<void> {
+  const history = await api.chatHistory(conversationId);
+  store.dispatch({ type: "conversation-rewound", conversationId, history });
+  then();
+  void api.checkpointList(conversationId).then(
+    (checkpoints) => {
+      if (Array.isArray(checkpoints) && checkpoints.length) {
+        store.dispatch({ type: "checkpoints-loaded", conversationId, checkpoints });
+      }
+    },
+    () => undefined,
+  );
+}
+
+/** Drop the `userIndex`-th message the user wrote and all after it; `offer` gets its text. */
+export async function rewindConversation(
+  store: ChatStore,
+  conversationId: string,
+  userIndex: number,
+  offer: (text: string) => void,
+): Promise<void> {
+  const text = await api.chatRewind(conversationId, userIndex);
+  await reloadConversation(store, conversationId, () => offer(text));
+}
 
 export function RewindControl({
   conversationId,
@@ -27,12 +56,7 @@ export function RewindControl({
     setPhase("working");
     setError(null);
     try {
-      const text = await api.chatRewind(conversationId, userIndex);
-      const history = await api.chatHistory(conversationId);
-      store.dispatch({ type: "conversation-rewound", conversationId, history });
-      onRewound(text);
-      const checkpoints = await api.checkpointList(conversationId).catch(() => []);
-      if (checkpoints.length) store.dispatch({ type: "checkpoints-loaded", conversationId, checkpoints });
+      await rewindConversation(store, conversationId, userIndex, onRewound);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
       setPhase("idle");

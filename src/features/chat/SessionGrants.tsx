@@ -36,7 +36,7 @@ export function SessionGrants({ conversationId, refresh }: { conversationId: str
     setError(null);
     api
       .chatGrantRevoke(conversationId, grant)
-      .then(() => setGrants((all) => all.filter((g) => grantLabel(g) !== grantLabel(grant) || g.kind !== grant.kind)))
+      .then(() => setGrants((all) => all.filter((g) => g !== grant)))
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   };
   return (

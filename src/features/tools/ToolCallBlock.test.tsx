@@ -103,35 +103,22 @@ describe("ToolCallBlock", () => {
   });
 
   it("an auto-approved file change shows its diff from the result, not its JSON input; the same content says no changes", async () => {
-    const diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n";
-    const { unmount } = render(
-      <ToolCallBlock
-        tool={makeTool({
-          toolName: "file_write",
-          category: "fileChange",
-          input: { path: "a.txt", content: "new\n" },
-          status: "success",
-          result: "overwrote a.txt (4 bytes)",
-          metadata: { path: "a.txt", diff },
-        })}
-      />,
-    );
+    // A write that ran unasked: its result carries the diff.
+    const written = (diff: string) =>
+      makeTool({
+        toolName: "file_write",
+        category: "fileChange",
+        input: { path: "a.txt", content: "new\n" },
+        status: "success",
+        result: "overwrote a.txt (4 bytes)",
+        metadata: { path: "a.txt", diff },
+      });
+    const { unmount } = render(<ToolCallBlock tool={written("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n")} />);
     await userEvent.click(screen.getByTestId(TID.toolToggle));
     expect(screen.getByTestId(TID.diffView).querySelector('[data-kind="add"]')).toHaveTextContent("new");
     expect(screen.queryByTestId(TID.toolInput)).toBeNull();
     unmount();
-    render(
-      <ToolCallBlock
-        tool={makeTool({
-          toolName: "file_write",
-          category: "fileChange",
-          input: { path: "a.txt", content: "new\n" },
-          status: "success",
-          result: "overwrote a.txt (4 bytes)",
-          metadata: { path: "a.txt", diff: "" },
-        })}
-      />,
-    );
+    render(<ToolCallBlock tool={written("")} />);
     await userEvent.click(screen.getByTestId(TID.toolToggle));
     expect(screen.getByTestId(TID.diffView)).toHaveTextContent("no changes");
     expect(screen.getByTestId(TID.diffView)).not.toHaveTextContent("+0");
