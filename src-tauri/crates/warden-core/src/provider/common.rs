@@ -82,3 +82,40 @@ pub(crate) fn user_text(message: &warden_protocol::Message) -> Option<std::borro
     }
     text.filter(|t| !t.is_empty())
 }
+
+/// A string field of a streamed event, borrowed from the event's text when it holds no escapes.
+///
+/// Use `Option<WireText>` rather than `Option<Cow<str>>`: serde borrows a `Cow` only when it is
+/// the field itself, so the `Option` form allocates a `String` for every delta.
+#[derive(serde::Deserialize, Debug)]
+#[serde(transparent)]
+pub(crate) struct WireText<'a>(#[serde(borrow)] pub std::borrow::Cow<'a, str>);
+
+impl std::ops::Deref for WireText<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WireText;
+
+    #[derive(serde::Deserialize)]
+    struct Delta<'a> {
+        #[serde(borrow, default)]
+        text: Option<WireText<'a>>,
+    }
+
+    #[test]
+    fn optional_wire_text_is_borrowed_unless_it_has_escapes() {
+        let plain: Delta<'_> = serde_json::from_str(r#"{"text":"Zürich "}"#).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(plain.text, Some(WireText(std::borrow::Cow::Borrowed("Zürich ")))));
+        let escaped: Delta<'_> = serde_json::from_str(r#"{"text":"a\nb"}"#).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(escaped.text.as_deref(), Some("a\nb"));
+        let absent: Delta<'_> = serde_json::from_str("{}").unwrap_or_else(|e| panic!("{e}"));
+        assert!(absent.text.is_none());
+    }
+}

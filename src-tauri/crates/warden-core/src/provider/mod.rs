@@ -13,6 +13,7 @@
 //! known not to take native tools or its server refuses them.
 
 pub mod anthropic;
+mod chunk_queue;
 mod common;
 mod error;
 mod factory;

@@ -40,6 +40,15 @@ impl SseDecoder {
 
     /// Feed the next read; complete events are appended to `out`.
     pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) {
+        self.feed_with(bytes, |event, data| {
+            out.push(SseEvent { event: event.to_owned(), data: data.to_owned() });
+        });
+    }
+
+    /// Feed the next read; `dispatch(event, data)` is called for each complete event, in order.
+    /// The event's text is lent, not given: the decoder reuses its buffers, so a stream of many
+    /// small events allocates nothing per event.
+    pub fn feed_with(&mut self, bytes: &[u8], mut dispatch: impl FnMut(&str, &str)) {
         let mut bytes = bytes;
         if self.skip_lf && !bytes.is_empty() {
             self.skip_lf = false;
@@ -75,7 +84,7 @@ impl SseDecoder {
             let (start, line_end) = (self.start, end);
             self.start = next;
             self.scan = next;
-            self.process_line(start, line_end, out);
+            self.process_line(start, line_end, &mut dispatch);
         }
         // Only the unfinished line is moved, never the bytes already consumed.
         if self.start > 0 {
@@ -85,10 +94,10 @@ impl SseDecoder {
         }
     }
 
-    fn process_line(&mut self, start: usize, end: usize, out: &mut Vec<SseEvent>) {
+    fn process_line(&mut self, start: usize, end: usize, dispatch: &mut impl FnMut(&str, &str)) {
         let line = &self.buf[start..end];
         if line.is_empty() {
-            self.dispatch(out);
+            self.dispatch(dispatch);
             return;
         }
         if line[0] == b':' {
@@ -118,14 +127,13 @@ impl SseDecoder {
         }
     }
 
-    fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
-        if !self.has_data {
-            self.event.clear();
-            return;
+    fn dispatch(&mut self, dispatch: &mut impl FnMut(&str, &str)) {
+        if self.has_data {
+            let event = if self.event.is_empty() { "message" } else { self.event.as_str() };
+            dispatch(event, &self.data);
         }
-        let event =
-            if self.event.is_empty() { "message".to_owned() } else { std::mem::take(&mut self.event) };
-        out.push(SseEvent { event, data: std::mem::take(&mut self.data) });
+        self.event.clear();
+        self.data.clear();
         self.has_data = false;
     }
 }

@@ -3,16 +3,14 @@
 
 use std::collections::VecDeque;
 
-use super::sse::{SseDecoder, SseEvent};
+use super::sse::SseDecoder;
 use super::transport::{ChunkResult, WireDecoder};
 use super::ProviderError;
 
-/// The SSE side of a decoder: the byte-level decoder, a reusable event buffer, and how the
-/// stream stands.
+/// The SSE side of a decoder: the byte-level decoder and how the stream stands.
 #[derive(Debug, Default)]
 pub(crate) struct SseFeed {
     decoder: SseDecoder,
-    events: Vec<SseEvent>,
     /// The provider's terminator was seen.
     pub finished: bool,
     /// An error was reported; nothing more is read.
@@ -40,28 +38,22 @@ pub(crate) trait SseEvents: Send + 'static {
 
     /// Feed the next read: decode its events and handle them in order.
     fn feed_sse(&mut self, bytes: &[u8], out: &mut VecDeque<ChunkResult>) {
-        let state = self.feed_state();
-        if state.is_done() {
+        if self.feed_state().is_done() {
             return;
         }
-        state.decoder.feed(bytes, &mut state.events);
-        // Taken out so the handler may borrow the decoder mutably; put back to reuse its buffer.
-        let mut events = std::mem::take(&mut state.events);
-        for event in &events {
-            if event.data.is_empty() {
-                continue;
+        // Taken out so the handler may borrow `self` while the decoder lends it each event; put
+        // back afterwards to keep its buffers.
+        let mut decoder = std::mem::take(&mut self.feed_state().decoder);
+        decoder.feed_with(bytes, |_event, data| {
+            if data.is_empty() || self.feed_state().is_done() {
+                return;
             }
-            if let Err(error) = self.handle_data(&event.data, out) {
+            if let Err(error) = self.handle_data(data, out) {
                 out.push_back(Err(error));
                 self.feed_state().failed = true;
-                break;
             }
-            if self.feed_state().finished {
-                break;
-            }
-        }
-        events.clear();
-        self.feed_state().events = events;
+        });
+        self.feed_state().decoder = decoder;
     }
 }
 

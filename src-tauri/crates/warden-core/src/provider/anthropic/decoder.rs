@@ -11,6 +11,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use warden_protocol::{StopReason, Usage};
 
+use crate::provider::chunk_queue::ChunkQueue;
+use crate::provider::common::WireText;
 use crate::provider::http::classify_stream_error;
 use crate::provider::sse_feed::{SseEvents, SseFeed};
 use crate::provider::transport::ChunkResult;
@@ -38,15 +40,15 @@ struct Event<'a> {
 #[derive(Deserialize)]
 struct Delta<'a> {
     #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    kind: Option<WireText<'a>>,
     #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
+    text: Option<WireText<'a>>,
     #[serde(borrow, default)]
-    thinking: Option<Cow<'a, str>>,
+    thinking: Option<WireText<'a>>,
     #[serde(default)]
     signature: Option<String>,
     #[serde(borrow, default)]
-    partial_json: Option<Cow<'a, str>>,
+    partial_json: Option<WireText<'a>>,
     #[serde(default)]
     stop_reason: Option<String>,
 }
@@ -172,12 +174,15 @@ impl AnthropicDecoder {
                 Block::Tool { id, start_input, had_delta: false }
             }
             Some("text") => {
-                push_text(out, StreamChunk::Text, &text_of("text"));
+                out.push_text(&text_of("text"));
                 Block::Other
             }
             Some("thinking") => {
-                push_text(out, StreamChunk::Thinking, &text_of("thinking"));
-                push_text(out, StreamChunk::ThinkingSignature, &text_of("signature"));
+                out.push_thinking(&text_of("thinking"));
+                let signature = text_of("signature");
+                if !signature.is_empty() {
+                    out.push_back(Ok(StreamChunk::ThinkingSignature(signature)));
+                }
                 Block::Other
             }
             Some("redacted_thinking") => {
@@ -191,10 +196,8 @@ impl AnthropicDecoder {
 
     fn block_delta(&mut self, index: u64, delta: Delta<'_>, out: &mut VecDeque<ChunkResult>) {
         match delta.kind.as_deref() {
-            Some("text_delta") => push_text(out, StreamChunk::Text, delta.text.as_deref().unwrap_or("")),
-            Some("thinking_delta") => {
-                push_text(out, StreamChunk::Thinking, delta.thinking.as_deref().unwrap_or(""))
-            }
+            Some("text_delta") => out.push_text(delta.text.as_deref().unwrap_or("")),
+            Some("thinking_delta") => out.push_thinking(delta.thinking.as_deref().unwrap_or("")),
             Some("signature_delta") => {
                 if let Some(signature) = delta.signature {
                     out.push_back(Ok(StreamChunk::ThinkingSignature(signature)));
@@ -205,10 +208,7 @@ impl AnthropicDecoder {
                 if let Some(Block::Tool { id, had_delta, .. }) = self.blocks.get_mut(&index) {
                     if !fragment.is_empty() {
                         *had_delta = true;
-                        out.push_back(Ok(StreamChunk::ToolCallDelta {
-                            tool_id: id.clone(),
-                            partial_json: fragment.to_owned(),
-                        }));
+                        out.push_tool_fragment(id, fragment);
                     }
                 }
             }
@@ -226,12 +226,6 @@ impl AnthropicDecoder {
         if let Some(output) = usage.output_tokens {
             self.usage.output_tokens = output;
         }
-    }
-}
-
-fn push_text(out: &mut VecDeque<ChunkResult>, make: fn(String) -> StreamChunk, text: &str) {
-    if !text.is_empty() {
-        out.push_back(Ok(make(text.to_owned())));
     }
 }
 

@@ -1,14 +1,14 @@
 //! Ollama's NDJSON lines → chunks. Tool calls arrive whole (spread over several lines), so each
 //! becomes start → one delta with the serialized arguments → end at once.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use serde::Deserialize;
 use serde_json::Value;
 use warden_protocol::{StopReason, Usage};
 
-use crate::provider::common::generate_call_id;
+use crate::provider::chunk_queue::ChunkQueue;
+use crate::provider::common::{generate_call_id, WireText};
 use crate::provider::http::classify_stream_error;
 use crate::provider::ndjson::NdjsonSplitter;
 use crate::provider::transport::{ChunkResult, WireDecoder};
@@ -35,9 +35,9 @@ struct Line<'a> {
 #[derive(Deserialize)]
 struct WireMessage<'a> {
     #[serde(borrow, default)]
-    content: Option<Cow<'a, str>>,
+    content: Option<WireText<'a>>,
     #[serde(borrow, default)]
-    thinking: Option<Cow<'a, str>>,
+    thinking: Option<WireText<'a>>,
     #[serde(default)]
     tool_calls: Vec<WireToolCall>,
 }
@@ -87,11 +87,11 @@ impl OllamaDecoder {
             out.push_back(Ok(StreamChunk::Start { message_id: None, model: line.model }));
         }
         if let Some(message) = line.message {
-            if let Some(thinking) = message.thinking.filter(|t| !t.is_empty()) {
-                out.push_back(Ok(StreamChunk::Thinking(thinking.into_owned())));
+            if let Some(thinking) = message.thinking {
+                out.push_thinking(&thinking);
             }
-            if let Some(content) = message.content.filter(|c| !c.is_empty()) {
-                out.push_back(Ok(StreamChunk::Text(content.into_owned())));
+            if let Some(content) = message.content {
+                out.push_text(&content);
             }
             for call in message.tool_calls {
                 self.saw_tool_calls = true;

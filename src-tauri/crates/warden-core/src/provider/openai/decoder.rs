@@ -5,14 +5,14 @@
 //! repeated id or an empty `name` never overwrites; usage is taken from the last chunk that has
 //! it. `[DONE]` ends the message: every call gets its `ToolCallEnd`, then `Usage`, then `End`.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use serde::Deserialize;
 use serde_json::Value;
 use warden_protocol::{StopReason, Usage};
 
-use crate::provider::common::generate_call_id;
+use crate::provider::chunk_queue::ChunkQueue;
+use crate::provider::common::{generate_call_id, WireText};
 use crate::provider::http::classify_stream_error;
 use crate::provider::sse_feed::{SseEvents, SseFeed};
 use crate::provider::transport::ChunkResult;
@@ -44,12 +44,12 @@ struct Choice<'a> {
 #[derive(Deserialize)]
 struct Delta<'a> {
     #[serde(borrow, default)]
-    content: Option<Cow<'a, str>>,
+    content: Option<WireText<'a>>,
     #[serde(borrow, default)]
-    reasoning_content: Option<Cow<'a, str>>,
+    reasoning_content: Option<WireText<'a>>,
     /// OpenRouter and Ollama's compatible endpoint call it `reasoning`.
     #[serde(borrow, default)]
-    reasoning: Option<Cow<'a, str>>,
+    reasoning: Option<WireText<'a>>,
     #[serde(borrow, default)]
     tool_calls: Vec<ToolCallDelta<'a>>,
 }
@@ -69,7 +69,7 @@ struct FunctionDelta<'a> {
     #[serde(default)]
     name: Option<String>,
     #[serde(borrow, default)]
-    arguments: Option<Cow<'a, str>>,
+    arguments: Option<WireText<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -148,12 +148,10 @@ impl OpenAiDecoder {
 
     fn delta(&mut self, delta: Delta<'_>, out: &mut VecDeque<ChunkResult>) {
         for reasoning in [delta.reasoning_content, delta.reasoning].into_iter().flatten() {
-            if !reasoning.is_empty() {
-                out.push_back(Ok(StreamChunk::Thinking(reasoning.into_owned())));
-            }
+            out.push_thinking(&reasoning);
         }
-        if let Some(content) = delta.content.filter(|c| !c.is_empty()) {
-            out.push_back(Ok(StreamChunk::Text(content.into_owned())));
+        if let Some(content) = delta.content {
+            out.push_text(&content);
         }
         for call in delta.tool_calls {
             self.tool_call(call, out);
@@ -238,10 +236,8 @@ fn start_call(call: &mut Call, out: &mut VecDeque<ChunkResult>) {
 
 fn flush_arguments(call: &mut Call, out: &mut VecDeque<ChunkResult>) {
     if let (true, Some(id)) = (call.started && !call.pending.is_empty(), &call.id) {
-        out.push_back(Ok(StreamChunk::ToolCallDelta {
-            tool_id: id.clone(),
-            partial_json: std::mem::take(&mut call.pending),
-        }));
+        out.push_tool_fragment(id, &call.pending);
+        call.pending.clear();
     }
 }
 
