@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use warden_protocol::{Event, KeyName, Message, ProviderId, Settings, TrustLevel};
+use warden_protocol::{Event, KeyName, Message, ProviderId, Settings, ToolCategory, TrustLevel};
 
 use super::{default_model, Engine, SetupError};
 use crate::agent::budget::known_context_window;
@@ -194,18 +194,28 @@ impl Engine {
             );
         }
         let mut env = ToolEnvironment::with_box(workspace, commands_box);
+        let registry = ToolRegistry::with_core_tools(config);
         let enabled = settings
             .tool_permissions
             .get(&project.to_string_lossy().into_owned())
             .is_none_or(|perms| perms.checkpoints);
-        if enabled {
+        // A session whose tools cannot change anything (`warden exec`'s read-only default) has
+        // nothing to undo: no store is opened and no snapshot taken.
+        if enabled && can_change_files(&registry, scope) {
             match self.shared_store(project).await {
                 Ok(store) => env = env.with_checkpoints(store),
                 Err(error) => tracing::warn!(%error, "checkpoints are off for this session"),
             }
         }
-        Ok((ToolRegistry::with_core_tools(config), env))
+        Ok((registry, env))
     }
+}
+
+/// Whether any tool the scope allows can change the project: writes, edits, commands.
+fn can_change_files(registry: &ToolRegistry, scope: &Scope) -> bool {
+    registry.definitions(scope).iter().any(|tool| {
+        matches!(tool.category, ToolCategory::FileChange | ToolCategory::Exec | ToolCategory::Mcp)
+    })
 }
 
 impl Engine {

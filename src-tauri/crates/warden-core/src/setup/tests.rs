@@ -287,3 +287,18 @@ fn an_approval_timeout_of_zero_is_no_time_limit() {
     spec.approval_timeout_secs = Some(0);
     assert_eq!(approval_timeout(&spec, &settings), None);
 }
+
+/// A session whose tools cannot change the project (`warden exec`'s read-only default) opens no
+/// checkpoint store and takes no snapshot; one that may run commands does.
+#[tokio::test]
+async fn only_a_session_that_can_change_files_is_checkpointed() {
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let (read_only, _events) = engine.tool_runner(&SessionSpec::new(d.project.clone())).await.unwrap();
+    assert!(read_only.checkpoints().is_none(), "the read-only set has nothing to undo");
+
+    let mut spec = SessionSpec::new(d.project.clone());
+    spec.default_scope = crate::scope::Scope::only(["file_read".to_owned(), "bash".to_owned()]);
+    let (commands, _events) = engine.tool_runner(&spec).await.unwrap();
+    assert!(commands.checkpoints().is_some(), "commands can change files: checkpointed");
+}
