@@ -68,7 +68,7 @@ function sample(): { store: ChatStore; pieces: ReactNode[] } {
   const message = conversation?.messages[M];
   if (!conversation || message?.kind !== "assistant") return { store, pieces: [] };
   const pieces = [
-    <UserMessageView message={{ kind: "user", id: "warmup-question", text: "A question?" }} />,
+    <UserMessageView message={{ kind: "user", id: "warmup-question", text: "A question?", at: null }} />,
     <AssistantMessageView conversationId={C} message={message} />,
     // Finished blocks are collapsed in the message: lay out their bodies too.
     ...Object.values(conversation.tools).map((tool) => <ToolBody tool={tool} kind={toolKind(tool.category)} />),

@@ -16,7 +16,7 @@ export function aDialogIsOpen(): boolean {
   return document.querySelector('[role="alertdialog"], [role="dialog"]') !== null;
 }
 
-export type Shortcut = "newConversation" | "settings" | "focusComposer" | "help";
+export type Shortcut = "newConversation" | "settings" | "focusComposer" | "help" | "toggleSidebar";
 
 /** Ctrl on Linux and Windows, Cmd on macOS. */
 export function shortcutOf(e: KeyboardEvent): Shortcut | null {
@@ -30,6 +30,8 @@ export function shortcutOf(e: KeyboardEvent): Shortcut | null {
       return "focusComposer";
     case "/":
       return "help";
+    case "b":
+      return "toggleSidebar";
     default:
       return null;
   }
@@ -41,5 +43,6 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "Ctrl+N", what: "New conversation" },
   { keys: "Ctrl+,", what: "Open or close Settings" },
   { keys: "Ctrl+L", what: "Go to the message field" },
+  { keys: "Ctrl+B", what: "Show or hide the conversation list" },
   { keys: "Ctrl+/", what: "Show these shortcuts" },
 ];

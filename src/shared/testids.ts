@@ -82,6 +82,9 @@ export const TID = {
   retryLast: "retry-last", // "Retry" after a failure or Stop, "Regenerate" after an answer
   codeBlock: "code-block", // a fenced block of model text; + data-language
   codeCopy: "code-copy",
+  sidebarToggle: "sidebar-toggle", // hides or shows the conversation list
+  messageMeta: "message-meta", // time, model and Copy under a message, shown on hover or focus
+  messageCopy: "message-copy",
   toolAwaiting: "tool-awaiting", // a block whose call waits for the approval card
   commandTail: "command-tail", // a finished command's last lines, exit code and duration; + data-exit-code
   newMessages: "new-messages", // shown while scrolled up and something new arrived

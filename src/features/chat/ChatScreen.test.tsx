@@ -6,6 +6,7 @@ import type { ConversationSummary, HistoryMessage } from "../../shared/ipc";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { ChatScreen } from "./ChatScreen";
+import { resetDraftsForTests } from "./drafts";
 
 const HISTORY: HistoryMessage[] = [
   { role: "user", content: [{ type: "text", text: "What is in README?" }] },
@@ -21,6 +22,7 @@ let saved: ConversationSummary[];
 let calls: { cmd: string; args: Record<string, unknown> }[];
 beforeEach(() => {
   localStorage.clear();
+  resetDraftsForTests();
   saved = [];
   calls = [];
   mockIPC((cmd, args) => {
@@ -83,8 +85,9 @@ describe("ChatScreen", () => {
   });
 
   it("starts a new conversation, titles it from the first message and keeps nothing in localStorage", async () => {
+    saved = [summary("conv-a", "First")];
     renderScreen();
-    await waitFor(() => expect(items()).toHaveLength(1));
+    await waitFor(() => expect(titles()).toEqual(["First"]));
     await userEvent.click(screen.getByTestId(TID.conversationNew));
     expect(items()).toHaveLength(2);
     const id = items()[0]!.getAttribute("data-conversation-id")!;
@@ -133,12 +136,73 @@ describe("ChatScreen", () => {
   });
 
   it("Ctrl+N starts a new conversation, ready to type into", async () => {
+    saved = [summary("conv-a", "First")];
     renderScreen();
-    await waitFor(() => expect(items()).toHaveLength(1));
+    await waitFor(() => expect(titles()).toEqual(["First"]));
     await userEvent.keyboard("{Control>}n{/Control}");
     expect(items()).toHaveLength(2);
     expect(items()[0]).toHaveAttribute("aria-current", "page");
     await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
+  });
+
+  it("New with an empty conversation at hand opens that one instead of adding another", async () => {
+    saved = [summary("conv-a", "First")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First"]));
+    await userEvent.click(screen.getByTestId(TID.conversationNew));
+    const fresh = items()[0]!.getAttribute("data-conversation-id");
+    await userEvent.click(items()[1]!);
+    await userEvent.click(screen.getByTestId(TID.conversationNew));
+    await userEvent.keyboard("{Control>}n{/Control}");
+    expect(items()).toHaveLength(2);
+    expect(items()[0]).toHaveAttribute("data-conversation-id", fresh);
+    expect(items()[0]).toHaveAttribute("aria-current", "page");
+
+    // Once written in, it is no longer empty: New makes another.
+    await userEvent.type(screen.getByTestId(TID.composerInput), "Hello{Enter}");
+    await userEvent.click(screen.getByTestId(TID.conversationNew));
+    expect(items()).toHaveLength(3);
+  });
+
+  it("keeps what was typed with its conversation, across switching and a restart", async () => {
+    saved = [summary("conv-a", "First"), summary("conv-b", "Second")];
+    const first = renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First", "Second"]));
+    await userEvent.type(screen.getByTestId(TID.composerInput), "half a thought");
+    await userEvent.click(items()[1]!);
+    expect(screen.getByTestId(TID.composerInput)).toHaveValue("");
+    await userEvent.type(screen.getByTestId(TID.composerInput), "another");
+    await userEvent.click(items()[0]!);
+    expect(screen.getByTestId(TID.composerInput)).toHaveValue("half a thought");
+    first.unmount();
+
+    resetDraftsForTests();
+    renderScreen();
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveValue("half a thought"));
+    await userEvent.click(items()[1]!);
+    expect(screen.getByTestId(TID.composerInput)).toHaveValue("another");
+    // Sent, a draft is gone.
+    await userEvent.type(screen.getByTestId(TID.composerInput), "{Enter}");
+    expect(screen.getByTestId(TID.composerInput)).toHaveValue("");
+    await userEvent.click(items()[0]!);
+    await userEvent.clear(screen.getByTestId(TID.composerInput));
+    expect(localStorage.getItem("warden.drafts")).toBeNull();
+  });
+
+  it("folds the conversation list away and back (button and Ctrl+B), and remembers it", async () => {
+    saved = [summary("conv-a", "First")];
+    const first = renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First"]));
+    await userEvent.click(screen.getByTestId(TID.sidebarToggle));
+    expect(screen.queryByTestId(TID.conversationList)).toBeNull();
+    first.unmount();
+
+    renderScreen();
+    await waitFor(() => expect(screen.getByTestId(TID.sidebarToggle)).toHaveAccessibleName("Show the conversation list"));
+    expect(screen.queryByTestId(TID.conversationList)).toBeNull();
+    await userEvent.keyboard("{Control>}b{/Control}");
+    expect(screen.getByTestId(TID.conversationList)).toBeInTheDocument();
+    expect(titles()).toEqual(["First"]);
   });
 
   it("renames and deletes through the engine", async () => {

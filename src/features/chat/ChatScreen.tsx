@@ -1,15 +1,39 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { api } from "../../shared/ipc";
 import { focusComposer, shortcutOf } from "../../shared/keyboard";
 import { useChatStore } from "../../shared/store/store";
+import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
 import { useConversations } from "./useConversations";
 import "./chat.css";
 
+const SIDEBAR_KEY = "warden.sidebarHidden";
+
+/** Whether the conversation list is folded away, remembered across starts. */
+function useSidebarHidden(): [boolean, (hidden: boolean) => void] {
+  const [hidden, setHidden] = useState(() => {
+    try {
+      return localStorage.getItem(SIDEBAR_KEY) === "1";
+    } catch {
+      return false;
+    }
+  });
+  const set = (next: boolean) => {
+    setHidden(next);
+    try {
+      localStorage.setItem(SIDEBAR_KEY, next ? "1" : "0");
+    } catch {
+      // Not remembered; the choice holds until the window closes.
+    }
+  };
+  return [hidden, set];
+}
+
 export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
   const store = useChatStore();
+  const [sidebarHidden, setSidebarHidden] = useSidebarHidden();
   const { list, activeId, setActiveId, create, titleDraft, rename, remove, error } = useConversations();
 
   // A conversation opened for the first time in this window: fetch what was said before, then
@@ -33,7 +57,7 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
     };
   }, [activeId, store]);
 
-  // Ctrl/Cmd+N: a new conversation; Ctrl/Cmd+L: the message field.
+  // Ctrl/Cmd+N: a new conversation; Ctrl/Cmd+L: the message field; Ctrl/Cmd+B: the list.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const shortcut = shortcutOf(e);
@@ -43,23 +67,45 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
       } else if (shortcut === "focusComposer") {
         e.preventDefault();
         focusComposer();
+      } else if (shortcut === "toggleSidebar") {
+        e.preventDefault();
+        setSidebarHidden(!sidebarHidden);
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [create]);
+  });
 
   return (
     <div className="chat-screen">
-      <ConversationList
-        list={list}
-        activeId={activeId}
-        error={error}
-        onSelect={setActiveId}
-        onNew={create}
-        onRename={(id, title) => void rename(id, title)}
-        onDelete={(id) => void remove(id)}
-      />
+      {sidebarHidden ? (
+        <nav className="sidebar-rail" aria-label="Conversations">
+          <button
+            type="button"
+            className="sidebar-toggle"
+            data-testid={TID.sidebarToggle}
+            aria-label="Show the conversation list"
+            title="Show the conversation list (Ctrl+B)"
+            onClick={() => setSidebarHidden(false)}
+          >
+            »
+          </button>
+          <button type="button" data-testid={TID.conversationNew} aria-label="New conversation" title="New conversation (Ctrl+N)" onClick={create}>
+            +
+          </button>
+        </nav>
+      ) : (
+        <ConversationList
+          list={list}
+          activeId={activeId}
+          error={error}
+          onSelect={setActiveId}
+          onNew={create}
+          onRename={(id, title) => void rename(id, title)}
+          onDelete={(id) => void remove(id)}
+          onHide={() => setSidebarHidden(true)}
+        />
+      )}
       <div className="chat-main">
         {activeId && (
           <ConversationView

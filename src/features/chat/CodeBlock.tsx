@@ -1,6 +1,7 @@
 // A fenced code block of model text: its language named, and a button that copies exactly the code.
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { TID } from "../../shared/testids";
+import { CopyButton } from "../../shared/ui/CopyButton";
 
 /** The text of a hast subtree (what a code block holds once highlighted into spans). */
 export function hastText(node: unknown): string {
@@ -19,23 +20,11 @@ export function languageOf(node: unknown): string | null {
 }
 
 export function CodeBlock({ language, code, children }: { language: string | null; code: string; children: ReactNode }) {
-  const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
-  const copy = () => {
-    Promise.resolve()
-      .then(() => navigator.clipboard.writeText(code))
-      .then(
-        () => setCopied("yes"),
-        () => setCopied("failed"),
-      );
-    window.setTimeout(() => setCopied("no"), 2000);
-  };
   return (
     <div className="code-block" data-testid={TID.codeBlock} data-language={language ?? undefined}>
       <div className="code-block-head">
         <span className="code-block-language">{language ?? "text"}</span>
-        <button type="button" className="link" data-testid={TID.codeCopy} onClick={copy}>
-          {copied === "yes" ? "Copied ✓" : copied === "failed" ? "Could not copy" : "Copy"}
-        </button>
+        <CopyButton text={code} testId={TID.codeCopy} />
       </div>
       <pre>{children}</pre>
     </div>

@@ -1,13 +1,20 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { TID } from "../../shared/testids";
+import { draftOf, keepDraft } from "./drafts";
+
+/** The field grows with its text up to this share of the window, then scrolls. */
+const MAX_HEIGHT_SHARE = 0.4;
 
 export function Composer({
+  conversationId,
   running,
   disabled = false,
   onSend,
   onStop,
   draft = null,
 }: {
+  /** Whose draft the field holds: what was typed and not sent stays with its conversation. */
+  conversationId: string;
   running: boolean;
   disabled?: boolean;
   onSend: (text: string) => void;
@@ -15,15 +22,31 @@ export function Composer({
   /** Text to put in the field (a message taken back by a rewind); each new object replaces it. */
   draft?: { text: string } | null;
 }) {
-  const [text, setText] = useState("");
+  const [text, setTextState] = useState(() => draftOf(conversationId));
+  const setText = (next: string) => {
+    setTextState(next);
+    keepDraft(conversationId, next);
+  };
   const input = useRef<HTMLTextAreaElement>(null);
+  // The field grows with what is typed (wrapped lines too, not only newlines), up to a limit.
+  useLayoutEffect(() => {
+    const el = input.current;
+    if (!el) return;
+    el.style.height = "auto";
+    const max = Math.round(window.innerHeight * MAX_HEIGHT_SHARE);
+    if (el.scrollHeight > 0) el.style.height = `${Math.min(el.scrollHeight, max)}px`;
+    el.style.overflowY = el.scrollHeight > max ? "auto" : "hidden";
+  }, [text]);
   // A conversation shown (at launch, new, switched to, Settings closed) is ready to type into.
   useEffect(() => {
     input.current?.focus();
   }, []);
   useEffect(() => {
-    if (draft) setText(draft.text);
-  }, [draft]);
+    if (draft) {
+      setTextState(draft.text);
+      keepDraft(conversationId, draft.text);
+    }
+  }, [draft, conversationId]);
   const canSend = !running && !disabled && text.trim().length > 0;
 
   const send = () => {
@@ -48,7 +71,7 @@ export function Composer({
         data-testid={TID.composerInput}
         aria-label="Message"
         placeholder={running ? "Working… (Stop to interrupt)" : "Ask Warden to do something in your project"}
-        rows={Math.min(8, Math.max(2, text.split("\n").length))}
+        rows={2}
         value={text}
         disabled={disabled}
         onChange={(e) => setText(e.target.value)}

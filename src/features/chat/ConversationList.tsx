@@ -69,6 +69,7 @@ export function ConversationList({
   onNew,
   onRename,
   onDelete,
+  onHide,
 }: {
   list: ConversationEntry[];
   activeId: string | null;
@@ -78,13 +79,29 @@ export function ConversationList({
   onNew: () => void;
   onRename?: (id: string, title: string) => void;
   onDelete?: (id: string) => void;
+  /** Folds the list away (Ctrl+B brings it back). */
+  onHide?: () => void;
 }) {
   const [renaming, setRenaming] = useState<string | null>(null);
   return (
     <nav className="sidebar" aria-label="Conversations" data-testid={TID.conversationList}>
-      <button type="button" className="new-conversation" data-testid={TID.conversationNew} onClick={onNew}>
-        + New conversation
-      </button>
+      <div className="sidebar-head">
+        <button type="button" className="new-conversation" data-testid={TID.conversationNew} onClick={onNew}>
+          + New conversation
+        </button>
+        {onHide && (
+          <button
+            type="button"
+            className="sidebar-toggle"
+            data-testid={TID.sidebarToggle}
+            aria-label="Hide the conversation list"
+            title="Hide the conversation list (Ctrl+B)"
+            onClick={onHide}
+          >
+            «
+          </button>
+        )}
+      </div>
       {error && (
         <p className="conversation-error" role="alert" data-testid={TID.conversationError}>
           {error}

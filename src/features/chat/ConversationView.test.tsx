@@ -45,6 +45,36 @@ const base = { conversationId: C, messageId: "m1" };
 const send = (event: string, payload: object) => act(() => emit(event, { ...base, ...payload }));
 
 describe("ConversationView", () => {
+  it("shows under each message when it was written, which model answered, and copies its text", async () => {
+    const copied: string[] = [];
+    Object.defineProperty(navigator, "clipboard", {
+      configurable: true,
+      value: { writeText: (text: string) => (copied.push(text), Promise.resolve()) },
+    });
+    renderView();
+    await userEvent.type(screen.getByTestId(TID.composerInput), "Explain main.rs{Enter}");
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await send("chat:text-delta", { delta: "It starts the **runtime**." });
+    await send("chat:thinking-delta", { delta: "not part of the answer" });
+    await send("chat:text-delta", { delta: "Then it parses the arguments." });
+    // While it streams, nothing to copy yet.
+    const [question, answer] = screen.getAllByTestId(TID.message);
+    expect(within(answer!).queryByTestId(TID.messageMeta)).toBeNull();
+    await send("chat:stream-end", { stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, partial: false });
+
+    const meta = within(answer!).getByTestId(TID.messageMeta);
+    expect(meta).toHaveTextContent("claude-sonnet-4-5");
+    expect(meta.querySelector("time")?.getAttribute("datetime")).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await userEvent.click(within(meta).getByTestId(TID.messageCopy));
+    expect(copied).toEqual(["It starts the **runtime**.\n\nThen it parses the arguments."]);
+    expect(within(meta).getByTestId(TID.messageCopy)).toHaveTextContent("Copied ✓");
+
+    const asked = within(question!).getByTestId(TID.messageMeta);
+    expect(asked.querySelector("time")).not.toBeNull();
+    await userEvent.click(within(asked).getByTestId(TID.messageCopy));
+    expect(copied[1]).toBe("Explain main.rs");
+  });
+
   it("shows a notice about how the message is produced, calmly, above its text", async () => {
     renderView();
     await send("chat:stream-start", { provider: "ollama", model: "gemma:2b" });

@@ -158,7 +158,7 @@ export function ConversationView({
       <footer className="conversation-footer">
         <ContextGauge conversation={conversation} />
         <SessionGrants conversationId={conversationId} refresh={`${conversation.running}:${pendingHere}`} />
-        <Composer running={conversation.running} onSend={onSend} onStop={stop} draft={draft} />
+        <Composer conversationId={conversationId} running={conversation.running} onSend={onSend} onStop={stop} draft={draft} />
       </footer>
     </main>
   );

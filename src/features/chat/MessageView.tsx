@@ -8,6 +8,23 @@ import { ToolSlot } from "../tools/ToolSlot";
 import { ErrorNotice } from "./ErrorNotice";
 import { Markdown } from "./Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";
+import { CopyButton } from "../../shared/ui/CopyButton";
+
+/** Under a message, on hover or keyboard focus: when it was written, by which model, and Copy. */
+function MessageMeta({ at, model, text }: { at: number | null; model?: string | null; text: string }) {
+  const when = at === null ? null : new Date(at);
+  return (
+    <div className="message-meta muted small" data-testid={TID.messageMeta}>
+      {when && (
+        <time dateTime={when.toISOString()} title={when.toLocaleString()}>
+          {when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}
+        </time>
+      )}
+      {model && <span className="message-model">{model}</span>}
+      {text && <CopyButton text={text} testId={TID.messageCopy} />}
+    </div>
+  );
+}
 
 export function UserMessageView({
   message,
@@ -28,6 +45,7 @@ export function UserMessageView({
       <div className="message-text user-text" data-testid={TID.messageText}>
         {message.text}
       </div>
+      <MessageMeta at={message.at} text={message.text} />
       {restoreTo && <RestoreControl checkpointId={restoreTo} disabled={running} />}
       {rewind && (
         <RewindControl
@@ -39,6 +57,14 @@ export function UserMessageView({
       )}
     </article>
   );
+}
+
+/** The answer's text as the user read it: its text segments, without thinking or tool calls. */
+function answerText(message: AssistantMessage): string {
+  return message.segments
+    .flatMap((seg) => (seg.kind === "text" ? [textOf(seg.buf).trim()] : []))
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 // Memoized: while one message streams, the finished ones above it are not rendered again. Tool
@@ -84,6 +110,7 @@ export const AssistantMessageView = memo(function AssistantMessageView({
         <ErrorNotice key={i} error={e} onOpenSettings={onOpenSettings} />
       ))}
       {message.partial && message.stopReason === "cancelled" && <p className="muted small">Stopped.</p>}
+      {!message.streaming && <MessageMeta at={message.at} model={message.model} text={answerText(message)} />}
     </article>
   );
 });

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { newId } from "../../shared/format";
 import { api } from "../../shared/ipc";
-import { useChat } from "../../shared/store/store";
+import { useChat, useChatStore } from "../../shared/store/store";
 import type { ChatState } from "../../shared/store/types";
 
 export interface ConversationEntry {
@@ -119,12 +119,24 @@ export function useConversations() {
     }
   }, [saved, list.length]);
 
+  // A new conversation when one not yet written in is at hand is that one: "New" never piles up
+  // empty entries.
+  // Decided when asked (the store and the list as they are then), not when last rendered.
+  const store = useChatStore();
+  const current = useRef({ drafts, savedIds });
+  current.current = { drafts, savedIds };
   const create = useCallback(() => {
+    const { drafts: unsaved, savedIds: listed } = current.current;
+    const empty = unsaved.find((d) => !listed.has(d.id) && !store.getState().conversations[d.id]?.messageIds.length);
+    if (empty) {
+      setActiveId(empty.id);
+      return;
+    }
     const entry = { id: newId("conv"), title: UNTITLED, saved: false };
     setDrafts((d) => [entry, ...d]);
     setActiveId(entry.id);
     void refresh();
-  }, [refresh]);
+  }, [refresh, store]);
 
   /** The first message of a conversation not saved yet names it until the engine lists it. */
   const titleDraft = useCallback((id: string, text: string) => {

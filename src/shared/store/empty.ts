@@ -22,6 +22,7 @@ export function emptyAssistant(id: string): AssistantMessage {
     id,
     provider: null,
     model: null,
+    at: null,
     segments: [],
     streaming: true,
     usage: null,

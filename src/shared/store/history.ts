@@ -26,7 +26,7 @@ export function historyToConversation(id: string, history: HistoryMessage[]): Co
       }
       if (text) {
         conv.messageIds.push(messageId);
-        conv.messages[messageId] = { kind: "user", id: messageId, text };
+        conv.messages[messageId] = { kind: "user", id: messageId, text, at: null };
       }
       return;
     }

@@ -206,6 +206,7 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
           errors: withoutRetrying(m.errors),
           provider: e.provider,
           model: e.model,
+          at: m.at ?? Date.now(),
           streaming: true,
         })),
         running: true,
@@ -276,7 +277,7 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
       // otherwise stay at the bottom, below the replies that came after them.
       return withConversation(state, a.conversationId, (c) => ({
         ...c,
-        messages: { ...c.messages, [a.messageId]: { kind: "user", id: a.messageId, text: a.text } },
+        messages: { ...c.messages, [a.messageId]: { kind: "user", id: a.messageId, text: a.text, at: Date.now() } },
         messageIds: c.messages[a.messageId] ? c.messageIds : [...c.messageIds, a.messageId],
         running: true,
         errors: [],

@@ -55,6 +55,8 @@ export interface UserMessage {
   kind: "user";
   id: string;
   text: string;
+  /** When it was sent (ms since the epoch); null for a message loaded from a saved history. */
+  at: number | null;
 }
 
 export interface AssistantMessage {
@@ -62,6 +64,8 @@ export interface AssistantMessage {
   id: string;
   provider: string | null;
   model: string | null;
+  /** When it began streaming (ms since the epoch); null for a message loaded from a saved history. */
+  at: number | null;
   /** Text, thinking and tool calls in the order they happened. */
   segments: Segment[];
   streaming: boolean;
