@@ -8,21 +8,26 @@ export function ModelPicker({
   provider,
   value,
   autoLoad,
+  beforeLoad,
   onChange,
 }: {
   provider: ProviderId;
   value: string | null;
   autoLoad: boolean;
+  /** Writes pending settings first: the list is asked with what the user sees. */
+  beforeLoad?: () => Promise<void>;
   onChange: (model: string | null, entry: ModelEntry | null) => void;
 }) {
   const [load, setLoad] = useState<Load>({ state: "idle" });
 
   const fetchModels = useCallback(() => {
     setLoad({ state: "loading" });
-    api.providerModels(provider).then(
-      (models) => setLoad({ state: "ready", models }),
-      (e: unknown) => setLoad({ state: "error", message: e instanceof Error ? e.message : String(e) }),
-    );
+    Promise.resolve(beforeLoad?.())
+      .then(() => api.providerModels(provider))
+      .then(
+        (models) => setLoad({ state: "ready", models }),
+        (e: unknown) => setLoad({ state: "error", message: e instanceof Error ? e.message : String(e) }),
+      );
   }, [provider]);
 
   useEffect(() => {

@@ -22,7 +22,7 @@ export function ProviderSection({
   onActivate,
   onChange,
   onKeysChanged,
-  beforeTest,
+  beforeUse,
 }: {
   provider: ProviderId;
   settings: ProviderSettings;
@@ -31,17 +31,16 @@ export function ProviderSection({
   onActivate: () => void;
   onChange: (patch: Partial<ProviderSettings>) => void;
   onKeysChanged: () => void;
-  /** Persist unsaved edits so the test uses what the user sees. */
-  beforeTest: () => Promise<void>;
+  /** Writes pending edits, so "Load models" and "Test connection" both use what the user sees. */
+  beforeUse: () => Promise<void>;
 }) {
   const [test, setTest] = useState<Test>({ state: "idle" });
   const keyName = keyNameOf(provider);
-  const showUrl = provider === "openai_compatible" || provider === "ollama";
 
   const runTest = async () => {
     setTest({ state: "running" });
     try {
-      await beforeTest();
+      await beforeUse();
       await api.providerTest(provider);
       setTest({ state: "ok", message: "Connection works" });
     } catch (e) {
@@ -58,18 +57,16 @@ export function ProviderSection({
         </label>
         {active && <span className="badge">in use</span>}
       </header>
-      {showUrl && (
-        <label>
-          {provider === "ollama" ? "Ollama URL" : "Base URL"}
-          <input
-            type="url"
-            placeholder={URL_HINT[provider]}
-            data-testid={TID.baseUrl[provider]}
-            value={settings.baseUrl ?? ""}
-            onChange={(e) => onChange({ baseUrl: e.target.value || null })}
-          />
-        </label>
-      )}
+      <label>
+        {provider === "ollama" ? "Ollama URL" : "Base URL"}
+        <input
+          type="url"
+          placeholder={URL_HINT[provider]}
+          data-testid={TID.baseUrl[provider]}
+          value={settings.baseUrl ?? ""}
+          onChange={(e) => onChange({ baseUrl: e.target.value || null })}
+        />
+      </label>
       {keyName && (
         <KeyField
           name={keyName}
@@ -82,6 +79,7 @@ export function ProviderSection({
         provider={provider}
         value={settings.model ?? null}
         autoLoad={active && (keySet || provider === "ollama")}
+        beforeLoad={beforeUse}
         onChange={(model, entry) =>
           // The window follows the model, so a window from the previous model never lingers.
           onChange({ model, contextWindow: entry?.contextWindow ?? null })

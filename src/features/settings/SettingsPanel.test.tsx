@@ -70,6 +70,10 @@ function Harness({
   return <SettingsPanel initial={initial} keys={keys} onSaved={onSaved} onKeysChanged={setKeys} onClose={onClose} />;
 }
 
+/** Settings save themselves shortly after a change: wait until the last change is written. */
+const settled = () =>
+  waitFor(() => expect(screen.getByTestId(TID.settingsSaved)).toHaveTextContent("Saved ✓"), { timeout: 3000 });
+
 const callsOf = (cmd: string) => calls.filter((c) => c.cmd === cmd).map((c) => c.args);
 
 beforeEach(() => mock());
@@ -108,8 +112,43 @@ describe("SettingsPanel", () => {
     expect((callsOf("settings_set")[0]?.settings as Settings).trustLevel).toBe("supervised");
     // Nothing left to save: Close just closes.
     await userEvent.click(screen.getByTestId(TID.settingsClose));
-    expect(closed).toBe(2);
+    await waitFor(() => expect(closed).toBe(2));
     expect(callsOf("settings_set")).toHaveLength(1);
+  });
+
+  it("saves each change shortly after it is made, once for a burst of typing, newest last", async () => {
+    let saved: Settings | null = null;
+    render(<Harness onSaved={(s) => (saved = s)} />);
+    await userEvent.type(screen.getByTestId(TID.searxngUrl), "/search");
+    await settled();
+    expect(callsOf("settings_set")).toHaveLength(1);
+    expect((callsOf("settings_set")[0]?.settings as Settings).searxngUrl).toBe("http://localhost:8080/search");
+    expect(saved).toMatchObject({ searxngUrl: "http://localhost:8080/search" });
+
+    // The Anthropic and OpenAI addresses are editable too (a proxy, a gateway).
+    await userEvent.type(screen.getByTestId(TID.baseUrl.anthropic), "http://127.0.0.1:9/proxy");
+    await settled();
+    const last = callsOf("settings_set").at(-1)?.settings as Settings;
+    expect(last.providers?.anthropic?.baseUrl).toBe("http://127.0.0.1:9/proxy");
+  });
+
+  it("writes a pending change before loading models or testing, so both use what is shown", async () => {
+    const order: string[] = [];
+    mock({
+      settings_set: () => void order.push("settings_set"),
+      provider_models: () => (order.push("provider_models"), []),
+      provider_test: () => void order.push("provider_test"),
+    });
+    render(<Harness />);
+    const section = screen.getByTestId(TID.providerSection.openai_compatible);
+    await userEvent.type(screen.getByTestId(TID.baseUrl.openai_compatible), "http://127.0.0.1:8000/v1");
+    await userEvent.click(within(section).getByText("Load models"));
+    await waitFor(() => expect(order).toEqual(["settings_set", "provider_models"]));
+    await userEvent.type(screen.getByTestId(TID.baseUrl.openai_compatible), "/x");
+    await userEvent.click(screen.getByTestId(TID.testConnection.openai_compatible));
+    await waitFor(() => expect(order).toEqual(["settings_set", "provider_models", "settings_set", "provider_test"]));
+    const written = callsOf("settings_set").at(-1)?.settings as Settings;
+    expect(written.providers?.openai_compatible?.baseUrl).toBe("http://127.0.0.1:8000/v1/x");
   });
 
   it("stays open and says why when saving on close fails", async () => {
@@ -131,9 +170,10 @@ describe("SettingsPanel", () => {
     render(<Harness onSaved={(s) => (saved = s)} />);
     expect(screen.getByTestId(TID.trustLevel.guided)).toBeChecked();
     expect(screen.getByText(/Every tool call waits for your approval/)).toBeInTheDocument();
-    expect(screen.getByTestId(TID.settingsSave)).toBeDisabled();
+    // Saved as it changes: there is no Save button to forget.
+    expect(screen.queryByTestId(TID.settingsSave)).toBeNull();
     await userEvent.click(screen.getByTestId(TID.trustLevel.autonomous));
-    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    await settled();
     const sent = callsOf("settings_set")[0]?.settings as Settings;
     expect(sent.trustLevel).toBe("autonomous");
     expect(saved).toMatchObject({ trustLevel: "autonomous" });
@@ -176,7 +216,7 @@ describe("SettingsPanel", () => {
     expect(screen.queryByTestId(TID.toolsBadge)).toBeNull();
     await userEvent.selectOptions(picker, "llama3.2");
     expect(screen.getByTestId(TID.toolsBadge)).toBeInTheDocument();
-    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    await settled();
     const sent = callsOf("settings_set")[0]!.settings as Settings;
     expect(sent.providers?.ollama).toMatchObject({ model: "llama3.2", contextWindow: 131072 });
   });
@@ -197,7 +237,7 @@ describe("SettingsPanel", () => {
     await userEvent.type(screen.getByTestId(TID.writeGlobs), "src/**{Enter}docs/*.md");
     await userEvent.clear(screen.getByTestId(TID.bashTimeout));
     await userEvent.type(screen.getByTestId(TID.bashTimeout), "120");
-    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    await settled();
     const sent = callsOf("settings_set")[0]!.settings as Settings;
     expect(sent.projectDir).toBe("/home/me/proj");
     const perms = sent.toolPermissions?.["/home/me/proj"];
@@ -218,11 +258,11 @@ describe("SettingsPanel", () => {
     expect(toggle).toBeChecked();
     expect(toggle.closest("label")).toHaveTextContent("Checkpoints before every change");
     await userEvent.click(toggle);
-    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    await settled();
     const off = (callsOf("settings_set")[0]!.settings as Settings).toolPermissions?.["/home/me/proj"];
     expect(off).toMatchObject({ checkpoints: false, allowedTools: ["file_read"] });
     await userEvent.click(toggle);
-    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    await settled();
     expect((callsOf("settings_set")[1]!.settings as Settings).toolPermissions?.["/home/me/proj"]?.checkpoints).toBe(true);
   });
 
@@ -238,7 +278,7 @@ describe("SettingsPanel", () => {
     await waitFor(() => expect(screen.getByTestId(TID.sandboxNetwork)).not.toBeChecked());
     await userEvent.click(screen.getByTestId(TID.sandboxNetwork));
     await userEvent.type(screen.getByTestId(TID.sandboxWritable), "/srv/out{Enter}/var/cache/build");
-    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    await settled();
     const perms = (callsOf("settings_set")[0]!.settings as Settings).toolPermissions?.["/home/me/proj"];
     expect(perms?.network).toBe(true);
     expect(perms?.extraWritable).toEqual(["/srv/out", "/var/cache/build"]);
@@ -256,7 +296,7 @@ describe("SettingsPanel", () => {
     expect(screen.getByTestId(TID.theme.system)).toBeChecked();
     await userEvent.click(screen.getByTestId(TID.theme.dark));
     expect(document.documentElement.dataset.theme).toBe("dark");
-    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    await settled();
     expect(callsOf("settings_set")[0]!.settings).toMatchObject({ theme: "dark" });
   });
 
@@ -264,7 +304,7 @@ describe("SettingsPanel", () => {
     render(<Harness />);
     await userEvent.click(screen.getByTestId(TID.approvalNoLimit));
     expect(screen.getByTestId(TID.approvalTimeout)).toBeDisabled();
-    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    await settled();
     expect(callsOf("settings_set")[0]!.settings).toMatchObject({ approvalTimeoutSecs: 0 });
   });
 
@@ -275,7 +315,7 @@ describe("SettingsPanel", () => {
     await userEvent.clear(screen.getByTestId(TID.searxngUrl));
     await userEvent.type(screen.getByTestId(TID.searxngUrl), "http://localhost:8888");
     await userEvent.type(screen.getByTestId(TID.keyInput.brave), "brv{Enter}");
-    await userEvent.click(screen.getByTestId(TID.settingsSave));
+    await settled();
     expect(callsOf("settings_set")[0]!.settings).toMatchObject({ approvalTimeoutSecs: 90, searxngUrl: "http://localhost:8888" });
     expect(callsOf("keys_set")).toEqual([{ name: "brave", value: "brv" }]);
   });

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { applyTheme } from "../../shared/theme";
 import { api, type KeyStatus, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
@@ -13,6 +13,9 @@ import "./settings.css";
 import { PROVIDERS, isKeySet, keyNameOf, providerSettings, setProvider, withDefaults } from "./settingsModel";
 
 type SaveState = { state: "clean" } | { state: "dirty" } | { state: "saving" } | { state: "saved" } | { state: "error"; message: string };
+
+/** How long after the last change Settings are saved (typing a URL saves once, not per key). */
+export const SAVE_DELAY_MS = 400;
 
 export function SettingsPanel({
   initial,
@@ -31,32 +34,49 @@ export function SettingsPanel({
   const [save, setSave] = useState<SaveState>({ state: "clean" });
   // The project section keeps raw text fields; a new folder starts them afresh.
   const projectKey = draft.projectDir ?? "";
+  // What the next save writes, the pending timer, and the saves in flight (one after the other,
+  // so an older draft never lands after a newer one).
+  const latest = useRef(draft);
+  const dirty = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const chain = useRef<Promise<void>>(Promise.resolve());
+
+  // Saved as it changes, as the Claude and ChatGPT apps do: no Save button to forget.
+  const persist = (): Promise<void> => {
+    clearTimeout(timer.current);
+    if (!dirty.current) return chain.current;
+    dirty.current = false;
+    const settings = latest.current;
+    setSave({ state: "saving" });
+    const run = chain.current.then(async () => {
+      try {
+        await api.settingsSet(settings);
+        if (!dirty.current) setSave({ state: "saved" });
+        onSaved(settings);
+      } catch (e) {
+        dirty.current = true;
+        setSave({ state: "error", message: e instanceof Error ? e.message : String(e) });
+        throw e;
+      }
+    });
+    chain.current = run.catch(() => undefined);
+    return run;
+  };
 
   const edit = (s: Settings) => {
     setDraft(s);
+    latest.current = s;
+    dirty.current = true;
     setSave({ state: "dirty" });
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void persist().catch(() => undefined), SAVE_DELAY_MS);
   };
-
-  const persist = async () => {
-    setSave({ state: "saving" });
-    try {
-      await api.settingsSet(draft);
-      setSave({ state: "saved" });
-      onSaved(draft);
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      setSave({ state: "error", message });
-      throw e;
-    }
-  };
+  // Leaving Settings any way (the window closing included) writes what is pending.
+  useEffect(() => () => void persist().catch(() => undefined), []);
 
   // Closing never drops a change: what is not saved yet is saved first; if that fails, Settings
   // stays open with the reason.
   const close = () => {
-    if (save.state !== "dirty" && save.state !== "error") {
-      onClose();
-      return;
-    }
     persist().then(onClose, () => undefined);
   };
 
@@ -107,9 +127,7 @@ export function SettingsPanel({
             onActivate={() => edit({ ...draft, activeProvider: p })}
             onChange={(patch) => edit(setProvider(draft, p, patch))}
             onKeysChanged={refreshKeys}
-            beforeTest={async () => {
-              if (save.state === "dirty" || save.state === "error") await persist();
-            }}
+            beforeUse={persist}
           />
         ))}
       </section>
@@ -179,20 +197,16 @@ export function SettingsPanel({
       </section>
 
       <footer className="settings-foot">
-        <button
-          type="button"
-          className="primary"
-          data-testid={TID.settingsSave}
-          disabled={save.state === "saving" || save.state === "clean" || save.state === "saved"}
-          onClick={() => void persist().catch(() => undefined)}
-        >
-          Save
-        </button>
         <span className="save-state" data-testid={TID.settingsSaved} role="status">
+          {save.state === "saving" && "Saving…"}
           {save.state === "saved" && "Saved ✓"}
-          {save.state === "dirty" && "Unsaved changes"}
           {save.state === "error" && `Not saved: ${save.message}`}
         </span>
+        {save.state === "error" && (
+          <button type="button" data-testid={TID.settingsSave} onClick={() => void persist().catch(() => undefined)}>
+            Try again
+          </button>
+        )}
       </footer>
     </div>
   );
