@@ -304,13 +304,25 @@ export type FileChange = {
 	newMode: string | null,
 };
 
+/**  What a provider said about a key: accepted (a request with it succeeded) or rejected (401/403). */
+export type KeyCheck = {
+	accepted: boolean,
+	/**  When: milliseconds since the Unix epoch. */
+	atMs: number,
+};
+
 /**  The secrets Warden can hold, each in its own keychain entry. */
 export type KeyName = "anthropic" | "openai" | "openai_compatible" | "brave";
 
-/**  Whether a key is set — all the UI ever learns about a key. */
+/**
+ *  Whether a key is set, and what its provider said when it was last sent — all the UI ever learns
+ *  about a key.
+ */
 export type KeyStatus = {
 	name: KeyName,
 	isSet: boolean,
+	/**  The provider's answer the last time this run sent the key; `None` before it is sent. */
+	lastCheck?: KeyCheck | null,
 };
 
 export type Message = {

@@ -281,8 +281,11 @@ async fn a_key_fixed_after_a_401_reaches_the_open_conversation() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(recorder.events().iter().any(|e| matches!(e, Event::Error(_))), "the wrong key failed");
+    // Settings says the stored key was rejected, not merely "set".
+    assert_eq!(anthropic_check(state).await, Some(false), "the 401 is the key's verdict");
 
     state.set_key(KeyName::Anthropic, "sk-right").await.unwrap();
+    assert_eq!(anthropic_check(state).await, None, "a new key has no verdict until it is sent");
     // The failed turn may still be winding down (saving its history): a busy refusal is retried.
     let mut sent = state.send("c1".into(), "hi again".into()).await;
     for _ in 0..100 {
@@ -304,6 +307,13 @@ async fn a_key_fixed_after_a_401_reaches_the_open_conversation() {
     assert_eq!(requests.len(), 2, "{:?}", recorder.events().iter().map(Event::name).collect::<Vec<_>>());
     assert_eq!(requests[0].header("x-api-key"), Some("sk-wrong"));
     assert_eq!(requests[1].header("x-api-key"), Some("sk-right"), "the open conversation kept the old key");
+    assert_eq!(anthropic_check(state).await, Some(true), "the fixed key is shown as accepted");
+}
+
+/// Whether the Anthropic key was accepted when it was last sent (`None`: not sent yet).
+async fn anthropic_check(state: &AppState) -> Option<bool> {
+    let status = state.engine.key_status().await;
+    status.iter().find(|k| k.name == KeyName::Anthropic).and_then(|k| k.last_check).map(|c| c.accepted)
 }
 
 /// "Allow for this session" is listed for the conversation and can be revoked (the window's

@@ -18,6 +18,7 @@ export type {
   FileChange,
   Value as JsonValue,
   KeyName,
+  KeyCheck,
   KeyStatus,
   Message as HistoryMessage,
   ModelEntry,

@@ -1,18 +1,31 @@
 // A secret goes from this field straight to the keychain (`keys_set`) and the field is cleared.
 // Nothing is ever read back: the UI only learns whether a key is set (`keys_status`).
 import { useState } from "react";
-import { api, type KeyName } from "../../shared/ipc";
+import { api, type KeyCheck, type KeyName } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+
+/** "Key set", and whether the provider took it when it was last sent. */
+export function keyStatusText(isSet: boolean, check: KeyCheck | null | undefined): string {
+  if (!isSet) return "No key";
+  if (check === undefined) return "Key set ✓";
+  if (check === null) return "Key set ✓ (not used yet)";
+  const at = new Date(check.atMs).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return check.accepted ? `Key set ✓ · accepted at ${at}` : `Key set · rejected by the provider at ${at}: replace it`;
+}
 
 export function KeyField({
   name,
   label,
   isSet,
+  check,
   onChanged,
 }: {
   name: KeyName;
   label: string;
   isSet: boolean;
+  /** What the provider said when the key was last sent; null before it is; absent for a key
+   * whose answers are not tracked (the search key). */
+  check?: KeyCheck | null;
   onChanged: () => void;
 }) {
   const [value, setValue] = useState("");
@@ -65,8 +78,13 @@ export function KeyField({
           </button>
         </span>
       </label>
-      <span className="key-status" data-testid={TID.keyStatus[name]} data-set={isSet}>
-        {isSet ? "Key set ✓" : "No key"}
+      <span
+        className={`key-status${isSet && check && !check.accepted ? " key-rejected" : ""}`}
+        data-testid={TID.keyStatus[name]}
+        data-set={isSet}
+        data-accepted={isSet && check ? check.accepted : undefined}
+      >
+        {keyStatusText(isSet, check)}
       </span>
       {isSet && (
         <button type="button" className="link" data-testid={TID.keyRemove[name]} disabled={busy} onClick={() => void run(() => api.keysDelete(name))}>

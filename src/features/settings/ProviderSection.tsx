@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { api, type ProviderId, type ProviderSettings } from "../../shared/ipc";
+import { api, type KeyCheck, type ProviderId, type ProviderSettings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { KeyField } from "./KeyField";
 import { ModelPicker } from "./ModelPicker";
@@ -19,6 +19,7 @@ export function ProviderSection({
   settings,
   active,
   keySet,
+  keyCheck = null,
   onActivate,
   onChange,
   onKeysChanged,
@@ -28,6 +29,8 @@ export function ProviderSection({
   settings: ProviderSettings;
   active: boolean;
   keySet: boolean;
+  /** What the provider said about the key when it was last sent. */
+  keyCheck?: KeyCheck | null;
   onActivate: () => void;
   onChange: (patch: Partial<ProviderSettings>) => void;
   onKeysChanged: () => void;
@@ -72,6 +75,7 @@ export function ProviderSection({
           name={keyName}
           label={provider === "openai_compatible" ? "API key (if the server needs one)" : "API key"}
           isSet={keySet}
+          check={keyCheck}
           onChanged={onKeysChanged}
         />
       )}

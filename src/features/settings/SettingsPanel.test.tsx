@@ -103,6 +103,25 @@ describe("SettingsPanel", () => {
     await waitFor(() => expect(screen.getByTestId(TID.keyStatus.openai)).toHaveTextContent("No key"));
   });
 
+  it("says whether the provider accepted a stored key when it was last sent", async () => {
+    const at = new Date(2026, 10, 23, 14, 5).getTime();
+    // As the window's locale writes a time of day.
+    const hhmm = new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const keys: KeyStatus[] = [
+      { name: "anthropic", isSet: true, lastCheck: { accepted: false, atMs: at } },
+      { name: "openai", isSet: true, lastCheck: { accepted: true, atMs: at } },
+      { name: "openai_compatible", isSet: true, lastCheck: null },
+      { name: "brave", isSet: true },
+    ];
+    render(<SettingsPanel initial={SETTINGS} keys={keys} onSaved={() => {}} onKeysChanged={() => {}} onClose={() => {}} />);
+    const anthropic = screen.getByTestId(TID.keyStatus.anthropic);
+    expect(anthropic).toHaveTextContent(`Key set · rejected by the provider at ${hhmm}: replace it`);
+    expect(anthropic).toHaveAttribute("data-accepted", "false");
+    expect(screen.getByTestId(TID.keyStatus.openai)).toHaveTextContent(`Key set ✓ · accepted at ${hhmm}`);
+    expect(screen.getByTestId(TID.keyStatus.openai_compatible)).toHaveTextContent("Key set ✓ (not used yet)");
+    expect(screen.getByTestId(TID.keyStatus.brave)).toHaveTextContent(/^Key set ✓$/);
+  });
+
   it("closing with Esc or Close never drops a change: what is unsaved is saved first", async () => {
     let closed = 0;
     render(<Harness onClose={() => (closed += 1)} />);

@@ -10,7 +10,7 @@ import { ProviderSection } from "./ProviderSection";
 import { SettingsIntegrityNotice } from "./SettingsIntegrityNotice";
 import { TrustLevelField } from "./TrustLevelField";
 import "./settings.css";
-import { PROVIDERS, isKeySet, keyNameOf, providerSettings, setProvider, withDefaults } from "./settingsModel";
+import { PROVIDERS, isKeySet, keyCheckOf, keyNameOf, providerSettings, setProvider, withDefaults } from "./settingsModel";
 
 type SaveState = { state: "clean" } | { state: "dirty" } | { state: "saving" } | { state: "saved" } | { state: "error"; message: string };
 
@@ -124,6 +124,7 @@ export function SettingsPanel({
             settings={providerSettings(draft, p)}
             active={draft.activeProvider === p}
             keySet={isKeySet(keys, keyNameOf(p))}
+            keyCheck={keyCheckOf(keys, keyNameOf(p))}
             onActivate={() => edit({ ...draft, activeProvider: p })}
             onChange={(patch) => edit(setProvider(draft, p, patch))}
             onKeysChanged={refreshKeys}
@@ -193,7 +194,12 @@ export function SettingsPanel({
             onChange={(e) => edit({ ...draft, searxngUrl: e.target.value })}
           />
         </label>
-        <KeyField name="brave" label="Brave Search key (fallback)" isSet={isKeySet(keys, "brave")} onChanged={refreshKeys} />
+        <KeyField
+          name="brave"
+          label="Brave Search key (fallback)"
+          isSet={isKeySet(keys, "brave")}
+          onChanged={refreshKeys}
+        />
       </section>
 
       <footer className="settings-foot">

@@ -1,6 +1,6 @@
 // Pure helpers over the Settings type from the bindings: defaults, per-provider and per-project
 // edits, and whether a provider is usable. Settings never hold a key (see KeyField).
-import type { KeyName, KeyStatus, ProviderId, ProviderSettings, Settings, ToolPermissions, TrustLevel } from "../../shared/ipc";
+import type { KeyCheck, KeyName, KeyStatus, ProviderId, ProviderSettings, Settings, ToolPermissions, TrustLevel } from "../../shared/ipc";
 
 export const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai", "openai_compatible", "ollama"];
 
@@ -75,3 +75,8 @@ export function isKeySet(keys: KeyStatus[], name: KeyName | null): boolean {
   return name !== null && keys.some((k) => k.name === name && k.isSet);
 }
 
+
+/** What the provider said about a key the last time it was sent (null: not sent in this run). */
+export function keyCheckOf(keys: KeyStatus[], name: KeyName | null): KeyCheck | null {
+  return (name !== null && keys.find((k) => k.name === name)?.lastCheck) || null;
+}

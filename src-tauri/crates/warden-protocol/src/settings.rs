@@ -172,12 +172,25 @@ impl KeyName {
     }
 }
 
-/// Whether a key is set — all the UI ever learns about a key.
+/// Whether a key is set, and what its provider said when it was last sent — all the UI ever learns
+/// about a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct KeyStatus {
     pub name: KeyName,
     pub is_set: bool,
+    /// The provider's answer the last time this run sent the key; `None` before it is sent.
+    #[serde(default)]
+    pub last_check: Option<KeyCheck>,
+}
+
+/// What a provider said about a key: accepted (a request with it succeeded) or rejected (401/403).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyCheck {
+    pub accepted: bool,
+    /// When: milliseconds since the Unix epoch.
+    pub at_ms: u64,
 }
 
 /// Whether a provider can answer now, as the engine sees it, and why not.

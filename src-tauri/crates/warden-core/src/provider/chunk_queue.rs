@@ -49,7 +49,9 @@ impl ChunkQueue for VecDeque<ChunkResult> {
             return;
         }
         match self.back_mut() {
-            Some(Ok(StreamChunk::ToolCallDelta { tool_id: queued_id, partial_json })) if queued_id == tool_id => {
+            Some(Ok(StreamChunk::ToolCallDelta { tool_id: queued_id, partial_json }))
+                if queued_id == tool_id =>
+            {
                 partial_json.push_str(fragment)
             }
             _ => self.push_back(Ok(StreamChunk::ToolCallDelta {

@@ -111,7 +111,8 @@ mod tests {
 
     #[test]
     fn optional_wire_text_is_borrowed_unless_it_has_escapes() {
-        let plain: Delta<'_> = serde_json::from_str(r#"{"text":"Zürich "}"#).unwrap_or_else(|e| panic!("{e}"));
+        let plain: Delta<'_> =
+            serde_json::from_str(r#"{"text":"Zürich "}"#).unwrap_or_else(|e| panic!("{e}"));
         assert!(matches!(plain.text, Some(WireText(std::borrow::Cow::Borrowed("Zürich ")))));
         let escaped: Delta<'_> = serde_json::from_str(r#"{"text":"a\nb"}"#).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(escaped.text.as_deref(), Some("a\nb"));

@@ -146,6 +146,13 @@ fn category_of_status(status: u16) -> ErrorCategory {
     }
 }
 
+/// A request carrying `key` succeeded: the provider accepted the key.
+pub(crate) fn key_accepted(key: Option<&ApiKey>) {
+    if let Some(key) = key {
+        crate::secrets::verdict::record(key, true);
+    }
+}
+
 /// Classify a non-success HTTP response. `provider` is the name the user knows ("Anthropic");
 /// `key` is scrubbed from everything the provider echoed back.
 pub(crate) fn classify_http_error(
@@ -181,6 +188,9 @@ pub(crate) fn classify_http_error(
         Some(m) => m.to_owned(),
         None => String::from_utf8_lossy(body).trim().chars().take(200).collect(),
     };
+    if let (ErrorCategory::Auth, Some(key)) = (category, key) {
+        crate::secrets::verdict::record(key, false);
+    }
     let mut error = ProviderError::new(category, describe(provider, category, Some(status), &detail, key))
         .with_status(status);
     if let Some(code) = parsed.provider_code() {

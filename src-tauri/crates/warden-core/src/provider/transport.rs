@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use futures::stream;
 
-use super::http::{classify_http_error, shared_client};
+use super::http::{classify_http_error, key_accepted, shared_client};
 use super::retry::RetryPolicy;
 use super::{ChunkStream, ProviderError, StreamChunk};
 use crate::secrets::ApiKey;
@@ -130,6 +130,7 @@ async fn send(
     };
     let status = response.status();
     if status.is_success() {
+        key_accepted(transport.key.as_ref());
         return Ok(response);
     }
     let headers = response.headers().clone();

@@ -7,6 +7,7 @@ pub mod env_keys;
 mod key;
 mod keychain;
 mod memory;
+pub mod verdict;
 
 use async_trait::async_trait;
 use warden_protocol::KeyName;

@@ -1,17 +1,29 @@
 //! The keychain front: which keys are set, and setting or deleting one. The values never leave
 //! the secret store except into a provider's request.
 
-use warden_protocol::{KeyName, KeyStatus};
+use std::time::UNIX_EPOCH;
+
+use warden_protocol::{KeyCheck, KeyName, KeyStatus};
 
 use super::Engine;
-use crate::secrets::SecretError;
+use crate::secrets::{resolve_key, verdict, SecretError};
 
 impl Engine {
+    /// Which keys are set, and for each what its provider said the last time this run sent it
+    /// (the key as requests use it: the keychain's, else the environment's).
     pub async fn key_status(&self) -> Vec<KeyStatus> {
         let mut out = Vec::with_capacity(KeyName::ALL.len());
         for name in KeyName::ALL {
             let is_set = self.secrets.is_set(name).await.unwrap_or(false);
-            out.push(KeyStatus { name, is_set });
+            let key = resolve_key(self.secrets.as_ref(), name).await.ok().flatten();
+            let last_check = key.as_ref().and_then(verdict::last).map(|v| KeyCheck {
+                accepted: v.accepted,
+                at_ms: v
+                    .at
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            });
+            out.push(KeyStatus { name, is_set, last_check });
         }
         out
     }
