@@ -84,6 +84,7 @@ export const commands = {
 	providerTest: (provider: ProviderId) => typedError<null, CommandError>(__TAURI_INVOKE("provider_test", { provider })),
 	/**  Whether `provider` can answer now, and what is missing when not: the engine's one answer. */
 	providerReadiness: (provider: ProviderId) => typedError<ProviderReadiness, CommandError>(__TAURI_INVOKE("provider_readiness", { provider })),
+	openLink: (url: string) => typedError<null, CommandError>(__TAURI_INVOKE("open_link", { url })),
 	/**  Opens the folder picker; `None` when the user cancels. */
 	pickProjectFolder: () => typedError<string | null, CommandError>(__TAURI_INVOKE("pick_project_folder")),
 };

@@ -273,3 +273,35 @@ fn a_conversation_is_rewound_to_before_one_of_its_messages() {
         app.invoke("chat_rewind", json!({"conversationId": "../x", "userMessageIndex": 0})).unwrap_err();
     assert_eq!(bad["code"], "INVALID_INPUT");
 }
+
+/// A link opens through the system's opener, with the address as given and without Warden's
+/// credentials in the opener's environment; anything but a web address is refused and opens nothing.
+#[test]
+fn open_link_hands_only_web_addresses_to_the_opener_without_credentials() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("opened");
+    let opener = dir.path().join("opener.sh");
+    std::fs::write(
+        &opener,
+        format!("#!/bin/sh\n{{ echo \"url=$1\"; env; }} > '{}.tmp'\nmv '{0}.tmp' '{0}'\n", record.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    // Only this test reads these two variables.
+    std::env::set_var("WARDEN_OPENER", &opener);
+    std::env::set_var("OPEN_LINK_TEST_API_KEY", "sk-must-not-reach-the-browser");
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+
+    let refused = app.invoke("open_link", json!({"url": "file:///etc/passwd"})).unwrap_err();
+    assert_eq!(refused["code"], "INVALID_INPUT", "{refused}");
+
+    let url = "https://console.anthropic.com/settings/keys";
+    app.invoke("open_link", json!({"url": url})).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !record.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let seen = std::fs::read_to_string(&record).unwrap();
+    assert!(seen.starts_with(&format!("url={url}\n")), "{seen}");
+    assert!(!seen.contains("sk-must-not-reach-the-browser"), "a credential reached the opener: {seen}");
+}

@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
@@ -41,6 +41,8 @@ function boot({ keys = [], ollama = false, settings = SETTINGS }: { keys?: KeySt
           return [];
         case "provider_models":
           return [];
+        case "pick_project_folder":
+          return "/home/me/src/app";
         default:
           return null;
       }
@@ -63,6 +65,36 @@ describe("App first run", () => {
     await userEvent.click(screen.getByTestId(TID.settingsClose));
     // The conversation opens once the engine listed the saved ones (none here: a new one).
     expect(await screen.findByTestId(TID.composerInput)).toBeInTheDocument();
+  });
+
+  it("focuses its first step, links to the key pages through the browser, and takes a project folder", async () => {
+    const calls = boot({ keys: [{ name: "anthropic", isSet: false }], ollama: false });
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId(TID.setupOpenSettings)).toHaveFocus());
+    const links = screen.getByTestId(TID.setupKeyLinks);
+    expect(links).toHaveTextContent("Get an Anthropic key");
+    await userEvent.click(within(links).getAllByTestId(TID.externalLink)[0]!);
+    expect(screen.getByTestId(TID.linkAddress)).toHaveTextContent("https://console.anthropic.com/settings/keys");
+    await userEvent.click(screen.getByTestId(TID.linkOpen));
+    await waitFor(() =>
+      expect(calls).toContainEqual({ cmd: "open_link", args: { url: "https://console.anthropic.com/settings/keys" } }),
+    );
+
+    expect(screen.getByTestId(TID.setupProject)).toHaveTextContent("No folder chosen yet.");
+    await userEvent.click(screen.getByTestId(TID.setupPickProject));
+    await waitFor(() => expect(screen.getByTestId(TID.setupProject)).toHaveTextContent("/home/me/src/app"));
+    const saved = calls.filter((c) => c.cmd === "settings_set").at(-1)?.args.settings as Settings;
+    expect(saved.projectDir).toBe("/home/me/src/app");
+  });
+
+  it("says in the top bar that file tools are off while no project folder is chosen", async () => {
+    boot({});
+    render(<App />);
+    await userEvent.click(await screen.findByTestId(TID.setupSkip));
+    const none = screen.getByTestId(TID.noProject);
+    expect(none).toHaveTextContent("No project folder: file tools and commands are off");
+    await userEvent.click(none);
+    expect(screen.getByTestId(TID.settingsPanel)).toBeInTheDocument();
   });
 
   it("treats a failing Ollama probe as unreachable", async () => {

@@ -73,13 +73,29 @@ function Loaded({
   };
 
 
+  const chooseProject = async (dir: string) => {
+    setBusy(true);
+    setError(null);
+    const next = { ...settings, projectDir: dir };
+    try {
+      await api.settingsSet(next);
+      setSettings(next);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   if (route === "setup") {
     return (
       <Setup
         ollamaReachable={ollamaReachable}
         notReady={readiness.reason}
+        projectDir={settings.projectDir ?? null}
         busy={busy}
         error={error}
+        onProjectChosen={(dir) => void chooseProject(dir)}
         onUseOllama={() => void useOllama()}
         onOpenSettings={() => setRoute("settings")}
         onSkip={() => setRoute("chat")}
@@ -91,9 +107,21 @@ function Loaded({
     <div className="shell">
       <header className="topbar">
         <span className="brand">Warden</span>
-        <span className="topbar-project" title={settings.projectDir ?? undefined}>
-          {settings.projectDir ?? "no project folder"}
-        </span>
+        {settings.projectDir ? (
+          <span className="topbar-project" title={settings.projectDir}>
+            {settings.projectDir}
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="link topbar-project topbar-no-project"
+            data-testid={TID.noProject}
+            title="Choose the folder Warden may work in"
+            onClick={() => setRoute("settings")}
+          >
+            No project folder: file tools and commands are off — choose one
+          </button>
+        )}
         <button
           type="button"
           className="link"

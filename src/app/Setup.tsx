@@ -1,10 +1,21 @@
+import { useState } from "react";
+import { api } from "../shared/ipc";
 import { TID } from "../shared/testids";
+import { ExternalLink } from "../shared/ui/ExternalLink";
+
+/** Where each hosted provider hands out keys. */
+const KEY_PAGES = [
+  { provider: "Anthropic", url: "https://console.anthropic.com/settings/keys" },
+  { provider: "OpenAI", url: "https://platform.openai.com/api-keys" },
+] as const;
 
 export function Setup({
   ollamaReachable,
   notReady,
+  projectDir,
   onUseOllama,
   onOpenSettings,
+  onProjectChosen,
   onSkip,
   busy,
   error,
@@ -12,18 +23,32 @@ export function Setup({
   ollamaReachable: boolean;
   /** Why the active provider cannot answer, in the engine's words. */
   notReady: string | null;
+  /** The project folder already chosen, if any. */
+  projectDir: string | null;
   onUseOllama: () => void;
   onOpenSettings: () => void;
+  /** A folder was picked here: save it as the project. */
+  onProjectChosen: (dir: string) => void;
   onSkip: () => void;
   busy: boolean;
   error: string | null;
 }) {
+  const [pickError, setPickError] = useState<string | null>(null);
+  const pick = () => {
+    setPickError(null);
+    Promise.resolve()
+      .then(() => api.pickProjectFolder())
+      .then(
+        (dir) => dir && onProjectChosen(dir),
+        (e: unknown) => setPickError(e instanceof Error ? e.message : String(e)),
+      );
+  };
   return (
     <main className="setup" data-testid={TID.setupScreen} aria-labelledby="setup-title">
       <h1 id="setup-title">Welcome to Warden</h1>
-      <p>
-        Warden works in one project folder and asks before it changes anything. First it needs a model to talk to.
-      </p>
+      <p>Warden works in one project folder and asks before it changes anything. It needs two things from you.</p>
+
+      <h2 className="setup-step">1. A model to talk to</h2>
       {notReady && (
         <p className="muted" data-testid={TID.setupWhy}>
           {notReady}
@@ -32,22 +57,60 @@ export function Setup({
       {ollamaReachable ? (
         <div className="setup-choice">
           <p>Ollama is running on this computer — models there stay on your machine and need no key.</p>
-          <button type="button" className="primary" data-testid={TID.setupUseOllama} disabled={busy} onClick={onUseOllama}>
+          <button
+            type="button"
+            className="primary"
+            data-testid={TID.setupUseOllama}
+            disabled={busy}
+            autoFocus
+            onClick={onUseOllama}
+          >
             Use Ollama
           </button>
         </div>
       ) : (
-        <p className="muted">No local Ollama answered on localhost. Add an API key for Anthropic or OpenAI, or point Warden at an OpenAI-compatible server.</p>
+        <p className="muted">
+          No local Ollama answered on localhost. Add an API key for Anthropic or OpenAI, or point Warden at an
+          OpenAI-compatible server. Keys stay in your system keychain.
+        </p>
       )}
-      <div className="setup-actions">
-        <button
-          type="button"
-          className={ollamaReachable ? undefined : "primary"}
-          data-testid={TID.setupOpenSettings}
-          onClick={onOpenSettings}
-        >
-          {ollamaReachable ? "Use a cloud provider instead" : "Open settings"}
+      <p className="setup-keys" data-testid={TID.setupKeyLinks}>
+        Need a key?{" "}
+        {KEY_PAGES.map(({ provider, url }, i) => (
+          <span key={provider}>
+            {i > 0 && " · "}
+            <ExternalLink href={url}>Get an {provider} key</ExternalLink>
+          </span>
+        ))}
+      </p>
+      <button
+        type="button"
+        className={ollamaReachable ? undefined : "primary"}
+        data-testid={TID.setupOpenSettings}
+        autoFocus={!ollamaReachable}
+        onClick={onOpenSettings}
+      >
+        {ollamaReachable ? "Use a cloud provider instead" : "Add a key in Settings"}
+      </button>
+
+      <h2 className="setup-step">2. The project folder</h2>
+      <p className="muted">
+        Warden reads, changes and runs things only inside this folder. Until one is chosen, the tools that touch files
+        and run commands are off.
+      </p>
+      <p className="setup-project" data-testid={TID.setupProject}>
+        {projectDir ? <code>{projectDir}</code> : <span className="muted">No folder chosen yet.</span>}{" "}
+        <button type="button" data-testid={TID.setupPickProject} disabled={busy} onClick={pick}>
+          {projectDir ? "Choose another…" : "Choose a folder…"}
         </button>
+      </p>
+      {pickError && (
+        <p className="field-error" role="alert">
+          {pickError}
+        </p>
+      )}
+
+      <div className="setup-actions">
         <button type="button" className="link" data-testid={TID.setupSkip} onClick={onSkip}>
           Skip for now
         </button>

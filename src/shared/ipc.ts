@@ -104,6 +104,8 @@ export interface ApproveArgs {
 }
 
 export const api = {
+  /** Opens a web address in the system browser (only http/https; never in the window). */
+  openLink: (url: string) => unwrap("open_link", commands.openLink(url)),
   chatSend: (conversationId: string, content: string) => unwrap("chat_send", commands.chatSend(conversationId, content)),
   chatCancel: (conversationId: string) => unwrap("chat_cancel", commands.chatCancel(conversationId)),
   approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>

@@ -16,6 +16,10 @@ export const TID = {
   setupUseOllama: "setup-use-ollama",
   setupOpenSettings: "setup-open-settings",
   setupSkip: "setup-skip",
+  noProject: "no-project", // the top bar when no project folder is chosen
+  setupKeyLinks: "setup-key-links", // where to get a key, opened in the system browser
+  setupProject: "setup-project",
+  setupPickProject: "setup-pick-project",
 
   // conversations
   conversationList: "conversation-list",
@@ -83,6 +87,10 @@ export const TID = {
   codeBlock: "code-block", // a fenced block of model text; + data-language
   codeCopy: "code-copy",
   sidebarToggle: "sidebar-toggle", // hides or shows the conversation list
+  externalLink: "external-link", // a link in model text: shows its address, opens in the browser
+  linkConfirm: "link-confirm",
+  linkAddress: "link-address",
+  linkOpen: "link-open",
   messageMeta: "message-meta", // time, model and Copy under a message, shown on hover or focus
   messageCopy: "message-copy",
   toolAwaiting: "tool-awaiting", // a block whose call waits for the approval card

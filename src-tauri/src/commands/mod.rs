@@ -6,6 +6,7 @@ pub mod chat;
 pub mod checkpoints;
 pub mod conversations;
 pub mod keys;
+pub mod links;
 pub mod project;
 pub mod providers;
 pub mod settings;
@@ -41,6 +42,7 @@ macro_rules! collect_for {
             providers::provider_models,
             providers::provider_test,
             providers::provider_readiness,
+            links::open_link,
             project::pick_project_folder::<$runtime>,
         ]
     };

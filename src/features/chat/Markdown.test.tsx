@@ -1,8 +1,9 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import ReactMarkdown from "react-markdown";
 import { renderToStaticMarkup } from "react-dom/server";
 import remarkGfm from "remark-gfm";
+import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
 import { TID } from "../../shared/testids";
 import { Markdown, markdownComponents } from "./Markdown";
@@ -53,5 +54,32 @@ describe("code blocks", () => {
     expect(written).toEqual(['fn main() { println!("hi"); }\n']);
     expect(await within(block).findByText("Copied ✓")).toBeInTheDocument();
     expect(document.querySelector("blockquote")).toHaveTextContent("quoted advice");
+  });
+});
+
+describe("links", () => {
+  it("show the whole address first and open it in the system browser only when asked", async () => {
+    const opened: unknown[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === "open_link") opened.push((args as { url: string }).url);
+      return null;
+    });
+    render(<Markdown text={"See [the docs](https://docs.example.org/guide?x=1) or [write](mailto:someone@example.org)."} />);
+    const [docs, mail] = screen.getAllByTestId(TID.externalLink);
+    // Nothing is followed on sight: the window never navigates.
+    expect(document.querySelector("a[href]")).toBeNull();
+
+    await userEvent.click(docs!);
+    expect(screen.getByTestId(TID.linkAddress)).toHaveTextContent("https://docs.example.org/guide?x=1");
+    expect(opened).toEqual([]);
+    await userEvent.click(screen.getByTestId(TID.linkOpen));
+    await waitFor(() => expect(opened).toEqual(["https://docs.example.org/guide?x=1"]));
+    await waitFor(() => expect(screen.queryByTestId(TID.linkConfirm)).toBeNull());
+
+    // An address that is not a web page is shown, never offered to open.
+    await userEvent.click(mail!);
+    expect(screen.getByTestId(TID.linkAddress)).toHaveTextContent("mailto:someone@example.org");
+    expect(screen.queryByTestId(TID.linkOpen)).toBeNull();
+    expect(opened).toHaveLength(1);
   });
 });

@@ -1,19 +1,17 @@
 // Model text as markdown. No raw HTML (react-markdown escapes it unless rehype-raw is added, and it
-// is not); links are shown, never followed inside the webview; images are not loaded (alt text).
+// is not); links open in the system browser after the whole address is shown, never inside the
+// webview; images are not loaded (alt text).
 import { memo, useMemo, type ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CodeBlock, hastText, languageOf } from "./CodeBlock";
+import { ExternalLink } from "../../shared/ui/ExternalLink";
 import { rehypeHighlightCode } from "./highlight";
 import { splitMarkdownBlocks } from "./markdownBlocks";
 import { plainPrefixLength } from "./plainPrefix";
 
 export const markdownComponents: Components = {
-  a: ({ href, children }) => (
-    <span className="md-link" title={href ?? undefined}>
-      {children as ReactNode}
-    </span>
-  ),
+  a: ({ href, children }) => <ExternalLink href={href}>{children as ReactNode}</ExternalLink>,
   img: ({ alt }) => <span className="md-image">[image{alt ? `: ${alt}` : ""}]</span>,
   pre: ({ node, children }) => {
     const code = node?.children?.[0];

@@ -100,6 +100,9 @@ pub struct Engine {
     /// The checkpoint store of each project the sessions work in, shared by them all: one
     /// watcher and one first look at every file per project, however many conversations are open.
     checkpoint_stores: checkpoints::OpenStores,
+    /// The empty folder a window session works in while no project folder is chosen (its tools
+    /// touch no files, see [`tools::no_project_scope`]); made when first needed, removed on drop.
+    no_project_root: std::sync::Mutex<Option<tempfile::TempDir>>,
 }
 
 impl Engine {
@@ -136,6 +139,7 @@ impl Engine {
             settings: RwLock::new((loaded.settings, loaded.integrity)),
             load_notice: loaded.notice,
             checkpoint_stores: checkpoints::OpenStores::default(),
+            no_project_root: std::sync::Mutex::new(None),
         })
     }
 

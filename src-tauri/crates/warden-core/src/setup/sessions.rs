@@ -40,6 +40,9 @@ pub struct SessionSpec {
     pub searxng_url: Option<String>,
     /// Where the session saves its history after every turn (`None`: memory only).
     pub history_file: Option<PathBuf>,
+    /// `false` when the user has chosen no project folder: `project` is an empty stand-in and the
+    /// model is told it has no files to work on.
+    pub project_chosen: bool,
 }
 
 impl SessionSpec {
@@ -58,6 +61,7 @@ impl SessionSpec {
             max_turns: 200,
             searxng_url: None,
             history_file: None,
+            project_chosen: true,
         }
     }
 }
@@ -88,13 +92,39 @@ impl Engine {
         conversation_id: String,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
         let settings = self.settings();
-        let mut spec = SessionSpec::new(chosen_project(&settings));
+        let mut spec = match &settings.project_dir {
+            Some(dir) => SessionSpec::new(PathBuf::from(dir)),
+            // No folder chosen: not the home folder, but an empty one, and no tool that touches
+            // files or runs commands (the window's top bar says so).
+            None => {
+                let mut spec = SessionSpec::new(self.no_project_root()?);
+                spec.scope = Some(super::tools::no_project_scope());
+                spec.project_chosen = false;
+                spec
+            }
+        };
         spec.conversation_id = conversation_id;
         spec.provider = settings.active_provider;
         spec.trust = settings.trust_level;
         spec.default_scope = super::tools::window_default_scope();
         spec.history_file = self.home.conversation_path(&spec.conversation_id);
         self.start(spec).await
+    }
+
+    /// The empty private folder no-project sessions work in (made once, removed with the engine).
+    fn no_project_root(&self) -> Result<PathBuf, SetupError> {
+        let mut root = self.no_project_root.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if root.is_none() {
+            let dir = tempfile::Builder::new()
+                .prefix("warden-no-project-")
+                .tempdir()
+                .map_err(|_| SetupError::BadProject(std::env::temp_dir()))?;
+            *root = Some(dir);
+        }
+        match root.as_ref() {
+            Some(dir) => Ok(dir.path().to_path_buf()),
+            None => Err(SetupError::BadProject(std::env::temp_dir())),
+        }
     }
 
     /// Start a session as the spec says.
@@ -121,7 +151,8 @@ impl Engine {
         if let Some(window) = window {
             config.context_window = window;
         }
-        config.system_prompt = Some(system_prompt(&project));
+        config.system_prompt =
+            Some(if spec.project_chosen { system_prompt(&project) } else { NO_PROJECT_PROMPT.to_owned() });
         config.trust = spec.trust;
         config.scope = scope;
         config.approval_timeout = approval_timeout(&spec, &settings);
@@ -280,6 +311,11 @@ fn canonical_project(dir: &Path) -> Result<PathBuf, SetupError> {
         _ => Err(SetupError::BadProject(dir.to_path_buf())),
     }
 }
+
+const NO_PROJECT_PROMPT: &str = "You are Warden, a careful coding agent. The user has not chosen a \
+project folder yet, so you have no tools that read or change files or run commands. Answer from what \
+you know (and web search when it is offered). If the user asks you to work on files, tell them to \
+choose a project folder first (the top bar or Settings → Project).";
 
 fn system_prompt(project: &Path) -> String {
     format!(

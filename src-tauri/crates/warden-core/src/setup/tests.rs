@@ -302,3 +302,48 @@ async fn only_a_session_that_can_change_files_is_checkpointed() {
     let (commands, _events) = engine.tool_runner(&spec).await.unwrap();
     assert!(commands.checkpoints().is_some(), "commands can change files: checkpointed");
 }
+
+/// With no project folder chosen, a window conversation works in an empty folder of its own (not
+/// the home folder) with no tool that reads or changes files or runs commands, and the model is told.
+#[tokio::test]
+async fn without_a_project_folder_the_window_has_no_file_or_command_tools() {
+    let d = dirs();
+    let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    store.set(warden_protocol::KeyName::Anthropic, "sk-ant-test").await.unwrap();
+    let engine = Engine::new(d.home.clone(), store).unwrap();
+    engine.save_settings(Settings { project_dir: None, ..Settings::default() }).unwrap();
+
+    let (session, _events) = engine.start_session("c-none".to_owned()).await.unwrap();
+    let config = session.config();
+    let registry = crate::tool::ToolRegistry::with_core_tools(crate::tool::ToolsConfig::default());
+    let offered = registry.definitions(&config.scope);
+    assert!(offered.iter().any(|t| t.name == "web_search"), "web search stays: {offered:?}");
+    for tool in &offered {
+        assert!(
+            matches!(
+                tool.category,
+                warden_protocol::ToolCategory::Web | warden_protocol::ToolCategory::System
+            ),
+            "{} is offered without a project folder",
+            tool.name
+        );
+    }
+    let root = config.project_root.clone().unwrap();
+    assert_ne!(Some(root.clone()), dirs::home_dir(), "never the home folder");
+    assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0, "an empty folder of its own");
+    assert!(config.system_prompt.as_deref().unwrap().contains("not chosen a project folder"));
+
+    // Once a folder is chosen, a new conversation works there with the window's tools.
+    engine
+        .save_settings(Settings {
+            project_dir: Some(d.project.to_string_lossy().into_owned()),
+            ..Settings::default()
+        })
+        .unwrap();
+    let (chosen, _events) = engine.start_session("c-chosen".to_owned()).await.unwrap();
+    assert!(chosen.config().scope.allows("file_write"));
+    assert_eq!(
+        chosen.config().project_root.as_deref(),
+        Some(std::fs::canonicalize(&d.project).unwrap().as_path())
+    );
+}

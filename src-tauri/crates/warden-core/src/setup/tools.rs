@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-use warden_protocol::{Event, OutputStream, ToolApproval, ToolConfirm, ToolResult};
+use warden_protocol::{Event, OutputStream, ToolApproval, ToolCategory, ToolConfirm, ToolResult};
 
 use super::sessions::approval_timeout;
 use super::{Engine, SessionSpec, SetupError};
@@ -31,6 +31,20 @@ pub fn tool_catalog() -> Vec<warden_protocol::ToolInfo> {
 /// `--allow` says otherwise ([`SessionSpec::new`]). Tools from elsewhere (MCP) are not built in.
 pub fn window_default_scope() -> crate::scope::Scope {
     crate::scope::Scope::only(tool_names())
+}
+
+/// What a window session may use while no project folder is chosen: the tools that touch no file
+/// and run no command (web search, facts about the machine).
+pub fn no_project_scope() -> crate::scope::Scope {
+    let registry = ToolRegistry::with_core_tools(ToolsConfig::default());
+    let everything = crate::scope::Scope::only(registry.names());
+    crate::scope::Scope::only(
+        registry
+            .definitions(&everything)
+            .into_iter()
+            .filter(|tool| matches!(tool.category, ToolCategory::Web | ToolCategory::System))
+            .map(|tool| tool.name),
+    )
 }
 
 /// Every core tool's name, for validating `--allow`.
