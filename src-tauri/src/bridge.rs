@@ -20,6 +20,9 @@ pub trait EventSink: Send + Sync + 'static {
 
 impl<R: tauri::Runtime> EventSink for tauri::AppHandle<R> {
     fn emit(&self, event: Event) {
+        if let Event::ToolConfirm(confirm) = &event {
+            crate::attention::approval_waiting(self, confirm);
+        }
         let name = event.name();
         if let Err(err) = crate::events::emit(self, event) {
             tracing::warn!(event = name, %err, "could not emit event to the window");

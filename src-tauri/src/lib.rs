@@ -1,11 +1,13 @@
 //! Warden's desktop window: the Tauri shell around the engine. Commands in [`commands`], engine
 //! events forwarded to the window by [`bridge`], both typed into `src/bindings.ts` by tauri-specta.
 
+mod attention;
 mod bridge;
 mod coalesce;
 mod commands;
 mod error;
 mod events;
+mod notify;
 mod pace;
 mod rendering;
 mod routes;

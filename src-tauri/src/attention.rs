@@ -1,0 +1,84 @@
+//! Approvals that find the user: when a tool call asks while the window is not focused, the window
+//! asks the window manager for attention (a blinking task-bar entry) and a desktop notification
+//! says what is waiting. Nothing is sent while the user is looking at the window.
+
+use tauri::Manager;
+use warden_protocol::{ApprovalPreview, ToolConfirm};
+
+/// Called for each approval request the window is sent.
+pub fn approval_waiting<R: tauri::Runtime>(app: &tauri::AppHandle<R>, confirm: &ToolConfirm) {
+    let Some(window) = app.get_webview_window("main") else { return };
+    if window.is_focused().unwrap_or(false) {
+        return;
+    }
+    if let Err(error) = window.request_user_attention(Some(tauri::UserAttentionType::Critical)) {
+        tracing::debug!(%error, "could not ask for the user's attention");
+    }
+    let (summary, body) = notification_text(confirm);
+    // Off the event path: the bus may be slow or missing, and the card is shown either way.
+    std::thread::spawn(move || {
+        if let Err(error) = crate::notify::send(&summary, &body) {
+            tracing::debug!(%error, "no desktop notification for the approval");
+        }
+    });
+}
+
+/// What the notification says: which tool waits, and on what (one line, control characters out,
+/// short enough for any notification bubble).
+pub fn notification_text(confirm: &ToolConfirm) -> (String, String) {
+    let summary = "Warden is waiting for your approval".to_owned();
+    let what = match &confirm.preview {
+        Some(ApprovalPreview::Command { command, .. }) => format!("Run: {command}"),
+        Some(ApprovalPreview::Diff { path, .. }) => format!("Change {path}"),
+        None => format!("Use {}", confirm.tool_name),
+    };
+    let clean: String = what.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let mut body: String = clean.split_whitespace().collect::<Vec<_>>().join(" ");
+    if body.chars().count() > 160 {
+        body = body.chars().take(159).collect::<String>() + "…";
+    }
+    (summary, body)
+}
+
+#[cfg(test)]
+mod tests {
+    use warden_protocol::DangerLevel;
+
+    use super::*;
+
+    fn confirm(preview: Option<ApprovalPreview>) -> ToolConfirm {
+        ToolConfirm {
+            conversation_id: "c".into(),
+            message_id: "m".into(),
+            tool_id: "t".into(),
+            tool_name: "file_write".into(),
+            input: serde_json::json!({}),
+            danger_level: DangerLevel::Dangerous,
+            preview,
+            timeout_secs: 30,
+            reason: None,
+            queue: None,
+        }
+    }
+
+    #[test]
+    fn the_notification_names_what_waits_on_one_clean_short_line() {
+        let command = confirm(Some(ApprovalPreview::Command {
+            command: "printf 'a\x1b[31mb'\ncargo test".into(),
+            cwd: "/srv/p".into(),
+        }));
+        let (summary, body) = notification_text(&command);
+        assert_eq!(summary, "Warden is waiting for your approval");
+        assert_eq!(body, "Run: printf 'a [31mb' cargo test");
+        assert!(!body.chars().any(char::is_control));
+
+        let diff = confirm(Some(ApprovalPreview::Diff { path: "src/a.rs".into(), diff: String::new() }));
+        assert_eq!(notification_text(&diff).1, "Change src/a.rs");
+        assert_eq!(notification_text(&confirm(None)).1, "Use file_write");
+
+        let long = confirm(Some(ApprovalPreview::Command { command: "x".repeat(500), cwd: "/".into() }));
+        let body = notification_text(&long).1;
+        assert_eq!(body.chars().count(), 160);
+        assert!(body.ends_with('…'));
+    }
+}
