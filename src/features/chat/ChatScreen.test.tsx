@@ -157,6 +157,7 @@ describe("ChatScreen", () => {
     expect(items()).toHaveLength(2);
     expect(items()[0]).toHaveAttribute("data-conversation-id", fresh);
     expect(items()[0]).toHaveAttribute("aria-current", "page");
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
 
     // Once written in, it is no longer empty: New makes another.
     await userEvent.type(screen.getByTestId(TID.composerInput), "Hello{Enter}");

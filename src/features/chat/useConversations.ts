@@ -4,6 +4,7 @@
 // themselves come back through `chat_history`.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { newId } from "../../shared/format";
+import { focusComposer } from "../../shared/keyboard";
 import { api } from "../../shared/ipc";
 import { useChat, useChatStore } from "../../shared/store/store";
 import type { ChatState } from "../../shared/store/types";
@@ -130,6 +131,8 @@ export function useConversations() {
     const empty = unsaved.find((d) => !listed.has(d.id) && !store.getState().conversations[d.id]?.messageIds.length);
     if (empty) {
       setActiveId(empty.id);
+      // Nothing is remounted when it is the one shown: the caret goes to its message field anyway.
+      focusComposer();
       return;
     }
     const entry = { id: newId("conv"), title: UNTITLED, saved: false };

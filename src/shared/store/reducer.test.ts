@@ -214,6 +214,10 @@ describe("event store reducer", () => {
     expect(assistant(s).errors.map((e) => e.message)).toEqual(["Wait a moment (2)"]);
     const ok = fold([start(), text("answer")], s);
     expect(assistant(ok).errors).toEqual([]);
+    // As the engine sends them: the message starts, then its request is retried, then it streams.
+    const started = fold([{ type: "user-send", conversationId: C, messageId: "u1", text: "hi" }, start(), retrying(1)]);
+    expect(assistant(started).errors.map((e) => e.message)).toEqual(["Wait a moment (1)"]);
+    expect(assistant(fold([text("answer")], started)).errors).toEqual([]);
     const failed = reduce(s, {
       event: "chat:error",
       payload: { conversationId: C, messageId: M, code: "NETWORK", message: "Could not reach the API", retryable: false },

@@ -69,6 +69,9 @@ function withAssistant(c: Conversation, messageId: string, f: (m: AssistantMessa
 
 function appendSegment(m: AssistantMessage, kind: "text" | "thinking", delta: string): AssistantMessage {
   if (!delta) return m;
+  // The answer is coming: a "retrying…" notice has done its job (the engine says the message
+  // started before it sent the request, so the notice arrives after chat:stream-start).
+  if (m.errors.some((x) => x.retrying)) m = { ...m, errors: withoutRetrying(m.errors) };
   const segs = m.segments;
   const last = segs[segs.length - 1];
   let next: Segment[];
@@ -237,6 +240,8 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
       const next = withConversation(state, e.conversationId, (c) => {
         let conv = withAssistant(c, e.messageId, (m) => ({
           ...m,
+          // Ended without a failure: nothing is being retried any more.
+          errors: withoutRetrying(m.errors),
           streaming: false,
           usage: e.usage ?? null,
           stopReason: e.stopReason,

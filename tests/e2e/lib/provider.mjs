@@ -8,6 +8,9 @@
 //                                     "please write the file <path>" names the path)
 //   text containing "please read"  -> a file_read tool_use of README.md
 //   text "bench <deltas> <tools>"  -> <deltas> text deltas then <tools> file_read tool_uses
+//   text containing "talk slowly"  -> a long answer, 100 ms a word (time to press Stop or Esc)
+//   text containing "rate limit once <tag>" -> 429 (retry-after 1) the first time, then the answer
+//   text containing "drop once <tag>"       -> the first stream breaks off mid-answer, then the answer
 //   anything else                  -> a streamed text answer
 //
 // Usage as a process: `node provider.mjs` prints `PORT <n>` and serves until killed.
@@ -73,16 +76,38 @@ export function script(body) {
       stop: "tool_use",
     };
   }
+  if (/talk slowly/i.test(text)) {
+    const chunks = Array.from({ length: 300 }, (_, i) => `slow${i} `);
+    return { blocks: [{ type: "text", chunks, delayMs: 100 }], stop: "end_turn" };
+  }
   const words = ANSWER.split(/(?<= )/);
   return { blocks: [{ type: "text", chunks: words }], stop: "end_turn" };
+}
+
+/** What goes wrong once for a message, by its tag: "rate limit once a1" → 429 the first time. */
+const failedOnce = new Set();
+function failureFor(body) {
+  const text = userText(lastUser(body));
+  for (const [kind, re] of [
+    ["429", /rate limit once (\S+)/i],
+    ["drop", /drop once (\S+)/i],
+  ]) {
+    const tag = re.exec(text)?.[1];
+    if (tag && !hasToolResult(lastUser(body)) && !failedOnce.has(`${kind}:${tag}`)) {
+      failedOnce.add(`${kind}:${tag}`);
+      return kind;
+    }
+  }
+  return null;
 }
 
 function sse(res, type, data) {
   return res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
 }
 
-async function stream(res, body) {
+async function stream(res, body, failure = null) {
   const { blocks, stop } = script(body);
+  if (failure === "drop") for (const b of blocks) if (b.type === "text") b.dropAfter = 3;
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
   sse(res, "message_start", {
     message: {
@@ -104,7 +129,12 @@ async function stream(res, body) {
       for (const chunk of block.chunks) {
         out++;
         const ok = sse(res, "content_block_delta", { index, delta: { type: "text_delta", text: chunk } });
-        if (!block.fast) await sleep(DELTA_DELAY_MS);
+        if (block.dropAfter !== undefined && out > block.dropAfter) {
+          // The connection breaks off mid-answer, as a dropped network does.
+          res.destroy();
+          return;
+        }
+        if (!block.fast) await sleep(block.delayMs ?? DELTA_DELAY_MS);
         else if (!ok) await new Promise((r) => res.once("drain", r));
       }
     } else {
@@ -150,7 +180,13 @@ export function startProvider({ port = 0, host = "127.0.0.1" } = {}) {
           return;
         }
         requests.push({ url: req.url, headers: { ...req.headers, "x-api-key": req.headers["x-api-key"] ? "[set]" : undefined, authorization: req.headers.authorization ? "[set]" : undefined }, body });
-        stream(res, body).catch(() => res.destroy());
+        const failure = failureFor(body);
+        if (failure === "429") {
+          res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+          res.end(JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "Number of requests has exceeded your rate limit." } }));
+          return;
+        }
+        stream(res, body, failure).catch(() => res.destroy());
         return;
       }
       res.writeHead(404, { "content-type": "application/json" });
