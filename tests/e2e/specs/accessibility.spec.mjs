@@ -1,0 +1,51 @@
+// An accessibility pass with axe-core in the real window: the chat with an answer, the approval
+// card and Settings, each in the light and the dark theme — no serious or critical violations.
+
+import { assertAccessible } from "../lib/axe.mjs";
+import { readyToChat } from "../lib/ready.mjs";
+
+async function setTheme(s, theme) {
+  await (await s.waitForTestId("settings-open")).click();
+  await s.waitForTestId("settings-panel");
+  await s.execute(`document.querySelector('[data-testid="theme-${theme}"]').scrollIntoView({ block: "center" }); return true;`);
+  const already = await s.execute(`return document.querySelector('[data-testid="theme-${theme}"]').checked`);
+  await (await s.byTestId(`theme-${theme}`)).click();
+  if (!already) await s.waitFor("saved", async () => (await (await s.byTestId("settings-saved")).text()).includes("Saved"));
+  if (theme !== "system") {
+    await s.waitFor(`the ${theme} theme`, async () => (await s.execute("return document.documentElement.dataset.theme")) === theme);
+  }
+}
+
+export default async function (t) {
+  const { s } = t;
+  t.step("a conversation with an answer");
+  await readyToChat(t, "sk-ant-e2e-" + Math.random().toString(36).slice(2, 12));
+  await (await s.byTestId("composer-input")).type("Hello there");
+  await (await s.byTestId("composer-send")).click();
+  await s.waitFor("the answer", async () =>
+    (await s.execute(`return [...document.querySelectorAll('[data-role="assistant"]')].pop()?.textContent ?? ""`)).includes("change them."),
+    { timeoutMs: 20_000 },
+  );
+  await s.waitFor("turn over", async () => (await s.count('[data-testid="composer-stop"]')) === 0, { timeoutMs: 20_000 });
+
+  for (const theme of ["light", "dark"]) {
+    t.step(`Settings, ${theme}`);
+    await setTheme(s, theme);
+    await assertAccessible(t, `Settings (${theme})`);
+    await (await s.byTestId("settings-close")).click();
+
+    t.step(`the chat, ${theme}`);
+    await s.waitForTestId("composer-input");
+    await assertAccessible(t, `the chat (${theme})`);
+
+    t.step(`the approval card, ${theme}`);
+    await (await s.byTestId("composer-input")).type(`Please write the file a11y/${theme}.txt`);
+    await (await s.byTestId("composer-send")).click();
+    await s.waitForTestId("approval-dialog", { timeoutMs: 20_000 });
+    await assertAccessible(t, `the approval card (${theme})`);
+    await (await s.byTestId("approval-reject")).click();
+    await s.waitFor("turn over", async () => (await s.count('[data-testid="composer-stop"]')) === 0, { timeoutMs: 20_000 });
+  }
+  await setTheme(s, "system");
+  await (await s.byTestId("settings-close")).click();
+}
