@@ -40,7 +40,7 @@ function boot({ keys = [], ollama = false, settings = SETTINGS }: { keys?: KeySt
         case "chat_history":
           return [];
         case "provider_models":
-          return [];
+          return [{ id: "claude-test", displayName: "Claude Test", supportsTools: true, contextWindow: 200000 }];
         case "pick_project_folder":
           return "/home/me/src/app";
         default:
@@ -140,6 +140,24 @@ describe("App first run", () => {
     await userEvent.keyboard("{Control>},{/Control}");
     expect(screen.queryByTestId(TID.settingsPanel)).toBeNull();
     await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
+  });
+
+  it("shows which model answers beside the composer, and switching it saves the settings", async () => {
+    const calls = boot({ keys: [{ name: "anthropic", isSet: true }] });
+    render(<App />);
+    const menu = await screen.findByTestId(TID.modelSwitch);
+    expect(menu).toHaveValue("");
+    expect(menu).toHaveDisplayValue("Default model");
+    await userEvent.click(menu);
+    await waitFor(() => expect(calls).toContainEqual({ cmd: "provider_models", args: { provider: "anthropic" } }));
+    await userEvent.selectOptions(menu, "claude-test");
+    await waitFor(() => expect(calls.some((c) => c.cmd === "settings_set")).toBe(true));
+    const saved = calls.filter((c) => c.cmd === "settings_set").at(-1)?.args.settings as Settings;
+    expect(saved.providers?.anthropic?.model).toBe("claude-test");
+    expect(menu).toHaveDisplayValue("Claude Test");
+    // Settings opens with the model chosen here, so it cannot save the old one back.
+    await userEvent.click(screen.getByTestId(TID.settingsOpen));
+    expect(screen.getByTestId(TID.modelPicker.anthropic)).toHaveValue("claude-test");
   });
 
   it("can skip setup, and opens and closes settings from the top bar", async () => {

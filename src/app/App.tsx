@@ -2,7 +2,7 @@
 import { useEffect, useState } from "react";
 import { ChatScreen } from "../features/chat/ChatScreen";
 import { SettingsPanel } from "../features/settings/SettingsPanel";
-import { withDefaults } from "../features/settings/settingsModel";
+import { providerSettings, setProvider, withDefaults } from "../features/settings/settingsModel";
 import { api, type KeyStatus, type ProviderReadiness, type Settings } from "../shared/ipc";
 import { connectEvents } from "../shared/store/bridge";
 import { useChatStore } from "../shared/store/store";
@@ -72,6 +72,14 @@ function Loaded({
     }
   };
 
+
+  // The composer's model menu: saved like Settings saves it; the next message uses it.
+  const chooseModel = async (model: string | null) => {
+    const provider = settings.activeProvider ?? "anthropic";
+    const next = setProvider(settings, provider, { model, contextWindow: null });
+    await api.settingsSet(next);
+    setSettings(next);
+  };
 
   const chooseProject = async (dir: string) => {
     setBusy(true);
@@ -145,7 +153,14 @@ function Loaded({
           onClose={() => setRoute("chat")}
         />
       ) : (
-        <ChatScreen onOpenSettings={() => setRoute("settings")} />
+        <ChatScreen
+          onOpenSettings={() => setRoute("settings")}
+          modelChoice={{
+            provider: settings.activeProvider ?? "anthropic",
+            model: providerSettings(settings, settings.activeProvider ?? "anthropic").model ?? null,
+            onChange: chooseModel,
+          }}
+        />
       )}
     </div>
   );

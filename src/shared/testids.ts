@@ -91,6 +91,7 @@ export const TID = {
   linkConfirm: "link-confirm",
   linkAddress: "link-address",
   linkOpen: "link-open",
+  modelSwitch: "model-switch", // the model that answers, in the composer
   messageMeta: "message-meta", // time, model and Copy under a message, shown on hover or focus
   messageCopy: "message-copy",
   toolAwaiting: "tool-awaiting", // a block whose call waits for the approval card

@@ -6,6 +6,7 @@ import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
+import type { ModelChoice } from "./ModelSwitch";
 import { useConversations } from "./useConversations";
 import "./chat.css";
 
@@ -31,7 +32,7 @@ function useSidebarHidden(): [boolean, (hidden: boolean) => void] {
   return [hidden, set];
 }
 
-export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
+export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: () => void; modelChoice?: ModelChoice }) {
   const store = useChatStore();
   const [sidebarHidden, setSidebarHidden] = useSidebarHidden();
   const { list, activeId, setActiveId, create, titleDraft, rename, remove, error } = useConversations();
@@ -113,6 +114,7 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
             conversationId={activeId}
             onOpenSettings={onOpenSettings}
             onFirstMessage={(text) => titleDraft(activeId, text)}
+            modelChoice={modelChoice}
             aboveComposer={<ApprovalHost activeConversationId={activeId} onOpenConversation={setActiveId} />}
           />
         )}

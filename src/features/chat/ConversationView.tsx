@@ -8,6 +8,7 @@ import { TurnChanges } from "../checkpoints/TurnChanges";
 import { turnCheckpoints, type TurnCheckpoints } from "../checkpoints/turns";
 import { Composer } from "./Composer";
 import { ContextGauge } from "./ContextGauge";
+import { ModelSwitch, type ModelChoice } from "./ModelSwitch";
 import { ErrorNotice } from "./ErrorNotice";
 import { RetryLast } from "./RetryLast";
 import { SessionGrants } from "./SessionGrants";
@@ -20,6 +21,7 @@ export function ConversationView({
   onOpenSettings,
   onFirstMessage,
   aboveComposer,
+  modelChoice,
 }: {
   conversationId: string;
   onOpenSettings?: () => void;
@@ -27,6 +29,8 @@ export function ConversationView({
   onFirstMessage?: (text: string) => void;
   /** Docked between the messages and the composer (the approval dialog). */
   aboveComposer?: ReactNode;
+  /** The model that answers, shown and changeable beside the composer. */
+  modelChoice?: ModelChoice;
 }) {
   const stored = useChat((s) => s.conversations[conversationId]);
   const conversation = stored ?? emptyConversation(conversationId);
@@ -156,7 +160,10 @@ export function ConversationView({
       )}
       {aboveComposer}
       <footer className="conversation-footer">
-        <ContextGauge conversation={conversation} />
+        <div className="conversation-footer-row">
+          <ContextGauge conversation={conversation} />
+          {modelChoice && <ModelSwitch choice={modelChoice} disabled={conversation.running} />}
+        </div>
         <SessionGrants conversationId={conversationId} refresh={`${conversation.running}:${pendingHere}`} />
         <Composer conversationId={conversationId} running={conversation.running} onSend={onSend} onStop={stop} draft={draft} />
       </footer>
