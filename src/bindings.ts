@@ -639,6 +639,11 @@ export type ToolResultBlock = {
 	toolName: string,
 	content: string,
 	isError: boolean,
+	/**
+	 *  Why a failed call failed (`USER_REJECTED`, `APPROVAL_TIMEOUT`…), kept in the saved history
+	 *  so a reopened conversation says it as the live one did. Never sent to a provider.
+	 */
+	code?: ToolErrorCode | null,
 };
 
 /**  `chat:tool-result`: the tool finished, failed, was denied or cancelled. */

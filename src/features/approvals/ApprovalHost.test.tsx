@@ -192,7 +192,8 @@ describe("ApprovalDialog", () => {
     expect(approveCalls()).toEqual([]);
     expect(store.getState().approvals).toEqual([]);
     const t = store.getState().conversations["c1"]!.tools["t1"]!;
-    expect(t.status).toBe("denied");
+    // It reads "timed out", not "not allowed": nobody said no.
+    expect(t.status).toBe("expired");
     expect(t.errorCode).toBe("APPROVAL_TIMEOUT");
   });
 

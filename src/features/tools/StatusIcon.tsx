@@ -7,6 +7,7 @@ const LABELS: Record<ToolBlockStatus, string> = {
   success: "Done",
   error: "Failed",
   denied: "Not allowed",
+  expired: "Timed out: nobody approved it in time",
   cancelled: "Cancelled",
 };
 
@@ -15,6 +16,7 @@ const GLYPHS: Record<Exclude<ToolBlockStatus, "running">, string> = {
   success: "✓",
   error: "✕",
   denied: "⊘",
+  expired: "⏱",
   cancelled: "■",
 };
 

@@ -38,7 +38,7 @@ function InputView({ tool }: { tool: ToolBlock }) {
 function OutputView({ tool, kind }: { tool: ToolBlock; kind: ToolKind }) {
   const streamed = textOf(tool.output);
   const failedNote =
-    tool.status === "error" || tool.status === "denied" || tool.status === "cancelled" ? (
+    tool.status === "error" || tool.status === "denied" || tool.status === "expired" || tool.status === "cancelled" ? (
       <p className={`tool-note tool-note-${tool.status}`}>
         {tool.errorCode ? <code>{tool.errorCode}</code> : null} {kind === "bash" && streamed ? tool.result : null}
       </p>

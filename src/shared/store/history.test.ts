@@ -42,6 +42,35 @@ describe("history-loaded", () => {
     expect(c.running).toBe(false);
   });
 
+  it("says what the engine kept: a timed-out approval, a rejection, an old file without a code", () => {
+    const s = reduce(initialChatState, {
+      type: "history-loaded",
+      conversationId: "c",
+      history: [
+        {
+          role: "assistant",
+          content: [
+            { type: "tool_use", id: "late", name: "file_write", input: {}, rawArguments: null },
+            { type: "tool_use", id: "no", name: "bash", input: {}, rawArguments: null },
+            { type: "tool_use", id: "old", name: "bash", input: {}, rawArguments: null },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", toolUseId: "late", toolName: "file_write", content: "Not run: nobody approved this call within 30 s.", isError: true, code: "APPROVAL_TIMEOUT" },
+            { type: "tool_result", toolUseId: "no", toolName: "bash", content: "The user rejected this call.", isError: true, code: "USER_REJECTED" },
+            { type: "tool_result", toolUseId: "old", toolName: "bash", content: "failed", isError: true },
+          ],
+        },
+      ],
+    });
+    const tools = s.conversations["c"]!.tools;
+    expect(tools["late"]).toMatchObject({ status: "expired", errorCode: "APPROVAL_TIMEOUT" });
+    expect(tools["no"]).toMatchObject({ status: "denied", errorCode: "USER_REJECTED" });
+    expect(tools["old"]).toMatchObject({ status: "error", errorCode: null });
+  });
+
   it("does not overwrite a conversation that already has live messages", () => {
     const live = reduce(initialChatState, { event: "chat:text-delta", payload: { conversationId: "c", messageId: "m", delta: "live" } });
     const after = reduce(live, { type: "history-loaded", conversationId: "c", history: [{ role: "user", content: [{ type: "text", text: "old" }] }] });

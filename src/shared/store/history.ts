@@ -2,6 +2,7 @@
 // conversation looks like it did while it streamed: tool results land on their tool blocks.
 import type { HistoryMessage } from "../ipc";
 import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
+import { statusFromResult } from "./toolStatus";
 import { textFrom } from "./textBuffer";
 import type { AssistantMessage, Conversation, Segment } from "./types";
 
@@ -17,9 +18,13 @@ export function historyToConversation(id: string, history: HistoryMessage[]): Co
         if (b.type !== "tool_result") continue;
         const t = conv.tools[b.toolUseId];
         if (t) {
+          // The engine keeps why a call failed: a reopened conversation says "timed out" or
+          // "not allowed" as the live one did (older files without a code read as failures).
+          const code = b.code ?? null;
           conv.tools[b.toolUseId] = {
             ...t,
-            status: b.isError ? "error" : "success",
+            status: statusFromResult({ status: b.isError ? "error" : "success" }, code),
+            errorCode: code,
             result: b.content,
           };
         }

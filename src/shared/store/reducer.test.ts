@@ -132,7 +132,7 @@ describe("event store reducer", () => {
 
   it.each<[ToolErrorCode | undefined, string]>([
     ["USER_REJECTED", "denied"],
-    ["APPROVAL_TIMEOUT", "denied"],
+    ["APPROVAL_TIMEOUT", "expired"],
     ["BLOCKED_COMMAND", "denied"],
     ["CANCELLED", "cancelled"],
     ["TOOL_TIMEOUT", "error"],
@@ -153,7 +153,7 @@ describe("event store reducer", () => {
     expect(s.conversations[C]!.tools["t1"]!.status).toBe("running");
     s = reduce(s, toolResult("t2", "error", "APPROVAL_TIMEOUT"));
     expect(s.approvals).toEqual([]);
-    expect(s.conversations[C]!.tools["t2"]!.status).toBe("denied");
+    expect(s.conversations[C]!.tools["t2"]!.status).toBe("expired");
   });
 
   it("a confirm for a tool that already finished is not queued", () => {

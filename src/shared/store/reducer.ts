@@ -4,6 +4,7 @@
 import type { ChatError, CheckpointInfo, ProtocolEvent, ToolConfirm, ToolDelta, ToolResult, ToolStart } from "../ipc";
 import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
 import { historyToConversation } from "./history";
+import { isTerminal, statusFromResult } from "./toolStatus";
 import { appendText, emptyText } from "./textBuffer";
 import type {
   Action,
@@ -22,23 +23,7 @@ export const OUTPUT_CAP = 200_000;
 export const initialChatState: ChatState = { conversations: {}, approvals: [] };
 
 
-const TERMINAL: ReadonlySet<ToolBlockStatus> = new Set(["success", "error", "denied", "cancelled"]);
-export const isTerminal = (s: ToolBlockStatus) => TERMINAL.has(s);
-
-/** How a failed tool result is shown: refusals and cancellations are not errors of the tool. */
-export function statusFromResult(r: Pick<ToolResult, "status">, code: string | null): ToolBlockStatus {
-  if (r.status === "success") return "success";
-  switch (code) {
-    case "USER_REJECTED":
-    case "APPROVAL_TIMEOUT":
-    case "BLOCKED_COMMAND":
-      return "denied";
-    case "CANCELLED":
-      return "cancelled";
-    default:
-      return "error";
-  }
-}
+export { isTerminal, statusFromResult } from "./toolStatus";
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null;
@@ -303,7 +288,7 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
       return withConversation(next, pending.conversationId, (c) => {
         const t = c.tools[a.toolId];
         if (!t || isTerminal(t.status)) return c;
-        const status: ToolBlockStatus = a.approved ? "running" : "denied";
+        const status: ToolBlockStatus = a.approved ? "running" : a.code === "APPROVAL_TIMEOUT" ? "expired" : "denied";
         return { ...c, tools: { ...c.tools, [a.toolId]: { ...t, status, errorCode: a.approved ? null : (a.code ?? "USER_REJECTED") } } };
       });
     }

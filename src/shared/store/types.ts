@@ -14,7 +14,8 @@ import type {
 } from "../ipc";
 import type { TextBuffer } from "./textBuffer";
 
-export type ToolBlockStatus = "running" | "awaiting_approval" | "success" | "error" | "denied" | "cancelled";
+/** `expired`: nobody answered its approval in time (not run, and not a rejection either). */
+export type ToolBlockStatus = "running" | "awaiting_approval" | "success" | "error" | "denied" | "expired" | "cancelled";
 
 export interface ToolBlock {
   toolId: string;

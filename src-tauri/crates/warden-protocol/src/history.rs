@@ -82,4 +82,8 @@ pub struct ToolResultBlock {
     pub tool_name: String,
     pub content: String,
     pub is_error: bool,
+    /// Why a failed call failed (`USER_REJECTED`, `APPROVAL_TIMEOUT`…), kept in the saved history
+    /// so a reopened conversation says it as the live one did. Never sent to a provider.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<crate::ToolErrorCode>,
 }

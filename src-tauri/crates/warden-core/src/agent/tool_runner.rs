@@ -366,6 +366,7 @@ impl ToolRunner {
             tool_name: call.name.clone(),
             content: result.result.clone(),
             is_error: output.is_error,
+            code: result.code,
         };
         CallOutcome { result, block }
     }

@@ -194,6 +194,7 @@ fn a_rewind_drops_a_user_message_and_what_follows_and_keeps_the_title() {
             tool_name: "bash".into(),
             content: "ok".into(),
             is_error: false,
+            code: None,
         })],
     };
     let messages = [

@@ -211,6 +211,18 @@ async fn an_unanswered_confirmation_times_out_and_nothing_runs() {
     assert_eq!(run.confirms()[0].timeout_secs, 1);
     assert_eq!(code(run.results()[0]), Some(ToolErrorCode::ApprovalTimeout));
     assert_eq!(run.end, TurnEnd::Completed);
+    // The saved history keeps why: a reopened conversation says "timed out", not "rejected".
+    let kept: Vec<_> = h
+        .session
+        .history()
+        .iter()
+        .flat_map(|m| m.content.clone())
+        .filter_map(|b| match b {
+            warden_protocol::ContentBlock::ToolResult(r) => Some(r.code),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kept, vec![Some(ToolErrorCode::ApprovalTimeout)]);
 }
 
 #[tokio::test]

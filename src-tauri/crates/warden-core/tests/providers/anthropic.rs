@@ -133,6 +133,7 @@ async fn follow_up_puts_tool_results_first_with_is_error() {
             tool_name: name.into(),
             content: content.into(),
             is_error,
+            code: None,
         })
     };
     // Text first in history, and the results in two messages: the wire must still lead with
@@ -194,6 +195,7 @@ async fn follow_up_after_thinking_echoes_the_signed_block() {
                 tool_name: "get_weather".into(),
                 content: "18 °C, partly cloudy".into(),
                 is_error: false,
+                code: None,
             })],
         },
     ];

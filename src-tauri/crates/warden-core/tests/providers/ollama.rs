@@ -109,6 +109,7 @@ async fn follow_up_sends_argument_objects_and_tool_name_results() {
             tool_name: name.into(),
             content: content.into(),
             is_error,
+            code: None,
         })
     };
     let history = vec![

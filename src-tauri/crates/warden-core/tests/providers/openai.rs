@@ -85,6 +85,7 @@ async fn follow_up_sends_raw_arguments_and_one_tool_message_per_result() {
             tool_name: name.into(),
             content: content.into(),
             is_error,
+            code: None,
         })
     };
     let history = vec![

@@ -108,6 +108,7 @@ mod tests {
                         tool_name: "file_read".into(),
                         content: "no such file".into(),
                         is_error: true,
+                        code: None,
                     })],
                 },
             ],
