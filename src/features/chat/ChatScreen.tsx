@@ -6,6 +6,7 @@ import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
+import { SidebarToggle } from "./SidebarToggle";
 import type { ModelChoice } from "./ModelSwitch";
 import { useConversations } from "./useConversations";
 import "./chat.css";
@@ -81,16 +82,7 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
     <div className="chat-screen">
       {sidebarHidden ? (
         <nav className="sidebar-rail" aria-label="Conversations">
-          <button
-            type="button"
-            className="sidebar-toggle"
-            data-testid={TID.sidebarToggle}
-            aria-label="Show the conversation list"
-            title="Show the conversation list (Ctrl+B)"
-            onClick={() => setSidebarHidden(false)}
-          >
-            »
-          </button>
+          <SidebarToggle hidden onToggle={() => setSidebarHidden(false)} />
           <button type="button" data-testid={TID.conversationNew} aria-label="New conversation" title="New conversation (Ctrl+N)" onClick={create}>
             +
           </button>

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useChat } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
+import { SidebarToggle } from "./SidebarToggle";
 import type { ConversationEntry } from "./useConversations";
 
 function RunningDot({ id }: { id: string }) {
@@ -89,18 +90,7 @@ export function ConversationList({
         <button type="button" className="new-conversation" data-testid={TID.conversationNew} onClick={onNew}>
           + New conversation
         </button>
-        {onHide && (
-          <button
-            type="button"
-            className="sidebar-toggle"
-            data-testid={TID.sidebarToggle}
-            aria-label="Hide the conversation list"
-            title="Hide the conversation list (Ctrl+B)"
-            onClick={onHide}
-          >
-            «
-          </button>
-        )}
+        {onHide && <SidebarToggle hidden={false} onToggle={onHide} />}
       </div>
       {error && (
         <p className="conversation-error" role="alert" data-testid={TID.conversationError}>

@@ -1,5 +1,6 @@
 //! The agent loop driven through real HTTP in every wire format.
 
+mod approvals;
 mod checkpoints;
 mod engine_facts;
 mod harness;
