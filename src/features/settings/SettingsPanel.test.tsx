@@ -103,6 +103,11 @@ describe("SettingsPanel", () => {
     await waitFor(() => expect(screen.getByTestId(TID.keyStatus.openai)).toHaveTextContent("No key"));
   });
 
+  it("asks for the keys' status each time it opens (a key's verdict changes as messages go)", async () => {
+    render(<Harness />);
+    await waitFor(() => expect(callsOf("keys_status")).toHaveLength(1));
+  });
+
   it("says whether the provider accepted a stored key when it was last sent", async () => {
     const at = new Date(2026, 10, 23, 14, 5).getTime();
     // As the window's locale writes a time of day.
@@ -216,7 +221,8 @@ describe("SettingsPanel", () => {
     await userEvent.type(screen.getByTestId(TID.baseUrl.ollama), "http://127.0.0.1:11434");
     await userEvent.click(screen.getByTestId(TID.testConnection.ollama));
     await waitFor(() => expect(screen.getByTestId(TID.testResult.ollama)).toBeInTheDocument());
-    expect(calls.map((c) => c.cmd).filter((c) => c !== "settings_integrity" && c !== "sandbox_status")).toEqual(["settings_set", "provider_test"]);
+    const background = ["settings_integrity", "sandbox_status", "keys_status", "tools_catalog"];
+    expect(calls.map((c) => c.cmd).filter((c) => !background.includes(c))).toEqual(["settings_set", "provider_test"]);
     expect((callsOf("settings_set")[0]!.settings as Settings).providers?.ollama?.baseUrl).toBe("http://127.0.0.1:11434");
   });
 

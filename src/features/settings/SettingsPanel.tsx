@@ -81,8 +81,15 @@ export function SettingsPanel({
   };
 
   const refreshKeys = () => {
-    api.keysStatus().then(onKeysChanged, (e: unknown) => console.warn("keys_status failed", e));
+    Promise.resolve()
+      .then(() => api.keysStatus())
+      .then(
+        (keys) => Array.isArray(keys) && onKeysChanged(keys),
+        (e: unknown) => console.warn("keys_status failed", e),
+      );
   };
+  // Asked afresh each time Settings opens: whether a key was accepted changes as messages are sent.
+  useEffect(refreshKeys, []);
 
   return (
     <div

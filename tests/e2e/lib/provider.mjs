@@ -12,6 +12,7 @@
 //   text containing "rate limit once <tag>" -> 429 (retry-after 1) the first time, then the answer
 //   text containing "drop once <tag>"       -> the first stream breaks off mid-answer, then the answer
 //   anything else                  -> a streamed text answer
+// A key starting with "sk-wrong" is refused (401) whatever the message.
 //
 // Usage as a process: `node provider.mjs` prints `PORT <n>` and serves until killed.
 // GET /__requests returns the recorded request bodies (for asserts).
@@ -164,6 +165,12 @@ export function startProvider({ port = 0, host = "127.0.0.1" } = {}) {
       if (req.method === "GET" && req.url === "/__requests") {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify(requests));
+        return;
+      }
+      // As the real API: a wrong key is refused on every endpoint, the model list included.
+      if (String(req.headers["x-api-key"] ?? "").startsWith("sk-wrong")) {
+        res.writeHead(401, { "content-type": "application/json" });
+        res.end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }));
         return;
       }
       if (req.method === "GET" && /\/models/.test(req.url)) {
