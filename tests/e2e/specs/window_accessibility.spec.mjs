@@ -1,3 +1,4 @@
+// Runs after chat_approval, which must see the hand-written settings file before any spec accepts it.
 // An accessibility pass with axe-core in the real window: the chat with an answer, the approval
 // card and Settings, each in the light and the dark theme — no serious or critical violations.
 
