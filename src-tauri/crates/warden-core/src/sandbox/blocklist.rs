@@ -7,14 +7,17 @@
 //! ([`super::options`]). The verdict ([`Verdict`]) is Blocked, Unknown (a value only running could
 //! tell decides what happens: a computed program or target, a script from a pipe, inline code
 //! that deletes) or Known. `echo "rm -rf /"` is an echo, not a delete. A blocklist is not a
-//! boundary — the sandbox is — but it must not be trivially wrong.
+//! boundary — the sandbox is — but it must not be trivially wrong. Which targets count as critical
+//! is [`super::critical_paths`]; what a session grant covers is [`command_prefix`].
 
-use std::path::{Component, Path};
-
+use super::critical_paths::{is_critical_dir, is_raw_device};
 use super::expand::{expand_word, expand_words, Arg};
 use super::fork_bomb::{inline_code, shell_fork_bomb, Code};
 use super::options::{self, Options};
 use super::shell_words::{self, Segment};
+
+/// What a session grant on a command covers (in its own module, judged by this one).
+pub use super::command_prefix::command_prefix;
 
 /// Why a command is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -40,32 +43,7 @@ fn blocked(reason: impl Into<String>) -> Step {
     Err(BlockedCommand { reason: reason.into() })
 }
 
-/// Top-level system directories whose recursive deletion is as bad as deleting `/`.
-const SYSTEM_DIRS: &[&str] = &[
-    "bin",
-    "boot",
-    "dev",
-    "etc",
-    "home",
-    "lib",
-    "lib32",
-    "lib64",
-    "opt",
-    "root",
-    "sbin",
-    "srv",
-    "usr",
-    "var",
-    "Users",
-    "System",
-    "Library",
-    "Applications",
-    "private",
-];
-/// Device files that are fine to write to.
-const HARMLESS_DEVICES: &[&str] =
-    &["null", "zero", "stdout", "stderr", "stdin", "tty", "random", "urandom", "full"];
-const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish", "busybox-sh"];
+pub(super) const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish", "busybox-sh"];
 const POWER: &[&str] = &["shutdown", "reboot", "halt", "poweroff"];
 /// Programs that write file systems or wipe block devices.
 const FORMATTERS: &[&str] = &["mke2fs", "mkdosfs", "mkswap", "mkntfs", "wipefs", "blkdiscard", "newfs"];
@@ -509,98 +487,11 @@ fn check_recursive_perm(name: &str, options: &Options) -> Step {
     }
 }
 
-/// `/`, `/*`, the home directory (or `~/*`), a top-level system directory (or its `*`), after `.`,
-/// `..` and repeated slashes are folded. Globs in the first component are matched against the
-/// system directories.
-fn is_critical_dir(target: &str) -> bool {
-    let target = target.trim();
-    if !target.starts_with('/') {
-        return false;
-    }
-    let folded = fold(target);
-    let home = dirs::home_dir().map(|h| fold(&h.to_string_lossy())).filter(|h| !h.is_empty());
-    let system = |pattern: &str| SYSTEM_DIRS.iter().any(|dir| glob_matches(pattern, dir));
-    match folded.as_slice() {
-        [] => true,
-        [only] => only == "*" || only.starts_with(".*") || system(only),
-        [dir, star] if star == "*" && system(dir) => true,
-        other => home.is_some_and(|h| {
-            other == h.as_slice() || (other.ends_with(&["*".to_owned()]) && other[..other.len() - 1] == h[..])
-        }),
-    }
-}
-
-/// Whether a shell glob (`*`, `?`, `[…]`) matches `name`.
-fn glob_matches(pattern: &str, name: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let n: Vec<char> = name.chars().collect();
-    fn go(p: &[char], n: &[char]) -> bool {
-        match p.first() {
-            None => n.is_empty(),
-            Some('*') => (0..=n.len()).any(|i| go(&p[1..], &n[i..])),
-            Some('?') => !n.is_empty() && go(&p[1..], &n[1..]),
-            Some('[') => match (p.iter().position(|c| *c == ']'), n.first()) {
-                (Some(close), Some(c)) if close > 1 => {
-                    let set = &p[1..close];
-                    let negated = matches!(set.first(), Some('!' | '^'));
-                    let set = if negated { &set[1..] } else { set };
-                    let mut hit = false;
-                    let mut i = 0;
-                    while i < set.len() {
-                        if i + 2 < set.len() && set[i + 1] == '-' {
-                            hit |= set[i] <= *c && *c <= set[i + 2];
-                            i += 3;
-                        } else {
-                            hit |= set[i] == *c;
-                            i += 1;
-                        }
-                    }
-                    hit != negated && go(&p[close + 1..], &n[1..])
-                }
-                _ => n.first() == Some(&'[') && go(&p[1..], &n[1..]),
-            },
-            Some(c) => n.first() == Some(c) && go(&p[1..], &n[1..]),
-        }
-    }
-    go(&p, &n)
-}
-
-/// The components of a path with `.` dropped and `..` applied (never above the start).
-fn fold(path: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for component in Path::new(path).components() {
-        match component {
-            Component::Normal(c) => out.push(c.to_string_lossy().into_owned()),
-            Component::ParentDir if out.pop().is_none() && !path.starts_with('/') => {
-                out.push("..".to_owned())
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// A device file other than the harmless ones (`//dev/./sda`, `/dev/../dev/sda` included).
-fn is_raw_device(target: &str) -> bool {
-    let target = target.trim();
-    if !target.starts_with('/') {
-        return false;
-    }
-    let folded = fold(target);
-    match folded.as_slice() {
-        [dev, rest @ ..] if dev == "dev" && !rest.is_empty() => {
-            !(HARMLESS_DEVICES.contains(&rest[0].as_str()) && rest.len() == 1
-                || ["fd", "pts", "shm", "mqueue"].contains(&rest[0].as_str()))
-        }
-        _ => false,
-    }
-}
-
-fn base_name(program: &str) -> &str {
+pub(super) fn base_name(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-fn is_assignment(word: &str) -> bool {
+pub(super) fn is_assignment(word: &str) -> bool {
     match word.split_once('=') {
         Some((name, _)) => {
             !name.is_empty()
@@ -608,92 +499,5 @@ fn is_assignment(word: &str) -> bool {
                 && !name.starts_with(|c: char| c.is_ascii_digit())
         }
         None => false,
-    }
-}
-
-/// The program + subcommand prefix a "remember for this session" approval covers (`git status`,
-/// `cargo test`, `ls`); `None` for compound commands (`;`, `&&`, `||`, `|`, `&`, subshells,
-/// substitutions, redirections to files), for wrappers (`sudo`, `env`, `sh -c`, …), for leading
-/// variable assignments, and for commands that are not [`Verdict::Known`] — those are never
-/// remembered.
-pub fn command_prefix(command: &str) -> Option<String> {
-    if judge(command) != Verdict::Known {
-        return None;
-    }
-    let parsed = shell_words::parse(command).ok()?;
-    let [segment] = parsed.segments.as_slice() else { return None };
-    if parsed.compound {
-        return None;
-    }
-    let harmless_redirect = |r: &shell_words::Redirect| {
-        let target = r.target.text();
-        (r.op.ends_with('&') && target.chars().all(|c| c.is_ascii_digit() || c == '-'))
-            || (r.op.contains('>') && target == "/dev/null")
-    };
-    if !segment.redirects.iter().all(harmless_redirect) {
-        return None;
-    }
-    let words: Vec<String> = segment.words.iter().map(shell_words::Word::text).collect();
-    let (program, args) = words.split_first()?;
-    let name = base_name(program);
-    if is_assignment(program)
-        || SHELLS.contains(&name)
-        || [
-            "sudo", "doas", "env", "nice", "ionice", "nohup", "command", "builtin", "exec", "time",
-            "timeout", "stdbuf", "xargs", "eval", "source", ".", "setsid", "busybox", "alias",
-        ]
-        .contains(&name)
-    {
-        return None;
-    }
-    const WITH_SUBCOMMANDS: &[&str] = &[
-        "git",
-        "cargo",
-        "npm",
-        "pnpm",
-        "yarn",
-        "bun",
-        "deno",
-        "npx",
-        "docker",
-        "podman",
-        "kubectl",
-        "go",
-        "pip",
-        "pip3",
-        "uv",
-        "poetry",
-        "make",
-        "just",
-        "rustup",
-        "brew",
-        "apt",
-        "apt-get",
-        "systemctl",
-        "gh",
-        "dotnet",
-        "mvn",
-        "gradle",
-        "terraform",
-        "helm",
-        "bundle",
-        "rake",
-        "composer",
-        "swift",
-        "zig",
-    ];
-    if !WITH_SUBCOMMANDS.contains(&name) {
-        return Some(program.clone());
-    }
-    match args.first() {
-        None => Some(program.clone()),
-        Some(sub)
-            if sub.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-                && sub.chars().all(|c| c.is_ascii_alphanumeric() || ":_.-".contains(c)) =>
-        {
-            Some(format!("{program} {sub}"))
-        }
-        // `git -c x=y push`: options before the subcommand make the prefix ambiguous.
-        Some(_) => None,
     }
 }

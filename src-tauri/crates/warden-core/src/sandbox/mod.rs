@@ -8,6 +8,8 @@
 
 mod atomic;
 pub mod blocklist;
+mod command_prefix;
+mod critical_paths;
 pub mod env;
 mod expand;
 mod fork_bomb;
