@@ -48,6 +48,22 @@ impl Recorder {
     }
 }
 
+/// Settings naming the Anthropic provider at `server` (model `claude-test`) and `project` as the
+/// project folder.
+fn anthropic_settings(server: &TestServer, project: &std::path::Path) -> Settings {
+    let mut settings = Settings::default();
+    settings.providers.insert(
+        ProviderId::Anthropic,
+        ProviderSettings {
+            base_url: Some(server.url.clone()),
+            model: Some("claude-test".into()),
+            ..Default::default()
+        },
+    );
+    settings.project_dir = Some(std::fs::canonicalize(project).unwrap().to_string_lossy().into_owned());
+    settings
+}
+
 /// The window's state with its Anthropic provider at `server`, `key` in the keychain, and a fresh
 /// project and home (kept as long as the app is).
 struct App {
@@ -66,18 +82,7 @@ impl App {
         let recorder = Arc::new(Recorder::default());
         let state =
             AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
-        let mut settings = Settings::default();
-        settings.providers.insert(
-            ProviderId::Anthropic,
-            ProviderSettings {
-                base_url: Some(server.url.clone()),
-                model: Some("claude-test".into()),
-                ..Default::default()
-            },
-        );
-        settings.project_dir =
-            Some(std::fs::canonicalize(project.path()).unwrap().to_string_lossy().into_owned());
-        state.save_settings(settings).unwrap();
+        state.save_settings(anthropic_settings(server, project.path())).unwrap();
         Self { state, recorder, _home: home, _project: project }
     }
 }
@@ -101,16 +106,7 @@ async fn a_trust_change_reaches_an_open_conversation_with_its_history() {
     let recorder = Arc::new(Recorder::default());
     let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
 
-    let mut settings = Settings::default();
-    settings.providers.insert(
-        ProviderId::Anthropic,
-        ProviderSettings {
-            base_url: Some(server.url.clone()),
-            model: Some("claude-test".into()),
-            ..Default::default()
-        },
-    );
-    settings.project_dir = Some(project_dir.clone());
+    let mut settings = anthropic_settings(&server, project.path());
     settings.tool_permissions.insert(
         project_dir,
         ToolPermissions { allowed_tools: Some(vec!["file_write".into()]), ..Default::default() },
@@ -146,16 +142,7 @@ async fn a_conversation_survives_a_restart_and_goes_on() {
     let project = tempfile::tempdir().unwrap();
     let secrets = Arc::new(MemoryStore::new());
     secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
-    let mut settings = Settings::default();
-    settings.providers.insert(
-        ProviderId::Anthropic,
-        ProviderSettings {
-            base_url: Some(server.url.clone()),
-            model: Some("claude-test".into()),
-            ..Default::default()
-        },
-    );
-    settings.project_dir = Some(project.path().to_string_lossy().into_owned());
+    let settings = anthropic_settings(&server, project.path());
 
     let first = Arc::new(Recorder::default());
     let state =

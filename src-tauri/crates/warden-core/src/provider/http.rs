@@ -146,10 +146,16 @@ fn category_of_status(status: u16) -> ErrorCategory {
     }
 }
 
-/// A request carrying `key` succeeded: the provider accepted the key.
-pub(crate) fn key_accepted(key: Option<&ApiKey>) {
+/// What a response's status says about the key its request carried: a success accepted it, a
+/// 401 or 403 rejected it; anything else says nothing about the key.
+pub(crate) fn note_key_verdict(key: Option<&ApiKey>, status: u16) {
+    let accepted = match status {
+        200..=299 => true,
+        401 | 403 => false,
+        _ => return,
+    };
     if let Some(key) = key {
-        crate::secrets::verdict::record(key, true);
+        crate::secrets::verdict::record(key, accepted);
     }
 }
 
@@ -188,9 +194,6 @@ pub(crate) fn classify_http_error(
         Some(m) => m.to_owned(),
         None => String::from_utf8_lossy(body).trim().chars().take(200).collect(),
     };
-    if let (ErrorCategory::Auth, Some(key)) = (category, key) {
-        crate::secrets::verdict::record(key, false);
-    }
     let mut error = ProviderError::new(category, describe(provider, category, Some(status), &detail, key))
         .with_status(status);
     if let Some(code) = parsed.provider_code() {

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use futures::stream;
 
-use super::http::{classify_http_error, key_accepted, shared_client};
+use super::http::{classify_http_error, note_key_verdict, shared_client};
 use super::retry::RetryPolicy;
 use super::{ChunkStream, ProviderError, StreamChunk};
 use crate::secrets::ApiKey;
@@ -129,8 +129,8 @@ async fn send(
         Ok(Ok(response)) => response,
     };
     let status = response.status();
+    note_key_verdict(transport.key.as_ref(), status.as_u16());
     if status.is_success() {
-        key_accepted(transport.key.as_ref());
         return Ok(response);
     }
     let headers = response.headers().clone();

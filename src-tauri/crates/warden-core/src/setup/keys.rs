@@ -6,7 +6,7 @@ use std::time::UNIX_EPOCH;
 use warden_protocol::{KeyCheck, KeyName, KeyStatus};
 
 use super::Engine;
-use crate::secrets::{resolve_key, verdict, SecretError};
+use crate::secrets::{env_keys, verdict, SecretError};
 
 impl Engine {
     /// Which keys are set, and for each what its provider said the last time this run sent it
@@ -14,8 +14,11 @@ impl Engine {
     pub async fn key_status(&self) -> Vec<KeyStatus> {
         let mut out = Vec::with_capacity(KeyName::ALL.len());
         for name in KeyName::ALL {
-            let is_set = self.secrets.is_set(name).await.unwrap_or(false);
-            let key = resolve_key(self.secrets.as_ref(), name).await.ok().flatten();
+            // One keychain read: whether it holds the key, and (unless the environment's wins, as
+            // in `resolve_key`) the key whose verdict is shown.
+            let stored = self.secrets.get(name).await.ok().flatten();
+            let is_set = stored.is_some();
+            let key = env_keys::env_key(name.env_var()).or(stored);
             let last_check = key.as_ref().and_then(verdict::last).map(|v| KeyCheck {
                 accepted: v.accepted,
                 at_ms: v

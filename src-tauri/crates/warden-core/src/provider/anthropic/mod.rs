@@ -10,7 +10,7 @@ use futures::stream;
 use serde::Deserialize;
 
 use super::common::{encode_body, join_url};
-use super::http::{classify_http_error, key_accepted, shared_client};
+use super::http::{classify_http_error, note_key_verdict, shared_client};
 use super::transport::{network_error, stream_request, Transport};
 use super::{ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderOptions};
 use decoder::AnthropicDecoder;
@@ -87,13 +87,13 @@ impl Provider for AnthropicProvider {
         let request = self.authorized(client.get(url))?;
         let response = request.send().await.map_err(|e| network_error(&self.transport, &e))?;
         let status = response.status();
+        note_key_verdict(self.transport.key.as_ref(), status.as_u16());
         let headers = response.headers().clone();
         let body = response.bytes().await.map_err(|e| network_error(&self.transport, &e))?;
         if !status.is_success() {
             let key = self.transport.key.as_ref();
             return Err(classify_http_error("Anthropic", status.as_u16(), &headers, &body, key));
         }
-        key_accepted(self.transport.key.as_ref());
         let page: Page = serde_json::from_slice(&body).map_err(|e| {
             ProviderError::invalid_response(format!("Anthropic's model list could not be read ({e})."))
         })?;
