@@ -57,21 +57,25 @@ function Loaded({
     focusComposer();
   };
 
-  const useOllama = async () => {
+  /** Save `next` from the setup screen: busy meanwhile, the reason shown when it fails. */
+  const saveFromSetup = async (next: Settings): Promise<boolean> => {
     setBusy(true);
     setError(null);
-    const next = { ...settings, activeProvider: "ollama" as const };
     try {
       await api.settingsSet(next);
       setSettings(next);
-      setRoute("chat");
+      return true;
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
+      return false;
     } finally {
       setBusy(false);
     }
   };
 
+  const useOllama = async () => {
+    if (await saveFromSetup({ ...settings, activeProvider: "ollama" })) setRoute("chat");
+  };
 
   // The composer's model menu: saved like Settings saves it; the next message uses it.
   const chooseModel = async (model: string | null) => {
@@ -79,20 +83,6 @@ function Loaded({
     const next = setProvider(settings, provider, { model, contextWindow: null });
     await api.settingsSet(next);
     setSettings(next);
-  };
-
-  const chooseProject = async (dir: string) => {
-    setBusy(true);
-    setError(null);
-    const next = { ...settings, projectDir: dir };
-    try {
-      await api.settingsSet(next);
-      setSettings(next);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
   };
 
   if (route === "setup") {
@@ -103,7 +93,7 @@ function Loaded({
         projectDir={settings.projectDir ?? null}
         busy={busy}
         error={error}
-        onProjectChosen={(dir) => void chooseProject(dir)}
+        onProjectChosen={(dir) => void saveFromSetup({ ...settings, projectDir: dir })}
         onUseOllama={() => void useOllama()}
         onOpenSettings={() => setRoute("settings")}
         onSkip={() => setRoute("chat")}

@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { api, type ModelEntry, type ProviderId } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { modelOptions } from "../settings/settingsModel";
 
 export interface ModelChoice {
   provider: ProviderId;
@@ -28,7 +29,7 @@ export function ModelSwitch({ choice, disabled }: { choice: ModelChoice; disable
       );
   };
   const models = listed.state === "ready" ? listed.models : [];
-  const options = choice.model && !models.some((m) => m.id === choice.model) ? [{ id: choice.model, displayName: null }, ...models] : models;
+  const options = modelOptions(choice.model, models);
   return (
     <span className="model-switch" title="The model that answers the next message">
       <select

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, type ModelEntry, type ProviderId } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { modelOptions } from "./settingsModel";
 
 type Load = { state: "idle" } | { state: "loading" } | { state: "ready"; models: ModelEntry[] } | { state: "error"; message: string };
 
@@ -36,8 +37,7 @@ export function ModelPicker({
 
   const models = load.state === "ready" ? load.models : [];
   const selected = models.find((m) => m.id === value) ?? null;
-  // Keep a saved model selectable even before (or without) the list.
-  const options = value && !selected ? [{ id: value, displayName: null, supportsTools: null, contextWindow: null }, ...models] : models;
+  const options = modelOptions(value, models);
 
   return (
     <div className="model-picker">

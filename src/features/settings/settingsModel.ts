@@ -1,6 +1,6 @@
 // Pure helpers over the Settings type from the bindings: defaults, per-provider and per-project
 // edits, and whether a provider is usable. Settings never hold a key (see KeyField).
-import type { KeyCheck, KeyName, KeyStatus, ProviderId, ProviderSettings, Settings, ToolPermissions, TrustLevel } from "../../shared/ipc";
+import type { KeyCheck, KeyName, KeyStatus, ModelEntry, ProviderId, ProviderSettings, Settings, ToolPermissions, TrustLevel } from "../../shared/ipc";
 
 export const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai", "openai_compatible", "ollama"];
 
@@ -79,4 +79,12 @@ export function isKeySet(keys: KeyStatus[], name: KeyName | null): boolean {
 /** What the provider said about a key the last time it was sent (null: not sent in this run). */
 export function keyCheckOf(keys: KeyStatus[], name: KeyName | null): KeyCheck | null {
   return (name !== null && keys.find((k) => k.name === name)?.lastCheck) || null;
+}
+
+/** The models to offer: the listed ones, with the saved `value` kept first when the list lacks it
+ * (or is not loaded yet), so a saved choice always shows. */
+export function modelOptions(value: string | null, listed: ModelEntry[]): ModelEntry[] {
+  return value && !listed.some((m) => m.id === value)
+    ? [{ id: value, displayName: null, supportsTools: null, contextWindow: null }, ...listed]
+    : listed;
 }

@@ -3,6 +3,7 @@
 // card and Settings, each in the light and the dark theme — no serious or critical violations.
 
 import { assertAccessible } from "../lib/axe.mjs";
+import { answered, send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
 async function setTheme(s, theme) {
@@ -21,13 +22,8 @@ export default async function (t) {
   const { s } = t;
   t.step("a conversation with an answer");
   await readyToChat(t, "sk-ant-e2e-" + Math.random().toString(36).slice(2, 12));
-  await (await s.byTestId("composer-input")).type("Hello there");
-  await (await s.byTestId("composer-send")).click();
-  await s.waitFor("the answer", async () =>
-    (await s.execute(`return [...document.querySelectorAll('[data-role="assistant"]')].pop()?.textContent ?? ""`)).includes("change them."),
-    { timeoutMs: 20_000 },
-  );
-  await s.waitFor("turn over", async () => (await s.count('[data-testid="composer-stop"]')) === 0, { timeoutMs: 20_000 });
+  await send(s, "Hello there");
+  await answered(s);
 
   for (const theme of ["light", "dark"]) {
     t.step(`Settings, ${theme}`);
@@ -40,12 +36,11 @@ export default async function (t) {
     await assertAccessible(t, `the chat (${theme})`);
 
     t.step(`the approval card, ${theme}`);
-    await (await s.byTestId("composer-input")).type(`Please write the file a11y/${theme}.txt`);
-    await (await s.byTestId("composer-send")).click();
+    await send(s, `Please write the file a11y/${theme}.txt`);
     await s.waitForTestId("approval-dialog", { timeoutMs: 20_000 });
     await assertAccessible(t, `the approval card (${theme})`);
     await (await s.byTestId("approval-reject")).click();
-    await s.waitFor("turn over", async () => (await s.count('[data-testid="composer-stop"]')) === 0, { timeoutMs: 20_000 });
+    await turnOver(s);
   }
   await setTheme(s, "system");
   await (await s.byTestId("settings-close")).click();

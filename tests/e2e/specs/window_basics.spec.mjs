@@ -7,25 +7,16 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
+import { answered, lastAssistantText, send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
 const composerFocused = (s) =>
   s.execute(`return document.activeElement?.getAttribute("data-testid") === "composer-input"`);
-const lastAssistantText = (s) =>
-  s.execute(`const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-             return m ? m.textContent : "";`);
-const turnOver = (s) =>
-  s.waitFor("the turn is over", async () => (await s.count('[data-testid="composer-stop"]')) === 0, { timeoutMs: 30_000 });
 
 /** Click a control of a long panel, scrolled to the middle first (not under the sticky footer). */
 async function clickCentered(s, testId) {
   await s.execute(`document.querySelector('[data-testid="${testId}"]').scrollIntoView({ block: "center" }); return true;`);
   await (await s.byTestId(testId)).click();
-}
-
-async function send(s, text) {
-  await (await s.waitForTestId("composer-input")).type(text);
-  await (await s.byTestId("composer-send")).click();
 }
 
 /** The app window resized on the virtual screen (no window manager: X resizes it as asked). */
@@ -61,8 +52,7 @@ export default async function (t) {
 
   t.step("a rate limit that is retried leaves no error behind once the answer comes");
   await send(s, `Hello, rate limit once ${tag}`);
-  await s.waitFor("the answer", async () => (await lastAssistantText(s)).includes("change them."), { timeoutMs: 30_000 });
-  await turnOver(s);
+  await answered(s);
   t.assert((await s.count('[data-testid="conversation-view"] [role="alert"]')) === 0, "no error box stays under the answer");
 
   t.step("a stream that breaks off offers Retry, and Retry gets the answer");
@@ -72,8 +62,7 @@ export default async function (t) {
   t.assert((await retry.text()).includes("Retry"), `the failed turn offers Retry: ${await retry.text()}`);
   await t.shot("dropped");
   await retry.click();
-  await s.waitFor("the answer after Retry", async () => (await lastAssistantText(s)).includes("change them."), { timeoutMs: 30_000 });
-  await turnOver(s);
+  await answered(s);
   t.assert((await s.count('[data-testid="conversation-view"] [role="alert"]')) === 0, "the failure is gone once Retry worked");
 
   t.step("Esc stops a running answer, and the caret is back in the message field");

@@ -6,12 +6,9 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
+import { answered, ask, send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
-const lastAssistantText = (s) =>
-  s.execute(`return [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop()?.textContent ?? ""`);
-const turnOver = (s) =>
-  s.waitFor("the turn is over", async () => (await s.count('[data-testid="composer-stop"]')) === 0, { timeoutMs: 30_000 });
 const userTexts = (s) =>
   s.execute(`return [...document.querySelectorAll('[data-testid="message"][data-role="user"] [data-testid="message-text"]')].map((m) => m.textContent)`);
 
@@ -35,10 +32,7 @@ export default async function (t) {
   t.step("a conversation with two exchanges");
   await readyToChat(t, "sk-ant-e2e-" + Math.random().toString(36).slice(2, 12));
   for (const text of ["First question", "Second question, with a typo"]) {
-    await (await s.waitForTestId("composer-input")).type(text);
-    await (await s.byTestId("composer-send")).click();
-    await s.waitFor("the answer", async () => (await lastAssistantText(s)).includes("change them."), { timeoutMs: 20_000 });
-    await turnOver(s);
+    await ask(s, text);
   }
 
   t.step("edit the second message and send it again");
@@ -52,8 +46,7 @@ export default async function (t) {
   await input.clear();
   await input.type("Second question, fixed");
   await (await s.byTestId("composer-send")).click();
-  await s.waitFor("the answer", async () => (await lastAssistantText(s)).includes("change them."), { timeoutMs: 20_000 });
-  await turnOver(s);
+  await answered(s);
   const reqs = await (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json();
   const last = JSON.stringify(reqs[reqs.length - 1].body.messages);
   t.assert(last.includes("Second question, fixed") && !last.includes("with a typo"), `the model sees the edit only: ${last}`);
@@ -64,8 +57,7 @@ export default async function (t) {
   const changed = await patchSettings(s, { projectDir: fresh, trustLevel: "guided" });
   t.assert(!changed.error, `settings_set: ${changed.error}`);
   await (await s.byTestId("conversation-new")).click();
-  await (await s.waitForTestId("composer-input")).type("Please write the file hello.txt");
-  await (await s.byTestId("composer-send")).click();
+  await send(s, "Please write the file hello.txt");
   await s.waitForTestId("approval-dialog", { timeoutMs: 20_000 });
   await t.shot("new-project-asks");
   await (await s.byTestId("approval-reject")).click();

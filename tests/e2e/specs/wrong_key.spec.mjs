@@ -2,6 +2,7 @@
 // to Settings, Settings says the stored key was rejected, and once the key is replaced the same
 // conversation answers (an open conversation takes the new key) and the key reads as accepted.
 
+import { answered, send } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
 async function replaceKey(s, key) {
@@ -21,8 +22,7 @@ export default async function (t) {
   await (await s.byTestId("settings-close")).click();
 
   t.step("the message fails in words, with the way to Settings");
-  await (await s.waitForTestId("composer-input")).type("Hello with the wrong key");
-  await (await s.byTestId("composer-send")).click();
+  await send(s, "Hello with the wrong key");
   const error = await s.waitForTestId("chat-error", { timeoutMs: 20_000 });
   t.assert((await error.attr("data-code")) === "AUTH_FAILED", `the failure is typed: ${await error.attr("data-code")}`);
   t.assert((await s.count('[data-testid="chat-error-action"]')) === 1, "it offers Settings");
@@ -39,13 +39,8 @@ export default async function (t) {
   await (await s.byTestId("settings-close")).click();
   await s.waitForTestId("conversation-view");
   const before = await s.execute(`return document.querySelector('[data-testid="conversation-view"]').getAttribute("data-message-count")`);
-  await (await s.waitForTestId("composer-input")).type("Hello again");
-  await (await s.byTestId("composer-send")).click();
-  await s.waitFor("the answer", async () =>
-    (await s.execute(`return [...document.querySelectorAll('[data-role="assistant"]')].pop()?.textContent ?? ""`)).includes("change them."),
-    { timeoutMs: 20_000 },
-  );
-  await s.waitFor("turn over", async () => (await s.count('[data-testid="composer-stop"]')) === 0, { timeoutMs: 20_000 });
+  await send(s, "Hello again");
+  await answered(s);
   const after = await s.execute(`return document.querySelector('[data-testid="conversation-view"]').getAttribute("data-message-count")`);
   t.assert(Number(after) > Number(before), `the same conversation went on (${before} → ${after} messages)`);
   // The first message's failure stays where it happened; nothing is said below the answer.
