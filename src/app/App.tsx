@@ -14,6 +14,7 @@ import { ShortcutsHelp } from "./ShortcutsHelp";
 import "../shared/ui/base.css";
 import "./app.css";
 import { useBoot } from "./useBoot";
+import { messageOf } from "../shared/format";
 
 type Route = "setup" | "chat" | "settings";
 
@@ -66,7 +67,7 @@ function Loaded({
       setSettings(next);
       return true;
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
       return false;
     } finally {
       setBusy(false);

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { api } from "../shared/ipc";
 import { TID } from "../shared/testids";
 import { ExternalLink } from "../shared/ui/ExternalLink";
+import { messageOf } from "../shared/format";
 
 /** Where each hosted provider hands out keys. */
 const KEY_PAGES = [
@@ -40,7 +41,7 @@ export function Setup({
       .then(() => api.pickProjectFolder())
       .then(
         (dir) => dir && onProjectChosen(dir),
-        (e: unknown) => setPickError(e instanceof Error ? e.message : String(e)),
+        (e: unknown) => setPickError(messageOf(e)),
       );
   };
   return (

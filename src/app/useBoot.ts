@@ -3,13 +3,14 @@
 // Ollama server answers locally (the setup offers it).
 import { useEffect, useState } from "react";
 import { api, type KeyStatus, type ProviderReadiness, type Settings } from "../shared/ipc";
+import { messageOf } from "../shared/format";
 
 export type Boot =
   | { state: "loading" }
   | { state: "failed"; message: string }
   | { state: "ready"; settings: Settings; keys: KeyStatus[]; readiness: ProviderReadiness; ollamaReachable: boolean };
 
-const unknown = (e: unknown): ProviderReadiness => ({ ready: false, reason: e instanceof Error ? e.message : String(e) });
+const unknown = (e: unknown): ProviderReadiness => ({ ready: false, reason: messageOf(e) });
 
 export function useBoot(): Boot {
   const [boot, setBoot] = useState<Boot>({ state: "loading" });
@@ -27,7 +28,7 @@ export function useBoot(): Boot {
     };
     load().then(
       (loaded) => live && setBoot({ state: "ready", ...loaded }),
-      (e: unknown) => live && setBoot({ state: "failed", message: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) => live && setBoot({ state: "failed", message: messageOf(e) }),
     );
     return () => {
       live = false;

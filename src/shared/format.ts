@@ -37,3 +37,8 @@ export function newId(prefix: string): string {
       : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   return `${prefix}-${rnd}`;
 }
+
+/** What went wrong, in words, from whatever a failed call threw or rejected with. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

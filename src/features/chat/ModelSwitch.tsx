@@ -5,6 +5,7 @@ import { useState } from "react";
 import { api, type ModelEntry, type ProviderId } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { modelOptions } from "../settings/settingsModel";
+import { messageOf } from "../../shared/format";
 
 export interface ModelChoice {
   provider: ProviderId;
@@ -41,7 +42,7 @@ export function ModelSwitch({ choice, disabled }: { choice: ModelChoice; disable
         onMouseDown={load}
         onChange={(e) => {
           setError(null);
-          choice.onChange(e.target.value || null).catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+          choice.onChange(e.target.value || null).catch((err: unknown) => setError(messageOf(err)));
         }}
       >
         <option value="">{listed.state === "loading" ? "Loading models…" : "Default model"}</option>

@@ -6,6 +6,7 @@ import { useChatStore } from "../../shared/store/store";
 import type { Conversation } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
 import { reloadConversation, rewindConversation } from "./RewindControl";
+import { messageOf } from "../../shared/format";
 
 /** The last user message's text and index among the user's messages, and whether its turn failed. */
 export function lastTurn(
@@ -60,7 +61,7 @@ export function RetryLast({
         await reloadConversation(store, conversationId, resend);
       }
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     } finally {
       setWorking(false);
     }

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { api } from "../../shared/ipc";
 import { useChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
+import { messageOf } from "../../shared/format";
 
 /**
  * Show the conversation as the engine has saved it now, then hand `then` the dropped text in the
@@ -58,7 +59,7 @@ export function RewindControl({
     try {
       await rewindConversation(store, conversationId, userIndex, onRewound);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
       setPhase("idle");
     }
   };

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import type { SessionGrant } from "../../bindings";
 import { api } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { messageOf } from "../../shared/format";
 
 export function grantLabel(grant: SessionGrant): string {
   return grant.kind === "tool" ? grant.name : `${grant.prefix} …`;
@@ -37,7 +38,7 @@ export function SessionGrants({ conversationId, refresh }: { conversationId: str
     api
       .chatGrantRevoke(conversationId, grant)
       .then(() => setGrants((all) => all.filter((g) => g !== grant)))
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+      .catch((e: unknown) => setError(messageOf(e)));
   };
   return (
     <div className="session-grants" data-testid={TID.sessionGrants}>

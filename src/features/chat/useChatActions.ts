@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { newId } from "../../shared/format";
+import { messageOf, newId } from "../../shared/format";
 import { api, CommandError, type ErrorCode } from "../../shared/ipc";
 import { useChatStore } from "../../shared/store/store";
 
@@ -9,7 +9,7 @@ export function useChatActions(conversationId: string) {
     (text: string) => {
       store.dispatch({ type: "user-send", conversationId, messageId: newId("user"), text });
       api.chatSend(conversationId, text).catch((e: unknown) => {
-        const message = e instanceof Error ? e.message : String(e);
+        const message = messageOf(e);
         store.dispatch({ type: "send-failed", conversationId, message, code: sendFailure(e) });
       });
     },

@@ -3,7 +3,7 @@
 // started that have no saved turn yet ("drafts"), until the engine lists them. The messages
 // themselves come back through `chat_history`.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { newId } from "../../shared/format";
+import { messageOf, newId } from "../../shared/format";
 import { focusComposer } from "../../shared/keyboard";
 import { api } from "../../shared/ipc";
 import { useChat, useChatStore } from "../../shared/store/store";
@@ -154,7 +154,7 @@ export function useConversations() {
       try {
         await run();
       } catch (e) {
-        setError(e instanceof Error ? e.message : String(e));
+        setError(messageOf(e));
       }
       await refresh();
     },

@@ -7,6 +7,7 @@ import { TID } from "../../shared/testids";
 import { DiffView } from "../tools/renderers/DiffView";
 import { shownPart, splitPatch, type FilePatch } from "./patchFiles";
 import { RevertFile } from "./RevertFile";
+import { messageOf } from "../../shared/format";
 
 type Load = { state: "loading" } | { state: "failed"; message: string } | { state: "loaded"; files: FilePatch[] };
 
@@ -19,7 +20,7 @@ export function TurnDiff({ from, to, running }: { from: string; to: string | nul
       const patch = await api.checkpointPatch(from, to, null);
       return { state: "loaded", files: splitPatch(patch) } as const;
     } catch (e) {
-      return { state: "failed", message: e instanceof Error ? e.message : String(e) } as const;
+      return { state: "failed", message: messageOf(e) } as const;
     }
   }, [from, to]);
 

@@ -3,6 +3,7 @@
 import { useCallback, useReducer } from "react";
 import { api, CommandError } from "../../shared/ipc";
 import { idle, restoreFlow, type RestoreAction, type RestoreFlow } from "./restoreFlow";
+import { messageOf } from "../../shared/format";
 
 export interface Restore {
   flow: RestoreFlow;
@@ -26,7 +27,7 @@ export function useRestore(id: string | null, paths: readonly string[] = []): Re
         if (e instanceof CommandError && e.code === "CHANGED_OUTSIDE") {
           dispatch({ type: "refused", paths: e.paths, message: e.message });
         } else {
-          dispatch({ type: "failed", message: e instanceof Error ? e.message : String(e) });
+          dispatch({ type: "failed", message: messageOf(e) });
         }
       }
     },

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { api, type KeyCheck, type KeyName } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { messageOf } from "../../shared/format";
 
 /** "Key set", and whether the provider took it when it was last sent. */
 export function keyStatusText(isSet: boolean, check: KeyCheck | null | undefined): string {
@@ -39,7 +40,7 @@ export function KeyField({
       await f();
       onChanged();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     } finally {
       setBusy(false);
     }

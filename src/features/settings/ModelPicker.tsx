@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { api, type ModelEntry, type ProviderId } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { modelOptions } from "./settingsModel";
+import { messageOf } from "../../shared/format";
 
 type Load = { state: "idle" } | { state: "loading" } | { state: "ready"; models: ModelEntry[] } | { state: "error"; message: string };
 
@@ -27,7 +28,7 @@ export function ModelPicker({
       .then(() => api.providerModels(provider))
       .then(
         (models) => setLoad({ state: "ready", models }),
-        (e: unknown) => setLoad({ state: "error", message: e instanceof Error ? e.message : String(e) }),
+        (e: unknown) => setLoad({ state: "error", message: messageOf(e) }),
       );
   }, [provider]);
 

@@ -4,6 +4,7 @@ import { TID } from "../../shared/testids";
 import { NumberField } from "../../shared/ui/NumberField";
 import { useToolCatalog } from "../../shared/toolCatalog";
 import { projectPermissions, setProjectPermissions } from "./settingsModel";
+import { messageOf } from "../../shared/format";
 
 export function ProjectSection({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {
   const [error, setError] = useState<string | null>(null);
@@ -19,7 +20,7 @@ export function ProjectSection({ settings, onChange }: { settings: Settings; onC
       const dir = await api.pickProjectFolder();
       if (dir) onChange({ ...settings, projectDir: dir });
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     }
   };
 

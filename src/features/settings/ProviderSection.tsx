@@ -4,6 +4,7 @@ import { TID } from "../../shared/testids";
 import { KeyField } from "./KeyField";
 import { ModelPicker } from "./ModelPicker";
 import { DEFAULT_OLLAMA_URL, PROVIDER_LABELS, keyNameOf } from "./settingsModel";
+import { messageOf } from "../../shared/format";
 
 type Test = { state: "idle" } | { state: "running" } | { state: "ok"; message: string } | { state: "failed"; message: string };
 
@@ -47,7 +48,7 @@ export function ProviderSection({
       await api.providerTest(provider);
       setTest({ state: "ok", message: "Connection works" });
     } catch (e) {
-      setTest({ state: "failed", message: e instanceof Error ? e.message : String(e) });
+      setTest({ state: "failed", message: messageOf(e) });
     }
   };
 

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { api, type SandboxStatus, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { projectPermissions, setProjectPermissions } from "./settingsModel";
+import { messageOf } from "../../shared/format";
 
 /** Settings → Sandbox: how commands are contained here, and the project's network and extra folders. */
 export function SandboxSection({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {
@@ -15,7 +16,7 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
     let live = true;
     api.sandboxStatus().then(
       (s) => live && setStatus(s),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => live && setError(messageOf(e)),
     );
     return () => {
       live = false;

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "react";
 import { api, type Settings, type SettingsIntegrity } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { messageOf } from "../../shared/format";
 
 export function SettingsIntegrityNotice({ onAccepted }: { onAccepted: (settings: Settings) => void }) {
   const [integrity, setIntegrity] = useState<SettingsIntegrity | null>(null);
@@ -42,7 +43,7 @@ export function SettingsIntegrityNotice({ onAccepted }: { onAccepted: (settings:
       setIntegrity(now);
       onAccepted(settings);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     } finally {
       setBusy(false);
     }

@@ -11,6 +11,7 @@ import { SettingsIntegrityNotice } from "./SettingsIntegrityNotice";
 import { TrustLevelField } from "./TrustLevelField";
 import "./settings.css";
 import { PROVIDERS, isKeySet, keyCheckOf, keyNameOf, providerSettings, setProvider, withDefaults } from "./settingsModel";
+import { messageOf } from "../../shared/format";
 
 type SaveState = { state: "clean" } | { state: "dirty" } | { state: "saving" } | { state: "saved" } | { state: "error"; message: string };
 
@@ -55,7 +56,7 @@ export function SettingsPanel({
         onSaved(settings);
       } catch (e) {
         dirty.current = true;
-        setSave({ state: "error", message: e instanceof Error ? e.message : String(e) });
+        setSave({ state: "error", message: messageOf(e) });
         throw e;
       }
     });

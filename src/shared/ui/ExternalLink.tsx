@@ -5,6 +5,7 @@ import { useState, type ReactNode } from "react";
 import { api } from "../ipc";
 import { TID } from "../testids";
 import { CopyButton } from "./CopyButton";
+import { messageOf } from "../format";
 
 export function ExternalLink({ href, children }: { href: string | null | undefined; children: ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -42,7 +43,7 @@ export function ExternalLink({ href, children }: { href: string | null | undefin
                   .then(() => api.openLink(href))
                   .then(
                     () => setOpen(false),
-                    (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+                    (e: unknown) => setError(messageOf(e)),
                   );
               }}
             >
