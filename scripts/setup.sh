@@ -42,12 +42,17 @@ if ! command -v npm >/dev/null; then
   exit 1
 fi
 
-if [ -f package-lock.json ]; then
-  # npm ci wipes node_modules: skip it when the installed tree was made from this lockfile.
-  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "npm ci"
-    npm ci --no-audit --no-fund --loglevel=error
+# npm ci wipes node_modules: skip it when the installed tree was made from the lockfile. The app's
+# own dependencies, then the real MCP servers the tests and bench/mcp run against (tests/mcp).
+npm_ci() {
+  local dir=$1
+  [ -f "$dir/package-lock.json" ] || return 0
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    log "npm ci in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   else
-    log "npm dependencies: up to date"
+    log "npm dependencies in $dir: up to date"
   fi
-fi
+}
+npm_ci .
+npm_ci tests/mcp

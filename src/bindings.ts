@@ -326,6 +326,50 @@ export type KeyStatus = {
 	lastCheck?: KeyCheck | null,
 };
 
+/**
+ *  One configured MCP server. Exactly one of `command` (stdio) and `url` (streamable HTTP) is set;
+ *  the engine says so clearly when a hand-written entry has both or neither.
+ */
+export type McpServerConfig = {
+	/**
+	 *  `"stdio"` or `"http"` (`"streamable-http"`, `"streamableHttp"`) when the entry says; it is
+	 *  otherwise inferred from `command` / `url`.
+	 */
+	type?: string | null,
+	/**  The program of a stdio server (`npx`, `uvx`, a path). */
+	command?: string | null,
+	args?: string[],
+	/**  Variables added to the credential-stripped environment the program gets. */
+	env?: { [key in string]: string },
+	/**  The folder the program starts in; the project folder when unset. */
+	cwd?: string | null,
+	/**  The endpoint of a streamable HTTP server. */
+	url?: string | null,
+	/**  Headers sent with every request to `url` (an `Authorization` token, say). */
+	headers?: { [key in string]: string },
+	/**  Configured but not started. */
+	disabled?: boolean,
+	/**
+	 *  Per tool (the server's own name for it): what Warden does when the model calls it. A tool
+	 *  not listed is treated as dangerous (the trust level decides whether it asks).
+	 */
+	tools?: { [key in string]: McpToolChoice },
+	/**
+	 *  Whether a stdio server may use the network from inside the sandbox (on by default: most
+	 *  servers exist to reach a service).
+	 */
+	network?: boolean,
+};
+
+/**  What the user chose for one MCP tool. */
+export type McpToolChoice = 
+/**  Runs without asking, like a read-only built-in tool. */
+"allow" | 
+/**  Asks before every call, whatever the trust level. */
+"ask" | 
+/**  Never offered to the model. */
+"deny";
+
 export type Message = {
 	role: Role,
 	content: ContentBlock[],
@@ -436,6 +480,8 @@ export type Settings = {
 	searxngUrl?: string,
 	/**  Light, dark, or as the system is. */
 	theme?: Theme,
+	/**  MCP servers by name (`mcpServers`, the format Claude Desktop, Cursor and codex use). */
+	mcpServers?: { [key in string]: McpServerConfig },
 };
 
 /**  Whether the settings in use are the file as Warden wrote it (see `warden_core::config`). */

@@ -8,6 +8,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod containment;
 pub mod history_file;
+pub mod mcp;
 pub mod policy;
 pub mod process_guard;
 pub mod provider;

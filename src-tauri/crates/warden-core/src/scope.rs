@@ -52,6 +52,13 @@ impl Scope {
         }
     }
 
+    /// Let `tool` in too (an MCP tool the user configured and did not deny).
+    pub fn allow(&mut self, tool: &str) {
+        if let AllowedTools::Only(set) = &mut self.tools {
+            set.insert(tool.to_owned());
+        }
+    }
+
     pub fn allows(&self, tool: &str) -> bool {
         match &self.tools {
             AllowedTools::All => true,

@@ -4,6 +4,7 @@
 
 mod agent;
 mod checkpoint;
+mod mcp;
 mod providers;
 mod support;
 mod tools;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-use crate::TrustLevel;
+use crate::{McpServerConfig, TrustLevel};
 
 /// Which wire protocol and endpoint a conversation talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize, Type)]
@@ -110,6 +110,8 @@ pub struct Settings {
     pub searxng_url: String,
     /// Light, dark, or as the system is.
     pub theme: Theme,
+    /// MCP servers by name (`mcpServers`, the format Claude Desktop, Cursor and codex use).
+    pub mcp_servers: BTreeMap<String, McpServerConfig>,
 }
 
 /// The window's colours.
@@ -134,6 +136,7 @@ impl Default for Settings {
             approval_timeout_secs: 30,
             searxng_url: "http://localhost:8080".to_owned(),
             theme: Theme::System,
+            mcp_servers: BTreeMap::new(),
         }
     }
 }

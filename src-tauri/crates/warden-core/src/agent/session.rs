@@ -168,6 +168,11 @@ impl Session {
         self
     }
 
+    /// The tools the model is offered (those in scope, MCP tools included).
+    pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
+        self.core.tool_definitions()
+    }
+
     pub fn conversation_id(&self) -> &str {
         &self.core.config.conversation_id
     }

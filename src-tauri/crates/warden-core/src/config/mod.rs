@@ -90,13 +90,15 @@ struct FoundFile {
 
 /// The settings minus everything that widens what the agent may do or where data goes: trust level,
 /// per-project permissions (scope, write globs), provider endpoints and the search endpoint go back
-/// to the defaults. Model choices, the project folder and the approval timeout are kept.
+/// to the defaults, and no MCP server is kept (an entry is a program Warden would start). Model
+/// choices, the project folder and the approval timeout are kept.
 pub fn restricted(settings: &Settings) -> Settings {
     let defaults = Settings::default();
     let mut safe = settings.clone();
     safe.trust_level = TrustLevel::Guided;
     safe.tool_permissions = defaults.tool_permissions;
     safe.searxng_url = defaults.searxng_url;
+    safe.mcp_servers = defaults.mcp_servers;
     for provider in safe.providers.values_mut() {
         provider.base_url = None;
     }

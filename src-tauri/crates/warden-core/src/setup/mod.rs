@@ -21,6 +21,7 @@ mod conversations;
 #[cfg(test)]
 mod conversations_tests;
 mod keys;
+mod mcp;
 mod providers;
 mod sandbox;
 mod sessions;
@@ -30,6 +31,7 @@ mod tests;
 mod tools;
 
 pub use conversations::{ConversationError, MAX_PAGE};
+pub use mcp::McpSetupError;
 pub use providers::default_model;
 pub use sessions::SessionSpec;
 pub use tools::{tool_catalog, tool_names, OneShot};
@@ -103,6 +105,8 @@ pub struct Engine {
     /// The empty folder a window session works in while no project folder is chosen (its tools
     /// touch no files, see [`tools::no_project_scope`]); made when first needed, removed on drop.
     no_project_root: std::sync::Mutex<Option<tempfile::TempDir>>,
+    /// The MCP servers the sessions use, started when first needed and shared by them all.
+    mcp: crate::mcp::McpHub,
 }
 
 impl Engine {
@@ -140,6 +144,7 @@ impl Engine {
             load_notice: loaded.notice,
             checkpoint_stores: checkpoints::OpenStores::default(),
             no_project_root: std::sync::Mutex::new(None),
+            mcp: crate::mcp::McpHub::default(),
         })
     }
 

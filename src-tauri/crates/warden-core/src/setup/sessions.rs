@@ -1,12 +1,15 @@
 //! The session builder: a session (the model, the project, its scope and trust level, the tools
 //! and the saved history) from a [`SessionSpec`] and the settings.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use warden_protocol::{Event, KeyName, Message, ProviderId, Settings, ToolCategory, TrustLevel};
+use warden_protocol::{
+    Event, KeyName, McpServerConfig, Message, ProviderId, Settings, ToolCategory, TrustLevel,
+};
 
 use super::{default_model, Engine, SetupError};
 use crate::agent::budget::known_context_window;
@@ -43,6 +46,9 @@ pub struct SessionSpec {
     /// `false` when the user has chosen no project folder: `project` is an empty stand-in and the
     /// model is told it has no files to work on.
     pub project_chosen: bool,
+    /// MCP servers for this session only, besides those in the settings (`warden exec
+    /// --mcp-config`); an entry of the same name replaces the settings' one.
+    pub mcp_servers: BTreeMap<String, McpServerConfig>,
 }
 
 impl SessionSpec {
@@ -62,6 +68,7 @@ impl SessionSpec {
             searxng_url: None,
             history_file: None,
             project_chosen: true,
+            mcp_servers: BTreeMap::new(),
         }
     }
 }
@@ -139,7 +146,7 @@ impl Engine {
         let model =
             spec.model.clone().or(stored.model).unwrap_or_else(|| default_model(spec.provider).to_owned());
         let scope = self.scope_for(&spec, &project);
-        let (registry, env) = self.tools(&spec, &project, &scope, &settings).await?;
+        let (registry, env, scope) = self.tools(&spec, &project, scope, &settings).await?;
         let window = match stored.context_window {
             Some(window) => Some(window),
             None if known_context_window(&model).is_none() => {
@@ -201,20 +208,21 @@ impl Engine {
         }
     }
 
+    /// The session's tools (the built-in ones and its MCP servers'), the environment they run in,
+    /// and `scope` widened by the MCP tools the user has not denied.
     pub(super) async fn tools(
         &self,
         spec: &SessionSpec,
         project: &Path,
-        scope: &Scope,
+        mut scope: Scope,
         settings: &Settings,
-    ) -> Result<(ToolRegistry, ToolEnvironment), SetupError> {
+    ) -> Result<(ToolRegistry, ToolEnvironment, Scope), SetupError> {
         let brave_key = resolve_key(self.secrets.as_ref(), KeyName::Brave).await.ok().flatten();
         let config = ToolsConfig {
             searxng_url: spec.searxng_url.clone().unwrap_or_else(|| settings.searxng_url.clone()),
             brave_api_key: brave_key,
             ..ToolsConfig::default()
         };
-        let workspace = Workspace::new(project, self.home.project_dir(project), scope.clone())?;
         // Commands never see Warden's own files: its settings, keys' seal, conversations.
         let mut commands_box = BoxPolicy::for_project(project, &self.home.dirs());
         if let Some(perms) = settings.tool_permissions.get(&project.to_string_lossy().into_owned()) {
@@ -224,21 +232,52 @@ impl Engine {
                 dirs::home_dir().as_deref(),
             );
         }
+        let mut registry = ToolRegistry::with_core_tools(config);
+        if spec.project_chosen {
+            for tool in self.mcp_tools(spec, settings, project, &commands_box).await {
+                let name = crate::tool::Tool::definition(&tool).name.clone();
+                match registry.register(Arc::new(tool)) {
+                    Ok(()) => scope.allow(&name),
+                    Err(error) => tracing::warn!(%error, "MCP tool not offered"),
+                }
+            }
+        }
+        let workspace = Workspace::new(project, self.home.project_dir(project), scope.clone())?;
         let mut env = ToolEnvironment::with_box(workspace, commands_box);
-        let registry = ToolRegistry::with_core_tools(config);
         let enabled = settings
             .tool_permissions
             .get(&project.to_string_lossy().into_owned())
             .is_none_or(|perms| perms.checkpoints);
         // A session whose tools cannot change anything (`warden exec`'s read-only default) has
         // nothing to undo: no store is opened and no snapshot taken.
-        if enabled && can_change_files(&registry, scope) {
+        if enabled && can_change_files(&registry, &scope) {
             match self.shared_store(project).await {
                 Ok(store) => env = env.with_checkpoints(store),
                 Err(error) => tracing::warn!(%error, "checkpoints are off for this session"),
             }
         }
-        Ok((registry, env))
+        Ok((registry, env, scope))
+    }
+
+    /// The tools of the session's MCP servers (the settings' and the spec's), started as needed;
+    /// stdio servers run in `commands_box` (with the network unless their entry says otherwise).
+    async fn mcp_tools(
+        &self,
+        spec: &SessionSpec,
+        settings: &Settings,
+        project: &Path,
+        commands_box: &BoxPolicy,
+    ) -> Vec<crate::mcp::McpTool> {
+        let mut servers = settings.mcp_servers.clone();
+        servers.extend(spec.mcp_servers.clone());
+        let (specs, bad) = crate::mcp::specs(&servers);
+        for (name, error) in bad {
+            tracing::warn!(server = %name, %error, "MCP server not started");
+        }
+        if specs.is_empty() {
+            return Vec::new();
+        }
+        self.mcp.tools(&specs, project, Some(commands_box)).await
     }
 }
 

@@ -60,7 +60,7 @@ pub(crate) fn spawn_shell(
 /// controlling terminal.
 #[cfg(unix)]
 #[allow(unsafe_code)]
-fn new_session(cmd: &mut Command) {
+pub(crate) fn new_session(cmd: &mut Command) {
     // SAFETY: the closure runs in the forked child between fork and exec. It only calls setsid(2),
     // which is async-signal-safe, and builds an io::Error from an errno without allocating; it
     // touches no lock and no state of the parent.

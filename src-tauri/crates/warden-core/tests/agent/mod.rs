@@ -3,7 +3,7 @@
 mod approvals;
 mod checkpoints;
 mod engine_facts;
-mod harness;
+pub(crate) mod harness;
 mod one_path;
 mod scenarios;
 mod switch;

@@ -1,0 +1,223 @@
+//! One live connection to an MCP server: started over its transport, initialized, its tools
+//! listed (again after `notifications/tools/list_changed`), and calls made with progress routed,
+//! a time limit, and `notifications/cancelled` sent when the call is stopped.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam, ClientRequest,
+    ServerResult, Tool as McpToolDef,
+};
+use rmcp::service::{PeerRequestOptions, RoleClient, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::ServiceExt;
+
+use super::handler::{Shared, WardenClient};
+use super::server::{ServerSpec, Transport};
+use super::spawn::{spawn, ServerProcess, StderrTail};
+use crate::containment::BoxPolicy;
+use crate::tool::OutputSink;
+
+/// Why a server could not be reached or a call did not complete.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum McpError {
+    #[error("could not start `{command}`: {error}")]
+    Spawn { command: String, error: String },
+    #[error("the server did not complete the MCP handshake: {0}")]
+    Handshake(String),
+    #[error("the server did not answer within {0} s")]
+    Timeout(u64),
+    #[error("the connection to the server is closed")]
+    Closed,
+    #[error("the server answered with an error: {0}")]
+    Server(String),
+    #[error("bad header `{0}` in the server's configuration")]
+    Header(String),
+}
+
+pub struct Connection {
+    pub spec: ServerSpec,
+    service: RunningService<RoleClient, WardenClient>,
+    shared: Arc<Shared>,
+    process: Option<ServerProcess>,
+    tools: tokio::sync::Mutex<Vec<McpToolDef>>,
+}
+
+/// Start the server `spec` describes and initialize it. `root` is the project folder (the server's
+/// root, and a stdio server's working folder unless its entry names one); `policy` is the box a
+/// stdio server runs in (`None`: not contained).
+pub async fn connect(
+    spec: &ServerSpec,
+    root: &Path,
+    policy: Option<&BoxPolicy>,
+) -> Result<Connection, McpError> {
+    let shared = Arc::new(Shared::default());
+    let handler = WardenClient {
+        server: spec.name.clone(),
+        root: Some(root.to_string_lossy().into_owned()),
+        shared: shared.clone(),
+    };
+    let (service, process) = match &spec.transport {
+        Transport::Stdio { command, args, env, cwd, network } => {
+            let cwd = cwd.as_deref().unwrap_or(root);
+            let policy = policy.map(|p| BoxPolicy { network: *network, ..p.clone() });
+            let (process, stdout, stdin) = spawn(command, args, env, cwd, policy.as_ref())
+                .map_err(|e| McpError::Spawn { command: command.clone(), error: e.to_string() })?;
+            let stderr = process.stderr.clone();
+            match handler.serve((stdout, stdin)).await {
+                Ok(service) => (service, Some(process)),
+                Err(error) => {
+                    // The program's own last words say more than "connection closed".
+                    drop(process);
+                    return Err(McpError::Handshake(with_stderr(&error.to_string(), &stderr).await));
+                }
+            }
+        }
+        Transport::Http { url, headers } => {
+            // rmcp's HTTP client takes TLS from the process-wide provider: ring, as Warden's own.
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                .custom_headers(header_map(headers)?);
+            let transport = StreamableHttpClientTransport::from_config(config);
+            let service = handler.serve(transport).await.map_err(|e| McpError::Handshake(e.to_string()))?;
+            (service, None)
+        }
+    };
+    let connection = Connection { spec: spec.clone(), service, shared, process, tools: Default::default() };
+    connection.refresh_tools().await?;
+    Ok(connection)
+}
+
+fn header_map(
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<HashMap<http::HeaderName, http::HeaderValue>, McpError> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let name =
+                http::HeaderName::from_bytes(name.as_bytes()).map_err(|_| McpError::Header(name.clone()))?;
+            let mut value =
+                http::HeaderValue::from_str(value).map_err(|_| McpError::Header(name.to_string()))?;
+            value.set_sensitive(true);
+            Ok((name, value))
+        })
+        .collect()
+}
+
+/// `error`, and the last thing the program wrote to stderr (given a moment to arrive).
+async fn with_stderr(error: &str, stderr: &StderrTail) -> String {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    match stderr.lines().iter().rev().find(|line| !line.trim().is_empty()) {
+        Some(last) => format!("{error} (the server said: {last})"),
+        None => error.to_owned(),
+    }
+}
+
+/// Sends `notifications/cancelled` for a request that is dropped before its answer came.
+struct CancelOnDrop {
+    peer: Option<rmcp::Peer<RoleClient>>,
+    id: rmcp::model::RequestId,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(peer) = self.peer.take() else { return };
+        let notice = CancelledNotification::new(CancelledNotificationParam::new(
+            Some(self.id.clone()),
+            Some("stopped by the user or Warden's time limit".to_owned()),
+        ));
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(error) = peer.send_notification(notice.into()).await {
+                    tracing::debug!(%error, "could not tell the MCP server the call was cancelled");
+                }
+            });
+        }
+    }
+}
+
+impl Connection {
+    /// The server's tools, listed again first when it said they changed.
+    pub async fn tools(&self) -> Result<Vec<McpToolDef>, McpError> {
+        if self.shared.tools_stale.swap(false, Ordering::SeqCst) {
+            self.refresh_tools().await?;
+        }
+        Ok(self.tools.lock().await.clone())
+    }
+
+    async fn refresh_tools(&self) -> Result<(), McpError> {
+        let listed = self.service.peer().list_all_tools().await.map_err(|e| self.service_error(e))?;
+        *self.tools.lock().await = listed;
+        Ok(())
+    }
+
+    /// The last lines a stdio server wrote to stderr.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        self.process.as_ref().map(|p| p.stderr.lines()).unwrap_or_default()
+    }
+
+    /// Whether a stdio server runs inside the sandbox (`None` for HTTP servers).
+    pub fn contained(&self) -> Option<bool> {
+        self.process.as_ref().map(|p| p.contained)
+    }
+
+    /// The process id of a stdio server's program (its process group's leader).
+    pub fn pid(&self) -> Option<u32> {
+        self.process.as_ref().and_then(|p| p.child.id())
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.service.is_transport_closed()
+    }
+
+    /// Call `tool` with `arguments`; the result is the server's `CallToolResult` as JSON. Progress
+    /// notifications go to `progress` as lines. Dropping the future before the answer (the call
+    /// was stopped, or ran out of time) tells the server: `notifications/cancelled`.
+    pub async fn call(
+        &self,
+        tool: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        progress: OutputSink,
+    ) -> Result<serde_json::Value, McpError> {
+        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let peer = self.service.peer();
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(|e| self.service_error(e))?;
+        let _route = self.shared.route_progress(&handle.progress_token, progress);
+        let mut unanswered = CancelOnDrop { peer: Some(peer.clone()), id: handle.id.clone() };
+        let answer = handle.await_response().await;
+        unanswered.peer = None;
+        match answer.map_err(|e| self.service_error(e))? {
+            ServerResult::CallToolResult(result) => {
+                serde_json::to_value(result).map_err(|e| McpError::Server(e.to_string()))
+            }
+            _ => Err(McpError::Server(
+                "the server answered the call with something other than a tool result".to_owned(),
+            )),
+        }
+    }
+
+    fn service_error(&self, error: rmcp::ServiceError) -> McpError {
+        match error {
+            rmcp::ServiceError::McpError(data) => McpError::Server(data.message.to_string()),
+            rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_) => McpError::Closed,
+            rmcp::ServiceError::Timeout { timeout } => McpError::Timeout(timeout.as_secs()),
+            other => McpError::Server(other.to_string()),
+        }
+    }
+
+    /// End the session (and a stdio server's whole process tree).
+    pub async fn close(self) {
+        let Connection { service, process, .. } = self;
+        let _ = tokio::time::timeout(Duration::from_secs(2), service.cancel()).await;
+        drop(process);
+    }
+}

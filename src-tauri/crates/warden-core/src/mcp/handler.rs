@@ -1,0 +1,158 @@
+//! Warden's side of an MCP connection: what it tells the server about itself (the project as its
+//! one root), and what it does with what the server sends unasked — progress goes to the tool call
+//! it belongs to, a changed tool list is noted, log lines go to Warden's log, and requests Warden
+//! does not grant (sampling, elicitation while nobody can answer) are declined.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    ClientConfig, ListRootsResult, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
+    Root,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient};
+use rmcp::{ClientHandler, ErrorData};
+use warden_protocol::OutputStream;
+
+use crate::tool::OutputSink;
+
+/// What the connection shares with its handler.
+#[derive(Default)]
+pub struct Shared {
+    /// Where each call's progress goes, by its progress token.
+    progress: Mutex<HashMap<String, OutputSink>>,
+    /// Set by `notifications/tools/list_changed`: the tool list is listed again before it is used.
+    pub tools_stale: AtomicBool,
+}
+
+impl Shared {
+    /// Send the progress of the request with `token` to `sink` until the guard is dropped.
+    pub fn route_progress(self: &Arc<Self>, token: &ProgressToken, sink: OutputSink) -> ProgressRoute {
+        let key = token_key(token);
+        if let Ok(mut routes) = self.progress.lock() {
+            routes.insert(key.clone(), sink);
+        }
+        ProgressRoute { shared: self.clone(), key }
+    }
+}
+
+/// Removes a call's progress route when the call ends.
+pub struct ProgressRoute {
+    shared: Arc<Shared>,
+    key: String,
+}
+
+impl Drop for ProgressRoute {
+    fn drop(&mut self) {
+        if let Ok(mut routes) = self.shared.progress.lock() {
+            routes.remove(&self.key);
+        }
+    }
+}
+
+fn token_key(token: &ProgressToken) -> String {
+    serde_json::to_string(token).unwrap_or_default()
+}
+
+pub struct WardenClient {
+    pub server: String,
+    /// The project folder, the one root the server is told about.
+    pub root: Option<String>,
+    pub shared: Arc<Shared>,
+}
+
+impl ClientHandler for WardenClient {
+    async fn list_roots(&self, _context: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
+        let roots = self.root.iter().map(|path| Root::new(file_uri(path))).collect();
+        Ok(ListRootsResult::new(roots))
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let sink =
+            self.shared.progress.lock().ok().and_then(|r| r.get(&token_key(&params.progress_token)).cloned());
+        if let Some(sink) = sink {
+            sink.send(OutputStream::Stdout, progress_line(&params));
+        }
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.shared.tools_stale.store(true, Ordering::SeqCst);
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let text = params.data.to_string();
+        let text: String = text.chars().take(2000).collect();
+        tracing::info!(server = %self.server, level = ?params.level, "MCP server log: {text}");
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        client_config()
+    }
+}
+
+/// Who Warden says it is and what it can do: roots (the project). Sampling and elicitation are not
+/// offered, so a conformant server does not ask for them.
+pub fn client_config() -> ClientConfig {
+    let config = serde_json::json!({
+        "protocolVersion": rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE,
+        "capabilities": { "roots": { "listChanged": false } },
+        "clientInfo": { "name": "warden", "title": "Warden", "version": env!("CARGO_PKG_VERSION") },
+    });
+    serde_json::from_value(config).unwrap_or_default()
+}
+
+/// One line per progress notification: `[3/10] message`.
+fn progress_line(params: &ProgressNotificationParam) -> String {
+    let amount = match params.total {
+        Some(total) => format!("[{}/{}]", params.progress, total),
+        None => format!("[{}]", params.progress),
+    };
+    let message: String =
+        params.message.as_deref().unwrap_or("").chars().filter(|c| !c.is_control()).take(500).collect();
+    if message.is_empty() {
+        format!("{amount}\n")
+    } else {
+        format!("{amount} {message}\n")
+    }
+}
+
+/// `file://` and the path, its bytes outside the unreserved set percent-encoded.
+fn file_uri(path: &str) -> String {
+    let mut uri = String::from("file://");
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+            uri.push(char::from(byte));
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_are_file_uris() {
+        assert_eq!(file_uri("/home/a b/proj"), "file:///home/a%20b/proj");
+    }
+
+    #[test]
+    fn the_client_says_who_it_is() {
+        let config = serde_json::to_value(client_config()).unwrap();
+        assert_eq!(config["clientInfo"]["name"], "warden");
+        assert_eq!(config["protocolVersion"], "2025-11-25");
+        assert!(config["capabilities"]["roots"].is_object());
+        assert!(config["capabilities"].get("sampling").is_none());
+    }
+}

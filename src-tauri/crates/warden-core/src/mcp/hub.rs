@@ -1,0 +1,232 @@
+//! The MCP servers of one Warden process: each configured server has a slot that holds its live
+//! connection, started when a session first needs it (all servers in parallel, each within a time
+//! limit), started again when it has died (after a pause that doubles with each failure, so a
+//! server that crashes on start is not restarted in a loop), and closed with its whole process
+//! tree when it is removed or Warden ends.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use warden_protocol::{McpServerState, McpServerStatus, McpToolInfo};
+
+use super::connection::{connect, Connection};
+use super::names::qualified;
+use super::server::ServerSpec;
+use super::tool::McpTool;
+use crate::containment::BoxPolicy;
+
+/// How long a server has to start and answer the handshake and the tool list.
+pub const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// The first pause before a failed server is tried again; it doubles up to [`MAX_BACKOFF`].
+const FIRST_BACKOFF: Duration = Duration::from_secs(1);
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
+
+/// One configured server, for one project folder.
+pub struct ServerSlot {
+    spec: ServerSpec,
+    root: PathBuf,
+    policy: Option<BoxPolicy>,
+    start_timeout: Duration,
+    state: tokio::sync::Mutex<SlotState>,
+}
+
+#[derive(Default)]
+struct SlotState {
+    connection: Option<Arc<Connection>>,
+    error: Option<String>,
+    /// The stderr of the last program that failed, kept for Settings.
+    stderr: Vec<String>,
+    failures: u32,
+    retry_at: Option<Instant>,
+}
+
+impl ServerSlot {
+    pub fn new(spec: ServerSpec, root: &Path, policy: Option<BoxPolicy>, start_timeout: Duration) -> Self {
+        Self { spec, root: root.to_path_buf(), policy, start_timeout, state: Default::default() }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// The live connection, started (again) when there is none or it has closed; `Err` says why
+    /// there is none in words that follow "the MCP server `x` …".
+    pub async fn connection(&self) -> Result<Arc<Connection>, String> {
+        let mut state = self.state.lock().await;
+        if let Some(connection) = &state.connection {
+            if !connection.is_closed() {
+                return Ok(connection.clone());
+            }
+            state.stderr = connection.stderr_tail();
+            state.connection = None;
+            state.error = Some("stopped".to_owned());
+        }
+        if let Some(at) = state.retry_at {
+            let wait = at.saturating_duration_since(Instant::now());
+            if !wait.is_zero() {
+                let error = state.error.clone().unwrap_or_default();
+                return Err(format!("failed ({error}); Warden tries again in {} s", wait.as_secs().max(1)));
+            }
+        }
+        let started =
+            tokio::time::timeout(self.start_timeout, connect(&self.spec, &self.root, self.policy.as_ref()))
+                .await;
+        let error = match started {
+            Ok(Ok(connection)) => {
+                let connection = Arc::new(connection);
+                *state = SlotState { connection: Some(connection.clone()), ..SlotState::default() };
+                return Ok(connection);
+            }
+            Ok(Err(error)) => error.to_string(),
+            Err(_) => format!("did not start within {} s", self.start_timeout.as_secs()),
+        };
+        state.failures += 1;
+        let backoff =
+            FIRST_BACKOFF.saturating_mul(1 << state.failures.min(6).saturating_sub(1)).min(MAX_BACKOFF);
+        state.retry_at = Some(Instant::now() + backoff);
+        state.error = Some(error.clone());
+        tracing::warn!(server = %self.spec.name, %error, "MCP server not available");
+        Err(format!("could not be started: {error}"))
+    }
+
+    /// Where the server stands now, with its tools.
+    pub async fn status(&self) -> McpServerStatus {
+        let state = self.state.lock().await;
+        let (state_now, tools, stderr) = match &state.connection {
+            Some(connection) if !connection.is_closed() => {
+                let tools = connection.tools().await.unwrap_or_default();
+                let infos = tools
+                    .iter()
+                    .map(|tool| McpToolInfo {
+                        name: tool.name.to_string(),
+                        qualified_name: qualified(&self.spec.name, &tool.name),
+                        description: tool.description.as_deref().unwrap_or("").to_owned(),
+                        choice: self.spec.tools.get(tool.name.as_ref()).copied(),
+                    })
+                    .collect();
+                (McpServerState::Connected, infos, connection.stderr_tail())
+            }
+            Some(connection) => {
+                (McpServerState::Failed { error: "stopped".to_owned() }, Vec::new(), connection.stderr_tail())
+            }
+            None => match &state.error {
+                Some(error) => {
+                    (McpServerState::Failed { error: error.clone() }, Vec::new(), state.stderr.clone())
+                }
+                None => (McpServerState::Starting, Vec::new(), Vec::new()),
+            },
+        };
+        McpServerStatus {
+            name: self.spec.name.clone(),
+            transport: self.spec.transport.kind().to_owned(),
+            state: state_now,
+            tools,
+            stderr_tail: stderr,
+        }
+    }
+
+    /// Close the connection (and a stdio server's process tree).
+    async fn close(&self) {
+        let connection = self.state.lock().await.connection.take();
+        if let Some(connection) = connection {
+            match Arc::try_unwrap(connection) {
+                Ok(connection) => connection.close().await,
+                // A call still holds it: the process ends when that call lets go.
+                Err(shared) => drop(shared),
+            }
+        }
+    }
+
+    /// Its tools as session tools, without those the user denied.
+    async fn tools(self: &Arc<Self>) -> Vec<McpTool> {
+        let Ok(connection) = self.connection().await else { return Vec::new() };
+        let listed = match connection.tools().await {
+            Ok(listed) => listed,
+            Err(error) => {
+                tracing::warn!(server = %self.spec.name, %error, "could not list the MCP server's tools");
+                return Vec::new();
+            }
+        };
+        listed
+            .iter()
+            .filter_map(|tool| {
+                let choice = self.spec.tools.get(tool.name.as_ref()).copied();
+                (choice != Some(warden_protocol::McpToolChoice::Deny))
+                    .then(|| McpTool::new(self.clone(), tool, choice))
+            })
+            .collect()
+    }
+}
+
+/// Every server slot of the process, by name.
+#[derive(Default)]
+pub struct McpHub {
+    slots: tokio::sync::Mutex<BTreeMap<String, Arc<ServerSlot>>>,
+}
+
+impl McpHub {
+    /// The tools of `specs` for a session in `root`: servers not yet running are started, all at
+    /// once; a server whose entry or project changed is replaced; servers no longer configured are
+    /// closed. A server that cannot start adds no tools (its status says why).
+    pub async fn tools(&self, specs: &[ServerSpec], root: &Path, policy: Option<&BoxPolicy>) -> Vec<McpTool> {
+        let slots = self.slots_for(specs, root, policy).await;
+        let listed = futures::future::join_all(slots.iter().map(|slot| slot.tools())).await;
+        listed.into_iter().flatten().collect()
+    }
+
+    /// The status of every configured server (starting those that are not running).
+    pub async fn statuses(
+        &self,
+        specs: &[ServerSpec],
+        root: &Path,
+        policy: Option<&BoxPolicy>,
+    ) -> Vec<McpServerStatus> {
+        let slots = self.slots_for(specs, root, policy).await;
+        futures::future::join_all(slots.iter().map(|slot| async move {
+            let _ = slot.connection().await;
+            slot.status().await
+        }))
+        .await
+    }
+
+    async fn slots_for(
+        &self,
+        specs: &[ServerSpec],
+        root: &Path,
+        policy: Option<&BoxPolicy>,
+    ) -> Vec<Arc<ServerSlot>> {
+        let mut slots = self.slots.lock().await;
+        let mut closed = Vec::new();
+        slots.retain(|name, slot| {
+            let keep = specs.iter().any(|spec| spec.name == *name && *spec == slot.spec && slot.root == root);
+            if !keep {
+                closed.push(slot.clone());
+            }
+            keep
+        });
+        let chosen = specs
+            .iter()
+            .map(|spec| {
+                slots
+                    .entry(spec.name.clone())
+                    .or_insert_with(|| {
+                        Arc::new(ServerSlot::new(spec.clone(), root, policy.cloned(), START_TIMEOUT))
+                    })
+                    .clone()
+            })
+            .collect();
+        drop(slots);
+        for slot in closed {
+            slot.close().await;
+        }
+        chosen
+    }
+
+    /// Close every server (Warden is ending).
+    pub async fn shutdown(&self) {
+        let slots: Vec<_> = std::mem::take(&mut *self.slots.lock().await).into_values().collect();
+        futures::future::join_all(slots.iter().map(|slot| slot.close())).await;
+    }
+}

@@ -1,0 +1,23 @@
+//! Tools from Model Context Protocol servers, governed like Warden's own: the configured servers
+//! (`server`), started and kept alive (`hub`, `connection`, `spawn` for stdio programs in the
+//! sandbox), what Warden answers them (`handler`), and their tools offered as
+//! `mcp__<server>__<tool>` (`names`, `tool`) whose results are read as the model needs
+//! (`result`). The client is the official Rust SDK, `rmcp`.
+
+mod connection;
+// Roots and logging are deprecated by the 2026-07-28 draft (SEP-2577) but are part of the protocol
+// versions Warden speaks, 2025-06-18 and 2025-11-25.
+#[allow(deprecated)]
+mod handler;
+mod hub;
+pub mod names;
+mod result;
+pub mod server;
+mod spawn;
+mod tool;
+
+pub use connection::{connect, Connection, McpError};
+pub use hub::{McpHub, ServerSlot, START_TIMEOUT};
+pub use result::to_output as result_output;
+pub use server::{parse_servers, specs, ConfigError, ServerSpec, Transport};
+pub use tool::McpTool;

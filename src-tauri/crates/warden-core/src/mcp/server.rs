@@ -1,0 +1,195 @@
+//! A configured server, checked: how Warden reaches it ([`Transport`]) and what the user chose for
+//! its tools. Built from the `mcpServers` entries users paste from Claude Desktop, Cursor or codex;
+//! everything the entry gets wrong is said in words, never guessed.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use warden_protocol::{McpServerConfig, McpToolChoice};
+
+/// The longest server name Warden accepts (the model sees it inside every tool name).
+pub const MAX_SERVER_NAME: usize = 32;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// A program Warden starts, speaking JSON-RPC on its stdin/stdout.
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        env: BTreeMap<String, String>,
+        /// `None`: the project folder.
+        cwd: Option<PathBuf>,
+        /// Whether the program may use the network from inside the sandbox.
+        network: bool,
+    },
+    /// A server at an HTTP(S) endpoint (the streamable HTTP transport).
+    Http { url: String, headers: BTreeMap<String, String> },
+}
+
+impl Transport {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Stdio { .. } => "stdio",
+            Self::Http { .. } => "http",
+        }
+    }
+}
+
+/// One server Warden can start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerSpec {
+    pub name: String,
+    pub transport: Transport,
+    pub tools: BTreeMap<String, McpToolChoice>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("`{0}` is not a usable MCP server name: use 1–{MAX_SERVER_NAME} letters, digits, `_` or `-`")]
+    BadName(String),
+    #[error("MCP server `{0}` has both `command` and `url`: keep the one it is reached by")]
+    Both(String),
+    #[error("MCP server `{0}` has neither `command` (a program) nor `url` (an HTTP endpoint)")]
+    Neither(String),
+    #[error(
+        "MCP server `{name}` is of type `{kind}`: Warden speaks stdio and streamable HTTP (the \
+         older SSE transport was replaced by streamable HTTP; most servers serve both at one URL)"
+    )]
+    UnknownType { name: String, kind: String },
+    #[error("MCP server `{name}`: `{url}` is not an http:// or https:// address")]
+    BadUrl { name: String, url: String },
+    #[error("the MCP configuration is not valid JSON: {0}")]
+    Json(String),
+    #[error("the MCP configuration has no `mcpServers` object")]
+    NoServers,
+}
+
+impl ServerSpec {
+    /// The server configured as `name` by `config`.
+    pub fn from_config(name: &str, config: &McpServerConfig) -> Result<Self, ConfigError> {
+        check_name(name)?;
+        let kind = config.kind.as_deref().map(str::to_ascii_lowercase);
+        let transport = match (kind.as_deref(), &config.command, &config.url) {
+            (Some(other), _, _) if !KNOWN_TYPES.contains(&other) => {
+                return Err(ConfigError::UnknownType {
+                    name: name.to_owned(),
+                    kind: config.kind.clone().unwrap_or_default(),
+                })
+            }
+            (_, Some(_), Some(_)) => return Err(ConfigError::Both(name.to_owned())),
+            (_, None, None) => return Err(ConfigError::Neither(name.to_owned())),
+            (_, Some(command), None) => Transport::Stdio {
+                command: command.clone(),
+                args: config.args.clone(),
+                env: config.env.clone(),
+                cwd: config.cwd.as_ref().map(PathBuf::from),
+                network: config.network,
+            },
+            (_, None, Some(url)) => {
+                let lower = url.to_ascii_lowercase();
+                let web = lower.starts_with("http://") || lower.starts_with("https://");
+                if !web || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                    return Err(ConfigError::BadUrl { name: name.to_owned(), url: url.clone() });
+                }
+                Transport::Http { url: url.clone(), headers: config.headers.clone() }
+            }
+        };
+        Ok(Self { name: name.to_owned(), transport, tools: config.tools.clone() })
+    }
+}
+
+/// The `type` values the configurations in the wild use for the two transports Warden speaks.
+const KNOWN_TYPES: [&str; 5] = ["stdio", "http", "streamable-http", "streamablehttp", "streamable_http"];
+
+fn check_name(name: &str) -> Result<(), ConfigError> {
+    let ok = !name.is_empty()
+        && name.len() <= MAX_SERVER_NAME
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if ok {
+        Ok(())
+    } else {
+        Err(ConfigError::BadName(name.to_owned()))
+    }
+}
+
+/// The servers of a pasted or loaded `{"mcpServers": {…}}` document (a bare map of servers is
+/// taken too), each checked. The whole document is refused at its first mistake.
+pub fn parse_servers(json: &str) -> Result<BTreeMap<String, McpServerConfig>, ConfigError> {
+    let value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| ConfigError::Json(e.to_string()))?;
+    let servers = match value.get("mcpServers") {
+        Some(servers) => servers.clone(),
+        None if value.is_object() && value.as_object().is_some_and(|o| !o.is_empty()) => value,
+        None => return Err(ConfigError::NoServers),
+    };
+    let servers: BTreeMap<String, McpServerConfig> =
+        serde_json::from_value(servers).map_err(|e| ConfigError::Json(e.to_string()))?;
+    for (name, config) in &servers {
+        ServerSpec::from_config(name, config)?;
+    }
+    Ok(servers)
+}
+
+/// The servers to start: every enabled, valid entry. Invalid ones come back as errors by name, so
+/// the caller can show them as failed.
+pub fn specs(servers: &BTreeMap<String, McpServerConfig>) -> (Vec<ServerSpec>, Vec<(String, ConfigError)>) {
+    let mut ok = Vec::new();
+    let mut bad = Vec::new();
+    for (name, config) in servers.iter().filter(|(_, c)| !c.disabled) {
+        match ServerSpec::from_config(name, config) {
+            Ok(spec) => ok.push(spec),
+            Err(error) => bad.push((name.clone(), error)),
+        }
+    }
+    (ok, bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_formats_users_paste_are_read() {
+        let claude_desktop = r#"{"mcpServers": {
+            "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]},
+            "remote": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer x"}}
+        }}"#;
+        let servers = parse_servers(claude_desktop).unwrap();
+        let (specs, bad) = specs(&servers);
+        assert!(bad.is_empty());
+        assert_eq!(specs[0].name, "files");
+        assert!(
+            matches!(&specs[0].transport, Transport::Stdio { command, network: true, .. } if command == "npx")
+        );
+        assert!(
+            matches!(&specs[1].transport, Transport::Http { url, headers } if url.ends_with("/mcp") && headers.len() == 1)
+        );
+        // A bare map of servers (codex's table, converted) is the same thing.
+        assert_eq!(parse_servers(r#"{"files": {"command": "x"}}"#).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn mistakes_are_said_in_words() {
+        let bad = |json: &str| parse_servers(json).unwrap_err().to_string();
+        assert!(bad(r#"{"mcpServers": {"a": {"command": "x", "url": "http://h"}}}"#).contains("both"));
+        assert!(bad(r#"{"mcpServers": {"a": {}}}"#).contains("neither"));
+        assert!(bad(r#"{"mcpServers": {"a": {"type": "sse", "url": "http://h/sse"}}}"#)
+            .contains("streamable HTTP"));
+        assert!(bad(r#"{"mcpServers": {"a": {"url": "file:///etc/passwd"}}}"#).contains("not an http"));
+        assert!(bad(r#"{"mcpServers": {"a b": {"command": "x"}}}"#).contains("not a usable"));
+        assert!(bad(r#"{"mcpServers": {"a": {"command": 3}}}"#).contains("not valid JSON"));
+        assert!(bad("[]").contains("no `mcpServers`"));
+        assert!(bad("{").contains("not valid JSON"));
+    }
+
+    #[test]
+    fn disabled_servers_are_not_started_and_bad_ones_are_reported() {
+        let mut servers =
+            parse_servers(r#"{"on": {"command": "x"}, "off": {"command": "y", "disabled": true}}"#).unwrap();
+        servers.insert("broken".into(), McpServerConfig::default());
+        let (ok, bad) = specs(&servers);
+        assert_eq!(ok.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["on"]);
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].0, "broken");
+    }
+}

@@ -1,0 +1,90 @@
+//! An MCP server's tool as one of the session's tools: offered as `mcp__<server>__<tool>`, dangerous
+//! unless the user allowed it (a server's annotations are hints from an untrusted party and are not
+//! read), called through the same registry and tool runner as the built-in tools.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use rmcp::model::Tool as McpToolDef;
+use serde_json::Value;
+use warden_protocol::{DangerLevel, McpToolChoice, ToolCategory, ToolDefinition, ToolErrorCode};
+
+use super::hub::ServerSlot;
+use super::names::qualified;
+use super::result::to_output;
+use crate::tool::{Tool, ToolContext, ToolOutput};
+
+/// The longest tool description passed on to the model.
+const MAX_DESCRIPTION: usize = 2000;
+
+pub struct McpTool {
+    definition: ToolDefinition,
+    label: String,
+    /// The server's own name for the tool.
+    tool: String,
+    slot: Arc<ServerSlot>,
+}
+
+impl McpTool {
+    pub fn new(slot: Arc<ServerSlot>, listed: &McpToolDef, choice: Option<McpToolChoice>) -> Self {
+        let server = slot.name().to_owned();
+        let description: String =
+            listed.description.as_deref().unwrap_or("").chars().take(MAX_DESCRIPTION).collect();
+        let mut schema = Value::Object((*listed.input_schema).clone());
+        if let Some(object) = schema.as_object_mut() {
+            object.entry("type").or_insert_with(|| Value::from("object"));
+        }
+        let danger =
+            if choice == Some(McpToolChoice::Allow) { DangerLevel::Safe } else { DangerLevel::Dangerous };
+        Self {
+            definition: ToolDefinition {
+                name: qualified(&server, &listed.name),
+                description: format!("(from the MCP server `{server}`) {description}"),
+                input_schema: schema,
+                category: ToolCategory::Mcp,
+                danger,
+                parallel: false,
+            },
+            label: format!("{} ({server})", listed.title.as_deref().unwrap_or(&listed.name)),
+            tool: listed.name.to_string(),
+            slot,
+        }
+    }
+}
+
+#[async_trait]
+impl Tool for McpTool {
+    fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    async fn execute(&self, input: Value, ctx: ToolContext) -> ToolOutput {
+        let arguments = match input {
+            Value::Object(map) => map,
+            Value::Null => serde_json::Map::new(),
+            _ => return ToolOutput::error(ToolErrorCode::ValidationError, "the input must be a JSON object"),
+        };
+        let server = self.slot.name().to_owned();
+        let connection = match self.slot.connection().await {
+            Ok(connection) => connection,
+            Err(why) => {
+                return ToolOutput::error(
+                    ToolErrorCode::ExecutionError,
+                    format!("the MCP server `{server}` {why}"),
+                )
+            }
+        };
+        match connection.call(&self.tool, arguments, ctx.output.clone()).await {
+            Ok(result) => to_output(&result).with_metadata("mcp_server", &server),
+            Err(error) => ToolOutput::error(
+                ToolErrorCode::ExecutionError,
+                format!("the MCP server `{server}`: {error}"),
+            )
+            .with_metadata("mcp_server", &server),
+        }
+    }
+}

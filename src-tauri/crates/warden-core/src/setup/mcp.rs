@@ -1,0 +1,86 @@
+//! The MCP servers of the settings: added, removed, and where each stands — what `warden mcp`
+//! and Settings → MCP servers show and change.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use warden_protocol::{McpServerConfig, McpServerState, McpServerStatus};
+
+use super::{Engine, SetupError};
+use crate::containment::BoxPolicy;
+use crate::mcp::{ConfigError, ServerSpec};
+
+#[derive(Debug, thiserror::Error)]
+pub enum McpSetupError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("there is no MCP server named `{0}`")]
+    Unknown(String),
+    #[error("could not save the settings: {0}")]
+    Save(#[from] crate::config::ConfigError),
+}
+
+impl Engine {
+    /// Add (or replace) the server `name`, checked first, and save the settings.
+    pub fn add_mcp_server(&self, name: &str, config: McpServerConfig) -> Result<(), McpSetupError> {
+        ServerSpec::from_config(name, &config)?;
+        let mut settings = self.settings();
+        settings.mcp_servers.insert(name.to_owned(), config);
+        self.save_settings(settings)?;
+        Ok(())
+    }
+
+    /// Remove the server `name` and save the settings (a running server is closed when the next
+    /// session or status check no longer finds it).
+    pub fn remove_mcp_server(&self, name: &str) -> Result<(), McpSetupError> {
+        let mut settings = self.settings();
+        if settings.mcp_servers.remove(name).is_none() {
+            return Err(McpSetupError::Unknown(name.to_owned()));
+        }
+        self.save_settings(settings)?;
+        Ok(())
+    }
+
+    /// Every server of the settings (and `extra`, for one run), started where needed, with its
+    /// state and tools; for a project in `project`. Disabled and misconfigured servers are listed
+    /// too, as such.
+    pub async fn mcp_statuses(
+        &self,
+        project: &Path,
+        extra: &BTreeMap<String, McpServerConfig>,
+    ) -> Result<Vec<McpServerStatus>, SetupError> {
+        let project = self.project_outside_home(project)?;
+        let mut servers = self.settings().mcp_servers;
+        servers.extend(extra.clone());
+        let (specs, bad) = crate::mcp::specs(&servers);
+        let commands_box = BoxPolicy::for_project(&project, &self.home.dirs());
+        let mut statuses = self.mcp.statuses(&specs, &project, Some(&commands_box)).await;
+        for (name, error) in bad {
+            statuses.push(not_running(
+                &name,
+                &servers[&name],
+                McpServerState::Failed { error: error.to_string() },
+            ));
+        }
+        for (name, config) in servers.iter().filter(|(_, c)| c.disabled) {
+            statuses.push(not_running(name, config, McpServerState::Disabled));
+        }
+        statuses.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(statuses)
+    }
+
+    /// Close every MCP server (their process trees end).
+    pub async fn close_mcp_servers(&self) {
+        self.mcp.shutdown().await;
+    }
+}
+
+fn not_running(name: &str, config: &McpServerConfig, state: McpServerState) -> McpServerStatus {
+    McpServerStatus {
+        name: name.to_owned(),
+        transport: if config.url.is_some() { "http" } else { "stdio" }.to_owned(),
+        state,
+        tools: Vec::new(),
+        stderr_tail: Vec::new(),
+    }
+}

@@ -1,0 +1,54 @@
+//! A stdio server runs in the project's sandbox: the secret locations are hidden from it as from
+//! the agent's commands, and it writes only where they may.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+use warden_core::containment::{mechanism, BoxPolicy};
+use warden_core::mcp::connect;
+use warden_core::tool::OutputSink;
+use warden_testkit::mcp::server_bin;
+
+use super::*;
+
+#[tokio::test]
+async fn a_boxed_server_cannot_read_a_secret_location() {
+    assert!(mechanism().is_contained(), "this test needs the sandbox: {}", mechanism().describe());
+    let dir = project();
+    let home = dir.path().join("home");
+    let project_dir = dir.path().join("project");
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::create_dir_all(&project_dir).unwrap();
+    std::fs::write(home.join(".ssh/id_ed25519"), "PRIVATE KEY").unwrap();
+    let policy = BoxPolicy::with_home(&project_dir, Some(&home), &[]);
+    // The server is told it may read `~/.ssh`; the box says otherwise.
+    let ssh = home.join(".ssh").to_string_lossy().into_owned();
+    let spec =
+        stdio("files", &server_bin("mcp-server-filesystem").to_string_lossy(), &[&ssh], BTreeMap::new());
+    let connection = connect(&spec, &project_dir, Some(&policy)).await.unwrap();
+    assert_eq!(connection.contained(), Some(true));
+    let read = connection
+        .call(
+            "read_text_file",
+            json!({"path": home.join(".ssh/id_ed25519")}).as_object().cloned().unwrap(),
+            OutputSink::none(),
+        )
+        .await
+        .unwrap();
+    assert!(!text_of(&read).contains("PRIVATE KEY"), "the boxed server read the key: {read}");
+    assert_eq!(read["isError"], true);
+    connection.close().await;
+
+    // The same server outside the box reads it: the box is what stops it.
+    let open = connect(&spec, &project_dir, None).await.unwrap();
+    let read = open
+        .call(
+            "read_text_file",
+            json!({"path": home.join(".ssh/id_ed25519")}).as_object().cloned().unwrap(),
+            OutputSink::none(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(text_of(&read), "PRIVATE KEY");
+    open.close().await;
+}

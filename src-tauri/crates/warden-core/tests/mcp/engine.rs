@@ -1,0 +1,187 @@
+//! MCP tools on the one tool-call path: a model's turn (a real provider over loopback HTTP) and
+//! `warden tool`'s `Engine::run_tool` call `mcp__everything__…` tools through the same policy,
+//! approval and events as the built-in tools; the user's per-tool choices hold.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use warden_core::config::WardenHome;
+use warden_core::secrets::{MemoryStore, SecretStore};
+use warden_core::setup::{Engine, SessionSpec};
+use warden_protocol::{
+    Event, KeyName, McpServerConfig, McpToolChoice, ProviderId, ToolApproval, ToolCategory, ToolStatus,
+    TrustLevel,
+};
+use warden_testkit::mcp::server_bin;
+use warden_testkit::scripted::{text, tool};
+
+use crate::agent::harness::Wire;
+use crate::support::server::TestServer;
+
+struct Place {
+    _dirs: tempfile::TempDir,
+    project: std::path::PathBuf,
+    engine: Engine,
+}
+
+async fn place() -> Place {
+    let dirs = tempfile::tempdir().unwrap();
+    let project = std::fs::canonicalize(dirs.path()).unwrap().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let store = Arc::new(MemoryStore::new());
+    store.set(KeyName::Anthropic, "test-key").await.unwrap();
+    let engine = Engine::new(WardenHome::at(dirs.path().join("home")), store).unwrap();
+    Place { _dirs: dirs, project, engine }
+}
+
+fn everything(tools: BTreeMap<String, McpToolChoice>) -> BTreeMap<String, McpServerConfig> {
+    let config = McpServerConfig {
+        command: Some(server_bin("mcp-server-everything").to_string_lossy().into_owned()),
+        args: vec!["stdio".to_owned()],
+        tools,
+        ..McpServerConfig::default()
+    };
+    BTreeMap::from([("everything".to_owned(), config)])
+}
+
+fn spec(place: &Place, servers: BTreeMap<String, McpServerConfig>, base_url: Option<String>) -> SessionSpec {
+    let mut spec = SessionSpec::new(place.project.clone());
+    spec.provider = ProviderId::Anthropic;
+    spec.base_url = base_url;
+    spec.model = Some("test-model".to_owned());
+    spec.trust = TrustLevel::Guided;
+    spec.approval_timeout_secs = Some(20);
+    spec.mcp_servers = servers;
+    spec
+}
+
+#[tokio::test]
+async fn a_models_turn_calls_an_mcp_tool_after_the_user_approves_it() {
+    let place = place().await;
+    let server = TestServer::start(vec![
+        Wire::Anthropic
+            .reply(&[tool("call-1", "mcp__everything__echo", json!({"message": "through the loop"}))], 10),
+        Wire::Anthropic.reply(&[text("done")], 10),
+    ])
+    .await;
+    let (session, mut events) = place
+        .engine
+        .start(spec(&place, everything(BTreeMap::new()), Some(server.url.clone())))
+        .await
+        .unwrap();
+    let offered = session.tool_definitions();
+    let echo = offered.iter().find(|d| d.name == "mcp__everything__echo").expect("the MCP tool is offered");
+    assert_eq!(echo.category, ToolCategory::Mcp);
+    assert_eq!(
+        echo.danger,
+        warden_protocol::DangerLevel::Dangerous,
+        "annotations say read-only; Warden does not believe them"
+    );
+    let turn = {
+        let session = session.clone();
+        tokio::spawn(async move { session.send("go").await })
+    };
+    let mut asked = false;
+    let result = loop {
+        let event = tokio::time::timeout(Duration::from_secs(60), events.recv()).await.unwrap().unwrap();
+        match event {
+            Event::ToolConfirm(confirm) => {
+                assert_eq!(confirm.tool_name, "mcp__everything__echo");
+                asked = true;
+                session
+                    .approve(ToolApproval {
+                        tool_id: confirm.tool_id,
+                        approved: true,
+                        reason: None,
+                        remember: None,
+                    })
+                    .unwrap();
+            }
+            Event::ToolResult(result) => break result,
+            _ => {}
+        }
+    };
+    turn.await.unwrap().unwrap();
+    assert!(asked, "Guided asks before a dangerous MCP tool");
+    assert_eq!(result.status, ToolStatus::Success, "{result:?}");
+    assert_eq!(result.result, "Echo: through the loop");
+    // The model's second request carries the MCP result back.
+    let requests = server.requests();
+    assert!(requests.last().unwrap().body.to_string().contains("Echo: through the loop"));
+    place.engine.close_mcp_servers().await;
+}
+
+#[tokio::test]
+async fn warden_tool_runs_an_mcp_tool_on_the_same_path_and_choices_hold() {
+    let place = place().await;
+    let choices = BTreeMap::from([
+        ("get-sum".to_owned(), McpToolChoice::Allow),
+        ("get-env".to_owned(), McpToolChoice::Deny),
+    ]);
+    // Allowed: runs without asking in Guided.
+    let shot = place
+        .engine
+        .run_tool(
+            spec(&place, everything(choices.clone()), None),
+            "mcp__everything__get-sum",
+            json!({"a": 1, "b": 2}),
+            |_, _| {},
+            |_| async { panic!("an allowed MCP tool must not ask") },
+        )
+        .await
+        .unwrap();
+    assert_eq!(shot.result.status, ToolStatus::Success, "{:?}", shot.result);
+    assert!(shot.result.result.contains('3'));
+    // Denied: not there at all.
+    let denied = place
+        .engine
+        .run_tool(
+            spec(&place, everything(choices.clone()), None),
+            "mcp__everything__get-env",
+            json!({}),
+            |_, _| {},
+            |_| async { panic!("a denied tool must not ask") },
+        )
+        .await;
+    assert!(denied.is_err(), "a denied MCP tool must not exist for the session");
+    // Input the server's schema refuses never reaches the server.
+    let invalid = place
+        .engine
+        .run_tool(
+            spec(&place, everything(choices), None),
+            "mcp__everything__get-sum",
+            json!({"a": "one"}),
+            |_, _| {},
+            |_| async { panic!("invalid input must not ask") },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        invalid.result.code,
+        Some(warden_protocol::ToolErrorCode::ValidationError),
+        "{:?}",
+        invalid.result
+    );
+    place.engine.close_mcp_servers().await;
+}
+
+#[tokio::test]
+async fn a_settings_file_not_written_by_warden_starts_no_mcp_server() {
+    let dirs = tempfile::tempdir().unwrap();
+    let home = WardenHome::at(dirs.path().join("home"));
+    let marker = dirs.path().join("started");
+    let settings = json!({"mcpServers": {"planted": {"command": "sh", "args": ["-c", format!("touch '{}'", marker.display())]}}});
+    std::fs::create_dir_all(home.settings_path().parent().unwrap()).unwrap();
+    std::fs::write(home.settings_path(), settings.to_string()).unwrap();
+    let store = Arc::new(MemoryStore::new());
+    store.set(KeyName::Anthropic, "test-key").await.unwrap();
+    let engine = Engine::new(home, store).unwrap();
+    assert!(engine.settings().mcp_servers.is_empty());
+    let project = std::fs::canonicalize(dirs.path()).unwrap().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let statuses = engine.mcp_statuses(&project, &BTreeMap::new()).await.unwrap();
+    assert!(statuses.is_empty());
+    assert!(!marker.exists(), "a planted server was started");
+}

@@ -1,0 +1,145 @@
+//! Both transports, every kind of tool server-everything has: plain text, numbers, an image,
+//! structured content, annotations, progress, the roots Warden gives, and the environment a stdio
+//! server gets.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+use warden_core::mcp::{connect, Connection};
+use warden_core::tool::OutputSink;
+use warden_testkit::mcp::HttpEverything;
+
+use super::*;
+
+fn args(value: Value) -> Map<String, Value> {
+    value.as_object().cloned().unwrap()
+}
+
+async fn every_tool_works(connection: &Connection, dir: &tempfile::TempDir) {
+    let tools = connection.tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    for expected in [
+        "echo",
+        "get-sum",
+        "get-tiny-image",
+        "get-structured-content",
+        "trigger-long-running-operation",
+        "get-roots-list",
+    ] {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+
+    let echo =
+        connection.call("echo", args(json!({"message": "hi there"})), OutputSink::none()).await.unwrap();
+    assert_eq!(text_of(&echo), "Echo: hi there");
+
+    let sum = connection.call("get-sum", args(json!({"a": 2, "b": 40})), OutputSink::none()).await.unwrap();
+    assert!(text_of(&sum).contains("42"), "{sum}");
+
+    let image = connection.call("get-tiny-image", Map::new(), OutputSink::none()).await.unwrap();
+    let output = warden_core::mcp::result_output(&image);
+    assert!(output.content.contains("[image (image/png,"), "{}", output.content);
+    assert_eq!(output.metadata["images"], 1);
+
+    let structured = connection
+        .call("get-structured-content", args(json!({"location": "New York"})), OutputSink::none())
+        .await
+        .unwrap();
+    assert!(structured["structuredContent"]["temperature"].is_number(), "{structured}");
+    let output = warden_core::mcp::result_output(&structured);
+    assert!(output.metadata["structured_content"]["temperature"].is_number());
+
+    let annotated = connection
+        .call(
+            "get-annotated-message",
+            args(json!({"messageType": "error", "includeImage": true})),
+            OutputSink::none(),
+        )
+        .await
+        .unwrap();
+    assert!(text_of(&annotated).to_lowercase().contains("error"), "{annotated}");
+
+    // The one root a server is given is the project folder.
+    let roots = connection.call("get-roots-list", Map::new(), OutputSink::none()).await.unwrap();
+    let canonical = std::fs::canonicalize(dir.path()).unwrap();
+    assert!(
+        text_of(&roots).contains(&canonical.to_string_lossy().to_string())
+            || text_of(&roots).contains(&dir.path().to_string_lossy().to_string()),
+        "{roots}"
+    );
+
+    // Progress notifications reach the call's output as they come.
+    let (sink, mut progress) = OutputSink::channel(64 * 1024);
+    let long = connection
+        .call("trigger-long-running-operation", args(json!({"duration": 1, "steps": 3})), sink)
+        .await
+        .unwrap();
+    assert!(text_of(&long).contains("completed"), "{long}");
+    let mut lines = Vec::new();
+    while let Ok((_, line)) = progress.try_recv() {
+        lines.push(line);
+    }
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[2].starts_with("[3/3]"), "{lines:?}");
+}
+
+#[tokio::test]
+async fn every_tool_of_server_everything_over_stdio() {
+    let dir = project();
+    let connection = connect(&everything_stdio(), root(&dir), None).await.unwrap();
+    every_tool_works(&connection, &dir).await;
+    connection.close().await;
+}
+
+#[tokio::test]
+async fn every_tool_of_server_everything_over_streamable_http() {
+    let server = HttpEverything::start();
+    let dir = project();
+    let connection = connect(&http("everything", &server.url()), root(&dir), None).await.unwrap();
+    every_tool_works(&connection, &dir).await;
+    connection.close().await;
+}
+
+#[tokio::test]
+async fn a_stdio_server_gets_its_configured_env_and_no_credentials() {
+    let env = BTreeMap::from([("WARDEN_MCP_CHOSEN".to_owned(), "from-the-entry".to_owned())]);
+    // A credential in Warden's own environment (the name marks it as one).
+    std::env::set_var("MCP_TEST_SERVICE_TOKEN", "s3cret-value-for-the-test");
+    let spec = stdio(
+        "everything",
+        &warden_testkit::mcp::server_bin("mcp-server-everything").to_string_lossy(),
+        &["stdio"],
+        env,
+    );
+    let dir = project();
+    let connection = connect(&spec, root(&dir), None).await.unwrap();
+    let shown = connection.call("get-env", Map::new(), OutputSink::none()).await.unwrap();
+    let text = text_of(&shown);
+    assert!(text.contains("from-the-entry"), "the configured variable is missing: {text}");
+    assert!(!text.contains("s3cret-value-for-the-test"), "a credential reached the server");
+    assert!(!text.contains("MCP_TEST_SERVICE_TOKEN"));
+    connection.close().await;
+}
+
+#[tokio::test]
+async fn server_filesystem_reads_inside_its_folder_only() {
+    let dir = project();
+    std::fs::write(dir.path().join("note.txt"), "written by the test").unwrap();
+    let bin = warden_testkit::mcp::server_bin("mcp-server-filesystem");
+    let folder = dir.path().to_string_lossy().to_string();
+    let spec = stdio("files", &bin.to_string_lossy(), &[&folder], BTreeMap::new());
+    let connection = connect(&spec, root(&dir), None).await.unwrap();
+    let read = connection
+        .call("read_text_file", args(json!({"path": dir.path().join("note.txt")})), OutputSink::none())
+        .await
+        .unwrap();
+    assert_eq!(text_of(&read), "written by the test");
+    let outside = connection
+        .call("read_text_file", args(json!({"path": "/etc/hostname"})), OutputSink::none())
+        .await
+        .unwrap();
+    assert_eq!(outside["isError"], true, "{outside}");
+    assert!(warden_core::mcp::result_output(&outside).is_error);
+    tokio::time::timeout(Duration::from_secs(5), connection.close()).await.unwrap();
+}

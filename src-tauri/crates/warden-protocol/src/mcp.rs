@@ -1,0 +1,125 @@
+//! MCP servers as users configure them: the `mcpServers` entries of Claude Desktop, Cursor and
+//! codex (`command`/`args`/`env`/`cwd` for a local program, `url`/`headers` for a server over
+//! HTTP), plus Warden's own choices per server (off, per-tool allow / ask / deny, network).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+/// One configured MCP server. Exactly one of `command` (stdio) and `url` (streamable HTTP) is set;
+/// the engine says so clearly when a hand-written entry has both or neither.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase", default)]
+pub struct McpServerConfig {
+    /// `"stdio"` or `"http"` (`"streamable-http"`, `"streamableHttp"`) when the entry says; it is
+    /// otherwise inferred from `command` / `url`.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The program of a stdio server (`npx`, `uvx`, a path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// Variables added to the credential-stripped environment the program gets.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    /// The folder the program starts in; the project folder when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// The endpoint of a streamable HTTP server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Headers sent with every request to `url` (an `Authorization` token, say).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+    /// Configured but not started.
+    #[serde(skip_serializing_if = "is_false")]
+    pub disabled: bool,
+    /// Per tool (the server's own name for it): what Warden does when the model calls it. A tool
+    /// not listed is treated as dangerous (the trust level decides whether it asks).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub tools: BTreeMap<String, McpToolChoice>,
+    /// Whether a stdio server may use the network from inside the sandbox (on by default: most
+    /// servers exist to reach a service).
+    #[serde(skip_serializing_if = "is_true")]
+    pub network: bool,
+}
+
+impl Default for McpServerConfig {
+    fn default() -> Self {
+        Self {
+            kind: None,
+            command: None,
+            args: Vec::new(),
+            env: BTreeMap::new(),
+            cwd: None,
+            url: None,
+            headers: BTreeMap::new(),
+            disabled: false,
+            tools: BTreeMap::new(),
+            network: true,
+        }
+    }
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+/// What the user chose for one MCP tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase")]
+pub enum McpToolChoice {
+    /// Runs without asking, like a read-only built-in tool.
+    Allow,
+    /// Asks before every call, whatever the trust level.
+    Ask,
+    /// Never offered to the model.
+    Deny,
+}
+
+/// Where an MCP server stands, for Settings and `warden mcp list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase", tag = "state")]
+pub enum McpServerState {
+    /// Configured with `disabled`.
+    Disabled,
+    /// Being started (or restarted).
+    Starting,
+    /// Initialized; its tools are listed.
+    Connected,
+    /// Could not start or died; `error` says why in words.
+    Failed { error: String },
+}
+
+/// One MCP tool as Settings and `warden mcp list` show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct McpToolInfo {
+    /// The server's own name for it.
+    pub name: String,
+    /// The name the model calls it by: `mcp__<server>__<tool>`.
+    pub qualified_name: String,
+    pub description: String,
+    /// The user's choice; `None` = not chosen (dangerous: the trust level decides).
+    pub choice: Option<McpToolChoice>,
+}
+
+/// One configured MCP server and what Warden knows of it now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct McpServerStatus {
+    pub name: String,
+    /// `stdio` or `http`.
+    pub transport: String,
+    #[serde(flatten)]
+    pub state: McpServerState,
+    pub tools: Vec<McpToolInfo>,
+    /// The last lines the program wrote to stderr (stdio servers), oldest first.
+    pub stderr_tail: Vec<String>,
+}
