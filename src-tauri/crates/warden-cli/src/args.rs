@@ -26,6 +26,48 @@ pub enum Command {
     Sandbox(SandboxArgs),
     /// List, compare and restore the checkpoints Warden took of a project before each change.
     Checkpoint(CheckpointArgs),
+    /// The MCP servers whose tools the agent gets: list, add, remove.
+    Mcp(McpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    #[command(subcommand)]
+    pub action: McpAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum McpAction {
+    /// Every configured server: started, with its state and tools.
+    List {
+        /// The project the servers are started for (default: the current directory).
+        #[arg(long)]
+        project: Option<PathBuf>,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Servers for this listing only, besides the settings' (the `mcpServers` JSON format).
+        #[arg(long, value_name = "FILE")]
+        mcp_config: Option<PathBuf>,
+    },
+    /// Add a server: `warden mcp add NAME -- COMMAND [ARGS…]` or `warden mcp add NAME --url URL`.
+    Add {
+        name: String,
+        /// The endpoint of a streamable HTTP server.
+        #[arg(long, conflicts_with = "command")]
+        url: Option<String>,
+        /// A header sent to an HTTP server (repeatable): `--header 'Authorization=Bearer …'`.
+        #[arg(long = "header", value_name = "NAME=VALUE", requires = "url")]
+        headers: Vec<String>,
+        /// A variable for a stdio server's environment (repeatable).
+        #[arg(long = "env", value_name = "NAME=VALUE")]
+        env: Vec<String>,
+        /// The program and its arguments, after `--`.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
+    /// Remove a server (it is stopped).
+    Remove { name: String },
 }
 
 #[derive(Debug, Args)]
@@ -167,6 +209,10 @@ pub struct CommonArgs {
     /// Events as JSON lines on stdout.
     #[arg(long)]
     pub json: bool,
+    /// MCP servers for this run, besides the settings' (the `mcpServers` JSON format of Claude
+    /// Desktop, Cursor and codex).
+    #[arg(long, value_name = "FILE")]
+    pub mcp_config: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -1,12 +1,14 @@
 //! `warden`: the headless faces of the engine. `warden exec` runs a whole turn and prints its
 //! events; `warden tool` runs one tool through the same registry, sandbox and policy;
 //! `warden sandbox` runs any command in the box the agent's commands run in; `warden checkpoint`
-//! lists, compares and restores the checkpoints taken before each change.
+//! lists, compares and restores the checkpoints taken before each change; `warden mcp` lists, adds
+//! and removes the MCP servers whose tools the agent gets.
 
 mod approvals_input;
 mod args;
 mod checkpoint_cmd;
 mod exec;
+mod mcp_cmd;
 mod render;
 mod sandbox_cmd;
 mod sanitize;
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
             Command::Tool(args) => tool_cmd::run(args).await,
             Command::Sandbox(args) => sandbox_cmd::run(args),
             Command::Checkpoint(args) => checkpoint_cmd::run(args),
+            Command::Mcp(args) => mcp_cmd::run(args).await,
         }
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).

@@ -1,0 +1,144 @@
+//! `warden mcp list|add|remove`: the MCP servers of the settings, as the window's Settings → MCP
+//! servers shows them. `list` starts each server (for the project in the current directory) to
+//! say whether it works and what tools it has. Exit 0, 1 on failure, 2 on usage.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use warden_core::setup::Engine;
+use warden_protocol::{McpServerConfig, McpServerState, McpServerStatus};
+
+use crate::args::{McpAction, McpArgs};
+use crate::sanitize;
+
+/// The servers of an `mcpServers` JSON file (`--mcp-config`), checked.
+pub fn read_config(file: &Path) -> Result<BTreeMap<String, McpServerConfig>, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("--mcp-config {}: {e}", file.display()))?;
+    warden_core::mcp::parse_servers(&text).map_err(|e| format!("--mcp-config {}: {e}", file.display()))
+}
+
+pub async fn run(args: McpArgs) -> u8 {
+    let engine = match Engine::from_env() {
+        Ok(engine) => engine,
+        Err(error) => return fail(&error.to_string(), 1),
+    };
+    let code = match args.action {
+        McpAction::List { project, json, mcp_config } => {
+            let extra = match mcp_config.as_deref().map(read_config).transpose() {
+                Ok(extra) => extra.unwrap_or_default(),
+                Err(message) => return fail(&message, 2),
+            };
+            let project = match project.map_or_else(std::env::current_dir, Ok) {
+                Ok(project) => project,
+                Err(error) => return fail(&format!("cannot read the current directory: {error}"), 2),
+            };
+            list(&engine, &project, &extra, json).await
+        }
+        McpAction::Add { name, url, headers, env, command } => match entry(url, headers, env, command) {
+            Ok(config) => match engine.add_mcp_server(&name, config) {
+                Ok(()) => {
+                    eprintln!("warden: added the MCP server `{name}`");
+                    0
+                }
+                Err(error) => fail(&error.to_string(), 2),
+            },
+            Err(message) => fail(&message, 2),
+        },
+        McpAction::Remove { name } => match engine.remove_mcp_server(&name) {
+            Ok(()) => {
+                eprintln!("warden: removed the MCP server `{name}`");
+                0
+            }
+            Err(error) => fail(&error.to_string(), 2),
+        },
+    };
+    engine.close_mcp_servers().await;
+    code
+}
+
+fn fail(message: &str, code: u8) -> u8 {
+    eprintln!("warden: {}", sanitize::body(message));
+    code
+}
+
+/// The settings entry `warden mcp add` describes.
+fn entry(
+    url: Option<String>,
+    headers: Vec<String>,
+    env: Vec<String>,
+    command: Vec<String>,
+) -> Result<McpServerConfig, String> {
+    let pairs = |list: Vec<String>, flag: &str| -> Result<BTreeMap<String, String>, String> {
+        list.into_iter()
+            .map(|pair| match pair.split_once('=') {
+                Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+                _ => Err(format!("{flag} takes NAME=VALUE, not `{pair}`")),
+            })
+            .collect()
+    };
+    let mut config = McpServerConfig {
+        env: pairs(env, "--env")?,
+        headers: pairs(headers, "--header")?,
+        ..Default::default()
+    };
+    match (url, command.split_first()) {
+        (Some(url), None) => config.url = Some(url),
+        (None, Some((program, args))) => {
+            config.command = Some(program.clone());
+            config.args = args.to_vec();
+        }
+        (None, None) => {
+            return Err("give the server's program after `--`, or --url for an HTTP server".to_owned())
+        }
+        (Some(_), Some(_)) => return Err("give either --url or a program after `--`, not both".to_owned()),
+    }
+    Ok(config)
+}
+
+async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServerConfig>, json: bool) -> u8 {
+    let statuses = match engine.mcp_statuses(project, extra).await {
+        Ok(statuses) => statuses,
+        Err(error) => return fail(&error.to_string(), if error.is_usage() { 2 } else { 1 }),
+    };
+    if json {
+        match serde_json::to_string(&statuses) {
+            Ok(line) => print_line(&line),
+            Err(error) => return fail(&error.to_string(), 1),
+        }
+    } else if statuses.is_empty() {
+        print_line("No MCP servers. Add one with `warden mcp add NAME -- COMMAND [ARGS…]` or `--url URL`.");
+    } else {
+        for status in &statuses {
+            print_line(&sanitize::body(&describe(status)));
+        }
+    }
+    let failed = statuses.iter().any(|s| matches!(s.state, McpServerState::Failed { .. }));
+    u8::from(failed)
+}
+
+/// One server in a few lines: name, transport, state, tools.
+fn describe(status: &McpServerStatus) -> String {
+    let state = match &status.state {
+        McpServerState::Connected => format!("connected, {} tools", status.tools.len()),
+        McpServerState::Starting => "starting".to_owned(),
+        McpServerState::Disabled => "disabled".to_owned(),
+        McpServerState::Failed { error } => format!("failed: {error}"),
+    };
+    let mut text = format!("{} ({}): {state}", status.name, status.transport);
+    for tool in &status.tools {
+        let choice =
+            tool.choice.map(|c| format!(" [{}]", format!("{c:?}").to_lowercase())).unwrap_or_default();
+        text.push_str(&format!("\n  {}{choice}", tool.qualified_name));
+    }
+    if matches!(status.state, McpServerState::Failed { .. }) {
+        for line in status.stderr_tail.iter().rev().take(5).rev() {
+            text.push_str(&format!("\n  stderr: {line}"));
+        }
+    }
+    text
+}
+
+#[allow(clippy::print_stdout)]
+fn print_line(line: &str) {
+    println!("{line}");
+}
