@@ -214,6 +214,9 @@ pub fn decide_with(
     if trust == TrustLevel::Autonomous && tool.name == "bash" && !contained {
         return Decision::Ask;
     }
+    if scope.always_asks(&tool.name) && !grants.covers(&tool.name, input) {
+        return Decision::Ask;
+    }
     let asks = match trust {
         TrustLevel::Autonomous => false,
         TrustLevel::Guided => tool.danger == DangerLevel::Dangerous,
@@ -268,6 +271,20 @@ mod tests {
                 "{trust:?} {danger:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_tool_set_to_ask_asks_in_every_trust_level_until_the_user_grants_it() {
+        let tool = def("mcp__db__query", SAFE);
+        let mut scope = Scope::only(["mcp__db__query"]);
+        scope.always_ask.insert("mcp__db__query".to_owned());
+        let input = json!({"sql": "select 1"});
+        for trust in [TrustLevel::Supervised, TrustLevel::Guided, TrustLevel::Autonomous] {
+            assert_eq!(decide(trust, &tool, &scope, &input, &Grants::default()), Decision::Ask, "{trust:?}");
+        }
+        let mut grants = Grants::default();
+        grants.insert(Grants::grant_for("mcp__db__query", &input).unwrap());
+        assert_eq!(decide(TrustLevel::Autonomous, &tool, &scope, &input, &grants), Decision::Allow);
     }
 
     #[test]

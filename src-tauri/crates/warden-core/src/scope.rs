@@ -27,6 +27,10 @@ pub struct Scope {
     /// Per-tool timeout overrides, in seconds.
     #[serde(default)]
     pub timeouts_secs: BTreeMap<String, u64>,
+    /// Tools that ask before every call whatever the trust level (MCP tools the user set to
+    /// "ask"); a session grant the user gives in the dialog still covers them.
+    #[serde(default)]
+    pub always_ask: BTreeSet<String>,
 }
 
 impl Default for Scope {
@@ -41,7 +45,12 @@ impl Scope {
     }
 
     pub fn all() -> Self {
-        Self { tools: AllowedTools::All, write_globs: Vec::new(), timeouts_secs: BTreeMap::new() }
+        Self {
+            tools: AllowedTools::All,
+            write_globs: Vec::new(),
+            timeouts_secs: BTreeMap::new(),
+            always_ask: BTreeSet::new(),
+        }
     }
 
     pub fn only<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Self {
@@ -49,7 +58,13 @@ impl Scope {
             tools: AllowedTools::Only(names.into_iter().map(Into::into).collect()),
             write_globs: Vec::new(),
             timeouts_secs: BTreeMap::new(),
+            always_ask: BTreeSet::new(),
         }
+    }
+
+    /// Whether every call of `tool` asks first.
+    pub fn always_asks(&self, tool: &str) -> bool {
+        self.always_ask.contains(tool)
     }
 
     /// Let `tool` in too (an MCP tool the user configured and did not deny).

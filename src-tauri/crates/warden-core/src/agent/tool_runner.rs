@@ -288,7 +288,14 @@ impl ToolRunner {
             preview,
             // 0: no time limit.
             timeout_secs: timeout.map_or(0, |t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX).max(1)),
-            reason: policy::ask_reason(self.policy.trust, &call.name, input, self.env.containment()),
+            reason: policy::ask_reason(self.policy.trust, &call.name, input, self.env.containment()).or_else(
+                || {
+                    self.policy.scope.always_asks(&call.name).then(|| {
+                        "You chose to be asked before every call of this tool (Settings → MCP servers)."
+                            .to_owned()
+                    })
+                },
+            ),
             queue,
         });
         match self.approvals.wait(&call.id, rx, timeout, cancel).await {

@@ -22,6 +22,7 @@ pub struct McpTool {
     label: String,
     /// The server's own name for the tool.
     tool: String,
+    choice: Option<McpToolChoice>,
     slot: Arc<ServerSlot>,
 }
 
@@ -47,8 +48,14 @@ impl McpTool {
             },
             label: format!("{} ({server})", listed.title.as_deref().unwrap_or(&listed.name)),
             tool: listed.name.to_string(),
+            choice,
             slot,
         }
+    }
+
+    /// Whether the user chose to be asked before every call of it.
+    pub fn always_asks(&self) -> bool {
+        self.choice == Some(McpToolChoice::Ask)
     }
 }
 

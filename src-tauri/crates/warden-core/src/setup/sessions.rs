@@ -236,8 +236,14 @@ impl Engine {
         if spec.project_chosen {
             for tool in self.mcp_tools(spec, settings, project, &commands_box).await {
                 let name = crate::tool::Tool::definition(&tool).name.clone();
+                let always_asks = tool.always_asks();
                 match registry.register(Arc::new(tool)) {
-                    Ok(()) => scope.allow(&name),
+                    Ok(()) => {
+                        scope.allow(&name);
+                        if always_asks {
+                            scope.always_ask.insert(name);
+                        }
+                    }
                     Err(error) => tracing::warn!(%error, "MCP tool not offered"),
                 }
             }

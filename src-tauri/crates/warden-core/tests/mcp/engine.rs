@@ -185,3 +185,31 @@ async fn a_settings_file_not_written_by_warden_starts_no_mcp_server() {
     assert!(statuses.is_empty());
     assert!(!marker.exists(), "a planted server was started");
 }
+
+#[tokio::test]
+async fn a_tool_set_to_ask_asks_even_in_autonomous() {
+    let place = place().await;
+    let mut spec = spec(&place, everything(BTreeMap::from([("echo".to_owned(), McpToolChoice::Ask)])), None);
+    spec.trust = TrustLevel::Autonomous;
+    let asked = std::sync::Mutex::new(None);
+    let shot = place
+        .engine
+        .run_tool(
+            spec,
+            "mcp__everything__echo",
+            json!({"message": "ok"}),
+            |_, _| {},
+            |confirm| {
+                *asked.lock().unwrap() = confirm.reason.clone();
+                async move {
+                    ToolApproval { tool_id: String::new(), approved: true, reason: None, remember: None }
+                }
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(shot.result.status, ToolStatus::Success);
+    let reason = asked.into_inner().unwrap().expect("an `ask` tool asks in Autonomous");
+    assert!(reason.contains("You chose to be asked"), "{reason}");
+    place.engine.close_mcp_servers().await;
+}
