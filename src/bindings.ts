@@ -85,6 +85,17 @@ export const commands = {
 	/**  Whether `provider` can answer now, and what is missing when not: the engine's one answer. */
 	providerReadiness: (provider: ProviderId) => typedError<ProviderReadiness, CommandError>(__TAURI_INVOKE("provider_readiness", { provider })),
 	openLink: (url: string) => typedError<null, CommandError>(__TAURI_INVOKE("open_link", { url })),
+	/**
+	 *  Every configured server with its state, tools and (for a failed one) the last lines it wrote
+	 *  to stderr; started for the chosen project when not running yet. Servers no longer in the
+	 *  settings are stopped.
+	 */
+	mcpStatus: () => typedError<McpServerStatus[], CommandError>(__TAURI_INVOKE("mcp_status")),
+	/**
+	 *  The servers of a pasted `{"mcpServers": {…}}` document (Claude Desktop, Cursor, codex), checked;
+	 *  Settings adds them to its draft.
+	 */
+	mcpParse: (json: string) => typedError<{ [key in string]: McpServerConfig }, CommandError>(__TAURI_INVOKE("mcp_parse", { json })),
 	/**  Opens the folder picker; `None` when the user cancels. */
 	pickProjectFolder: () => typedError<string | null, CommandError>(__TAURI_INVOKE("pick_project_folder")),
 };
@@ -361,6 +372,27 @@ export type McpServerConfig = {
 	network?: boolean,
 };
 
+/**  Where an MCP server stands, for Settings and `warden mcp list`. */
+export type McpServerState = 
+/**  Configured with `disabled`. */
+{ state: "disabled" } | 
+/**  Being started (or restarted). */
+{ state: "starting" } | 
+/**  Initialized; its tools are listed. */
+{ state: "connected" } | 
+/**  Could not start or died; `error` says why in words. */
+{ state: "failed"; error: string };
+
+/**  One configured MCP server and what Warden knows of it now. */
+export type McpServerStatus = {
+	name: string,
+	/**  `stdio` or `http`. */
+	transport: string,
+	tools: McpToolInfo[],
+	/**  The last lines the program wrote to stderr (stdio servers), oldest first. */
+	stderrTail: string[],
+} & McpServerState;
+
 /**  What the user chose for one MCP tool. */
 export type McpToolChoice = 
 /**  Runs without asking, like a read-only built-in tool. */
@@ -369,6 +401,17 @@ export type McpToolChoice =
 "ask" | 
 /**  Never offered to the model. */
 "deny";
+
+/**  One MCP tool as Settings and `warden mcp list` show it. */
+export type McpToolInfo = {
+	/**  The server's own name for it. */
+	name: string,
+	/**  The name the model calls it by: `mcp__<server>__<tool>`. */
+	qualifiedName: string,
+	description: string,
+	/**  The user's choice; `None` = not chosen (dangerous: the trust level decides). */
+	choice: McpToolChoice | null,
+};
 
 export type Message = {
 	role: Role,

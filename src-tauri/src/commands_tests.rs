@@ -305,3 +305,28 @@ fn open_link_hands_only_web_addresses_to_the_opener_without_credentials() {
     assert!(seen.starts_with(&format!("url={url}\n")), "{seen}");
     assert!(!seen.contains("sk-must-not-reach-the-browser"), "a credential reached the opener: {seen}");
 }
+
+#[test]
+fn mcp_servers_are_pasted_checked_saved_and_reported() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let pasted = r#"{"mcpServers": {"broken": {"command": "/nonexistent/mcp-server"}}}"#;
+    let servers = app.invoke("mcp_parse", json!({"json": pasted})).unwrap();
+    assert_eq!(servers["broken"]["command"], "/nonexistent/mcp-server");
+    let refused = app.invoke("mcp_parse", json!({"json": r#"{"mcpServers": {"x": {}}}"#})).unwrap_err();
+    assert_eq!(refused["code"], "INVALID_INPUT");
+    assert!(refused["message"].as_str().unwrap().contains("neither"));
+
+    let mut settings = app.invoke("settings_get", json!({})).unwrap();
+    settings["mcpServers"] = servers;
+    app.invoke("settings_set", json!({"settings": settings.clone()})).unwrap();
+    let statuses = app.invoke("mcp_status", json!({})).unwrap();
+    assert_eq!(statuses[0]["name"], "broken");
+    assert_eq!(statuses[0]["state"], "failed");
+    assert!(statuses[0]["error"].as_str().unwrap().contains("/nonexistent/mcp-server"), "{statuses}");
+
+    // An entry that could never start is not saved.
+    settings["mcpServers"]["empty"] = json!({});
+    let refused = app.invoke("settings_set", json!({"settings": settings})).unwrap_err();
+    assert_eq!(refused["code"], "INVALID_INPUT");
+    assert!(app.invoke("settings_get", json!({})).unwrap()["mcpServers"].get("empty").is_none());
+}

@@ -65,10 +65,19 @@ pub fn run() {
             app.manage(state::AppState::new(engine, sink));
             Ok(())
         })
-        .run(tauri::generate_context!());
-    if let Err(err) = result {
-        tracing::error!(%err, "Warden could not start");
-        std::process::exit(1);
+        .build(tauri::generate_context!());
+    match result {
+        // Leaving: every process Warden started for the model ends with it (MCP servers,
+        // background commands), boxed or not.
+        Ok(app) => app.run(|_, event| {
+            if let tauri::RunEvent::Exit = event {
+                warden_core::process_guard::kill_all_descendants();
+            }
+        }),
+        Err(err) => {
+            tracing::error!(%err, "Warden could not start");
+            std::process::exit(1);
+        }
     }
 }
 

@@ -88,6 +88,10 @@ impl AppState {
 
     /// Save the settings; open conversations take them up with their next message.
     pub fn save_settings(&self, settings: Settings) -> CommandResult<()> {
+        // A server entry that could never start is refused with the reason, not saved to fail later.
+        if let Some((_, error)) = warden_core::mcp::specs(&settings.mcp_servers).1.into_iter().next() {
+            return Err(CommandError::new(CommandErrorCode::InvalidInput, error.to_string()));
+        }
         self.engine.save_settings(settings)?;
         self.settings_changed();
         Ok(())

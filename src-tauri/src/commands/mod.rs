@@ -7,6 +7,7 @@ pub mod checkpoints;
 pub mod conversations;
 pub mod keys;
 pub mod links;
+pub mod mcp;
 pub mod project;
 pub mod providers;
 pub mod settings;
@@ -43,6 +44,8 @@ macro_rules! collect_for {
             providers::provider_test,
             providers::provider_readiness,
             links::open_link,
+            mcp::mcp_status,
+            mcp::mcp_parse,
             project::pick_project_folder::<$runtime>,
         ]
     };

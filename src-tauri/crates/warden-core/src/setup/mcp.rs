@@ -69,6 +69,16 @@ impl Engine {
         Ok(statuses)
     }
 
+    /// [`Engine::mcp_statuses`] for the window: for the chosen project folder, or the empty
+    /// folder no-project sessions use.
+    pub async fn window_mcp_statuses(&self) -> Result<Vec<McpServerStatus>, SetupError> {
+        let project = match self.settings().project_dir {
+            Some(dir) => std::path::PathBuf::from(dir),
+            None => self.no_project_root()?,
+        };
+        self.mcp_statuses(&project, &BTreeMap::new()).await
+    }
+
     /// Close every MCP server (their process trees end).
     pub async fn close_mcp_servers(&self) {
         self.mcp.shutdown().await;

@@ -119,7 +119,7 @@ impl Engine {
     }
 
     /// The empty private folder no-project sessions work in (made once, removed with the engine).
-    fn no_project_root(&self) -> Result<PathBuf, SetupError> {
+    pub(super) fn no_project_root(&self) -> Result<PathBuf, SetupError> {
         let mut root = self.no_project_root.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if root.is_none() {
             let dir = tempfile::Builder::new()

@@ -1,0 +1,29 @@
+//! `mcp_status`, `mcp_parse`: Settings → MCP servers. The servers themselves are part of the
+//! settings (`mcpServers`, saved with `settings_set`); these say where each server stands (starting
+//! it when it is not running) and read the JSON users paste from other apps.
+
+use std::collections::BTreeMap;
+
+use tauri::State;
+use warden_protocol::{McpServerConfig, McpServerStatus};
+
+use crate::error::{CommandError, CommandErrorCode, CommandResult};
+use crate::state::AppState;
+
+/// Every configured server with its state, tools and (for a failed one) the last lines it wrote
+/// to stderr; started for the chosen project when not running yet. Servers no longer in the
+/// settings are stopped.
+#[tauri::command]
+#[specta::specta]
+pub async fn mcp_status(state: State<'_, AppState>) -> CommandResult<Vec<McpServerStatus>> {
+    Ok(state.engine.window_mcp_statuses().await?)
+}
+
+/// The servers of a pasted `{"mcpServers": {…}}` document (Claude Desktop, Cursor, codex), checked;
+/// Settings adds them to its draft.
+#[tauri::command]
+#[specta::specta]
+pub async fn mcp_parse(json: String) -> CommandResult<BTreeMap<String, McpServerConfig>> {
+    warden_core::mcp::parse_servers(&json)
+        .map_err(|e| CommandError::new(CommandErrorCode::InvalidInput, e.to_string()))
+}
