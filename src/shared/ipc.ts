@@ -20,6 +20,9 @@ export type {
   KeyName,
   KeyCheck,
   KeyStatus,
+  McpServerConfig,
+  McpServerStatus,
+  McpToolChoice,
   Message as HistoryMessage,
   ModelEntry,
   Notice,
@@ -143,6 +146,10 @@ export const api = {
   providerTest: (provider: ProviderId) => unwrap("provider_test", commands.providerTest(provider)),
   /** Whether a provider can answer now (key, server address, a local Ollama that answers), and why not. */
   providerReadiness: (provider: ProviderId) => unwrap("provider_readiness", commands.providerReadiness(provider)),
+  /** Every configured MCP server: its state, tools and (when it failed) what it printed; started when needed. */
+  mcpStatus: () => unwrap("mcp_status", commands.mcpStatus()),
+  /** The servers of a pasted `mcpServers` JSON document, checked (rejects with the reason). */
+  mcpParse: (json: string) => unwrap("mcp_parse", commands.mcpParse(json)),
   pickProjectFolder: () => unwrap("pick_project_folder", commands.pickProjectFolder()),
   /** The project's checkpoints, oldest first (of one conversation, when given). */
   checkpointList: (conversationId: string | null) => unwrap("checkpoint_list", commands.checkpointList(conversationId)),

@@ -194,4 +194,17 @@ export const TID = {
   checkpointsToggle: "checkpoints-toggle",
   approvalTimeout: "approval-timeout",
   searxngUrl: "searxng-url",
+  mcpSection: "mcp-section",
+  toolServer: "tool-server", // the MCP server of a tool block's tool
+  mcpEmpty: "mcp-empty",
+  mcpServer: "mcp-server", // + data-server
+  mcpStatus: "mcp-status",
+  mcpEnabled: "mcp-enabled",
+  mcpRemove: "mcp-remove",
+  mcpToolChoice: "mcp-tool-choice", // + data-tool
+  mcpAddName: "mcp-add-name",
+  mcpAddTarget: "mcp-add-target",
+  mcpAdd: "mcp-add",
+  mcpPaste: "mcp-paste",
+  mcpImport: "mcp-import",
 } as const;

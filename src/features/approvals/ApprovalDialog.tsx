@@ -7,7 +7,7 @@ import type { PendingApproval } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
 import { DiffView } from "../tools/renderers/DiffView";
 import { JsonView } from "../tools/renderers/JsonView";
-import { toolSummary } from "../tools/summary";
+import { mcpParts, toolSummary } from "../tools/summary";
 import { useCountdown } from "./useCountdown";
 import { VisibleText, WRAP } from "./VisibleText";
 import { badgeLabel, hiddenIn, stringsIn } from "./hiddenChars";
@@ -94,7 +94,8 @@ export function ApprovalDialog({
     >
       <header className="approval-head">
         <h2 id={titleId}>
-          Allow <code>{request.toolName}</code>?
+          Allow <code>{mcpParts(request.toolName)?.tool ?? request.toolName}</code>
+          {mcpParts(request.toolName) && <> from the MCP server <strong>{mcpParts(request.toolName)?.server}</strong></>}?
         </h2>
         <span className={`badge badge-${request.dangerLevel}`} data-testid={TID.approvalDanger}>
           {request.dangerLevel === "dangerous" ? "can change your machine" : "read-only"}

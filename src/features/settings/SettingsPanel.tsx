@@ -6,6 +6,7 @@ import { NumberField } from "../../shared/ui/NumberField";
 import { KeyField } from "./KeyField";
 import { ProjectSection } from "./ProjectSection";
 import { SandboxSection } from "./SandboxSection";
+import { McpSection } from "./mcp/McpSection";
 import { ProviderSection } from "./ProviderSection";
 import { SettingsIntegrityNotice } from "./SettingsIntegrityNotice";
 import { TrustLevelField } from "./TrustLevelField";
@@ -33,6 +34,8 @@ export function SettingsPanel({
 }) {
   const [draft, setDraft] = useState(() => withDefaults(initial));
   const [save, setSave] = useState<SaveState>({ state: "clean" });
+  // Counts the saves that landed: what depends on the saved settings (MCP servers' state) asks again.
+  const [savedCount, setSavedCount] = useState(0);
   // The project section keeps raw text fields; a new folder starts them afresh.
   const projectKey = draft.projectDir ?? "";
   // What the next save writes, the pending timer, and the saves in flight (one after the other,
@@ -53,6 +56,7 @@ export function SettingsPanel({
       try {
         await api.settingsSet(settings);
         if (!dirty.current) setSave({ state: "saved" });
+        setSavedCount((n) => n + 1);
         onSaved(settings);
       } catch (e) {
         dirty.current = true;
@@ -144,6 +148,8 @@ export function SettingsPanel({
       <ProjectSection key={projectKey} settings={draft} onChange={edit} />
 
       <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} />
+
+      <McpSection settings={draft} onChange={edit} savedCount={savedCount} />
 
       <section className="settings-section">
         <h3>Appearance</h3>

@@ -162,6 +162,12 @@ describe("ToolCallBlock", () => {
     expect(screen.getAllByTestId(TID.jsonView)[1]).toHaveTextContent('"x"');
   });
 
+  it("names an MCP tool by its own name and its server", () => {
+    render(<ToolCallBlock tool={makeTool({ toolName: "mcp__everything__get-sum", category: "mcp", input: { a: 1, b: 2 }, status: "success", result: "3" })} />);
+    expect(screen.getByTestId(TID.toolServer)).toHaveTextContent("everything");
+    expect(screen.getByTestId(TID.toolBlock)).toHaveAttribute("aria-label", expect.stringContaining("get-sum (MCP server everything)"));
+  });
+
   it("shows stderr apart from stdout", () => {
     render(<ToolCallBlock tool={makeTool({ output: "fine\nboom\n", stderr: [[5, 10]] })} />);
     expect(within(screen.getByTestId(TID.bashOutput)).getByText("boom", { exact: false })).toHaveClass("stderr");

@@ -8,7 +8,7 @@ import { ToolBody } from "./ToolBody";
 import { CommandTail } from "./CommandTail";
 import { isTerminal } from "../../shared/store/reducer";
 import { categoryIn, useToolCatalog } from "../../shared/toolCatalog";
-import { toolIcon, toolKind, toolSummary } from "./summary";
+import { mcpParts, toolIcon, toolKind, toolSummary } from "./summary";
 import "./tools.css";
 
 const ACTIVE: ReadonlySet<ToolBlockStatus> = new Set(["running", "awaiting_approval"]);
@@ -21,7 +21,8 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
   // Open while it runs or waits for approval, closed when done — unless the user chose, for this status.
   const [choice, setChoice] = useState<{ status: ToolBlockStatus; open: boolean } | null>(null);
   const open = choice && choice.status === tool.status ? choice.open : ACTIVE.has(tool.status);
-  const name = tool.toolName || "tool";
+  const mcp = mcpParts(tool.toolName);
+  const name = mcp ? mcp.tool : tool.toolName || "tool";
   const summary = toolSummary(tool.toolName, tool.input);
   // A block from a loaded history has no category of its own: the engine's catalog says.
   const catalog = useToolCatalog(tool.category === null && tool.toolName !== "");
@@ -34,7 +35,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
       data-tool-id={tool.toolId}
       data-tool-name={tool.toolName}
       data-status={tool.status}
-      aria-label={`${name} ${summary}`}
+      aria-label={mcp ? `${name} (MCP server ${mcp.server}) ${summary}` : `${name} ${summary}`}
     >
       <button
         type="button"
@@ -47,6 +48,11 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
           {toolIcon(kind)}
         </span>
         <span className="tool-name">{name}</span>
+        {mcp && (
+          <span className="tool-server" data-testid={TID.toolServer} title={`A tool of the MCP server ${mcp.server}`}>
+            {mcp.server}
+          </span>
+        )}
         <span className="tool-summary">{summary}</span>
         <SandboxBadge metadata={tool.metadata} />
         <StatusIcon status={tool.status} />

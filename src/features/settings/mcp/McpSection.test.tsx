@@ -1,0 +1,144 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { useState } from "react";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { McpServerStatus, Settings } from "../../../shared/ipc";
+import { TID } from "../../../shared/testids";
+import { McpSection } from "./McpSection";
+import { splitCommandLine } from "./mcpModel";
+
+let statusCalls: number;
+let statuses: McpServerStatus[];
+
+beforeEach(() => {
+  statusCalls = 0;
+  statuses = [];
+  mockIPC((cmd, args) => {
+    if (cmd === "mcp_status") {
+      statusCalls += 1;
+      return statuses;
+    }
+    if (cmd === "mcp_parse") {
+      const json = (args as { json: string }).json;
+      const parsed = JSON.parse(json) as { mcpServers?: unknown };
+      if (!parsed.mcpServers) throw { code: "INVALID_INPUT", message: "the MCP configuration has no `mcpServers` object" };
+      return parsed.mcpServers;
+    }
+    throw new Error(`unexpected command ${cmd}`);
+  });
+});
+
+/** The section as Settings holds it: every change lands in the settings; `saves` counts as a save would. */
+function Harness({ initial, onSettings }: { initial: Settings; onSettings: (s: Settings) => void }) {
+  const [settings, setSettings] = useState(initial);
+  const [saves, setSaves] = useState(0);
+  return (
+    <McpSection
+      settings={settings}
+      savedCount={saves}
+      onChange={(s) => {
+        setSettings(s);
+        onSettings(s);
+        setSaves((n) => n + 1);
+      }}
+    />
+  );
+}
+
+function renderSection(initial: Settings = {}) {
+  let latest: Settings = initial;
+  render(<Harness initial={initial} onSettings={(s) => (latest = s)} />);
+  return () => latest;
+}
+
+describe("Settings → MCP servers", () => {
+  it("adds a program and a URL server from one field each", async () => {
+    const user = userEvent.setup();
+    const settings = renderSection();
+    expect(screen.getByTestId(TID.mcpEmpty)).toBeInTheDocument();
+    await user.type(screen.getByTestId(TID.mcpAddName), "files");
+    await user.type(screen.getByTestId(TID.mcpAddTarget), 'npx -y @modelcontextprotocol/server-filesystem "/home/me/My Notes"');
+    await user.click(screen.getByTestId(TID.mcpAdd));
+    expect(settings().mcpServers?.files).toEqual({
+      command: "npx",
+      args: ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/My Notes"],
+    });
+    await user.type(screen.getByTestId(TID.mcpAddName), "remote");
+    await user.type(screen.getByTestId(TID.mcpAddTarget), "https://mcp.example.com/mcp{Enter}");
+    expect(settings().mcpServers?.remote).toEqual({ url: "https://mcp.example.com/mcp" });
+    // A taken or unusable name is refused with the reason.
+    await user.type(screen.getByTestId(TID.mcpAddName), "files");
+    await user.type(screen.getByTestId(TID.mcpAddTarget), "x");
+    await user.click(screen.getByTestId(TID.mcpAdd));
+    expect(screen.getByText("There is already a server named files.")).toBeInTheDocument();
+    await user.clear(screen.getByTestId(TID.mcpAddName));
+    await user.type(screen.getByTestId(TID.mcpAddName), "my server");
+    await user.click(screen.getByTestId(TID.mcpAdd));
+    expect(screen.getByText("Name: 1–32 letters, digits, _ or -.")).toBeInTheDocument();
+  });
+
+  it("shows each server's state, what a failed one printed, and its tools' choices", async () => {
+    const user = userEvent.setup();
+    statuses = [
+      {
+        name: "everything",
+        transport: "stdio",
+        state: "connected",
+        stderrTail: [],
+        tools: [
+          { name: "echo", qualifiedName: "mcp__everything__echo", description: "Echoes", choice: null },
+          { name: "get-env", qualifiedName: "mcp__everything__get-env", description: "Env", choice: null },
+        ],
+      },
+      { name: "broken", transport: "stdio", state: "failed", error: "could not start `nope`", stderrTail: ["nope: not found"], tools: [] },
+    ];
+    const settings = renderSection({
+      mcpServers: { everything: { command: "mcp-server-everything", args: ["stdio"] }, broken: { command: "nope" } },
+    });
+    const row = (name: string) => screen.getAllByTestId(TID.mcpServer).find((r) => r.dataset.server === name)!;
+    await waitFor(() => expect(within(row("everything")).getByTestId(TID.mcpStatus)).toHaveTextContent("Connected · 2 tools"));
+    expect(within(row("broken")).getByTestId(TID.mcpStatus)).toHaveTextContent("Failed: could not start `nope`");
+    expect(within(row("broken")).getByText("nope: not found")).toBeInTheDocument();
+
+    const before = statusCalls;
+    await user.selectOptions(within(row("everything")).getAllByTestId(TID.mcpToolChoice)[1]!, "deny");
+    expect(settings().mcpServers?.everything?.tools).toEqual({ "get-env": "deny" });
+    // Asked again once the change is saved.
+    await waitFor(() => expect(statusCalls).toBeGreaterThan(before));
+    await user.selectOptions(within(row("everything")).getAllByTestId(TID.mcpToolChoice)[1]!, "");
+    expect(settings().mcpServers?.everything?.tools).toEqual({});
+
+    await user.click(within(row("broken")).getByTestId(TID.mcpEnabled));
+    expect(settings().mcpServers?.broken?.disabled).toBe(true);
+    expect(within(row("broken")).getByTestId(TID.mcpStatus)).toHaveTextContent("Off");
+    await user.click(within(row("broken")).getByTestId(TID.mcpRemove));
+    expect(Object.keys(settings().mcpServers ?? {})).toEqual(["everything"]);
+  });
+
+  it("adds the servers of a pasted configuration, and says what is wrong with a bad one", async () => {
+    const user = userEvent.setup();
+    const settings = renderSection();
+    await user.click(screen.getByText("Paste a configuration from another app"));
+    await user.click(screen.getByTestId(TID.mcpPaste));
+    await user.paste('{"other": {}}');
+    await user.click(screen.getByTestId(TID.mcpImport));
+    expect(await screen.findByText("the MCP configuration has no `mcpServers` object")).toBeInTheDocument();
+    await user.clear(screen.getByTestId(TID.mcpPaste));
+    await user.click(screen.getByTestId(TID.mcpPaste));
+    await user.paste('{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}');
+    await user.click(screen.getByTestId(TID.mcpImport));
+    await waitFor(() => expect(settings().mcpServers?.memory?.command).toBe("npx"));
+    expect(screen.getByTestId(TID.mcpPaste)).toHaveValue("");
+  });
+
+  it("splits a command line as a shell would for words and quotes", () => {
+    expect(splitCommandLine(`uvx mcp-server-git --repository 'my repo' "a \\"b\\""`)).toEqual([
+      "uvx",
+      "mcp-server-git",
+      "--repository",
+      "my repo",
+      'a "b"',
+    ]);
+  });
+});

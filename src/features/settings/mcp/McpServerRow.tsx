@@ -1,0 +1,88 @@
+import type { McpServerConfig, McpServerStatus, McpToolChoice } from "../../../shared/ipc";
+import { TID } from "../../../shared/testids";
+import { dotOf, reachedBy, statusText, withChoice } from "./mcpModel";
+
+const CHOICES: { value: McpToolChoice | ""; label: string }[] = [
+  { value: "", label: "Trust level decides" },
+  { value: "allow", label: "Allow" },
+  { value: "ask", label: "Always ask" },
+  { value: "deny", label: "Deny" },
+];
+
+/** One configured server: how it is reached, its state, its tools and what each may do. */
+export function McpServerRow({
+  name,
+  config,
+  status,
+  onChange,
+  onRemove,
+}: {
+  name: string;
+  config: McpServerConfig;
+  status: McpServerStatus | undefined;
+  onChange: (config: McpServerConfig) => void;
+  onRemove: () => void;
+}) {
+  const disabled = config.disabled ?? false;
+  const dot = dotOf(status, disabled);
+  const tools = status?.state === "connected" ? status.tools : [];
+  return (
+    <li className="mcp-server" data-testid={TID.mcpServer} data-server={name}>
+      <div className="mcp-server-head">
+        <span className={`mcp-dot mcp-dot-${dot}`} aria-hidden="true" />
+        <strong>{name}</strong>
+        <span className="muted mcp-transport">{config.url ? "HTTP" : "program"}</span>
+        <label className="checkbox mcp-enabled">
+          <input
+            type="checkbox"
+            data-testid={TID.mcpEnabled}
+            checked={!disabled}
+            onChange={(e) => onChange({ ...config, disabled: !e.target.checked })}
+          />
+          On
+        </label>
+        <button type="button" className="link" data-testid={TID.mcpRemove} onClick={onRemove}>
+          Remove
+        </button>
+      </div>
+      <code className="mcp-reached">{reachedBy(config)}</code>
+      <p data-testid={TID.mcpStatus} className={dot === "failed" ? "field-error" : "muted"} role="status">
+        {statusText(status, disabled)}
+      </p>
+      {dot === "failed" && status && status.stderrTail.length > 0 && (
+        <details>
+          <summary>What the server printed</summary>
+          <pre className="mcp-stderr">{status.stderrTail.join("\n")}</pre>
+        </details>
+      )}
+      {tools.length > 0 && (
+        <details>
+          <summary>Tools ({tools.length})</summary>
+          <ul className="mcp-tools">
+            {tools.map((tool) => (
+              <li key={tool.name}>
+                <label>
+                  <span>
+                    <code>{tool.name}</code> <span className="muted">{tool.description}</span>
+                  </span>
+                  <select
+                    data-testid={TID.mcpToolChoice}
+                    data-tool={tool.name}
+                    value={config.tools?.[tool.name] ?? ""}
+                    onChange={(e) => onChange(withChoice(config, tool.name, (e.target.value || null) as McpToolChoice | null))}
+                  >
+                    {CHOICES.map((c) => (
+                      <option key={c.value} value={c.value}>
+                        {c.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,68 @@
+// Settings → MCP servers: the entries as the settings hold them (`mcpServers`, the format Claude
+// Desktop, Cursor and codex use) and what the window says about them.
+import type { McpServerConfig, McpServerStatus, McpToolChoice, Settings } from "../../../shared/ipc";
+
+export type Servers = Record<string, McpServerConfig>;
+
+export function serversOf(s: Settings): Servers {
+  return (s.mcpServers ?? {}) as Servers;
+}
+
+export function withServers(s: Settings, servers: Servers): Settings {
+  return { ...s, mcpServers: servers };
+}
+
+/** How the server is reached, in one line: the command line or the URL. */
+export function reachedBy(config: McpServerConfig): string {
+  if (config.url) return config.url;
+  return [config.command ?? "", ...(config.args ?? [])].map(quoteIfSpaced).join(" ");
+}
+
+function quoteIfSpaced(word: string): string {
+  return /\s/.test(word) ? JSON.stringify(word) : word;
+}
+
+/** A command line typed in one field, split as a shell would for plain words and "quoted parts". */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  for (const m of line.matchAll(pattern)) {
+    words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3] ?? ""));
+  }
+  return words;
+}
+
+/** Names a server may have: what the model sees inside every tool name. */
+export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** The status line of a server, in words. */
+export function statusText(status: McpServerStatus | undefined, disabled: boolean): string {
+  if (disabled) return "Off";
+  if (!status) return "Starting…";
+  switch (status.state) {
+    case "connected":
+      return `Connected · ${status.tools.length} ${status.tools.length === 1 ? "tool" : "tools"}`;
+    case "starting":
+      return "Starting…";
+    case "disabled":
+      return "Off";
+    case "failed":
+      return `Failed: ${status.error}`;
+  }
+}
+
+export type Dot = "ok" | "busy" | "failed" | "off";
+
+export function dotOf(status: McpServerStatus | undefined, disabled: boolean): Dot {
+  if (disabled) return "off";
+  if (!status || status.state === "starting") return "busy";
+  return status.state === "connected" ? "ok" : status.state === "failed" ? "failed" : "off";
+}
+
+/** The choice of one tool, set (or cleared back to "the trust level decides"). */
+export function withChoice(config: McpServerConfig, tool: string, choice: McpToolChoice | null): McpServerConfig {
+  const tools = { ...(config.tools ?? {}) };
+  if (choice) tools[tool] = choice;
+  else delete tools[tool];
+  return { ...config, tools };
+}
