@@ -7,6 +7,7 @@
 //   text containing "please write" -> a file_write tool_use (path/content from PROVIDER_WRITE_*;
 //                                     "please write the file <path>" names the path)
 //   text containing "please read"  -> a file_read tool_use of README.md
+//   text "please call <tool> <json>" -> a tool_use of <tool> with <json> as its input (MCP tools)
 //   text "bench <deltas> <tools>"  -> <deltas> text deltas then <tools> file_read tool_uses
 //   text containing "talk slowly"  -> a long answer, 100 ms a word (time to press Stop or Esc)
 //   text containing "rate limit once <tag>" -> 429 (retry-after 1) the first time, then the answer
@@ -64,6 +65,16 @@ export function script(body) {
       blocks: [
         { type: "text", chunks: ["I'll write ", "the file."] },
         { type: "tool_use", name: "file_write", input: { path, content: WRITE_CONTENT } },
+      ],
+      stop: "tool_use",
+    };
+  }
+  const call = /please call (\S+) (\{.*\})/i.exec(text);
+  if (call) {
+    return {
+      blocks: [
+        { type: "text", chunks: ["Calling ", call[1]] },
+        { type: "tool_use", name: call[1], input: JSON.parse(call[2]) },
       ],
       stop: "tool_use",
     };

@@ -1,0 +1,89 @@
+// An MCP server in the real window: added in Settings → MCP servers (the real server-everything
+// from npm), seen connected with its tools, one tool allowed; then a model's turn calls a tool the
+// approval dialog asks about (naming the server) and the allowed one runs without asking; the tool
+// blocks say which server. The server is removed at the end, for the specs after this one.
+
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { send, turnOver } from "../lib/chat.mjs";
+import { readyToChat } from "../lib/ready.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SERVER = path.resolve(here, "../../mcp/node_modules/.bin/mcp-server-everything");
+
+const centre = (s, selector) =>
+  s.execute(`document.querySelector(${JSON.stringify(selector)}).scrollIntoView({ block: "center" }); return true;`);
+const text = (s, selector) => s.execute(`return document.querySelector(${JSON.stringify(selector)})?.textContent ?? ""`);
+
+async function openSettings(s) {
+  await (await s.waitForTestId("settings-open")).click();
+  await s.waitForTestId("mcp-section");
+}
+
+async function closeSettings(s) {
+  await (await s.byTestId("settings-close")).click();
+  await s.waitForTestId("composer-input");
+}
+
+export default async function (t) {
+  const { s } = t;
+  await readyToChat(t, "sk-ant-e2e-" + Math.random().toString(36).slice(2, 12));
+
+  t.step("add server-everything in Settings → MCP servers");
+  await openSettings(s);
+  await centre(s, '[data-testid="mcp-add-name"]');
+  await (await s.byTestId("mcp-add-name")).type("everything");
+  await (await s.byTestId("mcp-add-target")).type(`${SERVER} stdio`);
+  await centre(s, '[data-testid="mcp-add"]');
+  await (await s.byTestId("mcp-add")).click();
+  const status = '[data-server="everything"] [data-testid="mcp-status"]';
+  await s.waitFor("the server connected", async () => /^Connected · \d+ tools$/.test(await text(s, status)), { timeoutMs: 40_000 });
+  t.step(`it says: ${await text(s, status)}`);
+
+  t.step("allow get-sum (runs without asking)");
+  await s.execute(`
+    const row = document.querySelector('[data-server="everything"]');
+    row.querySelector('details:last-of-type').open = true;
+    const select = row.querySelector('[data-testid="mcp-tool-choice"][data-tool="get-sum"]');
+    select.scrollIntoView({ block: "center" });
+    const set = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
+    set.call(select, "allow");
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+    return true;`);
+  await s.waitFor("saved", async () => (await text(s, '[data-testid="settings-saved"]')).includes("Saved"));
+  await t.shot("settings");
+  await closeSettings(s);
+
+  t.step("a dangerous MCP tool asks, naming its server");
+  await send(s, 'please call mcp__everything__echo {"message":"from the window"}');
+  const dialog = await s.waitForTestId("approval-dialog", { timeoutMs: 30_000 });
+  const asked = await dialog.text();
+  t.assert(asked.includes("echo") && asked.includes("from the MCP server everything"), `the dialog names the server: ${asked}`);
+  await t.shot("asks");
+  await (await s.byTestId("approval-approve")).click();
+  const block = '[data-testid="tool-block"][data-tool-name="mcp__everything__echo"]';
+  await s.waitFor("the call succeeded", async () =>
+    (await s.execute(`return document.querySelector('${block}')?.getAttribute("data-status")`)) === "success",
+  );
+  t.assert((await text(s, `${block} [data-testid="tool-server"]`)) === "everything", "the block names the server");
+  await turnOver(s);
+
+  t.step("the allowed tool runs without asking");
+  await send(s, 'please call mcp__everything__get-sum {"a":2,"b":3}');
+  const sum = '[data-testid="tool-block"][data-tool-name="mcp__everything__get-sum"]';
+  await s.waitFor("get-sum ran", async () =>
+    (await s.execute(`return document.querySelector('${sum}')?.getAttribute("data-status")`)) === "success",
+  );
+  t.assert((await s.count('[data-testid="approval-dialog"]')) === 0, "no approval was asked");
+  await turnOver(s);
+  await t.shot("ran");
+
+  t.step("remove the server again");
+  await openSettings(s);
+  await centre(s, '[data-server="everything"] [data-testid="mcp-remove"]');
+  await (await s.find('[data-server="everything"] [data-testid="mcp-remove"]')).click();
+  await s.waitForTestId("mcp-empty");
+  await s.waitFor("saved", async () => (await text(s, '[data-testid="settings-saved"]')).includes("Saved"));
+  await closeSettings(s);
+}
