@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# MCP client benchmark: Warden's client (rmcp under Warden's connection, release build) against the
+# official TypeScript SDK's client, on the same server (server-everything over stdio), in the same
+# run, alternating. Each round is a fresh process of each client: start the server, list its tools
+# (the start-up figure), then CALLS sequential `echo` calls (the per-call figure).
+#
+#   bench/mcp/run.sh [CALLS] [ROUNDS]     (defaults 1000 7)
+#
+# Prints the medians and Warden's ratio to the TypeScript client (below 1 = Warden faster).
+set -euo pipefail
+
+CALLS=${1:-1000}
+ROUNDS=${2:-7}
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+TARGET_DIR=${CARGO_TARGET_DIR:-$REPO/src-tauri/target}
+CLIENT="$TARGET_DIR/release/examples/mcp_client"
+SERVER="$REPO/tests/mcp/node_modules/.bin/mcp-server-everything"
+
+command -v node >/dev/null || { echo "missing: node (Node 20+)" >&2; exit 1; }
+[ -x "$SERVER" ] || (cd "$REPO/tests/mcp" && npm ci --no-audit --no-fund --loglevel=error)
+
+echo "== building Warden's client (release)"
+(cd "$REPO/src-tauri" && cargo build --release -q -p warden-core --example mcp_client)
+
+RESULTS=$(mktemp)
+trap 'rm -f "$RESULTS"' EXIT
+for round in $(seq "$ROUNDS"); do
+  for client in warden typescript; do
+    if [ "$client" = warden ]; then
+      line=$("$CLIENT" "$CALLS" -- "$SERVER" stdio)
+    else
+      line=$(node "$HERE/ts_client.mjs" "$CALLS" -- "$SERVER" stdio)
+    fi
+    echo "$client $line" >>"$RESULTS"
+    printf '   round %d %-10s %s\n' "$round" "$client" "$line"
+  done
+done
+
+python3 - "$RESULTS" "$CALLS" <<'PY'
+import json, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, data = line.split(" ", 1)
+    rows.setdefault(name, []).append(json.loads(data))
+calls = int(sys.argv[2])
+med = lambda name, key: statistics.median(r[key] for r in rows[name])
+w_start, t_start = med("warden", "startup_ms"), med("typescript", "startup_ms")
+w_call, t_call = med("warden", "calls_ms") / calls * 1000, med("typescript", "calls_ms") / calls * 1000
+print(f"== medians over {len(rows['warden'])} rounds, {calls} calls each")
+print(f"   start-up to a listed toolset: warden {w_start:7.1f} ms   typescript {t_start:7.1f} ms   ratio {w_start / t_start:.2f}")
+print(f"   one echo call (round trip):  warden {w_call:7.1f} µs   typescript {t_call:7.1f} µs   ratio {w_call / t_call:.2f}")
+PY

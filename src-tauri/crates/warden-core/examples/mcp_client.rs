@@ -1,0 +1,54 @@
+//! Warden's MCP client alone, for `bench/mcp/run.sh`: start a stdio server, list its tools, then
+//! make CALLS sequential `echo` calls. Prints one JSON line: the start-up time to a listed toolset
+//! and the time of the calls.
+//!
+//!   mcp_client CALLS -- COMMAND [ARGS…]
+// A benchmark driver: a failed unwrap is a failed run, and stdout is its output.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use warden_core::mcp::{connect, ServerSpec, Transport};
+use warden_core::tool::OutputSink;
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let calls: usize = args.first().and_then(|n| n.parse().ok()).expect("usage: mcp_client CALLS -- COMMAND [ARGS…]");
+    let split = args.iter().position(|a| a == "--").expect("usage: mcp_client CALLS -- COMMAND [ARGS…]");
+    let (command, rest) = args[split + 1..].split_first().expect("a command after --");
+    let spec = ServerSpec {
+        name: "bench".to_owned(),
+        transport: Transport::Stdio {
+            command: command.clone(),
+            args: rest.to_vec(),
+            env: BTreeMap::new(),
+            cwd: None,
+            network: true,
+        },
+        tools: BTreeMap::new(),
+    };
+    let root = std::env::current_dir().unwrap();
+    let started = Instant::now();
+    let connection = connect(&spec, &root, None).await.expect("the server starts");
+    let tools = connection.tools().await.unwrap().len();
+    let startup = started.elapsed();
+    let message = serde_json::json!({"message": "hello from the benchmark"}).as_object().cloned().unwrap();
+    let started = Instant::now();
+    for _ in 0..calls {
+        let result = connection.call("echo", message.clone(), OutputSink::none()).await.expect("echo answers");
+        assert!(result["content"][0]["text"].as_str().is_some_and(|t| t.ends_with("benchmark")));
+    }
+    let elapsed = started.elapsed();
+    connection.close().await;
+    println!(
+        "{}",
+        serde_json::json!({
+            "startup_ms": startup.as_secs_f64() * 1e3,
+            "tools": tools,
+            "calls": calls,
+            "calls_ms": elapsed.as_secs_f64() * 1e3,
+        })
+    );
+}
