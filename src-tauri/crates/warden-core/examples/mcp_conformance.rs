@@ -7,10 +7,59 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
+use async_trait::async_trait;
 use serde_json::json;
-use warden_core::mcp::{connect, ServerSpec, Transport};
+use warden_core::mcp::oauth::{sign_in, Authorizer, KeychainCredentials, Registered};
+use warden_core::mcp::{connect_with, ClientSetup, Connection, Elicitation, Elicitor, McpError, ServerSpec, Transport};
+use warden_core::secrets::{MemoryStore, SecretStore};
 use warden_core::tool::OutputSink;
+
+/// The user who approves at once: the suite's authorization server redirects straight back, so
+/// its page is fetched without following the redirect, and the redirect is where the user lands.
+struct ApprovesAtOnce;
+
+#[async_trait]
+impl Authorizer for ApprovesAtOnce {
+    fn redirect_uri(&self) -> String {
+        "http://127.0.0.1:1/callback".to_owned()
+    }
+
+    async fn authorize(&self, url: &str) -> Result<String, String> {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| e.to_string())?;
+        let answer = client.get(url).send().await.map_err(|e| e.to_string())?;
+        answer
+            .headers()
+            .get("location")
+            .and_then(|l| l.to_str().ok())
+            .map(str::to_owned)
+            .ok_or_else(|| format!("the authorization page answered {} without a redirect", answer.status()))
+    }
+}
+
+/// The user who accepts a form as it comes: every field's default filled in.
+struct AcceptsDefaults;
+
+#[async_trait]
+impl Elicitor for AcceptsDefaults {
+    async fn elicit(&self, _server: &str, _message: &str, schema: &serde_json::Value) -> Elicitation {
+        let defaults = schema["properties"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(name, field)| Some((name.clone(), field.get("default")?.clone())))
+            .collect();
+        Elicitation::Accept(defaults)
+    }
+}
+
+/// How many times a scenario may send the user to sign in (a server that keeps asking for more
+/// must not loop).
+const SIGN_INS: usize = 3;
 
 #[tokio::main]
 async fn main() {
@@ -23,17 +72,65 @@ async fn main() {
         tools: BTreeMap::new(),
     };
     let root = std::env::current_dir().unwrap();
-    let connection = connect(&spec, &root, None).await.expect("connected");
-    let tools = connection.tools().await.expect("tools listed");
-    for tool in &tools {
-        let arguments = match tool.name.as_ref() {
-            "add_numbers" => json!({"a": 2, "b": 3}),
-            _ => json!({}),
+    let setup = ClientSetup {
+        secrets: Some(Arc::new(MemoryStore::new()) as Arc<dyn SecretStore>),
+        elicitor: Some(Arc::new(AcceptsDefaults)),
+    };
+    let registered = context_client();
+    let mut sign_ins = 0;
+    let mut connection: Option<Connection> = None;
+    let mut tool = 0;
+    loop {
+        let outcome = match &connection {
+            None => connect_with(&spec, &root, None, &setup).await.map(|c| {
+                connection = Some(c);
+            }),
+            Some(live) => match live.tools().await {
+                Ok(tools) if tool < tools.len() => {
+                    let name = tools[tool].name.to_string();
+                    let arguments = match name.as_str() {
+                        "add_numbers" => json!({"a": 2, "b": 3}),
+                        _ => json!({}),
+                    };
+                    let result = live.call(&name, arguments.as_object().cloned().unwrap_or_default(), OutputSink::none()).await;
+                    println!("{name} -> {result:?}");
+                    result.map(|_| tool += 1)
+                }
+                Ok(_) => break,
+                Err(error) => Err(error),
+            },
         };
-        let result = connection
-            .call(&tool.name, arguments.as_object().cloned().unwrap_or_default(), OutputSink::none())
-            .await;
-        println!("{} -> {result:?}", tool.name);
+        match outcome {
+            Ok(()) => {}
+            Err(McpError::NeedsSignIn { challenge }) if sign_ins < SIGN_INS => {
+                sign_ins += 1;
+                println!("signing in (challenge: {challenge:?})");
+                let Transport::Http { url, .. } = &spec.transport else { unreachable!() };
+                let credentials = KeychainCredentials::new(setup.secrets.clone().unwrap(), &spec.name, url);
+                if let Err(error) = sign_in(url, credentials, challenge.as_deref(), registered.as_ref(), &ApprovesAtOnce).await {
+                    println!("sign-in failed: {error}");
+                    return;
+                }
+                // The next connection (or call) uses the new token.
+                if let Some(old) = connection.take() {
+                    old.close().await;
+                }
+            }
+            Err(error) => {
+                println!("stopped: {error}");
+                break;
+            }
+        }
     }
+    let Some(connection) = connection else { return };
     connection.close().await;
+}
+
+/// A client registered in advance, from the scenario's context (`client_id`, `client_secret`).
+fn context_client() -> Option<Registered> {
+    let context: serde_json::Value = serde_json::from_str(&std::env::var("MCP_CONFORMANCE_CONTEXT").ok()?).ok()?;
+    Some(Registered {
+        client_id: context["client_id"].as_str()?.to_owned(),
+        client_secret: context["client_secret"].as_str().map(str::to_owned),
+    })
 }

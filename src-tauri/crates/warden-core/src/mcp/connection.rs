@@ -14,13 +14,16 @@ use rmcp::model::{
 };
 use rmcp::service::{PeerRequestOptions, RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::auth::AuthClient;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 
-use super::handler::{Shared, WardenClient};
+use super::handler::{Elicitor, Shared, WardenClient};
+use super::oauth::{self, KeychainCredentials};
 use super::server::{ServerSpec, Transport};
 use super::spawn::{spawn, ServerProcess, StderrTail};
 use crate::containment::BoxPolicy;
+use crate::secrets::SecretStore;
 use crate::tool::OutputSink;
 
 /// Why a server could not be reached or a call did not complete.
@@ -38,6 +41,11 @@ pub enum McpError {
     Server(String),
     #[error("bad header `{0}` in the server's configuration")]
     Header(String),
+    /// The server answered 401: the user must sign in (OAuth) first.
+    #[error("needs you to sign in")]
+    NeedsSignIn { challenge: Option<String> },
+    #[error("signing in failed: {0}")]
+    SignIn(String),
 }
 
 pub struct Connection {
@@ -51,16 +59,33 @@ pub struct Connection {
 /// Start the server `spec` describes and initialize it. `root` is the project folder (the server's
 /// root, and a stdio server's working folder unless its entry names one); `policy` is the box a
 /// stdio server runs in (`None`: not contained).
-pub async fn connect(
+pub async fn connect(spec: &ServerSpec, root: &Path, policy: Option<&BoxPolicy>) -> Result<Connection, McpError> {
+    connect_with(spec, root, policy, &ClientSetup::default()).await
+}
+
+/// What a connection may use besides its server's entry.
+#[derive(Clone, Default)]
+pub struct ClientSetup {
+    /// Where an HTTP server's OAuth tokens are kept (`None`: no sign-in is used; a server that
+    /// asks for one fails with [`McpError::NeedsSignIn`]).
+    pub secrets: Option<Arc<dyn SecretStore>>,
+    /// Who fills in a server's forms (`None`: they are declined).
+    pub elicitor: Option<Arc<dyn Elicitor>>,
+}
+
+/// [`connect`], with the keychain and the forms of `setup`.
+pub async fn connect_with(
     spec: &ServerSpec,
     root: &Path,
     policy: Option<&BoxPolicy>,
+    setup: &ClientSetup,
 ) -> Result<Connection, McpError> {
     let shared = Arc::new(Shared::default());
     let handler = WardenClient {
         server: spec.name.clone(),
         root: Some(root.to_string_lossy().into_owned()),
         shared: shared.clone(),
+        elicitor: setup.elicitor.clone(),
     };
     let (service, process) = match &spec.transport {
         Transport::Stdio { command, args, env, cwd, network } => {
@@ -79,18 +104,45 @@ pub async fn connect(
             }
         }
         Transport::Http { url, headers } => {
-            // rmcp's HTTP client takes TLS from the process-wide provider: ring, as Warden's own.
-            let _ = rustls::crypto::ring::default_provider().install_default();
-            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                .custom_headers(header_map(headers)?);
-            let transport = StreamableHttpClientTransport::from_config(config);
-            let service = handler.serve(transport).await.map_err(|e| McpError::Handshake(e.to_string()))?;
-            (service, None)
+            let credentials = setup.secrets.as_ref().map(|store| KeychainCredentials::new(store.clone(), &spec.name, url));
+            (serve_http(handler, url, headers, credentials).await?, None)
         }
     };
     let connection = Connection { spec: spec.clone(), service, shared, process, tools: Default::default() };
     connection.refresh_tools().await?;
     Ok(connection)
+}
+
+/// The session with an HTTP server: with its OAuth tokens when the user signed in to it.
+async fn serve_http(
+    handler: WardenClient,
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+    credentials: Option<KeychainCredentials>,
+) -> Result<RunningService<RoleClient, WardenClient>, McpError> {
+    // rmcp's HTTP client takes TLS from the process-wide provider: ring, as Warden's own.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(header_map(headers)?);
+    let served = match credentials {
+        Some(credentials) if credentials.has_tokens().await => {
+            let mut manager = oauth::manager(url, credentials).await?;
+            let ready = manager.initialize_from_store().await.map_err(|e| McpError::SignIn(e.to_string()))?;
+            if !ready {
+                return Err(McpError::NeedsSignIn { challenge: None });
+            }
+            let client = reqwest_mcp::Client::builder()
+                .redirect(reqwest_mcp::redirect::Policy::none())
+                .build()
+                .map_err(|e| McpError::Handshake(e.to_string()))?;
+            handler.serve(StreamableHttpClientTransport::with_client(AuthClient::new(client, manager), config)).await
+        }
+        _ => handler.serve(StreamableHttpClientTransport::from_config(config)).await,
+    };
+    served.map_err(|error| match error.auth_challenge() {
+        Some(challenge) => McpError::NeedsSignIn { challenge: Some(challenge.to_owned()) },
+        None if error.is_authorization_required() => McpError::NeedsSignIn { challenge: None },
+        None => McpError::Handshake(error.to_string()),
+    })
 }
 
 fn header_map(
@@ -206,6 +258,13 @@ impl Connection {
     }
 
     fn service_error(&self, error: rmcp::ServiceError) -> McpError {
+        // A token that expired or lacks a scope the call needs: the user signs in (again).
+        if let Some(challenge) = error.auth_challenge() {
+            return McpError::NeedsSignIn { challenge: Some(challenge.to_owned()) };
+        }
+        if error.is_authorization_required() {
+            return McpError::NeedsSignIn { challenge: None };
+        }
         match error {
             rmcp::ServiceError::McpError(data) => McpError::Server(data.message.to_string()),
             rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_) => McpError::Closed,

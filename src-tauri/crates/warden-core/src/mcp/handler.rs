@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    ClientConfig, ListRootsResult, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
-    Root,
+    ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ListRootsResult,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, Root,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleClient};
 use rmcp::{ClientHandler, ErrorData};
@@ -60,6 +60,26 @@ pub struct WardenClient {
     /// The project folder, the one root the server is told about.
     pub root: Option<String>,
     pub shared: Arc<Shared>,
+    /// Who answers a server's request for input; `None`: every request is declined (and Warden
+    /// does not offer elicitation).
+    pub elicitor: Option<Arc<dyn Elicitor>>,
+}
+
+/// The user's answer to a server's request for input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Elicitation {
+    /// The form, filled in (an object matching the requested schema).
+    Accept(serde_json::Map<String, serde_json::Value>),
+    Decline,
+    Cancel,
+}
+
+/// Answers a server's request for input (MCP elicitation): a form in the window; `warden exec`
+/// has none and declines.
+#[async_trait::async_trait]
+pub trait Elicitor: Send + Sync {
+    /// `message` and the requested schema (an object of plain fields).
+    async fn elicit(&self, server: &str, message: &str, schema: &serde_json::Value) -> Elicitation;
 }
 
 impl ClientHandler for WardenClient {
@@ -94,17 +114,43 @@ impl ClientHandler for WardenClient {
         tracing::info!(server = %self.server, level = ?params.level, "MCP server log: {text}");
     }
 
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let Some(elicitor) = &self.elicitor else { return Ok(ElicitResult::new(ElicitationAction::Decline)) };
+        // Only forms: a URL elicitation would send the user to a page the server names.
+        let request = serde_json::to_value(&request).unwrap_or_default();
+        if request.get("mode").and_then(|m| m.as_str()) != Some("form") {
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        }
+        let message = request.get("message").and_then(|m| m.as_str()).unwrap_or("");
+        let schema = request.get("requestedSchema").cloned().unwrap_or_default();
+        Ok(match elicitor.elicit(&self.server, message, &schema).await {
+            Elicitation::Accept(content) => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(serde_json::Value::Object(content))
+            }
+            Elicitation::Decline => ElicitResult::new(ElicitationAction::Decline),
+            Elicitation::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+        })
+    }
+
     fn get_info(&self) -> ClientConfig {
-        client_config()
+        client_config(self.elicitor.is_some())
     }
 }
 
-/// Who Warden says it is and what it can do: roots (the project). Sampling and elicitation are not
-/// offered, so a conformant server does not ask for them.
-pub fn client_config() -> ClientConfig {
+/// Who Warden says it is and what it can do: roots (the project), and forms when someone can fill
+/// them in (`elicitation`). Sampling is not offered, so a conformant server does not ask for it.
+pub fn client_config(elicitation: bool) -> ClientConfig {
+    let mut capabilities = serde_json::json!({ "roots": { "listChanged": false } });
+    if elicitation {
+        capabilities["elicitation"] = serde_json::json!({ "form": {} });
+    }
     let config = serde_json::json!({
         "protocolVersion": rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE,
-        "capabilities": { "roots": { "listChanged": false } },
+        "capabilities": capabilities,
         "clientInfo": { "name": "warden", "title": "Warden", "version": env!("CARGO_PKG_VERSION") },
     });
     serde_json::from_value(config).unwrap_or_default()
@@ -149,10 +195,13 @@ mod tests {
 
     #[test]
     fn the_client_says_who_it_is() {
-        let config = serde_json::to_value(client_config()).unwrap();
+        let config = serde_json::to_value(client_config(false)).unwrap();
         assert_eq!(config["clientInfo"]["name"], "warden");
         assert_eq!(config["protocolVersion"], "2025-11-25");
         assert!(config["capabilities"]["roots"].is_object());
         assert!(config["capabilities"].get("sampling").is_none());
+        assert!(config["capabilities"].get("elicitation").is_none());
+        let with_forms = serde_json::to_value(client_config(true)).unwrap();
+        assert!(with_forms["capabilities"]["elicitation"]["form"].is_object());
     }
 }

@@ -4,6 +4,7 @@
 //! `mcp__<server>__<tool>` (`names`, `tool`) whose results are read as the model needs
 //! (`result`). The client is the official Rust SDK, `rmcp`.
 
+mod browser;
 mod connection;
 // Roots and logging are deprecated by the 2026-07-28 draft (SEP-2577) but are part of the protocol
 // versions Warden speaks, 2025-06-18 and 2025-11-25.
@@ -11,12 +12,15 @@ mod connection;
 mod handler;
 mod hub;
 pub mod names;
+pub mod oauth;
 mod result;
 pub mod server;
 mod spawn;
 mod tool;
 
-pub use connection::{connect, Connection, McpError};
+pub use browser::{BrowserAuthorizer, OPENER_ENV};
+pub use connection::{connect, connect_with, ClientSetup, Connection, McpError};
+pub use handler::{Elicitation, Elicitor};
 pub use hub::{McpHub, ServerSlot, START_TIMEOUT};
 pub use result::to_output as result_output;
 pub use server::{parse_servers, specs, ConfigError, ServerSpec, Transport};

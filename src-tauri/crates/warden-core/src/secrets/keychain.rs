@@ -65,10 +65,18 @@ impl KeychainStore {
         T: Send + 'static,
         F: FnOnce(Entry) -> Result<T, keyring::Error> + Send + 'static,
     {
+        self.blocking_at(name.account().to_owned(), op).await
+    }
+
+    async fn blocking_at<T, F>(&self, account: String, op: F) -> Result<T, SecretError>
+    where
+        T: Send + 'static,
+        F: FnOnce(Entry) -> Result<T, keyring::Error> + Send + 'static,
+    {
         let service = self.service.clone();
         let (tx, rx) = tokio::sync::oneshot::channel();
         spawn_call(move || {
-            let result = Entry::new(&service, name.account()).and_then(op).map_err(unavailable);
+            let result = Entry::new(&service, &account).and_then(op).map_err(unavailable);
             // The receiver is gone when the call was given up: nobody to tell.
             let _ = tx.send(result);
         })?;
@@ -88,6 +96,15 @@ fn spawn_call(call: impl FnOnce() + Send + 'static) -> Result<(), SecretError> {
         .spawn(call)
         .map(drop)
         .map_err(|e| SecretError::Unavailable(format!("cannot start a keychain call: {e}")))
+}
+
+/// The account of one of Warden's other entries: never one of the API keys' or the seal's.
+fn entry_account(account: &str) -> Result<String, SecretError> {
+    let taken = account == SEAL_ACCOUNT || KeyName::ALL.iter().any(|k| k.account() == account);
+    if taken || account.is_empty() {
+        return Err(SecretError::Unavailable(format!("`{account}` is not an account for other secrets")));
+    }
+    Ok(account.to_owned())
 }
 
 fn no_answer(timeout: Duration) -> SecretError {
@@ -129,6 +146,31 @@ impl SecretStore for KeychainStore {
 
     async fn delete(&self, name: KeyName) -> Result<(), SecretError> {
         self.blocking(name, |entry| match entry.delete_credential() {
+            Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
+            Err(e) => Err(e),
+        })
+        .await
+    }
+
+    async fn get_entry(&self, account: &str) -> Result<Option<String>, SecretError> {
+        self.blocking_at(entry_account(account)?, |entry| match entry.get_password() {
+            Ok(value) => Ok(Some(value)),
+            Err(keyring::Error::NoEntry) => Ok(None),
+            Err(e) => Err(e),
+        })
+        .await
+    }
+
+    async fn set_entry(&self, account: &str, value: &str) -> Result<(), SecretError> {
+        if value.len() > super::MAX_ENTRY_BYTES {
+            return Err(SecretError::Unavailable("a keychain entry of Warden's is too long".into()));
+        }
+        let value = value.to_owned();
+        self.blocking_at(entry_account(account)?, move |entry| entry.set_password(&value)).await
+    }
+
+    async fn delete_entry(&self, account: &str) -> Result<(), SecretError> {
+        self.blocking_at(entry_account(account)?, |entry| match entry.delete_credential() {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
             Err(e) => Err(e),
         })

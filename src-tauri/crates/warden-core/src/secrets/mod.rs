@@ -3,6 +3,7 @@
 //! Keys never reach the settings file, logs, events, history, the webview or a child's
 //! environment; the only way to read one is [`SecretStore::get`], used when building a provider.
 
+pub mod chunked;
 pub mod env_keys;
 mod key;
 mod keychain;
@@ -40,7 +41,17 @@ pub trait SecretStore: Send + Sync {
     /// Warden's own key for sealing its settings file (see `config`), created on first use and
     /// never shown to anyone. Blocking (a keychain round trip): called once when the engine starts.
     fn settings_seal_key(&self) -> Result<SealKey, SecretError>;
+
+    /// Another secret of Warden's under `account` (an MCP server's OAuth tokens); never an API
+    /// key (those are [`KeyName`]s). The value is at most [`MAX_ENTRY_BYTES`]: see `entries`.
+    async fn get_entry(&self, account: &str) -> Result<Option<String>, SecretError>;
+    async fn set_entry(&self, account: &str, value: &str) -> Result<(), SecretError>;
+    /// Removing an entry that is not there is not an error.
+    async fn delete_entry(&self, account: &str) -> Result<(), SecretError>;
 }
+
+/// The most one keychain entry holds: Windows Credential Manager's limit is 2,560 bytes.
+pub const MAX_ENTRY_BYTES: usize = 2048;
 
 /// The key of the settings file's seal: 32 random bytes.
 #[derive(Clone, PartialEq, Eq)]

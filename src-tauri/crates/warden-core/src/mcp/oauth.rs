@@ -1,0 +1,118 @@
+//! Signing in to an MCP server over HTTP with OAuth 2.1, as the MCP authorization spec has it:
+//! discovery from the server's 401 (protected-resource and authorization-server metadata), dynamic
+//! client registration, PKCE, the user's browser and a loopback redirect. `rmcp`'s `auth` does the
+//! protocol; Warden keeps the tokens (and refresh tokens) in the OS keychain, never in a file,
+//! split across entries when they are long ([`crate::secrets::chunked`]).
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use rmcp::transport::auth::{
+    AuthError, AuthorizationManager, AuthorizationRequest, CredentialStore, OAuthState, StoredCredentials,
+};
+use sha2::{Digest, Sha256};
+
+use super::connection::McpError;
+use crate::secrets::{chunked, SecretStore};
+
+/// Where an HTTP server's OAuth credentials live: the keychain entry of that server at that URL
+/// (another URL under the same name signs in afresh).
+#[derive(Clone)]
+pub struct KeychainCredentials {
+    store: Arc<dyn SecretStore>,
+    account: String,
+}
+
+impl KeychainCredentials {
+    pub fn new(store: Arc<dyn SecretStore>, server: &str, url: &str) -> Self {
+        let digest = hex::encode(&Sha256::digest(url.as_bytes())[..6]);
+        Self { store, account: format!("mcp-oauth/{server}/{digest}") }
+    }
+
+    pub async fn has_tokens(&self) -> bool {
+        matches!(self.load().await, Ok(Some(c)) if c.token_response.is_some())
+    }
+
+    /// Forget the server's tokens (sign out).
+    pub async fn forget(&self) -> Result<(), McpError> {
+        chunked::delete(self.store.as_ref(), &self.account).await.map_err(|e| McpError::SignIn(e.to_string()))
+    }
+}
+
+fn store_error(error: impl std::fmt::Display) -> AuthError {
+    AuthError::CredentialStoreError(error.to_string())
+}
+
+#[async_trait]
+impl CredentialStore for KeychainCredentials {
+    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        match chunked::load(self.store.as_ref(), &self.account).await.map_err(store_error)? {
+            Some(json) => serde_json::from_str(&json).map(Some).map_err(store_error),
+            None => Ok(None),
+        }
+    }
+
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        let json = serde_json::to_string(&credentials).map_err(store_error)?;
+        chunked::save(self.store.as_ref(), &self.account, &json).await.map_err(store_error)
+    }
+
+    async fn clear(&self) -> Result<(), AuthError> {
+        chunked::delete(self.store.as_ref(), &self.account).await.map_err(store_error)
+    }
+}
+
+/// Sends the user to the authorization server's page and brings back where it sent them.
+#[async_trait]
+pub trait Authorizer: Send + Sync {
+    /// The address the authorization server sends the user back to.
+    fn redirect_uri(&self) -> String;
+    /// Show the user `url`; the address they were sent back to (with `code` and `state`).
+    async fn authorize(&self, url: &str) -> Result<String, String>;
+}
+
+/// A manager for `url` whose credentials are `credentials`. Private addresses are allowed for the
+/// metadata a server names (a company's own sign-in server); loopback only for a loopback server.
+pub async fn manager(url: &str, credentials: KeychainCredentials) -> Result<AuthorizationManager, McpError> {
+    let mut manager =
+        AuthorizationManager::new_allowing_private_addresses(url).await.map_err(|e| McpError::SignIn(e.to_string()))?;
+    manager.set_credential_store(credentials);
+    Ok(manager)
+}
+
+/// A client the server's administrator registered for Warden (when the server does not let
+/// clients register themselves).
+#[derive(Debug, Clone)]
+pub struct Registered {
+    pub client_id: String,
+    pub client_secret: Option<String>,
+}
+
+/// Sign in to the server at `url`: the whole OAuth flow, the tokens saved in `credentials`.
+/// `challenge` is the server's `WWW-Authenticate` from its 401 or 403, when there was one (it can
+/// name the metadata and the scopes a call needs).
+pub async fn sign_in(
+    url: &str,
+    credentials: KeychainCredentials,
+    challenge: Option<&str>,
+    registered: Option<&Registered>,
+    authorizer: &dyn Authorizer,
+) -> Result<(), McpError> {
+    let failed = |e: AuthError| McpError::SignIn(e.to_string());
+    let mut state = OAuthState::Unauthorized(manager(url, credentials).await?);
+    let mut request = AuthorizationRequest::new(authorizer.redirect_uri()).with_client_name("Warden");
+    if let Some(challenge) = challenge {
+        request = request.with_challenge(challenge);
+    }
+    if let Some(client) = registered {
+        request = request.with_preregistered_client(&client.client_id);
+        if let Some(secret) = &client.client_secret {
+            request = request.with_client_secret(secret);
+        }
+    }
+    state.start_authorization(request).await.map_err(failed)?;
+    let page = state.get_authorization_url().await.map_err(failed)?;
+    let back = authorizer.authorize(&page).await.map_err(McpError::SignIn)?;
+    state.handle_callback_url(&back).await.map_err(failed)?;
+    Ok(())
+}
