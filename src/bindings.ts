@@ -381,7 +381,9 @@ export type McpServerState =
 /**  Initialized; its tools are listed. */
 { state: "connected" } | 
 /**  Could not start or died; `error` says why in words. */
-{ state: "failed"; error: string };
+{ state: "failed"; error: string } | 
+/**  An HTTP server that wants the user to sign in (OAuth) before it answers. */
+{ state: "needsSignIn" };
 
 /**  One configured MCP server and what Warden knows of it now. */
 export type McpServerStatus = {

@@ -68,6 +68,10 @@ pub enum McpAction {
     },
     /// Remove a server (it is stopped).
     Remove { name: String },
+    /// Sign in to a server reached by URL (OAuth, in your browser); the tokens go to the keychain.
+    Login { name: String },
+    /// Forget the sign-in to a server (its tokens leave the keychain).
+    Logout { name: String },
 }
 
 #[derive(Debug, Args)]

@@ -44,6 +44,14 @@ pub async fn run(args: McpArgs) -> u8 {
             },
             Err(message) => fail(&message, 2),
         },
+        McpAction::Login { name } => login(&engine, &name).await,
+        McpAction::Logout { name } => match engine.mcp_sign_out(&name).await {
+            Ok(()) => {
+                eprintln!("warden: signed out of the MCP server `{name}`");
+                0
+            }
+            Err(error) => fail(&error.to_string(), 1),
+        },
         McpAction::Remove { name } => match engine.remove_mcp_server(&name) {
             Ok(()) => {
                 eprintln!("warden: removed the MCP server `{name}`");
@@ -54,6 +62,29 @@ pub async fn run(args: McpArgs) -> u8 {
     };
     engine.close_mcp_servers().await;
     code
+}
+
+/// The OAuth sign-in: the page opens in the browser (its address is printed too, for a machine
+/// whose browser does not open), and the browser comes back to a loopback address.
+async fn login(engine: &Engine, name: &str) -> u8 {
+    let authorizer = match warden_core::mcp::BrowserAuthorizer::bind(|page| {
+        eprintln!("warden: sign in in your browser; if it does not open, visit:\n  {}", sanitize::body(page));
+    })
+    .await
+    {
+        Ok(authorizer) => authorizer,
+        Err(error) => return fail(&format!("cannot listen for the sign-in's return: {error}"), 1),
+    };
+    match engine.mcp_sign_in(name, &authorizer).await {
+        Ok(()) => {
+            eprintln!("warden: signed in to the MCP server `{name}`");
+            0
+        }
+        Err(warden_core::setup::McpSetupError::Unknown(_)) => {
+            fail(&format!("there is no MCP server named `{name}`"), 2)
+        }
+        Err(error) => fail(&error.to_string(), 1),
+    }
 }
 
 fn fail(message: &str, code: u8) -> u8 {
@@ -112,7 +143,9 @@ async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServe
             print_line(&sanitize::body(&describe(status)));
         }
     }
-    let failed = statuses.iter().any(|s| matches!(s.state, McpServerState::Failed { .. }));
+    let failed = statuses
+        .iter()
+        .any(|s| matches!(s.state, McpServerState::Failed { .. } | McpServerState::NeedsSignIn));
     u8::from(failed)
 }
 
@@ -123,6 +156,7 @@ fn describe(status: &McpServerStatus) -> String {
         McpServerState::Starting => "starting".to_owned(),
         McpServerState::Disabled => "disabled".to_owned(),
         McpServerState::Failed { error } => format!("failed: {error}"),
+        McpServerState::NeedsSignIn => format!("needs you to sign in: `warden mcp login {}`", status.name),
     };
     let mut text = format!("{} ({}): {state}", status.name, status.transport);
     for tool in &status.tools {

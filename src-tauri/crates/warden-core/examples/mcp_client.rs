@@ -15,7 +15,8 @@ use warden_core::tool::OutputSink;
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let calls: usize = args.first().and_then(|n| n.parse().ok()).expect("usage: mcp_client CALLS -- COMMAND [ARGS…]");
+    let calls: usize =
+        args.first().and_then(|n| n.parse().ok()).expect("usage: mcp_client CALLS -- COMMAND [ARGS…]");
     let split = args.iter().position(|a| a == "--").expect("usage: mcp_client CALLS -- COMMAND [ARGS…]");
     let (command, rest) = args[split + 1..].split_first().expect("a command after --");
     let spec = ServerSpec {
@@ -37,7 +38,8 @@ async fn main() {
     let message = serde_json::json!({"message": "hello from the benchmark"}).as_object().cloned().unwrap();
     let started = Instant::now();
     for _ in 0..calls {
-        let result = connection.call("echo", message.clone(), OutputSink::none()).await.expect("echo answers");
+        let result =
+            connection.call("echo", message.clone(), OutputSink::none()).await.expect("echo answers");
         assert!(result["content"][0]["text"].as_str().is_some_and(|t| t.ends_with("benchmark")));
     }
     let elapsed = started.elapsed();

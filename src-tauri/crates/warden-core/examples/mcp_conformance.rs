@@ -12,7 +12,9 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::json;
 use warden_core::mcp::oauth::{sign_in, Authorizer, KeychainCredentials, Registered};
-use warden_core::mcp::{connect_with, ClientSetup, Connection, Elicitation, Elicitor, McpError, ServerSpec, Transport};
+use warden_core::mcp::{
+    connect_with, ClientSetup, Connection, Elicitation, Elicitor, McpError, ServerSpec, Transport,
+};
 use warden_core::secrets::{MemoryStore, SecretStore};
 use warden_core::tool::OutputSink;
 
@@ -63,7 +65,7 @@ const SIGN_INS: usize = 3;
 
 #[tokio::main]
 async fn main() {
-    let url = std::env::args().last().expect("the server URL");
+    let url = std::env::args().next_back().expect("the server URL");
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     println!("scenario {scenario} at {url}");
     let spec = ServerSpec {
@@ -92,7 +94,9 @@ async fn main() {
                         "add_numbers" => json!({"a": 2, "b": 3}),
                         _ => json!({}),
                     };
-                    let result = live.call(&name, arguments.as_object().cloned().unwrap_or_default(), OutputSink::none()).await;
+                    let result = live
+                        .call(&name, arguments.as_object().cloned().unwrap_or_default(), OutputSink::none())
+                        .await;
                     println!("{name} -> {result:?}");
                     result.map(|_| tool += 1)
                 }
@@ -107,7 +111,10 @@ async fn main() {
                 println!("signing in (challenge: {challenge:?})");
                 let Transport::Http { url, .. } = &spec.transport else { unreachable!() };
                 let credentials = KeychainCredentials::new(setup.secrets.clone().unwrap(), &spec.name, url);
-                if let Err(error) = sign_in(url, credentials, challenge.as_deref(), registered.as_ref(), &ApprovesAtOnce).await {
+                if let Err(error) =
+                    sign_in(url, credentials, challenge.as_deref(), registered.as_ref(), &ApprovesAtOnce)
+                        .await
+                {
                     println!("sign-in failed: {error}");
                     return;
                 }
@@ -128,7 +135,8 @@ async fn main() {
 
 /// A client registered in advance, from the scenario's context (`client_id`, `client_secret`).
 fn context_client() -> Option<Registered> {
-    let context: serde_json::Value = serde_json::from_str(&std::env::var("MCP_CONFORMANCE_CONTEXT").ok()?).ok()?;
+    let context: serde_json::Value =
+        serde_json::from_str(&std::env::var("MCP_CONFORMANCE_CONTEXT").ok()?).ok()?;
     Some(Registered {
         client_id: context["client_id"].as_str()?.to_owned(),
         client_secret: context["client_secret"].as_str().map(str::to_owned),

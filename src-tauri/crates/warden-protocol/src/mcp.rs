@@ -95,6 +95,8 @@ pub enum McpServerState {
     Connected,
     /// Could not start or died; `error` says why in words.
     Failed { error: String },
+    /// An HTTP server that wants the user to sign in (OAuth) before it answers.
+    NeedsSignIn,
 }
 
 /// One MCP tool as Settings and `warden mcp list` show it.

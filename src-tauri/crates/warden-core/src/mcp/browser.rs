@@ -42,9 +42,12 @@ impl Authorizer for BrowserAuthorizer {
     async fn authorize(&self, url: &str) -> Result<String, String> {
         (self.on_page)(url);
         open_in_browser(url)?;
-        tokio::time::timeout(SIGN_IN_WAIT, self.callback())
-            .await
-            .map_err(|_| format!("the sign-in was not finished in the browser within {} minutes", SIGN_IN_WAIT.as_secs() / 60))?
+        tokio::time::timeout(SIGN_IN_WAIT, self.callback()).await.map_err(|_| {
+            format!(
+                "the sign-in was not finished in the browser within {} minutes",
+                SIGN_IN_WAIT.as_secs() / 60
+            )
+        })?
     }
 }
 
@@ -61,7 +64,9 @@ impl BrowserAuthorizer {
             let request = String::from_utf8_lossy(&buffer[..read]);
             let target = request.lines().next().and_then(|line| line.split_whitespace().nth(1)).unwrap_or("");
             if !target.starts_with("/callback") {
-                let _ = stream.write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n").await;
+                let _ = stream
+                    .write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+                    .await;
                 continue;
             }
             let page = "<!doctype html><meta charset=utf-8><title>Warden</title><p>Signed in. You can close this tab and go back to Warden.";
@@ -82,7 +87,11 @@ fn open_in_browser(url: &str) -> Result<(), String> {
         return Err(format!("the sign-in page is not a web address: {url}"));
     }
     let opener = std::env::var_os(OPENER_ENV).unwrap_or_else(|| {
-        if cfg!(target_os = "macos") { "open".into() } else { "xdg-open".into() }
+        if cfg!(target_os = "macos") {
+            "open".into()
+        } else {
+            "xdg-open".into()
+        }
     });
     std::process::Command::new(&opener)
         .arg(url)

@@ -13,8 +13,8 @@ use rmcp::model::{
     ServerResult, Tool as McpToolDef,
 };
 use rmcp::service::{PeerRequestOptions, RoleClient, RunningService};
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::auth::AuthClient;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 
@@ -59,7 +59,11 @@ pub struct Connection {
 /// Start the server `spec` describes and initialize it. `root` is the project folder (the server's
 /// root, and a stdio server's working folder unless its entry names one); `policy` is the box a
 /// stdio server runs in (`None`: not contained).
-pub async fn connect(spec: &ServerSpec, root: &Path, policy: Option<&BoxPolicy>) -> Result<Connection, McpError> {
+pub async fn connect(
+    spec: &ServerSpec,
+    root: &Path,
+    policy: Option<&BoxPolicy>,
+) -> Result<Connection, McpError> {
     connect_with(spec, root, policy, &ClientSetup::default()).await
 }
 
@@ -104,7 +108,8 @@ pub async fn connect_with(
             }
         }
         Transport::Http { url, headers } => {
-            let credentials = setup.secrets.as_ref().map(|store| KeychainCredentials::new(store.clone(), &spec.name, url));
+            let credentials =
+                setup.secrets.as_ref().map(|store| KeychainCredentials::new(store.clone(), &spec.name, url));
             (serve_http(handler, url, headers, credentials).await?, None)
         }
     };
@@ -134,7 +139,9 @@ async fn serve_http(
                 .redirect(reqwest_mcp::redirect::Policy::none())
                 .build()
                 .map_err(|e| McpError::Handshake(e.to_string()))?;
-            handler.serve(StreamableHttpClientTransport::with_client(AuthClient::new(client, manager), config)).await
+            handler
+                .serve(StreamableHttpClientTransport::with_client(AuthClient::new(client, manager), config))
+                .await
         }
         _ => handler.serve(StreamableHttpClientTransport::from_config(config)).await,
     };

@@ -11,9 +11,11 @@ use std::time::{Duration, Instant};
 
 use warden_protocol::{McpServerState, McpServerStatus, McpToolInfo};
 
-use super::connection::{connect, Connection};
+use super::connection::{connect_with, ClientSetup, Connection, McpError};
 use super::names::qualified;
+use super::oauth::{self, Authorizer, KeychainCredentials};
 use super::server::ServerSpec;
+use super::server::Transport;
 use super::tool::McpTool;
 use crate::containment::BoxPolicy;
 
@@ -28,6 +30,7 @@ pub struct ServerSlot {
     spec: ServerSpec,
     root: PathBuf,
     policy: Option<BoxPolicy>,
+    setup: ClientSetup,
     start_timeout: Duration,
     state: tokio::sync::Mutex<SlotState>,
 }
@@ -36,6 +39,9 @@ pub struct ServerSlot {
 struct SlotState {
     connection: Option<Arc<Connection>>,
     error: Option<String>,
+    /// Set when the server asked the user to sign in: it is not started again until they have.
+    /// Holds the server's `WWW-Authenticate`, when it sent one.
+    sign_in: Option<Option<String>>,
     /// The stderr of the last program that failed, kept for Settings.
     stderr: Vec<String>,
     failures: u32,
@@ -44,7 +50,33 @@ struct SlotState {
 
 impl ServerSlot {
     pub fn new(spec: ServerSpec, root: &Path, policy: Option<BoxPolicy>, start_timeout: Duration) -> Self {
-        Self { spec, root: root.to_path_buf(), policy, start_timeout, state: Default::default() }
+        Self::with_setup(spec, root, policy, ClientSetup::default(), start_timeout)
+    }
+
+    pub fn with_setup(
+        spec: ServerSpec,
+        root: &Path,
+        policy: Option<BoxPolicy>,
+        setup: ClientSetup,
+        start_timeout: Duration,
+    ) -> Self {
+        Self { spec, root: root.to_path_buf(), policy, setup, start_timeout, state: Default::default() }
+    }
+
+    /// Sign the user in to this (HTTP) server; its next connection uses the tokens.
+    pub async fn sign_in(&self, authorizer: &dyn Authorizer) -> Result<(), McpError> {
+        let Transport::Http { url, .. } = &self.spec.transport else {
+            return Err(McpError::SignIn("only servers reached by URL sign in".to_owned()));
+        };
+        let Some(secrets) = &self.setup.secrets else {
+            return Err(McpError::SignIn("there is no keychain to keep the sign-in in".to_owned()));
+        };
+        let challenge = self.state.lock().await.sign_in.clone().flatten();
+        let credentials = KeychainCredentials::new(secrets.clone(), &self.spec.name, url);
+        oauth::sign_in(url, credentials, challenge.as_deref(), None, authorizer).await?;
+        self.close().await;
+        *self.state.lock().await = SlotState::default();
+        Ok(())
     }
 
     pub fn name(&self) -> &str {
@@ -63,6 +95,9 @@ impl ServerSlot {
             state.connection = None;
             state.error = Some("stopped".to_owned());
         }
+        if state.sign_in.is_some() {
+            return Err("needs you to sign in (Settings → MCP servers, or `warden mcp login`)".to_owned());
+        }
         if let Some(at) = state.retry_at {
             let wait = at.saturating_duration_since(Instant::now());
             if !wait.is_zero() {
@@ -70,14 +105,21 @@ impl ServerSlot {
                 return Err(format!("failed ({error}); Warden tries again in {} s", wait.as_secs().max(1)));
             }
         }
-        let started =
-            tokio::time::timeout(self.start_timeout, connect(&self.spec, &self.root, self.policy.as_ref()))
-                .await;
+        let started = tokio::time::timeout(
+            self.start_timeout,
+            connect_with(&self.spec, &self.root, self.policy.as_ref(), &self.setup),
+        )
+        .await;
         let error = match started {
             Ok(Ok(connection)) => {
                 let connection = Arc::new(connection);
                 *state = SlotState { connection: Some(connection.clone()), ..SlotState::default() };
                 return Ok(connection);
+            }
+            Ok(Err(McpError::NeedsSignIn { challenge })) => {
+                state.sign_in = Some(challenge);
+                state.error = Some("needs you to sign in".to_owned());
+                return Err("needs you to sign in (Settings → MCP servers, or `warden mcp login`)".to_owned());
             }
             Ok(Err(error)) => error.to_string(),
             Err(_) => format!("did not start within {} s", self.start_timeout.as_secs()),
@@ -111,6 +153,7 @@ impl ServerSlot {
             Some(connection) => {
                 (McpServerState::Failed { error: "stopped".to_owned() }, Vec::new(), connection.stderr_tail())
             }
+            None if state.sign_in.is_some() => (McpServerState::NeedsSignIn, Vec::new(), Vec::new()),
             None => match &state.error {
                 Some(error) => {
                     (McpServerState::Failed { error: error.clone() }, Vec::new(), state.stderr.clone())
@@ -164,9 +207,26 @@ impl ServerSlot {
 #[derive(Default)]
 pub struct McpHub {
     slots: tokio::sync::Mutex<BTreeMap<String, Arc<ServerSlot>>>,
+    setup: ClientSetup,
 }
 
 impl McpHub {
+    /// A hub whose servers use `setup` (the keychain for sign-ins, who fills in forms).
+    pub fn new(setup: ClientSetup) -> Self {
+        Self { slots: Default::default(), setup }
+    }
+
+    /// The slot of the server `name` among `specs` (started or not).
+    pub async fn slot(
+        &self,
+        specs: &[ServerSpec],
+        root: &Path,
+        policy: Option<&BoxPolicy>,
+        name: &str,
+    ) -> Option<Arc<ServerSlot>> {
+        self.slots_for(specs, root, policy).await.into_iter().find(|slot| slot.name() == name)
+    }
+
     /// The tools of `specs` for a session in `root`: servers not yet running are started, all at
     /// once; a server whose entry or project changed is replaced; servers no longer configured are
     /// closed. A server that cannot start adds no tools (its status says why).
@@ -212,7 +272,13 @@ impl McpHub {
                 slots
                     .entry(spec.name.clone())
                     .or_insert_with(|| {
-                        Arc::new(ServerSlot::new(spec.clone(), root, policy.cloned(), START_TIMEOUT))
+                        Arc::new(ServerSlot::with_setup(
+                            spec.clone(),
+                            root,
+                            policy.cloned(),
+                            self.setup.clone(),
+                            START_TIMEOUT,
+                        ))
                     })
                     .clone()
             })
@@ -222,6 +288,14 @@ impl McpHub {
             slot.close().await;
         }
         chosen
+    }
+
+    /// Drop the server `name`'s slot (closing it): the next use starts afresh.
+    pub async fn forget(&self, name: &str) {
+        let slot = self.slots.lock().await.remove(name);
+        if let Some(slot) = slot {
+            slot.close().await;
+        }
     }
 
     /// Close every server (Warden is ending).

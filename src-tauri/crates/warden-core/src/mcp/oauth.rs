@@ -74,8 +74,9 @@ pub trait Authorizer: Send + Sync {
 /// A manager for `url` whose credentials are `credentials`. Private addresses are allowed for the
 /// metadata a server names (a company's own sign-in server); loopback only for a loopback server.
 pub async fn manager(url: &str, credentials: KeychainCredentials) -> Result<AuthorizationManager, McpError> {
-    let mut manager =
-        AuthorizationManager::new_allowing_private_addresses(url).await.map_err(|e| McpError::SignIn(e.to_string()))?;
+    let mut manager = AuthorizationManager::new_allowing_private_addresses(url)
+        .await
+        .map_err(|e| McpError::SignIn(e.to_string()))?;
     manager.set_credential_store(credentials);
     Ok(manager)
 }

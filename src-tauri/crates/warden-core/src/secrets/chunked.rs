@@ -51,7 +51,8 @@ pub async fn save(store: &dyn SecretStore, account: &str, value: &str) -> Result
 
 pub async fn load(store: &dyn SecretStore, account: &str) -> Result<Option<String>, SecretError> {
     let Some(first) = store.get_entry(account).await? else { return Ok(None) };
-    let Some((total, head)) = first.split_once('\n').and_then(|(n, head)| Some((n.parse::<usize>().ok()?, head)))
+    let Some((total, head)) =
+        first.split_once('\n').and_then(|(n, head)| Some((n.parse::<usize>().ok()?, head)))
     else {
         return Err(SecretError::Unavailable(format!("the keychain entry {account} is malformed")));
     };
@@ -59,7 +60,11 @@ pub async fn load(store: &dyn SecretStore, account: &str) -> Result<Option<Strin
     for index in 1..total {
         match store.get_entry(&part_account(account, index)).await? {
             Some(part) => value.push_str(&part),
-            None => return Err(SecretError::Unavailable(format!("part {index} of the keychain entry {account} is missing"))),
+            None => {
+                return Err(SecretError::Unavailable(format!(
+                    "part {index} of the keychain entry {account} is missing"
+                )))
+            }
         }
     }
     Ok(Some(value))

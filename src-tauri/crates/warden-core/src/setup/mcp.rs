@@ -18,6 +18,8 @@ pub enum McpSetupError {
     Unknown(String),
     #[error("could not save the settings: {0}")]
     Save(#[from] crate::config::ConfigError),
+    #[error("{0}")]
+    SignIn(String),
 }
 
 impl Engine {
@@ -77,6 +79,54 @@ impl Engine {
             None => self.no_project_root()?,
         };
         self.mcp_statuses(&project, &BTreeMap::new()).await
+    }
+
+    /// Sign the user in to the HTTP server `name` (OAuth: the sign-in page through `authorizer`);
+    /// the tokens go to the keychain and the server is connected again with them.
+    pub async fn mcp_sign_in(
+        &self,
+        name: &str,
+        authorizer: &dyn crate::mcp::oauth::Authorizer,
+    ) -> Result<(), McpSetupError> {
+        let slot = self.mcp_slot(name).await?;
+        slot.sign_in(authorizer).await.map_err(|e| McpSetupError::SignIn(e.to_string()))
+    }
+
+    /// Forget the sign-in to the HTTP server `name` (its tokens leave the keychain).
+    pub async fn mcp_sign_out(&self, name: &str) -> Result<(), McpSetupError> {
+        let config = self
+            .settings()
+            .mcp_servers
+            .get(name)
+            .cloned()
+            .ok_or_else(|| McpSetupError::Unknown(name.to_owned()))?;
+        let Some(url) = config.url else {
+            return Err(McpSetupError::SignIn("only servers reached by URL sign in".to_owned()));
+        };
+        crate::mcp::oauth::KeychainCredentials::new(self.secrets.clone(), name, &url)
+            .forget()
+            .await
+            .map_err(|e| McpSetupError::SignIn(e.to_string()))?;
+        self.mcp.forget(name).await;
+        Ok(())
+    }
+
+    async fn mcp_slot(&self, name: &str) -> Result<std::sync::Arc<crate::mcp::ServerSlot>, McpSetupError> {
+        let settings = self.settings();
+        let config = settings.mcp_servers.get(name).ok_or_else(|| McpSetupError::Unknown(name.to_owned()))?;
+        let spec = ServerSpec::from_config(name, config)?;
+        let project = match settings.project_dir {
+            Some(dir) => self
+                .project_outside_home(Path::new(&dir))
+                .map_err(|e| McpSetupError::SignIn(e.to_string()))?,
+            None => self.no_project_root().map_err(|e| McpSetupError::SignIn(e.to_string()))?,
+        };
+        let (specs, _) = crate::mcp::specs(&settings.mcp_servers);
+        let commands_box = BoxPolicy::for_project(&project, &self.home.dirs());
+        self.mcp
+            .slot(&specs, &project, Some(&commands_box), &spec.name)
+            .await
+            .ok_or_else(|| McpSetupError::Unknown(name.to_owned()))
     }
 
     /// Close every MCP server (their process trees end).

@@ -136,6 +136,7 @@ impl Engine {
             endpoints are ignored and the safe defaults used"
             ),
         }
+        let mcp_secrets = secrets.clone();
         Ok(Self {
             home,
             secrets,
@@ -144,7 +145,10 @@ impl Engine {
             load_notice: loaded.notice,
             checkpoint_stores: checkpoints::OpenStores::default(),
             no_project_root: std::sync::Mutex::new(None),
-            mcp: crate::mcp::McpHub::default(),
+            mcp: crate::mcp::McpHub::new(crate::mcp::ClientSetup {
+                secrets: Some(mcp_secrets),
+                elicitor: None,
+            }),
         })
     }
 

@@ -21,11 +21,13 @@ async fn a_boxed_server_cannot_read_a_secret_location() {
     std::fs::create_dir_all(&project_dir).unwrap();
     std::fs::write(home.join(".ssh/id_ed25519"), "PRIVATE KEY").unwrap();
     let policy = BoxPolicy::with_home(&project_dir, Some(&home), &[]);
-    // The server is told it may read `~/.ssh`; the box says otherwise.
-    let ssh = home.join(".ssh").to_string_lossy().into_owned();
+    // The server is told it may read `~/.ssh` (its argument, and the root Warden gives it, which
+    // server-filesystem takes instead once it asks); the box says otherwise.
+    let ssh = home.join(".ssh");
+    let ssh_arg = ssh.to_string_lossy().into_owned();
     let spec =
-        stdio("files", &server_bin("mcp-server-filesystem").to_string_lossy(), &[&ssh], BTreeMap::new());
-    let connection = connect(&spec, &project_dir, Some(&policy)).await.unwrap();
+        stdio("files", &server_bin("mcp-server-filesystem").to_string_lossy(), &[&ssh_arg], BTreeMap::new());
+    let connection = connect(&spec, &ssh, Some(&policy)).await.unwrap();
     assert_eq!(connection.contained(), Some(true));
     let read = connection
         .call(
@@ -37,10 +39,11 @@ async fn a_boxed_server_cannot_read_a_secret_location() {
         .unwrap();
     assert!(!text_of(&read).contains("PRIVATE KEY"), "the boxed server read the key: {read}");
     assert_eq!(read["isError"], true);
+    assert!(!text_of(&read).contains("outside allowed"), "the server refused, not the box: {read}");
     connection.close().await;
 
     // The same server outside the box reads it: the box is what stops it.
-    let open = connect(&spec, &project_dir, None).await.unwrap();
+    let open = connect(&spec, &ssh, None).await.unwrap();
     let read = open
         .call(
             "read_text_file",

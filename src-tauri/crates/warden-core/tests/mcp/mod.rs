@@ -5,6 +5,7 @@
 mod contained;
 mod engine;
 mod lifecycle;
+mod oauth;
 mod transports;
 
 use std::collections::BTreeMap;
