@@ -96,6 +96,14 @@ export const commands = {
 	 *  Settings adds them to its draft.
 	 */
 	mcpParse: (json: string) => typedError<{ [key in string]: McpServerConfig }, CommandError>(__TAURI_INVOKE("mcp_parse", { json })),
+	/**
+	 *  Sign in to the HTTP server `name`: its sign-in page opens in the system browser, which comes
+	 *  back to Warden on a loopback address; the tokens go to the keychain. Resolves once signed in
+	 *  (or when the user gave up, after five minutes).
+	 */
+	mcpSignIn: (name: string) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_sign_in", { name })),
+	/**  Forget the sign-in to the HTTP server `name` (its tokens leave the keychain). */
+	mcpSignOut: (name: string) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_sign_out", { name })),
 	/**  Opens the folder picker; `None` when the user cancels. */
 	pickProjectFolder: () => typedError<string | null, CommandError>(__TAURI_INVOKE("pick_project_folder")),
 };

@@ -150,6 +150,10 @@ export const api = {
   mcpStatus: () => unwrap("mcp_status", commands.mcpStatus()),
   /** The servers of a pasted `mcpServers` JSON document, checked (rejects with the reason). */
   mcpParse: (json: string) => unwrap("mcp_parse", commands.mcpParse(json)),
+  /** Signs in to an MCP server reached by URL: its page opens in the browser; resolves once signed in. */
+  mcpSignIn: (name: string) => unwrap("mcp_sign_in", commands.mcpSignIn(name)),
+  /** Forgets the sign-in to an MCP server (its tokens leave the keychain). */
+  mcpSignOut: (name: string) => unwrap("mcp_sign_out", commands.mcpSignOut(name)),
   pickProjectFolder: () => unwrap("pick_project_folder", commands.pickProjectFolder()),
   /** The project's checkpoints, oldest first (of one conversation, when given). */
   checkpointList: (conversationId: string | null) => unwrap("checkpoint_list", commands.checkpointList(conversationId)),

@@ -201,6 +201,8 @@ export const TID = {
   mcpStatus: "mcp-status",
   mcpEnabled: "mcp-enabled",
   mcpRemove: "mcp-remove",
+  mcpSignIn: "mcp-sign-in",
+  mcpSignOut: "mcp-sign-out",
   mcpToolChoice: "mcp-tool-choice", // + data-tool
   mcpAddName: "mcp-add-name",
   mcpAddTarget: "mcp-add-target",

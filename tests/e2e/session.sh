@@ -36,6 +36,16 @@ cat >"$WARDEN_HOME/settings.json" <<JSON
 }
 JSON
 
+# The "browser" the app opens pages in (a sign-in page, a link): it notes the address and fetches
+# it, following redirects, as a browser would once the user approved.
+cat >"$RUN_DIR/browser.sh" <<SH
+#!/bin/sh
+echo "\$1" >>"$RUN_DIR/opened.txt"
+exec curl -sfL -o /dev/null "\$1"
+SH
+chmod +x "$RUN_DIR/browser.sh"
+export WARDEN_OPENER="$RUN_DIR/browser.sh" E2E_OPENED="$RUN_DIR/opened.txt"
+
 start_driver
 export E2E_DRIVER_URL="$DRIVER_URL"
 

@@ -27,3 +27,32 @@ pub async fn mcp_parse(json: String) -> CommandResult<BTreeMap<String, McpServer
     warden_core::mcp::parse_servers(&json)
         .map_err(|e| CommandError::new(CommandErrorCode::InvalidInput, e.to_string()))
 }
+
+/// Sign in to the HTTP server `name`: its sign-in page opens in the system browser, which comes
+/// back to Warden on a loopback address; the tokens go to the keychain. Resolves once signed in
+/// (or when the user gave up, after five minutes).
+#[tauri::command]
+#[specta::specta]
+pub async fn mcp_sign_in(state: State<'_, AppState>, name: String) -> CommandResult<()> {
+    let authorizer = warden_core::mcp::BrowserAuthorizer::bind(|_| {})
+        .await
+        .map_err(|e| CommandError::internal(format!("Cannot listen for the sign-in's return: {e}")))?;
+    state.engine.mcp_sign_in(&name, &authorizer).await.map_err(mcp_error)
+}
+
+/// Forget the sign-in to the HTTP server `name` (its tokens leave the keychain).
+#[tauri::command]
+#[specta::specta]
+pub async fn mcp_sign_out(state: State<'_, AppState>, name: String) -> CommandResult<()> {
+    state.engine.mcp_sign_out(&name).await.map_err(mcp_error)
+}
+
+fn mcp_error(error: warden_core::setup::McpSetupError) -> CommandError {
+    use warden_core::setup::McpSetupError as E;
+    let code = match &error {
+        E::Unknown(_) | E::Config(_) => CommandErrorCode::InvalidInput,
+        E::Save(_) => CommandErrorCode::Settings,
+        E::SignIn(_) => CommandErrorCode::Provider,
+    };
+    CommandError::new(code, error.to_string())
+}

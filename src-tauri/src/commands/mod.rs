@@ -46,6 +46,8 @@ macro_rules! collect_for {
             links::open_link,
             mcp::mcp_status,
             mcp::mcp_parse,
+            mcp::mcp_sign_in,
+            mcp::mcp_sign_out,
             project::pick_project_folder::<$runtime>,
         ]
     };

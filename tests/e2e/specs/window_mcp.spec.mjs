@@ -3,6 +3,8 @@
 // approval dialog asks about (naming the server) and the allowed one runs without asking; the tool
 // blocks say which server. The server is removed at the end, for the specs after this one.
 
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,6 +13,16 @@ import { readyToChat } from "../lib/ready.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERVER = path.resolve(here, "../../mcp/node_modules/.bin/mcp-server-everything");
+// The TypeScript SDK's example server with OAuth on: 401 until signed in; its sign-in approves at once.
+const OAUTH_SERVER = path.resolve(here, "../../mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js");
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
 
 const centre = (s, selector) =>
   s.execute(`document.querySelector(${JSON.stringify(selector)}).scrollIntoView({ block: "center" }); return true;`);
@@ -78,6 +90,33 @@ export default async function (t) {
   t.assert((await s.count('[data-testid="approval-dialog"]')) === 0, "no approval was asked");
   await turnOver(s);
   await t.shot("ran");
+
+  t.step("an HTTP server that needs a sign-in: Sign in, and it connects");
+  const [port, authPort] = [await freePort(), await freePort()];
+  const oauth = spawn("node", [OAUTH_SERVER, "--oauth"], {
+    env: { ...process.env, MCP_PORT: String(port), MCP_AUTH_PORT: String(authPort) },
+    stdio: "ignore",
+  });
+  try {
+    await openSettings(s);
+    await centre(s, '[data-testid="mcp-add-name"]');
+    await (await s.byTestId("mcp-add-name")).type("secure");
+    await (await s.byTestId("mcp-add-target")).type(`http://localhost:${port}/mcp`);
+    await (await s.byTestId("mcp-add")).click();
+    const secure = '[data-server="secure"] [data-testid="mcp-status"]';
+    await s.waitFor("it asks for a sign-in", async () => (await text(s, secure)) === "Needs you to sign in", { timeoutMs: 30_000 });
+    await t.shot("needs-sign-in");
+    await centre(s, '[data-server="secure"] [data-testid="mcp-sign-in"]');
+    await (await s.find('[data-server="secure"] [data-testid="mcp-sign-in"]')).click();
+    await s.waitFor("signed in and connected", async () => /^Connected · \d+ tools$/.test(await text(s, secure)), { timeoutMs: 40_000 });
+    await t.shot("signed-in");
+    await centre(s, '[data-server="secure"] [data-testid="mcp-remove"]');
+    await (await s.find('[data-server="secure"] [data-testid="mcp-remove"]')).click();
+    await s.waitFor("saved", async () => (await text(s, '[data-testid="settings-saved"]')).includes("Saved"));
+    await closeSettings(s);
+  } finally {
+    oauth.kill();
+  }
 
   t.step("remove the server again");
   await openSettings(s);

@@ -10,11 +10,18 @@ import { splitCommandLine } from "./mcpModel";
 
 let statusCalls: number;
 let statuses: McpServerStatus[];
+let signIns: string[];
 
 beforeEach(() => {
   statusCalls = 0;
   statuses = [];
+  signIns = [];
   mockIPC((cmd, args) => {
+    if (cmd === "mcp_sign_in") {
+      signIns.push((args as { name: string }).name);
+      statuses = statuses.map((s) => ({ ...s, state: "connected" as const, tools: [] }));
+      return null;
+    }
     if (cmd === "mcp_status") {
       statusCalls += 1;
       return statuses;
@@ -130,6 +137,18 @@ describe("Settings → MCP servers", () => {
     await user.click(screen.getByTestId(TID.mcpImport));
     await waitFor(() => expect(settings().mcpServers?.memory?.command).toBe("npx"));
     expect(screen.getByTestId(TID.mcpPaste)).toHaveValue("");
+  });
+
+  it("signs in to a server that asks for it, and shows it connected after", async () => {
+    const user = userEvent.setup();
+    statuses = [{ name: "remote", transport: "http", state: "needsSignIn", stderrTail: [], tools: [] }];
+    renderSection({ mcpServers: { remote: { url: "https://mcp.example.com/mcp" } } });
+    const status = await screen.findByText("Needs you to sign in");
+    expect(status).toHaveAttribute("data-testid", TID.mcpStatus);
+    await user.click(screen.getByTestId(TID.mcpSignIn));
+    expect(signIns).toEqual(["remote"]);
+    await waitFor(() => expect(screen.getByTestId(TID.mcpStatus)).toHaveTextContent("Connected · 0 tools"));
+    expect(screen.getByTestId(TID.mcpSignOut)).toBeInTheDocument();
   });
 
   it("splits a command line as a shell would for words and quotes", () => {

@@ -21,6 +21,8 @@ export function McpSection({
   const servers = serversOf(settings);
   const [statuses, setStatuses] = useState<McpServerStatus[] | null>(null);
   const [statusError, setStatusError] = useState<string | null>(null);
+  // Asked again after a sign-in or sign-out, as after a save.
+  const [asked, setAsked] = useState(0);
   const names = Object.keys(servers);
 
   useEffect(() => {
@@ -37,7 +39,7 @@ export function McpSection({
     return () => {
       live = false;
     };
-  }, [savedCount, settings.projectDir]);
+  }, [savedCount, asked, settings.projectDir]);
 
   const put = (next: Servers) => onChange(withServers(settings, next));
 
@@ -62,6 +64,7 @@ export function McpSection({
               config={servers[name]!}
               status={statuses?.find((s) => s.name === name)}
               onChange={(config) => put({ ...servers, [name]: config })}
+              onSignedIn={() => setAsked((n) => n + 1)}
               onRemove={() => {
                 const { [name]: _removed, ...rest } = servers;
                 put(rest);

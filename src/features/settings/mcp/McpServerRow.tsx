@@ -1,4 +1,6 @@
-import type { McpServerConfig, McpServerStatus, McpToolChoice } from "../../../shared/ipc";
+import { useState } from "react";
+import { api, type McpServerConfig, type McpServerStatus, type McpToolChoice } from "../../../shared/ipc";
+import { messageOf } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
 import { dotOf, reachedBy, statusText, withChoice } from "./mcpModel";
 
@@ -16,13 +18,27 @@ export function McpServerRow({
   status,
   onChange,
   onRemove,
+  onSignedIn,
 }: {
   name: string;
   config: McpServerConfig;
   status: McpServerStatus | undefined;
   onChange: (config: McpServerConfig) => void;
   onRemove: () => void;
+  /** After a sign-in or sign-out: the section asks for the states again. */
+  onSignedIn: () => void;
 }) {
+  const [signing, setSigning] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const account = (call: () => Promise<null>) => {
+    setSigning({ busy: true, error: null });
+    call().then(
+      () => {
+        setSigning({ busy: false, error: null });
+        onSignedIn();
+      },
+      (e: unknown) => setSigning({ busy: false, error: messageOf(e) }),
+    );
+  };
   const disabled = config.disabled ?? false;
   const dot = dotOf(status, disabled);
   const tools = status?.state === "connected" ? status.tools : [];
@@ -49,6 +65,20 @@ export function McpServerRow({
       <p data-testid={TID.mcpStatus} className={dot === "failed" ? "field-error" : "muted"} role="status">
         {statusText(status, disabled)}
       </p>
+      {dot === "sign-in" && (
+        <p>
+          <button type="button" data-testid={TID.mcpSignIn} disabled={signing.busy} onClick={() => account(() => api.mcpSignIn(name))}>
+            {signing.busy ? "Waiting for the browser…" : "Sign in"}
+          </button>{" "}
+          <span className="muted">The server's sign-in page opens in your browser.</span>
+        </p>
+      )}
+      {dot === "ok" && config.url && (
+        <button type="button" className="link" data-testid={TID.mcpSignOut} disabled={signing.busy} onClick={() => account(() => api.mcpSignOut(name))}>
+          Sign out
+        </button>
+      )}
+      {signing.error && <p className="field-error">{signing.error}</p>}
       {dot === "failed" && status && status.stderrTail.length > 0 && (
         <details>
           <summary>What the server printed</summary>

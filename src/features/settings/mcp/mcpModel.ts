@@ -48,14 +48,17 @@ export function statusText(status: McpServerStatus | undefined, disabled: boolea
       return "Off";
     case "failed":
       return `Failed: ${status.error}`;
+    case "needsSignIn":
+      return "Needs you to sign in";
   }
 }
 
-export type Dot = "ok" | "busy" | "failed" | "off";
+export type Dot = "ok" | "busy" | "failed" | "off" | "sign-in";
 
 export function dotOf(status: McpServerStatus | undefined, disabled: boolean): Dot {
   if (disabled) return "off";
   if (!status || status.state === "starting") return "busy";
+  if (status.state === "needsSignIn") return "sign-in";
   return status.state === "connected" ? "ok" : status.state === "failed" ? "failed" : "off";
 }
 
