@@ -104,6 +104,13 @@ export const commands = {
 	mcpSignIn: (name: string) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_sign_in", { name })),
 	/**  Forget the sign-in to the HTTP server `name` (its tokens leave the keychain). */
 	mcpSignOut: (name: string) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_sign_out", { name })),
+	/**
+	 *  The chosen project's own `.mcp.json`, when it has one: its servers and what the user chose for
+	 *  this content (never used before they approve it).
+	 */
+	mcpProjectOffer: () => typedError<ProjectMcpOffer | null, CommandError>(__TAURI_INVOKE("mcp_project_offer")),
+	/**  Use (or not) the chosen project's `.mcp.json` whose content has `digest` (what the user saw). */
+	mcpProjectChoose: (digest: string, approved: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_project_choose", { digest, approved })),
 	/**  Opens the folder picker; `None` when the user cancels. */
 	pickProjectFolder: () => typedError<string | null, CommandError>(__TAURI_INVOKE("pick_project_folder")),
 };
@@ -456,6 +463,30 @@ export type NoticeEvent = Notice;
 
 export type OutputStream = "stdout" | "stderr";
 
+/**
+ *  What the user decided about a project's own `.mcp.json`, for the file's content as it was
+ *  (a changed file is offered again).
+ */
+export type ProjectMcpChoice = {
+	/**  SHA-256 of the file's bytes, hex. */
+	digest: string,
+	/**  `true`: its servers are used in this project; `false`: declined. */
+	approved: boolean,
+};
+
+/**  A project's own `.mcp.json`, as the window offers it: never used before the user approves it. */
+export type ProjectMcpOffer = {
+	/**  The file. */
+	path: string,
+	/**  Its servers, as the file has them (empty when `error` says why it cannot be used). */
+	servers: { [key in string]: McpServerConfig },
+	digest: string,
+	/**  What the user chose for this content: `None` = not asked yet. */
+	approved: boolean | null,
+	/**  Why the file cannot be used (not JSON, a bad entry, too large). */
+	error: string | null,
+};
+
 /**  Which wire protocol and endpoint a conversation talks to. */
 export type ProviderId = "anthropic" | "openai" | 
 /**  Any OpenAI-compatible server (vLLM, LM Studio, llama.cpp, OpenRouter, Groq…) by base URL. */
@@ -535,6 +566,8 @@ export type Settings = {
 	theme?: Theme,
 	/**  MCP servers by name (`mcpServers`, the format Claude Desktop, Cursor and codex use). */
 	mcpServers?: { [key in string]: McpServerConfig },
+	/**  Per project folder (absolute path): what the user decided about its own `.mcp.json`. */
+	projectMcp?: { [key in string]: ProjectMcpChoice },
 };
 
 /**  Whether the settings in use are the file as Warden wrote it (see `warden_core::config`). */

@@ -82,7 +82,7 @@ impl AppState {
     }
 
     /// Open conversations are remade, with their history, before their next message.
-    fn settings_changed(&self) {
+    pub fn settings_changed(&self) {
         self.settings_version.fetch_add(1, Ordering::SeqCst);
     }
 

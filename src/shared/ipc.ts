@@ -23,6 +23,7 @@ export type {
   McpServerConfig,
   McpServerStatus,
   McpToolChoice,
+  ProjectMcpOffer,
   Message as HistoryMessage,
   ModelEntry,
   Notice,
@@ -154,6 +155,11 @@ export const api = {
   mcpSignIn: (name: string) => unwrap("mcp_sign_in", commands.mcpSignIn(name)),
   /** Forgets the sign-in to an MCP server (its tokens leave the keychain). */
   mcpSignOut: (name: string) => unwrap("mcp_sign_out", commands.mcpSignOut(name)),
+  /** The chosen project's own `.mcp.json` (its servers, and whether this content was approved). */
+  mcpProjectOffer: () => unwrap("mcp_project_offer", commands.mcpProjectOffer()),
+  /** Use (or not) the project's `.mcp.json` whose content has `digest`. */
+  mcpProjectChoose: (digest: string, approved: boolean) =>
+    unwrap("mcp_project_choose", commands.mcpProjectChoose(digest, approved)),
   pickProjectFolder: () => unwrap("pick_project_folder", commands.pickProjectFolder()),
   /** The project's checkpoints, oldest first (of one conversation, when given). */
   checkpointList: (conversationId: string | null) => unwrap("checkpoint_list", commands.checkpointList(conversationId)),

@@ -202,6 +202,9 @@ export const TID = {
   mcpEnabled: "mcp-enabled",
   mcpRemove: "mcp-remove",
   mcpSignIn: "mcp-sign-in",
+  mcpProject: "mcp-project", // + data-approved
+  mcpProjectUse: "mcp-project-use",
+  mcpProjectDecline: "mcp-project-decline",
   mcpSignOut: "mcp-sign-out",
   mcpToolChoice: "mcp-tool-choice", // + data-tool
   mcpAddName: "mcp-add-name",

@@ -56,3 +56,30 @@ fn mcp_error(error: warden_core::setup::McpSetupError) -> CommandError {
     };
     CommandError::new(code, error.to_string())
 }
+
+/// The chosen project's own `.mcp.json`, when it has one: its servers and what the user chose for
+/// this content (never used before they approve it).
+#[tauri::command]
+#[specta::specta]
+pub async fn mcp_project_offer(
+    state: State<'_, AppState>,
+) -> CommandResult<Option<warden_protocol::ProjectMcpOffer>> {
+    let Some(project) = state.engine.settings().project_dir else { return Ok(None) };
+    Ok(state.engine.project_mcp_offer(std::path::Path::new(&project))?)
+}
+
+/// Use (or not) the chosen project's `.mcp.json` whose content has `digest` (what the user saw).
+#[tauri::command]
+#[specta::specta]
+pub async fn mcp_project_choose(
+    state: State<'_, AppState>,
+    digest: String,
+    approved: bool,
+) -> CommandResult<()> {
+    let Some(project) = state.engine.settings().project_dir else {
+        return Err(CommandError::new(CommandErrorCode::InvalidInput, "No project folder is chosen."));
+    };
+    state.engine.choose_project_mcp(std::path::Path::new(&project), &digest, approved)?;
+    state.settings_changed();
+    Ok(())
+}

@@ -48,6 +48,8 @@ macro_rules! collect_for {
             mcp::mcp_parse,
             mcp::mcp_sign_in,
             mcp::mcp_sign_out,
+            mcp::mcp_project_offer,
+            mcp::mcp_project_choose,
             project::pick_project_folder::<$runtime>,
         ]
     };

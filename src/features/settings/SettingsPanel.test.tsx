@@ -29,6 +29,8 @@ function mock(overrides: Record<string, Handler> = {}) {
     }),
     provider_models: () => [],
     tools_catalog: () => CATALOG,
+    mcp_status: () => [],
+    mcp_project_offer: () => null,
     ...overrides,
   };
   mockIPC((cmd, args) => {
@@ -221,7 +223,7 @@ describe("SettingsPanel", () => {
     await userEvent.type(screen.getByTestId(TID.baseUrl.ollama), "http://127.0.0.1:11434");
     await userEvent.click(screen.getByTestId(TID.testConnection.ollama));
     await waitFor(() => expect(screen.getByTestId(TID.testResult.ollama)).toBeInTheDocument());
-    const background = ["settings_integrity", "sandbox_status", "keys_status", "tools_catalog"];
+    const background = ["settings_integrity", "sandbox_status", "keys_status", "tools_catalog", "mcp_status", "mcp_project_offer"];
     expect(calls.map((c) => c.cmd).filter((c) => !background.includes(c))).toEqual(["settings_set", "provider_test"]);
     expect((callsOf("settings_set")[0]!.settings as Settings).providers?.ollama?.baseUrl).toBe("http://127.0.0.1:11434");
   });

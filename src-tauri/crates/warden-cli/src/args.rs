@@ -72,6 +72,16 @@ pub enum McpAction {
     Login { name: String },
     /// Forget the sign-in to a server (its tokens leave the keychain).
     Logout { name: String },
+    /// Use the project's own `.mcp.json` (as it is now; a changed file asks again).
+    Approve {
+        #[arg(long)]
+        project: Option<PathBuf>,
+    },
+    /// Do not use the project's own `.mcp.json` (as it is now).
+    Decline {
+        #[arg(long)]
+        project: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -45,6 +45,8 @@ pub async fn run(args: McpArgs) -> u8 {
             Err(message) => fail(&message, 2),
         },
         McpAction::Login { name } => login(&engine, &name).await,
+        McpAction::Approve { project } => choose_project(&engine, project, true),
+        McpAction::Decline { project } => choose_project(&engine, project, false),
         McpAction::Logout { name } => match engine.mcp_sign_out(&name).await {
             Ok(()) => {
                 eprintln!("warden: signed out of the MCP server `{name}`");
@@ -62,6 +64,39 @@ pub async fn run(args: McpArgs) -> u8 {
     };
     engine.close_mcp_servers().await;
     code
+}
+
+/// Use or decline the project's `.mcp.json`, showing what it would start.
+fn choose_project(engine: &Engine, project: Option<std::path::PathBuf>, approved: bool) -> u8 {
+    let project = match project.map_or_else(std::env::current_dir, Ok) {
+        Ok(project) => project,
+        Err(error) => return fail(&format!("cannot read the current directory: {error}"), 2),
+    };
+    let offer = match engine.project_mcp_offer(&project) {
+        Ok(Some(offer)) => offer,
+        Ok(None) => return fail(&format!("{} has no .mcp.json", project.display()), 2),
+        Err(error) => return fail(&error.to_string(), 2),
+    };
+    if let Some(error) = &offer.error {
+        return fail(&format!("{}: {error}", offer.path), 1);
+    }
+    match engine.choose_project_mcp(&project, &offer.digest, approved) {
+        Ok(()) => {
+            let verb = if approved { "using" } else { "not using" };
+            eprintln!("warden: {verb} the servers of {}:", sanitize::body(&offer.path));
+            for (name, config) in &offer.servers {
+                let target = config.url.clone().unwrap_or_else(|| {
+                    std::iter::once(config.command.clone().unwrap_or_default())
+                        .chain(config.args.iter().cloned())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                });
+                eprintln!("  {name}: {}", sanitize::body(&target));
+            }
+            0
+        }
+        Err(error) => fail(&error.to_string(), 1),
+    }
 }
 
 /// The OAuth sign-in: the page opens in the browser (its address is printed too, for a machine
@@ -131,6 +166,16 @@ async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServe
         Ok(statuses) => statuses,
         Err(error) => return fail(&error.to_string(), if error.is_usage() { 2 } else { 1 }),
     };
+    if !json {
+        if let Ok(Some(offer)) = engine.project_mcp_offer(project) {
+            if offer.approved != Some(true) && offer.error.is_none() {
+                print_line(&format!(
+                    "This project's .mcp.json names {} server(s), not used until you run `warden mcp approve`.",
+                    offer.servers.len()
+                ));
+            }
+        }
+    }
     if json {
         match serde_json::to_string(&statuses) {
             Ok(line) => print_line(&line),

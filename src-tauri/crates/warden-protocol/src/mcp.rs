@@ -125,3 +125,29 @@ pub struct McpServerStatus {
     /// The last lines the program wrote to stderr (stdio servers), oldest first.
     pub stderr_tail: Vec<String>,
 }
+
+/// What the user decided about a project's own `.mcp.json`, for the file's content as it was
+/// (a changed file is offered again).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectMcpChoice {
+    /// SHA-256 of the file's bytes, hex.
+    pub digest: String,
+    /// `true`: its servers are used in this project; `false`: declined.
+    pub approved: bool,
+}
+
+/// A project's own `.mcp.json`, as the window offers it: never used before the user approves it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectMcpOffer {
+    /// The file.
+    pub path: String,
+    /// Its servers, as the file has them (empty when `error` says why it cannot be used).
+    pub servers: BTreeMap<String, McpServerConfig>,
+    pub digest: String,
+    /// What the user chose for this content: `None` = not asked yet.
+    pub approved: Option<bool>,
+    /// Why the file cannot be used (not JSON, a bad entry, too large).
+    pub error: Option<String>,
+}

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-use crate::{McpServerConfig, TrustLevel};
+use crate::{McpServerConfig, ProjectMcpChoice, TrustLevel};
 
 /// Which wire protocol and endpoint a conversation talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize, Type)]
@@ -112,6 +112,8 @@ pub struct Settings {
     pub theme: Theme,
     /// MCP servers by name (`mcpServers`, the format Claude Desktop, Cursor and codex use).
     pub mcp_servers: BTreeMap<String, McpServerConfig>,
+    /// Per project folder (absolute path): what the user decided about its own `.mcp.json`.
+    pub project_mcp: BTreeMap<String, ProjectMcpChoice>,
 }
 
 /// The window's colours.
@@ -137,6 +139,7 @@ impl Default for Settings {
             searxng_url: "http://localhost:8080".to_owned(),
             theme: Theme::System,
             mcp_servers: BTreeMap::new(),
+            project_mcp: BTreeMap::new(),
         }
     }
 }

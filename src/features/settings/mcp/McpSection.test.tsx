@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { useState } from "react";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { McpServerStatus, Settings } from "../../../shared/ipc";
+import type { McpServerStatus, ProjectMcpOffer, Settings } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
 import { McpSection } from "./McpSection";
 import { splitCommandLine } from "./mcpModel";
@@ -11,15 +11,23 @@ import { splitCommandLine } from "./mcpModel";
 let statusCalls: number;
 let statuses: McpServerStatus[];
 let signIns: string[];
+let offer: ProjectMcpOffer | null;
 
 beforeEach(() => {
   statusCalls = 0;
   statuses = [];
   signIns = [];
+  offer = null;
   mockIPC((cmd, args) => {
     if (cmd === "mcp_sign_in") {
       signIns.push((args as { name: string }).name);
       statuses = statuses.map((s) => ({ ...s, state: "connected" as const, tools: [] }));
+      return null;
+    }
+    if (cmd === "mcp_project_offer") return offer;
+    if (cmd === "mcp_project_choose") {
+      const { digest, approved } = args as { digest: string; approved: boolean };
+      if (offer && offer.digest === digest) offer = { ...offer, approved };
       return null;
     }
     if (cmd === "mcp_status") {
@@ -149,6 +157,26 @@ describe("Settings → MCP servers", () => {
     expect(signIns).toEqual(["remote"]);
     await waitFor(() => expect(screen.getByTestId(TID.mcpStatus)).toHaveTextContent("Connected · 0 tools"));
     expect(screen.getByTestId(TID.mcpSignOut)).toBeInTheDocument();
+  });
+
+  it("offers the project's own .mcp.json with every program it would start, and uses it only when told", async () => {
+    const user = userEvent.setup();
+    offer = {
+      path: "/p/.mcp.json",
+      servers: { db: { command: "npx", args: ["-y", "some-db-server", "--rw"] } },
+      digest: "abc",
+      approved: null,
+      error: null,
+    };
+    renderSection({ projectDir: "/p" });
+    const card = await screen.findByTestId(TID.mcpProject);
+    expect(card).toHaveTextContent("npx -y some-db-server --rw");
+    expect(card).toHaveTextContent("only use it if you trust it");
+    await user.click(screen.getByTestId(TID.mcpProjectUse));
+    await waitFor(() => expect(screen.getByTestId(TID.mcpProject)).toHaveAttribute("data-approved", "true"));
+    expect(screen.getByTestId(TID.mcpProject)).toHaveTextContent("in use");
+    await user.click(screen.getByTestId(TID.mcpProjectDecline));
+    await waitFor(() => expect(screen.getByTestId(TID.mcpProject)).toHaveAttribute("data-approved", "false"));
   });
 
   it("splits a command line as a shell would for words and quotes", () => {

@@ -3,6 +3,7 @@ import { api, type McpServerStatus, type Settings } from "../../../shared/ipc";
 import { messageOf } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
 import { McpServerRow } from "./McpServerRow";
+import { ProjectMcpOffer } from "./ProjectMcpOffer";
 import { NAME_PATTERN, type Servers, serversOf, splitCommandLine, withServers } from "./mcpModel";
 
 /**
@@ -26,10 +27,6 @@ export function McpSection({
   const names = Object.keys(servers);
 
   useEffect(() => {
-    if (names.length === 0) {
-      setStatuses([]);
-      return;
-    }
     let live = true;
     setStatusError(null);
     api.mcpStatus().then(
@@ -51,6 +48,7 @@ export function McpSection({
         programs run in the sandbox (with the network) and start when a conversation needs them.
       </p>
       {statusError && <p className="field-error">{statusError}</p>}
+      <ProjectMcpOffer projectDir={settings.projectDir ?? null} statuses={statuses} onChosen={() => setAsked((n) => n + 1)} />
       {names.length === 0 ? (
         <p className="muted" data-testid={TID.mcpEmpty}>
           No servers yet.

@@ -169,3 +169,27 @@ async fn mcp_add_list_and_remove() {
         assert!(stderr.starts_with("warden: "), "{stderr}");
     }
 }
+
+#[tokio::test]
+async fn a_projects_mcp_json_is_used_after_warden_mcp_approve_only() {
+    let dirs = Dirs::new();
+    let config = json!({"mcpServers": {"everything": {"command": server_bin("mcp-server-everything"), "args": ["stdio"]}}});
+    std::fs::write(dirs.path(".mcp.json"), config.to_string()).unwrap();
+    let echo = ["tool", "mcp__everything__echo", r#"{"message": "hi"}"#, "--json", "--approve", "all"];
+    let (code, _, stderr) = warden(&dirs, &echo).await;
+    assert_eq!(code, 2, "an unapproved .mcp.json gives no tools: {stderr}");
+    let (_, stdout, _) = warden(&dirs, &["mcp", "list"]).await;
+    assert!(stdout.contains("not used until you run `warden mcp approve`"), "{stdout}");
+
+    let (code, _, stderr) = warden(&dirs, &["mcp", "approve"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("everything:"), "it says what it will start: {stderr}");
+    let (code, stdout, stderr) = warden(&dirs, &echo).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Echo: hi"));
+
+    // Changed since: asked again.
+    std::fs::write(dirs.path(".mcp.json"), format!("{config}\n")).unwrap();
+    let (code, _, _) = warden(&dirs, &echo).await;
+    assert_eq!(code, 2);
+}

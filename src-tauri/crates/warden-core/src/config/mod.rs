@@ -90,7 +90,8 @@ struct FoundFile {
 
 /// The settings minus everything that widens what the agent may do or where data goes: trust level,
 /// per-project permissions (scope, write globs), provider endpoints and the search endpoint go back
-/// to the defaults, and no MCP server is kept (an entry is a program Warden would start). Model
+/// to the defaults, and no MCP server is kept nor any project's `.mcp.json` approved (an entry is a
+/// program Warden would start). Model
 /// choices, the project folder and the approval timeout are kept.
 pub fn restricted(settings: &Settings) -> Settings {
     let defaults = Settings::default();
@@ -99,6 +100,7 @@ pub fn restricted(settings: &Settings) -> Settings {
     safe.tool_permissions = defaults.tool_permissions;
     safe.searxng_url = defaults.searxng_url;
     safe.mcp_servers = defaults.mcp_servers;
+    safe.project_mcp = defaults.project_mcp;
     for provider in safe.providers.values_mut() {
         provider.base_url = None;
     }

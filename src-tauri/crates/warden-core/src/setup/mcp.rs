@@ -52,7 +52,8 @@ impl Engine {
         extra: &BTreeMap<String, McpServerConfig>,
     ) -> Result<Vec<McpServerStatus>, SetupError> {
         let project = self.project_outside_home(project)?;
-        let mut servers = self.settings().mcp_servers;
+        let mut servers = self.approved_project_servers(&project);
+        servers.extend(self.settings().mcp_servers);
         servers.extend(extra.clone());
         let (specs, bad) = crate::mcp::specs(&servers);
         let commands_box = BoxPolicy::for_project(&project, &self.home.dirs());

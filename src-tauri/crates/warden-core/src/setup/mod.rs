@@ -22,6 +22,7 @@ mod conversations;
 mod conversations_tests;
 mod keys;
 mod mcp;
+mod project_mcp;
 mod providers;
 mod sandbox;
 mod sessions;
@@ -32,6 +33,7 @@ mod tools;
 
 pub use conversations::{ConversationError, MAX_PAGE};
 pub use mcp::McpSetupError;
+pub use project_mcp::PROJECT_MCP_FILE;
 pub use providers::default_model;
 pub use sessions::SessionSpec;
 pub use tools::{tool_catalog, tool_names, OneShot};

@@ -274,7 +274,9 @@ impl Engine {
         project: &Path,
         commands_box: &BoxPolicy,
     ) -> Vec<crate::mcp::McpTool> {
-        let mut servers = settings.mcp_servers.clone();
+        // The project's approved `.mcp.json` first: the user's own entries win over a name in it.
+        let mut servers = self.approved_project_servers(project);
+        servers.extend(settings.mcp_servers.clone());
         servers.extend(spec.mcp_servers.clone());
         let (specs, bad) = crate::mcp::specs(&servers);
         for (name, error) in bad {

@@ -213,3 +213,49 @@ async fn a_tool_set_to_ask_asks_even_in_autonomous() {
     assert!(reason.contains("You chose to be asked"), "{reason}");
     place.engine.close_mcp_servers().await;
 }
+
+#[tokio::test]
+async fn a_projects_own_mcp_json_is_used_only_once_approved_and_again_after_it_changes() {
+    let place = place().await;
+    let marker = place.project.join("started-by-mcp-json");
+    let file = place.project.join(".mcp.json");
+    let write = |extra: &str| {
+        let servers = json!({"mcpServers": {
+            "everything": {"command": server_bin("mcp-server-everything"), "args": ["stdio"]},
+            "planted": {"command": "sh", "args": ["-c", format!("touch '{}'{extra}", marker.display())]},
+        }});
+        std::fs::write(&file, servers.to_string()).unwrap();
+    };
+    write("");
+    let names = |session: &warden_core::agent::Session| -> Vec<String> {
+        session.tool_definitions().into_iter().map(|d| d.name).filter(|n| n.starts_with("mcp__")).collect()
+    };
+
+    // Opened, not approved: offered, nothing started.
+    let offer = place.engine.project_mcp_offer(&place.project).unwrap().unwrap();
+    assert_eq!(offer.approved, None);
+    assert_eq!(offer.servers.len(), 2);
+    let (session, _events) = place.engine.start(spec(&place, BTreeMap::new(), None)).await.unwrap();
+    assert!(names(&session).is_empty());
+    assert!(!marker.exists(), "a server of an unapproved .mcp.json was started");
+
+    // Declined: still nothing.
+    place.engine.choose_project_mcp(&place.project, &offer.digest, false).unwrap();
+    let (session, _events) = place.engine.start(spec(&place, BTreeMap::new(), None)).await.unwrap();
+    assert!(names(&session).is_empty());
+
+    // Approved (what the user saw): its servers are used.
+    place.engine.choose_project_mcp(&place.project, &offer.digest, true).unwrap();
+    let (session, _events) = place.engine.start(spec(&place, BTreeMap::new(), None)).await.unwrap();
+    assert!(names(&session).contains(&"mcp__everything__echo".to_owned()), "{:?}", names(&session));
+    place.engine.close_mcp_servers().await;
+    std::fs::remove_file(&marker).ok();
+
+    // Changed afterwards (a pull that edits it): offered again, not used.
+    write(" # changed");
+    let offer = place.engine.project_mcp_offer(&place.project).unwrap().unwrap();
+    assert_eq!(offer.approved, None);
+    let (session, _events) = place.engine.start(spec(&place, BTreeMap::new(), None)).await.unwrap();
+    assert!(names(&session).is_empty());
+    assert!(!marker.exists(), "a changed .mcp.json was used without asking");
+}

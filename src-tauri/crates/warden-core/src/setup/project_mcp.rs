@@ -1,0 +1,77 @@
+//! A project's own `.mcp.json` (the file Claude Code and Cursor read from a repository): offered
+//! to the user, never used before they approve it. The approval is for the file's content: a
+//! changed file (a pull that adds a server) is offered again. Approvals live in the sealed
+//! settings, so a repository cannot approve itself.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+use warden_protocol::{McpServerConfig, ProjectMcpChoice, ProjectMcpOffer};
+
+use super::{Engine, SetupError};
+use crate::config::ConfigError;
+
+/// The file's name at the project root.
+pub const PROJECT_MCP_FILE: &str = ".mcp.json";
+/// Larger than any real server list; a larger file is not read.
+const MAX_FILE: u64 = 256 * 1024;
+
+impl Engine {
+    /// The project's `.mcp.json`, when it has one, with what the user chose for this content.
+    pub fn project_mcp_offer(&self, project: &Path) -> Result<Option<ProjectMcpOffer>, SetupError> {
+        let project = self.project_outside_home(project)?;
+        let path = project.join(PROJECT_MCP_FILE);
+        let Ok(meta) = std::fs::metadata(&path) else { return Ok(None) };
+        let mut offer = ProjectMcpOffer {
+            path: path.display().to_string(),
+            servers: BTreeMap::new(),
+            digest: String::new(),
+            approved: None,
+            error: None,
+        };
+        if !meta.is_file() || meta.len() > MAX_FILE {
+            offer.error = Some(format!("{PROJECT_MCP_FILE} is not a file of at most 256 KB"));
+            return Ok(Some(offer));
+        }
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                offer.error = Some(format!("cannot read {PROJECT_MCP_FILE}: {error}"));
+                return Ok(Some(offer));
+            }
+        };
+        offer.digest = hex::encode(Sha256::digest(&bytes));
+        match crate::mcp::parse_servers(&String::from_utf8_lossy(&bytes)) {
+            Ok(servers) => offer.servers = servers,
+            Err(error) => offer.error = Some(error.to_string()),
+        }
+        let settings = self.settings();
+        offer.approved = settings
+            .project_mcp
+            .get(&project.to_string_lossy().into_owned())
+            .filter(|choice| choice.digest == offer.digest)
+            .map(|choice| choice.approved);
+        Ok(Some(offer))
+    }
+
+    /// The user's answer for the project's `.mcp.json` with this `digest` (what they were shown).
+    pub fn choose_project_mcp(&self, project: &Path, digest: &str, approved: bool) -> Result<(), SetupError> {
+        let project = self.project_outside_home(project)?;
+        let mut settings = self.settings();
+        settings.project_mcp.insert(
+            project.to_string_lossy().into_owned(),
+            ProjectMcpChoice { digest: digest.to_owned(), approved },
+        );
+        self.save_settings(settings).map_err(|e: ConfigError| SetupError::Config(e))
+    }
+
+    /// The project's servers the user approved, as the file has them now (none when it changed
+    /// since, could not be read, or was declined).
+    pub(super) fn approved_project_servers(&self, project: &Path) -> BTreeMap<String, McpServerConfig> {
+        match self.project_mcp_offer(project) {
+            Ok(Some(offer)) if offer.approved == Some(true) && offer.error.is_none() => offer.servers,
+            _ => BTreeMap::new(),
+        }
+    }
+}
