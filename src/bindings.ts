@@ -111,6 +111,8 @@ export const commands = {
 	mcpProjectOffer: () => typedError<ProjectMcpOffer | null, CommandError>(__TAURI_INVOKE("mcp_project_offer")),
 	/**  Use (or not) the chosen project's `.mcp.json` whose content has `digest` (what the user saw). */
 	mcpProjectChoose: (digest: string, approved: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_project_choose", { digest, approved })),
+	/**  Keep a secret in the keychain for MCP entries that say `keychain:NAME` in `env` or `headers`. */
+	mcpSecretSet: (name: string, value: string) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_secret_set", { name, value })),
 	/**  Opens the folder picker; `None` when the user cancels. */
 	pickProjectFolder: () => typedError<string | null, CommandError>(__TAURI_INVOKE("pick_project_folder")),
 };

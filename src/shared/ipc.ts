@@ -155,6 +155,8 @@ export const api = {
   mcpSignIn: (name: string) => unwrap("mcp_sign_in", commands.mcpSignIn(name)),
   /** Forgets the sign-in to an MCP server (its tokens leave the keychain). */
   mcpSignOut: (name: string) => unwrap("mcp_sign_out", commands.mcpSignOut(name)),
+  /** Keeps a secret in the keychain for MCP entries that say `keychain:NAME` in env or headers. */
+  mcpSecretSet: (name: string, value: string) => unwrap("mcp_secret_set", commands.mcpSecretSet(name, value)),
   /** The chosen project's own `.mcp.json` (its servers, and whether this content was approved). */
   mcpProjectOffer: () => unwrap("mcp_project_offer", commands.mcpProjectOffer()),
   /** Use (or not) the project's `.mcp.json` whose content has `digest`. */

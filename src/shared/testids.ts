@@ -202,6 +202,11 @@ export const TID = {
   mcpEnabled: "mcp-enabled",
   mcpRemove: "mcp-remove",
   mcpSignIn: "mcp-sign-in",
+  mcpNetwork: "mcp-network",
+  mcpSecretName: "mcp-secret-name",
+  mcpSecretValue: "mcp-secret-value",
+  mcpSecretSave: "mcp-secret-save",
+  mcpSecretSaved: "mcp-secret-saved",
   mcpProject: "mcp-project", // + data-approved
   mcpProjectUse: "mcp-project-use",
   mcpProjectDecline: "mcp-project-decline",

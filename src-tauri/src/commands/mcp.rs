@@ -83,3 +83,14 @@ pub async fn mcp_project_choose(
     state.settings_changed();
     Ok(())
 }
+
+/// Keep a secret in the keychain for MCP entries that say `keychain:NAME` in `env` or `headers`.
+#[tauri::command]
+#[specta::specta]
+pub async fn mcp_secret_set(state: State<'_, AppState>, name: String, value: String) -> CommandResult<()> {
+    state
+        .engine
+        .keep_mcp_secret(&name, &value)
+        .await
+        .map_err(|e| CommandError::new(CommandErrorCode::InvalidInput, e.to_string()))
+}

@@ -50,6 +50,7 @@ macro_rules! collect_for {
             mcp::mcp_sign_out,
             mcp::mcp_project_offer,
             mcp::mcp_project_choose,
+            mcp::mcp_secret_set,
             project::pick_project_folder::<$runtime>,
         ]
     };

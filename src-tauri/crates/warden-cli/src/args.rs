@@ -72,6 +72,9 @@ pub enum McpAction {
     Login { name: String },
     /// Forget the sign-in to a server (its tokens leave the keychain).
     Logout { name: String },
+    /// Keep a secret in the keychain (its value read from stdin) for entries that say
+    /// `keychain:NAME` in `env` or `headers`.
+    Secret { name: String },
     /// Use the project's own `.mcp.json` (as it is now; a changed file asks again).
     Approve {
         #[arg(long)]

@@ -45,6 +45,20 @@ pub async fn run(args: McpArgs) -> u8 {
             Err(message) => fail(&message, 2),
         },
         McpAction::Login { name } => login(&engine, &name).await,
+        McpAction::Secret { name } => {
+            let mut value = String::new();
+            if let Err(error) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut value) {
+                return fail(&format!("cannot read the secret from stdin: {error}"), 2);
+            }
+            let value = value.trim_end_matches(['\n', '\r']);
+            match engine.keep_mcp_secret(&name, value).await {
+                Ok(()) => {
+                    eprintln!("warden: kept `{name}` in the keychain; use it as \"keychain:{name}\" in an entry's env or headers");
+                    0
+                }
+                Err(error) => fail(&error.to_string(), 2),
+            }
+        }
         McpAction::Approve { project } => choose_project(&engine, project, true),
         McpAction::Decline { project } => choose_project(&engine, project, false),
         McpAction::Logout { name } => match engine.mcp_sign_out(&name).await {

@@ -12,12 +12,14 @@ let statusCalls: number;
 let statuses: McpServerStatus[];
 let signIns: string[];
 let offer: ProjectMcpOffer | null;
+let kept: { name: string; value: string }[];
 
 beforeEach(() => {
   statusCalls = 0;
   statuses = [];
   signIns = [];
   offer = null;
+  kept = [];
   mockIPC((cmd, args) => {
     if (cmd === "mcp_sign_in") {
       signIns.push((args as { name: string }).name);
@@ -25,6 +27,10 @@ beforeEach(() => {
       return null;
     }
     if (cmd === "mcp_project_offer") return offer;
+    if (cmd === "mcp_secret_set") {
+      kept.push(args as { name: string; value: string });
+      return null;
+    }
     if (cmd === "mcp_project_choose") {
       const { digest, approved } = args as { digest: string; approved: boolean };
       if (offer && offer.digest === digest) offer = { ...offer, approved };
@@ -177,6 +183,21 @@ describe("Settings → MCP servers", () => {
     expect(screen.getByTestId(TID.mcpProject)).toHaveTextContent("in use");
     await user.click(screen.getByTestId(TID.mcpProjectDecline));
     await waitFor(() => expect(screen.getByTestId(TID.mcpProject)).toHaveAttribute("data-approved", "false"));
+  });
+
+  it("keeps a token in the keychain, never in the settings, and takes a server's network away", async () => {
+    const user = userEvent.setup();
+    const settings = renderSection({ mcpServers: { files: { command: "mcp-files" } } });
+    await user.click(screen.getByText("Keep a token for a server in the keychain"));
+    await user.type(screen.getByTestId(TID.mcpSecretName), "github-token");
+    await user.type(screen.getByTestId(TID.mcpSecretValue), "ghp_abc");
+    await user.click(screen.getByTestId(TID.mcpSecretSave));
+    expect(kept).toEqual([{ name: "github-token", value: "ghp_abc" }]);
+    expect(await screen.findByTestId(TID.mcpSecretSaved)).toHaveTextContent('"keychain:github-token"');
+    expect(screen.getByTestId(TID.mcpSecretValue)).toHaveValue("");
+    expect(JSON.stringify(settings())).not.toContain("ghp_abc");
+    await user.click(screen.getByTestId(TID.mcpNetwork));
+    expect(settings().mcpServers?.files?.network).toBe(false);
   });
 
   it("splits a command line as a shell would for words and quotes", () => {

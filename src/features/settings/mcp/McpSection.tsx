@@ -73,6 +73,7 @@ export function McpSection({
       )}
       <AddServer taken={names} onAdd={(name, config) => put({ ...servers, [name]: config })} />
       <PasteJson onAdd={(pasted) => put({ ...servers, ...pasted })} />
+      <KeepSecret />
     </section>
   );
 }
@@ -152,6 +153,53 @@ function PasteJson({ onAdd }: { onAdd: (servers: Servers) => void }) {
       <button type="button" data-testid={TID.mcpImport} disabled={!text.trim()} onClick={importJson}>
         Add these servers
       </button>
+    </details>
+  );
+}
+
+/** A token a server needs, kept in the keychain; an entry names it as `keychain:NAME`. */
+function KeepSecret() {
+  const [name, setName] = useState("");
+  const [value, setValue] = useState("");
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const keep = () => {
+    api.mcpSecretSet(name.trim(), value).then(
+      () => {
+        setNote({ ok: true, text: `Kept. Use "keychain:${name.trim()}" as a value in a server's env or headers.` });
+        setValue("");
+      },
+      (e: unknown) => setNote({ ok: false, text: messageOf(e) }),
+    );
+  };
+  return (
+    <details className="mcp-paste">
+      <summary>Keep a token for a server in the keychain</summary>
+      <p className="muted">
+        Instead of writing a token into the settings, keep it here and write <code>keychain:NAME</code> as the value in
+        the server's <code>env</code> or <code>headers</code>.
+      </p>
+      <label>
+        Name
+        <input data-testid={TID.mcpSecretName} value={name} placeholder="github-token" onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        Value
+        <input
+          type="password"
+          autoComplete="off"
+          data-testid={TID.mcpSecretValue}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
+      </label>
+      <button type="button" data-testid={TID.mcpSecretSave} disabled={!name.trim() || !value} onClick={keep}>
+        Keep in the keychain
+      </button>
+      {note && (
+        <p data-testid={TID.mcpSecretSaved} className={note.ok ? "muted" : "field-error"} role="status">
+          {note.text}
+        </p>
+      )}
     </details>
   );
 }

@@ -62,6 +62,17 @@ export function McpServerRow({
         </button>
       </div>
       <code className="mcp-reached">{reachedBy(config)}</code>
+      {!config.url && (
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            data-testid={TID.mcpNetwork}
+            checked={config.network ?? true}
+            onChange={(e) => onChange({ ...config, network: e.target.checked })}
+          />
+          May use the network (from inside the sandbox)
+        </label>
+      )}
       <p data-testid={TID.mcpStatus} className={dot === "failed" ? "field-error" : "muted"} role="status">
         {statusText(status, disabled)}
       </p>

@@ -46,6 +46,8 @@ pub enum McpError {
     NeedsSignIn { challenge: Option<String> },
     #[error("signing in failed: {0}")]
     SignIn(String),
+    #[error("{0}")]
+    Secret(String),
 }
 
 pub struct Connection {
@@ -95,7 +97,8 @@ pub async fn connect_with(
         Transport::Stdio { command, args, env, cwd, network } => {
             let cwd = cwd.as_deref().unwrap_or(root);
             let policy = policy.map(|p| BoxPolicy { network: *network, ..p.clone() });
-            let (process, stdout, stdin) = spawn(command, args, env, cwd, policy.as_ref())
+            let env = super::secrets::resolve(env, setup.secrets.as_ref()).await?;
+            let (process, stdout, stdin) = spawn(command, args, &env, cwd, policy.as_ref())
                 .map_err(|e| McpError::Spawn { command: command.clone(), error: e.to_string() })?;
             let stderr = process.stderr.clone();
             match handler.serve((stdout, stdin)).await {
@@ -110,7 +113,8 @@ pub async fn connect_with(
         Transport::Http { url, headers } => {
             let credentials =
                 setup.secrets.as_ref().map(|store| KeychainCredentials::new(store.clone(), &spec.name, url));
-            (serve_http(handler, url, headers, credentials).await?, None)
+            let headers = super::secrets::resolve(headers, setup.secrets.as_ref()).await?;
+            (serve_http(handler, url, &headers, credentials).await?, None)
         }
     };
     let connection = Connection { spec: spec.clone(), service, shared, process, tools: Default::default() };

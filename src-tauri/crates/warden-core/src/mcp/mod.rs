@@ -14,6 +14,7 @@ mod hub;
 pub mod names;
 pub mod oauth;
 mod result;
+pub mod secrets;
 pub mod server;
 mod spawn;
 mod tool;

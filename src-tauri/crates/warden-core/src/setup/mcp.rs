@@ -130,6 +130,13 @@ impl Engine {
             .ok_or_else(|| McpSetupError::Unknown(name.to_owned()))
     }
 
+    /// Keep `value` in the keychain as the secret `name`, for entries that say `keychain:name`.
+    pub async fn keep_mcp_secret(&self, name: &str, value: &str) -> Result<(), McpSetupError> {
+        crate::mcp::secrets::keep(self.secrets.as_ref(), name, value)
+            .await
+            .map_err(|e| McpSetupError::SignIn(e.to_string()))
+    }
+
     /// Close every MCP server (their process trees end).
     pub async fn close_mcp_servers(&self) {
         self.mcp.shutdown().await;

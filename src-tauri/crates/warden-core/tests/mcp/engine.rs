@@ -259,3 +259,44 @@ async fn a_projects_own_mcp_json_is_used_only_once_approved_and_again_after_it_c
     assert!(names(&session).is_empty());
     assert!(!marker.exists(), "a changed .mcp.json was used without asking");
 }
+
+#[tokio::test]
+async fn an_entry_names_a_secret_kept_in_the_keychain_instead_of_holding_it() {
+    let place = place().await;
+    place.engine.keep_mcp_secret("test-token", "kept-in-the-keychain-42").await.unwrap();
+    let mut servers = everything(BTreeMap::new());
+    if let Some(entry) = servers.get_mut("everything") {
+        entry.env.insert("SERVICE_TOKEN".to_owned(), "keychain:test-token".to_owned());
+    }
+    let shot =
+        place
+            .engine
+            .run_tool(
+                spec(&place, servers.clone(), None),
+                "mcp__everything__get-env",
+                json!({}),
+                |_, _| {},
+                |c| async move {
+                    ToolApproval { tool_id: c.tool_id, approved: true, reason: None, remember: None }
+                },
+            )
+            .await
+            .unwrap();
+    assert!(
+        shot.result.result.contains("kept-in-the-keychain-42"),
+        "the server got the secret: {}",
+        shot.result.result
+    );
+    assert!(!std::fs::read_to_string(place.engine.home().settings_path())
+        .unwrap_or_default()
+        .contains("kept-in-the-keychain"));
+    place.engine.close_mcp_servers().await;
+
+    // A secret that was never kept: the server is not started, and the reason says how to fix it.
+    if let Some(entry) = servers.get_mut("everything") {
+        entry.env.insert("SERVICE_TOKEN".to_owned(), "keychain:never-kept".to_owned());
+    }
+    let statuses = place.engine.mcp_statuses(&place.project, &servers).await.unwrap();
+    let error = format!("{:?}", statuses[0].state);
+    assert!(error.contains("warden mcp secret never-kept"), "{error}");
+}
