@@ -410,6 +410,12 @@ export type McpServerStatus = {
 	tools: McpToolInfo[],
 	/**  The last lines the program wrote to stderr (stdio servers), oldest first. */
 	stderrTail: string[],
+	/**
+	 *  What the server offers besides tools (listed in Settings): its resources ("name <uri>")
+	 *  and prompts, at most 200 of each.
+	 */
+	resources: string[],
+	prompts: string[],
 } & McpServerState;
 
 /**  What the user chose for one MCP tool. */

@@ -203,6 +203,8 @@ export const TID = {
   mcpRemove: "mcp-remove",
   mcpSignIn: "mcp-sign-in",
   mcpNetwork: "mcp-network",
+  mcpResources: "mcp-resources",
+  mcpPrompts: "mcp-prompts",
   mcpSecretName: "mcp-secret-name",
   mcpSecretValue: "mcp-secret-value",
   mcpSecretSave: "mcp-secret-save",

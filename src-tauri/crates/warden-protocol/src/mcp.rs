@@ -124,6 +124,10 @@ pub struct McpServerStatus {
     pub tools: Vec<McpToolInfo>,
     /// The last lines the program wrote to stderr (stdio servers), oldest first.
     pub stderr_tail: Vec<String>,
+    /// What the server offers besides tools (listed in Settings): its resources ("name <uri>")
+    /// and prompts, at most 200 of each.
+    pub resources: Vec<String>,
+    pub prompts: Vec<String>,
 }
 
 /// What the user decided about a project's own `.mcp.json`, for the file's content as it was

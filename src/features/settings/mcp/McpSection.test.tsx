@@ -23,7 +23,7 @@ beforeEach(() => {
   mockIPC((cmd, args) => {
     if (cmd === "mcp_sign_in") {
       signIns.push((args as { name: string }).name);
-      statuses = statuses.map((s) => ({ ...s, state: "connected" as const, tools: [] }));
+      statuses = statuses.map((s) => ({ ...s, state: "connected" as const, tools: [], resources: [], prompts: [] }));
       return null;
     }
     if (cmd === "mcp_project_offer") return offer;
@@ -107,12 +107,23 @@ describe("Settings → MCP servers", () => {
         transport: "stdio",
         state: "connected",
         stderrTail: [],
+        resources: ["Resource 1 <test://static/resource/1>"],
+        prompts: ["simple-prompt"],
         tools: [
           { name: "echo", qualifiedName: "mcp__everything__echo", description: "Echoes", choice: null },
           { name: "get-env", qualifiedName: "mcp__everything__get-env", description: "Env", choice: null },
         ],
       },
-      { name: "broken", transport: "stdio", state: "failed", error: "could not start `nope`", stderrTail: ["nope: not found"], tools: [] },
+      {
+        name: "broken",
+        transport: "stdio",
+        state: "failed",
+        error: "could not start `nope`",
+        stderrTail: ["nope: not found"],
+        tools: [],
+        resources: [],
+        prompts: [],
+      },
     ];
     const settings = renderSection({
       mcpServers: { everything: { command: "mcp-server-everything", args: ["stdio"] }, broken: { command: "nope" } },
@@ -121,6 +132,8 @@ describe("Settings → MCP servers", () => {
     await waitFor(() => expect(within(row("everything")).getByTestId(TID.mcpStatus)).toHaveTextContent("Connected · 2 tools"));
     expect(within(row("broken")).getByTestId(TID.mcpStatus)).toHaveTextContent("Failed: could not start `nope`");
     expect(within(row("broken")).getByText("nope: not found")).toBeInTheDocument();
+    expect(within(row("everything")).getByTestId(TID.mcpResources)).toHaveTextContent("test://static/resource/1");
+    expect(within(row("everything")).getByTestId(TID.mcpPrompts)).toHaveTextContent("simple-prompt");
 
     const before = statusCalls;
     await user.selectOptions(within(row("everything")).getAllByTestId(TID.mcpToolChoice)[1]!, "deny");
@@ -155,7 +168,7 @@ describe("Settings → MCP servers", () => {
 
   it("signs in to a server that asks for it, and shows it connected after", async () => {
     const user = userEvent.setup();
-    statuses = [{ name: "remote", transport: "http", state: "needsSignIn", stderrTail: [], tools: [] }];
+    statuses = [{ name: "remote", transport: "http", state: "needsSignIn", stderrTail: [], tools: [], resources: [], prompts: [] }];
     renderSection({ mcpServers: { remote: { url: "https://mcp.example.com/mcp" } } });
     const status = await screen.findByText("Needs you to sign in");
     expect(status).toHaveAttribute("data-testid", TID.mcpStatus);

@@ -96,6 +96,26 @@ export function McpServerRow({
           <pre className="mcp-stderr">{status.stderrTail.join("\n")}</pre>
         </details>
       )}
+      {status && status.resources.length > 0 && (
+        <details>
+          <summary>Resources ({status.resources.length})</summary>
+          <ul className="path-list" data-testid={TID.mcpResources}>
+            {status.resources.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {status && status.prompts.length > 0 && (
+        <details>
+          <summary>Prompts ({status.prompts.length})</summary>
+          <ul className="path-list" data-testid={TID.mcpPrompts}>
+            {status.prompts.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       {tools.length > 0 && (
         <details>
           <summary>Tools ({tools.length})</summary>

@@ -26,6 +26,9 @@ use crate::containment::BoxPolicy;
 use crate::secrets::SecretStore;
 use crate::tool::OutputSink;
 
+/// How many resources and prompts Settings lists per server.
+pub const CATALOG_MAX: usize = 200;
+
 /// Why a server could not be reached or a call did not complete.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum McpError {
@@ -56,6 +59,8 @@ pub struct Connection {
     shared: Arc<Shared>,
     process: Option<ServerProcess>,
     tools: tokio::sync::Mutex<Vec<McpToolDef>>,
+    /// Its resources and prompts, in words, listed once after the handshake.
+    catalog: tokio::sync::OnceCell<(Vec<String>, Vec<String>)>,
 }
 
 /// Start the server `spec` describes and initialize it. `root` is the project folder (the server's
@@ -117,7 +122,14 @@ pub async fn connect_with(
             (serve_http(handler, url, &headers, credentials).await?, None)
         }
     };
-    let connection = Connection { spec: spec.clone(), service, shared, process, tools: Default::default() };
+    let connection = Connection {
+        spec: spec.clone(),
+        service,
+        shared,
+        process,
+        tools: Default::default(),
+        catalog: Default::default(),
+    };
     connection.refresh_tools().await?;
     Ok(connection)
 }
@@ -217,6 +229,40 @@ impl Connection {
         let listed = self.service.peer().list_all_tools().await.map_err(|e| self.service_error(e))?;
         *self.tools.lock().await = listed;
         Ok(())
+    }
+
+    /// The server's resources ("name <uri>") and prompts, at most [`CATALOG_MAX`] of each; listed
+    /// the first time they are asked for, and only when the server says it has them.
+    pub async fn catalog(&self) -> (Vec<String>, Vec<String>) {
+        self.catalog
+            .get_or_init(|| async {
+                let capabilities = self
+                    .service
+                    .peer_info()
+                    .map(|info| serde_json::to_value(&info.capabilities).unwrap_or_default());
+                let has = |what: &str| capabilities.as_ref().is_some_and(|c| c.get(what).is_some());
+                let resources = if has("resources") {
+                    match self.service.peer().list_all_resources().await {
+                        Ok(list) => {
+                            list.iter().take(CATALOG_MAX).map(|r| format!("{} <{}>", r.name, r.uri)).collect()
+                        }
+                        Err(error) => vec![format!("(could not list: {error})")],
+                    }
+                } else {
+                    Vec::new()
+                };
+                let prompts = if has("prompts") {
+                    match self.service.peer().list_all_prompts().await {
+                        Ok(list) => list.iter().take(CATALOG_MAX).map(|p| p.name.to_string()).collect(),
+                        Err(error) => vec![format!("(could not list: {error})")],
+                    }
+                } else {
+                    Vec::new()
+                };
+                (resources, prompts)
+            })
+            .await
+            .clone()
     }
 
     /// The last lines a stdio server wrote to stderr.

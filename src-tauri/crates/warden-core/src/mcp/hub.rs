@@ -161,12 +161,18 @@ impl ServerSlot {
                 None => (McpServerState::Starting, Vec::new(), Vec::new()),
             },
         };
+        let (resources, prompts) = match &state.connection {
+            Some(connection) if !connection.is_closed() => connection.catalog().await,
+            _ => (Vec::new(), Vec::new()),
+        };
         McpServerStatus {
             name: self.spec.name.clone(),
             transport: self.spec.transport.kind().to_owned(),
             state: state_now,
             tools,
             stderr_tail: stderr,
+            resources,
+            prompts,
         }
     }
 

@@ -20,7 +20,7 @@ mod spawn;
 mod tool;
 
 pub use browser::{BrowserAuthorizer, OPENER_ENV};
-pub use connection::{connect, connect_with, ClientSetup, Connection, McpError};
+pub use connection::{connect, connect_with, ClientSetup, Connection, McpError, CATALOG_MAX};
 pub use handler::{Elicitation, Elicitor};
 pub use hub::{McpHub, ServerSlot, START_TIMEOUT};
 pub use result::to_output as result_output;

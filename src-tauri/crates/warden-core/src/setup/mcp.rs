@@ -150,5 +150,7 @@ fn not_running(name: &str, config: &McpServerConfig, state: McpServerState) -> M
         state,
         tools: Vec::new(),
         stderr_tail: Vec::new(),
+        resources: Vec::new(),
+        prompts: Vec::new(),
     }
 }

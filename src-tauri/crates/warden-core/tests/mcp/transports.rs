@@ -143,3 +143,16 @@ async fn server_filesystem_reads_inside_its_folder_only() {
     assert!(warden_core::mcp::result_output(&outside).is_error);
     tokio::time::timeout(Duration::from_secs(5), connection.close()).await.unwrap();
 }
+
+#[tokio::test]
+async fn settings_list_a_servers_resources_and_prompts() {
+    let dir = project();
+    let slot =
+        warden_core::mcp::ServerSlot::new(everything_stdio(), root(&dir), None, Duration::from_secs(30));
+    slot.connection().await.unwrap();
+    let status = slot.status().await;
+    assert!(!status.prompts.is_empty(), "{status:?}");
+    assert!(!status.resources.is_empty(), "{status:?}");
+    assert!(status.resources.iter().all(|r| r.contains(" <") && r.ends_with('>')), "{:?}", status.resources);
+    assert!(status.resources.len() <= warden_core::mcp::CATALOG_MAX);
+}
