@@ -113,6 +113,8 @@ export const commands = {
 	mcpProjectChoose: (digest: string, approved: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_project_choose", { digest, approved })),
 	/**  Keep a secret in the keychain for MCP entries that say `keychain:NAME` in `env` or `headers`. */
 	mcpSecretSet: (name: string, value: string) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_secret_set", { name, value })),
+	/**  The user's answer to a form an MCP server asked for (`mcp:elicit`). */
+	mcpElicitAnswer: (requestId: string, answer: McpElicitAnswer) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_elicit_answer", { requestId, answer })),
 	/**  Opens the folder picker; `None` when the user cancels. */
 	pickProjectFolder: () => typedError<string | null, CommandError>(__TAURI_INVOKE("pick_project_folder")),
 };
@@ -129,6 +131,7 @@ export const events = {
 	chatToolDelta: makeEvent<ToolDeltaEvent, ToolDeltaEvent>("chat:tool-delta"),
 	chatToolResult: makeEvent<ToolResultEvent, ToolResultEvent>("chat:tool-result"),
 	chatToolStart: makeEvent<ToolStartEvent, ToolStartEvent>("chat:tool-start"),
+	mcpElicit: makeEvent<McpElicitEvent, McpElicitEvent>("mcp:elicit"),
 };
 
 /* Types */
@@ -353,6 +356,30 @@ export type KeyStatus = {
 	/**  The provider's answer the last time this run sent the key; `None` before it is sent. */
 	lastCheck?: KeyCheck | null,
 };
+
+/**  An MCP server asks the user to fill in a form (MCP elicitation), for the window to show. */
+export type McpElicit = {
+	/**  Names this request in the answer (`mcp_elicit_answer`). */
+	requestId: string,
+	/**  The server asking. */
+	server: string,
+	/**  What the server says it needs, in its words. */
+	message: string,
+	/**  The form: a JSON Schema object of plain fields (string, number, integer, boolean, enum). */
+	schema: Value,
+};
+
+/**  The user's answer to a form. */
+export type McpElicitAnswer = 
+/**  Filled in: the values, by field name. */
+{ action: "accept"; content: { [key in string]: Value } } | 
+/**  "No": the server gets a refusal. */
+{ action: "decline" } | 
+/**  Dismissed without answering. */
+{ action: "cancel" };
+
+/**  `mcp:elicit`: a server asks the user to fill in a form. */
+export type McpElicitEvent = McpElicit;
 
 /**
  *  One configured MCP server. Exactly one of `command` (stdio) and `url` (streamable HTTP) is set;

@@ -20,7 +20,7 @@ macro_rules! tauri_events {
 
         /// Every event the window receives, for the tauri-specta builder.
         pub fn collect() -> tauri_specta::Events {
-            tauri_specta::collect_events![$($face),*]
+            tauri_specta::collect_events![$($face,)* crate::elicit::McpElicitEvent]
         }
 
         /// Emits one engine event as its typed Tauri event.

@@ -5,6 +5,7 @@ mod attention;
 mod bridge;
 mod coalesce;
 mod commands;
+mod elicit;
 mod error;
 mod events;
 mod notify;
@@ -62,7 +63,15 @@ pub fn run() {
             builder.mount_events(app);
             let engine = warden_core::setup::Engine::from_env().map_err(error::CommandError::from)?;
             let sink: Arc<dyn bridge::EventSink> = Arc::new(app.handle().clone());
-            app.manage(state::AppState::new(engine, sink));
+            let state = state::AppState::new(engine, sink);
+            let handle = app.handle().clone();
+            state.elicitor.connect(move |request| {
+                use tauri_specta::Event as _;
+                if let Err(err) = elicit::McpElicitEvent(request).emit(&handle) {
+                    tracing::warn!(%err, "could not show an MCP server's form");
+                }
+            });
+            app.manage(state);
             Ok(())
         })
         .build(tauri::generate_context!());

@@ -62,6 +62,8 @@ pub struct AppState {
     /// history, before its next message, so trust level, scope and provider changes apply to
     /// conversations already open and not only to new ones.
     settings_version: AtomicU64,
+    /// The forms MCP servers ask the user to fill in (shown by the window, answered by command).
+    pub elicitor: Arc<crate::elicit::WindowElicitor>,
 }
 
 /// An open conversation and the settings version it was made under.
@@ -72,12 +74,15 @@ struct Open {
 
 impl AppState {
     pub fn new(engine: Engine, sink: Arc<dyn EventSink>) -> Self {
+        let elicitor = crate::elicit::shared();
+        engine.set_mcp_elicitor(elicitor.clone());
         Self {
             engine: Arc::new(engine),
             sessions: Mutex::default(),
             routes: ApprovalRoutes::default(),
             sink,
             settings_version: AtomicU64::new(0),
+            elicitor,
         }
     }
 

@@ -10,6 +10,7 @@ import { TID } from "../shared/testids";
 import { focusComposer, shortcutOf } from "../shared/keyboard";
 import { applyTheme } from "../shared/theme";
 import { Setup } from "./Setup";
+import { McpFormHost } from "../features/mcp/McpFormHost";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import "../shared/ui/base.css";
 import "./app.css";
@@ -135,6 +136,7 @@ function Loaded({
         </button>
       </header>
       {help && <ShortcutsHelp onClose={closeHelp} />}
+      <McpFormHost />
       {route === "settings" ? (
         <SettingsPanel
           initial={settings}

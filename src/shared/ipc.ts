@@ -2,7 +2,16 @@
 // bindings: if a command's generated signature changes, only this file changes with it. Payload
 // types are re-exported from the bindings, never re-declared here.
 import { commands, events } from "../bindings";
-import type { CommandError as CommandFailure, KeyName, ProviderId, Remember, SessionGrant, Settings } from "../bindings";
+import type {
+  CommandError as CommandFailure,
+  KeyName,
+  McpElicit,
+  McpElicitAnswer,
+  ProviderId,
+  Remember,
+  SessionGrant,
+  Settings,
+} from "../bindings";
 
 export type {
   ApprovalPreview,
@@ -20,6 +29,7 @@ export type {
   KeyName,
   KeyCheck,
   KeyStatus,
+  McpElicit,
   McpServerConfig,
   McpServerStatus,
   McpToolChoice,
@@ -52,7 +62,8 @@ export type {
   Usage,
 } from "../bindings";
 
-type Events = typeof events;
+// The chat's protocol events; `mcpElicit` (an MCP server's form) is the window's own, listened to apart.
+type Events = Omit<typeof events, "mcpElicit">;
 type EventKey = keyof Events;
 /** `streamStart` → `stream-start`. */
 type Kebab<S extends string> = S extends `${infer Head}${infer Tail}`
@@ -155,6 +166,9 @@ export const api = {
   mcpSignIn: (name: string) => unwrap("mcp_sign_in", commands.mcpSignIn(name)),
   /** Forgets the sign-in to an MCP server (its tokens leave the keychain). */
   mcpSignOut: (name: string) => unwrap("mcp_sign_out", commands.mcpSignOut(name)),
+  /** The user's answer to an MCP server's form (`accept` with the values, `decline`, `cancel`). */
+  mcpElicitAnswer: (requestId: string, answer: McpElicitAnswer) =>
+    unwrap("mcp_elicit_answer", commands.mcpElicitAnswer(requestId, answer)),
   /** Keeps a secret in the keychain for MCP entries that say `keychain:NAME` in env or headers. */
   mcpSecretSet: (name: string, value: string) => unwrap("mcp_secret_set", commands.mcpSecretSet(name, value)),
   /** The chosen project's own `.mcp.json` (its servers, and whether this content was approved). */
@@ -181,13 +195,19 @@ export const api = {
 
 export type Api = typeof api;
 
+/** Forms MCP servers ask the user to fill in; resolves with a function that stops listening. */
+export function subscribeMcpForms(onForm: (form: McpElicit) => void): Promise<() => void> {
+  return events.mcpElicit.listen((e) => onForm(e.payload));
+}
+
 /**
  * Listen to every protocol event and hand each to `onEvent` in arrival order.
  * Resolves with a function that stops listening.
  */
 export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => void): Promise<() => void> {
+  const { mcpElicit: _form, ...chat } = events;
   const unlisteners = await Promise.all(
-    Object.values(events).map((generated) =>
+    Object.values(chat).map((generated) =>
       // Tauri hands each event its own name: the protocol name the engine gave it.
       generated.listen((e) => onEvent({ event: e.event, payload: e.payload } as ProtocolEvent)),
     ),

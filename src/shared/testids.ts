@@ -195,6 +195,11 @@ export const TID = {
   approvalTimeout: "approval-timeout",
   searxngUrl: "searxng-url",
   mcpSection: "mcp-section",
+  mcpForm: "mcp-form",
+  mcpFormField: "mcp-form-field", // + data-field
+  mcpFormSubmit: "mcp-form-submit",
+  mcpFormDecline: "mcp-form-decline",
+  mcpFormCancel: "mcp-form-cancel",
   toolServer: "tool-server", // the MCP server of a tool block's tool
   mcpEmpty: "mcp-empty",
   mcpServer: "mcp-server", // + data-server

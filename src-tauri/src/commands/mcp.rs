@@ -94,3 +94,21 @@ pub async fn mcp_secret_set(state: State<'_, AppState>, name: String, value: Str
         .await
         .map_err(|e| CommandError::new(CommandErrorCode::InvalidInput, e.to_string()))
 }
+
+/// The user's answer to a form an MCP server asked for (`mcp:elicit`).
+#[tauri::command]
+#[specta::specta]
+pub async fn mcp_elicit_answer(
+    state: State<'_, AppState>,
+    request_id: String,
+    answer: warden_protocol::McpElicitAnswer,
+) -> CommandResult<()> {
+    if state.elicitor.answer(&request_id, answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            CommandErrorCode::InvalidInput,
+            "This form is no longer waiting for an answer.",
+        ))
+    }
+}

@@ -51,6 +51,7 @@ macro_rules! collect_for {
             mcp::mcp_project_offer,
             mcp::mcp_project_choose,
             mcp::mcp_secret_set,
+            mcp::mcp_elicit_answer,
             project::pick_project_folder::<$runtime>,
         ]
     };

@@ -91,6 +91,26 @@ export default async function (t) {
   await turnOver(s);
   await t.shot("ran");
 
+  t.step("a server asks for a form: the window shows it, and what the user typed goes back");
+  await send(s, 'please call mcp__everything__trigger-elicitation-request {}');
+  await s.waitForTestId("approval-dialog", { timeoutMs: 30_000 });
+  await (await s.byTestId("approval-approve")).click();
+  const form = await s.waitForTestId("mcp-form", { timeoutMs: 30_000 });
+  t.assert((await form.text()).includes("The MCP server everything asks"), "the form names the server");
+  await (await s.find('[data-testid="mcp-form-field"][data-field="name"]')).type("Ada Lovelace");
+  await t.shot("form");
+  await (await s.byTestId("mcp-form-submit")).click();
+  const formCall = '[data-testid="tool-block"][data-tool-name="mcp__everything__trigger-elicitation-request"]';
+  await s.waitFor("the call succeeded", async () =>
+    (await s.execute(`return document.querySelector('${formCall}')?.getAttribute("data-status")`)) === "success",
+  );
+  const result = await s.execute(`
+    const block = document.querySelector('${formCall}');
+    block.querySelector('[data-testid="tool-toggle"]').click();
+    return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
+  t.assert(result.includes("Name: Ada Lovelace"), `the server got the name: ${result.slice(0, 300)}`);
+  await turnOver(s);
+
   t.step("an HTTP server that needs a sign-in: Sign in, and it connects");
   const [port, authPort] = [await freePort(), await freePort()];
   const oauth = spawn("node", [OAUTH_SERVER, "--oauth"], {

@@ -155,3 +155,29 @@ pub struct ProjectMcpOffer {
     /// Why the file cannot be used (not JSON, a bad entry, too large).
     pub error: Option<String>,
 }
+
+/// An MCP server asks the user to fill in a form (MCP elicitation), for the window to show.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct McpElicit {
+    /// Names this request in the answer (`mcp_elicit_answer`).
+    pub request_id: String,
+    /// The server asking.
+    pub server: String,
+    /// What the server says it needs, in its words.
+    pub message: String,
+    /// The form: a JSON Schema object of plain fields (string, number, integer, boolean, enum).
+    pub schema: serde_json::Value,
+}
+
+/// The user's answer to a form.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase", tag = "action")]
+pub enum McpElicitAnswer {
+    /// Filled in: the values, by field name.
+    Accept { content: serde_json::Map<String, serde_json::Value> },
+    /// "No": the server gets a refusal.
+    Decline,
+    /// Dismissed without answering.
+    Cancel,
+}

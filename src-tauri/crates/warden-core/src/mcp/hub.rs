@@ -213,13 +213,25 @@ impl ServerSlot {
 #[derive(Default)]
 pub struct McpHub {
     slots: tokio::sync::Mutex<BTreeMap<String, Arc<ServerSlot>>>,
-    setup: ClientSetup,
+    setup: std::sync::RwLock<ClientSetup>,
 }
 
 impl McpHub {
     /// A hub whose servers use `setup` (the keychain for sign-ins, who fills in forms).
     pub fn new(setup: ClientSetup) -> Self {
-        Self { slots: Default::default(), setup }
+        Self { slots: Default::default(), setup: std::sync::RwLock::new(setup) }
+    }
+
+    /// Who fills in the forms servers started from now on ask for (the window's form).
+    pub fn set_elicitor(&self, elicitor: Arc<dyn super::Elicitor>) {
+        match self.setup.write() {
+            Ok(mut setup) => setup.elicitor = Some(elicitor),
+            Err(poisoned) => poisoned.into_inner().elicitor = Some(elicitor),
+        }
+    }
+
+    fn setup(&self) -> ClientSetup {
+        self.setup.read().map(|s| s.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().clone())
     }
 
     /// The slot of the server `name` among `specs` (started or not).
@@ -263,6 +275,7 @@ impl McpHub {
         root: &Path,
         policy: Option<&BoxPolicy>,
     ) -> Vec<Arc<ServerSlot>> {
+        let setup = self.setup();
         let mut slots = self.slots.lock().await;
         let mut closed = Vec::new();
         slots.retain(|name, slot| {
@@ -282,7 +295,7 @@ impl McpHub {
                             spec.clone(),
                             root,
                             policy.cloned(),
-                            self.setup.clone(),
+                            setup.clone(),
                             START_TIMEOUT,
                         ))
                     })

@@ -137,6 +137,12 @@ impl Engine {
             .map_err(|e| McpSetupError::SignIn(e.to_string()))
     }
 
+    /// Who fills in the forms MCP servers ask for (the window); servers started from now on offer
+    /// forms. Without one, forms are declined and not offered.
+    pub fn set_mcp_elicitor(&self, elicitor: std::sync::Arc<dyn crate::mcp::Elicitor>) {
+        self.mcp.set_elicitor(elicitor);
+    }
+
     /// Close every MCP server (their process trees end).
     pub async fn close_mcp_servers(&self) {
         self.mcp.shutdown().await;

@@ -26,7 +26,7 @@ pub(crate) use background::{CommandStatus, OutputWindow};
 pub use cap::{cap_for_model, DEFAULT_MODEL_OUTPUT_CAP};
 pub use context::{OutputSink, ToolContext, ToolsConfig};
 pub use output::ToolOutput;
-pub use registry::{RegistryError, ToolRegistry};
+pub use registry::{RegistryError, ToolRegistry, MCP_TOOL_TIMEOUT};
 pub use typed::{Typed, TypedTool};
 
 /// Something the model can call.

@@ -17,6 +17,9 @@ use crate::scope::Scope;
 /// the process group and reports the output so far) fires first.
 const BASH_GRACE: Duration = Duration::from_secs(5);
 
+/// How long an MCP tool's call may take unless the scope says otherwise.
+pub const MCP_TOOL_TIMEOUT: Duration = Duration::from_secs(600);
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RegistryError {
     #[error("a tool named `{0}` is already registered")]
@@ -112,6 +115,9 @@ impl ToolRegistry {
         let base = match scope.timeouts_secs.get(name) {
             Some(&secs) => Duration::from_secs(secs),
             None if name == "bash" => self.config.bash_max_timeout,
+            // A server's tool may wait for a form the user fills in, or do a long job: as long as
+            // the form waits (Stop ends it sooner).
+            None if name.starts_with(crate::mcp::names::PREFIX) => MCP_TOOL_TIMEOUT,
             None => self.config.default_tool_timeout,
         };
         if name == "bash" {

@@ -156,3 +156,41 @@ async fn settings_list_a_servers_resources_and_prompts() {
     assert!(status.resources.iter().all(|r| r.contains(" <") && r.ends_with('>')), "{:?}", status.resources);
     assert!(status.resources.len() <= warden_core::mcp::CATALOG_MAX);
 }
+
+/// The user filling in a form: a name, and every other field's default.
+struct FillsIn;
+
+#[async_trait::async_trait]
+impl warden_core::mcp::Elicitor for FillsIn {
+    async fn elicit(&self, server: &str, message: &str, schema: &Value) -> warden_core::mcp::Elicitation {
+        assert_eq!(server, "everything");
+        assert!(!message.is_empty());
+        let mut content: Map<String, Value> = schema["properties"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(name, field)| Some((name.clone(), field.get("default")?.clone())))
+            .collect();
+        content.insert("name".to_owned(), json!("Ada Lovelace"));
+        warden_core::mcp::Elicitation::Accept(content)
+    }
+}
+
+#[tokio::test]
+async fn a_server_asks_for_a_form_and_gets_what_the_user_filled_in() {
+    let dir = project();
+    let setup = warden_core::mcp::ClientSetup { secrets: None, elicitor: Some(std::sync::Arc::new(FillsIn)) };
+    let connection =
+        warden_core::mcp::connect_with(&everything_stdio(), root(&dir), None, &setup).await.unwrap();
+    let result =
+        connection.call("trigger-elicitation-request", Map::new(), OutputSink::none()).await.unwrap();
+    let text = text_of(&result);
+    assert!(text.contains("- Name: Ada Lovelace"), "{text}");
+    assert!(text.contains("- Favorite Integer: 42"), "{text}");
+    connection.close().await;
+
+    // Without anyone to fill in forms, Warden does not offer them: the server has no such tool.
+    let plain = connect(&everything_stdio(), root(&dir), None).await.unwrap();
+    assert!(!plain.tools().await.unwrap().iter().any(|t| t.name == "trigger-elicitation-request"));
+    plain.close().await;
+}
