@@ -22,101 +22,81 @@ pub fn server_bin(name: &str) -> PathBuf {
     bin
 }
 
-/// `mcp-server-everything streamableHttp` on a free loopback port; killed when dropped.
-pub struct HttpEverything {
+/// A server process the tests talk to over loopback HTTP; killed when dropped.
+pub struct Listening {
     child: Child,
     pub port: u16,
 }
 
-impl HttpEverything {
-    pub fn start() -> Self {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("a free port");
-        let child = Command::new(server_bin("mcp-server-everything"))
-            .arg("streamableHttp")
-            .env("PORT", port.to_string())
+impl Listening {
+    /// Start `command` (its stdio closed) and wait until every port of `ports` listens.
+    fn start(mut command: Command, ports: &[u16], what: &str) -> Self {
+        let child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("start mcp-server-everything");
+            .unwrap_or_else(|e| panic!("start {what}: {e}"));
         let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "the HTTP server did not listen within 30 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
+        for &port in ports {
+            while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+                assert!(started.elapsed() < Duration::from_secs(30), "{what} did not listen within 30 s");
+                std::thread::sleep(Duration::from_millis(50));
+            }
         }
-        Self { child, port }
-    }
-
-    pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/mcp", self.port)
+        Self { child, port: ports[0] }
     }
 }
 
-impl Drop for HttpEverything {
+impl Drop for Listening {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+/// `mcp-server-everything streamableHttp` on a free loopback port.
+pub struct HttpEverything(Listening);
+
+impl HttpEverything {
+    pub fn start() -> Self {
+        let port = free_port();
+        let mut command = Command::new(server_bin("mcp-server-everything"));
+        command.arg("streamableHttp").env("PORT", port.to_string());
+        Self(Listening::start(command, &[port], "mcp-server-everything"))
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.0.port)
     }
 }
 
 /// The official TypeScript SDK's example server with OAuth on (`simpleStreamableHttp.js --oauth`):
 /// an MCP server at `/mcp` that answers 401 until the client signs in at its authorization server
-/// (which approves at once and sends the browser straight back). Killed when dropped.
-pub struct OAuthServer {
-    child: Child,
-    pub port: u16,
-}
+/// (which approves at once and sends the browser straight back).
+pub struct OAuthServer(Listening);
 
 impl OAuthServer {
     pub fn start() -> Self {
-        let free = || {
-            TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .map(|a| a.port())
-                .expect("a free port")
-        };
-        let (port, auth_port) = (free(), free());
+        let (port, auth_port) = (free_port(), free_port());
         let script = servers_dir()
             .join("node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js");
         assert!(script.exists(), "{} is missing: run scripts/setup.sh", script.display());
-        let child = Command::new("node")
+        let mut command = Command::new("node");
+        command
             .arg(script)
             .arg("--oauth")
             .env("MCP_PORT", port.to_string())
-            .env("MCP_AUTH_PORT", auth_port.to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the OAuth example server");
-        let started = Instant::now();
-        for wait_port in [port, auth_port] {
-            while std::net::TcpStream::connect(("127.0.0.1", wait_port)).is_err() {
-                assert!(
-                    started.elapsed() < Duration::from_secs(30),
-                    "the OAuth server did not listen within 30 s"
-                );
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        }
-        Self { child, port }
+            .env("MCP_AUTH_PORT", auth_port.to_string());
+        Self(Listening::start(command, &[port, auth_port], "the OAuth example server"))
     }
 
     pub fn url(&self) -> String {
-        format!("http://localhost:{}/mcp", self.port)
-    }
-}
-
-impl Drop for OAuthServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        format!("http://localhost:{}/mcp", self.0.port)
     }
 }
 

@@ -96,26 +96,8 @@ export function McpServerRow({
           <pre className="mcp-stderr">{status.stderrTail.join("\n")}</pre>
         </details>
       )}
-      {status && status.resources.length > 0 && (
-        <details>
-          <summary>Resources ({status.resources.length})</summary>
-          <ul className="path-list" data-testid={TID.mcpResources}>
-            {status.resources.map((r) => (
-              <li key={r}>{r}</li>
-            ))}
-          </ul>
-        </details>
-      )}
-      {status && status.prompts.length > 0 && (
-        <details>
-          <summary>Prompts ({status.prompts.length})</summary>
-          <ul className="path-list" data-testid={TID.mcpPrompts}>
-            {status.prompts.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </details>
-      )}
+      {status && <NamedList title="Resources" items={status.resources} testId={TID.mcpResources} />}
+      {status && <NamedList title="Prompts" items={status.prompts} testId={TID.mcpPrompts} />}
       {tools.length > 0 && (
         <details>
           <summary>Tools ({tools.length})</summary>
@@ -145,5 +127,22 @@ export function McpServerRow({
         </details>
       )}
     </li>
+  );
+}
+
+/** A folded list of what a server offers (its resources, its prompts); nothing when empty. */
+function NamedList({ title, items, testId }: { title: string; items: string[]; testId: string }) {
+  if (items.length === 0) return null;
+  return (
+    <details>
+      <summary>
+        {title} ({items.length})
+      </summary>
+      <ul className="path-list" data-testid={testId}>
+        {items.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
+    </details>
   );
 }

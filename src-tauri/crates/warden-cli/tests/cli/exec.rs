@@ -6,25 +6,10 @@ use serde_json::json;
 use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
-use super::process::{command, find, names, Dirs, Warden};
+use super::process::{command, exec_args, find, names, Dirs, Warden};
 
 fn answer(parts: &[warden_testkit::scripted::Part]) -> Reply {
     Reply::sse(anthropic(parts, 10), Split::Random(5))
-}
-
-fn exec_args<'a>(server: &'a TestServer, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec![
-        "exec",
-        "--json",
-        "--provider",
-        "anthropic",
-        "--model",
-        "claude-test",
-        "--base-url",
-        &server.url,
-    ];
-    args.extend_from_slice(extra);
-    args
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ use warden_testkit::mcp::server_bin;
 use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
-use super::process::{command, find, Dirs, Warden};
+use super::process::{command, exec_args, find, Dirs, Warden};
 
 /// An `mcpServers` file with server-everything, its environment marked so its processes can be
 /// found in `/proc` afterwards.
@@ -60,21 +60,8 @@ async fn exec_with_an_mcp_config_calls_the_servers_tool_and_leaves_no_process() 
     let dirs = Dirs::new();
     let marker = unique("exec");
     let file = config_file(&dirs, &marker);
-    let args = [
-        "exec",
-        "--json",
-        "--provider",
-        "anthropic",
-        "--model",
-        "claude-test",
-        "--base-url",
-        &server.url,
-        "--mcp-config",
-        file.to_str().unwrap(),
-        "--approve",
-        "all",
-        "echo something",
-    ];
+    let args =
+        exec_args(&server, &["--mcp-config", file.to_str().unwrap(), "--approve", "all", "echo something"]);
     let warden = Warden::spawn(command(&dirs, &args));
     let (code, lines, stderr) = warden.finish().await;
     assert_eq!(code, 0, "stderr: {stderr}");

@@ -31,6 +31,22 @@ impl Dirs {
     }
 }
 
+/// `warden exec --json` against the loopback provider `server`, then `extra`.
+pub fn exec_args<'a>(server: &'a warden_testkit::server::TestServer, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "exec",
+        "--json",
+        "--provider",
+        "anthropic",
+        "--model",
+        "claude-test",
+        "--base-url",
+        &server.url,
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 pub fn command(dirs: &Dirs, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
     cmd.args(args)

@@ -46,24 +46,10 @@ pub(super) async fn until(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// An autonomous run with every tool in scope.
 fn exec_args<'a>(server: &'a TestServer, prompt: &'a str) -> Vec<&'a str> {
-    vec![
-        "exec",
-        "--json",
-        "--provider",
-        "anthropic",
-        "--model",
-        "claude-test",
-        "--base-url",
-        &server.url,
-        "--allow",
-        "all",
-        "--trust",
-        "autonomous",
-        prompt,
-    ]
+    super::process::exec_args(server, &["--allow", "all", "--trust", "autonomous", prompt])
 }
-
 /// Every way out of a process group, each with a unique `sleep` argument to find it by.
 fn escapes(tag: &str) -> String {
     format!(

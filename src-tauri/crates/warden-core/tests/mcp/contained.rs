@@ -11,6 +11,12 @@ use warden_testkit::mcp::server_bin;
 
 use super::*;
 
+/// server-filesystem's `read_text_file` of `path`.
+async fn read_file(connection: &warden_core::mcp::Connection, path: &std::path::Path) -> serde_json::Value {
+    let input = json!({"path": path}).as_object().cloned().unwrap();
+    connection.call("read_text_file", input, OutputSink::none()).await.unwrap()
+}
+
 #[tokio::test]
 async fn a_boxed_server_cannot_read_a_secret_location() {
     assert!(mechanism().is_contained(), "this test needs the sandbox: {}", mechanism().describe());
@@ -29,14 +35,8 @@ async fn a_boxed_server_cannot_read_a_secret_location() {
         stdio("files", &server_bin("mcp-server-filesystem").to_string_lossy(), &[&ssh_arg], BTreeMap::new());
     let connection = connect(&spec, &ssh, Some(&policy)).await.unwrap();
     assert_eq!(connection.contained(), Some(true));
-    let read = connection
-        .call(
-            "read_text_file",
-            json!({"path": home.join(".ssh/id_ed25519")}).as_object().cloned().unwrap(),
-            OutputSink::none(),
-        )
-        .await
-        .unwrap();
+    let key = home.join(".ssh/id_ed25519");
+    let read = read_file(&connection, &key).await;
     assert!(!text_of(&read).contains("PRIVATE KEY"), "the boxed server read the key: {read}");
     assert_eq!(read["isError"], true);
     assert!(!text_of(&read).contains("outside allowed"), "the server refused, not the box: {read}");
@@ -44,14 +44,7 @@ async fn a_boxed_server_cannot_read_a_secret_location() {
 
     // The same server outside the box reads it: the box is what stops it.
     let open = connect(&spec, &ssh, None).await.unwrap();
-    let read = open
-        .call(
-            "read_text_file",
-            json!({"path": home.join(".ssh/id_ed25519")}).as_object().cloned().unwrap(),
-            OutputSink::none(),
-        )
-        .await
-        .unwrap();
+    let read = read_file(&open, &key).await;
     assert_eq!(text_of(&read), "PRIVATE KEY");
     open.close().await;
 }

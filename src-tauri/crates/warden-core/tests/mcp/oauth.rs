@@ -15,20 +15,19 @@ use warden_testkit::mcp::{following_browser, OAuthServer};
 
 use super::*;
 
+/// The OAuth server as a configured server whose tokens go to `store`.
+fn secure_slot(server: &OAuthServer, dir: &tempfile::TempDir, store: Arc<dyn SecretStore>) -> ServerSlot {
+    let setup = ClientSetup { secrets: Some(store), elicitor: None };
+    ServerSlot::with_setup(http("secure", &server.url()), root(dir), None, setup, Duration::from_secs(20))
+}
+
 #[tokio::test]
 async fn a_server_that_needs_a_sign_in_works_after_the_user_signs_in() {
     let server = OAuthServer::start();
     let dir = project();
     std::env::set_var(OPENER_ENV, following_browser(dir.path()));
     let store = Arc::new(MemoryStore::new());
-    let setup = ClientSetup { secrets: Some(store.clone() as Arc<dyn SecretStore>), elicitor: None };
-    let slot = ServerSlot::with_setup(
-        http("secure", &server.url()),
-        root(&dir),
-        None,
-        setup,
-        Duration::from_secs(20),
-    );
+    let slot = secure_slot(&server, &dir, store.clone());
 
     let refused = slot.connection().await.err().unwrap();
     assert!(refused.contains("needs you to sign in"), "{refused}");
@@ -55,14 +54,7 @@ async fn a_server_that_needs_a_sign_in_works_after_the_user_signs_in() {
 
     // A fresh start (another run of Warden) signs in from the keychain, with no browser.
     std::env::set_var(OPENER_ENV, "/nonexistent/browser");
-    let setup = ClientSetup { secrets: Some(store.clone() as Arc<dyn SecretStore>), elicitor: None };
-    let again = ServerSlot::with_setup(
-        http("secure", &server.url()),
-        root(&dir),
-        None,
-        setup,
-        Duration::from_secs(20),
-    );
+    let again = secure_slot(&server, &dir, store.clone());
     let connection = again.connection().await.unwrap();
     assert!(!connection.tools().await.unwrap().is_empty());
 }
@@ -81,14 +73,7 @@ async fn keychain_holds_an_mcp_servers_tokens_and_a_sign_out_removes_them() {
     std::env::set_var(OPENER_ENV, following_browser(dir.path()));
     let service = format!("dev.warden.test.{}", std::process::id());
     let store: Arc<dyn SecretStore> = Arc::new(KeychainStore::new(&service));
-    let setup = ClientSetup { secrets: Some(store.clone()), elicitor: None };
-    let slot = ServerSlot::with_setup(
-        http("secure", &server.url()),
-        root(&dir),
-        None,
-        setup,
-        Duration::from_secs(20),
-    );
+    let slot = secure_slot(&server, &dir, store.clone());
     assert!(slot.connection().await.is_err());
     let authorizer = BrowserAuthorizer::bind(|_| {}).await.unwrap();
     tokio::time::timeout(Duration::from_secs(60), slot.sign_in(&authorizer)).await.unwrap().unwrap();
