@@ -747,6 +747,12 @@ export type ToolErrorCode = "VALIDATION_ERROR" | "FILE_NOT_FOUND" | "PERMISSION_
 /**  The model asked for a tool that does not exist or is not in scope. */
 "UNKNOWN_TOOL";
 
+/**  An image a tool returned: base64 data of a PNG, JPEG, GIF or WebP. */
+export type ToolImage = {
+	mediaType: string,
+	data: string,
+};
+
 /**
  *  A tool as the window lists it: in the permissions list (its plain-language label, whether a
  *  new project allows it) and for a tool block's kind.
@@ -811,6 +817,11 @@ export type ToolResultBlock = {
 	 *  so a reopened conversation says it as the live one did. Never sent to a provider.
 	 */
 	code?: ToolErrorCode | null,
+	/**
+	 *  Images the tool returned (an MCP server's screenshot), for models that take images
+	 *  (Anthropic's); other providers get `content`, which describes them.
+	 */
+	images?: ToolImage[],
 };
 
 /**  `chat:tool-result`: the tool finished, failed, was denied or cancelled. */

@@ -86,4 +86,16 @@ pub struct ToolResultBlock {
     /// so a reopened conversation says it as the live one did. Never sent to a provider.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<crate::ToolErrorCode>,
+    /// Images the tool returned (an MCP server's screenshot), for models that take images
+    /// (Anthropic's); other providers get `content`, which describes them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ToolImage>,
+}
+
+/// An image a tool returned: base64 data of a PNG, JPEG, GIF or WebP.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolImage {
+    pub media_type: String,
+    pub data: String,
 }

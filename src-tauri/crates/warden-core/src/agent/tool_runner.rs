@@ -374,6 +374,7 @@ impl ToolRunner {
             content: result.result.clone(),
             is_error: output.is_error,
             code: result.code,
+            images: output.images,
         };
         CallOutcome { result, block }
     }

@@ -38,7 +38,35 @@ pub fn to_output(result: &Value) -> ToolOutput {
     if images > 0 {
         output = output.with_metadata("images", images);
     }
+    output.images = images_of(result);
     output
+}
+
+/// The most images one result passes on, and the most base64 each may have (about 1.5 MB).
+const MAX_IMAGES: usize = 4;
+const MAX_IMAGE_BASE64: usize = 2 * 1024 * 1024;
+/// The image types models take.
+const IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// The result's images a model can be shown: of a type models take, well-formed base64, not too
+/// large, at most four.
+fn images_of(result: &Value) -> Vec<warden_protocol::ToolImage> {
+    let blocks = result.get("content").and_then(Value::as_array).into_iter().flatten();
+    blocks
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("image"))
+        .filter_map(|b| {
+            let media_type = b.get("mimeType").and_then(Value::as_str)?;
+            let data = b.get("data").and_then(Value::as_str)?;
+            let base64 = data.len() <= MAX_IMAGE_BASE64
+                && !data.is_empty()
+                && data.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='));
+            (IMAGE_TYPES.contains(&media_type) && base64).then(|| warden_protocol::ToolImage {
+                media_type: media_type.to_owned(),
+                data: data.to_owned(),
+            })
+        })
+        .take(MAX_IMAGES)
+        .collect()
 }
 
 fn count(result: &Value, kind: &str) -> usize {
@@ -111,6 +139,23 @@ mod tests {
             "hello\n[image (image/png, 3 bytes)]\n[resource test://a]\ninside\n[binary resource test://b (application/zip, 6 bytes)]\n[resource link: c.txt <test://c>]"
         );
         assert_eq!(output.metadata["images"], 1);
+        assert_eq!(
+            output.images,
+            [warden_protocol::ToolImage { media_type: "image/png".into(), data: "AAAA".into() }]
+        );
+    }
+
+    #[test]
+    fn only_images_a_model_takes_are_passed_on() {
+        let result = json!({"content": [
+            {"type": "image", "data": "AAAA", "mimeType": "image/svg+xml"},
+            {"type": "image", "data": "not base64!", "mimeType": "image/png"},
+            {"type": "image", "data": "QUJD", "mimeType": "image/jpeg"},
+        ]});
+        let output = to_output(&result);
+        assert_eq!(output.images.len(), 1);
+        assert_eq!(output.images[0].media_type, "image/jpeg");
+        assert!(output.content.contains("[image (image/svg+xml"), "every image is still described");
     }
 
     #[test]

@@ -195,6 +195,7 @@ fn a_rewind_drops_a_user_message_and_what_follows_and_keeps_the_title() {
             content: "ok".into(),
             is_error: false,
             code: None,
+            images: Vec::new(),
         })],
     };
     let messages = [

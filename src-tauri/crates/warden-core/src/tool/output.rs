@@ -14,15 +14,29 @@ pub struct ToolOutput {
     pub code: Option<ToolErrorCode>,
     /// Structured facts for the UI and the logs (sha256, exit code, truncated, …).
     pub metadata: Map<String, Value>,
+    /// Images for models that take them (an MCP tool's); `content` describes them for the rest.
+    pub images: Vec<warden_protocol::ToolImage>,
 }
 
 impl ToolOutput {
     pub fn success(content: impl Into<String>) -> Self {
-        Self { content: content.into(), is_error: false, code: None, metadata: Map::new() }
+        Self {
+            content: content.into(),
+            is_error: false,
+            code: None,
+            metadata: Map::new(),
+            images: Vec::new(),
+        }
     }
 
     pub fn error(code: ToolErrorCode, message: impl Into<String>) -> Self {
-        Self { content: message.into(), is_error: true, code: Some(code), metadata: Map::new() }
+        Self {
+            content: message.into(),
+            is_error: true,
+            code: Some(code),
+            metadata: Map::new(),
+            images: Vec::new(),
+        }
     }
 
     /// Add one metadata entry (anything serializable; a value that cannot be serialized is skipped).

@@ -300,3 +300,38 @@ async fn an_entry_names_a_secret_kept_in_the_keychain_instead_of_holding_it() {
     let error = format!("{:?}", statuses[0].state);
     assert!(error.contains("warden mcp secret never-kept"), "{error}");
 }
+
+#[tokio::test]
+async fn an_mcp_tools_image_reaches_an_anthropic_model_as_an_image() {
+    let place = place().await;
+    let server = TestServer::start(vec![
+        Wire::Anthropic.reply(&[tool("call-1", "mcp__everything__get-tiny-image", json!({}))], 10),
+        Wire::Anthropic.reply(&[text("a logo")], 10),
+    ])
+    .await;
+    let allowed = BTreeMap::from([("get-tiny-image".to_owned(), McpToolChoice::Allow)]);
+    let (session, mut events) =
+        place.engine.start(spec(&place, everything(allowed), Some(server.url.clone()))).await.unwrap();
+    let turn = tokio::spawn(async move { session.send("show me").await });
+    while let Some(event) = tokio::time::timeout(Duration::from_secs(60), events.recv()).await.unwrap() {
+        if matches!(event, Event::StreamEnd(ref end) if end.stop_reason == warden_protocol::StopReason::EndTurn)
+        {
+            break;
+        }
+    }
+    turn.await.unwrap().unwrap();
+    let requests = server.requests();
+    let result = requests[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
+        .find(|b| b["type"] == "tool_result")
+        .unwrap();
+    let parts = result["content"].as_array().expect("text and image parts");
+    assert_eq!(parts[0]["type"], "text");
+    assert_eq!(parts[1]["type"], "image");
+    assert_eq!(parts[1]["source"]["media_type"], "image/png");
+    assert!(parts[1]["source"]["data"].as_str().unwrap().len() > 100, "the image's bytes went to the model");
+    place.engine.close_mcp_servers().await;
+}

@@ -134,6 +134,7 @@ async fn follow_up_puts_tool_results_first_with_is_error() {
             content: content.into(),
             is_error,
             code: None,
+            images: Vec::new(),
         })
     };
     // Text first in history, and the results in two messages: the wire must still lead with
@@ -196,6 +197,7 @@ async fn follow_up_after_thinking_echoes_the_signed_block() {
                 content: "18 °C, partly cloudy".into(),
                 is_error: false,
                 code: None,
+                images: Vec::new(),
             })],
         },
     ];
@@ -310,4 +312,51 @@ async fn list_models_reads_the_models_endpoint() {
     let r = &server.requests()[0];
     assert_eq!((r.method.as_str(), r.path.split('?').next().unwrap()), ("GET", "/v1/models"));
     assert_eq!(r.header("x-api-key"), Some(TEST_KEY));
+}
+
+/// A tool's image goes to the model as Anthropic documents it for `tool_result`: the text, then an
+/// `image` block with a base64 `source`.
+#[tokio::test]
+async fn a_tool_results_image_goes_to_the_model_as_an_image_block() {
+    let first = stream_fixture("b_text_then_tool_use", Split::Whole).await;
+    let call = first.calls[0].clone();
+    let history = vec![
+        Message::user_text("Take a screenshot"),
+        assistant_message(&first),
+        Message {
+            role: Role::User,
+            content: vec![ContentBlock::ToolResult(ToolResultBlock {
+                tool_use_id: call.id.clone(),
+                tool_name: call.name.clone(),
+                content: "[image (image/png, 3 bytes)]".into(),
+                is_error: false,
+                code: None,
+                images: vec![warden_protocol::ToolImage {
+                    media_type: "image/png".into(),
+                    data: "iVBORw0KGgo=".into(),
+                }],
+            })],
+        },
+    ];
+    let request = ChatRequest {
+        model: "claude-test".into(),
+        system: None,
+        messages: history,
+        tools: Vec::new(),
+        max_tokens: 1024,
+        thinking: None,
+        tool_choice: Default::default(),
+    };
+    let (_, requests) =
+        run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request)
+            .await;
+    let result = &requests[0].body["messages"][2]["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(
+        result["content"],
+        serde_json::json!([
+            {"type": "text", "text": "[image (image/png, 3 bytes)]"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+        ])
+    );
 }

@@ -110,6 +110,7 @@ async fn follow_up_sends_argument_objects_and_tool_name_results() {
             content: content.into(),
             is_error,
             code: None,
+            images: Vec::new(),
         })
     };
     let history = vec![

@@ -86,6 +86,7 @@ async fn follow_up_sends_raw_arguments_and_one_tool_message_per_result() {
             content: content.into(),
             is_error,
             code: None,
+            images: Vec::new(),
         })
     };
     let history = vec![

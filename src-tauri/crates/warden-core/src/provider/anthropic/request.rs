@@ -91,10 +91,44 @@ enum Block<'a> {
     },
     ToolResult {
         tool_use_id: &'a str,
-        content: &'a str,
+        content: ResultContent<'a>,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         is_error: bool,
     },
+}
+
+/// A tool result's content: its text, or its text and the images it returned.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ResultContent<'a> {
+    Text(&'a str),
+    Parts(Vec<ResultPart<'a>>),
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ResultPart<'a> {
+    Text { text: &'a str },
+    Image { source: ImageSource<'a> },
+}
+
+#[derive(Serialize)]
+struct ImageSource<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    media_type: &'a str,
+    data: &'a str,
+}
+
+fn result_content(result: &warden_protocol::ToolResultBlock) -> ResultContent<'_> {
+    if result.images.is_empty() {
+        return ResultContent::Text(&result.content);
+    }
+    let text = std::iter::once(ResultPart::Text { text: &result.content });
+    let images = result.images.iter().map(|image| ResultPart::Image {
+        source: ImageSource { kind: "base64", media_type: &image.media_type, data: &image.data },
+    });
+    ResultContent::Parts(text.chain(images).collect())
 }
 
 pub(crate) fn body(request: &ChatRequest) -> Body<'_> {
@@ -130,7 +164,7 @@ fn messages(history: &[Message]) -> Vec<Turn<'_>> {
             match block {
                 ContentBlock::ToolResult(result) => turn.results.push(Block::ToolResult {
                     tool_use_id: &result.tool_use_id,
-                    content: &result.content,
+                    content: result_content(result),
                     is_error: result.is_error,
                 }),
                 other => turn.blocks.extend(block_value(message.role, other)),

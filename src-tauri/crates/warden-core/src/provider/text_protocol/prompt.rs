@@ -109,6 +109,7 @@ mod tests {
                         content: "no such file".into(),
                         is_error: true,
                         code: None,
+                        images: Vec::new(),
                     })],
                 },
             ],
