@@ -1,8 +1,8 @@
 //! The MCP servers of one Warden process: each configured server has a slot that holds its live
 //! connection, started when a session first needs it (all servers in parallel, each within a time
-//! limit), started again when it has died (after a pause that doubles with each failure, so a
-//! server that crashes on start is not restarted in a loop), and closed with its whole process
-//! tree when it is removed or Warden ends.
+//! limit), started again as soon as it dies (watched while it runs; after a pause that doubles
+//! with each failed start, so a server that crashes on start is not restarted in a loop), and
+//! closed with its whole process tree when it is removed or Warden ends.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -24,9 +24,13 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// The first pause before a failed server is tried again; it doubles up to [`MAX_BACKOFF`].
 const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
+/// How often a running server is checked for having died.
+const WATCH_EVERY: Duration = Duration::from_millis(500);
 
 /// One configured server, for one project folder.
 pub struct ServerSlot {
+    /// Itself, for the watcher that starts the server again when it dies.
+    me: std::sync::Weak<ServerSlot>,
     spec: ServerSpec,
     root: PathBuf,
     policy: Option<BoxPolicy>,
@@ -34,6 +38,9 @@ pub struct ServerSlot {
     start_timeout: Duration,
     state: tokio::sync::Mutex<SlotState>,
 }
+
+/// A server that dies sooner than this after starting counts as a failed start.
+const STABLE: Duration = Duration::from_secs(30);
 
 #[derive(Default)]
 struct SlotState {
@@ -48,8 +55,23 @@ struct SlotState {
     retry_at: Option<Instant>,
 }
 
+impl SlotState {
+    /// One more failed start (or early death): the next start waits 1 s, 2 s, 4 s… up to 60 s.
+    fn failed(&mut self) {
+        self.failures += 1;
+        let backoff =
+            FIRST_BACKOFF.saturating_mul(1 << self.failures.min(7).saturating_sub(1)).min(MAX_BACKOFF);
+        self.retry_at = Some(Instant::now() + backoff);
+    }
+}
+
 impl ServerSlot {
-    pub fn new(spec: ServerSpec, root: &Path, policy: Option<BoxPolicy>, start_timeout: Duration) -> Self {
+    pub fn new(
+        spec: ServerSpec,
+        root: &Path,
+        policy: Option<BoxPolicy>,
+        start_timeout: Duration,
+    ) -> Arc<Self> {
         Self::with_setup(spec, root, policy, ClientSetup::default(), start_timeout)
     }
 
@@ -59,8 +81,72 @@ impl ServerSlot {
         policy: Option<BoxPolicy>,
         setup: ClientSetup,
         start_timeout: Duration,
-    ) -> Self {
-        Self { spec, root: root.to_path_buf(), policy, setup, start_timeout, state: Default::default() }
+    ) -> Arc<Self> {
+        Arc::new_cyclic(|me| Self {
+            me: me.clone(),
+            spec,
+            root: root.to_path_buf(),
+            policy,
+            setup,
+            start_timeout,
+            state: Default::default(),
+        })
+    }
+
+    /// The process id of the running stdio server (`None` when none runs).
+    pub async fn pid(&self) -> Option<u32> {
+        let state = self.state.lock().await;
+        state.connection.as_ref().filter(|c| !c.is_closed()).and_then(|c| c.pid())
+    }
+
+    /// Watch `connection`: when it closes without Warden closing it (the server died), start the
+    /// server again, pausing as after a failed start, until it runs, needs a sign-in, or the slot
+    /// is gone (removed from the settings, Warden ending).
+    fn watch(&self, connection: &Arc<Connection>) {
+        let slot = self.me.clone();
+        let watched = Arc::downgrade(connection);
+        let began = Instant::now();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(WATCH_EVERY).await;
+                let Some(connection) = watched.upgrade() else { return };
+                if !connection.is_closed() {
+                    continue;
+                }
+                let Some(slot) = slot.upgrade() else { return };
+                let mut state = slot.state.lock().await;
+                // Still the slot's connection (not replaced meanwhile): it died.
+                if state.connection.as_ref().is_some_and(|c| Arc::ptr_eq(c, &connection)) {
+                    tracing::warn!(server = %slot.spec.name, "MCP server stopped; starting it again");
+                    state.stderr = connection.stderr_tail();
+                    state.connection = None;
+                    state.error = Some("stopped".to_owned());
+                    if began.elapsed() < STABLE {
+                        state.failed();
+                    } else {
+                        state.failures = 0;
+                    }
+                }
+                break;
+            }
+            loop {
+                let Some(slot) = slot.upgrade() else { return };
+                match slot.connection().await {
+                    // The new connection has its own watcher.
+                    Ok(_) => return,
+                    Err(_) => {
+                        let state = slot.state.lock().await;
+                        if state.sign_in.is_some() {
+                            return;
+                        }
+                        let wait = state.retry_at.map(|at| at.saturating_duration_since(Instant::now()));
+                        drop(state);
+                        drop(slot);
+                        tokio::time::sleep(wait.unwrap_or(FIRST_BACKOFF).max(WATCH_EVERY)).await;
+                    }
+                }
+            }
+        });
     }
 
     /// Sign the user in to this (HTTP) server; its next connection uses the tokens.
@@ -113,7 +199,13 @@ impl ServerSlot {
         let error = match started {
             Ok(Ok(connection)) => {
                 let connection = Arc::new(connection);
-                *state = SlotState { connection: Some(connection.clone()), ..SlotState::default() };
+                // Failures are forgotten only once it has run a while (see `watch`).
+                *state = SlotState {
+                    connection: Some(connection.clone()),
+                    failures: state.failures,
+                    ..SlotState::default()
+                };
+                self.watch(&connection);
                 return Ok(connection);
             }
             Ok(Err(McpError::NeedsSignIn { challenge })) => {
@@ -124,10 +216,7 @@ impl ServerSlot {
             Ok(Err(error)) => error.to_string(),
             Err(_) => format!("did not start within {} s", self.start_timeout.as_secs()),
         };
-        state.failures += 1;
-        let backoff =
-            FIRST_BACKOFF.saturating_mul(1 << state.failures.min(6).saturating_sub(1)).min(MAX_BACKOFF);
-        state.retry_at = Some(Instant::now() + backoff);
+        state.failed();
         state.error = Some(error.clone());
         tracing::warn!(server = %self.spec.name, %error, "MCP server not available");
         Err(format!("could not be started: {error}"))
@@ -291,13 +380,13 @@ impl McpHub {
                 slots
                     .entry(spec.name.clone())
                     .or_insert_with(|| {
-                        Arc::new(ServerSlot::with_setup(
+                        ServerSlot::with_setup(
                             spec.clone(),
                             root,
                             policy.cloned(),
                             setup.clone(),
                             START_TIMEOUT,
-                        ))
+                        )
                     })
                     .clone()
             })

@@ -45,7 +45,7 @@ async fn closing_a_connection_ends_the_servers_whole_process_tree() {
 }
 
 #[tokio::test]
-async fn a_server_killed_mid_call_fails_the_call_and_is_started_again() {
+async fn a_server_killed_mid_call_fails_the_call_and_is_started_again_at_once() {
     let dir = project();
     let slot = ServerSlot::new(everything_stdio(), root(&dir), None, Duration::from_secs(30));
     let first = slot.connection().await.unwrap();
@@ -60,7 +60,19 @@ async fn a_server_killed_mid_call_fails_the_call_and_is_started_again() {
     let (result, ()) = tokio::join!(call, kill);
     assert_eq!(result.unwrap_err(), McpError::Closed);
     assert!(started.elapsed() < Duration::from_secs(10), "the call waited for a dead server");
-    // The next use starts it again.
+    // Started again without waiting for a use: watched while it runs. It died young, so the
+    // restart waits a second first.
+    let started = Instant::now();
+    loop {
+        match slot.pid().await {
+            Some(new) if new != pid => break,
+            _ => {
+                assert!(started.elapsed() < Duration::from_secs(20), "the dead server was not started again");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    assert!(!alive(pid));
     let second = slot.connection().await.unwrap();
     assert_ne!(second.pid(), Some(pid));
     let echo = second
@@ -147,4 +159,33 @@ async fn a_stopped_call_tells_the_server_and_the_connection_goes_on() {
         .unwrap();
     assert_eq!(cancelled[0]["params"]["requestId"], call_id);
     connection.close().await;
+}
+
+#[tokio::test]
+async fn a_server_that_keeps_dying_is_started_again_less_and_less_often() {
+    let dir = project();
+    // Answers the handshake, then exits a moment later: every start "works", then it dies.
+    let bin = server_bin("mcp-server-everything");
+    let script = format!("timeout 1 '{}' stdio", bin.display());
+    let slot = ServerSlot::new(
+        stdio("flaky", "sh", &["-c", &script], BTreeMap::new()),
+        root(&dir),
+        None,
+        Duration::from_secs(30),
+    );
+    let first = slot.connection().await.unwrap().pid().unwrap();
+    // Watch the pids for 8 s: a restart per second would give about eight; the pauses (1 s, 2 s,
+    // 4 s after each early death) give at most four.
+    let mut seen = vec![first];
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(8) {
+        if let Some(pid) = slot.pid().await {
+            if !seen.contains(&pid) {
+                seen.push(pid);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(seen.len() >= 2, "it was started again: {seen:?}");
+    assert!(seen.len() <= 4, "restarted in a loop: {} starts in 8 s", seen.len());
 }

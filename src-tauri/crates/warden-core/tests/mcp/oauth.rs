@@ -16,7 +16,11 @@ use warden_testkit::mcp::{following_browser, OAuthServer};
 use super::*;
 
 /// The OAuth server as a configured server whose tokens go to `store`.
-fn secure_slot(server: &OAuthServer, dir: &tempfile::TempDir, store: Arc<dyn SecretStore>) -> ServerSlot {
+fn secure_slot(
+    server: &OAuthServer,
+    dir: &tempfile::TempDir,
+    store: Arc<dyn SecretStore>,
+) -> Arc<ServerSlot> {
     let setup = ClientSetup { secrets: Some(store), elicitor: None };
     ServerSlot::with_setup(http("secure", &server.url()), root(dir), None, setup, Duration::from_secs(20))
 }
