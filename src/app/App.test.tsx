@@ -70,7 +70,7 @@ describe("App first run", () => {
   it("focuses its first step, links to the key pages through the browser, and takes a project folder", async () => {
     const calls = boot({ keys: [{ name: "anthropic", isSet: false }], ollama: false });
     render(<App />);
-    await waitFor(() => expect(screen.getByTestId(TID.setupOpenSettings)).toHaveFocus());
+    await waitFor(() => expect(screen.getByTestId(TID.setupKeyInput)).toHaveFocus());
     const links = screen.getByTestId(TID.setupKeyLinks);
     expect(links).toHaveTextContent("Get an Anthropic key");
     await userEvent.click(within(links).getAllByTestId(TID.externalLink)[0]!);
@@ -85,6 +85,19 @@ describe("App first run", () => {
     await waitFor(() => expect(screen.getByTestId(TID.setupProject)).toHaveTextContent("/home/me/src/app"));
     const saved = calls.filter((c) => c.cmd === "settings_set").at(-1)?.args.settings as Settings;
     expect(saved.projectDir).toBe("/home/me/src/app");
+  });
+
+  it("takes a key on the setup screen itself: to the keychain, its provider made active, then the chat", async () => {
+    const calls = boot({ keys: [{ name: "openai", isSet: false }], ollama: false });
+    render(<App />);
+    await userEvent.selectOptions(await screen.findByTestId(TID.setupKeyProvider), "openai");
+    await userEvent.type(screen.getByTestId(TID.setupKeyInput), "sk-test-key{Enter}");
+    await waitFor(() => expect(calls).toContainEqual({ cmd: "keys_set", args: { name: "openai", value: "sk-test-key" } }));
+    const saved = calls.filter((c) => c.cmd === "settings_set").at(-1)?.args.settings as Settings;
+    expect(saved.activeProvider).toBe("openai");
+    expect(await screen.findByTestId(TID.composerInput)).toBeInTheDocument();
+    // Never kept in the page.
+    expect(document.body.innerHTML).not.toContain("sk-test-key");
   });
 
   it("says in the top bar that file tools are off while no project folder is chosen", async () => {

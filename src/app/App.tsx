@@ -79,6 +79,11 @@ function Loaded({
     if (await saveFromSetup({ ...settings, activeProvider: "ollama" })) setRoute("chat");
   };
 
+  // A key pasted on the setup screen is in the keychain: its provider becomes the active one.
+  const useKey = async (provider: "anthropic" | "openai") => {
+    if (await saveFromSetup({ ...settings, activeProvider: provider })) setRoute("chat");
+  };
+
   // The composer's model menu: saved like Settings saves it; the next message uses it.
   const chooseModel = async (model: string | null) => {
     const provider = settings.activeProvider ?? "anthropic";
@@ -97,6 +102,7 @@ function Loaded({
         error={error}
         onProjectChosen={(dir) => void saveFromSetup({ ...settings, projectDir: dir })}
         onUseOllama={() => void useOllama()}
+        onKeySaved={(provider) => void useKey(provider)}
         onOpenSettings={() => setRoute("settings")}
         onSkip={() => setRoute("chat")}
       />

@@ -15,6 +15,7 @@ export function Setup({
   notReady,
   projectDir,
   onUseOllama,
+  onKeySaved,
   onOpenSettings,
   onProjectChosen,
   onSkip,
@@ -27,6 +28,8 @@ export function Setup({
   /** The project folder already chosen, if any. */
   projectDir: string | null;
   onUseOllama: () => void;
+  /** A key was saved here for `provider` (in the keychain): make it the active provider. */
+  onKeySaved: (provider: "anthropic" | "openai") => void;
   onOpenSettings: () => void;
   /** A folder was picked here: save it as the project. */
   onProjectChosen: (dir: string) => void;
@@ -75,6 +78,7 @@ export function Setup({
           OpenAI-compatible server. Keys stay in your system keychain.
         </p>
       )}
+      <KeyHere busy={busy} first={!ollamaReachable} onSaved={onKeySaved} />
       <p className="setup-keys" data-testid={TID.setupKeyLinks}>
         Need a key?{" "}
         {KEY_PAGES.map(({ provider, url }, i) => (
@@ -86,12 +90,11 @@ export function Setup({
       </p>
       <button
         type="button"
-        className={ollamaReachable ? undefined : "primary"}
+        className="link"
         data-testid={TID.setupOpenSettings}
-        autoFocus={!ollamaReachable}
         onClick={onOpenSettings}
       >
-        {ollamaReachable ? "Use a cloud provider instead" : "Add a key in Settings"}
+        {ollamaReachable ? "Use a cloud provider instead" : "Other providers and servers: Settings"}
       </button>
 
       <h2 className="setup-step">2. The project folder</h2>
@@ -122,5 +125,74 @@ export function Setup({
         </p>
       )}
     </main>
+  );
+}
+
+/** Paste an Anthropic or OpenAI key here: it goes straight to the keychain, never shown again. */
+function KeyHere({
+  busy,
+  first,
+  onSaved,
+}: {
+  busy: boolean;
+  /** The first thing to do here (no local Ollama): it takes the focus. */
+  first: boolean;
+  onSaved: (provider: "anthropic" | "openai") => void;
+}) {
+  const [provider, setProvider] = useState<"anthropic" | "openai">("anthropic");
+  const [value, setValue] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const save = () => {
+    setSaving(true);
+    setError(null);
+    api.keysSet(provider, value.trim()).then(
+      () => {
+        setValue("");
+        setSaving(false);
+        onSaved(provider);
+      },
+      (e: unknown) => {
+        setSaving(false);
+        setError(messageOf(e));
+      },
+    );
+  };
+  return (
+    <form
+      className="setup-key"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (value.trim()) save();
+      }}
+    >
+      <label>
+        Provider
+        <select data-testid={TID.setupKeyProvider} value={provider} onChange={(e) => setProvider(e.target.value as "anthropic" | "openai")}>
+          <option value="anthropic">Anthropic</option>
+          <option value="openai">OpenAI</option>
+        </select>
+      </label>
+      <label>
+        API key
+        <input
+          type="password"
+          autoComplete="off"
+          data-testid={TID.setupKeyInput}
+          autoFocus={first}
+          value={value}
+          placeholder={provider === "anthropic" ? "sk-ant-…" : "sk-…"}
+          onChange={(e) => setValue(e.target.value)}
+        />
+      </label>
+      <button type="submit" className="primary" data-testid={TID.setupKeySave} disabled={busy || saving || !value.trim()}>
+        Save key
+      </button>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
   );
 }

@@ -15,6 +15,9 @@ export const TID = {
   setupScreen: "setup-screen",
   setupUseOllama: "setup-use-ollama",
   setupOpenSettings: "setup-open-settings",
+  setupKeyProvider: "setup-key-provider",
+  setupKeyInput: "setup-key-input",
+  setupKeySave: "setup-key-save",
   setupSkip: "setup-skip",
   noProject: "no-project", // the top bar when no project folder is chosen
   setupKeyLinks: "setup-key-links", // where to get a key, opened in the system browser
