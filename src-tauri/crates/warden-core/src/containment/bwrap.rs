@@ -48,6 +48,10 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path) -> Vec<OsString> {
     let mut args = Args::default();
     args.flags(&["--ro-bind", "/", "/"]);
     args.flags(&["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"]);
+    // Before the hidden locations, so one inside a visible folder stays hidden.
+    for dir in &policy.visible {
+        args.bind("--ro-bind", dir);
+    }
     for dir in &policy.writable {
         args.bind("--bind", dir);
     }
@@ -146,6 +150,7 @@ mod tests {
             writable: vec!["/home/u/.cargo/registry".into()],
             hidden: vec![],
             read_only: vec!["/srv/p/.git/hooks".into()],
+            visible: vec![],
             network: false,
         }
     }

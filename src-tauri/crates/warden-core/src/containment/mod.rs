@@ -41,6 +41,9 @@ pub struct BoxPolicy {
     pub hidden: Vec<PathBuf>,
     /// Paths inside writable folders that stay read-only (`.git/hooks`, `.git/config`).
     pub read_only: Vec<PathBuf>,
+    /// Folders under the private `/tmp` (or `/var/tmp`) that the command still sees, read-only:
+    /// where an MCP server's own program lives. Hidden locations inside them stay hidden.
+    pub visible: Vec<PathBuf>,
     /// Whether the command may use the network (TCP/UDP, anywhere, loopback included).
     pub network: bool,
 }
@@ -66,6 +69,7 @@ impl BoxPolicy {
             writable: home.map(writable_caches).unwrap_or_default(),
             hidden,
             read_only,
+            visible: Vec::new(),
             network: false,
         }
     }

@@ -101,7 +101,8 @@ pub async fn connect_with(
     let (service, process) = match &spec.transport {
         Transport::Stdio { command, args, env, cwd, network } => {
             let cwd = cwd.as_deref().unwrap_or(root);
-            let policy = policy.map(|p| BoxPolicy { network: *network, ..p.clone() });
+            let visible = program_folders(command);
+            let policy = policy.map(|p| BoxPolicy { network: *network, visible, ..p.clone() });
             let env = super::secrets::resolve(env, setup.secrets.as_ref()).await?;
             let (process, stdout, stdin) = spawn(command, args, &env, cwd, policy.as_ref())
                 .map_err(|e| McpError::Spawn { command: command.clone(), error: e.to_string() })?;
@@ -132,6 +133,31 @@ pub async fn connect_with(
     };
     connection.refresh_tools().await?;
     Ok(connection)
+}
+
+/// The folders under the box's private `/tmp` or `/var/tmp` that a stdio server's program lives
+/// in (the folder right below the temp folder, for the path as given and as resolved: an npm
+/// package's `.bin` link leads into its `node_modules`). The box shows them read-only; without
+/// them a server installed under `/tmp` could not start in it.
+fn program_folders(command: &str) -> Vec<std::path::PathBuf> {
+    if !command.contains('/') {
+        return Vec::new();
+    }
+    let given = std::path::PathBuf::from(command);
+    let resolved = std::fs::canonicalize(&given).ok();
+    let mut folders = Vec::new();
+    for path in std::iter::once(given).chain(resolved) {
+        for temp in [Path::new("/tmp"), Path::new("/var/tmp")] {
+            let Ok(rest) = path.strip_prefix(temp) else { continue };
+            if let Some(first) = rest.components().next() {
+                let folder = temp.join(first);
+                if folder.is_dir() && !folders.contains(&folder) {
+                    folders.push(folder);
+                }
+            }
+        }
+    }
+    folders
 }
 
 /// The session with an HTTP server: with its OAuth tokens when the user signed in to it.

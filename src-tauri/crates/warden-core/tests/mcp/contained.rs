@@ -48,3 +48,33 @@ async fn a_boxed_server_cannot_read_a_secret_location() {
     assert_eq!(text_of(&read), "PRIVATE KEY");
     open.close().await;
 }
+
+#[tokio::test]
+async fn a_server_whose_program_lives_under_tmp_starts_in_the_box() {
+    assert!(mechanism().is_contained(), "this test needs the sandbox: {}", mechanism().describe());
+    // The box has a private /tmp; a server installed there (a repository cloned under /tmp) must
+    // still start, and the rest of /tmp stays out of sight.
+    let installed = tempfile::Builder::new().prefix("warden-mcp-prog").tempdir_in("/tmp").unwrap();
+    let other = tempfile::Builder::new().prefix("warden-mcp-other").tempdir_in("/tmp").unwrap();
+    std::fs::write(other.path().join("note"), "private").unwrap();
+    let program = installed.path().join("server.sh");
+    let bin = server_bin("mcp-server-everything");
+    std::fs::write(&program, format!("#!/bin/sh\nexec '{}' stdio\n", bin.display())).unwrap();
+    let mut permissions = std::fs::metadata(&program).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&program, permissions).unwrap();
+
+    let dir = project();
+    let project_dir = std::fs::canonicalize(dir.path()).unwrap();
+    let policy = BoxPolicy::for_project(&project_dir, &[]);
+    let spec = stdio("tmp", &program.to_string_lossy(), &[], BTreeMap::new());
+    let connection = connect(&spec, &project_dir, Some(&policy)).await.unwrap();
+    assert_eq!(connection.contained(), Some(true));
+    let echo = connection
+        .call("echo", json!({"message": "from /tmp"}).as_object().cloned().unwrap(), OutputSink::none())
+        .await
+        .unwrap();
+    assert_eq!(text_of(&echo), "Echo: from /tmp");
+    connection.close().await;
+    assert!(other.path().join("note").exists());
+}

@@ -137,6 +137,7 @@ mod tests {
             writable: vec![],
             hidden,
             read_only: vec![],
+            visible: vec![],
             network: false,
         }
     }
