@@ -57,17 +57,16 @@ async fn a_server_whose_program_lives_under_tmp_starts_in_the_box() {
     let installed = tempfile::Builder::new().prefix("warden-mcp-prog").tempdir_in("/tmp").unwrap();
     let other = tempfile::Builder::new().prefix("warden-mcp-other").tempdir_in("/tmp").unwrap();
     std::fs::write(other.path().join("note"), "private").unwrap();
-    let program = installed.path().join("server.sh");
-    let bin = server_bin("mcp-server-everything");
-    std::fs::write(&program, format!("#!/bin/sh\nexec '{}' stdio\n", bin.display())).unwrap();
-    let mut permissions = std::fs::metadata(&program).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(&program, permissions).unwrap();
+    // The program as npm installs it: a link to the package's script (which, in a repository
+    // cloned under /tmp, lies under /tmp too).
+    let program = installed.path().join("mcp-server-everything");
+    std::os::unix::fs::symlink(std::fs::canonicalize(server_bin("mcp-server-everything")).unwrap(), &program)
+        .unwrap();
 
     let dir = project();
     let project_dir = std::fs::canonicalize(dir.path()).unwrap();
     let policy = BoxPolicy::for_project(&project_dir, &[]);
-    let spec = stdio("tmp", &program.to_string_lossy(), &[], BTreeMap::new());
+    let spec = stdio("tmp", &program.to_string_lossy(), &["stdio"], BTreeMap::new());
     let connection = connect(&spec, &project_dir, Some(&policy)).await.unwrap();
     assert_eq!(connection.contained(), Some(true));
     let echo = connection
