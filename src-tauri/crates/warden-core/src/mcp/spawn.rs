@@ -1,7 +1,7 @@
-//! Starting a stdio server: the program in its own session (its whole process tree is killed as
-//! one when the connection ends, and Warden's exit sweep finds whatever escaped), inside the
-//! project's sandbox when this machine has one, with the credential-stripped environment plus only
-//! the variables its entry configures. Its stderr is kept as the last lines, for Settings.
+//! Starting a stdio server the way every process for the model starts (`spawn_in_session`: its own
+//! session, the project's box, the credential-stripped environment), plus only the variables its
+//! entry configures; its whole process tree is killed as one when the connection ends. Its stderr
+//! is kept as the last lines, for Settings.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::OsString;
@@ -10,11 +10,10 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, ChildStdin, ChildStdout};
 
-use crate::containment::{self, BoxPolicy};
-use crate::sandbox::env::child_env;
-use crate::tool::process::GroupGuard;
+use crate::containment::BoxPolicy;
+use crate::tool::process::{spawn_in_session, GroupGuard};
 
 /// How many of the last stderr lines are kept.
 const STDERR_LINES: usize = 40;
@@ -61,32 +60,9 @@ pub fn spawn(
 ) -> std::io::Result<(ServerProcess, ChildStdout, ChildStdin)> {
     let argv: Vec<OsString> =
         std::iter::once(OsString::from(command)).chain(args.iter().map(OsString::from)).collect();
-    let launch = match policy {
-        Some(policy) => Some(containment::launch(policy, &argv, cwd).map_err(std::io::Error::other)?),
-        None => None,
-    };
-    let contained = launch.as_ref().is_some_and(|l| l.contained);
-    let std_command = match &launch {
-        Some(launch) => launch.command(),
-        None => {
-            let mut plain = std::process::Command::new(command);
-            plain.args(args);
-            plain
-        }
-    };
-    let mut cmd = Command::from(std_command);
-    cmd.current_dir(cwd)
-        .env_clear()
-        .envs(child_env())
-        .envs(env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    #[cfg(unix)]
-    crate::tool::process::new_session(&mut cmd);
-    let mut child = crate::process_guard::spawn_registered(|| cmd.spawn(), Child::id)?;
-    drop(launch);
+    let (mut child, contained) = spawn_in_session(&argv, cwd, policy, |cmd| {
+        cmd.envs(env).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    })?;
     let group = GroupGuard::new(child.id());
     let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
         return Err(std::io::Error::other("the server's stdin/stdout could not be opened"));

@@ -28,39 +28,53 @@ pub(crate) fn spawn_shell(
     commands_box: Option<&BoxPolicy>,
 ) -> std::io::Result<Child> {
     let argv: [OsString; 3] = ["sh".into(), "-c".into(), command.into()];
+    let (child, _contained) = spawn_in_session(&argv, cwd, commands_box, |cmd| {
+        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    })?;
+    Ok(child)
+}
+
+/// `argv` in `cwd` as every process Warden starts for the model runs: inside `policy`'s box when
+/// given ([`containment::launch`]), with the credential-stripped environment, in a session (and
+/// process group) of its own registered with [`crate::process_guard`], killed when dropped.
+/// `configure` sets its stdio and anything else (an MCP server's own variables) last. Says
+/// whether the process is contained.
+pub(crate) fn spawn_in_session(
+    argv: &[OsString],
+    cwd: &Path,
+    policy: Option<&BoxPolicy>,
+    configure: impl FnOnce(&mut Command),
+) -> std::io::Result<(Child, bool)> {
     // Kept alive until the spawn: the launcher inherits its descriptors (the seccomp filter).
-    let launch = match commands_box {
-        Some(policy) => Some(containment::launch(policy, &argv, cwd).map_err(std::io::Error::other)?),
+    let launch = match policy {
+        Some(policy) => Some(containment::launch(policy, argv, cwd).map_err(std::io::Error::other)?),
         None => None,
     };
+    let contained = launch.as_ref().is_some_and(|l| l.contained);
     let std_command = match &launch {
         Some(launch) => launch.command(),
         None => {
-            let mut plain = std::process::Command::new(&argv[0]);
-            plain.args(&argv[1..]);
+            let (program, args) = argv.split_first().ok_or_else(|| std::io::Error::other("no command"))?;
+            let mut plain = std::process::Command::new(program);
+            plain.args(args);
             plain
         }
     };
     let mut cmd = Command::from(std_command);
-    cmd.current_dir(cwd)
-        .env_clear()
-        .envs(child_env())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+    cmd.current_dir(cwd).env_clear().envs(child_env()).kill_on_drop(true);
+    configure(&mut cmd);
     #[cfg(unix)]
     new_session(&mut cmd);
     let child = crate::process_guard::spawn_registered(|| cmd.spawn(), Child::id);
     drop(launch);
-    child
+    Ok((child?, contained))
 }
 
 /// `setsid()` in the child before `exec`: a new session and process group led by the child, with no
 /// controlling terminal.
 #[cfg(unix)]
 #[allow(unsafe_code)]
-pub(crate) fn new_session(cmd: &mut Command) {
+fn new_session(cmd: &mut Command) {
     // SAFETY: the closure runs in the forked child between fork and exec. It only calls setsid(2),
     // which is async-signal-safe, and builds an io::Error from an errno without allocating; it
     // touches no lock and no state of the parent.
