@@ -3,8 +3,6 @@
 //! first; here only plain `http(s)` addresses are let through, to a browser started with the
 //! credential-stripped environment.
 
-use std::process::{Command, Stdio};
-
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
 
 /// Longer than any address a person would mean to open.
@@ -14,7 +12,7 @@ const MAX_LINK: usize = 2048;
 #[specta::specta]
 pub async fn open_link(url: String) -> CommandResult<()> {
     let url = checked_link(&url).map_err(|why| CommandError::new(CommandErrorCode::InvalidInput, why))?;
-    launch(&opener_program(), url).map_err(|error| {
+    warden_core::opener::open(url).map_err(|error| {
         CommandError::new(CommandErrorCode::Internal, format!("Could not open the browser ({error})."))
     })
 }
@@ -40,35 +38,6 @@ pub fn checked_link(url: &str) -> Result<&str, String> {
         return Err("This address names no site.".to_owned());
     }
     Ok(url)
-}
-
-/// The platform's "open this with the default application" program. `WARDEN_OPENER` replaces it
-/// (a desktop without xdg-utils, or a test that records what it was asked).
-fn opener_program() -> String {
-    if let Some(program) = std::env::var_os("WARDEN_OPENER").filter(|p| !p.is_empty()) {
-        return program.to_string_lossy().into_owned();
-    }
-    if cfg!(target_os = "macos") {
-        "open".to_owned()
-    } else {
-        "xdg-open".to_owned()
-    }
-}
-
-/// Start `program url` on its own, and reap it off the async threads when it ends.
-fn launch(program: &str, url: &str) -> std::io::Result<()> {
-    let mut child = Command::new(program)
-        .arg(url)
-        .env_clear()
-        .envs(warden_core::sandbox::env::child_env())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()?;
-    std::thread::spawn(move || {
-        let _ = child.wait();
-    });
-    Ok(())
 }
 
 #[cfg(test)]

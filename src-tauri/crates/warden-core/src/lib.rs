@@ -9,6 +9,7 @@ pub mod config;
 pub mod containment;
 pub mod history_file;
 pub mod mcp;
+pub mod opener;
 pub mod policy;
 pub mod process_guard;
 pub mod provider;

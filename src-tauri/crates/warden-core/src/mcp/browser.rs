@@ -1,8 +1,7 @@
 //! The sign-in page in the user's browser, and the loopback address it sends them back to: a
 //! listener on 127.0.0.1 (a port of its own) that takes one `GET /callback?code=…&state=…`,
 //! answers with a page saying they can close the tab, and hands the address to the OAuth flow.
-//! The browser is the system's (`xdg-open`, `open`; `WARDEN_OPENER` names another), started with
-//! the credential-stripped environment.
+//! The browser is the system's ([`crate::opener`]).
 
 use std::time::Duration;
 
@@ -11,12 +10,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
 use super::oauth::Authorizer;
-use crate::sandbox::env::child_env;
 
 /// How long the sign-in waits for the user to finish in the browser.
 const SIGN_IN_WAIT: Duration = Duration::from_secs(300);
-/// The environment variable naming the program that opens a web page (tests, unusual desktops).
-pub const OPENER_ENV: &str = "WARDEN_OPENER";
 
 pub struct BrowserAuthorizer {
     listener: TcpListener,
@@ -86,21 +82,6 @@ fn open_in_browser(url: &str) -> Result<(), String> {
     if !(lower.starts_with("https://") || lower.starts_with("http://")) {
         return Err(format!("the sign-in page is not a web address: {url}"));
     }
-    let opener = std::env::var_os(OPENER_ENV).unwrap_or_else(|| {
-        if cfg!(target_os = "macos") {
-            "open".into()
-        } else {
-            "xdg-open".into()
-        }
-    });
-    std::process::Command::new(&opener)
-        .arg(url)
-        .env_clear()
-        .envs(child_env())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map(drop)
-        .map_err(|e| format!("could not open the browser ({}): {e}", opener.to_string_lossy()))
+    crate::opener::open(url)
+        .map_err(|e| format!("could not open the browser ({}): {e}", crate::opener::opener_program()))
 }

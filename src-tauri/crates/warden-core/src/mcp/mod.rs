@@ -19,7 +19,8 @@ pub mod server;
 mod spawn;
 mod tool;
 
-pub use browser::{BrowserAuthorizer, OPENER_ENV};
+pub use crate::opener::OPENER_ENV;
+pub use browser::BrowserAuthorizer;
 pub use connection::{connect, connect_with, ClientSetup, Connection, McpError, CATALOG_MAX};
 pub use handler::{Elicitation, Elicitor};
 pub use hub::{McpHub, ServerSlot, START_TIMEOUT};

@@ -1,0 +1,37 @@
+//! Opening a web page in the user's browser: the platform's "open with the default application"
+//! program (`xdg-open`, `open`; `WARDEN_OPENER` names another: a desktop without xdg-utils, or a
+//! test that records what it was asked), started with the credential-stripped environment and
+//! reaped off the async threads. Callers check the address first (http or https only).
+
+use std::process::{Command, Stdio};
+
+/// The environment variable naming the program that opens a web page.
+pub const OPENER_ENV: &str = "WARDEN_OPENER";
+
+/// The program that opens a web page here.
+pub fn opener_program() -> String {
+    if let Some(program) = std::env::var_os(OPENER_ENV).filter(|p| !p.is_empty()) {
+        return program.to_string_lossy().into_owned();
+    }
+    if cfg!(target_os = "macos") {
+        "open".to_owned()
+    } else {
+        "xdg-open".to_owned()
+    }
+}
+
+/// Start the opener on `url`, on its own; it is reaped when it ends.
+pub fn open(url: &str) -> std::io::Result<()> {
+    let mut child = Command::new(opener_program())
+        .arg(url)
+        .env_clear()
+        .envs(crate::sandbox::env::child_env())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
+    Ok(())
+}
