@@ -7,7 +7,6 @@ use std::path::Path;
 use warden_protocol::{McpServerConfig, McpServerState, McpServerStatus};
 
 use super::{Engine, SetupError};
-use crate::containment::BoxPolicy;
 use crate::mcp::{ConfigError, ServerSpec};
 
 #[derive(Debug, thiserror::Error)]
@@ -52,11 +51,10 @@ impl Engine {
         extra: &BTreeMap<String, McpServerConfig>,
     ) -> Result<Vec<McpServerStatus>, SetupError> {
         let project = self.project_outside_home(project)?;
-        let mut servers = self.approved_project_servers(&project);
-        servers.extend(self.settings().mcp_servers);
-        servers.extend(extra.clone());
+        let settings = self.settings();
+        let servers = self.mcp_servers(&project, &settings, extra);
         let (specs, bad) = crate::mcp::specs(&servers);
-        let commands_box = BoxPolicy::for_project(&project, &self.home.dirs());
+        let commands_box = self.commands_box(&project, &settings);
         let mut statuses = self.mcp.statuses(&specs, &project, Some(&commands_box)).await;
         for (name, error) in bad {
             statuses.push(not_running(
@@ -75,11 +73,15 @@ impl Engine {
     /// [`Engine::mcp_statuses`] for the window: for the chosen project folder, or the empty
     /// folder no-project sessions use.
     pub async fn window_mcp_statuses(&self) -> Result<Vec<McpServerStatus>, SetupError> {
-        let project = match self.settings().project_dir {
-            Some(dir) => std::path::PathBuf::from(dir),
-            None => self.no_project_root()?,
-        };
-        self.mcp_statuses(&project, &BTreeMap::new()).await
+        self.mcp_statuses(&self.window_project()?, &BTreeMap::new()).await
+    }
+
+    /// The folder the window's sessions work in: the chosen project, or the empty stand-in.
+    fn window_project(&self) -> Result<std::path::PathBuf, SetupError> {
+        match self.settings().project_dir {
+            Some(dir) => self.project_outside_home(Path::new(&dir)),
+            None => self.no_project_root(),
+        }
     }
 
     /// Sign the user in to the HTTP server `name` (OAuth: the sign-in page through `authorizer`);
@@ -95,11 +97,10 @@ impl Engine {
 
     /// Forget the sign-in to the HTTP server `name` (its tokens leave the keychain).
     pub async fn mcp_sign_out(&self, name: &str) -> Result<(), McpSetupError> {
+        let project = self.window_project().map_err(|e| McpSetupError::SignIn(e.to_string()))?;
         let config = self
-            .settings()
-            .mcp_servers
-            .get(name)
-            .cloned()
+            .mcp_servers(&project, &self.settings(), &BTreeMap::new())
+            .remove(name)
             .ok_or_else(|| McpSetupError::Unknown(name.to_owned()))?;
         let Some(url) = config.url else {
             return Err(McpSetupError::SignIn("only servers reached by URL sign in".to_owned()));
@@ -112,20 +113,15 @@ impl Engine {
         Ok(())
     }
 
+    /// The slot of the server `name` among the window project's servers (the same list its
+    /// sessions and statuses use, so looking one up never closes another).
     async fn mcp_slot(&self, name: &str) -> Result<std::sync::Arc<crate::mcp::ServerSlot>, McpSetupError> {
+        let project = self.window_project().map_err(|e| McpSetupError::SignIn(e.to_string()))?;
         let settings = self.settings();
-        let config = settings.mcp_servers.get(name).ok_or_else(|| McpSetupError::Unknown(name.to_owned()))?;
-        let spec = ServerSpec::from_config(name, config)?;
-        let project = match settings.project_dir {
-            Some(dir) => self
-                .project_outside_home(Path::new(&dir))
-                .map_err(|e| McpSetupError::SignIn(e.to_string()))?,
-            None => self.no_project_root().map_err(|e| McpSetupError::SignIn(e.to_string()))?,
-        };
-        let (specs, _) = crate::mcp::specs(&settings.mcp_servers);
-        let commands_box = BoxPolicy::for_project(&project, &self.home.dirs());
+        let (specs, _) = crate::mcp::specs(&self.mcp_servers(&project, &settings, &BTreeMap::new()));
+        let commands_box = self.commands_box(&project, &settings);
         self.mcp
-            .slot(&specs, &project, Some(&commands_box), &spec.name)
+            .slot(&specs, &project, Some(&commands_box), name)
             .await
             .ok_or_else(|| McpSetupError::Unknown(name.to_owned()))
     }

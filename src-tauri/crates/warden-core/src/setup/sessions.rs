@@ -223,15 +223,7 @@ impl Engine {
             brave_api_key: brave_key,
             ..ToolsConfig::default()
         };
-        // Commands never see Warden's own files: its settings, keys' seal, conversations.
-        let mut commands_box = BoxPolicy::for_project(project, &self.home.dirs());
-        if let Some(perms) = settings.tool_permissions.get(&project.to_string_lossy().into_owned()) {
-            commands_box = commands_box.with_project_choices(
-                perms.network,
-                &perms.extra_writable,
-                dirs::home_dir().as_deref(),
-            );
-        }
+        let commands_box = self.commands_box(project, settings);
         let mut registry = ToolRegistry::with_core_tools(config);
         if spec.project_chosen {
             for tool in self.mcp_tools(spec, settings, project, &commands_box).await {
@@ -265,8 +257,36 @@ impl Engine {
         Ok((registry, env, scope))
     }
 
-    /// The tools of the session's MCP servers (the settings' and the spec's), started as needed;
-    /// stdio servers run in `commands_box` (with the network unless their entry says otherwise).
+    /// The box the project's commands (and its stdio MCP servers) run in: Warden's own files
+    /// hidden (its settings, the keys' seal, conversations), with the project's own choices.
+    pub(super) fn commands_box(&self, project: &Path, settings: &Settings) -> BoxPolicy {
+        let commands_box = BoxPolicy::for_project(project, &self.home.dirs());
+        match settings.tool_permissions.get(&project.to_string_lossy().into_owned()) {
+            Some(perms) => commands_box.with_project_choices(
+                perms.network,
+                &perms.extra_writable,
+                dirs::home_dir().as_deref(),
+            ),
+            None => commands_box,
+        }
+    }
+
+    /// The MCP servers a session in `project` has: the project's approved `.mcp.json`, then the
+    /// settings' (the user's own entries win over a name in the file), then `extra` (one run's).
+    pub(super) fn mcp_servers(
+        &self,
+        project: &Path,
+        settings: &Settings,
+        extra: &BTreeMap<String, McpServerConfig>,
+    ) -> BTreeMap<String, McpServerConfig> {
+        let mut servers = self.approved_project_servers(project);
+        servers.extend(settings.mcp_servers.clone());
+        servers.extend(extra.clone());
+        servers
+    }
+
+    /// The tools of the session's MCP servers, started as needed; stdio servers run in
+    /// `commands_box` (with the network unless their entry says otherwise).
     async fn mcp_tools(
         &self,
         spec: &SessionSpec,
@@ -274,11 +294,7 @@ impl Engine {
         project: &Path,
         commands_box: &BoxPolicy,
     ) -> Vec<crate::mcp::McpTool> {
-        // The project's approved `.mcp.json` first: the user's own entries win over a name in it.
-        let mut servers = self.approved_project_servers(project);
-        servers.extend(settings.mcp_servers.clone());
-        servers.extend(spec.mcp_servers.clone());
-        let (specs, bad) = crate::mcp::specs(&servers);
+        let (specs, bad) = crate::mcp::specs(&self.mcp_servers(project, settings, &spec.mcp_servers));
         for (name, error) in bad {
             tracing::warn!(server = %name, %error, "MCP server not started");
         }
