@@ -173,11 +173,9 @@ async fn follow_up_puts_tool_results_first_with_is_error() {
         thinking: None,
         tool_choice: Default::default(),
     };
-    let (_, requests) =
-        run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request)
-            .await;
+    let sent = body_sent(request).await;
     assert_eq!(
-        normalize_tool_results(requests[0].body.clone()),
+        normalize_tool_results(sent.clone()),
         normalize_tool_results(without(expected, &["tool_choice"]))
     );
 }
@@ -210,10 +208,8 @@ async fn follow_up_after_thinking_echoes_the_signed_block() {
         thinking: Some(ThinkingConfig { budget_tokens: 2048 }),
         tool_choice: Default::default(),
     };
-    let (_, requests) =
-        run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request)
-            .await;
-    assert_eq!(normalize_tool_results(requests[0].body.clone()), normalize_tool_results(expected));
+    let sent = body_sent(request).await;
+    assert_eq!(normalize_tool_results(sent.clone()), normalize_tool_results(expected));
 }
 
 #[tokio::test]
@@ -347,10 +343,8 @@ async fn a_tool_results_image_goes_to_the_model_as_an_image_block() {
         thinking: None,
         tool_choice: Default::default(),
     };
-    let (_, requests) =
-        run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request)
-            .await;
-    let result = &requests[0].body["messages"][2]["content"][0];
+    let sent = body_sent(request).await;
+    let result = &sent["messages"][2]["content"][0];
     assert_eq!(result["type"], "tool_result");
     assert_eq!(
         result["content"],
@@ -359,4 +353,12 @@ async fn a_tool_results_image_goes_to_the_model_as_an_image_block() {
             {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
         ])
     );
+}
+
+/// The body of the request the provider sends for `request` (answered with a plain text stream).
+async fn body_sent(request: ChatRequest) -> serde_json::Value {
+    let (_, requests) =
+        run_with(KIND, vec![Reply::sse(fixture("anthropic/a_text.sse"), Split::Whole)], |_| {}, request)
+            .await;
+    requests[0].body.clone()
 }
