@@ -16,10 +16,20 @@ export const commands = {
 	chatHistory: (conversationId: string) => typedError<Message[], CommandError>(__TAURI_INVOKE("chat_history", { conversationId })),
 	/**  The saved conversations, newest first: `limit` of them (1 to 500) from `offset`. */
 	chatList: (offset: number, limit: number) => typedError<ConversationPage, CommandError>(__TAURI_INVOKE("chat_list", { offset, limit })),
+	/**
+	 *  The saved conversations holding every word of `query` (the last word as a prefix): those
+	 *  whose title matches first, then the most recently written matches; at most `limit` (1 to 200).
+	 */
+	chatSearch: (query: string, limit: number) => typedError<ConversationHit[], CommandError>(__TAURI_INVOKE("chat_search", { query, limit })),
 	/**  Names a saved conversation; an empty title names it after its first message again. */
 	chatRename: (conversationId: string, title: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_rename", { conversationId, title })),
-	/**  Deletes a conversation (refused while it is answering). One never saved is no error. */
+	/**
+	 *  Deletes a conversation (refused while it is answering); `chat_restore` brings it back within a
+	 *  minute. One never saved is no error.
+	 */
 	chatDelete: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_delete", { conversationId })),
+	/**  Brings back a conversation deleted moments ago (the window's "Undo"). */
+	chatRestore: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_restore", { conversationId })),
 	/**
 	 *  Rewinds a conversation: drops the `userMessageIndex`-th message the user wrote (0-based) and
 	 *  everything after it, leaving the project's files as they are (restoring them is a separate
@@ -265,13 +275,19 @@ export type ContentBlock = ({ type: "text"; text: string }) & { data?: never; si
 	type: "tool_result",
 } & ToolResultBlock;
 
+/**
+ *  A conversation a search found, with where (a message's words around the first match; `None`
+ *  when its title matched).
+ */
+export type ConversationHit = {
+	conversation: ConversationSummary,
+	snippet: string | null,
+};
+
 /**  One page of the saved conversations, newest first. */
 export type ConversationPage = {
 	conversations: ConversationSummary[],
-	/**
-	 *  Where the next page starts, or `None` after the last. Counts saved files, so a file that
-	 *  could not be read (left out of its page) does not shift the pages after it.
-	 */
+	/**  Where the next page starts, or `None` after the last. */
 	nextOffset: number | null,
 };
 
@@ -280,7 +296,7 @@ export type ConversationSummary = {
 	id: string,
 	/**  The title the user gave it, else the first line of its first message. */
 	title: string,
-	/**  The project folder it was held in, when the file records one. */
+	/**  The project folder it was held in, when one was recorded. */
 	projectRoot: string | null,
 	/**  When it last changed: milliseconds since the Unix epoch. */
 	updatedAtMs: number,

@@ -207,15 +207,22 @@ fn settings_written_by_another_program_are_reported_and_can_be_accepted() {
     assert_eq!(later.invoke("settings_get", json!({})).unwrap()["trustLevel"], "autonomous");
 }
 
+/// Saves a conversation as a session would, through a connection of its own to the app's store.
+fn save_conversation(app: &TestApp, id: &str, messages: &[warden_protocol::Message]) {
+    let home = WardenHome::at(app.home.path());
+    let store = warden_core::store::ConversationStore::open(&home.store_path()).unwrap();
+    for (seq, message) in messages.iter().enumerate() {
+        store.put_message(id, None, seq, message).unwrap();
+    }
+}
+
 /// The conversation list is the engine's: what is saved under Warden's home, whatever the window
 /// remembers.
 #[test]
 fn saved_conversations_are_listed_renamed_and_deleted() {
     let app = TestApp::new(Arc::new(MemoryStore::new()));
-    let home = WardenHome::at(app.home.path());
-    let path = home.conversation_path("conv-1").unwrap();
     let history = [warden_protocol::Message::user_text("Tidy the README\nplease")];
-    warden_core::history_file::save(&path, &history, None).unwrap();
+    save_conversation(&app, "conv-1", &history);
 
     let page = app.invoke("chat_list", json!({"offset": 0, "limit": 50})).unwrap();
     assert_eq!(page["nextOffset"], Value::Null);
@@ -233,10 +240,20 @@ fn saved_conversations_are_listed_renamed_and_deleted() {
     let missing = app.invoke("chat_rename", json!({"conversationId": "conv-2", "title": "x"})).unwrap_err();
     assert_eq!(missing["code"], "INVALID_INPUT");
 
+    let found = app.invoke("chat_search", json!({"query": "readme", "limit": 10})).unwrap();
+    assert_eq!(found[0]["conversation"]["id"], "conv-1", "{found}");
+    assert_eq!(found[0]["snippet"], "Tidy the README please");
+    assert_eq!(app.invoke("chat_search", json!({"query": "nowhere", "limit": 10})).unwrap(), json!([]));
+
     app.invoke("chat_delete", json!({"conversationId": "conv-1"})).unwrap();
-    assert!(!path.exists());
     let page = app.invoke("chat_list", json!({"offset": 0, "limit": 50})).unwrap();
     assert_eq!(page["conversations"], json!([]));
+    assert_eq!(app.invoke("chat_history", json!({"conversationId": "conv-1"})).unwrap(), json!([]));
+    // Undo.
+    app.invoke("chat_restore", json!({"conversationId": "conv-1"})).unwrap();
+    let page = app.invoke("chat_list", json!({"offset": 0, "limit": 50})).unwrap();
+    assert_eq!(page["conversations"][0]["title"], "Docs");
+    app.invoke("chat_delete", json!({"conversationId": "conv-1"})).unwrap();
     let bad = app.invoke("chat_delete", json!({"conversationId": "a/b"})).unwrap_err();
     assert_eq!(bad["code"], "INVALID_INPUT");
 }
@@ -246,8 +263,6 @@ fn saved_conversations_are_listed_renamed_and_deleted() {
 #[test]
 fn a_conversation_is_rewound_to_before_one_of_its_messages() {
     let app = TestApp::new(Arc::new(MemoryStore::new()));
-    let home = WardenHome::at(app.home.path());
-    let path = home.conversation_path("conv-1").unwrap();
     let assistant = |text: &str| warden_protocol::Message {
         role: warden_protocol::Role::Assistant,
         content: vec![warden_protocol::ContentBlock::Text { text: text.into() }],
@@ -258,7 +273,7 @@ fn a_conversation_is_rewound_to_before_one_of_its_messages() {
         warden_protocol::Message::user_text("two"),
         assistant("reply two"),
     ];
-    warden_core::history_file::save(&path, &history, None).unwrap();
+    save_conversation(&app, "conv-1", &history);
 
     let text = app.invoke("chat_rewind", json!({"conversationId": "conv-1", "userMessageIndex": 1})).unwrap();
     assert_eq!(text, "two");

@@ -144,7 +144,7 @@ impl From<ConversationError> for CommandError {
     fn from(err: ConversationError) -> Self {
         let code = match err {
             ConversationError::BadId(_) | ConversationError::NotFound(_) => CommandErrorCode::InvalidInput,
-            ConversationError::Delete(_) | ConversationError::Config(_) => CommandErrorCode::Internal,
+            ConversationError::Store(_) => CommandErrorCode::Internal,
         };
         Self::new(code, sentence(&err.to_string()))
     }

@@ -197,8 +197,8 @@ impl AppState {
         }
     }
 
-    /// Deletes a conversation's saved file and forgets its session. Refused while it is answering:
-    /// the turn's save would bring the file back.
+    /// Deletes a saved conversation (it can be restored for a minute) and forgets its session.
+    /// Refused while it is answering.
     pub async fn delete_conversation(&self, conversation_id: &str) -> CommandResult<()> {
         // Held across the delete so a send cannot start the session again meanwhile.
         let mut sessions = self.sessions.lock().await;
@@ -229,6 +229,14 @@ impl AppState {
         Ok(text)
     }
 
+    /// Whether the store holds more of the conversation than the `held` messages the open
+    /// session has: something else wrote to it since.
+    fn saved_elsewhere(&self, conversation_id: &str, held: usize) -> bool {
+        self.engine
+            .conversation_summary(conversation_id)
+            .is_ok_and(|saved| usize::try_from(saved.message_count).unwrap_or(usize::MAX) > held)
+    }
+
     async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {
         self.sessions.lock().await.get(conversation_id).map(|open| open.session.clone())
     }
@@ -240,9 +248,10 @@ impl AppState {
         let history = match sessions.get(conversation_id) {
             // A running turn finishes under the settings it started with; the send is refused
             // as busy by the session itself.
-            Some(open) if open.settings_version == version || open.session.is_busy() => {
-                return Ok(open.session.clone());
-            }
+            Some(open) if open.session.is_busy() => return Ok(open.session.clone()),
+            // Another face (`warden exec --resume`) went on with it: start again from the store.
+            Some(open) if self.saved_elsewhere(conversation_id, open.session.history().len()) => None,
+            Some(open) if open.settings_version == version => return Ok(open.session.clone()),
             Some(stale) => Some(stale.session.history()),
             None => None,
         };

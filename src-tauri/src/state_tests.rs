@@ -204,10 +204,9 @@ async fn a_conversation_is_deleted_only_when_no_turn_runs() {
 
     state.send("c-del".into(), "hi".into()).await.unwrap();
     recorder.turns_ended(1).await;
-    let saved = home.path().join("conversations/c-del.json");
     let listed = || async {
         for _ in 0..250 {
-            if state.engine.list_conversations(0, 10).conversations.len() == 1 {
+            if state.engine.list_conversations(0, 10).unwrap().conversations.len() == 1 {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -215,7 +214,7 @@ async fn a_conversation_is_deleted_only_when_no_turn_runs() {
         panic!("the conversation was never listed");
     };
     listed().await;
-    let summary = &state.engine.list_conversations(0, 10).conversations[0];
+    let summary = &state.engine.list_conversations(0, 10).unwrap().conversations[0];
     assert_eq!((summary.title.as_str(), summary.message_count), ("hi", 2));
     let canonical = std::fs::canonicalize(project.path()).unwrap();
     assert_eq!(summary.project_root.as_deref(), Some(canonical.to_string_lossy().as_ref()));
@@ -223,7 +222,7 @@ async fn a_conversation_is_deleted_only_when_no_turn_runs() {
     state.send("c-del".into(), "and again".into()).await.unwrap();
     let refused = state.delete_conversation("c-del").await.unwrap_err();
     assert_eq!(refused.code, crate::error::CommandErrorCode::InvalidInput);
-    assert!(saved.exists());
+    assert!(state.engine.conversation_summary("c-del").is_ok());
 
     state.cancel("c-del".into()).await.unwrap();
     recorder.turns_ended(2).await;
@@ -236,9 +235,9 @@ async fn a_conversation_is_deleted_only_when_no_turn_runs() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(deleted, "the delete was refused after the turn ended");
-    assert!(!saved.exists());
+    assert!(state.engine.conversation_summary("c-del").is_err());
     assert!(state.history("c-del").await.is_empty(), "the session was forgotten too");
-    assert!(state.engine.list_conversations(0, 10).conversations.is_empty());
+    assert!(state.engine.list_conversations(0, 10).unwrap().conversations.is_empty());
 }
 
 /// After a 401 the user saves the right key in Settings: the conversation that failed goes on with

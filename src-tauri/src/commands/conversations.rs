@@ -1,8 +1,8 @@
-//! `chat_list`, `chat_rename`, `chat_delete`, `chat_rewind`: the saved conversations, as the engine finds them
-//! under Warden's home (the window keeps no list of its own).
+//! `chat_list`, `chat_search`, `chat_rename`, `chat_delete`, `chat_restore`, `chat_rewind`: the
+//! saved conversations, from the engine's conversation store (the window keeps no list of its own).
 
 use tauri::State;
-use warden_protocol::ConversationPage;
+use warden_protocol::{ConversationHit, ConversationPage};
 
 use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
@@ -23,7 +23,20 @@ pub async fn chat_list(
     limit: u32,
 ) -> CommandResult<ConversationPage> {
     let engine = state.engine.clone();
-    off_thread(move || engine.list_conversations(offset, limit)).await
+    Ok(off_thread(move || engine.list_conversations(offset, limit)).await??)
+}
+
+/// The saved conversations holding every word of `query` (the last word as a prefix): those
+/// whose title matches first, then the most recently written matches; at most `limit` (1 to 200).
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_search(
+    state: State<'_, AppState>,
+    query: String,
+    limit: u32,
+) -> CommandResult<Vec<ConversationHit>> {
+    let engine = state.engine.clone();
+    Ok(off_thread(move || engine.search_conversations(&query, limit)).await??)
 }
 
 /// Names a saved conversation; an empty title names it after its first message again.
@@ -38,11 +51,20 @@ pub async fn chat_rename(
     Ok(off_thread(move || engine.rename_conversation(&conversation_id, &title)).await??)
 }
 
-/// Deletes a conversation (refused while it is answering). One never saved is no error.
+/// Deletes a conversation (refused while it is answering); `chat_restore` brings it back within a
+/// minute. One never saved is no error.
 #[tauri::command]
 #[specta::specta]
 pub async fn chat_delete(state: State<'_, AppState>, conversation_id: String) -> CommandResult<()> {
     state.delete_conversation(&conversation_id).await
+}
+
+/// Brings back a conversation deleted moments ago (the window's "Undo").
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_restore(state: State<'_, AppState>, conversation_id: String) -> CommandResult<()> {
+    let engine = state.engine.clone();
+    Ok(off_thread(move || engine.restore_conversation(&conversation_id)).await??)
 }
 
 /// Rewinds a conversation: drops the `userMessageIndex`-th message the user wrote (0-based) and

@@ -7,7 +7,6 @@ pub mod agent;
 pub mod checkpoint;
 pub mod config;
 pub mod containment;
-pub mod history_file;
 pub mod mcp;
 pub mod opener;
 pub mod policy;
@@ -17,6 +16,7 @@ pub mod sandbox;
 pub mod scope;
 pub mod secrets;
 pub mod setup;
+pub mod store;
 pub mod tool;
 pub mod tools;
 

@@ -10,7 +10,7 @@ pub struct ConversationSummary {
     pub id: String,
     /// The title the user gave it, else the first line of its first message.
     pub title: String,
-    /// The project folder it was held in, when the file records one.
+    /// The project folder it was held in, when one was recorded.
     pub project_root: Option<String>,
     /// When it last changed: milliseconds since the Unix epoch.
     pub updated_at_ms: u64,
@@ -22,7 +22,15 @@ pub struct ConversationSummary {
 #[serde(rename_all = "camelCase")]
 pub struct ConversationPage {
     pub conversations: Vec<ConversationSummary>,
-    /// Where the next page starts, or `None` after the last. Counts saved files, so a file that
-    /// could not be read (left out of its page) does not shift the pages after it.
+    /// Where the next page starts, or `None` after the last.
     pub next_offset: Option<u32>,
+}
+
+/// A conversation a search found, with where (a message's words around the first match; `None`
+/// when its title matched).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationHit {
+    pub conversation: ConversationSummary,
+    pub snippet: Option<String>,
 }

@@ -38,10 +38,9 @@ pub struct SessionConfig {
     pub max_parallel: usize,
     /// How long one provider call may take from request to last byte.
     pub iteration_timeout: Duration,
-    /// Where the history is saved after every turn (the desktop app keeps conversations across
-    /// restarts); `None` keeps it in memory only.
-    pub history_file: Option<std::path::PathBuf>,
-    /// The project folder, recorded in the history file so the conversation list can show it.
+    /// Where each message is saved as it completes; `None` keeps the conversation in memory only.
+    pub store: Option<Arc<crate::store::ConversationStore>>,
+    /// The project folder, recorded with the conversation so the list can show it.
     pub project_root: Option<std::path::PathBuf>,
 }
 
@@ -63,7 +62,7 @@ impl SessionConfig {
             thinking: None,
             max_parallel: 4,
             iteration_timeout: Duration::from_secs(600),
-            history_file: None,
+            store: None,
             project_root: None,
         }
     }
@@ -105,15 +104,27 @@ impl SessionCore {
         lock(&self.history).clone()
     }
 
-    /// Append a message; consecutive user messages merge into one turn (providers want turns to
-    /// alternate).
+    /// Append a message and save it; consecutive user messages merge into one turn (providers
+    /// want turns to alternate).
     pub fn push_history(&self, message: Message) {
-        let mut history = lock(&self.history);
-        match history.last_mut() {
-            Some(last) if last.role == Role::User && message.role == Role::User => {
-                last.content.extend(message.content)
+        let (seq, saved) = {
+            let mut history = lock(&self.history);
+            match history.last_mut() {
+                Some(last) if last.role == Role::User && message.role == Role::User => {
+                    last.content.extend(message.content)
+                }
+                _ => history.push(message),
             }
-            _ => history.push(message),
+            let seq = history.len() - 1;
+            (seq, self.config.store.as_ref().map(|_| history[seq].clone()))
+        };
+        if let (Some(store), Some(message)) = (&self.config.store, saved) {
+            // A few hundred microseconds: done in line, so messages are saved in their order. A
+            // failure is logged and the conversation goes on in memory.
+            let root = self.config.project_root.as_deref();
+            if let Err(error) = store.put_message(&self.config.conversation_id, root, seq, &message) {
+                tracing::warn!(%error, "could not save the message");
+            }
         }
     }
 
@@ -296,24 +307,7 @@ impl Session {
                 tracing::warn!(%error, "no checkpoint at the end of the turn");
             }
         }
-        self.save_history().await;
         end
-    }
-
-    /// Write the history to its file, if it has one. A failure is logged: the conversation goes
-    /// on in memory.
-    async fn save_history(&self) {
-        let Some(path) = self.core.config.history_file.clone() else { return };
-        let history = self.core.history();
-        let root = self.core.config.project_root.clone();
-        let saved =
-            tokio::task::spawn_blocking(move || crate::history_file::save(&path, &history, root.as_deref()))
-                .await;
-        match saved {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => tracing::warn!(%error, "could not save the conversation"),
-            Err(error) => tracing::warn!(%error, "could not save the conversation"),
-        }
     }
 }
 

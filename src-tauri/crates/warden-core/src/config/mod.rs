@@ -201,16 +201,13 @@ impl WardenHome {
         self.data_dir.join("checkpoints").join(project_storage_name(&canonical))
     }
 
-    /// Where a conversation's history is kept, or `None` for an id that is not a plain name
-    /// (ids come from the window; one can never name a path outside this folder).
-    pub fn conversation_path(&self, conversation_id: &str) -> Option<PathBuf> {
-        let plain = !conversation_id.is_empty()
-            && conversation_id.len() <= 128
-            && conversation_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        plain.then(|| self.conversations_dir().join(format!("{conversation_id}.json")))
+    /// The conversation store (see [`crate::store`]).
+    pub fn store_path(&self) -> PathBuf {
+        self.data_dir.join(crate::store::STORE_FILE)
     }
 
-    /// The folder of the saved conversations, one `<id>.json` each.
+    /// Where an older Warden kept its conversations, one `<id>.json` each (imported into the store
+    /// once, then moved to `imported/` inside it).
     pub fn conversations_dir(&self) -> PathBuf {
         self.data_dir.join("conversations")
     }
@@ -516,11 +513,10 @@ mod tests {
     }
 
     #[test]
-    fn conversation_files_only_for_plain_ids() {
-        let home = WardenHome::at("/h");
-        assert_eq!(home.conversation_path("3f2a-b_9"), Some(PathBuf::from("/h/conversations/3f2a-b_9.json")));
+    fn conversation_ids_are_plain_names() {
+        assert!(crate::store::is_conversation_id("3f2a-b_9"));
         for bad in ["", "../settings", "a/b", "a.json", "x\0", &"a".repeat(129)] {
-            assert_eq!(home.conversation_path(bad), None, "{bad:?}");
+            assert!(!crate::store::is_conversation_id(bad), "{bad:?}");
         }
     }
 

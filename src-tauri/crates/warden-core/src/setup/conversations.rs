@@ -1,23 +1,15 @@
-//! The saved conversations: listed from the files under Warden's home (so every face sees the same
-//! ones, whatever a window remembers), renamed and deleted.
+//! The saved conversations, as every face sees them: listed, searched, renamed, deleted (and
+//! brought back), rewound. They live in the conversation store (see [`crate::store`]), opened
+//! when first needed; the files an older Warden kept are imported then.
 
-use std::path::PathBuf;
-use std::time::SystemTime;
+use std::sync::Arc;
 
-use warden_protocol::{ContentBlock, ConversationPage, ConversationSummary, Message, Role};
+use warden_protocol::{ContentBlock, ConversationHit, ConversationPage, ConversationSummary, Message, Role};
 
 use super::Engine;
-use crate::config::ConfigError;
-use crate::history_file::{self, HistoryFile};
+use crate::store::{self, ConversationStore, StoreError};
 
-/// The most conversations one page holds.
-pub const MAX_PAGE: u32 = 500;
-/// How long a title made from a first message may be, in characters.
-const TITLE_CHARS: usize = 60;
-/// How long a title the user gives may be, in characters.
-const MAX_TITLE_CHARS: usize = 200;
-/// The title of a conversation with nothing to name it after.
-const UNTITLED: &str = "New conversation";
+pub use crate::store::read::MAX_PAGE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConversationError {
@@ -25,144 +17,123 @@ pub enum ConversationError {
     BadId(String),
     #[error("there is no saved conversation `{0}`")]
     NotFound(String),
-    #[error("could not delete the conversation: {0}")]
-    Delete(std::io::Error),
     #[error(transparent)]
-    Config(#[from] ConfigError),
+    Store(#[from] StoreError),
 }
 
-/// A saved conversation file and when it last changed.
-struct Found {
-    id: String,
-    path: PathBuf,
-    modified: SystemTime,
-}
+/// The store, opened once per engine (a failed open is tried again next time).
+#[derive(Default)]
+pub(super) struct OpenStore(std::sync::Mutex<Option<Arc<ConversationStore>>>);
 
 impl Engine {
-    /// The saved conversations, newest first, `limit` (1 to [`MAX_PAGE`]) from `offset`. A
-    /// file that cannot be read is left out with a warning; it never fails the list.
-    pub fn list_conversations(&self, offset: u32, limit: u32) -> ConversationPage {
-        let mut found = self.conversation_files();
-        found.sort_by(|a, b| b.modified.cmp(&a.modified).then_with(|| a.id.cmp(&b.id)));
-        let start = usize::try_from(offset).unwrap_or(usize::MAX).min(found.len());
-        let limit = usize::try_from(limit.clamp(1, MAX_PAGE)).unwrap_or(1);
-        let end = start.saturating_add(limit).min(found.len());
-        let conversations = found[start..end].iter().filter_map(summary).collect();
-        let next_offset = (end < found.len()).then(|| u32::try_from(end).unwrap_or(u32::MAX));
-        ConversationPage { conversations, next_offset }
+    /// The conversation store, opened (and the older conversation files imported) on first use.
+    pub fn conversation_store(&self) -> Result<Arc<ConversationStore>, ConversationError> {
+        let mut open = self.store.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(store) = open.as_ref() {
+            return Ok(store.clone());
+        }
+        let store = Arc::new(ConversationStore::open(&self.home.store_path())?);
+        store::import_json_files(&store, &self.home.conversations_dir(), store::is_conversation_id);
+        *open = Some(store.clone());
+        Ok(store)
+    }
+
+    /// The saved conversations, newest first, `limit` (1 to [`MAX_PAGE`]) from `offset`.
+    pub fn list_conversations(&self, offset: u32, limit: u32) -> Result<ConversationPage, ConversationError> {
+        Ok(self.conversation_store()?.list(offset, limit)?)
+    }
+
+    /// The saved conversations holding every word of `query` (titles first), at most `limit`.
+    pub fn search_conversations(
+        &self,
+        query: &str,
+        limit: u32,
+    ) -> Result<Vec<ConversationHit>, ConversationError> {
+        Ok(self.conversation_store()?.search(query, limit)?)
+    }
+
+    /// One saved conversation's line in the list.
+    pub fn conversation_summary(&self, id: &str) -> Result<ConversationSummary, ConversationError> {
+        let id = checked(id)?;
+        self.conversation_store()?.summary(id)?.ok_or_else(|| ConversationError::NotFound(id.to_owned()))
+    }
+
+    /// The most recently changed conversation held in `project` (any when `None`).
+    pub fn latest_conversation(
+        &self,
+        project: Option<&std::path::Path>,
+    ) -> Result<Option<String>, ConversationError> {
+        Ok(self.conversation_store()?.latest(project)?)
     }
 
     /// Names a saved conversation; an empty title goes back to naming it after its first message.
     pub fn rename_conversation(&self, id: &str, title: &str) -> Result<(), ConversationError> {
-        let path = self.conversation_file(id)?;
-        let title = clean_title(title);
-        if history_file::set_title(&path, title)? {
+        let id = checked(id)?;
+        let title = store::text::clean_title(title);
+        if self.conversation_store()?.set_title(id, title.as_deref())? {
             Ok(())
         } else {
             Err(ConversationError::NotFound(id.to_owned()))
         }
     }
 
-    /// Deletes a saved conversation. Deleting one that was never saved is no error.
+    /// Deletes a saved conversation; [`Engine::restore_conversation`] brings it back for a while
+    /// (see [`store::UNDO_DELETE`]). Deleting one that was never saved is no error.
     pub fn delete_conversation(&self, id: &str) -> Result<(), ConversationError> {
-        let path = self.conversation_file(id)?;
-        history_file::remove(&path).map_err(ConversationError::Delete)?;
+        let id = checked(id)?;
+        self.conversation_store()?.delete(id)?;
         Ok(())
+    }
+
+    /// Brings back a conversation deleted moments ago.
+    pub fn restore_conversation(&self, id: &str) -> Result<(), ConversationError> {
+        let id = checked(id)?;
+        if self.conversation_store()?.restore(id)? {
+            Ok(())
+        } else {
+            Err(ConversationError::NotFound(id.to_owned()))
+        }
     }
 
     /// Drops the `n`-th message the user wrote in a saved conversation (0-based) and everything
     /// after it: the conversation goes on from before it. The project's files are not touched
     /// (restoring them is a separate choice). The dropped message's text comes back, to offer again.
     pub fn rewind_conversation(&self, id: &str, n: usize) -> Result<String, ConversationError> {
-        let path = self.conversation_file(id)?;
-        history_file::rewind(&path, n)?
-            .ok_or_else(|| ConversationError::NotFound(format!("{id} (message {n})")))
-    }
-
-    fn conversation_file(&self, id: &str) -> Result<PathBuf, ConversationError> {
-        self.home.conversation_path(id).ok_or_else(|| ConversationError::BadId(id.to_owned()))
-    }
-
-    /// Every `<id>.json` in the conversations folder whose name is a conversation id (not the
-    /// files kept aside, not temporary files).
-    fn conversation_files(&self) -> Vec<Found> {
-        let dir = self.home.conversations_dir();
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
-            Err(error) => {
-                tracing::warn!(%error, dir = %dir.display(), "could not list the saved conversations");
-                return Vec::new();
-            }
-        };
-        entries
-            .filter_map(|entry| {
-                let path = entry.ok()?.path();
-                let id = path.file_name()?.to_str()?.strip_suffix(".json")?.to_owned();
-                (self.home.conversation_path(&id).as_deref() == Some(path.as_path())).then_some((id, path))
-            })
-            .filter_map(|(id, path)| match std::fs::metadata(&path).and_then(|m| m.modified()) {
-                Ok(modified) if path.is_file() => Some(Found { id, path, modified }),
-                Ok(_) => None,
-                Err(error) => {
-                    tracing::warn!(%error, path = %path.display(), "skipping a conversation file");
-                    None
-                }
-            })
-            .collect()
+        let id = checked(id)?;
+        let store = self.conversation_store()?;
+        let messages = store.messages(id)?;
+        let not_found = || ConversationError::NotFound(format!("{id} (message {n})"));
+        let at = nth_user_message(&messages, n).ok_or_else(not_found)?;
+        store.truncate(id, at)?;
+        Ok(user_text(&messages[at]))
     }
 }
 
-/// The line a conversation gets in the list, or `None` (logged) when its file cannot be read.
-fn summary(found: &Found) -> Option<ConversationSummary> {
-    let file: HistoryFile = match history_file::read(&found.path) {
-        Ok(file) => file,
-        Err(error) => {
-            tracing::warn!(%error, path = %found.path.display(), "skipping an unreadable conversation file");
-            return None;
-        }
-    };
-    let title =
-        file.title.clone().filter(|t| !t.trim().is_empty()).unwrap_or_else(|| title_from(&file.messages));
-    Some(ConversationSummary {
-        id: found.id.clone(),
-        title,
-        project_root: file.project_root.as_deref().map(|p| p.to_string_lossy().into_owned()),
-        updated_at_ms: millis_since_epoch(found.modified),
-        message_count: u32::try_from(file.messages.len()).unwrap_or(u32::MAX),
-    })
+fn checked(id: &str) -> Result<&str, ConversationError> {
+    if store::is_conversation_id(id) {
+        Ok(id)
+    } else {
+        Err(ConversationError::BadId(id.to_owned()))
+    }
 }
 
-/// The first line of the first thing the user said, cut to [`TITLE_CHARS`].
-fn title_from(messages: &[Message]) -> String {
-    let first = messages.iter().filter(|m| m.role == Role::User).find_map(|m| {
-        m.content.iter().find_map(|block| match block {
-            ContentBlock::Text { text } => text.lines().map(str::trim).find(|line| !line.is_empty()),
-            _ => None,
+/// Where the `n`-th message the user wrote is (a user message that is not only tool results).
+pub fn nth_user_message(messages: &[Message], n: usize) -> Option<usize> {
+    messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            m.role == Role::User && m.content.iter().any(|b| !matches!(b, ContentBlock::ToolResult(_)))
         })
-    });
-    match first {
-        Some(line) => cut(line, TITLE_CHARS),
-        None => UNTITLED.to_owned(),
-    }
+        .nth(n)
+        .map(|(i, _)| i)
 }
 
-/// A title as given by the user: one line, trimmed, at most [`MAX_TITLE_CHARS`]; `None` when empty.
-fn clean_title(title: &str) -> Option<String> {
-    let one_line: String = title.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    let trimmed = one_line.trim();
-    (!trimmed.is_empty()).then(|| cut(trimmed, MAX_TITLE_CHARS))
-}
-
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let kept: String = text.chars().take(max - 1).collect();
-    format!("{}…", kept.trim_end())
-}
-
-fn millis_since_epoch(time: SystemTime) -> u64 {
-    time.duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+fn user_text(message: &Message) -> String {
+    message
+        .content
+        .iter()
+        .filter_map(|b| if let ContentBlock::Text { text } = b { Some(text.as_str()) } else { None })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

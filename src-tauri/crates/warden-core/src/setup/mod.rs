@@ -109,6 +109,8 @@ pub struct Engine {
     no_project_root: std::sync::Mutex<Option<tempfile::TempDir>>,
     /// The MCP servers the sessions use, started when first needed and shared by them all.
     mcp: crate::mcp::McpHub,
+    /// The saved conversations, opened when first needed.
+    store: conversations::OpenStore,
 }
 
 impl Engine {
@@ -147,6 +149,7 @@ impl Engine {
             load_notice: loaded.notice,
             checkpoint_stores: checkpoints::OpenStores::default(),
             no_project_root: std::sync::Mutex::new(None),
+            store: conversations::OpenStore::default(),
             mcp: crate::mcp::McpHub::new(crate::mcp::ClientSetup {
                 secrets: Some(mcp_secrets),
                 elicitor: None,

@@ -41,8 +41,8 @@ pub struct SessionSpec {
     pub approval_timeout_secs: Option<u32>,
     pub max_turns: u32,
     pub searxng_url: Option<String>,
-    /// Where the session saves its history after every turn (`None`: memory only).
-    pub history_file: Option<PathBuf>,
+    /// Whether the session saves each message in the conversation store (`false`: memory only).
+    pub save: bool,
     /// `false` when the user has chosen no project folder: `project` is an empty stand-in and the
     /// model is told it has no files to work on.
     pub project_chosen: bool,
@@ -66,7 +66,7 @@ impl SessionSpec {
             approval_timeout_secs: None,
             max_turns: 200,
             searxng_url: None,
-            history_file: None,
+            save: false,
             project_chosen: true,
             mcp_servers: BTreeMap::new(),
         }
@@ -74,10 +74,13 @@ impl SessionSpec {
 }
 
 impl Engine {
-    /// The history saved for a conversation (empty when there is none).
+    /// The history saved for a conversation (empty when there is none, or it cannot be read).
     pub fn stored_history(&self, conversation_id: &str) -> Vec<Message> {
-        let Some(path) = self.home.conversation_path(conversation_id) else { return Vec::new() };
-        crate::history_file::load(&path).unwrap_or_else(|error| {
+        if !crate::store::is_conversation_id(conversation_id) {
+            return Vec::new();
+        }
+        let read = self.conversation_store().and_then(|store| Ok(store.messages(conversation_id)?));
+        read.unwrap_or_else(|error| {
             tracing::warn!(%error, "could not read the conversation");
             Vec::new()
         })
@@ -114,7 +117,7 @@ impl Engine {
         spec.provider = settings.active_provider;
         spec.trust = settings.trust_level;
         spec.default_scope = super::tools::window_default_scope();
-        spec.history_file = self.home.conversation_path(&spec.conversation_id);
+        spec.save = true;
         self.start(spec).await
     }
 
@@ -164,7 +167,12 @@ impl Engine {
         config.scope = scope;
         config.approval_timeout = approval_timeout(&spec, &settings);
         config.max_turns = spec.max_turns.max(1);
-        config.history_file = spec.history_file.clone();
+        if spec.save && crate::store::is_conversation_id(&spec.conversation_id) {
+            match self.conversation_store() {
+                Ok(store) => config.store = Some(store),
+                Err(error) => tracing::warn!(%error, "the conversation will not be saved"),
+            }
+        }
         config.project_root = Some(project);
         if let Some(store) = env.checkpoints().cloned() {
             // While the user types: the retention policy, then the first look at every file (later
