@@ -28,6 +28,48 @@ pub enum Command {
     Checkpoint(CheckpointArgs),
     /// The MCP servers whose tools the agent gets: list, add, remove.
     Mcp(McpArgs),
+    /// The saved conversations (the window's and `warden exec`'s): list, show, search, delete.
+    Sessions(SessionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SessionsArgs {
+    #[command(subcommand)]
+    pub action: SessionsAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SessionsAction {
+    /// The saved conversations, most recent first.
+    List {
+        /// How many to list.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=500))]
+        limit: u32,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One conversation's messages.
+    Show {
+        id: String,
+        /// Print JSON on stdout (the messages exactly as stored).
+        #[arg(long)]
+        json: bool,
+    },
+    /// The conversations holding every word of QUERY (titles, messages, tool calls and results).
+    Search {
+        query: String,
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
+        limit: u32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Delete a conversation for good.
+    Delete {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -207,6 +249,15 @@ pub struct ExecArgs {
     /// Offer tools through the text protocol (for models without native tool calling).
     #[arg(long)]
     pub text_tools: bool,
+    /// Continue the saved conversation with this id (`warden sessions list` shows them).
+    #[arg(long, value_name = "ID", conflicts_with = "continue_last")]
+    pub resume: Option<String>,
+    /// Continue the last conversation held in this project.
+    #[arg(long = "continue")]
+    pub continue_last: bool,
+    /// Do not save this conversation (or, with --resume / --continue, what this run adds to it).
+    #[arg(long)]
+    pub ephemeral: bool,
 }
 
 #[derive(Debug, Args)]

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use warden_core::agent::{Session, TurnEnd};
-use warden_core::setup::Engine;
+use warden_core::setup::{ConversationError, Engine};
 use warden_protocol::{ChatError, Event, ToolApproval};
 
 use crate::approvals_input::{self, Answer};
@@ -33,7 +33,6 @@ pub async fn run(args: ExecArgs) -> u8 {
             return 2;
         }
     };
-    let conversation_id = spec.conversation_id.clone();
     let engine = match Engine::from_env() {
         Ok(engine) => engine,
         Err(error) => {
@@ -41,7 +40,24 @@ pub async fn run(args: ExecArgs) -> u8 {
             return 1;
         }
     };
-    let (session, mut events) = match engine.start(spec).await {
+    let mut spec = spec;
+    let resumed = match conversation_to_continue(&engine, &args, &spec.project) {
+        Ok(resumed) => resumed,
+        Err(message) => {
+            eprintln!("warden: {}", sanitize::body(&message));
+            return 2;
+        }
+    };
+    if let Some(id) = &resumed {
+        spec.conversation_id = id.clone();
+    }
+    spec.save = !args.ephemeral;
+    let conversation_id = spec.conversation_id.clone();
+    let started = match &resumed {
+        Some(id) => engine.resume(spec, id).await,
+        None => engine.start(spec).await,
+    };
+    let (session, mut events) = match started {
         Ok(started) => started,
         Err(error) => {
             // With --json the event is for the script and stderr for the person; without, the
@@ -131,6 +147,9 @@ pub async fn run(args: ExecArgs) -> u8 {
     render.flush();
     // The session is over: its background commands and whatever any command left behind end too.
     drop(session);
+    if !args.ephemeral {
+        saved_note(&conversation_id, args.common.json);
+    }
     let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
     match end {
         Ok(Ok(TurnEnd::Cancelled)) if interrupted.is_some() => interrupted.unwrap_or(130),
@@ -145,6 +164,45 @@ pub async fn run(args: ExecArgs) -> u8 {
             eprintln!("warden: the turn failed: {}", sanitize::body(&error.to_string()));
             1
         }
+    }
+}
+
+/// The saved conversation `--resume` or `--continue` names (`None` for a new one), or why it
+/// cannot be continued.
+fn conversation_to_continue(
+    engine: &Engine,
+    args: &ExecArgs,
+    project: &std::path::Path,
+) -> Result<Option<String>, String> {
+    if let Some(id) = &args.resume {
+        return match engine.conversation_summary(id) {
+            Ok(_) => Ok(Some(id.clone())),
+            Err(ConversationError::NotFound(_)) => {
+                Err(format!("--resume: there is no saved conversation `{id}` (see: warden sessions list)"))
+            }
+            Err(error) => Err(format!("--resume: {error}")),
+        };
+    }
+    if !args.continue_last {
+        return Ok(None);
+    }
+    let root = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+    match engine.latest_conversation(Some(&root)) {
+        Ok(Some(id)) => Ok(Some(id)),
+        Ok(None) => Err(format!(
+            "--continue: no saved conversation in {} (start one without --continue)",
+            root.display()
+        )),
+        Err(error) => Err(format!("--continue: {error}")),
+    }
+}
+
+/// Says on stderr which conversation this was and how to go on with it.
+fn saved_note(conversation_id: &str, json: bool) {
+    if json {
+        eprintln!("warden: conversation {conversation_id}");
+    } else {
+        eprintln!("warden: conversation {conversation_id} saved; continue it with: warden exec --resume {conversation_id} \"…\"");
     }
 }
 

@@ -2,7 +2,8 @@
 //! events; `warden tool` runs one tool through the same registry, sandbox and policy;
 //! `warden sandbox` runs any command in the box the agent's commands run in; `warden checkpoint`
 //! lists, compares and restores the checkpoints taken before each change; `warden mcp` lists, adds
-//! and removes the MCP servers whose tools the agent gets.
+//! and removes the MCP servers whose tools the agent gets; `warden sessions` lists, shows, searches
+//! and deletes the saved conversations.
 
 mod approvals_input;
 mod args;
@@ -12,6 +13,7 @@ mod mcp_cmd;
 mod render;
 mod sandbox_cmd;
 mod sanitize;
+mod sessions_cmd;
 mod signals;
 mod tool_cmd;
 
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
     let cli = match cli.command {
         Command::Sandbox(args) => return ExitCode::from(sandbox_cmd::run(args)),
         Command::Checkpoint(args) => return ExitCode::from(checkpoint_cmd::run(args)),
+        Command::Sessions(args) => return ExitCode::from(sessions_cmd::run(args)),
         command => Cli { command, ..cli },
     };
     warden_core::containment::probe_in_background();
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
             Command::Sandbox(args) => sandbox_cmd::run(args),
             Command::Checkpoint(args) => checkpoint_cmd::run(args),
             Command::Mcp(args) => mcp_cmd::run(args).await,
+            Command::Sessions(args) => sessions_cmd::run(args),
         }
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).

@@ -5,5 +5,6 @@ mod exec;
 mod mcp;
 mod process;
 mod reaper;
+mod sessions;
 mod terminal;
 mod tool;

@@ -32,8 +32,7 @@ impl Engine {
         if let Some(store) = open.as_ref() {
             return Ok(store.clone());
         }
-        let store = Arc::new(ConversationStore::open(&self.home.store_path())?);
-        store::import_json_files(&store, &self.home.conversations_dir(), store::is_conversation_id);
+        let store = Arc::new(ConversationStore::open_home(&self.home)?);
         *open = Some(store.clone());
         Ok(store)
     }
@@ -83,6 +82,16 @@ impl Engine {
         let id = checked(id)?;
         self.conversation_store()?.delete(id)?;
         Ok(())
+    }
+
+    /// Deletes a saved conversation for good, at once; `NotFound` when there is none.
+    pub fn remove_conversation(&self, id: &str) -> Result<(), ConversationError> {
+        let id = checked(id)?;
+        if self.conversation_store()?.remove(id)? {
+            Ok(())
+        } else {
+            Err(ConversationError::NotFound(id.to_owned()))
+        }
     }
 
     /// Brings back a conversation deleted moments ago.

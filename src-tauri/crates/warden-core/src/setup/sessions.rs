@@ -97,6 +97,18 @@ impl Engine {
         Ok((session.with_history(history), events))
     }
 
+    /// Start a session as the spec says that continues the saved conversation `id`.
+    pub async fn resume(
+        &self,
+        mut spec: SessionSpec,
+        id: &str,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
+        spec.conversation_id = id.to_owned();
+        let history = self.stored_history(id);
+        let (session, events) = self.start(spec).await?;
+        Ok((session.with_history(history), events))
+    }
+
     async fn start_session_fresh(
         &self,
         conversation_id: String,

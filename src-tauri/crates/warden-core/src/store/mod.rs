@@ -110,6 +110,14 @@ impl ConversationStore {
         Ok(store)
     }
 
+    /// The store of Warden's home, with the conversation files an older Warden kept there
+    /// imported (see [`import_json_files`]).
+    pub fn open_home(home: &crate::config::WardenHome) -> Result<Self, StoreError> {
+        let store = Self::open(&home.store_path())?;
+        import_json_files(&store, &home.conversations_dir(), is_conversation_id);
+        Ok(store)
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -199,6 +207,20 @@ impl ConversationStore {
         let cutoff = now_ms().saturating_sub(i64::try_from(UNDO_DELETE.as_millis()).unwrap_or(i64::MAX));
         self.purge_deleted_before(cutoff)?;
         Ok(changed > 0)
+    }
+
+    /// Removes a conversation for good, at once (the command line's delete, which has no undo);
+    /// `false` when there is none.
+    pub fn remove(&self, id: &str) -> Result<bool, StoreError> {
+        let mut conn = lock(&self.writer);
+        let tx = conn.transaction()?;
+        let num: Option<i64> =
+            tx.query_row("SELECT num FROM conversations WHERE id = ?1", [id], |row| row.get(0)).optional()?;
+        if let Some(num) = num {
+            remove_conversation(&tx, num)?;
+        }
+        tx.commit()?;
+        Ok(num.is_some())
     }
 
     /// Brings back a deleted conversation; `false` when there is none to bring back.

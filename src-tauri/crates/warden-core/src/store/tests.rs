@@ -126,6 +126,10 @@ fn a_deleted_conversation_is_gone_from_every_view_until_restored_and_purged_afte
     assert!(store.delete("c1").unwrap());
     assert_eq!(store.purge_deleted_before(now_ms() + 1).unwrap(), 1);
     assert!(!store.restore("c1").unwrap());
+    store.put_message("c2", None, 0, &Message::user_text("gone at once")).unwrap();
+    assert!(store.remove("c2").unwrap());
+    assert!(!store.remove("c2").unwrap());
+    assert!(!store.restore("c2").unwrap());
     let conn = lock(&store.reader);
     let left: i64 = conn.query_row("SELECT count(*) FROM messages", [], |r| r.get(0)).unwrap();
     assert_eq!(left, 0, "the messages went with it");

@@ -1,0 +1,143 @@
+//! `warden sessions`: the saved conversations — the window's and `warden exec`'s, from the same
+//! store — listed, shown, searched and deleted. Exit status: 0 done, 1 the store failed, 2 no such
+//! conversation or a bad id.
+
+use serde_json::json;
+use warden_core::config::WardenHome;
+use warden_core::store::{self, ConversationStore, StoreError};
+use warden_protocol::{ContentBlock, ConversationSummary, Message, Role};
+
+use crate::args::{SessionsAction, SessionsArgs};
+use crate::sanitize;
+
+/// How much of a tool result `show` prints without --json.
+const RESULT_PREVIEW_CHARS: usize = 400;
+
+pub fn run(args: SessionsArgs) -> u8 {
+    let store = match WardenHome::from_env()
+        .map_err(|e| e.to_string())
+        .and_then(|home| ConversationStore::open_home(&home).map_err(|e| e.to_string()))
+    {
+        Ok(store) => store,
+        Err(error) => {
+            eprintln!("warden: {}", sanitize::body(&error));
+            return 1;
+        }
+    };
+    match run_action(&store, args.action) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("warden: {}", sanitize::body(&error.to_string()));
+            1
+        }
+    }
+}
+
+fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, StoreError> {
+    match action {
+        SessionsAction::List { limit, json } => {
+            let page = store.list(0, limit)?;
+            if json {
+                print_json(&json!(page.conversations));
+            } else if page.conversations.is_empty() {
+                println!("No saved conversations.");
+            } else {
+                page.conversations.iter().for_each(print_summary);
+            }
+            Ok(0)
+        }
+        SessionsAction::Show { id, json } => {
+            let Some(summary) = known(store, &id)? else { return Ok(2) };
+            let messages = store.messages(&id)?;
+            if json {
+                print_json(&json!({"conversation": summary, "messages": messages}));
+            } else {
+                print_summary(&summary);
+                println!();
+                messages.iter().for_each(print_message);
+            }
+            Ok(0)
+        }
+        SessionsAction::Search { query, limit, json } => {
+            let hits = store.search(&query, limit)?;
+            if json {
+                print_json(&json!(hits));
+            } else if hits.is_empty() {
+                println!("No conversation holds “{}”.", sanitize::line(&query));
+            } else {
+                for hit in &hits {
+                    print_summary(&hit.conversation);
+                    if let Some(snippet) = &hit.snippet {
+                        println!("    {}", sanitize::line(snippet));
+                    }
+                }
+            }
+            Ok(0)
+        }
+        SessionsAction::Delete { id, json } => {
+            if known(store, &id)?.is_none() {
+                return Ok(2);
+            }
+            store.remove(&id)?;
+            if json {
+                print_json(&json!({"deleted": id}));
+            } else {
+                println!("Deleted {id}.");
+            }
+            Ok(0)
+        }
+    }
+}
+
+/// The conversation's summary, or `None` after saying on stderr why there is none.
+fn known(store: &ConversationStore, id: &str) -> Result<Option<ConversationSummary>, StoreError> {
+    if !store::is_conversation_id(id) {
+        eprintln!("warden: `{}` is not a conversation id (letters, digits, `-` and `_`)", sanitize::line(id));
+        return Ok(None);
+    }
+    let found = store.summary(id)?;
+    if found.is_none() {
+        eprintln!("warden: there is no saved conversation `{id}` (see: warden sessions list)");
+    }
+    Ok(found)
+}
+
+fn print_json(value: &serde_json::Value) {
+    println!("{value}");
+}
+
+/// `<id>  <when>  <n> messages  <title>  (<project>)` on one line.
+fn print_summary(summary: &ConversationSummary) {
+    let when = i64::try_from(summary.updated_at_ms)
+        .ok()
+        .and_then(chrono::DateTime::from_timestamp_millis)
+        .map(|t| t.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default();
+    let project = summary.project_root.as_deref().map(|p| format!("  ({p})")).unwrap_or_default();
+    println!(
+        "{}  {when}  {:>4} messages  {}{}",
+        summary.id,
+        summary.message_count,
+        sanitize::line(&summary.title),
+        sanitize::line(&project)
+    );
+}
+
+/// A message as a transcript: who spoke, what was said, the tools asked for and what they gave.
+fn print_message(message: &Message) {
+    for block in &message.content {
+        match (message.role, block) {
+            (Role::User, ContentBlock::Text { text }) => println!("you: {}\n", sanitize::body(text)),
+            (Role::Assistant, ContentBlock::Text { text }) => println!("warden: {}\n", sanitize::body(text)),
+            (_, ContentBlock::ToolUse(call)) => {
+                println!("  → {} {}", call.name, sanitize::line(&call.input.to_string()))
+            }
+            (_, ContentBlock::ToolResult(result)) => {
+                let mark = if result.is_error { "✗" } else { "←" };
+                let preview = store::text::cut(&result.content, RESULT_PREVIEW_CHARS);
+                println!("  {mark} {}\n", sanitize::body(&preview));
+            }
+            (_, ContentBlock::Thinking { .. } | ContentBlock::RedactedThinking { .. }) => {}
+        }
+    }
+}
