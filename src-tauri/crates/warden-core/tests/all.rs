@@ -6,5 +6,6 @@ mod agent;
 mod checkpoint;
 mod mcp;
 mod providers;
+mod store;
 mod support;
 mod tools;
