@@ -20,6 +20,7 @@ export type {
   ChatError,
   CheckpointInfo,
   ContentBlock,
+  ConversationHit,
   ConversationPage,
   ConversationSummary,
   DangerLevel,
@@ -128,10 +129,17 @@ export const api = {
   chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
   /** The saved conversations, newest first: `limit` of them from `offset`. */
   chatList: (offset: number, limit: number) => unwrap("chat_list", commands.chatList(offset, limit)),
+  /**
+   * The saved conversations holding every word of `query` (the last one as a prefix), titles
+   * first, at most `limit` (1 to 200); a query with no words finds none.
+   */
+  chatSearch: (query: string, limit: number) => unwrap("chat_search", commands.chatSearch(query, limit)),
   /** Names a saved conversation; an empty title names it after its first message again. */
   chatRename: (conversationId: string, title: string) => unwrap("chat_rename", commands.chatRename(conversationId, title)),
-  /** Deletes a conversation's saved history (refused while it is answering). */
+  /** Deletes a conversation (refused while it is answering); `chatRestore` brings it back within a minute. */
   chatDelete: (conversationId: string) => unwrap("chat_delete", commands.chatDelete(conversationId)),
+  /** Brings back a conversation deleted moments ago (rejects with INVALID_INPUT once it is gone for good). */
+  chatRestore: (conversationId: string) => unwrap("chat_restore", commands.chatRestore(conversationId)),
   /** Drops the `userMessageIndex`-th message the user wrote and all after it (files stay); its text comes back. */
   chatRewind: (conversationId: string, userMessageIndex: number) =>
     unwrap("chat_rewind", commands.chatRewind(conversationId, userMessageIndex)),

@@ -32,6 +32,13 @@ export const TID = {
   conversationRenameInput: "conversation-rename-input",
   conversationDelete: "conversation-delete", // on the active conversation; asks a second click
   conversationError: "conversation-error", // a rename or delete that failed
+  conversationSearch: "conversation-search", // the list's search field
+  conversationHit: "conversation-hit", // a search result; + data-conversation-id
+  conversationSnippet: "conversation-snippet", // a result's matching line, the words in <mark>
+  conversationSearchEmpty: "conversation-search-empty", // "No conversations match …"
+  conversationSearchError: "conversation-search-error",
+  conversationDeleted: "conversation-deleted", // "Conversation deleted — Undo", for a few seconds
+  conversationUndo: "conversation-undo",
   conversationView: "conversation-view", // + data-message-count (all messages, mounted or not)
   messagesEarlier: "messages-earlier", // mounts older messages than the window shows
 

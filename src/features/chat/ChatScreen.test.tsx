@@ -1,7 +1,7 @@
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ConversationSummary, HistoryMessage } from "../../shared/ipc";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
@@ -17,13 +17,23 @@ function summary(id: string, title: string): ConversationSummary {
   return { id, title, projectRoot: null, updatedAtMs: 1, messageCount: 2 };
 }
 
-/** What the engine has saved: `chat_list` answers it, rename and delete change it. */
+/**
+ * What the engine has saved: `chat_list` answers it, rename and delete change it. A delete moves a
+ * conversation to `trash`, where `chat_restore` finds it (until `purged`).
+ */
 let saved: ConversationSummary[];
+let trash: ConversationSummary[];
+let purged: boolean;
+/** When set, `chat_delete` answers only once it settles (a slow engine). */
+let deleteAnswered: Promise<void> | null;
 let calls: { cmd: string; args: Record<string, unknown> }[];
 beforeEach(() => {
   localStorage.clear();
   resetDraftsForTests();
   saved = [];
+  trash = [];
+  purged = false;
+  deleteAnswered = null;
   calls = [];
   mockIPC((cmd, args) => {
     const a = (args ?? {}) as Record<string, unknown>;
@@ -36,10 +46,22 @@ beforeEach(() => {
       case "chat_rename":
         saved = saved.map((c) => (c.id === a.conversationId ? { ...c, title: String(a.title) } : c));
         return null;
-      case "chat_delete":
+      case "chat_delete": {
         if (a.conversationId === "conv-busy") throw { code: "INVALID_INPUT", message: "This conversation is still answering." };
-        saved = saved.filter((c) => c.id !== a.conversationId);
+        const done = () => {
+          trash = [...trash, ...saved.filter((c) => c.id === a.conversationId)];
+          saved = saved.filter((c) => c.id !== a.conversationId);
+          return null;
+        };
+        return deleteAnswered ? deleteAnswered.then(done) : done();
+      }
+      case "chat_restore": {
+        const back = trash.find((c) => c.id === a.conversationId);
+        if (!back || purged) throw { code: "INVALID_INPUT", message: `there is no saved conversation \`${String(a.conversationId)}\`` };
+        trash = trash.filter((c) => c !== back);
+        saved = [...saved, back].sort((x, y) => x.id.localeCompare(y.id));
         return null;
+      }
       default:
         return null;
     }
@@ -57,6 +79,17 @@ function renderScreen(store: ChatStore = createChatStore()) {
 const items = () => screen.getAllByTestId(TID.conversationItem);
 const titles = () => items().map((i) => i.textContent);
 const listCalls = () => calls.filter((c) => c.cmd === "chat_list").length;
+const restoreCalls = () => calls.filter((c) => c.cmd === "chat_restore").map((c) => c.args.conversationId);
+
+/** Deletes the active conversation as the user does: the × and then "Delete?". */
+async function deleteActive() {
+  await userEvent.click(screen.getByTestId(TID.conversationDelete));
+  await userEvent.click(screen.getByTestId(TID.conversationDelete));
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("ChatScreen", () => {
   it("reopens the newest saved conversation with its history", async () => {
@@ -234,5 +267,108 @@ describe("ChatScreen", () => {
     await userEvent.click(screen.getByTestId(TID.conversationDelete));
     expect(await screen.findByTestId(TID.conversationError)).toHaveTextContent("still answering");
     expect(titles()).toEqual(["Busy"]);
+  });
+
+  it("takes a deleted conversation off the list at once and offers Undo, which brings it back", async () => {
+    saved = [summary("conv-a", "First"), summary("conv-b", "Second")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First", "Second"]));
+
+    await deleteActive();
+    expect(titles()).toEqual(["Second"]);
+    expect(items()[0]).toHaveAttribute("aria-current", "page");
+    const notice = await screen.findByTestId(TID.conversationDeleted);
+    expect(notice).toHaveTextContent("Conversation deleted — Undo");
+
+    await userEvent.click(within(notice).getByTestId(TID.conversationUndo));
+    expect(restoreCalls()).toEqual(["conv-a"]);
+    await waitFor(() => expect(titles()).toEqual(["First", "Second"]));
+    expect(screen.queryByTestId(TID.conversationDeleted)).toBeNull();
+  });
+
+  it("takes the row away before the engine answers the delete", async () => {
+    let answer!: () => void;
+    deleteAnswered = new Promise((resolve) => {
+      answer = resolve;
+    });
+    saved = [summary("conv-a", "First"), summary("conv-b", "Second")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First", "Second"]));
+
+    await deleteActive();
+    expect(titles()).toEqual(["Second"]);
+    // Undo is offered once the engine has it deleted.
+    expect(screen.queryByTestId(TID.conversationDeleted)).toBeNull();
+    await act(async () => answer());
+    expect(await screen.findByTestId(TID.conversationDeleted)).toHaveTextContent("Conversation deleted — Undo");
+    expect(titles()).toEqual(["Second"]);
+  });
+
+  it("offers Undo for the last of several deletes only", async () => {
+    saved = [summary("conv-a", "First"), summary("conv-b", "Second"), summary("conv-c", "Third")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First", "Second", "Third"]));
+
+    await deleteActive();
+    await waitFor(() => expect(titles()).toEqual(["Second", "Third"]));
+    await deleteActive();
+    await waitFor(() => expect(titles()).toEqual(["Third"]));
+    expect(screen.getAllByTestId(TID.conversationDeleted)).toHaveLength(1);
+
+    await userEvent.click(screen.getByTestId(TID.conversationUndo));
+    await waitFor(() => expect(titles()).toEqual(["Second", "Third"]));
+    expect(restoreCalls()).toEqual(["conv-b"]);
+  });
+
+  it("says so when Undo comes too late for the engine", async () => {
+    saved = [summary("conv-a", "First"), summary("conv-b", "Second")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First", "Second"]));
+    await deleteActive();
+    purged = true;
+    await userEvent.click(await screen.findByTestId(TID.conversationUndo));
+    expect(await screen.findByText("“First” could not be brought back: it is deleted for good.")).toBeInTheDocument();
+    expect(titles()).toEqual(["Second"]);
+  });
+
+  it("takes the Undo away a few seconds after the pointer leaves it", async () => {
+    saved = [summary("conv-a", "First"), summary("conv-b", "Second")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First", "Second"]));
+    await deleteActive();
+    const notice = await screen.findByTestId(TID.conversationDeleted);
+
+    vi.useFakeTimers();
+    // Held while the pointer is on it, however long.
+    fireEvent.pointerEnter(notice);
+    act(() => {
+      vi.advanceTimersByTime(30_000);
+    });
+    expect(screen.getByTestId(TID.conversationDeleted)).toBeInTheDocument();
+
+    fireEvent.pointerLeave(notice);
+    act(() => {
+      vi.advanceTimersByTime(7_000);
+    });
+    expect(screen.getByTestId(TID.conversationDeleted)).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(1_500);
+    });
+    expect(screen.queryByTestId(TID.conversationDeleted)).toBeNull();
+    expect(titles()).toEqual(["Second"]);
+  });
+
+  it("asks for the list again when the window comes back, showing what a terminal saved meanwhile", async () => {
+    saved = [summary("conv-a", "First")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First"]));
+    const before = listCalls();
+
+    saved = [summary("conv-exec", "Saved by warden exec"), summary("conv-a", "First")];
+    act(() => {
+      window.dispatchEvent(new Event("focus"));
+    });
+    await waitFor(() => expect(titles()).toEqual(["Saved by warden exec", "First"]));
+    expect(listCalls()).toBe(before + 1);
   });
 });

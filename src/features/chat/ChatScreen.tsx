@@ -6,6 +6,7 @@ import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
+import { DeleteUndoNotice } from "./DeleteUndoNotice";
 import { SidebarToggle } from "./SidebarToggle";
 import type { ModelChoice } from "./ModelSwitch";
 import { useConversations } from "./useConversations";
@@ -36,7 +37,8 @@ function useSidebarHidden(): [boolean, (hidden: boolean) => void] {
 export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: () => void; modelChoice?: ModelChoice }) {
   const store = useChatStore();
   const [sidebarHidden, setSidebarHidden] = useSidebarHidden();
-  const { list, activeId, setActiveId, create, titleDraft, rename, remove, error } = useConversations();
+  const { list, activeId, setActiveId, open, create, titleDraft, rename, remove, restore, deleted, dismissDeleted, error } =
+    useConversations();
 
   // A conversation opened for the first time in this window: fetch what was said before, then
   // which checkpoints of the project came before its calls (a saved history does not say).
@@ -93,10 +95,21 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
           activeId={activeId}
           error={error}
           onSelect={setActiveId}
+          onOpen={open}
           onNew={create}
           onRename={(id, title) => void rename(id, title)}
           onDelete={(id) => void remove(id)}
           onHide={() => setSidebarHidden(true)}
+          footer={
+            deleted && (
+              <DeleteUndoNotice
+                key={deleted.serial}
+                title={deleted.title}
+                onUndo={() => restore(deleted.id)}
+                onDone={() => dismissDeleted(deleted.serial)}
+              />
+            )
+          }
         />
       )}
       <div className="chat-main">

@@ -1,15 +1,11 @@
-import { useState } from "react";
-import { useChat } from "../../shared/store/store";
+import { useState, type ReactNode } from "react";
 import { TID } from "../../shared/testids";
+import { ConversationSearch } from "./ConversationSearch";
+import { RunningDot } from "./RunningDot";
+import { SearchResults } from "./SearchResults";
 import { SidebarToggle } from "./SidebarToggle";
+import { useConversationSearch } from "./useConversationSearch";
 import type { ConversationEntry } from "./useConversations";
-
-function RunningDot({ id }: { id: string }) {
-  const running = useChat((s) => s.conversations[id]?.running ?? false);
-  const waiting = useChat((s) => s.approvals.some((a) => a.conversationId === id));
-  if (waiting) return <span className="dot dot-waiting" title="Waiting for your approval" />;
-  return running ? <span className="dot dot-running" title="Working" /> : null;
-}
 
 /** Rename and delete, on the active conversation only (the others look as they always did). */
 function RowActions({
@@ -67,23 +63,30 @@ export function ConversationList({
   activeId,
   error,
   onSelect,
+  onOpen,
   onNew,
   onRename,
   onDelete,
   onHide,
+  footer,
 }: {
   list: ConversationEntry[];
   activeId: string | null;
   /** Why the last rename or delete failed. */
   error?: string | null;
   onSelect: (id: string) => void;
+  /** Opens a conversation a search found (which may be older than the list goes). */
+  onOpen: (entry: ConversationEntry) => void;
   onNew: () => void;
   onRename?: (id: string, title: string) => void;
   onDelete?: (id: string) => void;
   /** Folds the list away (Ctrl+B brings it back). */
   onHide?: () => void;
+  /** Shown under the list (the Undo of a delete). */
+  footer?: ReactNode;
 }) {
   const [renaming, setRenaming] = useState<string | null>(null);
+  const search = useConversationSearch();
   return (
     <nav className="sidebar" aria-label="Conversations" data-testid={TID.conversationList}>
       <div className="sidebar-head">
@@ -92,41 +95,47 @@ export function ConversationList({
         </button>
         {onHide && <SidebarToggle hidden={false} onToggle={onHide} />}
       </div>
+      <ConversationSearch query={search.query} onChange={search.setQuery} />
       {error && (
         <p className="conversation-error" role="alert" data-testid={TID.conversationError}>
           {error}
         </p>
       )}
-      <ul>
-        {list.map((c) => (
-          <li key={c.id} className="conversation-row">
-            {renaming === c.id ? (
-              <RenameField
-                entry={c}
-                onDone={(title) => {
-                  setRenaming(null);
-                  if (title !== null && title.trim() !== c.title) onRename?.(c.id, title);
-                }}
-              />
-            ) : (
-              <button
-                type="button"
-                className={`conversation-item${c.id === activeId ? " active" : ""}`}
-                aria-current={c.id === activeId ? "page" : undefined}
-                data-testid={TID.conversationItem}
-                data-conversation-id={c.id}
-                onClick={() => onSelect(c.id)}
-              >
-                <span className="conversation-title">{c.title}</span>
-                <RunningDot id={c.id} />
-              </button>
-            )}
-            {c.id === activeId && renaming !== c.id && onRename && onDelete && (
-              <RowActions entry={c} onRename={() => setRenaming(c.id)} onDelete={onDelete} />
-            )}
-          </li>
-        ))}
-      </ul>
+      {search.active ? (
+        <SearchResults answer={search.answer} error={search.error} activeId={activeId} onOpen={onOpen} />
+      ) : (
+        <ul>
+          {list.map((c) => (
+            <li key={c.id} className="conversation-row">
+              {renaming === c.id ? (
+                <RenameField
+                  entry={c}
+                  onDone={(title) => {
+                    setRenaming(null);
+                    if (title !== null && title.trim() !== c.title) onRename?.(c.id, title);
+                  }}
+                />
+              ) : (
+                <button
+                  type="button"
+                  className={`conversation-item${c.id === activeId ? " active" : ""}`}
+                  aria-current={c.id === activeId ? "page" : undefined}
+                  data-testid={TID.conversationItem}
+                  data-conversation-id={c.id}
+                  onClick={() => onSelect(c.id)}
+                >
+                  <span className="conversation-title">{c.title}</span>
+                  <RunningDot id={c.id} />
+                </button>
+              )}
+              {c.id === activeId && renaming !== c.id && onRename && onDelete && (
+                <RowActions entry={c} onRename={() => setRenaming(c.id)} onDelete={onDelete} />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {footer}
     </nav>
   );
 }
