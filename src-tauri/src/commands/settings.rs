@@ -66,7 +66,8 @@ fn integrity(engine: &warden_core::setup::Engine) -> SettingsIntegrity {
             problem: Some(format!(
                 "The settings file {} was not written by Warden, or was changed since Warden last \
 saved it (by a command the agent ran, an editor, or a version of Warden from before this check). \
-Until you accept it, its trust level, project permissions and provider addresses are ignored and \
+Until you accept it, its trust level, project permissions, provider addresses and global \
+instructions are ignored and \
 the safe defaults are used.",
                 engine.home().settings_path().display()
             )),
@@ -76,7 +77,7 @@ the safe defaults are used.",
             trusted: false,
             problem: Some(format!(
                 "Warden cannot check its settings file ({why}), so its trust level, project \
-permissions and provider addresses are ignored and the safe defaults are used."
+permissions, provider addresses and global instructions are ignored and the safe defaults are used."
             )),
             notice,
         },

@@ -1,6 +1,7 @@
 // Shown when the settings file is not the one Warden wrote (a command the agent ran, an editor, or
 // a Warden from before the check changed it). Warden then ignores the file's trust level, project
-// permissions and provider addresses; the user can read the file and accept it as it is.
+// permissions, provider addresses and global instructions; the user can read the file and accept it
+// as it is.
 import { useEffect, useState } from "react";
 import { api, type Settings, type SettingsIntegrity } from "../../shared/ipc";
 import { TID } from "../../shared/testids";

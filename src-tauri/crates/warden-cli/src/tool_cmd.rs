@@ -49,6 +49,8 @@ pub fn session_spec(common: &CommonArgs, exec: Option<&ExecArgs>) -> Result<Sess
         if exec.text_tools {
             spec.native_tools = Some(false);
         }
+        // Run from a subfolder of the project: its AGENTS.md files down to here count too.
+        spec.work_dir = std::env::current_dir().ok();
     }
     Ok(spec)
 }

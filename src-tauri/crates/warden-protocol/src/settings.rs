@@ -114,6 +114,9 @@ pub struct Settings {
     pub mcp_servers: BTreeMap<String, McpServerConfig>,
     /// Per project folder (absolute path): what the user decided about its own `.mcp.json`.
     pub project_mcp: BTreeMap<String, ProjectMcpChoice>,
+    /// The user's own instructions for every conversation, added to the model's system prompt
+    /// before the project's `AGENTS.md` (the first 16 KiB). Empty = none.
+    pub global_instructions: String,
 }
 
 /// The window's colours.
@@ -140,6 +143,7 @@ impl Default for Settings {
             theme: Theme::System,
             mcp_servers: BTreeMap::new(),
             project_mcp: BTreeMap::new(),
+            global_instructions: String::new(),
         }
     }
 }
@@ -176,6 +180,30 @@ impl KeyName {
             Self::Brave => "BRAVE_API_KEY",
         }
     }
+}
+
+/// A project instruction file the model reads (`AGENTS.md`, or `CLAUDE.md` where a folder has none).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct InstructionFile {
+    /// Absolute.
+    pub path: String,
+    /// Relative to the project root, `/` between folders.
+    pub relative_path: String,
+    /// How many of its bytes reach the model.
+    pub bytes: u32,
+    /// Whether some of it was cut (the size cap).
+    pub truncated: bool,
+}
+
+/// What instructions the model gets besides Warden's own, for the window to show.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct InstructionsInUse {
+    /// The project's instruction files, the root's first.
+    pub files: Vec<InstructionFile>,
+    /// Whether the settings' global instructions are used.
+    pub global: bool,
 }
 
 /// Whether a key is set, and what its provider said when it was last sent — all the UI ever learns
@@ -228,7 +256,10 @@ mod tests {
         let parsed: Settings = serde_json::from_str(r#"{"trustLevel":"autonomous"}"#).unwrap();
         assert_eq!(parsed.trust_level, TrustLevel::Autonomous);
         assert_eq!(parsed.approval_timeout_secs, 30);
+        assert_eq!(parsed.global_instructions, "", "a file from before global instructions loads");
         let json = serde_json::to_string(&parsed).unwrap();
         assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), parsed);
+        let with: Settings = serde_json::from_str(r#"{"globalInstructions":"Answer in French."}"#).unwrap();
+        assert_eq!(with.global_instructions, "Answer in French.");
     }
 }

@@ -2,8 +2,9 @@
 //! the desktop app and `warden exec` / `warden tool`, so both faces run the same engine the same
 //! way. [`Engine`] owns the settings and the secret store; each of its jobs has a file here:
 //! the settings store (`settings_store`), the keychain front (`keys`), the provider factory
-//! (`providers`), the session builder (`sessions`), the tool path without a model (`tools`) and
-//! the saved conversations (`conversations`).
+//! (`providers`), the session builder (`sessions`), the instructions its prompt adds
+//! (`instructions`), the tool path without a model (`tools`) and the saved conversations
+//! (`conversations`).
 
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
@@ -20,6 +21,7 @@ mod checkpoints;
 mod conversations;
 #[cfg(test)]
 mod conversations_tests;
+mod instructions;
 mod keys;
 mod mcp;
 mod project_mcp;
@@ -131,13 +133,13 @@ impl Engine {
             Integrity::Untrusted => tracing::warn!(
                 path = %home.settings_path().display(),
                 "the settings file was not written by Warden (or was changed since): its trust level, \
-            permissions and endpoints are ignored and the safe defaults used; review and accept it in Warden's \
+            permissions, endpoints and global instructions are ignored and the safe defaults used; review and accept it in Warden's \
             Settings, or save the settings there"
             ),
             Integrity::NoSealKey(why) => tracing::warn!(
                 %why,
-                "the settings file cannot be checked (no seal key): its trust level, permissions and \
-            endpoints are ignored and the safe defaults used"
+                "the settings file cannot be checked (no seal key): its trust level, permissions, \
+            endpoints and global instructions are ignored and the safe defaults used"
             ),
         }
         let mcp_secrets = secrets.clone();

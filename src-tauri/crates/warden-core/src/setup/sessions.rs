@@ -49,6 +49,10 @@ pub struct SessionSpec {
     /// MCP servers for this session only, besides those in the settings (`warden exec
     /// --mcp-config`); an entry of the same name replaces the settings' one.
     pub mcp_servers: BTreeMap<String, McpServerConfig>,
+    /// The folder the work happens in, when it is a folder inside the project (`warden exec` run
+    /// from a subfolder): the project's `AGENTS.md` files are read from the root down to it. `None`
+    /// (or a folder outside the project): the project root.
+    pub work_dir: Option<PathBuf>,
 }
 
 impl SessionSpec {
@@ -69,6 +73,7 @@ impl SessionSpec {
             save: false,
             project_chosen: true,
             mcp_servers: BTreeMap::new(),
+            work_dir: None,
         }
     }
 }
@@ -173,8 +178,8 @@ impl Engine {
         if let Some(window) = window {
             config.context_window = window;
         }
-        config.system_prompt =
-            Some(if spec.project_chosen { system_prompt(&project) } else { NO_PROJECT_PROMPT.to_owned() });
+        let base = if spec.project_chosen { system_prompt(&project) } else { NO_PROJECT_PROMPT.to_owned() };
+        config.system_prompt = Some(self.with_instructions(base, &spec, &project, &settings).await);
         config.trust = spec.trust;
         config.scope = scope;
         config.approval_timeout = approval_timeout(&spec, &settings);

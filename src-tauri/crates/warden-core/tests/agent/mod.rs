@@ -4,6 +4,7 @@ mod approvals;
 mod checkpoints;
 mod engine_facts;
 pub(crate) mod harness;
+mod instructions;
 mod one_path;
 mod scenarios;
 mod switch;
