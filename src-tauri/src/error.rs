@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 use specta::Type;
+use warden_core::agent::compaction::CompactionError;
+use warden_core::agent::CompactNowError;
 use warden_core::agent::SessionError;
 use warden_core::checkpoint::{CheckpointError, RestoreRefusal};
 use warden_core::config::ConfigError;
@@ -135,6 +137,21 @@ impl From<SessionError> for CommandError {
                 CommandErrorCode::InvalidInput
             }
             SessionError::Busy => CommandErrorCode::Engine,
+        };
+        Self::new(code, sentence(&err.to_string()))
+    }
+}
+
+impl From<CompactNowError> for CommandError {
+    fn from(err: CompactNowError) -> Self {
+        let code = match &err {
+            CompactNowError::Busy => CommandErrorCode::TurnRunning,
+            CompactNowError::Compaction(CompactionError::Provider(_) | CompactionError::EmptySummary) => {
+                CommandErrorCode::Provider
+            }
+            CompactNowError::Compaction(CompactionError::NothingToCompact | CompactionError::Cancelled) => {
+                CommandErrorCode::InvalidInput
+            }
         };
         Self::new(code, sentence(&err.to_string()))
     }

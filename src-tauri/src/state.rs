@@ -3,6 +3,8 @@
 //! errors become [`CommandError`]s through `From` (see `error.rs`).
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -11,6 +13,7 @@ use warden_protocol::{
     ChatCancel, ChatSend, KeyName, Message, Op, Remember, SessionGrant, Settings, ToolApproval,
 };
 
+use warden_core::agent::compaction::Compacted;
 use warden_core::agent::Session;
 use warden_core::setup::Engine;
 
@@ -28,6 +31,10 @@ pub trait SessionHandle: Send + Sync + 'static {
     fn grants(&self) -> Vec<SessionGrant>;
     /// Forget one grant; false when there was none.
     fn revoke_grant(&self, grant: &SessionGrant) -> bool;
+    /// The summary the model is sent instead of the older history, once compacted.
+    fn compaction(&self) -> Option<Compacted>;
+    /// "Compact now": summarize the older history between turns.
+    fn compact_now(&self) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>>;
 }
 
 impl SessionHandle for Session {
@@ -49,6 +56,15 @@ impl SessionHandle for Session {
 
     fn revoke_grant(&self, grant: &SessionGrant) -> bool {
         Session::revoke_grant(self, grant)
+    }
+
+    fn compaction(&self) -> Option<Compacted> {
+        Session::compaction(self)
+    }
+
+    fn compact_now(&self) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
+        let session = self.clone();
+        Box::pin(async move { Ok(session.compact_now().await.map(|_| ())?) })
     }
 }
 
@@ -229,6 +245,13 @@ impl AppState {
         Ok(text)
     }
 
+    /// "Compact now": the conversation's older part is summarized in what the model is sent
+    /// (`chat:compacted` says so). Refused while it is answering.
+    pub async fn compact(&self, conversation_id: &str) -> CommandResult<()> {
+        let session = self.session_or_start(conversation_id).await?;
+        session.compact_now().await
+    }
+
     /// Whether the store holds more of the conversation than the `held` messages the open
     /// session has: something else wrote to it since.
     fn saved_elsewhere(&self, conversation_id: &str, held: usize) -> bool {
@@ -252,13 +275,13 @@ impl AppState {
             // Another face (`warden exec --resume`) went on with it: start again from the store.
             Some(open) if self.saved_elsewhere(conversation_id, open.session.history().len()) => None,
             Some(open) if open.settings_version == version => return Ok(open.session.clone()),
-            Some(stale) => Some(stale.session.history()),
+            Some(stale) => Some((stale.session.history(), stale.session.compaction())),
             None => None,
         };
         let (session, events) = self.engine.start_session(conversation_id.to_owned()).await?;
         // A session remade after a settings change goes on from the history it had.
         let session: Arc<dyn SessionHandle> = match history {
-            Some(history) => Arc::new(session.with_history(history)),
+            Some((history, compacted)) => Arc::new(session.with_history(history).with_compaction(compacted)),
             None => Arc::new(session),
         };
         tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone(), self.routes.clone()));

@@ -1,4 +1,4 @@
-//! `chat_send`, `chat_cancel`, `chat_history`.
+//! `chat_send`, `chat_cancel`, `chat_history`, `chat_compact`.
 
 use tauri::State;
 use warden_protocol::Message;
@@ -32,4 +32,12 @@ pub async fn chat_history(
     conversation_id: String,
 ) -> CommandResult<Vec<Message>> {
     Ok(state.history(&conversation_id).await)
+}
+
+/// "Compact now": summarizes the conversation's older part in what the model is sent from now on
+/// (`chat:compacted` says what it did). Refused while it is answering.
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_compact(state: State<'_, AppState>, conversation_id: String) -> CommandResult<()> {
+    state.compact(&conversation_id).await
 }

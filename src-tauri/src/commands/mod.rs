@@ -20,6 +20,7 @@ macro_rules! collect_for {
             chat::chat_send,
             chat::chat_cancel,
             chat::chat_history,
+            chat::chat_compact,
             conversations::chat_list,
             conversations::chat_search,
             conversations::chat_rename,

@@ -35,6 +35,9 @@ macro_rules! with_events {
             /// `chat:notice`: how the message is produced, for the user (e.g. tools described in
             /// the prompt).
             Notice(Notice) as NoticeEvent = "chat:notice";
+            /// `chat:compacted`: the older part of the conversation was summarized in what the
+            /// model is sent (the history itself is whole).
+            Compacted(Compacted) as CompactedEvent = "chat:compacted";
         }
     };
 }
@@ -76,6 +79,7 @@ impl Event {
             Self::StreamEnd(e) => &e.conversation_id,
             Self::Error(e) => &e.conversation_id,
             Self::Notice(e) => &e.conversation_id,
+            Self::Compacted(e) => &e.conversation_id,
         }
     }
 }
@@ -102,6 +106,20 @@ pub struct Notice {
     pub conversation_id: String,
     pub message_id: String,
     pub text: String,
+}
+
+/// The model is now sent a summary instead of the conversation's first `summarized_messages`
+/// messages; the user still sees them all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Compacted {
+    pub conversation_id: String,
+    pub summarized_messages: u32,
+    /// Context in use before (the provider's count when known) and after (estimated), in tokens.
+    pub tokens_before: u32,
+    pub tokens_after: u32,
+    /// Asked for by the user ("Compact now") rather than by the context filling up.
+    pub manual: bool,
 }
 
 /// Visible text.

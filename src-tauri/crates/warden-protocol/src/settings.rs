@@ -94,6 +94,9 @@ pub struct SandboxStatus {
     pub hidden: Vec<String>,
 }
 
+/// When a conversation is compacted unless the user says otherwise: at 85 % of the context window.
+pub const DEFAULT_COMPACT_AT_PERCENT: u8 = 85;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
@@ -117,6 +120,9 @@ pub struct Settings {
     /// The user's own instructions for every conversation, added to the model's system prompt
     /// before the project's `AGENTS.md` (the first 16 KiB). Empty = none.
     pub global_instructions: String,
+    /// How full the context window may get (percent) before the older part of the conversation
+    /// is summarized for the model (compaction). 50 to 95.
+    pub compact_at_percent: u8,
 }
 
 /// The window's colours.
@@ -144,6 +150,7 @@ impl Default for Settings {
             mcp_servers: BTreeMap::new(),
             project_mcp: BTreeMap::new(),
             global_instructions: String::new(),
+            compact_at_percent: DEFAULT_COMPACT_AT_PERCENT,
         }
     }
 }

@@ -52,6 +52,11 @@ impl Budget {
         self.total.output_tokens = self.total.output_tokens.saturating_add(usage.output_tokens);
     }
 
+    /// The context in use after it changed outside a response (a compaction).
+    pub fn set_used(&mut self, used: u32) {
+        self.used = used;
+    }
+
     pub fn used(&self) -> u32 {
         self.used
     }

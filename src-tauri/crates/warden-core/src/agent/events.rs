@@ -48,6 +48,16 @@ impl EventEmitter {
     }
 
     /// `chat:notice`: how the message is produced, for the user (e.g. tools described in the prompt).
+    pub fn compacted(&self, report: super::compaction::CompactionReport, manual: bool) {
+        self.emit(Event::Compacted(warden_protocol::Compacted {
+            conversation_id: self.conv(),
+            summarized_messages: report.summarized_messages,
+            tokens_before: report.tokens_before,
+            tokens_after: report.tokens_after,
+            manual,
+        }));
+    }
+
     pub fn notice(&self, message_id: &str, text: String) {
         self.emit(Event::Notice(Notice {
             conversation_id: self.conv(),

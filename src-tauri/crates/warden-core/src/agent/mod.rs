@@ -3,6 +3,7 @@
 pub mod approvals;
 mod assemble;
 pub mod budget;
+pub mod compaction;
 mod events;
 mod session;
 mod tool_env;
@@ -10,7 +11,7 @@ mod tool_runner;
 mod tool_step;
 mod turn;
 
-pub use session::{Session, SessionConfig, SessionError};
+pub use session::{CompactNowError, Session, SessionConfig, SessionError};
 pub use tool_env::{execute_streaming, ToolEnvironment};
 pub use tool_runner::{CallOutcome, CallPolicy, PlannedCall, RequestedCall, ToolRunner};
 pub use turn::TurnEnd;

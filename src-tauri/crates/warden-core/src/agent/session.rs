@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{ContentBlock, Event, Message, Op, Role, ToolApproval, ToolDefinition, TrustLevel};
 
+use super::compaction::{self, Compacted, CompactionError, CompactionReport};
 use super::events::EventEmitter;
 use super::tool_env::ToolEnvironment;
 use super::tool_runner::{CallPolicy, ToolRunner};
@@ -68,6 +69,15 @@ impl SessionConfig {
     }
 }
 
+/// Why "Compact now" did nothing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CompactNowError {
+    #[error("a message is being answered in this conversation; compact it once the answer is done")]
+    Busy,
+    #[error(transparent)]
+    Compaction(#[from] CompactionError),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
     #[error("a message is already being answered in this conversation; wait for it or stop it first")]
@@ -88,6 +98,8 @@ pub(crate) struct SessionCore {
     pub runner: ToolRunner,
     pub events: EventEmitter,
     history: Mutex<Vec<Message>>,
+    /// The summary the model is sent instead of the history's older part, once compacted.
+    compacted: Mutex<Option<Compacted>>,
     /// The running turn's cancel token.
     running: Mutex<Option<CancellationToken>>,
     /// Held while a turn runs and while its end is recorded (the checkpoint, the saved history):
@@ -126,6 +138,33 @@ impl SessionCore {
                 tracing::warn!(%error, "could not save the message");
             }
         }
+    }
+
+    /// What the model is sent: the history, its older part replaced by the summary once compacted.
+    pub fn model_view(&self) -> Vec<Message> {
+        let history = lock(&self.history);
+        compaction::model_view(&history, lock(&self.compacted).as_ref())
+    }
+
+    pub fn compacted(&self) -> Option<Compacted> {
+        lock(&self.compacted).clone()
+    }
+
+    /// Records a compaction: the model is sent its summary from now on, and the store keeps it so
+    /// a resumed conversation does the same.
+    pub fn set_compacted(&self, compacted: Compacted, report: CompactionReport) {
+        if let Some(store) = &self.config.store {
+            let record = crate::store::Compaction {
+                upto_seq: compacted.upto,
+                summary: compacted.summary.clone(),
+                tokens_before: report.tokens_before,
+                tokens_after: report.tokens_after,
+            };
+            if let Err(error) = store.add_compaction(&self.config.conversation_id, &record) {
+                tracing::warn!(%error, "could not save the compaction");
+            }
+        }
+        *lock(&self.compacted) = Some(compacted);
     }
 
     /// Keep what a cut-short message said, when it said anything.
@@ -167,6 +206,7 @@ impl Session {
             config,
             provider,
             history: Mutex::new(Vec::new()),
+            compacted: Mutex::new(None),
             running: Mutex::new(None),
             finishing: tokio::sync::Mutex::new(()),
         };
@@ -177,6 +217,37 @@ impl Session {
     pub fn with_history(self, history: Vec<Message>) -> Self {
         *lock(&self.core.history) = history;
         self
+    }
+
+    /// Continue an earlier conversation that was compacted: the model is sent `compacted` in place
+    /// of the history's older part. Ignored when it does not fit the history.
+    pub fn with_compaction(self, compacted: Option<Compacted>) -> Self {
+        let fits = compacted.as_ref().is_none_or(|c| c.upto <= lock(&self.core.history).len());
+        if fits {
+            *lock(&self.core.compacted) = compacted;
+        }
+        self
+    }
+
+    /// The summary the model is sent instead of the history's older part, if compacted.
+    pub fn compaction(&self) -> Option<Compacted> {
+        self.core.compacted()
+    }
+
+    /// "Compact now": summarizes the older part of the conversation between turns. Refused while a
+    /// turn runs.
+    pub async fn compact_now(&self) -> Result<CompactionReport, CompactNowError> {
+        let (cancel, _running) = {
+            let mut running = lock(&self.core.running);
+            if running.is_some() {
+                return Err(CompactNowError::Busy);
+            }
+            let token = CancellationToken::new();
+            *running = Some(token.clone());
+            (token, RunningGuard(&self.core))
+        };
+        let _finishing = self.core.finishing.lock().await;
+        Ok(compaction::compact(&self.core, None, true, &cancel).await?)
     }
 
     /// The tools the model is offered (those in scope, MCP tools included).

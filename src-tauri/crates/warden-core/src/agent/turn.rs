@@ -9,6 +9,7 @@ use warden_protocol::{ContentBlock, ErrorCode, Message, Role, StopReason, Usage}
 
 use super::assemble::{MessageBuilder, RequestedCall};
 use super::budget::Budget;
+use super::compaction::{compact, CompactionError};
 use super::session::SessionCore;
 use super::tool_step::{run_tool_calls, StepOutcome};
 use crate::provider::{ChatRequest, ProviderError, StreamChunk, ToolChoice};
@@ -50,7 +51,7 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
         let request = ChatRequest {
             model: config.model.clone(),
             system: config.system_prompt.clone(),
-            messages: core.history(),
+            messages: core.model_view(),
             tools: core.tool_definitions(),
             max_tokens: config.max_tokens,
             thinking: config.thinking,
@@ -129,8 +130,21 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
         }
         core.events.stream_end(&message_id, StopReason::ToolUse, usage, false);
         if budget.is_spent() {
-            final_request = true;
-            core.push_history(Message::user_text(FINAL_ANSWER_PROMPT));
+            // Summarize the older part and go on; when that is not possible (or not enough), ask
+            // for the final answer as before. A stop during the summary ends the turn at the top
+            // of the loop.
+            match compact(&core, Some(budget.used()), false, &cancel).await {
+                Ok(report) => budget.set_used(report.tokens_after),
+                Err(CompactionError::Cancelled) => {}
+                Err(error) => {
+                    core.events
+                        .notice(&message_id, format!("The conversation could not be compacted: {error}."));
+                }
+            }
+            if budget.is_spent() && !cancel.is_cancelled() {
+                final_request = true;
+                core.push_history(Message::user_text(FINAL_ANSWER_PROMPT));
+            }
         }
     }
 }

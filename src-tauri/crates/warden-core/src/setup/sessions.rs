@@ -91,6 +91,23 @@ impl Engine {
         })
     }
 
+    /// The summary a saved conversation's model is sent in place of its older part, if compacted.
+    pub fn stored_compaction(&self, conversation_id: &str) -> Option<crate::agent::compaction::Compacted> {
+        if !crate::store::is_conversation_id(conversation_id) {
+            return None;
+        }
+        let read = self.conversation_store().and_then(|store| Ok(store.latest_compaction(conversation_id)?));
+        match read {
+            Ok(found) => {
+                found.map(|c| crate::agent::compaction::Compacted { upto: c.upto_seq, summary: c.summary })
+            }
+            Err(error) => {
+                tracing::warn!(%error, "could not read the conversation's compaction");
+                None
+            }
+        }
+    }
+
     /// Start a session for the desktop app from the settings alone. It continues the
     /// conversation saved under this id, and saves it after every turn.
     pub async fn start_session(
@@ -98,8 +115,9 @@ impl Engine {
         conversation_id: String,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
         let history = self.stored_history(&conversation_id);
+        let compacted = self.stored_compaction(&conversation_id);
         let (session, events) = self.start_session_fresh(conversation_id).await?;
-        Ok((session.with_history(history), events))
+        Ok((session.with_history(history).with_compaction(compacted), events))
     }
 
     /// Start a session as the spec says that continues the saved conversation `id`.
@@ -110,8 +128,9 @@ impl Engine {
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
         spec.conversation_id = id.to_owned();
         let history = self.stored_history(id);
+        let compacted = self.stored_compaction(id);
         let (session, events) = self.start(spec).await?;
-        Ok((session.with_history(history), events))
+        Ok((session.with_history(history).with_compaction(compacted), events))
     }
 
     async fn start_session_fresh(
@@ -181,6 +200,7 @@ impl Engine {
         let base = if spec.project_chosen { system_prompt(&project) } else { NO_PROJECT_PROMPT.to_owned() };
         config.system_prompt = Some(self.with_instructions(base, &spec, &project, &settings).await);
         config.trust = spec.trust;
+        config.budget_threshold = compaction_threshold(settings.compact_at_percent);
         config.scope = scope;
         config.approval_timeout = approval_timeout(&spec, &settings);
         config.max_turns = spec.max_turns.max(1);
@@ -413,4 +433,10 @@ approves dangerous actions, so explain briefly what you are about to do and why.
 rejected, do not retry it unchanged: ask or take another way. When you are done, answer concisely.",
         project.display()
     )
+}
+
+/// The share of the context window at which a conversation is compacted: the setting, held to
+/// 50–95 % (a hand-edited file may say anything).
+fn compaction_threshold(percent: u8) -> f32 {
+    f32::from(percent.clamp(50, 95)) / 100.0
 }

@@ -347,3 +347,22 @@ async fn without_a_project_folder_the_window_has_no_file_or_command_tools() {
         Some(std::fs::canonicalize(&d.project).unwrap().as_path())
     );
 }
+
+#[tokio::test]
+async fn the_compaction_setting_sets_when_a_session_compacts_held_to_50_to_95_percent() {
+    let d = dirs();
+    let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    store.set(warden_protocol::KeyName::Anthropic, "sk-ant-test").await.unwrap();
+    let engine = Engine::new(d.home.clone(), store).unwrap();
+    for (percent, threshold) in [(70, 0.70), (85, 0.85), (10, 0.50), (100, 0.95)] {
+        let settings = Settings {
+            project_dir: Some(d.project.to_string_lossy().into_owned()),
+            compact_at_percent: percent,
+            ..Settings::default()
+        };
+        engine.save_settings(settings).unwrap();
+        let (session, _events) = engine.start_session(format!("c-{percent}")).await.unwrap();
+        assert!((session.config().budget_threshold - threshold).abs() < 1e-6, "{percent} %");
+    }
+    assert_eq!(Settings::default().compact_at_percent, 85);
+}

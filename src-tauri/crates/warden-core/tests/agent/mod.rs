@@ -2,6 +2,7 @@
 
 mod approvals;
 mod checkpoints;
+mod compaction;
 mod engine_facts;
 pub(crate) mod harness;
 mod instructions;
