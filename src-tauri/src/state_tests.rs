@@ -334,3 +334,47 @@ async fn session_grants_are_listed_and_revoked() {
     assert!(state.grants("c1").await.is_empty());
     assert!(state.revoke_grant("c1", &granted).await.is_err(), "already revoked");
 }
+
+/// "Compact now" from the window: the open conversation's older part is summarized, the window
+/// hears `chat:compacted`, the next message is sent with the summary, and a reopened conversation
+/// knows where the divider goes.
+#[tokio::test]
+async fn compact_now_summarizes_an_open_conversation_and_the_next_message_uses_it() {
+    let server = TestServer::start(vec![
+        Reply::sse(anthropic(&[text("The parser reads tokens one by one.")], 10), Split::Whole),
+        Reply::sse(anthropic(&[text("The lexer splits text into tokens.")], 10), Split::Whole),
+        Reply::sse(anthropic(&[text("SUMMARY: parser explained.")], 10), Split::Whole),
+        Reply::sse(anthropic(&[text("Next.")], 10), Split::Whole),
+    ])
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let secrets = Arc::new(MemoryStore::new());
+    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
+    let recorder = Arc::new(Recorder::default());
+    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
+    state.save_settings(anthropic_settings(&server, project.path())).unwrap();
+
+    state.send("c-compact".into(), "explain the parser".into()).await.unwrap();
+    recorder.turns_ended(1).await;
+    state.send("c-compact".into(), "and the lexer?".into()).await.unwrap();
+    recorder.turns_ended(2).await;
+    assert_eq!(state.engine.conversation_compaction("c-compact").unwrap(), None);
+    state.compact("c-compact").await.unwrap();
+    let compacted: Vec<_> = recorder
+        .events()
+        .into_iter()
+        .filter_map(|e| if let Event::Compacted(c) = e { Some(c) } else { None })
+        .collect();
+    assert_eq!(compacted.len(), 1);
+    assert!(compacted[0].manual);
+    assert_eq!(compacted[0].summarized_messages, 2);
+    let info = state.engine.conversation_compaction("c-compact").unwrap().unwrap();
+    assert_eq!(info.summarized_messages, 2);
+
+    state.send("c-compact".into(), "next?".into()).await.unwrap();
+    recorder.turns_ended(3).await;
+    let sent = server.requests()[3].body["messages"].to_string();
+    assert!(sent.contains("SUMMARY: parser explained.") && !sent.contains("one by one"), "{sent}");
+    assert_eq!(state.history("c-compact").await.len(), 6, "the window's history is whole");
+}

@@ -1,9 +1,9 @@
-//! `chat_send`, `chat_cancel`, `chat_history`, `chat_compact`.
+//! `chat_send`, `chat_cancel`, `chat_history`, `chat_compact`, `chat_compaction`.
 
 use tauri::State;
-use warden_protocol::Message;
+use warden_protocol::{CompactionInfo, Message};
 
-use crate::error::CommandResult;
+use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
 
 /// Sends a user message; the answer arrives as `chat:*` events.
@@ -40,4 +40,19 @@ pub async fn chat_history(
 #[specta::specta]
 pub async fn chat_compact(state: State<'_, AppState>, conversation_id: String) -> CommandResult<()> {
     state.compact(&conversation_id).await
+}
+
+/// Where the conversation was last compacted (`None`: never), for the divider in its history.
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_compaction(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<Option<CompactionInfo>> {
+    let engine = state.engine.clone();
+    let found =
+        tauri::async_runtime::spawn_blocking(move || engine.conversation_compaction(&conversation_id))
+            .await
+            .map_err(|error| CommandError::internal(format!("Reading the conversation failed: {error}")))?;
+    Ok(found?)
 }

@@ -21,6 +21,7 @@ macro_rules! collect_for {
             chat::chat_cancel,
             chat::chat_history,
             chat::chat_compact,
+            chat::chat_compaction,
             conversations::chat_list,
             conversations::chat_search,
             conversations::chat_rename,

@@ -34,3 +34,13 @@ pub struct ConversationHit {
     pub conversation: ConversationSummary,
     pub snippet: Option<String>,
 }
+
+/// Where a saved conversation was last compacted: the model is sent a summary instead of its first
+/// `summarized_messages` messages (the window draws a divider there).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CompactionInfo {
+    pub summarized_messages: u32,
+    pub tokens_before: u32,
+    pub tokens_after: u32,
+}

@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use warden_protocol::{ContentBlock, ConversationHit, ConversationPage, ConversationSummary, Message, Role};
+use warden_protocol::{
+    CompactionInfo, ContentBlock, ConversationHit, ConversationPage, ConversationSummary, Message, Role,
+};
 
 use super::Engine;
 use crate::store::{self, ConversationStore, StoreError};
@@ -63,6 +65,17 @@ impl Engine {
         project: Option<&std::path::Path>,
     ) -> Result<Option<String>, ConversationError> {
         Ok(self.conversation_store()?.latest(project)?)
+    }
+
+    /// Where a saved conversation was last compacted, if it was.
+    pub fn conversation_compaction(&self, id: &str) -> Result<Option<CompactionInfo>, ConversationError> {
+        let id = checked(id)?;
+        let found = self.conversation_store()?.latest_compaction(id)?;
+        Ok(found.map(|c| CompactionInfo {
+            summarized_messages: u32::try_from(c.upto_seq).unwrap_or(u32::MAX),
+            tokens_before: c.tokens_before,
+            tokens_after: c.tokens_after,
+        }))
     }
 
     /// Names a saved conversation; an empty title goes back to naming it after its first message.
