@@ -96,6 +96,16 @@ export const commands = {
 	providerReadiness: (provider: ProviderId) => typedError<ProviderReadiness, CommandError>(__TAURI_INVOKE("provider_readiness", { provider })),
 	openLink: (url: string) => typedError<null, CommandError>(__TAURI_INVOKE("open_link", { url })),
 	/**
+	 *  The project's instruction files a conversation started now reads, and whether the global
+	 *  instructions in Settings are used.
+	 */
+	instructionsInUse: () => typedError<InstructionsInUse, CommandError>(__TAURI_INVOKE("instructions_in_use")),
+	/**
+	 *  Opens an instruction file in use (`path` as `instructions_in_use` gave it) with the system's
+	 *  app for it; any other path is refused and opens nothing.
+	 */
+	instructionsOpen: (path: string) => typedError<null, CommandError>(__TAURI_INVOKE("instructions_open", { path })),
+	/**
 	 *  Every configured server with its state, tools and (for a failed one) the last lines it wrote
 	 *  to stderr; started for the chosen project when not running yet. Servers no longer in the
 	 *  settings are stopped.
@@ -350,6 +360,26 @@ export type FileChange = {
 	 */
 	oldMode: string | null,
 	newMode: string | null,
+};
+
+/**  A project instruction file the model reads (`AGENTS.md`, or `CLAUDE.md` where a folder has none). */
+export type InstructionFile = {
+	/**  Absolute. */
+	path: string,
+	/**  Relative to the project root, `/` between folders. */
+	relativePath: string,
+	/**  How many of its bytes reach the model. */
+	bytes: number,
+	/**  Whether some of it was cut (the size cap). */
+	truncated: boolean,
+};
+
+/**  What instructions the model gets besides Warden's own, for the window to show. */
+export type InstructionsInUse = {
+	/**  The project's instruction files, the root's first. */
+	files: InstructionFile[],
+	/**  Whether the settings' global instructions are used. */
+	global: boolean,
 };
 
 /**  What a provider said about a key: accepted (a request with it succeeded) or rejected (401/403). */
@@ -619,6 +649,11 @@ export type Settings = {
 	mcpServers?: { [key in string]: McpServerConfig },
 	/**  Per project folder (absolute path): what the user decided about its own `.mcp.json`. */
 	projectMcp?: { [key in string]: ProjectMcpChoice },
+	/**
+	 *  The user's own instructions for every conversation, added to the model's system prompt
+	 *  before the project's `AGENTS.md` (the first 16 KiB). Empty = none.
+	 */
+	globalInstructions?: string,
 };
 
 /**  Whether the settings in use are the file as Warden wrote it (see `warden_core::config`). */

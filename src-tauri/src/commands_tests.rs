@@ -345,3 +345,32 @@ fn mcp_servers_are_pasted_checked_saved_and_reported() {
     assert_eq!(refused["code"], "INVALID_INPUT");
     assert!(app.invoke("settings_get", json!({})).unwrap()["mcpServers"].get("empty").is_none());
 }
+
+/// The window learns which instruction files the model reads, and may open only those: a path the
+/// webview makes up (another file of the project, one outside it) is refused and opens nothing.
+#[test]
+fn instructions_in_use_are_listed_and_only_they_may_be_opened() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let none = app.invoke("instructions_in_use", json!({})).unwrap();
+    assert_eq!(none, json!({"files": [], "global": false}));
+
+    let dir = tempfile::tempdir().unwrap();
+    let project = std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::write(project.join("AGENTS.md"), "Run the tests.").unwrap();
+    std::fs::write(project.join("notes.md"), "not instructions").unwrap();
+    let mut settings = app.invoke("settings_get", json!({})).unwrap();
+    settings["projectDir"] = json!(project.to_string_lossy());
+    settings["globalInstructions"] = json!("Answer in French.");
+    app.invoke("settings_set", json!({"settings": settings})).unwrap();
+
+    let in_use = app.invoke("instructions_in_use", json!({})).unwrap();
+    let agents = project.join("AGENTS.md").to_string_lossy().into_owned();
+    assert_eq!(
+        in_use,
+        json!({"files": [{"path": agents, "relativePath": "AGENTS.md", "bytes": 14, "truncated": false}], "global": true})
+    );
+    for other in [project.join("notes.md").to_string_lossy().into_owned(), "/etc/passwd".to_owned()] {
+        let refused = app.invoke("instructions_open", json!({"path": other})).unwrap_err();
+        assert_eq!(refused["code"], "INVALID_INPUT", "{refused}");
+    }
+}

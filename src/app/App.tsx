@@ -11,6 +11,7 @@ import { focusComposer, shortcutOf } from "../shared/keyboard";
 import { applyTheme } from "../shared/theme";
 import { Setup } from "./Setup";
 import { McpFormHost } from "../features/mcp/McpFormHost";
+import { InstructionsIndicator } from "../features/instructions/InstructionsIndicator";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import "../shared/ui/base.css";
 import "./app.css";
@@ -128,6 +129,8 @@ function Loaded({
             No project folder: file tools and commands are off — choose one
           </button>
         )}
+        {/* Asked again after Settings closes: the folder or the global text may have changed. */}
+        <InstructionsIndicator refreshKey={`${settings.projectDir ?? ""}#${settings.globalInstructions ?? ""}#${route}`} />
         <button
           type="button"
           className="link"

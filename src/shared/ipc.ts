@@ -26,6 +26,8 @@ export type {
   DangerLevel,
   ErrorCode,
   FileChange,
+  InstructionFile,
+  InstructionsInUse,
   Value as JsonValue,
   KeyName,
   KeyCheck,
@@ -122,6 +124,10 @@ export interface ApproveArgs {
 export const api = {
   /** Opens a web address in the system browser (only http/https; never in the window). */
   openLink: (url: string) => unwrap("open_link", commands.openLink(url)),
+  /** The project's AGENTS.md files a conversation started now reads, and whether global instructions are set. */
+  instructionsInUse: () => unwrap("instructions_in_use", commands.instructionsInUse()),
+  /** Opens an instruction file in use (a path `instructionsInUse` gave) in the user's own app for it. */
+  instructionsOpen: (path: string) => unwrap("instructions_open", commands.instructionsOpen(path)),
   chatSend: (conversationId: string, content: string) => unwrap("chat_send", commands.chatSend(conversationId, content)),
   chatCancel: (conversationId: string) => unwrap("chat_cancel", commands.chatCancel(conversationId)),
   approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>

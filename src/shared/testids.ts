@@ -23,6 +23,14 @@ export const TID = {
   setupKeyLinks: "setup-key-links", // where to get a key, opened in the system browser
   setupProject: "setup-project",
   setupPickProject: "setup-pick-project",
+  instructionsIndicator: "instructions-indicator", // the top bar's "Using AGENTS.md"
+  instructionsInUse: "instructions-in-use", // what it opens: the files, whether global instructions are set
+  instructionFiles: "instruction-files", // the project's instruction files in use (top bar and Settings)
+  instructionFileOpen: "instruction-file-open", // opens one in the user's own app; + data-path
+  instructionFileCut: "instruction-file-cut", // "too long: only the first … reach the model"
+  instructionFilesNone: "instruction-files-none",
+  globalInstructions: "global-instructions", // Settings → Instructions' text
+  globalInstructionsTooLong: "global-instructions-too-long",
 
   // conversations
   conversationList: "conversation-list",

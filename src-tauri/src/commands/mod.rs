@@ -5,6 +5,7 @@ pub mod approvals;
 pub mod chat;
 pub mod checkpoints;
 pub mod conversations;
+pub mod instructions;
 pub mod keys;
 pub mod links;
 pub mod mcp;
@@ -48,6 +49,8 @@ macro_rules! collect_for {
             providers::provider_test,
             providers::provider_readiness,
             links::open_link,
+            instructions::instructions_in_use,
+            instructions::instructions_open,
             mcp::mcp_status,
             mcp::mcp_parse,
             mcp::mcp_sign_in,

@@ -31,6 +31,7 @@ function mock(overrides: Record<string, Handler> = {}) {
     tools_catalog: () => CATALOG,
     mcp_status: () => [],
     mcp_project_offer: () => null,
+    instructions_in_use: () => ({ files: [], global: false }),
     ...overrides,
   };
   mockIPC((cmd, args) => {
@@ -223,7 +224,7 @@ describe("SettingsPanel", () => {
     await userEvent.type(screen.getByTestId(TID.baseUrl.ollama), "http://127.0.0.1:11434");
     await userEvent.click(screen.getByTestId(TID.testConnection.ollama));
     await waitFor(() => expect(screen.getByTestId(TID.testResult.ollama)).toBeInTheDocument());
-    const background = ["settings_integrity", "sandbox_status", "keys_status", "tools_catalog", "mcp_status", "mcp_project_offer"];
+    const background = ["settings_integrity", "sandbox_status", "keys_status", "tools_catalog", "mcp_status", "mcp_project_offer", "instructions_in_use"];
     expect(calls.map((c) => c.cmd).filter((c) => !background.includes(c))).toEqual(["settings_set", "provider_test"]);
     expect((callsOf("settings_set")[0]!.settings as Settings).providers?.ollama?.baseUrl).toBe("http://127.0.0.1:11434");
   });
@@ -345,5 +346,36 @@ describe("SettingsPanel", () => {
     await settled();
     expect(callsOf("settings_set")[0]!.settings).toMatchObject({ approvalTimeoutSecs: 90, searxngUrl: "http://localhost:8888" });
     expect(callsOf("keys_set")).toEqual([{ name: "brave", value: "brv" }]);
+  });
+
+  it("saves the global instructions as they are typed, and says when only part of them reaches the model", async () => {
+    render(<Harness />);
+    const text = screen.getByTestId(TID.globalInstructions);
+    expect(text).toHaveValue("");
+    await userEvent.type(text, "Answer in French.");
+    await settled();
+    expect(callsOf("settings_set")).toHaveLength(1);
+    expect((callsOf("settings_set")[0]?.settings as Settings).globalInstructions).toBe("Answer in French.");
+    expect(screen.queryByTestId(TID.globalInstructionsTooLong)).toBeNull();
+    // Pasted: 17 KB, one KB more than the model gets.
+    await userEvent.click(text);
+    await userEvent.paste("x".repeat(17 * 1024));
+    expect(screen.getByTestId(TID.globalInstructionsTooLong)).toHaveTextContent("only the first 16 KB reach the model");
+  });
+
+  it("lists the project's instruction files in use and opens one in the user's own app", async () => {
+    const file = { path: "/home/me/app/AGENTS.md", relativePath: "AGENTS.md", bytes: 300, truncated: false };
+    mock({ instructions_in_use: () => ({ files: [file], global: false }), instructions_open: () => null });
+    render(<Harness initial={{ ...SETTINGS, projectDir: "/home/me/app", globalInstructions: "Be brief." }} />);
+    expect(screen.getByTestId(TID.globalInstructions)).toHaveValue("Be brief.");
+    const open = await screen.findByTestId(TID.instructionFileOpen);
+    expect(open).toHaveTextContent("AGENTS.md");
+    await userEvent.click(open);
+    await waitFor(() => expect(callsOf("instructions_open")).toEqual([{ path: file.path }]));
+  });
+
+  it("says when the project folder has no instruction file", async () => {
+    render(<Harness initial={{ ...SETTINGS, projectDir: "/home/me/app" }} />);
+    expect(await screen.findByTestId(TID.instructionFilesNone)).toHaveTextContent("no AGENTS.md (or CLAUDE.md)");
   });
 });

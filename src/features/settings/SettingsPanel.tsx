@@ -4,6 +4,7 @@ import { api, type KeyStatus, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { NumberField } from "../../shared/ui/NumberField";
 import { KeyField } from "./KeyField";
+import { InstructionsSection } from "./InstructionsSection";
 import { ProjectSection } from "./ProjectSection";
 import { SandboxSection } from "./SandboxSection";
 import { McpSection } from "./mcp/McpSection";
@@ -146,6 +147,8 @@ export function SettingsPanel({
       </section>
 
       <ProjectSection key={projectKey} settings={draft} onChange={edit} />
+
+      <InstructionsSection settings={draft} onChange={edit} savedCount={savedCount} />
 
       <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} />
 

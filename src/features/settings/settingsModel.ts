@@ -40,6 +40,7 @@ export function withDefaults(s: Settings): Settings {
     approvalTimeoutSecs: s.approvalTimeoutSecs ?? 30,
     searxngUrl: s.searxngUrl ?? "http://localhost:8080",
     theme: s.theme ?? "system",
+    globalInstructions: s.globalInstructions ?? "",
   };
 }
 
