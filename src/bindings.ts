@@ -14,6 +14,13 @@ export const commands = {
 	chatCancel: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_cancel", { conversationId })),
 	/**  The conversation so far (empty before its first message). */
 	chatHistory: (conversationId: string) => typedError<Message[], CommandError>(__TAURI_INVOKE("chat_history", { conversationId })),
+	/**
+	 *  "Compact now": summarizes the conversation's older part in what the model is sent from now on
+	 *  (`chat:compacted` says what it did). Refused while it is answering.
+	 */
+	chatCompact: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_compact", { conversationId })),
+	/**  Where the conversation was last compacted (`None`: never), for the divider in its history. */
+	chatCompaction: (conversationId: string) => typedError<CompactionInfo | null, CommandError>(__TAURI_INVOKE("chat_compaction", { conversationId })),
 	/**  The saved conversations, newest first: `limit` of them (1 to 500) from `offset`. */
 	chatList: (offset: number, limit: number) => typedError<ConversationPage, CommandError>(__TAURI_INVOKE("chat_list", { offset, limit })),
 	/**
@@ -141,6 +148,7 @@ export const commands = {
 
 /** Events */
 export const events = {
+	chatCompacted: makeEvent<CompactedEvent, CompactedEvent>("chat:compacted"),
 	chatError: makeEvent<ChatErrorEvent, ChatErrorEvent>("chat:error"),
 	chatNotice: makeEvent<NoticeEvent, NoticeEvent>("chat:notice"),
 	chatStreamEnd: makeEvent<StreamEndEvent, StreamEndEvent>("chat:stream-end"),
@@ -273,6 +281,36 @@ export type CommandErrorCode =
 "CHANGED_OUTSIDE" | 
 /**  Something inside Warden failed. */
 "INTERNAL";
+
+/**
+ *  The model is now sent a summary instead of the conversation's first `summarized_messages`
+ *  messages; the user still sees them all.
+ */
+export type Compacted = {
+	conversationId: string,
+	summarizedMessages: number,
+	/**  Context in use before (the provider's count when known) and after (estimated), in tokens. */
+	tokensBefore: number,
+	tokensAfter: number,
+	/**  Asked for by the user ("Compact now") rather than by the context filling up. */
+	manual: boolean,
+};
+
+/**
+ *  `chat:compacted`: the older part of the conversation was summarized in what the
+ *  model is sent (the history itself is whole).
+ */
+export type CompactedEvent = Compacted;
+
+/**
+ *  Where a saved conversation was last compacted: the model is sent a summary instead of its first
+ *  `summarized_messages` messages (the window draws a divider there).
+ */
+export type CompactionInfo = {
+	summarizedMessages: number,
+	tokensBefore: number,
+	tokensAfter: number,
+};
 
 /**  One block of a message, in the order it was produced. */
 export type ContentBlock = ({ type: "text"; text: string }) & { data?: never; signature?: never; thinking?: never } | 
@@ -654,6 +692,11 @@ export type Settings = {
 	 *  before the project's `AGENTS.md` (the first 16 KiB). Empty = none.
 	 */
 	globalInstructions?: string,
+	/**
+	 *  How full the context window may get (percent) before the older part of the conversation
+	 *  is summarized for the model (compaction). 50 to 95.
+	 */
+	compactAtPercent?: number,
 };
 
 /**  Whether the settings in use are the file as Warden wrote it (see `warden_core::config`). */

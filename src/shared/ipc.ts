@@ -19,6 +19,8 @@ export type {
   ChangeStatus,
   ChatError,
   CheckpointInfo,
+  Compacted,
+  CompactionInfo,
   ContentBlock,
   ConversationHit,
   ConversationPage,
@@ -133,6 +135,13 @@ export const api = {
   approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>
     unwrap("chat_tool_approve", commands.chatToolApprove(toolId, approved, reason ?? null, remember ?? null)),
   chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
+  /**
+   * "Compact now": the model is sent a summary of the older messages from now on (`chat:compacted`
+   * says where). Rejects with TURN_RUNNING while it answers, INVALID_INPUT when too short, PROVIDER.
+   */
+  chatCompact: (conversationId: string) => unwrap("chat_compact", commands.chatCompact(conversationId)),
+  /** Where a saved conversation was last compacted (null: never), for the divider in its history. */
+  chatCompaction: (conversationId: string) => unwrap("chat_compaction", commands.chatCompaction(conversationId)),
   /** The saved conversations, newest first: `limit` of them from `offset`. */
   chatList: (offset: number, limit: number) => unwrap("chat_list", commands.chatList(offset, limit)),
   /**

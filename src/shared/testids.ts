@@ -59,6 +59,9 @@ export const TID = {
   chatErrorAction: "chat-error-action",
   contextGauge: "context-gauge", // + data-used, data-window
   costLabel: "cost-label",
+  compactionDivider: "compaction-divider", // where the model's summary begins; + data-summarized
+  compactNow: "compact-now", // "Compact now" beside the context gauge
+  compactError: "compact-error", // why it did not compact
 
   // composer
   composerInput: "composer-input",
@@ -211,6 +214,7 @@ export const TID = {
   bashTimeout: "bash-timeout",
   checkpointsToggle: "checkpoints-toggle",
   approvalTimeout: "approval-timeout",
+  compactAtPercent: "compact-at-percent", // how full the context gets before it is compacted
   searxngUrl: "searxng-url",
   mcpSection: "mcp-section",
   mcpForm: "mcp-form",

@@ -6,6 +6,7 @@ import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
+import { loadCompaction } from "./loadCompaction";
 import { DeleteUndoNotice } from "./DeleteUndoNotice";
 import { SidebarToggle } from "./SidebarToggle";
 import type { ModelChoice } from "./ModelSwitch";
@@ -41,7 +42,8 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
     useConversations();
 
   // A conversation opened for the first time in this window: fetch what was said before, then
-  // which checkpoints of the project came before its calls (a saved history does not say).
+  // where it was last compacted and which checkpoints of the project came before its calls (a
+  // saved history says neither).
   useEffect(() => {
     if (!activeId || store.getState().conversations[activeId]) return;
     let live = true;
@@ -50,6 +52,7 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
       .then(async (history) => {
         if (!live || !history.length) return;
         store.dispatch({ type: "history-loaded", conversationId: activeId, history });
+        void loadCompaction(store, activeId, () => live);
         const checkpoints = await api.checkpointList(activeId);
         if (live && checkpoints.length) store.dispatch({ type: "checkpoints-loaded", conversationId: activeId, checkpoints });
       })

@@ -1,5 +1,6 @@
 import type { Conversation } from "../../shared/store/types";
 import { assistantMessages, contextTokens } from "../../shared/store/selectors";
+import { lastUsageMessage } from "../../shared/store/compaction";
 import { formatCost, formatTokens } from "../../shared/format";
 import { TID } from "../../shared/testids";
 import { costOf } from "./pricing";
@@ -18,9 +19,19 @@ export function conversationCost(c: Conversation): number | null {
   return any ? total : null;
 }
 
+/**
+ * Tokens in the context now: after a compaction, what it left until a newer message says more
+ * (the last message's usage still counts the messages the summary replaced).
+ */
+function contextInUse(c: Conversation): number {
+  const mark = c.compaction;
+  if (mark?.replacesUsageOf && mark.replacesUsageOf === lastUsageMessage(c)) return mark.tokensAfter;
+  return contextTokens(c);
+}
+
 /** Context used against the window the engine budgets with, and the running cost. */
 export function ContextGauge({ conversation }: { conversation: Conversation }) {
-  const used = contextTokens(conversation);
+  const used = contextInUse(conversation);
   const window = conversation.contextWindow;
   const cost = conversationCost(conversation);
   // Nothing to show yet: keep the row, so the first figures do not resize the transcript above

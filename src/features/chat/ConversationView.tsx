@@ -7,6 +7,8 @@ import { TID } from "../../shared/testids";
 import { TurnChanges } from "../checkpoints/TurnChanges";
 import { turnCheckpoints, type TurnCheckpoints } from "../checkpoints/turns";
 import { Composer } from "./Composer";
+import { CompactControl } from "./CompactControl";
+import { CompactionDivider } from "./CompactionDivider";
 import { ContextGauge } from "./ContextGauge";
 import { ModelSwitch, type ModelChoice } from "./ModelSwitch";
 import { ErrorNotice } from "./ErrorNotice";
@@ -145,6 +147,7 @@ export function ConversationView({
                 <AssistantMessageView conversationId={conversationId} message={m} onOpenSettings={onOpenSettings} />
               )}
               {ending && <TurnChanges turn={ending} running={conversation.running} />}
+              {conversation.compaction?.afterMessageId === id && <CompactionDivider mark={conversation.compaction} />}
             </Fragment>
           );
         })}
@@ -161,7 +164,10 @@ export function ConversationView({
       {aboveComposer}
       <footer className="conversation-footer">
         <div className="conversation-footer-row">
-          <ContextGauge conversation={conversation} />
+          <div className="conversation-footer-start">
+            <ContextGauge conversation={conversation} />
+            <CompactControl conversationId={conversationId} hasHistory={ids.length > 0} running={conversation.running} />
+          </div>
           {modelChoice && <ModelSwitch choice={modelChoice} disabled={conversation.running} />}
         </div>
         <SessionGrants conversationId={conversationId} refresh={`${conversation.running}:${pendingHere}`} />

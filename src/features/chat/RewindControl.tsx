@@ -6,6 +6,7 @@ import { api } from "../../shared/ipc";
 import { useChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { messageOf } from "../../shared/format";
+import { loadCompaction } from "./loadCompaction";
 
 /**
  * Show the conversation as the engine has saved it now, then hand `then` the dropped text in the
@@ -15,6 +16,8 @@ export async function reloadConversation(store: ChatStore, conversationId: strin
   const history = await api.chatHistory(conversationId);
   store.dispatch({ type: "conversation-rewound", conversationId, history });
   then();
+  // A rewind drops the compactions of what it dropped: the divider goes where one still holds.
+  void loadCompaction(store, conversationId);
   void api.checkpointList(conversationId).then(
     (checkpoints) => {
       if (Array.isArray(checkpoints) && checkpoints.length) {

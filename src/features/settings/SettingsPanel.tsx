@@ -3,6 +3,7 @@ import { applyTheme } from "../../shared/theme";
 import { api, type KeyStatus, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { NumberField } from "../../shared/ui/NumberField";
+import { CompactionField } from "./CompactionField";
 import { KeyField } from "./KeyField";
 import { InstructionsSection } from "./InstructionsSection";
 import { ProjectSection } from "./ProjectSection";
@@ -178,6 +179,7 @@ export function SettingsPanel({
 
       <section className="settings-section">
         <h3>Limits</h3>
+        <CompactionField value={draft.compactAtPercent} onChange={(compactAtPercent) => edit({ ...draft, compactAtPercent })} />
         <label>
           Approval timeout (seconds) — an unanswered request counts as rejected
           <NumberField

@@ -13,6 +13,7 @@ export function emptyConversation(id: string): Conversation {
     provider: null,
     model: null,
     contextWindow: null,
+    compaction: null,
   };
 }
 

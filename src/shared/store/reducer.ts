@@ -4,6 +4,7 @@
 import type { ChatError, CheckpointInfo, ProtocolEvent, ToolConfirm, ToolDelta, ToolResult, ToolStart } from "../ipc";
 import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
 import { historyToConversation } from "./history";
+import { compactionMark } from "./compaction";
 import { isTerminal, statusFromResult } from "./toolStatus";
 import { appendText, emptyText } from "./textBuffer";
 import type {
@@ -248,6 +249,13 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
     }
     case "chat:error":
       return onError(state, ev.payload);
+    case "chat:compacted": {
+      const e = ev.payload;
+      const c = state.conversations[e.conversationId];
+      // A conversation this window has not shown: its history, when opened, says where (chat_compaction).
+      if (!c || typeof e.summarizedMessages !== "number") return state;
+      return withConversation(state, e.conversationId, () => ({ ...c, compaction: compactionMark(c, e, true) }));
+    }
     case "chat:notice": {
       const e = ev.payload;
       if (typeof e.text !== "string" || !e.text) return state;
@@ -299,7 +307,20 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
       return withConversation(state, a.conversationId, () => historyToConversation(a.conversationId, a.history));
     }
     case "conversation-rewound":
-      return withConversation(state, a.conversationId, () => historyToConversation(a.conversationId, a.history));
+      return withConversation(state, a.conversationId, (before) => {
+        const after = historyToConversation(a.conversationId, a.history);
+        // The engine drops the compactions of what the rewind dropped; an earlier one stays (the
+        // rewind asks chat_compaction again, which names the one that now holds).
+        const kept = before.compaction && before.compaction.summarizedMessages < a.history.length ? before.compaction : null;
+        return kept ? { ...after, compaction: compactionMark(after, kept, false) } : after;
+      });
+    case "compaction-loaded": {
+      const c = state.conversations[a.conversationId];
+      if (!c) return state;
+      if (!a.compaction) return c.compaction ? withConversation(state, c.id, () => ({ ...c, compaction: null })) : state;
+      const compaction = compactionMark(c, a.compaction, false);
+      return withConversation(state, c.id, () => ({ ...c, compaction }));
+    }
     case "checkpoints-loaded":
       return withConversation(state, a.conversationId, (c) => placeCheckpoints(c, a.checkpoints));
     default:

@@ -2,6 +2,7 @@
 import type {
   ChatError,
   CheckpointInfo,
+  CompactionInfo,
   ErrorCode,
   HistoryMessage,
   JsonValue,
@@ -93,6 +94,25 @@ export interface Conversation {
   model: string | null;
   /** The context window the engine budgets with (from `chat:stream-start`); null before one. */
   contextWindow: number | null;
+  /** Where the model was last sent a summary instead of the older messages (null: never). */
+  compaction: CompactionMark | null;
+}
+
+/**
+ * A compaction as the view draws it: the model is sent a summary instead of the conversation's first
+ * `summarizedMessages` history messages (tool results count, as they are user messages there).
+ */
+export interface CompactionMark {
+  summarizedMessages: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** The last shown message the summary stands for: the divider goes under it (null: none shown). */
+  afterMessageId: string | null;
+  /**
+   * The message whose usage the context gauge read when the compaction happened: until a newer
+   * message reports usage, the context in use is `tokensAfter` (null for a reopened conversation).
+   */
+  replacesUsageOf: string | null;
 }
 
 export interface PendingApproval {
@@ -118,6 +138,8 @@ export type LocalAction =
   | { type: "conversation-rewound"; conversationId: string; history: HistoryMessage[] }
   /** The project's checkpoints of a conversation (`checkpoint_list`), placed on the calls they preceded. */
   | { type: "checkpoints-loaded"; conversationId: string; checkpoints: CheckpointInfo[] }
+  /** Where a saved conversation was last compacted (`chat_compaction`; null: never). */
+  | { type: "compaction-loaded"; conversationId: string; compaction: CompactionInfo | null }
   | { type: "send-failed"; conversationId: string; message: string; code?: ErrorCode };
 
 export type Action = ProtocolEvent | LocalAction;
