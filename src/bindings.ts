@@ -8,8 +8,12 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 
 /** Commands */
 export const commands = {
-	/**  Sends a user message; the answer arrives as `chat:*` events. */
-	chatSend: (conversationId: string, content: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_send", { conversationId, content })),
+	/**
+	 *  Sends a user message, with images when given (base64 PNG, JPEG, GIF or WebP; checked and
+	 *  scaled down by the engine, refused with `INVALID_INPUT` when not an image); the answer arrives
+	 *  as `chat:*` events.
+	 */
+	chatSend: (conversationId: string, content: string, images: ToolImage[] | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_send", { conversationId, content, images })),
 	/**  Stops the conversation's running turn (a no-op when nothing runs). */
 	chatCancel: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_cancel", { conversationId })),
 	/**  The conversation so far (empty before its first message). */
@@ -321,7 +325,11 @@ export type ContentBlock = ({ type: "text"; text: string }) & { data?: never; si
 	type: "tool_use",
 } & ToolUse | {
 	type: "tool_result",
-} & ToolResultBlock;
+} & ToolResultBlock | 
+/**  An image the user attached (models that do not take images are sent a note instead). */
+{
+	type: "image",
+} & ToolImage;
 
 /**
  *  A conversation a search found, with where (a message's words around the first match; `None`
@@ -561,6 +569,11 @@ export type ModelEntry = {
 	/**  `Some(true)` shows the "tools" badge. */
 	supportsTools: boolean | null,
 	contextWindow: number | null,
+	/**
+	 *  Whether the model reads images (attached ones and those tools return); those that do not
+	 *  are sent a note in place of each image.
+	 */
+	takesImages?: boolean,
 };
 
 /**
@@ -841,7 +854,7 @@ export type ToolErrorCode = "VALIDATION_ERROR" | "FILE_NOT_FOUND" | "PERMISSION_
 /**  The model asked for a tool that does not exist or is not in scope. */
 "UNKNOWN_TOOL";
 
-/**  An image a tool returned: base64 data of a PNG, JPEG, GIF or WebP. */
+/**  An image a tool returned or the user attached: base64 data of a PNG, JPEG, GIF or WebP. */
 export type ToolImage = {
 	mediaType: string,
 	data: string,

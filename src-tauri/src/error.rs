@@ -133,9 +133,9 @@ impl From<SessionError> for CommandError {
     fn from(err: SessionError) -> Self {
         let code = match err {
             SessionError::NoSuchApproval(_) => CommandErrorCode::UnknownTool,
-            SessionError::EmptyMessage | SessionError::WrongConversation { .. } => {
-                CommandErrorCode::InvalidInput
-            }
+            SessionError::EmptyMessage
+            | SessionError::BadImage(_)
+            | SessionError::WrongConversation { .. } => CommandErrorCode::InvalidInput,
             SessionError::Busy => CommandErrorCode::Engine,
         };
         Self::new(code, sentence(&err.to_string()))

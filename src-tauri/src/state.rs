@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use tokio::sync::Mutex;
 use warden_protocol::{
-    ChatCancel, ChatSend, KeyName, Message, Op, Remember, SessionGrant, Settings, ToolApproval,
+    ChatCancel, ChatSend, KeyName, Message, Op, Remember, SessionGrant, Settings, ToolApproval, ToolImage,
 };
 
 use warden_core::agent::compaction::Compacted;
@@ -142,15 +142,26 @@ impl AppState {
     }
 
     /// Sends a user message, starting the conversation's session on its first message.
+    #[cfg(test)]
     pub async fn send(&self, conversation_id: String, content: String) -> CommandResult<()> {
+        self.send_with_images(conversation_id, content, Vec::new()).await
+    }
+
+    /// Sends a user message with images attached (checked and scaled down by the engine).
+    pub async fn send_with_images(
+        &self,
+        conversation_id: String,
+        content: String,
+        images: Vec<ToolImage>,
+    ) -> CommandResult<()> {
         if conversation_id.trim().is_empty() {
             return Err(CommandError::new(CommandErrorCode::InvalidInput, "A conversation id is required."));
         }
-        if content.trim().is_empty() {
+        if content.trim().is_empty() && images.is_empty() {
             return Err(CommandError::new(CommandErrorCode::InvalidInput, "The message is empty."));
         }
         let session = self.session_or_start(&conversation_id).await?;
-        session.submit(Op::Send(ChatSend { conversation_id, content }))
+        session.submit(Op::Send(ChatSend { conversation_id, content, images }))
     }
 
     /// Stops the running turn. Cancelling a conversation that never started is a no-op.

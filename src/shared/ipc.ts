@@ -11,6 +11,7 @@ import type {
   Remember,
   SessionGrant,
   Settings,
+  ToolImage,
 } from "../bindings";
 
 export type {
@@ -130,7 +131,9 @@ export const api = {
   instructionsInUse: () => unwrap("instructions_in_use", commands.instructionsInUse()),
   /** Opens an instruction file in use (a path `instructionsInUse` gave) in the user's own app for it. */
   instructionsOpen: (path: string) => unwrap("instructions_open", commands.instructionsOpen(path)),
-  chatSend: (conversationId: string, content: string) => unwrap("chat_send", commands.chatSend(conversationId, content)),
+  /** Sends a message, with images when given (base64; the engine checks and scales them down). */
+  chatSend: (conversationId: string, content: string, images: ToolImage[] = []) =>
+    unwrap("chat_send", commands.chatSend(conversationId, content, images.length ? images : null)),
   chatCancel: (conversationId: string) => unwrap("chat_cancel", commands.chatCancel(conversationId)),
   approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>
     unwrap("chat_tool_approve", commands.chatToolApprove(toolId, approved, reason ?? null, remember ?? null)),

@@ -1,20 +1,23 @@
 //! `chat_send`, `chat_cancel`, `chat_history`, `chat_compact`, `chat_compaction`.
 
 use tauri::State;
-use warden_protocol::{CompactionInfo, Message};
+use warden_protocol::{CompactionInfo, Message, ToolImage};
 
 use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
 
-/// Sends a user message; the answer arrives as `chat:*` events.
+/// Sends a user message, with images when given (base64 PNG, JPEG, GIF or WebP; checked and
+/// scaled down by the engine, refused with `INVALID_INPUT` when not an image); the answer arrives
+/// as `chat:*` events.
 #[tauri::command]
 #[specta::specta]
 pub async fn chat_send(
     state: State<'_, AppState>,
     conversation_id: String,
     content: String,
+    images: Option<Vec<ToolImage>>,
 ) -> CommandResult<()> {
-    state.send(conversation_id, content).await
+    state.send_with_images(conversation_id, content, images.unwrap_or_default()).await
 }
 
 /// Stops the conversation's running turn (a no-op when nothing runs).

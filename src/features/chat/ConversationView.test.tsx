@@ -93,7 +93,7 @@ describe("ConversationView", () => {
     renderView();
     const input = screen.getByTestId(TID.composerInput);
     await userEvent.type(input, "first line{Shift>}{Enter}{/Shift}second{Enter}");
-    expect(calls).toContainEqual({ cmd: "chat_send", args: { conversationId: C, content: "first line\nsecond" } });
+    expect(calls).toContainEqual({ cmd: "chat_send", args: { conversationId: C, content: "first line\nsecond", images: null } });
     expect(input).toHaveValue("");
     const msg = screen.getAllByTestId(TID.message)[0]!;
     expect(msg).toHaveAttribute("data-role", "user");
@@ -210,7 +210,7 @@ describe("ConversationView", () => {
     // Taken back, shown as the engine has it, sent again; where it is compacted now and the checkpoints follow.
     expect(made.map((c) => c.cmd)).toEqual(["chat_rewind", "chat_history", "chat_send", "chat_compaction", "checkpoint_list"]);
     expect(made[0]!.args).toEqual({ conversationId: C, userMessageIndex: 0 });
-    expect(made[2]!.args).toEqual({ conversationId: C, content: "fix the test" });
+    expect(made[2]!.args).toEqual({ conversationId: C, content: "fix the test", images: null });
     // The resent message streams its answer: then the same place offers Regenerate.
     await send("chat:stream-start", { messageId: "m2", provider: "anthropic", model: "claude-sonnet-4-5" });
     expect(screen.queryByTestId(TID.retryLast)).toBeNull();

@@ -255,6 +255,10 @@ pub struct ExecArgs {
     /// Continue the last conversation held in this project.
     #[arg(long = "continue")]
     pub continue_last: bool,
+    /// Attach an image to the message (PNG, JPEG, GIF or WebP; repeatable). Models that do not
+    /// take images are sent a note instead.
+    #[arg(long = "image", value_name = "FILE")]
+    pub images: Vec<PathBuf>,
     /// Do not save this conversation (or, with --resume / --continue, what this run adds to it).
     #[arg(long)]
     pub ephemeral: bool,

@@ -40,6 +40,13 @@ pub async fn run(args: ExecArgs) -> u8 {
             return 1;
         }
     };
+    let images = match read_images(&args.images) {
+        Ok(images) => images,
+        Err(message) => {
+            eprintln!("warden: {}", sanitize::body(&message));
+            return 2;
+        }
+    };
     let mut spec = spec;
     let resumed = match conversation_to_continue(&engine, &args, &spec.project) {
         Ok(resumed) => resumed,
@@ -89,7 +96,7 @@ pub async fn run(args: ExecArgs) -> u8 {
     let turn = {
         let session = session.clone();
         let prompt = args.prompt.clone();
-        tokio::spawn(async move { session.send(prompt).await })
+        tokio::spawn(async move { session.send_with_images(prompt, images).await })
     };
     tokio::pin!(turn);
     let end = loop {
@@ -195,6 +202,21 @@ fn conversation_to_continue(
         )),
         Err(error) => Err(format!("--continue: {error}")),
     }
+}
+
+/// The `--image` files as base64 images (the engine checks and scales them).
+fn read_images(paths: &[std::path::PathBuf]) -> Result<Vec<warden_protocol::ToolImage>, String> {
+    use base64::Engine as _;
+    paths
+        .iter()
+        .map(|path| {
+            let bytes = std::fs::read(path).map_err(|e| format!("--image {}: {e}", path.display()))?;
+            let media_type = warden_core::images::media_type(&bytes)
+                .ok_or_else(|| format!("--image {}: not a PNG, JPEG, GIF or WebP image", path.display()))?;
+            let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+            Ok(warden_protocol::ToolImage { media_type: media_type.to_owned(), data })
+        })
+        .collect()
 }
 
 /// Says on stderr which conversation this was and how to go on with it.

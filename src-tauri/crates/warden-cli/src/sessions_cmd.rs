@@ -137,6 +137,7 @@ fn print_message(message: &Message) {
                 let preview = store::text::cut(&result.content, RESULT_PREVIEW_CHARS);
                 println!("  {mark} {}\n", sanitize::body(&preview));
             }
+            (_, ContentBlock::Image(image)) => println!("  [image: {}]\n", image.media_type),
             (_, ContentBlock::Thinking { .. } | ContentBlock::RedactedThinking { .. }) => {}
         }
     }

@@ -7,6 +7,7 @@ pub mod agent;
 pub mod checkpoint;
 pub mod config;
 pub mod containment;
+pub mod images;
 pub mod instructions;
 pub mod mcp;
 pub mod opener;

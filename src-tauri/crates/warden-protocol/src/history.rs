@@ -60,6 +60,8 @@ pub enum ContentBlock {
     },
     ToolUse(ToolUse),
     ToolResult(ToolResultBlock),
+    /// An image the user attached (models that do not take images are sent a note instead).
+    Image(ToolImage),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
@@ -92,7 +94,7 @@ pub struct ToolResultBlock {
     pub images: Vec<ToolImage>,
 }
 
-/// An image a tool returned: base64 data of a PNG, JPEG, GIF or WebP.
+/// An image a tool returned or the user attached: base64 data of a PNG, JPEG, GIF or WebP.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolImage {

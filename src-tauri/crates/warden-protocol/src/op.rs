@@ -19,6 +19,9 @@ pub enum Op {
 pub struct ChatSend {
     pub conversation_id: String,
     pub content: String,
+    /// Images attached to the message (checked and scaled down by the engine before sending).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<crate::ToolImage>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]

@@ -252,6 +252,10 @@ pub struct ModelEntry {
     /// `Some(true)` shows the "tools" badge.
     pub supports_tools: Option<bool>,
     pub context_window: Option<u32>,
+    /// Whether the model reads images (attached ones and those tools return); those that do not
+    /// are sent a note in place of each image.
+    #[serde(default)]
+    pub takes_images: bool,
 }
 
 #[cfg(test)]

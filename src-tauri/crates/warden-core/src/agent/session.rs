@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-use warden_protocol::{ContentBlock, Event, Message, Op, Role, ToolApproval, ToolDefinition, TrustLevel};
+use warden_protocol::{
+    ContentBlock, Event, Message, Op, Role, ToolApproval, ToolDefinition, ToolImage, TrustLevel,
+};
 
 use super::compaction::{self, Compacted, CompactionError, CompactionReport};
 use super::events::EventEmitter;
@@ -17,6 +19,9 @@ use super::turn::{run_turn, TurnEnd};
 use crate::provider::{Provider, ThinkingConfig};
 use crate::scope::Scope;
 use crate::tool::ToolRegistry;
+
+/// The most images one message may carry.
+pub const MAX_IMAGES: usize = 20;
 
 /// Everything fixed for the life of a session.
 #[derive(Debug, Clone)]
@@ -41,6 +46,8 @@ pub struct SessionConfig {
     pub iteration_timeout: Duration,
     /// Where each message is saved as it completes; `None` keeps the conversation in memory only.
     pub store: Option<Arc<crate::store::ConversationStore>>,
+    /// Whether the model reads images; when not, it is sent a note in place of each.
+    pub takes_images: bool,
     /// The project folder, recorded with the conversation so the list can show it.
     pub project_root: Option<std::path::PathBuf>,
 }
@@ -64,6 +71,7 @@ impl SessionConfig {
             max_parallel: 4,
             iteration_timeout: Duration::from_secs(600),
             store: None,
+            takes_images: true,
             project_root: None,
         }
     }
@@ -86,6 +94,8 @@ pub enum SessionError {
     WrongConversation { expected: String, got: String },
     #[error("the message is empty")]
     EmptyMessage,
+    #[error("the attached {0}")]
+    BadImage(String),
     #[error("no tool call {0} is waiting for approval")]
     NoSuchApproval(String),
 }
@@ -142,8 +152,15 @@ impl SessionCore {
 
     /// What the model is sent: the history, its older part replaced by the summary once compacted.
     pub fn model_view(&self) -> Vec<Message> {
-        let history = lock(&self.history);
-        compaction::model_view(&history, lock(&self.compacted).as_ref())
+        let view = {
+            let history = lock(&self.history);
+            compaction::model_view(&history, lock(&self.compacted).as_ref())
+        };
+        if self.config.takes_images {
+            view
+        } else {
+            crate::images::without_images(view)
+        }
     }
 
     pub fn compacted(&self) -> Option<Compacted> {
@@ -278,7 +295,7 @@ impl Session {
         match op {
             Op::Send(send) => {
                 self.check_conversation(&send.conversation_id)?;
-                let (cancel, user) = self.begin(send.content)?;
+                let (cancel, user) = self.begin(send.content, send.images)?;
                 let session = self.clone();
                 tokio::spawn(async move { session.drive(user, cancel).await });
                 Ok(())
@@ -294,7 +311,17 @@ impl Session {
 
     /// Send a user message and wait until its turn ends.
     pub async fn send(&self, content: impl Into<String>) -> Result<TurnEnd, SessionError> {
-        let (cancel, user) = self.begin(content.into())?;
+        self.send_with_images(content, Vec::new()).await
+    }
+
+    /// Send a user message with images (base64 PNG, JPEG, GIF or WebP; checked and scaled down
+    /// here) and wait until its turn ends.
+    pub async fn send_with_images(
+        &self,
+        content: impl Into<String>,
+        images: Vec<ToolImage>,
+    ) -> Result<TurnEnd, SessionError> {
+        let (cancel, user) = self.begin(content.into(), images)?;
         Ok(self.drive(user, cancel).await)
     }
 
@@ -336,9 +363,26 @@ impl Session {
         }
     }
 
-    fn begin(&self, content: String) -> Result<(CancellationToken, Message), SessionError> {
-        if content.trim().is_empty() {
+    fn begin(
+        &self,
+        content: String,
+        images: Vec<ToolImage>,
+    ) -> Result<(CancellationToken, Message), SessionError> {
+        if content.trim().is_empty() && images.is_empty() {
             return Err(SessionError::EmptyMessage);
+        }
+        if images.len() > MAX_IMAGES {
+            return Err(SessionError::BadImage(format!("at most {MAX_IMAGES} images go with one message")));
+        }
+        // Checked and scaled down before anything else: a bad image refuses the message whole.
+        let mut blocks = Vec::with_capacity(images.len() + 1);
+        if !content.trim().is_empty() {
+            blocks.push(ContentBlock::Text { text: content });
+        }
+        for (n, image) in images.iter().enumerate() {
+            let prepared = crate::images::prepare_base64(&image.data)
+                .map_err(|error| SessionError::BadImage(format!("image {}: {error}", n + 1)))?;
+            blocks.push(ContentBlock::Image(prepared.image));
         }
         let mut running = lock(&self.core.running);
         if running.is_some() {
@@ -346,7 +390,7 @@ impl Session {
         }
         let token = CancellationToken::new();
         *running = Some(token.clone());
-        Ok((token, Message::user_text(content)))
+        Ok((token, Message { role: Role::User, content: blocks }))
     }
 
     async fn drive(&self, user: Message, cancel: CancellationToken) -> TurnEnd {

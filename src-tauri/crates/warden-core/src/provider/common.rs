@@ -83,6 +83,23 @@ pub(crate) fn user_text(message: &warden_protocol::Message) -> Option<std::borro
     text.filter(|t| !t.is_empty())
 }
 
+/// The images of a user turn for formats whose tool messages cannot carry any (OpenAI, Ollama):
+/// those the user attached, then those the turn's tool results returned.
+pub(crate) fn user_images(message: &warden_protocol::Message) -> Vec<&warden_protocol::ToolImage> {
+    let attached = message.content.iter().filter_map(|block| match block {
+        warden_protocol::ContentBlock::Image(image) => Some(image),
+        _ => None,
+    });
+    let returned = message.content.iter().flat_map(|block| match block {
+        warden_protocol::ContentBlock::ToolResult(result) => result.images.iter(),
+        _ => [].iter(),
+    });
+    attached.chain(returned).collect()
+}
+
+/// What introduces the images of a turn whose only text is tool results.
+pub(crate) const TOOL_IMAGES_NOTE: &str = "Images returned by the tool calls above:";
+
 /// A string field of a streamed event, borrowed from the event's text when it holds no escapes.
 ///
 /// Use `Option<WireText>` rather than `Option<Cow<str>>`: serde borrows a `Cow` only when it is

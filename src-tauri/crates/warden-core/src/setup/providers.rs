@@ -76,6 +76,7 @@ impl Engine {
         Ok(models
             .into_iter()
             .map(|m| ModelEntry {
+                takes_images: crate::images::model_takes_images(wire_kind(id), &m.id),
                 id: m.id,
                 display_name: m.display_name,
                 supports_tools: m.supports_tools,
@@ -119,7 +120,7 @@ impl Engine {
 /// How long [`Engine::provider_readiness`] waits for a local Ollama.
 pub const OLLAMA_ANSWER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
-fn wire_kind(id: ProviderId) -> provider::ProviderKind {
+pub(super) fn wire_kind(id: ProviderId) -> provider::ProviderKind {
     match id {
         ProviderId::Anthropic => provider::ProviderKind::Anthropic,
         ProviderId::Openai | ProviderId::OpenaiCompatible => provider::ProviderKind::OpenAi,

@@ -200,6 +200,8 @@ impl Engine {
         let base = if spec.project_chosen { system_prompt(&project) } else { NO_PROJECT_PROMPT.to_owned() };
         config.system_prompt = Some(self.with_instructions(base, &spec, &project, &settings).await);
         config.trust = spec.trust;
+        config.takes_images =
+            crate::images::model_takes_images(super::providers::wire_kind(spec.provider), &config.model);
         config.budget_threshold = compaction_threshold(settings.compact_at_percent);
         config.scope = scope;
         config.approval_timeout = approval_timeout(&spec, &settings);

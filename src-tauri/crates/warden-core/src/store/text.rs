@@ -22,7 +22,9 @@ pub fn searchable(message: &Message) -> String {
                 push_values(&mut out, &call.input);
             }
             ContentBlock::ToolResult(result) => push_line(&mut out, &result.content),
-            ContentBlock::Thinking { .. } | ContentBlock::RedactedThinking { .. } => {}
+            ContentBlock::Thinking { .. }
+            | ContentBlock::RedactedThinking { .. }
+            | ContentBlock::Image(_) => {}
         }
     }
     out

@@ -13,7 +13,8 @@ use crate::tool::fs_util::{blocking, io_error, looks_binary};
 use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// Read a text file in the project. Returns its text (or the requested lines), truncated with a note
-/// when it exceeds `max_bytes`. Binary files are refused. The sha256 of the whole file is in the
+/// when it exceeds `max_bytes`. An image (PNG, JPEG, GIF, WebP) is returned as an image, scaled
+/// down, to models that take images. Other binary files are refused. The sha256 of the whole file is in the
 /// metadata.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -95,6 +96,9 @@ fn read(input: FileReadInput, ctx: &ToolContext) -> ToolOutput {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return io_error(&resolved, e),
         };
+        if first_block && crate::images::media_type(block).is_some() {
+            return read_image(&resolved, size, reader);
+        }
         if std::mem::take(&mut first_block) && looks_binary(block) {
             return ToolOutput::error(
                 ToolErrorCode::ExecutionError,
@@ -161,4 +165,49 @@ fn read(input: FileReadInput, ctx: &ToolContext) -> ToolOutput {
         .with_metadata("total_lines", total)
         .with_metadata("lines", shown_range)
         .with_metadata("truncated", cut)
+}
+
+/// An image file: returned as an image (scaled down to what models take) with a line saying what
+/// it is; models that do not take images get only that line.
+fn read_image(
+    resolved: &crate::sandbox::ResolvedPath,
+    size: u64,
+    mut reader: BufReader<impl std::io::Read>,
+) -> ToolOutput {
+    use std::io::Read;
+    if size > crate::images::MAX_INPUT_BYTES as u64 {
+        return ToolOutput::error(
+            ToolErrorCode::ExecutionError,
+            format!(
+                "{} is an image of {size} bytes; file_read returns images up to {} bytes",
+                resolved.display(),
+                crate::images::MAX_INPUT_BYTES
+            ),
+        );
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    if let Err(e) = reader.read_to_end(&mut bytes) {
+        return io_error(resolved, e);
+    }
+    let sha = hex::encode(Sha256::digest(&bytes));
+    match crate::images::prepare(&bytes) {
+        Ok(prepared) => {
+            let scaled = if prepared.scaled { ", scaled down to be sent" } else { "" };
+            let mut output = ToolOutput::success(format!(
+                "{} is an image ({}, {size} bytes{scaled}); it is attached.",
+                resolved.display(),
+                prepared.describe()
+            ))
+            .with_metadata("sha256", sha)
+            .with_metadata("image", true)
+            .with_metadata("size_bytes", size);
+            output.images.push(prepared.image);
+            output
+        }
+        Err(error) => ToolOutput::error(
+            ToolErrorCode::ExecutionError,
+            format!("{} looks like an image but {error}", resolved.display()),
+        )
+        .with_metadata("size_bytes", size),
+    }
 }

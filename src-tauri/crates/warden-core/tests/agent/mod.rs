@@ -5,6 +5,7 @@ mod checkpoints;
 mod compaction;
 mod engine_facts;
 pub(crate) mod harness;
+mod images;
 mod instructions;
 mod one_path;
 mod scenarios;

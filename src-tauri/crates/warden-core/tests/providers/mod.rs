@@ -4,6 +4,7 @@
 
 mod anthropic;
 mod common;
+mod images;
 mod ollama;
 mod openai;
 mod openai_compat;

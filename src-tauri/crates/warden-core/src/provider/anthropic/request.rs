@@ -95,6 +95,9 @@ enum Block<'a> {
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         is_error: bool,
     },
+    Image {
+        source: ImageSource<'a>,
+    },
 }
 
 /// A tool result's content: its text, or its text and the images it returned.
@@ -218,5 +221,9 @@ fn block_value(role: Role, block: &ContentBlock) -> Option<Block<'_>> {
             Some(Block::ToolUse { id: &call.id, name: &call.name, input })
         }
         ContentBlock::ToolResult(_) => None,
+        ContentBlock::Image(image) if role == Role::User => Some(Block::Image {
+            source: ImageSource { kind: "base64", media_type: &image.media_type, data: &image.data },
+        }),
+        ContentBlock::Image(_) => None,
     }
 }

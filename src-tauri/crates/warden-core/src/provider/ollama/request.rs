@@ -9,7 +9,9 @@ use serde::Serialize;
 use serde_json::Value;
 use warden_protocol::{ContentBlock, Message, Role};
 
-use crate::provider::common::{function_tools, result_text_with_error_mark, user_text, FunctionTool};
+use crate::provider::common::{
+    function_tools, result_text_with_error_mark, user_images, user_text, FunctionTool, TOOL_IMAGES_NOTE,
+};
 use crate::provider::{ChatRequest, ToolChoice};
 
 /// `{}`: the arguments sent for a tool call whose input was not an object.
@@ -42,6 +44,9 @@ enum WireMessage<'a> {
     },
     User {
         content: Cow<'a, str>,
+        /// Base64 images (Ollama's own field).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        images: Vec<&'a str>,
     },
     Assistant {
         content: String,
@@ -101,8 +106,13 @@ fn messages<'a>(system: Option<&'a str>, history: &'a [Message]) -> Vec<WireMess
                         });
                     }
                 }
-                if let Some(content) = user_text(message) {
-                    out.push(WireMessage::User { content });
+                let images: Vec<&str> = user_images(message).into_iter().map(|i| i.data.as_str()).collect();
+                match user_text(message) {
+                    Some(content) => out.push(WireMessage::User { content, images }),
+                    None if !images.is_empty() => {
+                        out.push(WireMessage::User { content: Cow::Borrowed(TOOL_IMAGES_NOTE), images })
+                    }
+                    None => {}
                 }
             }
             Role::Assistant => {

@@ -12,7 +12,9 @@ use std::borrow::Cow;
 use serde::Serialize;
 use warden_protocol::{ContentBlock, Message, Role};
 
-use crate::provider::common::{function_tools, result_text_with_error_mark, user_text, FunctionTool};
+use crate::provider::common::{
+    function_tools, result_text_with_error_mark, user_images, user_text, FunctionTool, TOOL_IMAGES_NOTE,
+};
 use crate::provider::{ChatRequest, ToolChoice};
 
 /// `max_completion_tokens` is what api.openai.com wants (reasoning models refuse `max_tokens`);
@@ -52,7 +54,7 @@ enum WireMessage<'a> {
         content: &'a str,
     },
     User {
-        content: Cow<'a, str>,
+        content: UserContent<'a>,
     },
     Assistant {
         content: Option<Cow<'a, str>>,
@@ -63,6 +65,27 @@ enum WireMessage<'a> {
         tool_call_id: &'a str,
         content: Cow<'a, str>,
     },
+}
+
+/// A user message's content: its text, or text and images as parts.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum UserContent<'a> {
+    Text(Cow<'a, str>),
+    Parts(Vec<UserPart<'a>>),
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum UserPart<'a> {
+    Text { text: Cow<'a, str> },
+    ImageUrl { image_url: ImageUrl },
+}
+
+/// An image as a `data:` URL.
+#[derive(Serialize)]
+struct ImageUrl {
+    url: String,
 }
 
 #[derive(Serialize)]
@@ -120,10 +143,23 @@ fn user_messages<'a>(message: &'a Message, out: &mut Vec<WireMessage<'a>>) {
             });
         }
     }
-    // Text of the same turn goes after the tool messages, which must follow the assistant's calls.
-    if let Some(content) = user_text(message) {
-        out.push(WireMessage::User { content });
+    // Text of the same turn goes after the tool messages, which must follow the assistant's calls;
+    // so do its images, which tool messages cannot carry.
+    let text = user_text(message);
+    let images = user_images(message);
+    if images.is_empty() {
+        if let Some(content) = text {
+            out.push(WireMessage::User { content: UserContent::Text(content) });
+        }
+        return;
     }
+    let text = text.unwrap_or(Cow::Borrowed(TOOL_IMAGES_NOTE));
+    let parts = std::iter::once(UserPart::Text { text })
+        .chain(images.into_iter().map(|image| UserPart::ImageUrl {
+            image_url: ImageUrl { url: format!("data:{};base64,{}", image.media_type, image.data) },
+        }))
+        .collect();
+    out.push(WireMessage::User { content: UserContent::Parts(parts) });
 }
 
 fn assistant_message(message: &Message) -> Option<WireMessage<'_>> {
