@@ -43,34 +43,57 @@ impl ConversationStore {
         drop(rows);
 
         // The matching messages, newest first, until the page is full: a common word stops early.
-        let mut matching = conn.prepare_cached(
-            "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1 ORDER BY rowid DESC",
-        )?;
-        let mut owner = conn.prepare_cached("SELECT conversation FROM messages WHERE num = ?1")?;
-        let summary_sql = format!(
-            "SELECT {SUMMARY_COLUMNS} FROM conversations c WHERE c.num = ?1 AND c.deleted_at_ms IS NULL"
-        );
-        let mut summary = conn.prepare_cached(&summary_sql)?;
-        let mut body = conn.prepare_cached("SELECT body FROM messages WHERE num = ?1")?;
-        let mut rows = matching.query([&fts])?;
-        while hits.len() < limit {
-            let Some(row) = rows.next()? else { break };
-            let num: i64 = row.get(0)?;
-            let Some(conversation) = owner.query_row([num], |r| r.get::<_, i64>(0)).optional()? else {
-                continue;
-            };
-            if !seen.insert(conversation) {
-                continue;
-            }
-            let Some(found) = summary.query_row([conversation], summary_from).optional()? else { continue };
-            let message: Option<String> = body.query_row([num], |r| r.get(0)).optional()?;
-            let snippet = message
-                .and_then(|m| serde_json::from_str::<Message>(&m).ok())
-                .map(|m| snippet(&text::searchable(&m), &words));
-            hits.push(ConversationHit { conversation: found, snippet });
+        // The words as typed first (a prefix query must merge every word it begins before its
+        // first row: 16 ms for a common word in a million messages, against 0.1 ms), then as a
+        // prefix for the rest of the page (the word being typed).
+        messages_matching(&conn, &exact_query(&words), &words, limit, &mut seen, &mut hits)?;
+        if hits.len() < limit {
+            messages_matching(&conn, &fts, &words, limit, &mut seen, &mut hits)?;
         }
         Ok(hits)
     }
+}
+
+/// Adds to `hits` the conversations with a message matching `fts`, newest message first, until
+/// `limit`; `seen` holds the conversations already there.
+fn messages_matching(
+    conn: &rusqlite::Connection,
+    fts: &str,
+    words: &[String],
+    limit: usize,
+    seen: &mut HashSet<i64>,
+    hits: &mut Vec<ConversationHit>,
+) -> Result<(), StoreError> {
+    let mut matching = conn
+        .prepare_cached("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1 ORDER BY rowid DESC")?;
+    let mut owner = conn.prepare_cached("SELECT conversation FROM messages WHERE num = ?1")?;
+    let summary_sql =
+        format!("SELECT {SUMMARY_COLUMNS} FROM conversations c WHERE c.num = ?1 AND c.deleted_at_ms IS NULL");
+    let mut summary = conn.prepare_cached(&summary_sql)?;
+    let mut body = conn.prepare_cached("SELECT body FROM messages WHERE num = ?1")?;
+    let mut rows = matching.query([fts])?;
+    while hits.len() < limit {
+        let Some(row) = rows.next()? else { break };
+        let num: i64 = row.get(0)?;
+        let Some(conversation) = owner.query_row([num], |r| r.get::<_, i64>(0)).optional()? else {
+            continue;
+        };
+        if !seen.insert(conversation) {
+            continue;
+        }
+        let Some(found) = summary.query_row([conversation], summary_from).optional()? else { continue };
+        let message: Option<String> = body.query_row([num], |r| r.get(0)).optional()?;
+        let snippet = message
+            .and_then(|m| serde_json::from_str::<Message>(&m).ok())
+            .map(|m| snippet(&text::searchable(&m), words));
+        hits.push(ConversationHit { conversation: found, snippet });
+    }
+    Ok(())
+}
+
+/// The FTS5 query for `words` taken as typed (no prefix).
+fn exact_query(words: &[String]) -> String {
+    words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" ")
 }
 
 /// The words of a query: split where the tokenizer would split (anything not a letter or digit).

@@ -250,3 +250,17 @@ fn json_files_of_an_older_warden_are_imported_once_and_moved_aside_only_when_the
     import_json_files(&store, &files, is_id);
     assert_eq!(store.messages("old_format").unwrap().len(), 3);
 }
+
+#[test]
+fn a_word_as_typed_comes_before_words_it_begins() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    store.put_message("exact", None, 0, &Message::user_text("one")).unwrap();
+    store.put_message("exact", None, 1, &assistant("the parser is here")).unwrap();
+    store.put_message("longer", None, 0, &Message::user_text("two")).unwrap();
+    store.put_message("longer", None, 1, &assistant("the parsers are newer")).unwrap();
+    let ids: Vec<_> = store.search("parser", 10).unwrap().into_iter().map(|h| h.conversation.id).collect();
+    assert_eq!(ids, ["exact", "longer"], "the exact word first, though older");
+    let ids: Vec<_> = store.search("pars", 10).unwrap().into_iter().map(|h| h.conversation.id).collect();
+    assert_eq!(ids, ["longer", "exact"], "only prefixes: newest first");
+}
