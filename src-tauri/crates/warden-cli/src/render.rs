@@ -165,6 +165,16 @@ impl<W: Write> Render for Human<W> {
                 let text = self.paint("31", &format!("error ({:?}): {}", e.code, sanitize::body(&e.message)));
                 self.line(&text);
             }
+            Event::Compacted(e) => {
+                let text = format!(
+                    "note: the older part of the conversation ({} messages) was summarized for the model: \
+                     {} → {} tokens",
+                    e.summarized_messages, e.tokens_before, e.tokens_after
+                );
+                let text = if self.notes_colour { format!("\x1b[2m{text}\x1b[0m") } else { text };
+                let _ = writeln!(self.notes, "{text}");
+                let _ = self.notes.flush();
+            }
             Event::Notice(e) => {
                 let text = format!("note: {}", sanitize::line(&e.text));
                 let text = if self.notes_colour { format!("\x1b[2m{text}\x1b[0m") } else { text };

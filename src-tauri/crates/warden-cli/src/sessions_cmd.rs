@@ -40,7 +40,7 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
             if json {
                 print_json(&json!(page.conversations));
             } else if page.conversations.is_empty() {
-                println!("No saved conversations.");
+                out("No saved conversations.");
             } else {
                 page.conversations.iter().for_each(print_summary);
             }
@@ -53,7 +53,7 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
                 print_json(&json!({"conversation": summary, "messages": messages}));
             } else {
                 print_summary(&summary);
-                println!();
+                out("");
                 messages.iter().for_each(print_message);
             }
             Ok(0)
@@ -63,12 +63,12 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
             if json {
                 print_json(&json!(hits));
             } else if hits.is_empty() {
-                println!("No conversation holds “{}”.", sanitize::line(&query));
+                out(&format!("No conversation holds “{}”.", sanitize::line(&query)));
             } else {
                 for hit in &hits {
                     print_summary(&hit.conversation);
                     if let Some(snippet) = &hit.snippet {
-                        println!("    {}", sanitize::line(snippet));
+                        out(&format!("    {}", sanitize::line(snippet)));
                     }
                 }
             }
@@ -82,7 +82,7 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
             if json {
                 print_json(&json!({"deleted": id}));
             } else {
-                println!("Deleted {id}.");
+                out(&format!("Deleted {id}."));
             }
             Ok(0)
         }
@@ -103,7 +103,14 @@ fn known(store: &ConversationStore, id: &str) -> Result<Option<ConversationSumma
 }
 
 fn print_json(value: &serde_json::Value) {
-    println!("{value}");
+    out(&value.to_string());
+}
+
+/// A line on stdout; a closed pipe (`| head`) is no error.
+fn out(line: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{line}");
 }
 
 /// `<id>  <when>  <n> messages  <title>  (<project>)` on one line.
@@ -114,30 +121,32 @@ fn print_summary(summary: &ConversationSummary) {
         .map(|t| t.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M").to_string())
         .unwrap_or_default();
     let project = summary.project_root.as_deref().map(|p| format!("  ({p})")).unwrap_or_default();
-    println!(
+    out(&format!(
         "{}  {when}  {:>4} messages  {}{}",
         summary.id,
         summary.message_count,
         sanitize::line(&summary.title),
         sanitize::line(&project)
-    );
+    ));
 }
 
 /// A message as a transcript: who spoke, what was said, the tools asked for and what they gave.
 fn print_message(message: &Message) {
     for block in &message.content {
         match (message.role, block) {
-            (Role::User, ContentBlock::Text { text }) => println!("you: {}\n", sanitize::body(text)),
-            (Role::Assistant, ContentBlock::Text { text }) => println!("warden: {}\n", sanitize::body(text)),
+            (Role::User, ContentBlock::Text { text }) => out(&format!("you: {}\n", sanitize::body(text))),
+            (Role::Assistant, ContentBlock::Text { text }) => {
+                out(&format!("warden: {}\n", sanitize::body(text)))
+            }
             (_, ContentBlock::ToolUse(call)) => {
-                println!("  → {} {}", call.name, sanitize::line(&call.input.to_string()))
+                out(&format!("  → {} {}", call.name, sanitize::line(&call.input.to_string())))
             }
             (_, ContentBlock::ToolResult(result)) => {
                 let mark = if result.is_error { "✗" } else { "←" };
                 let preview = store::text::cut(&result.content, RESULT_PREVIEW_CHARS);
-                println!("  {mark} {}\n", sanitize::body(&preview));
+                out(&format!("  {mark} {}\n", sanitize::body(&preview)));
             }
-            (_, ContentBlock::Image(image)) => println!("  [image: {}]\n", image.media_type),
+            (_, ContentBlock::Image(image)) => out(&format!("  [image: {}]\n", image.media_type)),
             (_, ContentBlock::Thinking { .. } | ContentBlock::RedactedThinking { .. }) => {}
         }
     }
