@@ -378,3 +378,44 @@ async fn compact_now_summarizes_an_open_conversation_and_the_next_message_uses_i
     assert!(sent.contains("SUMMARY: parser explained.") && !sent.contains("one by one"), "{sent}");
     assert_eq!(state.history("c-compact").await.len(), 6, "the window's history is whole");
 }
+
+/// A conversation open in the window that the terminal went on with (`warden exec --resume`
+/// writes to the same store): the window's next message is sent with what the terminal added,
+/// and the window's history shows it.
+#[tokio::test]
+async fn a_conversation_continued_elsewhere_is_reloaded_before_the_windows_next_message() {
+    let server = TestServer::start(vec![
+        Reply::sse(anthropic(&[text("Window answer.")], 10), Split::Whole),
+        Reply::sse(anthropic(&[text("Window again.")], 10), Split::Whole),
+    ])
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let secrets = Arc::new(MemoryStore::new());
+    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
+    let recorder = Arc::new(Recorder::default());
+    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
+    state.save_settings(anthropic_settings(&server, project.path())).unwrap();
+    state.send("c-shared".into(), "from the window".into()).await.unwrap();
+    recorder.turns_ended(1).await;
+
+    // The terminal's turn, through a store connection of its own (as another process has).
+    let elsewhere =
+        warden_core::store::ConversationStore::open(&WardenHome::at(home.path()).store_path()).unwrap();
+    let answer = |t: &str| warden_protocol::Message {
+        role: warden_protocol::Role::Assistant,
+        content: vec![warden_protocol::ContentBlock::Text { text: t.into() }],
+    };
+    elsewhere
+        .put_message("c-shared", None, 2, &warden_protocol::Message::user_text("from the terminal"))
+        .unwrap();
+    elsewhere.put_message("c-shared", None, 3, &answer("Terminal answer.")).unwrap();
+
+    state.send("c-shared".into(), "back in the window".into()).await.unwrap();
+    recorder.turns_ended(2).await;
+    let sent = server.requests()[1].body["messages"].clone();
+    assert_eq!(sent.as_array().unwrap().len(), 5, "{sent}");
+    assert_eq!(sent[2]["content"], "from the terminal");
+    assert_eq!(sent[4]["content"], "back in the window");
+    assert_eq!(state.history("c-shared").await.len(), 6);
+}
