@@ -11,12 +11,19 @@ export function focusComposer(): void {
   });
 }
 
+/** Put the caret in the conversation search, after the current render (the list may be opening). */
+export function focusConversationSearch(): void {
+  requestAnimationFrame(() => {
+    document.querySelector<HTMLInputElement>(`[data-testid="${TID.conversationSearch}"]`)?.focus();
+  });
+}
+
 /** Whether a dialog that owns Esc is open (the approval card). */
 export function aDialogIsOpen(): boolean {
   return document.querySelector('[role="alertdialog"], [role="dialog"]') !== null;
 }
 
-export type Shortcut = "newConversation" | "settings" | "focusComposer" | "help" | "toggleSidebar";
+export type Shortcut = "newConversation" | "settings" | "focusComposer" | "help" | "toggleSidebar" | "searchConversations";
 
 /** Ctrl on Linux and Windows, Cmd on macOS. */
 export function shortcutOf(e: KeyboardEvent): Shortcut | null {
@@ -32,6 +39,8 @@ export function shortcutOf(e: KeyboardEvent): Shortcut | null {
       return "help";
     case "b":
       return "toggleSidebar";
+    case "k":
+      return "searchConversations";
     default:
       return null;
   }
@@ -44,5 +53,6 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "Ctrl+,", what: "Open or close Settings" },
   { keys: "Ctrl+L", what: "Go to the message field" },
   { keys: "Ctrl+B", what: "Show or hide the conversation list" },
+  { keys: "Ctrl+K", what: "Search the conversations" },
   { keys: "Ctrl+/", what: "Show these shortcuts" },
 ];

@@ -239,6 +239,17 @@ describe("ChatScreen", () => {
     expect(titles()).toEqual(["First"]);
   });
 
+  it("Ctrl+K opens a folded list and puts the caret in the conversation search", async () => {
+    saved = [summary("conv-a", "First")];
+    renderScreen();
+    await waitFor(() => expect(titles()).toEqual(["First"]));
+    await userEvent.click(screen.getByTestId(TID.sidebarToggle));
+    expect(screen.queryByTestId(TID.conversationSearch)).toBeNull();
+    await userEvent.keyboard("{Control>}k{/Control}");
+    await waitFor(() => expect(screen.getByTestId(TID.conversationSearch)).toHaveFocus());
+    expect(screen.getByTestId(TID.conversationList)).toBeInTheDocument();
+  });
+
   it("renames and deletes through the engine", async () => {
     saved = [summary("conv-a", "First"), summary("conv-b", "Second")];
     renderScreen();

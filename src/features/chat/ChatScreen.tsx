@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { api } from "../../shared/ipc";
-import { focusComposer, shortcutOf } from "../../shared/keyboard";
+import { focusComposer, focusConversationSearch, shortcutOf } from "../../shared/keyboard";
 import { useChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
@@ -64,7 +64,8 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
     };
   }, [activeId, store]);
 
-  // Ctrl/Cmd+N: a new conversation; Ctrl/Cmd+L: the message field; Ctrl/Cmd+B: the list.
+  // Ctrl/Cmd+N: a new conversation; Ctrl/Cmd+L: the message field; Ctrl/Cmd+B: the list;
+  // Ctrl/Cmd+K: the conversation search (the list opens for it).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const shortcut = shortcutOf(e);
@@ -77,6 +78,10 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
       } else if (shortcut === "toggleSidebar") {
         e.preventDefault();
         setSidebarHidden(!sidebarHidden);
+      } else if (shortcut === "searchConversations") {
+        e.preventDefault();
+        setSidebarHidden(false);
+        focusConversationSearch();
       }
     };
     window.addEventListener("keydown", onKey);
