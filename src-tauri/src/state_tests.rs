@@ -335,6 +335,19 @@ async fn session_grants_are_listed_and_revoked() {
     assert!(state.revoke_grant("c1", &granted).await.is_err(), "already revoked");
 }
 
+/// A window whose settings name the loopback provider `server`, with a Warden home and a project of
+/// its own (kept alive by the returned folders) and a recorder of its events.
+async fn window_on(server: &TestServer) -> (tempfile::TempDir, tempfile::TempDir, AppState, Arc<Recorder>) {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let secrets = Arc::new(MemoryStore::new());
+    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
+    let recorder = Arc::new(Recorder::default());
+    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
+    state.save_settings(anthropic_settings(server, project.path())).unwrap();
+    (home, project, state, recorder)
+}
+
 /// "Compact now" from the window: the open conversation's older part is summarized, the window
 /// hears `chat:compacted`, the next message is sent with the summary, and a reopened conversation
 /// knows where the divider goes.
@@ -347,13 +360,7 @@ async fn compact_now_summarizes_an_open_conversation_and_the_next_message_uses_i
         Reply::sse(anthropic(&[text("Next.")], 10), Split::Whole),
     ])
     .await;
-    let home = tempfile::tempdir().unwrap();
-    let project = tempfile::tempdir().unwrap();
-    let secrets = Arc::new(MemoryStore::new());
-    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
-    let recorder = Arc::new(Recorder::default());
-    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
-    state.save_settings(anthropic_settings(&server, project.path())).unwrap();
+    let (_home, _project, state, recorder) = window_on(&server).await;
 
     state.send("c-compact".into(), "explain the parser".into()).await.unwrap();
     recorder.turns_ended(1).await;
@@ -389,13 +396,7 @@ async fn a_conversation_continued_elsewhere_is_reloaded_before_the_windows_next_
         Reply::sse(anthropic(&[text("Window again.")], 10), Split::Whole),
     ])
     .await;
-    let home = tempfile::tempdir().unwrap();
-    let project = tempfile::tempdir().unwrap();
-    let secrets = Arc::new(MemoryStore::new());
-    secrets.set(KeyName::Anthropic, "sk-test").await.unwrap();
-    let recorder = Arc::new(Recorder::default());
-    let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), recorder.clone());
-    state.save_settings(anthropic_settings(&server, project.path())).unwrap();
+    let (home, _project, state, recorder) = window_on(&server).await;
     state.send("c-shared".into(), "from the window".into()).await.unwrap();
     recorder.turns_ended(1).await;
 

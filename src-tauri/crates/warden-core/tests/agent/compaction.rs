@@ -124,22 +124,3 @@ async fn compact_now_summarizes_between_turns_and_later_requests_use_the_summary
     assert_eq!(contents[2], "and now?");
     assert_eq!(h.session.history().len(), 6);
 }
-
-#[tokio::test]
-async fn a_turn_that_cannot_be_compacted_ends_with_the_budget_as_before() {
-    let wire = Wire::Anthropic;
-    let replies = vec![
-        wire.reply(&[tool("r1", "file_read", json!({"path": "a.txt"}))], 900),
-        wire.reply(&[text("Final answer: a.txt holds data.")], 950),
-    ];
-    let mut h = Harness::new(wire, replies, |c| {
-        c.context_window = 1000;
-        c.budget_threshold = 0.8;
-    })
-    .await;
-    std::fs::write(h.path("a.txt"), "data").unwrap();
-    let run = h.run("summarise", approve_all()).await;
-    assert_eq!(run.end, TurnEnd::BudgetSpent);
-    assert!(!run.names().contains(&"chat:compacted"));
-    assert_eq!(h.requests().len(), 2, "no summary request when there is too little to summarize");
-}

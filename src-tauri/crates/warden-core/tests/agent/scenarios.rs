@@ -319,6 +319,8 @@ async fn a_spent_budget_asks_for_a_final_answer_without_tools() {
     assert_eq!(last_request["tool_choice"], json!({"type": "none"}), "{last_request}");
     assert!(requests[0].body.get("tool_choice").is_none(), "other requests leave the choice to the model");
     assert!(last_request.to_string().contains("context budget"), "the model is told why");
+    // Nothing older than the prompt to summarize: no compaction was tried (no summary request).
+    assert!(!run.names().contains(&"chat:compacted"));
 }
 
 #[tokio::test]
