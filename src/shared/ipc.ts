@@ -61,6 +61,7 @@ export type {
   ToolConfirm,
   ToolDelta,
   ToolErrorCode,
+  ToolImage,
   ToolPermissions,
   ToolResult,
   ToolStart,

@@ -67,6 +67,20 @@ export const TID = {
   composerInput: "composer-input",
   send: "composer-send",
   stop: "composer-stop",
+  composerAttach: "composer-attach", // opens the file picker for images
+  composerFileInput: "composer-file-input", // the (hidden) file input it opens
+  composerImages: "composer-images", // the attached images' thumbnails
+  composerImage: "composer-image", // one of them; + data-name
+  composerImageRemove: "composer-image-remove",
+  composerImageError: "composer-image-error", // a file that is not an image, too large, one too many
+  composerImageHint: "composer-image-hint", // the model does not take images
+
+  // images in the conversation
+  messageImages: "message-images", // a user message's images
+  toolImages: "tool-images", // the pictures a tool returned
+  imageThumb: "image-thumb", // one thumbnail (a button that opens it larger)
+  imageViewer: "image-viewer", // the larger view (a dialog; Esc closes)
+  imageViewerClose: "image-viewer-close",
 
   // tool blocks
   toolBlock: "tool-block", // + data-tool-id, data-tool-name, data-status
@@ -207,6 +221,7 @@ export const TID = {
     ollama: "model-picker-ollama",
   },
   toolsBadge: "tools-badge",
+  imagesBadge: "images-badge", // the model reads images
   projectPick: "project-pick",
   projectDir: "project-dir",
   allowedTool: "allowed-tool", // + data-tool

@@ -1,9 +1,70 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type DragEvent,
+  type KeyboardEvent,
+} from "react";
+import type { ToolImage } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
-import { draftOf, keepDraft } from "./drafts";
+import { imageSrc } from "../../shared/ui/Images";
+import { attachedOf, draftOf, keepAttached, keepDraft, type AttachedImage } from "./drafts";
 
 /** The field grows with its text up to this share of the window, then scrolls. */
 const MAX_HEIGHT_SHARE = 0.4;
+/** What the engine takes with one message (it refuses more). */
+export const MAX_IMAGES = 20;
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+/** The kinds the engine sends to models; it checks the bytes again. */
+const ACCEPT = "image/png,image/jpeg,image/gif,image/webp";
+
+/** The media type of an image by its first bytes (as the engine decides it); null when none of the four. */
+export function sniffImage(base64: string): string | null {
+  let head: string;
+  try {
+    head = atob(base64.slice(0, 24));
+  } catch {
+    return null;
+  }
+  if (head.startsWith("\x89PNG\r\n\x1a\n")) return "image/png";
+  if (head.startsWith("\xff\xd8\xff")) return "image/jpeg";
+  if (head.startsWith("GIF87a") || head.startsWith("GIF89a")) return "image/gif";
+  if (head.startsWith("RIFF") && head.slice(8, 12) === "WEBP") return "image/webp";
+  return null;
+}
+
+function readBase64(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = typeof reader.result === "string" ? reader.result : "";
+      const comma = url.indexOf(",");
+      resolve(comma >= 0 ? url.slice(comma + 1) : "");
+    };
+    reader.onerror = () => reject(reader.error ?? new Error("unreadable"));
+    reader.readAsDataURL(file);
+  });
+}
+
+let serial = 0;
+
+/** Each file as an image to attach, or why it cannot be one. */
+async function toImage(file: File): Promise<AttachedImage | string> {
+  const name = file.name || "pasted image";
+  if (file.size > MAX_IMAGE_BYTES) return `“${name}” is larger than 20 MB.`;
+  let data: string;
+  try {
+    data = await readBase64(file);
+  } catch {
+    return `“${name}” could not be read.`;
+  }
+  const mediaType = sniffImage(data);
+  if (!mediaType) return `“${name}” is not a PNG, JPEG, GIF or WebP image.`;
+  serial += 1;
+  return { id: `image-${serial}`, name, mediaType, data };
+}
 
 export function Composer({
   conversationId,
@@ -12,22 +73,40 @@ export function Composer({
   onSend,
   onStop,
   draft = null,
+  takesImages = null,
+  onImages,
 }: {
   /** Whose draft the field holds: what was typed and not sent stays with its conversation. */
   conversationId: string;
   running: boolean;
   disabled?: boolean;
-  onSend: (text: string) => void;
+  onSend: (text: string, images: ToolImage[]) => void;
   onStop: () => void;
-  /** Text to put in the field (a message taken back by a rewind); each new object replaces it. */
-  draft?: { text: string } | null;
+  /** Text (and images) to put in the composer (a message taken back by a rewind); each new object replaces them. */
+  draft?: { text: string; images?: readonly ToolImage[] } | null;
+  /** Whether the chosen model reads images (null: not known). */
+  takesImages?: boolean | null;
+  /** Told how many images are attached, as that changes. */
+  onImages?: (count: number) => void;
 }) {
   const [text, setTextState] = useState(() => draftOf(conversationId));
   const setText = (next: string) => {
     setTextState(next);
     keepDraft(conversationId, next);
   };
+  const [images, setImagesState] = useState<readonly AttachedImage[]>(() => attachedOf(conversationId));
+  // The images as they are now, for reads that finish after a render (paste twice quickly).
+  const current = useRef(images);
+  const setImages = (next: readonly AttachedImage[]) => {
+    current.current = next;
+    setImagesState(next);
+    keepAttached(conversationId, next);
+  };
+  const [imageError, setImageError] = useState<string | null>(null);
+  const [reading, setReading] = useState(0);
+  const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  const filePicker = useRef<HTMLInputElement>(null);
   // The field grows with what is typed (wrapped lines too, not only newlines), up to a limit.
   useLayoutEffect(() => {
     const el = input.current;
@@ -45,14 +124,57 @@ export function Composer({
     if (draft) {
       setTextState(draft.text);
       keepDraft(conversationId, draft.text);
+      if (draft.images?.length) {
+        const back = draft.images.map((image, i) => {
+          serial += 1;
+          return { id: `image-${serial}`, name: `image ${i + 1}`, mediaType: image.mediaType, data: image.data };
+        });
+        current.current = back;
+        setImagesState(back);
+        keepAttached(conversationId, back);
+      }
     }
   }, [draft, conversationId]);
-  const canSend = !running && !disabled && text.trim().length > 0;
+  const imageCount = images.length;
+  useEffect(() => {
+    onImages?.(imageCount);
+    // Only the count matters; the callback may be a new function each render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [imageCount]);
+  const canSend = !running && !disabled && reading === 0 && (text.trim().length > 0 || images.length > 0);
 
   const send = () => {
     if (!canSend) return;
-    onSend(text.trim());
+    onSend(
+      text.trim(),
+      images.map(({ mediaType, data }) => ({ mediaType, data })),
+    );
     setText("");
+    setImages([]);
+    setImageError(null);
+  };
+
+  /** Attach the images among `files`; say which could not be (not an image, too large, too many). */
+  const attach = async (files: File[]) => {
+    if (files.length === 0) return;
+    setReading((n) => n + 1);
+    const read = await Promise.all(files.map(toImage));
+    setReading((n) => n - 1);
+    const problems = read.filter((r): r is string => typeof r === "string");
+    const fresh = read.filter((r): r is AttachedImage => typeof r !== "string");
+    const room = Math.max(0, MAX_IMAGES - current.current.length);
+    if (fresh.length > room) {
+      const left = fresh.length - room;
+      problems.push(`At most ${MAX_IMAGES} images go with one message: ${left} ${left === 1 ? "was" : "were"} not attached.`);
+    }
+    if (fresh.length && room) setImages([...current.current, ...fresh.slice(0, room)]);
+    setImageError(problems.length ? problems.join(" ") : null);
+  };
+
+  const remove = (id: string) => {
+    setImages(current.current.filter((image) => image.id !== id));
+    setImageError(null);
+    input.current?.focus();
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -63,38 +185,142 @@ export function Composer({
     }
   };
 
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const data = e.clipboardData;
+    // Copied text comes with a picture of it from some apps (spreadsheet cells): text is pasted as text.
+    if (!data || Array.from(data.types ?? []).includes("text/plain")) return;
+    let files = Array.from(data.files ?? []);
+    if (files.length === 0) {
+      files = Array.from(data.items ?? [])
+        .filter((item) => item.kind === "file")
+        .map((item) => item.getAsFile())
+        .filter((f): f is File => f !== null);
+    }
+    if (files.length === 0) return;
+    e.preventDefault();
+    void attach(files);
+  };
+
+  const carriesFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes("Files");
+
   return (
-    <div className="composer">
-      <textarea
-        ref={input}
-        className="composer-input"
-        data-testid={TID.composerInput}
-        aria-label="Message"
-        placeholder={running ? "Working… (Stop to interrupt)" : "Ask Warden to do something in your project"}
-        rows={2}
-        value={text}
-        disabled={disabled}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      {running ? (
+    <div
+      className={`composer-box${dragging ? " composer-dragging" : ""}`}
+      onDragOver={(e) => {
+        if (!carriesFiles(e) || disabled) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = "copy";
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        setDragging(false);
+        if (disabled) return;
+        const files = Array.from(e.dataTransfer?.files ?? []);
+        if (files.length === 0) return;
+        e.preventDefault();
+        void attach(files);
+      }}
+    >
+      {images.length > 0 && (
+        <ul className="composer-images" aria-label="Attached images" data-testid={TID.composerImages}>
+          {images.map((image, i) => (
+            <li key={image.id} className="composer-image" data-testid={TID.composerImage} data-name={image.name}>
+              <img src={imageSrc(image)} alt={`Attached image ${i + 1}: ${image.name}`} />
+              <button
+                type="button"
+                className="composer-image-remove"
+                data-testid={TID.composerImageRemove}
+                aria-label={`Remove image ${i + 1} (${image.name})`}
+                title="Remove"
+                onClick={() => remove(image.id)}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {imageError && (
+        <p className="field-error small" role="alert" data-testid={TID.composerImageError}>
+          {imageError}
+        </p>
+      )}
+      {images.length > 0 && takesImages === false && (
+        <p className="muted small" role="note" data-testid={TID.composerImageHint}>
+          This model does not take images; it will be told an image was attached.
+        </p>
+      )}
+      <div className="composer">
         <button
           type="button"
-          className="danger"
-          data-testid={TID.stop}
-          onClick={() => {
-            onStop();
-            // The Stop button goes away with the turn: the caret goes back to the message field.
+          className="composer-attach"
+          data-testid={TID.composerAttach}
+          aria-label="Attach images"
+          title="Attach images (PNG, JPEG, GIF or WebP; you can also paste or drop them)"
+          disabled={disabled || images.length >= MAX_IMAGES}
+          onClick={() => filePicker.current?.click()}
+        >
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+            <path
+              d="M21 11.5l-8.6 8.6a5.5 5.5 0 01-7.8-7.8l8.6-8.6a3.7 3.7 0 015.2 5.2l-8.6 8.6a1.8 1.8 0 01-2.6-2.6l7.9-7.9"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+        </button>
+        <input
+          ref={filePicker}
+          type="file"
+          accept={ACCEPT}
+          multiple
+          hidden
+          data-testid={TID.composerFileInput}
+          onChange={(e) => {
+            const files = Array.from(e.target.files ?? []);
+            // The same file can be chosen again next time.
+            e.target.value = "";
+            void attach(files);
             input.current?.focus();
           }}
-        >
-          Stop
-        </button>
-      ) : (
-        <button type="button" className="primary" data-testid={TID.send} disabled={!canSend} onClick={send}>
-          Send
-        </button>
-      )}
+        />
+        <textarea
+          ref={input}
+          className="composer-input"
+          data-testid={TID.composerInput}
+          aria-label="Message"
+          placeholder={running ? "Working… (Stop to interrupt)" : "Ask Warden to do something in your project"}
+          rows={2}
+          value={text}
+          disabled={disabled}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+        />
+        {running ? (
+          <button
+            type="button"
+            className="danger"
+            data-testid={TID.stop}
+            onClick={() => {
+              onStop();
+              // The Stop button goes away with the turn: the caret goes back to the message field.
+              input.current?.focus();
+            }}
+          >
+            Stop
+          </button>
+        ) : (
+          <button type="button" className="primary" data-testid={TID.send} disabled={!canSend} onClick={send}>
+            Send
+          </button>
+        )}
+      </div>
     </div>
   );
 }

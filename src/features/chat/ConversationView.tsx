@@ -17,6 +17,8 @@ import { SessionGrants } from "./SessionGrants";
 import { AssistantMessageView, UserMessageView } from "./MessageView";
 import { useChatActions } from "./useChatActions";
 import { useMessageWindow } from "./useMessageWindow";
+import { useTakesImages } from "./useTakesImages";
+import type { ToolImage } from "../../shared/ipc";
 
 export function ConversationView({
   conversationId,
@@ -50,8 +52,11 @@ export function ConversationView({
     for (const id of ids) if (conversation.messages[id]?.kind === "user") index.set(id, index.size);
     return index;
   }, [ids, conversation.messages]);
-  // The text of a message dropped by a rewind, offered again in the composer.
-  const [draft, setDraft] = useState<{ text: string } | null>(null);
+  // The text (and images) of a message dropped by a rewind, offered again in the composer.
+  const [draft, setDraft] = useState<{ text: string; images?: readonly ToolImage[] } | null>(null);
+  // Whether the model reads images: asked once the user attaches one.
+  const [attaching, setAttaching] = useState(false);
+  const takesImages = useTakesImages(modelChoice, attaching);
   // Distance from the bottom to keep when older messages are mounted above the viewport.
   const keepFromBottom = useRef<number | null>(null);
 
@@ -102,11 +107,11 @@ export function ConversationView({
     return () => window.removeEventListener("keydown", onKey);
   }, [conversation.running, stop]);
 
-  const onSend = (text: string) => {
+  const onSend = (text: string, images: readonly ToolImage[] = []) => {
     if (ids.length === 0) onFirstMessage?.(text);
     // Whoever sends wants to see the reply: back to the bottom, following it.
     toBottom();
-    send(text);
+    send(text, images);
   };
 
   return (
@@ -141,7 +146,11 @@ export function ConversationView({
                   message={m}
                   restoreTo={turns.byUser.get(id)?.restoreTo ?? null}
                   running={conversation.running}
-                  rewind={{ conversationId, userIndex: userIndex.get(id) ?? 0, onRewound: (text) => setDraft({ text }) }}
+                  rewind={{
+                    conversationId,
+                    userIndex: userIndex.get(id) ?? 0,
+                    onRewound: (text) => setDraft({ text, images: m.images }),
+                  }}
                 />
               ) : (
                 <AssistantMessageView conversationId={conversationId} message={m} onOpenSettings={onOpenSettings} />
@@ -171,7 +180,15 @@ export function ConversationView({
           {modelChoice && <ModelSwitch choice={modelChoice} disabled={conversation.running} />}
         </div>
         <SessionGrants conversationId={conversationId} refresh={`${conversation.running}:${pendingHere}`} />
-        <Composer conversationId={conversationId} running={conversation.running} onSend={onSend} onStop={stop} draft={draft} />
+        <Composer
+          conversationId={conversationId}
+          running={conversation.running}
+          onSend={onSend}
+          onStop={stop}
+          draft={draft}
+          takesImages={takesImages}
+          onImages={(count) => setAttaching(count > 0)}
+        />
       </footer>
     </main>
   );

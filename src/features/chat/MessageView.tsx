@@ -9,6 +9,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { Markdown } from "./Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { CopyButton } from "../../shared/ui/CopyButton";
+import { ImageThumbnails } from "../../shared/ui/Images";
 
 /** Under a message, on hover or keyboard focus: when it was written, by which model, and Copy. */
 function MessageMeta({ at, model, text }: { at: number | null; model?: string | null; text: string }) {
@@ -42,9 +43,18 @@ export function UserMessageView({
 }) {
   return (
     <article className="message message-user" data-testid={TID.message} data-message-id={message.id} data-role="user">
-      <div className="message-text user-text" data-testid={TID.messageText}>
-        {message.text}
-      </div>
+      {message.images && message.images.length > 0 && (
+        <ImageThumbnails
+          images={message.images}
+          label={message.images.length === 1 ? "Image sent" : `${message.images.length} images sent`}
+          testId={TID.messageImages}
+        />
+      )}
+      {(message.text || !message.images?.length) && (
+        <div className="message-text user-text" data-testid={TID.messageText}>
+          {message.text}
+        </div>
+      )}
       <MessageMeta at={message.at} text={message.text} />
       {restoreTo && <RestoreControl checkpointId={restoreTo} disabled={running} />}
       {rewind && (

@@ -7,18 +7,19 @@ import type { Conversation } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
 import { reloadConversation, rewindConversation } from "./RewindControl";
 import { messageOf } from "../../shared/format";
+import type { ToolImage } from "../../shared/ipc";
 
-/** The last user message's text and index among the user's messages, and whether its turn failed. */
+/** The last user message's text, images and index among the user's messages, and whether its turn failed. */
 export function lastTurn(
   conversation: Conversation,
-): { text: string; userIndex: number; answered: boolean; failed: boolean } | null {
+): { text: string; images: readonly ToolImage[]; userIndex: number; answered: boolean; failed: boolean } | null {
   let userIndex = -1;
-  let lastUser: { id: string; text: string } | null = null;
+  let lastUser: { id: string; text: string; images: readonly ToolImage[] } | null = null;
   for (const id of conversation.messageIds) {
     const m = conversation.messages[id];
     if (m?.kind === "user") {
       userIndex += 1;
-      lastUser = { id, text: m.text };
+      lastUser = { id, text: m.text, images: m.images ?? [] };
     }
   }
   if (!lastUser) return null;
@@ -29,7 +30,7 @@ export function lastTurn(
     conversation.errors.length > 0 ||
     answers.length === 0 ||
     (last?.kind === "assistant" && (last.errors.length > 0 || last.stopReason === "cancelled" || last.stopReason === "error"));
-  return { text: lastUser.text, userIndex, answered: answers.length > 0, failed };
+  return { text: lastUser.text, images: lastUser.images, userIndex, answered: answers.length > 0, failed };
 }
 
 export function RetryLast({
@@ -39,7 +40,7 @@ export function RetryLast({
 }: {
   conversationId: string;
   conversation: Conversation;
-  send: (text: string) => void;
+  send: (text: string, images: readonly ToolImage[]) => void;
 }) {
   const store = useChatStore();
   const [error, setError] = useState<string | null>(null);
@@ -51,7 +52,7 @@ export function RetryLast({
     setWorking(true);
     setError(null);
     try {
-      const resend = () => send(turn.text);
+      const resend = () => send(turn.text, turn.images);
       try {
         await rewindConversation(store, conversationId, turn.userIndex, resend);
       } catch (e) {

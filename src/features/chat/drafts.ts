@@ -49,4 +49,28 @@ export function keepDraft(conversationId: string, text: string) {
 /** Forget every draft read so far (tests start from what storage holds). */
 export function resetDraftsForTests() {
   drafts = null;
+  attached.clear();
+}
+
+// Images attached and not sent yet, per conversation: kept while the window is open (switching
+// conversations keeps them), never in storage (they can weigh megabytes).
+const attached = new Map<string, readonly AttachedImage[]>();
+
+/** An image in the composer: what is sent, and the file name it came with (for its label). */
+export interface AttachedImage {
+  id: string;
+  name: string;
+  mediaType: string;
+  data: string;
+}
+
+/** The images attached to a conversation's draft (none when there are none). */
+export function attachedOf(conversationId: string): readonly AttachedImage[] {
+  return attached.get(conversationId) ?? [];
+}
+
+/** Keep (or, with none, drop) the images attached to a conversation's draft. */
+export function keepAttached(conversationId: string, images: readonly AttachedImage[]) {
+  if (images.length) attached.set(conversationId, images);
+  else attached.delete(conversationId);
 }

@@ -1,14 +1,16 @@
 import { useCallback } from "react";
 import { messageOf, newId } from "../../shared/format";
-import { api, CommandError, type ErrorCode } from "../../shared/ipc";
+import { api, CommandError, type ErrorCode, type ToolImage } from "../../shared/ipc";
 import { useChatStore } from "../../shared/store/store";
 
 export function useChatActions(conversationId: string) {
   const store = useChatStore();
   const send = useCallback(
-    (text: string) => {
-      store.dispatch({ type: "user-send", conversationId, messageId: newId("user"), text });
-      api.chatSend(conversationId, text).catch((e: unknown) => {
+    (text: string, images: readonly ToolImage[] = []) => {
+      // Only what the engine takes: a media type and the base64 data of each image.
+      const sent = images.map(({ mediaType, data }) => ({ mediaType, data }));
+      store.dispatch({ type: "user-send", conversationId, messageId: newId("user"), text, images: sent });
+      api.chatSend(conversationId, text, sent).catch((e: unknown) => {
         const message = messageOf(e);
         store.dispatch({ type: "send-failed", conversationId, message, code: sendFailure(e) });
       });

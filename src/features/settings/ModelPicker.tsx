@@ -57,6 +57,7 @@ export function ModelPicker({
             <option key={m.id} value={m.id}>
               {m.displayName || m.id}
               {m.supportsTools ? " · tools" : ""}
+              {m.takesImages ? " · images" : ""}
             </option>
           ))}
         </select>
@@ -64,6 +65,11 @@ export function ModelPicker({
       {selected?.supportsTools && (
         <span className="badge badge-tools" data-testid={TID.toolsBadge} title="Calls tools natively">
           tools
+        </span>
+      )}
+      {selected?.takesImages && (
+        <span className="badge badge-images" data-testid={TID.imagesBadge} title="Reads images (attached ones and those tools return)">
+          images
         </span>
       )}
       <button type="button" className="link" onClick={fetchModels} disabled={load.state === "loading"}>

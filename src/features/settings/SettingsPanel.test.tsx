@@ -249,6 +249,26 @@ describe("SettingsPanel", () => {
     expect(sent.providers?.ollama).toMatchObject({ model: "llama3.2", contextWindow: 131072 });
   });
 
+  it("marks the models that read images with an images badge", async () => {
+    mock({
+      provider_models: () => [
+        { id: "llava:13b", displayName: null, supportsTools: false, contextWindow: null, takesImages: true },
+        { id: "qwen2.5-coder:7b", displayName: null, supportsTools: true, contextWindow: null, takesImages: false },
+      ],
+    });
+    render(<Harness initial={{ ...SETTINGS, activeProvider: "ollama" }} />);
+    const picker = screen.getByTestId(TID.modelPicker.ollama);
+    await waitFor(() => expect(within(picker).getByText("llava:13b · images")).toBeInTheDocument());
+    expect(within(picker).getByText("qwen2.5-coder:7b · tools")).toBeInTheDocument();
+    await userEvent.selectOptions(picker, "qwen2.5-coder:7b");
+    expect(screen.queryByTestId(TID.imagesBadge)).toBeNull();
+    expect(screen.getByTestId(TID.toolsBadge)).toBeInTheDocument();
+    await userEvent.selectOptions(picker, "llava:13b");
+    expect(screen.getByTestId(TID.imagesBadge)).toHaveTextContent("images");
+    expect(screen.queryByTestId(TID.toolsBadge)).toBeNull();
+    await settled();
+  });
+
   it("picks a project folder and edits its tool permissions", async () => {
     mock({ pick_project_folder: () => "/home/me/proj" });
     render(<Harness />);

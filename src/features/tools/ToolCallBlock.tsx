@@ -6,6 +6,7 @@ import { SandboxBadge } from "./SandboxBadge";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
 import { CommandTail } from "./CommandTail";
+import { ImageThumbnails } from "../../shared/ui/Images";
 import { isTerminal } from "../../shared/store/reducer";
 import { categoryIn, useToolCatalog } from "../../shared/toolCatalog";
 import { mcpParts, toolIcon, toolKind, toolSummary } from "./summary";
@@ -58,6 +59,9 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
         <StatusIcon status={tool.status} />
       </button>
       <CallChangesView metadata={tool.metadata} />
+      {tool.images && tool.images.length > 0 && (
+        <ImageThumbnails images={tool.images} label={`Images ${name} returned`} testId={TID.toolImages} />
+      )}
       {open ? <ToolBody tool={tool} kind={kind} /> : kind === "bash" && isTerminal(tool.status) && <CommandTail tool={tool} />}
     </section>
   );

@@ -14,6 +14,8 @@ export function historyToConversation(id: string, history: HistoryMessage[]): Co
       const text = msg.content
         .map((b) => (b.type === "text" ? b.text : ""))
         .join("");
+      // Images the user attached (a message may be only images).
+      const images = msg.content.flatMap((b) => (b.type === "image" ? [{ mediaType: b.mediaType, data: b.data }] : []));
       for (const b of msg.content) {
         if (b.type !== "tool_result") continue;
         const t = conv.tools[b.toolUseId];
@@ -26,12 +28,13 @@ export function historyToConversation(id: string, history: HistoryMessage[]): Co
             status: statusFromResult({ status: b.isError ? "error" : "success" }, code),
             errorCode: code,
             result: b.content,
+            ...(b.images?.length ? { images: b.images } : {}),
           };
         }
       }
-      if (text) {
+      if (text || images.length) {
         conv.messageIds.push(messageId);
-        conv.messages[messageId] = { kind: "user", id: messageId, text, at: null };
+        conv.messages[messageId] = { kind: "user", id: messageId, text, at: null, ...(images.length ? { images } : {}) };
       }
       return;
     }

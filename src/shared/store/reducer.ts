@@ -275,7 +275,16 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
       // otherwise stay at the bottom, below the replies that came after them.
       return withConversation(state, a.conversationId, (c) => ({
         ...c,
-        messages: { ...c.messages, [a.messageId]: { kind: "user", id: a.messageId, text: a.text, at: Date.now() } },
+        messages: {
+          ...c.messages,
+          [a.messageId]: {
+            kind: "user",
+            id: a.messageId,
+            text: a.text,
+            at: Date.now(),
+            ...(a.images?.length ? { images: a.images } : {}),
+          },
+        },
         messageIds: c.messages[a.messageId] ? c.messageIds : [...c.messageIds, a.messageId],
         running: true,
         errors: [],

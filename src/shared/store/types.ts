@@ -11,6 +11,7 @@ import type {
   ToolCategory,
   ToolConfirm,
   ToolErrorCode,
+  ToolImage,
   Usage,
 } from "../ipc";
 import type { TextBuffer } from "./textBuffer";
@@ -46,6 +47,8 @@ export interface ToolBlock {
    * `metadata.changes` instead.
    */
   checkpoint: { id: string; filesChanged: number } | null;
+  /** Pictures the tool returned (`file_read` of an image), as a saved history holds them. */
+  images?: readonly ToolImage[];
 }
 
 export type Segment =
@@ -59,6 +62,8 @@ export interface UserMessage {
   text: string;
   /** When it was sent (ms since the epoch); null for a message loaded from a saved history. */
   at: number | null;
+  /** The images sent with it (base64), in the order they were attached. */
+  images?: readonly ToolImage[];
 }
 
 export interface AssistantMessage {
@@ -131,7 +136,7 @@ export interface ChatState {
 
 /** Things the UI itself did, folded into the same state. */
 export type LocalAction =
-  | { type: "user-send"; conversationId: string; messageId: string; text: string }
+  | { type: "user-send"; conversationId: string; messageId: string; text: string; images?: readonly ToolImage[] }
   | { type: "approval-answered"; toolId: string; approved: boolean; code?: ToolErrorCode }
   | { type: "history-loaded"; conversationId: string; history: HistoryMessage[] }
   /** The conversation was rewound (`chat_rewind`): what the engine now holds replaces what is shown. */
