@@ -170,12 +170,8 @@ pub fn model_takes_images(provider: crate::provider::ProviderKind, model: &str) 
     use crate::provider::ProviderKind;
     let model = model.to_ascii_lowercase();
     match provider {
-        // Every Claude model from 3 on reads images.
-        ProviderKind::Anthropic => {
-            model.starts_with("claude-")
-                && !model.starts_with("claude-2")
-                && !model.starts_with("claude-instant")
-        }
+        // Every model the Messages API serves reads images, from Claude 3 on.
+        ProviderKind::Anthropic => !model.starts_with("claude-2") && !model.starts_with("claude-instant"),
         ProviderKind::OpenAi => {
             ["gpt-4o", "gpt-4.1", "gpt-4-turbo", "gpt-5", "o1", "o3", "o4", "chatgpt-4o"]
                 .iter()
@@ -263,6 +259,7 @@ mod tests {
         assert_eq!(sent[0].content[1], ContentBlock::Text { text: NOT_SENT.to_owned() });
         use crate::provider::ProviderKind;
         assert!(model_takes_images(ProviderKind::Anthropic, "claude-sonnet-4-5"));
+        assert!(!model_takes_images(ProviderKind::Anthropic, "claude-2.1"));
         assert!(model_takes_images(ProviderKind::OpenAi, "gpt-4o-mini"));
         assert!(!model_takes_images(ProviderKind::OpenAi, "gpt-3.5-turbo"));
         assert!(model_takes_images(ProviderKind::Ollama, "llava:13b"));
