@@ -23,6 +23,14 @@ const MIN_GAIN_SHARE: f64 = 0.1;
 const TRANSCRIPT_SHARE: f64 = 0.5;
 /// How much of one tool result the transcript keeps, in characters.
 const TOOL_RESULT_CHARS: usize = 1_000;
+/// How much of an older tool result the model is still sent once results are cut (the first,
+/// cheapest step of compaction), in characters.
+pub const TRIM_CHARS: usize = 2_000;
+/// What marks a cut tool result.
+pub const TRIM_NOTE: &str =
+    "[cut in what the model is sent to fit the context window; the conversation keeps it whole]";
+/// A cut that brings the context under this share of the threshold is enough; else a summary.
+const TRIM_TARGET: f64 = 0.8;
 /// Characters per token, for estimates (the provider's count calibrates them when known).
 const CHARS_PER_TOKEN: usize = 4;
 /// The longest summary asked for, in tokens.
@@ -46,35 +54,64 @@ Write only the summary.";
 pub const SUMMARY_INTRO: &str = "[The earlier part of this conversation was summarized to fit the \
 context window. Summary:]";
 
-/// The summary that stands for `history[..upto]` in what the model is sent.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the model is sent instead of the whole history: the summary standing for
+/// `history[..upto]` (none while `upto` is 0), and the tool results of `history[upto..trimmed_upto]`
+/// cut to [`TRIM_CHARS`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Compacted {
     pub upto: usize,
     pub summary: String,
+    pub trimmed_upto: usize,
 }
 
-/// What the model is sent: the summary instead of the messages it stands for, the rest as it is.
+/// What the model is sent: the summary instead of the messages it stands for, the older tool
+/// results cut, the rest as it is.
 pub fn model_view(history: &[Message], compacted: Option<&Compacted>) -> Vec<Message> {
-    let Some(compacted) = compacted.filter(|c| c.upto > 0 && c.upto <= history.len()) else {
+    let Some(compacted) = compacted.filter(|c| c.upto <= history.len()) else {
         return history.to_vec();
     };
+    let mut rest = history[compacted.upto..].to_vec();
+    let trimmed = compacted.trimmed_upto.clamp(compacted.upto, history.len()) - compacted.upto;
+    rest[..trimmed].iter_mut().for_each(trim_results);
+    if compacted.upto == 0 || compacted.summary.is_empty() {
+        return rest;
+    }
     let intro = ContentBlock::Text { text: format!("{SUMMARY_INTRO}\n\n{}", compacted.summary) };
-    let rest = &history[compacted.upto..];
-    let mut view = Vec::with_capacity(rest.len() + 1);
-    match rest.first() {
+    match rest.first_mut() {
         // A message the user wrote: the summary goes first in it (turns must alternate).
         Some(first) if first.role == Role::User => {
-            let mut merged = first.clone();
-            merged.content.insert(0, intro);
-            view.push(merged);
-            view.extend_from_slice(&rest[1..]);
+            first.content.insert(0, intro);
+            rest
         }
         _ => {
-            view.push(Message { role: Role::User, content: vec![intro] });
-            view.extend_from_slice(rest);
+            rest.insert(0, Message { role: Role::User, content: vec![intro] });
+            rest
         }
     }
-    view
+}
+
+/// Cuts the message's tool results to [`TRIM_CHARS`] (and drops their images), saying so.
+fn trim_results(message: &mut Message) {
+    for block in &mut message.content {
+        if let ContentBlock::ToolResult(result) = block {
+            let chars = result.content.chars().count();
+            if chars > TRIM_CHARS {
+                let kept: String = result.content.chars().take(TRIM_CHARS).collect();
+                result.content = format!("{kept}\n{TRIM_NOTE} ({} more characters)", chars - TRIM_CHARS);
+            }
+            if !result.images.is_empty() {
+                result.content.push_str(&format!("\n{TRIM_NOTE} ({} images)", result.images.len()));
+                result.images.clear();
+            }
+        }
+    }
+}
+
+/// Whether cutting the tool results of `messages` would change anything.
+fn has_long_results(messages: &[Message]) -> bool {
+    messages.iter().flat_map(|m| &m.content).any(|b| {
+        matches!(b, ContentBlock::ToolResult(r) if !r.images.is_empty() || r.content.chars().count() > TRIM_CHARS)
+    })
 }
 
 /// A rough token count of messages: their JSON length over four.
@@ -194,13 +231,16 @@ pub enum CompactionError {
 /// What a compaction did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CompactionReport {
+    /// `false` when cutting older tool results was enough and no summary was made.
+    pub summarized: bool,
     pub summarized_messages: u32,
     pub tokens_before: u32,
     pub tokens_after: u32,
 }
 
-/// Summarizes the older part of the session's history, records the result (in the session and
-/// the store) and says so with `chat:compacted`. `tokens_in_use` is the provider's count of the
+/// Makes room in what the model is sent: first by cutting the older tool results (when that is
+/// enough; the caller says so), else by summarizing the older part, said with `chat:compacted`.
+/// Either is recorded in the session and the store. `tokens_in_use` is the provider's count of the
 /// context as last sent, when known; it calibrates the estimates.
 pub(crate) async fn compact(
     core: &SessionCore,
@@ -219,6 +259,28 @@ pub(crate) async fn compact(
     let keep_tokens = if manual { 0 } else { (window * KEEP_SHARE / scale.max(0.01)) as u32 };
     let done = previous.as_ref().map_or(0, |c| c.upto);
     let upto = choose_split(&history, done, keep_tokens, manual).ok_or(CompactionError::NothingToCompact)?;
+    let tokens_before = tokens_in_use.unwrap_or(estimated_before);
+    // First the cheap step: the older tool results cut, the conversation's words kept.
+    let trimmed_before = previous.as_ref().map_or(0, |c| c.trimmed_upto).max(done);
+    if !manual && upto > trimmed_before && has_long_results(&history[trimmed_before..upto]) {
+        let trimmed = Compacted {
+            upto: done,
+            summary: previous.as_ref().map(|c| c.summary.clone()).unwrap_or_default(),
+            trimmed_upto: upto,
+        };
+        let after = f64::from(estimate_tokens(&model_view(&history, Some(&trimmed)))) * scale;
+        let target = window * f64::from(core.config.budget_threshold) * TRIM_TARGET;
+        if after <= target {
+            let report = CompactionReport {
+                summarized: false,
+                summarized_messages: u32::try_from(done).unwrap_or(u32::MAX),
+                tokens_before,
+                tokens_after: after.round() as u32,
+            };
+            core.set_compacted(trimmed, report);
+            return Ok(report);
+        }
+    }
     let freed = f64::from(estimate_tokens(&history[done..upto])) * scale;
     if !manual && freed < window * MIN_GAIN_SHARE {
         return Err(CompactionError::NothingToCompact);
@@ -236,11 +298,11 @@ pub(crate) async fn compact(
         tool_choice: ToolChoice::None,
     };
     let summary = summarize(core, request, cancel).await?;
-    let compacted = Compacted { upto, summary };
+    let compacted = Compacted { upto, summary, trimmed_upto: upto.max(trimmed_before) };
     let estimated_after = estimate_tokens(&model_view(&history, Some(&compacted)));
-    let tokens_before = tokens_in_use.unwrap_or(estimated_before);
     let tokens_after = (f64::from(estimated_after) * scale).round() as u32;
     let report = CompactionReport {
+        summarized: true,
         summarized_messages: u32::try_from(upto).unwrap_or(u32::MAX),
         tokens_before,
         tokens_after,
@@ -321,17 +383,37 @@ mod tests {
     fn the_view_puts_the_summary_first_and_keeps_turns_alternating() {
         let history =
             vec![Message::user_text("one"), assistant("a1"), Message::user_text("two"), assistant("a2")];
-        let at_user = model_view(&history, Some(&Compacted { upto: 2, summary: "S".into() }));
+        let at_user =
+            model_view(&history, Some(&Compacted { upto: 2, summary: "S".into(), trimmed_upto: 2 }));
         assert_eq!(at_user.len(), 2);
         assert_eq!(at_user[0].role, Role::User);
         assert!(matches!(&at_user[0].content[0], ContentBlock::Text { text } if text.ends_with("\n\nS")));
         assert_eq!(at_user[0].content[1], ContentBlock::Text { text: "two".into() });
-        let at_assistant = model_view(&history, Some(&Compacted { upto: 3, summary: "S".into() }));
+        let at_assistant =
+            model_view(&history, Some(&Compacted { upto: 3, summary: "S".into(), trimmed_upto: 3 }));
         assert_eq!(
             (at_assistant.len(), at_assistant[0].role, at_assistant[1].role),
             (2, Role::User, Role::Assistant)
         );
         assert_eq!(model_view(&history, None), history);
+    }
+
+    #[test]
+    fn older_tool_results_are_cut_and_the_recent_ones_and_all_words_kept() {
+        let long = "z".repeat(TRIM_CHARS + 500);
+        let history =
+            vec![Message::user_text("go"), call("t1"), result("t1", &long), call("t2"), result("t2", &long)];
+        let view =
+            model_view(&history, Some(&Compacted { upto: 0, summary: String::new(), trimmed_upto: 3 }));
+        assert_eq!(view.len(), 5, "no summary: every message still sent");
+        let ContentBlock::ToolResult(old) = &view[2].content[0] else { panic!() };
+        assert!(
+            old.content.starts_with(&"z".repeat(TRIM_CHARS))
+                && old.content.ends_with("(500 more characters)")
+        );
+        assert_eq!(view[4], history[4], "the recent result is whole");
+        assert_eq!(view[0], history[0]);
+        assert!(has_long_results(&history[..3]) && !has_long_results(&history[..2]));
     }
 
     #[test]

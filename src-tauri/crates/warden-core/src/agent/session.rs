@@ -173,6 +173,7 @@ impl SessionCore {
         if let Some(store) = &self.config.store {
             let record = crate::store::Compaction {
                 upto_seq: compacted.upto,
+                trimmed_upto_seq: compacted.trimmed_upto,
                 summary: compacted.summary.clone(),
                 tokens_before: report.tokens_before,
                 tokens_after: report.tokens_after,

@@ -134,7 +134,19 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
             // for the final answer as before. A stop during the summary ends the turn at the top
             // of the loop.
             match compact(&core, Some(budget.used()), false, &cancel).await {
-                Ok(report) => budget.set_used(report.tokens_after),
+                Ok(report) => {
+                    budget.set_used(report.tokens_after);
+                    if !report.summarized {
+                        core.events.notice(
+                            &message_id,
+                            format!(
+                                "Older tool output was cut in what the model is sent, to fit its context window \
+                                 ({} → {} tokens); the conversation keeps it whole.",
+                                report.tokens_before, report.tokens_after
+                            ),
+                        );
+                    }
+                }
                 Err(CompactionError::Cancelled) => {}
                 Err(error) => {
                     core.events

@@ -67,10 +67,11 @@ impl Engine {
         Ok(self.conversation_store()?.latest(project)?)
     }
 
-    /// Where a saved conversation was last compacted, if it was.
+    /// Where a saved conversation's older part was last summarized, if it was.
     pub fn conversation_compaction(&self, id: &str) -> Result<Option<CompactionInfo>, ConversationError> {
         let id = checked(id)?;
-        let found = self.conversation_store()?.latest_compaction(id)?;
+        // Only a summary draws a divider; cut tool results do not.
+        let found = self.conversation_store()?.latest_compaction(id)?.filter(|c| c.upto_seq > 0);
         Ok(found.map(|c| CompactionInfo {
             summarized_messages: u32::try_from(c.upto_seq).unwrap_or(u32::MAX),
             tokens_before: c.tokens_before,

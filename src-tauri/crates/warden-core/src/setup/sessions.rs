@@ -98,9 +98,11 @@ impl Engine {
         }
         let read = self.conversation_store().and_then(|store| Ok(store.latest_compaction(conversation_id)?));
         match read {
-            Ok(found) => {
-                found.map(|c| crate::agent::compaction::Compacted { upto: c.upto_seq, summary: c.summary })
-            }
+            Ok(found) => found.map(|c| crate::agent::compaction::Compacted {
+                upto: c.upto_seq,
+                summary: c.summary,
+                trimmed_upto: c.trimmed_upto_seq,
+            }),
             Err(error) => {
                 tracing::warn!(%error, "could not read the conversation's compaction");
                 None

@@ -296,8 +296,10 @@ fn drop_messages_from(tx: &Transaction<'_>, conversation: i64, seq: i64) -> rusq
         "DELETE FROM messages_fts WHERE rowid IN (SELECT num FROM messages WHERE conversation = ?1 AND seq >= ?2)",
     )?
     .execute(params![conversation, seq])?;
-    tx.prepare_cached("DELETE FROM compactions WHERE conversation = ?1 AND upto_seq >= ?2")?
-        .execute(params![conversation, seq])?;
+    tx.prepare_cached(
+        "DELETE FROM compactions WHERE conversation = ?1 AND (upto_seq >= ?2 OR trimmed_upto_seq > ?2)",
+    )?
+    .execute(params![conversation, seq])?;
     tx.prepare_cached("DELETE FROM messages WHERE conversation = ?1 AND seq >= ?2")?
         .execute(params![conversation, seq])
 }

@@ -55,6 +55,12 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX compactions_of ON compactions(conversation, upto_seq);
     ",
+    // 3: how far the older tool results are cut in what the model is sent (the cheap first step of
+    // compaction); a summary's own row cuts nothing beyond it.
+    r"
+    ALTER TABLE compactions ADD COLUMN trimmed_upto_seq INTEGER NOT NULL DEFAULT 0;
+    UPDATE compactions SET trimmed_upto_seq = upto_seq;
+    ",
 ];
 
 /// The layout this build writes.

@@ -197,7 +197,13 @@ fn an_older_layout_is_upgraded_with_its_conversations_and_a_newer_one_refused() 
     }
     let store = ConversationStore::open(&path).unwrap();
     assert_eq!(store.messages("old").unwrap(), vec![Message::user_text("Old question")]);
-    let compaction = Compaction { upto_seq: 0, summary: "s".into(), tokens_before: 9, tokens_after: 1 };
+    let compaction = Compaction {
+        upto_seq: 0,
+        trimmed_upto_seq: 1,
+        summary: "s".into(),
+        tokens_before: 9,
+        tokens_after: 1,
+    };
     assert!(store.add_compaction("old", &compaction).unwrap(), "the new layout's table is there");
     assert_eq!(store.latest_compaction("old").unwrap(), Some(compaction));
     drop(store);

@@ -124,3 +124,50 @@ async fn compact_now_summarizes_between_turns_and_later_requests_use_the_summary
     assert_eq!(contents[2], "and now?");
     assert_eq!(h.session.history().len(), 6);
 }
+
+#[tokio::test]
+async fn cutting_older_tool_output_comes_first_and_needs_no_summary_when_it_is_enough() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("r1", "file_read", json!({"path": "big.txt"}))], 500),
+        // Past 80 % of 8,000 tokens, mostly big.txt's text.
+        wire.reply(&[tool("r2", "file_read", json!({"path": "small.txt"}))], 6_800),
+        wire.reply(&[text("Done.")], 900),
+    ];
+    let home = tempfile::tempdir().unwrap();
+    let store = Arc::new(ConversationStore::open(&home.path().join("conversations.db")).unwrap());
+    let saved = store.clone();
+    let mut h = Harness::new(wire, replies, move |c| {
+        c.context_window = 8_000;
+        c.budget_threshold = 0.8;
+        c.store = Some(saved);
+    })
+    .await;
+    std::fs::write(h.path("big.txt"), "lorem ipsum ".repeat(2_000)).unwrap();
+    std::fs::write(h.path("small.txt"), "tiny").unwrap();
+    let run = h.run("read big.txt then small.txt", approve_all()).await;
+
+    assert_eq!(run.end, TurnEnd::Completed);
+    assert!(!run.names().contains(&"chat:compacted"), "no summary: {:?}", run.names());
+    let notice =
+        run.events.iter().find_map(|e| if let Event::Notice(n) = e { Some(n.text.clone()) } else { None });
+    assert!(notice.is_some_and(|n| n.contains("Older tool output was cut")), "the user is told");
+    let requests = h.requests();
+    assert_eq!(requests.len(), 3, "no summary request");
+    let messages = requests[2].body["messages"].as_array().unwrap().clone();
+    assert_eq!(messages.len(), 5, "every message is still sent");
+    let old = messages[2]["content"][0]["content"].as_str().unwrap();
+    assert!(old.contains(warden_core::agent::compaction::TRIM_NOTE), "{old}");
+    assert!(old.len() < 3_000, "cut to about 2,000 characters: {}", old.len());
+    assert_eq!(messages[0]["content"], "read big.txt then small.txt", "the words are kept");
+    assert!(
+        messages[4]["content"][0]["content"].as_str().unwrap().contains("tiny"),
+        "the recent result is whole"
+    );
+    // The history keeps the whole output; the store keeps the cut for a resumed session.
+    assert!(
+        matches!(&h.session.history()[2].content[0], ContentBlock::ToolResult(r) if r.content.len() > 20_000)
+    );
+    let kept = store.latest_compaction(h.session.conversation_id()).unwrap().unwrap();
+    assert_eq!((kept.upto_seq, kept.trimmed_upto_seq, kept.summary.as_str()), (0, 3, ""));
+}
