@@ -11,61 +11,10 @@ import type { ToolImage } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { imageSrc } from "../../shared/ui/Images";
 import { attachedOf, draftOf, keepAttached, keepDraft, type AttachedImage } from "./drafts";
+import { ACCEPT, MAX_IMAGES, nextImageId, toImage } from "./imageFiles";
 
 /** The field grows with its text up to this share of the window, then scrolls. */
 const MAX_HEIGHT_SHARE = 0.4;
-/** What the engine takes with one message (it refuses more). */
-export const MAX_IMAGES = 20;
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-/** The kinds the engine sends to models; it checks the bytes again. */
-const ACCEPT = "image/png,image/jpeg,image/gif,image/webp";
-
-/** The media type of an image by its first bytes (as the engine decides it); null when none of the four. */
-export function sniffImage(base64: string): string | null {
-  let head: string;
-  try {
-    head = atob(base64.slice(0, 24));
-  } catch {
-    return null;
-  }
-  if (head.startsWith("\x89PNG\r\n\x1a\n")) return "image/png";
-  if (head.startsWith("\xff\xd8\xff")) return "image/jpeg";
-  if (head.startsWith("GIF87a") || head.startsWith("GIF89a")) return "image/gif";
-  if (head.startsWith("RIFF") && head.slice(8, 12) === "WEBP") return "image/webp";
-  return null;
-}
-
-function readBase64(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const url = typeof reader.result === "string" ? reader.result : "";
-      const comma = url.indexOf(",");
-      resolve(comma >= 0 ? url.slice(comma + 1) : "");
-    };
-    reader.onerror = () => reject(reader.error ?? new Error("unreadable"));
-    reader.readAsDataURL(file);
-  });
-}
-
-let serial = 0;
-
-/** Each file as an image to attach, or why it cannot be one. */
-async function toImage(file: File): Promise<AttachedImage | string> {
-  const name = file.name || "pasted image";
-  if (file.size > MAX_IMAGE_BYTES) return `“${name}” is larger than 20 MB.`;
-  let data: string;
-  try {
-    data = await readBase64(file);
-  } catch {
-    return `“${name}” could not be read.`;
-  }
-  const mediaType = sniffImage(data);
-  if (!mediaType) return `“${name}” is not a PNG, JPEG, GIF or WebP image.`;
-  serial += 1;
-  return { id: `image-${serial}`, name, mediaType, data };
-}
-
 export function Composer({
   conversationId,
   running,
@@ -126,8 +75,7 @@ export function Composer({
       keepDraft(conversationId, draft.text);
       if (draft.images?.length) {
         const back = draft.images.map((image, i) => {
-          serial += 1;
-          return { id: `image-${serial}`, name: `image ${i + 1}`, mediaType: image.mediaType, data: image.data };
+          return { id: nextImageId(), name: `image ${i + 1}`, mediaType: image.mediaType, data: image.data };
         });
         current.current = back;
         setImagesState(back);
