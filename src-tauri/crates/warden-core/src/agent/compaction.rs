@@ -64,6 +64,12 @@ pub struct Compacted {
     pub trimmed_upto: usize,
 }
 
+impl From<crate::store::Compaction> for Compacted {
+    fn from(stored: crate::store::Compaction) -> Self {
+        Self { upto: stored.upto_seq, summary: stored.summary, trimmed_upto: stored.trimmed_upto_seq }
+    }
+}
+
 /// What the model is sent: the summary instead of the messages it stands for, the older tool
 /// results cut, the rest as it is.
 pub fn model_view(history: &[Message], compacted: Option<&Compacted>) -> Vec<Message> {
@@ -94,10 +100,8 @@ pub fn model_view(history: &[Message], compacted: Option<&Compacted>) -> Vec<Mes
 fn trim_results(message: &mut Message) {
     for block in &mut message.content {
         if let ContentBlock::ToolResult(result) = block {
-            let chars = result.content.chars().count();
-            if chars > TRIM_CHARS {
-                let kept: String = result.content.chars().take(TRIM_CHARS).collect();
-                result.content = format!("{kept}\n{TRIM_NOTE} ({} more characters)", chars - TRIM_CHARS);
+            if let Some((kept, more)) = split_chars(&result.content, TRIM_CHARS) {
+                result.content = format!("{kept}\n{TRIM_NOTE} ({more} more characters)");
             }
             if !result.images.is_empty() {
                 result.content.push_str(&format!("\n{TRIM_NOTE} ({} images)", result.images.len()));
@@ -196,12 +200,16 @@ fn transcript(previous: Option<&str>, older: &[Message], max_chars: usize) -> St
 }
 
 fn cut_chars(text: &str, max: usize) -> String {
-    let count = text.chars().count();
-    if count <= max {
-        return text.to_owned();
+    match split_chars(text, max) {
+        Some((kept, more)) => format!("{kept}… [{more} more characters]"),
+        None => text.to_owned(),
     }
-    let kept: String = text.chars().take(max).collect();
-    format!("{kept}… [{} more characters]", count - max)
+}
+
+/// The first `max` characters of `text` and how many follow; `None` when it is no longer.
+fn split_chars(text: &str, max: usize) -> Option<(String, usize)> {
+    let count = text.chars().count();
+    (count > max).then(|| (text.chars().take(max).collect(), count - max))
 }
 
 fn cut_middle(text: String, max: usize) -> String {

@@ -98,11 +98,7 @@ impl Engine {
         }
         let read = self.conversation_store().and_then(|store| Ok(store.latest_compaction(conversation_id)?));
         match read {
-            Ok(found) => found.map(|c| crate::agent::compaction::Compacted {
-                upto: c.upto_seq,
-                summary: c.summary,
-                trimmed_upto: c.trimmed_upto_seq,
-            }),
+            Ok(found) => found.map(Into::into),
             Err(error) => {
                 tracing::warn!(%error, "could not read the conversation's compaction");
                 None

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use warden_protocol::Message;
 
 use super::legacy::{self, HistoryFile};
@@ -100,10 +100,8 @@ fn replace(store: &ConversationStore, id: &str, file: &HistoryFile, modified: i6
     let root = file.project_root.as_deref().map(|p| p.to_string_lossy().into_owned());
     let mut conn = lock(&store.writer);
     let tx = conn.transaction()?;
-    let old: Option<i64> = tx
-        .query_row("SELECT num FROM conversations WHERE id = ?1", [id], |row| row.get(0))
-        .map(Some)
-        .or_else(|e| if matches!(e, rusqlite::Error::QueryReturnedNoRows) { Ok(None) } else { Err(e) })?;
+    let old: Option<i64> =
+        tx.query_row("SELECT num FROM conversations WHERE id = ?1", [id], |row| row.get(0)).optional()?;
     if let Some(num) = old {
         remove_conversation(&tx, num)?;
     }

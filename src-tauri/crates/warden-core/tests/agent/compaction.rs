@@ -19,6 +19,25 @@ fn thinking(text: &'static str, signature: &'static str) -> Part {
     Part::Thinking { text, signature }
 }
 
+/// A session with a context window of `window` tokens, compacting at 80 %, that saves to a store
+/// of its own (kept alive by the returned folder).
+async fn saving_harness(
+    wire: Wire,
+    replies: Vec<warden_testkit::server::Reply>,
+    window: u32,
+) -> (Harness, Arc<ConversationStore>, tempfile::TempDir) {
+    let home = tempfile::tempdir().unwrap();
+    let store = Arc::new(ConversationStore::open(&home.path().join("conversations.db")).unwrap());
+    let saved = store.clone();
+    let h = Harness::new(wire, replies, move |c| {
+        c.context_window = window;
+        c.budget_threshold = 0.8;
+        c.store = Some(saved);
+    })
+    .await;
+    (h, store, home)
+}
+
 #[tokio::test]
 async fn a_full_context_is_summarized_and_the_turn_goes_on_with_thinking_intact() {
     let wire = Wire::Anthropic;
@@ -30,15 +49,7 @@ async fn a_full_context_is_summarized_and_the_turn_goes_on_with_thinking_intact(
         wire.reply(&[text("SUMMARY: the user asked about a.txt and b.txt; a.txt was read.")], 900),
         wire.reply(&[text("Both files read. Done.")], 400),
     ];
-    let home = tempfile::tempdir().unwrap();
-    let store = Arc::new(ConversationStore::open(&home.path().join("conversations.db")).unwrap());
-    let saved = store.clone();
-    let mut h = Harness::new(wire, replies, move |c| {
-        c.context_window = 2_000;
-        c.budget_threshold = 0.8;
-        c.store = Some(saved);
-    })
-    .await;
+    let (mut h, store, _home) = saving_harness(wire, replies, 2_000).await;
     std::fs::write(h.path("a.txt"), "alpha ".repeat(500)).unwrap();
     std::fs::write(h.path("b.txt"), "bravo").unwrap();
     let run = h.run("what is in a.txt and b.txt?", approve_all()).await;
@@ -134,15 +145,7 @@ async fn cutting_older_tool_output_comes_first_and_needs_no_summary_when_it_is_e
         wire.reply(&[tool("r2", "file_read", json!({"path": "small.txt"}))], 6_800),
         wire.reply(&[text("Done.")], 900),
     ];
-    let home = tempfile::tempdir().unwrap();
-    let store = Arc::new(ConversationStore::open(&home.path().join("conversations.db")).unwrap());
-    let saved = store.clone();
-    let mut h = Harness::new(wire, replies, move |c| {
-        c.context_window = 8_000;
-        c.budget_threshold = 0.8;
-        c.store = Some(saved);
-    })
-    .await;
+    let (mut h, store, _home) = saving_harness(wire, replies, 8_000).await;
     std::fs::write(h.path("big.txt"), "lorem ipsum ".repeat(2_000)).unwrap();
     std::fs::write(h.path("small.txt"), "tiny").unwrap();
     let run = h.run("read big.txt then small.txt", approve_all()).await;
