@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs everything (scripts/setup.sh) and starts Warden: the desktop window when there is a
-# display; otherwise `warden exec` in the terminal.
+# Installs everything (scripts/setup.sh) and starts Warden, built as users get it (release): the
+# desktop window when there is a display; otherwise `warden exec` in the terminal.
+# (scripts/package.sh makes the .deb and .rpm to install instead.)
 #
 #   scripts/run.sh                      the app (or, headless, a first `warden exec` turn)
 #   scripts/run.sh -- [EXEC OPTIONS] PROMPT   `warden exec` with these arguments
@@ -14,8 +15,8 @@ log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 exec_cli() {
   log "building warden (the command line)"
-  (cd src-tauri && cargo build --release -q -p warden-cli)
-  exec "$ROOT/src-tauri/target/release/warden" exec "$@"
+  (cd src-tauri && cargo build --release --locked -q -p warden-cli)
+  exec "${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}/release/warden" exec "$@"
 }
 
 if [ "${1:-}" = "--" ]; then
@@ -24,12 +25,13 @@ if [ "${1:-}" = "--" ]; then
 fi
 
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+  # What users run: the release build (the debug build is the end-to-end tests').
   log "building the web UI"
   npm run --silent build
-  log "building the app (the first build takes a few minutes)"
-  (cd src-tauri && cargo build -p warden-desktop --features custom-protocol)
+  log "building the app, release (the first build takes several minutes)"
+  (cd src-tauri && cargo build --release --locked -p warden-desktop --features custom-protocol)
   log "starting Warden"
-  exec "$ROOT/src-tauri/target/debug/warden-desktop"
+  exec "${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}/release/warden-desktop"
 fi
 
 # No display: one turn of `warden exec` on its defaults, with the first provider that can answer.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Warden test: Rust (unit, integration, the real keychain under D-Bus), the generated
-# bindings check, formatting and lints, the UI (typecheck + vitest), and the end-to-end specs in
-# the real window under Xvfb. Installs what it needs first (scripts/setup.sh). Stops at the first
+# bindings check, formatting and lints, the UI (typecheck + vitest), the end-to-end specs in
+# the real window under Xvfb, and the installed app (its .deb installed, updated and removed).
+# Installs what it needs first (scripts/setup.sh). Stops at the first
 # failure; ends with one summary line of all tests run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,11 +61,16 @@ if [ -x tests/e2e/run.sh ]; then
   step "end to end: the real window under Xvfb through WebDriver"
   run tests/e2e/run.sh
 fi
+if [ -x tests/install/run.sh ]; then
+  step "the installed app: release packages built, installed with apt, started, updated, removed"
+  run tests/install/run.sh
+fi
 
 # One line for all runners: cargo's "test result: ok. N passed; M failed", vitest's
-# "Tests  N passed (N)", and the e2e runner's "e2e: N passed, M failed".
+# "Tests  N passed (N)", the e2e runner's "e2e: N passed, M failed" and the install test's
+# "install: N passed, M failed".
 count() { grep -hE "$1" "$LOG" | grep -oE "[0-9]+ $2" | awk '{s+=$1} END {print s+0}'; }
-RESULT_LINES='^(test result:|[[:space:]]*Tests[[:space:]]|e2e: [0-9]+ passed)'
+RESULT_LINES='^(test result:|[[:space:]]*Tests[[:space:]]|(e2e|install): [0-9]+ passed)'
 passed=$(count "$RESULT_LINES" passed)
 failed=$(count "$RESULT_LINES" failed)
 step "done"

@@ -148,6 +148,13 @@ export const commands = {
 	mcpElicitAnswer: (requestId: string, answer: McpElicitAnswer) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_elicit_answer", { requestId, answer })),
 	/**  Opens the folder picker; `None` when the user cancels. */
 	pickProjectFolder: () => typedError<string | null, CommandError>(__TAURI_INVOKE("pick_project_folder")),
+	appInfo: () => typedError<AppInfo, CommandError>(__TAURI_INVOKE("app_info")),
+	/**  Opens the folder of the log files in the system's file manager. */
+	logsOpen: () => typedError<null, CommandError>(__TAURI_INVOKE("logs_open")),
+	/**  Asks the update server whether a newer Warden exists. */
+	updateCheck: () => typedError<UpdateCheck, CommandError>(__TAURI_INVOKE("update_check")),
+	/**  Downloads, verifies and installs the update the last check found, then restarts into it. */
+	updateInstall: () => typedError<null, CommandError>(__TAURI_INVOKE("update_install")),
 };
 
 /** Events */
@@ -164,9 +171,22 @@ export const events = {
 	chatToolResult: makeEvent<ToolResultEvent, ToolResultEvent>("chat:tool-result"),
 	chatToolStart: makeEvent<ToolStartEvent, ToolStartEvent>("chat:tool-start"),
 	mcpElicit: makeEvent<McpElicitEvent, McpElicitEvent>("mcp:elicit"),
+	menuAction: makeEvent<MenuActionEvent, MenuActionEvent>("menu:action"),
+	updateProgress: makeEvent<UpdateProgressEvent, UpdateProgressEvent>("update:progress"),
 };
 
 /* Types */
+/**  The About box. */
+export type AppInfo = {
+	name: string,
+	version: string,
+	licence: string,
+	/**  Where settings, conversations, checkpoints, logs and the window's place are kept. */
+	places: DataPlace[],
+	/**  How this copy is kept up to date, in words. */
+	updates: string,
+};
+
 /**  What the approval dialog shows besides the raw input. */
 export type ApprovalPreview = 
 /**  A file change: unified diff of the old and new content. */
@@ -361,6 +381,12 @@ export type ConversationSummary = {
 
 /**  Whether a tool can change the user's machine. */
 export type DangerLevel = "safe" | "dangerous";
+
+/**  One place Warden keeps something of the user's. */
+export type DataPlace = {
+	what: string,
+	path: string,
+};
 
 /**  What kind of failure a `chat:error` reports. */
 export type ErrorCode = 
@@ -557,6 +583,12 @@ export type McpToolInfo = {
 	choice: McpToolChoice | null,
 };
 
+/**  What a menu item asks the window to do. */
+export type MenuAction = "newConversation" | "settings" | "searchConversations" | "about" | "checkForUpdates" | "openLogFolder";
+
+/**  `menu:action`: the user chose a menu item the window carries out. */
+export type MenuActionEvent = MenuAction;
+
 export type Message = {
 	role: Role,
 	content: ContentBlock[],
@@ -710,6 +742,8 @@ export type Settings = {
 	 *  is summarized for the model (compaction). 50 to 95.
 	 */
 	compactAtPercent?: number,
+	/**  Whether and where the installed app looks for a newer version of itself. */
+	updates?: UpdateSettings,
 };
 
 /**  Whether the settings in use are the file as Warden wrote it (see `warden_core::config`). */
@@ -970,6 +1004,36 @@ export type TrustLevel =
 "guided" | 
 /**  Nothing asks (the blocklist and the scope still apply). */
 "autonomous";
+
+/**  What a check for updates found. */
+export type UpdateCheck = 
+/**  This is the newest version. */
+{ status: "upToDate"; current: string } | 
+/**  A newer version can be installed. */
+{ status: "available"; current: string; version: string; notes: string; published: string | null } | 
+/**  This copy does not update itself, and why (in words for the window). */
+{ status: "unavailable"; reason: string };
+
+/**  `update:progress`: how much of the update has been downloaded. */
+export type UpdateProgressEvent = {
+	downloaded: number,
+	/**  Bytes in all, when the server said. */
+	total: number | null,
+	/**  `downloading`, `installing`, then `restarting`. */
+	stage: string,
+};
+
+/**  Updates of the installed app (the desktop window; `warden` comes in the same package). */
+export type UpdateSettings = {
+	/**  Look for an update when the window opens (quietly: a notice only when there is one). */
+	checkAtStart?: boolean,
+	/**
+	 *  The update manifest (`latest.json`) to ask instead of the one this build names; `https`
+	 *  only. Empty = the build's own. Whatever it names, a package is installed only when it is
+	 *  signed with Warden's key.
+	 */
+	endpoint?: string,
+};
 
 export type Usage = {
 	inputTokens: number,

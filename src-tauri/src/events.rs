@@ -18,9 +18,15 @@ macro_rules! tauri_events {
             pub struct $face(pub p::$payload);
         )*
 
-        /// Every event the window receives, for the tauri-specta builder.
+        /// Every event the window receives (the engine's, and the window's own), for the tauri-specta
+        /// builder.
         pub fn collect() -> tauri_specta::Events {
-            tauri_specta::collect_events![$($face,)* crate::elicit::McpElicitEvent]
+            tauri_specta::collect_events![
+                $($face,)*
+                crate::elicit::McpElicitEvent,
+                crate::menu::MenuActionEvent,
+                crate::updates::UpdateProgressEvent
+            ]
         }
 
         /// Emits one engine event as its typed Tauri event.

@@ -8,17 +8,25 @@ mod commands;
 mod elicit;
 mod error;
 mod events;
+mod logs;
+mod menu;
 mod notify;
 mod pace;
 mod rendering;
 mod routes;
 mod state;
+mod updates;
+mod window;
 
 use std::sync::Arc;
 
 use tauri::Manager;
 
 pub use error::{CommandError, CommandErrorCode};
+
+/// The window's size, place and state, kept by `tauri-plugin-window-state` in the app's config
+/// folder.
+pub const WINDOW_STATE_FILE: &str = "window-state.json";
 
 /// The typed commands and events of the window; also what `src/bindings.ts` is generated from.
 pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
@@ -48,7 +56,8 @@ pub fn run() {
     let scrubbed = warden_core::secrets::env_keys::capture_and_scrub();
     let hardened = warden_core::process_guard::harden_process();
     let reaper = warden_core::process_guard::become_subreaper();
-    init_tracing();
+    let home = warden_core::config::WardenHome::from_env();
+    logs::init(home.as_ref().ok().map(|home| home.logs_dir()));
     tracing::debug!(scrubbed, "credential variables taken out of the environment");
     if let Err(error) = hardened.and(reaper) {
         tracing::warn!(%error, "could not harden the process or become a subreaper");
@@ -56,10 +65,24 @@ pub fn run() {
     rendering::configure();
     warden_core::containment::probe_in_background();
     let builder = specta_builder();
+    let instance = window::instance_id(home.as_ref().ok());
     let result = tauri::Builder::default()
+        // First: a second start hands over to the window already open and goes.
+        .plugin(
+            tauri_plugin_single_instance::Builder::new()
+                .dbus_id(instance)
+                .callback(|app, _args, _cwd| window::bring_forward(app))
+                .build(),
+        )
+        .plugin(tauri_plugin_window_state::Builder::default().with_filename(WINDOW_STATE_FILE).build())
+        .plugin(tauri_plugin_updater::Builder::new().build())
         .plugin(tauri_plugin_dialog::init())
+        .menu(menu::build)
+        .on_menu_event(|app, event| menu::on_event(app, event))
+        .manage(updates::PendingUpdate::default())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
+            tracing::info!(version = %app.package_info().version, "Warden started");
             builder.mount_events(app);
             let engine = warden_core::setup::Engine::from_env().map_err(error::CommandError::from)?;
             let sink: Arc<dyn bridge::EventSink> = Arc::new(app.handle().clone());
@@ -88,12 +111,6 @@ pub fn run() {
             std::process::exit(1);
         }
     }
-}
-
-fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("WARDEN_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
 #[cfg(test)]

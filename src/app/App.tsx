@@ -7,12 +7,16 @@ import { api, type KeyStatus, type ProviderReadiness, type Settings } from "../s
 import { connectEvents } from "../shared/store/bridge";
 import { useChatStore } from "../shared/store/store";
 import { TID } from "../shared/testids";
-import { focusComposer, shortcutOf } from "../shared/keyboard";
+import { focusComposer, listenShortcuts } from "../shared/keyboard";
 import { applyTheme } from "../shared/theme";
 import { Setup } from "./Setup";
 import { McpFormHost } from "../features/mcp/McpFormHost";
 import { InstructionsIndicator } from "../features/instructions/InstructionsIndicator";
 import { ShortcutsHelp } from "./ShortcutsHelp";
+import { AboutDialog } from "./AboutDialog";
+import { UpdateNotice } from "../features/updates/UpdateNotice";
+import { useUpdates } from "../features/updates/useUpdates";
+import { useMenu } from "./useMenu";
 import "../shared/ui/base.css";
 import "./app.css";
 import { useBoot } from "./useBoot";
@@ -37,24 +41,28 @@ function Loaded({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
+  const [about, setAbout] = useState(false);
+  const updates = useUpdates(settings.updates?.checkAtStart ?? true);
+  useMenu({ onAbout: () => setAbout(true), onCheckForUpdates: updates.check });
 
   useEffect(() => applyTheme(settings.theme), [settings.theme]);
 
   // Ctrl/Cmd+, opens and closes Settings; Ctrl/Cmd+/ lists the shortcuts.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const shortcut = shortcutOf(e);
-      if (shortcut === "settings") {
-        e.preventDefault();
-        setRoute((r) => (r === "settings" ? "chat" : "settings"));
-      } else if (shortcut === "help") {
-        e.preventDefault();
-        setHelp((h) => !h);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  useEffect(
+    () =>
+      listenShortcuts((shortcut) => {
+        if (shortcut === "settings") {
+          setRoute((r) => (r === "settings" ? "chat" : "settings"));
+          return true;
+        }
+        if (shortcut === "help") {
+          setHelp((h) => !h);
+          return true;
+        }
+        return false;
+      }),
+    [],
+  );
   const closeHelp = () => {
     setHelp(false);
     focusComposer();
@@ -144,7 +152,16 @@ function Loaded({
           Shortcuts
         </button>
       </header>
+      <UpdateNotice updates={updates} />
       {help && <ShortcutsHelp onClose={closeHelp} />}
+      {about && (
+        <AboutDialog
+          onClose={() => {
+            setAbout(false);
+            focusComposer();
+          }}
+        />
+      )}
       <McpFormHost />
       {route === "settings" ? (
         <SettingsPanel
@@ -152,6 +169,8 @@ function Loaded({
           keys={keys}
           onSaved={setSettings}
           onKeysChanged={setKeys}
+          onCheckForUpdates={updates.check}
+          onAbout={() => setAbout(true)}
           onClose={() => setRoute("chat")}
         />
       ) : (

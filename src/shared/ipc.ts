@@ -5,6 +5,8 @@ import { commands, events } from "../bindings";
 import type {
   CommandError as CommandFailure,
   KeyName,
+  MenuAction,
+  UpdateProgressEvent,
   McpElicit,
   McpElicitAnswer,
   ProviderId,
@@ -15,6 +17,11 @@ import type {
 } from "../bindings";
 
 export type {
+  AppInfo,
+  DataPlace,
+  MenuAction,
+  UpdateCheck,
+  UpdateProgressEvent as UpdateProgress,
   ApprovalPreview,
   CallChanges,
   ChangeStatus,
@@ -69,8 +76,10 @@ export type {
   Usage,
 } from "../bindings";
 
-// The chat's protocol events; `mcpElicit` (an MCP server's form) is the window's own, listened to apart.
-type Events = Omit<typeof events, "mcpElicit">;
+// The chat's protocol events; the window's own — `mcpElicit` (an MCP server's form), `menuAction`
+// (a menu item), `updateProgress` — are listened to apart.
+type WindowEvents = "mcpElicit" | "menuAction" | "updateProgress";
+type Events = Omit<typeof events, WindowEvents>;
 type EventKey = keyof Events;
 /** `streamStart` → `stream-start`. */
 type Kebab<S extends string> = S extends `${infer Head}${infer Tail}`
@@ -218,6 +227,14 @@ export const api = {
    */
   checkpointRestore: (id: string, paths: string[], force: boolean) =>
     unwrap("checkpoint_restore", commands.checkpointRestore(id, paths, force)),
+  /** The About box: version, licence, where data lives, how this copy is updated. */
+  appInfo: () => unwrap("app_info", commands.appInfo()),
+  /** Opens the log folder in the system's file manager (for a bug report). */
+  logsOpen: () => unwrap("logs_open", commands.logsOpen()),
+  /** Asks the update server whether a newer Warden exists (or says why this copy does not update itself). */
+  updateCheck: () => unwrap("update_check", commands.updateCheck()),
+  /** Downloads, verifies and installs the update the last check found, then restarts into it. */
+  updateInstall: () => unwrap("update_install", commands.updateInstall()),
 };
 
 export type Api = typeof api;
@@ -227,12 +244,22 @@ export function subscribeMcpForms(onForm: (form: McpElicit) => void): Promise<()
   return events.mcpElicit.listen((e) => onForm(e.payload));
 }
 
+/** Menu items the window carries out; resolves with a function that stops listening. */
+export function subscribeMenu(onAction: (action: MenuAction) => void): Promise<() => void> {
+  return events.menuAction.listen((e) => onAction(e.payload));
+}
+
+/** How far an update's download and install has come. */
+export function subscribeUpdateProgress(onProgress: (progress: UpdateProgressEvent) => void): Promise<() => void> {
+  return events.updateProgress.listen((e) => onProgress(e.payload));
+}
+
 /**
  * Listen to every protocol event and hand each to `onEvent` in arrival order.
  * Resolves with a function that stops listening.
  */
 export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => void): Promise<() => void> {
-  const { mcpElicit: _form, ...chat } = events;
+  const { mcpElicit: _form, menuAction: _menu, updateProgress: _update, ...chat } = events;
   const unlisteners = await Promise.all(
     Object.values(chat).map((generated) =>
       // Tauri hands each event its own name: the protocol name the engine gave it.

@@ -46,6 +46,45 @@ export function shortcutOf(e: KeyboardEvent): Shortcut | null {
   }
 }
 
+/** The DOM event a menu item with a shortcut sends, so it does what its keys do. */
+const MENU_SHORTCUT = "warden:shortcut";
+/** A menu item within this long after the same keys were seen in the page is those keys, once. */
+const SAME_PRESS_MS = 500;
+const lastPressed = new Map<Shortcut, number>();
+
+/**
+ * Calls `handle` for each shortcut, pressed in the page or chosen from the menu; the keys' default
+ * is prevented when `handle` says it took them. Returns a function that stops listening.
+ */
+export function listenShortcuts(handle: (shortcut: Shortcut) => boolean): () => void {
+  const onKey = (e: KeyboardEvent) => {
+    const shortcut = shortcutOf(e);
+    if (shortcut === null) return;
+    lastPressed.set(shortcut, performance.now());
+    if (handle(shortcut)) e.preventDefault();
+  };
+  const onMenu = (e: Event) => {
+    const shortcut = (e as CustomEvent<Shortcut>).detail;
+    handle(shortcut);
+  };
+  window.addEventListener("keydown", onKey);
+  window.addEventListener(MENU_SHORTCUT, onMenu);
+  return () => {
+    window.removeEventListener("keydown", onKey);
+    window.removeEventListener(MENU_SHORTCUT, onMenu);
+  };
+}
+
+/**
+ * A menu item with a shortcut was chosen: it does what its keys do. Where the system let the page
+ * see the keys as well (the menu's accelerator did not take them), the page already acted: once.
+ */
+export function runMenuShortcut(shortcut: Shortcut): void {
+  const pressed = lastPressed.get(shortcut);
+  if (pressed !== undefined && performance.now() - pressed < SAME_PRESS_MS) return;
+  window.dispatchEvent(new CustomEvent<Shortcut>(MENU_SHORTCUT, { detail: shortcut }));
+}
+
 export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "Enter", what: "Send the message (Shift+Enter: new line)" },
   { keys: "Esc", what: "Stop the answer; close Settings; reject the approval shown" },

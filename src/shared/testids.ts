@@ -133,6 +133,19 @@ export const TID = {
   commandTail: "command-tail", // a finished command's last lines, exit code and duration; + data-exit-code
   newMessages: "new-messages", // shown while scrolled up and something new arrived
   shortcutsHelp: "shortcuts-help",
+  aboutDialog: "about-dialog", // Help → About Warden
+  aboutVersion: "about-version",
+  updateNotice: "update-notice", // under the top bar; + data-state (checking, available, installing…)
+  updateVersion: "update-version",
+  updateInstall: "update-install",
+  updateNotes: "update-notes",
+  updateError: "update-error",
+  updateDismiss: "update-dismiss",
+  updateCheckAgain: "update-check-again",
+  aboutOpen: "about-open", // Settings → About Warden (also Help → About in the menu)
+  updatesCheckAtStart: "updates-check-at-start", // Settings → Updates
+  updatesEndpoint: "updates-endpoint",
+  updatesCheckNow: "updates-check-now",
   shortcutsOpen: "shortcuts-open",
   sessionGrants: "session-grants", // what "Allow for this session" remembered
   sessionGrant: "session-grant", // one of them; + data-kind

@@ -1,6 +1,7 @@
 //! Tauri commands: thin adapters from the window to [`crate::state::AppState`] and the engine.
 //! One file per resource. Every command returns [`crate::error::CommandError`] on failure.
 
+pub mod app;
 pub mod approvals;
 pub mod chat;
 pub mod checkpoints;
@@ -14,7 +15,7 @@ pub mod providers;
 pub mod settings;
 
 /// Every command the window may call, for the tauri-specta builder. A macro because
-/// `pick_project_folder` is generic over the runtime and the command collector needs it spelled out.
+/// `pick_project_folder` and the app commands are generic over the runtime and the command collector needs it spelled out.
 macro_rules! collect_for {
     ($runtime:ty) => {
         tauri_specta::collect_commands![
@@ -60,6 +61,10 @@ macro_rules! collect_for {
             mcp::mcp_secret_set,
             mcp::mcp_elicit_answer,
             project::pick_project_folder::<$runtime>,
+            app::app_info::<$runtime>,
+            app::logs_open,
+            app::update_check::<$runtime>,
+            app::update_install::<$runtime>,
         ]
     };
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { api } from "../../shared/ipc";
-import { focusComposer, focusConversationSearch, shortcutOf } from "../../shared/keyboard";
+import { focusComposer, focusConversationSearch, listenShortcuts } from "../../shared/keyboard";
 import { useChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
@@ -65,28 +65,24 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
   }, [activeId, store]);
 
   // Ctrl/Cmd+N: a new conversation; Ctrl/Cmd+L: the message field; Ctrl/Cmd+B: the list;
-  // Ctrl/Cmd+K: the conversation search (the list opens for it).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const shortcut = shortcutOf(e);
+  // Ctrl/Cmd+K: the conversation search (the list opens for it); the menu's items alike.
+  useEffect(() =>
+    listenShortcuts((shortcut) => {
       if (shortcut === "newConversation") {
-        e.preventDefault();
         create();
       } else if (shortcut === "focusComposer") {
-        e.preventDefault();
         focusComposer();
       } else if (shortcut === "toggleSidebar") {
-        e.preventDefault();
         setSidebarHidden(!sidebarHidden);
       } else if (shortcut === "searchConversations") {
-        e.preventDefault();
         setSidebarHidden(false);
         focusConversationSearch();
+      } else {
+        return false;
       }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+      return true;
+    }),
+  );
 
   return (
     <div className="chat-screen">

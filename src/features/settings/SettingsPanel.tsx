@@ -8,6 +8,7 @@ import { KeyField } from "./KeyField";
 import { InstructionsSection } from "./InstructionsSection";
 import { ProjectSection } from "./ProjectSection";
 import { SandboxSection } from "./SandboxSection";
+import { UpdatesSection } from "../updates/UpdatesSection";
 import { McpSection } from "./mcp/McpSection";
 import { ProviderSection } from "./ProviderSection";
 import { SettingsIntegrityNotice } from "./SettingsIntegrityNotice";
@@ -26,12 +27,18 @@ export function SettingsPanel({
   keys,
   onSaved,
   onKeysChanged,
+  onCheckForUpdates,
+  onAbout,
   onClose,
 }: {
   initial: Settings;
   keys: KeyStatus[];
   onSaved: (s: Settings) => void;
   onKeysChanged: (keys: KeyStatus[]) => void;
+  /** "Check now" in Settings → Updates (the answer shows in the update notice). */
+  onCheckForUpdates?: () => void;
+  /** Settings → About Warden. */
+  onAbout?: () => void;
   onClose: () => void;
 }) {
   const [draft, setDraft] = useState(() => withDefaults(initial));
@@ -220,6 +227,8 @@ export function SettingsPanel({
           onChanged={refreshKeys}
         />
       </section>
+
+      <UpdatesSection settings={draft} onChange={edit} onCheckNow={() => onCheckForUpdates?.()} onAbout={() => onAbout?.()} />
 
       <footer className="settings-foot">
         <span className="save-state" data-testid={TID.settingsSaved} role="status">

@@ -123,6 +123,26 @@ pub struct Settings {
     /// How full the context window may get (percent) before the older part of the conversation
     /// is summarized for the model (compaction). 50 to 95.
     pub compact_at_percent: u8,
+    /// Whether and where the installed app looks for a newer version of itself.
+    pub updates: UpdateSettings,
+}
+
+/// Updates of the installed app (the desktop window; `warden` comes in the same package).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase", default)]
+pub struct UpdateSettings {
+    /// Look for an update when the window opens (quietly: a notice only when there is one).
+    pub check_at_start: bool,
+    /// The update manifest (`latest.json`) to ask instead of the one this build names; `https`
+    /// only. Empty = the build's own. Whatever it names, a package is installed only when it is
+    /// signed with Warden's key.
+    pub endpoint: String,
+}
+
+impl Default for UpdateSettings {
+    fn default() -> Self {
+        Self { check_at_start: true, endpoint: String::new() }
+    }
 }
 
 /// The window's colours.
@@ -151,6 +171,7 @@ impl Default for Settings {
             project_mcp: BTreeMap::new(),
             global_instructions: String::new(),
             compact_at_percent: DEFAULT_COMPACT_AT_PERCENT,
+            updates: UpdateSettings::default(),
         }
     }
 }

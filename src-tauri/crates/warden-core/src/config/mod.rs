@@ -92,8 +92,8 @@ struct FoundFile {
 /// per-project permissions (scope, write globs), provider endpoints and the search endpoint go back
 /// to the defaults, and no MCP server is kept nor any project's `.mcp.json` approved (an entry is a
 /// program Warden would start). Nor are the global instructions kept: a planted file must not put
-/// words in the model's system prompt. Model choices, the project folder and the approval timeout
-/// are kept.
+/// words in the model's system prompt, nor another update server. Model choices, the project folder
+/// and the approval timeout are kept.
 pub fn restricted(settings: &Settings) -> Settings {
     let defaults = Settings::default();
     let mut safe = settings.clone();
@@ -103,6 +103,7 @@ pub fn restricted(settings: &Settings) -> Settings {
     safe.mcp_servers = defaults.mcp_servers;
     safe.project_mcp = defaults.project_mcp;
     safe.global_instructions = defaults.global_instructions;
+    safe.updates.endpoint = defaults.updates.endpoint;
     for provider in safe.providers.values_mut() {
         provider.base_url = None;
     }
@@ -125,6 +126,18 @@ fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// The platform's place for an app's logs: `$XDG_STATE_HOME/warden/logs` (Linux),
+/// `~/Library/Logs/Warden` (macOS), `%LOCALAPPDATA%/Warden/logs` (Windows).
+pub fn platform_logs_dir() -> Option<PathBuf> {
+    if cfg!(target_os = "macos") {
+        dirs::home_dir().map(|home| home.join("Library/Logs/Warden"))
+    } else if cfg!(windows) {
+        dirs::data_local_dir().map(|local| local.join("Warden").join("logs"))
+    } else {
+        dirs::state_dir().map(|state| state.join("warden").join("logs"))
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("no home directory: set WARDEN_HOME")]
@@ -144,36 +157,57 @@ pub enum ConfigError {
 pub struct WardenHome {
     config_dir: PathBuf,
     data_dir: PathBuf,
+    logs_dir: PathBuf,
 }
 
 impl WardenHome {
-    /// `$WARDEN_HOME` for both when set, else the platform's config and data dirs + `warden`.
+    /// `$WARDEN_HOME` for everything when set, else the platform's config and data dirs + `warden`
+    /// and its log folder ([`platform_logs_dir`]).
     pub fn from_env() -> Result<Self, ConfigError> {
         if let Some(dir) = std::env::var_os("WARDEN_HOME").filter(|d| !d.is_empty()) {
             return Ok(Self::at(PathBuf::from(dir)));
         }
-        let config = dirs::config_dir().ok_or(ConfigError::NoHome)?.join("warden");
-        let data = dirs::data_dir().ok_or(ConfigError::NoHome)?.join("warden");
-        Ok(Self { config_dir: config, data_dir: data })
+        Self::from_platform_dirs().ok_or(ConfigError::NoHome)
     }
 
-    /// Everything under one directory.
+    /// The platform's folders, whatever `WARDEN_HOME` says.
+    pub fn from_platform_dirs() -> Option<Self> {
+        let config = dirs::config_dir()?.join("warden");
+        let data = dirs::data_dir()?.join("warden");
+        let logs = platform_logs_dir().unwrap_or_else(|| data.join("logs"));
+        Some(Self { config_dir: config, data_dir: data, logs_dir: logs })
+    }
+
+    /// Everything under one directory (logs in its `logs` folder).
     pub fn at(dir: impl Into<PathBuf>) -> Self {
         let dir = dir.into();
-        Self { config_dir: dir.clone(), data_dir: dir }
+        Self { config_dir: dir.clone(), data_dir: dir.clone(), logs_dir: dir.join("logs") }
     }
 
-    /// Every folder Warden keeps its own files in (config and data; one when they are the same).
+    /// Every folder Warden keeps its own files in (config, data and logs; each once). The box
+    /// hides them all from the commands it runs.
     pub fn dirs(&self) -> Vec<PathBuf> {
         let mut dirs = vec![self.config_dir.clone()];
-        if self.data_dir != self.config_dir {
-            dirs.push(self.data_dir.clone());
+        for dir in [&self.data_dir, &self.logs_dir] {
+            if !dirs.iter().any(|known| dir.starts_with(known)) {
+                dirs.push(dir.clone());
+            }
         }
         dirs
     }
 
+    /// Where the window's rotating log files go.
+    pub fn logs_dir(&self) -> &Path {
+        &self.logs_dir
+    }
+
     pub fn config_dir(&self) -> &Path {
         &self.config_dir
+    }
+
+    /// Conversations, checkpoints and each project's storage.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
     }
 
     pub fn settings_path(&self) -> PathBuf {

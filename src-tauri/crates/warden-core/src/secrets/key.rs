@@ -3,7 +3,8 @@
 use std::fmt;
 
 /// An API key. `Debug` and `Display` print `[redacted]`; only [`ApiKey::expose`] gives the value,
-/// so every place that sends a key over the wire is easy to find.
+/// so every place that sends a key over the wire is easy to find. Every key made is remembered by
+/// [`super::redact`], so no log line carries it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct ApiKey(String);
 
@@ -15,6 +16,7 @@ impl ApiKey {
         if trimmed.is_empty() {
             None
         } else {
+            super::redact::remember(trimmed);
             Some(Self(trimmed.to_owned()))
         }
     }

@@ -8,6 +8,7 @@ pub mod env_keys;
 mod key;
 mod keychain;
 mod memory;
+pub mod redact;
 pub mod verdict;
 
 use async_trait::async_trait;
