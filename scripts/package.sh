@@ -33,13 +33,14 @@ log "building the warden command line $VERSION (release)"
 (cd src-tauri && cargo build --release --locked -p warden-cli)
 
 # What this build adds to tauri.conf.json: the command line in /usr/bin, and the update settings.
+# The packages are signed below, once recompressed: not by the bundler.
 CONFIG=$(
-  CLI="$TARGET_DIR/release/warden" SIGNED="${TAURI_SIGNING_PRIVATE_KEY:+1}" python3 - <<'EOF'
+  CLI="$TARGET_DIR/release/warden" LICENCE="$ROOT/LICENSE" python3 - <<'EOF'
 import json, os
-files = {"/usr/bin/warden": os.environ["CLI"]}
+files = {"/usr/bin/warden": os.environ["CLI"], "/usr/share/doc/warden/copyright": os.environ["LICENCE"]}
 config = {
     "bundle": {
-        "createUpdaterArtifacts": bool(os.environ["SIGNED"]),
+        "createUpdaterArtifacts": False,
         "linux": {"deb": {"files": files}, "rpm": {"files": files}},
     }
 }
@@ -65,16 +66,32 @@ rm -rf "$BUNDLE_DIR/deb" "$BUNDLE_DIR/rpm"
 npx --no-install tauri build --ci --bundles deb,rpm --config "$CONFIG"
 
 # Debian's and Fedora's file names, whatever the product name's case.
-mkdir -p "$OUT"
-copy() { # copy SRC DEST [with its .sig]
-  cp "$1" "$OUT/$2"
-  if [ -f "$1.sig" ]; then cp "$1.sig" "$OUT/$2.sig"; else rm -f "$OUT/$2.sig"; fi
-  echo "$OUT/$2"
-}
 shopt -s nullglob
 debs=("$BUNDLE_DIR"/deb/*_"$VERSION"_*.deb)
 rpms=("$BUNDLE_DIR"/rpm/*-"$VERSION"-*.rpm)
 ((${#debs[@]} == 1 && ${#rpms[@]} == 1)) || { echo "package.sh: expected one .deb and one .rpm of $VERSION in $BUNDLE_DIR" >&2; exit 1; }
-arch=$(dpkg --print-architecture)
-copy "${debs[0]}" "warden_${VERSION}_${arch}.deb"
-copy "${rpms[0]}" "warden-${VERSION}-1.$(uname -m).rpm"
+mkdir -p "$OUT"
+DEB="$OUT/warden_${VERSION}_$(dpkg --print-architecture).deb"
+RPM="$OUT/warden-${VERSION}-1.$(uname -m).rpm"
+rm -f "$DEB" "$DEB.sig" "$RPM" "$RPM.sig"
+
+# The bundler's .deb is gzip; Debian's own packages are xz, which halves this one.
+log "recompressing the .deb with xz"
+REPACK=$(mktemp -d)
+trap 'rm -rf "$REPACK"' EXIT
+dpkg-deb -R "${debs[0]}" "$REPACK/root"
+dpkg-deb --root-owner-group -Zxz -z9 -b "$REPACK/root" "$DEB" >/dev/null
+cp "${rpms[0]}" "$RPM"
+
+# Signatures for the updater, bound to the version (the app requires that: requireSignedVersion).
+if [ -n "${TAURI_SIGNING_PRIVATE_KEY:-}" ]; then
+  log "signing the packages for the updater"
+  if [ -f "$TAURI_SIGNING_PRIVATE_KEY" ]; then key=(-f "$TAURI_SIGNING_PRIVATE_KEY"); else key=(-k "$TAURI_SIGNING_PRIVATE_KEY"); fi
+  for package in "$DEB" "$RPM"; do
+    env -u TAURI_SIGNING_PRIVATE_KEY npx --no-install tauri signer sign "${key[@]}" \
+      -p "${TAURI_SIGNING_PRIVATE_KEY_PASSWORD:-}" --app-version "$VERSION" "$package" >/dev/null
+  done
+fi
+ls -l "$OUT" >&2
+echo "$DEB"
+echo "$RPM"

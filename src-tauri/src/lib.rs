@@ -78,7 +78,7 @@ pub fn run() {
         .plugin(tauri_plugin_updater::Builder::new().build())
         .plugin(tauri_plugin_dialog::init())
         .menu(menu::build)
-        .on_menu_event(|app, event| menu::on_event(app, event))
+        .on_menu_event(menu::on_event)
         .manage(updates::PendingUpdate::default())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {

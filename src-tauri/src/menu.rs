@@ -80,7 +80,8 @@ const QUIT: &str = "quit";
 
 /// The app's menu bar.
 pub fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<Menu<R>> {
-    let item = |action: MenuAction| MenuItem::with_id(app, action.id(), action.label(), true, action.shortcut());
+    let item =
+        |action: MenuAction| MenuItem::with_id(app, action.id(), action.label(), true, action.shortcut());
     let file = Submenu::with_items(
         app,
         "&File",

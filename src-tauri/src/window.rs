@@ -61,7 +61,9 @@ mod tests {
     #[test]
     fn the_id_is_a_valid_dbus_name_element() {
         let id = instance_id(Some(&WardenHome::at("/tmp/ü ber/'quote\"")));
-        assert!(id.split('.').all(|part| part.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')));
+        assert!(id
+            .split('.')
+            .all(|part| part.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')));
         assert!(id.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_'), "{id}");
     }
 }

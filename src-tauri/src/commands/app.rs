@@ -66,7 +66,10 @@ pub async fn app_info<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>)
 pub async fn logs_open(state: State<'_, AppState>) -> CommandResult<()> {
     let dir = state.engine.home().logs_dir().to_path_buf();
     std::fs::create_dir_all(&dir).map_err(|error| {
-        CommandError::new(CommandErrorCode::Internal, format!("Could not make the log folder {} ({error}).", dir.display()))
+        CommandError::new(
+            CommandErrorCode::Internal,
+            format!("Could not make the log folder {} ({error}).", dir.display()),
+        )
     })?;
     warden_core::opener::open_file(&dir).map_err(|error| {
         CommandError::new(CommandErrorCode::Internal, format!("Could not open {} ({error}).", dir.display()))
@@ -88,7 +91,10 @@ pub async fn update_check<R: Runtime>(
 /// Downloads, verifies and installs the update the last check found, then restarts into it.
 #[tauri::command]
 #[specta::specta]
-pub async fn update_install<R: Runtime>(app: AppHandle<R>, pending: State<'_, PendingUpdate>) -> CommandResult<()> {
+pub async fn update_install<R: Runtime>(
+    app: AppHandle<R>,
+    pending: State<'_, PendingUpdate>,
+) -> CommandResult<()> {
     updates::install(&app, &pending).await.map_err(update_error)
 }
 

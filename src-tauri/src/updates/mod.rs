@@ -67,7 +67,11 @@ pub enum UpdateError {
 }
 
 /// Whether this copy updates itself; the reason in words when it does not.
-pub fn availability(installation: &Installation, settings: &UpdateSettings, build_endpoints: usize) -> Result<(), String> {
+pub fn availability(
+    installation: &Installation,
+    settings: &UpdateSettings,
+    build_endpoints: usize,
+) -> Result<(), String> {
     match installation {
         Installation::NotPackaged => Err(
             "This copy of Warden was built from source, not installed from a package: update it with git and scripts/run.sh."
@@ -147,12 +151,10 @@ pub async fn check<R: Runtime>(
 /// Downloads the update the last check found, checks its signature, installs it and restarts
 /// the app into it. Progress goes out as `update:progress`.
 pub async fn install<R: Runtime>(app: &AppHandle<R>, pending: &PendingUpdate) -> Result<(), UpdateError> {
-    let update = pending
-        .0
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take()
-        .ok_or_else(|| UpdateError::Unavailable("Check for updates first: no update is waiting.".to_owned()))?;
+    let update =
+        pending.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take().ok_or_else(|| {
+            UpdateError::Unavailable("Check for updates first: no update is waiting.".to_owned())
+        })?;
     let progress = |downloaded: usize, total: Option<u64>, stage: &str| {
         let event = UpdateProgressEvent {
             downloaded: u32::try_from(downloaded).unwrap_or(u32::MAX),

@@ -222,7 +222,10 @@ mod tests {
         let key = "ollama-local-7f3c9e1b";
         assert_eq!(redact(&format!("using {key} now")), format!("using {key} now"));
         remember(key);
-        assert_eq!(redact(&format!("using {key} now, again {key}")), "using [redacted] now, again [redacted]");
+        assert_eq!(
+            redact(&format!("using {key} now, again {key}")),
+            "using [redacted] now, again [redacted]"
+        );
     }
 
     #[test]
