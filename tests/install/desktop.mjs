@@ -1,5 +1,5 @@
 // The installed app's desktop checks (tests/install/run.sh): its window, a second start, updates
-// refused and installed, the new version after the restart, and Quit. Prints "ok"/"FAIL" lines and
+// refused and installed, the new version after the restart, Quit, and the window's size kept. Prints "ok"/"FAIL" lines and
 // writes "checks: PASSED FAILED" to $WORK/desktop-checks.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -34,6 +34,21 @@ async function until(what, fn, timeoutMs = 30_000) {
     await sleep(200);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+/** Clicks `[data-testid=id]` once it exists, centred first (Settings' footer sticks to the bottom). */
+async function click(id, timeoutMs = 15_000) {
+  await session.waitForTestId(id, { timeoutMs });
+  await session.execute(`document.querySelector('[data-testid="${id}"]').scrollIntoView({ block: "center" }); return true;`);
+  await (await session.byTestId(id)).click();
+}
+
+/** Ctrl+Q in the window (File → Quit): the app ends. */
+async function quit() {
+  const wid = sh("xdotool", ["search", "--onlyvisible", "--name", "^Warden$"]).split("\n")[0];
+  sh("xdotool", ["windowfocus", "--sync", wid]);
+  sh("xdotool", ["key", "--clearmodifiers", "ctrl+q"]);
+  const gone = await until("Quit to end the app", () => appPids().length === 0, 15_000).catch(() => false);
+  check("Ctrl+Q (File → Quit) ends the app", gone, JSON.stringify(appPids()));
 }
 const logText = () => {
   const dir = path.join(env.XDG_STATE_HOME, "warden", "logs");
@@ -99,8 +114,8 @@ try {
 
   // 3. An update whose signature does not match is refused.
   signature = readFileSync(`${env.OLD_DEB}.sig`, "utf8").trim(); // a real signature, of other bytes
-  await (await session.waitForTestId("settings-open")).click();
-  await (await session.waitForTestId("updates-check-now")).click();
+  await click("settings-open");
+  await click("updates-check-now");
   const notice = async (state) =>
     session.waitFor(`the update notice (${state})`, async () => {
       const el = await session.byTestId("update-notice");
@@ -109,7 +124,7 @@ try {
   await notice("available");
   const offered = await (await session.byTestId("update-version")).text();
   check(`the check finds ${env.NEXT}`, offered.includes(env.NEXT), offered);
-  await (await session.byTestId("update-install")).click();
+  await click("update-install");
   await notice("failed");
   const refused = await (await session.byTestId("update-error")).text();
   check("a package with a signature that does not match is refused, in words", refused.includes("not signed with Warden's key"), refused);
@@ -117,9 +132,9 @@ try {
 
   // 4. The signed update installs, and the app restarts into it.
   signature = readFileSync(`${env.NEW_DEB}.sig`, "utf8").trim();
-  await (await session.byTestId("update-check-again")).click();
+  await click("update-check-again");
   await notice("available");
-  await (await session.byTestId("update-install")).click();
+  await click("update-install");
   await until(`${env.NEXT} installed`, () => installedVersion() === env.NEXT, 180_000).catch(() => null);
   check(`the signed update is installed (dpkg says ${installedVersion()})`, installedVersion() === env.NEXT);
   const restarted = await until("the app restarted", () => appPids().find((p) => p !== first), 60_000).catch(() => null);
@@ -135,17 +150,33 @@ try {
 
   // 5. The About box of the updated app says its version; Quit (Ctrl+Q, the menu's) ends it.
   session = await Session.create(env.DRIVER_URL, APP);
-  await (await session.waitForTestId("settings-open", { timeoutMs: 60_000 })).click();
-  await (await session.waitForTestId("about-open")).click();
+  await click("settings-open", 60_000);
+  await click("about-open");
   const about = await (await session.waitForTestId("about-version")).text();
   check(`About Warden says ${env.NEXT}`, about.trim() === `Warden ${env.NEXT}`, about);
   const aboutText = await (await session.byTestId("about-dialog")).text();
   check("…and where the data lives", aboutText.includes("Conversations") && aboutText.includes(path.join(env.XDG_STATE_HOME, "warden", "logs")), aboutText);
   const wid2 = sh("xdotool", ["search", "--onlyvisible", "--name", "^Warden$"]).split("\n")[0];
-  sh("xdotool", ["windowfocus", "--sync", wid2]);
-  sh("xdotool", ["key", "--clearmodifiers", "ctrl+q"]);
-  const gone = await until("Quit to end the app", () => appPids().length === 0, 15_000).catch(() => false);
-  check("Ctrl+Q (File → Quit) ends the app", gone, JSON.stringify(appPids()));
+  sh("xdotool", ["windowsize", "--sync", wid2, "1000", "700"]);
+  await sleep(500);
+  await quit();
+  await session.delete();
+  session = null;
+
+  // 6. The window comes back at the size it had.
+  const stateFile = path.join(env.XDG_CONFIG_HOME, "dev.warden.app", "window-state.json");
+  let saved = {};
+  try {
+    saved = JSON.parse(readFileSync(stateFile, "utf8")).main ?? {};
+  } catch {}
+  check(`the window's size is kept (${stateFile}: ${saved.width}×${saved.height})`, saved.width === 1000 && saved.height === 700);
+  const again = spawn(APP, [], { stdio: "ignore" });
+  const wid3 = await until("the window again", () => sh("xdotool", ["search", "--onlyvisible", "--name", "^Warden$"]).split("\n")[0], 60_000);
+  await sleep(1000);
+  const geometry = sh("xdotool", ["getwindowgeometry", "--shell", wid3]);
+  check("…and it opens at that size", /WIDTH=1000\b/.test(geometry) && /HEIGHT=700\b/.test(geometry), geometry.replace(/\n/g, " "));
+  await quit();
+  again.kill();
 } catch (e) {
   bad("the desktop checks ran to the end", e.message);
 } finally {

@@ -69,8 +69,9 @@ WARDEN_PACKAGE_OUT="$WORK/old" bash scripts/package.sh >"$WORK/package-old.log" 
 
 # The update: the same tree, one patch version up, built beside it (same cargo target folder).
 log "package $NEXT (the update) from a copy of the tree"
-NEXT_TREE="$WORK/tree"
-mkdir -p "$NEXT_TREE"
+# A fixed place, so that a second run rebuilds only what changed.
+NEXT_TREE="${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}/install-test-next"
+rm -rf "$NEXT_TREE" && mkdir -p "$NEXT_TREE"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$NEXT_TREE"
 ln -s "$ROOT/node_modules" "$NEXT_TREE/node_modules"
 sed -i "0,/^version = \"$VERSION\"/s//version = \"$NEXT\"/" "$NEXT_TREE/src-tauri/Cargo.toml"
@@ -129,10 +130,11 @@ pkill -x warden-desktop 2>/dev/null || true
 log "remove"
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq warden >"$WORK/apt-purge.log" 2>&1
 check "apt-get purge removed the package" bash -c '! dpkg-query -W -f="\${Status}" warden 2>/dev/null | grep -q installed'
-left=$(grep -E '^/usr/' "$WORK/files.txt" | while read -r f; do [ -f "$f" ] || [ -L "$f" ] && echo "$f"; done)
+left=$(grep -E '^/usr/' "$WORK/files.txt" | while read -r f; do if [ -f "$f" ] || [ -L "$f" ]; then echo "$f"; fi; done)
 check "nothing the package installed is left in /usr${left:+: $left}" test -z "$left"
 check "no file named warden is left in /usr" test -z "$(find /usr -iname '*warden*' -not -path '*/node_modules/*' 2>/dev/null | head -3)"
-check "the user's data stays (settings, logs)" test -d "$USER_HOME/.config/warden" -a -n "$(ls "$USER_HOME/.local/state/warden/logs" 2>/dev/null)"
+check "the user's data stays (conversations, logs)" \
+  test -s "$USER_HOME/.local/share/warden/conversations.db" -a -n "$(ls "$USER_HOME/.local/state/warden/logs" 2>/dev/null)"
 
 echo "install: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
