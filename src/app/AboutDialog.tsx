@@ -1,15 +1,14 @@
 // Help → About Warden: the version, the licence, where each kind of data lives, and how this copy
 // is kept up to date. Esc or Close hides it.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { api, type AppInfo } from "../shared/ipc";
 import { messageOf } from "../shared/format";
 import { TID } from "../shared/testids";
+import { Dialog } from "../shared/ui/Dialog";
 
 export function AboutDialog({ onClose }: { onClose: () => void }) {
-  const closeButton = useRef<HTMLButtonElement>(null);
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => closeButton.current?.focus(), []);
   useEffect(() => {
     let live = true;
     api.appInfo().then(
@@ -22,19 +21,16 @@ export function AboutDialog({ onClose }: { onClose: () => void }) {
   }, []);
   const openLogs = () => void api.logsOpen().catch((e: unknown) => setError(messageOf(e)));
   return (
-    <div
-      className="shortcuts-help about"
-      role="dialog"
-      aria-modal="true"
-      aria-label="About Warden"
-      data-testid={TID.aboutDialog}
-      onKeyDown={(e) => {
-        if (e.key === "Escape") {
-          e.preventDefault();
-          e.stopPropagation();
-          onClose();
-        }
-      }}
+    <Dialog
+      label="About Warden"
+      testId={TID.aboutDialog}
+      className="about"
+      onClose={onClose}
+      actions={
+        <button type="button" onClick={openLogs}>
+          Open log folder
+        </button>
+      }
     >
       <h2>About Warden</h2>
       {info && (
@@ -64,14 +60,6 @@ export function AboutDialog({ onClose }: { onClose: () => void }) {
           {error}
         </p>
       )}
-      <div className="about-actions">
-        <button type="button" onClick={openLogs}>
-          Open log folder
-        </button>
-        <button ref={closeButton} type="button" onClick={onClose}>
-          Close
-        </button>
-      </div>
-    </div>
+    </Dialog>
   );
 }

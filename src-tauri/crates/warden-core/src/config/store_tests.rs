@@ -330,3 +330,27 @@ fn config_storage_under_the_old_name_moves_to_the_new_one() {
     assert_eq!(home.project_dir(Path::new(COLLIDING[0])), new);
     assert!(old.exists() && new.join("notes/plan.md").exists());
 }
+
+#[test]
+fn config_a_file_warden_did_not_write_names_no_update_server() {
+    let (_dir, home, key) = home();
+    write_json(
+        &home,
+        &json!({ "version": 1, "updates": { "checkAtStart": false, "endpoint": "https://updates.example.org/latest.json" } }),
+    );
+    let loaded = home.load_sealed(Ok(&key)).unwrap();
+    assert_eq!(loaded.integrity, Integrity::Untrusted);
+    assert_eq!(loaded.settings.updates.endpoint, "", "the build's own server, whatever the file says");
+    assert!(!loaded.settings.updates.check_at_start, "not looking is kept: it widens nothing");
+
+    // Written by Warden, the same file is taken as it is.
+    home.save_sealed(
+        &Settings {
+            updates: serde_json::from_value(json!({ "endpoint": "https://u.example/l.json" })).unwrap(),
+            ..Settings::default()
+        },
+        &key,
+    )
+    .unwrap();
+    assert_eq!(home.load_sealed(Ok(&key)).unwrap().settings.updates.endpoint, "https://u.example/l.json");
+}
