@@ -13,7 +13,8 @@
 #   5. quit from the menu's shortcut; apt-get purge; nothing of the package is left in /usr, the
 #      user's data is.
 #
-# Prints "install: N passed, M failed". Env: WARDEN_INSTALL_KEEP=1 keeps the work folder (packages,
+# A Warden package already installed on the machine is purged first and at the end: run it where
+# that is wanted (CI, a test machine). Prints "install: N passed, M failed". Env: WARDEN_INSTALL_KEEP=1 keeps the work folder (packages,
 # screenshots, logs); INSTALL_FAST=0 builds with the full release profile (LTO, one codegen unit)
 # instead of the quicker one the suite uses (same code and features, no LTO).
 set -euo pipefail
