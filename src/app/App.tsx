@@ -5,6 +5,7 @@ import { SettingsPanel } from "../features/settings/SettingsPanel";
 import { providerSettings, setProvider, withDefaults } from "../features/settings/settingsModel";
 import { api, type KeyStatus, type ProviderReadiness, type Settings } from "../shared/ipc";
 import { connectEvents } from "../shared/store/bridge";
+import { useListener } from "../shared/useListener";
 import { useChatStore } from "../shared/store/store";
 import { TID } from "../shared/testids";
 import { focusComposer, listenShortcuts } from "../shared/keyboard";
@@ -191,18 +192,7 @@ export function App() {
   const boot = useBoot();
   const store = useChatStore();
 
-  useEffect(() => {
-    let stop: (() => void) | null = null;
-    let live = true;
-    connectEvents(store).then(
-      (s) => (live ? (stop = s) : s()),
-      (e: unknown) => console.error("could not listen to engine events", e),
-    );
-    return () => {
-      live = false;
-      stop?.();
-    };
-  }, [store]);
+  useListener(() => connectEvents(store), "engine events", [store]);
 
   return (
     <div className="app" data-testid={TID.appRoot}>

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api, subscribeMcpForms, type JsonValue, type McpElicit } from "../../shared/ipc";
 import { messageOf } from "../../shared/format";
 import { TID } from "../../shared/testids";
+import { useListener } from "../../shared/useListener";
 import { contentOf, defaultsOf, fieldsOf, problemsOf, type Field } from "./formModel";
 import "./mcpForm.css";
 
@@ -11,18 +12,7 @@ import "./mcpForm.css";
  */
 export function McpFormHost() {
   const [queue, setQueue] = useState<McpElicit[]>([]);
-  useEffect(() => {
-    let stop: (() => void) | undefined;
-    let live = true;
-    subscribeMcpForms((form) => setQueue((q) => [...q, form])).then(
-      (unlisten) => (live ? (stop = unlisten) : unlisten()),
-      (e: unknown) => console.warn("cannot listen for MCP forms", e),
-    );
-    return () => {
-      live = false;
-      stop?.();
-    };
-  }, []);
+  useListener(() => subscribeMcpForms((form) => setQueue((q) => [...q, form])), "MCP forms");
   const form = queue[0];
   if (!form) return null;
   return <McpForm key={form.requestId} form={form} onDone={() => setQueue((q) => q.slice(1))} />;
