@@ -1019,8 +1019,7 @@ export type UpdateProgressEvent = {
 	downloaded: number,
 	/**  Bytes in all, when the server said. */
 	total: number | null,
-	/**  `downloading`, `installing`, then `restarting`. */
-	stage: string,
+	stage: UpdateStage,
 };
 
 /**  Updates of the installed app (the desktop window; `warden` comes in the same package). */
@@ -1034,6 +1033,9 @@ export type UpdateSettings = {
 	 */
 	endpoint?: string,
 };
+
+/**  Where an update's install is. */
+export type UpdateStage = "downloading" | "installing" | "restarting";
 
 export type Usage = {
 	inputTokens: number,

@@ -84,7 +84,11 @@ pub fn run() {
         .setup(move |app| {
             tracing::info!(version = %app.package_info().version, "Warden started");
             builder.mount_events(app);
-            let engine = warden_core::setup::Engine::from_env().map_err(error::CommandError::from)?;
+            // The home read at start (for the log folder and the instance), not read again.
+            let home = home.map_err(error::CommandError::from)?;
+            let keychain = Arc::new(warden_core::secrets::KeychainStore::default());
+            let engine =
+                warden_core::setup::Engine::new(home, keychain).map_err(error::CommandError::from)?;
             let sink: Arc<dyn bridge::EventSink> = Arc::new(app.handle().clone());
             let state = state::AppState::new(engine, sink);
             let handle = app.handle().clone();

@@ -7,12 +7,14 @@ use warden_core::config::WardenHome;
 
 /// The main window's label (`tauri.conf.json`).
 pub const MAIN: &str = "main";
+/// The app's identifier (`tauri.conf.json`), needed before the app and its config exist.
+const IDENTIFIER: &str = "dev.warden.app";
 
 /// The name the running instance is found by (a D-Bus name on Linux): the app's identifier,
 /// plus a hash of its settings folder when `WARDEN_HOME` points elsewhere, so a Warden with
 /// another home (another profile, a test run) is an instance of its own.
 pub fn instance_id(home: Option<&WardenHome>) -> String {
-    let base = "dev.warden.app";
+    let base = IDENTIFIER;
     match (home, WardenHome::from_platform_dirs()) {
         (Some(home), Some(default)) if home.config_dir() != default.config_dir() => {
             let digest = Sha256::digest(home.config_dir().to_string_lossy().as_bytes());
@@ -48,6 +50,14 @@ mod tests {
         assert_eq!(instance_id(Some(&a)), instance_id(Some(&WardenHome::at("/tmp/warden-a"))));
         assert_ne!(instance_id(Some(&a)), instance_id(Some(&b)));
         assert!(instance_id(Some(&a)).starts_with("dev.warden.app.home_"));
+    }
+
+    #[test]
+    fn the_identifier_is_the_apps() {
+        let config =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tauri.conf.json")).unwrap();
+        let config: serde_json::Value = serde_json::from_str(&config).unwrap();
+        assert_eq!(config["identifier"], IDENTIFIER);
     }
 
     #[test]

@@ -46,11 +46,7 @@ pub async fn app_info<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>)
     if let Ok(config) = app.path().app_config_dir() {
         places.push(place("Window size and place", shown(&config.join(crate::WINDOW_STATE_FILE))));
     }
-    let settings = state.engine.settings();
-    let updates = match updates::availability(&updates::current_installation(), &settings.updates, 1) {
-        Ok(()) => "Updates itself: Help → Check for Updates.".to_owned(),
-        Err(reason) => reason,
-    };
+    let updates = updates::how_updated(&app, &state.engine.settings().updates);
     Ok(AppInfo {
         name: app.package_info().name.clone(),
         version: app.package_info().version.to_string(),

@@ -39,8 +39,16 @@ pub struct UpdateProgressEvent {
     pub downloaded: u32,
     /// Bytes in all, when the server said.
     pub total: Option<u32>,
-    /// `downloading`, `installing`, then `restarting`.
-    pub stage: String,
+    pub stage: UpdateStage,
+}
+
+/// Where an update's install is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum UpdateStage {
+    Downloading,
+    Installing,
+    Restarting,
 }
 
 /// The update found by the last check, kept for the install the user may ask for next.
@@ -155,11 +163,11 @@ pub async fn install<R: Runtime>(app: &AppHandle<R>, pending: &PendingUpdate) ->
         pending.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take().ok_or_else(|| {
             UpdateError::Unavailable("Check for updates first: no update is waiting.".to_owned())
         })?;
-    let progress = |downloaded: usize, total: Option<u64>, stage: &str| {
+    let progress = |downloaded: usize, total: Option<u64>, stage: UpdateStage| {
         let event = UpdateProgressEvent {
             downloaded: u32::try_from(downloaded).unwrap_or(u32::MAX),
             total: total.map(|t| u32::try_from(t).unwrap_or(u32::MAX)),
-            stage: stage.to_owned(),
+            stage,
         };
         if let Err(error) = event.emit(app) {
             tracing::debug!(%error, "update progress not shown");
@@ -170,7 +178,7 @@ pub async fn install<R: Runtime>(app: &AppHandle<R>, pending: &PendingUpdate) ->
         .download(
             |chunk, total| {
                 downloaded += chunk;
-                progress(downloaded, total, "downloading");
+                progress(downloaded, total, UpdateStage::Downloading);
             },
             || {},
         )
@@ -186,10 +194,10 @@ pub async fn install<R: Runtime>(app: &AppHandle<R>, pending: &PendingUpdate) ->
             }
             other => network_or_other(other),
         })?;
-    progress(bytes.len(), Some(bytes.len() as u64), "installing");
+    progress(bytes.len(), Some(bytes.len() as u64), UpdateStage::Installing);
     install_package(&update, &bytes)?;
     tracing::info!(from = %update.current_version, to = %update.version, "update installed; restarting");
-    progress(bytes.len(), Some(bytes.len() as u64), "restarting");
+    progress(bytes.len(), Some(bytes.len() as u64), UpdateStage::Restarting);
     app.request_restart();
     Ok(())
 }
@@ -199,19 +207,20 @@ pub async fn install<R: Runtime>(app: &AppHandle<R>, pending: &PendingUpdate) ->
 fn install_package(update: &Update, bytes: &[u8]) -> Result<(), UpdateError> {
     #[cfg(target_os = "linux")]
     if nix::unistd::geteuid().is_root() {
-        if let Some(installer) = root_installer(current_installation()) {
+        if let Some(installer) = root_installer(tauri::utils::platform::bundle_type()) {
             return install_as_root(installer, bytes);
         }
     }
     update.install(bytes).map_err(|e| UpdateError::Install(e.to_string()))
 }
 
-/// The package tool and its install argument for a self-updating Linux package.
+/// The package tool, its install argument and the package's extension for a Linux package (the
+/// check that found the update already said the app updates itself).
 #[cfg(target_os = "linux")]
-fn root_installer(installation: Installation) -> Option<(&'static str, &'static str, &'static str)> {
-    match installation {
-        Installation::SelfUpdating { bundle: "deb" } => Some(("dpkg", "-i", "deb")),
-        Installation::SelfUpdating { bundle: "rpm" } => Some(("rpm", "-U", "rpm")),
+fn root_installer(bundle: Option<BundleType>) -> Option<(&'static str, &'static str, &'static str)> {
+    match bundle {
+        Some(BundleType::Deb) => Some(("dpkg", "-i", "deb")),
+        Some(BundleType::Rpm) => Some(("rpm", "-U", "rpm")),
         _ => None,
     }
 }
@@ -244,6 +253,14 @@ fn network_or_other(error: tauri_plugin_updater::Error) -> UpdateError {
             UpdateError::Network("it gave no valid release manifest".to_owned())
         }
         other => UpdateError::Other(other.to_string()),
+    }
+}
+
+/// How this copy is kept up to date, in words (the About box).
+pub fn how_updated<R: Runtime>(app: &AppHandle<R>, settings: &UpdateSettings) -> String {
+    match availability(&current_installation(), settings, build_endpoint_count(app)) {
+        Ok(()) => "Updates itself: Help → Check for Updates.".to_owned(),
+        Err(reason) => reason,
     }
 }
 
