@@ -11,6 +11,15 @@ let source = null;
 export async function axeViolations(s) {
   source ??= await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
   await s.execute(`${source}\nreturn typeof axe;`);
+  // What a person sees once the page settles: a fade under way (the message meta line's, 120 ms)
+  // would be judged by its colour halfway, and its contrast would seem too low.
+  await s.executeAsync(
+    `const done = arguments[arguments.length - 1];
+     Promise.race([
+       Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))),
+       new Promise((r) => setTimeout(r, 2000)),
+     ]).then(() => done(true));`,
+  );
   const found = await s.executeAsync(
     `const done = arguments[arguments.length - 1];
      axe.run(document, { resultTypes: ["violations"] })
