@@ -16,10 +16,10 @@ describe("warmUpRenderers", () => {
   const host = () => document.querySelector<HTMLElement>("body > .messages[aria-hidden='true']");
   const nextFrame = () => act(() => void frames.shift()?.(performance.now()));
 
-  it("lays out the transcript's renderers hidden, a piece per frame, then removes them", () => {
+  it("lays out the transcript's renderers hidden, a piece per frame, then removes them", async () => {
     warmUpRenderers({ delayMs: 100 });
     expect(host()).toBeNull();
-    vi.advanceTimersByTime(100);
+    await vi.advanceTimersByTimeAsync(100);
     expect(host()).not.toBeNull();
     expect(host()!.inert).toBe(true);
     expect(host()!.style.visibility).toBe("hidden");
@@ -41,17 +41,17 @@ describe("warmUpRenderers", () => {
     expect(frames).toHaveLength(0);
   });
 
-  it("does nothing once cancelled", () => {
+  it("does nothing once cancelled", async () => {
     const cancel = warmUpRenderers({ delayMs: 100 });
     cancel();
-    vi.advanceTimersByTime(200);
+    await vi.advanceTimersByTimeAsync(200);
     expect(host()).toBeNull();
     expect(frames).toHaveLength(0);
   });
 
-  it("cancelling mid-way removes what was mounted", () => {
+  it("cancelling mid-way removes what was mounted", async () => {
     const cancel = warmUpRenderers({ delayMs: 0 });
-    vi.advanceTimersByTime(0);
+    await vi.advanceTimersByTimeAsync(0);
     nextFrame();
     expect(host()).not.toBeNull();
     act(() => cancel());

@@ -7,6 +7,7 @@
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { Fragment, type ReactNode } from "react";
+import { loadMarkdown } from "../features/chat/LazyMarkdown";
 import { AssistantMessageView, UserMessageView } from "../features/chat/MessageView";
 import { toolKind } from "../features/tools/summary";
 import { ToolBody } from "../features/tools/ToolBody";
@@ -99,7 +100,8 @@ export function warmUpRenderers({ delayMs = 800 }: { delayMs?: number } = {}): (
     root = null;
     host = null;
   };
-  const timer = setTimeout(() => {
+  const start = () => {
+    if (cancelled) return;
     const { store, pieces } = sample();
     host = document.createElement("div");
     host.setAttribute("aria-hidden", "true");
@@ -130,7 +132,9 @@ export function warmUpRenderers({ delayMs = 800 }: { delayMs?: number } = {}): (
       requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
-  }, delayMs);
+  };
+  // The markdown chunk first (it loads after the first paint), so the sample lays out real markdown.
+  const timer = setTimeout(() => void loadMarkdown().then(start, start), delayMs);
   return () => {
     clearTimeout(timer);
     finish();

@@ -6,7 +6,7 @@ import { RestoreControl } from "../checkpoints/RestoreControl";
 import { RewindControl } from "./RewindControl";
 import { ToolSlot } from "../tools/ToolSlot";
 import { ErrorNotice } from "./ErrorNotice";
-import { Markdown } from "./Markdown";
+import { Markdown } from "./LazyMarkdown";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { CopyButton } from "../../shared/ui/CopyButton";
 import { ImageThumbnails } from "../../shared/ui/Images";

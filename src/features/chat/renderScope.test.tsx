@@ -10,7 +10,8 @@ import { WINDOW } from "./useMessageWindow";
 
 const renders = vi.hoisted(() => ({ markdown: [] as string[], status: [] as string[] }));
 
-vi.mock("./Markdown", () => ({
+vi.mock("./LazyMarkdown", () => ({
+  loadMarkdown: () => Promise.resolve(),
   Markdown: ({ text }: { text: string }) => {
     renders.markdown.push(text);
     return <p>{text}</p>;
