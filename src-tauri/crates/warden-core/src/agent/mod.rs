@@ -8,10 +8,12 @@ mod events;
 mod session;
 mod tool_env;
 mod tool_runner;
+mod tool_source;
 mod tool_step;
 mod turn;
 
 pub use session::{CompactNowError, Session, SessionConfig, SessionError};
 pub use tool_env::{execute_streaming, ToolEnvironment};
 pub use tool_runner::{CallOutcome, CallPolicy, PlannedCall, RequestedCall, ToolRunner};
+pub use tool_source::ToolSource;
 pub use turn::TurnEnd;

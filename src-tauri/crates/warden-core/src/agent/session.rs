@@ -15,6 +15,7 @@ use super::compaction::{self, Compacted, CompactionError, CompactionReport};
 use super::events::EventEmitter;
 use super::tool_env::ToolEnvironment;
 use super::tool_runner::{CallPolicy, ToolRunner};
+use super::tool_source::ToolSource;
 use super::turn::{run_turn, TurnEnd};
 use crate::provider::{Provider, ThinkingConfig};
 use crate::scope::Scope;
@@ -106,6 +107,8 @@ pub(crate) struct SessionCore {
     pub provider: Arc<dyn Provider>,
     /// Every tool call of the session goes through it.
     pub runner: ToolRunner,
+    /// Where tools that change mid-conversation come from (its MCP servers), if it has any.
+    tool_source: std::sync::OnceLock<Arc<dyn ToolSource>>,
     pub events: EventEmitter,
     history: Mutex<Vec<Message>>,
     /// The summary the model is sent instead of the history's older part, once compacted.
@@ -195,6 +198,14 @@ impl SessionCore {
     pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
         self.runner.definitions()
     }
+
+    /// Take up the tools' changes since the last request to the model, if any.
+    pub async fn refresh_tools(&self) {
+        let Some(source) = self.tool_source.get() else { return };
+        if let Some((tools, scope)) = source.changed().await {
+            self.runner.offer(tools, scope);
+        }
+    }
 }
 
 /// A handle on one conversation. Cheap to clone.
@@ -220,6 +231,7 @@ impl Session {
         };
         let core = SessionCore {
             runner: ToolRunner::new(tools, tool_env, policy, events.clone()),
+            tool_source: std::sync::OnceLock::new(),
             events,
             config,
             provider,
@@ -229,6 +241,13 @@ impl Session {
             finishing: tokio::sync::Mutex::new(()),
         };
         (Self { core: Arc::new(core) }, rx)
+    }
+
+    /// Tools that can change while the session runs (its MCP servers'): asked before each request
+    /// to the model.
+    pub fn with_tool_source(self, source: Arc<dyn ToolSource>) -> Self {
+        let _ = self.core.tool_source.set(source);
+        self
     }
 
     /// Continue an earlier conversation.

@@ -84,8 +84,18 @@ impl ToolEnvironment {
 
     /// A context for one call, without an output listener.
     pub fn context(&self, registry: &ToolRegistry, cancel: CancellationToken) -> ToolContext {
+        self.context_in(&self.workspace, registry, cancel)
+    }
+
+    /// [`ToolEnvironment::context`] in `workspace` (the same roots under a later scope).
+    pub fn context_in(
+        &self,
+        workspace: &Arc<Workspace>,
+        registry: &ToolRegistry,
+        cancel: CancellationToken,
+    ) -> ToolContext {
         registry
-            .context(self.workspace.clone())
+            .context(workspace.clone())
             .with_cancel(cancel)
             .with_processes(self.processes.clone())
             .with_commands_box(self.commands_box().cloned())

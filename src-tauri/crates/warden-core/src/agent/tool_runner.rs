@@ -3,7 +3,7 @@
 //! and turn the outcome into a result. Each step's event is emitted here and nowhere else, so what
 //! hooks into a tool call (the OS sandbox, checkpoints before a change, MCP tools) hooks in here.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
@@ -18,6 +18,7 @@ use super::events::EventEmitter;
 use super::tool_env::{execute_streaming, ToolEnvironment};
 use crate::checkpoint::{CheckpointStore, Origin, Taken};
 use crate::policy::{self, Decision, Grant, Grants};
+use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::tool::{Tool, ToolContext, ToolOutput, ToolRegistry};
 
@@ -33,6 +34,8 @@ pub struct RequestedCall {
 #[derive(Debug, Clone)]
 pub struct CallPolicy {
     pub trust: TrustLevel,
+    /// The scope the runner starts with; a session's MCP tools may change later (see
+    /// [`ToolRunner::offer`]).
     pub scope: Scope,
     /// `None`: a confirmation waits until it is answered or the turn is stopped.
     pub approval_timeout: Option<Duration>,
@@ -86,12 +89,20 @@ pub struct CallOutcome {
 
 /// Runs the tool calls of one session (or of one `warden tool` command).
 pub struct ToolRunner {
-    tools: Arc<ToolRegistry>,
+    offered: RwLock<Arc<Offered>>,
     env: ToolEnvironment,
     policy: CallPolicy,
     grants: Mutex<Grants>,
     approvals: ApprovalRouter,
     events: EventEmitter,
+}
+
+/// The tools, the scope they are offered in and the workspace that enforces it, replaced together
+/// when a session's MCP tools change.
+struct Offered {
+    tools: Arc<ToolRegistry>,
+    scope: Scope,
+    workspace: Arc<Workspace>,
 }
 
 impl ToolRunner {
@@ -101,8 +112,9 @@ impl ToolRunner {
         policy: CallPolicy,
         events: EventEmitter,
     ) -> Self {
+        let offered = Offered { tools, scope: policy.scope.clone(), workspace: env.workspace().clone() };
         Self {
-            tools,
+            offered: RwLock::new(Arc::new(offered)),
             env,
             policy,
             grants: Mutex::new(Grants::default()),
@@ -124,12 +136,34 @@ impl ToolRunner {
 
     /// The tools the model is offered: those in scope.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
-        self.tools.definitions(&self.policy.scope)
+        let offered = self.offered();
+        offered.tools.definitions(&offered.scope)
     }
 
     /// Whether a tool of this name exists at all (in scope or not).
     pub fn knows(&self, name: &str) -> bool {
-        self.tools.get(name).is_some()
+        self.offered().tools.get(name).is_some()
+    }
+
+    /// Offer `tools` in `scope` from the next call on (a session's MCP servers changed their
+    /// tools); calls already planned finish with what they had.
+    pub(crate) fn offer(&self, tools: ToolRegistry, scope: Scope) {
+        let workspace = match self.offered().workspace.rescoped(scope.clone()) {
+            Ok(workspace) => Arc::new(workspace),
+            Err(error) => {
+                tracing::warn!(%error, "the MCP servers' new tools are not offered");
+                return;
+            }
+        };
+        let offered = Arc::new(Offered { tools: Arc::new(tools), scope, workspace });
+        match self.offered.write() {
+            Ok(mut current) => *current = offered,
+            Err(poisoned) => *poisoned.into_inner() = offered,
+        }
+    }
+
+    fn offered(&self) -> Arc<Offered> {
+        self.offered.read().map(|o| o.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().clone())
     }
 
     /// Answer a pending approval. False when no call waits under that id (unknown or decided).
@@ -140,7 +174,7 @@ impl ToolRunner {
     /// Decide a call: the policy for this trust level and scope, with the session's grants.
     /// Unknown tools and invalid input are decided `Allow` here and reported when the call runs.
     pub fn plan(&self, call: RequestedCall) -> PlannedCall {
-        let tool = self.tools.get(&call.name);
+        let tool = self.offered().tools.get(&call.name);
         let decision = match (&tool, &call.input) {
             (Some(tool), Ok(input)) => self.decide(tool.as_ref(), input),
             _ => Decision::Allow,
@@ -237,7 +271,7 @@ impl ToolRunner {
             }
             _ => None,
         };
-        let mut output = execute_streaming(&self.tools, &tool_call, ctx, |stream, chunk| {
+        let mut output = execute_streaming(&self.offered().tools, &tool_call, ctx, |stream, chunk| {
             self.events.tool_delta(message_id, &call.id, stream, chunk);
         })
         .await;
@@ -290,7 +324,7 @@ impl ToolRunner {
             timeout_secs: timeout.map_or(0, |t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX).max(1)),
             reason: policy::ask_reason(self.policy.trust, &call.name, input, self.env.containment()).or_else(
                 || {
-                    self.policy.scope.always_asks(&call.name).then(|| {
+                    self.offered().scope.always_asks(&call.name).then(|| {
                         "You chose to be asked before every call of this tool (Settings → MCP servers)."
                             .to_owned()
                     })
@@ -345,12 +379,14 @@ impl ToolRunner {
     /// The policy for this trust level, scope and box, with the session's grants as they are now.
     fn decide(&self, tool: &dyn Tool, input: &serde_json::Value) -> Decision {
         let grants = lock(&self.grants);
-        let p = &self.policy;
-        policy::decide_with(p.trust, tool.definition(), &p.scope, input, &grants, self.env.containment())
+        let offered = self.offered();
+        let trust = self.policy.trust;
+        policy::decide_with(trust, tool.definition(), &offered.scope, input, &grants, self.env.containment())
     }
 
     fn context(&self, cancel: CancellationToken) -> ToolContext {
-        self.env.context(&self.tools, cancel)
+        let offered = self.offered();
+        self.env.context_in(&offered.workspace, &offered.tools, cancel)
     }
 
     fn finish(&self, message_id: &str, call: &RequestedCall, output: ToolOutput) -> CallOutcome {

@@ -47,6 +47,7 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
     loop {
         iteration += 1;
         let message_id = uuid::Uuid::new_v4().to_string();
+        core.refresh_tools().await;
         core.events.stream_start(&message_id, core.provider.name(), &config.model, config.context_window);
         let request = ChatRequest {
             model: config.model.clone(),

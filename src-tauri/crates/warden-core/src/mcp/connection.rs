@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -59,6 +59,9 @@ pub struct Connection {
     shared: Arc<Shared>,
     process: Option<ServerProcess>,
     tools: tokio::sync::Mutex<Vec<McpToolDef>>,
+    /// Counts the times the tool list was read again: a session's toolset compares it with the
+    /// count it last saw.
+    tools_listed: AtomicU64,
     /// Its resources and prompts, in words, listed once after the handshake.
     catalog: tokio::sync::OnceCell<(Vec<String>, Vec<String>)>,
 }
@@ -129,6 +132,7 @@ pub async fn connect_with(
         shared,
         process,
         tools: Default::default(),
+        tools_listed: AtomicU64::new(0),
         catalog: Default::default(),
     };
     connection.refresh_tools().await?;
@@ -254,7 +258,14 @@ impl Connection {
     async fn refresh_tools(&self) -> Result<(), McpError> {
         let listed = self.service.peer().list_all_tools().await.map_err(|e| self.service_error(e))?;
         *self.tools.lock().await = listed;
+        self.tools_listed.fetch_add(1, Ordering::SeqCst);
         Ok(())
+    }
+
+    /// Which reading of the tool list the connection holds, and whether the server has said since
+    /// that the list changed (the next [`Connection::tools`] reads it again).
+    pub fn tools_generation(&self) -> (u64, bool) {
+        (self.tools_listed.load(Ordering::SeqCst), self.shared.tools_stale.load(Ordering::SeqCst))
     }
 
     /// The server's resources ("name <uri>") and prompts, at most [`CATALOG_MAX`] of each; listed

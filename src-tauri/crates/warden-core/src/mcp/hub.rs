@@ -17,6 +17,7 @@ use super::oauth::{self, Authorizer, KeychainCredentials};
 use super::server::ServerSpec;
 use super::server::Transport;
 use super::tool::McpTool;
+use super::toolset::McpToolset;
 use crate::containment::BoxPolicy;
 
 /// How long a server has to start and answer the handshake and the tool list.
@@ -222,6 +223,12 @@ impl ServerSlot {
         Err(format!("could not be started: {error}"))
     }
 
+    /// The live connection, if the server runs now (never starts it).
+    pub(super) async fn running(&self) -> Option<Arc<Connection>> {
+        let state = self.state.lock().await;
+        state.connection.as_ref().filter(|c| !c.is_closed()).cloned()
+    }
+
     /// Where the server stands now, with its tools.
     pub async fn status(&self) -> McpServerStatus {
         let state = self.state.lock().await;
@@ -277,9 +284,8 @@ impl ServerSlot {
         }
     }
 
-    /// Its tools as session tools, without those the user denied.
-    async fn tools(self: &Arc<Self>) -> Vec<McpTool> {
-        let Ok(connection) = self.connection().await else { return Vec::new() };
+    /// The tools `connection` lists, as session tools, without those the user denied.
+    pub(super) async fn tools_of(self: &Arc<Self>, connection: &Connection) -> Vec<McpTool> {
         let listed = match connection.tools().await {
             Ok(listed) => listed,
             Err(error) => {
@@ -334,13 +340,12 @@ impl McpHub {
         self.slots_for(specs, root, policy).await.into_iter().find(|slot| slot.name() == name)
     }
 
-    /// The tools of `specs` for a session in `root`: servers not yet running are started, all at
-    /// once; a server whose entry or project changed is replaced; servers no longer configured are
-    /// closed. A server that cannot start adds no tools (its status says why).
-    pub async fn tools(&self, specs: &[ServerSpec], root: &Path, policy: Option<&BoxPolicy>) -> Vec<McpTool> {
-        let slots = self.slots_for(specs, root, policy).await;
-        let listed = futures::future::join_all(slots.iter().map(|slot| slot.tools())).await;
-        listed.into_iter().flatten().collect()
+    /// The tools of `specs` for a session in `root`, kept as a toolset that notices when a server's
+    /// tool list changes: servers not yet running are started, all at once; a server whose entry
+    /// or project changed is replaced; servers no longer configured are closed. A server that
+    /// cannot start adds no tools (its status says why).
+    pub async fn toolset(&self, specs: &[ServerSpec], root: &Path, policy: Option<&BoxPolicy>) -> McpToolset {
+        McpToolset::new(self.slots_for(specs, root, policy).await).await
     }
 
     /// The status of every configured server (starting those that are not running).

@@ -1,8 +1,9 @@
 //! Tools from Model Context Protocol servers, governed like Warden's own: the configured servers
 //! (`server`), started and kept alive (`hub`, `connection`, `spawn` for stdio programs in the
 //! sandbox), what Warden answers them (`handler`), and their tools offered as
-//! `mcp__<server>__<tool>` (`names`, `tool`) whose results are read as the model needs
-//! (`result`). The client is the official Rust SDK, `rmcp`.
+//! `mcp__<server>__<tool>` (`names`, `tool`), kept current while a session runs (`toolset`),
+//! whose results are read as the model needs (`result`). The client is the official Rust SDK,
+//! `rmcp`.
 
 mod browser;
 mod connection;
@@ -18,6 +19,7 @@ pub mod secrets;
 pub mod server;
 mod spawn;
 mod tool;
+mod toolset;
 
 pub use crate::opener::OPENER_ENV;
 pub use browser::BrowserAuthorizer;
@@ -27,3 +29,4 @@ pub use hub::{McpHub, ServerSlot, START_TIMEOUT};
 pub use result::to_output as result_output;
 pub use server::{parse_servers, specs, ConfigError, ServerSpec, Transport};
 pub use tool::McpTool;
+pub use toolset::McpToolset;

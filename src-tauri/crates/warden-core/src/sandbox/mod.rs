@@ -108,6 +108,23 @@ impl Workspace {
         Ok(Self { roots, root_paths, scope, write_globs })
     }
 
+    /// The same roots under another scope (a session's MCP servers changed their tools).
+    pub fn rescoped(&self, scope: Scope) -> Result<Self, SandboxError> {
+        let roots = self
+            .roots
+            .iter()
+            .map(|root| {
+                let dir = root
+                    .dir
+                    .try_clone()
+                    .map_err(|source| SandboxError::Root { path: root.path.clone(), source })?;
+                Ok(Root { path: root.path.clone(), dir })
+            })
+            .collect::<Result<Vec<_>, SandboxError>>()?;
+        let write_globs = build_globs(&scope.write_globs)?;
+        Ok(Self { roots, root_paths: self.root_paths.clone(), scope, write_globs })
+    }
+
     /// The project directory (canonical): where relative paths start and where `bash` runs.
     pub fn project_root(&self) -> &Path {
         &self.root_paths[0]

@@ -13,9 +13,10 @@ use warden_protocol::{
 
 use super::{default_model, Engine, SetupError};
 use crate::agent::budget::known_context_window;
-use crate::agent::{Session, SessionConfig, ToolEnvironment};
+use crate::agent::{Session, SessionConfig, ToolEnvironment, ToolSource};
 use crate::checkpoint::CheckpointStore;
 use crate::containment::BoxPolicy;
+use crate::mcp::{McpTool, McpToolset};
 use crate::provider::Provider;
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
@@ -183,7 +184,7 @@ impl Engine {
         let model =
             spec.model.clone().or(stored.model).unwrap_or_else(|| default_model(spec.provider).to_owned());
         let scope = self.scope_for(&spec, &project);
-        let (registry, env, scope) = self.tools(&spec, &project, scope, &settings).await?;
+        let (registry, env, scope, live) = self.tools(&spec, &project, scope, &settings).await?;
         let window = match stored.context_window {
             Some(window) => Some(window),
             None if known_context_window(&model).is_none() => {
@@ -221,7 +222,14 @@ impl Engine {
                 store.prime();
             });
         }
-        Ok(Session::new(config, provider, Arc::new(registry), env))
+        let (session, events) = Session::new(config, provider, Arc::new(registry), env);
+        Ok((
+            match live {
+                Some(live) => session.with_tool_source(live),
+                None => session,
+            },
+            events,
+        ))
     }
 
     /// The project folder, canonical, refused when it and Warden's home overlap: a command the agent
@@ -254,14 +262,15 @@ impl Engine {
     }
 
     /// The session's tools (the built-in ones and its MCP servers'), the environment they run in,
-    /// and `scope` widened by the MCP tools the user has not denied.
+    /// `scope` widened by the MCP tools the user has not denied, and the source of the MCP tools'
+    /// changes while the session runs (when it has MCP servers).
     pub(super) async fn tools(
         &self,
         spec: &SessionSpec,
         project: &Path,
-        mut scope: Scope,
+        scope: Scope,
         settings: &Settings,
-    ) -> Result<(ToolRegistry, ToolEnvironment, Scope), SetupError> {
+    ) -> Result<(ToolRegistry, ToolEnvironment, Scope, Option<Arc<dyn ToolSource>>), SetupError> {
         let brave_key = resolve_key(self.secrets.as_ref(), KeyName::Brave).await.ok().flatten();
         let config = ToolsConfig {
             searxng_url: spec.searxng_url.clone().unwrap_or_else(|| settings.searxng_url.clone()),
@@ -269,22 +278,19 @@ impl Engine {
             ..ToolsConfig::default()
         };
         let commands_box = self.commands_box(project, settings);
-        let mut registry = ToolRegistry::with_core_tools(config);
-        if spec.project_chosen {
-            for tool in self.mcp_tools(spec, settings, project, &commands_box).await {
-                let name = crate::tool::Tool::definition(&tool).name.clone();
-                let always_asks = tool.always_asks();
-                match registry.register(Arc::new(tool)) {
-                    Ok(()) => {
-                        scope.allow(&name);
-                        if always_asks {
-                            scope.always_ask.insert(name);
-                        }
-                    }
-                    Err(error) => tracing::warn!(%error, "MCP tool not offered"),
-                }
+        let core = ToolRegistry::with_core_tools(config);
+        let toolset = match spec.project_chosen {
+            true => self.mcp_toolset(spec, settings, project, &commands_box).await,
+            false => None,
+        };
+        let (registry, scope, live) = match toolset {
+            Some(toolset) => {
+                let (registry, widened) = with_mcp_tools(&core, &scope, &toolset.tools().await);
+                let live: Arc<dyn ToolSource> = Arc::new(LiveMcpTools { core, scope, toolset });
+                (registry, widened, Some(live))
             }
-        }
+            None => (core, scope, None),
+        };
         let workspace = Workspace::new(project, self.home.project_dir(project), scope.clone())?;
         let mut env = ToolEnvironment::with_box(workspace, commands_box);
         let enabled = settings
@@ -299,7 +305,7 @@ impl Engine {
                 Err(error) => tracing::warn!(%error, "checkpoints are off for this session"),
             }
         }
-        Ok((registry, env, scope))
+        Ok((registry, env, scope, live))
     }
 
     /// The box the project's commands (and its stdio MCP servers) run in: Warden's own files
@@ -330,23 +336,60 @@ impl Engine {
         servers
     }
 
-    /// The tools of the session's MCP servers, started as needed; stdio servers run in
-    /// `commands_box` (with the network unless their entry says otherwise).
-    async fn mcp_tools(
+    /// The session's MCP servers, started as needed, and their tools; stdio servers run in
+    /// `commands_box` (with the network unless their entry says otherwise). `None`: it has none.
+    async fn mcp_toolset(
         &self,
         spec: &SessionSpec,
         settings: &Settings,
         project: &Path,
         commands_box: &BoxPolicy,
-    ) -> Vec<crate::mcp::McpTool> {
+    ) -> Option<McpToolset> {
         let (specs, bad) = crate::mcp::specs(&self.mcp_servers(project, settings, &spec.mcp_servers));
         for (name, error) in bad {
             tracing::warn!(server = %name, %error, "MCP server not started");
         }
         if specs.is_empty() {
-            return Vec::new();
+            return None;
         }
-        self.mcp.tools(&specs, project, Some(commands_box)).await
+        Some(self.mcp.toolset(&specs, project, Some(commands_box)).await)
+    }
+}
+
+/// The built-in tools in `core` with `mcp`'s added, and `scope` widened to let them be offered
+/// (those the user wants to be asked about every time marked so).
+fn with_mcp_tools(core: &ToolRegistry, scope: &Scope, mcp: &[Arc<McpTool>]) -> (ToolRegistry, Scope) {
+    let mut registry = core.clone();
+    let mut scope = scope.clone();
+    for tool in mcp {
+        let name = crate::tool::Tool::definition(tool.as_ref()).name.clone();
+        let always_asks = tool.always_asks();
+        match registry.register(tool.clone()) {
+            Ok(()) => {
+                scope.allow(&name);
+                if always_asks {
+                    scope.always_ask.insert(name);
+                }
+            }
+            Err(error) => tracing::warn!(%error, "MCP tool not offered"),
+        }
+    }
+    (registry, scope)
+}
+
+/// A session's tools as its MCP servers change them: the built-in tools and the scope the session
+/// started with, and the servers' tools as they are now.
+struct LiveMcpTools {
+    core: ToolRegistry,
+    scope: Scope,
+    toolset: McpToolset,
+}
+
+#[async_trait::async_trait]
+impl ToolSource for LiveMcpTools {
+    async fn changed(&self) -> Option<(ToolRegistry, Scope)> {
+        let tools = self.toolset.changed().await?;
+        Some(with_mcp_tools(&self.core, &self.scope, &tools))
     }
 }
 

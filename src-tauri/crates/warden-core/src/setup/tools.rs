@@ -115,7 +115,8 @@ impl Engine {
         let settings = self.settings();
         let project = self.project_outside_home(&spec.project)?;
         let scope = self.scope_for(spec, &project);
-        let (registry, env, scope) = self.tools(spec, &project, scope, &settings).await?;
+        // One call: the tools as they are now (no later changes to take up).
+        let (registry, env, scope, _) = self.tools(spec, &project, scope, &settings).await?;
         let policy =
             CallPolicy { trust: spec.trust, scope, approval_timeout: approval_timeout(spec, &settings) };
         Ok(ToolRunner::standalone(spec.conversation_id.clone(), Arc::new(registry), env, policy))

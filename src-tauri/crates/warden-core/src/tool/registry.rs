@@ -28,6 +28,7 @@ pub enum RegistryError {
     InvalidName(String),
 }
 
+#[derive(Clone)]
 pub struct ToolRegistry {
     tools: Vec<Arc<dyn Tool>>,
     by_name: HashMap<String, usize>,

@@ -335,3 +335,73 @@ async fn an_mcp_tools_image_reaches_an_anthropic_model_as_an_image() {
     assert!(parts[1]["source"]["data"].as_str().unwrap().len() > 100, "the image's bytes went to the model");
     place.engine.close_mcp_servers().await;
 }
+
+/// `tests/mcp/servers/changing-tools.mjs`, every tool allowed.
+fn changing_tools() -> BTreeMap<String, McpServerConfig> {
+    let script = warden_testkit::mcp::servers_dir().join("servers/changing-tools.mjs");
+    let allowed = ["unlock", "lock", "unlocked"].map(|t| (t.to_owned(), McpToolChoice::Allow));
+    let config = McpServerConfig {
+        command: Some(server_bin("node").to_string_lossy().into_owned()),
+        args: vec![script.to_string_lossy().into_owned()],
+        tools: BTreeMap::from(allowed),
+        ..McpServerConfig::default()
+    };
+    BTreeMap::from([("changing".to_owned(), config)])
+}
+
+/// The names of the tools a recorded request to the model offered.
+fn offered_in(request: &serde_json::Value) -> Vec<String> {
+    request["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_tool_a_server_adds_mid_conversation_is_offered_in_the_next_request_and_a_removed_one_is_not() {
+    let place = place().await;
+    let server = TestServer::start(vec![
+        Wire::Anthropic.reply(&[tool("call-1", "mcp__changing__unlock", json!({}))], 10),
+        Wire::Anthropic.reply(&[tool("call-2", "mcp__changing__unlocked", json!({"message": "hi"}))], 10),
+        Wire::Anthropic.reply(&[tool("call-3", "mcp__changing__lock", json!({}))], 10),
+        Wire::Anthropic.reply(&[text("done")], 10),
+        // A second message of the same conversation, after the server took the tool away.
+        Wire::Anthropic.reply(&[text("still here")], 10),
+    ])
+    .await;
+    let (session, mut events) =
+        place.engine.start(spec(&place, changing_tools(), Some(server.url.clone()))).await.unwrap();
+    let names: Vec<String> = session.tool_definitions().into_iter().map(|d| d.name).collect();
+    assert!(names.contains(&"mcp__changing__unlock".to_owned()), "{names:?}");
+    assert!(!names.contains(&"mcp__changing__unlocked".to_owned()), "not offered before `unlock`");
+
+    let drain = tokio::spawn(async move {
+        let mut results = Vec::new();
+        while let Some(event) = events.recv().await {
+            if let Event::ToolResult(result) = event {
+                results.push(result);
+            }
+        }
+        results
+    });
+    session.send("open up").await.unwrap();
+    session.send("and now?").await.unwrap();
+    let offered: Vec<Vec<String>> = server.requests().iter().map(|r| offered_in(&r.body)).collect();
+    assert_eq!(offered.len(), 5);
+    let has = |i: usize| offered[i].contains(&"mcp__changing__unlocked".to_owned());
+    assert!(!has(0), "the first request: not yet");
+    assert!(has(1), "the request after `unlock` offers the new tool: {:?}", offered[1]);
+    assert!(has(2), "still there while the server offers it");
+    assert!(!has(3), "the request after `lock` no longer offers it: {:?}", offered[3]);
+    assert!(!has(4), "nor does the next message's");
+    assert!(offered[4].contains(&"file_read".to_owned()), "the built-in tools stay");
+
+    place.engine.close_mcp_servers().await;
+    drop(session);
+    let results = drain.await.unwrap();
+    let unlocked = results.iter().find(|r| r.tool_id == "call-2").expect("the new tool was called");
+    assert_eq!(unlocked.status, ToolStatus::Success, "{unlocked:?}");
+    assert_eq!(unlocked.result, "unlocked: hi");
+}
