@@ -475,6 +475,13 @@ export type KeyStatus = {
 	lastCheck?: KeyCheck | null,
 };
 
+/**  What an MCP server asks the user for. */
+export type McpAskPurpose = 
+/**  Fill in a form (elicitation). */
+"form" | 
+/**  Let the user's model answer the server's request (sampling). */
+"sampling";
+
 /**  An MCP server asks the user to fill in a form (MCP elicitation), for the window to show. */
 export type McpElicit = {
 	/**  Names this request in the answer (`mcp_elicit_answer`). */
@@ -485,6 +492,11 @@ export type McpElicit = {
 	message: string,
 	/**  The form: a JSON Schema object of plain fields (string, number, integer, boolean, enum). */
 	schema: Value,
+	/**
+	 *  What the server asks for: a form filled in, or the use of the user's model (then `message`
+	 *  shows the request and the schema is empty).
+	 */
+	purpose?: McpAskPurpose,
 };
 
 /**  The user's answer to a form. */
@@ -532,6 +544,11 @@ export type McpServerConfig = {
 	 *  servers exist to reach a service).
 	 */
 	network?: boolean,
+	/**
+	 *  Whether the server may ask for a completion from the user's model (MCP sampling); each
+	 *  request is shown to the user, who allows or declines it. Off unless the user turns it on.
+	 */
+	sampling?: boolean,
 };
 
 /**  Where an MCP server stands, for Settings and `warden mcp list`. */

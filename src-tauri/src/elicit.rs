@@ -1,4 +1,5 @@
-//! Forms MCP servers ask the user to fill in (MCP elicitation), in the window: the request goes
+//! Forms MCP servers ask the user to fill in (MCP elicitation), and their requests for the user's
+//! model (sampling, shown for the user to allow or decline), in the window: the request goes
 //! out as the `mcp:elicit` event, the window shows the form, and `mcp_elicit_answer` brings the
 //! answer back. A form nobody answers within ten minutes is cancelled; so is every form still open
 //! when the window goes.
@@ -12,7 +13,7 @@ use specta::Type;
 use tauri_specta::Event as TauriEvent;
 use tokio::sync::oneshot;
 use warden_core::mcp::{Elicitation, Elicitor};
-use warden_protocol::{McpElicit, McpElicitAnswer};
+use warden_protocol::{McpAskPurpose, McpElicit, McpElicitAnswer};
 
 /// How long a form waits for the user.
 const WAIT: Duration = Duration::from_secs(600);
@@ -49,9 +50,15 @@ impl WindowElicitor {
     }
 }
 
-#[async_trait::async_trait]
-impl Elicitor for WindowElicitor {
-    async fn elicit(&self, server: &str, message: &str, schema: &serde_json::Value) -> Elicitation {
+impl WindowElicitor {
+    /// Show the request over the window and wait for the user's answer (ten minutes at most).
+    async fn ask(
+        &self,
+        server: &str,
+        message: &str,
+        schema: &serde_json::Value,
+        purpose: McpAskPurpose,
+    ) -> Elicitation {
         let Some(emit) = self.emit.get() else { return Elicitation::Decline };
         let id = uuid::Uuid::new_v4().to_string();
         let (tx, rx) = oneshot::channel();
@@ -63,6 +70,7 @@ impl Elicitor for WindowElicitor {
             server: server.to_owned(),
             message: message.chars().take(4000).collect(),
             schema: schema.clone(),
+            purpose,
         });
         let answer = tokio::time::timeout(WAIT, rx).await;
         if let Ok(mut pending) = self.pending.lock() {
@@ -72,6 +80,19 @@ impl Elicitor for WindowElicitor {
             Ok(Ok(answer)) => answer,
             _ => Elicitation::Cancel,
         }
+    }
+}
+
+#[async_trait::async_trait]
+impl Elicitor for WindowElicitor {
+    async fn elicit(&self, server: &str, message: &str, schema: &serde_json::Value) -> Elicitation {
+        self.ask(server, message, schema, McpAskPurpose::Form).await
+    }
+
+    /// The request in words, with Allow / Decline: only Allow lets it through.
+    async fn allow_sampling(&self, server: &str, request: &str) -> bool {
+        let empty = serde_json::json!({ "type": "object", "properties": {} });
+        matches!(self.ask(server, request, &empty, McpAskPurpose::Sampling).await, Elicitation::Accept(_))
     }
 }
 

@@ -258,6 +258,7 @@ export const TID = {
   mcpRemove: "mcp-remove",
   mcpSignIn: "mcp-sign-in",
   mcpNetwork: "mcp-network",
+  mcpSampling: "mcp-sampling",
   mcpResources: "mcp-resources",
   mcpPrompts: "mcp-prompts",
   mcpSecretName: "mcp-secret-name",

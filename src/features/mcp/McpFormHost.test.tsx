@@ -95,6 +95,26 @@ describe("MCP forms", () => {
     await waitFor(() => expect(screen.queryByTestId(TID.mcpForm)).toBeNull());
   });
 
+  it("shows a request for the model in full, with Allow and Decline", async () => {
+    const user = userEvent.setup();
+    render(<McpFormHost />);
+    const request = "It asks claude-x to answer (at most 50 tokens):\n\n[user] name a colour\n";
+    await emit("mcp:elicit", {
+      requestId: "s1",
+      server: "everything",
+      message: request,
+      schema: { type: "object", properties: {} },
+      purpose: "sampling",
+    });
+    const form = await screen.findByTestId(TID.mcpForm);
+    expect(form).toHaveAccessibleName("The MCP server everything asks to use your model");
+    expect(form).toHaveTextContent("[user] name a colour");
+    expect(screen.queryByTestId(TID.mcpFormField)).toBeNull();
+    expect(screen.getByTestId(TID.mcpFormSubmit)).toHaveTextContent("Allow");
+    await user.click(screen.getByTestId(TID.mcpFormSubmit));
+    await waitFor(() => expect(answers).toEqual([{ requestId: "s1", answer: { action: "accept", content: {} } }]));
+  });
+
   it("declines, or cancels with Esc, one form after the other", async () => {
     const user = userEvent.setup();
     render(<McpFormHost />);

@@ -8,7 +8,9 @@ import "./mcpForm.css";
 
 /**
  * Forms MCP servers ask the user to fill in, one at a time, over the window: what the server says
- * it needs, its fields, and Submit / Decline / Cancel. Nothing is sent until the user answers.
+ * it needs, its fields, and Send / Decline / Cancel. A server's request for the user's model
+ * (sampling) comes the same way: the request in full, and Allow / Decline. Nothing is sent until
+ * the user answers.
  */
 export function McpFormHost() {
   const [queue, setQueue] = useState<McpElicit[]>([]);
@@ -20,6 +22,7 @@ export function McpFormHost() {
 
 function McpForm({ form, onDone }: { form: McpElicit; onDone: () => void }) {
   const fields = fieldsOf(form.schema);
+  const sampling = form.purpose === "sampling";
   const [values, setValues] = useState<Record<string, JsonValue>>(() => defaultsOf(form.schema));
   const [tried, setTried] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -40,7 +43,7 @@ function McpForm({ form, onDone }: { form: McpElicit; onDone: () => void }) {
         className="mcp-form"
         role="dialog"
         aria-modal="true"
-        aria-label={`The MCP server ${form.server} asks`}
+        aria-label={sampling ? `The MCP server ${form.server} asks to use your model` : `The MCP server ${form.server} asks`}
         data-testid={TID.mcpForm}
         onSubmit={(e) => {
           e.preventDefault();
@@ -54,9 +57,9 @@ function McpForm({ form, onDone }: { form: McpElicit; onDone: () => void }) {
         }}
       >
         <h2>
-          The MCP server <strong>{form.server}</strong> asks
+          The MCP server <strong>{form.server}</strong> {sampling ? "asks to use your model" : "asks"}
         </h2>
-        <p className="mcp-form-message">{form.message}</p>
+        <p className={sampling ? "mcp-form-message mcp-form-request" : "mcp-form-message"}>{form.message}</p>
         {fields.map((f, i) => (
           <FieldInput
             key={f.name}
@@ -70,7 +73,7 @@ function McpForm({ form, onDone }: { form: McpElicit; onDone: () => void }) {
         {error && <p className="field-error">{error}</p>}
         <div className="mcp-form-actions">
           <button type="submit" className="primary" data-testid={TID.mcpFormSubmit}>
-            Send
+            {sampling ? "Allow" : "Send"}
           </button>
           <button type="button" data-testid={TID.mcpFormDecline} onClick={() => void answer({ action: "decline" })}>
             Decline

@@ -29,6 +29,7 @@ async fn main() {
             network: true,
         },
         tools: BTreeMap::new(),
+        sampling: false,
     };
     let root = std::env::current_dir().unwrap();
     let started = Instant::now();

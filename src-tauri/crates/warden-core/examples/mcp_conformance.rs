@@ -72,11 +72,13 @@ async fn main() {
         name: "conformance".to_owned(),
         transport: Transport::Http { url, headers: BTreeMap::new() },
         tools: BTreeMap::new(),
+        sampling: false,
     };
     let root = std::env::current_dir().unwrap();
     let setup = ClientSetup {
         secrets: Some(Arc::new(MemoryStore::new()) as Arc<dyn SecretStore>),
         elicitor: Some(Arc::new(AcceptsDefaults)),
+        ..ClientSetup::default()
     };
     let registered = context_client();
     let mut sign_ins = 0;

@@ -44,6 +44,10 @@ pub struct McpServerConfig {
     /// servers exist to reach a service).
     #[serde(skip_serializing_if = "is_true")]
     pub network: bool,
+    /// Whether the server may ask for a completion from the user's model (MCP sampling); each
+    /// request is shown to the user, who allows or declines it. Off unless the user turns it on.
+    #[serde(skip_serializing_if = "is_false")]
+    pub sampling: bool,
 }
 
 impl Default for McpServerConfig {
@@ -57,6 +61,7 @@ impl Default for McpServerConfig {
             url: None,
             headers: BTreeMap::new(),
             disabled: false,
+            sampling: false,
             tools: BTreeMap::new(),
             network: true,
         }
@@ -168,6 +173,21 @@ pub struct McpElicit {
     pub message: String,
     /// The form: a JSON Schema object of plain fields (string, number, integer, boolean, enum).
     pub schema: serde_json::Value,
+    /// What the server asks for: a form filled in, or the use of the user's model (then `message`
+    /// shows the request and the schema is empty).
+    #[serde(default)]
+    pub purpose: McpAskPurpose,
+}
+
+/// What an MCP server asks the user for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase")]
+pub enum McpAskPurpose {
+    /// Fill in a form (elicitation).
+    #[default]
+    Form,
+    /// Let the user's model answer the server's request (sampling).
+    Sampling,
 }
 
 /// The user's answer to a form.

@@ -213,6 +213,16 @@ describe("Settings → MCP servers", () => {
     expect(settings().mcpServers?.files?.network).toBe(false);
   });
 
+  it("lets a server ask for the model only once switched on", async () => {
+    const user = userEvent.setup();
+    const settings = renderSection({ mcpServers: { files: { command: "mcp-files" } } });
+    expect(screen.getByTestId(TID.mcpSampling)).not.toBeChecked();
+    await user.click(screen.getByTestId(TID.mcpSampling));
+    expect(settings().mcpServers?.files?.sampling).toBe(true);
+    await user.click(screen.getByTestId(TID.mcpSampling));
+    expect(settings().mcpServers?.files?.sampling).toBe(false);
+  });
+
   it("splits a command line as a shell would for words and quotes", () => {
     expect(splitCommandLine(`uvx mcp-server-git --repository 'my repo' "a \\"b\\""`)).toEqual([
       "uvx",

@@ -73,6 +73,15 @@ export function McpServerRow({
           May use the network (from inside the sandbox)
         </label>
       )}
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          data-testid={TID.mcpSampling}
+          checked={config.sampling ?? false}
+          onChange={(e) => onChange({ ...config, sampling: e.target.checked })}
+        />
+        May ask your model for answers (sampling) — you see each request and allow or decline it
+      </label>
       <p data-testid={TID.mcpStatus} className={dot === "failed" ? "field-error" : "muted"} role="status">
         {statusText(status, disabled)}
       </p>

@@ -20,6 +20,7 @@ use rmcp::ServiceExt;
 
 use super::handler::{Elicitor, Shared, WardenClient};
 use super::oauth::{self, KeychainCredentials};
+use super::sampling::ServersModel;
 use super::server::{ServerSpec, Transport};
 use super::spawn::{spawn, ServerProcess, StderrTail};
 use crate::containment::BoxPolicy;
@@ -85,6 +86,8 @@ pub struct ClientSetup {
     pub secrets: Option<Arc<dyn SecretStore>>,
     /// Who fills in a server's forms (`None`: they are declined).
     pub elicitor: Option<Arc<dyn Elicitor>>,
+    /// The model the sampling requests of servers that may ask go to.
+    pub model: Arc<ServersModel>,
 }
 
 /// [`connect`], with the keychain and the forms of `setup`.
@@ -100,6 +103,7 @@ pub async fn connect_with(
         root: Some(root.to_string_lossy().into_owned()),
         shared: shared.clone(),
         elicitor: setup.elicitor.clone(),
+        sampling: spec.sampling.then(|| setup.model.clone()),
     };
     let (service, process) = match &spec.transport {
         Transport::Stdio { command, args, env, cwd, network } => {

@@ -1,20 +1,23 @@
 //! Warden's side of an MCP connection: what it tells the server about itself (the project as its
 //! one root), and what it does with what the server sends unasked — progress goes to the tool call
-//! it belongs to, a changed tool list is noted, log lines go to Warden's log, and requests Warden
-//! does not grant (sampling, elicitation while nobody can answer) are declined.
+//! it belongs to, a changed tool list is noted, log lines go to Warden's log, forms and requests
+//! for the user's model (sampling, `sampling.rs`) go to the user, and what nobody can answer is
+//! declined.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ListRootsResult,
-    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, Root,
+    ClientConfig, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ErrorCode, ListRootsResult, LoggingMessageNotificationParam,
+    ProgressNotificationParam, ProgressToken, Root,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleClient};
 use rmcp::{ClientHandler, ErrorData};
 use warden_protocol::OutputStream;
 
+use super::sampling::{self, ServersModel};
 use crate::tool::OutputSink;
 
 /// What the connection shares with its handler.
@@ -63,6 +66,9 @@ pub struct WardenClient {
     /// Who answers a server's request for input; `None`: every request is declined (and Warden
     /// does not offer elicitation).
     pub elicitor: Option<Arc<dyn Elicitor>>,
+    /// The model a server's sampling requests go to, when its entry lets it ask and someone can
+    /// be asked (`elicitor`); `None`: sampling is not offered.
+    pub sampling: Option<Arc<ServersModel>>,
 }
 
 /// The user's answer to a server's request for input.
@@ -80,6 +86,12 @@ pub enum Elicitation {
 pub trait Elicitor: Send + Sync {
     /// `message` and the requested schema (an object of plain fields).
     async fn elicit(&self, server: &str, message: &str, schema: &serde_json::Value) -> Elicitation;
+
+    /// Whether the user lets `server` have their model answer `request` (shown in words). Nobody
+    /// to ask: no.
+    async fn allow_sampling(&self, _server: &str, _request: &str) -> bool {
+        false
+    }
 }
 
 impl ClientHandler for WardenClient {
@@ -136,17 +148,40 @@ impl ClientHandler for WardenClient {
         })
     }
 
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        let (Some(model), Some(asker)) = (&self.sampling, &self.elicitor) else {
+            return Err(ErrorData::new(ErrorCode(-1), "Warden does not let this server use the model", None));
+        };
+        let params = serde_json::to_value(&params).unwrap_or_default();
+        match sampling::answer(model, asker.as_ref(), &self.server, &params).await {
+            Ok(result) => serde_json::from_value(result)
+                .map_err(|e| ErrorData::internal_error(format!("the answer could not be sent: {e}"), None)),
+            Err(error) => {
+                tracing::info!(server = %self.server, %error, "MCP sampling request not answered");
+                Err(ErrorData::new(ErrorCode(-1), error.to_string(), None))
+            }
+        }
+    }
+
     fn get_info(&self) -> ClientConfig {
-        client_config(self.elicitor.is_some())
+        client_config(self.elicitor.is_some(), self.sampling.is_some() && self.elicitor.is_some())
     }
 }
 
-/// Who Warden says it is and what it can do: roots (the project), and forms when someone can fill
-/// them in (`elicitation`). Sampling is not offered, so a conformant server does not ask for it.
-pub fn client_config(elicitation: bool) -> ClientConfig {
+/// Who Warden says it is and what it can do: roots (the project), forms when someone can fill
+/// them in (`elicitation`), and the user's model when the server may ask for it and someone can be
+/// asked (`sampling`; otherwise it is not offered, so a conformant server does not ask).
+pub fn client_config(elicitation: bool, sampling: bool) -> ClientConfig {
     let mut capabilities = serde_json::json!({ "roots": { "listChanged": false } });
     if elicitation {
         capabilities["elicitation"] = serde_json::json!({ "form": {} });
+    }
+    if sampling {
+        capabilities["sampling"] = serde_json::json!({});
     }
     let config = serde_json::json!({
         "protocolVersion": rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE,
@@ -195,13 +230,16 @@ mod tests {
 
     #[test]
     fn the_client_says_who_it_is() {
-        let config = serde_json::to_value(client_config(false)).unwrap();
+        let config = serde_json::to_value(client_config(false, false)).unwrap();
         assert_eq!(config["clientInfo"]["name"], "warden");
         assert_eq!(config["protocolVersion"], "2025-11-25");
         assert!(config["capabilities"]["roots"].is_object());
         assert!(config["capabilities"].get("sampling").is_none());
         assert!(config["capabilities"].get("elicitation").is_none());
-        let with_forms = serde_json::to_value(client_config(true)).unwrap();
+        let with_forms = serde_json::to_value(client_config(true, false)).unwrap();
         assert!(with_forms["capabilities"]["elicitation"]["form"].is_object());
+        assert!(with_forms["capabilities"].get("sampling").is_none());
+        let with_model = serde_json::to_value(client_config(true, true)).unwrap();
+        assert!(with_model["capabilities"]["sampling"].is_object());
     }
 }

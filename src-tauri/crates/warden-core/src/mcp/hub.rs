@@ -325,6 +325,12 @@ impl McpHub {
         }
     }
 
+    /// The model servers allowed to ask for one (sampling) are answered by: the model of the
+    /// conversation started last.
+    pub fn set_model(&self, provider: Arc<dyn crate::provider::Provider>, model: String) {
+        self.setup().model.set(provider, model);
+    }
+
     fn setup(&self) -> ClientSetup {
         self.setup.read().map(|s| s.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().clone())
     }

@@ -1,6 +1,6 @@
 //! Tools from Model Context Protocol servers, governed like Warden's own: the configured servers
 //! (`server`), started and kept alive (`hub`, `connection`, `spawn` for stdio programs in the
-//! sandbox), what Warden answers them (`handler`), and their tools offered as
+//! sandbox), what Warden answers them (`handler`; the user's model for those allowed to ask, `sampling`), and their tools offered as
 //! `mcp__<server>__<tool>` (`names`, `tool`), kept current while a session runs (`toolset`),
 //! whose results are read as the model needs (`result`). The client is the official Rust SDK,
 //! `rmcp`.
@@ -15,6 +15,7 @@ mod hub;
 pub mod names;
 pub mod oauth;
 mod result;
+pub mod sampling;
 pub mod secrets;
 pub mod server;
 mod spawn;

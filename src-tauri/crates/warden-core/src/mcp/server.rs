@@ -41,6 +41,8 @@ pub struct ServerSpec {
     pub name: String,
     pub transport: Transport,
     pub tools: BTreeMap<String, McpToolChoice>,
+    /// Whether it may ask for the user's model (each request asked of the user).
+    pub sampling: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -94,7 +96,7 @@ impl ServerSpec {
                 Transport::Http { url: url.clone(), headers: config.headers.clone() }
             }
         };
-        Ok(Self { name: name.to_owned(), transport, tools: config.tools.clone() })
+        Ok(Self { name: name.to_owned(), transport, tools: config.tools.clone(), sampling: config.sampling })
     }
 }
 

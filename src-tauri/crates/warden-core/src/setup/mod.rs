@@ -154,7 +154,7 @@ impl Engine {
             store: conversations::OpenStore::default(),
             mcp: crate::mcp::McpHub::new(crate::mcp::ClientSetup {
                 secrets: Some(mcp_secrets),
-                elicitor: None,
+                ..crate::mcp::ClientSetup::default()
             }),
         })
     }

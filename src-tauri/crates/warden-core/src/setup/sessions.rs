@@ -183,6 +183,7 @@ impl Engine {
         let stored = settings.providers.get(&spec.provider).cloned().unwrap_or_default();
         let model =
             spec.model.clone().or(stored.model).unwrap_or_else(|| default_model(spec.provider).to_owned());
+        self.mcp.set_model(provider.clone(), model.clone());
         let scope = self.scope_for(&spec, &project);
         let (registry, env, scope, live) = self.tools(&spec, &project, scope, &settings).await?;
         let window = match stored.context_window {

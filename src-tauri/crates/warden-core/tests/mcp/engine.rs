@@ -405,3 +405,116 @@ async fn a_tool_a_server_adds_mid_conversation_is_offered_in_the_next_request_an
     assert_eq!(unlocked.status, ToolStatus::Success, "{unlocked:?}");
     assert_eq!(unlocked.result, "unlocked: hi");
 }
+
+/// Answers every sampling request as told, keeping what the user was shown; fills in no forms.
+struct AnswersSampling {
+    allow: bool,
+    shown: std::sync::Mutex<Vec<String>>,
+}
+
+#[async_trait::async_trait]
+impl warden_core::mcp::Elicitor for AnswersSampling {
+    async fn elicit(&self, _: &str, _: &str, _: &serde_json::Value) -> warden_core::mcp::Elicitation {
+        warden_core::mcp::Elicitation::Decline
+    }
+
+    async fn allow_sampling(&self, server: &str, request: &str) -> bool {
+        self.shown.lock().unwrap().push(format!("{server}: {request}"));
+        self.allow
+    }
+}
+
+/// server-everything with sampling on as the entry says, its sampling tool allowed.
+fn everything_sampling(sampling: bool) -> BTreeMap<String, McpServerConfig> {
+    let mut servers =
+        everything(BTreeMap::from([("trigger-sampling-request".to_owned(), McpToolChoice::Allow)]));
+    servers.values_mut().for_each(|config| config.sampling = sampling);
+    servers
+}
+
+/// One message whose model calls server-everything's sampling tool; the tool's result.
+async fn sample_through(place: &Place, server: &TestServer, sampling: bool) -> warden_protocol::ToolResult {
+    let (session, mut events) = place
+        .engine
+        .start(spec(place, everything_sampling(sampling), Some(server.url.clone())))
+        .await
+        .unwrap();
+    let turn = tokio::spawn(async move { session.send("ask it").await });
+    let result = loop {
+        match tokio::time::timeout(Duration::from_secs(60), events.recv()).await.unwrap().unwrap() {
+            Event::ToolResult(result) => break result,
+            _ => continue,
+        }
+    };
+    turn.await.unwrap().unwrap();
+    result
+}
+
+fn sampling_call() -> warden_testkit::scripted::Part {
+    tool(
+        "call-1",
+        "mcp__everything__trigger-sampling-request",
+        json!({"prompt": "name a colour", "maxTokens": 50}),
+    )
+}
+
+#[tokio::test]
+async fn a_server_allowed_to_sample_gets_the_users_model_once_the_user_allows_the_request() {
+    let place = place().await;
+    let asker = Arc::new(AnswersSampling { allow: true, shown: Default::default() });
+    place.engine.set_mcp_elicitor(asker.clone());
+    let server = TestServer::start(vec![
+        Wire::Anthropic.reply(&[sampling_call()], 10),
+        // The server's sampling request, answered by the same model.
+        Wire::Anthropic.reply(&[text("teal")], 10),
+        Wire::Anthropic.reply(&[text("done")], 10),
+    ])
+    .await;
+    let result = sample_through(&place, &server, true).await;
+    assert_eq!(result.status, ToolStatus::Success, "{result:?}");
+    assert!(result.result.contains("teal"), "the model's answer went back to the server: {}", result.result);
+
+    let shown = asker.shown.lock().unwrap().clone();
+    assert_eq!(shown.len(), 1, "the user was asked once: {shown:?}");
+    assert!(shown[0].starts_with("everything: ") && shown[0].contains("name a colour"), "{shown:?}");
+    assert!(shown[0].contains("You are a helpful test server."), "the server's instructions are shown");
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    let sampled = &requests[1].body;
+    assert_eq!(sampled["system"], "You are a helpful test server.");
+    assert_eq!(sampled["max_tokens"], 50);
+    assert!(
+        sampled.get("tools").is_none_or(|t| t.as_array().is_some_and(Vec::is_empty)),
+        "no tools: {sampled}"
+    );
+    assert!(sampled["messages"].to_string().contains("name a colour"));
+    assert!(!sampled["messages"].to_string().contains("ask it"), "the conversation is not sent with it");
+    place.engine.close_mcp_servers().await;
+}
+
+#[tokio::test]
+async fn a_declined_sampling_request_reaches_no_model_and_a_server_not_allowed_is_not_offered_it() {
+    let place = place().await;
+    let asker = Arc::new(AnswersSampling { allow: false, shown: Default::default() });
+    place.engine.set_mcp_elicitor(asker.clone());
+    let server = TestServer::start(vec![
+        Wire::Anthropic.reply(&[sampling_call()], 10),
+        Wire::Anthropic.reply(&[text("ok")], 10),
+    ])
+    .await;
+    let result = sample_through(&place, &server, true).await;
+    assert_eq!(asker.shown.lock().unwrap().len(), 1);
+    assert!(result.result.contains("declined"), "{result:?}");
+    assert_eq!(server.requests().len(), 2, "nothing was sent to the model for the server");
+    place.engine.close_mcp_servers().await;
+
+    // Without `"sampling": true` Warden does not offer sampling, so server-everything does not
+    // even have its sampling tool.
+    let (session, _events) =
+        place.engine.start(spec(&place, everything_sampling(false), Some(server.url.clone()))).await.unwrap();
+    let names: Vec<String> = session.tool_definitions().into_iter().map(|d| d.name).collect();
+    assert!(names.contains(&"mcp__everything__echo".to_owned()), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains("sampling")), "{names:?}");
+    place.engine.close_mcp_servers().await;
+}

@@ -30,6 +30,7 @@ pub fn stdio(name: &str, command: &str, args: &[&str], env: BTreeMap<String, Str
             network: true,
         },
         tools: BTreeMap::new(),
+        sampling: false,
     }
 }
 
@@ -38,6 +39,7 @@ pub fn http(name: &str, url: &str) -> ServerSpec {
         name: name.to_owned(),
         transport: Transport::Http { url: url.to_owned(), headers: BTreeMap::new() },
         tools: BTreeMap::new(),
+        sampling: false,
     }
 }
 

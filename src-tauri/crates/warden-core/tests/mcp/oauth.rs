@@ -21,7 +21,7 @@ fn secure_slot(
     dir: &tempfile::TempDir,
     store: Arc<dyn SecretStore>,
 ) -> Arc<ServerSlot> {
-    let setup = ClientSetup { secrets: Some(store), elicitor: None };
+    let setup = ClientSetup { secrets: Some(store), ..ClientSetup::default() };
     ServerSlot::with_setup(http("secure", &server.url()), root(dir), None, setup, Duration::from_secs(20))
 }
 

@@ -179,7 +179,10 @@ impl warden_core::mcp::Elicitor for FillsIn {
 #[tokio::test]
 async fn a_server_asks_for_a_form_and_gets_what_the_user_filled_in() {
     let dir = project();
-    let setup = warden_core::mcp::ClientSetup { secrets: None, elicitor: Some(std::sync::Arc::new(FillsIn)) };
+    let setup = warden_core::mcp::ClientSetup {
+        elicitor: Some(std::sync::Arc::new(FillsIn)),
+        ..warden_core::mcp::ClientSetup::default()
+    };
     let connection =
         warden_core::mcp::connect_with(&everything_stdio(), root(&dir), None, &setup).await.unwrap();
     let result =
