@@ -68,7 +68,9 @@ impl WindowElicitor {
         emit(McpElicit {
             request_id: id.clone(),
             server: server.to_owned(),
-            message: message.chars().take(4000).collect(),
+            // A sampling request is already no longer than the user can be shown whole
+            // (`sampling::SHOWN_MAX`); a form's words are cut there too.
+            message: message.chars().take(warden_core::mcp::sampling::SHOWN_MAX).collect(),
             schema: schema.clone(),
             purpose,
         });

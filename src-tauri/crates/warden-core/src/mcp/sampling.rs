@@ -18,8 +18,9 @@ use crate::provider::{ChatRequest, Provider, StreamChunk, ToolChoice};
 pub const MAX_TOKENS: u32 = 4096;
 /// How long the model may take to answer.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(180);
-/// How much of the request the user is shown.
-const SHOWN_MAX: usize = 4000;
+/// The longest request (as the user is shown it, in characters) Warden passes on: the user sees
+/// every word of what they allow, so a longer one is refused rather than shown in part.
+pub const SHOWN_MAX: usize = 20_000;
 
 /// The model servers' requests go to: the one of the conversation started last.
 #[derive(Default)]
@@ -68,6 +69,12 @@ pub async fn answer(
     let max_tokens = u32::try_from(asked).unwrap_or(MAX_TOKENS).clamp(1, MAX_TOKENS);
     let Some((provider, model)) = model.get() else { return Err(SamplingError::NoModel) };
     let shown = shown(&model, system.as_deref(), &messages, max_tokens);
+    let length = shown.chars().count();
+    if length > SHOWN_MAX {
+        return Err(SamplingError::Unreadable(format!(
+            "it is {length} characters long; Warden shows the user every request in full and passes on at most {SHOWN_MAX}"
+        )));
+    }
     if !asker.allow_sampling(server, &shown).await {
         return Err(SamplingError::Declined);
     }
@@ -140,9 +147,6 @@ fn shown(model: &str, system: Option<&str>, messages: &[Message], max_tokens: u3
             }
         }
     }
-    if out.chars().count() > SHOWN_MAX {
-        out = out.chars().take(SHOWN_MAX).collect::<String>() + "\n… (the rest is not shown)";
-    }
     out
 }
 
@@ -185,17 +189,44 @@ mod tests {
     }
 
     #[test]
-    fn the_user_is_shown_the_whole_request_within_a_limit() {
+    fn the_user_is_shown_the_whole_request() {
         let messages =
             vec![Message { role: Role::User, content: vec![ContentBlock::Text { text: "Why?".into() }] }];
         let text = shown("m-1", Some("Be brief."), &messages, 100);
         assert!(text.contains("m-1") && text.contains("100 tokens"), "{text}");
         assert!(text.contains("[instructions] Be brief.") && text.contains("[user] Why?"), "{text}");
-        let long = vec![Message {
-            role: Role::User,
-            content: vec![ContentBlock::Text { text: "x".repeat(10_000) }],
-        }];
-        let text = shown("m", None, &long, 1);
-        assert!(text.chars().count() < SHOWN_MAX + 40 && text.ends_with("(the rest is not shown)"));
+    }
+
+    /// Never to be reached: a request too long to show is refused before the user or the model.
+    struct Unreached;
+
+    #[async_trait::async_trait]
+    impl Elicitor for Unreached {
+        async fn elicit(&self, _: &str, _: &str, _: &Value) -> super::super::Elicitation {
+            panic!("no form here")
+        }
+        async fn allow_sampling(&self, _: &str, _: &str) -> bool {
+            panic!("a request too long to show was put to the user")
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl Provider for Unreached {
+        fn name(&self) -> &str {
+            "unreached"
+        }
+        fn stream(&self, _: ChatRequest) -> crate::provider::ChunkStream {
+            panic!("a request too long to show reached the model")
+        }
+    }
+
+    #[tokio::test]
+    async fn a_request_too_long_to_show_in_full_is_refused_before_anyone_is_asked() {
+        let model = ServersModel::default();
+        model.set(Arc::new(Unreached), "m".to_owned());
+        let text = "x".repeat(SHOWN_MAX);
+        let params = json!({"maxTokens": 10, "messages": [{"role": "user", "content": {"type": "text", "text": text}}]});
+        let error = answer(&model, &Unreached, "s", &params).await.unwrap_err();
+        assert!(matches!(&error, SamplingError::Unreadable(why) if why.contains("in full")), "{error}");
     }
 }
