@@ -247,7 +247,9 @@ impl ToolRunner {
                 format!("There is no tool named `{}`. Available tools: {}.", call.name, known.join(", ")),
             );
         };
-        let ctx = self.context(cancel.clone());
+        // One snapshot for the whole call: the tools, scope and workspace may be replaced meanwhile.
+        let offered = self.offered();
+        let ctx = self.env.context_in(&offered.workspace, &offered.tools, cancel.clone());
         match &planned.decision {
             Decision::Deny { code, reason } => return ToolOutput::error(*code, reason.clone()),
             Decision::Allow => {}
@@ -271,7 +273,7 @@ impl ToolRunner {
             }
             _ => None,
         };
-        let mut output = execute_streaming(&self.offered().tools, &tool_call, ctx, |stream, chunk| {
+        let mut output = execute_streaming(&offered.tools, &tool_call, ctx, |stream, chunk| {
             self.events.tool_delta(message_id, &call.id, stream, chunk);
         })
         .await;
@@ -382,11 +384,6 @@ impl ToolRunner {
         let offered = self.offered();
         let trust = self.policy.trust;
         policy::decide_with(trust, tool.definition(), &offered.scope, input, &grants, self.env.containment())
-    }
-
-    fn context(&self, cancel: CancellationToken) -> ToolContext {
-        let offered = self.offered();
-        self.env.context_in(&offered.workspace, &offered.tools, cancel)
     }
 
     fn finish(&self, message_id: &str, call: &RequestedCall, output: ToolOutput) -> CallOutcome {
