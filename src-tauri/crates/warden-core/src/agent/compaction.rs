@@ -8,12 +8,11 @@
 //! message the user wrote. The summary is asked of the same model, from a transcript of the older
 //! part in which long tool results are cut first.
 
-use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{ContentBlock, Message, Role};
 
 use super::session::SessionCore;
-use crate::provider::{ChatRequest, StreamChunk, ToolChoice};
+use crate::provider::{answer_text, ChatRequest, ToolChoice};
 
 /// Share of the context window the kept recent messages may take.
 const KEEP_SHARE: f64 = 0.3;
@@ -326,24 +325,15 @@ async fn summarize(
     request: ChatRequest,
     cancel: &CancellationToken,
 ) -> Result<String, CompactionError> {
-    let mut stream = core.provider.stream(request);
-    let mut text = String::new();
-    let deadline = tokio::time::sleep(core.config.iteration_timeout);
-    tokio::pin!(deadline);
-    loop {
-        let next = tokio::select! {
-            biased;
-            () = cancel.cancelled() => return Err(CompactionError::Cancelled),
-            () = &mut deadline => return Err(CompactionError::Provider("it did not answer in time".to_owned())),
-            next = stream.next() => next,
-        };
-        match next {
-            Some(Ok(StreamChunk::Text(delta))) => text.push_str(&delta),
-            Some(Ok(_)) => {}
-            Some(Err(error)) => return Err(CompactionError::Provider(error.message)),
-            None => break,
+    let answer = tokio::select! {
+        biased;
+        () = cancel.cancelled() => return Err(CompactionError::Cancelled),
+        () = tokio::time::sleep(core.config.iteration_timeout) => {
+            return Err(CompactionError::Provider("it did not answer in time".to_owned()))
         }
-    }
+        answer = answer_text(core.provider.as_ref(), request) => answer,
+    };
+    let text = answer.map_err(|error| CompactionError::Provider(error.message))?;
     let text = text.trim();
     if text.is_empty() {
         Err(CompactionError::EmptySummary)

@@ -7,12 +7,11 @@
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use futures::StreamExt;
 use serde_json::{json, Value};
 use warden_protocol::{ContentBlock, Message, Role};
 
 use super::handler::Elicitor;
-use crate::provider::{ChatRequest, Provider, StreamChunk, ToolChoice};
+use crate::provider::{answer_text, ChatRequest, Provider, ToolChoice};
 
 /// The longest completion a server gets, whatever it asks for.
 pub const MAX_TOKENS: u32 = 4096;
@@ -152,15 +151,7 @@ fn shown(model: &str, system: Option<&str>, messages: &[Message], max_tokens: u3
 
 /// The model's answer to `request`, as text.
 async fn completion(provider: &dyn Provider, request: ChatRequest) -> Result<String, SamplingError> {
-    let mut stream = provider.stream(request);
-    let mut text = String::new();
-    while let Some(chunk) = stream.next().await {
-        match chunk {
-            Ok(StreamChunk::Text(delta)) => text.push_str(&delta),
-            Ok(_) => {}
-            Err(error) => return Err(SamplingError::Model(error.message)),
-        }
-    }
+    let text = answer_text(provider, request).await.map_err(|error| SamplingError::Model(error.message))?;
     if text.trim().is_empty() {
         return Err(SamplingError::Model("the answer was empty".to_owned()));
     }

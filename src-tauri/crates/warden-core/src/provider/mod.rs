@@ -32,7 +32,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use serde::{Deserialize, Serialize};
 use warden_protocol::{Message, StopReason, ToolDefinition, Usage};
 
@@ -154,4 +154,19 @@ pub trait Provider: Send + Sync {
     async fn validate_credentials(&self) -> Result<(), ProviderError> {
         self.list_models().await.map(|_| ())
     }
+}
+
+/// The text of a whole answer to `request`, for callers that want the answer and not its stream
+/// (a compaction's summary, an MCP server's sampling request): the text chunks joined, everything
+/// else left out, the first error returned. Dropping the future drops the stream, which stops the
+/// request.
+pub async fn answer_text(provider: &dyn Provider, request: ChatRequest) -> Result<String, ProviderError> {
+    let mut stream = provider.stream(request);
+    let mut text = String::new();
+    while let Some(chunk) = stream.next().await {
+        if let StreamChunk::Text(delta) = chunk? {
+            text.push_str(&delta);
+        }
+    }
+    Ok(text)
 }
