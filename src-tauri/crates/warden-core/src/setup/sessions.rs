@@ -280,9 +280,10 @@ impl Engine {
         };
         let commands_box = self.commands_box(project, settings);
         let core = ToolRegistry::with_core_tools(config);
-        let toolset = match spec.project_chosen {
-            true => self.mcp_toolset(spec, settings, project, &commands_box).await,
-            false => None,
+        let toolset = if spec.project_chosen {
+            self.mcp_toolset(spec, settings, project, &commands_box).await
+        } else {
+            None
         };
         let (registry, scope, live) = match toolset {
             Some(toolset) => {
@@ -299,8 +300,9 @@ impl Engine {
             .get(&project.to_string_lossy().into_owned())
             .is_none_or(|perms| perms.checkpoints);
         // A session whose tools cannot change anything (`warden exec`'s read-only default) has
-        // nothing to undo: no store is opened and no snapshot taken.
-        if enabled && can_change_files(&registry, &scope) {
+        // nothing to undo: no store is opened and no snapshot taken. One with MCP servers may be
+        // offered such a tool later (their lists change), so it has one.
+        if enabled && (live.is_some() || can_change_files(&registry, &scope)) {
             match self.shared_store(project).await {
                 Ok(store) => env = env.with_checkpoints(store),
                 Err(error) => tracing::warn!(%error, "checkpoints are off for this session"),

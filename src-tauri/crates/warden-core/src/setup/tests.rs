@@ -289,7 +289,8 @@ fn an_approval_timeout_of_zero_is_no_time_limit() {
 }
 
 /// A session whose tools cannot change the project (`warden exec`'s read-only default) opens no
-/// checkpoint store and takes no snapshot; one that may run commands does.
+/// checkpoint store and takes no snapshot; one that may run commands does, and so does one with MCP
+/// servers, whose tools may come later.
 #[tokio::test]
 async fn only_a_session_that_can_change_files_is_checkpointed() {
     let d = dirs();
@@ -301,6 +302,18 @@ async fn only_a_session_that_can_change_files_is_checkpointed() {
     spec.default_scope = crate::scope::Scope::only(["file_read".to_owned(), "bash".to_owned()]);
     let (commands, _events) = engine.tool_runner(&spec).await.unwrap();
     assert!(commands.checkpoints().is_some(), "commands can change files: checkpointed");
+
+    // MCP servers may offer a tool later even when they offer none now (this one does not start).
+    let mut spec = SessionSpec::new(d.project.clone());
+    let server = warden_protocol::McpServerConfig {
+        command: Some(d.project.join("no-such-server").to_string_lossy().into_owned()),
+        ..Default::default()
+    };
+    spec.mcp_servers.insert("later".to_owned(), server);
+    let (with_servers, _events) = engine.tool_runner(&spec).await.unwrap();
+    assert!(with_servers.definitions().iter().all(|d| !d.name.starts_with("mcp__")), "no MCP tool yet");
+    assert!(with_servers.checkpoints().is_some(), "an MCP server's later tools are checkpointed too");
+    engine.close_mcp_servers().await;
 }
 
 /// With no project folder chosen, a window conversation works in an empty folder of its own (not
