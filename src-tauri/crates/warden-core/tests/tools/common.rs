@@ -36,6 +36,14 @@ impl TestEnv {
         Self { project, home, outside, registry, ctx }
     }
 
+    /// The same roots under `scope`, as a session's workspace is when its MCP servers' tools
+    /// change (`Workspace::rescoped`).
+    pub fn rescoped(mut self, scope: Scope) -> Self {
+        let workspace = self.ctx.workspace.rescoped(scope).expect("rescoped workspace");
+        self.ctx = self.registry.context(Arc::new(workspace));
+        self
+    }
+
     /// The project directory as the sandbox sees it (canonical).
     pub fn root(&self) -> PathBuf {
         self.ctx.workspace.project_root().to_path_buf()

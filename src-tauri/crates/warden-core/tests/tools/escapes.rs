@@ -52,6 +52,43 @@ fn every_tool(path: &str) -> Vec<(&'static str, Value)> {
 #[tokio::test]
 async fn dot_dot_after_a_missing_component_still_resolves_the_links_after_it() {
     let (env, outside) = escape_env();
+    every_tool_is_refused_the_way_out(&env, &outside).await;
+}
+
+/// A session's workspace is remade under a new scope when its MCP servers' tools change: it keeps
+/// every refusal the first one had.
+#[tokio::test]
+async fn a_workspace_remade_under_a_new_scope_refuses_the_same_escapes() {
+    let (env, outside) = escape_env();
+    let mut wider = Scope::all();
+    wider.allow("mcp__server__tool");
+    let env = env.rescoped(wider);
+    every_tool_is_refused_the_way_out(&env, &outside).await;
+    for path in ["x/../pself/environ", "x/../pself/cwd/README.md"] {
+        let out = env.call("file_read", json!({ "path": path })).await;
+        assert!(out.is_error, "{path}: expected a refusal, got {}", out.content);
+    }
+}
+
+#[tokio::test]
+async fn a_workspace_remade_under_a_new_scope_keeps_its_write_globs() {
+    let scope = Scope { write_globs: vec!["src/**".to_owned()], ..Scope::all() };
+    let env = TestEnv::with(scope.clone(), ToolsConfig::default()).rescoped(scope);
+    env.write("README.md", "original\n");
+    env.write("src/lib.rs", "// lib\n");
+    symlink(Path::new(".."), &env.path("src/lnk"));
+    for path in ["README.md", "x/../src/lnk/README.md", "src/lnk/README.md"] {
+        let out = env.call("file_write", json!({ "path": path, "content": "pwned\n" })).await;
+        assert!(out.is_error, "{path}: the write went through: {}", out.content);
+    }
+    assert_eq!(env.read("README.md"), "original\n");
+    let out = env.call("file_write", json!({ "path": "src/new.rs", "content": "ok\n" })).await;
+    assert!(!out.is_error, "{}", out.content);
+}
+
+/// Every path-taking tool, aimed outside through `..` after a missing component: refused, and
+/// nothing of the canary comes back.
+async fn every_tool_is_refused_the_way_out(env: &TestEnv, outside: &Path) {
     let dir = from_slash(&outside.join("canary_dir"));
     let file = from_slash(&outside.join("canary.txt"));
     let paths = [
