@@ -19,6 +19,11 @@ export const commands = {
 	/**  The conversation so far (empty before its first message). */
 	chatHistory: (conversationId: string) => typedError<Message[], CommandError>(__TAURI_INVOKE("chat_history", { conversationId })),
 	/**
+	 *  When each saved message of the conversation was written and which model wrote each answer, in
+	 *  the order of `chat_history` (empty for a conversation that is not saved).
+	 */
+	chatMessageStamps: (conversationId: string) => typedError<MessageStamp[], CommandError>(__TAURI_INVOKE("chat_message_stamps", { conversationId })),
+	/**
 	 *  "Compact now": summarizes the conversation's older part in what the model is sent from now on
 	 *  (`chat:compacted` says what it did). Refused while it is answering.
 	 */
@@ -609,6 +614,20 @@ export type MenuActionEvent = MenuAction;
 export type Message = {
 	role: Role,
 	content: ContentBlock[],
+};
+
+/**
+ *  When a saved message was written and, for an answer, which model wrote it: one per message of
+ *  `chat_history`, in the same order (`chat_message_stamps`).
+ */
+export type MessageStamp = {
+	/**  Milliseconds since the Unix epoch. */
+	atMs: number,
+	/**
+	 *  The model that wrote an answer; `None` for the user's messages and for answers saved by
+	 *  builds that did not record it.
+	 */
+	model: string | null,
 };
 
 /**  A model a provider offers, for the model picker. */

@@ -258,6 +258,29 @@ fn saved_conversations_are_listed_renamed_and_deleted() {
     assert_eq!(bad["code"], "INVALID_INPUT");
 }
 
+/// A reopened conversation shows when each message was written and which model answered.
+#[test]
+fn a_saved_conversation_gives_each_message_its_time_and_each_answer_its_model() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let home = WardenHome::at(app.home.path());
+    let store = warden_core::store::ConversationStore::open(&home.store_path()).unwrap();
+    let answer = warden_protocol::Message {
+        role: warden_protocol::Role::Assistant,
+        content: vec![warden_protocol::ContentBlock::Text { text: "Hello.".into() }],
+    };
+    store.put_message_by("conv-1", None, 0, &warden_protocol::Message::user_text("Hi"), None).unwrap();
+    store.put_message_by("conv-1", None, 1, &answer, Some("claude-test")).unwrap();
+
+    let stamps = app.invoke("chat_message_stamps", json!({"conversationId": "conv-1"})).unwrap();
+    assert_eq!(stamps.as_array().map(Vec::len), Some(2), "{stamps}");
+    assert_eq!((&stamps[0]["model"], &stamps[1]["model"]), (&Value::Null, &json!("claude-test")));
+    assert!(stamps[1]["atMs"].as_u64().unwrap() > 1_600_000_000_000, "{stamps}");
+    let none = app.invoke("chat_message_stamps", json!({"conversationId": "never-saved"})).unwrap();
+    assert_eq!(none, json!([]));
+    let bad = app.invoke("chat_message_stamps", json!({"conversationId": "../x"})).unwrap();
+    assert_eq!(bad, json!([]), "not a conversation id: nothing read");
+}
+
 /// Rewinding drops a message the user wrote and everything after it, from the saved conversation
 /// the next message continues; the dropped text comes back to be offered again.
 #[test]

@@ -48,6 +48,7 @@ export type {
   McpToolChoice,
   ProjectMcpOffer,
   Message as HistoryMessage,
+  MessageStamp,
   ModelEntry,
   Notice,
   ProviderId,
@@ -148,6 +149,9 @@ export const api = {
   approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>
     unwrap("chat_tool_approve", commands.chatToolApprove(toolId, approved, reason ?? null, remember ?? null)),
   chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
+  /** When each saved message was written and which model answered, in the order of `chatHistory`. */
+  chatMessageStamps: (conversationId: string) =>
+    unwrap("chat_message_stamps", commands.chatMessageStamps(conversationId)),
   /**
    * "Compact now": the model is sent a summary of the older messages from now on (`chat:compacted`
    * says where). Rejects with TURN_RUNNING while it answers, INVALID_INPUT when too short, PROVIDER.

@@ -1,7 +1,7 @@
-//! `chat_send`, `chat_cancel`, `chat_history`, `chat_compact`, `chat_compaction`.
+//! `chat_send`, `chat_cancel`, `chat_history`, `chat_message_stamps`, `chat_compact`, `chat_compaction`.
 
 use tauri::State;
-use warden_protocol::{CompactionInfo, Message, ToolImage};
+use warden_protocol::{CompactionInfo, Message, MessageStamp, ToolImage};
 
 use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
@@ -35,6 +35,20 @@ pub async fn chat_history(
     conversation_id: String,
 ) -> CommandResult<Vec<Message>> {
     Ok(state.history(&conversation_id).await)
+}
+
+/// When each saved message of the conversation was written and which model wrote each answer, in
+/// the order of `chat_history` (empty for a conversation that is not saved).
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_message_stamps(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<Vec<MessageStamp>> {
+    let engine = state.engine.clone();
+    tauri::async_runtime::spawn_blocking(move || engine.stored_stamps(&conversation_id))
+        .await
+        .map_err(|error| CommandError::internal(format!("Reading the conversation failed: {error}")))
 }
 
 /// "Compact now": summarizes the conversation's older part in what the model is sent from now on

@@ -22,6 +22,7 @@ macro_rules! collect_for {
             chat::chat_send,
             chat::chat_cancel,
             chat::chat_history,
+            chat::chat_message_stamps,
             chat::chat_compact,
             chat::chat_compaction,
             conversations::chat_list,

@@ -7,6 +7,7 @@ import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
 import { loadCompaction } from "./loadCompaction";
+import { readSaved } from "./readSaved";
 import { DeleteUndoNotice } from "./DeleteUndoNotice";
 import { SidebarToggle } from "./SidebarToggle";
 import type { ModelChoice } from "./ModelSwitch";
@@ -47,11 +48,10 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
   useEffect(() => {
     if (!activeId || store.getState().conversations[activeId]) return;
     let live = true;
-    api
-      .chatHistory(activeId)
-      .then(async (history) => {
+    readSaved(activeId)
+      .then(async ({ history, stamps }) => {
         if (!live || !history.length) return;
-        store.dispatch({ type: "history-loaded", conversationId: activeId, history });
+        store.dispatch({ type: "history-loaded", conversationId: activeId, history, stamps });
         void loadCompaction(store, activeId, () => live);
         const checkpoints = await api.checkpointList(activeId);
         if (live && checkpoints.length) store.dispatch({ type: "checkpoints-loaded", conversationId: activeId, checkpoints });

@@ -11,6 +11,15 @@ import { ThinkingBlock } from "./ThinkingBlock";
 import { CopyButton } from "../../shared/ui/CopyButton";
 import { ImageThumbnails } from "../../shared/ui/Images";
 
+/** The time of day for a message written today, else the day and the time (a reopened conversation). */
+export function shortTime(when: Date, now: Date = new Date()): string {
+  const time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  if (when.toDateString() === now.toDateString()) return time;
+  const sameYear = when.getFullYear() === now.getFullYear();
+  const day = when.toLocaleDateString([], { day: "numeric", month: "short", ...(sameYear ? {} : { year: "numeric" }) });
+  return `${day}, ${time}`;
+}
+
 /** Under a message, on hover or keyboard focus: when it was written, by which model, and Copy. */
 function MessageMeta({ at, model, text }: { at: number | null; model?: string | null; text: string }) {
   const when = at === null ? null : new Date(at);
@@ -18,7 +27,7 @@ function MessageMeta({ at, model, text }: { at: number | null; model?: string | 
     <div className="message-meta muted small" data-testid={TID.messageMeta}>
       {when && (
         <time dateTime={when.toISOString()} title={when.toLocaleString()}>
-          {when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}
+          {shortTime(when)}
         </time>
       )}
       {model && <span className="message-model">{model}</span>}

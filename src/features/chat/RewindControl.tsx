@@ -7,14 +7,15 @@ import { useChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { messageOf } from "../../shared/format";
 import { loadCompaction } from "./loadCompaction";
+import { readSaved } from "./readSaved";
 
 /**
  * Show the conversation as the engine has saved it now, then hand `then` the dropped text in the
  * same step (the view and the composer change together); the checkpoints follow when they come.
  */
 export async function reloadConversation(store: ChatStore, conversationId: string, then: () => void): Promise<void> {
-  const history = await api.chatHistory(conversationId);
-  store.dispatch({ type: "conversation-rewound", conversationId, history });
+  const { history, stamps } = await readSaved(conversationId);
+  store.dispatch({ type: "conversation-rewound", conversationId, history, stamps });
   then();
   // A rewind drops the compactions of what it dropped: the divider goes where one still holds.
   void loadCompaction(store, conversationId);

@@ -1,15 +1,17 @@
 // A stored conversation (provider-neutral history from `chat_history`) as UI state, so a reopened
 // conversation looks like it did while it streamed: tool results land on their tool blocks.
-import type { HistoryMessage } from "../ipc";
+import type { HistoryMessage, MessageStamp } from "../ipc";
 import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
 import { statusFromResult } from "./toolStatus";
 import { textFrom } from "./textBuffer";
 import type { AssistantMessage, Conversation, Segment } from "./types";
 
-export function historyToConversation(id: string, history: HistoryMessage[]): Conversation {
+/** `stamps` (from `chat_message_stamps`, same order) give each message its time and each answer its model. */
+export function historyToConversation(id: string, history: HistoryMessage[], stamps: MessageStamp[] = []): Conversation {
   const conv: Conversation = emptyConversation(id);
   history.forEach((msg, i) => {
     const messageId = `history-${i}`;
+    const at = stamps[i]?.atMs ?? null;
     if (msg.role === "user") {
       const text = msg.content
         .map((b) => (b.type === "text" ? b.text : ""))
@@ -34,7 +36,7 @@ export function historyToConversation(id: string, history: HistoryMessage[]): Co
       }
       if (text || images.length) {
         conv.messageIds.push(messageId);
-        conv.messages[messageId] = { kind: "user", id: messageId, text, at: null, ...(images.length ? { images } : {}) };
+        conv.messages[messageId] = { kind: "user", id: messageId, text, at, ...(images.length ? { images } : {}) };
       }
       return;
     }
@@ -53,7 +55,7 @@ export function historyToConversation(id: string, history: HistoryMessage[]): Co
         segments.push({ kind: "tool", toolId: b.id });
       }
     }
-    const m: AssistantMessage = { ...emptyAssistant(messageId), segments, streaming: false };
+    const m: AssistantMessage = { ...emptyAssistant(messageId), segments, streaming: false, at, model: stamps[i]?.model ?? null };
     conv.messageIds.push(messageId);
     conv.messages[messageId] = m;
   });

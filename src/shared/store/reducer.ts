@@ -313,11 +313,11 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
       const existing = state.conversations[a.conversationId];
       // Live events already arrived for this conversation: they are newer than the history.
       if (existing && existing.messageIds.length > 0) return state;
-      return withConversation(state, a.conversationId, () => historyToConversation(a.conversationId, a.history));
+      return withConversation(state, a.conversationId, () => historyToConversation(a.conversationId, a.history, a.stamps));
     }
     case "conversation-rewound":
       return withConversation(state, a.conversationId, (before) => {
-        const after = historyToConversation(a.conversationId, a.history);
+        const after = historyToConversation(a.conversationId, a.history, a.stamps);
         // The engine drops the compactions of what the rewind dropped; an earlier one stays (the
         // rewind asks chat_compaction again, which names the one that now holds).
         const kept = before.compaction && before.compaction.summarizedMessages < a.history.length ? before.compaction : null;

@@ -5,6 +5,7 @@ import type {
   CompactionInfo,
   ErrorCode,
   HistoryMessage,
+  MessageStamp,
   JsonValue,
   ProtocolEvent,
   StopReason,
@@ -138,9 +139,9 @@ export interface ChatState {
 export type LocalAction =
   | { type: "user-send"; conversationId: string; messageId: string; text: string; images?: readonly ToolImage[] }
   | { type: "approval-answered"; toolId: string; approved: boolean; code?: ToolErrorCode }
-  | { type: "history-loaded"; conversationId: string; history: HistoryMessage[] }
+  | { type: "history-loaded"; conversationId: string; history: HistoryMessage[]; stamps?: MessageStamp[] }
   /** The conversation was rewound (`chat_rewind`): what the engine now holds replaces what is shown. */
-  | { type: "conversation-rewound"; conversationId: string; history: HistoryMessage[] }
+  | { type: "conversation-rewound"; conversationId: string; history: HistoryMessage[]; stamps?: MessageStamp[] }
   /** The project's checkpoints of a conversation (`checkpoint_list`), placed on the calls they preceded. */
   | { type: "checkpoints-loaded"; conversationId: string; checkpoints: CheckpointInfo[] }
   /** Where a saved conversation was last compacted (`chat_compaction`; null: never). */

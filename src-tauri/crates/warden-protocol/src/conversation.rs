@@ -26,6 +26,18 @@ pub struct ConversationPage {
     pub next_offset: Option<u32>,
 }
 
+/// When a saved message was written and, for an answer, which model wrote it: one per message of
+/// `chat_history`, in the same order (`chat_message_stamps`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageStamp {
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: u64,
+    /// The model that wrote an answer; `None` for the user's messages and for answers saved by
+    /// builds that did not record it.
+    pub model: Option<String>,
+}
+
 /// A conversation a search found, with where (a message's words around the first match; `None`
 /// when its title matched).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]

@@ -147,7 +147,8 @@ impl SessionCore {
             // A few hundred microseconds: done in line, so messages are saved in their order. A
             // failure is logged and the conversation goes on in memory.
             let root = self.config.project_root.as_deref();
-            if let Err(error) = store.put_message(&self.config.conversation_id, root, seq, &message) {
+            let model = (message.role == Role::Assistant).then_some(self.config.model.as_str());
+            if let Err(error) = store.put_message_by(&self.config.conversation_id, root, seq, &message, model) {
                 tracing::warn!(%error, "could not save the message");
             }
         }

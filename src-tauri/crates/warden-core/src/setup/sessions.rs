@@ -92,6 +92,19 @@ impl Engine {
         })
     }
 
+    /// When each saved message of a conversation was written and by which model (empty when there
+    /// is none, or it cannot be read).
+    pub fn stored_stamps(&self, conversation_id: &str) -> Vec<warden_protocol::MessageStamp> {
+        if !crate::store::is_conversation_id(conversation_id) {
+            return Vec::new();
+        }
+        let read = self.conversation_store().and_then(|store| Ok(store.message_stamps(conversation_id)?));
+        read.unwrap_or_else(|error| {
+            tracing::warn!(%error, "could not read the conversation's message times");
+            Vec::new()
+        })
+    }
+
     /// The summary a saved conversation's model is sent in place of its older part, if compacted.
     pub fn stored_compaction(&self, conversation_id: &str) -> Option<crate::agent::compaction::Compacted> {
         if !crate::store::is_conversation_id(conversation_id) {

@@ -132,6 +132,19 @@ impl ConversationStore {
         seq: usize,
         message: &Message,
     ) -> Result<(), StoreError> {
+        self.put_message_by(id, project_root, seq, message, None)
+    }
+
+    /// [`ConversationStore::put_message`], noting the model that wrote it (for an answer; a user
+    /// message has none). A message replaced keeps the model it was first saved with when given none.
+    pub fn put_message_by(
+        &self,
+        id: &str,
+        project_root: Option<&Path>,
+        seq: usize,
+        message: &Message,
+        model: Option<&str>,
+    ) -> Result<(), StoreError> {
         let body = serde_json::to_string(message)?;
         let role = serde_json::to_value(message.role)?;
         let role = role.as_str().unwrap_or("user");
@@ -148,12 +161,21 @@ impl ConversationStore {
             .optional()?;
         let num = match existing {
             Some(num) => {
-                tx.prepare_cached("UPDATE messages SET role = ?2, body = ?3 WHERE num = ?1")?
-                    .execute(params![num, role, body])?;
+                tx.prepare_cached(
+                    "UPDATE messages SET role = ?2, body = ?3, model = coalesce(?4, model) WHERE num = ?1",
+                )?
+                .execute(params![num, role, body, model])?;
                 tx.prepare_cached("DELETE FROM messages_fts WHERE rowid = ?1")?.execute([num])?;
                 num
             }
-            None => insert_row(&tx, conversation, seq, role, &body, now)?,
+            None => {
+                let num = insert_row(&tx, conversation, seq, role, &body, now)?;
+                if model.is_some() {
+                    tx.prepare_cached("UPDATE messages SET model = ?2 WHERE num = ?1")?
+                        .execute(params![num, model])?;
+                }
+                num
+            }
         };
         tx.prepare_cached("INSERT INTO messages_fts (rowid, text) VALUES (?1, ?2)")?
             .execute(params![num, text])?;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use rusqlite::{params, OptionalExtension, Row};
-use warden_protocol::{ConversationPage, ConversationSummary, Message};
+use warden_protocol::{ConversationPage, ConversationSummary, Message, MessageStamp};
 
 use super::{lock, text, ConversationStore, StoreError};
 
@@ -47,6 +47,21 @@ impl ConversationStore {
             messages.push(serde_json::from_str(&body?)?);
         }
         Ok(messages)
+    }
+
+    /// When each of the conversation's messages was written and by which model, in order (as
+    /// [`ConversationStore::messages`]); empty when there is no such conversation.
+    pub fn message_stamps(&self, id: &str) -> Result<Vec<MessageStamp>, StoreError> {
+        let conn = lock(&self.reader);
+        let mut statement = conn.prepare_cached(
+            "SELECT m.created_at_ms, m.model FROM messages m JOIN conversations c ON c.num = m.conversation \
+             WHERE c.id = ?1 AND c.deleted_at_ms IS NULL ORDER BY m.seq",
+        )?;
+        let stamps = statement.query_map([id], |row| {
+            let at: i64 = row.get(0)?;
+            Ok(MessageStamp { at_ms: u64::try_from(at).unwrap_or(0), model: row.get(1)? })
+        })?;
+        Ok(stamps.collect::<Result<_, _>>()?)
     }
 
     /// The conversation's line in the list; `None` when there is none.

@@ -61,6 +61,10 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE compactions ADD COLUMN trimmed_upto_seq INTEGER NOT NULL DEFAULT 0;
     UPDATE compactions SET trimmed_upto_seq = upto_seq;
     ",
+    // 4: the model that wrote each answer, shown under it when the conversation is reopened.
+    r"
+    ALTER TABLE messages ADD COLUMN model TEXT;
+    ",
 ];
 
 /// The layout this build writes.

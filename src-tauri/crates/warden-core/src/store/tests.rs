@@ -69,6 +69,27 @@ fn every_block_comes_back_exactly_as_it_was_put() {
 }
 
 #[test]
+fn an_answer_keeps_the_model_it_was_saved_with_and_a_users_message_has_none() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = store(dir.path());
+        store.put_message_by("c1", None, 0, &Message::user_text("hi"), None).unwrap();
+        store.put_message_by("c1", None, 1, &assistant("hello"), Some("claude-sonnet-4-5")).unwrap();
+        // Saved again without a model (a message that grew): the model it was written by stays.
+        store.put_message_by("c1", None, 1, &assistant("hello there"), None).unwrap();
+        store.put_message_by("c1", None, 2, &Message::user_text("and?"), None).unwrap();
+        store.put_message_by("c1", None, 3, &assistant("gpt says"), Some("gpt-5")).unwrap();
+    }
+    let store = store(dir.path());
+    let stamps = store.message_stamps("c1").unwrap();
+    let models: Vec<_> = stamps.iter().map(|s| s.model.as_deref()).collect();
+    assert_eq!(models, [None, Some("claude-sonnet-4-5"), None, Some("gpt-5")]);
+    assert!(stamps.iter().all(|s| s.at_ms > 1_600_000_000_000), "{stamps:?}");
+    assert!(store.truncate("c1", 1).unwrap());
+    assert_eq!(store.message_stamps("c1").unwrap().len(), 1, "the dropped messages' stamps go with them");
+}
+
+#[test]
 fn a_message_put_again_is_replaced_and_those_after_it_dropped() {
     let dir = tempfile::tempdir().unwrap();
     let store = store(dir.path());

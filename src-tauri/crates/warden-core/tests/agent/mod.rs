@@ -8,6 +8,7 @@ pub(crate) mod harness;
 mod images;
 mod instructions;
 mod one_path;
+mod saved;
 mod scenarios;
 mod switch;
 mod together;
