@@ -23,6 +23,9 @@ need dbus-run-session "apt-get install dbus"
 need gnome-keyring-daemon "apt-get install gnome-keyring"
 need secret-tool "apt-get install libsecret-tools"
 need import "apt-get install imagemagick"
+need dunst "apt-get install dunst"
+need xprop "apt-get install x11-utils"
+need dbus-send "apt-get install dbus"
 need node "Node 20"
 
 if [[ "${E2E_SKIP_BUILD:-0}" != 1 ]]; then
