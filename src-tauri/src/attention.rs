@@ -16,8 +16,9 @@ pub fn approval_waiting<R: tauri::Runtime>(app: &tauri::AppHandle<R>, confirm: &
     }
     let (summary, body) = notification_text(confirm);
     // Off the event path: the bus may be slow or missing, and the card is shown either way.
+    let app = app.clone();
     std::thread::spawn(move || {
-        if let Err(error) = crate::notify::send(&summary, &body) {
+        if let Err(error) = crate::notify::send(&app, &summary, &body) {
             tracing::debug!(%error, "no desktop notification for the approval");
         }
     });

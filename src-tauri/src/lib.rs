@@ -66,7 +66,7 @@ pub fn run() {
     warden_core::containment::probe_in_background();
     let builder = specta_builder();
     let instance = window::instance_id(home.as_ref().ok());
-    let result = tauri::Builder::default()
+    let plugins = tauri::Builder::default()
         // First: a second start hands over to the window already open and goes.
         .plugin(
             tauri_plugin_single_instance::Builder::new()
@@ -76,7 +76,8 @@ pub fn run() {
         )
         .plugin(tauri_plugin_window_state::Builder::default().with_filename(WINDOW_STATE_FILE).build())
         .plugin(tauri_plugin_updater::Builder::new().build())
-        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_dialog::init());
+    let result = notify::with_plugin(plugins)
         .menu(menu::build)
         .on_menu_event(menu::on_event)
         .manage(updates::PendingUpdate::default())

@@ -148,7 +148,8 @@ impl SessionCore {
             // failure is logged and the conversation goes on in memory.
             let root = self.config.project_root.as_deref();
             let model = (message.role == Role::Assistant).then_some(self.config.model.as_str());
-            if let Err(error) = store.put_message_by(&self.config.conversation_id, root, seq, &message, model) {
+            if let Err(error) = store.put_message_by(&self.config.conversation_id, root, seq, &message, model)
+            {
                 tracing::warn!(%error, "could not save the message");
             }
         }
