@@ -82,42 +82,41 @@ impl SessionSpec {
 impl Engine {
     /// The history saved for a conversation (empty when there is none, or it cannot be read).
     pub fn stored_history(&self, conversation_id: &str) -> Vec<Message> {
-        if !crate::store::is_conversation_id(conversation_id) {
-            return Vec::new();
-        }
-        let read = self.conversation_store().and_then(|store| Ok(store.messages(conversation_id)?));
-        read.unwrap_or_else(|error| {
-            tracing::warn!(%error, "could not read the conversation");
-            Vec::new()
-        })
+        self.read_saved(conversation_id, "the conversation", |store| store.messages(conversation_id))
     }
 
     /// When each saved message of a conversation was written and by which model (empty when there
     /// is none, or it cannot be read).
     pub fn stored_stamps(&self, conversation_id: &str) -> Vec<warden_protocol::MessageStamp> {
-        if !crate::store::is_conversation_id(conversation_id) {
-            return Vec::new();
-        }
-        let read = self.conversation_store().and_then(|store| Ok(store.message_stamps(conversation_id)?));
-        read.unwrap_or_else(|error| {
-            tracing::warn!(%error, "could not read the conversation's message times");
-            Vec::new()
+        self.read_saved(conversation_id, "the conversation's message times", |store| {
+            store.message_stamps(conversation_id)
         })
     }
 
     /// The summary a saved conversation's model is sent in place of its older part, if compacted.
     pub fn stored_compaction(&self, conversation_id: &str) -> Option<crate::agent::compaction::Compacted> {
+        self.read_saved(conversation_id, "the conversation's compaction", |store| {
+            store.latest_compaction(conversation_id)
+        })
+        .map(Into::into)
+    }
+
+    /// `read` from the conversation store for a well-formed conversation id; nothing (the default)
+    /// for any other id, or when the store cannot be read (logged as `what` could not be read).
+    fn read_saved<T: Default>(
+        &self,
+        conversation_id: &str,
+        what: &str,
+        read: impl FnOnce(&crate::store::ConversationStore) -> Result<T, crate::store::StoreError>,
+    ) -> T {
         if !crate::store::is_conversation_id(conversation_id) {
-            return None;
+            return T::default();
         }
-        let read = self.conversation_store().and_then(|store| Ok(store.latest_compaction(conversation_id)?));
-        match read {
-            Ok(found) => found.map(Into::into),
-            Err(error) => {
-                tracing::warn!(%error, "could not read the conversation's compaction");
-                None
-            }
-        }
+        let found = self.conversation_store().and_then(|store| Ok(read(&store)?));
+        found.unwrap_or_else(|error| {
+            tracing::warn!(%error, "could not read {what}");
+            T::default()
+        })
     }
 
     /// Start a session for the desktop app from the settings alone. It continues the
