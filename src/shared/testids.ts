@@ -116,6 +116,7 @@ export const TID = {
   rewindConversation: "rewind-conversation", // on a user message
   rewindConfirm: "rewind-confirm",
   rewindError: "rewind-error",
+  rewindNotice: "rewind-notice", // + data-dropped: what the last rewind dropped, until the next message
   approvalNoLimit: "approval-no-limit",
   theme: { system: "theme-system", light: "theme-light", dark: "theme-dark" },
   retryLast: "retry-last", // "Retry" after a failure or Stop, "Regenerate" after an answer

@@ -9,6 +9,7 @@ import { turnCheckpoints, type TurnCheckpoints } from "../checkpoints/turns";
 import { Composer } from "./Composer";
 import { CompactControl } from "./CompactControl";
 import { CompactionDivider } from "./CompactionDivider";
+import { RewindNotice } from "./RewindNotice";
 import { ContextGauge } from "./ContextGauge";
 import { ModelSwitch, type ModelChoice } from "./ModelSwitch";
 import { ErrorNotice } from "./ErrorNotice";
@@ -160,6 +161,7 @@ export function ConversationView({
             </Fragment>
           );
         })}
+        {conversation.rewound && <RewindNotice mark={conversation.rewound} />}
         {conversation.errors.map((e, i) => (
           <ErrorNotice key={`conv-error-${i}`} error={e} onOpenSettings={onOpenSettings} />
         ))}

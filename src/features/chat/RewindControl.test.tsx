@@ -54,6 +54,13 @@ describe("rewinding the conversation", () => {
     expect(calls.find((c) => c.cmd === "chat_rewind")!.args).toEqual({ conversationId: C, userMessageIndex: 1 });
     expect(screen.getByTestId(TID.composerInput)).toHaveValue("second");
     expect(screen.queryByText("second", { selector: ".user-text" })).toBeNull();
+
+    // The history says what went, until the next message is sent.
+    const notice = screen.getByTestId(TID.rewindNotice);
+    expect(notice).toHaveAttribute("data-dropped", "2");
+    expect(notice).toHaveTextContent("Rewound: 2 messages from “second” dropped");
+    store.dispatch(userSend("u3", "second, edited"));
+    await waitFor(() => expect(screen.queryByTestId(TID.rewindNotice)).toBeNull());
   });
 
   it("says why when the engine refuses, and keeps the conversation", async () => {

@@ -13,6 +13,7 @@ import type {
   ChatState,
   Conversation,
   LocalAction,
+  RewindMark,
   Segment,
   ToolBlock,
   ToolBlockStatus,
@@ -288,6 +289,7 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
         messageIds: c.messages[a.messageId] ? c.messageIds : [...c.messageIds, a.messageId],
         running: true,
         errors: [],
+        rewound: null,
       }));
     case "send-failed":
       return withConversation(state, a.conversationId, (c) => ({
@@ -321,7 +323,8 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
         // The engine drops the compactions of what the rewind dropped; an earlier one stays (the
         // rewind asks chat_compaction again, which names the one that now holds).
         const kept = before.compaction && before.compaction.summarizedMessages < a.history.length ? before.compaction : null;
-        return kept ? { ...after, compaction: compactionMark(after, kept, false) } : after;
+        const rewound = rewindMark(before, after);
+        return { ...after, rewound, ...(kept ? { compaction: compactionMark(after, kept, false) } : {}) };
       });
     case "compaction-loaded": {
       const c = state.conversations[a.conversationId];
@@ -358,4 +361,13 @@ export function reduce(state: ChatState, action: Action): ChatState {
   }
   if ("type" in action) return foldLocal(state, action);
   return state;
+}
+
+/** What a rewind dropped from the view: the shown messages after the kept ones, from the first. */
+function rewindMark(before: Conversation, after: Conversation): RewindMark | null {
+  const dropped = before.messageIds.slice(after.messageIds.length).map((id) => before.messages[id]);
+  const first = dropped[0];
+  if (!first) return null;
+  const text = first.kind === "user" ? first.text.trim().split("\n")[0] ?? "" : "";
+  return { droppedMessages: dropped.length, from: text.length > 60 ? `${text.slice(0, 59)}…` : text };
 }

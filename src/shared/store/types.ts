@@ -102,6 +102,15 @@ export interface Conversation {
   contextWindow: number | null;
   /** Where the model was last sent a summary instead of the older messages (null: never). */
   compaction: CompactionMark | null;
+  /** What the last rewind dropped, said at the end of the conversation until the next message. */
+  rewound?: RewindMark | null;
+}
+
+/** A rewind as the view says it: how many shown messages were dropped, from which of the user's. */
+export interface RewindMark {
+  droppedMessages: number;
+  /** The start of the user's message the rewind began at (it is back in the message field). */
+  from: string;
 }
 
 /**
