@@ -31,6 +31,19 @@ impl Recorder {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
+    /// The events `pick` takes, once there are `n` of them (events reach the window through the
+    /// bridge's own task, so one can come just after the call that caused it returned).
+    async fn wait_for<T>(&self, n: usize, pick: impl Fn(Event) -> Option<T>) -> Vec<T> {
+        for _ in 0..500 {
+            let found: Vec<T> = self.events().into_iter().filter_map(&pick).collect();
+            if found.len() >= n {
+                return found;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("fewer than {n} such events: {:?}", self.events().iter().map(Event::name).collect::<Vec<_>>());
+    }
+
     /// Wait for the `n`-th final stream-end (one that is not `tool_use`).
     async fn turns_ended(&self, n: usize) {
         for _ in 0..500 {
@@ -368,11 +381,7 @@ async fn compact_now_summarizes_an_open_conversation_and_the_next_message_uses_i
     recorder.turns_ended(2).await;
     assert_eq!(state.engine.conversation_compaction("c-compact").unwrap(), None);
     state.compact("c-compact").await.unwrap();
-    let compacted: Vec<_> = recorder
-        .events()
-        .into_iter()
-        .filter_map(|e| if let Event::Compacted(c) = e { Some(c) } else { None })
-        .collect();
+    let compacted = recorder.wait_for(1, |e| if let Event::Compacted(c) = e { Some(c) } else { None }).await;
     assert_eq!(compacted.len(), 1);
     assert!(compacted[0].manual);
     assert_eq!(compacted[0].summarized_messages, 2);

@@ -133,7 +133,7 @@ fn insert_message(
     let body = serde_json::to_string(message)?;
     let role = serde_json::to_value(message.role)?;
     let seq = i64::try_from(seq).unwrap_or(i64::MAX);
-    let num = insert_row(tx, conversation, seq, role.as_str().unwrap_or("user"), &body, at)?;
+    let num = insert_row(tx, conversation, seq, role.as_str().unwrap_or("user"), &body, at, None)?;
     tx.prepare_cached("INSERT INTO messages_fts (rowid, text) VALUES (?1, ?2)")?
         .execute(params![num, text::searchable(message)])?;
     Ok(())

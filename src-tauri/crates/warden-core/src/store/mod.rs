@@ -168,14 +168,7 @@ impl ConversationStore {
                 tx.prepare_cached("DELETE FROM messages_fts WHERE rowid = ?1")?.execute([num])?;
                 num
             }
-            None => {
-                let num = insert_row(&tx, conversation, seq, role, &body, now)?;
-                if model.is_some() {
-                    tx.prepare_cached("UPDATE messages SET model = ?2 WHERE num = ?1")?
-                        .execute(params![num, model])?;
-                }
-                num
-            }
+            None => insert_row(&tx, conversation, seq, role, &body, now, model)?,
         };
         tx.prepare_cached("INSERT INTO messages_fts (rowid, text) VALUES (?1, ?2)")?
             .execute(params![num, text])?;
@@ -326,7 +319,8 @@ fn drop_messages_from(tx: &Transaction<'_>, conversation: i64, seq: i64) -> rusq
         .execute(params![conversation, seq])
 }
 
-/// Adds a message row (not its index entry); returns its row number.
+/// Adds a message row (not its index entry), with the model that wrote it when known; returns its
+/// row number.
 pub(super) fn insert_row(
     tx: &Transaction<'_>,
     conversation: i64,
@@ -334,11 +328,13 @@ pub(super) fn insert_row(
     role: &str,
     body: &str,
     at: i64,
+    model: Option<&str>,
 ) -> rusqlite::Result<i64> {
     tx.prepare_cached(
-        "INSERT INTO messages (conversation, seq, role, body, created_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO messages (conversation, seq, role, body, created_at_ms, model) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
-    .execute(params![conversation, seq, role, body, at])?;
+    .execute(params![conversation, seq, role, body, at, model])?;
     Ok(tx.last_insert_rowid())
 }
 
