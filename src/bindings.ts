@@ -516,6 +516,31 @@ export type McpElicitAnswer =
 /**  `mcp:elicit`: a server asks the user to fill in a form. */
 export type McpElicitEvent = McpElicit;
 
+/**  An OAuth client registered for Warden with an MCP server's authorization server. */
+export type McpOAuthClient = {
+	clientId: string,
+	/**
+	 *  The client's secret, best as `keychain:NAME` (kept with `warden mcp secret NAME`) so the
+	 *  settings file holds no secret.
+	 */
+	clientSecret?: string | null,
+	/**
+	 *  How Warden gets its tokens: the user signs in in the browser as this client
+	 *  (`authorization_code`, the default), or Warden signs in by itself as this client, a machine
+	 *  account with no user in the loop (`client_credentials`).
+	 */
+	grant?: McpOAuthGrant,
+	/**  The scopes to ask for (`client_credentials`; empty: the server's default). */
+	scopes?: string[],
+};
+
+/**  How Warden gets an MCP server's OAuth tokens. */
+export type McpOAuthGrant = 
+/**  The user signs in in the browser (PKCE, a loopback redirect). */
+"authorization_code" | 
+/**  Warden signs in with the client's own credentials (SEP-1046), no browser. */
+"client_credentials";
+
 /**
  *  One configured MCP server. Exactly one of `command` (stdio) and `url` (streamable HTTP) is set;
  *  the engine says so clearly when a hand-written entry has both or neither.
@@ -554,6 +579,11 @@ export type McpServerConfig = {
 	 *  request is shown to the user, who allows or declines it. Off unless the user turns it on.
 	 */
 	sampling?: boolean,
+	/**
+	 *  The OAuth client the server's administrator registered for Warden (an HTTP server), instead
+	 *  of Warden registering itself.
+	 */
+	oauth?: McpOAuthClient | null,
 };
 
 /**  Where an MCP server stands, for Settings and `warden mcp list`. */

@@ -258,6 +258,7 @@ export const TID = {
   mcpEnabled: "mcp-enabled",
   mcpRemove: "mcp-remove",
   mcpSignIn: "mcp-sign-in",
+  mcpOAuthClient: "mcp-oauth-client", // the OAuth client an HTTP server's entry signs in as
   mcpNetwork: "mcp-network",
   mcpSampling: "mcp-sampling",
   mcpResources: "mcp-resources",

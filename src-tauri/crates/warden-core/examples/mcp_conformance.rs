@@ -17,6 +17,7 @@ use warden_core::mcp::{
 };
 use warden_core::secrets::{MemoryStore, SecretStore};
 use warden_core::tool::OutputSink;
+use warden_protocol::{McpOAuthClient, McpOAuthGrant};
 
 /// The user who approves at once: the suite's authorization server redirects straight back, so
 /// its page is fetched without following the redirect, and the redirect is where the user lands.
@@ -68,19 +69,35 @@ async fn main() {
     let url = std::env::args().next_back().expect("the server URL");
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     println!("scenario {scenario} at {url}");
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    let registered = context_client();
+    // A machine client (the client-credentials scenarios) is configured as a user would: its
+    // secret kept in the keychain and named in the entry.
+    let oauth = match &registered {
+        Some(client) if scenario.contains("client-credentials") => {
+            let secret = client.client_secret.clone().unwrap_or_default();
+            warden_core::mcp::secrets::keep(secrets.as_ref(), "conformance-client", &secret).await.unwrap();
+            Some(McpOAuthClient {
+                client_id: client.client_id.clone(),
+                client_secret: Some("keychain:conformance-client".to_owned()),
+                grant: McpOAuthGrant::ClientCredentials,
+                scopes: Vec::new(),
+            })
+        }
+        _ => None,
+    };
     let spec = ServerSpec {
         name: "conformance".to_owned(),
-        transport: Transport::Http { url, headers: BTreeMap::new() },
+        transport: Transport::Http { url, headers: BTreeMap::new(), oauth },
         tools: BTreeMap::new(),
         sampling: false,
     };
     let root = std::env::current_dir().unwrap();
     let setup = ClientSetup {
-        secrets: Some(Arc::new(MemoryStore::new()) as Arc<dyn SecretStore>),
+        secrets: Some(secrets),
         elicitor: Some(Arc::new(AcceptsDefaults)),
         ..ClientSetup::default()
     };
-    let registered = context_client();
     let mut sign_ins = 0;
     let mut connection: Option<Connection> = None;
     let mut tool = 0;

@@ -48,6 +48,40 @@ pub struct McpServerConfig {
     /// request is shown to the user, who allows or declines it. Off unless the user turns it on.
     #[serde(skip_serializing_if = "is_false")]
     pub sampling: bool,
+    /// The OAuth client the server's administrator registered for Warden (an HTTP server), instead
+    /// of Warden registering itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<McpOAuthClient>,
+}
+
+/// An OAuth client registered for Warden with an MCP server's authorization server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct McpOAuthClient {
+    pub client_id: String,
+    /// The client's secret, best as `keychain:NAME` (kept with `warden mcp secret NAME`) so the
+    /// settings file holds no secret.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<String>,
+    /// How Warden gets its tokens: the user signs in in the browser as this client
+    /// (`authorization_code`, the default), or Warden signs in by itself as this client, a machine
+    /// account with no user in the loop (`client_credentials`).
+    #[serde(default)]
+    pub grant: McpOAuthGrant,
+    /// The scopes to ask for (`client_credentials`; empty: the server's default).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+}
+
+/// How Warden gets an MCP server's OAuth tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case")]
+pub enum McpOAuthGrant {
+    /// The user signs in in the browser (PKCE, a loopback redirect).
+    #[default]
+    AuthorizationCode,
+    /// Warden signs in with the client's own credentials (SEP-1046), no browser.
+    ClientCredentials,
 }
 
 impl Default for McpServerConfig {
@@ -64,6 +98,7 @@ impl Default for McpServerConfig {
             sampling: false,
             tools: BTreeMap::new(),
             network: true,
+            oauth: None,
         }
     }
 }

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { api, type McpServerConfig, type McpServerStatus, type McpToolChoice } from "../../../shared/ipc";
 import { messageOf } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
-import { dotOf, reachedBy, statusText, withChoice } from "./mcpModel";
+import { dotOf, oauthClientText, reachedBy, statusText, withChoice } from "./mcpModel";
 
 const CHOICES: { value: McpToolChoice | ""; label: string }[] = [
   { value: "", label: "Trust level decides" },
@@ -62,6 +62,11 @@ export function McpServerRow({
         </button>
       </div>
       <code className="mcp-reached">{reachedBy(config)}</code>
+      {oauthClientText(config) && (
+        <p className="muted small" data-testid={TID.mcpOAuthClient}>
+          {oauthClientText(config)}
+        </p>
+      )}
       {!config.url && (
         <label className="checkbox">
           <input
@@ -90,7 +95,11 @@ export function McpServerRow({
           <button type="button" data-testid={TID.mcpSignIn} disabled={signing.busy} onClick={() => account(() => api.mcpSignIn(name))}>
             {signing.busy ? "Waiting for the browser…" : "Sign in"}
           </button>{" "}
-          <span className="muted">The server's sign-in page opens in your browser.</span>
+          <span className="muted">
+            {config.oauth?.grant === "client_credentials"
+              ? "Warden signs in with the client's secret."
+              : "The server's sign-in page opens in your browser."}
+          </span>
         </p>
       )}
       {dot === "ok" && config.url && (

@@ -13,6 +13,15 @@ export function withServers(s: Settings, servers: Servers): Settings {
 }
 
 /** How the server is reached, in one line: the command line or the URL. */
+/** How Warden signs in to a server whose entry names its OAuth client; null when it names none. */
+export function oauthClientText(config: McpServerConfig): string | null {
+  const client = config.url ? config.oauth : null;
+  if (!client) return null;
+  return client.grant === "client_credentials"
+    ? `Signs in by itself as the OAuth client ${client.clientId} (client credentials: no browser, no user)`
+    : `Signs in as the OAuth client ${client.clientId} registered for Warden, in your browser`;
+}
+
 export function reachedBy(config: McpServerConfig): string {
   if (config.url) return config.url;
   return [config.command ?? "", ...(config.args ?? [])].map(quoteIfSpaced).join(" ");

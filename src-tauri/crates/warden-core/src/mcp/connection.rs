@@ -26,6 +26,7 @@ use super::spawn::{spawn, ServerProcess, StderrTail};
 use crate::containment::BoxPolicy;
 use crate::secrets::SecretStore;
 use crate::tool::OutputSink;
+use warden_protocol::{McpOAuthClient, McpOAuthGrant};
 
 /// How many resources and prompts Settings lists per server.
 pub const CATALOG_MAX: usize = 200;
@@ -123,11 +124,17 @@ pub async fn connect_with(
                 }
             }
         }
-        Transport::Http { url, headers } => {
+        Transport::Http { url, headers, oauth } => {
             let credentials =
                 setup.secrets.as_ref().map(|store| KeychainCredentials::new(store.clone(), &spec.name, url));
             let headers = super::secrets::resolve(headers, setup.secrets.as_ref()).await?;
-            (serve_http(handler, url, &headers, credentials).await?, None)
+            let service = match (oauth, credentials) {
+                (Some(client), Some(credentials)) if client.grant == McpOAuthGrant::ClientCredentials => {
+                    serve_http_as_client(handler, url, &headers, client, credentials, setup).await?
+                }
+                (_, credentials) => serve_http(handler, url, &headers, credentials).await?,
+            };
+            (service, None)
         }
     };
     let connection = Connection {
@@ -168,6 +175,38 @@ fn program_folders(command: &str) -> Vec<std::path::PathBuf> {
     folders
 }
 
+/// rmcp's HTTP clients (the MCP session's and the sign-in's) take TLS from the process-wide
+/// provider: ring, as Warden's own. Building one before it is installed panics.
+pub(super) fn install_tls() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// The session with an HTTP server whose entry signs Warden in as a client of its own (the
+/// client-credentials grant): signed in first when no token is kept, and once more when the server
+/// refuses the kept one (it expired; this grant has no refresh token).
+async fn serve_http_as_client(
+    handler: WardenClient,
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+    client: &McpOAuthClient,
+    credentials: KeychainCredentials,
+    setup: &ClientSetup,
+) -> Result<RunningService<RoleClient, WardenClient>, McpError> {
+    let registered = oauth::registered(client, setup.secrets.as_ref()).await?;
+    let fresh = !credentials.has_tokens().await;
+    if fresh {
+        oauth::sign_in_as_client(url, credentials.clone(), &registered, &client.scopes).await?;
+    }
+    match serve_http(handler.clone(), url, headers, Some(credentials.clone())).await {
+        Err(McpError::NeedsSignIn { .. }) if !fresh => {
+            credentials.forget().await?;
+            oauth::sign_in_as_client(url, credentials.clone(), &registered, &client.scopes).await?;
+            serve_http(handler, url, headers, Some(credentials)).await
+        }
+        served => served,
+    }
+}
+
 /// The session with an HTTP server: with its OAuth tokens when the user signed in to it.
 async fn serve_http(
     handler: WardenClient,
@@ -175,8 +214,7 @@ async fn serve_http(
     headers: &std::collections::BTreeMap<String, String>,
     credentials: Option<KeychainCredentials>,
 ) -> Result<RunningService<RoleClient, WardenClient>, McpError> {
-    // rmcp's HTTP client takes TLS from the process-wide provider: ring, as Warden's own.
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    install_tls();
     let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(header_map(headers)?);
     let served = match credentials {
         Some(credentials) if credentials.has_tokens().await => {

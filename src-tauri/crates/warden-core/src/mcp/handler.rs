@@ -58,6 +58,8 @@ fn token_key(token: &ProgressToken) -> String {
     serde_json::to_string(token).unwrap_or_default()
 }
 
+/// Cloned only to retry a handshake (one connection uses one).
+#[derive(Clone)]
 pub struct WardenClient {
     pub server: String,
     /// The project folder, the one root the server is told about.

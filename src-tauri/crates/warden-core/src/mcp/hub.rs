@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use warden_protocol::{McpServerState, McpServerStatus, McpToolInfo};
+use warden_protocol::{McpOAuthGrant, McpServerState, McpServerStatus, McpToolInfo};
 
 use super::connection::{connect_with, ClientSetup, Connection, McpError};
 use super::names::qualified;
@@ -150,9 +150,11 @@ impl ServerSlot {
         });
     }
 
-    /// Sign the user in to this (HTTP) server; its next connection uses the tokens.
+    /// Sign the user in to this (HTTP) server, as the client its entry names if it names one (by
+    /// itself, without the browser, for the client-credentials grant); its next connection uses
+    /// the tokens.
     pub async fn sign_in(&self, authorizer: &dyn Authorizer) -> Result<(), McpError> {
-        let Transport::Http { url, .. } = &self.spec.transport else {
+        let Transport::Http { url, oauth: client, .. } = &self.spec.transport else {
             return Err(McpError::SignIn("only servers reached by URL sign in".to_owned()));
         };
         let Some(secrets) = &self.setup.secrets else {
@@ -160,7 +162,19 @@ impl ServerSlot {
         };
         let challenge = self.state.lock().await.sign_in.clone().flatten();
         let credentials = KeychainCredentials::new(secrets.clone(), &self.spec.name, url);
-        oauth::sign_in(url, credentials, challenge.as_deref(), None, authorizer).await?;
+        let registered = match client {
+            Some(client) => Some(oauth::registered(client, Some(secrets)).await?),
+            None => None,
+        };
+        match (client, &registered) {
+            (Some(client), Some(registered)) if client.grant == McpOAuthGrant::ClientCredentials => {
+                oauth::sign_in_as_client(url, credentials, registered, &client.scopes).await?
+            }
+            _ => {
+                oauth::sign_in(url, credentials, challenge.as_deref(), registered.as_ref(), authorizer)
+                    .await?
+            }
+        }
         self.close().await;
         *self.state.lock().await = SlotState::default();
         Ok(())

@@ -4,13 +4,16 @@
 //! protocol; Warden keeps the tokens (and refresh tokens) in the OS keychain, never in a file,
 //! split across entries when they are long ([`crate::secrets::chunked`]).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, AuthorizationRequest, CredentialStore, OAuthState, StoredCredentials,
+    AuthError, AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig, CredentialStore,
+    OAuthState, StoredCredentials,
 };
 use sha2::{Digest, Sha256};
+use warden_protocol::McpOAuthClient;
 
 use super::connection::McpError;
 use crate::secrets::{chunked, SecretStore};
@@ -74,6 +77,7 @@ pub trait Authorizer: Send + Sync {
 /// A manager for `url` whose credentials are `credentials`. Private addresses are allowed for the
 /// metadata a server names (a company's own sign-in server); loopback only for a loopback server.
 pub async fn manager(url: &str, credentials: KeychainCredentials) -> Result<AuthorizationManager, McpError> {
+    super::connection::install_tls();
     let mut manager = AuthorizationManager::new_allowing_private_addresses(url)
         .await
         .map_err(|e| McpError::SignIn(e.to_string()))?;
@@ -87,6 +91,21 @@ pub async fn manager(url: &str, credentials: KeychainCredentials) -> Result<Auth
 pub struct Registered {
     pub client_id: String,
     pub client_secret: Option<String>,
+}
+
+/// The client an entry names, its secret taken from the keychain when it says `keychain:NAME`.
+pub async fn registered(
+    client: &McpOAuthClient,
+    secrets: Option<&Arc<dyn SecretStore>>,
+) -> Result<Registered, McpError> {
+    let client_secret = match &client.client_secret {
+        Some(secret) => {
+            let named = BTreeMap::from([("clientSecret".to_owned(), secret.clone())]);
+            super::secrets::resolve(&named, secrets).await?.remove("clientSecret")
+        }
+        None => None,
+    };
+    Ok(Registered { client_id: client.client_id.clone(), client_secret })
 }
 
 /// Sign in to the server at `url`: the whole OAuth flow, the tokens saved in `credentials`.
@@ -116,4 +135,68 @@ pub async fn sign_in(
     let back = authorizer.authorize(&page).await.map_err(McpError::SignIn)?;
     state.handle_callback_url(&back).await.map_err(failed)?;
     Ok(())
+}
+
+/// Sign in to the server at `url` as `client` itself, with its secret (the OAuth client-credentials
+/// grant, SEP-1046: a machine account, no user and no browser); the token is saved in
+/// `credentials`. The token is asked for the server's own address (`resource`), as the MCP
+/// authorization spec requires.
+pub async fn sign_in_as_client(
+    url: &str,
+    credentials: KeychainCredentials,
+    client: &Registered,
+    scopes: &[String],
+) -> Result<(), McpError> {
+    let Some(secret) = &client.client_secret else {
+        return Err(McpError::SignIn(
+            "signing in as a client (`client_credentials`) needs the client's secret (`clientSecret`)"
+                .to_owned(),
+        ));
+    };
+    let config = ClientCredentialsConfig::ClientSecret {
+        client_id: client.client_id.clone(),
+        client_secret: secret.clone(),
+        scopes: scopes.to_vec(),
+        resource: Some(url.to_owned()),
+    };
+    let mut state = OAuthState::Unauthorized(manager(url, credentials).await?);
+    state.authenticate_client_credentials(config).await.map_err(|e| McpError::SignIn(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use warden_protocol::McpOAuthGrant;
+
+    use super::*;
+    use crate::secrets::MemoryStore;
+
+    fn client(secret: Option<&str>) -> McpOAuthClient {
+        McpOAuthClient {
+            client_id: "warden-ci".to_owned(),
+            client_secret: secret.map(str::to_owned),
+            grant: McpOAuthGrant::ClientCredentials,
+            scopes: Vec::new(),
+        }
+    }
+
+    #[tokio::test]
+    async fn an_entrys_client_secret_comes_from_the_keychain_it_names() {
+        let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+        super::super::secrets::keep(store.as_ref(), "ci-secret", "s3cret").await.unwrap();
+        let kept = registered(&client(Some("keychain:ci-secret")), Some(&store)).await.unwrap();
+        assert_eq!((kept.client_id.as_str(), kept.client_secret.as_deref()), ("warden-ci", Some("s3cret")));
+        let missing = registered(&client(Some("keychain:nope")), Some(&store)).await.unwrap_err();
+        assert!(missing.to_string().contains("warden mcp secret nope"), "{missing}");
+        assert_eq!(registered(&client(None), Some(&store)).await.unwrap().client_secret, None);
+    }
+
+    #[tokio::test]
+    async fn signing_in_as_a_client_without_its_secret_says_so_before_any_request() {
+        let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+        let credentials = KeychainCredentials::new(store, "ci", "http://127.0.0.1:9/mcp");
+        let without = Registered { client_id: "warden-ci".to_owned(), client_secret: None };
+        let refused =
+            sign_in_as_client("http://127.0.0.1:9/mcp", credentials, &without, &[]).await.unwrap_err();
+        assert!(refused.to_string().contains("clientSecret"), "{refused}");
+    }
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use warden_protocol::{McpServerConfig, McpToolChoice};
+use warden_protocol::{McpOAuthClient, McpServerConfig, McpToolChoice};
 
 /// The longest server name Warden accepts (the model sees it inside every tool name).
 pub const MAX_SERVER_NAME: usize = 32;
@@ -23,7 +23,12 @@ pub enum Transport {
         network: bool,
     },
     /// A server at an HTTP(S) endpoint (the streamable HTTP transport).
-    Http { url: String, headers: BTreeMap<String, String> },
+    Http {
+        url: String,
+        headers: BTreeMap<String, String>,
+        /// The OAuth client registered for Warden, when the entry names one.
+        oauth: Option<McpOAuthClient>,
+    },
 }
 
 impl Transport {
@@ -93,7 +98,11 @@ impl ServerSpec {
                 if !web || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
                     return Err(ConfigError::BadUrl { name: name.to_owned(), url: url.clone() });
                 }
-                Transport::Http { url: url.clone(), headers: config.headers.clone() }
+                Transport::Http {
+                    url: url.clone(),
+                    headers: config.headers.clone(),
+                    oauth: config.oauth.clone(),
+                }
             }
         };
         Ok(Self { name: name.to_owned(), transport, tools: config.tools.clone(), sampling: config.sampling })
@@ -149,6 +158,7 @@ pub fn specs(servers: &BTreeMap<String, McpServerConfig>) -> (Vec<ServerSpec>, V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use warden_protocol::McpOAuthGrant;
 
     #[test]
     fn the_formats_users_paste_are_read() {
@@ -164,10 +174,36 @@ mod tests {
             matches!(&specs[0].transport, Transport::Stdio { command, network: true, .. } if command == "npx")
         );
         assert!(
-            matches!(&specs[1].transport, Transport::Http { url, headers } if url.ends_with("/mcp") && headers.len() == 1)
+            matches!(&specs[1].transport, Transport::Http { url, headers, .. } if url.ends_with("/mcp") && headers.len() == 1)
         );
         // A bare map of servers (codex's table, converted) is the same thing.
         assert_eq!(parse_servers(r#"{"files": {"command": "x"}}"#).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn an_oauth_client_is_read_with_its_grant_and_the_browser_sign_in_is_the_default() {
+        let servers = parse_servers(
+            r#"{"mcpServers": {
+                "machine": {"url": "https://mcp.example.com/mcp", "oauth": {"clientId": "warden-ci",
+                    "clientSecret": "keychain:ci-secret", "grant": "client_credentials", "scopes": ["read"]}},
+                "person": {"url": "https://other.example.com/mcp", "oauth": {"clientId": "warden"}}
+            }}"#,
+        )
+        .unwrap();
+        let oauth = |name: &str| match ServerSpec::from_config(name, &servers[name]).unwrap().transport {
+            Transport::Http { oauth, .. } => oauth.unwrap(),
+            Transport::Stdio { .. } => panic!("an HTTP server"),
+        };
+        let machine = oauth("machine");
+        assert_eq!(machine.grant, McpOAuthGrant::ClientCredentials);
+        assert_eq!(
+            (machine.client_secret.as_deref(), machine.scopes.as_slice()),
+            (Some("keychain:ci-secret"), &["read".to_owned()][..])
+        );
+        let person = oauth("person");
+        assert_eq!((person.grant, person.client_secret), (McpOAuthGrant::AuthorizationCode, None));
+        let unknown = r#"{"mcpServers": {"x": {"url": "https://h/mcp", "oauth": {"clientId": "c", "grant": "password"}}}}"#;
+        assert!(parse_servers(unknown).is_err(), "an unknown grant is refused, not guessed");
     }
 
     #[test]

@@ -37,7 +37,7 @@ pub fn stdio(name: &str, command: &str, args: &[&str], env: BTreeMap<String, Str
 pub fn http(name: &str, url: &str) -> ServerSpec {
     ServerSpec {
         name: name.to_owned(),
-        transport: Transport::Http { url: url.to_owned(), headers: BTreeMap::new() },
+        transport: Transport::Http { url: url.to_owned(), headers: BTreeMap::new(), oauth: None },
         tools: BTreeMap::new(),
         sampling: false,
     }
