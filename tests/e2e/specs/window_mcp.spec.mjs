@@ -1,7 +1,9 @@
 // An MCP server in the real window: added in Settings → MCP servers (the real server-everything
 // from npm), seen connected with its tools, one tool allowed; then a model's turn calls a tool the
 // approval dialog asks about (naming the server) and the allowed one runs without asking; the tool
-// blocks say which server. The server is removed at the end, for the specs after this one.
+// blocks say which server; a form the server asks for, and a request for the user's model (sampling)
+// once the user lets it ask, each shown over the window. The server is removed at the end, for the
+// specs after this one.
 
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
@@ -110,6 +112,45 @@ export default async function (t) {
     return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
   t.assert(result.includes("Name: Ada Lovelace"), `the server got the name: ${result.slice(0, 300)}`);
   await turnOver(s);
+
+  t.step("a server the user lets sample: its request is shown in full, and only Allow sends it to the model");
+  await openSettings(s);
+  await centre(s, '[data-server="everything"] [data-testid="mcp-sampling"]');
+  await (await s.find('[data-server="everything"] [data-testid="mcp-sampling"]')).click();
+  await s.waitFor("saved", async () => (await text(s, '[data-testid="settings-saved"]')).includes("Saved"));
+  // Started again with the capability offered, the server registers its sampling tool.
+  await s.waitFor(
+    "the sampling tool listed",
+    async () => (await s.count('[data-server="everything"] [data-testid="mcp-tool-choice"][data-tool="trigger-sampling-request"]')) > 0,
+    { timeoutMs: 40_000 },
+  );
+  await closeSettings(s);
+  const before = (await (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json()).length;
+  await send(s, 'please call mcp__everything__trigger-sampling-request {"prompt":"name a colour","maxTokens":50}');
+  await s.waitForTestId("approval-dialog", { timeoutMs: 30_000 });
+  await (await s.byTestId("approval-approve")).click();
+  const request = await s.waitForTestId("mcp-form", { timeoutMs: 30_000 });
+  const shown = await request.text();
+  t.assert(shown.includes("asks to use your model") && shown.includes("name a colour"), `the request is shown: ${shown.slice(0, 300)}`);
+  const early = (await (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json()).slice(before);
+  t.assert(!early.some((r) => JSON.stringify(r.body.messages).includes("name a colour") && !JSON.stringify(r.body.messages).includes("please call")), "nothing reached the model before Allow");
+  await t.shot("sampling-asks");
+  await (await s.byTestId("mcp-form-submit")).click();
+  const sampleCall = '[data-testid="tool-block"][data-tool-name="mcp__everything__trigger-sampling-request"]';
+  await s.waitFor("the call succeeded", async () =>
+    (await s.execute(`return document.querySelector('${sampleCall}')?.getAttribute("data-status")`)) === "success",
+  );
+  const sampled = await s.execute(`
+    const block = document.querySelector('${sampleCall}');
+    block.querySelector('[data-testid="tool-toggle"]').click();
+    return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
+  t.assert(sampled.includes("Warden's test model"), `the model's answer went back through the server: ${sampled.slice(0, 300)}`);
+  await turnOver(s);
+  const requests = (await (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json()).slice(before);
+  const sampling = requests.filter((r) => JSON.stringify(r.body.messages).includes("name a colour") && !JSON.stringify(r.body.messages).includes("please call"));
+  t.assert(sampling.length === 1, `one request for the server: ${sampling.length}`);
+  t.assert(!(sampling[0].body.tools?.length > 0), "sent without tools");
+  t.assert(sampling[0].body.max_tokens === 50, `the server's token limit: ${sampling[0].body.max_tokens}`);
 
   t.step("an HTTP server that needs a sign-in: Sign in, and it connects");
   const [port, authPort] = [await freePort(), await freePort()];
