@@ -525,6 +525,13 @@ export type McpOAuthClient = {
 	 */
 	clientSecret?: string | null,
 	/**
+	 *  Instead of a secret, the client's private key (PKCS#8 PEM, best `keychain:NAME`): Warden
+	 *  proves itself with a JWT signed by it (`private_key_jwt`; `client_credentials` only).
+	 */
+	privateKey?: string | null,
+	/**  What the key signs with: `ES256` (the default) or `RS256`. */
+	signingAlgorithm?: string | null,
+	/**
 	 *  How Warden gets its tokens: the user signs in in the browser as this client
 	 *  (`authorization_code`, the default), or Warden signs in by itself as this client, a machine
 	 *  account with no user in the loop (`client_credentials`).

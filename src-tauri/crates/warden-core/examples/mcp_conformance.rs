@@ -75,14 +75,26 @@ async fn main() {
     // secret kept in the keychain and named in the entry.
     let oauth = match &registered {
         Some(client) if scenario.contains("client-credentials") => {
-            let secret = client.client_secret.clone().unwrap_or_default();
-            warden_core::mcp::secrets::keep(secrets.as_ref(), "conformance-client", &secret).await.unwrap();
-            Some(McpOAuthClient {
+            let context = context();
+            let mut entry = McpOAuthClient {
                 client_id: client.client_id.clone(),
-                client_secret: Some("keychain:conformance-client".to_owned()),
+                client_secret: None,
+                private_key: None,
+                signing_algorithm: context["signing_algorithm"].as_str().map(str::to_owned),
                 grant: McpOAuthGrant::ClientCredentials,
                 scopes: Vec::new(),
-            })
+            };
+            if let Some(key) = context["private_key_pem"].as_str() {
+                warden_core::mcp::secrets::keep(secrets.as_ref(), "conformance-key", key).await.unwrap();
+                entry.private_key = Some("keychain:conformance-key".to_owned());
+            } else {
+                let secret = client.client_secret.clone().unwrap_or_default();
+                warden_core::mcp::secrets::keep(secrets.as_ref(), "conformance-client", &secret)
+                    .await
+                    .unwrap();
+                entry.client_secret = Some("keychain:conformance-client".to_owned());
+            }
+            Some(entry)
         }
         _ => None,
     };
@@ -152,12 +164,20 @@ async fn main() {
     connection.close().await;
 }
 
+/// The scenario's context (`MCP_CONFORMANCE_CONTEXT`), `null` when it has none.
+fn context() -> serde_json::Value {
+    std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .unwrap_or_default()
+}
+
 /// A client registered in advance, from the scenario's context (`client_id`, `client_secret`).
 fn context_client() -> Option<Registered> {
-    let context: serde_json::Value =
-        serde_json::from_str(&std::env::var("MCP_CONFORMANCE_CONTEXT").ok()?).ok()?;
+    let context = context();
     Some(Registered {
         client_id: context["client_id"].as_str()?.to_owned(),
         client_secret: context["client_secret"].as_str().map(str::to_owned),
+        private_key: None,
     })
 }

@@ -63,6 +63,13 @@ pub struct McpOAuthClient {
     /// settings file holds no secret.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_secret: Option<String>,
+    /// Instead of a secret, the client's private key (PKCS#8 PEM, best `keychain:NAME`): Warden
+    /// proves itself with a JWT signed by it (`private_key_jwt`; `client_credentials` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private_key: Option<String>,
+    /// What the key signs with: `ES256` (the default) or `RS256`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signing_algorithm: Option<String>,
     /// How Warden gets its tokens: the user signs in in the browser as this client
     /// (`authorization_code`, the default), or Warden signs in by itself as this client, a machine
     /// account with no user in the loop (`client_credentials`).

@@ -97,7 +97,7 @@ export function McpServerRow({
           </button>{" "}
           <span className="muted">
             {config.oauth?.grant === "client_credentials"
-              ? "Warden signs in with the client's secret."
+              ? "Warden signs in with the client's own secret or key."
               : "The server's sign-in page opens in your browser."}
           </span>
         </p>

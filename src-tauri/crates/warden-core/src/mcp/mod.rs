@@ -12,6 +12,7 @@ mod connection;
 #[allow(deprecated)]
 mod handler;
 mod hub;
+pub mod jwt;
 pub mod names;
 pub mod oauth;
 mod result;
