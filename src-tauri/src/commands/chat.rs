@@ -3,7 +3,8 @@
 use tauri::State;
 use warden_protocol::{CompactionInfo, Message, MessageStamp, ToolImage};
 
-use crate::error::{CommandError, CommandResult};
+use super::off_thread;
+use crate::error::CommandResult;
 use crate::state::AppState;
 
 /// Sends a user message, with images when given (base64 PNG, JPEG, GIF or WebP; checked and
@@ -46,9 +47,7 @@ pub async fn chat_message_stamps(
     conversation_id: String,
 ) -> CommandResult<Vec<MessageStamp>> {
     let engine = state.engine.clone();
-    tauri::async_runtime::spawn_blocking(move || engine.stored_stamps(&conversation_id))
-        .await
-        .map_err(|error| CommandError::internal(format!("Reading the conversation failed: {error}")))
+    off_thread(move || engine.stored_stamps(&conversation_id)).await
 }
 
 /// "Compact now": summarizes the conversation's older part in what the model is sent from now on
@@ -67,9 +66,5 @@ pub async fn chat_compaction(
     conversation_id: String,
 ) -> CommandResult<Option<CompactionInfo>> {
     let engine = state.engine.clone();
-    let found =
-        tauri::async_runtime::spawn_blocking(move || engine.conversation_compaction(&conversation_id))
-            .await
-            .map_err(|error| CommandError::internal(format!("Reading the conversation failed: {error}")))?;
-    Ok(found?)
+    Ok(off_thread(move || engine.conversation_compaction(&conversation_id)).await??)
 }

@@ -4,15 +4,9 @@
 use tauri::State;
 use warden_protocol::{ConversationHit, ConversationPage};
 
-use crate::error::{CommandError, CommandResult};
+use super::off_thread;
+use crate::error::CommandResult;
 use crate::state::AppState;
-
-/// Runs file work on the blocking pool, not on the threads that carry the window's events.
-async fn off_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> CommandResult<T> {
-    tauri::async_runtime::spawn_blocking(work)
-        .await
-        .map_err(|error| CommandError::internal(format!("The conversation list failed: {error}")))
-}
 
 /// The saved conversations, newest first: `limit` of them (1 to 500) from `offset`.
 #[tauri::command]

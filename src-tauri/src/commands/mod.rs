@@ -14,6 +14,16 @@ pub mod project;
 pub mod providers;
 pub mod settings;
 
+/// Runs the store's file work on the blocking pool, not on the threads that carry the window's
+/// events.
+pub(crate) async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> crate::error::CommandResult<T> {
+    tauri::async_runtime::spawn_blocking(work).await.map_err(|error| {
+        crate::error::CommandError::internal(format!("Reading the saved conversations failed: {error}"))
+    })
+}
+
 /// Every command the window may call, for the tauri-specta builder. A macro because
 /// `pick_project_folder` and the app commands are generic over the runtime and the command collector needs it spelled out.
 macro_rules! collect_for {
