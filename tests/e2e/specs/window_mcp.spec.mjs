@@ -30,6 +30,13 @@ const centre = (s, selector) =>
   s.execute(`document.querySelector(${JSON.stringify(selector)}).scrollIntoView({ block: "center" }); return true;`);
 const text = (s, selector) => s.execute(`return document.querySelector(${JSON.stringify(selector)})?.textContent ?? ""`);
 
+/** The text of the tool block `selector`, opened to show its result. */
+const opened = (s, selector) =>
+  s.execute(`
+    const block = document.querySelector(${JSON.stringify(selector)});
+    block.querySelector('[data-testid="tool-toggle"]').click();
+    return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
+
 async function openSettings(s) {
   await (await s.waitForTestId("settings-open")).click();
   await s.waitForTestId("mcp-section");
@@ -106,10 +113,7 @@ export default async function (t) {
   await s.waitFor("the call succeeded", async () =>
     (await s.execute(`return document.querySelector('${formCall}')?.getAttribute("data-status")`)) === "success",
   );
-  const result = await s.execute(`
-    const block = document.querySelector('${formCall}');
-    block.querySelector('[data-testid="tool-toggle"]').click();
-    return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
+  const result = await opened(s, formCall);
   t.assert(result.includes("Name: Ada Lovelace"), `the server got the name: ${result.slice(0, 300)}`);
   await turnOver(s);
 
@@ -140,10 +144,7 @@ export default async function (t) {
   await s.waitFor("the call succeeded", async () =>
     (await s.execute(`return document.querySelector('${sampleCall}')?.getAttribute("data-status")`)) === "success",
   );
-  const sampled = await s.execute(`
-    const block = document.querySelector('${sampleCall}');
-    block.querySelector('[data-testid="tool-toggle"]').click();
-    return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
+  const sampled = await opened(s, sampleCall);
   t.assert(sampled.includes("Warden's test model"), `the model's answer went back through the server: ${sampled.slice(0, 300)}`);
   await turnOver(s);
   const requests = (await (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json()).slice(before);

@@ -18,6 +18,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 
+use super::client_credentials;
 use super::handler::{Elicitor, Shared, WardenClient};
 use super::oauth::{self, KeychainCredentials};
 use super::sampling::ServersModel;
@@ -192,15 +193,16 @@ async fn serve_http_as_client(
     credentials: KeychainCredentials,
     setup: &ClientSetup,
 ) -> Result<RunningService<RoleClient, WardenClient>, McpError> {
-    let registered = oauth::registered(client, setup.secrets.as_ref()).await?;
+    let registered = client_credentials::registered(client, setup.secrets.as_ref()).await?;
     let fresh = !credentials.has_tokens().await;
     if fresh {
-        oauth::sign_in_as_client(url, credentials.clone(), &registered, &client.scopes).await?;
+        client_credentials::sign_in_as_client(url, credentials.clone(), &registered, &client.scopes).await?;
     }
     match serve_http(handler.clone(), url, headers, Some(credentials.clone())).await {
         Err(McpError::NeedsSignIn { .. }) if !fresh => {
             credentials.forget().await?;
-            oauth::sign_in_as_client(url, credentials.clone(), &registered, &client.scopes).await?;
+            client_credentials::sign_in_as_client(url, credentials.clone(), &registered, &client.scopes)
+                .await?;
             serve_http(handler, url, headers, Some(credentials)).await
         }
         served => served,

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use warden_protocol::{McpOAuthGrant, McpServerState, McpServerStatus, McpToolInfo};
 
+use super::client_credentials;
 use super::connection::{connect_with, ClientSetup, Connection, McpError};
 use super::names::qualified;
 use super::oauth::{self, Authorizer, KeychainCredentials};
@@ -163,12 +164,12 @@ impl ServerSlot {
         let challenge = self.state.lock().await.sign_in.clone().flatten();
         let credentials = KeychainCredentials::new(secrets.clone(), &self.spec.name, url);
         let registered = match client {
-            Some(client) => Some(oauth::registered(client, Some(secrets)).await?),
+            Some(client) => Some(client_credentials::registered(client, Some(secrets)).await?),
             None => None,
         };
         match (client, &registered) {
             (Some(client), Some(registered)) if client.grant == McpOAuthGrant::ClientCredentials => {
-                oauth::sign_in_as_client(url, credentials, registered, &client.scopes).await?
+                client_credentials::sign_in_as_client(url, credentials, registered, &client.scopes).await?
             }
             _ => {
                 oauth::sign_in(url, credentials, challenge.as_deref(), registered.as_ref(), authorizer)

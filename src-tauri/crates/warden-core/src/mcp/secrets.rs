@@ -45,28 +45,32 @@ pub async fn resolve(
 ) -> Result<BTreeMap<String, String>, McpError> {
     let mut resolved = BTreeMap::new();
     for (key, value) in values {
-        let value = match value.strip_prefix(PREFIX) {
-            Some(name) => {
-                let Some(store) = store else {
-                    return Err(McpError::Secret(format!(
-                        "`{key}` names the secret `{name}`, but there is no keychain here"
-                    )));
-                };
-                crate::secrets::chunked::load(store.as_ref(), &account(name))
-                    .await
-                    .map_err(|e| McpError::Secret(e.to_string()))?
-                    .ok_or_else(|| {
-                        McpError::Secret(format!(
-                            "`{key}` names the secret `{name}`, which is not in the keychain: keep it with \
-                             `warden mcp secret {name}` or in Settings → MCP servers"
-                        ))
-                    })?
-            }
-            None => value.clone(),
-        };
-        resolved.insert(key.clone(), value);
+        resolved.insert(key.clone(), resolve_value(key, value, store).await?);
     }
     Ok(resolved)
+}
+
+/// `value` of the field `key`, the kept secret when it says `keychain:NAME`.
+pub async fn resolve_value(
+    key: &str,
+    value: &str,
+    store: Option<&Arc<dyn SecretStore>>,
+) -> Result<String, McpError> {
+    let Some(name) = value.strip_prefix(PREFIX) else { return Ok(value.to_owned()) };
+    let Some(store) = store else {
+        return Err(McpError::Secret(format!(
+            "`{key}` names the secret `{name}`, but there is no keychain here"
+        )));
+    };
+    crate::secrets::chunked::load(store.as_ref(), &account(name))
+        .await
+        .map_err(|e| McpError::Secret(e.to_string()))?
+        .ok_or_else(|| {
+            McpError::Secret(format!(
+                "`{key}` names the secret `{name}`, which is not in the keychain: keep it with \
+                 `warden mcp secret {name}` or in Settings → MCP servers"
+            ))
+        })
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ mod chunk_queue;
 mod common;
 mod error;
 mod factory;
-mod http;
+pub(crate) mod http;
 pub mod ndjson;
 pub mod ollama;
 pub mod openai;
