@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Warden's release packages: a .deb and an .rpm, each holding the desktop app
-# (/usr/bin/warden-desktop, its menu entry and icons), the `warden` command line (/usr/bin/warden)
-# and the licence. Release profile (LTO); the version is the workspace's (src-tauri/Cargo.toml).
+# (/usr/bin/warden-desktop, its menu entry and icons), the `warden` command line (/usr/bin/warden
+# and the engine it hands commands to, /usr/lib/warden/warden-engine) and the licence. Release
+# profile (LTO); the version is the workspace's (src-tauri/Cargo.toml).
 #
 #   scripts/package.sh                      packages in src-tauri/target/packages/
 #
@@ -32,12 +33,17 @@ VERSION=$(cd src-tauri && cargo metadata --no-deps --format-version 1 --locked |
 log "building the warden command line $VERSION (release)"
 (cd src-tauri && cargo build --release --locked -p warden-cli)
 
-# What this build adds to tauri.conf.json: the command line in /usr/bin, and the update settings.
+# What this build adds to tauri.conf.json: the command line (the small `warden` front in /usr/bin and
+# the engine it hands commands to, where the front looks for it), and the update settings.
 # The packages are signed below, once recompressed: not by the bundler.
 CONFIG=$(
-  CLI="$TARGET_DIR/release/warden" LICENCE="$ROOT/LICENSE" python3 - <<'EOF'
+  CLI="$TARGET_DIR/release/warden" ENGINE="$TARGET_DIR/release/warden-engine" LICENCE="$ROOT/LICENSE" python3 - <<'EOF'
 import json, os
-files = {"/usr/bin/warden": os.environ["CLI"], "/usr/share/doc/warden/copyright": os.environ["LICENCE"]}
+files = {
+    "/usr/bin/warden": os.environ["CLI"],
+    "/usr/lib/warden/warden-engine": os.environ["ENGINE"],
+    "/usr/share/doc/warden/copyright": os.environ["LICENCE"],
+}
 config = {
     "bundle": {
         "createUpdaterArtifacts": False,

@@ -95,6 +95,13 @@ dpkg -L warden | sort >"$WORK/files.txt"
 check "apt installed warden $VERSION" test "$(dpkg-query -W -f='${Version}' warden)" = "$VERSION"
 check "warden --version says $VERSION" test "$(/usr/bin/warden --version)" = "warden $VERSION"
 check "warden is on the PATH" test "$(command -v warden)" = /usr/bin/warden
+check "the engine the warden front hands commands to is /usr/lib/warden/warden-engine" \
+  test -x /usr/lib/warden/warden-engine -a "$(/usr/lib/warden/warden-engine --version)" = "warden $VERSION"
+BOXED=$(mktemp -d "$WORK/boxed.XXXXXX")
+check "warden sandbox runs a command in the box: the project writable, its exit status passed through" \
+  bash -c '/usr/bin/warden sandbox --project "$1" -- sh -c "echo made > \"$1/made\"; exit 3"; [ $? -eq 3 ] && [ -s "$1/made" ]' _ "$BOXED"
+check "warden sandbox refuses a write outside the project" \
+  bash -c '! /usr/bin/warden sandbox --project "$1" -- sh -c "echo x > \"$2/outside\"" 2>/dev/null && [ ! -e "$2/outside" ]' _ "$BOXED" "$WORK"
 check "the desktop app is /usr/bin/warden-desktop" test -x /usr/bin/warden-desktop
 DESKTOP=$(grep -E '^/usr/share/applications/.*\.desktop$' "$WORK/files.txt" | head -1)
 check "a menu entry that starts warden-desktop with its icon" \

@@ -187,6 +187,12 @@ pub struct SandboxArgs {
     pub command: Vec<std::ffi::OsString>,
 }
 
+impl From<SandboxArgs> for warden_cli::sandbox_cmd::BoxRequest {
+    fn from(args: SandboxArgs) -> Self {
+        Self { project: args.project, network: args.network, write: args.write, command: args.command }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProviderArg {
     Anthropic,
@@ -303,6 +309,37 @@ pub struct ToolArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The front runs a sandbox command line itself only where the engine's parser reads the same
+    /// request from it: the front must not widen, narrow or invent a box.
+    #[test]
+    fn the_front_runs_only_what_the_engine_would_parse_the_same() {
+        use warden_cli::front::{route, Route};
+        let lines: &[&[&str]] = &[
+            &["sandbox", "--", "true"],
+            &["sandbox", "--project", "/p", "--", "sh", "-c", "exit 3"],
+            &["sandbox", "--project=/p", "--network", "--write", "/a", "--write=/b", "--", "ls", "--", "-l"],
+            &["sandbox", "--write", "/a=b", "--", "x"],
+            &["sandbox", "--network", "--project", "/p", "--", "--", "x"],
+            &["sandbox", "--project", "/p", "--project", "/q", "--", "x"],
+            &["sandbox", "--network", "--network", "--", "x"],
+            &["sandbox", "--project=", "--", "x"],
+            &["sandbox", "--help"],
+            &["sandbox", "x"],
+        ];
+        let mut taken = 0;
+        for line in lines {
+            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            let Route::Sandbox(front) = route(&args) else { continue };
+            taken += 1;
+            let parsed = Cli::try_parse_from(std::iter::once("warden").chain(line.iter().copied()));
+            let Ok(Cli { command: Command::Sandbox(engine), .. }) = parsed else {
+                panic!("the front runs {line:?}, the engine refuses it: {parsed:?}");
+            };
+            assert_eq!(front, engine.into(), "{line:?}");
+        }
+        assert_eq!(taken, 5, "the plain forms above are the front's");
+    }
 
     #[test]
     fn the_contract_parses() {

@@ -5,22 +5,36 @@
 //! machine (nothing runs unboxed from here). Where bubblewrap is installed but cannot create its
 //! namespaces, it says so itself and exits 1.
 //!
-//! It runs before Warden starts its async runtime and skips the mechanism probe (see
-//! [`containment::mechanism_unprobed`]): a script may start many boxes, and each pays only for its
-//! own.
+//! The `warden` front runs it for a well-formed command line without starting the engine (see
+//! [`crate::front`]), and the engine runs it for every other spelling clap accepts; either way it
+//! skips the mechanism probe (see [`containment::mechanism_unprobed`]): a script may start many
+//! boxes, and each pays only for its own.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use warden_core::config::WardenHome;
 use warden_core::containment::{self, BoxPolicy};
 
-use crate::args::SandboxArgs;
 use crate::sanitize;
+
+/// What `warden sandbox` was asked for, however it was parsed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoxRequest {
+    /// The writable project folder; the current directory when absent.
+    pub project: Option<PathBuf>,
+    /// The network allowed (loopback included).
+    pub network: bool,
+    /// More writable folders.
+    pub write: Vec<PathBuf>,
+    /// The command and its arguments (at least the command).
+    pub command: Vec<OsString>,
+}
 
 /// The status for "the box could not be set up" (as `env`, `nice` and `timeout` use 125).
 const SETUP_FAILED: u8 = 125;
 
-pub fn run(args: SandboxArgs) -> u8 {
+pub fn run(args: BoxRequest) -> u8 {
     match prepare(&args) {
         Ok(launch) => exec(launch),
         Err(message) => {
@@ -30,7 +44,7 @@ pub fn run(args: SandboxArgs) -> u8 {
     }
 }
 
-fn prepare(args: &SandboxArgs) -> Result<containment::Launch, String> {
+fn prepare(args: &BoxRequest) -> Result<containment::Launch, String> {
     let mechanism = containment::mechanism_unprobed();
     if !mechanism.is_contained() {
         return Err(format!("commands cannot be contained on this machine ({})", mechanism.describe()));

@@ -2,6 +2,7 @@ mod checkpoint;
 mod contained;
 mod environ;
 mod exec;
+mod front;
 mod mcp;
 mod process;
 mod reaper;

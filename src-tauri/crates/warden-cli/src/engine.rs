@@ -1,5 +1,6 @@
-//! `warden`: the headless faces of the engine. `warden exec` runs a whole turn and prints its
-//! events; `warden tool` runs one tool through the same registry, sandbox and policy;
+//! `warden-engine`: the headless faces of the engine, started by the `warden` front (see
+//! [`warden_cli::front`]) with the command line it was given. `warden exec` runs a whole turn and
+//! prints its events; `warden tool` runs one tool through the same registry, sandbox and policy;
 //! `warden sandbox` runs any command in the box the agent's commands run in; `warden checkpoint`
 //! lists, compares and restores the checkpoints taken before each change; `warden mcp` lists, adds
 //! and removes the MCP servers whose tools the agent gets; `warden sessions` lists, shows, searches
@@ -11,8 +12,6 @@ mod checkpoint_cmd;
 mod exec;
 mod mcp_cmd;
 mod render;
-mod sandbox_cmd;
-mod sanitize;
 mod sessions_cmd;
 mod signals;
 mod tool_cmd;
@@ -20,6 +19,7 @@ mod tool_cmd;
 use std::process::ExitCode;
 
 use clap::Parser;
+use warden_cli::{sandbox_cmd, sanitize};
 
 use args::{Cli, Command};
 
@@ -42,7 +42,7 @@ fn main() -> ExitCode {
     }
     // One box and done: no runtime to start.
     let cli = match cli.command {
-        Command::Sandbox(args) => return ExitCode::from(sandbox_cmd::run(args)),
+        Command::Sandbox(args) => return ExitCode::from(sandbox_cmd::run(args.into())),
         Command::Checkpoint(args) => return ExitCode::from(checkpoint_cmd::run(args)),
         Command::Sessions(args) => return ExitCode::from(sessions_cmd::run(args)),
         command => Cli { command, ..cli },
@@ -59,7 +59,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Exec(args) => exec::run(args).await,
             Command::Tool(args) => tool_cmd::run(args).await,
-            Command::Sandbox(args) => sandbox_cmd::run(args),
+            Command::Sandbox(args) => sandbox_cmd::run(args.into()),
             Command::Checkpoint(args) => checkpoint_cmd::run(args),
             Command::Mcp(args) => mcp_cmd::run(args).await,
             Command::Sessions(args) => sessions_cmd::run(args),

@@ -1,0 +1,43 @@
+//! `warden`: the front of the command line (see [`warden_cli::front`]). A plain `warden sandbox`
+//! runs here; everything else replaces this process with `warden-engine`.
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::process::ExitCode;
+
+use warden_cli::front::{self, Route};
+use warden_cli::{sandbox_cmd, sanitize};
+
+/// The status for "the engine could not be started" (a shell's "command not found").
+const NO_ENGINE: u8 = 127;
+
+fn main() -> ExitCode {
+    let mut args = std::env::args_os();
+    let program = args.next().unwrap_or_else(|| OsString::from("warden"));
+    let args: Vec<OsString> = args.collect();
+    match front::route(&args) {
+        Route::Sandbox(request) => {
+            // As the engine does first: keys given in the environment leave it (the box gets the
+            // credential-stripped environment either way).
+            warden_core::secrets::env_keys::capture_and_scrub();
+            ExitCode::from(sandbox_cmd::run(request))
+        }
+        Route::Engine => ExitCode::from(engine(program, &args)),
+    }
+}
+
+/// Replace this process with the engine, given the same arguments; returns only on failure.
+fn engine(program: OsString, args: &[OsString]) -> u8 {
+    let found = std::env::current_exe()
+        .map_err(|e| format!("cannot find where warden runs from: {e}"))
+        .and_then(|front| front::engine_beside(&front));
+    let error = match found {
+        Ok(engine) => {
+            let error = std::process::Command::new(&engine).arg0(program).args(args).exec();
+            format!("cannot start {}: {error}", engine.display())
+        }
+        Err(message) => message,
+    };
+    eprintln!("warden: {}", sanitize::body(&error));
+    NO_ENGINE
+}
