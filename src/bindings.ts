@@ -516,9 +516,34 @@ export type McpElicitAnswer =
 /**  `mcp:elicit`: a server asks the user to fill in a form. */
 export type McpElicitEvent = McpElicit;
 
+/**
+ *  The identity provider of an enterprise-managed sign-in (SEP-990, "cross-app access"): the user's
+ *  ID token from it is exchanged there for an identity assertion (ID-JAG) addressed to the MCP
+ *  server's authorization server, which exchanges that for the server's token.
+ */
+export type McpIdentityProvider = {
+	/**  The provider's issuer (`https://company.okta.com`). */
+	issuer: string,
+	/**  Its token endpoint, where the exchange is made. */
+	tokenEndpoint: string,
+	/**  The client registered with the provider for Warden. */
+	clientId: string,
+	/**  That client's secret, best `keychain:NAME`; none for a public client. */
+	clientSecret?: string | null,
+	/**  The user's ID token from the provider, best `keychain:NAME` (`warden mcp secret NAME`). */
+	idToken: string,
+};
+
 /**  An OAuth client registered for Warden with an MCP server's authorization server. */
 export type McpOAuthClient = {
-	clientId: string,
+	/**  The client id the server's administrator registered for Warden. */
+	clientId?: string | null,
+	/**
+	 *  Or, without a registered client: the https address of a client ID metadata document that
+	 *  describes Warden (SEP-991), hosted by your organisation. Warden gives it as its client id
+	 *  where the authorization server accepts such documents, and registers itself where not.
+	 */
+	clientMetadataUrl?: string | null,
 	/**
 	 *  The client's secret, best as `keychain:NAME` (kept with `warden mcp secret NAME`) so the
 	 *  settings file holds no secret.
@@ -537,8 +562,10 @@ export type McpOAuthClient = {
 	 *  account with no user in the loop (`client_credentials`).
 	 */
 	grant?: McpOAuthGrant,
-	/**  The scopes to ask for (`client_credentials`; empty: the server's default). */
+	/**  The scopes to ask for (`client_credentials`, `enterprise`; empty: the server's default). */
 	scopes?: string[],
+	/**  Your company's identity provider, for the `enterprise` grant. */
+	idp?: McpIdentityProvider | null,
 };
 
 /**  How Warden gets an MCP server's OAuth tokens. */
@@ -546,7 +573,12 @@ export type McpOAuthGrant =
 /**  The user signs in in the browser (PKCE, a loopback redirect). */
 "authorization_code" | 
 /**  Warden signs in with the client's own credentials (SEP-1046), no browser. */
-"client_credentials";
+"client_credentials" | 
+/**
+ *  Enterprise-managed (SEP-990): the user's ID token from the company's identity provider
+ *  ([`McpOAuthClient::idp`]) stands for the sign-in, no browser.
+ */
+"enterprise";
 
 /**
  *  One configured MCP server. Exactly one of `command` (stdio) and `url` (streamable HTTP) is set;

@@ -11,13 +11,13 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde_json::json;
-use warden_core::mcp::oauth::{sign_in, Authorizer, KeychainCredentials, Registered};
+use warden_core::mcp::oauth::{sign_in, Authorizer, Identity, KeychainCredentials, Registered};
 use warden_core::mcp::{
     connect_with, ClientSetup, Connection, Elicitation, Elicitor, McpError, ServerSpec, Transport,
 };
 use warden_core::secrets::{MemoryStore, SecretStore};
 use warden_core::tool::OutputSink;
-use warden_protocol::{McpOAuthClient, McpOAuthGrant};
+use warden_protocol::{McpIdentityProvider, McpOAuthClient, McpOAuthGrant};
 
 /// The user who approves at once: the suite's authorization server redirects straight back, so
 /// its page is fetched without following the redirect, and the redirect is where the user lands.
@@ -60,6 +60,11 @@ impl Elicitor for AcceptsDefaults {
     }
 }
 
+/// The client ID metadata document this client is known by (SEP-991), as an entry's
+/// `clientMetadataUrl` names it: the suite's authorization servers that accept such documents take
+/// it as the client id (the address the SDKs' conformance clients use; nothing is fetched from it).
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
 /// How many times a scenario may send the user to sign in (a server that keeps asking for more
 /// must not loop).
 const SIGN_INS: usize = 3;
@@ -77,12 +82,14 @@ async fn main() {
         Some(client) if scenario.contains("client-credentials") => {
             let context = context();
             let mut entry = McpOAuthClient {
-                client_id: client.client_id.clone(),
+                client_id: Some(client.client_id.clone()),
+                client_metadata_url: None,
                 client_secret: None,
                 private_key: None,
                 signing_algorithm: context["signing_algorithm"].as_str().map(str::to_owned),
                 grant: McpOAuthGrant::ClientCredentials,
                 scopes: Vec::new(),
+                idp: None,
             };
             if let Some(key) = context["private_key_pem"].as_str() {
                 warden_core::mcp::secrets::keep(secrets.as_ref(), "conformance-key", key).await.unwrap();
@@ -96,11 +103,41 @@ async fn main() {
             }
             Some(entry)
         }
+        // The enterprise-managed sign-in (SEP-990): the user's ID token from the scenario's identity
+        // provider, and the client's secret at the server's authorization server, both kept in the
+        // keychain and named in the entry.
+        Some(client) if scenario.contains("cross-app-access") => {
+            let context = context();
+            let keep = |name: &'static str, value: String| {
+                let secrets = secrets.clone();
+                async move { warden_core::mcp::secrets::keep(secrets.as_ref(), name, &value).await.unwrap() }
+            };
+            keep("conformance-client", client.client_secret.clone().unwrap_or_default()).await;
+            keep("conformance-id-token", context["idp_id_token"].as_str().unwrap_or_default().to_owned())
+                .await;
+            let text = |key: &str| context[key].as_str().unwrap_or_default().to_owned();
+            Some(McpOAuthClient {
+                client_id: Some(client.client_id.clone()),
+                client_metadata_url: None,
+                client_secret: Some("keychain:conformance-client".to_owned()),
+                private_key: None,
+                signing_algorithm: None,
+                grant: McpOAuthGrant::Enterprise,
+                scopes: Vec::new(),
+                idp: Some(McpIdentityProvider {
+                    issuer: text("idp_issuer"),
+                    token_endpoint: text("idp_token_endpoint"),
+                    client_id: text("idp_client_id"),
+                    client_secret: None,
+                    id_token: "keychain:conformance-id-token".to_owned(),
+                }),
+            })
+        }
         _ => None,
     };
     let spec = ServerSpec {
         name: "conformance".to_owned(),
-        transport: Transport::Http { url, headers: BTreeMap::new(), oauth },
+        transport: Transport::Http { url, headers: BTreeMap::new(), oauth: oauth.map(Box::new) },
         tools: BTreeMap::new(),
         sampling: false,
     };
@@ -142,9 +179,10 @@ async fn main() {
                 println!("signing in (challenge: {challenge:?})");
                 let Transport::Http { url, .. } = &spec.transport else { unreachable!() };
                 let credentials = KeychainCredentials::new(setup.secrets.clone().unwrap(), &spec.name, url);
+                let identity =
+                    Identity { registered: registered.as_ref(), metadata_url: Some(CLIENT_METADATA_URL) };
                 if let Err(error) =
-                    sign_in(url, credentials, challenge.as_deref(), registered.as_ref(), &ApprovesAtOnce)
-                        .await
+                    sign_in(url, credentials, challenge.as_deref(), identity, &ApprovesAtOnce).await
                 {
                     println!("sign-in failed: {error}");
                     return;

@@ -58,7 +58,14 @@ pub struct McpServerConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct McpOAuthClient {
-    pub client_id: String,
+    /// The client id the server's administrator registered for Warden.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    /// Or, without a registered client: the https address of a client ID metadata document that
+    /// describes Warden (SEP-991), hosted by your organisation. Warden gives it as its client id
+    /// where the authorization server accepts such documents, and registers itself where not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_metadata_url: Option<String>,
     /// The client's secret, best as `keychain:NAME` (kept with `warden mcp secret NAME`) so the
     /// settings file holds no secret.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -75,9 +82,31 @@ pub struct McpOAuthClient {
     /// account with no user in the loop (`client_credentials`).
     #[serde(default)]
     pub grant: McpOAuthGrant,
-    /// The scopes to ask for (`client_credentials`; empty: the server's default).
+    /// The scopes to ask for (`client_credentials`, `enterprise`; empty: the server's default).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scopes: Vec<String>,
+    /// Your company's identity provider, for the `enterprise` grant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idp: Option<McpIdentityProvider>,
+}
+
+/// The identity provider of an enterprise-managed sign-in (SEP-990, "cross-app access"): the user's
+/// ID token from it is exchanged there for an identity assertion (ID-JAG) addressed to the MCP
+/// server's authorization server, which exchanges that for the server's token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct McpIdentityProvider {
+    /// The provider's issuer (`https://company.okta.com`).
+    pub issuer: String,
+    /// Its token endpoint, where the exchange is made.
+    pub token_endpoint: String,
+    /// The client registered with the provider for Warden.
+    pub client_id: String,
+    /// That client's secret, best `keychain:NAME`; none for a public client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<String>,
+    /// The user's ID token from the provider, best `keychain:NAME` (`warden mcp secret NAME`).
+    pub id_token: String,
 }
 
 /// How Warden gets an MCP server's OAuth tokens.
@@ -89,6 +118,9 @@ pub enum McpOAuthGrant {
     AuthorizationCode,
     /// Warden signs in with the client's own credentials (SEP-1046), no browser.
     ClientCredentials,
+    /// Enterprise-managed (SEP-990): the user's ID token from the company's identity provider
+    /// ([`McpOAuthClient::idp`]) stands for the sign-in, no browser.
+    Enterprise,
 }
 
 impl Default for McpServerConfig {

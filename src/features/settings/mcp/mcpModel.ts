@@ -17,9 +17,18 @@ export function withServers(s: Settings, servers: Servers): Settings {
 export function oauthClientText(config: McpServerConfig): string | null {
   const client = config.url ? config.oauth : null;
   if (!client) return null;
-  return client.grant === "client_credentials"
-    ? `Signs in by itself as the OAuth client ${client.clientId} (client credentials: no browser, no user)`
-    : `Signs in as the OAuth client ${client.clientId} registered for Warden, in your browser`;
+  if (client.grant === "enterprise") {
+    const provider = client.idp?.issuer ?? "(no idp)";
+    return `Signs in by itself with your ID token from ${provider} (enterprise-managed: no browser), as the OAuth client ${client.clientId ?? "(no clientId)"}`;
+  }
+  if (client.grant === "client_credentials") {
+    return `Signs in by itself as the OAuth client ${client.clientId ?? "(no clientId)"} (client credentials: no browser, no user)`;
+  }
+  if (client.clientId) return `Signs in as the OAuth client ${client.clientId} registered for Warden, in your browser`;
+  if (client.clientMetadataUrl) {
+    return `Signs in in your browser, known by the client metadata document ${client.clientMetadataUrl} where the server takes one`;
+  }
+  return null;
 }
 
 export function reachedBy(config: McpServerConfig): string {

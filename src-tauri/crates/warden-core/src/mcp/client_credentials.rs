@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rmcp::transport::auth::{
     ClientCredentialsConfig, CredentialStore, OAuthState, OAuthTokenResponse, StoredCredentials,
 };
-use warden_protocol::McpOAuthClient;
+use warden_protocol::{McpOAuthClient, McpOAuthGrant};
 
 use super::connection::McpError;
 use super::jwt;
@@ -17,11 +17,15 @@ use super::oauth::{manager, KeychainCredentials, Registered};
 use super::secrets::resolve_value;
 use crate::secrets::SecretStore;
 
-/// The client an entry names, its secret taken from the keychain when it says `keychain:NAME`.
+/// The client an entry names, its secret taken from the keychain when it says `keychain:NAME`;
+/// `None` when it names no client id (only a client metadata document, say).
 pub async fn registered(
     client: &McpOAuthClient,
     secrets: Option<&Arc<dyn SecretStore>>,
-) -> Result<Registered, McpError> {
+) -> Result<Option<Registered>, McpError> {
+    let Some(client_id) = &client.client_id else {
+        return Ok(None);
+    };
     let client_secret = match &client.client_secret {
         Some(secret) => Some(resolve_value("clientSecret", secret, secrets).await?),
         None => None,
@@ -34,7 +38,43 @@ pub async fn registered(
         }
         None => None,
     };
-    Ok(Registered { client_id: client.client_id.clone(), client_secret, private_key })
+    Ok(Some(Registered { client_id: client_id.clone(), client_secret, private_key }))
+}
+
+/// The client an entry signs in as by itself (`client_credentials`): it must name one.
+pub async fn machine_client(
+    client: &McpOAuthClient,
+    secrets: Option<&Arc<dyn SecretStore>>,
+) -> Result<Registered, McpError> {
+    registered(client, secrets).await?.ok_or_else(|| {
+        McpError::SignIn("signing in as a client by itself needs the client's id (`clientId`)".to_owned())
+    })
+}
+
+/// Whether an entry's client signs in by itself, with no browser and no user at a page: the
+/// client-credentials grant, or the enterprise-managed sign-in with the user's ID token.
+pub fn signs_in_by_itself(client: &McpOAuthClient) -> bool {
+    matches!(client.grant, McpOAuthGrant::ClientCredentials | McpOAuthGrant::Enterprise)
+}
+
+/// Sign in to the server at `url` as an entry's client, by itself ([`signs_in_by_itself`]).
+pub async fn sign_in_by_itself(
+    url: &str,
+    credentials: KeychainCredentials,
+    client: &McpOAuthClient,
+    secrets: Option<&Arc<dyn SecretStore>>,
+) -> Result<(), McpError> {
+    let registered = machine_client(client, secrets).await?;
+    match (client.grant, &client.idp) {
+        (McpOAuthGrant::Enterprise, Some(idp)) => {
+            let provider = super::enterprise::provider(idp, secrets).await?;
+            super::enterprise::sign_in(url, credentials, &registered, &provider, &client.scopes).await
+        }
+        (McpOAuthGrant::Enterprise, None) => {
+            Err(McpError::SignIn("the enterprise sign-in needs the identity provider (`idp`)".to_owned()))
+        }
+        _ => sign_in_as_client(url, credentials, &registered, &client.scopes).await,
+    }
 }
 
 /// Sign in to the server at `url` as `client` itself (the OAuth client-credentials grant,
@@ -150,19 +190,19 @@ fn now_secs() -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use warden_protocol::McpOAuthGrant;
-
     use super::*;
     use crate::secrets::MemoryStore;
 
     fn client(secret: Option<&str>) -> McpOAuthClient {
         McpOAuthClient {
-            client_id: "warden-ci".to_owned(),
+            client_id: Some("warden-ci".to_owned()),
+            client_metadata_url: None,
             client_secret: secret.map(str::to_owned),
             private_key: None,
             signing_algorithm: None,
             grant: McpOAuthGrant::ClientCredentials,
             scopes: Vec::new(),
+            idp: None,
         }
     }
 
@@ -170,15 +210,19 @@ mod tests {
     async fn an_entrys_client_secret_comes_from_the_keychain_it_names() {
         let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
         super::super::secrets::keep(store.as_ref(), "ci-secret", "s3cret").await.unwrap();
-        let kept = registered(&client(Some("keychain:ci-secret")), Some(&store)).await.unwrap();
+        let kept = machine_client(&client(Some("keychain:ci-secret")), Some(&store)).await.unwrap();
         assert_eq!((kept.client_id.as_str(), kept.client_secret.as_deref()), ("warden-ci", Some("s3cret")));
-        let missing = registered(&client(Some("keychain:nope")), Some(&store)).await.unwrap_err();
+        let missing = machine_client(&client(Some("keychain:nope")), Some(&store)).await.unwrap_err();
         assert!(missing.to_string().contains("warden mcp secret nope"), "{missing}");
-        assert_eq!(registered(&client(None), Some(&store)).await.unwrap().client_secret, None);
+        assert_eq!(machine_client(&client(None), Some(&store)).await.unwrap().client_secret, None);
+        let unnamed = McpOAuthClient { client_id: None, ..client(None) };
+        assert!(registered(&unnamed, Some(&store)).await.unwrap().is_none(), "no id, no registered client");
+        let refused = machine_client(&unnamed, Some(&store)).await.unwrap_err();
+        assert!(refused.to_string().contains("clientId"), "{refused}");
 
         super::super::secrets::keep(store.as_ref(), "ci-key", "-----BEGIN PRIVATE KEY-----").await.unwrap();
         let keyed = McpOAuthClient { private_key: Some("keychain:ci-key".to_owned()), ..client(None) };
-        let with_key = registered(&keyed, Some(&store)).await.unwrap();
+        let with_key = machine_client(&keyed, Some(&store)).await.unwrap();
         assert_eq!(
             with_key.private_key,
             Some(("-----BEGIN PRIVATE KEY-----".to_owned(), jwt::Algorithm::Es256)),
@@ -186,7 +230,7 @@ mod tests {
         );
         assert!(!format!("{with_key:?}").contains("BEGIN"), "the key is not in its debug form");
         let hs = McpOAuthClient { signing_algorithm: Some("HS256".to_owned()), ..keyed };
-        assert!(registered(&hs, Some(&store)).await.unwrap_err().to_string().contains("ES256 or RS256"));
+        assert!(machine_client(&hs, Some(&store)).await.unwrap_err().to_string().contains("ES256 or RS256"));
     }
 
     #[tokio::test]

@@ -27,7 +27,7 @@ use super::spawn::{spawn, ServerProcess, StderrTail};
 use crate::containment::BoxPolicy;
 use crate::secrets::SecretStore;
 use crate::tool::OutputSink;
-use warden_protocol::{McpOAuthClient, McpOAuthGrant};
+use warden_protocol::McpOAuthClient;
 
 /// How many resources and prompts Settings lists per server.
 pub const CATALOG_MAX: usize = 200;
@@ -130,7 +130,7 @@ pub async fn connect_with(
                 setup.secrets.as_ref().map(|store| KeychainCredentials::new(store.clone(), &spec.name, url));
             let headers = super::secrets::resolve(headers, setup.secrets.as_ref()).await?;
             let service = match (oauth, credentials) {
-                (Some(client), Some(credentials)) if client.grant == McpOAuthGrant::ClientCredentials => {
+                (Some(client), Some(credentials)) if client_credentials::signs_in_by_itself(client) => {
                     serve_http_as_client(handler, url, &headers, client, credentials, setup).await?
                 }
                 (_, credentials) => serve_http(handler, url, &headers, credentials).await?,
@@ -193,16 +193,15 @@ async fn serve_http_as_client(
     credentials: KeychainCredentials,
     setup: &ClientSetup,
 ) -> Result<RunningService<RoleClient, WardenClient>, McpError> {
-    let registered = client_credentials::registered(client, setup.secrets.as_ref()).await?;
+    let secrets = setup.secrets.as_ref();
     let fresh = !credentials.has_tokens().await;
     if fresh {
-        client_credentials::sign_in_as_client(url, credentials.clone(), &registered, &client.scopes).await?;
+        client_credentials::sign_in_by_itself(url, credentials.clone(), client, secrets).await?;
     }
     match serve_http(handler.clone(), url, headers, Some(credentials.clone())).await {
         Err(McpError::NeedsSignIn { .. }) if !fresh => {
             credentials.forget().await?;
-            client_credentials::sign_in_as_client(url, credentials.clone(), &registered, &client.scopes)
-                .await?;
+            client_credentials::sign_in_by_itself(url, credentials.clone(), client, secrets).await?;
             serve_http(handler, url, headers, Some(credentials)).await
         }
         served => served,
@@ -221,6 +220,8 @@ async fn serve_http(
     let served = match credentials {
         Some(credentials) if credentials.has_tokens().await => {
             let mut manager = oauth::manager(url, credentials).await?;
+            let metadata = super::discovery::resolve(&manager, url, None).await?;
+            manager.set_metadata(metadata);
             let ready = manager.initialize_from_store().await.map_err(|e| McpError::SignIn(e.to_string()))?;
             if !ready {
                 return Err(McpError::NeedsSignIn { challenge: None });

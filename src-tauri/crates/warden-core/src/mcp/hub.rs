@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use warden_protocol::{McpOAuthGrant, McpServerState, McpServerStatus, McpToolInfo};
+use warden_protocol::{McpServerState, McpServerStatus, McpToolInfo};
 
 use super::client_credentials;
 use super::connection::{connect_with, ClientSetup, Connection, McpError};
@@ -163,17 +163,20 @@ impl ServerSlot {
         };
         let challenge = self.state.lock().await.sign_in.clone().flatten();
         let credentials = KeychainCredentials::new(secrets.clone(), &self.spec.name, url);
-        let registered = match client {
-            Some(client) => Some(client_credentials::registered(client, Some(secrets)).await?),
-            None => None,
-        };
-        match (client, &registered) {
-            (Some(client), Some(registered)) if client.grant == McpOAuthGrant::ClientCredentials => {
-                client_credentials::sign_in_as_client(url, credentials, registered, &client.scopes).await?
+        match client {
+            Some(client) if client_credentials::signs_in_by_itself(client) => {
+                client_credentials::sign_in_by_itself(url, credentials, client, Some(secrets)).await?
             }
             _ => {
-                oauth::sign_in(url, credentials, challenge.as_deref(), registered.as_ref(), authorizer)
-                    .await?
+                let registered = match client {
+                    Some(client) => client_credentials::registered(client, Some(secrets)).await?,
+                    None => None,
+                };
+                let identity = oauth::Identity {
+                    registered: registered.as_ref(),
+                    metadata_url: client.as_ref().and_then(|c| c.client_metadata_url.as_deref()),
+                };
+                oauth::sign_in(url, credentials, challenge.as_deref(), identity, authorizer).await?
             }
         }
         self.close().await;

@@ -7,6 +7,8 @@
 
 mod browser;
 mod connection;
+mod discovery;
+pub mod enterprise;
 // Roots and logging are deprecated by the 2026-07-28 draft (SEP-2577) but are part of the protocol
 // versions Warden speaks, 2025-06-18 and 2025-11-25.
 pub mod client_credentials;

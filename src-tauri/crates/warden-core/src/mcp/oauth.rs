@@ -1,14 +1,16 @@
 //! Signing in to an MCP server over HTTP with OAuth 2.1, as the MCP authorization spec has it:
 //! discovery from the server's 401 (protected-resource and authorization-server metadata), dynamic
 //! client registration, PKCE, the user's browser and a loopback redirect. `rmcp`'s `auth` does the
-//! protocol; Warden keeps the tokens (and refresh tokens) in the OS keychain, never in a file,
-//! split across entries when they are long ([`crate::secrets::chunked`]).
+//! protocol (discovery with one allowance, [`super::discovery`]); Warden keeps the tokens (and
+//! refresh tokens) in the OS keychain, never in a file, split across entries when they are long
+//! ([`crate::secrets::chunked`]).
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, AuthorizationRequest, CredentialStore, OAuthState, StoredCredentials,
+    AuthError, AuthorizationManager, AuthorizationRequest, AuthorizationSession, CredentialStore, OAuthState,
+    StoredCredentials,
 };
 use sha2::{Digest, Sha256};
 
@@ -102,6 +104,15 @@ impl std::fmt::Debug for Registered {
     }
 }
 
+/// Who Warden is to the authorization server: a client registered for it, or the address of a
+/// client ID metadata document (SEP-991) where the server accepts those; with neither (or where the
+/// server takes neither), Warden registers itself (dynamic client registration).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Identity<'a> {
+    pub registered: Option<&'a Registered>,
+    pub metadata_url: Option<&'a str>,
+}
+
 /// Sign in to the server at `url`: the whole OAuth flow, the tokens saved in `credentials`.
 /// `challenge` is the server's `WWW-Authenticate` from its 401 or 403, when there was one (it can
 /// name the metadata and the scopes a call needs).
@@ -109,22 +120,28 @@ pub async fn sign_in(
     url: &str,
     credentials: KeychainCredentials,
     challenge: Option<&str>,
-    registered: Option<&Registered>,
+    identity: Identity<'_>,
     authorizer: &dyn Authorizer,
 ) -> Result<(), McpError> {
     let failed = |e: AuthError| McpError::SignIn(e.to_string());
-    let mut state = OAuthState::Unauthorized(manager(url, credentials).await?);
+    let mut manager = manager(url, credentials).await?;
+    let metadata = super::discovery::resolve(&manager, url, challenge).await?;
+    manager.set_metadata(metadata);
     let mut request = AuthorizationRequest::new(authorizer.redirect_uri()).with_client_name("Warden");
     if let Some(challenge) = challenge {
         request = request.with_challenge(challenge);
     }
-    if let Some(client) = registered {
+    if let Some(metadata_url) = identity.metadata_url {
+        request = request.with_client_metadata_url(metadata_url);
+    }
+    if let Some(client) = identity.registered {
         request = request.with_preregistered_client(&client.client_id);
         if let Some(secret) = &client.client_secret {
             request = request.with_client_secret(secret);
         }
     }
-    state.start_authorization(request).await.map_err(failed)?;
+    let session = AuthorizationSession::new(manager, request).await.map_err(|(_, e)| failed(e))?;
+    let mut state = OAuthState::Session(session);
     let page = state.get_authorization_url().await.map_err(failed)?;
     let back = authorizer.authorize(&page).await.map_err(McpError::SignIn)?;
     state.handle_callback_url(&back).await.map_err(failed)?;

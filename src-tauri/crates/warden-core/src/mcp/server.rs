@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use warden_protocol::{McpOAuthClient, McpServerConfig, McpToolChoice};
+use warden_protocol::{McpOAuthClient, McpOAuthGrant, McpServerConfig, McpToolChoice};
 
 /// The longest server name Warden accepts (the model sees it inside every tool name).
 pub const MAX_SERVER_NAME: usize = 32;
@@ -26,8 +26,8 @@ pub enum Transport {
     Http {
         url: String,
         headers: BTreeMap<String, String>,
-        /// The OAuth client registered for Warden, when the entry names one.
-        oauth: Option<McpOAuthClient>,
+        /// How Warden signs in, when the entry says (boxed: it is the larger part of an entry).
+        oauth: Option<Box<McpOAuthClient>>,
     },
 }
 
@@ -65,6 +65,19 @@ pub enum ConfigError {
     UnknownType { name: String, kind: String },
     #[error("MCP server `{name}`: `{url}` is not an http:// or https:// address")]
     BadUrl { name: String, url: String },
+    #[error(
+        "MCP server `{name}`: `clientMetadataUrl` must be the https address of a document \
+         (https://host/path/client.json), not `{url}`"
+    )]
+    BadClientMetadataUrl { name: String, url: String },
+    #[error("MCP server `{0}` signs in as a client by itself (`{1}`): it needs `clientId`")]
+    MachineWithoutClientId(String, &'static str),
+    #[error(
+        "MCP server `{0}` signs in with your company's identity provider (`enterprise`): it needs `idp` \
+         with the provider's `issuer` and `tokenEndpoint` (http:// or https:// addresses), `clientId` and \
+         `idToken`"
+    )]
+    EnterpriseWithoutProvider(String),
     #[error("the MCP configuration is not valid JSON: {0}")]
     Json(String),
     #[error("the MCP configuration has no `mcpServers` object")]
@@ -98,15 +111,53 @@ impl ServerSpec {
                 if !web || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
                     return Err(ConfigError::BadUrl { name: name.to_owned(), url: url.clone() });
                 }
+                if let Some(client) = &config.oauth {
+                    check_oauth(name, client)?;
+                }
                 Transport::Http {
                     url: url.clone(),
                     headers: config.headers.clone(),
-                    oauth: config.oauth.clone(),
+                    oauth: config.oauth.clone().map(Box::new),
                 }
             }
         };
         Ok(Self { name: name.to_owned(), transport, tools: config.tools.clone(), sampling: config.sampling })
     }
+}
+
+/// An entry's OAuth client as far as it can be judged before signing in: a client metadata
+/// document is an https address with a path (SEP-991: the address is the client id), and a client
+/// that signs in by itself names its id.
+fn check_oauth(name: &str, client: &McpOAuthClient) -> Result<(), ConfigError> {
+    if let Some(address) = &client.client_metadata_url {
+        let document = url::Url::parse(address)
+            .is_ok_and(|u| u.scheme() == "https" && u.host().is_some() && !matches!(u.path(), "" | "/"));
+        if !document {
+            return Err(ConfigError::BadClientMetadataUrl { name: name.to_owned(), url: address.clone() });
+        }
+    }
+    let grant = match client.grant {
+        McpOAuthGrant::AuthorizationCode => return Ok(()),
+        McpOAuthGrant::ClientCredentials => "client_credentials",
+        McpOAuthGrant::Enterprise => "enterprise",
+    };
+    if client.client_id.is_none() {
+        return Err(ConfigError::MachineWithoutClientId(name.to_owned(), grant));
+    }
+    if client.grant == McpOAuthGrant::Enterprise {
+        let web =
+            |address: &str| url::Url::parse(address).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+        let complete = client.idp.as_ref().is_some_and(|idp| {
+            web(&idp.issuer)
+                && web(&idp.token_endpoint)
+                && !idp.client_id.is_empty()
+                && !idp.id_token.is_empty()
+        });
+        if !complete {
+            return Err(ConfigError::EnterpriseWithoutProvider(name.to_owned()));
+        }
+    }
+    Ok(())
 }
 
 /// The `type` values the configurations in the wild use for the two transports Warden speaks.
@@ -158,7 +209,6 @@ pub fn specs(servers: &BTreeMap<String, McpServerConfig>) -> (Vec<ServerSpec>, V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warden_protocol::McpOAuthGrant;
 
     #[test]
     fn the_formats_users_paste_are_read() {
@@ -186,12 +236,14 @@ mod tests {
             r#"{"mcpServers": {
                 "machine": {"url": "https://mcp.example.com/mcp", "oauth": {"clientId": "warden-ci",
                     "clientSecret": "keychain:ci-secret", "grant": "client_credentials", "scopes": ["read"]}},
-                "person": {"url": "https://other.example.com/mcp", "oauth": {"clientId": "warden"}}
+                "person": {"url": "https://other.example.com/mcp", "oauth": {"clientId": "warden"}},
+                "documented": {"url": "https://third.example.com/mcp",
+                    "oauth": {"clientMetadataUrl": "https://warden.example.org/oauth/client.json"}}
             }}"#,
         )
         .unwrap();
         let oauth = |name: &str| match ServerSpec::from_config(name, &servers[name]).unwrap().transport {
-            Transport::Http { oauth, .. } => oauth.unwrap(),
+            Transport::Http { oauth, .. } => *oauth.unwrap(),
             Transport::Stdio { .. } => panic!("an HTTP server"),
         };
         let machine = oauth("machine");
@@ -202,8 +254,35 @@ mod tests {
         );
         let person = oauth("person");
         assert_eq!((person.grant, person.client_secret), (McpOAuthGrant::AuthorizationCode, None));
+        let documented = oauth("documented");
+        assert_eq!(
+            (documented.client_id, documented.client_metadata_url.as_deref(), documented.grant),
+            (None, Some("https://warden.example.org/oauth/client.json"), McpOAuthGrant::AuthorizationCode)
+        );
         let unknown = r#"{"mcpServers": {"x": {"url": "https://h/mcp", "oauth": {"clientId": "c", "grant": "password"}}}}"#;
         assert!(parse_servers(unknown).is_err(), "an unknown grant is refused, not guessed");
+        let spec = |oauth: &str| {
+            parse_servers(&format!(
+                r#"{{"mcpServers": {{"x": {{"url": "https://h/mcp", "oauth": {oauth}}}}}}}"#
+            ))
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+        };
+        for bad in ["http://warden.example.org/client.json", "https://warden.example.org/", "client.json"] {
+            let said = spec(&format!(r#"{{"clientMetadataUrl": "{bad}"}}"#)).unwrap_err();
+            assert!(said.contains("https address of a document"), "{bad}: {said}");
+        }
+        let said = spec(r#"{"grant": "client_credentials", "clientSecret": "keychain:s"}"#).unwrap_err();
+        assert!(said.contains("needs `clientId`"), "{said}");
+        let idp = r#"{"issuer": "https://idp.example", "tokenEndpoint": "https://idp.example/token",
+            "clientId": "warden", "idToken": "keychain:sso"}"#;
+        spec(&format!(r#"{{"grant": "enterprise", "clientId": "c", "idp": {idp}}}"#)).unwrap();
+        let said = spec(r#"{"grant": "enterprise", "clientId": "c"}"#).unwrap_err();
+        assert!(said.contains("needs `idp`"), "{said}");
+        let bad_endpoint = idp.replace("https://idp.example/token", "token");
+        let said = spec(&format!(r#"{{"grant": "enterprise", "clientId": "c", "idp": {bad_endpoint}}}"#))
+            .unwrap_err();
+        assert!(said.contains("needs `idp`"), "{said}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod contained;
 mod engine;
+mod issuer;
 mod lifecycle;
 mod oauth;
 mod transports;
