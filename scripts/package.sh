@@ -31,7 +31,7 @@ VERSION=$(cd src-tauri && cargo metadata --no-deps --format-version 1 --locked |
   python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "warden-desktop"))')
 
 log "building the warden command line $VERSION (release)"
-(cd src-tauri && cargo build --release --locked -p warden-cli)
+bash scripts/build_cli.sh
 
 # What this build adds to tauri.conf.json: the command line (the small `warden` front in /usr/bin and
 # the engine it hands commands to, where the front looks for it), and the update settings.

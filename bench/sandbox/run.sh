@@ -23,7 +23,7 @@ command -v hyperfine >/dev/null || { echo "missing hyperfine (bash scripts/setup
 command -v bwrap >/dev/null || { echo "missing bwrap (bash scripts/setup.sh installs bubblewrap)" >&2; exit 1; }
 
 echo "== building warden (release)"
-(cd "$repo/src-tauri" && cargo build --release -q -p warden-cli)
+bash "$repo/scripts/build_cli.sh"
 warden="${CARGO_TARGET_DIR:-$repo/src-tauri/target}/release/warden"
 engine="${CARGO_TARGET_DIR:-$repo/src-tauri/target}/release/warden-engine"
 project=$(mktemp -d)

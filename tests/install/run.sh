@@ -97,6 +97,8 @@ check "warden --version says $VERSION" test "$(/usr/bin/warden --version)" = "wa
 check "warden is on the PATH" test "$(command -v warden)" = /usr/bin/warden
 check "the engine the warden front hands commands to is /usr/lib/warden/warden-engine" \
   test -x /usr/lib/warden/warden-engine -a "$(/usr/lib/warden/warden-engine --version)" = "warden $VERSION"
+check "the warden front is linked statically (no shared library to load for each box)" \
+  bash -c '! readelf -d /usr/bin/warden | grep -q "(NEEDED)"'
 BOXED=$(mktemp -d "$WORK/boxed.XXXXXX")
 check "warden sandbox runs a command in the box: the project writable, its exit status passed through" \
   bash -c '/usr/bin/warden sandbox --project "$1" -- sh -c "echo made > \"$1/made\"; exit 3"; [ $? -eq 3 ] && [ -s "$1/made" ]' _ "$BOXED"

@@ -37,6 +37,16 @@ fn a_plain_sandbox_runs_without_the_engine_and_everything_else_says_it_is_missin
     assert_ne!(out.status.code(), Some(0));
     assert!(!outside.path().join("written").exists(), "the front's box is the agent's box");
 
+    // Without HOME the front leaves even a plain sandbox to the engine (see front::home_is_set).
+    let project_arg = project.path().to_str().unwrap();
+    let homeless = Command::new(&front)
+        .args(["sandbox", "--project", project_arg, "--", "true"])
+        .env_remove("HOME")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(homeless.status.code(), Some(127), "{}", text(&homeless.stderr));
+
     for args in [&["--version"][..], &["sandbox", "--help"], &["exec", "hi"]] {
         let out = run(&front, args);
         let stderr = text(&out.stderr);

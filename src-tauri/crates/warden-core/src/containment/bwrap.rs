@@ -104,8 +104,9 @@ pub(super) fn launch(
     let mut args = arguments(policy, cwd);
     let mut fds = Vec::new();
     #[cfg(target_os = "linux")]
-    for fd in super::seccomp::filters(policy.network)? {
+    {
         use std::os::fd::AsRawFd;
+        let fd = super::seccomp::filter(policy.network)?;
         args.push("--add-seccomp-fd".into());
         args.push(fd.as_raw_fd().to_string().into());
         fds.push(fd);

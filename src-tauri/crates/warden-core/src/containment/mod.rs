@@ -199,7 +199,7 @@ fn platform() -> Mechanism {
 pub struct Launch {
     pub program: PathBuf,
     pub args: Vec<OsString>,
-    /// Descriptors the program must inherit (the seccomp programs bubblewrap reads, the lock of
+    /// Descriptors the program must inherit (the seccomp program bubblewrap reads, the lock of
     /// the Landlock box's scratch folder). They are close-on-exec; [`Launch::inherit_fds`] clears
     /// that in the child.
     pub fds: Vec<OwnedFd>,

@@ -100,7 +100,7 @@ pub(super) fn launch(
     let scoped = abi >= SCOPED_ABI;
     let scratch = scratch::create()?;
     let ruleset = rules::ruleset(policy, &scratch.path, scoped)?;
-    let programs = super::seccomp::programs(policy.network)?;
+    let program = super::seccomp::program(policy.network)?;
     let script = if scoped { format!("{LAUNCHER}{REAPER}") } else { LAUNCHER.to_owned() };
     let mut args: Vec<OsString> = vec!["-c".into(), script.into(), "warden-box".into()];
     args.push(scratch.path.clone().into_os_string());
@@ -112,6 +112,6 @@ pub(super) fn launch(
         // The scratch folder's lock, held by the command for as long as any of it runs.
         fds: vec![scratch.lock],
         contained: true,
-        restriction: Some(Arc::new(Restriction::new(ruleset, programs))),
+        restriction: Some(Arc::new(Restriction::new(ruleset, program))),
     })
 }

@@ -1,5 +1,5 @@
 //! The part of the box that runs in the child, between fork and exec: no new privileges, the
-//! Landlock ruleset, the seccomp filters. Everything it uses was made in the parent.
+//! Landlock ruleset, the seccomp filter. Everything it uses was made in the parent.
 
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
@@ -8,24 +8,24 @@ use std::sync::Arc;
 use nix::libc;
 use seccompiler::BpfProgram;
 
-/// A Landlock ruleset ready to enforce and the seccomp programs to load after it.
+/// A Landlock ruleset ready to enforce and the seccomp program to load after it.
 pub(in crate::containment) struct Restriction {
     ruleset: OwnedFd,
-    programs: [BpfProgram; 2],
+    program: BpfProgram,
 }
 
 impl std::fmt::Debug for Restriction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Restriction")
             .field("ruleset", &self.ruleset)
-            .field("programs", &self.programs.iter().map(Vec::len).collect::<Vec<_>>())
+            .field("program", &self.program.len())
             .finish()
     }
 }
 
 impl Restriction {
-    pub(super) fn new(ruleset: OwnedFd, programs: [BpfProgram; 2]) -> Self {
-        Self { ruleset, programs }
+    pub(super) fn new(ruleset: OwnedFd, program: BpfProgram) -> Self {
+        Self { ruleset, program }
     }
 
     /// Restrict the child of `command` before it executes its program. A failure fails the spawn:
@@ -35,7 +35,7 @@ impl Restriction {
         let this = Arc::clone(this);
         // SAFETY: the closure runs in the forked child, which has a single thread, between fork
         // and exec, where only async-signal-safe calls are allowed. It allocates nothing and takes
-        // no lock: it reads the ruleset descriptor and the seccomp programs (built and owned by
+        // no lock: it reads the ruleset descriptor and the seccomp program (built and owned by
         // the parent before the fork, kept alive by the Arc the closure owns) and makes three
         // kinds of system calls: prctl(2), landlock_restrict_self(2), and seccomp(2) through
         // `seccompiler::apply_filter`, which builds its `sock_fprog` on the stack and allocates
@@ -61,12 +61,10 @@ impl Restriction {
         if unsafe { libc::syscall(libc::SYS_landlock_restrict_self, self.ruleset.as_raw_fd(), 0u32) } != 0 {
             return Err(std::io::Error::last_os_error());
         }
-        for program in &self.programs {
-            seccompiler::apply_filter(program).map_err(|error| match error {
-                seccompiler::Error::Prctl(e) | seccompiler::Error::Seccomp(e) => e,
-                _ => std::io::Error::from_raw_os_error(libc::EINVAL),
-            })?;
-        }
+        seccompiler::apply_filter(&self.program).map_err(|error| match error {
+            seccompiler::Error::Prctl(e) | seccompiler::Error::Seccomp(e) => e,
+            _ => std::io::Error::from_raw_os_error(libc::EINVAL),
+        })?;
         Ok(())
     }
 }
