@@ -141,6 +141,11 @@ export const commands = {
 	/**  Forget the sign-in to the HTTP server `name` (its tokens leave the keychain). */
 	mcpSignOut: (name: string) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_sign_out", { name })),
 	/**
+	 *  Read the resource `uri` of the server `name` (started when it is not running), to go with the
+	 *  user's next message: its text, binary parts named, cut at 50,000 characters.
+	 */
+	mcpReadResource: (name: string, uri: string) => typedError<McpResourceText, CommandError>(__TAURI_INVOKE("mcp_read_resource", { name, uri })),
+	/**
 	 *  The chosen project's own `.mcp.json`, when it has one: its servers and what the user chose for
 	 *  this content (never used before they approve it).
 	 */
@@ -579,6 +584,17 @@ export type McpOAuthGrant =
  *  ([`McpOAuthClient::idp`]) stands for the sign-in, no browser.
  */
 "enterprise";
+
+/**
+ *  An MCP resource read to go with a message: its text parts, and its binary parts named with
+ *  their type and size; cut at a limit (`truncated`).
+ */
+export type McpResourceText = {
+	server: string,
+	uri: string,
+	text: string,
+	truncated: boolean,
+};
 
 /**
  *  One configured MCP server. Exactly one of `command` (stdio) and `url` (streamable HTTP) is set;

@@ -369,6 +369,36 @@ fn mcp_servers_are_pasted_checked_saved_and_reported() {
     assert!(app.invoke("settings_get", json!({})).unwrap()["mcpServers"].get("empty").is_none());
 }
 
+/// A resource of a real MCP server (server-everything over stdio, in the box) read for the next
+/// message: its text as the server gave it, a binary part named and not shown, and an unknown
+/// server or address refused in words.
+#[test]
+fn an_mcp_resource_is_read_for_a_message() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let dir = tempfile::tempdir().unwrap();
+    let project = std::fs::canonicalize(dir.path()).unwrap();
+    let server = warden_testkit::mcp::server_bin("mcp-server-everything");
+    let mut settings = app.invoke("settings_get", json!({})).unwrap();
+    settings["projectDir"] = json!(project.to_string_lossy());
+    settings["mcpServers"] = json!({"everything": {"command": server.to_string_lossy(), "args": ["stdio"]}});
+    app.invoke("settings_set", json!({"settings": settings})).unwrap();
+
+    let read = |uri: &str| app.invoke("mcp_read_resource", json!({"name": "everything", "uri": uri}));
+    let text = read("demo://resource/dynamic/text/7").unwrap();
+    assert_eq!((text["server"].as_str(), text["truncated"].as_bool()), (Some("everything"), Some(false)));
+    let said = text["text"].as_str().unwrap();
+    assert!(said.starts_with("Resource 7: This is a plaintext resource"), "{said}");
+    let blob = read("demo://resource/dynamic/blob/7").unwrap();
+    let said = blob["text"].as_str().unwrap();
+    assert!(said.starts_with("[text/plain, ") && said.ends_with(" bytes, not shown]"), "{said}");
+
+    let unknown = read("demo://resource/dynamic/text/none").unwrap_err();
+    assert_eq!(unknown["code"], "PROVIDER", "{unknown}");
+    assert!(unknown["message"].as_str().unwrap().contains("could not read the resource"), "{unknown}");
+    let nobody = app.invoke("mcp_read_resource", json!({"name": "nobody", "uri": "x://y"})).unwrap_err();
+    assert_eq!(nobody["code"], "INVALID_INPUT", "{nobody}");
+}
+
 /// The window learns which instruction files the model reads, and may open only those: a path the
 /// webview makes up (another file of the project, one outside it) is refused and opens nothing.
 #[test]

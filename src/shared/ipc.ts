@@ -45,6 +45,7 @@ export type {
   McpElicit,
   McpServerConfig,
   McpServerStatus,
+  McpResourceText,
   McpToolChoice,
   ProjectMcpOffer,
   Message as HistoryMessage,
@@ -204,6 +205,8 @@ export const api = {
   mcpParse: (json: string) => unwrap("mcp_parse", commands.mcpParse(json)),
   /** Signs in to an MCP server reached by URL: its page opens in the browser; resolves once signed in. */
   mcpSignIn: (name: string) => unwrap("mcp_sign_in", commands.mcpSignIn(name)),
+  /** Reads an MCP server's resource to go with the next message (text; binary parts named; cut at 50,000 characters). */
+  mcpReadResource: (name: string, uri: string) => unwrap("mcp_read_resource", commands.mcpReadResource(name, uri)),
   /** Forgets the sign-in to an MCP server (its tokens leave the keychain). */
   mcpSignOut: (name: string) => unwrap("mcp_sign_out", commands.mcpSignOut(name)),
   /** The user's answer to an MCP server's form (`accept` with the values, `decline`, `cancel`). */

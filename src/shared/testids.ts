@@ -74,6 +74,13 @@ export const TID = {
   composerImageRemove: "composer-image-remove",
   composerImageError: "composer-image-error", // a file that is not an image, too large, one too many
   composerImageHint: "composer-image-hint", // the model does not take images
+  composerResourceAttach: "composer-resource-attach", // opens the list of MCP servers' resources
+  composerResourceMenu: "composer-resource-menu", // that list (or why it is empty)
+  composerResourceItem: "composer-resource-item", // one resource in it; + data-server, data-uri
+  composerResources: "composer-resources", // the resources attached to the next message
+  composerResource: "composer-resource", // one of them; + data-uri
+  composerResourceRemove: "composer-resource-remove",
+  composerResourceError: "composer-resource-error", // a resource that could not be read
 
   // images in the conversation
   messageImages: "message-images", // a user message's images

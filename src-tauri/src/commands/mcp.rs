@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use tauri::State;
-use warden_protocol::{McpServerConfig, McpServerStatus};
+use warden_protocol::{McpResourceText, McpServerConfig, McpServerStatus};
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
 use crate::state::AppState;
@@ -47,12 +47,24 @@ pub async fn mcp_sign_out(state: State<'_, AppState>, name: String) -> CommandRe
     state.engine.mcp_sign_out(&name).await.map_err(mcp_error)
 }
 
+/// Read the resource `uri` of the server `name` (started when it is not running), to go with the
+/// user's next message: its text, binary parts named, cut at 50,000 characters.
+#[tauri::command]
+#[specta::specta]
+pub async fn mcp_read_resource(
+    state: State<'_, AppState>,
+    name: String,
+    uri: String,
+) -> CommandResult<McpResourceText> {
+    state.engine.mcp_read_resource(&name, &uri).await.map_err(mcp_error)
+}
+
 fn mcp_error(error: warden_core::setup::McpSetupError) -> CommandError {
     use warden_core::setup::McpSetupError as E;
     let code = match &error {
         E::Unknown(_) | E::Config(_) => CommandErrorCode::InvalidInput,
         E::Save(_) => CommandErrorCode::Settings,
-        E::SignIn(_) => CommandErrorCode::Provider,
+        E::SignIn(_) | E::Read(_) => CommandErrorCode::Provider,
     };
     CommandError::new(code, error.to_string())
 }

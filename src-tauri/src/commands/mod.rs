@@ -67,6 +67,7 @@ macro_rules! collect_for {
             mcp::mcp_parse,
             mcp::mcp_sign_in,
             mcp::mcp_sign_out,
+            mcp::mcp_read_resource,
             mcp::mcp_project_offer,
             mcp::mcp_project_choose,
             mcp::mcp_secret_set,

@@ -7,11 +7,14 @@ import {
   type DragEvent,
   type KeyboardEvent,
 } from "react";
-import type { ToolImage } from "../../shared/ipc";
+import type { McpResourceText, ToolImage } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { imageSrc } from "../../shared/ui/Images";
 import { attachedOf, draftOf, keepAttached, keepDraft, type AttachedImage } from "./drafts";
 import { ACCEPT, MAX_IMAGES, nextImageId, toImage } from "./imageFiles";
+import { AttachedResources } from "./AttachedResources";
+import { ResourceAttach } from "./ResourceAttach";
+import { withResources } from "./resources";
 
 /** The field grows with its text up to this share of the window, then scrolls. */
 const MAX_HEIGHT_SHARE = 0.4;
@@ -52,6 +55,8 @@ export function Composer({
     keepAttached(conversationId, next);
   };
   const [imageError, setImageError] = useState<string | null>(null);
+  // MCP resources for the next message (their text goes with it; not kept with the draft).
+  const [resources, setResources] = useState<readonly McpResourceText[]>([]);
   const [reading, setReading] = useState(0);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -89,16 +94,18 @@ export function Composer({
     // Only the count matters; the callback may be a new function each render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [imageCount]);
-  const canSend = !running && !disabled && reading === 0 && (text.trim().length > 0 || images.length > 0);
+  const canSend =
+    !running && !disabled && reading === 0 && (text.trim().length > 0 || images.length > 0 || resources.length > 0);
 
   const send = () => {
     if (!canSend) return;
     onSend(
-      text.trim(),
+      withResources(text.trim(), resources),
       images.map(({ mediaType, data }) => ({ mediaType, data })),
     );
     setText("");
     setImages([]);
+    setResources([]);
     setImageError(null);
   };
 
@@ -191,6 +198,13 @@ export function Composer({
           ))}
         </ul>
       )}
+      <AttachedResources
+        resources={resources}
+        onRemove={(uri) => {
+          setResources(resources.filter((resource) => resource.uri !== uri));
+          input.current?.focus();
+        }}
+      />
       {imageError && (
         <p className="field-error small" role="alert" data-testid={TID.composerImageError}>
           {imageError}
@@ -222,6 +236,13 @@ export function Composer({
             />
           </svg>
         </button>
+        <ResourceAttach
+          disabled={disabled}
+          onAttach={(resource) => {
+            setResources([...resources.filter((r) => r.uri !== resource.uri), resource]);
+            input.current?.focus();
+          }}
+        />
         <input
           ref={filePicker}
           type="file"

@@ -1,8 +1,9 @@
 // An MCP server in the real window: added in Settings → MCP servers (the real server-everything
 // from npm), seen connected with its tools, one tool allowed; then a model's turn calls a tool the
 // approval dialog asks about (naming the server) and the allowed one runs without asking; the tool
-// blocks say which server; a form the server asks for, and a request for the user's model (sampling)
-// once the user lets it ask, each shown over the window. The server is removed at the end, for the
+// blocks say which server; one of its resources attached to a message reaches the model with it; a
+// form the server asks for, and a request for the user's model (sampling) once the user lets it
+// ask, each shown over the window. The server is removed at the end, for the
 // specs after this one.
 
 import { spawn } from "node:child_process";
@@ -99,6 +100,24 @@ export default async function (t) {
   t.assert((await s.count('[data-testid="approval-dialog"]')) === 0, "no approval was asked");
   await turnOver(s);
   await t.shot("ran");
+
+  t.step("a resource of the server attached to a message: its text goes to the model with it");
+  await (await s.byTestId("composer-resource-attach")).click();
+  const item = await s.waitForTestId("composer-resource-item", { timeoutMs: 30_000 });
+  const uri = await item.attr("data-uri");
+  await item.click();
+  await s.waitFor("the resource attached", async () => (await s.count('[data-testid="composer-resource"]')) === 1, { timeoutMs: 30_000 });
+  await t.shot("resource-attached");
+  const sentBefore = (await (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json()).length;
+  await send(s, "what does the attached resource say?");
+  await turnOver(s);
+  const withResource = (await (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json())
+    .slice(sentBefore)
+    .map((r) => JSON.stringify(r.body.messages));
+  t.assert(
+    withResource.some((m) => m.includes("Attached from the MCP server “everything”: " + uri) && m.includes("what does the attached resource say?")),
+    `the model got the resource with the message: ${withResource.join(" ").slice(0, 400)}`,
+  );
 
   t.step("a server asks for a form: the window shows it, and what the user typed goes back");
   await send(s, 'please call mcp__everything__trigger-elicitation-request {}');

@@ -90,6 +90,17 @@ pub struct McpOAuthClient {
     pub idp: Option<McpIdentityProvider>,
 }
 
+/// An MCP resource read to go with a message: its text parts, and its binary parts named with
+/// their type and size; cut at a limit (`truncated`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct McpResourceText {
+    pub server: String,
+    pub uri: String,
+    pub text: String,
+    pub truncated: bool,
+}
+
 /// The identity provider of an enterprise-managed sign-in (SEP-990, "cross-app access"): the user's
 /// ID token from it is exchanged there for an identity assertion (ID-JAG) addressed to the MCP
 /// server's authorization server, which exchanges that for the server's token.

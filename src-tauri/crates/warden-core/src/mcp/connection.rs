@@ -29,6 +29,9 @@ use crate::secrets::SecretStore;
 use crate::tool::OutputSink;
 use warden_protocol::McpOAuthClient;
 
+/// How long reading a resource may take.
+const RESOURCE_READ_TIME: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// How many resources and prompts Settings lists per server.
 pub const CATALOG_MAX: usize = 200;
 
@@ -345,6 +348,15 @@ impl Connection {
             })
             .await
             .clone()
+    }
+
+    /// Read the resource at `uri` (within [`RESOURCE_READ_TIME`]).
+    pub async fn read_resource(&self, uri: &str) -> Result<Vec<rmcp::model::ResourceContents>, McpError> {
+        let params = rmcp::model::ReadResourceRequestParams::new(uri);
+        match tokio::time::timeout(RESOURCE_READ_TIME, self.service.peer().read_resource(params)).await {
+            Ok(read) => Ok(read.map_err(|e| self.service_error(e))?.contents),
+            Err(_) => Err(McpError::Timeout(RESOURCE_READ_TIME.as_secs())),
+        }
     }
 
     /// The last lines a stdio server wrote to stderr.

@@ -18,6 +18,7 @@ mod hub;
 pub mod jwt;
 pub mod names;
 pub mod oauth;
+pub mod resource;
 mod result;
 pub mod sampling;
 pub mod secrets;

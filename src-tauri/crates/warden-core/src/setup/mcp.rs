@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use warden_protocol::{McpServerConfig, McpServerState, McpServerStatus};
+use warden_protocol::{McpResourceText, McpServerConfig, McpServerState, McpServerStatus};
 
 use super::{Engine, SetupError};
 use crate::mcp::{ConfigError, ServerSpec};
@@ -19,6 +19,8 @@ pub enum McpSetupError {
     Save(#[from] crate::config::ConfigError),
     #[error("{0}")]
     SignIn(String),
+    #[error("could not read the resource: {0}")]
+    Read(String),
 }
 
 impl Engine {
@@ -93,6 +95,15 @@ impl Engine {
     ) -> Result<(), McpSetupError> {
         let slot = self.mcp_slot(name).await?;
         slot.sign_in(authorizer).await.map_err(|e| McpSetupError::SignIn(e.to_string()))
+    }
+
+    /// Read the resource `uri` of the server `name` (started when it is not running), to go with
+    /// the user's next message.
+    pub async fn mcp_read_resource(&self, name: &str, uri: &str) -> Result<McpResourceText, McpSetupError> {
+        let slot = self.mcp_slot(name).await?;
+        let connection = slot.connection().await.map_err(McpSetupError::Read)?;
+        let contents = connection.read_resource(uri).await.map_err(|e| McpSetupError::Read(e.to_string()))?;
+        Ok(crate::mcp::resource::as_text(name, uri, &contents))
     }
 
     /// Forget the sign-in to the HTTP server `name` (its tokens leave the keychain).
