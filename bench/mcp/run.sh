@@ -2,7 +2,9 @@
 # MCP client benchmark: Warden's client (rmcp under Warden's connection, release build) against the
 # official TypeScript SDK's client, on the same server (server-everything over stdio), in the same
 # run, alternating. Each round is a fresh process of each client: start the server, list its tools
-# (the start-up figure), then CALLS sequential `echo` calls (the per-call figure).
+# (the start-up figure), then CALLS sequential `echo` calls (the per-call figure). The TypeScript
+# client runs twice per round: as is, and declaring roots as Warden's client does (server-everything
+# registers one more tool for such a client and asks it for its roots: the same work for both).
 #
 #   bench/mcp/run.sh [CALLS] [ROUNDS]     (defaults 1000 7)
 #
@@ -26,12 +28,12 @@ echo "== building Warden's client (release)"
 RESULTS=$(mktemp)
 trap 'rm -f "$RESULTS"' EXIT
 for round in $(seq "$ROUNDS"); do
-  for client in warden typescript; do
-    if [ "$client" = warden ]; then
-      line=$("$CLIENT" "$CALLS" -- "$SERVER" stdio)
-    else
-      line=$(node "$HERE/ts_client.mjs" "$CALLS" -- "$SERVER" stdio)
-    fi
+  for client in warden typescript typescript-roots; do
+    case "$client" in
+      warden) line=$("$CLIENT" "$CALLS" -- "$SERVER" stdio) ;;
+      typescript) line=$(node "$HERE/ts_client.mjs" "$CALLS" -- "$SERVER" stdio) ;;
+      typescript-roots) line=$(node "$HERE/ts_client.mjs" "$CALLS" --roots -- "$SERVER" stdio) ;;
+    esac
     echo "$client $line" >>"$RESULTS"
     printf '   round %d %-10s %s\n' "$round" "$client" "$line"
   done
@@ -50,4 +52,6 @@ w_call, t_call = med("warden", "calls_ms") / calls * 1000, med("typescript", "ca
 print(f"== medians over {len(rows['warden'])} rounds, {calls} calls each")
 print(f"   start-up to a listed toolset: warden {w_start:7.1f} ms   typescript {t_start:7.1f} ms   ratio {w_start / t_start:.2f}")
 print(f"   one echo call (round trip):  warden {w_call:7.1f} µs   typescript {t_call:7.1f} µs   ratio {w_call / t_call:.2f}")
+r_start = med("typescript-roots", "startup_ms")
+print(f"   start-up, the TypeScript client declaring roots as Warden does (same tools listed): {r_start:7.1f} ms   ratio {w_start / r_start:.2f}")
 PY

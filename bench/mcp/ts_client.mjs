@@ -1,7 +1,7 @@
 // The official TypeScript SDK's client doing what Warden's does in bench/mcp/run.sh: start a stdio
 // server, list its tools, then CALLS sequential `echo` calls. Prints one JSON line.
 //
-//   node ts_client.mjs CALLS -- COMMAND [ARGS…]
+//   node ts_client.mjs CALLS [--roots] -- COMMAND [ARGS…]
 // The SDK is installed with the test servers (tests/mcp), not here.
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -12,11 +12,18 @@ const { Client } = await load("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = await load("@modelcontextprotocol/sdk/client/stdio.js");
 
 const args = process.argv.slice(2);
+// --roots: declare the roots capability and answer roots/list, as Warden's client does (the
+// server registers one more tool for such a client, and asks it for its roots).
+const roots = args.includes("--roots");
 const calls = Number(args[0]);
 const [command, ...rest] = args.slice(args.indexOf("--") + 1);
 
 const started = performance.now();
-const client = new Client({ name: "bench", version: "1.0.0" });
+const client = new Client({ name: "bench", version: "1.0.0" }, roots ? { capabilities: { roots: { listChanged: false } } } : {});
+if (roots) {
+  const { ListRootsRequestSchema } = await load("@modelcontextprotocol/sdk/types.js");
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(process.cwd()).href }] }));
+}
 await client.connect(new StdioClientTransport({ command, args: rest, stderr: "ignore" }));
 const { tools } = await client.listTools();
 const startup = performance.now() - started;
