@@ -102,8 +102,10 @@ check "the warden front is linked statically (no shared library to load for each
 BOXED=$(mktemp -d "$WORK/boxed.XXXXXX")
 check "warden sandbox runs a command in the box: the project writable, its exit status passed through" \
   bash -c '/usr/bin/warden sandbox --project "$1" -- sh -c "echo made > \"$1/made\"; exit 3"; [ $? -eq 3 ] && [ -s "$1/made" ]' _ "$BOXED"
-check "warden sandbox refuses a write outside the project" \
-  bash -c '! /usr/bin/warden sandbox --project "$1" -- sh -c "echo x > \"$2/outside\"" 2>/dev/null && [ ! -e "$2/outside" ]' _ "$BOXED" "$WORK"
+check "warden sandbox refuses a write outside the project (/usr is read-only in the box)" \
+  bash -c '! /usr/bin/warden sandbox --project "$1" -- sh -c "echo x > /usr/warden-install-canary" 2>/dev/null && [ ! -e /usr/warden-install-canary ]' _ "$BOXED"
+check "a write to the box's own /tmp does not reach the disk" \
+  bash -c '/usr/bin/warden sandbox --project "$1" -- sh -c "echo x > \"$2/outside\""; [ ! -e "$2/outside" ]' _ "$BOXED" "$WORK"
 check "the desktop app is /usr/bin/warden-desktop" test -x /usr/bin/warden-desktop
 DESKTOP=$(grep -E '^/usr/share/applications/.*\.desktop$' "$WORK/files.txt" | head -1)
 check "a menu entry that starts warden-desktop with its icon" \
