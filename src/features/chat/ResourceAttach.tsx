@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { messageOf } from "../../shared/format";
 import { api, type McpResourceText } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
@@ -16,6 +16,17 @@ export function ResourceAttach({
   const [offered, setOffered] = useState<OfferedResource[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [reading, setReading] = useState<string | null>(null);
+  const picker = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  // A press anywhere else closes the list, as menus do.
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: MouseEvent) => {
+      if (!picker.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", away);
+    return () => document.removeEventListener("mousedown", away);
+  }, [open]);
 
   const show = async () => {
     setOpen(true);
@@ -43,8 +54,9 @@ export function ResourceAttach({
   };
 
   return (
-    <div className="composer-resource-picker">
+    <div className="composer-resource-picker" ref={picker}>
       <button
+        ref={button}
         type="button"
         className="composer-attach"
         data-testid={TID.composerResourceAttach}
@@ -74,6 +86,7 @@ export function ResourceAttach({
             if (e.key === "Escape") {
               e.stopPropagation();
               setOpen(false);
+              button.current?.focus();
             }
           }}
         >

@@ -125,6 +125,13 @@ describe("resources attached to a message", () => {
     const menu = screen.getByTestId(TID.composerResourceMenu);
     await user.keyboard("{Escape}");
     expect(menu.isConnected).toBe(false);
+    expect(document.activeElement).toBe(screen.getByTestId(TID.composerResourceAttach));
+
+    // Opened again, a press elsewhere closes it.
+    await user.click(screen.getByTestId(TID.composerResourceAttach));
+    await screen.findByTestId(TID.composerResourceMenu);
+    await user.click(screen.getByTestId(TID.composerInput));
+    expect(screen.queryByTestId(TID.composerResourceMenu)).toBeNull();
   });
 
   it("says when no connected server offers resources", async () => {
