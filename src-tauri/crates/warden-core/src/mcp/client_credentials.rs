@@ -6,14 +6,12 @@
 
 use std::sync::Arc;
 
-use rmcp::transport::auth::{
-    ClientCredentialsConfig, CredentialStore, OAuthState, OAuthTokenResponse, StoredCredentials,
-};
+use rmcp::transport::auth::{ClientCredentialsConfig, OAuthState, OAuthTokenResponse};
 use warden_protocol::{McpOAuthClient, McpOAuthGrant};
 
 use super::connection::McpError;
 use super::jwt;
-use super::oauth::{manager, KeychainCredentials, Registered};
+use super::oauth::{discovered, manager, now_secs, KeychainCredentials, Registered};
 use super::secrets::resolve_value;
 use crate::secrets::SecretStore;
 
@@ -120,8 +118,7 @@ async fn sign_in_with_key(
     scopes: &[String],
 ) -> Result<(), McpError> {
     let failed = |e: String| McpError::SignIn(e);
-    let manager = manager(url, credentials.clone()).await?;
-    let metadata = manager.resolve_metadata().await.map_err(|e| failed(e.to_string()))?.metadata;
+    let (_, metadata) = discovered(url, credentials.clone(), None).await?;
     let endpoint = reqwest::Url::parse(&metadata.token_endpoint).map_err(|e| {
         failed(format!("the token endpoint `{}` is not an address: {e}", metadata.token_endpoint))
     })?;
@@ -170,9 +167,7 @@ async fn sign_in_with_key(
         .map(|s| s.split_whitespace().map(str::to_owned).collect())
         .unwrap_or_default();
     let token: OAuthTokenResponse = serde_json::from_value(answer).map_err(not_a_token)?;
-    let stored = StoredCredentials::new(client_id.to_owned(), Some(token), granted_scopes, Some(now_secs()))
-        .with_issuer(metadata.issuer);
-    credentials.save(stored).await.map_err(|e| failed(e.to_string()))
+    credentials.keep_token(client_id, token, granted_scopes, metadata.issuer).await
 }
 
 fn is_loopback(address: &reqwest::Url) -> bool {
@@ -182,10 +177,6 @@ fn is_loopback(address: &reqwest::Url) -> bool {
         Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
         None => false,
     }
-}
-
-fn now_secs() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 #[cfg(test)]

@@ -222,9 +222,7 @@ async fn serve_http(
     let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(header_map(headers)?);
     let served = match credentials {
         Some(credentials) if credentials.has_tokens().await => {
-            let mut manager = oauth::manager(url, credentials).await?;
-            let metadata = super::discovery::resolve(&manager, url, None).await?;
-            manager.set_metadata(metadata);
+            let (mut manager, _) = oauth::discovered(url, credentials, None).await?;
             let ready = manager.initialize_from_store().await.map_err(|e| McpError::SignIn(e.to_string()))?;
             if !ready {
                 return Err(McpError::NeedsSignIn { challenge: None });

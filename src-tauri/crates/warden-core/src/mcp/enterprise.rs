@@ -14,13 +14,11 @@ use oauth2::ClientSecret;
 use rmcp::transport::auth::enterprise::{
     EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
 };
-use rmcp::transport::auth::{
-    default_oauth_http_client, CredentialStore, OAuthTokenResponse, StoredCredentials,
-};
+use rmcp::transport::auth::{default_oauth_http_client, OAuthTokenResponse};
 use warden_protocol::McpIdentityProvider;
 
 use super::connection::McpError;
-use super::oauth::{manager, KeychainCredentials, Registered};
+use super::oauth::{discovered, KeychainCredentials, Registered};
 use super::secrets::resolve_value;
 use crate::secrets::SecretStore;
 
@@ -71,8 +69,7 @@ pub async fn sign_in(
     scopes: &[String],
 ) -> Result<(), McpError> {
     let failed = |e: String| McpError::SignIn(e);
-    let manager = manager(url, credentials.clone()).await?;
-    let metadata = super::discovery::resolve(&manager, url, None).await?;
+    let (_, metadata) = discovered(url, credentials.clone(), None).await?;
     let issuer = metadata.issuer.clone().ok_or_else(|| {
         failed(
             "the authorization server's metadata names no issuer: the identity assertion has no audience"
@@ -102,14 +99,9 @@ pub async fn sign_in(
     }
     let response: OAuthTokenResponse =
         serde_json::from_value(answer).map_err(|e| failed(format!("the token could not be kept: {e}")))?;
-    let granted = token.scopes.into_iter().collect();
-    let stored = StoredCredentials::new(client.client_id.clone(), Some(response), granted, Some(now_secs()))
-        .with_issuer(Some(issuer));
-    credentials.save(stored).await.map_err(|e| failed(e.to_string()))
-}
-
-fn now_secs() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+    credentials
+        .keep_token(&client.client_id, response, token.scopes.into_iter().collect(), Some(issuer))
+        .await
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, AuthorizationRequest, AuthorizationSession, CredentialStore, OAuthState,
-    StoredCredentials,
+    AuthError, AuthorizationManager, AuthorizationMetadata, AuthorizationRequest, AuthorizationSession,
+    CredentialStore, OAuthState, OAuthTokenResponse, StoredCredentials,
 };
 use sha2::{Digest, Sha256};
 
@@ -39,6 +39,26 @@ impl KeychainCredentials {
     pub async fn forget(&self) -> Result<(), McpError> {
         chunked::delete(self.store.as_ref(), &self.account).await.map_err(|e| McpError::SignIn(e.to_string()))
     }
+
+    /// Keep a token Warden obtained by itself (a machine client's, an enterprise sign-in's) as a
+    /// person's sign-in is kept: for `client_id`, with the scopes granted and the issuer of the
+    /// authorization server that granted it.
+    pub async fn keep_token(
+        &self,
+        client_id: &str,
+        token: OAuthTokenResponse,
+        scopes: Vec<String>,
+        issuer: Option<String>,
+    ) -> Result<(), McpError> {
+        let stored = StoredCredentials::new(client_id.to_owned(), Some(token), scopes, Some(now_secs()))
+            .with_issuer(issuer);
+        self.save(stored).await.map_err(|e| McpError::SignIn(e.to_string()))
+    }
+}
+
+/// Seconds since the epoch, as tokens and assertions count time.
+pub(super) fn now_secs() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 fn store_error(error: impl std::fmt::Display) -> AuthError {
@@ -84,6 +104,21 @@ pub async fn manager(url: &str, credentials: KeychainCredentials) -> Result<Auth
     Ok(manager)
 }
 
+/// A manager for `url` whose authorization server is already found ([`super::discovery`], with
+/// its allowance), and that server's metadata; `challenge` is the server's `WWW-Authenticate` when
+/// it sent one. Every sign-in and every connection with kept tokens starts here, so they all find
+/// the same server the same way.
+pub async fn discovered(
+    url: &str,
+    credentials: KeychainCredentials,
+    challenge: Option<&str>,
+) -> Result<(AuthorizationManager, AuthorizationMetadata), McpError> {
+    let mut manager = manager(url, credentials).await?;
+    let metadata = super::discovery::resolve(&manager, url, challenge).await?;
+    manager.set_metadata(metadata.clone());
+    Ok((manager, metadata))
+}
+
 /// A client the server's administrator registered for Warden (when the server does not let
 /// clients register themselves).
 #[derive(Clone)]
@@ -124,9 +159,7 @@ pub async fn sign_in(
     authorizer: &dyn Authorizer,
 ) -> Result<(), McpError> {
     let failed = |e: AuthError| McpError::SignIn(e.to_string());
-    let mut manager = manager(url, credentials).await?;
-    let metadata = super::discovery::resolve(&manager, url, challenge).await?;
-    manager.set_metadata(metadata);
+    let (manager, _) = discovered(url, credentials, challenge).await?;
     let mut request = AuthorizationRequest::new(authorizer.redirect_uri()).with_client_name("Warden");
     if let Some(challenge) = challenge {
         request = request.with_challenge(challenge);
