@@ -16,12 +16,9 @@ fn main() -> ExitCode {
     let program = args.next().unwrap_or_else(|| OsString::from("warden"));
     let args: Vec<OsString> = args.collect();
     match front::route(&args) {
-        Route::Sandbox(request) if front::home_is_set() => {
-            // As the engine does first: keys given in the environment leave it (the box gets the
-            // credential-stripped environment either way).
-            warden_core::secrets::env_keys::capture_and_scrub();
-            ExitCode::from(sandbox_cmd::run(request))
-        }
+        // The box gets the credential-stripped environment (`sandbox_cmd`); the front keeps no key
+        // in its own memory and is replaced by bubblewrap at once.
+        Route::Sandbox(request) if front::home_is_set() => ExitCode::from(sandbox_cmd::run(request)),
         Route::Sandbox(_) | Route::Engine => ExitCode::from(engine(program, &args)),
     }
 }

@@ -92,14 +92,14 @@ fn clone3_refused() -> Result<BpfProgram, ContainError> {
     let number =
         u32::try_from(libc::SYS_clone3).map_err(|_| ContainError::Setup("clone3's number".into()))?;
     let errno = u32::try_from(libc::ENOSYS).map_err(|_| ContainError::Setup("bad errno".into()))?;
-    let code = |bits: u32| u16::try_from(bits).unwrap_or(u16::MAX);
+    let code = |bits: u32| u16::try_from(bits).map_err(|_| ContainError::Setup("a BPF opcode".into()));
     Ok(vec![
         // A = seccomp_data.nr (offset 0)
-        sock_filter { code: code(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS), jt: 0, jf: 0, k: 0 },
+        sock_filter { code: code(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS)?, jt: 0, jf: 0, k: 0 },
         // A == clone3 ? next : skip one
-        sock_filter { code: code(libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K), jt: 0, jf: 1, k: number },
+        sock_filter { code: code(libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K)?, jt: 0, jf: 1, k: number },
         sock_filter {
-            code: code(libc::BPF_RET | libc::BPF_K),
+            code: code(libc::BPF_RET | libc::BPF_K)?,
             jt: 0,
             jf: 0,
             k: libc::SECCOMP_RET_ERRNO | errno,
