@@ -11,12 +11,21 @@ ROOT=$PWD
 bash scripts/setup.sh
 [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
 
+# A clean clone's build needs about 8 GB (the debug build ≈ 4.5 GB, the release packages ≈ 2.7 GB);
+# with less free, say so now instead of a linker's "Bus error" half an hour in.
+free_kb=$(df -Pk "$ROOT" | awk 'NR == 2 {print $4}')
+if [ "${free_kb:-0}" -lt $((8 * 1024 * 1024)) ]; then
+  echo "warning: $((free_kb / 1024 / 1024)) GB free on the disk holding $ROOT; a clean build needs about 8 GB" >&2
+fi
+
 LOG=$(mktemp /tmp/warden-test.XXXXXX.log)
 trap 'rm -f "$LOG"' EXIT
 step() { printf '\n\033[1;34m### %s\033[0m\n' "$*"; }
 # Run a step, keeping its output in the log for the summary; fail on its status, not tee's.
 run() { "$@" 2>&1 | tee -a "$LOG"; return "${PIPESTATUS[0]}"; }
 export CARGO_TERM_COLOR=never RUST_BACKTRACE=0 NO_AT_BRIDGE=1
+# A clean clone builds once: incremental state would only take disk (gigabytes of it).
+[ "${CI:-}" = true ] && export CARGO_INCREMENTAL=0
 
 # The app embeds the built UI (custom-protocol), so dist/ must exist before Rust compiles it.
 step "UI: typecheck and build (dist/ is embedded by the app)"

@@ -137,8 +137,12 @@ try {
   await click("update-install");
   await until(`${env.NEXT} installed`, () => installedVersion() === env.NEXT, 180_000).catch(() => null);
   check(`the signed update is installed (dpkg says ${installedVersion()})`, installedVersion() === env.NEXT);
-  const restarted = await until("the app restarted", () => appPids().find((p) => p !== first), 60_000).catch(() => null);
-  check("the app restarted into it (a new process)", restarted && !appPids().includes(first), JSON.stringify(appPids()));
+  // The new process starts before the old one has gone: wait for both (the old one lingering fails).
+  const restarted = await until("the app restarted", () => {
+    const pids = appPids();
+    return !pids.includes(first) && pids.find((p) => p !== first);
+  }, 60_000).catch(() => null);
+  check("the app restarted into it (a new process)", Boolean(restarted), JSON.stringify(appPids()));
   await until("the restarted app's log", () => logText().includes(`version=${env.NEXT}`), 30_000).catch(() => null);
   check(`the restarted app reports ${env.NEXT} (its log: "Warden started version=${env.NEXT}")`, logText().includes(`version=${env.NEXT}`));
   check(`warden --version says ${env.NEXT}`, sh("/usr/bin/warden", ["--version"]) === `warden ${env.NEXT}`);
