@@ -1,10 +1,9 @@
 //! One live connection to an MCP server: started over its transport, initialized, its tools
-//! listed (again after `notifications/tools/list_changed`), and calls made with progress routed,
+//! listed (again after `notifications/tools/list_changed`, `tool_list`), and calls made with progress routed,
 //! a time limit, and `notifications/cancelled` sent when the call is stopped.
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -64,10 +63,6 @@ pub struct Connection {
     service: RunningService<RoleClient, WardenClient>,
     shared: Arc<Shared>,
     process: Option<ServerProcess>,
-    tools: tokio::sync::Mutex<Vec<McpToolDef>>,
-    /// Counts the times the tool list was read again: a session's toolset compares it with the
-    /// count it last saw.
-    tools_listed: AtomicU64,
     /// Its resources and prompts, in words, listed once after the handshake.
     catalog: tokio::sync::OnceCell<(Vec<String>, Vec<String>)>,
 }
@@ -141,15 +136,7 @@ pub async fn connect_with(
             (service, None)
         }
     };
-    let connection = Connection {
-        spec: spec.clone(),
-        service,
-        shared,
-        process,
-        tools: Default::default(),
-        tools_listed: AtomicU64::new(0),
-        catalog: Default::default(),
-    };
+    let connection = Connection { spec: spec.clone(), service, shared, process, catalog: Default::default() };
     connection.refresh_tools().await?;
     Ok(connection)
 }
@@ -295,23 +282,17 @@ impl Drop for CancelOnDrop {
 impl Connection {
     /// The server's tools, listed again first when it said they changed.
     pub async fn tools(&self) -> Result<Vec<McpToolDef>, McpError> {
-        if self.shared.tools_stale.swap(false, Ordering::SeqCst) {
-            self.refresh_tools().await?;
-        }
-        Ok(self.tools.lock().await.clone())
+        self.shared.tool_list.current(self.service.peer()).await.map_err(|e| self.service_error(e))
     }
 
     async fn refresh_tools(&self) -> Result<(), McpError> {
-        let listed = self.service.peer().list_all_tools().await.map_err(|e| self.service_error(e))?;
-        *self.tools.lock().await = listed;
-        self.tools_listed.fetch_add(1, Ordering::SeqCst);
-        Ok(())
+        self.shared.tool_list.list(self.service.peer()).await.map_err(|e| self.service_error(e))
     }
 
-    /// Which reading of the tool list the connection holds, and whether the server has said since
-    /// that the list changed (the next [`Connection::tools`] reads it again).
+    /// Which reading of the tool list the connection holds, and whether a newer one is announced
+    /// or on its way (the next [`Connection::tools`] waits for it).
     pub fn tools_generation(&self) -> (u64, bool) {
-        (self.tools_listed.load(Ordering::SeqCst), self.shared.tools_stale.load(Ordering::SeqCst))
+        self.shared.tool_list.generation()
     }
 
     /// The server's resources ("name <uri>") and prompts, at most [`CATALOG_MAX`] of each; listed

@@ -1,11 +1,10 @@
 //! Warden's side of an MCP connection: what it tells the server about itself (the project as its
 //! one root), and what it does with what the server sends unasked — progress goes to the tool call
-//! it belongs to, a changed tool list is noted, log lines go to Warden's log, forms and requests
+//! it belongs to, a changed tool list is listed again, log lines go to Warden's log, forms and requests
 //! for the user's model (sampling, `sampling.rs`) go to the user, and what nobody can answer is
 //! declined.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
@@ -18,6 +17,7 @@ use rmcp::{ClientHandler, ErrorData};
 use warden_protocol::OutputStream;
 
 use super::sampling::{self, ServersModel};
+use super::tool_list::ToolList;
 use crate::tool::OutputSink;
 
 /// What the connection shares with its handler.
@@ -25,8 +25,8 @@ use crate::tool::OutputSink;
 pub struct Shared {
     /// Where each call's progress goes, by its progress token.
     progress: Mutex<HashMap<String, OutputSink>>,
-    /// Set by `notifications/tools/list_changed`: the tool list is listed again before it is used.
-    pub tools_stale: AtomicBool,
+    /// The server's tools, listed again when it says they changed.
+    pub tool_list: Arc<ToolList>,
 }
 
 impl Shared {
@@ -114,8 +114,8 @@ impl ClientHandler for WardenClient {
         }
     }
 
-    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        self.shared.tools_stale.store(true, Ordering::SeqCst);
+    async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
+        self.shared.tool_list.announce_change(context.peer);
     }
 
     async fn on_logging_message(

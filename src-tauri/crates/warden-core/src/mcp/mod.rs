@@ -25,6 +25,7 @@ pub mod secrets;
 pub mod server;
 mod spawn;
 mod tool;
+mod tool_list;
 mod toolset;
 
 pub use crate::opener::OPENER_ENV;

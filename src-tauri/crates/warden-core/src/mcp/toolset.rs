@@ -2,7 +2,8 @@
 //! conversation runs (`notifications/tools/list_changed`), and a server that died and was started
 //! again may come back with other tools; the session asks [`McpToolset::changed`] before each
 //! request to the model. While nothing changed that is a look at two counters per server; when
-//! something did, that server's tools are listed again.
+//! something did, that server's tools are read again (listed already when the server said so,
+//! `tool_list.rs`, or waited for while that list is in flight).
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;

@@ -197,3 +197,41 @@ async fn a_server_asks_for_a_form_and_gets_what_the_user_filled_in() {
     assert!(!plain.tools().await.unwrap().iter().any(|t| t.name == "trigger-elicitation-request"));
     plain.close().await;
 }
+
+#[tokio::test]
+async fn a_changed_tool_list_is_read_again_as_soon_as_the_server_says_so() {
+    let script = warden_testkit::mcp::servers_dir().join("servers/changing-tools.mjs");
+    let node = warden_testkit::mcp::server_bin("node");
+    let spec = stdio("changing", &node.to_string_lossy(), &[&script.to_string_lossy()], BTreeMap::new());
+    let dir = project();
+    let connection = connect(&spec, root(&dir), None).await.unwrap();
+    let (first, pending) = connection.tools_generation();
+    assert!(!pending, "nothing announced yet");
+    let before = connection.tools().await.unwrap();
+    assert!(!before.iter().any(|t| t.name == "unlocked"));
+
+    // The server announces the change, then takes 100 ms to answer the call; nobody asks for the
+    // tools meanwhile. The list is read again by itself.
+    connection.call("unlock", Map::new(), OutputSink::none()).await.unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while connection.tools_generation() != (first + 1, false) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not listed again: {:?}",
+            connection.tools_generation()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let after = connection.tools().await.unwrap();
+    assert!(
+        after.iter().any(|t| t.name == "unlocked"),
+        "{:?}",
+        after.iter().map(|t| &t.name).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        connection.tools_generation(),
+        (first + 1, false),
+        "reading them did not list them a third time"
+    );
+    connection.close().await;
+}
