@@ -2,14 +2,20 @@
 //! (`notifications/tools/list_changed`), it is listed again at once, in the background, so the
 //! model's next request finds it read instead of waiting for it. A burst of notices gives at most
 //! two lists: the one in flight, and one more for the notices that came after it was asked for. A
-//! reader that comes while a list is in flight waits for it; one that comes after a list failed
-//! asks again itself.
+//! reader that comes while a list is in flight waits for it. A list in the background that fails or
+//! takes longer than [`LIST_TIME`] leaves the tools as they were until the server announces a
+//! change again: a server that never answers holds the model's next request up once, no more.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rmcp::model::Tool as McpToolDef;
 use rmcp::service::{Peer, RoleClient, ServiceError};
+
+/// The longest a list read in the background may take (as long as a session waits for one,
+/// `toolset.rs`).
+pub const LIST_TIME: Duration = Duration::from_secs(10);
 
 #[derive(Default)]
 pub struct ToolList {
@@ -52,12 +58,12 @@ impl ToolList {
         let list = self.clone();
         tokio::spawn(async move {
             loop {
-                let result = list.list_if_stale(&peer).await;
+                let result = tokio::time::timeout(LIST_TIME, list.list_if_stale(&peer))
+                    .await
+                    .unwrap_or(Err(ServiceError::Timeout { timeout: LIST_TIME }));
                 list.relisting.store(false, Ordering::SeqCst);
                 if let Err(error) = &result {
-                    // The next reader asks again (`stale` is still set); no retry loop against a
-                    // server that cannot answer.
-                    tracing::debug!(%error, "listing the MCP server's changed tools failed");
+                    tracing::warn!(%error, "could not list the MCP server's changed tools");
                     return;
                 }
                 // A notice that came after the list was asked for, while this task was still
@@ -85,18 +91,11 @@ impl ToolList {
     /// out sets `stale` again, and is listed next.
     async fn list_locked(&self, peer: &Peer<RoleClient>) -> Result<(), ServiceError> {
         self.stale.store(false, Ordering::SeqCst);
-        match peer.list_all_tools().await {
-            Ok(listed) => {
-                if let Ok(mut tools) = self.tools.lock() {
-                    *tools = listed;
-                }
-                self.listed.fetch_add(1, Ordering::SeqCst);
-                Ok(())
-            }
-            Err(error) => {
-                self.stale.store(true, Ordering::SeqCst);
-                Err(error)
-            }
+        let listed = peer.list_all_tools().await?;
+        if let Ok(mut tools) = self.tools.lock() {
+            *tools = listed;
         }
+        self.listed.fetch_add(1, Ordering::SeqCst);
+        Ok(())
     }
 }

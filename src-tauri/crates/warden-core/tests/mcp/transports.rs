@@ -235,3 +235,32 @@ async fn a_changed_tool_list_is_read_again_as_soon_as_the_server_says_so() {
     );
     connection.close().await;
 }
+
+#[tokio::test]
+async fn a_list_a_server_never_answers_is_given_up_after_ten_seconds_and_the_old_list_stays() {
+    let script = warden_testkit::mcp::servers_dir().join("servers/changing-tools.mjs");
+    let node = warden_testkit::mcp::server_bin("node");
+    let spec = stdio("changing", &node.to_string_lossy(), &[&script.to_string_lossy()], BTreeMap::new());
+    let dir = project();
+    let connection = connect(&spec, root(&dir), None).await.unwrap();
+    let (first, _) = connection.tools_generation();
+
+    // The change is announced; the list asked for in the background is never answered.
+    connection.call("hang", Map::new(), OutputSink::none()).await.unwrap();
+    let started = std::time::Instant::now();
+    while !connection.tools_generation().1 {
+        assert!(started.elapsed() < Duration::from_secs(5), "the announced change was not seen");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Given up after LIST_TIME (10 s): the old list stays, and nothing is pending any more.
+    while connection.tools_generation().1 {
+        assert!(started.elapsed() < Duration::from_secs(20), "still waiting for the hung list");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(connection.tools_generation(), (first, false));
+    let read = std::time::Instant::now();
+    let tools = connection.tools().await.unwrap();
+    assert!(read.elapsed() < Duration::from_secs(1), "a reader after it was held up: {:?}", read.elapsed());
+    assert!(tools.iter().any(|t| t.name == "hang"), "the old list is kept");
+    connection.close().await;
+}
