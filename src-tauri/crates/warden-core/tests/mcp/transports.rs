@@ -198,13 +198,18 @@ async fn a_server_asks_for_a_form_and_gets_what_the_user_filled_in() {
     plain.close().await;
 }
 
-#[tokio::test]
-async fn a_changed_tool_list_is_read_again_as_soon_as_the_server_says_so() {
+/// `tests/mcp/servers/changing-tools.mjs`, connected.
+async fn changing_tools(dir: &tempfile::TempDir) -> Connection {
     let script = warden_testkit::mcp::servers_dir().join("servers/changing-tools.mjs");
     let node = warden_testkit::mcp::server_bin("node");
     let spec = stdio("changing", &node.to_string_lossy(), &[&script.to_string_lossy()], BTreeMap::new());
+    connect(&spec, root(dir), None).await.unwrap()
+}
+
+#[tokio::test]
+async fn a_changed_tool_list_is_read_again_as_soon_as_the_server_says_so() {
     let dir = project();
-    let connection = connect(&spec, root(&dir), None).await.unwrap();
+    let connection = changing_tools(&dir).await;
     let (first, pending) = connection.tools_generation();
     assert!(!pending, "nothing announced yet");
     let before = connection.tools().await.unwrap();
@@ -238,11 +243,8 @@ async fn a_changed_tool_list_is_read_again_as_soon_as_the_server_says_so() {
 
 #[tokio::test]
 async fn a_list_a_server_never_answers_is_given_up_after_ten_seconds_and_the_old_list_stays() {
-    let script = warden_testkit::mcp::servers_dir().join("servers/changing-tools.mjs");
-    let node = warden_testkit::mcp::server_bin("node");
-    let spec = stdio("changing", &node.to_string_lossy(), &[&script.to_string_lossy()], BTreeMap::new());
     let dir = project();
-    let connection = connect(&spec, root(&dir), None).await.unwrap();
+    let connection = changing_tools(&dir).await;
     let (first, _) = connection.tools_generation();
 
     // The change is announced; the list asked for in the background is never answered.
