@@ -10,8 +10,8 @@ import type { CompactionInfo, ConversationSummary, HistoryMessage } from "../../
 import { connectEvents } from "../../shared/store/bridge";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
+import { renderConversation } from "../../test/renderConversation";
 import { ChatScreen } from "./ChatScreen";
-import { ConversationView } from "./ConversationView";
 import { resetDraftsForTests } from "./drafts";
 
 const C = "conv-1";
@@ -39,13 +39,7 @@ beforeEach(async () => {
 });
 afterEach(() => stop());
 
-function renderView() {
-  return render(
-    <ChatStoreProvider store={store}>
-      <ConversationView conversationId={C} />
-    </ChatStoreProvider>,
-  );
-}
+const renderView = () => renderConversation(store, { conversationId: C });
 
 const send = (event: string, payload: object) => act(() => emit(event, { conversationId: C, ...payload }));
 const usage = { inputTokens: 150_000, outputTokens: 2_000 };

@@ -1,13 +1,13 @@
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectEvents } from "../../shared/store/bridge";
-import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
+import { createChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
+import { renderConversation } from "../../test/renderConversation";
 import { ApprovalHost } from "../approvals/ApprovalHost";
-import { ConversationView } from "./ConversationView";
 
 const C = "conv-1";
 let calls: { cmd: string; args: unknown }[];
@@ -30,15 +30,11 @@ beforeEach(async () => {
 afterEach(() => stop());
 
 function renderView(onOpenSettings = () => {}) {
-  return render(
-    <ChatStoreProvider store={store}>
-      <ConversationView
-        conversationId={C}
-        onOpenSettings={onOpenSettings}
-        aboveComposer={<ApprovalHost activeConversationId={C} onOpenConversation={() => {}} />}
-      />
-    </ChatStoreProvider>,
-  );
+  return renderConversation(store, {
+    conversationId: C,
+    onOpenSettings,
+    aboveComposer: <ApprovalHost activeConversationId={C} onOpenConversation={() => {}} />,
+  });
 }
 
 const base = { conversationId: C, messageId: "m1" };

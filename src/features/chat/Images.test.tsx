@@ -1,14 +1,14 @@
 // Images in the window: attached in the composer (pasted, dropped, picked), checked before they are
 // sent, sent with the message, and shown in the conversation (sent, reopened, returned by a tool).
-import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HistoryMessage, ModelEntry } from "../../shared/ipc";
 import { connectEvents } from "../../shared/store/bridge";
-import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
+import { createChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
-import { ConversationView } from "./ConversationView";
+import { renderConversation } from "../../test/renderConversation";
 import type { ModelChoice } from "./ModelSwitch";
 import { resetDraftsForTests } from "./drafts";
 
@@ -40,13 +40,7 @@ beforeEach(async () => {
 });
 afterEach(() => stop());
 
-function renderView(modelChoice?: ModelChoice) {
-  return render(
-    <ChatStoreProvider store={store}>
-      <ConversationView conversationId={C} modelChoice={modelChoice} />
-    </ChatStoreProvider>,
-  );
-}
+const renderView = (modelChoice?: ModelChoice) => renderConversation(store, { conversationId: C, modelChoice });
 
 function fileOf(base64: string, name: string, type: string): File {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));

@@ -1,15 +1,15 @@
 // MCP resources attached to a message: the connected servers' resources offered in the composer,
 // one read and attached, sent with the message in a fence it cannot close, removable, and a
 // resource that cannot be read said so.
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { McpResourceText, McpServerStatus } from "../../shared/ipc";
 import { connectEvents } from "../../shared/store/bridge";
-import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
+import { createChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
-import { ConversationView } from "./ConversationView";
+import { renderConversation } from "../../test/renderConversation";
 import { resetDraftsForTests } from "./drafts";
 import { offeredResources, withResources } from "./resources";
 
@@ -57,13 +57,7 @@ beforeEach(async () => {
 });
 afterEach(() => stop());
 
-function renderView() {
-  return render(
-    <ChatStoreProvider store={store}>
-      <ConversationView conversationId={C} />
-    </ChatStoreProvider>,
-  );
-}
+const renderView = () => renderConversation(store, { conversationId: C });
 
 const sends = () => calls.filter((c) => c.cmd === "chat_send").map((c) => c.args);
 
