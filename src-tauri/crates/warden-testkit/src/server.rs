@@ -268,7 +268,9 @@ async fn write_split(
     Ok(())
 }
 
-async fn read_request(socket: &mut TcpStream, buf: &mut Vec<u8>) -> std::io::Result<Option<Recorded>> {
+/// One HTTP/1.1 request from `socket` (what is read past it stays in `buf`); `None` when the
+/// client closed first. For tests that answer by path with a server of their own.
+pub async fn read_request(socket: &mut TcpStream, buf: &mut Vec<u8>) -> std::io::Result<Option<Recorded>> {
     let head_end = loop {
         if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
             break i;

@@ -7,10 +7,11 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use serde_json::json;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 use warden_core::mcp::oauth::{sign_in, Authorizer, Identity, KeychainCredentials};
 use warden_core::secrets::MemoryStore;
+use warden_testkit::server::read_request;
 
 /// A server whose MCP endpoint wants a sign-in and whose root metadata names `issuer` (`{origin}`
 /// in it is the server's own origin), and takes client ID metadata documents when `cimd`. Answers
@@ -35,17 +36,8 @@ async fn legacy_server(issuer: &str, cimd: bool) -> (String, Arc<Mutex<usize>>, 
             let Ok((mut socket, _)) = listener.accept().await else { return };
             let (metadata, counted) = (metadata.clone(), counted.clone());
             tokio::spawn(async move {
-                let mut request = Vec::new();
-                let mut buffer = [0u8; 4096];
-                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match socket.read(&mut buffer).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => request.extend_from_slice(&buffer[..n]),
-                    }
-                }
-                let head = String::from_utf8_lossy(&request).into_owned();
-                let path = head.split_whitespace().nth(1).unwrap_or("/").to_owned();
-                let (status, extra, body) = match path.as_str() {
+                let Ok(Some(request)) = read_request(&mut socket, &mut Vec::new()).await else { return };
+                let (status, extra, body) = match request.path.as_str() {
                     "/mcp" => ("401 Unauthorized", "WWW-Authenticate: Bearer\r\n", String::new()),
                     "/.well-known/oauth-authorization-server" => ("200 OK", "", metadata),
                     "/oauth/register" => {
