@@ -29,7 +29,7 @@ use crate::tool::OutputSink;
 use warden_protocol::McpOAuthClient;
 
 /// How long reading a resource may take.
-const RESOURCE_READ_TIME: std::time::Duration = std::time::Duration::from_secs(30);
+const RESOURCE_READ_TIME: Duration = Duration::from_secs(30);
 
 /// How many resources and prompts Settings lists per server.
 pub const CATALOG_MAX: usize = 200;
@@ -172,9 +172,9 @@ pub(super) fn install_tls() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
-/// The session with an HTTP server whose entry signs Warden in as a client of its own (the
-/// client-credentials grant): signed in first when no token is kept, and once more when the server
-/// refuses the kept one (it expired; this grant has no refresh token).
+/// The session with an HTTP server whose entry signs Warden in by itself, without the browser
+/// (client credentials, or the enterprise grant): signed in first when no token is kept, and once
+/// more when the server refuses the kept one (it expired; these grants have no refresh token).
 async fn serve_http_as_client(
     handler: WardenClient,
     url: &str,

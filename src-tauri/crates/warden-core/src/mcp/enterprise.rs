@@ -10,11 +10,12 @@
 
 use std::sync::Arc;
 
+use oauth2::basic::BasicTokenType;
 use oauth2::ClientSecret;
 use rmcp::transport::auth::enterprise::{
     EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
 };
-use rmcp::transport::auth::{default_oauth_http_client, OAuthTokenResponse};
+use rmcp::transport::auth::{default_oauth_http_client, OAuthTokenResponse, VendorExtraTokenFields};
 use warden_protocol::McpIdentityProvider;
 
 use super::connection::McpError;
@@ -90,15 +91,12 @@ pub async fn sign_in(
         .exchange(&http, &http)
         .await
         .map_err(|e| failed(format!("the enterprise sign-in failed: {e}")))?;
-    let mut answer = serde_json::json!({
-        "access_token": token.access_token.secret(),
-        "token_type": "Bearer",
-    });
-    if let Some(lifetime) = token.expires_in {
-        answer["expires_in"] = lifetime.as_secs().into();
-    }
-    let response: OAuthTokenResponse =
-        serde_json::from_value(answer).map_err(|e| failed(format!("the token could not be kept: {e}")))?;
+    let mut response = OAuthTokenResponse::new(
+        token.access_token,
+        BasicTokenType::Bearer,
+        VendorExtraTokenFields::default(),
+    );
+    response.set_expires_in(token.expires_in.as_ref());
     credentials
         .keep_token(&client.client_id, response, token.scopes.into_iter().collect(), Some(issuer))
         .await

@@ -152,8 +152,8 @@ impl ServerSlot {
     }
 
     /// Sign the user in to this (HTTP) server, as the client its entry names if it names one (by
-    /// itself, without the browser, for the client-credentials grant); its next connection uses
-    /// the tokens.
+    /// itself, without the browser, for the client-credentials and enterprise grants); its next
+    /// connection uses the tokens.
     pub async fn sign_in(&self, authorizer: &dyn Authorizer) -> Result<(), McpError> {
         let Transport::Http { url, oauth: client, .. } = &self.spec.transport else {
             return Err(McpError::SignIn("only servers reached by URL sign in".to_owned()));

@@ -107,7 +107,8 @@ pub async fn manager(url: &str, credentials: KeychainCredentials) -> Result<Auth
 /// A manager for `url` whose authorization server is already found ([`super::discovery`], with
 /// its allowance), and that server's metadata; `challenge` is the server's `WWW-Authenticate` when
 /// it sent one. Every sign-in and every connection with kept tokens starts here, so they all find
-/// the same server the same way.
+/// the same server the same way — but for the client-credentials grant with a client secret, where
+/// rmcp's own call finds the server again by itself, without the allowance.
 pub async fn discovered(
     url: &str,
     credentials: KeychainCredentials,

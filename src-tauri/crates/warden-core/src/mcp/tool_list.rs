@@ -13,8 +13,8 @@ use std::time::Duration;
 use rmcp::model::Tool as McpToolDef;
 use rmcp::service::{Peer, RoleClient, ServiceError};
 
-/// The longest a list read in the background may take (as long as a session waits for one,
-/// `toolset.rs`).
+/// The longest a list read in the background may take, and the longest a session waits for one
+/// before the model's next request (`toolset.rs`).
 pub const LIST_TIME: Duration = Duration::from_secs(10);
 
 #[derive(Default)]

@@ -6,15 +6,11 @@
 //! `tool_list.rs`, or waited for while that list is in flight).
 
 use std::sync::{Arc, Weak};
-use std::time::Duration;
 
 use super::connection::Connection;
 use super::hub::ServerSlot;
 use super::tool::McpTool;
-
-/// How long listing a server's tools again may hold up the model's next request; a server that
-/// takes longer keeps the tools it had.
-const RELIST_TIMEOUT: Duration = Duration::from_secs(10);
+use super::tool_list::LIST_TIME;
 
 /// What a session last read from one server.
 #[derive(Default)]
@@ -63,7 +59,7 @@ impl McpToolset {
             if same_connection && listed == last.listed && !stale {
                 continue;
             }
-            let Ok(now) = tokio::time::timeout(RELIST_TIMEOUT, read(slot, &connection)).await else {
+            let Ok(now) = tokio::time::timeout(LIST_TIME, read(slot, &connection)).await else {
                 tracing::warn!(server = %slot.name(), "the MCP server did not list its tools in time");
                 continue;
             };
