@@ -74,36 +74,52 @@ pub(super) fn filter(network: bool) -> Result<OwnedFd, ContainError> {
 }
 
 /// The filter as a BPF program (the Landlock fallback loads it itself, see `super::landlock`):
-/// `clone3` refused with `ENOSYS`, then `seccompiler`'s program for the rest. Prepending leaves
-/// that program's jumps (all relative and forward) where they were; its own first instructions
-/// check the architecture, so `clone3` is matched before that check, by a number that is `clone3`
-/// in every x86 and arm ABI that has it (and a refusal either way).
+/// `clone3` refused with `ENOSYS` and every x32 call refused, then `seccompiler`'s program for the
+/// rest. Prepending leaves that program's jumps (all relative and forward) where they were; its
+/// own first instructions check the architecture, so these are matched before that check:
+/// `clone3` by a number that is `clone3` in every x86 and arm ABI that has it (and a refusal
+/// either way), x32 by its bit. x32 calls carry x86_64's architecture value, so seccompiler's check
+/// lets them in, and their numbers (the x32 bit set) match none of its rules: on a kernel with x32
+/// enabled, `unshare`, `mount` or a socket would have gone through. No valid number of another ABI
+/// has that bit, so refusing it costs nothing elsewhere.
 pub(super) fn program(network: bool) -> Result<BpfProgram, ContainError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)
         .map_err(|e| ContainError::Setup(format!("seccomp on {}: {e}", std::env::consts::ARCH)))?;
     let refused = compile(refused_rules(network)?, libc::EPERM, arch)?;
-    let mut program = clone3_refused()?;
+    let mut program = front_refusals()?;
     program.extend(refused);
     Ok(program)
 }
 
-/// `if (nr == clone3) return ERRNO(ENOSYS);`, falling through to what follows otherwise.
-fn clone3_refused() -> Result<BpfProgram, ContainError> {
+/// The bit that marks an x32 system call (`__X32_SYSCALL_BIT`).
+const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+
+/// `if (nr == clone3) return ERRNO(ENOSYS); if (nr & X32) return ERRNO(EPERM);`, falling through
+/// to what follows otherwise.
+fn front_refusals() -> Result<BpfProgram, ContainError> {
     let number =
         u32::try_from(libc::SYS_clone3).map_err(|_| ContainError::Setup("clone3's number".into()))?;
-    let errno = u32::try_from(libc::ENOSYS).map_err(|_| ContainError::Setup("bad errno".into()))?;
+    let errno = |e: i32| {
+        u32::try_from(e)
+            .map(|e| libc::SECCOMP_RET_ERRNO | e)
+            .map_err(|_| ContainError::Setup("bad errno".into()))
+    };
     let code = |bits: u32| u16::try_from(bits).map_err(|_| ContainError::Setup("a BPF opcode".into()));
+    let ret = code(libc::BPF_RET | libc::BPF_K)?;
     Ok(vec![
         // A = seccomp_data.nr (offset 0)
         sock_filter { code: code(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS)?, jt: 0, jf: 0, k: 0 },
         // A == clone3 ? next : skip one
         sock_filter { code: code(libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K)?, jt: 0, jf: 1, k: number },
+        sock_filter { code: ret, jt: 0, jf: 0, k: errno(libc::ENOSYS)? },
+        // A & X32 ? next : skip one
         sock_filter {
-            code: code(libc::BPF_RET | libc::BPF_K)?,
+            code: code(libc::BPF_JMP | libc::BPF_JSET | libc::BPF_K)?,
             jt: 0,
-            jf: 0,
-            k: libc::SECCOMP_RET_ERRNO | errno,
+            jf: 1,
+            k: X32_SYSCALL_BIT,
         },
+        sock_filter { code: ret, jt: 0, jf: 0, k: errno(libc::EPERM)? },
     ])
 }
 
@@ -201,7 +217,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_filter_compiles_for_this_machine_with_clone3_in_front() {
+    fn the_filter_compiles_for_this_machine_with_clone3_and_x32_in_front() {
         let with = filter(true).expect("filter");
         let without = filter(false).expect("filter");
         let size =
@@ -211,7 +227,8 @@ mod tests {
         let program = program(false).expect("program");
         let refused =
             compile(refused_rules(false).expect("rules"), libc::EPERM, TargetArch::x86_64).expect("compile");
-        assert_eq!(program.len(), refused.len() + 3, "three instructions in front, the rest unchanged");
+        assert_eq!(program.len(), refused.len() + 5, "five instructions in front, the rest unchanged");
         assert_eq!(program[1].k, libc::SYS_clone3 as u32);
+        assert_eq!(program[3].k, X32_SYSCALL_BIT);
     }
 }
