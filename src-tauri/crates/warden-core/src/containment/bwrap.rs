@@ -153,6 +153,7 @@ mod tests {
             read_only: vec!["/srv/p/.git/hooks".into()],
             visible: vec![],
             network: false,
+            home_known: true,
         }
     }
 

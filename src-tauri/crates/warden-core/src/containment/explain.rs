@@ -61,6 +61,7 @@ mod tests {
             read_only: vec![],
             visible: vec![],
             network,
+            home_known: true,
         }
     }
 

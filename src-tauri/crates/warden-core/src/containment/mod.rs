@@ -46,6 +46,9 @@ pub struct BoxPolicy {
     pub visible: Vec<PathBuf>,
     /// Whether the command may use the network (TCP/UDP, anywhere, loopback included).
     pub network: bool,
+    /// Whether the user's home was known when the box was drawn. Without it none of the home's
+    /// secrets are in `hidden`, and [`launch_with`] builds no box.
+    pub home_known: bool,
 }
 
 impl BoxPolicy {
@@ -71,6 +74,7 @@ impl BoxPolicy {
             read_only,
             visible: Vec::new(),
             network: false,
+            home_known: home.is_some(),
         }
     }
 
@@ -285,6 +289,13 @@ pub fn launch_with(
     argv: &[OsString],
     cwd: &Path,
 ) -> Result<Launch, ContainError> {
+    if mechanism.is_contained() && !policy.home_known {
+        return Err(ContainError::Setup(
+            "cannot find your home folder (HOME is not set and the user database has no entry), so the \
+             secrets in it could not be hidden; set HOME"
+                .to_owned(),
+        ));
+    }
     match mechanism {
         Mechanism::Bubblewrap { program } => bwrap::launch(program, policy, argv, cwd),
         Mechanism::Seatbelt { program } => seatbelt::launch(program, policy, argv),
@@ -331,5 +342,22 @@ mod tests {
             BoxPolicy::with_home(&project, Some(&home), &[]).with_project_choices(true, &chosen, Some(&home));
         assert_eq!(policy.writable, [out], "only the folder that opens nothing of the home");
         assert!(policy.network);
+    }
+
+    #[test]
+    fn no_box_is_built_without_the_home_whose_secrets_it_hides() {
+        let project = tempfile::tempdir().unwrap();
+        let mechanism = Mechanism::Bubblewrap { program: PathBuf::from("/usr/bin/bwrap") };
+        let argv = [OsString::from("true")];
+        let homeless = BoxPolicy::with_home(project.path(), None, &[]);
+        let refused = launch_with(&mechanism, &homeless, &argv, project.path()).err().map(|e| e.to_string());
+        assert!(
+            refused.is_some_and(|e| e.contains("cannot find your home folder")),
+            "a box hiding nothing of the home"
+        );
+
+        let home = tempfile::tempdir().unwrap();
+        let housed = BoxPolicy::with_home(project.path(), Some(home.path()), &[]);
+        assert!(launch_with(&mechanism, &housed, &argv, project.path()).is_ok());
     }
 }

@@ -197,6 +197,7 @@ pub(super) fn probe() -> Mechanism {
         read_only: vec!["/private/var/empty".into()],
         visible: vec![],
         network: true,
+        home_known: true,
     };
     let out = Command::new(&program)
         .args(profile(&policy, &std::env::temp_dir()).arguments())

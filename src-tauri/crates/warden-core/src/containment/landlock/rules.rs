@@ -139,6 +139,7 @@ mod tests {
             read_only: vec![],
             visible: vec![],
             network: false,
+            home_known: true,
         }
     }
 
