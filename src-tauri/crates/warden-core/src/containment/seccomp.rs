@@ -85,7 +85,7 @@ pub(super) fn filter(network: bool) -> Result<OwnedFd, ContainError> {
 pub(super) fn program(network: bool) -> Result<BpfProgram, ContainError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)
         .map_err(|e| ContainError::Setup(format!("seccomp on {}: {e}", std::env::consts::ARCH)))?;
-    let refused = compile(refused_rules(network)?, libc::EPERM, arch)?;
+    let refused = compile(refused_rules(network)?, arch)?;
     let mut program = front_refusals()?;
     program.extend(refused);
     Ok(program)
@@ -178,12 +178,9 @@ fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, ContainError> 
 }
 
 /// A filter that fails the matched calls with `errno` and lets everything else through.
-fn compile(
-    rules: BTreeMap<i64, Vec<SeccompRule>>,
-    errno: i32,
-    arch: TargetArch,
-) -> Result<BpfProgram, ContainError> {
-    let errno = u32::try_from(errno).map_err(|_| ContainError::Setup("bad errno".into()))?;
+/// `rules` refused with EPERM, everything else allowed.
+fn compile(rules: BTreeMap<i64, Vec<SeccompRule>>, arch: TargetArch) -> Result<BpfProgram, ContainError> {
+    let errno = u32::try_from(libc::EPERM).map_err(|_| ContainError::Setup("bad errno".into()))?;
     let filter = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Errno(errno), arch)
         .map_err(|e| ContainError::Setup(format!("seccomp filter: {e}")))?;
     filter.try_into().map_err(|e| ContainError::Setup(format!("seccomp compile: {e}")))
@@ -225,9 +222,10 @@ mod tests {
         assert!(size(&without) > size(&with), "no network adds the socket rules");
         assert_eq!(size(&with) % 8, 0);
         let program = program(false).expect("program");
-        let refused =
-            compile(refused_rules(false).expect("rules"), libc::EPERM, TargetArch::x86_64).expect("compile");
-        assert_eq!(program.len(), refused.len() + 5, "five instructions in front, the rest unchanged");
+        let arch = TargetArch::try_from(std::env::consts::ARCH).expect("a seccomp architecture");
+        let refused = compile(refused_rules(false).expect("rules"), arch).expect("compile");
+        assert_eq!(program.len(), refused.len() + 5, "five instructions in front");
+        assert!(program[5..] == refused[..], "the rest unchanged");
         assert_eq!(program[1].k, libc::SYS_clone3 as u32);
         assert_eq!(program[3].k, X32_SYSCALL_BIT);
     }
