@@ -539,6 +539,25 @@ export type McpIdentityProvider = {
 	idToken: string,
 };
 
+/**
+ *  A field of a project's `.mcp.json` entry that Warden ignores: something only the user's own
+ *  settings may say (a tool allowed to run unasked, a keychain secret, sampling, the network).
+ */
+export type McpIgnoredField = {
+	/**
+	 *  The field as the entry has it: `sampling`, `tools.get-env`, `headers.Authorization`,
+	 *  `oauth.clientSecret`.
+	 */
+	field: string,
+	/**
+	 *  The value the entry gives it, as it is written (a keychain reference names a secret; it is
+	 *  never the secret).
+	 */
+	value: string,
+	/**  Why it is ignored and what Warden does instead, in words. */
+	reason: string,
+};
+
 /**  An OAuth client registered for Warden with an MCP server's authorization server. */
 export type McpOAuthClient = {
 	/**  The client id the server's administrator registered for Warden. */
@@ -759,12 +778,30 @@ export type ProjectMcpChoice = {
 	approved: boolean,
 };
 
-/**  A project's own `.mcp.json`, as the window offers it: never used before the user approves it. */
+/**
+ *  A project's own `.mcp.json`, as the window and `warden mcp show` offer it: never used before the
+ *  user approves it, and then only for what a project may say.
+ */
 export type ProjectMcpOffer = {
 	/**  The file. */
 	path: string,
-	/**  Its servers, as the file has them (empty when `error` says why it cannot be used). */
+	/**
+	 *  Its servers, each with exactly the fields Warden would use: what a project may name
+	 *  (empty when `error` says why the file cannot be used).
+	 */
 	servers: { [key in string]: McpServerConfig },
+	/**
+	 *  Per server, the fields of its entry Warden does not take from a project, each with why
+	 *  (servers with none are left out).
+	 */
+	ignored: { [key in string]: McpIgnoredField[] },
+	/**
+	 *  Whether the servers' programs get the network: they run in the project's command box,
+	 *  with the project's own network setting (an entry may only take it away, `"network":
+	 *  false`).
+	 */
+	network: boolean,
+	/**  SHA-256 of the file's bytes, hex: the content an approval is for. */
 	digest: string,
 	/**  What the user chose for this content: `None` = not asked yet. */
 	approved: boolean | null,

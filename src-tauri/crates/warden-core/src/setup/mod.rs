@@ -62,6 +62,16 @@ WARDEN_HOME to a folder outside the project)"
     Secret(#[from] SecretError),
     #[error("the project's checkpoints: {0}")]
     Checkpoints(#[from] CheckpointError),
+    #[error("the project has no .mcp.json to approve")]
+    NoProjectMcp,
+    #[error(
+        "the project's .mcp.json changed: its digest is now {now}, not {given} (the one given); \
+         nothing was approved. Look at it again (`warden mcp show`, or Settings → MCP servers) and \
+         approve what it says now"
+    )]
+    ProjectMcpChanged { given: String, now: String },
+    #[error("the project's .mcp.json cannot be used: {0}")]
+    ProjectMcpUnusable(String),
 }
 
 impl SetupError {
@@ -74,13 +84,19 @@ impl SetupError {
             | Self::Sandbox(_)
             | Self::Config(_)
             | Self::Secret(_)
-            | Self::Checkpoints(_) => ErrorCode::Internal,
+            | Self::Checkpoints(_)
+            | Self::NoProjectMcp
+            | Self::ProjectMcpChanged { .. }
+            | Self::ProjectMcpUnusable(_) => ErrorCode::Internal,
         }
     }
 
     /// Whether the caller asked for something impossible (a usage error for the CLI).
     pub fn is_usage(&self) -> bool {
-        matches!(self, Self::BadProject(_) | Self::UnknownTool(_) | Self::HomeInProject { .. })
+        matches!(
+            self,
+            Self::BadProject(_) | Self::UnknownTool(_) | Self::HomeInProject { .. } | Self::NoProjectMcp
+        )
     }
 }
 

@@ -16,7 +16,7 @@ use crate::agent::budget::known_context_window;
 use crate::agent::{Session, SessionConfig, ToolEnvironment, ToolSource};
 use crate::checkpoint::CheckpointStore;
 use crate::containment::BoxPolicy;
-use crate::mcp::{McpTool, McpToolset};
+use crate::mcp::{Entry, McpTool, McpToolset, Origin};
 use crate::provider::Provider;
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
@@ -344,15 +344,19 @@ impl Engine {
         project: &Path,
         settings: &Settings,
         extra: &BTreeMap<String, McpServerConfig>,
-    ) -> BTreeMap<String, McpServerConfig> {
+    ) -> BTreeMap<String, Entry> {
         let mut servers = self.approved_project_servers(project);
-        servers.extend(settings.mcp_servers.clone());
-        servers.extend(extra.clone());
+        let users = settings.mcp_servers.iter().chain(extra);
+        servers
+            .extend(users.map(|(name, config)| {
+                (name.clone(), Entry { config: config.clone(), origin: Origin::User })
+            }));
         servers
     }
 
     /// The session's MCP servers, started as needed, and their tools; stdio servers run in
-    /// `commands_box` (with the network unless their entry says otherwise). `None`: it has none.
+    /// `commands_box` (the user's with the network unless their entry says otherwise, a project's
+    /// exactly as the box is). `None`: it has none.
     async fn mcp_toolset(
         &self,
         spec: &SessionSpec,
@@ -360,7 +364,7 @@ impl Engine {
         project: &Path,
         commands_box: &BoxPolicy,
     ) -> Option<McpToolset> {
-        let (specs, bad) = crate::mcp::specs(&self.mcp_servers(project, settings, &spec.mcp_servers));
+        let (specs, bad) = crate::mcp::entry_specs(&self.mcp_servers(project, settings, &spec.mcp_servers));
         for (name, error) in bad {
             tracing::warn!(server = %name, %error, "MCP server not started");
         }
