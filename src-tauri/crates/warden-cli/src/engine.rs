@@ -11,6 +11,7 @@ mod args;
 mod checkpoint_cmd;
 mod exec;
 mod mcp_cmd;
+mod project_mcp_cmd;
 mod render;
 mod sessions_cmd;
 mod signals;

@@ -1,6 +1,7 @@
-//! `warden mcp list|add|remove`: the MCP servers of the settings, as the window's Settings → MCP
-//! servers shows them. `list` starts each server (for the project in the current directory) to
-//! say whether it works and what tools it has. Exit 0, 1 on failure, 2 on usage.
+//! `warden mcp list|add|remove|login|logout|secret`: the MCP servers of the settings, as the
+//! window's Settings → MCP servers shows them (a project's own `.mcp.json`: `project_mcp_cmd`).
+//! `list` starts each server (for the project in the current directory) to say whether it works
+//! and what tools it has. Exit 0, 1 on failure, 2 on usage.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,7 +10,7 @@ use warden_core::setup::Engine;
 use warden_protocol::{McpServerConfig, McpServerState, McpServerStatus};
 
 use crate::args::{McpAction, McpArgs};
-use crate::sanitize;
+use crate::{project_mcp_cmd, sanitize};
 
 /// The servers of an `mcpServers` JSON file (`--mcp-config`), checked.
 pub fn read_config(file: &Path) -> Result<BTreeMap<String, McpServerConfig>, String> {
@@ -59,8 +60,9 @@ pub async fn run(args: McpArgs) -> u8 {
                 Err(error) => fail(&error.to_string(), 2),
             }
         }
-        McpAction::Approve { project } => choose_project(&engine, project, true),
-        McpAction::Decline { project } => choose_project(&engine, project, false),
+        McpAction::Show { project, json } => project_mcp_cmd::show(&engine, project, json),
+        McpAction::Approve { project, digest } => project_mcp_cmd::approve(&engine, project, digest).await,
+        McpAction::Decline { project } => project_mcp_cmd::decline(&engine, project),
         McpAction::Logout { name } => match engine.mcp_sign_out(&name).await {
             Ok(()) => {
                 eprintln!("warden: signed out of the MCP server `{name}`");
@@ -78,39 +80,6 @@ pub async fn run(args: McpArgs) -> u8 {
     };
     engine.close_mcp_servers().await;
     code
-}
-
-/// Use or decline the project's `.mcp.json`, showing what it would start.
-fn choose_project(engine: &Engine, project: Option<std::path::PathBuf>, approved: bool) -> u8 {
-    let project = match project.map_or_else(std::env::current_dir, Ok) {
-        Ok(project) => project,
-        Err(error) => return fail(&format!("cannot read the current directory: {error}"), 2),
-    };
-    let offer = match engine.project_mcp_offer(&project) {
-        Ok(Some(offer)) => offer,
-        Ok(None) => return fail(&format!("{} has no .mcp.json", project.display()), 2),
-        Err(error) => return fail(&error.to_string(), 2),
-    };
-    if let Some(error) = &offer.error {
-        return fail(&format!("{}: {error}", offer.path), 1);
-    }
-    match engine.choose_project_mcp(&project, &offer.digest, approved) {
-        Ok(()) => {
-            let verb = if approved { "using" } else { "not using" };
-            eprintln!("warden: {verb} the servers of {}:", sanitize::body(&offer.path));
-            for (name, config) in &offer.servers {
-                let target = config.url.clone().unwrap_or_else(|| {
-                    std::iter::once(config.command.clone().unwrap_or_default())
-                        .chain(config.args.iter().cloned())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                });
-                eprintln!("  {name}: {}", sanitize::body(&target));
-            }
-            0
-        }
-        Err(error) => fail(&error.to_string(), 1),
-    }
 }
 
 /// The OAuth sign-in: the page opens in the browser (its address is printed too, for a machine
@@ -184,7 +153,8 @@ async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServe
         if let Ok(Some(offer)) = engine.project_mcp_offer(project) {
             if offer.approved != Some(true) && offer.error.is_none() {
                 print_line(&format!(
-                    "This project's .mcp.json names {} server(s), not used until you run `warden mcp approve`.",
+                    "This project's .mcp.json names {} server(s), not used until you run `warden mcp \
+                     approve` (`warden mcp show` shows every field first).",
                     offer.servers.len()
                 ));
             }

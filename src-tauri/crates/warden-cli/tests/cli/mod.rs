@@ -5,6 +5,7 @@ mod exec;
 mod front;
 mod mcp;
 mod process;
+mod project_mcp;
 mod reaper;
 mod sessions;
 mod terminal;
