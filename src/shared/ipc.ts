@@ -43,6 +43,7 @@ export type {
   KeyCheck,
   KeyStatus,
   McpElicit,
+  McpIgnoredField,
   McpServerConfig,
   McpServerStatus,
   McpResourceText,

@@ -277,6 +277,9 @@ export const TID = {
   mcpProject: "mcp-project", // + data-approved
   mcpProjectUse: "mcp-project-use",
   mcpProjectDecline: "mcp-project-decline",
+  mcpProjectServer: "mcp-project-server", // + data-server
+  mcpProjectField: "mcp-project-field", // + data-field: a field used
+  mcpProjectIgnored: "mcp-project-ignored", // the fields ignored, with why
   mcpSignOut: "mcp-sign-out",
   mcpToolChoice: "mcp-tool-choice", // + data-tool
   mcpAddName: "mcp-add-name",
