@@ -7,5 +7,6 @@ mod mcp;
 mod process;
 mod reaper;
 mod sessions;
+mod store_failures;
 mod terminal;
 mod tool;

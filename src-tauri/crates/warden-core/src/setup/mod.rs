@@ -33,7 +33,7 @@ mod settings_store;
 mod tests;
 mod tools;
 
-pub use conversations::{ConversationError, MAX_PAGE};
+pub use conversations::{ConversationError, SavedConversation, Unreadable, MAX_PAGE};
 pub use mcp::McpSetupError;
 pub use project_mcp::PROJECT_MCP_FILE;
 pub use providers::default_model;
@@ -62,6 +62,8 @@ WARDEN_HOME to a folder outside the project)"
     Secret(#[from] SecretError),
     #[error("the project's checkpoints: {0}")]
     Checkpoints(#[from] CheckpointError),
+    #[error(transparent)]
+    Unreadable(#[from] Unreadable),
 }
 
 impl SetupError {
@@ -74,7 +76,8 @@ impl SetupError {
             | Self::Sandbox(_)
             | Self::Config(_)
             | Self::Secret(_)
-            | Self::Checkpoints(_) => ErrorCode::Internal,
+            | Self::Checkpoints(_)
+            | Self::Unreadable(_) => ErrorCode::Internal,
         }
     }
 
