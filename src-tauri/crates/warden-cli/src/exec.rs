@@ -2,7 +2,8 @@
 //! (`--json`) or on the terminal (without it).
 //!
 //! Exit status: 0 the turn ended normally; 1 it ended in an error (provider, sandbox violation,
-//! budget, turn limit); 2 usage error; 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP),
+//! budget, turn limit), or the conversation to continue cannot be read whole (it is left as it
+//! is); 2 usage error (and a `--resume` id that names no conversation); 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP),
 //! after stopping running tools and killing every process they started.
 
 use std::collections::BTreeSet;
