@@ -12,7 +12,7 @@ use warden_core::config::WardenHome;
 use warden_core::secrets::{MemoryStore, SecretStore};
 use warden_core::setup::{Engine, SessionSpec};
 use warden_core::store::ConversationStore;
-use warden_protocol::{ContentBlock, KeyName, Message, ProviderId, ResultCode, Role};
+use warden_protocol::{ContentBlock, Event, KeyName, Message, ProviderId, ResultCode, Role};
 
 use crate::agent::harness::Wire;
 use crate::agent::wire::text;
@@ -211,4 +211,24 @@ async fn a_busy_store_fails_the_read_and_nothing_is_written() {
     assert_eq!(continue_with(&engine, place.spec(&server), "And now?").await, Ok(()));
     let after = bodies(&place.db());
     assert_eq!((after.get(..4), after.len()), (Some(&before[..]), 6), "{after:#?}");
+}
+
+#[tokio::test]
+async fn a_session_whose_store_cannot_be_opened_says_at_once_that_it_is_not_saved() {
+    let place = Place::new();
+    // A folder where the database file should be: the store cannot be opened.
+    std::fs::create_dir_all(place.db()).unwrap();
+    let server = TestServer::start(Vec::new()).await;
+    let engine = place.engine().await;
+
+    let (_session, mut events) = engine.start(place.spec(&server)).await.unwrap();
+
+    match events.try_recv() {
+        Ok(Event::Saving(saving)) => {
+            assert!(!saving.saved, "{saving:?}");
+            let reason = saving.reason.unwrap_or_default();
+            assert!(reason.contains("could not open the conversation store"), "{reason}");
+        }
+        other => panic!("the first event says the conversation is not saved: {other:?}"),
+    }
 }
