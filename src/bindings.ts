@@ -16,8 +16,17 @@ export const commands = {
 	chatSend: (conversationId: string, content: string, images: ToolImage[] | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_send", { conversationId, content, images })),
 	/**  Stops the conversation's running turn (a no-op when nothing runs). */
 	chatCancel: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_cancel", { conversationId })),
-	/**  The conversation so far (empty before its first message). */
+	/**
+	 *  The conversation so far (empty before its first message). Fails with
+	 *  `CONVERSATION_UNREADABLE` when the saved conversation cannot be read whole: the window then
+	 *  shows it read-only (`chat_history_read_only`).
+	 */
 	chatHistory: (conversationId: string) => typedError<Message[], CommandError>(__TAURI_INVOKE("chat_history", { conversationId })),
+	/**
+	 *  What can be read of a saved conversation that cannot be read whole, to show it read-only:
+	 *  every message read, one that could not be marked in its place, and why.
+	 */
+	chatHistoryReadOnly: (conversationId: string) => typedError<ReadOnlyHistory, CommandError>(__TAURI_INVOKE("chat_history_read_only", { conversationId })),
 	/**
 	 *  When each saved message of the conversation was written and which model wrote each answer, in
 	 *  the order of `chat_history` (empty for a conversation that is not saved).
@@ -172,6 +181,7 @@ export const events = {
 	chatCompacted: makeEvent<CompactedEvent, CompactedEvent>("chat:compacted"),
 	chatError: makeEvent<ChatErrorEvent, ChatErrorEvent>("chat:error"),
 	chatNotice: makeEvent<NoticeEvent, NoticeEvent>("chat:notice"),
+	chatSaving: makeEvent<SavingEvent, SavingEvent>("chat:saving"),
 	chatStreamEnd: makeEvent<StreamEndEvent, StreamEndEvent>("chat:stream-end"),
 	chatStreamStart: makeEvent<StreamStartEvent, StreamStartEvent>("chat:stream-start"),
 	chatTextDelta: makeEvent<TextDeltaEvent, TextDeltaEvent>("chat:text-delta"),
@@ -313,6 +323,12 @@ export type CommandErrorCode =
  *  last checkpoint (named in `paths`); restoring with `force` overwrites them.
  */
 "CHANGED_OUTSIDE" | 
+/**
+ *  The saved conversation cannot be read whole (a message damaged, or written by a newer
+ *  Warden in a form this one does not know, or the store busy): it is not continued and
+ *  nothing is written to it; the window shows what can be read, read-only.
+ */
+"CONVERSATION_UNREADABLE" | 
 /**  Something inside Warden failed. */
 "INTERNAL";
 
@@ -346,7 +362,13 @@ export type CompactionInfo = {
 	tokensAfter: number,
 };
 
-/**  One block of a message, in the order it was produced. */
+/**
+ *  One block of a message, in the order it was produced.
+ * 
+ *  A block of a kind this build does not know (a newer Warden wrote it) is read as
+ *  [`ContentBlock::Unknown`] and written back exactly as it was, so one new kind of block never
+ *  makes a saved conversation unreadable, and saving it again loses nothing.
+ */
 export type ContentBlock = ({ type: "text"; text: string }) & { data?: never; signature?: never; thinking?: never } | 
 /**  Model reasoning. `signature` is opaque and must be sent back byte-exact. */
 ({ type: "thinking"; thinking: string; signature: string | null }) & { data?: never; text?: never } | 
@@ -359,7 +381,12 @@ export type ContentBlock = ({ type: "text"; text: string }) & { data?: never; si
 /**  An image the user attached (models that do not take images are sent a note instead). */
 {
 	type: "image",
-} & ToolImage;
+} & ToolImage | 
+/**
+ *  A block of a kind a newer Warden wrote: kept as it was, shown as "from a newer Warden", never
+ *  sent to a model (a note stands in for it).
+ */
+UnknownBlock;
 
 /**
  *  A conversation a search found, with where (a message's words around the first match; `None`
@@ -832,6 +859,20 @@ export type ProviderSettings = {
 	contextWindow?: number | null,
 };
 
+/**
+ *  A saved conversation that cannot be read whole, as far as it can be read: the window shows it
+ *  read-only (`chat_history_read_only`), and nothing is ever written to it until it reads whole.
+ */
+export type ReadOnlyHistory = {
+	/**
+	 *  Why it cannot be read whole, in words for the user; `None` when it can now (it is read
+	 *  again to be continued).
+	 */
+	reason: string | null,
+	/**  Its messages in order, each that could not be read standing in its place. */
+	rows: SavedRow[],
+};
+
 export type Remember = 
 /**  This call only. */
 "once" | 
@@ -848,6 +889,12 @@ export type RestoreReport = {
 	files: FileChange[],
 };
 
+/**
+ *  Why a saved tool call failed: a code this build knows, or one a newer Warden wrote (kept as it
+ *  was and shown as "from a newer Warden", so it never makes the message unreadable).
+ */
+export type ResultCode = ToolErrorCode | string;
+
 export type Role = "user" | "assistant";
 
 /**  How this machine contains the commands Warden runs for the model, for Settings → Sandbox. */
@@ -861,6 +908,28 @@ export type SandboxStatus = {
 	/**  The secret locations commands cannot see. */
 	hidden: string[],
 };
+
+/**  One saved message of a [`ReadOnlyHistory`]. */
+export type SavedRow = 
+/**  A message that was read, with when it was written and by which model. */
+{ kind: "read"; message: Message; stamp: MessageStamp } | 
+/**  A message that could not be read (damaged, or in a form this build does not know), and why. */
+{ kind: "unreadable"; reason: string };
+
+/**
+ *  Whether the conversation is being saved. Sent when a save fails (`saved: false`, with why): the
+ *  messages from then on are kept in memory and saved as soon as the store takes them again, which
+ *  a `saved: true` reports (every message is saved again). Sent only when this changes.
+ */
+export type Saving = {
+	conversationId: string,
+	saved: boolean,
+	/**  Why it is not being saved, in words for the user; `None` when it is. */
+	reason?: string | null,
+};
+
+/**  `chat:saving`: the conversation stopped being saved (and why), or is saved again. */
+export type SavingEvent = Saving;
 
 /**
  *  What "Allow for this session" remembered in one conversation: later calls it covers run
@@ -1115,7 +1184,7 @@ export type ToolResultBlock = {
 	 *  Why a failed call failed (`USER_REJECTED`, `APPROVAL_TIMEOUT`…), kept in the saved history
 	 *  so a reopened conversation says it as the live one did. Never sent to a provider.
 	 */
-	code?: ToolErrorCode | null,
+	code?: ResultCode | null,
 	/**
 	 *  Images the tool returned (an MCP server's screenshot), for models that take images
 	 *  (Anthropic's); other providers get `content`, which describes them.
@@ -1162,6 +1231,22 @@ export type TrustLevel =
 "guided" | 
 /**  Nothing asks (the blocklist and the scope still apply). */
 "autonomous";
+
+/**
+ *  A content block of a kind this build does not know, exactly as it was read (its JSON text).
+ *  Written back byte for byte.
+ */
+export type UnknownBlock = {
+	type: string,
+};
+
+/**
+ *  What the window sees of an [`UnknownBlock`]: an object with at least a `type` (the block's own,
+ *  none of the known ones), and whatever fields its Warden gave it.
+ */
+export type UnknownBlockShape = {
+	type: string,
+};
 
 /**  What a check for updates found. */
 export type UpdateCheck = 

@@ -215,12 +215,18 @@ impl AppState {
         }
     }
 
-    /// The conversation so far; empty for one that has not started.
-    pub async fn history(&self, conversation_id: &str) -> Vec<Message> {
+    /// The conversation so far; empty for one that has not started. Refused
+    /// (`CONVERSATION_UNREADABLE`) for a saved one that cannot be read whole.
+    pub async fn history(&self, conversation_id: &str) -> CommandResult<Vec<Message>> {
         match self.session(conversation_id).await {
-            Some(session) => session.history(),
+            Some(session) => Ok(session.history()),
             // Not opened in this run: what was saved before the app last closed.
-            None => self.engine.stored_history(conversation_id),
+            None => {
+                let engine = self.engine.clone();
+                let id = conversation_id.to_owned();
+                let saved = crate::commands::off_thread(move || engine.saved_conversation(&id)).await?;
+                Ok(saved?.history)
+            }
         }
     }
 

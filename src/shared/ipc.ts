@@ -56,7 +56,10 @@ export type {
   ProviderId,
   ProviderSettings,
   Remember,
+  ReadOnlyHistory,
   RestoreReport,
+  SavedRow,
+  Saving,
   Settings,
   ProviderReadiness,
   SandboxStatus,
@@ -73,6 +76,7 @@ export type {
   ToolErrorCode,
   ToolImage,
   ToolPermissions,
+  UnknownBlock,
   ToolResult,
   ToolStart,
   TrustLevel,
@@ -150,7 +154,11 @@ export const api = {
   chatCancel: (conversationId: string) => unwrap("chat_cancel", commands.chatCancel(conversationId)),
   approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>
     unwrap("chat_tool_approve", commands.chatToolApprove(toolId, approved, reason ?? null, remember ?? null)),
+  /** The conversation so far; rejects with CONVERSATION_UNREADABLE for a saved one that cannot be read whole. */
   chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
+  /** What can be read of a saved conversation that cannot be read whole (shown read-only), and why. */
+  chatHistoryReadOnly: (conversationId: string) =>
+    unwrap("chat_history_read_only", commands.chatHistoryReadOnly(conversationId)),
   /** When each saved message was written and which model answered, in the order of `chatHistory`. */
   chatMessageStamps: (conversationId: string) =>
     unwrap("chat_message_stamps", commands.chatMessageStamps(conversationId)),

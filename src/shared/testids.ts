@@ -48,6 +48,11 @@ export const TID = {
   conversationDeleted: "conversation-deleted", // "Conversation deleted — Undo", for a few seconds
   conversationUndo: "conversation-undo",
   conversationView: "conversation-view", // + data-message-count (all messages, mounted or not)
+  readOnlyBanner: "read-only-banner", // a saved conversation that cannot be read whole: why, and Try again
+  readOnlyRetry: "read-only-retry",
+  notSaved: "not-saved", // the conversation is not being saved, and why (chat:saving)
+  messageUnreadable: "message-unreadable", // a saved message that could not be read; + data-message-id
+  messageNewer: "message-newer", // a part a newer Warden saved that this one cannot show; + data-block-type
   messagesEarlier: "messages-earlier", // mounts older messages than the window shows
 
   // messages

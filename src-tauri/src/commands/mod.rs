@@ -32,6 +32,7 @@ macro_rules! collect_for {
             chat::chat_send,
             chat::chat_cancel,
             chat::chat_history,
+            chat::chat_history_read_only,
             chat::chat_message_stamps,
             chat::chat_compact,
             chat::chat_compaction,

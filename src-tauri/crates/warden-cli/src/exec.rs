@@ -2,13 +2,14 @@
 //! (`--json`) or on the terminal (without it).
 //!
 //! Exit status: 0 the turn ended normally; 1 it ended in an error (provider, sandbox violation,
-//! budget, turn limit); 2 usage error; 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP),
+//! budget, turn limit), or the conversation to continue cannot be read whole (it is left as it
+//! is); 2 usage error (and a `--resume` id that names no conversation); 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP),
 //! after stopping running tools and killing every process they started.
 
 use std::collections::BTreeSet;
 
 use warden_core::agent::{Session, TurnEnd};
-use warden_core::setup::{ConversationError, Engine};
+use warden_core::setup::{ConversationError, Engine, SetupError};
 use warden_protocol::{ChatError, Event, ToolApproval};
 
 use crate::approvals_input::{self, Answer};
@@ -50,9 +51,9 @@ pub async fn run(args: ExecArgs) -> u8 {
     let mut spec = spec;
     let resumed = match conversation_to_continue(&engine, &args, &spec.project) {
         Ok(resumed) => resumed,
-        Err(message) => {
+        Err((message, code)) => {
             eprintln!("warden: {}", sanitize::body(&message));
-            return 2;
+            return code;
         }
     };
     if let Some(id) = &resumed {
@@ -72,6 +73,12 @@ pub async fn run(args: ExecArgs) -> u8 {
             if args.common.json {
                 eprintln!("warden: {}", sanitize::body(&error.to_string()));
             }
+            if let SetupError::Unreadable(unreadable) = &error {
+                eprintln!(
+                    "warden: see what can be read of it with: warden sessions show {}",
+                    sanitize::line(&unreadable.id)
+                );
+            }
             render.event(&Event::Error(ChatError {
                 conversation_id,
                 message_id: None,
@@ -89,6 +96,8 @@ pub async fn run(args: ExecArgs) -> u8 {
     let (mut answers, mut closed) = answer_source(approve, args.common.json);
     let mut pending: BTreeSet<String> = BTreeSet::new();
     let mut interrupted: Option<u8> = None;
+    // Why the conversation is not being saved, while it is not (`chat:saving`).
+    let mut not_saved: Option<String> = None;
 
     // One listener for the whole turn: a listener made anew in each round of the loop below could
     // miss a signal that arrives between two rounds.
@@ -127,6 +136,9 @@ pub async fn run(args: ExecArgs) -> u8 {
                         render.flush();
                     }
                     on_event(&session, &event, approve, closed.as_deref(), &mut pending);
+                    if let Event::Saving(saving) = &event {
+                        not_saved = if saving.saved { None } else { saving.reason.clone() };
+                    }
                     batch += 1;
                     next = if batch < MAX_BATCH { events.try_recv().ok() } else { None };
                 }
@@ -150,12 +162,15 @@ pub async fn run(args: ExecArgs) -> u8 {
     // Every event of the turn was sent before it ended; print what is still queued.
     while let Ok(event) = events.try_recv() {
         render.event(&event);
+        if let Event::Saving(saving) = &event {
+            not_saved = if saving.saved { None } else { saving.reason.clone() };
+        }
     }
     render.flush();
     // The session is over: its background commands and whatever any command left behind end too.
     drop(session);
     if !args.ephemeral {
-        saved_note(&conversation_id, args.common.json);
+        saved_note(&conversation_id, args.common.json, not_saved.as_deref());
     }
     let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
     match end {
@@ -175,19 +190,21 @@ pub async fn run(args: ExecArgs) -> u8 {
 }
 
 /// The saved conversation `--resume` or `--continue` names (`None` for a new one), or why it
-/// cannot be continued.
+/// cannot be continued and the exit status: 2 for a name that names none, 1 when the store failed.
 fn conversation_to_continue(
     engine: &Engine,
     args: &ExecArgs,
     project: &std::path::Path,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, (String, u8)> {
     if let Some(id) = &args.resume {
         return match engine.conversation_summary(id) {
             Ok(_) => Ok(Some(id.clone())),
-            Err(ConversationError::NotFound(_)) => {
-                Err(format!("--resume: there is no saved conversation `{id}` (see: warden sessions list)"))
-            }
-            Err(error) => Err(format!("--resume: {error}")),
+            Err(ConversationError::NotFound(_)) => Err((
+                format!("--resume: there is no saved conversation `{id}` (see: warden sessions list)"),
+                2,
+            )),
+            Err(error @ ConversationError::BadId(_)) => Err((format!("--resume: {error}"), 2)),
+            Err(error) => Err((format!("--resume: conversation {id} cannot be read: {error}"), 1)),
         };
     }
     if !args.continue_last {
@@ -196,11 +213,11 @@ fn conversation_to_continue(
     let root = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
     match engine.latest_conversation(Some(&root)) {
         Ok(Some(id)) => Ok(Some(id)),
-        Ok(None) => Err(format!(
-            "--continue: no saved conversation in {} (start one without --continue)",
-            root.display()
+        Ok(None) => Err((
+            format!("--continue: no saved conversation in {} (start one without --continue)", root.display()),
+            2,
         )),
-        Err(error) => Err(format!("--continue: {error}")),
+        Err(error) => Err((format!("--continue: {error}"), 1)),
     }
 }
 
@@ -219,12 +236,18 @@ fn read_images(paths: &[std::path::PathBuf]) -> Result<Vec<warden_protocol::Tool
         .collect()
 }
 
-/// Says on stderr which conversation this was and how to go on with it.
-fn saved_note(conversation_id: &str, json: bool) {
-    if json {
-        eprintln!("warden: conversation {conversation_id}");
-    } else {
-        eprintln!("warden: conversation {conversation_id} saved; continue it with: warden exec --resume {conversation_id} \"…\"");
+/// Says on stderr which conversation this was and how to go on with it, or that it is not saved
+/// whole (`not_saved`: why).
+fn saved_note(conversation_id: &str, json: bool, not_saved: Option<&str>) {
+    match (not_saved, json) {
+        (Some(why), _) => eprintln!(
+            "warden: conversation {conversation_id} is not saved whole: {}",
+            sanitize::body(why)
+        ),
+        (None, true) => eprintln!("warden: conversation {conversation_id}"),
+        (None, false) => eprintln!(
+            "warden: conversation {conversation_id} saved; continue it with: warden exec --resume {conversation_id} \"…\""
+        ),
     }
 }
 

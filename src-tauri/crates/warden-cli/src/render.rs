@@ -175,6 +175,17 @@ impl<W: Write> Render for Human<W> {
                 let _ = writeln!(self.notes, "{text}");
                 let _ = self.notes.flush();
             }
+            Event::Saving(e) => {
+                let text = if e.saved {
+                    "warden: this conversation is saved again".to_owned()
+                } else {
+                    let why = e.reason.as_deref().unwrap_or("the conversation store failed");
+                    format!("warden: this conversation is not being saved: {}", sanitize::line(why))
+                };
+                let text = if self.notes_colour { format!("\x1b[33m{text}\x1b[0m") } else { text };
+                let _ = writeln!(self.notes, "{text}");
+                let _ = self.notes.flush();
+            }
             Event::Notice(e) => {
                 let text = format!("note: {}", sanitize::line(&e.text));
                 let text = if self.notes_colour { format!("\x1b[2m{text}\x1b[0m") } else { text };

@@ -5,7 +5,7 @@
 use serde_json::json;
 use warden_core::config::WardenHome;
 use warden_core::store::{self, ConversationStore, StoreError};
-use warden_protocol::{ContentBlock, ConversationSummary, Message, Role};
+use warden_protocol::{ContentBlock, ConversationSummary, Message, ResultCode, Role};
 
 use crate::args::{SessionsAction, SessionsArgs};
 use crate::sanitize;
@@ -48,13 +48,46 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
         }
         SessionsAction::Show { id, json } => {
             let Some(summary) = known(store, &id)? else { return Ok(2) };
-            let messages = store.messages(&id)?;
+            // What can be read of it: a message that cannot be read is marked in its place.
+            let back = store.read_back(&id)?;
+            let unreadable: Vec<_> = back
+                .rows
+                .iter()
+                .filter_map(|row| row.message.as_ref().err().map(|why| (row.seq + 1, why)))
+                .collect();
             if json {
-                print_json(&json!({"conversation": summary, "messages": messages}));
+                let messages: Vec<_> = back.rows.iter().filter_map(|row| row.message.as_ref().ok()).collect();
+                let unreadable: Vec<_> =
+                    unreadable.iter().map(|(n, why)| json!({"message": n, "reason": why})).collect();
+                print_json(&json!({
+                    "conversation": summary,
+                    "messages": messages,
+                    "unreadable": unreadable,
+                    "stopped": back.stopped,
+                }));
             } else {
                 print_summary(&summary);
                 out("");
-                messages.iter().for_each(print_message);
+                for row in &back.rows {
+                    match &row.message {
+                        Ok(message) => print_message(message),
+                        Err(why) => out(&format!(
+                            "  [message {} could not be read: {}]\n",
+                            row.seq + 1,
+                            sanitize::line(why)
+                        )),
+                    }
+                }
+                if let Some(why) = &back.stopped {
+                    out(&format!("  [the rest could not be read: {}]", sanitize::line(why)));
+                }
+            }
+            if let Some(problem) = back.problem() {
+                eprintln!(
+                    "warden: conversation {id} cannot be read whole: {}. It is shown as far as it can be \
+                     read, and it cannot be continued",
+                    sanitize::line(&problem.to_string())
+                );
             }
             Ok(0)
         }
@@ -144,9 +177,22 @@ fn print_message(message: &Message) {
             (_, ContentBlock::ToolResult(result)) => {
                 let mark = if result.is_error { "✗" } else { "←" };
                 let preview = store::text::cut(&result.content, RESULT_PREVIEW_CHARS);
-                out(&format!("  {mark} {}\n", sanitize::body(&preview)));
+                // A reason this version does not know is said to come from a newer Warden.
+                let newer = match &result.code {
+                    Some(ResultCode::Newer(code)) => {
+                        format!("  ({} — a reason from a newer Warden)", sanitize::line(code))
+                    }
+                    _ => String::new(),
+                };
+                out(&format!("  {mark} {}{newer}\n", sanitize::body(&preview)));
             }
-            (_, ContentBlock::Image(image)) => out(&format!("  [image: {}]\n", image.media_type)),
+            (_, ContentBlock::Image(image)) => {
+                out(&format!("  [image: {}]\n", sanitize::line(&image.media_type)))
+            }
+            (_, ContentBlock::Unknown(block)) => out(&format!(
+                "  [a \"{}\" part from a newer Warden, which this version cannot show]\n",
+                sanitize::line(&block.kind())
+            )),
             (_, ContentBlock::Thinking { .. } | ContentBlock::RedactedThinking { .. }) => {}
         }
     }

@@ -8,5 +8,6 @@ mod process;
 mod project_mcp;
 mod reaper;
 mod sessions;
+mod store_failures;
 mod terminal;
 mod tool;

@@ -13,6 +13,7 @@ use warden_protocol::{
 
 use super::compaction::{self, Compacted, CompactionError, CompactionReport};
 use super::events::EventEmitter;
+use super::saving::Saver;
 use super::tool_env::ToolEnvironment;
 use super::tool_runner::{CallPolicy, ToolRunner};
 use super::tool_source::ToolSource;
@@ -47,6 +48,9 @@ pub struct SessionConfig {
     pub iteration_timeout: Duration,
     /// Where each message is saved as it completes; `None` keeps the conversation in memory only.
     pub store: Option<Arc<crate::store::ConversationStore>>,
+    /// Why the conversation is not saved although it was to be (the store could not be opened):
+    /// the face is told when the session starts (`chat:saving`).
+    pub not_saved: Option<String>,
     /// Whether the model reads images; when not, it is sent a note in place of each.
     pub takes_images: bool,
     /// The project folder, recorded with the conversation so the list can show it.
@@ -72,6 +76,7 @@ impl SessionConfig {
             max_parallel: 4,
             iteration_timeout: Duration::from_secs(600),
             store: None,
+            not_saved: None,
             takes_images: true,
             project_root: None,
         }
@@ -111,6 +116,8 @@ pub(crate) struct SessionCore {
     tool_source: std::sync::OnceLock<Arc<dyn ToolSource>>,
     pub events: EventEmitter,
     history: Mutex<Vec<Message>>,
+    /// Saves the history in the conversation store, when the session has one.
+    saver: Option<Saver>,
     /// The summary the model is sent instead of the history's older part, once compacted.
     compacted: Mutex<Option<Compacted>>,
     /// The running turn's cancel token.
@@ -132,7 +139,7 @@ impl SessionCore {
     /// Append a message and save it; consecutive user messages merge into one turn (providers
     /// want turns to alternate).
     pub fn push_history(&self, message: Message) {
-        let (seq, saved) = {
+        let changed = {
             let mut history = lock(&self.history);
             match history.last_mut() {
                 Some(last) if last.role == Role::User && message.role == Role::User => {
@@ -140,26 +147,21 @@ impl SessionCore {
                 }
                 _ => history.push(message),
             }
-            let seq = history.len() - 1;
-            (seq, self.config.store.as_ref().map(|_| history[seq].clone()))
+            history.len() - 1
         };
-        if let (Some(store), Some(message)) = (&self.config.store, saved) {
-            // A few hundred microseconds: done in line, so messages are saved in their order. A
-            // failure is logged and the conversation goes on in memory.
-            let root = self.config.project_root.as_deref();
-            let model = (message.role == Role::Assistant).then_some(self.config.model.as_str());
-            if let Err(error) = store.put_message_by(&self.config.conversation_id, root, seq, &message, model)
-            {
-                tracing::warn!(%error, "could not save the message");
-            }
+        // A few hundred microseconds: done in line, so messages are saved in their order. A
+        // failure is told to the face and the conversation goes on in memory.
+        if let Some(saver) = &self.saver {
+            saver.save(&self.history, changed, &self.events);
         }
     }
 
-    /// What the model is sent: the history, its older part replaced by the summary once compacted.
+    /// What the model is sent: the history, its older part replaced by the summary once compacted,
+    /// a note in place of each block a newer Warden wrote.
     pub fn model_view(&self) -> Vec<Message> {
         let view = {
             let history = lock(&self.history);
-            compaction::model_view(&history, lock(&self.compacted).as_ref())
+            super::newer::noted(compaction::model_view(&history, lock(&self.compacted).as_ref()))
         };
         if self.config.takes_images {
             view
@@ -175,7 +177,7 @@ impl SessionCore {
     /// Records a compaction: the model is sent its summary from now on, and the store keeps it so
     /// a resumed conversation does the same.
     pub fn set_compacted(&self, compacted: Compacted, report: CompactionReport) {
-        if let Some(store) = &self.config.store {
+        if let Some(saver) = &self.saver {
             let record = crate::store::Compaction {
                 upto_seq: compacted.upto,
                 trimmed_upto_seq: compacted.trimmed_upto,
@@ -183,9 +185,7 @@ impl SessionCore {
                 tokens_before: report.tokens_before,
                 tokens_after: report.tokens_after,
             };
-            if let Err(error) = store.add_compaction(&self.config.conversation_id, &record) {
-                tracing::warn!(%error, "could not save the compaction");
-            }
+            saver.save_compaction(record, &self.events);
         }
         *lock(&self.compacted) = Some(compacted);
     }
@@ -231,8 +231,16 @@ impl Session {
             scope: config.scope.clone(),
             approval_timeout: config.approval_timeout,
         };
+        if let Some(reason) = &config.not_saved {
+            events.saving(false, Some(reason.clone()));
+        }
+        let saver = config.store.clone().map(|store| {
+            let root = config.project_root.clone();
+            Saver::new(store, config.conversation_id.clone(), root, config.model.clone())
+        });
         let core = SessionCore {
             runner: ToolRunner::new(tools, tool_env, policy, events.clone()),
+            saver,
             tool_source: std::sync::OnceLock::new(),
             events,
             config,
@@ -252,8 +260,12 @@ impl Session {
         self
     }
 
-    /// Continue an earlier conversation.
+    /// Continue an earlier conversation: `history` is what the store holds of it (the session
+    /// saves its next message after it).
     pub fn with_history(self, history: Vec<Message>) -> Self {
+        if let Some(saver) = &self.core.saver {
+            saver.saved_up_to(history.len());
+        }
         *lock(&self.core.history) = history;
         self
     }

@@ -406,7 +406,7 @@ impl ToolRunner {
             tool_name: call.name.clone(),
             content: result.result.clone(),
             is_error: output.is_error,
-            code: result.code,
+            code: result.code.map(Into::into),
             images: output.images,
         };
         CallOutcome { result, block }

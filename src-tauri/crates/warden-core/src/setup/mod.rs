@@ -33,7 +33,7 @@ mod settings_store;
 mod tests;
 mod tools;
 
-pub use conversations::{ConversationError, MAX_PAGE};
+pub use conversations::{ConversationError, SavedConversation, Unreadable, MAX_PAGE};
 pub use mcp::McpSetupError;
 pub use project_mcp::PROJECT_MCP_FILE;
 pub use providers::default_model;
@@ -72,6 +72,8 @@ WARDEN_HOME to a folder outside the project)"
     ProjectMcpChanged { given: String, now: String },
     #[error("the project's .mcp.json cannot be used: {0}")]
     ProjectMcpUnusable(String),
+    #[error(transparent)]
+    Unreadable(#[from] Unreadable),
 }
 
 impl SetupError {
@@ -87,7 +89,8 @@ impl SetupError {
             | Self::Checkpoints(_)
             | Self::NoProjectMcp
             | Self::ProjectMcpChanged { .. }
-            | Self::ProjectMcpUnusable(_) => ErrorCode::Internal,
+            | Self::ProjectMcpUnusable(_)
+            | Self::Unreadable(_) => ErrorCode::Internal,
         }
     }
 
