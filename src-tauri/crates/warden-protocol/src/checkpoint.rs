@@ -26,6 +26,19 @@ pub struct CheckpointInfo {
     /// Files left out because they are larger than the size cap (their contents are not kept).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
+    /// Files (and folders, ending in `/`) the snapshot could not read, each with why: they are
+    /// not in it, and a restore leaves them as they are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOutFile>,
+}
+
+/// A file a snapshot could not take.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LeftOutFile {
+    /// Relative to the project root, `/`-separated; a folder ends in `/`.
+    pub path: String,
+    pub reason: String,
 }
 
 /// What a checkpoint precedes.
@@ -89,4 +102,8 @@ pub struct RestoreReport {
     pub undo_checkpoint_id: String,
     /// The files the restore changed.
     pub files: Vec<FileChange>,
+    /// Something the user should know about this restore (its undo point is older than the
+    /// restore, when the project could not be looked at first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
