@@ -187,6 +187,9 @@ Warden, and the restore would overwrite {}.",
                 ),
                 paths,
             },
+            CheckpointError::Refused(refusal @ RestoreRefusal::SessionElsewhere(_)) => {
+                Self::new(CommandErrorCode::TurnRunning, format!("Not restored: {refusal}."))
+            }
             CheckpointError::Refused(RestoreRefusal::NotLooked(why)) => Self::new(
                 CommandErrorCode::ChangedOutside,
                 format!(

@@ -82,12 +82,14 @@ pub fn run(args: CheckpointArgs) -> u8 {
         Err(CheckpointError::Refused(refusal)) => {
             let paths = match &refusal {
                 RestoreRefusal::ChangedOutside(paths) => paths.clone(),
-                RestoreRefusal::TurnRunning | RestoreRefusal::NotLooked(_) => Vec::new(),
+                RestoreRefusal::TurnRunning
+                | RestoreRefusal::NotLooked(_)
+                | RestoreRefusal::SessionElsewhere(_) => Vec::new(),
             };
             let hint = match refusal {
                 RestoreRefusal::ChangedOutside(_) => " (--force overwrites them)",
                 RestoreRefusal::NotLooked(_) => " (--force)",
-                RestoreRefusal::TurnRunning => "",
+                RestoreRefusal::TurnRunning | RestoreRefusal::SessionElsewhere(_) => "",
             };
             fail(&args, 1, &format!("not restored: {refusal}{hint}"), &paths)
         }

@@ -107,3 +107,34 @@ pub struct RestoreReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
 }
+
+/// What a restore from the window would do, shown for the user's yes before it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RestorePlan {
+    /// The files it would change, create and delete, as they would differ from now.
+    pub files: Vec<FileChange>,
+    /// What runs in the project and is stopped before the files are put back.
+    pub running: Vec<RunningInProject>,
+}
+
+/// Something running in the project that a restore stops first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RunningInProject {
+    pub kind: RunningKind,
+    /// The command line, or the MCP server's name.
+    pub name: String,
+    /// The conversation a background command belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case")]
+pub enum RunningKind {
+    /// A background command of a conversation.
+    Command,
+    /// A stdio MCP server started for the project.
+    McpServer,
+}

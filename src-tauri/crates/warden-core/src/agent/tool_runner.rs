@@ -308,6 +308,16 @@ impl ToolRunner {
         }
     }
 
+    /// The project the session works in.
+    pub fn project_root(&self) -> std::path::PathBuf {
+        self.env.workspace().project_root().to_path_buf()
+    }
+
+    /// The session's background commands.
+    pub fn background(&self) -> &Arc<crate::tool::BackgroundProcesses> {
+        self.env.processes()
+    }
+
     /// The project's checkpoint store, when checkpoints are on.
     pub fn checkpoints(&self) -> Option<&Arc<CheckpointStore>> {
         self.env.checkpoints()

@@ -15,6 +15,7 @@
 mod changes;
 mod deadline;
 mod git;
+mod holders;
 mod log;
 mod objects;
 mod restore;
@@ -41,6 +42,7 @@ use self::watch::{Dirty, Watcher};
 use self::write_back::Journal;
 use crate::sandbox::Workspace;
 
+pub use self::holders::{Holder, SessionHold};
 pub use self::restore::RestoreRefusal;
 
 /// Files larger than this are not copied into a snapshot (they are named in it instead).

@@ -34,6 +34,12 @@ pub enum RestoreRefusal {
          made since the last checkpoint; restore anyway to go on without that check"
     )]
     NotLooked(String),
+    #[error(
+        "{}: restore from there, or close it first (a restore here could put files back under a \
+         turn it cannot see)",
+        .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    SessionElsewhere(Vec<super::Holder>),
 }
 
 impl CheckpointStore {
@@ -41,6 +47,12 @@ impl CheckpointStore {
     /// the state checkpoint `id` recorded. Without `force`, refuses when a file it would change
     /// was changed since Warden's last snapshot by someone else, or is over the size cap now.
     pub fn restore(&self, id: &str, paths: &[String], force: bool) -> Result<RestoreReport, CheckpointError> {
+        // Another Warden's session is named (its turn may be running or not); this process's own
+        // sessions are the caller's to stop.
+        let elsewhere = self.sessions_elsewhere();
+        if !elsewhere.is_empty() {
+            return Err(RestoreRefusal::SessionElsewhere(elsewhere).into());
+        }
         let _turn = self.no_turn_running()?;
         let _lock = self.lock_store()?;
         let mut state = self.state();
@@ -62,23 +74,14 @@ impl CheckpointStore {
             ),
             Err(error) => return Err(RestoreRefusal::NotLooked(error.to_string()).into()),
         };
-        let prefixes: Vec<String> =
-            paths.iter().map(|p| normalize(self.workspace.project_root(), p)).collect();
-        let wanted = |path: &[u8]| {
-            prefixes.is_empty()
-                || prefixes.iter().any(|p| {
-                    p.is_empty()
-                        || path == p.as_bytes()
-                        || (path.starts_with(p.as_bytes()) && path.get(p.len()) == Some(&b'/'))
-                })
-        };
+        let wanted = Wanted::new(self.workspace.project_root(), paths);
         let shown: Vec<FileChange> = changes::between(&self.git, &now, &target.tree)?
             .into_iter()
-            .filter(|c| wanted(c.path.as_bytes()))
+            .filter(|c| wanted.covers(c.path.as_bytes()))
             .collect();
         let apply: Vec<RawChange> = changes::raw_between(&self.git, &now, &target.tree)?
             .into_iter()
-            .filter(|c| wanted(&c.path))
+            .filter(|c| wanted.covers(&c.path))
             .collect();
         if !force {
             let outside: BTreeSet<String> =
@@ -105,6 +108,20 @@ impl CheckpointStore {
         }
         after?;
         Ok(RestoreReport { restored: target.id, undo_checkpoint_id: undo.id, files: shown, warning })
+    }
+
+    /// What restoring `paths` (all files when empty) of checkpoint `id` would change now, as the
+    /// files will differ from what they are: nothing is written.
+    pub fn preview(&self, id: &str, paths: &[String]) -> Result<Vec<FileChange>, CheckpointError> {
+        let _lock = self.lock_store()?;
+        let mut state = self.state();
+        let target = find(&self.log.read()?, id)?.tree.clone();
+        let now = self.snapshot(&mut state)?;
+        let wanted = Wanted::new(self.workspace.project_root(), paths);
+        Ok(changes::between(&self.git, &now, &target)?
+            .into_iter()
+            .filter(|c| wanted.covers(c.path.as_bytes()))
+            .collect())
     }
 
     /// The turn lock, held exclusively: no turn or tool call runs in the project meanwhile. A turn
@@ -138,6 +155,25 @@ impl CheckpointStore {
         let failed = writer.apply(&mut cat, apply);
         self.journal.clear();
         Ok(failed.into_iter().map(|f| (f.path, f.reason)).collect())
+    }
+}
+
+/// The files and folders a restore is limited to (none: the whole project).
+struct Wanted(Vec<String>);
+
+impl Wanted {
+    fn new(root: &Path, paths: &[String]) -> Self {
+        Self(paths.iter().map(|p| normalize(root, p)).collect())
+    }
+
+    /// Whether the git path `path` is among them (or below one).
+    fn covers(&self, path: &[u8]) -> bool {
+        self.0.is_empty()
+            || self.0.iter().any(|p| {
+                p.is_empty()
+                    || path == p.as_bytes()
+                    || (path.starts_with(p.as_bytes()) && path.get(p.len()) == Some(&b'/'))
+            })
     }
 }
 
