@@ -80,12 +80,20 @@ export const commands = {
 	/**  The unified diff between two checkpoints (or one and now), of one file when `path` is given. */
 	checkpointPatch: (fromId: string, toId: string | null, path: string | null) => typedError<string, CommandError>(__TAURI_INVOKE("checkpoint_patch", { fromId, toId, path })),
 	/**
-	 *  Puts the project (or only `paths`, relative to the project root) back as checkpoint `id`
-	 *  recorded it. Refused with `TURN_RUNNING` while a turn runs in the project, and with
-	 *  `CHANGED_OUTSIDE` (the files in `paths`) when it would overwrite files changed outside Warden
-	 *  since its last checkpoint, unless `force`. The report's `undoCheckpointId` undoes the restore.
+	 *  What restoring `paths` (all files when empty) of checkpoint `id` would do now: the files it
+	 *  would change, create and delete, and the background commands and MCP servers running in the
+	 *  project that it would stop first. Shown to the user before `checkpoint_restore`.
 	 */
-	checkpointRestore: (id: string, paths: string[], force: boolean) => typedError<RestoreReport, CommandError>(__TAURI_INVOKE("checkpoint_restore", { id, paths, force })),
+	checkpointRestorePlan: (id: string, paths: string[]) => typedError<RestorePlan, CommandError>(__TAURI_INVOKE("checkpoint_restore_plan", { id, paths })),
+	/**
+	 *  Puts the project (or only `paths`, relative to the project root) back as checkpoint `id`
+	 *  recorded it, after stopping what runs in the project when `stop_running` (the user agreed to
+	 *  the plan). Refused with `TURN_RUNNING` while a turn runs in the project (or a session of it is
+	 *  open in another Warden), and with `CHANGED_OUTSIDE` (the files in `paths`) when it would
+	 *  overwrite files changed outside Warden since its last checkpoint, unless `force`. The
+	 *  report's `undoCheckpointId` undoes the restore.
+	 */
+	checkpointRestore: (id: string, paths: string[], force: boolean, stopRunning: boolean) => typedError<RestoreReport, CommandError>(__TAURI_INVOKE("checkpoint_restore", { id, paths, force, stopRunning })),
 	settingsGet: () => typedError<Settings, CommandError>(__TAURI_INVOKE("settings_get")),
 	/**  Saves the settings; conversations started afterwards use them. */
 	settingsSet: (settings: Settings) => typedError<null, CommandError>(__TAURI_INVOKE("settings_set", { settings })),
@@ -273,6 +281,11 @@ export type CheckpointInfo = {
 	filesChanged: number,
 	/**  Files left out because they are larger than the size cap (their contents are not kept). */
 	skipped?: string[],
+	/**
+	 *  Files (and folders, ending in `/`) the snapshot could not read, each with why: they are
+	 *  not in it, and a restore leaves them as they are.
+	 */
+	leftOut?: LeftOutFile[],
 };
 
 /**  What a checkpoint precedes. */
@@ -510,6 +523,13 @@ export type KeyStatus = {
 	isSet: boolean,
 	/**  The provider's answer the last time this run sent the key; `None` before it is sent. */
 	lastCheck?: KeyCheck | null,
+};
+
+/**  A file a snapshot could not take. */
+export type LeftOutFile = {
+	/**  Relative to the project root, `/`-separated; a folder ends in `/`. */
+	path: string,
+	reason: string,
 };
 
 /**  What an MCP server asks the user for. */
@@ -879,6 +899,14 @@ export type Remember =
 /**  The same tool (for `bash`: the same program and subcommand) for the rest of the session. */
 "session";
 
+/**  What a restore from the window would do, shown for the user's yes before it runs. */
+export type RestorePlan = {
+	/**  The files it would change, create and delete, as they would differ from now. */
+	files: FileChange[],
+	/**  What runs in the project and is stopped before the files are put back. */
+	running: RunningInProject[],
+};
+
 /**  What a restore did. */
 export type RestoreReport = {
 	/**  The checkpoint restored. */
@@ -887,6 +915,11 @@ export type RestoreReport = {
 	undoCheckpointId: string,
 	/**  The files the restore changed. */
 	files: FileChange[],
+	/**
+	 *  Something the user should know about this restore (its undo point is older than the
+	 *  restore, when the project could not be looked at first).
+	 */
+	warning?: string | null,
 };
 
 /**
@@ -896,6 +929,21 @@ export type RestoreReport = {
 export type ResultCode = ToolErrorCode | string;
 
 export type Role = "user" | "assistant";
+
+/**  Something running in the project that a restore stops first. */
+export type RunningInProject = {
+	kind: RunningKind,
+	/**  The command line, or the MCP server's name. */
+	name: string,
+	/**  The conversation a background command belongs to. */
+	conversationId?: string | null,
+};
+
+export type RunningKind = 
+/**  A background command of a conversation. */
+"command" | 
+/**  A stdio MCP server started for the project. */
+"mcp_server";
 
 /**  How this machine contains the commands Warden runs for the model, for Settings → Sandbox. */
 export type SandboxStatus = {

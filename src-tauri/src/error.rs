@@ -198,6 +198,16 @@ Warden, and the restore would overwrite {}.",
                 ),
                 paths,
             },
+            CheckpointError::Refused(refusal @ RestoreRefusal::SessionElsewhere(_)) => {
+                Self::new(CommandErrorCode::TurnRunning, format!("Not restored: {refusal}."))
+            }
+            CheckpointError::Refused(RestoreRefusal::NotLooked(why)) => Self::new(
+                CommandErrorCode::ChangedOutside,
+                format!(
+                    "Not restored: the project as it is now could not be looked at ({why}), so the \
+restore could overwrite changes made since the last checkpoint."
+                ),
+            ),
             CheckpointError::UnknownCheckpoint(_) | CheckpointError::AmbiguousCheckpoint(_) => {
                 Self::new(CommandErrorCode::InvalidInput, sentence(&err.to_string()))
             }

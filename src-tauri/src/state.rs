@@ -35,6 +35,12 @@ pub trait SessionHandle: Send + Sync + 'static {
     fn compaction(&self) -> Option<Compacted>;
     /// "Compact now": summarize the older history between turns.
     fn compact_now(&self) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>>;
+    /// The project it works in.
+    fn project_root(&self) -> std::path::PathBuf;
+    /// Its background commands still running: handle and command line.
+    fn background_commands(&self) -> Vec<(String, String)>;
+    /// Stop its background commands.
+    fn stop_background_commands(&self);
 }
 
 impl SessionHandle for Session {
@@ -65,6 +71,18 @@ impl SessionHandle for Session {
     fn compact_now(&self) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
         let session = self.clone();
         Box::pin(async move { Ok(session.compact_now().await.map(|_| ())?) })
+    }
+
+    fn project_root(&self) -> std::path::PathBuf {
+        Session::project_root(self)
+    }
+
+    fn background_commands(&self) -> Vec<(String, String)> {
+        Session::background_commands(self)
+    }
+
+    fn stop_background_commands(&self) {
+        Session::stop_background_commands(self);
     }
 }
 
@@ -275,6 +293,19 @@ impl AppState {
         self.engine
             .conversation_summary(conversation_id)
             .is_ok_and(|saved| usize::try_from(saved.message_count).unwrap_or(usize::MAX) > held)
+    }
+
+    /// The open conversations working in `project`, by id.
+    pub(crate) async fn sessions_in(
+        &self,
+        project: &std::path::Path,
+    ) -> Vec<(String, Arc<dyn SessionHandle>)> {
+        let sessions = self.sessions.lock().await;
+        sessions
+            .iter()
+            .filter(|(_, open)| open.session.project_root() == project)
+            .map(|(id, open)| (id.clone(), open.session.clone()))
+            .collect()
     }
 
     async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {

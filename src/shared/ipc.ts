@@ -57,7 +57,9 @@ export type {
   ProviderSettings,
   Remember,
   ReadOnlyHistory,
+  RestorePlan,
   RestoreReport,
+  RunningInProject,
   SavedRow,
   Saving,
   Settings,
@@ -237,12 +239,16 @@ export const api = {
   /** The unified diff between two checkpoints (or one and now), of one file when `path` is given. */
   checkpointPatch: (fromId: string, toId: string | null, path: string | null) =>
     unwrap("checkpoint_patch", commands.checkpointPatch(fromId, toId, path)),
+  /** What restoring `paths` (all files when empty) of checkpoint `id` would change and stop. */
+  checkpointRestorePlan: (id: string, paths: string[]) =>
+    unwrap("checkpoint_restore_plan", commands.checkpointRestorePlan(id, paths)),
   /**
-   * Puts `paths` (all files when empty) back as checkpoint `id` recorded them. Rejects with code
-   * CHANGED_OUTSIDE (and the files in `paths`) unless `force`, or TURN_RUNNING.
+   * Puts `paths` (all files when empty) back as checkpoint `id` recorded them, stopping what runs
+   * in the project first (the user agreed to the plan). Rejects with code CHANGED_OUTSIDE (and
+   * the files in `paths`) unless `force`, or TURN_RUNNING.
    */
   checkpointRestore: (id: string, paths: string[], force: boolean) =>
-    unwrap("checkpoint_restore", commands.checkpointRestore(id, paths, force)),
+    unwrap("checkpoint_restore", commands.checkpointRestore(id, paths, force, true)),
   /** The About box: version, licence, where data lives, how this copy is updated. */
   appInfo: () => unwrap("app_info", commands.appInfo()),
   /** Opens the log folder in the system's file manager (for a bug report). */

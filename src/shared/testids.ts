@@ -167,6 +167,9 @@ export const TID = {
   restoreForce: "restore-force", // "Restore anyway"
   restoreNote: "restore-note", // after a restore; + data-phase = restored | undone
   restoreUndo: "restore-undo",
+  restoreConfirm: "restore-confirm", // what a restore would do, asked before it runs
+  restoreConfirmYes: "restore-confirm-yes",
+  restoreRunning: "restore-running", // what it stops first
   restoreError: "restore-error",
 
   // approvals

@@ -48,6 +48,7 @@ macro_rules! collect_for {
             checkpoints::checkpoint_list,
             checkpoints::checkpoint_changes,
             checkpoints::checkpoint_patch,
+            checkpoints::checkpoint_restore_plan,
             checkpoints::checkpoint_restore,
             settings::settings_get,
             settings::settings_set,

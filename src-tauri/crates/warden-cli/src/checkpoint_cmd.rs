@@ -38,6 +38,9 @@ pub fn run(args: CheckpointArgs) -> u8 {
                         "{}  {}  {:<16} {} file(s) changed",
                         c.id, c.created_at, what, c.files_changed
                     ));
+                    for left_out in &c.left_out {
+                        say(&format!("    not in this checkpoint: {} ({})", left_out.path, left_out.reason));
+                    }
                 }
             }
         }),
@@ -57,6 +60,9 @@ pub fn run(args: CheckpointArgs) -> u8 {
             } else {
                 say(&format!("Restored checkpoint {}: {} file(s).", report.restored, report.files.len()));
                 print_files(&report.files);
+                if let Some(warning) = &report.warning {
+                    say(warning);
+                }
                 say(&format!("To undo: warden checkpoint restore {}", report.undo_checkpoint_id));
             }
         }),
@@ -76,11 +82,14 @@ pub fn run(args: CheckpointArgs) -> u8 {
         Err(CheckpointError::Refused(refusal)) => {
             let paths = match &refusal {
                 RestoreRefusal::ChangedOutside(paths) => paths.clone(),
-                RestoreRefusal::TurnRunning => Vec::new(),
+                RestoreRefusal::TurnRunning
+                | RestoreRefusal::NotLooked(_)
+                | RestoreRefusal::SessionElsewhere(_) => Vec::new(),
             };
             let hint = match refusal {
                 RestoreRefusal::ChangedOutside(_) => " (--force overwrites them)",
-                RestoreRefusal::TurnRunning => "",
+                RestoreRefusal::NotLooked(_) => " (--force)",
+                RestoreRefusal::TurnRunning | RestoreRefusal::SessionElsewhere(_) => "",
             };
             fail(&args, 1, &format!("not restored: {refusal}{hint}"), &paths)
         }

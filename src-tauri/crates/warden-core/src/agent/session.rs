@@ -386,6 +386,27 @@ impl Session {
         self.core.runner.revoke(grant)
     }
 
+    /// The project this conversation works in.
+    pub fn project_root(&self) -> std::path::PathBuf {
+        self.core.runner.project_root()
+    }
+
+    /// The background commands still running in this conversation: handle and command line.
+    pub fn background_commands(&self) -> Vec<(String, String)> {
+        self.core.runner.background().running()
+    }
+
+    /// Stop every background command of this conversation (a restore is about to put files back
+    /// under them); how many were running.
+    pub fn stop_background_commands(&self) -> usize {
+        let background = self.core.runner.background();
+        let running = background.running();
+        for (handle, _) in &running {
+            let _ = background.cancel(handle);
+        }
+        running.len()
+    }
+
     fn check_conversation(&self, got: &str) -> Result<(), SessionError> {
         if got == self.conversation_id() {
             Ok(())

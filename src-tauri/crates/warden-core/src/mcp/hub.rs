@@ -445,6 +445,31 @@ impl McpHub {
         chosen
     }
 
+    /// The servers started for `root` whose process runs now.
+    pub async fn running_in(&self, root: &Path) -> Vec<String> {
+        let slots: Vec<Arc<ServerSlot>> =
+            self.slots.lock().await.values().filter(|slot| slot.root == root).cloned().collect();
+        let mut running = Vec::new();
+        for slot in slots {
+            if slot.pid().await.is_some() {
+                running.push(slot.name().to_owned());
+            }
+        }
+        running
+    }
+
+    /// Close the servers started for `root` (their process trees end); the next use starts them
+    /// afresh.
+    pub async fn stop_in(&self, root: &Path) {
+        let stopped: Vec<Arc<ServerSlot>> = {
+            let mut slots = self.slots.lock().await;
+            let names: Vec<String> =
+                slots.iter().filter(|(_, slot)| slot.root == root).map(|(name, _)| name.clone()).collect();
+            names.into_iter().filter_map(|name| slots.remove(&name)).collect()
+        };
+        futures::future::join_all(stopped.iter().map(|slot| slot.close())).await;
+    }
+
     /// Drop the server `name`'s slot (closing it): the next use starts afresh.
     pub async fn forget(&self, name: &str) {
         let slot = self.slots.lock().await.remove(name);

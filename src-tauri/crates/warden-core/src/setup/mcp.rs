@@ -150,6 +150,16 @@ impl Engine {
         self.mcp.set_elicitor(elicitor);
     }
 
+    /// The MCP servers running for `project` (a restore there stops them first).
+    pub async fn project_mcp_running(&self, project: &std::path::Path) -> Vec<String> {
+        self.mcp.running_in(project).await
+    }
+
+    /// Stop the MCP servers running for `project`; they start again when next used.
+    pub async fn stop_project_mcp(&self, project: &std::path::Path) {
+        self.mcp.stop_in(project).await;
+    }
+
     /// Close every MCP server (their process trees end).
     pub async fn close_mcp_servers(&self) {
         self.mcp.shutdown().await;

@@ -291,7 +291,13 @@ impl Engine {
         // offered such a tool later (their lists change), so it has one.
         if enabled && (live.is_some() || can_change_files(&registry, &scope)) {
             match self.shared_store(project).await {
-                Ok(store) => env = env.with_checkpoints(store),
+                Ok(store) => {
+                    match store.hold_session(&spec.conversation_id) {
+                        Ok(hold) => env = env.with_hold(hold),
+                        Err(error) => tracing::warn!(%error, "a restore elsewhere will not see this session"),
+                    }
+                    env = env.with_checkpoints(store);
+                }
                 Err(error) => tracing::warn!(%error, "checkpoints are off for this session"),
             }
         }
