@@ -125,7 +125,8 @@ impl Engine {
         &self,
         conversation_id: String,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
-        let history = self.stored_history(&conversation_id);
+        // Its images are taken in again, as when they were attached (bounded; see `images`).
+        let history = crate::images::checked_history(self.stored_history(&conversation_id)).await;
         let compacted = self.stored_compaction(&conversation_id);
         let (session, events) = self.start_session_fresh(conversation_id).await?;
         Ok((session.with_history(history).with_compaction(compacted), events))
@@ -138,7 +139,7 @@ impl Engine {
         id: &str,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
         spec.conversation_id = id.to_owned();
-        let history = self.stored_history(id);
+        let history = crate::images::checked_history(self.stored_history(id)).await;
         let compacted = self.stored_compaction(id);
         let (session, events) = self.start(spec).await?;
         Ok((session.with_history(history).with_compaction(compacted), events))

@@ -38,7 +38,7 @@ async fn every_tool_works(connection: &Connection, dir: &tempfile::TempDir) {
     assert!(text_of(&sum).contains("42"), "{sum}");
 
     let image = connection.call("get-tiny-image", Map::new(), OutputSink::none()).await.unwrap();
-    let output = warden_core::mcp::result_output(&image);
+    let output = warden_core::mcp::result_output(&image).await;
     assert!(output.content.contains("[image (image/png,"), "{}", output.content);
     assert_eq!(output.metadata["images"], 1);
 
@@ -47,7 +47,7 @@ async fn every_tool_works(connection: &Connection, dir: &tempfile::TempDir) {
         .await
         .unwrap();
     assert!(structured["structuredContent"]["temperature"].is_number(), "{structured}");
-    let output = warden_core::mcp::result_output(&structured);
+    let output = warden_core::mcp::result_output(&structured).await;
     assert!(output.metadata["structured_content"]["temperature"].is_number());
 
     let annotated = connection
@@ -140,7 +140,7 @@ async fn server_filesystem_reads_inside_its_folder_only() {
         .await
         .unwrap();
     assert_eq!(outside["isError"], true, "{outside}");
-    assert!(warden_core::mcp::result_output(&outside).is_error);
+    assert!(warden_core::mcp::result_output(&outside).await.is_error);
     tokio::time::timeout(Duration::from_secs(5), connection.close()).await.unwrap();
 }
 
