@@ -161,8 +161,19 @@ async fn mcp_commands_show_nothing_a_terminal_would_obey() {
     let project = json!({"mcpServers": {"tools": {"command": format!("run{HOSTILE}"), "args": [HOSTILE]}}});
     std::fs::write(dirs.path(".mcp.json"), project.to_string()).unwrap();
     walk(&dirs, &["mcp", "list"], false).await;
-    walk(&dirs, &["mcp", "approve"], true).await;
-    walk(&dirs, &["mcp", "decline"], true).await;
+    walk(&dirs, &["mcp", "show"], true).await;
+    // Without a terminal, approve refuses and names the digest of what `show` showed; approving
+    // with that digest names the servers it approved.
+    let (code, _, stderr) = walk(&dirs, &["mcp", "approve"], false).await;
+    assert_eq!(code, 1, "approve without a terminal refuses: {stderr}");
+    let digest = stderr
+        .split("--digest ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_hexdigit()).next())
+        .unwrap_or_else(|| panic!("the refusal names a digest: {stderr}"))
+        .to_string();
+    walk(&dirs, &["mcp", "approve", "--digest", &digest], true).await;
+    walk(&dirs, &["mcp", "decline"], false).await;
     let name = format!("srv{HOSTILE}");
     walk(&dirs, &["mcp", "add", &name, "--", "true"], true).await;
     walk(&dirs, &["mcp", "remove", &name], true).await;
@@ -237,7 +248,7 @@ async fn exec_shows_nothing_a_terminal_would_obey() {
     let id = stderr
         .split("warden: conversation ")
         .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|rest| rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).next())
         .unwrap_or_else(|| panic!("no conversation id: {stderr}"))
         .to_owned();
     walk(&dirs, &["sessions", "show", &id], true).await;
