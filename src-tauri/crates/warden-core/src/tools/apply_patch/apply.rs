@@ -35,7 +35,7 @@ fn same(file_line: &str, patch_line: &str, loose: bool) -> bool {
 /// hunk, and one whose line numbers are off by the whole of a million-line file about two million;
 /// a hunk built to almost match everywhere (its lines repeated through the file, one line
 /// different) would cost lines × hunk length, on a blocking thread that a timed-out call cannot
-/// stop. About a quarter of a second of work in a release build.
+/// stop.
 const PLACING_BUDGET: u64 = 32_000_000;
 
 /// The comparisons one patch has left for placing its hunks (shared by all its files).
