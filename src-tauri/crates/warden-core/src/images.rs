@@ -94,10 +94,7 @@ pub fn media_type(bytes: &[u8]) -> Option<&'static str> {
 /// it waited does not decode at all; one already decoding finishes within the limits and its
 /// result is dropped.
 pub async fn prepare(bytes: Vec<u8>) -> Result<Prepared, ImageError> {
-    let header = match read_header(&bytes)? {
-        Header::AsItIs(prepared) => return Ok(prepared),
-        Header::MustDecode(header) => header,
-    };
+    let header = read_header(&bytes)?;
     let (sender, receiver) = tokio::sync::oneshot::channel();
     let worker = std::thread::Builder::new().name("warden-image".to_owned()).spawn(move || {
         let _turn = DECODING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -108,7 +105,7 @@ pub async fn prepare(bytes: Vec<u8>) -> Result<Prepared, ImageError> {
         }
         #[cfg(test)]
         let _counted = CountDecoding::new();
-        let _ = sender.send(decode_and_scale(&bytes, header));
+        let _ = sender.send(decode(bytes, header));
     });
     if let Err(error) = worker {
         return Err(ImageError::Undecodable(format!("no thread to decode it on ({error})")));
@@ -154,18 +151,18 @@ impl Drop for CountDecoding {
     }
 }
 
-/// What the header tells: the image can go as it is, or it must be decoded (and may be).
-enum Header {
-    AsItIs(Prepared),
-    MustDecode(Decodable),
-}
-
-struct Decodable {
+/// What the header tells, checked: the format, and whether the picture fits as it is.
+struct Header {
     format: ImageFormat,
+    media_type: &'static str,
+    width: u32,
+    height: u32,
+    /// Within [`MAX_EDGE`] and [`MAX_SENT_BYTES`]: once it decodes whole, its own bytes are sent.
+    fits: bool,
 }
 
 /// The checks that need no decoding: the bytes are one of the four formats, not too many, and
-/// the header's size is within [`MAX_PIXELS`]. A small image is sent as it is.
+/// the header's size is within [`MAX_PIXELS`].
 fn read_header(bytes: &[u8]) -> Result<Header, ImageError> {
     if bytes.len() > MAX_INPUT_BYTES {
         return Err(ImageError::TooLarge { bytes: bytes.len() });
@@ -181,24 +178,28 @@ fn read_header(bytes: &[u8]) -> Result<Header, ImageError> {
     {
         return Err(ImageError::TooManyPixels { width, height });
     }
-    if width.max(height) <= MAX_EDGE && bytes.len() <= MAX_SENT_BYTES {
-        let data = base64::engine::general_purpose::STANDARD.encode(bytes);
-        return Ok(Header::AsItIs(Prepared {
-            image: ToolImage { media_type: media_type.to_owned(), data },
-            width,
-            height,
-            scaled: false,
-        }));
-    }
-    Ok(Header::MustDecode(Decodable { format }))
+    let fits = width.max(height) <= MAX_EDGE && bytes.len() <= MAX_SENT_BYTES;
+    Ok(Header { format, media_type, width, height, fits })
 }
 
-/// On the worker: decode within the limits and scale down.
-fn decode_and_scale(bytes: &[u8], header: Decodable) -> Result<Prepared, ImageError> {
-    let mut reader = ImageReader::with_format(std::io::Cursor::new(bytes), header.format);
+/// On the worker: decode within the limits, then send the picture's own bytes when it fits, or
+/// scale it down. Even a picture that fits is decoded: a whole header over broken pixels would
+/// otherwise reach the provider, which refuses the request — and every later one, since the
+/// image stays in the conversation.
+fn decode(bytes: Vec<u8>, header: Header) -> Result<Prepared, ImageError> {
+    let mut reader = ImageReader::with_format(std::io::Cursor::new(&bytes), header.format);
     reader.limits(limits());
-    let decoded = reader.decode().map_err(|e| too_large_or_undecodable(&e, bytes))?;
-    scale_down(decoded)
+    let decoded = reader.decode().map_err(|e| too_large_or_undecodable(&e, &bytes))?;
+    if !header.fits {
+        return scale_down(decoded);
+    }
+    let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    Ok(Prepared {
+        image: ToolImage { media_type: header.media_type.to_owned(), data },
+        width: header.width,
+        height: header.height,
+        scaled: false,
+    })
 }
 
 /// The decoder's refusal of what its limits do not allow, in the same words as the header check.
@@ -385,6 +386,32 @@ mod tests {
         assert_eq!(prepared.image.media_type, "image/png");
         assert_eq!(base64::engine::general_purpose::STANDARD.decode(&prepared.image.data).unwrap(), bytes);
         assert_eq!(prepared.describe(), "PNG, 40×30");
+    }
+
+    /// A small picture whose header is whole but whose pixels are not: sent as it was, a provider
+    /// refuses the request, and since the image stays in the conversation, every later one.
+    #[tokio::test]
+    async fn a_small_image_whose_pixels_are_broken_is_refused() {
+        let whole = png(40, 30, false);
+        // The header and the size are intact; the compressed pixels are cut short…
+        let cut = whole[..whole.len() - 40].to_vec();
+        assert!(matches!(prepare(cut).await, Err(ImageError::Undecodable(_))));
+        // …or overwritten with noise (the IDAT chunk starts after the 33 bytes of signature and IHDR).
+        let mut noise = whole.clone();
+        for byte in &mut noise[45..whole.len() - 20] {
+            *byte ^= 0x5A;
+        }
+        assert!(matches!(prepare(noise).await, Err(ImageError::Undecodable(_))));
+        // A JPEG cut after its header: the same.
+        let mut jpeg = std::io::Cursor::new(Vec::new());
+        DynamicImage::ImageRgb8(image::RgbImage::from_fn(64, 64, |x, y| image::Rgb([x as u8, y as u8, 9])))
+            .write_to(&mut jpeg, ImageFormat::Jpeg)
+            .unwrap();
+        let jpeg = jpeg.into_inner();
+        assert!(matches!(prepare(jpeg[..jpeg.len() / 2].to_vec()).await, Err(ImageError::Undecodable(_))));
+        // The whole ones still go as they are.
+        assert!(!prepare(whole).await.unwrap().scaled);
+        assert!(!prepare(jpeg).await.unwrap().scaled);
     }
 
     #[tokio::test]
