@@ -5,6 +5,7 @@
 mod anthropic;
 mod common;
 mod images;
+mod nulls;
 mod ollama;
 mod openai;
 mod openai_compat;

@@ -87,6 +87,7 @@ impl Provider for OpenAiProvider {
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {
         #[derive(Deserialize)]
         struct Page {
+            #[serde(default, deserialize_with = "super::common::null_as_default")]
             data: Vec<Model>,
         }
         #[derive(Deserialize)]
