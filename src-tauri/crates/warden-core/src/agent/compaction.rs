@@ -359,6 +359,7 @@ mod tests {
                 name: "bash".into(),
                 input: serde_json::json!({"command": "ls"}),
                 raw_arguments: None,
+                written: None,
             })],
         }
     }

@@ -80,6 +80,16 @@ pub enum StreamChunk {
     ToolCallEnd {
         tool_id: String,
     },
+    /// A whole call the model wrote that could not be read (a malformed block of the text tool
+    /// protocol): `written` is the block exactly as written, kept in the history so the model sees
+    /// its own text again; `reason` says what is wrong with it and goes back as the call's failed
+    /// result, so the model can write it again correctly.
+    ToolCallUnreadable {
+        tool_id: String,
+        tool_name: String,
+        written: String,
+        reason: String,
+    },
     /// Usage so far. Later values replace earlier ones; never add them.
     Usage(Usage),
     End {

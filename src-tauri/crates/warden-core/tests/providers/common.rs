@@ -140,6 +140,7 @@ pub fn assistant_message(c: &Collected) -> Message {
             name: call.name.clone(),
             input: call.input.clone().expect("tool input parses"),
             raw_arguments: Some(call.raw.clone()),
+            written: None,
         }));
     }
     Message { role: Role::Assistant, content }
