@@ -15,6 +15,8 @@ pub(crate) struct SseFeed {
     pub finished: bool,
     /// An error was reported; nothing more is read.
     pub failed: bool,
+    /// Whether any byte of the body came.
+    pub bytes_seen: bool,
 }
 
 impl SseFeed {
@@ -40,6 +42,9 @@ pub(crate) trait SseEvents: Send + 'static {
     fn feed_sse(&mut self, bytes: &[u8], out: &mut VecDeque<ChunkResult>) {
         if self.feed_state().is_done() {
             return;
+        }
+        if !bytes.is_empty() {
+            self.feed_state().bytes_seen = true;
         }
         // Taken out so the handler may borrow `self` while the decoder lends it each event; put
         // back afterwards to keep its buffers.

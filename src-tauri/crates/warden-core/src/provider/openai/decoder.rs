@@ -89,6 +89,10 @@ struct Call {
     pending: String,
 }
 
+/// How an answer with no byte of body is said (llama-cpp-python's answer to a request that does
+/// not fit, or that its chat template cannot render: the error comes after the `200`).
+pub(crate) const EMPTY_STREAM: &str = "answered with an empty stream";
+
 pub(crate) struct OpenAiDecoder {
     label: String,
     feed: SseFeed,
@@ -262,7 +266,16 @@ impl SseEvents for OpenAiDecoder {
     }
 
     fn ended_early(&self) -> String {
-        format!("The stream ended early: {} closed the connection before `[DONE]`.", self.label)
+        if !self.feed.bytes_seen {
+            return format!(
+                "The stream ended early: {} {EMPTY_STREAM}.",
+                crate::provider::transport::in_sentence(&self.label)
+            );
+        }
+        format!(
+            "The stream ended early: {} closed the connection before `[DONE]`.",
+            crate::provider::transport::in_sentence(&self.label)
+        )
     }
 
     fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {

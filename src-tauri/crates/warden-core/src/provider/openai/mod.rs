@@ -30,6 +30,8 @@ impl OpenAiProvider {
     pub fn new(settings: &ProviderOptions) -> Self {
         let base_url = settings.base_url.clone().unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
         let official = base_url.contains("://api.openai.com");
+        // A sentence starts with it ("The server at … refused"); `transport::in_sentence` puts
+        // it inside one ("Could not reach the server at …").
         let label = if official { "OpenAI".to_owned() } else { format!("The server at {base_url}") };
         Self { base_url, transport: Arc::new(settings.transport(&label)), official }
     }
