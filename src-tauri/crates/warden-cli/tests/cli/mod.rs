@@ -3,6 +3,7 @@ mod contained;
 mod environ;
 mod exec;
 mod front;
+mod local_server;
 mod mcp;
 mod process;
 mod reaper;

@@ -17,7 +17,8 @@ pub struct MessageBuilder {
     open_calls: HashMap<String, (usize, String)>,
     calls: Vec<RequestedCall>,
     stop_reason: Option<StopReason>,
-    usage: Usage,
+    /// `None` until the provider reports usage (many local servers never do).
+    usage: Option<Usage>,
 }
 
 impl MessageBuilder {
@@ -93,7 +94,8 @@ impl MessageBuilder {
         self.calls.push(RequestedCall { id: tool_use.id.clone(), name: tool_use.name.clone(), input });
     }
 
-    pub fn usage(&self) -> Usage {
+    /// What the provider counted, if it reported anything.
+    pub fn usage(&self) -> Option<Usage> {
         self.usage
     }
 

@@ -5,6 +5,7 @@
 mod anthropic;
 mod common;
 mod images;
+mod local_facts;
 mod nulls;
 mod ollama;
 mod openai;

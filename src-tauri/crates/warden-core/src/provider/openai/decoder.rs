@@ -89,8 +89,10 @@ struct Call {
     pending: String,
 }
 
-/// How an answer with no byte of body is said (llama-cpp-python's answer to a request that does
-/// not fit, or that its chat template cannot render: the error comes after the `200`).
+/// How an answer whose body held no event is said (nothing, or only `: ping` comments):
+/// llama-cpp-python's answer to a request that does not fit, that its chat template cannot
+/// render, or whose tool call `chatml-function-calling` cannot stream; the error comes after
+/// the `200`.
 pub(crate) const EMPTY_STREAM: &str = "answered with an empty stream";
 
 pub(crate) struct OpenAiDecoder {
@@ -266,7 +268,7 @@ impl SseEvents for OpenAiDecoder {
     }
 
     fn ended_early(&self) -> String {
-        if !self.feed.bytes_seen {
+        if !self.feed.fields_seen {
             return format!(
                 "The stream ended early: {} {EMPTY_STREAM}.",
                 crate::provider::transport::in_sentence(&self.label)
