@@ -16,8 +16,17 @@ export const commands = {
 	chatSend: (conversationId: string, content: string, images: ToolImage[] | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_send", { conversationId, content, images })),
 	/**  Stops the conversation's running turn (a no-op when nothing runs). */
 	chatCancel: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_cancel", { conversationId })),
-	/**  The conversation so far (empty before its first message). */
+	/**
+	 *  The conversation so far (empty before its first message). Fails with
+	 *  `CONVERSATION_UNREADABLE` when the saved conversation cannot be read whole: the window then
+	 *  shows it read-only (`chat_history_read_only`).
+	 */
 	chatHistory: (conversationId: string) => typedError<Message[], CommandError>(__TAURI_INVOKE("chat_history", { conversationId })),
+	/**
+	 *  What can be read of a saved conversation that cannot be read whole, to show it read-only:
+	 *  every message read, one that could not be marked in its place, and why.
+	 */
+	chatHistoryReadOnly: (conversationId: string) => typedError<ReadOnlyHistory, CommandError>(__TAURI_INVOKE("chat_history_read_only", { conversationId })),
 	/**
 	 *  When each saved message of the conversation was written and which model wrote each answer, in
 	 *  the order of `chat_history` (empty for a conversation that is not saved).
@@ -71,12 +80,20 @@ export const commands = {
 	/**  The unified diff between two checkpoints (or one and now), of one file when `path` is given. */
 	checkpointPatch: (fromId: string, toId: string | null, path: string | null) => typedError<string, CommandError>(__TAURI_INVOKE("checkpoint_patch", { fromId, toId, path })),
 	/**
-	 *  Puts the project (or only `paths`, relative to the project root) back as checkpoint `id`
-	 *  recorded it. Refused with `TURN_RUNNING` while a turn runs in the project, and with
-	 *  `CHANGED_OUTSIDE` (the files in `paths`) when it would overwrite files changed outside Warden
-	 *  since its last checkpoint, unless `force`. The report's `undoCheckpointId` undoes the restore.
+	 *  What restoring `paths` (all files when empty) of checkpoint `id` would do now: the files it
+	 *  would change, create and delete, and the background commands and MCP servers running in the
+	 *  project that it would stop first. Shown to the user before `checkpoint_restore`.
 	 */
-	checkpointRestore: (id: string, paths: string[], force: boolean) => typedError<RestoreReport, CommandError>(__TAURI_INVOKE("checkpoint_restore", { id, paths, force })),
+	checkpointRestorePlan: (id: string, paths: string[]) => typedError<RestorePlan, CommandError>(__TAURI_INVOKE("checkpoint_restore_plan", { id, paths })),
+	/**
+	 *  Puts the project (or only `paths`, relative to the project root) back as checkpoint `id`
+	 *  recorded it, after stopping what runs in the project when `stop_running` (the user agreed to
+	 *  the plan). Refused with `TURN_RUNNING` while a turn runs in the project (or a session of it is
+	 *  open in another Warden), and with `CHANGED_OUTSIDE` (the files in `paths`) when it would
+	 *  overwrite files changed outside Warden since its last checkpoint, unless `force`. The
+	 *  report's `undoCheckpointId` undoes the restore.
+	 */
+	checkpointRestore: (id: string, paths: string[], force: boolean, stopRunning: boolean) => typedError<RestoreReport, CommandError>(__TAURI_INVOKE("checkpoint_restore", { id, paths, force, stopRunning })),
 	settingsGet: () => typedError<Settings, CommandError>(__TAURI_INVOKE("settings_get")),
 	/**  Saves the settings; conversations started afterwards use them. */
 	settingsSet: (settings: Settings) => typedError<null, CommandError>(__TAURI_INVOKE("settings_set", { settings })),
@@ -172,6 +189,7 @@ export const events = {
 	chatCompacted: makeEvent<CompactedEvent, CompactedEvent>("chat:compacted"),
 	chatError: makeEvent<ChatErrorEvent, ChatErrorEvent>("chat:error"),
 	chatNotice: makeEvent<NoticeEvent, NoticeEvent>("chat:notice"),
+	chatSaving: makeEvent<SavingEvent, SavingEvent>("chat:saving"),
 	chatStreamEnd: makeEvent<StreamEndEvent, StreamEndEvent>("chat:stream-end"),
 	chatStreamStart: makeEvent<StreamStartEvent, StreamStartEvent>("chat:stream-start"),
 	chatTextDelta: makeEvent<TextDeltaEvent, TextDeltaEvent>("chat:text-delta"),
@@ -263,6 +281,11 @@ export type CheckpointInfo = {
 	filesChanged: number,
 	/**  Files left out because they are larger than the size cap (their contents are not kept). */
 	skipped?: string[],
+	/**
+	 *  Files (and folders, ending in `/`) the snapshot could not read, each with why: they are
+	 *  not in it, and a restore leaves them as they are.
+	 */
+	leftOut?: LeftOutFile[],
 };
 
 /**  What a checkpoint precedes. */
@@ -313,6 +336,12 @@ export type CommandErrorCode =
  *  last checkpoint (named in `paths`); restoring with `force` overwrites them.
  */
 "CHANGED_OUTSIDE" | 
+/**
+ *  The saved conversation cannot be read whole (a message damaged, or written by a newer
+ *  Warden in a form this one does not know, or the store busy): it is not continued and
+ *  nothing is written to it; the window shows what can be read, read-only.
+ */
+"CONVERSATION_UNREADABLE" | 
 /**  Something inside Warden failed. */
 "INTERNAL";
 
@@ -346,7 +375,13 @@ export type CompactionInfo = {
 	tokensAfter: number,
 };
 
-/**  One block of a message, in the order it was produced. */
+/**
+ *  One block of a message, in the order it was produced.
+ * 
+ *  A block of a kind this build does not know (a newer Warden wrote it) is read as
+ *  [`ContentBlock::Unknown`] and written back exactly as it was, so one new kind of block never
+ *  makes a saved conversation unreadable, and saving it again loses nothing.
+ */
 export type ContentBlock = ({ type: "text"; text: string }) & { data?: never; signature?: never; thinking?: never } | 
 /**  Model reasoning. `signature` is opaque and must be sent back byte-exact. */
 ({ type: "thinking"; thinking: string; signature: string | null }) & { data?: never; text?: never } | 
@@ -359,7 +394,12 @@ export type ContentBlock = ({ type: "text"; text: string }) & { data?: never; si
 /**  An image the user attached (models that do not take images are sent a note instead). */
 {
 	type: "image",
-} & ToolImage;
+} & ToolImage | 
+/**
+ *  A block of a kind a newer Warden wrote: kept as it was, shown as "from a newer Warden", never
+ *  sent to a model (a note stands in for it).
+ */
+UnknownBlock;
 
 /**
  *  A conversation a search found, with where (a message's words around the first match; `None`
@@ -496,6 +536,13 @@ export type LearnedModel = {
 	contextWindow?: number | null,
 };
 
+/**  A file a snapshot could not take. */
+export type LeftOutFile = {
+	/**  Relative to the project root, `/`-separated; a folder ends in `/`. */
+	path: string,
+	reason: string,
+};
+
 /**  What an MCP server asks the user for. */
 export type McpAskPurpose = 
 /**  Fill in a form (elicitation). */
@@ -548,6 +595,25 @@ export type McpIdentityProvider = {
 	clientSecret?: string | null,
 	/**  The user's ID token from the provider, best `keychain:NAME` (`warden mcp secret NAME`). */
 	idToken: string,
+};
+
+/**
+ *  A field of a project's `.mcp.json` entry that Warden ignores: something only the user's own
+ *  settings may say (a tool allowed to run unasked, a keychain secret, sampling, the network).
+ */
+export type McpIgnoredField = {
+	/**
+	 *  The field as the entry has it: `sampling`, `tools.get-env`, `headers.Authorization`,
+	 *  `oauth.clientSecret`.
+	 */
+	field: string,
+	/**
+	 *  The value the entry gives it, as it is written (a keychain reference names a secret; it is
+	 *  never the secret).
+	 */
+	value: string,
+	/**  Why it is ignored and what Warden does instead, in words. */
+	reason: string,
 };
 
 /**  An OAuth client registered for Warden with an MCP server's authorization server. */
@@ -770,12 +836,30 @@ export type ProjectMcpChoice = {
 	approved: boolean,
 };
 
-/**  A project's own `.mcp.json`, as the window offers it: never used before the user approves it. */
+/**
+ *  A project's own `.mcp.json`, as the window and `warden mcp show` offer it: never used before the
+ *  user approves it, and then only for what a project may say.
+ */
 export type ProjectMcpOffer = {
 	/**  The file. */
 	path: string,
-	/**  Its servers, as the file has them (empty when `error` says why it cannot be used). */
+	/**
+	 *  Its servers, each with exactly the fields Warden would use: what a project may name
+	 *  (empty when `error` says why the file cannot be used).
+	 */
 	servers: { [key in string]: McpServerConfig },
+	/**
+	 *  Per server, the fields of its entry Warden does not take from a project, each with why
+	 *  (servers with none are left out).
+	 */
+	ignored: { [key in string]: McpIgnoredField[] },
+	/**
+	 *  Whether the servers' programs get the network: they run in the project's command box,
+	 *  with the project's own network setting (an entry may only take it away, `"network":
+	 *  false`).
+	 */
+	network: boolean,
+	/**  SHA-256 of the file's bytes, hex: the content an approval is for. */
 	digest: string,
 	/**  What the user chose for this content: `None` = not asked yet. */
 	approved: boolean | null,
@@ -806,11 +890,33 @@ export type ProviderSettings = {
 	contextWindow?: number | null,
 };
 
+/**
+ *  A saved conversation that cannot be read whole, as far as it can be read: the window shows it
+ *  read-only (`chat_history_read_only`), and nothing is ever written to it until it reads whole.
+ */
+export type ReadOnlyHistory = {
+	/**
+	 *  Why it cannot be read whole, in words for the user; `None` when it can now (it is read
+	 *  again to be continued).
+	 */
+	reason: string | null,
+	/**  Its messages in order, each that could not be read standing in its place. */
+	rows: SavedRow[],
+};
+
 export type Remember = 
 /**  This call only. */
 "once" | 
 /**  The same tool (for `bash`: the same program and subcommand) for the rest of the session. */
 "session";
+
+/**  What a restore from the window would do, shown for the user's yes before it runs. */
+export type RestorePlan = {
+	/**  The files it would change, create and delete, as they would differ from now. */
+	files: FileChange[],
+	/**  What runs in the project and is stopped before the files are put back. */
+	running: RunningInProject[],
+};
 
 /**  What a restore did. */
 export type RestoreReport = {
@@ -820,9 +926,35 @@ export type RestoreReport = {
 	undoCheckpointId: string,
 	/**  The files the restore changed. */
 	files: FileChange[],
+	/**
+	 *  Something the user should know about this restore (its undo point is older than the
+	 *  restore, when the project could not be looked at first).
+	 */
+	warning?: string | null,
 };
 
+/**
+ *  Why a saved tool call failed: a code this build knows, or one a newer Warden wrote (kept as it
+ *  was and shown as "from a newer Warden", so it never makes the message unreadable).
+ */
+export type ResultCode = ToolErrorCode | string;
+
 export type Role = "user" | "assistant";
+
+/**  Something running in the project that a restore stops first. */
+export type RunningInProject = {
+	kind: RunningKind,
+	/**  The command line, or the MCP server's name. */
+	name: string,
+	/**  The conversation a background command belongs to. */
+	conversationId?: string | null,
+};
+
+export type RunningKind = 
+/**  A background command of a conversation. */
+"command" | 
+/**  A stdio MCP server started for the project. */
+"mcp_server";
 
 /**  How this machine contains the commands Warden runs for the model, for Settings → Sandbox. */
 export type SandboxStatus = {
@@ -835,6 +967,28 @@ export type SandboxStatus = {
 	/**  The secret locations commands cannot see. */
 	hidden: string[],
 };
+
+/**  One saved message of a [`ReadOnlyHistory`]. */
+export type SavedRow = 
+/**  A message that was read, with when it was written and by which model. */
+{ kind: "read"; message: Message; stamp: MessageStamp } | 
+/**  A message that could not be read (damaged, or in a form this build does not know), and why. */
+{ kind: "unreadable"; reason: string };
+
+/**
+ *  Whether the conversation is being saved. Sent when a save fails (`saved: false`, with why): the
+ *  messages from then on are kept in memory and saved as soon as the store takes them again, which
+ *  a `saved: true` reports (every message is saved again). Sent only when this changes.
+ */
+export type Saving = {
+	conversationId: string,
+	saved: boolean,
+	/**  Why it is not being saved, in words for the user; `None` when it is. */
+	reason?: string | null,
+};
+
+/**  `chat:saving`: the conversation stopped being saved (and why), or is saved again. */
+export type SavingEvent = Saving;
 
 /**
  *  What "Allow for this session" remembered in one conversation: later calls it covers run
@@ -1102,7 +1256,7 @@ export type ToolResultBlock = {
 	 *  Why a failed call failed (`USER_REJECTED`, `APPROVAL_TIMEOUT`…), kept in the saved history
 	 *  so a reopened conversation says it as the live one did. Never sent to a provider.
 	 */
-	code?: ToolErrorCode | null,
+	code?: ResultCode | null,
 	/**
 	 *  Images the tool returned (an MCP server's screenshot), for models that take images
 	 *  (Anthropic's); other providers get `content`, which describes them.
@@ -1175,6 +1329,22 @@ export type TrustLevel =
 "guided" | 
 /**  Nothing asks (the blocklist and the scope still apply). */
 "autonomous";
+
+/**
+ *  A content block of a kind this build does not know, exactly as it was read (its JSON text).
+ *  Written back byte for byte.
+ */
+export type UnknownBlock = {
+	type: string,
+};
+
+/**
+ *  What the window sees of an [`UnknownBlock`]: an object with at least a `type` (the block's own,
+ *  none of the known ones), and whatever fields its Warden gave it.
+ */
+export type UnknownBlockShape = {
+	type: string,
+};
 
 /**  What a check for updates found. */
 export type UpdateCheck = 

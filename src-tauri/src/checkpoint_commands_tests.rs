@@ -104,7 +104,9 @@ fn a_call_is_listed_compared_restored_and_the_restore_undone() {
     assert!(patch.contains("-two") && patch.contains("+TWO"), "{patch}");
     assert!(!patch.contains("src/b.txt"), "one file's diff only: {patch}");
 
-    let report = p.invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": false})).unwrap();
+    let report = p
+        .invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": false, "stopRunning": true}))
+        .unwrap();
     assert_eq!(report["restored"], json!(id));
     assert_eq!(p.read("a.txt").as_deref(), Some("one\ntwo\n"));
     assert_eq!(p.read("src/b.txt"), None);
@@ -112,7 +114,8 @@ fn a_call_is_listed_compared_restored_and_the_restore_undone() {
     assert_eq!(paths_of(&report["files"]).len(), 2);
 
     let undo = report["undoCheckpointId"].clone();
-    p.invoke("checkpoint_restore", json!({"id": undo, "paths": [], "force": false})).unwrap();
+    p.invoke("checkpoint_restore", json!({"id": undo, "paths": [], "force": false, "stopRunning": true}))
+        .unwrap();
     assert_eq!(p.read("a.txt").as_deref(), Some("one\nTWO\n"));
     assert_eq!(p.read("src/b.txt").as_deref(), Some("new\n"));
 }
@@ -124,8 +127,12 @@ fn one_file_is_reverted_and_the_others_are_left_alone() {
         p.write("a.txt", "changed\n");
         p.write("b.txt", "made\n");
     });
-    let report =
-        p.invoke("checkpoint_restore", json!({"id": id, "paths": ["b.txt"], "force": false})).unwrap();
+    let report = p
+        .invoke(
+            "checkpoint_restore",
+            json!({"id": id, "paths": ["b.txt"], "force": false, "stopRunning": true}),
+        )
+        .unwrap();
     assert_eq!(paths_of(&report["files"]), [("b.txt".into(), "deleted".into())]);
     assert_eq!(p.read("b.txt"), None);
     assert_eq!(p.read("a.txt").as_deref(), Some("changed\n"));
@@ -139,7 +146,9 @@ fn a_restore_over_outside_edits_is_refused_with_the_files_named_until_forced() {
     let id = p.call("t1", |p| p.write("a.txt", "by the agent\n"));
     p.write("a.txt", "by the user in an editor\n");
 
-    let refused = p.invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": false})).unwrap_err();
+    let refused = p
+        .invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": false, "stopRunning": true}))
+        .unwrap_err();
     assert_eq!(refused["code"], "CHANGED_OUTSIDE", "{refused}");
     assert_eq!(refused["paths"], json!(["a.txt"]));
     assert!(
@@ -148,7 +157,8 @@ fn a_restore_over_outside_edits_is_refused_with_the_files_named_until_forced() {
     );
     assert_eq!(p.read("a.txt").as_deref(), Some("by the user in an editor\n"), "nothing written");
 
-    p.invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": true})).unwrap();
+    p.invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": true, "stopRunning": true}))
+        .unwrap();
     assert_eq!(p.read("a.txt").as_deref(), Some("one\ntwo\n"));
 }
 
@@ -161,7 +171,9 @@ fn a_restore_under_a_running_turn_is_refused_and_one_just_ending_goes_through() 
 
     let turn = p.store.turn_guard().unwrap();
     let started = Instant::now();
-    let refused = p.invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": false})).unwrap_err();
+    let refused = p
+        .invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": false, "stopRunning": true}))
+        .unwrap_err();
     assert_eq!(refused["code"], "TURN_RUNNING", "{refused}");
     assert!(started.elapsed() >= Duration::from_secs(1), "it waited for the turn to end first");
     assert_eq!(p.read("a.txt").as_deref(), Some("changed\n"));
@@ -170,7 +182,8 @@ fn a_restore_under_a_running_turn_is_refused_and_one_just_ending_goes_through() 
         std::thread::sleep(Duration::from_millis(300));
         drop(turn);
     });
-    p.invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": false})).unwrap();
+    p.invoke("checkpoint_restore", json!({"id": id, "paths": [], "force": false, "stopRunning": true}))
+        .unwrap();
     ending.join().unwrap();
     assert_eq!(p.read("a.txt").as_deref(), Some("one\ntwo\n"));
 }
@@ -181,8 +194,9 @@ fn an_unknown_checkpoint_or_an_unusable_project_is_a_typed_error() {
     let unknown = p.invoke("checkpoint_changes", json!({"fromId": "nosuchcheckpoint"})).unwrap_err();
     assert_eq!(unknown["code"], "INVALID_INPUT", "{unknown}");
     assert!(unknown["message"].as_str().unwrap().contains("nosuchcheckpoint"));
-    let unknown =
-        p.invoke("checkpoint_restore", json!({"id": "zzzz", "paths": [], "force": false})).unwrap_err();
+    let unknown = p
+        .invoke("checkpoint_restore", json!({"id": "zzzz", "paths": [], "force": false, "stopRunning": true}))
+        .unwrap_err();
     assert_eq!(unknown["code"], "INVALID_INPUT");
     assert_eq!(unknown.get("paths"), None, "no paths on an error about none");
 
@@ -193,4 +207,23 @@ fn an_unknown_checkpoint_or_an_unusable_project_is_a_typed_error() {
     let refused = p.invoke("checkpoint_list", json!({})).unwrap_err();
     assert_eq!(refused["code"], "INVALID_INPUT", "{refused}");
     assert!(refused["message"].as_str().unwrap().contains("overlap"), "{refused}");
+}
+
+#[test]
+fn a_restore_plan_names_every_file_it_would_touch_and_touches_none() {
+    let p = Project::new();
+    let id = p.call("t1", |p| {
+        p.write("a.txt", "one\nTWO\n");
+        p.write("src/b.txt", "new\n");
+    });
+    let plan = p.invoke("checkpoint_restore_plan", json!({"id": id, "paths": []})).unwrap();
+    assert_eq!(
+        paths_of(&plan["files"]),
+        [("a.txt".into(), "modified".into()), ("src/b.txt".into(), "deleted".into())],
+        "{plan}"
+    );
+    assert_eq!(plan["running"], json!([]), "nothing runs in the project");
+    assert_eq!(p.read("src/b.txt").as_deref(), Some("new\n"), "a plan touches nothing");
+    let one = p.invoke("checkpoint_restore_plan", json!({"id": id, "paths": ["src"]})).unwrap();
+    assert_eq!(paths_of(&one["files"]), [("src/b.txt".into(), "deleted".into())]);
 }

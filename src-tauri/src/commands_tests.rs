@@ -258,6 +258,55 @@ fn saved_conversations_are_listed_renamed_and_deleted() {
     assert_eq!(bad["code"], "INVALID_INPUT");
 }
 
+/// A saved conversation with a row that cannot be read opens read-only: what can be read is shown
+/// with the row marked, nothing sends into it, and its rows stay as they were. A block of a kind a
+/// newer Warden wrote is no such row: it reaches the window as it was stored.
+#[test]
+fn a_conversation_that_cannot_be_read_whole_is_shown_read_only_and_never_written() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let history = [
+        warden_protocol::Message::user_text("one"),
+        warden_protocol::Message::user_text("placeholder"),
+        warden_protocol::Message::user_text("three"),
+    ];
+    save_conversation(&app, "conv-1", &history);
+    let db = WardenHome::at(app.home.path()).store_path();
+    let set_row = |seq: i64, body: &str| {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute("UPDATE messages SET body = ?2 WHERE seq = ?1", rusqlite::params![seq, body])
+            .unwrap();
+    };
+    let rows = || -> Vec<String> {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let mut statement = conn.prepare("SELECT body FROM messages ORDER BY seq").unwrap();
+        statement.query_map([], |row| row.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+    };
+
+    let newer = r#"{"role":"assistant","content":[{"type":"citation", "url": "https://example.org"}]}"#;
+    set_row(1, newer);
+    let read = app.invoke("chat_history", json!({"conversationId": "conv-1"})).unwrap();
+    assert_eq!(read[1]["content"][0], json!({"type": "citation", "url": "https://example.org"}), "{read}");
+
+    set_row(1, r#"{"role":"assistant","content":[{"ty"#);
+    let before = rows();
+    let refused = app.invoke("chat_history", json!({"conversationId": "conv-1"})).unwrap_err();
+    assert_eq!(refused["code"], "CONVERSATION_UNREADABLE", "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("message 2"), "{refused}");
+
+    let shown = app.invoke("chat_history_read_only", json!({"conversationId": "conv-1"})).unwrap();
+    let kinds: Vec<_> = shown["rows"].as_array().unwrap().iter().map(|r| r["kind"].clone()).collect();
+    assert_eq!(kinds, [json!("read"), json!("unreadable"), json!("read")], "{shown}");
+    assert_eq!(shown["rows"][2]["message"]["content"][0]["text"], "three");
+    assert!(shown["reason"].as_str().unwrap().contains("message 2"), "{shown}");
+
+    let send = json!({"conversationId": "conv-1", "content": "four", "images": null});
+    assert_eq!(app.invoke("chat_send", send).unwrap_err()["code"], "CONVERSATION_UNREADABLE");
+    let rewind = app.invoke("chat_rewind", json!({"conversationId": "conv-1", "userMessageIndex": 1}));
+    assert!(rewind.is_err(), "{rewind:?}");
+    assert_eq!(rows(), before, "nothing was written");
+}
+
 /// A reopened conversation shows when each message was written and which model answered.
 #[test]
 fn a_saved_conversation_gives_each_message_its_time_and_each_answer_its_model() {

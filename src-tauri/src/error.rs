@@ -9,7 +9,7 @@ use warden_core::agent::SessionError;
 use warden_core::checkpoint::{CheckpointError, RestoreRefusal};
 use warden_core::config::ConfigError;
 use warden_core::secrets::SecretError;
-use warden_core::setup::{ConversationError, SetupError, SetupOrProviderError};
+use warden_core::setup::{ConversationError, SetupError, SetupOrProviderError, Unreadable};
 use warden_protocol::ErrorCode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
@@ -38,6 +38,10 @@ pub enum CommandErrorCode {
     /// A restore was refused because it would overwrite files changed outside Warden since its
     /// last checkpoint (named in `paths`); restoring with `force` overwrites them.
     ChangedOutside,
+    /// The saved conversation cannot be read whole (a message damaged, or written by a newer
+    /// Warden in a form this one does not know, or the store busy): it is not continued and
+    /// nothing is written to it; the window shows what can be read, read-only.
+    ConversationUnreadable,
     /// Something inside Warden failed.
     Internal,
 }
@@ -108,6 +112,7 @@ impl From<SetupError> for CommandError {
             SetupError::Secret(e) => e.into(),
             SetupError::Config(e) => e.into(),
             SetupError::Checkpoints(e) => e.into(),
+            SetupError::Unreadable(e) => e.into(),
             other => {
                 let code = match other.code() {
                     ErrorCode::MissingCredentials => CommandErrorCode::MissingCredentials,
@@ -157,6 +162,12 @@ impl From<CompactNowError> for CommandError {
     }
 }
 
+impl From<Unreadable> for CommandError {
+    fn from(err: Unreadable) -> Self {
+        Self::new(CommandErrorCode::ConversationUnreadable, sentence(&err.to_string()))
+    }
+}
+
 impl From<ConversationError> for CommandError {
     fn from(err: ConversationError) -> Self {
         let code = match err {
@@ -187,6 +198,16 @@ Warden, and the restore would overwrite {}.",
                 ),
                 paths,
             },
+            CheckpointError::Refused(refusal @ RestoreRefusal::SessionElsewhere(_)) => {
+                Self::new(CommandErrorCode::TurnRunning, format!("Not restored: {refusal}."))
+            }
+            CheckpointError::Refused(RestoreRefusal::NotLooked(why)) => Self::new(
+                CommandErrorCode::ChangedOutside,
+                format!(
+                    "Not restored: the project as it is now could not be looked at ({why}), so the \
+restore could overwrite changes made since the last checkpoint."
+                ),
+            ),
             CheckpointError::UnknownCheckpoint(_) | CheckpointError::AmbiguousCheckpoint(_) => {
                 Self::new(CommandErrorCode::InvalidInput, sentence(&err.to_string()))
             }

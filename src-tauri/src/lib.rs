@@ -13,6 +13,7 @@ mod menu;
 mod notify;
 mod pace;
 mod rendering;
+mod restore;
 mod routes;
 mod state;
 mod updates;

@@ -23,7 +23,8 @@ use crate::routes::ApprovalRoutes;
 
 /// One running conversation, as the commands use it (a trait so routing can be tested alone).
 pub trait SessionHandle: Send + Sync + 'static {
-    fn submit(&self, op: Op) -> CommandResult<()>;
+    /// Hand the session an op (a message's images are taken in first, off the async threads).
+    fn submit(&self, op: Op) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>>;
     fn history(&self) -> Vec<Message>;
     /// Whether a turn is running.
     fn is_busy(&self) -> bool;
@@ -35,11 +36,18 @@ pub trait SessionHandle: Send + Sync + 'static {
     fn compaction(&self) -> Option<Compacted>;
     /// "Compact now": summarize the older history between turns.
     fn compact_now(&self) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>>;
+    /// The project it works in.
+    fn project_root(&self) -> std::path::PathBuf;
+    /// Its background commands still running: handle and command line.
+    fn background_commands(&self) -> Vec<(String, String)>;
+    /// Stop its background commands.
+    fn stop_background_commands(&self);
 }
 
 impl SessionHandle for Session {
-    fn submit(&self, op: Op) -> CommandResult<()> {
-        Ok(Session::submit(self, op)?)
+    fn submit(&self, op: Op) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
+        let session = self.clone();
+        Box::pin(async move { Ok(Session::submit(&session, op).await?) })
     }
 
     fn history(&self) -> Vec<Message> {
@@ -65,6 +73,18 @@ impl SessionHandle for Session {
     fn compact_now(&self) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
         let session = self.clone();
         Box::pin(async move { Ok(session.compact_now().await.map(|_| ())?) })
+    }
+
+    fn project_root(&self) -> std::path::PathBuf {
+        Session::project_root(self)
+    }
+
+    fn background_commands(&self) -> Vec<(String, String)> {
+        Session::background_commands(self)
+    }
+
+    fn stop_background_commands(&self) {
+        Session::stop_background_commands(self);
     }
 }
 
@@ -161,13 +181,13 @@ impl AppState {
             return Err(CommandError::new(CommandErrorCode::InvalidInput, "The message is empty."));
         }
         let session = self.session_or_start(&conversation_id).await?;
-        session.submit(Op::Send(ChatSend { conversation_id, content, images }))
+        session.submit(Op::Send(ChatSend { conversation_id, content, images })).await
     }
 
     /// Stops the running turn. Cancelling a conversation that never started is a no-op.
     pub async fn cancel(&self, conversation_id: String) -> CommandResult<()> {
         match self.session(&conversation_id).await {
-            Some(session) => session.submit(Op::Cancel(ChatCancel { conversation_id })),
+            Some(session) => session.submit(Op::Cancel(ChatCancel { conversation_id })).await,
             None => Ok(()),
         }
     }
@@ -188,7 +208,7 @@ impl AppState {
         };
         let owner = self.routes.owner(&tool_id).ok_or_else(unknown)?;
         let session = self.session(&owner).await.ok_or_else(unknown)?;
-        session.submit(Op::Approve(ToolApproval { tool_id, approved, reason, remember }))
+        session.submit(Op::Approve(ToolApproval { tool_id, approved, reason, remember })).await
     }
 
     /// What "Allow for this session" remembered in a conversation; none for one not open.
@@ -215,12 +235,18 @@ impl AppState {
         }
     }
 
-    /// The conversation so far; empty for one that has not started.
-    pub async fn history(&self, conversation_id: &str) -> Vec<Message> {
+    /// The conversation so far; empty for one that has not started. Refused
+    /// (`CONVERSATION_UNREADABLE`) for a saved one that cannot be read whole.
+    pub async fn history(&self, conversation_id: &str) -> CommandResult<Vec<Message>> {
         match self.session(conversation_id).await {
-            Some(session) => session.history(),
+            Some(session) => Ok(session.history()),
             // Not opened in this run: what was saved before the app last closed.
-            None => self.engine.stored_history(conversation_id),
+            None => {
+                let engine = self.engine.clone();
+                let id = conversation_id.to_owned();
+                let saved = crate::commands::off_thread(move || engine.saved_conversation(&id)).await?;
+                Ok(saved?.history)
+            }
         }
     }
 
@@ -269,6 +295,19 @@ impl AppState {
         self.engine
             .conversation_summary(conversation_id)
             .is_ok_and(|saved| usize::try_from(saved.message_count).unwrap_or(usize::MAX) > held)
+    }
+
+    /// The open conversations working in `project`, by id.
+    pub(crate) async fn sessions_in(
+        &self,
+        project: &std::path::Path,
+    ) -> Vec<(String, Arc<dyn SessionHandle>)> {
+        let sessions = self.sessions.lock().await;
+        sessions
+            .iter()
+            .filter(|(_, open)| open.session.project_root() == project)
+            .map(|(id, open)| (id.clone(), open.session.clone()))
+            .collect()
     }
 
     async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {

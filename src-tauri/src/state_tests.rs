@@ -141,7 +141,7 @@ async fn a_trust_change_reaches_an_open_conversation_with_its_history() {
     let second = &server.requests()[1].body;
     assert_eq!(second["messages"][0]["content"], "hi", "{second}");
     assert_eq!(second["messages"].as_array().unwrap().len(), 3, "{second}");
-    assert_eq!(state.history("c1").await.len(), 6);
+    assert_eq!(state.history("c1").await.unwrap().len(), 6);
 }
 
 #[tokio::test]
@@ -176,7 +176,7 @@ async fn a_conversation_survives_a_restart_and_goes_on() {
     // The app starts again: a new state over the same Warden home.
     let second = Arc::new(Recorder::default());
     let state = AppState::new(Engine::new(WardenHome::at(home.path()), secrets).unwrap(), second.clone());
-    let history = state.history("c-restart").await;
+    let history = state.history("c-restart").await.unwrap();
     assert_eq!(history.len(), 2, "{history:?}");
     assert_eq!(history[1].text(), "First answer.");
     state.send("c-restart".into(), "and now?".into()).await.unwrap();
@@ -185,7 +185,7 @@ async fn a_conversation_survives_a_restart_and_goes_on() {
     assert_eq!(messages[0]["content"], "remember me", "{messages}");
     assert_eq!(messages.as_array().unwrap().len(), 3, "{messages}");
     // Ids that are not plain names never reach the disk.
-    assert!(state.history("../settings").await.is_empty());
+    assert!(state.history("../settings").await.unwrap().is_empty());
 }
 
 /// Deleting a conversation removes its file and forgets its session; while a turn runs it is
@@ -249,7 +249,7 @@ async fn a_conversation_is_deleted_only_when_no_turn_runs() {
     }
     assert!(deleted, "the delete was refused after the turn ended");
     assert!(state.engine.conversation_summary("c-del").is_err());
-    assert!(state.history("c-del").await.is_empty(), "the session was forgotten too");
+    assert!(state.history("c-del").await.unwrap().is_empty(), "the session was forgotten too");
     assert!(state.engine.list_conversations(0, 10).unwrap().conversations.is_empty());
 }
 
@@ -392,7 +392,7 @@ async fn compact_now_summarizes_an_open_conversation_and_the_next_message_uses_i
     recorder.turns_ended(3).await;
     let sent = server.requests()[3].body["messages"].to_string();
     assert!(sent.contains("SUMMARY: parser explained.") && !sent.contains("one by one"), "{sent}");
-    assert_eq!(state.history("c-compact").await.len(), 6, "the window's history is whole");
+    assert_eq!(state.history("c-compact").await.unwrap().len(), 6, "the window's history is whole");
 }
 
 /// A conversation open in the window that the terminal went on with (`warden exec --resume`
@@ -427,5 +427,5 @@ async fn a_conversation_continued_elsewhere_is_reloaded_before_the_windows_next_
     assert_eq!(sent.as_array().unwrap().len(), 5, "{sent}");
     assert_eq!(sent[2]["content"], "from the terminal");
     assert_eq!(sent[4]["content"], "back in the window");
-    assert_eq!(state.history("c-shared").await.len(), 6);
+    assert_eq!(state.history("c-shared").await.unwrap().len(), 6);
 }

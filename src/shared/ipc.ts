@@ -44,6 +44,7 @@ export type {
   KeyStatus,
   LearnedModel,
   McpElicit,
+  McpIgnoredField,
   McpServerConfig,
   McpServerStatus,
   McpResourceText,
@@ -56,7 +57,12 @@ export type {
   ProviderId,
   ProviderSettings,
   Remember,
+  ReadOnlyHistory,
+  RestorePlan,
   RestoreReport,
+  RunningInProject,
+  SavedRow,
+  Saving,
   Settings,
   ProviderReadiness,
   SandboxStatus,
@@ -73,6 +79,7 @@ export type {
   ToolErrorCode,
   ToolImage,
   ToolPermissions,
+  UnknownBlock,
   ToolResult,
   ToolStart,
   TrustLevel,
@@ -150,7 +157,11 @@ export const api = {
   chatCancel: (conversationId: string) => unwrap("chat_cancel", commands.chatCancel(conversationId)),
   approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>
     unwrap("chat_tool_approve", commands.chatToolApprove(toolId, approved, reason ?? null, remember ?? null)),
+  /** The conversation so far; rejects with CONVERSATION_UNREADABLE for a saved one that cannot be read whole. */
   chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
+  /** What can be read of a saved conversation that cannot be read whole (shown read-only), and why. */
+  chatHistoryReadOnly: (conversationId: string) =>
+    unwrap("chat_history_read_only", commands.chatHistoryReadOnly(conversationId)),
   /** When each saved message was written and which model answered, in the order of `chatHistory`. */
   chatMessageStamps: (conversationId: string) =>
     unwrap("chat_message_stamps", commands.chatMessageStamps(conversationId)),
@@ -229,12 +240,16 @@ export const api = {
   /** The unified diff between two checkpoints (or one and now), of one file when `path` is given. */
   checkpointPatch: (fromId: string, toId: string | null, path: string | null) =>
     unwrap("checkpoint_patch", commands.checkpointPatch(fromId, toId, path)),
+  /** What restoring `paths` (all files when empty) of checkpoint `id` would change and stop. */
+  checkpointRestorePlan: (id: string, paths: string[]) =>
+    unwrap("checkpoint_restore_plan", commands.checkpointRestorePlan(id, paths)),
   /**
-   * Puts `paths` (all files when empty) back as checkpoint `id` recorded them. Rejects with code
-   * CHANGED_OUTSIDE (and the files in `paths`) unless `force`, or TURN_RUNNING.
+   * Puts `paths` (all files when empty) back as checkpoint `id` recorded them, stopping what runs
+   * in the project first (the user agreed to the plan). Rejects with code CHANGED_OUTSIDE (and
+   * the files in `paths`) unless `force`, or TURN_RUNNING.
    */
   checkpointRestore: (id: string, paths: string[], force: boolean) =>
-    unwrap("checkpoint_restore", commands.checkpointRestore(id, paths, force)),
+    unwrap("checkpoint_restore", commands.checkpointRestore(id, paths, force, true)),
   /** The About box: version, licence, where data lives, how this copy is updated. */
   appInfo: () => unwrap("app_info", commands.appInfo()),
   /** Opens the log folder in the system's file manager (for a bug report). */

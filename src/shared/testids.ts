@@ -48,6 +48,11 @@ export const TID = {
   conversationDeleted: "conversation-deleted", // "Conversation deleted — Undo", for a few seconds
   conversationUndo: "conversation-undo",
   conversationView: "conversation-view", // + data-message-count (all messages, mounted or not)
+  readOnlyBanner: "read-only-banner", // a saved conversation that cannot be read whole: why, and Try again
+  readOnlyRetry: "read-only-retry",
+  notSaved: "not-saved", // the conversation is not being saved, and why (chat:saving)
+  messageUnreadable: "message-unreadable", // a saved message that could not be read; + data-message-id
+  messageNewer: "message-newer", // a part a newer Warden saved that this one cannot show; + data-block-type
   messagesEarlier: "messages-earlier", // mounts older messages than the window shows
 
   // messages
@@ -167,6 +172,9 @@ export const TID = {
   restoreForce: "restore-force", // "Restore anyway"
   restoreNote: "restore-note", // after a restore; + data-phase = restored | undone
   restoreUndo: "restore-undo",
+  restoreConfirm: "restore-confirm", // what a restore would do, asked before it runs
+  restoreConfirmYes: "restore-confirm-yes",
+  restoreRunning: "restore-running", // what it stops first
   restoreError: "restore-error",
 
   // approvals
@@ -282,6 +290,9 @@ export const TID = {
   mcpProject: "mcp-project", // + data-approved
   mcpProjectUse: "mcp-project-use",
   mcpProjectDecline: "mcp-project-decline",
+  mcpProjectServer: "mcp-project-server", // + data-server
+  mcpProjectField: "mcp-project-field", // + data-field: a field used
+  mcpProjectIgnored: "mcp-project-ignored", // the fields ignored, with why
   mcpSignOut: "mcp-sign-out",
   mcpToolChoice: "mcp-tool-choice", // + data-tool
   mcpAddName: "mcp-add-name",

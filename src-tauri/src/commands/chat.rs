@@ -1,7 +1,8 @@
-//! `chat_send`, `chat_cancel`, `chat_history`, `chat_message_stamps`, `chat_compact`, `chat_compaction`.
+//! `chat_send`, `chat_cancel`, `chat_history`, `chat_history_read_only`, `chat_message_stamps`,
+//! `chat_compact`, `chat_compaction`.
 
 use tauri::State;
-use warden_protocol::{CompactionInfo, Message, MessageStamp, ToolImage};
+use warden_protocol::{CompactionInfo, Message, MessageStamp, ReadOnlyHistory, ToolImage};
 
 use super::off_thread;
 use crate::error::CommandResult;
@@ -28,14 +29,28 @@ pub async fn chat_cancel(state: State<'_, AppState>, conversation_id: String) ->
     state.cancel(conversation_id).await
 }
 
-/// The conversation so far (empty before its first message).
+/// The conversation so far (empty before its first message). Fails with
+/// `CONVERSATION_UNREADABLE` when the saved conversation cannot be read whole: the window then
+/// shows it read-only (`chat_history_read_only`).
 #[tauri::command]
 #[specta::specta]
 pub async fn chat_history(
     state: State<'_, AppState>,
     conversation_id: String,
 ) -> CommandResult<Vec<Message>> {
-    Ok(state.history(&conversation_id).await)
+    state.history(&conversation_id).await
+}
+
+/// What can be read of a saved conversation that cannot be read whole, to show it read-only:
+/// every message read, one that could not be marked in its place, and why.
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_history_read_only(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<ReadOnlyHistory> {
+    let engine = state.engine.clone();
+    off_thread(move || Ok(engine.read_only_history(&conversation_id)?)).await?
 }
 
 /// When each saved message of the conversation was written and which model wrote each answer, in

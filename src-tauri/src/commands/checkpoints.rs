@@ -1,30 +1,15 @@
-//! `checkpoint_list`, `checkpoint_changes`, `checkpoint_patch`, `checkpoint_restore`: the
-//! checkpoints Warden took of the current project before each change, what changed between two
-//! of them (or one and now), and putting files back. The store is the one sessions of the project
-//! use (`Engine::open_checkpoints`), opened on the blocking pool for each command: it runs git.
-
-use std::sync::Arc;
+//! `checkpoint_list`, `checkpoint_changes`, `checkpoint_patch`, `checkpoint_restore_plan`,
+//! `checkpoint_restore`: the checkpoints Warden took of the current project before each change,
+//! what changed between two of them (or one and now), and putting files back. The store is the one
+//! sessions of the project use (`Engine::open_checkpoints`), opened on the blocking pool for each
+//! command: it runs git.
 
 use tauri::State;
-use warden_core::checkpoint::{CheckpointError, CheckpointStore};
-use warden_core::setup::Engine;
-use warden_protocol::{CheckpointInfo, FileChange, RestoreReport};
+use warden_protocol::{CheckpointInfo, FileChange, RestorePlan, RestoreReport};
 
-use crate::error::{CommandError, CommandResult};
+use crate::error::CommandResult;
+use crate::restore::on_store as with_store;
 use crate::state::AppState;
-
-/// Runs `work` on the current project's store, off the async threads.
-async fn with_store<T: Send + 'static>(
-    engine: Arc<Engine>,
-    work: impl FnOnce(&CheckpointStore) -> Result<T, CheckpointError> + Send + 'static,
-) -> CommandResult<T> {
-    tauri::async_runtime::spawn_blocking(move || {
-        let store = engine.open_checkpoints()?;
-        Ok(work(&store)?)
-    })
-    .await
-    .map_err(|error| CommandError::internal(format!("Checkpoints failed: {error}")))?
-}
 
 /// The project's checkpoints, oldest first; of one conversation when `conversation_id` is given.
 #[tauri::command]
@@ -61,10 +46,25 @@ pub async fn checkpoint_patch(
         .await
 }
 
+/// What restoring `paths` (all files when empty) of checkpoint `id` would do now: the files it
+/// would change, create and delete, and the background commands and MCP servers running in the
+/// project that it would stop first. Shown to the user before `checkpoint_restore`.
+#[tauri::command]
+#[specta::specta]
+pub async fn checkpoint_restore_plan(
+    state: State<'_, AppState>,
+    id: String,
+    paths: Vec<String>,
+) -> CommandResult<RestorePlan> {
+    state.restore_plan(id, paths).await
+}
+
 /// Puts the project (or only `paths`, relative to the project root) back as checkpoint `id`
-/// recorded it. Refused with `TURN_RUNNING` while a turn runs in the project, and with
-/// `CHANGED_OUTSIDE` (the files in `paths`) when it would overwrite files changed outside Warden
-/// since its last checkpoint, unless `force`. The report's `undoCheckpointId` undoes the restore.
+/// recorded it, after stopping what runs in the project when `stop_running` (the user agreed to
+/// the plan). Refused with `TURN_RUNNING` while a turn runs in the project (or a session of it is
+/// open in another Warden), and with `CHANGED_OUTSIDE` (the files in `paths`) when it would
+/// overwrite files changed outside Warden since its last checkpoint, unless `force`. The
+/// report's `undoCheckpointId` undoes the restore.
 #[tauri::command]
 #[specta::specta]
 pub async fn checkpoint_restore(
@@ -72,7 +72,7 @@ pub async fn checkpoint_restore(
     id: String,
     paths: Vec<String>,
     force: bool,
+    stop_running: bool,
 ) -> CommandResult<RestoreReport> {
-    // A turn that has just ended may hold the project a moment longer: the store waits for that.
-    with_store(state.engine.clone(), move |store| store.restore(&id, &paths, force)).await
+    state.restore(id, paths, force, stop_running).await
 }

@@ -1,13 +1,11 @@
 import { useEffect, useState } from "react";
-import { api } from "../../shared/ipc";
 import { focusComposer, focusConversationSearch, listenShortcuts } from "../../shared/keyboard";
 import { useChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./ConversationList";
 import { ConversationView } from "./ConversationView";
-import { loadCompaction } from "./loadCompaction";
-import { readSaved } from "./readSaved";
+import { openSaved } from "./readSaved";
 import { DeleteUndoNotice } from "./DeleteUndoNotice";
 import { SidebarToggle } from "./SidebarToggle";
 import type { ModelChoice } from "./ModelSwitch";
@@ -42,23 +40,12 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
   const { list, activeId, setActiveId, open, create, titleDraft, rename, remove, restore, deleted, dismissDeleted, error } =
     useConversations();
 
-  // A conversation opened for the first time in this window: fetch what was said before, then
-  // where it was last compacted and which checkpoints of the project came before its calls (a
-  // saved history says neither).
+  // A conversation opened for the first time in this window: fetch what was said before (read-only
+  // when it cannot be read whole), where it was last compacted and the project's checkpoints.
   useEffect(() => {
     if (!activeId || store.getState().conversations[activeId]) return;
     let live = true;
-    readSaved(activeId)
-      .then(async ({ history, stamps }) => {
-        if (!live || !history.length) return;
-        store.dispatch({ type: "history-loaded", conversationId: activeId, history, stamps });
-        void loadCompaction(store, activeId, () => live);
-        const checkpoints = await api.checkpointList(activeId);
-        if (live && checkpoints.length) store.dispatch({ type: "checkpoints-loaded", conversationId: activeId, checkpoints });
-      })
-      .catch(() => {
-        // A new conversation has no history yet; without checkpoints, nothing can be restored.
-      });
+    void openSaved(store, activeId, () => live);
     return () => {
       live = false;
     };

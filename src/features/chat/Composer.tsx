@@ -22,6 +22,7 @@ export function Composer({
   conversationId,
   running,
   disabled = false,
+  placeholder,
   onSend,
   onStop,
   draft = null,
@@ -32,6 +33,8 @@ export function Composer({
   conversationId: string;
   running: boolean;
   disabled?: boolean;
+  /** What the empty field says instead of the usual (why it is disabled). */
+  placeholder?: string;
   onSend: (text: string, images: ToolImage[]) => void;
   onStop: () => void;
   /** Text (and images) to put in the composer (a message taken back by a rewind); each new object replaces them. */
@@ -263,7 +266,7 @@ export function Composer({
           className="composer-input"
           data-testid={TID.composerInput}
           aria-label="Message"
-          placeholder={running ? "Working… (Stop to interrupt)" : "Ask Warden to do something in your project"}
+          placeholder={placeholder ?? (running ? "Working… (Stop to interrupt)" : "Ask Warden to do something in your project")}
           rows={2}
           value={text}
           disabled={disabled}

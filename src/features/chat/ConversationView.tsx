@@ -1,7 +1,7 @@
 import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { emptyConversation } from "../../shared/store/empty";
 import type { Conversation } from "../../shared/store/types";
-import { useChat } from "../../shared/store/store";
+import { useChat, useChatStore } from "../../shared/store/store";
 import { aDialogIsOpen } from "../../shared/keyboard";
 import { TID } from "../../shared/testids";
 import { TurnChanges } from "../checkpoints/TurnChanges";
@@ -19,6 +19,8 @@ import { AssistantMessageView, UserMessageView } from "./MessageView";
 import { useChatActions } from "./useChatActions";
 import { useMessageWindow } from "./useMessageWindow";
 import { useTakesImages } from "./useTakesImages";
+import { openSaved } from "./readSaved";
+import { NotSavedNotice, ReadOnlyBanner, UnreadableMessageView } from "./StoreNotices";
 import type { ToolImage } from "../../shared/ipc";
 
 export function ConversationView({
@@ -39,6 +41,9 @@ export function ConversationView({
 }) {
   const stored = useChat((s) => s.conversations[conversationId]);
   const conversation = stored ?? emptyConversation(conversationId);
+  const store = useChatStore();
+  // A saved conversation that cannot be read whole: shown as far as it can be read, nothing sent.
+  const readOnly = conversation.readOnly ?? null;
   // Approvals of this conversation still waiting: when one is answered, its grants may have changed.
   const pendingHere = useChat((s) => s.approvals.filter((a) => a.conversationId === conversationId).length);
   const { send, stop } = useChatActions(conversationId);
@@ -117,6 +122,7 @@ export function ConversationView({
 
   return (
     <main className="conversation" data-testid={TID.conversationView} data-message-count={ids.length} aria-label="Conversation">
+      {readOnly && <ReadOnlyBanner reason={readOnly.reason} onRetry={() => void openSaved(store, conversationId)} />}
       <div
         className="messages"
         ref={scroller}
@@ -133,7 +139,7 @@ export function ConversationView({
             Show {win.start} earlier {win.start === 1 ? "message" : "messages"}
           </button>
         )}
-        {ids.length === 0 && (
+        {ids.length === 0 && !readOnly && (
           <p className="empty muted">Ask for something in your project. Warden asks before it changes anything.</p>
         )}
         {ids.slice(win.start).map((id) => {
@@ -142,16 +148,22 @@ export function ConversationView({
           const ending = turns.byLastMessage.get(id);
           return (
             <Fragment key={id}>
-              {m.kind === "user" ? (
+              {m.kind === "unreadable" ? (
+                <UnreadableMessageView id={m.id} reason={m.reason} />
+              ) : m.kind === "user" ? (
                 <UserMessageView
                   message={m}
                   restoreTo={turns.byUser.get(id)?.restoreTo ?? null}
                   running={conversation.running}
-                  rewind={{
-                    conversationId,
-                    userIndex: userIndex.get(id) ?? 0,
-                    onRewound: (text) => setDraft({ text, images: m.images }),
-                  }}
+                  rewind={
+                    readOnly
+                      ? null
+                      : {
+                          conversationId,
+                          userIndex: userIndex.get(id) ?? 0,
+                          onRewound: (text) => setDraft({ text, images: m.images }),
+                        }
+                  }
                 />
               ) : (
                 <AssistantMessageView conversationId={conversationId} message={m} onOpenSettings={onOpenSettings} />
@@ -165,7 +177,7 @@ export function ConversationView({
         {conversation.errors.map((e, i) => (
           <ErrorNotice key={`conv-error-${i}`} error={e} onOpenSettings={onOpenSettings} />
         ))}
-        <RetryLast conversationId={conversationId} conversation={conversation} send={onSend} />
+        {!readOnly && <RetryLast conversationId={conversationId} conversation={conversation} send={onSend} />}
       </div>
       {unseen && (
         <button type="button" className="new-messages" data-testid={TID.newMessages} onClick={toBottom}>
@@ -177,14 +189,19 @@ export function ConversationView({
         <div className="conversation-footer-row">
           <div className="conversation-footer-start">
             <ContextGauge conversation={conversation} />
-            <CompactControl conversationId={conversationId} hasHistory={ids.length > 0} running={conversation.running} />
+            {!readOnly && (
+              <CompactControl conversationId={conversationId} hasHistory={ids.length > 0} running={conversation.running} />
+            )}
           </div>
           {modelChoice && <ModelSwitch choice={modelChoice} disabled={conversation.running} />}
         </div>
         <SessionGrants conversationId={conversationId} refresh={`${conversation.running}:${pendingHere}`} />
+        {conversation.notSaved && <NotSavedNotice reason={conversation.notSaved} />}
         <Composer
           conversationId={conversationId}
           running={conversation.running}
+          disabled={readOnly !== null}
+          placeholder={readOnly ? "This conversation is read-only: it cannot be read whole" : undefined}
           onSend={onSend}
           onStop={stop}
           draft={draft}

@@ -10,6 +10,7 @@ import { Markdown } from "./LazyMarkdown";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { CopyButton } from "../../shared/ui/CopyButton";
 import { ImageThumbnails } from "../../shared/ui/Images";
+import { NewerPart } from "./StoreNotices";
 
 /** The time of day for a message written today, else the day and the time (a reopened conversation). */
 export function shortTime(when: Date, now: Date = new Date()): string {
@@ -59,11 +60,12 @@ export function UserMessageView({
           testId={TID.messageImages}
         />
       )}
-      {(message.text || !message.images?.length) && (
+      {(message.text || !(message.images?.length || message.newer?.length)) && (
         <div className="message-text user-text" data-testid={TID.messageText}>
           {message.text}
         </div>
       )}
+      {message.newer?.map((blockType, i) => <NewerPart key={i} blockType={blockType} />)}
       <MessageMeta at={message.at} text={message.text} />
       {restoreTo && <RestoreControl checkpointId={restoreTo} disabled={running} />}
       {rewind && (
@@ -122,6 +124,7 @@ export const AssistantMessageView = memo(function AssistantMessageView({
         if (seg.kind === "thinking") {
           return <ThinkingBlock key={i} text={textOf(seg.buf)} streaming={message.streaming && i === last} />;
         }
+        if (seg.kind === "newer") return <NewerPart key={i} blockType={seg.blockType} />;
         return <ToolSlot key={seg.toolId} conversationId={conversationId} toolId={seg.toolId} />;
       })}
       {message.streaming && message.segments.length === 0 && <span className="typing" aria-label="Waiting for the model" />}

@@ -5,7 +5,7 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { RestoreReport } from "../../shared/ipc";
+import type { RestorePlan, RestoreReport } from "../../shared/ipc";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
 import type { Action } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
@@ -28,6 +28,15 @@ function mock(handlers: Record<string, Handler>) {
 }
 
 const restores = () => calls.filter((c) => c.cmd === "checkpoint_restore").map((c) => c.args);
+const plans = () => calls.filter((c) => c.cmd === "checkpoint_restore_plan").map((c) => c.args);
+/** What the engine answers when asked what a restore would do. */
+const PLAN: RestorePlan = { files: [change("a.txt", "modified", 1, 1), change("b.txt", "deleted", 0, 1)], running: [] };
+
+/** Say yes to the restore shown. */
+async function confirm(inside: HTMLElement) {
+  const shown = await within(inside).findByTestId(TID.restoreConfirm);
+  await userEvent.click(within(shown).getByTestId(TID.restoreConfirmYes));
+}
 const report = (restored: string, undo: string, paths: string[]): RestoreReport => ({
   restored,
   undoCheckpointId: undo,
@@ -88,7 +97,11 @@ describe("what a call changed", () => {
 
 describe("a turn's changes", () => {
   it("sums the turn and opens its diff from the turn's first checkpoint to now, file by file", async () => {
-    mock({ checkpoint_patch: () => PATCH, checkpoint_restore: () => report("cp-1", "undo-a", ["a.txt"]) });
+    mock({
+      checkpoint_patch: () => PATCH,
+      checkpoint_restore_plan: () => ({ files: [change("a.txt", "modified", 1, 1)], running: [] }),
+      checkpoint_restore: () => report("cp-1", "undo-a", ["a.txt"]),
+    });
     renderConversation();
     const summary = screen.getByTestId(TID.turnChanges);
     expect(summary).toHaveTextContent("Changes");
@@ -106,11 +119,14 @@ describe("a turn's changes", () => {
     expect(within(a!).getByTestId(TID.diffView)).not.toHaveTextContent("new");
 
     await userEvent.click(within(a!).getByTestId(TID.revertFile));
+    await confirm(a!);
     await waitFor(() => expect(within(a!).getByTestId(TID.restoreNote)).toHaveTextContent("Restored a.txt"));
-    expect(restores()).toEqual([{ id: "cp-1", paths: ["a.txt"], force: false }]);
+    expect(plans()).toEqual([{ id: "cp-1", paths: ["a.txt"] }]);
+    expect(restores()).toEqual([{ id: "cp-1", paths: ["a.txt"], force: false, stopRunning: true }]);
     await userEvent.click(within(a!).getByTestId(TID.restoreUndo));
+    await confirm(a!);
     await waitFor(() => expect(within(a!).getByTestId(TID.restoreNote)).toHaveAttribute("data-phase", "undone"));
-    expect(restores()[1]).toEqual({ id: "undo-a", paths: ["a.txt"], force: false });
+    expect(restores()[1]).toEqual({ id: "undo-a", paths: ["a.txt"], force: false, stopRunning: true });
   });
 
   it("ends a turn's diff at the next turn's first checkpoint", async () => {
@@ -141,6 +157,7 @@ describe("restore the project to before a message", () => {
   it("refuses over files changed outside Warden, names them, restores anyway, and undoes", async () => {
     let n = 0;
     mock({
+      checkpoint_restore_plan: () => PLAN,
       checkpoint_restore: (a) => {
         n++;
         if (n === 1) {
@@ -156,19 +173,21 @@ describe("restore the project to before a message", () => {
     expect(button).toHaveAttribute("data-checkpoint-id", "cp-1");
 
     await userEvent.click(button);
+    await confirm(user);
     const refused = await within(user).findByTestId(TID.restoreRefused);
     expect(refused).toHaveTextContent("notes.md");
     expect(refused).toHaveTextContent("changed since Warden's last checkpoint by something other than Warden");
-    expect(restores()).toEqual([{ id: "cp-1", paths: [], force: false }]);
+    expect(restores()).toEqual([{ id: "cp-1", paths: [], force: false, stopRunning: true }]);
 
     await userEvent.click(within(refused).getByTestId(TID.restoreForce));
     const note = await within(user).findByTestId(TID.restoreNote);
     expect(note).toHaveTextContent("Restored the project to before this message (2 files).");
-    expect(restores()[1]).toEqual({ id: "cp-1", paths: [], force: true });
+    expect(restores()[1]).toEqual({ id: "cp-1", paths: [], force: true, stopRunning: true });
 
     await userEvent.click(within(note).getByTestId(TID.restoreUndo));
+    await confirm(user);
     await waitFor(() => expect(within(user).getByTestId(TID.restoreNote)).toHaveAttribute("data-phase", "undone"));
-    expect(restores()[2]).toEqual({ id: "undo-1", paths: [], force: false });
+    expect(restores()[2]).toEqual({ id: "undo-1", paths: [], force: false, stopRunning: true });
     // The conversation itself is left as it was.
     expect(store.getState().conversations[C]!.messageIds).toEqual(["u1", "a1"]);
   });
@@ -199,10 +218,45 @@ describe("restore the project to before a message", () => {
   });
 
   it("says so when a turn still runs in the project", async () => {
-    mock({ checkpoint_restore: () => Promise.reject({ code: "TURN_RUNNING", message: "A turn is running in this project: restore once it has ended." }) });
+    mock({
+      checkpoint_restore_plan: () => PLAN,
+      checkpoint_restore: () => Promise.reject({ code: "TURN_RUNNING", message: "A turn is running in this project: restore once it has ended." }),
+    });
     renderConversation();
     await userEvent.click(screen.getByTestId(TID.restoreProject));
+    await confirm(document.body);
     expect(await screen.findByTestId(TID.restoreError)).toHaveTextContent("A turn is running in this project");
     expect(screen.queryByTestId(TID.restoreForce)).toBeNull();
+  });
+
+  it("shows every file a restore would touch and what it stops, and does nothing on Cancel", async () => {
+    mock({
+      checkpoint_restore_plan: () => ({
+        files: [change("a.txt", "modified", 1, 1), change("made-later.txt", "deleted", 0, 3), change("gone.txt", "created", 2, 0)],
+        running: [
+          { kind: "command", name: "npm run dev", conversationId: C },
+          { kind: "mcp_server", name: "docs" },
+        ],
+      }),
+    });
+    renderConversation();
+    await userEvent.click(screen.getByTestId(TID.restoreProject));
+    const shown = await screen.findByTestId(TID.restoreConfirm);
+    expect(shown).toHaveTextContent("Restore the project to before this message?");
+    expect(shown).toHaveTextContent("1 file changed, 1 created, 1 deleted.");
+    const files = within(shown).getAllByTestId(TID.fileChange);
+    expect(files.map((f) => [f.getAttribute("data-path"), f.getAttribute("data-status")])).toEqual([
+      ["a.txt", "modified"],
+      ["made-later.txt", "deleted"],
+      ["gone.txt", "created"],
+    ]);
+    const running = within(shown).getByTestId(TID.restoreRunning);
+    expect(running).toHaveTextContent("npm run dev");
+    expect(running).toHaveTextContent("background command");
+    expect(running).toHaveTextContent("docs");
+    expect(running).toHaveTextContent("MCP server");
+    await userEvent.click(within(shown).getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByTestId(TID.restoreConfirm)).toBeNull();
+    expect(restores()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { useRestore } from "./useRestore";
 
 export function RestoreControl({ checkpointId, disabled }: { checkpointId: string; disabled: boolean }) {
   const restore = useRestore(checkpointId);
-  const busy = restore.flow.phase === "working";
+  const busy = restore.flow.phase === "working" || restore.flow.phase === "planning" || restore.flow.phase === "confirming";
   return (
     <div className="restore-control">
       <button

@@ -42,4 +42,16 @@ describe("restoreFlow", () => {
     expect(run([{ type: "done", report }])).toBe(idle);
     expect(run([{ type: "dismiss" }], { phase: "restored", report })).toBe(idle);
   });
+
+  it("shows the plan first: runs only on a yes, and a cancelled undo keeps the restore", () => {
+    const plan = { files: [], running: [] };
+    const confirming = run([{ type: "plan", action: "restore" }, { type: "planned", plan }]);
+    expect(confirming).toEqual({ phase: "confirming", action: "restore", plan, report: null });
+    expect(run([{ type: "dismiss" }], confirming)).toBe(idle);
+    const restored: RestoreFlow = { phase: "restored", report };
+    const askingUndo = run([{ type: "plan", action: "undo" }, { type: "planned", plan }], restored);
+    expect(askingUndo).toMatchObject({ phase: "confirming", action: "undo", report });
+    expect(run([{ type: "dismiss" }], askingUndo)).toEqual(restored);
+    expect(run([{ type: "plan", action: "restore" }, { type: "failed", message: "no store" }])).toMatchObject({ phase: "failed" });
+  });
 });

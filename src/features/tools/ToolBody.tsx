@@ -40,7 +40,13 @@ function OutputView({ tool, kind }: { tool: ToolBlock; kind: ToolKind }) {
   const failedNote =
     tool.status === "error" || tool.status === "denied" || tool.status === "expired" || tool.status === "cancelled" ? (
       <p className={`tool-note tool-note-${tool.status}`}>
-        {tool.errorCode ? <code>{tool.errorCode}</code> : null} {kind === "bash" && streamed ? tool.result : null}
+        {tool.errorCode ? <code>{tool.errorCode}</code> : null}
+        {tool.newerCode ? (
+          <>
+            <code>{tool.newerCode}</code> (a reason from a newer Warden)
+          </>
+        ) : null}{" "}
+        {kind === "bash" && streamed ? tool.result : null}
       </p>
     ) : null;
 

@@ -42,7 +42,7 @@ export function lastSummarizedMessage(c: Conversation, summarized: number): stri
     } else if (m.kind === "user") {
       const following = i + 1 < ids.length ? c.messages[ids[i + 1]!] : undefined;
       if (following?.kind !== "assistant") kept = 0;
-    } else if (!keptAnswer(m)) {
+    } else if (m.kind !== "assistant" || !keptAnswer(m)) {
       kept = 0;
     } else if (m.stopReason === "budget") {
       start = next + 1;

@@ -76,4 +76,55 @@ describe("history-loaded", () => {
     const after = reduce(live, { type: "history-loaded", conversationId: "c", history: [{ role: "user", content: [{ type: "text", text: "old" }] }] });
     expect(after).toBe(live);
   });
+
+  it("keeps what a newer Warden saved as such: a part of an unknown kind, a reason code it does not know", () => {
+    const s = reduce(initialChatState, {
+      type: "history-loaded",
+      conversationId: "c",
+      history: [
+        { role: "user", content: [{ type: "text", text: "run it" }, { type: "voice_note" }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Running." },
+            { type: "citation" },
+            { type: "tool_use", id: "t1", name: "bash", input: { command: "ls" }, rawArguments: null },
+          ],
+        },
+        {
+          role: "user",
+          content: [{ type: "tool_result", toolUseId: "t1", toolName: "bash", content: "no", isError: true, code: "QUOTA_SPENT" }],
+        },
+      ],
+    });
+    const c = s.conversations["c"]!;
+    const user = c.messages["history-0"];
+    expect(user).toMatchObject({ kind: "user", text: "run it", newer: ["voice_note"] });
+    const answer = c.messages["history-1"];
+    expect(answer?.kind === "assistant" && answer.segments.map((seg) => seg.kind)).toEqual(["text", "newer", "tool"]);
+    expect(answer?.kind === "assistant" && answer.segments[1]).toEqual({ kind: "newer", blockType: "citation" });
+    expect(c.tools["t1"]).toMatchObject({ status: "error", errorCode: null, newerCode: "QUOTA_SPENT", result: "no" });
+  });
+
+  it("opens a conversation that cannot be read whole read-only, its unreadable messages in place, and a later whole read replaces it", () => {
+    const stamp = { atMs: 5, model: null };
+    const ro = reduce(initialChatState, {
+      type: "read-only-loaded",
+      conversationId: "c",
+      reason: "message 2 cannot be read",
+      rows: [
+        { kind: "read", message: { role: "user", content: [{ type: "text", text: "hi" }] }, stamp },
+        { kind: "unreadable", reason: "damaged" },
+      ],
+    });
+    const c = ro.conversations["c"]!;
+    expect(c.readOnly).toEqual({ reason: "message 2 cannot be read" });
+    expect(c.messageIds).toEqual(["history-0", "history-1"]);
+    expect(c.messages["history-1"]).toEqual({ kind: "unreadable", id: "history-1", reason: "damaged" });
+    expect(c.messages["history-0"]).toMatchObject({ kind: "user", text: "hi", at: 5 });
+
+    const whole = reduce(ro, { type: "history-loaded", conversationId: "c", history: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
+    expect(whole.conversations["c"]!.readOnly ?? null).toBeNull();
+    expect(whole.conversations["c"]!.messageIds).toEqual(["history-0"]);
+  });
 });

@@ -3,7 +3,7 @@
 // result before its start still shows, duplicates fold into one block, unknown events are ignored.
 import type { ChatError, CheckpointInfo, ProtocolEvent, ToolConfirm, ToolDelta, ToolResult, ToolStart } from "../ipc";
 import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
-import { historyToConversation } from "./history";
+import { historyToConversation, readOnlyToConversation } from "./history";
 import { compactionMark } from "./compaction";
 import { isTerminal, statusFromResult } from "./toolStatus";
 import { appendText, emptyText } from "./textBuffer";
@@ -258,6 +258,12 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
       if (!c || typeof e.summarizedMessages !== "number") return state;
       return withConversation(state, e.conversationId, () => ({ ...c, compaction: compactionMark(c, e, true) }));
     }
+    case "chat:saving": {
+      const e = ev.payload;
+      // Shown until the engine says every message is saved again.
+      const notSaved = e.saved ? null : e.reason || "the conversation store failed";
+      return withConversation(state, e.conversationId, (c) => ((c.notSaved ?? null) === notSaved ? c : { ...c, notSaved }));
+    }
     case "chat:notice": {
       const e = ev.payload;
       if (typeof e.text !== "string" || !e.text) return state;
@@ -314,9 +320,18 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
     }
     case "history-loaded": {
       const existing = state.conversations[a.conversationId];
-      // Live events already arrived for this conversation: they are newer than the history.
-      if (existing && existing.messageIds.length > 0) return state;
-      return withConversation(state, a.conversationId, () => historyToConversation(a.conversationId, a.history, a.stamps));
+      // Live events already arrived for this conversation: they are newer than the history. A
+      // read-only view is replaced (the conversation reads whole now).
+      if (existing && existing.messageIds.length > 0 && !existing.readOnly) return state;
+      return withConversation(state, a.conversationId, (c) => ({
+        ...historyToConversation(a.conversationId, a.history, a.stamps),
+        notSaved: c.notSaved ?? null,
+      }));
+    }
+    case "read-only-loaded": {
+      const existing = state.conversations[a.conversationId];
+      if (existing && existing.messageIds.length > 0 && !existing.readOnly) return state;
+      return withConversation(state, a.conversationId, () => readOnlyToConversation(a.conversationId, a.rows, a.reason));
     }
     case "conversation-rewound":
       return withConversation(state, a.conversationId, (before) => {

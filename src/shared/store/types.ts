@@ -7,6 +7,7 @@ import type {
   HistoryMessage,
   MessageStamp,
   JsonValue,
+  SavedRow,
   ProtocolEvent,
   StopReason,
   ToolCategory,
@@ -40,6 +41,8 @@ export interface ToolBlock {
   metadata: JsonValue | null;
   /** Why a failed call failed (USER_REJECTED, TOOL_TIMEOUT…), as the engine typed it. */
   errorCode: ToolErrorCode | null;
+  /** Why it failed, in a code a newer Warden saved and this one does not know (a reopened history). */
+  newerCode?: string;
   /** The approval request, kept after it is answered for its diff / command preview. */
   confirm: ToolConfirm | null;
   /**
@@ -55,7 +58,9 @@ export interface ToolBlock {
 export type Segment =
   | { kind: "text"; buf: TextBuffer }
   | { kind: "thinking"; buf: TextBuffer }
-  | { kind: "tool"; toolId: string };
+  | { kind: "tool"; toolId: string }
+  /** A part a newer Warden saved, of a kind this one cannot show (`blockType` names it). */
+  | { kind: "newer"; blockType: string };
 
 export interface UserMessage {
   kind: "user";
@@ -65,6 +70,15 @@ export interface UserMessage {
   at: number | null;
   /** The images sent with it (base64), in the order they were attached. */
   images?: readonly ToolImage[];
+  /** The kinds of the parts a newer Warden saved in it, which this one cannot show. */
+  newer?: readonly string[];
+}
+
+/** A saved message that could not be read (a read-only conversation shows where it was, and why). */
+export interface UnreadableMessage {
+  kind: "unreadable";
+  id: string;
+  reason: string;
 }
 
 export interface AssistantMessage {
@@ -88,7 +102,7 @@ export interface AssistantMessage {
   notices: string[];
 }
 
-export type ChatMessage = UserMessage | AssistantMessage;
+export type ChatMessage = UserMessage | AssistantMessage | UnreadableMessage;
 
 export interface Conversation {
   id: string;
@@ -107,6 +121,18 @@ export interface Conversation {
   compaction: CompactionMark | null;
   /** What the last rewind dropped, said at the end of the conversation until the next message. */
   rewound?: RewindMark | null;
+  /**
+   * A saved conversation that cannot be read whole: shown read-only, as far as it can be read
+   * (nothing is sent into it), with why. Absent for a conversation that reads whole.
+   */
+  readOnly?: ReadOnlyMark | null;
+  /** Why the conversation is not being saved, while it is not (`chat:saving`). */
+  notSaved?: string | null;
+}
+
+export interface ReadOnlyMark {
+  /** Why it cannot be read whole, in words for the user. */
+  reason: string;
 }
 
 /** A rewind as the view says it: how many shown messages were dropped, from which of the user's. */
@@ -152,6 +178,8 @@ export type LocalAction =
   | { type: "user-send"; conversationId: string; messageId: string; text: string; images?: readonly ToolImage[] }
   | { type: "approval-answered"; toolId: string; approved: boolean; code?: ToolErrorCode }
   | { type: "history-loaded"; conversationId: string; history: HistoryMessage[]; stamps?: MessageStamp[] }
+  /** A saved conversation that cannot be read whole, as far as it can be read: it opens read-only. */
+  | { type: "read-only-loaded"; conversationId: string; rows: SavedRow[]; reason: string }
   /** The conversation was rewound (`chat_rewind`): what the engine now holds replaces what is shown. */
   | { type: "conversation-rewound"; conversationId: string; history: HistoryMessage[]; stamps?: MessageStamp[] }
   /** The project's checkpoints of a conversation (`checkpoint_list`), placed on the calls they preceded. */

@@ -48,9 +48,16 @@ export default async function (t) {
   t.assert(diff.includes("Hello from Warden.") && diff.includes("A second line."), `the diff shows the written lines: ${diff}`);
   await t.shot("changes");
 
-  t.step("restore the project to before the message: the file is gone");
+  t.step("restore the project to before the message: it says which file it will delete, then the file is gone");
   const restore = await s.find('[data-testid="message"][data-role="user"] [data-testid="restore-project"]');
   await restore.click();
+  const shown = '[data-testid="message"][data-role="user"] [data-testid="restore-confirm"]';
+  await s.waitFor("what the restore would do is shown", async () => (await s.count(shown)) === 1, { timeoutMs: 15_000 });
+  const planned = await s.execute(`return document.querySelector('${shown}').textContent`);
+  t.assert(planned.includes(FILE) && planned.includes("1 file deleted"), `the restore names the file it deletes: ${planned}`);
+  t.assert(await exists(target), "nothing is touched before the user says yes");
+  await t.shot("restore-asked");
+  await (await s.find(`${shown} [data-testid="restore-confirm-yes"]`)).click();
   const note = '[data-testid="message"][data-role="user"] [data-testid="restore-note"]';
   await s.waitFor("the restore is done", async () => (await s.count(`${note}[data-phase="restored"]`)) === 1, { timeoutMs: 15_000 });
   t.assert(!(await exists(target)), "the restore removed the file the turn wrote");
@@ -61,6 +68,8 @@ export default async function (t) {
 
   t.step("undo the restore: the file is back");
   await (await s.find(`${note} [data-testid="restore-undo"]`)).click();
+  await s.waitFor("what the undo would do is shown", async () => (await s.count(shown)) === 1, { timeoutMs: 15_000 });
+  await (await s.find(`${shown} [data-testid="restore-confirm-yes"]`)).click();
   await s.waitFor("the restore is undone", async () => (await s.count(`${note}[data-phase="undone"]`)) === 1, { timeoutMs: 15_000 });
   t.assert((await readFile(target, "utf8")) === CONTENT, "undoing the restore brought the file back as it was");
   await t.shot("undone");

@@ -117,10 +117,24 @@ pub enum McpAction {
     /// Keep a secret in the keychain (its value read from stdin) for entries that say
     /// `keychain:NAME` in `env` or `headers`.
     Secret { name: String },
-    /// Use the project's own `.mcp.json` (as it is now; a changed file asks again).
+    /// Every field of every server the project's own `.mcp.json` names: what Warden would use,
+    /// what it ignores and why, and the file's digest (what `approve --digest` takes).
+    Show {
+        #[arg(long)]
+        project: Option<PathBuf>,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Use the project's own `.mcp.json` (for its content as it is: a changed file asks again).
+    /// Without `--digest` it shows every field and asks y/N on the terminal.
     Approve {
         #[arg(long)]
         project: Option<PathBuf>,
+        /// Approve only the content with this digest (from `warden mcp show`); a file changed
+        /// since is refused.
+        #[arg(long, value_name = "SHA256")]
+        digest: Option<String>,
     },
     /// Do not use the project's own `.mcp.json` (as it is now).
     Decline {

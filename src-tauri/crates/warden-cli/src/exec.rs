@@ -2,57 +2,58 @@
 //! (`--json`) or on the terminal (without it).
 //!
 //! Exit status: 0 the turn ended normally; 1 it ended in an error (provider, sandbox violation,
-//! budget, turn limit); 2 usage error; 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP),
+//! budget, turn limit), or the conversation to continue cannot be read whole (it is left as it
+//! is); 2 usage error (and a `--resume` id that names no conversation); 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP),
 //! after stopping running tools and killing every process they started.
 
 use std::collections::BTreeSet;
 
 use warden_core::agent::{Session, TurnEnd};
-use warden_core::setup::{ConversationError, Engine};
+use warden_core::setup::{ConversationError, Engine, SetupError};
 use warden_protocol::{ChatError, Event, ToolApproval};
 
 use crate::approvals_input::{self, Answer};
 use crate::args::{ApproveArg, ExecArgs};
 use crate::render::{Human, JsonLines, Render};
-use crate::sanitize;
 use crate::signals::Signals;
+use crate::{sanitize, say};
 
 /// Events printed between two flushes at most.
 const MAX_BATCH: usize = 1024;
 
 pub async fn run(args: ExecArgs) -> u8 {
     let mut render: Box<dyn Render> = if args.common.json {
-        Box::new(JsonLines::new(std::io::stdout()))
+        Box::new(JsonLines::new(say::renderer_stdout()))
     } else {
         Box::new(Human::stdout())
     };
     let spec = match crate::tool_cmd::session_spec(&args.common, Some(&args)) {
         Ok(spec) => spec,
         Err(message) => {
-            eprintln!("warden: {}", sanitize::body(&message));
+            say::err(&format!("warden: {message}"));
             return 2;
         }
     };
     let engine = match Engine::from_env() {
         Ok(engine) => engine,
         Err(error) => {
-            eprintln!("warden: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: {error}"));
             return 1;
         }
     };
     let images = match read_images(&args.images) {
         Ok(images) => images,
         Err(message) => {
-            eprintln!("warden: {}", sanitize::body(&message));
+            say::err(&format!("warden: {message}"));
             return 2;
         }
     };
     let mut spec = spec;
     let resumed = match conversation_to_continue(&engine, &args, &spec.project) {
         Ok(resumed) => resumed,
-        Err(message) => {
-            eprintln!("warden: {}", sanitize::body(&message));
-            return 2;
+        Err((message, code)) => {
+            say::err(&format!("warden: {message}"));
+            return code;
         }
     };
     if let Some(id) = &resumed {
@@ -70,7 +71,13 @@ pub async fn run(args: ExecArgs) -> u8 {
             // With --json the event is for the script and stderr for the person; without, the
             // transcript already shows it.
             if args.common.json {
-                eprintln!("warden: {}", sanitize::body(&error.to_string()));
+                say::err(&format!("warden: {error}"));
+            }
+            if let SetupError::Unreadable(unreadable) = &error {
+                say::err(&format!(
+                    "warden: see what can be read of it with: warden sessions show {}",
+                    sanitize::line(&unreadable.id)
+                ));
             }
             render.event(&Event::Error(ChatError {
                 conversation_id,
@@ -89,6 +96,8 @@ pub async fn run(args: ExecArgs) -> u8 {
     let (mut answers, mut closed) = answer_source(approve, args.common.json);
     let mut pending: BTreeSet<String> = BTreeSet::new();
     let mut interrupted: Option<u8> = None;
+    // Why the conversation is not being saved, while it is not (`chat:saving`).
+    let mut not_saved: Option<String> = None;
 
     // One listener for the whole turn: a listener made anew in each round of the loop below could
     // miss a signal that arrives between two rounds.
@@ -127,6 +136,9 @@ pub async fn run(args: ExecArgs) -> u8 {
                         render.flush();
                     }
                     on_event(&session, &event, approve, closed.as_deref(), &mut pending);
+                    if let Event::Saving(saving) = &event {
+                        not_saved = if saving.saved { None } else { saving.reason.clone() };
+                    }
                     batch += 1;
                     next = if batch < MAX_BATCH { events.try_recv().ok() } else { None };
                 }
@@ -150,12 +162,15 @@ pub async fn run(args: ExecArgs) -> u8 {
     // Every event of the turn was sent before it ended; print what is still queued.
     while let Ok(event) = events.try_recv() {
         render.event(&event);
+        if let Event::Saving(saving) = &event {
+            not_saved = if saving.saved { None } else { saving.reason.clone() };
+        }
     }
     render.flush();
     // The session is over: its background commands and whatever any command left behind end too.
     drop(session);
     if !args.ephemeral {
-        saved_note(&conversation_id, args.common.json);
+        saved_note(&conversation_id, args.common.json, not_saved.as_deref());
     }
     let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
     match end {
@@ -164,30 +179,32 @@ pub async fn run(args: ExecArgs) -> u8 {
         Ok(Ok(TurnEnd::Cancelled)) => 130,
         Ok(Ok(TurnEnd::Failed | TurnEnd::BudgetSpent | TurnEnd::MaxTurns)) => 1,
         Ok(Err(error)) => {
-            eprintln!("warden: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: {error}"));
             1
         }
         Err(error) => {
-            eprintln!("warden: the turn failed: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: the turn failed: {error}"));
             1
         }
     }
 }
 
 /// The saved conversation `--resume` or `--continue` names (`None` for a new one), or why it
-/// cannot be continued.
+/// cannot be continued and the exit status: 2 for a name that names none, 1 when the store failed.
 fn conversation_to_continue(
     engine: &Engine,
     args: &ExecArgs,
     project: &std::path::Path,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, (String, u8)> {
     if let Some(id) = &args.resume {
         return match engine.conversation_summary(id) {
             Ok(_) => Ok(Some(id.clone())),
-            Err(ConversationError::NotFound(_)) => {
-                Err(format!("--resume: there is no saved conversation `{id}` (see: warden sessions list)"))
-            }
-            Err(error) => Err(format!("--resume: {error}")),
+            Err(ConversationError::NotFound(_)) => Err((
+                format!("--resume: there is no saved conversation `{id}` (see: warden sessions list)"),
+                2,
+            )),
+            Err(error @ ConversationError::BadId(_)) => Err((format!("--resume: {error}"), 2)),
+            Err(error) => Err((format!("--resume: conversation {id} cannot be read: {error}"), 1)),
         };
     }
     if !args.continue_last {
@@ -196,11 +213,11 @@ fn conversation_to_continue(
     let root = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
     match engine.latest_conversation(Some(&root)) {
         Ok(Some(id)) => Ok(Some(id)),
-        Ok(None) => Err(format!(
-            "--continue: no saved conversation in {} (start one without --continue)",
-            root.display()
+        Ok(None) => Err((
+            format!("--continue: no saved conversation in {} (start one without --continue)", root.display()),
+            2,
         )),
-        Err(error) => Err(format!("--continue: {error}")),
+        Err(error) => Err((format!("--continue: {error}"), 1)),
     }
 }
 
@@ -219,12 +236,16 @@ fn read_images(paths: &[std::path::PathBuf]) -> Result<Vec<warden_protocol::Tool
         .collect()
 }
 
-/// Says on stderr which conversation this was and how to go on with it.
-fn saved_note(conversation_id: &str, json: bool) {
-    if json {
-        eprintln!("warden: conversation {conversation_id}");
-    } else {
-        eprintln!("warden: conversation {conversation_id} saved; continue it with: warden exec --resume {conversation_id} \"…\"");
+/// Says on stderr which conversation this was and how to go on with it, or that it is not saved
+/// whole (`not_saved`: why).
+fn saved_note(conversation_id: &str, json: bool, not_saved: Option<&str>) {
+    let id = sanitize::line(conversation_id);
+    match (not_saved, json) {
+        (Some(why), _) => say::err(&format!("warden: conversation {id} is not saved whole: {why}")),
+        (None, true) => say::err(&format!("warden: conversation {id}")),
+        (None, false) => say::err(&format!(
+            "warden: conversation {id} saved; continue it with: warden exec --resume {id} \"…\""
+        )),
     }
 }
 
@@ -236,7 +257,7 @@ fn answer_source(approve: ApproveArg, json: bool) -> (Option<AnswerRx>, Option<S
         (ApproveArg::Ask, false) => match approvals_input::spawn_tty_reader() {
             Ok(rx) => (Some(rx), None),
             Err(error) => {
-                eprintln!("warden: {}", approvals_input::no_terminal_message(&error));
+                say::err(&format!("warden: {}", approvals_input::no_terminal_message(&error)));
                 (None, Some("no terminal to ask on".to_owned()))
             }
         },

@@ -1,6 +1,7 @@
-//! `warden mcp list|add|remove`: the MCP servers of the settings, as the window's Settings → MCP
-//! servers shows them. `list` starts each server (for the project in the current directory) to
-//! say whether it works and what tools it has. Exit 0, 1 on failure, 2 on usage.
+//! `warden mcp list|add|remove|login|logout|secret`: the MCP servers of the settings, as the
+//! window's Settings → MCP servers shows them (a project's own `.mcp.json`: `project_mcp_cmd`).
+//! `list` starts each server (for the project in the current directory) to say whether it works
+//! and what tools it has. Exit 0, 1 on failure, 2 on usage.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,7 +10,7 @@ use warden_core::setup::Engine;
 use warden_protocol::{McpServerConfig, McpServerState, McpServerStatus};
 
 use crate::args::{McpAction, McpArgs};
-use crate::sanitize;
+use crate::{project_mcp_cmd, sanitize, say};
 
 /// The servers of an `mcpServers` JSON file (`--mcp-config`), checked.
 pub fn read_config(file: &Path) -> Result<BTreeMap<String, McpServerConfig>, String> {
@@ -37,7 +38,7 @@ pub async fn run(args: McpArgs) -> u8 {
         McpAction::Add { name, url, headers, env, command } => match entry(url, headers, env, command) {
             Ok(config) => match engine.add_mcp_server(&name, config) {
                 Ok(()) => {
-                    eprintln!("warden: added the MCP server `{name}`");
+                    say::err(&format!("warden: added the MCP server `{}`", sanitize::line(&name)));
                     0
                 }
                 Err(error) => fail(&error.to_string(), 2),
@@ -53,24 +54,28 @@ pub async fn run(args: McpArgs) -> u8 {
             let value = value.trim_end_matches(['\n', '\r']);
             match engine.keep_mcp_secret(&name, value).await {
                 Ok(()) => {
-                    eprintln!("warden: kept `{name}` in the keychain; use it as \"keychain:{name}\" in an entry's env or headers");
+                    let name = sanitize::line(&name);
+                    say::err(&format!(
+                        "warden: kept `{name}` in the keychain; use it as \"keychain:{name}\" in an entry's env or headers"
+                    ));
                     0
                 }
                 Err(error) => fail(&error.to_string(), 2),
             }
         }
-        McpAction::Approve { project } => choose_project(&engine, project, true),
-        McpAction::Decline { project } => choose_project(&engine, project, false),
+        McpAction::Show { project, json } => project_mcp_cmd::show(&engine, project, json),
+        McpAction::Approve { project, digest } => project_mcp_cmd::approve(&engine, project, digest).await,
+        McpAction::Decline { project } => project_mcp_cmd::decline(&engine, project),
         McpAction::Logout { name } => match engine.mcp_sign_out(&name).await {
             Ok(()) => {
-                eprintln!("warden: signed out of the MCP server `{name}`");
+                say::err(&format!("warden: signed out of the MCP server `{}`", sanitize::line(&name)));
                 0
             }
             Err(error) => fail(&error.to_string(), 1),
         },
         McpAction::Remove { name } => match engine.remove_mcp_server(&name) {
             Ok(()) => {
-                eprintln!("warden: removed the MCP server `{name}`");
+                say::err(&format!("warden: removed the MCP server `{}`", sanitize::line(&name)));
                 0
             }
             Err(error) => fail(&error.to_string(), 2),
@@ -80,44 +85,14 @@ pub async fn run(args: McpArgs) -> u8 {
     code
 }
 
-/// Use or decline the project's `.mcp.json`, showing what it would start.
-fn choose_project(engine: &Engine, project: Option<std::path::PathBuf>, approved: bool) -> u8 {
-    let project = match project.map_or_else(std::env::current_dir, Ok) {
-        Ok(project) => project,
-        Err(error) => return fail(&format!("cannot read the current directory: {error}"), 2),
-    };
-    let offer = match engine.project_mcp_offer(&project) {
-        Ok(Some(offer)) => offer,
-        Ok(None) => return fail(&format!("{} has no .mcp.json", project.display()), 2),
-        Err(error) => return fail(&error.to_string(), 2),
-    };
-    if let Some(error) = &offer.error {
-        return fail(&format!("{}: {error}", offer.path), 1);
-    }
-    match engine.choose_project_mcp(&project, &offer.digest, approved) {
-        Ok(()) => {
-            let verb = if approved { "using" } else { "not using" };
-            eprintln!("warden: {verb} the servers of {}:", sanitize::body(&offer.path));
-            for (name, config) in &offer.servers {
-                let target = config.url.clone().unwrap_or_else(|| {
-                    std::iter::once(config.command.clone().unwrap_or_default())
-                        .chain(config.args.iter().cloned())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                });
-                eprintln!("  {name}: {}", sanitize::body(&target));
-            }
-            0
-        }
-        Err(error) => fail(&error.to_string(), 1),
-    }
-}
-
 /// The OAuth sign-in: the page opens in the browser (its address is printed too, for a machine
 /// whose browser does not open), and the browser comes back to a loopback address.
 async fn login(engine: &Engine, name: &str) -> u8 {
     let authorizer = match warden_core::mcp::BrowserAuthorizer::bind(|page| {
-        eprintln!("warden: sign in in your browser; if it does not open, visit:\n  {}", sanitize::body(page));
+        say::err(&format!(
+            "warden: sign in in your browser; if it does not open, visit:\n  {}",
+            sanitize::line(page)
+        ));
     })
     .await
     {
@@ -126,18 +101,18 @@ async fn login(engine: &Engine, name: &str) -> u8 {
     };
     match engine.mcp_sign_in(name, &authorizer).await {
         Ok(()) => {
-            eprintln!("warden: signed in to the MCP server `{name}`");
+            say::err(&format!("warden: signed in to the MCP server `{}`", sanitize::line(name)));
             0
         }
         Err(warden_core::setup::McpSetupError::Unknown(_)) => {
-            fail(&format!("there is no MCP server named `{name}`"), 2)
+            fail(&format!("there is no MCP server named `{}`", sanitize::line(name)), 2)
         }
         Err(error) => fail(&error.to_string(), 1),
     }
 }
 
 fn fail(message: &str, code: u8) -> u8 {
-    eprintln!("warden: {}", sanitize::body(message));
+    say::err(&format!("warden: {message}"));
     code
 }
 
@@ -184,22 +159,23 @@ async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServe
         if let Ok(Some(offer)) = engine.project_mcp_offer(project) {
             if offer.approved != Some(true) && offer.error.is_none() {
                 print_line(&format!(
-                    "This project's .mcp.json names {} server(s), not used until you run `warden mcp approve`.",
+                    "This project's .mcp.json names {} server(s), not used until you run `warden mcp \
+                     approve` (`warden mcp show` shows every field first).",
                     offer.servers.len()
                 ));
             }
         }
     }
     if json {
-        match serde_json::to_string(&statuses) {
-            Ok(line) => print_line(&line),
+        match serde_json::to_value(&statuses) {
+            Ok(value) => say::json_line(&value),
             Err(error) => return fail(&error.to_string(), 1),
         }
     } else if statuses.is_empty() {
         print_line("No MCP servers. Add one with `warden mcp add NAME -- COMMAND [ARGS…]` or `--url URL`.");
     } else {
         for status in &statuses {
-            print_line(&sanitize::body(&describe(status)));
+            print_line(&describe(status));
         }
     }
     let failed = statuses
@@ -208,30 +184,31 @@ async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServe
     u8::from(failed)
 }
 
-/// One server in a few lines: name, transport, state, tools.
+/// One server in a few lines: name, transport, state, tools. Each piece is one line of its own
+/// (what the server said included), so none can pass for another.
 fn describe(status: &McpServerStatus) -> String {
+    let name = sanitize::line(&status.name);
     let state = match &status.state {
         McpServerState::Connected => format!("connected, {} tools", status.tools.len()),
         McpServerState::Starting => "starting".to_owned(),
         McpServerState::Disabled => "disabled".to_owned(),
-        McpServerState::Failed { error } => format!("failed: {error}"),
-        McpServerState::NeedsSignIn => format!("needs you to sign in: `warden mcp login {}`", status.name),
+        McpServerState::Failed { error } => format!("failed: {}", sanitize::line(error)),
+        McpServerState::NeedsSignIn => format!("needs you to sign in: `warden mcp login {name}`"),
     };
-    let mut text = format!("{} ({}): {state}", status.name, status.transport);
+    let mut text = format!("{name} ({}): {state}", sanitize::line(&status.transport));
     for tool in &status.tools {
         let choice =
             tool.choice.map(|c| format!(" [{}]", format!("{c:?}").to_lowercase())).unwrap_or_default();
-        text.push_str(&format!("\n  {}{choice}", tool.qualified_name));
+        text.push_str(&format!("\n  {}{choice}", sanitize::line(&tool.qualified_name)));
     }
     if matches!(status.state, McpServerState::Failed { .. }) {
         for line in status.stderr_tail.iter().rev().take(5).rev() {
-            text.push_str(&format!("\n  stderr: {line}"));
+            text.push_str(&format!("\n  stderr: {}", sanitize::line(line)));
         }
     }
     text
 }
 
-#[allow(clippy::print_stdout)]
 fn print_line(line: &str) {
-    println!("{line}");
+    say::out(line);
 }

@@ -5,10 +5,10 @@
 use serde_json::json;
 use warden_core::config::WardenHome;
 use warden_core::store::{self, ConversationStore, StoreError};
-use warden_protocol::{ContentBlock, ConversationSummary, Message, Role};
+use warden_protocol::{ContentBlock, ConversationSummary, Message, ResultCode, Role};
 
 use crate::args::{SessionsAction, SessionsArgs};
-use crate::sanitize;
+use crate::{sanitize, say};
 
 /// How much of a tool result `show` prints without --json.
 const RESULT_PREVIEW_CHARS: usize = 400;
@@ -20,14 +20,14 @@ pub fn run(args: SessionsArgs) -> u8 {
     {
         Ok(store) => store,
         Err(error) => {
-            eprintln!("warden: {}", sanitize::body(&error));
+            say::err(&format!("warden: {error}"));
             return 1;
         }
     };
     match run_action(&store, args.action) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("warden: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: {error}"));
             1
         }
     }
@@ -48,13 +48,46 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
         }
         SessionsAction::Show { id, json } => {
             let Some(summary) = known(store, &id)? else { return Ok(2) };
-            let messages = store.messages(&id)?;
+            // What can be read of it: a message that cannot be read is marked in its place.
+            let back = store.read_back(&id)?;
+            let unreadable: Vec<_> = back
+                .rows
+                .iter()
+                .filter_map(|row| row.message.as_ref().err().map(|why| (row.seq + 1, why)))
+                .collect();
             if json {
-                print_json(&json!({"conversation": summary, "messages": messages}));
+                let messages: Vec<_> = back.rows.iter().filter_map(|row| row.message.as_ref().ok()).collect();
+                let unreadable: Vec<_> =
+                    unreadable.iter().map(|(n, why)| json!({"message": n, "reason": why})).collect();
+                print_json(&json!({
+                    "conversation": summary,
+                    "messages": messages,
+                    "unreadable": unreadable,
+                    "stopped": back.stopped,
+                }));
             } else {
                 print_summary(&summary);
                 out("");
-                messages.iter().for_each(print_message);
+                for row in &back.rows {
+                    match &row.message {
+                        Ok(message) => print_message(message),
+                        Err(why) => out(&format!(
+                            "  [message {} could not be read: {}]\n",
+                            row.seq + 1,
+                            sanitize::line(why)
+                        )),
+                    }
+                }
+                if let Some(why) = &back.stopped {
+                    out(&format!("  [the rest could not be read: {}]", sanitize::line(why)));
+                }
+            }
+            if let Some(problem) = back.problem() {
+                say::err(&format!(
+                    "warden: conversation {id} cannot be read whole: {}. It is shown as far as it can be \
+                     read, and it cannot be continued",
+                    sanitize::line(&problem.to_string())
+                ));
             }
             Ok(0)
         }
@@ -82,7 +115,7 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
             if json {
                 print_json(&json!({"deleted": id}));
             } else {
-                out(&format!("Deleted {id}."));
+                out(&format!("Deleted {}.", sanitize::line(&id)));
             }
             Ok(0)
         }
@@ -92,25 +125,29 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
 /// The conversation's summary, or `None` after saying on stderr why there is none.
 fn known(store: &ConversationStore, id: &str) -> Result<Option<ConversationSummary>, StoreError> {
     if !store::is_conversation_id(id) {
-        eprintln!("warden: `{}` is not a conversation id (letters, digits, `-` and `_`)", sanitize::line(id));
+        say::err(&format!(
+            "warden: `{}` is not a conversation id (letters, digits, `-` and `_`)",
+            sanitize::line(id)
+        ));
         return Ok(None);
     }
     let found = store.summary(id)?;
     if found.is_none() {
-        eprintln!("warden: there is no saved conversation `{id}` (see: warden sessions list)");
+        say::err(&format!(
+            "warden: there is no saved conversation `{}` (see: warden sessions list)",
+            sanitize::line(id)
+        ));
     }
     Ok(found)
 }
 
 fn print_json(value: &serde_json::Value) {
-    out(&value.to_string());
+    say::json_line(value);
 }
 
-/// A line on stdout; a closed pipe (`| head`) is no error.
+/// A line for people on stdout (see [`say::out`]).
 fn out(line: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "{line}");
+    say::out(line);
 }
 
 /// `<id>  <when>  <n> messages  <title>  (<project>)` on one line.
@@ -123,7 +160,7 @@ fn print_summary(summary: &ConversationSummary) {
     let project = summary.project_root.as_deref().map(|p| format!("  ({p})")).unwrap_or_default();
     out(&format!(
         "{}  {when}  {:>4} messages  {}{}",
-        summary.id,
+        sanitize::line(&summary.id),
         summary.message_count,
         sanitize::line(&summary.title),
         sanitize::line(&project)
@@ -138,15 +175,30 @@ fn print_message(message: &Message) {
             (Role::Assistant, ContentBlock::Text { text }) => {
                 out(&format!("warden: {}\n", sanitize::body(text)))
             }
-            (_, ContentBlock::ToolUse(call)) => {
-                out(&format!("  → {} {}", call.name, sanitize::line(&call.input.to_string())))
-            }
+            (_, ContentBlock::ToolUse(call)) => out(&format!(
+                "  → {} {}",
+                sanitize::line(&call.name),
+                sanitize::line(&call.input.to_string())
+            )),
             (_, ContentBlock::ToolResult(result)) => {
                 let mark = if result.is_error { "✗" } else { "←" };
                 let preview = store::text::cut(&result.content, RESULT_PREVIEW_CHARS);
-                out(&format!("  {mark} {}\n", sanitize::body(&preview)));
+                // A reason this version does not know is said to come from a newer Warden.
+                let newer = match &result.code {
+                    Some(ResultCode::Newer(code)) => {
+                        format!("  ({} — a reason from a newer Warden)", sanitize::line(code))
+                    }
+                    _ => String::new(),
+                };
+                out(&format!("  {mark} {}{newer}\n", sanitize::body(&preview)));
             }
-            (_, ContentBlock::Image(image)) => out(&format!("  [image: {}]\n", image.media_type)),
+            (_, ContentBlock::Image(image)) => {
+                out(&format!("  [image: {}]\n", sanitize::line(&image.media_type)))
+            }
+            (_, ContentBlock::Unknown(block)) => out(&format!(
+                "  [a \"{}\" part from a newer Warden, which this version cannot show]\n",
+                sanitize::line(&block.kind())
+            )),
             (_, ContentBlock::Thinking { .. } | ContentBlock::RedactedThinking { .. }) => {}
         }
     }

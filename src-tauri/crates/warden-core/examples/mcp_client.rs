@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use warden_core::mcp::{connect, ServerSpec, Transport};
+use warden_core::mcp::{connect, Origin, ServerSpec, Transport};
 use warden_core::tool::OutputSink;
 
 #[tokio::main]
@@ -30,6 +30,7 @@ async fn main() {
         },
         tools: BTreeMap::new(),
         sampling: false,
+        origin: Origin::User,
     };
     let root = std::env::current_dir().unwrap();
     let started = Instant::now();

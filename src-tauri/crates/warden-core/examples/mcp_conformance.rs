@@ -13,7 +13,7 @@ use async_trait::async_trait;
 use serde_json::json;
 use warden_core::mcp::oauth::{sign_in, Authorizer, Identity, KeychainCredentials, Registered};
 use warden_core::mcp::{
-    connect_with, ClientSetup, Connection, Elicitation, Elicitor, McpError, ServerSpec, Transport,
+    connect_with, ClientSetup, Connection, Elicitation, Elicitor, McpError, Origin, ServerSpec, Transport,
 };
 use warden_core::secrets::{MemoryStore, SecretStore};
 use warden_core::tool::OutputSink;
@@ -140,6 +140,7 @@ async fn main() {
         transport: Transport::Http { url, headers: BTreeMap::new(), oauth: oauth.map(Box::new) },
         tools: BTreeMap::new(),
         sampling: false,
+        origin: Origin::User,
     };
     let root = std::env::current_dir().unwrap();
     let setup = ClientSetup {

@@ -26,6 +26,19 @@ pub struct CheckpointInfo {
     /// Files left out because they are larger than the size cap (their contents are not kept).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
+    /// Files (and folders, ending in `/`) the snapshot could not read, each with why: they are
+    /// not in it, and a restore leaves them as they are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOutFile>,
+}
+
+/// A file a snapshot could not take.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LeftOutFile {
+    /// Relative to the project root, `/`-separated; a folder ends in `/`.
+    pub path: String,
+    pub reason: String,
 }
 
 /// What a checkpoint precedes.
@@ -89,4 +102,39 @@ pub struct RestoreReport {
     pub undo_checkpoint_id: String,
     /// The files the restore changed.
     pub files: Vec<FileChange>,
+    /// Something the user should know about this restore (its undo point is older than the
+    /// restore, when the project could not be looked at first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+}
+
+/// What a restore from the window would do, shown for the user's yes before it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RestorePlan {
+    /// The files it would change, create and delete, as they would differ from now.
+    pub files: Vec<FileChange>,
+    /// What runs in the project and is stopped before the files are put back.
+    pub running: Vec<RunningInProject>,
+}
+
+/// Something running in the project that a restore stops first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RunningInProject {
+    pub kind: RunningKind,
+    /// The command line, or the MCP server's name.
+    pub name: String,
+    /// The conversation a background command belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case")]
+pub enum RunningKind {
+    /// A background command of a conversation.
+    Command,
+    /// A stdio MCP server started for the project.
+    McpServer,
 }

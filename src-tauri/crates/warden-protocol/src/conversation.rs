@@ -56,3 +56,27 @@ pub struct CompactionInfo {
     pub tokens_before: u32,
     pub tokens_after: u32,
 }
+
+/// A saved conversation that cannot be read whole, as far as it can be read: the window shows it
+/// read-only (`chat_history_read_only`), and nothing is ever written to it until it reads whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadOnlyHistory {
+    /// Why it cannot be read whole, in words for the user; `None` when it can now (it is read
+    /// again to be continued).
+    pub reason: Option<String>,
+    /// Its messages in order, each that could not be read standing in its place.
+    pub rows: Vec<SavedRow>,
+}
+
+/// One saved message of a [`ReadOnlyHistory`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum SavedRow {
+    /// A message that was read, with when it was written and by which model.
+    #[serde(rename_all = "camelCase")]
+    Read { message: crate::Message, stamp: MessageStamp },
+    /// A message that could not be read (damaged, or in a form this build does not know), and why.
+    #[serde(rename_all = "camelCase")]
+    Unreadable { reason: String },
+}

@@ -38,6 +38,8 @@ macro_rules! with_events {
             /// `chat:compacted`: the older part of the conversation was summarized in what the
             /// model is sent (the history itself is whole).
             Compacted(Compacted) as CompactedEvent = "chat:compacted";
+            /// `chat:saving`: the conversation stopped being saved (and why), or is saved again.
+            Saving(Saving) as SavingEvent = "chat:saving";
         }
     };
 }
@@ -80,6 +82,7 @@ impl Event {
             Self::Error(e) => &e.conversation_id,
             Self::Notice(e) => &e.conversation_id,
             Self::Compacted(e) => &e.conversation_id,
+            Self::Saving(e) => &e.conversation_id,
         }
     }
 }
@@ -121,6 +124,19 @@ pub struct Compacted {
     pub tokens_after: u32,
     /// Asked for by the user ("Compact now") rather than by the context filling up.
     pub manual: bool,
+}
+
+/// Whether the conversation is being saved. Sent when a save fails (`saved: false`, with why): the
+/// messages from then on are kept in memory and saved as soon as the store takes them again, which
+/// a `saved: true` reports (every message is saved again). Sent only when this changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Saving {
+    pub conversation_id: String,
+    pub saved: bool,
+    /// Why it is not being saved, in words for the user; `None` when it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Visible text.

@@ -231,19 +231,44 @@ pub struct ProjectMcpChoice {
     pub approved: bool,
 }
 
-/// A project's own `.mcp.json`, as the window offers it: never used before the user approves it.
+/// A project's own `.mcp.json`, as the window and `warden mcp show` offer it: never used before the
+/// user approves it, and then only for what a project may say.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectMcpOffer {
     /// The file.
     pub path: String,
-    /// Its servers, as the file has them (empty when `error` says why it cannot be used).
+    /// Its servers, each with exactly the fields Warden would use: what a project may name
+    /// (empty when `error` says why the file cannot be used).
     pub servers: BTreeMap<String, McpServerConfig>,
+    /// Per server, the fields of its entry Warden does not take from a project, each with why
+    /// (servers with none are left out).
+    pub ignored: BTreeMap<String, Vec<McpIgnoredField>>,
+    /// Whether the servers' programs get the network: they run in the project's command box,
+    /// with the project's own network setting (an entry may only take it away, `"network":
+    /// false`).
+    pub network: bool,
+    /// SHA-256 of the file's bytes, hex: the content an approval is for.
     pub digest: String,
     /// What the user chose for this content: `None` = not asked yet.
     pub approved: Option<bool>,
     /// Why the file cannot be used (not JSON, a bad entry, too large).
     pub error: Option<String>,
+}
+
+/// A field of a project's `.mcp.json` entry that Warden ignores: something only the user's own
+/// settings may say (a tool allowed to run unasked, a keychain secret, sampling, the network).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct McpIgnoredField {
+    /// The field as the entry has it: `sampling`, `tools.get-env`, `headers.Authorization`,
+    /// `oauth.clientSecret`.
+    pub field: String,
+    /// The value the entry gives it, as it is written (a keychain reference names a secret; it is
+    /// never the secret).
+    pub value: String,
+    /// Why it is ignored and what Warden does instead, in words.
+    pub reason: String,
 }
 
 /// An MCP server asks the user to fill in a form (MCP elicitation), for the window to show.

@@ -183,19 +183,111 @@ describe("Settings → MCP servers", () => {
     offer = {
       path: "/p/.mcp.json",
       servers: { db: { command: "npx", args: ["-y", "some-db-server", "--rw"] } },
+      ignored: {},
+      network: false,
       digest: "abc",
       approved: null,
       error: null,
     };
     renderSection({ projectDir: "/p" });
     const card = await screen.findByTestId(TID.mcpProject);
-    expect(card).toHaveTextContent("npx -y some-db-server --rw");
+    expect(card).toHaveTextContent('args["-y","some-db-server","--rw"]');
     expect(card).toHaveTextContent("only use it if you trust it");
     await user.click(screen.getByTestId(TID.mcpProjectUse));
     await waitFor(() => expect(screen.getByTestId(TID.mcpProject)).toHaveAttribute("data-approved", "true"));
     expect(screen.getByTestId(TID.mcpProject)).toHaveTextContent("in use");
     await user.click(screen.getByTestId(TID.mcpProjectDecline));
     await waitFor(() => expect(screen.getByTestId(TID.mcpProject)).toHaveAttribute("data-approved", "false"));
+  });
+
+  it("shows every field a project's server would use and every field it ignores, with why, before it is approved", async () => {
+    const user = userEvent.setup();
+    const chosen: { digest: string; approved: boolean }[] = [];
+    offer = {
+      path: "/p/.mcp.json",
+      servers: {
+        local: {
+          command: "node",
+          args: ["tools/server.js", "two words"],
+          env: { PLAIN: "value", SHOWN: "a\u202eb" },
+          tools: { look: "ask" },
+        },
+        remote: {
+          url: "https://mcp.example/mcp",
+          headers: { "X-Team": "blue" },
+          oauth: { clientId: "project-client", grant: "authorization_code" },
+        },
+      },
+      ignored: {
+        local: [
+          { field: "tools.run", value: "allow", reason: "only you can let a tool run without asking" },
+          { field: "sampling", value: "true", reason: "only your own settings let a server ask your model" },
+          { field: "network", value: "true", reason: "a project's server gets the network as the project's commands" },
+          { field: "env.TOKEN", value: "keychain:OTHER", reason: "names a secret from your keychain" },
+        ],
+        remote: [
+          { field: "headers.Authorization", value: "keychain:OTHER", reason: "names a secret from your keychain" },
+          { field: "oauth.clientSecret", value: "keychain:CI", reason: "an OAuth client's secret comes only from your own settings" },
+        ],
+      },
+      network: false,
+      digest: "d1g35t",
+      approved: null,
+      error: null,
+    };
+    mockIPC((cmd, args) => {
+      if (cmd === "mcp_project_offer") return offer;
+      if (cmd === "mcp_status") return [];
+      if (cmd === "mcp_project_choose") {
+        chosen.push(args as { digest: string; approved: boolean });
+        return null;
+      }
+      throw new Error(`unexpected command ${cmd}`);
+    });
+    renderSection({ projectDir: "/p" });
+    const card = await screen.findByTestId(TID.mcpProject);
+    const servers = within(card).getAllByTestId(TID.mcpProjectServer);
+    expect(servers.map((s) => s.dataset.server)).toEqual(["local", "remote"]);
+    const fields = (server: HTMLElement) =>
+      within(server)
+        .getAllByTestId(TID.mcpProjectField)
+        .map((row) => [row.dataset.field, row.querySelector("dd")?.textContent]);
+    expect(fields(servers[0]!)).toEqual([
+      ["command", "node"],
+      ["args", '["tools/server.js","two words"]'],
+      ["env.PLAIN", "value"],
+      ["env.SHOWN", "a⟨U+202E⟩b"],
+      ["tools.look", "ask"],
+    ]);
+    expect(fields(servers[1]!)).toEqual([
+      ["url", "https://mcp.example/mcp"],
+      ["headers.X-Team", "blue"],
+      ["oauth.clientId", "project-client"],
+      ["oauth.grant", "authorization_code"],
+    ]);
+    const ignoredLocal = within(servers[0]!).getByTestId(TID.mcpProjectIgnored);
+    for (const [field, reason] of [
+      ["tools.run", "only you can let a tool run without asking"],
+      ["sampling", "ask your model"],
+      ["network", "as the project's commands"],
+      ["env.TOKEN", "names a secret from your keychain"],
+    ] as const) {
+      const item = ignoredLocal.querySelector(`li[data-field="${field}"]`);
+      expect(item, field).not.toBeNull();
+      expect(item).toHaveTextContent(reason);
+    }
+    const ignoredRemote = within(servers[1]!).getByTestId(TID.mcpProjectIgnored);
+    expect(ignoredRemote).toHaveTextContent("headers.Authorization = keychain:OTHER");
+    expect(ignoredRemote).toHaveTextContent("oauth.clientSecret = keychain:CI");
+    expect(card).toHaveTextContent("without the network");
+    expect(card).toHaveTextContent("SHA-256 of this content: d1g35t");
+    // None of what is ignored is among the fields used.
+    const used = within(card).getAllByTestId(TID.mcpProjectField).map((row) => row.dataset.field);
+    for (const field of ["tools.run", "sampling", "network", "env.TOKEN", "headers.Authorization", "oauth.clientSecret"]) {
+      expect(used).not.toContain(field);
+    }
+    await user.click(screen.getByTestId(TID.mcpProjectUse));
+    expect(chosen).toEqual([{ digest: "d1g35t", approved: true }]);
   });
 
   it("keeps a token in the keychain, never in the settings, and takes a server's network away", async () => {

@@ -1,12 +1,16 @@
 import { useEffect, useState } from "react";
-import { api, type McpServerStatus, type ProjectMcpOffer as Offer } from "../../../shared/ipc";
+import { api, type McpIgnoredField, type McpServerConfig, type McpServerStatus, type ProjectMcpOffer as Offer } from "../../../shared/ipc";
 import { messageOf } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
-import { reachedBy, statusText } from "./mcpModel";
+import { VisibleText, WRAP } from "../../approvals/VisibleText";
+import { configFields, statusText } from "./mcpModel";
 
 /**
- * The project's own `.mcp.json`: shown with every program it would start, used only once the user
- * says so (for this content: a changed file is offered again).
+ * The project's own `.mcp.json`: shown with every field Warden would use of each server and every
+ * field it ignores (what only the user's own settings can grant: a tool allowed to run unasked, a
+ * keychain secret, sampling, the network), with why; used only once the user says so, for this
+ * content (a changed file is offered again, and approving a file that changed since it was shown is
+ * refused).
  */
 export function ProjectMcpOffer({
   projectDir,
@@ -44,7 +48,11 @@ export function ProjectMcpOffer({
         setAsked((n) => n + 1);
         onChosen();
       },
-      (e: unknown) => setError(messageOf(e)),
+      (e: unknown) => {
+        // Refused, say, because the file changed since it was shown: show it as it is now.
+        setError(messageOf(e));
+        setAsked((n) => n + 1);
+      },
     );
 
   return (
@@ -57,22 +65,31 @@ export function ProjectMcpOffer({
         {offer.approved === false && " — not used (you said no)."}
       </p>
       {!offer.error && (
-        <ul className="path-list">
-          {names.map((name) => {
-            const status = statuses?.find((s) => s.name === name);
-            return (
-              <li key={name}>
-                <strong>{name}</strong> <code>{reachedBy(offer.servers[name]!)}</code>
-                {offer.approved === true && <span className="muted"> · {statusText(status, false)}</span>}
-              </li>
-            );
-          })}
-        </ul>
+        <p className="muted">
+          Their programs run in the project&apos;s sandbox exactly as the agent&apos;s commands do:{" "}
+          <strong>{offer.network ? "with the network" : "without the network"}</strong> (the project&apos;s Sandbox
+          setting), writing only where its commands may.
+        </p>
       )}
+      {!offer.error &&
+        names.map((name) => (
+          <ProjectServer
+            key={name}
+            name={name}
+            config={offer.servers[name]!}
+            ignored={offer.ignored[name] ?? []}
+            status={offer.approved === true ? statusText(statuses?.find((s) => s.name === name), false) : null}
+          />
+        ))}
       {!offer.error && offer.approved !== true && (
         <p className="muted">
-          Using it starts these programs on your machine (inside the sandbox). A repository you cloned decides what is in
-          this file, so only use it if you trust it.
+          Using it starts these programs on your machine (inside the sandbox) with exactly the fields above. A
+          repository you cloned decides what is in this file, so only use it if you trust it.
+        </p>
+      )}
+      {offer.digest && (
+        <p className="muted mcp-project-digest">
+          SHA-256 of this content: <code>{offer.digest}</code>
         </p>
       )}
       {!offer.error && (
@@ -90,6 +107,58 @@ export function ProjectMcpOffer({
         </p>
       )}
       {error && <p className="field-error">{error}</p>}
+    </div>
+  );
+}
+
+/** One server of the file: every field used, then every field ignored and why. */
+function ProjectServer({
+  name,
+  config,
+  ignored,
+  status,
+}: {
+  name: string;
+  config: McpServerConfig;
+  ignored: McpIgnoredField[];
+  status: string | null;
+}) {
+  return (
+    <div className="mcp-project-server" data-testid={TID.mcpProjectServer} data-server={name}>
+      <p>
+        <strong>{name}</strong> <span className="muted">({config.url ? "http" : "stdio"})</span>
+        {status && <span className="muted"> · {status}</span>}
+      </p>
+      <dl className="mcp-project-fields">
+        {configFields(config).map(([field, value]) => (
+          <div key={field} data-testid={TID.mcpProjectField} data-field={field}>
+            <dt>
+              <code>{field}</code>
+            </dt>
+            <dd>
+              <code style={WRAP}>
+                <VisibleText text={value} />
+              </code>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {ignored.length > 0 && (
+        <div className="mcp-project-ignored" data-testid={TID.mcpProjectIgnored}>
+          <p>Ignored: only your own settings can grant these.</p>
+          <ul>
+            {ignored.map((item) => (
+              <li key={item.field} data-field={item.field}>
+                <code>{item.field}</code> ={" "}
+                <code style={WRAP}>
+                  <VisibleText text={item.value} />
+                </code>
+                : {item.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </div>
   );
 }

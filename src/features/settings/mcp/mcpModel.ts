@@ -31,6 +31,43 @@ export function oauthClientText(config: McpServerConfig): string | null {
   return null;
 }
 
+/**
+ * Every field of an entry Warden uses, as `[field, value]` rows in a fixed order: what approving a
+ * project's `.mcp.json` grants (the engine's `mcp::project::fields`, which `warden mcp show`
+ * prints, in the same order). Lists are shown as JSON, so an argument with spaces is seen as one.
+ */
+export function configFields(config: McpServerConfig): [string, string][] {
+  const rows: [string, string][] = [];
+  const each = (prefix: string, map: Record<string, string> | undefined) => {
+    for (const [name, value] of Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      rows.push([`${prefix}.${name}`, value]);
+    }
+  };
+  if (config.type) rows.push(["type", config.type]);
+  if (config.command) rows.push(["command", config.command]);
+  if (config.args?.length) rows.push(["args", JSON.stringify(config.args)]);
+  each("env", config.env);
+  if (config.cwd) rows.push(["cwd", config.cwd]);
+  if (config.url) rows.push(["url", config.url]);
+  each("headers", config.headers);
+  if (config.disabled) rows.push(["disabled", "true"]);
+  each("tools", config.tools as Record<string, string> | undefined);
+  if (config.sampling) rows.push(["sampling", "true"]);
+  if (config.network === false) rows.push(["network", "false"]);
+  const oauth = config.oauth;
+  if (oauth) {
+    if (oauth.clientId) rows.push(["oauth.clientId", oauth.clientId]);
+    if (oauth.clientMetadataUrl) rows.push(["oauth.clientMetadataUrl", oauth.clientMetadataUrl]);
+    if (oauth.clientSecret) rows.push(["oauth.clientSecret", oauth.clientSecret]);
+    if (oauth.privateKey) rows.push(["oauth.privateKey", oauth.privateKey]);
+    if (oauth.signingAlgorithm) rows.push(["oauth.signingAlgorithm", oauth.signingAlgorithm]);
+    rows.push(["oauth.grant", oauth.grant ?? "authorization_code"]);
+    if (oauth.scopes?.length) rows.push(["oauth.scopes", JSON.stringify(oauth.scopes)]);
+    if (oauth.idp) rows.push(["oauth.idp", JSON.stringify(oauth.idp)]);
+  }
+  return rows;
+}
+
 export function reachedBy(config: McpServerConfig): string {
   if (config.url) return config.url;
   return [config.command ?? "", ...(config.args ?? [])].map(quoteIfSpaced).join(" ");

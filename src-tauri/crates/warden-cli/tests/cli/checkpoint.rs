@@ -1,7 +1,7 @@
 //! `warden checkpoint`: the JSON contract of list / diff / restore, exit 0 / 1 / 2, `warden tool`
 //! calls checkpointed like the loop's, and a store that survives a Warden killed mid-snapshot.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -95,21 +95,28 @@ fn many_files(root: &Path) {
     }
 }
 
-fn index_lock(home: &Path) -> Option<PathBuf> {
-    let stores = std::fs::read_dir(home.join("checkpoints")).ok()?;
-    stores.filter_map(Result::ok).map(|s| s.path().join("git/index.lock")).find(|p| p.exists())
+/// Whether a store has begun storing the snapshot's objects.
+fn storing(home: &Path) -> bool {
+    let Ok(stores) = std::fs::read_dir(home.join("checkpoints")) else { return false };
+    stores.filter_map(Result::ok).any(|store| {
+        std::fs::read_dir(store.path().join("git/objects")).is_ok_and(|dirs| {
+            dirs.filter_map(Result::ok).any(|d| {
+                d.file_name().len() == 2 && std::fs::read_dir(d.path()).is_ok_and(|mut o| o.next().is_some())
+            })
+        })
+    })
 }
 
-/// Start `warden checkpoint create` and kill it (alone, or with the git it started) while git is
-/// writing the snapshot.
+/// Start `warden checkpoint create` and kill it (alone, or with whatever it started) while it is
+/// storing the snapshot.
 async fn killed_mid_snapshot(dirs: &Dirs, whole_group: bool) {
     let mut cmd = command(dirs, &["checkpoint", "create"]);
     cmd.stdin(std::process::Stdio::null()).process_group(0);
     let mut child = cmd.spawn().unwrap();
     let pid = i32::try_from(child.id().unwrap()).unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while index_lock(dirs.home.path()).is_none() {
-        assert!(Instant::now() < deadline, "git never started writing the snapshot");
+    while !storing(dirs.home.path()) {
+        assert!(Instant::now() < deadline, "the snapshot was never stored");
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     let target = if whole_group { -pid } else { pid };
@@ -124,10 +131,7 @@ async fn a_warden_killed_mid_snapshot_leaves_the_store_usable() {
         let dirs = Dirs::new();
         many_files(dirs.project.path());
         killed_mid_snapshot(&dirs, whole_group).await;
-        if whole_group {
-            assert!(index_lock(dirs.home.path()).is_some(), "the killed git left its lock behind");
-        }
-        // The next Warden takes its snapshot (waiting for a git still running, clearing a dead one's lock)…
+        // The next Warden takes its snapshot (waiting for anything of the killed one still running)…
         let (code, taken, stderr) = run(&dirs, &["checkpoint", "create", "--json"]).await;
         assert_eq!(code, 0, "whole group {whole_group}: {stderr}");
         let id = taken["id"].as_str().unwrap().to_owned();
@@ -140,4 +144,46 @@ async fn a_warden_killed_mid_snapshot_leaves_the_store_usable() {
         assert_eq!(std::fs::read(dirs.path("d3/f7.bin")).unwrap().len(), 4096);
         assert!(dirs.path("d9/f1.bin").exists());
     }
+}
+
+/// A session of the project open in another Warden (here `warden exec`, waiting for an answer):
+/// a restore from the command line is refused, naming it, and goes through once it has ended.
+#[tokio::test]
+async fn a_restore_is_refused_while_a_session_of_the_project_runs_in_another_warden() {
+    use serde_json::json;
+    use warden_testkit::scripted::{anthropic, text, tool};
+    use warden_testkit::server::{Reply, Split, TestServer};
+
+    use super::process::{exec_args, Warden};
+
+    let dirs = Dirs::new();
+    std::fs::write(dirs.path("a.txt"), "one\n").unwrap();
+    let (code, taken, stderr) = run(&dirs, &["checkpoint", "create", "--json"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let id = taken["id"].as_str().unwrap().to_owned();
+    std::fs::write(dirs.path("a.txt"), "two\n").unwrap();
+    let answer = |parts: &[warden_testkit::scripted::Part]| Reply::sse(anthropic(parts, 10), Split::Whole);
+    let server = TestServer::start(vec![
+        answer(&[tool("toolu_1", "file_write", json!({"path": "b.txt", "content": "b"}))]),
+        answer(&[text("Fine.")]),
+    ])
+    .await;
+    let mut exec = Warden::spawn(command(&dirs, &exec_args(&server, &["--allow", "all", "write b"])));
+    exec.until("chat:tool-confirm").await;
+    let pid = exec.child.id().unwrap();
+
+    let (code, _, stderr) = run(&dirs, &["checkpoint", "restore", &id, "--force", "--json"]).await;
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("process {pid}")) && stderr.contains("open in this project"),
+        "{stderr}"
+    );
+    assert_eq!(read(&dirs, "a.txt"), "two\n", "nothing restored");
+
+    exec.send_line(r#"{"toolId": "toolu_1", "approved": false}"#).await;
+    let (code, _, stderr) = exec.finish().await;
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = run(&dirs, &["checkpoint", "restore", &id, "--force", "--json"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(read(&dirs, "a.txt"), "one\n");
 }

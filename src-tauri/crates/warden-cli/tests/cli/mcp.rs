@@ -168,9 +168,12 @@ async fn a_projects_mcp_json_is_used_after_warden_mcp_approve_only() {
     let (_, stdout, _) = warden(&dirs, &["mcp", "list"]).await;
     assert!(stdout.contains("not used until you run `warden mcp approve`"), "{stdout}");
 
-    let (code, _, stderr) = warden(&dirs, &["mcp", "approve"]).await;
+    let (code, shown, stderr) = warden(&dirs, &["mcp", "show", "--json"]).await;
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("everything:"), "it says what it will start: {stderr}");
+    let digest = serde_json::from_str::<Value>(&shown).unwrap()["digest"].as_str().unwrap().to_owned();
+    let (code, _, stderr) = warden(&dirs, &["mcp", "approve", "--digest", &digest]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("everything (stdio)"), "it says what it will start: {stderr}");
     let (code, stdout, stderr) = warden(&dirs, &echo).await;
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("Echo: hi"));

@@ -58,6 +58,11 @@ impl EventEmitter {
         }));
     }
 
+    /// `chat:saving`: whether the conversation is being saved, and why not.
+    pub fn saving(&self, saved: bool, reason: Option<String>) {
+        self.emit(Event::Saving(warden_protocol::Saving { conversation_id: self.conv(), saved, reason }));
+    }
+
     pub fn notice(&self, message_id: &str, text: String) {
         self.emit(Event::Notice(Notice {
             conversation_id: self.conv(),

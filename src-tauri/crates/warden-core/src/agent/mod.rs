@@ -5,6 +5,8 @@ mod assemble;
 pub mod budget;
 pub mod compaction;
 mod events;
+mod newer;
+mod saving;
 mod session;
 mod tool_env;
 mod tool_runner;

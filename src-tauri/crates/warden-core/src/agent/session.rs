@@ -13,6 +13,7 @@ use warden_protocol::{
 
 use super::compaction::{self, Compacted, CompactionError, CompactionReport};
 use super::events::EventEmitter;
+use super::saving::Saver;
 use super::tool_env::ToolEnvironment;
 use super::tool_runner::{CallPolicy, ToolRunner};
 use super::tool_source::ToolSource;
@@ -50,6 +51,9 @@ pub struct SessionConfig {
     pub iteration_timeout: Duration,
     /// Where each message is saved as it completes; `None` keeps the conversation in memory only.
     pub store: Option<Arc<crate::store::ConversationStore>>,
+    /// Why the conversation is not saved although it was to be (the store could not be opened):
+    /// the face is told when the session starts (`chat:saving`).
+    pub not_saved: Option<String>,
     /// Whether the model reads images; when not, it is sent a note in place of each.
     pub takes_images: bool,
     /// The project folder, recorded with the conversation so the list can show it.
@@ -76,6 +80,7 @@ impl SessionConfig {
             max_parallel: 4,
             iteration_timeout: Duration::from_secs(600),
             store: None,
+            not_saved: None,
             takes_images: true,
             project_root: None,
             learned: None,
@@ -116,6 +121,8 @@ pub(crate) struct SessionCore {
     tool_source: std::sync::OnceLock<Arc<dyn ToolSource>>,
     pub events: EventEmitter,
     history: Mutex<Vec<Message>>,
+    /// Saves the history in the conversation store, when the session has one.
+    saver: Option<Saver>,
     /// The summary the model is sent instead of the history's older part, once compacted.
     compacted: Mutex<Option<Compacted>>,
     /// The context window the server revealed when a request overflowed it (the config had none,
@@ -154,7 +161,7 @@ impl SessionCore {
     /// Append a message and save it; consecutive user messages merge into one turn (providers
     /// want turns to alternate).
     pub fn push_history(&self, message: Message) {
-        let (seq, saved) = {
+        let changed = {
             let mut history = lock(&self.history);
             match history.last_mut() {
                 Some(last) if last.role == Role::User && message.role == Role::User => {
@@ -162,26 +169,21 @@ impl SessionCore {
                 }
                 _ => history.push(message),
             }
-            let seq = history.len() - 1;
-            (seq, self.config.store.as_ref().map(|_| history[seq].clone()))
+            history.len() - 1
         };
-        if let (Some(store), Some(message)) = (&self.config.store, saved) {
-            // A few hundred microseconds: done in line, so messages are saved in their order. A
-            // failure is logged and the conversation goes on in memory.
-            let root = self.config.project_root.as_deref();
-            let model = (message.role == Role::Assistant).then_some(self.config.model.as_str());
-            if let Err(error) = store.put_message_by(&self.config.conversation_id, root, seq, &message, model)
-            {
-                tracing::warn!(%error, "could not save the message");
-            }
+        // A few hundred microseconds: done in line, so messages are saved in their order. A
+        // failure is told to the face and the conversation goes on in memory.
+        if let Some(saver) = &self.saver {
+            saver.save(&self.history, changed, &self.events);
         }
     }
 
-    /// What the model is sent: the history, its older part replaced by the summary once compacted.
+    /// What the model is sent: the history, its older part replaced by the summary once compacted,
+    /// a note in place of each block a newer Warden wrote.
     pub fn model_view(&self) -> Vec<Message> {
         let view = {
             let history = lock(&self.history);
-            compaction::model_view(&history, lock(&self.compacted).as_ref())
+            super::newer::noted(compaction::model_view(&history, lock(&self.compacted).as_ref()))
         };
         if self.config.takes_images {
             view
@@ -197,7 +199,7 @@ impl SessionCore {
     /// Records a compaction: the model is sent its summary from now on, and the store keeps it so
     /// a resumed conversation does the same.
     pub fn set_compacted(&self, compacted: Compacted, report: CompactionReport) {
-        if let Some(store) = &self.config.store {
+        if let Some(saver) = &self.saver {
             let record = crate::store::Compaction {
                 upto_seq: compacted.upto,
                 trimmed_upto_seq: compacted.trimmed_upto,
@@ -205,9 +207,7 @@ impl SessionCore {
                 tokens_before: report.tokens_before,
                 tokens_after: report.tokens_after,
             };
-            if let Err(error) = store.add_compaction(&self.config.conversation_id, &record) {
-                tracing::warn!(%error, "could not save the compaction");
-            }
+            saver.save_compaction(record, &self.events);
         }
         *lock(&self.compacted) = Some(compacted);
     }
@@ -253,8 +253,16 @@ impl Session {
             scope: config.scope.clone(),
             approval_timeout: config.approval_timeout,
         };
+        if let Some(reason) = &config.not_saved {
+            events.saving(false, Some(reason.clone()));
+        }
+        let saver = config.store.clone().map(|store| {
+            let root = config.project_root.clone();
+            Saver::new(store, config.conversation_id.clone(), root, config.model.clone())
+        });
         let core = SessionCore {
             runner: ToolRunner::new(tools, tool_env, policy, events.clone()),
+            saver,
             tool_source: std::sync::OnceLock::new(),
             events,
             config,
@@ -275,8 +283,12 @@ impl Session {
         self
     }
 
-    /// Continue an earlier conversation.
+    /// Continue an earlier conversation: `history` is what the store holds of it (the session
+    /// saves its next message after it).
     pub fn with_history(self, history: Vec<Message>) -> Self {
+        if let Some(saver) = &self.core.saver {
+            saver.saved_up_to(history.len());
+        }
         *lock(&self.core.history) = history;
         self
     }
@@ -334,13 +346,15 @@ impl Session {
         lock(&self.core.running).is_some()
     }
 
-    /// Hand the session an op. `Send` starts a turn on the current tokio runtime and returns
-    /// at once; use [`Session::send`] to wait for the turn's end.
-    pub fn submit(&self, op: Op) -> Result<(), SessionError> {
+    /// Hand the session an op. `Send` takes its images in (bounded: see [`crate::images`]),
+    /// starts a turn on the current tokio runtime and returns; use [`Session::send`] to wait for
+    /// the turn's end.
+    pub async fn submit(&self, op: Op) -> Result<(), SessionError> {
         match op {
             Op::Send(send) => {
                 self.check_conversation(&send.conversation_id)?;
-                let (cancel, user) = self.begin(send.content, send.images)?;
+                let images = prepare_images(send.images).await?;
+                let (cancel, user) = self.begin(send.content, images)?;
                 let session = self.clone();
                 tokio::spawn(async move { session.drive(user, cancel).await });
                 Ok(())
@@ -366,6 +380,7 @@ impl Session {
         content: impl Into<String>,
         images: Vec<ToolImage>,
     ) -> Result<TurnEnd, SessionError> {
+        let images = prepare_images(images).await?;
         let (cancel, user) = self.begin(content.into(), images)?;
         Ok(self.drive(user, cancel).await)
     }
@@ -397,6 +412,27 @@ impl Session {
         self.core.runner.revoke(grant)
     }
 
+    /// The project this conversation works in.
+    pub fn project_root(&self) -> std::path::PathBuf {
+        self.core.runner.project_root()
+    }
+
+    /// The background commands still running in this conversation: handle and command line.
+    pub fn background_commands(&self) -> Vec<(String, String)> {
+        self.core.runner.background().running()
+    }
+
+    /// Stop every background command of this conversation (a restore is about to put files back
+    /// under them); how many were running.
+    pub fn stop_background_commands(&self) -> usize {
+        let background = self.core.runner.background();
+        let running = background.running();
+        for (handle, _) in &running {
+            let _ = background.cancel(handle);
+        }
+        running.len()
+    }
+
     fn check_conversation(&self, got: &str) -> Result<(), SessionError> {
         if got == self.conversation_id() {
             Ok(())
@@ -408,6 +444,7 @@ impl Session {
         }
     }
 
+    /// `images` are already taken in ([`prepare_images`]).
     fn begin(
         &self,
         content: String,
@@ -416,19 +453,11 @@ impl Session {
         if content.trim().is_empty() && images.is_empty() {
             return Err(SessionError::EmptyMessage);
         }
-        if images.len() > MAX_IMAGES {
-            return Err(SessionError::BadImage(format!("at most {MAX_IMAGES} images go with one message")));
-        }
-        // Checked and scaled down before anything else: a bad image refuses the message whole.
         let mut blocks = Vec::with_capacity(images.len() + 1);
         if !content.trim().is_empty() {
             blocks.push(ContentBlock::Text { text: content });
         }
-        for (n, image) in images.iter().enumerate() {
-            let prepared = crate::images::prepare_base64(&image.data)
-                .map_err(|error| SessionError::BadImage(format!("image {}: {error}", n + 1)))?;
-            blocks.push(ContentBlock::Image(prepared.image));
-        }
+        blocks.extend(images.into_iter().map(ContentBlock::Image));
         let mut running = lock(&self.core.running);
         if running.is_some() {
             return Err(SessionError::Busy);
@@ -480,4 +509,20 @@ impl Drop for RunningGuard<'_> {
             token.cancel();
         }
     }
+}
+
+/// A message's images, checked and scaled down before anything else (one at a time, bounded: see
+/// [`crate::images::prepare`]): a bad image refuses the message whole.
+async fn prepare_images(images: Vec<ToolImage>) -> Result<Vec<ToolImage>, SessionError> {
+    if images.len() > MAX_IMAGES {
+        return Err(SessionError::BadImage(format!("at most {MAX_IMAGES} images go with one message")));
+    }
+    let mut prepared = Vec::with_capacity(images.len());
+    for (n, image) in images.iter().enumerate() {
+        let image = crate::images::prepare_base64(&image.data)
+            .await
+            .map_err(|error| SessionError::BadImage(format!("image {}: {error}", n + 1)))?;
+        prepared.push(image.image);
+    }
+    Ok(prepared)
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{OutputStream, ToolCall};
 
-use crate::checkpoint::CheckpointStore;
+use crate::checkpoint::{CheckpointStore, SessionHold};
 use crate::containment::{self, BoxPolicy};
 use crate::policy::Containment;
 use crate::sandbox::Workspace;
@@ -24,6 +24,8 @@ pub struct ToolEnvironment {
     box_policy: Option<Arc<BoxPolicy>>,
     /// Where the project is checkpointed before each change; `None` when checkpoints are off.
     checkpoints: Option<Arc<CheckpointStore>>,
+    /// This session's mark in the store, which a restore in another process sees.
+    hold: Option<Arc<SessionHold>>,
 }
 
 impl ToolEnvironment {
@@ -41,6 +43,7 @@ impl ToolEnvironment {
             processes: Arc::new(BackgroundProcesses::new()),
             box_policy: Some(Arc::new(policy)),
             checkpoints: None,
+            hold: None,
         }
     }
 
@@ -52,6 +55,7 @@ impl ToolEnvironment {
             processes: Arc::new(BackgroundProcesses::new()),
             box_policy: None,
             checkpoints: None,
+            hold: None,
         }
     }
 
@@ -61,8 +65,19 @@ impl ToolEnvironment {
         self
     }
 
+    /// Keep `hold` (the session's mark in the store) for as long as the session lives.
+    pub fn with_hold(mut self, hold: SessionHold) -> Self {
+        self.hold = Some(Arc::new(hold));
+        self
+    }
+
     pub fn checkpoints(&self) -> Option<&Arc<CheckpointStore>> {
         self.checkpoints.as_ref()
+    }
+
+    /// The session's background commands.
+    pub fn processes(&self) -> &Arc<BackgroundProcesses> {
+        &self.processes
     }
 
     pub fn workspace(&self) -> &Arc<Workspace> {

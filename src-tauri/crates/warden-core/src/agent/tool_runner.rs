@@ -258,7 +258,9 @@ impl ToolRunner {
             Decision::Ask if self.covered_by_a_grant(tool.as_ref(), &input) => {}
             Decision::Ask => {
                 let asking = Asking { message_id, call, queue: planned.queue };
-                if let Some(refused) = self.ask(&asking, tool.as_ref(), &input, &ctx, cancel).await {
+                if let Some(refused) =
+                    self.ask(&asking, tool.as_ref(), &input, &ctx, cancel, Why::Policy).await
+                {
                     return refused;
                 }
             }
@@ -266,13 +268,23 @@ impl ToolRunner {
         if cancel.is_cancelled() {
             return ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled.");
         }
-        let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
         let checkpoint = match self.env.checkpoints() {
             Some(store) if changes_files(tool.as_ref()) => {
-                Some(Checkpointed::before(store.clone(), self.origin(message_id, call)).await)
+                let checkpointed = Checkpointed::before(store.clone(), self.origin(message_id, call)).await;
+                // Without a checkpoint the call could not be undone: never silently, in any trust
+                // level (a project that makes snapshots fail must not switch undo off unseen).
+                if let Err(error) = &checkpointed.before {
+                    let asking = Asking { message_id, call, queue: None };
+                    let why = Why::NoCheckpoint(error.clone());
+                    if let Some(refused) = self.ask(&asking, tool.as_ref(), &input, &ctx, cancel, why).await {
+                        return refused;
+                    }
+                }
+                Some(checkpointed)
             }
             _ => None,
         };
+        let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
         let mut output = execute_streaming(&offered.tools, &tool_call, ctx, |stream, chunk| {
             self.events.tool_delta(message_id, &call.id, stream, chunk);
         })
@@ -296,6 +308,16 @@ impl ToolRunner {
         }
     }
 
+    /// The project the session works in.
+    pub fn project_root(&self) -> std::path::PathBuf {
+        self.env.workspace().project_root().to_path_buf()
+    }
+
+    /// The session's background commands.
+    pub fn background(&self) -> &Arc<crate::tool::BackgroundProcesses> {
+        self.env.processes()
+    }
+
     /// The project's checkpoint store, when checkpoints are on.
     pub fn checkpoints(&self) -> Option<&Arc<CheckpointStore>> {
         self.env.checkpoints()
@@ -309,10 +331,18 @@ impl ToolRunner {
         input: &serde_json::Value,
         ctx: &ToolContext,
         cancel: &CancellationToken,
+        why: Why,
     ) -> Option<ToolOutput> {
         let Asking { message_id, call, queue } = *asking;
         let timeout = self.policy.approval_timeout;
         let preview = tool.preview(input, ctx).await;
+        let reason = match &why {
+            Why::Policy => self.ask_reason(&call.name, input),
+            Why::NoCheckpoint(error) => Some(format!(
+                "No checkpoint could be taken before this call ({error}): what it changes could not \
+                 be undone. Run it anyway?"
+            )),
+        };
         let rx = self.approvals.register(&call.id);
         self.events.tool_confirm(ToolConfirm {
             conversation_id: String::new(),
@@ -324,19 +354,13 @@ impl ToolRunner {
             preview,
             // 0: no time limit.
             timeout_secs: timeout.map_or(0, |t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX).max(1)),
-            reason: policy::ask_reason(self.policy.trust, &call.name, input, self.env.containment()).or_else(
-                || {
-                    self.offered().scope.always_asks(&call.name).then(|| {
-                        "You chose to be asked before every call of this tool (Settings → MCP servers)."
-                            .to_owned()
-                    })
-                },
-            ),
+            reason,
             queue,
         });
         match self.approvals.wait(&call.id, rx, timeout, cancel).await {
             ApprovalOutcome::Answered(answer) if answer.approved => {
-                if answer.remember == Some(Remember::Session) {
+                // "For this session" covers what the policy asked about, never a missing checkpoint.
+                if answer.remember == Some(Remember::Session) && matches!(why, Why::Policy) {
                     if let Some(grant) = Grants::grant_for(&call.name, input) {
                         lock(&self.grants).insert(grant);
                     }
@@ -361,6 +385,15 @@ impl ToolRunner {
                 Some(ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled."))
             }
         }
+    }
+
+    /// Why the policy asks about a call, in words for the card.
+    fn ask_reason(&self, name: &str, input: &serde_json::Value) -> Option<String> {
+        policy::ask_reason(self.policy.trust, name, input, self.env.containment()).or_else(|| {
+            self.offered().scope.always_asks(name).then(|| {
+                "You chose to be asked before every call of this tool (Settings → MCP servers).".to_owned()
+            })
+        })
     }
 
     /// What "Allow for this session" remembered so far, for the window to list.
@@ -406,7 +439,7 @@ impl ToolRunner {
             tool_name: call.name.clone(),
             content: result.result.clone(),
             is_error: output.is_error,
-            code: result.code,
+            code: result.code.map(Into::into),
             images: output.images,
         };
         CallOutcome { result, block }
@@ -421,6 +454,14 @@ fn changes_files(tool: &dyn Tool) -> bool {
         ToolCategory::Exec => def.danger != DangerLevel::Safe,
         _ => false,
     }
+}
+
+/// What a confirmation is about.
+enum Why {
+    /// The policy (trust level, scope, the box) asks.
+    Policy,
+    /// No checkpoint could be taken before a call that changes files (the error).
+    NoCheckpoint(String),
 }
 
 /// The call being asked about, and where it stands among its message's asks.

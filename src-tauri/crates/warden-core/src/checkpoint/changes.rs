@@ -16,6 +16,39 @@ pub(super) fn between(git: &Git, from: &str, to: &str) -> Result<Vec<FileChange>
     Ok(parse(&out))
 }
 
+/// One path that differs between two trees, as git names it (its bytes, which need not be UTF-8),
+/// with what the second tree holds there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct RawChange {
+    pub path: Vec<u8>,
+    /// The mode and blob in the second tree; `None` where it has no file.
+    pub new: Option<(String, String)>,
+}
+
+/// Every path that differs between trees `from` and `to`, in git's order.
+pub(super) fn raw_between(git: &Git, from: &str, to: &str) -> Result<Vec<RawChange>, CheckpointError> {
+    if from == to {
+        return Ok(Vec::new());
+    }
+    let out = git.run(&["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to], None)?;
+    let mut changes = Vec::new();
+    let mut fields = out.split(|b| *b == 0);
+    while let Some(field) = fields.next() {
+        let Some(header) = field.strip_prefix(b":") else { continue };
+        let Some(path) = fields.next() else { break };
+        let header = String::from_utf8_lossy(header);
+        let parts: Vec<&str> = header.split(' ').collect();
+        let new = match (parts.get(1), parts.get(3)) {
+            (Some(mode), Some(oid)) if !mode.chars().all(|c| c == '0') => {
+                Some(((*mode).to_owned(), (*oid).to_owned()))
+            }
+            _ => None,
+        };
+        changes.push(RawChange { path: path.to_vec(), new });
+    }
+    Ok(changes)
+}
+
 /// How many files differ between trees `from` and `to`.
 pub(super) fn count(git: &Git, from: &str, to: &str) -> Result<u32, CheckpointError> {
     if from == to {

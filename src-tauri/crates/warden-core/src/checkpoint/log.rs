@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use warden_protocol::{CheckpointInfo, CheckpointKind};
+use warden_protocol::{CheckpointInfo, CheckpointKind, LeftOutFile};
 
 use super::CheckpointError;
 
@@ -45,6 +45,8 @@ pub(super) struct Record {
     pub changed_since_previous: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOutFile>,
 }
 
 pub(super) struct Log {
@@ -121,6 +123,7 @@ pub(super) fn listed(records: &[Record]) -> Vec<CheckpointInfo> {
             },
             files_changed: records.get(i + 1).map_or(0, |next| next.changed_since_previous),
             skipped: r.skipped.clone(),
+            left_out: r.left_out.clone(),
         })
         .collect()
 }

@@ -3,38 +3,46 @@
 //! so that any tool call, turn or restore can be taken back — what a shell command did included.
 //!
 //! A snapshot is the project's files as [`scan`] defines them (ignore rules honoured, secrets and
-//! `.git` never, files over the size cap named instead of kept), staged into the shadow index and
-//! written as a tree. What changed since the last snapshot comes from a [`watch::Watcher`]; when
-//! it cannot vouch, every file is looked at (git's index skips the unchanged ones by their stat).
-//! A snapshot equal to the last one adds nothing to the store.
+//! `.git` never, files over the size cap named instead of kept), each read through the project's
+//! verified handles and stored, with the trees above them, by Warden itself: no git of the store
+//! is ever given a project path. What changed since the last snapshot comes from a
+//! [`watch::Watcher`]; when it cannot vouch, every file is looked at, and the stat cache spares
+//! reading the unchanged ones again. A snapshot equal to the last one adds nothing to the store.
 //!
 //! One process at a time works on a store (a lock file); a turn holds the store's turn lock shared
 //! while it runs, so a restore (which takes it exclusively) never runs under a turn.
 
 mod changes;
+mod deadline;
 mod git;
-mod incremental;
+mod holders;
 mod log;
 mod objects;
 mod restore;
 mod scan;
+mod stat_cache;
+mod tree;
 mod watch;
+mod write_back;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use warden_protocol::{CheckpointInfo, FileChange};
+use warden_protocol::{CheckpointInfo, FileChange, LeftOutFile};
 
-use self::git::{nul_list, Git};
-use self::incremental::Change;
+use self::git::Git;
 use self::log::{Log, Record, RecordKind};
-use self::objects::Objects;
-use self::scan::{git_path, look_at, native_path, scan, Found};
+use self::objects::ObjectWriter;
+use self::scan::{git_path, look_at, scan, Found, ScanWith};
+use self::stat_cache::StatCache;
+use self::tree::Snapshot;
 use self::watch::{Dirty, Watcher};
+use self::write_back::Journal;
 use crate::sandbox::Workspace;
 
+pub use self::holders::{Holder, SessionHold};
 pub use self::restore::RestoreRefusal;
 
 /// Files larger than this are not copied into a snapshot (they are named in it instead).
@@ -45,8 +53,6 @@ pub const RETENTION_DAYS: i64 = 30;
 pub const MAX_RECORDS: usize = 20_000;
 /// Past this size of stored snapshots, the oldest half of a project's checkpoints is dropped.
 pub const MAX_STORE_BYTES: u64 = 2 * 1024 * 1024 * 1024;
-/// From this many new files on, their contents are stored by parallel gits first.
-const PARALLEL_HASH_FROM: usize = 1000;
 /// The longest diff text handed out.
 const PATCH_LIMIT: usize = 2 * 1024 * 1024;
 
@@ -64,6 +70,12 @@ pub enum CheckpointError {
     AmbiguousCheckpoint(String),
     #[error(transparent)]
     Refused(#[from] RestoreRefusal),
+    #[error(
+        "the restore put back all but {} file(s) (checkpoint {undo} undoes what it did): {}",
+        .failed.len(),
+        .failed.iter().map(|(path, why)| format!("{path}: {why}")).collect::<Vec<_>>().join("; ")
+    )]
+    PartlyRestored { undo: String, failed: Vec<(String, String)> },
 }
 
 impl CheckpointError {
@@ -85,7 +97,9 @@ pub struct Origin {
 pub struct CheckpointStore {
     dir: PathBuf,
     git: Git,
+    objects: ObjectWriter,
     log: Log,
+    journal: Journal,
     workspace: Arc<Workspace>,
     size_cap: u64,
     /// Whether a watcher may vouch for what did not change (off: every snapshot scans).
@@ -108,11 +122,12 @@ struct State {
     log_len: u64,
     /// Files over the cap in the current state.
     skipped: BTreeSet<String>,
-    /// The tree of the last snapshot this process took (from the index, or made from the one
-    /// before and what changed: then the index is behind it until the next full scan).
-    staged: Option<String>,
-    /// The gits that read and make trees for snapshots made without the index.
-    objects: Option<Objects>,
+    /// Files that could not be read in the current state, with why.
+    left_out: BTreeMap<String, String>,
+    /// The last snapshot this process took, and its tree (`None` until a full scan).
+    snapshot: Option<(Snapshot, String)>,
+    /// What the full scans need not read again (loaded at the first one).
+    stats: Option<StatCache>,
 }
 
 #[derive(Debug, Clone)]
@@ -133,10 +148,12 @@ impl CheckpointStore {
     /// Open (making it if needed) the store in `dir` for the project `workspace` is over.
     pub fn open(dir: &Path, workspace: Arc<Workspace>) -> Result<Self, CheckpointError> {
         std::fs::create_dir_all(dir).map_err(|e| CheckpointError::io(dir, e))?;
-        let git = Git::new(dir.join("git"), workspace.project_root().to_path_buf());
+        let git = Git::new(dir.join("git"));
         let store = Self {
             dir: dir.to_path_buf(),
             log: Log::new(dir.join("checkpoints.jsonl")),
+            objects: ObjectWriter::new(git.git_dir()),
+            journal: Journal::new(dir.join("restore-journal")),
             git,
             workspace,
             size_cap: DEFAULT_SIZE_CAP,
@@ -146,7 +163,8 @@ impl CheckpointStore {
         {
             let _lock = store.lock_store()?;
             store.git.init()?;
-            store.git.clear_stale_index_lock();
+            // Staging names a killed restore left in the project.
+            store.journal.recover(&store.workspace);
         }
         Ok(store)
     }
@@ -158,6 +176,12 @@ impl CheckpointStore {
 
     pub fn with_size_cap(mut self, size_cap: u64) -> Self {
         self.size_cap = size_cap;
+        self
+    }
+
+    /// How long one git of the store may run before it is stopped.
+    pub fn with_git_time_limit(mut self, limit: std::time::Duration) -> Self {
+        self.git = self.git.with_time_limit(limit);
         self
     }
 
@@ -285,6 +309,7 @@ impl CheckpointStore {
             tool_name: origin.tool_name.clone(),
             changed_since_previous: changed,
             skipped: state.skipped.iter().cloned().collect(),
+            left_out: left_out_list(&state.left_out),
         };
         self.log.append(&record)?;
         state.head = Some(Head { tree });
@@ -292,21 +317,20 @@ impl CheckpointStore {
         Ok(Taken { id, changed, tree: record.tree })
     }
 
-    /// The tree of the project as it is now, staged into the shadow index.
+    /// The tree of the project as it is now.
     fn snapshot(&self, state: &mut State) -> Result<String, CheckpointError> {
-        let tree = self.stage(state);
+        let tree = self.take(state);
         if tree.is_err() {
             // What the watcher said is spent: the next snapshot looks at everything.
             state.watcher = None;
-            state.staged = None;
-            state.objects = None;
+            state.snapshot = None;
         }
         tree
     }
 
-    fn stage(&self, state: &mut State) -> Result<String, CheckpointError> {
-        self.git.clear_stale_index_lock();
-        // Another process recorded since: our idea of the last snapshot is stale.
+    fn take(&self, state: &mut State) -> Result<String, CheckpointError> {
+        // Another process recorded (or dropped checkpoints) since: our idea of the last snapshot
+        // is stale, and so may be the blobs the stat cache names. Look at everything again.
         if state.log_len != self.log_len() {
             let records = self.log.read()?;
             state.head = records.last().map(|r| Head { tree: r.tree.clone() });
@@ -314,136 +338,91 @@ impl CheckpointStore {
             if let Some(last) = records.last() {
                 state.skipped = last.skipped.iter().cloned().collect();
             }
-            // What it did went through the index, which ours may be ahead of: look at everything.
-            state.staged = None;
+            state.snapshot = None;
             state.watcher = None;
+            state.stats = None;
         }
         let dirty = match state.watcher.as_mut() {
             Some(watcher) => watcher.drain(),
             None => Dirty::Unknown,
         };
-        match dirty {
-            Dirty::Nothing => {
-                if let Some(tree) = &state.staged {
-                    return Ok(tree.clone());
-                }
-            }
-            Dirty::Paths(paths) => {
-                if let Some(tree) = self.stage_paths(state, &paths)? {
-                    state.staged = Some(tree.clone());
-                    return Ok(tree);
-                }
-                self.stage_all(state)?;
-            }
-            Dirty::Unknown => self.stage_all(state)?,
+        match (dirty, state.snapshot.is_some()) {
+            (Dirty::Nothing, true) => {}
+            (Dirty::Paths(paths), true) => self.take_paths(state, &paths)?,
+            _ => self.take_all(state)?,
         }
-        state.staged = None;
-        let tree = self.git.oid(&["write-tree"], None)?;
-        state.staged = Some(tree.clone());
-        Ok(tree)
+        match &state.snapshot {
+            Some((_, tree)) => Ok(tree.clone()),
+            None => Err(CheckpointError::Scan("no snapshot was made".into())),
+        }
     }
 
     /// Look at every file: a full scan (which also sets up a fresh watcher).
-    fn stage_all(&self, state: &mut State) -> Result<(), CheckpointError> {
-        let mut watcher = if self.watch { Watcher::new(self.workspace.project_root()) } else { None };
-        let scanned = scan(&self.workspace, Path::new(""), None, self.size_cap, |dir| {
+    fn take_all(&self, state: &mut State) -> Result<(), CheckpointError> {
+        state.snapshot = None;
+        let mut watcher = if self.watch { Watcher::new() } else { None };
+        let cache_path = self.dir.join("stat-cache");
+        let stats = state.stats.get_or_insert_with(|| StatCache::load(&cache_path));
+        let start = stat_cache::scan_start(&self.dir);
+        let with = ScanWith {
+            workspace: &self.workspace,
+            size_cap: self.size_cap,
+            writer: &self.objects,
+            cache: stats,
+            start,
+        };
+        let scanned = scan(with, |relative, dir| {
             if let Some(w) = watcher.as_mut() {
-                w.watch(dir);
+                w.watch(relative, dir);
             }
         })?;
-        let wanted: BTreeSet<&[u8]> = scanned.files.iter().map(Vec::as_slice).collect();
-        let staged = self.git.run(&["ls-files", "-z"], None)?;
-        let gone = staged.split(|b| *b == 0).filter(|p| !p.is_empty() && !wanted.contains(p));
-        let gone = nul_list(gone);
-        if !gone.is_empty() {
-            self.git.run(&["update-index", "-z", "--force-remove", "--stdin"], Some(&gone))?;
+        if let Err(error) = stats.save(&cache_path) {
+            tracing::debug!(%error, "could not keep the checkpoint stat cache");
         }
-        let staged: BTreeSet<&[u8]> = staged.split(|b| *b == 0).collect();
-        let new: Vec<&[u8]> = scanned
-            .files
-            .iter()
-            .map(Vec::as_slice)
-            .filter(|p| !staged.contains(p) && !scanned.links.contains(*p) && !p.contains(&b'\n'))
-            .collect();
-        if new.len() >= PARALLEL_HASH_FROM {
-            self.store_in_parallel(&new);
-        }
-        let all = nul_list(scanned.files.iter().map(Vec::as_slice));
-        self.git.run(&["update-index", "-z", "--add", "--remove", "--stdin"], Some(&all))?;
+        let mut snapshot = Snapshot::of(scanned.files);
+        let tree = snapshot.write(&self.objects)?;
+        state.snapshot = Some((snapshot, tree));
         state.skipped = scanned.skipped.into_iter().collect();
+        state.left_out = scanned.left_out.into_iter().map(|f| (f.path, f.reason)).collect();
         state.watcher = watcher;
         Ok(())
     }
 
-    /// Store many new files' contents with one git per core (`update-index` hashes and compresses
-    /// on one): it then finds the objects there and only hashes. The first snapshot of a large
-    /// project is most of this. Only a head start: a failure here (a file gone meanwhile) leaves
-    /// the work to `update-index`.
-    fn store_in_parallel(&self, paths: &[&[u8]]) {
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
-        let chunk = paths.len().div_ceil(workers).max(1);
-        std::thread::scope(|scope| {
-            for part in paths.chunks(chunk) {
-                let mut list = Vec::new();
-                for path in part {
-                    list.extend_from_slice(path);
-                    list.push(b'\n');
-                }
-                scope.spawn(move || {
-                    if let Err(error) =
-                        self.git.run(&["hash-object", "-w", "--no-filters", "--stdin-paths"], Some(&list))
-                    {
-                        tracing::debug!(%error, "storing new files ahead of the index failed");
-                    }
-                });
-            }
-        });
-    }
-
     /// The last snapshot with the files the watcher named looked at again, each judged by its
-    /// folder's rules: a tree made without the index. `None` when this cannot be done (no last
-    /// snapshot, a symlink among them): then everything is looked at.
-    fn stage_paths(
-        &self,
-        state: &mut State,
-        paths: &BTreeSet<PathBuf>,
-    ) -> Result<Option<String>, CheckpointError> {
-        let Some(base) = state.staged.clone() else { return Ok(None) };
+    /// folder's rules; only the trees above them are made again.
+    fn take_paths(&self, state: &mut State, paths: &BTreeSet<PathBuf>) -> Result<(), CheckpointError> {
         let mut by_dir: BTreeMap<PathBuf, BTreeSet<Vec<u8>>> = BTreeMap::new();
         for path in paths {
             let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
             by_dir.entry(dir).or_default().insert(git_path(path));
         }
-        if state.objects.is_none() {
-            let objects = Objects::start(self.git.git_dir(), |args| self.git.command_unheld(args))?;
-            state.objects = Some(objects);
-        }
-        let Some(objects) = state.objects.as_mut() else { return Ok(None) };
-        let mut changes = BTreeMap::new();
-        for (dir, wanted) in by_dir {
-            let mut found = look_at(&self.workspace, &dir, &wanted, self.size_cap)?;
+        let mut found = BTreeMap::new();
+        for (dir, wanted) in &by_dir {
+            let mut now = look_at(&self.workspace, dir, wanted, self.size_cap, &self.objects)?;
             for path in wanted {
-                let display = String::from_utf8_lossy(&path).into_owned();
-                let change = match found.remove(&path) {
-                    Some(Found::File { executable, bytes }) => {
-                        state.skipped.remove(&display);
-                        let mode = if executable { "100755" } else { "100644" };
-                        Change::Put { mode, oid: objects.write_blob(&bytes)? }
-                    }
-                    Some(Found::Skipped) => {
-                        state.skipped.insert(display);
-                        Change::Gone
-                    }
-                    Some(Found::Link) => return Ok(None),
-                    None => {
-                        state.skipped.remove(&display);
-                        Change::Gone
-                    }
-                };
-                changes.insert(path, change);
+                found.insert(path.clone(), now.remove(path));
             }
         }
-        incremental::apply(objects, &base, &changes).map(Some)
+        let Some((snapshot, tree)) = state.snapshot.as_mut() else { return Ok(()) };
+        for (path, now) in found {
+            let display = String::from_utf8_lossy(&path).into_owned();
+            state.skipped.remove(&display);
+            state.left_out.remove(&display);
+            match now {
+                Some(Found::Blob { mode, oid }) => snapshot.put(&path, mode, oid),
+                Some(Found::Skipped) => {
+                    snapshot.remove(&path);
+                    state.skipped.insert(display);
+                }
+                Some(Found::LeftOut(reason)) => {
+                    snapshot.remove(&path);
+                    state.left_out.insert(display, reason);
+                }
+                None => snapshot.remove(&path),
+            }
+        }
+        *tree = snapshot.write(&self.objects)?;
+        Ok(())
     }
 
     /// A ref per new snapshot (to its tree: no commit is needed), so that git's housekeeping
@@ -476,13 +455,15 @@ impl CheckpointStore {
             // The index holds whatever the last full scan saw, which may be only a dropped
             // checkpoint's: it is not a reason to keep anything, and it is dropped with them (the
             // next snapshot looks at every file and writes it again).
-            let mut prune = self.git.command(&["prune", "--expire=now"]);
-            prune.env("GIT_INDEX_FILE", self.git.git_dir().join("no-index"));
-            self.git.run_with(prune, &["prune"], None)?;
-            self.git.forget_index();
+            // The objects of snapshots no record keeps go, and with them perhaps blobs the last
+            // snapshot and the stat cache name: both are dropped (the next snapshot looks at every
+            // file and stores it again).
             let mut state = self.state();
-            state.staged = None;
+            state.snapshot = None;
             state.watcher = None;
+            state.stats = None;
+            let _ = std::fs::remove_file(self.dir.join("stat-cache"));
+            self.git.run(&["prune", "--expire=now"], None)?;
         }
         Ok(())
     }
@@ -579,7 +560,7 @@ fn find<'a>(records: &'a [Record], id: &str) -> Result<&'a Record, CheckpointErr
     }
 }
 
-/// Where a path named by git is on disk, relative to the project root.
-fn native(bytes: &str) -> PathBuf {
-    native_path(bytes.as_bytes())
+/// The files left out of a snapshot, as a record lists them.
+fn left_out_list(left_out: &BTreeMap<String, String>) -> Vec<LeftOutFile> {
+    left_out.iter().map(|(path, reason)| LeftOutFile { path: path.clone(), reason: reason.clone() }).collect()
 }

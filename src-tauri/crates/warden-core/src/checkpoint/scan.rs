@@ -1,64 +1,255 @@
-//! What a snapshot holds: the project's files as Warden's own walk sees them — `.gitignore` and
-//! `.ignore` honoured, secret files never (the path sandbox's rules), no `.git` directory — minus
-//! files over the size cap, which are named in the checkpoint instead.
+//! What a snapshot holds, read the way the file tools read: the project's files as Warden's own walk
+//! sees them — `.gitignore` and `.ignore` honoured, secret files never (the path sandbox's rules),
+//! no `.git` directory — each opened by its single name from its folder's verified handle, without
+//! following a link and without blocking on a FIFO. What was opened is what is hashed: no path is
+//! handed to anyone. Files over the size cap are named instead of kept, and files that cannot be
+//! read are named with the reason (a snapshot never fails for one file).
 
+use std::ffi::OsString;
+use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
 
+use cap_std::fs::Dir;
 use tokio_util::sync::CancellationToken;
+use warden_protocol::LeftOutFile;
 
+use super::objects::{ObjectWriter, MODE_EXECUTABLE, MODE_FILE, MODE_LINK};
+use super::stat_cache::{ScanStart, Stat, StatCache};
 use super::CheckpointError;
+use crate::sandbox::handles::open_child_file;
 use crate::sandbox::{Access, Workspace};
-use crate::tool::walk::{walk, WalkOptions};
+use crate::tool::walk::{walk, walk_with, Entry, Visitor, WalkOptions};
 
-/// The files of the project (or of one folder of it) that a snapshot holds.
+/// Files waiting for a hashing thread at most (each holds its folder's handle open).
+const QUEUE: usize = 256;
+
+/// A file of a snapshot: its `/`-separated path, tree mode and blob.
+pub(super) type Kept = (Vec<u8>, &'static str, String);
+
+/// What a full scan found.
 #[derive(Debug, Default)]
 pub(super) struct Scanned {
-    /// Relative paths, `/`-separated, as git takes them.
-    pub files: Vec<Vec<u8>>,
+    pub files: Vec<Kept>,
     /// Files over the size cap (relative, for display).
     pub skipped: Vec<String>,
-    /// Which of `files` are symlinks.
-    pub links: std::collections::BTreeSet<Vec<u8>>,
+    /// What could not be read, and why.
+    pub left_out: Vec<LeftOutFile>,
 }
 
-/// Walk `start` (relative to the project root; empty for all of it), `depth` levels deep (`None`
-/// for all). `on_dir` sees each folder entered (relative), before its entries are read.
-pub(super) fn scan(
-    workspace: &Workspace,
-    start: &Path,
-    depth: Option<usize>,
-    size_cap: u64,
-    mut on_dir: impl FnMut(&Path),
-) -> Result<Scanned, CheckpointError> {
-    let raw =
-        if start.as_os_str().is_empty() { ".".to_owned() } else { start.to_string_lossy().into_owned() };
-    let resolved = workspace.resolve(&raw, Access::Read).map_err(|e| CheckpointError::Scan(e.to_string()))?;
-    if resolved.root != 0 {
-        return Err(CheckpointError::Scan(format!("{raw} is not in the project")));
-    }
-    on_dir(&resolved.relative);
-    let options = WalkOptions { include_hidden: true, max_depth: depth, overrides: None, skip_git: true };
+/// How a full scan reads.
+pub(super) struct ScanWith<'a> {
+    pub workspace: &'a Workspace,
+    pub size_cap: u64,
+    pub writer: &'a ObjectWriter,
+    /// The files known from earlier scans (updated with what this one hashed).
+    pub cache: &'a mut StatCache,
+    pub start: ScanStart,
+}
+
+/// A file to be read by a hashing thread.
+struct Job {
+    parent: Arc<Dir>,
+    name: OsString,
+    path: Vec<u8>,
+    display: String,
+}
+
+enum Hashed {
+    File {
+        path: Vec<u8>,
+        mode: &'static str,
+        oid: String,
+        stat: Stat,
+    },
+    OverCap(String),
+    LeftOut(LeftOutFile),
+    /// Gone (or no longer a file) since its folder was read: not part of this state.
+    Gone,
+}
+
+/// Read every file of the project: those the cache vouches for by their stat data are taken from
+/// it, the others are read and stored by one thread per core (up to four). `on_dir` sees each
+/// folder entered (relative, with its handle) before its entries are read.
+pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Result<Scanned, CheckpointError> {
+    let ScanWith { workspace, size_cap, writer, cache, start } = with;
+    let resolved = workspace.resolve(".", Access::Read).map_err(|e| CheckpointError::Scan(e.to_string()))?;
+    let options = WalkOptions { include_hidden: true, max_depth: None, overrides: None, skip_git: true };
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+    let (jobs, queue) = sync_channel::<Job>(QUEUE);
+    let queue = Mutex::new(queue);
     let mut scanned = Scanned::default();
-    walk(workspace, &resolved, &options, &CancellationToken::new(), |entry| {
-        let file_type = entry.file_type;
-        if file_type.is_dir() {
-            on_dir(&entry.relative);
-        } else if file_type.is_symlink() {
-            scanned.links.insert(git_path(&entry.relative));
-            scanned.files.push(git_path(&entry.relative));
-        } else if file_type.is_file() {
-            match entry.metadata() {
-                Ok(meta) if meta.len() > size_cap => scanned.skipped.push(entry.display()),
-                Ok(_) => scanned.files.push(git_path(&entry.relative)),
-                // Gone since the folder was read: not part of this state.
-                Err(_) => {}
-            }
+    let hashed: Vec<Hashed> = std::thread::scope(|scope| {
+        let threads: Vec<_> =
+            (0..workers).map(|_| scope.spawn(|| hash_queued(&queue, size_cap, writer))).collect();
+        let mut visitor = Collect { jobs, cache, size_cap, writer, scanned: &mut scanned, on_dir };
+        let walked = walk_with(workspace, &resolved, &options, &CancellationToken::new(), &mut visitor);
+        drop(visitor);
+        let mut hashed = Vec::new();
+        for thread in threads {
+            hashed.extend(thread.join().unwrap_or_default());
         }
-        ControlFlow::Continue(())
+        walked.map(|()| hashed)
     })
     .map_err(|e| CheckpointError::Scan(e.to_string()))?;
+    for outcome in hashed {
+        match outcome {
+            Hashed::File { path, mode, oid, stat } => {
+                cache.record(path.clone(), stat, &oid, start);
+                scanned.files.push((path, mode, oid));
+            }
+            Hashed::OverCap(display) => scanned.skipped.push(display),
+            Hashed::LeftOut(left_out) => scanned.left_out.push(left_out),
+            Hashed::Gone => {}
+        }
+    }
+    scanned.files.sort_by(|a, b| a.0.cmp(&b.0));
+    scanned.skipped.sort();
+    scanned.left_out.sort_by(|a, b| a.path.cmp(&b.path));
+    let present: std::collections::HashSet<&[u8]> = scanned.files.iter().map(|f| f.0.as_slice()).collect();
+    cache.retain(|path| present.contains(path));
     Ok(scanned)
+}
+
+/// The walk's side of a scan: files the cache vouches for are taken at once, links read, the
+/// rest queued for the hashing threads.
+struct Collect<'a, 'b, F> {
+    jobs: SyncSender<Job>,
+    cache: &'a StatCache,
+    size_cap: u64,
+    writer: &'a ObjectWriter,
+    scanned: &'b mut Scanned,
+    on_dir: F,
+}
+
+impl<F: FnMut(&Path, &Dir)> Visitor for Collect<'_, '_, F> {
+    fn visit(&mut self, entry: Entry) -> ControlFlow<()> {
+        let path = git_path(&entry.relative);
+        if entry.file_type.is_symlink() {
+            match read_link(&entry.parent, &entry.name) {
+                Ok(target) => match self.writer.blob(&target) {
+                    Ok(oid) => self.scanned.files.push((path, MODE_LINK, oid)),
+                    Err(e) => self.scanned.left_out.push(left_out(&entry.display(), &e.to_string())),
+                },
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => self.scanned.left_out.push(left_out(&entry.display(), &e.to_string())),
+            }
+            return ControlFlow::Continue(());
+        }
+        if !entry.file_type.is_file() {
+            return ControlFlow::Continue(());
+        }
+        let stat = match entry.metadata() {
+            Ok(meta) if meta.len() > self.size_cap => {
+                self.scanned.skipped.push(entry.display());
+                return ControlFlow::Continue(());
+            }
+            Ok(meta) => Stat::of_cap(&meta),
+            // Gone since the folder was read: not part of this state.
+            Err(_) => return ControlFlow::Continue(()),
+        };
+        if let Some(oid) = self.cache.known(&path, &stat) {
+            let mode = if stat.mode & 0o100 != 0 { MODE_EXECUTABLE } else { MODE_FILE };
+            self.scanned.files.push((path, mode, oid.to_owned()));
+            return ControlFlow::Continue(());
+        }
+        let job = Job { display: entry.display(), parent: entry.parent, name: entry.name, path };
+        // The threads only stop when the queue closes; a send fails only if they all died.
+        match self.jobs.send(job) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
+        }
+    }
+
+    fn entered(&mut self, relative: &Path, dir: &Dir) {
+        (self.on_dir)(relative, dir);
+    }
+
+    fn not_entered(&mut self, relative: &Path, why: String) {
+        self.scanned.left_out.push(LeftOutFile {
+            path: format!("{}/", relative.to_string_lossy()),
+            reason: format!("this folder was not looked at: {why}"),
+        });
+    }
+}
+
+/// A hashing thread: read, hash and store queued files until the queue closes.
+fn hash_queued(queue: &Mutex<Receiver<Job>>, size_cap: u64, writer: &ObjectWriter) -> Vec<Hashed> {
+    let mut out = Vec::new();
+    loop {
+        let job = match queue.lock() {
+            Ok(queue) => queue.recv(),
+            Err(poisoned) => poisoned.into_inner().recv(),
+        };
+        let Ok(job) = job else { return out };
+        out.push(hash(job, size_cap, writer));
+    }
+}
+
+fn hash(job: Job, size_cap: u64, writer: &ObjectWriter) -> Hashed {
+    let failed = |reason: String| Hashed::LeftOut(left_out(&job.display, &reason));
+    let (stat, executable, bytes) = match read_capped(&job.parent, &job.name, size_cap) {
+        Ok(ReadFile::File { stat, executable, bytes }) => (stat, executable, bytes),
+        Ok(ReadFile::OverCap) => return Hashed::OverCap(job.display),
+        Ok(ReadFile::NotAFile) => return Hashed::Gone,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Hashed::Gone,
+        Err(e) => return failed(e.to_string()),
+    };
+    match writer.blob(&bytes) {
+        Ok(oid) => {
+            let mode = if executable { MODE_EXECUTABLE } else { MODE_FILE };
+            Hashed::File { path: job.path, mode, oid, stat }
+        }
+        Err(e) => failed(e.to_string()),
+    }
+}
+
+/// A file as read through its folder's handle.
+pub(super) enum ReadFile {
+    File {
+        stat: Stat,
+        executable: bool,
+        bytes: Vec<u8>,
+    },
+    OverCap,
+    /// A folder now (a FIFO, socket or device is refused as an error by the open).
+    NotAFile,
+}
+
+/// Open `name` in `parent` (no link followed, no blocking on a FIFO, only a regular file) and read
+/// it, up to `size_cap` bytes; the stat data is the opened file's, taken before reading.
+pub(super) fn read_capped(parent: &Dir, name: &std::ffi::OsStr, size_cap: u64) -> std::io::Result<ReadFile> {
+    let file = open_child_file(parent, name)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Ok(ReadFile::NotAFile);
+    }
+    if meta.len() > size_cap {
+        return Ok(ReadFile::OverCap);
+    }
+    let stat = Stat::of_std(&meta);
+    #[cfg(unix)]
+    let executable = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o100 != 0;
+    #[cfg(not(unix))]
+    let executable = false;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(size_cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > size_cap {
+        return Ok(ReadFile::OverCap);
+    }
+    Ok(ReadFile::File { stat, executable, bytes })
+}
+
+/// A symlink's target as git keeps it: its bytes.
+pub(super) fn read_link(parent: &Dir, name: &std::ffi::OsStr) -> std::io::Result<Vec<u8>> {
+    let target = parent.read_link_contents(name)?;
+    Ok(git_path(&target))
+}
+
+fn left_out(path: &str, reason: &str) -> LeftOutFile {
+    LeftOutFile { path: path.to_owned(), reason: reason.to_owned() }
 }
 
 /// A relative path as git names it: its bytes, `/` between components.
@@ -84,32 +275,33 @@ pub(super) fn native_path(bytes: &[u8]) -> PathBuf {
     }
 }
 
-/// A file as a snapshot takes it.
+/// What a path holds now, for a snapshot made from the last one.
 pub(super) enum Found {
-    File {
-        executable: bool,
-        bytes: Vec<u8>,
+    Blob {
+        mode: &'static str,
+        oid: String,
     },
     /// Over the size cap: named, not kept.
     Skipped,
-    /// A symlink (its target is read by git's own index).
-    Link,
+    LeftOut(String),
 }
 
 /// The files among `wanted` (git paths) that folder `dir` holds and a snapshot takes, read through
-/// the folder's handle (never following a link); a wanted path not in the result is not part of
-/// the snapshot (gone, ignored, a secret, not a file).
+/// the folder's handle; a wanted path not in the result is not part of the snapshot (gone,
+/// ignored, a secret, not a file).
 pub(super) fn look_at(
     workspace: &Workspace,
     dir: &Path,
     wanted: &std::collections::BTreeSet<Vec<u8>>,
     size_cap: u64,
+    writer: &ObjectWriter,
 ) -> Result<std::collections::BTreeMap<Vec<u8>, Found>, CheckpointError> {
     let mut found = std::collections::BTreeMap::new();
     let raw = if dir.as_os_str().is_empty() { ".".to_owned() } else { dir.to_string_lossy().into_owned() };
     let resolved = match workspace.resolve(&raw, Access::Read) {
-        Ok(resolved) if resolved.root == 0 => resolved,
-        // The folder is gone (or was never the project's): nothing of it is in the snapshot.
+        Ok(resolved) if resolved.root == 0 && resolved.relative == dir => resolved,
+        // The folder is gone, or is now a link (then it is not a folder of the snapshot): nothing
+        // of it is in the snapshot.
         _ => return Ok(found),
     };
     let options = WalkOptions { include_hidden: true, max_depth: Some(1), overrides: None, skip_git: true };
@@ -119,21 +311,34 @@ pub(super) fn look_at(
         if !wanted.contains(&path) {
             return ControlFlow::Continue(());
         }
-        if entry.file_type.is_symlink() {
-            found.insert(path, Found::Link);
+        let blob = |bytes: &[u8], mode| writer.blob(bytes).map(|oid| Found::Blob { mode, oid });
+        let outcome = if entry.file_type.is_symlink() {
+            match read_link(&entry.parent, &entry.name) {
+                Ok(target) => blob(&target, MODE_LINK).map(Some),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Ok(Some(Found::LeftOut(e.to_string()))),
+            }
         } else if entry.file_type.is_file() {
-            match read_capped(&entry, size_cap) {
-                Ok(Some((executable, bytes))) => {
-                    found.insert(path, Found::File { executable, bytes });
+            match read_capped(&entry.parent, &entry.name, size_cap) {
+                Ok(ReadFile::File { executable, bytes, .. }) => {
+                    blob(&bytes, if executable { MODE_EXECUTABLE } else { MODE_FILE }).map(Some)
                 }
-                Ok(None) => {
-                    found.insert(path, Found::Skipped);
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => {
-                    failed = Some(CheckpointError::io(&entry.relative, e));
-                    return ControlFlow::Break(());
-                }
+                Ok(ReadFile::OverCap) => Ok(Some(Found::Skipped)),
+                Ok(ReadFile::NotAFile) => Ok(None),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Ok(Some(Found::LeftOut(e.to_string()))),
+            }
+        } else {
+            Ok(None)
+        };
+        match outcome {
+            Ok(Some(found_now)) => {
+                found.insert(path, found_now);
+            }
+            Ok(None) => {}
+            Err(error) => {
+                failed = Some(error);
+                return ControlFlow::Break(());
             }
         }
         ControlFlow::Continue(())
@@ -143,24 +348,4 @@ pub(super) fn look_at(
         Some(error) => Err(error),
         None => Ok(found),
     }
-}
-
-/// A file's exec bit and contents, or `None` when it is over the cap.
-fn read_capped(entry: &crate::tool::walk::Entry, size_cap: u64) -> std::io::Result<Option<(bool, Vec<u8>)>> {
-    use std::io::Read;
-    let file = entry.open()?;
-    let meta = file.metadata()?;
-    if meta.len() > size_cap {
-        return Ok(None);
-    }
-    #[cfg(unix)]
-    let executable = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o100 != 0;
-    #[cfg(not(unix))]
-    let executable = false;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(size_cap + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > size_cap {
-        return Ok(None);
-    }
-    Ok(Some((executable, bytes)))
 }

@@ -1,5 +1,6 @@
 //! Knowing what changed since the last snapshot without looking at every file: an inotify watch
-//! on every folder the snapshot walked. Events are read when a checkpoint is taken — the kernel
+//! on every folder the snapshot walked, added through the folder's own handle (so the folder
+//! watched is the one that was read, whatever its path names by then). Events are read when a checkpoint is taken — the kernel
 //! queues them before the write that caused them returns, so everything a finished tool call did
 //! is already there. Whatever the watcher cannot vouch for (a folder created, moved or removed, an
 //! ignore file changed, the queue overflowing, a watch refused) means a full rescan.
@@ -36,20 +37,19 @@ mod linux {
 
     pub(in crate::checkpoint) struct Watcher {
         inotify: Inotify,
-        root: PathBuf,
         dirs: HashMap<WatchDescriptor, PathBuf>,
         /// A watch could not be added: nothing this watcher says can be trusted.
         broken: bool,
     }
 
     impl Watcher {
-        pub fn new(root: &Path) -> Option<Self> {
+        pub fn new() -> Option<Self> {
             let inotify = Inotify::init(InitFlags::IN_NONBLOCK | InitFlags::IN_CLOEXEC).ok()?;
-            Some(Self { inotify, root: root.to_path_buf(), dirs: HashMap::new(), broken: false })
+            Some(Self { inotify, dirs: HashMap::new(), broken: false })
         }
 
-        /// Watch one folder (relative to the root).
-        pub fn watch(&mut self, relative: &Path) {
+        /// Watch one folder (relative to the root), open as `dir`.
+        pub fn watch(&mut self, relative: &Path, dir: &cap_std::fs::Dir) {
             if self.broken {
                 return;
             }
@@ -62,9 +62,10 @@ mod linux {
                 | AddWatchFlags::IN_MOVED_TO
                 | AddWatchFlags::IN_DELETE_SELF
                 | AddWatchFlags::IN_MOVE_SELF
-                | AddWatchFlags::IN_DONT_FOLLOW
                 | AddWatchFlags::IN_ONLYDIR;
-            match self.inotify.add_watch(&self.root.join(relative), mask) {
+            // The handle's own entry in /proc: the kernel follows it to the folder itself.
+            let handle = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(dir));
+            match self.inotify.add_watch(handle.as_str(), mask) {
                 Ok(wd) => {
                     self.dirs.insert(wd, relative.to_path_buf());
                 }
@@ -137,11 +138,11 @@ mod other {
     pub(in crate::checkpoint) struct Watcher;
 
     impl Watcher {
-        pub fn new(_root: &Path) -> Option<Self> {
+        pub fn new() -> Option<Self> {
             None
         }
 
-        pub fn watch(&mut self, _relative: &Path) {}
+        pub fn watch(&mut self, _relative: &Path, _dir: &cap_std::fs::Dir) {}
 
         pub fn drain(&mut self) -> Dirty {
             let _ = (is_ignore_file, HashMap::<(), ()>::new());

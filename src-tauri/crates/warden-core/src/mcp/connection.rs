@@ -21,7 +21,7 @@ use super::client_credentials;
 use super::handler::{Elicitor, Shared, WardenClient};
 use super::oauth::{self, KeychainCredentials};
 use super::sampling::ServersModel;
-use super::server::{ServerSpec, Transport};
+use super::server::{Origin, ServerSpec, Transport};
 use super::spawn::{spawn, ServerProcess, StderrTail};
 use crate::containment::BoxPolicy;
 use crate::secrets::SecretStore;
@@ -39,6 +39,9 @@ pub const CATALOG_MAX: usize = 200;
 pub enum McpError {
     #[error("could not start `{command}`: {error}")]
     Spawn { command: String, error: String },
+    /// A project's server whose `cwd` is not a folder inside the project.
+    #[error("its `cwd` ({cwd}) {why}")]
+    Cwd { cwd: String, why: String },
     #[error("the server did not complete the MCP handshake: {0}")]
     Handshake(String),
     #[error("the server did not answer within {0} s")]
@@ -105,13 +108,30 @@ pub async fn connect_with(
         elicitor: setup.elicitor.clone(),
         sampling: spec.sampling.then(|| setup.model.clone()),
     };
+    // A project's entry names no secret of the user's (`project::trim`); none is looked up for it
+    // even so.
+    let keychain = match spec.origin {
+        Origin::User => setup.secrets.as_ref(),
+        Origin::Project => None,
+    };
     let (service, process) = match &spec.transport {
         Transport::Stdio { command, args, env, cwd, network } => {
-            let cwd = cwd.as_deref().unwrap_or(root);
-            let visible = program_folders(command);
-            let policy = policy.map(|p| BoxPolicy { network: *network, visible, ..p.clone() });
-            let env = super::secrets::resolve(env, setup.secrets.as_ref()).await?;
-            let (process, stdout, stdin) = spawn(command, args, &env, cwd, policy.as_ref())
+            let (cwd, policy) = match spec.origin {
+                Origin::User => {
+                    let visible = program_folders(command);
+                    let policy = policy.map(|p| BoxPolicy { network: *network, visible, ..p.clone() });
+                    (cwd.clone().unwrap_or_else(|| root.to_path_buf()), policy)
+                }
+                // The project's command box as the agent's commands get it: its network (less,
+                // when the entry says `"network": false`), no folder more. The program usually
+                // lives in the repository the agent's commands may rewrite.
+                Origin::Project => {
+                    let policy = policy.map(|p| BoxPolicy { network: p.network && *network, ..p.clone() });
+                    (project_cwd(root, cwd.as_deref())?, policy)
+                }
+            };
+            let env = super::secrets::resolve(env, keychain).await?;
+            let (process, stdout, stdin) = spawn(command, args, &env, &cwd, policy.as_ref())
                 .map_err(|e| McpError::Spawn { command: command.clone(), error: e.to_string() })?;
             let stderr = process.stderr.clone();
             match handler.serve((stdout, stdin)).await {
@@ -124,9 +144,11 @@ pub async fn connect_with(
             }
         }
         Transport::Http { url, headers, oauth } => {
-            let credentials =
-                setup.secrets.as_ref().map(|store| KeychainCredentials::new(store.clone(), &spec.name, url));
-            let headers = super::secrets::resolve(headers, setup.secrets.as_ref()).await?;
+            let credentials = setup
+                .secrets
+                .as_ref()
+                .map(|store| KeychainCredentials::of(store.clone(), &spec.name, spec.origin, url));
+            let headers = super::secrets::resolve(headers, keychain).await?;
             let service = match (oauth, credentials) {
                 (Some(client), Some(credentials)) if client_credentials::signs_in_by_itself(client) => {
                     serve_http_as_client(handler, url, &headers, client, credentials, setup).await?
@@ -139,6 +161,23 @@ pub async fn connect_with(
     let connection = Connection { spec: spec.clone(), service, shared, process, catalog: Default::default() };
     connection.refresh_tools().await?;
     Ok(connection)
+}
+
+/// Where a project's stdio server starts: the project folder, or the folder of it its entry names
+/// (relative, as `project::trim` keeps it) when that is inside the project once links are followed.
+/// Checked as it starts; the box, not this check, is what holds the program in.
+fn project_cwd(root: &Path, cwd: Option<&Path>) -> Result<std::path::PathBuf, McpError> {
+    let Some(cwd) = cwd else { return Ok(root.to_path_buf()) };
+    let refused = |why: String| McpError::Cwd { cwd: cwd.display().to_string(), why };
+    let real_root = std::fs::canonicalize(root).map_err(|e| refused(format!("cannot be read: {e}")))?;
+    let real = std::fs::canonicalize(root.join(cwd)).map_err(|e| refused(format!("cannot be read: {e}")))?;
+    if !real.starts_with(&real_root) {
+        return Err(refused(format!(
+            "leads outside the project (to {}); a project's server starts inside it",
+            real.display()
+        )));
+    }
+    Ok(real)
 }
 
 /// The folders under the box's private `/tmp` or `/var/tmp` that a stdio server's program lives
@@ -206,7 +245,12 @@ async fn serve_http(
     credentials: Option<KeychainCredentials>,
 ) -> Result<RunningService<RoleClient, WardenClient>, McpError> {
     install_tls();
-    let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(header_map(headers)?);
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(header_map(headers)?);
+    // What of a server's answer is held, as for a provider's (rmcp checks these as bytes arrive):
+    // one SSE event, one JSON answer, the part of an error answer read.
+    config.max_sse_event_size = crate::provider::sse::MAX_EVENT_BYTES;
+    config.max_json_response_size = crate::provider::http::MAX_ANSWER_BODY;
+    config.max_error_response_size = crate::provider::http::MAX_ERROR_BODY;
     let served = match credentials {
         Some(credentials) if credentials.has_tokens().await => {
             let (mut manager, _) = oauth::discovered(url, credentials, None).await?;

@@ -162,7 +162,7 @@ impl ServerSlot {
             return Err(McpError::SignIn("there is no keychain to keep the sign-in in".to_owned()));
         };
         let challenge = self.state.lock().await.sign_in.clone().flatten();
-        let credentials = KeychainCredentials::new(secrets.clone(), &self.spec.name, url);
+        let credentials = KeychainCredentials::of(secrets.clone(), &self.spec.name, self.spec.origin, url);
         match client {
             Some(client) if client_credentials::signs_in_by_itself(client) => {
                 client_credentials::sign_in_by_itself(url, credentials, client, Some(secrets)).await?
@@ -322,6 +322,19 @@ impl ServerSlot {
     }
 }
 
+/// Whether a server started in the box `old` may go on running now that the box is `new`: the same
+/// network and writable folders (what the project's Sandbox settings change). A box that reaches
+/// further or less far starts the server again in the new one, so a project's server never keeps
+/// the network its project's commands lost. (A secret file that appears in the project changes the
+/// box's hidden list too; that restarts nothing, as it does not for a running background command.)
+fn same_reach(old: Option<&BoxPolicy>, new: Option<&BoxPolicy>) -> bool {
+    match (old, new) {
+        (Some(old), Some(new)) => old.network == new.network && old.writable == new.writable,
+        (None, None) => true,
+        _ => false,
+    }
+}
+
 /// Every server slot of the process, by name.
 #[derive(Default)]
 pub struct McpHub {
@@ -365,8 +378,8 @@ impl McpHub {
     }
 
     /// The tools of `specs` for a session in `root`, kept as a toolset that notices when a server's
-    /// tool list changes: servers not yet running are started, all at once; a server whose entry
-    /// or project changed is replaced; servers no longer configured are closed. A server that
+    /// tool list changes: servers not yet running are started, all at once; a server whose entry,
+    /// project or box changed is replaced; servers no longer configured are closed. A server that
     /// cannot start adds no tools (its status says why).
     pub async fn toolset(&self, specs: &[ServerSpec], root: &Path, policy: Option<&BoxPolicy>) -> McpToolset {
         McpToolset::new(self.slots_for(specs, root, policy).await).await
@@ -397,7 +410,12 @@ impl McpHub {
         let mut slots = self.slots.lock().await;
         let mut closed = Vec::new();
         slots.retain(|name, slot| {
-            let keep = specs.iter().any(|spec| spec.name == *name && *spec == slot.spec && slot.root == root);
+            let keep = specs.iter().any(|spec| {
+                spec.name == *name
+                    && *spec == slot.spec
+                    && slot.root == root
+                    && same_reach(slot.policy.as_ref(), policy)
+            });
             if !keep {
                 closed.push(slot.clone());
             }
@@ -425,6 +443,31 @@ impl McpHub {
             slot.close().await;
         }
         chosen
+    }
+
+    /// The servers started for `root` whose process runs now.
+    pub async fn running_in(&self, root: &Path) -> Vec<String> {
+        let slots: Vec<Arc<ServerSlot>> =
+            self.slots.lock().await.values().filter(|slot| slot.root == root).cloned().collect();
+        let mut running = Vec::new();
+        for slot in slots {
+            if slot.pid().await.is_some() {
+                running.push(slot.name().to_owned());
+            }
+        }
+        running
+    }
+
+    /// Close the servers started for `root` (their process trees end); the next use starts them
+    /// afresh.
+    pub async fn stop_in(&self, root: &Path) {
+        let stopped: Vec<Arc<ServerSlot>> = {
+            let mut slots = self.slots.lock().await;
+            let names: Vec<String> =
+                slots.iter().filter(|(_, slot)| slot.root == root).map(|(name, _)| name.clone()).collect();
+            names.into_iter().filter_map(|name| slots.remove(&name)).collect()
+        };
+        futures::future::join_all(stopped.iter().map(|slot| slot.close())).await;
     }
 
     /// Drop the server `name`'s slot (closing it): the next use starts afresh.

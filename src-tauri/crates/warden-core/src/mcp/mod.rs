@@ -2,7 +2,8 @@
 //! (`server`), started and kept alive (`hub`, `connection`, `spawn` for stdio programs in the
 //! sandbox), what Warden answers them (`handler`; the user's model for those allowed to ask, `sampling`), and their tools offered as
 //! `mcp__<server>__<tool>` (`names`, `tool`), kept current while a session runs (`toolset`),
-//! whose results are read as the model needs (`result`). The client is the official Rust SDK,
+//! whose results are read as the model needs (`result`); what a project's own `.mcp.json` may
+//! say (`project`). The client is the official Rust SDK,
 //! `rmcp`.
 
 mod browser;
@@ -18,6 +19,7 @@ mod hub;
 pub mod jwt;
 pub mod names;
 pub mod oauth;
+pub mod project;
 pub mod resource;
 mod result;
 pub mod sampling;
@@ -34,6 +36,6 @@ pub use connection::{connect, connect_with, ClientSetup, Connection, McpError, C
 pub use handler::{Elicitation, Elicitor};
 pub use hub::{McpHub, ServerSlot, START_TIMEOUT};
 pub use result::to_output as result_output;
-pub use server::{parse_servers, specs, ConfigError, ServerSpec, Transport};
+pub use server::{entry_specs, parse_servers, specs, ConfigError, Entry, Origin, ServerSpec, Transport};
 pub use tool::McpTool;
 pub use toolset::McpToolset;

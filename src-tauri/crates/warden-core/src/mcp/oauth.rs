@@ -15,6 +15,7 @@ use rmcp::transport::auth::{
 use sha2::{Digest, Sha256};
 
 use super::connection::McpError;
+use super::server::Origin;
 use crate::secrets::{chunked, SecretStore};
 
 /// Where an HTTP server's OAuth credentials live: the keychain entry of that server at that URL
@@ -29,6 +30,17 @@ impl KeychainCredentials {
     pub fn new(store: Arc<dyn SecretStore>, server: &str, url: &str) -> Self {
         let digest = hex::encode(&Sha256::digest(url.as_bytes())[..6]);
         Self { store, account: format!("mcp-oauth/{server}/{digest}") }
+    }
+
+    /// The credentials of the server `server` of `origin` at `url`. A project's server keeps its
+    /// sign-in apart from the user's own (`project:` cannot be part of a server name): a
+    /// repository naming a server and address the user once signed in to does not get that
+    /// sign-in's tokens.
+    pub fn of(store: Arc<dyn SecretStore>, server: &str, origin: Origin, url: &str) -> Self {
+        match origin {
+            Origin::User => Self::new(store, server, url),
+            Origin::Project => Self::new(store, &format!("project:{server}"), url),
+        }
     }
 
     pub async fn has_tokens(&self) -> bool {

@@ -40,6 +40,18 @@ impl Transport {
     }
 }
 
+/// Whose entry a server comes from, which decides what it may have.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Origin {
+    /// The user's own: the settings, or one run's `--mcp-config`. The entry is used as written.
+    #[default]
+    User,
+    /// A project's approved `.mcp.json`: only what a project may say is used ([`super::project`]),
+    /// no secret from the keychain is filled in, and a program runs in the project's command box
+    /// exactly as the agent's commands do (the project's network, nothing more).
+    Project,
+}
+
 /// One server Warden can start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerSpec {
@@ -48,6 +60,15 @@ pub struct ServerSpec {
     pub tools: BTreeMap<String, McpToolChoice>,
     /// Whether it may ask for the user's model (each request asked of the user).
     pub sampling: bool,
+    /// Whose entry it is: what it may have, and the box its program runs in.
+    pub origin: Origin,
+}
+
+/// A configured entry and whose it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub config: McpServerConfig,
+    pub origin: Origin,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -121,7 +142,28 @@ impl ServerSpec {
                 }
             }
         };
-        Ok(Self { name: name.to_owned(), transport, tools: config.tools.clone(), sampling: config.sampling })
+        Ok(Self {
+            name: name.to_owned(),
+            transport,
+            tools: config.tools.clone(),
+            sampling: config.sampling,
+            origin: Origin::User,
+        })
+    }
+
+    /// The server a project's `.mcp.json` configures as `name`: what a project may say of
+    /// `config` (trimmed here, whatever the caller passed), as a project's server.
+    pub fn from_project(name: &str, config: &McpServerConfig) -> Result<Self, ConfigError> {
+        let used = super::project::trim(config).used;
+        Ok(Self { origin: Origin::Project, ..Self::from_config(name, &used)? })
+    }
+
+    /// The server `entry` configures as `name`, by whose entry it is.
+    pub fn from_entry(name: &str, entry: &Entry) -> Result<Self, ConfigError> {
+        match entry.origin {
+            Origin::User => Self::from_config(name, &entry.config),
+            Origin::Project => Self::from_project(name, &entry.config),
+        }
     }
 }
 
@@ -192,13 +234,22 @@ pub fn parse_servers(json: &str) -> Result<BTreeMap<String, McpServerConfig>, Co
     Ok(servers)
 }
 
-/// The servers to start: every enabled, valid entry. Invalid ones come back as errors by name, so
-/// the caller can show them as failed.
+/// The servers to start of the user's own entries: every enabled, valid one. Invalid ones come
+/// back as errors by name, so the caller can show them as failed.
 pub fn specs(servers: &BTreeMap<String, McpServerConfig>) -> (Vec<ServerSpec>, Vec<(String, ConfigError)>) {
+    let entries: BTreeMap<String, Entry> = servers
+        .iter()
+        .map(|(name, config)| (name.clone(), Entry { config: config.clone(), origin: Origin::User }))
+        .collect();
+    entry_specs(&entries)
+}
+
+/// [`specs`] for entries of either origin.
+pub fn entry_specs(entries: &BTreeMap<String, Entry>) -> (Vec<ServerSpec>, Vec<(String, ConfigError)>) {
     let mut ok = Vec::new();
     let mut bad = Vec::new();
-    for (name, config) in servers.iter().filter(|(_, c)| !c.disabled) {
-        match ServerSpec::from_config(name, config) {
+    for (name, entry) in entries.iter().filter(|(_, e)| !e.config.disabled) {
+        match ServerSpec::from_entry(name, entry) {
             Ok(spec) => ok.push(spec),
             Err(error) => bad.push((name.clone(), error)),
         }

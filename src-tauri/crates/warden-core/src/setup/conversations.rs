@@ -5,10 +5,12 @@
 use std::sync::Arc;
 
 use warden_protocol::{
-    CompactionInfo, ContentBlock, ConversationHit, ConversationPage, ConversationSummary, Message, Role,
+    CompactionInfo, ContentBlock, ConversationHit, ConversationPage, ConversationSummary, Message,
+    ReadOnlyHistory, Role, SavedRow,
 };
 
 use super::Engine;
+use crate::agent::compaction::Compacted;
 use crate::store::{self, ConversationStore, StoreError};
 
 pub use crate::store::read::MAX_PAGE;
@@ -23,11 +25,76 @@ pub enum ConversationError {
     Store(#[from] StoreError),
 }
 
+/// A saved conversation that cannot be read whole (a message a newer Warden wrote in a form this
+/// build does not know, a damaged row, the store busy or unopenable): it is not continued and
+/// nothing is written to it; what can be read of it is shown read-only
+/// ([`Engine::read_only_history`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "conversation {id} cannot be read whole: {reason}. It is left as it is, and nothing is written \
+to it"
+)]
+pub struct Unreadable {
+    pub id: String,
+    pub reason: String,
+}
+
+/// A saved conversation read whole: what a session continues from.
+#[derive(Debug, Clone, Default)]
+pub struct SavedConversation {
+    pub history: Vec<Message>,
+    /// The summary its model is sent in place of its older part, if compacted.
+    pub compacted: Option<Compacted>,
+}
+
 /// The store, opened once per engine (a failed open is tried again next time).
 #[derive(Default)]
 pub(super) struct OpenStore(std::sync::Mutex<Option<Arc<ConversationStore>>>);
 
 impl Engine {
+    /// The conversation saved under `id`, read whole; empty for one never saved (and for an id
+    /// that cannot name one). Refused when any of it cannot be read, or the store cannot be
+    /// opened: a session goes on only from the whole conversation, so it never saves a message
+    /// over ones it could not read.
+    pub fn saved_conversation(&self, id: &str) -> Result<SavedConversation, Unreadable> {
+        if !store::is_conversation_id(id) {
+            return Ok(SavedConversation::default());
+        }
+        let unreadable =
+            |error: &dyn std::fmt::Display| Unreadable { id: id.to_owned(), reason: error.to_string() };
+        let store = self.conversation_store().map_err(|e| unreadable(&e))?;
+        let history = store.messages(id).map_err(|e| unreadable(&e))?;
+        let compacted = store.latest_compaction(id).map_err(|e| unreadable(&e))?.map(Into::into);
+        Ok(SavedConversation { history, compacted })
+    }
+
+    /// What can be read of a saved conversation, to show it read-only: every message read, one
+    /// that could not be read marked in its place, and why it cannot be read whole (`None` when
+    /// it now can).
+    pub fn read_only_history(&self, id: &str) -> Result<ReadOnlyHistory, ConversationError> {
+        let id = checked(id)?;
+        let back = match self.conversation_store().map_err(|e| e.to_string()) {
+            Ok(store) => store.read_back(id).map_err(|e| e.to_string()),
+            Err(error) => Err(error),
+        };
+        let (back, reason) = match back {
+            Ok(back) => {
+                let reason = back.problem().map(|problem| problem.to_string());
+                (back, reason)
+            }
+            Err(reason) => (store::ReadBack::default(), Some(reason)),
+        };
+        let rows = back
+            .rows
+            .into_iter()
+            .map(|row| match row.message {
+                Ok(message) => SavedRow::Read { message, stamp: row.stamp },
+                Err(reason) => SavedRow::Unreadable { reason },
+            })
+            .collect();
+        Ok(ReadOnlyHistory { reason, rows })
+    }
+
     /// The conversation store, opened (and the older conversation files imported) on first use.
     pub fn conversation_store(&self) -> Result<Arc<ConversationStore>, ConversationError> {
         let mut open = self.store.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -55,18 +55,18 @@ impl Engine {
         let project = self.project_outside_home(project)?;
         let settings = self.settings();
         let servers = self.mcp_servers(&project, &settings, extra);
-        let (specs, bad) = crate::mcp::specs(&servers);
+        let (specs, bad) = crate::mcp::entry_specs(&servers);
         let commands_box = self.commands_box(&project, &settings);
         let mut statuses = self.mcp.statuses(&specs, &project, Some(&commands_box)).await;
         for (name, error) in bad {
             statuses.push(not_running(
                 &name,
-                &servers[&name],
+                &servers[&name].config,
                 McpServerState::Failed { error: error.to_string() },
             ));
         }
-        for (name, config) in servers.iter().filter(|(_, c)| c.disabled) {
-            statuses.push(not_running(name, config, McpServerState::Disabled));
+        for (name, entry) in servers.iter().filter(|(_, e)| e.config.disabled) {
+            statuses.push(not_running(name, &entry.config, McpServerState::Disabled));
         }
         statuses.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(statuses)
@@ -109,14 +109,14 @@ impl Engine {
     /// Forget the sign-in to the HTTP server `name` (its tokens leave the keychain).
     pub async fn mcp_sign_out(&self, name: &str) -> Result<(), McpSetupError> {
         let project = self.window_project().map_err(|e| McpSetupError::SignIn(e.to_string()))?;
-        let config = self
+        let entry = self
             .mcp_servers(&project, &self.settings(), &BTreeMap::new())
             .remove(name)
             .ok_or_else(|| McpSetupError::Unknown(name.to_owned()))?;
-        let Some(url) = config.url else {
+        let Some(url) = entry.config.url else {
             return Err(McpSetupError::SignIn("only servers reached by URL sign in".to_owned()));
         };
-        crate::mcp::oauth::KeychainCredentials::new(self.secrets.clone(), name, &url)
+        crate::mcp::oauth::KeychainCredentials::of(self.secrets.clone(), name, entry.origin, &url)
             .forget()
             .await
             .map_err(|e| McpSetupError::SignIn(e.to_string()))?;
@@ -129,7 +129,7 @@ impl Engine {
     async fn mcp_slot(&self, name: &str) -> Result<std::sync::Arc<crate::mcp::ServerSlot>, McpSetupError> {
         let project = self.window_project().map_err(|e| McpSetupError::SignIn(e.to_string()))?;
         let settings = self.settings();
-        let (specs, _) = crate::mcp::specs(&self.mcp_servers(&project, &settings, &BTreeMap::new()));
+        let (specs, _) = crate::mcp::entry_specs(&self.mcp_servers(&project, &settings, &BTreeMap::new()));
         let commands_box = self.commands_box(&project, &settings);
         self.mcp
             .slot(&specs, &project, Some(&commands_box), name)
@@ -148,6 +148,16 @@ impl Engine {
     /// forms. Without one, forms are declined and not offered.
     pub fn set_mcp_elicitor(&self, elicitor: std::sync::Arc<dyn crate::mcp::Elicitor>) {
         self.mcp.set_elicitor(elicitor);
+    }
+
+    /// The MCP servers running for `project` (a restore there stops them first).
+    pub async fn project_mcp_running(&self, project: &std::path::Path) -> Vec<String> {
+        self.mcp.running_in(project).await
+    }
+
+    /// Stop the MCP servers running for `project`; they start again when next used.
+    pub async fn stop_project_mcp(&self, project: &std::path::Path) {
+        self.mcp.stop_in(project).await;
     }
 
     /// Close every MCP server (their process trees end).

@@ -34,7 +34,7 @@ mod settings_store;
 mod tests;
 mod tools;
 
-pub use conversations::{ConversationError, MAX_PAGE};
+pub use conversations::{ConversationError, SavedConversation, Unreadable, MAX_PAGE};
 pub use mcp::McpSetupError;
 pub use project_mcp::PROJECT_MCP_FILE;
 pub use providers::default_model;
@@ -69,6 +69,18 @@ WARDEN_HOME to a folder outside the project)"
         "no model is named and the server at {server} {why}. Name one (--model, or the model in Settings)"
     )]
     NoModel { server: String, why: String },
+    #[error("the project has no .mcp.json to approve")]
+    NoProjectMcp,
+    #[error(
+        "the project's .mcp.json changed: its digest is now {now}, not {given} (the one given); \
+         nothing was approved. Look at it again (`warden mcp show`, or Settings → MCP servers) and \
+         approve what it says now"
+    )]
+    ProjectMcpChanged { given: String, now: String },
+    #[error("the project's .mcp.json cannot be used: {0}")]
+    ProjectMcpUnusable(String),
+    #[error(transparent)]
+    Unreadable(#[from] Unreadable),
 }
 
 impl SetupError {
@@ -82,7 +94,11 @@ impl SetupError {
             | Self::Sandbox(_)
             | Self::Config(_)
             | Self::Secret(_)
-            | Self::Checkpoints(_) => ErrorCode::Internal,
+            | Self::Checkpoints(_)
+            | Self::NoProjectMcp
+            | Self::ProjectMcpChanged { .. }
+            | Self::ProjectMcpUnusable(_)
+            | Self::Unreadable(_) => ErrorCode::Internal,
         }
     }
 
@@ -93,6 +109,7 @@ impl SetupError {
             Self::BadProject(_)
                 | Self::UnknownTool(_)
                 | Self::HomeInProject { .. }
+                | Self::NoProjectMcp
                 | Self::ChooseModel { .. }
                 | Self::NoModel { .. }
         )

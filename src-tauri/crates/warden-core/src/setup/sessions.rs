@@ -7,16 +7,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use warden_protocol::{
-    Event, KeyName, McpServerConfig, Message, ProviderId, Settings, ToolCategory, TrustLevel,
-};
+use warden_protocol::{Event, KeyName, McpServerConfig, ProviderId, Settings, ToolCategory, TrustLevel};
 
 use super::{Engine, SetupError};
 use crate::agent::budget::known_context_window;
 use crate::agent::{Session, SessionConfig, ToolEnvironment, ToolSource};
 use crate::checkpoint::CheckpointStore;
 use crate::containment::BoxPolicy;
-use crate::mcp::{McpTool, McpToolset};
+use crate::mcp::{Entry, McpTool, McpToolset, Origin};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::secrets::resolve_key;
@@ -79,68 +77,45 @@ impl SessionSpec {
 }
 
 impl Engine {
-    /// The history saved for a conversation (empty when there is none, or it cannot be read).
-    pub fn stored_history(&self, conversation_id: &str) -> Vec<Message> {
-        self.read_saved(conversation_id, "the conversation", |store| store.messages(conversation_id))
-    }
-
     /// When each saved message of a conversation was written and by which model (empty when there
-    /// is none, or it cannot be read).
+    /// is none, or it cannot be read: the stamps only decorate).
     pub fn stored_stamps(&self, conversation_id: &str) -> Vec<warden_protocol::MessageStamp> {
-        self.read_saved(conversation_id, "the conversation's message times", |store| {
-            store.message_stamps(conversation_id)
-        })
-    }
-
-    /// The summary a saved conversation's model is sent in place of its older part, if compacted.
-    pub fn stored_compaction(&self, conversation_id: &str) -> Option<crate::agent::compaction::Compacted> {
-        self.read_saved(conversation_id, "the conversation's compaction", |store| {
-            store.latest_compaction(conversation_id)
-        })
-        .map(Into::into)
-    }
-
-    /// `read` from the conversation store for a well-formed conversation id; nothing (the default)
-    /// for any other id, or when the store cannot be read (logged as `what` could not be read).
-    fn read_saved<T: Default>(
-        &self,
-        conversation_id: &str,
-        what: &str,
-        read: impl FnOnce(&crate::store::ConversationStore) -> Result<T, crate::store::StoreError>,
-    ) -> T {
         if !crate::store::is_conversation_id(conversation_id) {
-            return T::default();
+            return Vec::new();
         }
-        let found = self.conversation_store().and_then(|store| Ok(read(&store)?));
+        let found = self.conversation_store().and_then(|store| Ok(store.message_stamps(conversation_id)?));
         found.unwrap_or_else(|error| {
-            tracing::warn!(%error, "could not read {what}");
-            T::default()
+            tracing::warn!(%error, "could not read the conversation's message times");
+            Vec::new()
         })
     }
 
     /// Start a session for the desktop app from the settings alone. It continues the
-    /// conversation saved under this id, and saves it after every turn.
+    /// conversation saved under this id (refused when it cannot be read whole), and saves it after
+    /// every message.
     pub async fn start_session(
         &self,
         conversation_id: String,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
-        let history = self.stored_history(&conversation_id);
-        let compacted = self.stored_compaction(&conversation_id);
+        let mut saved = self.saved_conversation(&conversation_id)?;
+        // Its images are taken in again, as when they were attached (bounded; see `images`).
+        saved.history = crate::images::checked_history(saved.history).await;
         let (session, events) = self.start_session_fresh(conversation_id).await?;
-        Ok((session.with_history(history).with_compaction(compacted), events))
+        Ok((session.with_history(saved.history).with_compaction(saved.compacted), events))
     }
 
-    /// Start a session as the spec says that continues the saved conversation `id`.
+    /// Start a session as the spec says that continues the saved conversation `id` (refused when
+    /// it cannot be read whole).
     pub async fn resume(
         &self,
         mut spec: SessionSpec,
         id: &str,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
         spec.conversation_id = id.to_owned();
-        let history = self.stored_history(id);
-        let compacted = self.stored_compaction(id);
+        let mut saved = self.saved_conversation(id)?;
+        saved.history = crate::images::checked_history(saved.history).await;
         let (session, events) = self.start(spec).await?;
-        Ok((session.with_history(history).with_compaction(compacted), events))
+        Ok((session.with_history(saved.history).with_compaction(saved.compacted), events))
     }
 
     async fn start_session_fresh(
@@ -230,7 +205,10 @@ impl Engine {
         if spec.save && crate::store::is_conversation_id(&spec.conversation_id) {
             match self.conversation_store() {
                 Ok(store) => config.store = Some(store),
-                Err(error) => tracing::warn!(%error, "the conversation will not be saved"),
+                Err(error) => {
+                    tracing::warn!(%error, "the conversation will not be saved");
+                    config.not_saved = Some(error.to_string());
+                }
             }
         }
         config.project_root = Some(project);
@@ -325,7 +303,13 @@ impl Engine {
         // offered such a tool later (their lists change), so it has one.
         if enabled && (live.is_some() || can_change_files(&registry, &scope)) {
             match self.shared_store(project).await {
-                Ok(store) => env = env.with_checkpoints(store),
+                Ok(store) => {
+                    match store.hold_session(&spec.conversation_id) {
+                        Ok(hold) => env = env.with_hold(hold),
+                        Err(error) => tracing::warn!(%error, "a restore elsewhere will not see this session"),
+                    }
+                    env = env.with_checkpoints(store);
+                }
                 Err(error) => tracing::warn!(%error, "checkpoints are off for this session"),
             }
         }
@@ -353,15 +337,19 @@ impl Engine {
         project: &Path,
         settings: &Settings,
         extra: &BTreeMap<String, McpServerConfig>,
-    ) -> BTreeMap<String, McpServerConfig> {
+    ) -> BTreeMap<String, Entry> {
         let mut servers = self.approved_project_servers(project);
-        servers.extend(settings.mcp_servers.clone());
-        servers.extend(extra.clone());
+        let users = settings.mcp_servers.iter().chain(extra);
+        servers
+            .extend(users.map(|(name, config)| {
+                (name.clone(), Entry { config: config.clone(), origin: Origin::User })
+            }));
         servers
     }
 
     /// The session's MCP servers, started as needed, and their tools; stdio servers run in
-    /// `commands_box` (with the network unless their entry says otherwise). `None`: it has none.
+    /// `commands_box` (the user's with the network unless their entry says otherwise, a project's
+    /// exactly as the box is). `None`: it has none.
     async fn mcp_toolset(
         &self,
         spec: &SessionSpec,
@@ -369,7 +357,7 @@ impl Engine {
         project: &Path,
         commands_box: &BoxPolicy,
     ) -> Option<McpToolset> {
-        let (specs, bad) = crate::mcp::specs(&self.mcp_servers(project, settings, &spec.mcp_servers));
+        let (specs, bad) = crate::mcp::entry_specs(&self.mcp_servers(project, settings, &spec.mcp_servers));
         for (name, error) in bad {
             tracing::warn!(server = %name, %error, "MCP server not started");
         }

@@ -8,6 +8,14 @@
 //! once; one waits up to five seconds for the other's write.
 //!
 //! Reads go through their own connection, so a search never holds up a turn's write.
+//!
+//! A conversation is only ever written to by whoever read it whole: a message is saved at the
+//! position after the last one saved (or replaces the last, a user message that grew), and a write
+//! that would skip a position or land before saved messages is refused
+//! ([`StoreError::Diverged`]), never a reason to drop them. A row that cannot be read (a newer
+//! Warden's message in a form this build does not know, a damaged page) makes the conversation
+//! unreadable as a whole ([`ConversationStore::messages`]), and what can be read of it is shown
+//! read-only ([`ConversationStore::read_back`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -28,12 +36,16 @@ pub mod text;
 
 pub use compactions::Compaction;
 pub use import::import_json_files;
+pub use read::{ReadBack, StoredRow};
 pub use schema::SCHEMA_VERSION;
 
 /// The database's file name under Warden's data folder.
 pub const STORE_FILE: &str = "conversations.db";
 /// How long a deleted conversation can still be brought back (the window's "Undo").
 pub const UNDO_DELETE: Duration = Duration::from_secs(60);
+/// How long a read or a write waits for another process's write (a window and a `warden exec`
+/// share the store) before it fails.
+pub const BUSY_WAIT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -44,10 +56,25 @@ pub enum StoreError {
 {known}): update Warden to open it"
     )]
     Newer { found: u32, known: u32 },
-    #[error("the conversation store: {0}")]
+    #[error("the conversation store: {}", in_words(.0))]
     Sql(#[from] rusqlite::Error),
     #[error("a stored message could not be read or written: {0}")]
     Json(#[from] serde_json::Error),
+    /// A saved message could not be read: the conversation cannot be read whole.
+    #[error("message {position} cannot be read ({reason})")]
+    Unreadable {
+        /// From 1, as people count.
+        position: usize,
+        reason: String,
+    },
+    /// A write that does not follow the saved conversation: it would skip positions, or land
+    /// before messages this writer never read (another face went on with the conversation).
+    #[error(
+        "the saved conversation has {saved} messages, and this one was to be message {}: it was \
+changed elsewhere (another Warden went on with it), so this message is not saved over it",
+        .position + 1
+    )]
+    Diverged { position: usize, saved: usize },
     #[error("could not make the folder {path}: {source}")]
     Folder { path: PathBuf, source: std::io::Error },
 }
@@ -100,7 +127,7 @@ impl ConversationStore {
         };
         let reader =
             Connection::open(path).map_err(|source| StoreError::Open { path: path.to_path_buf(), source })?;
-        reader.busy_timeout(Duration::from_secs(5))?;
+        reader.busy_timeout(BUSY_WAIT)?;
         reader.pragma_update(None, "query_only", true)?;
         let store = Self { path: path.to_path_buf(), writer: Mutex::new(writer), reader: Mutex::new(reader) };
         let cutoff = now_ms().saturating_sub(i64::try_from(UNDO_DELETE.as_millis()).unwrap_or(i64::MAX));
@@ -122,9 +149,11 @@ impl ConversationStore {
         &self.path
     }
 
-    /// Records `message` as the conversation's message number `seq` (0-based) and its last: a
-    /// message already there is replaced (a user message that grew), any after it dropped. The
-    /// conversation is made on its first message, with the project it is held in.
+    /// Records `message` as the conversation's message number `seq` (0-based) and its last: after
+    /// the last saved message, or in place of it (a user message that grew). Any other position is
+    /// refused with [`StoreError::Diverged`] and nothing changes: a writer that did not read the
+    /// messages after `seq` never drops them. The conversation is made on its first message, with
+    /// the project it is held in.
     pub fn put_message(
         &self,
         id: &str,
@@ -137,6 +166,7 @@ impl ConversationStore {
 
     /// [`ConversationStore::put_message`], noting the model that wrote it (for an answer; a user
     /// message has none). A message replaced keeps the model it was first saved with when given none.
+    /// The one write of a conversation's messages besides [`ConversationStore::truncate`].
     pub fn put_message_by(
         &self,
         id: &str,
@@ -154,7 +184,7 @@ impl ConversationStore {
         let mut conn = lock(&self.writer);
         let tx = conn.transaction()?;
         let conversation = upsert_conversation(&tx, id, project_root, now)?;
-        drop_messages_from(&tx, conversation, seq + 1)?;
+        follows_the_saved(&tx, conversation, seq)?;
         let existing: Option<i64> = tx
             .prepare_cached("SELECT num FROM messages WHERE conversation = ?1 AND seq = ?2")?
             .query_row(params![conversation, seq], |row| row.get(0))
@@ -268,7 +298,7 @@ impl ConversationStore {
 fn open_writer(path: &Path) -> Result<Connection, StoreError> {
     let mut conn =
         Connection::open(path).map_err(|source| StoreError::Open { path: path.to_path_buf(), source })?;
-    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.busy_timeout(BUSY_WAIT)?;
     let mode: String = conn.pragma_update_and_check(None, "journal_mode", "wal", |row| row.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") {
         tracing::warn!(%mode, "the conversation store is not in WAL mode");
@@ -277,6 +307,41 @@ fn open_writer(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "foreign_keys", true)?;
     schema::migrate(&mut conn)?;
     Ok(conn)
+}
+
+/// Refuses (with [`StoreError::Diverged`]) to write message `seq` unless the conversation's saved
+/// messages are exactly those before it, or those up to it (the last one is replaced).
+fn follows_the_saved(tx: &Transaction<'_>, conversation: i64, seq: i64) -> Result<(), StoreError> {
+    let (count, last): (i64, Option<i64>) = tx
+        .prepare_cached("SELECT count(*), max(seq) FROM messages WHERE conversation = ?1")?
+        .query_row([conversation], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    let next = last.map_or(0, |last| last + 1);
+    let whole = count == next;
+    if whole && (seq == next || seq + 1 == next) {
+        return Ok(());
+    }
+    Err(StoreError::Diverged {
+        position: usize::try_from(seq).unwrap_or(usize::MAX),
+        saved: usize::try_from(count).unwrap_or(usize::MAX),
+    })
+}
+
+/// A database failure in words for the user (SQLite's own in brackets).
+fn in_words(error: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode as C;
+    let rusqlite::Error::SqliteFailure(failure, _) = error else { return error.to_string() };
+    let words = match failure.code {
+        C::DatabaseBusy | C::DatabaseLocked => {
+            format!("it is in use by another Warden and did not come free within {} s", BUSY_WAIT.as_secs())
+        }
+        C::DiskFull => "the disk is full".to_owned(),
+        C::SystemIoFailure => "the disk could not be read or written".to_owned(),
+        C::DatabaseCorrupt | C::NotADatabase => "the database file is damaged".to_owned(),
+        C::ReadOnly => "it can only be read, not written".to_owned(),
+        C::CannotOpen | C::PermissionDenied => "it could not be opened".to_owned(),
+        _ => return error.to_string(),
+    };
+    format!("{words} ({error})")
 }
 
 fn is_not_a_database(error: &rusqlite::Error) -> bool {

@@ -11,6 +11,64 @@ use super::{lock, text, ConversationStore, StoreError};
 /// The most conversations one page holds.
 pub const MAX_PAGE: u32 = 500;
 
+/// The most positions a gap in a conversation's sequence is filled with (a damaged `seq` could
+/// claim billions).
+const MAX_GAP: usize = 100_000;
+
+/// One saved message as read back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredRow {
+    /// Its place in the conversation, from 0.
+    pub seq: usize,
+    /// When it was written and by which model (a missing row has neither).
+    pub stamp: MessageStamp,
+    /// The message, or why it could not be read, in words.
+    pub message: Result<Message, String>,
+}
+
+/// A conversation as far as it could be read ([`ConversationStore::read_back`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReadBack {
+    pub rows: Vec<StoredRow>,
+    /// Why the read stopped before the last row, when the database failed part-way.
+    pub stopped: Option<String>,
+}
+
+impl ReadBack {
+    /// Why the conversation cannot be read whole: the first row that could not be read, or why the
+    /// read stopped; `None` when every message was read.
+    pub fn problem(&self) -> Option<StoreError> {
+        let unreadable = self.rows.iter().find_map(|row| match &row.message {
+            Ok(_) => None,
+            Err(reason) => Some(StoreError::Unreadable { position: row.seq + 1, reason: reason.clone() }),
+        });
+        unreadable.or_else(|| {
+            self.stopped.as_ref().map(|reason| StoreError::Unreadable {
+                position: self.rows.len() + 1,
+                reason: format!("the read stopped there: {reason}"),
+            })
+        })
+    }
+
+    /// Every message, or why not all of them could be read.
+    pub fn into_messages(self) -> Result<Vec<Message>, StoreError> {
+        match self.problem() {
+            Some(problem) => Err(problem),
+            // No problem: every row holds its message.
+            None => Ok(self.rows.into_iter().filter_map(|row| row.message.ok()).collect()),
+        }
+    }
+}
+
+/// Why a stored message could not be read, in words.
+fn unreadable_why(error: &serde_json::Error) -> String {
+    if error.is_data() {
+        format!("it is in a form this version of Warden does not know: a newer Warden wrote it, or it is damaged ({error})")
+    } else {
+        format!("it is damaged: its text is cut off or is not JSON ({error})")
+    }
+}
+
 /// The columns [`summary_from`] reads, in order, from `conversations` as `c`.
 pub(super) const SUMMARY_COLUMNS: &str =
     "c.id, coalesce(c.title, nullif(c.auto_title, '')), c.project_root, c.updated_at_ms, c.message_count";
@@ -34,19 +92,59 @@ pub(super) fn summary_at(row: &Row<'_>, first: usize) -> rusqlite::Result<Conver
 }
 
 impl ConversationStore {
-    /// The conversation's messages in order; empty when there is no such conversation.
+    /// The conversation's messages in order; empty when there is no such conversation. An error
+    /// when any of it cannot be read ([`StoreError::Unreadable`], or the database's own): a
+    /// conversation is continued only from the whole of it (see [`ConversationStore::read_back`]
+    /// for what can be read of one that cannot).
     pub fn messages(&self, id: &str) -> Result<Vec<Message>, StoreError> {
+        self.read_back(id)?.into_messages()
+    }
+
+    /// The conversation as far as it can be read: every row, each read message or why it could not
+    /// be read (a row in a form this build does not know, a damaged one, one missing from the
+    /// sequence), and why the read stopped early when the database failed part-way. An error only
+    /// when nothing could be read at all (the database busy past its wait, or damaged).
+    pub fn read_back(&self, id: &str) -> Result<ReadBack, StoreError> {
         let conn = lock(&self.reader);
         let mut statement = conn.prepare_cached(
-            "SELECT m.body FROM messages m JOIN conversations c ON c.num = m.conversation \
+            "SELECT m.seq, m.body, m.created_at_ms, m.model FROM messages m \
+             JOIN conversations c ON c.num = m.conversation \
              WHERE c.id = ?1 AND c.deleted_at_ms IS NULL ORDER BY m.seq",
         )?;
-        let bodies = statement.query_map([id], |row| row.get::<_, String>(0))?;
-        let mut messages = Vec::new();
-        for body in bodies {
-            messages.push(serde_json::from_str(&body?)?);
+        let mut rows = statement.query([id])?;
+        let mut back = ReadBack::default();
+        loop {
+            let row = match rows.next() {
+                Ok(Some(row)) => row,
+                Ok(None) => break,
+                // Nothing read yet: the read failed as a whole (busy, damaged). Else what came
+                // before stands, and the rest is said to be unread.
+                Err(error) if back.rows.is_empty() => return Err(error.into()),
+                Err(error) => {
+                    back.stopped = Some(StoreError::from(error).to_string());
+                    break;
+                }
+            };
+            let seq: i64 = row.get(0)?;
+            let at: i64 = row.get(2)?;
+            let stamp = MessageStamp { at_ms: u64::try_from(at).unwrap_or(0), model: row.get(3)? };
+            let seq = usize::try_from(seq).unwrap_or(usize::MAX);
+            // A position with no row: a message that was never saved, or lost.
+            while back.rows.len() < seq && back.rows.len() < MAX_GAP {
+                let missing = back.rows.len();
+                back.rows.push(StoredRow {
+                    seq: missing,
+                    stamp: MessageStamp { at_ms: 0, model: None },
+                    message: Err("it is missing from the conversation store".to_owned()),
+                });
+            }
+            let message = match row.get_ref(1)?.as_str() {
+                Ok(body) => serde_json::from_str(body).map_err(|e| unreadable_why(&e)),
+                Err(_) => Err("it is damaged: not text".to_owned()),
+            };
+            back.rows.push(StoredRow { seq, stamp, message });
         }
-        Ok(messages)
+        Ok(back)
     }
 
     /// When each of the conversation's messages was written and by which model, in order (as

@@ -42,7 +42,7 @@ fn every_block() -> Vec<Message> {
                 tool_name: "file_read".into(),
                 content: "fn main() { zanzibar(); }".into(),
                 is_error: true,
-                code: Some(warden_protocol::ToolErrorCode::UserRejected),
+                code: Some(warden_protocol::ToolErrorCode::UserRejected.into()),
                 images: vec![ToolImage { media_type: "image/png".into(), data: "iVBORw0KGgo=".into() }],
             })],
         },
@@ -91,21 +91,32 @@ fn an_answer_keeps_the_model_it_was_saved_with_and_a_users_message_has_none() {
 }
 
 #[test]
-fn a_message_put_again_is_replaced_and_those_after_it_dropped() {
+fn the_last_message_put_again_is_replaced_and_only_truncate_drops_messages() {
     let dir = tempfile::tempdir().unwrap();
     let store = store(dir.path());
     store.put_message("c1", None, 0, &Message::user_text("first")).unwrap();
     store.put_message("c1", None, 1, &assistant("one")).unwrap();
     store.put_message("c1", None, 2, &assistant("two")).unwrap();
-    store.put_message("c1", None, 1, &assistant("uno")).unwrap();
-    assert_eq!(store.messages("c1").unwrap(), vec![Message::user_text("first"), assistant("uno")]);
-    assert_eq!(store.summary("c1").unwrap().unwrap().message_count, 2);
-    // The search index follows: the replaced and dropped words are gone.
+    store.put_message("c1", None, 2, &assistant("dos")).unwrap();
+    let saved = vec![Message::user_text("first"), assistant("one"), assistant("dos")];
+    assert_eq!(store.messages("c1").unwrap(), saved);
+    // A write before the last message (a writer that never read the rest), or past the next
+    // position, is refused and changes nothing.
+    for seq in [1, 0, 4] {
+        let refused = store.put_message("c1", None, seq, &assistant("uno"));
+        assert!(
+            matches!(refused, Err(StoreError::Diverged { position, saved: 3 }) if position == seq),
+            "{seq}: {refused:?}"
+        );
+    }
+    assert_eq!(store.messages("c1").unwrap(), saved);
+    assert_eq!(store.summary("c1").unwrap().unwrap().message_count, 3);
+    // The search index follows: the replaced words are gone.
     assert!(store.search("two", 10).unwrap().is_empty());
-    assert!(store.search("one", 10).unwrap().is_empty());
-    assert_eq!(store.search("uno", 10).unwrap().len(), 1);
+    assert_eq!(store.search("dos", 10).unwrap().len(), 1);
     assert!(store.truncate("c1", 1).unwrap());
     assert_eq!(store.messages("c1").unwrap(), vec![Message::user_text("first")]);
+    assert!(store.search("one", 10).unwrap().is_empty());
     assert!(!store.truncate("c1", 5).unwrap());
 }
 

@@ -24,7 +24,8 @@ pub fn searchable(message: &Message) -> String {
             ContentBlock::ToolResult(result) => push_line(&mut out, &result.content),
             ContentBlock::Thinking { .. }
             | ContentBlock::RedactedThinking { .. }
-            | ContentBlock::Image(_) => {}
+            | ContentBlock::Image(_)
+            | ContentBlock::Unknown(_) => {}
         }
     }
     out

@@ -141,6 +141,18 @@ impl BackgroundProcesses {
         Ok((handle, pid))
     }
 
+    /// The commands still running: handle and command line.
+    pub fn running(&self) -> Vec<(String, String)> {
+        let Ok(processes) = self.processes.lock() else { return Vec::new() };
+        let mut running: Vec<(String, String)> = processes
+            .iter()
+            .filter(|(_, p)| p.state.lock().is_ok_and(|s| s.1 == CommandStatus::Running))
+            .map(|(handle, p)| (handle.clone(), p.command.clone()))
+            .collect();
+        running.sort();
+        running
+    }
+
     fn get(&self, handle: &str) -> Option<Arc<Process>> {
         self.processes.lock().ok()?.get(handle).cloned()
     }

@@ -100,6 +100,25 @@ struct Level {
     in_git: bool,
 }
 
+/// What a walk tells whoever walks: each entry, and (for those who keep a record of a whole tree,
+/// as checkpoints do) each folder entered and each one that could not be.
+pub(crate) trait Visitor {
+    /// An entry, in path order; `Break` ends the walk.
+    fn visit(&mut self, entry: Entry) -> ControlFlow<()>;
+
+    /// A folder was opened (the start included), before its entries are read.
+    fn entered(&mut self, _relative: &Path, _dir: &Dir) {}
+
+    /// A folder that is not walked: it could not be opened or verified, or it is too deep.
+    fn not_entered(&mut self, _relative: &Path, _why: String) {}
+}
+
+impl<F: FnMut(Entry) -> ControlFlow<()>> Visitor for F {
+    fn visit(&mut self, entry: Entry) -> ControlFlow<()> {
+        self(entry)
+    }
+}
+
 /// Walk `start` (a resolved directory), calling `visit` for every entry in path order until it
 /// breaks, the depth is reached or `cancel` fires.
 pub(crate) fn walk(
@@ -109,8 +128,20 @@ pub(crate) fn walk(
     cancel: &CancellationToken,
     mut visit: impl FnMut(Entry) -> ControlFlow<()>,
 ) -> Result<(), SandboxError> {
+    walk_with(workspace, start, options, cancel, &mut visit)
+}
+
+/// [`walk`] telling `visitor` also of the folders entered and not entered.
+pub(crate) fn walk_with(
+    workspace: &Workspace,
+    start: &ResolvedPath,
+    options: &WalkOptions,
+    cancel: &CancellationToken,
+    visitor: &mut impl Visitor,
+) -> Result<(), SandboxError> {
     let root = workspace.roots()[start.root].clone();
     let dir = workspace.open_dir(start)?;
+    visitor.entered(&start.relative, &dir);
     let ignores = start_ignores(workspace, start, &root, &dir);
     let in_git = start.relative.components().any(|c| is_git_dir_name(c.as_os_str()));
     let max_depth = options.max_depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
@@ -160,17 +191,31 @@ pub(crate) fn walk(
         let depth = level.depth + 1;
         let entry =
             Entry { parent: level.dir.clone(), name: name.clone(), relative: relative.clone(), file_type };
-        if visit(entry).is_break() {
+        if visitor.visit(entry).is_break() {
             return Ok(());
         }
-        if !is_dir || depth >= max_depth {
+        if !is_dir {
+            continue;
+        }
+        if depth >= max_depth {
+            if options.max_depth.is_none() {
+                visitor.not_entered(&relative, format!("more than {MAX_DEPTH} folders deep"));
+            }
             continue;
         }
         let in_git = level.in_git || is_git_dir_name(&name);
-        let Ok(child) = open_child_dir(&level.dir, &name) else { continue };
-        if workspace.verify_dir(&child, &relative, start.root).is_err() {
+        let child = match open_child_dir(&level.dir, &name) {
+            Ok(child) => child,
+            Err(error) => {
+                visitor.not_entered(&relative, error.to_string());
+                continue;
+            }
+        };
+        if let Err(why) = workspace.verify_dir(&child, &relative, start.root) {
+            visitor.not_entered(&relative, why);
             continue;
         }
+        visitor.entered(&relative, &child);
         let ignores = Arc::new(IgnoreChain {
             matchers: dir_ignores(&child, &root.join(&relative)),
             parent: Some(level.ignores.clone()),

@@ -88,7 +88,7 @@ async fn an_unanswered_confirmation_times_out_and_nothing_runs() {
             _ => None,
         })
         .collect();
-    assert_eq!(kept, vec![Some(ToolErrorCode::ApprovalTimeout)]);
+    assert_eq!(kept, vec![Some(ToolErrorCode::ApprovalTimeout.into())]);
 }
 
 #[tokio::test]

@@ -10,9 +10,9 @@ use std::process::Command;
 
 use serde_json::json;
 use warden_core::agent::TurnEnd;
-use warden_protocol::{CallChanges, ChangeStatus, ToolStatus};
+use warden_protocol::{CallChanges, ChangeStatus, ToolStatus, TrustLevel};
 
-use super::harness::{approve_all, Harness, Wire};
+use super::harness::{answer, approve_all, Harness, Run, Wire};
 use super::wire::{text, tool};
 
 const CANARY: &str = "CANARY_SECRET_7f3a91";
@@ -229,25 +229,44 @@ async fn a_restore_waits_for_no_turn_it_refuses_while_one_runs() {
     assert_eq!(run.end, TurnEnd::Completed);
 }
 
-#[tokio::test]
-async fn a_store_that_cannot_be_written_leaves_the_call_running_and_says_so() {
+/// A store that cannot take the checkpoint before a call: the call would not be undoable, so it
+/// asks — even in Autonomous, where nothing else asks — runs only on a yes, and says so.
+async fn without_a_checkpoint(answer_yes: bool) -> (Run, Harness) {
     let wire = Wire::Anthropic;
     let replies = vec![
         wire.reply(&[tool("c1", "file_write", json!({"path": "a.txt", "content": "written\n"}))], 10),
         wire.reply(&[text("done")], 10),
     ];
-    let mut h = Harness::checkpointed(wire, replies, seed, |_| {}).await;
+    let mut h = Harness::checkpointed(wire, replies, seed, |c| c.trust = TrustLevel::Autonomous).await;
     let store = h.checkpoints.clone().unwrap();
     // The store's repository becomes a file: every git of the store fails, as on a full disk.
     std::fs::remove_dir_all(store.dir().join("git")).unwrap();
     std::fs::write(store.dir().join("git"), "not a repository").unwrap();
-    let run = h.run("write", approve_all()).await;
+    let run = h.run("write", Box::new(move |c| vec![answer(&c.tool_id, answer_yes)])).await;
     assert_eq!(run.end, TurnEnd::Completed);
+    let confirms = run.confirms();
+    assert_eq!(confirms.len(), 1, "asked once, in Autonomous: {:?}", run.names());
+    let reason = confirms[0].reason.as_deref().unwrap_or_default();
+    assert!(reason.starts_with("No checkpoint could be taken before this call"), "{reason}");
+    (run, h)
+}
+
+#[tokio::test]
+async fn a_call_without_a_checkpoint_asks_first_and_runs_on_a_yes_saying_so() {
+    let (run, h) = without_a_checkpoint(true).await;
     let result = run.results()[0];
-    assert_eq!(result.status, ToolStatus::Success, "the call runs as before");
+    assert_eq!(result.status, ToolStatus::Success);
     assert_eq!(std::fs::read_to_string(h.path("a.txt")).unwrap(), "written\n");
     let changes = changes_of(result);
     assert_eq!(changes.checkpoint_id, None);
     let error = changes.error.unwrap();
     assert!(error.starts_with("No checkpoint for this change"), "{error}");
+}
+
+#[tokio::test]
+async fn a_call_without_a_checkpoint_does_not_run_on_a_no() {
+    let (run, h) = without_a_checkpoint(false).await;
+    assert_eq!(run.results()[0].status, ToolStatus::Error);
+    let now = std::fs::read_to_string(h.path("a.txt")).unwrap_or_default();
+    assert_ne!(now, "written\n", "written without a checkpoint and against the user's no");
 }

@@ -8,6 +8,7 @@ pub(crate) mod harness;
 mod images;
 mod instructions;
 mod one_path;
+mod restore_race;
 mod saved;
 mod scenarios;
 mod switch;

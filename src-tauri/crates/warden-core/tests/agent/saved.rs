@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::json;
 use warden_core::agent::TurnEnd;
 use warden_core::store::ConversationStore;
-use warden_protocol::Role;
+use warden_protocol::{Event, Role};
 
 use super::harness::{approve_all, Harness, Wire};
 use super::wire::{text, tool};
@@ -44,4 +44,42 @@ async fn each_saved_answer_names_its_model_and_every_message_has_its_time() {
 fn now_ms() -> u64 {
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
     u64::try_from(since.as_millis()).unwrap()
+}
+
+/// Messages that could not be saved are kept, said to be unsaved (`chat:saving`), and saved in
+/// their order as soon as the store takes messages again, so the store never holds a gap.
+#[tokio::test]
+async fn messages_that_could_not_be_saved_are_reported_and_saved_in_order_once_the_store_works_again() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("conversations.db");
+    let store = Arc::new(ConversationStore::open(&db).unwrap());
+    let saved = store.clone();
+    let wire = Wire::Anthropic;
+    let replies = vec![wire.reply(&[text("One.")], 100), wire.reply(&[text("Two.")], 100)];
+    let mut h = Harness::new(wire, replies, move |c| c.store = Some(saved)).await;
+    // Another connection makes every new row fail, as a full disk would.
+    let other = rusqlite::Connection::open(&db).unwrap();
+    other
+        .execute_batch("CREATE TRIGGER no_room BEFORE INSERT ON messages BEGIN SELECT RAISE(ABORT, 'no room left'); END;")
+        .unwrap();
+
+    let first = h.run("first", approve_all()).await;
+    let id = h.session.conversation_id().to_owned();
+    let told: Vec<_> =
+        first.events.iter().filter_map(|e| if let Event::Saving(s) = e { Some(s) } else { None }).collect();
+    assert_eq!(told.len(), 1, "said once, not for every message: {told:?}");
+    assert!(
+        !told[0].saved && told[0].reason.as_deref().is_some_and(|r| r.contains("no room left")),
+        "{told:?}"
+    );
+    assert!(store.messages(&id).unwrap().is_empty(), "nothing was saved");
+
+    other.execute_batch("DROP TRIGGER no_room;").unwrap();
+    let second = h.run("second", approve_all()).await;
+    let told: Vec<_> =
+        second.events.iter().filter_map(|e| if let Event::Saving(s) = e { Some(s) } else { None }).collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(told[0].saved && told[0].reason.is_none(), "{told:?}");
+    assert_eq!(store.messages(&id).unwrap(), h.session.history(), "the whole conversation, in order");
+    assert_eq!(h.session.history().len(), 4);
 }

@@ -1,6 +1,7 @@
 //! The checkpoint store on its own: what its watcher says agrees with looking at every file, the
 //! retention policy, diffs of one file.
 
+mod hostile;
 mod patch;
 mod retention;
 mod watcher;

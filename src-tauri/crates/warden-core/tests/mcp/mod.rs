@@ -7,12 +7,13 @@ mod engine;
 mod issuer;
 mod lifecycle;
 mod oauth;
+mod project;
 mod transports;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use warden_core::mcp::{ServerSpec, Transport};
+use warden_core::mcp::{Origin, ServerSpec, Transport};
 use warden_testkit::mcp::server_bin;
 
 /// `mcp-server-everything stdio` as a configured server.
@@ -32,6 +33,7 @@ pub fn stdio(name: &str, command: &str, args: &[&str], env: BTreeMap<String, Str
         },
         tools: BTreeMap::new(),
         sampling: false,
+        origin: Origin::User,
     }
 }
 
@@ -41,6 +43,7 @@ pub fn http(name: &str, url: &str) -> ServerSpec {
         transport: Transport::Http { url: url.to_owned(), headers: BTreeMap::new(), oauth: None },
         tools: BTreeMap::new(),
         sampling: false,
+        origin: Origin::User,
     }
 }
 

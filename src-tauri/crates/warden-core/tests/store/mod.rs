@@ -1,1 +1,2 @@
 mod crash;
+mod unreadable;

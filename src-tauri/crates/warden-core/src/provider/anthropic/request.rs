@@ -225,5 +225,7 @@ fn block_value(role: Role, block: &ContentBlock) -> Option<Block<'_>> {
             source: ImageSource { kind: "base64", media_type: &image.media_type, data: &image.data },
         }),
         ContentBlock::Image(_) => None,
+        // The session puts a note in its place before a request is made (`agent::newer`).
+        ContentBlock::Unknown(_) => None,
     }
 }

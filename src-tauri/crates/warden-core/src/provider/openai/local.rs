@@ -12,8 +12,8 @@ use warden_protocol::{StopReason, Usage};
 
 use super::request::Body;
 use crate::provider::common::{generate_call_id, join_url};
-use crate::provider::http::{classify_http_error, shared_client};
-use crate::provider::transport::{ChunkResult, Transport};
+use crate::provider::http::shared_client;
+use crate::provider::transport::{answer_body, ChunkResult, Transport};
 use crate::provider::{ChunkStream, StreamChunk};
 
 /// The request of a stream, not streamed: what is sent again when the stream's body held no
@@ -95,20 +95,15 @@ async fn ask_unstreamed(
             send().await.ok()?.ok()?
         }
     };
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = tokio::time::timeout(transport.idle_timeout, response.bytes()).await.ok()?.ok()?;
-    if !status.is_success() {
-        tracing::info!(%status, "the stream was empty; asked without streaming, the server refused");
-        let key = transport.key.as_ref();
-        return Some(vec![Err(classify_http_error(
-            &transport.label,
-            status.as_u16(),
-            &headers,
-            &bytes,
-            key,
-        ))]);
-    }
+    // Read as any answer is: at most Warden's limit, and a refusal classified from its first bytes.
+    let read = answer_body(transport, response, "answer (not streamed)");
+    let bytes = match tokio::time::timeout(transport.idle_timeout, read).await.ok()? {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            tracing::info!(%error, "the stream was empty; asked without streaming, the server refused");
+            return Some(vec![Err(error)]);
+        }
+    };
     tracing::info!("the stream was empty; asked without streaming, the server answered");
     whole_answer(&serde_json::from_slice(&bytes).ok()?)
 }

@@ -12,9 +12,9 @@ use futures::stream;
 use serde::Deserialize;
 
 use super::common::{encode_body, join_url};
-use super::http::{classify_http_error, note_key_verdict, shared_client};
+use super::http::{note_key_verdict, shared_client};
 use super::learned::is_local_or_private;
-use super::transport::{network_error, stream_request, Transport};
+use super::transport::{answer_body, network_error, stream_request, Transport};
 use super::{
     ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderOptions, LOOKUP_TIME,
 };
@@ -55,10 +55,7 @@ impl OpenAiProvider {
         let client = shared_client().ok()?;
         let read = async {
             let response = self.authorized(client.get(url)).send().await.ok()?;
-            if !response.status().is_success() {
-                return None;
-            }
-            serde_json::from_slice(&response.bytes().await.ok()?).ok()
+            serde_json::from_slice(&answer_body(&self.transport, response, "answer").await.ok()?).ok()
         };
         tokio::time::timeout(LOOKUP_TIME, read).await.ok()?
     }
@@ -129,7 +126,13 @@ impl Provider for OpenAiProvider {
             tracing::debug!(status = %response.status(), "the tools probe was refused");
             return None;
         }
-        let body = tokio::time::timeout(self.transport.idle_timeout, response.bytes()).await.ok()?.ok()?;
+        let body = tokio::time::timeout(
+            self.transport.idle_timeout,
+            answer_body(&self.transport, response, "answer to the tools probe"),
+        )
+        .await
+        .ok()?
+        .ok()?;
         let verdict = local::probe_verdict(&serde_json::from_slice(&body).ok()?);
         tracing::info!(%model, ?verdict, "asked the server whether it honours native tools");
         verdict
@@ -181,12 +184,7 @@ impl Provider for OpenAiProvider {
             .map_err(|e| network_error(&self.transport, &e))?;
         let status = response.status();
         note_key_verdict(self.transport.key.as_ref(), status.as_u16());
-        let headers = response.headers().clone();
-        let body = response.bytes().await.map_err(|e| network_error(&self.transport, &e))?;
-        if !status.is_success() {
-            let key = self.transport.key.as_ref();
-            return Err(classify_http_error(&self.transport.label, status.as_u16(), &headers, &body, key));
-        }
+        let body = answer_body(&self.transport, response, "model list").await?;
         let page: Page = serde_json::from_slice(&body).map_err(|e| {
             ProviderError::invalid_response(format!(
                 "{}'s model list could not be read ({e}).",
