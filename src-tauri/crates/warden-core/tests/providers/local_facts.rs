@@ -185,3 +185,72 @@ async fn two_answers_in_a_row_that_write_the_call_as_text_switch_to_the_text_pro
     assert!(chats[1].body.get("tools").is_some() && chats[2].body.get("tools").is_none());
     assert_eq!(store.tools(&url, "m").unwrap().decided_by, ToolsDecidedBy::TextBlocks);
 }
+
+/// `chatml-function-calling` cannot stream a call the model chose itself: the streamed request
+/// gets `200` and no byte of body (recorded). Warden asks once more without streaming, and the
+/// call the server then answers with (recorded) arrives whole, as a call, not as a failure.
+#[tokio::test]
+async fn a_call_the_server_cannot_stream_arrives_whole_when_asked_again_without_streaming() {
+    let server = RoutedServer::start(|r: &Recorded| {
+        if r.body["stream"] == true {
+            Reply::sse(fixture("openai_compat/llama_cpp_python_auto_tool_call_stream.sse"), Split::Whole)
+        } else {
+            Reply::json(fixture("openai_compat/llama_cpp_python_whole_tool_call.json"))
+        }
+    })
+    .await;
+    let url = format!("{}/v1", server.url);
+    // Tools chosen native in Settings: no probe, so the only request not streamed is the second ask.
+    let store = Arc::new(Kept::default());
+    store.remember_tools(
+        &url,
+        "m",
+        ToolsDecision { native: true, decided_by: ToolsDecidedBy::User, reason: "chosen in Settings".into() },
+    );
+    let provider = build_provider(ProviderKind::OpenAi, with_store(&url, store));
+    let c = collect(provider.stream(request("m"))).await;
+    assert!(c.error.is_none(), "{:?}", c.error);
+    assert_eq!(c.calls.len(), 1, "{:?}", c.chunks);
+    assert_eq!(c.calls[0].name, "file_read");
+    assert_eq!(
+        c.calls[0].input.as_ref().unwrap()["path"],
+        "/Users/michael.johnson/Desktop/Projects/10_25-README.md"
+    );
+    assert_eq!(c.stop_reason, Some(warden_protocol::StopReason::ToolUse));
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "streamed, then once not streamed");
+    assert_eq!(
+        (requests[0].body["stream"].as_bool(), requests[1].body["stream"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert!(requests[1].body.get("stream_options").is_none(), "{}", requests[1].body);
+    assert_eq!(requests[1].body["messages"], requests[0].body["messages"]);
+    assert_eq!(requests[1].body["tools"], requests[0].body["tools"]);
+}
+
+/// A model that writes a long answer whole may stay silent past the idle timeout when asked
+/// again without streaming: the error says that, not only that the stream was empty.
+#[tokio::test]
+async fn a_second_ask_that_stays_silent_is_said_to_have_timed_out() {
+    let server = RoutedServer::start(|r: &Recorded| {
+        if r.body["stream"] == true {
+            Reply::sse(fixture("openai_compat/llama_cpp_python_auto_tool_call_stream.sse"), Split::Whole)
+        } else {
+            Reply::Stall { content_type: "application/json".into(), prefix: Vec::new() }
+        }
+    })
+    .await;
+    let url = format!("{}/v1", server.url);
+    let mut options = settings(&url);
+    options.idle_timeout = std::time::Duration::from_millis(300);
+    let provider = build_provider(ProviderKind::OpenAi, options);
+    let c = collect(provider.stream(simple_request("m"))).await;
+    let error = c.expect_error();
+    assert_eq!(error.category, warden_core::provider::ErrorCategory::IdleTimeout, "{error:?}");
+    assert!(
+        error.message.contains("empty stream")
+            && error.message.contains("without streaming, it sent nothing for 0.3 s"),
+        "{}",
+        error.message
+    );
+}

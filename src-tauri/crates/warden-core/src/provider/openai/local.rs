@@ -14,7 +14,7 @@ use super::request::Body;
 use crate::provider::common::{generate_call_id, join_url};
 use crate::provider::http::shared_client;
 use crate::provider::transport::{answer_body, ChunkResult, Transport};
-use crate::provider::{ChunkStream, StreamChunk};
+use crate::provider::{ChunkStream, ErrorCategory, ProviderError, StreamChunk};
 
 /// The request of a stream, not streamed: what is sent again when the stream's body held no
 /// event. llama-cpp-python answers `200` and then nothing when a request does not fit the context
@@ -55,10 +55,7 @@ pub(crate) fn unstreamed_when_empty(
                 async move {
                     match (item, ask) {
                         (Err(error), Some((transport, base_url, body))) => {
-                            match ask_unstreamed(&transport, &base_url, body).await {
-                                Some(answer) => answer,
-                                None => vec![Err(error)],
-                            }
+                            ask_unstreamed(&transport, &base_url, body, error).await
                         }
                         (item, _) => vec![item],
                     }
@@ -68,14 +65,32 @@ pub(crate) fn unstreamed_when_empty(
     )
 }
 
-/// The request sent without streaming: the answer as chunks, or the server's error; `None` when
-/// it could not be asked or its answer could not be read (the empty stream stays the failure).
+/// The request sent without streaming: the answer as chunks, or the server's error. When that
+/// second ask fails too, `empty` (the empty stream's error) is the failure, saying what became of
+/// the second ask: a model that writes a long answer whole may take longer than the idle timeout,
+/// and "an empty stream" alone would hide that.
 async fn ask_unstreamed(
     transport: &Transport,
     base_url: &str,
     body: bytes::Bytes,
-) -> Option<Vec<ChunkResult>> {
-    let client = shared_client().ok()?;
+    empty: ProviderError,
+) -> Vec<ChunkResult> {
+    let failed = |category: ErrorCategory, what: String| {
+        let mut error = empty.clone();
+        error.category = category;
+        error.message = format!("{} Asked once more without streaming, it {what}.", empty.message);
+        vec![Err(error)]
+    };
+    let silent = || {
+        failed(
+            ErrorCategory::IdleTimeout,
+            format!(
+                "sent nothing for {} s (a long answer written whole by a slow model), so the request was stopped",
+                transport.idle_timeout.as_secs_f64()
+            ),
+        )
+    };
+    let Ok(client) = shared_client() else { return vec![Err(empty)] };
     let send = || {
         let mut request = client
             .post(join_url(base_url, "chat/completions"))
@@ -88,24 +103,33 @@ async fn ask_unstreamed(
     };
     // The server closes the connection the empty stream came on; the client may hand that one out
     // again before it sees the close, so a failed send is made once more, on a new connection.
-    let response = match send().await.ok()? {
-        Ok(response) => response,
-        Err(error) => {
+    let response = match send().await {
+        Ok(Ok(response)) => response,
+        Ok(Err(error)) => {
             tracing::debug!(%error, "asking again without streaming: sending once more");
-            send().await.ok()?.ok()?
+            match send().await {
+                Ok(Ok(response)) => response,
+                Ok(Err(error)) => return failed(empty.category, format!("could not be reached ({error})")),
+                Err(_) => return silent(),
+            }
         }
+        Err(_) => return silent(),
     };
     // Read as any answer is: at most Warden's limit, and a refusal classified from its first bytes.
     let read = answer_body(transport, response, "answer (not streamed)");
-    let bytes = match tokio::time::timeout(transport.idle_timeout, read).await.ok()? {
-        Ok(bytes) => bytes,
-        Err(error) => {
+    let bytes = match tokio::time::timeout(transport.idle_timeout, read).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(error)) => {
             tracing::info!(%error, "the stream was empty; asked without streaming, the server refused");
-            return Some(vec![Err(error)]);
+            return vec![Err(error)];
         }
+        Err(_) => return silent(),
     };
     tracing::info!("the stream was empty; asked without streaming, the server answered");
-    whole_answer(&serde_json::from_slice(&bytes).ok()?)
+    match serde_json::from_slice(&bytes).ok().as_ref().and_then(whole_answer) {
+        Some(chunks) => chunks,
+        None => failed(empty.category, "answered with something that is not a chat completion".to_owned()),
+    }
 }
 
 /// A `chat.completion` answer (not streamed) as the chunks a stream of it would have given.
