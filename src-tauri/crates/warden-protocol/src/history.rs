@@ -258,6 +258,7 @@ mod tests {
                 name: "bash".into(),
                 input: serde_json::json!({"command": "ls"}),
                 raw_arguments: None,
+                written: None,
             }),
             ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: "t1".into(),
