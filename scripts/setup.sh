@@ -18,6 +18,9 @@ APT_PACKAGES=(
   xz-utils procps
   # the box every command runs in, and what its escape tests drive
   bubblewrap python3
+  # the live tests' local model server: llama-cpp-python built from PyPI's source package
+  # (tests/local-llm/prepare.sh; the C++ compiler comes with build-essential)
+  cmake python3-venv
   # benchmarks
   ripgrep hyperfine time
 )

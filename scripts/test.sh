@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every Warden test: Rust (unit, integration, the real keychain under D-Bus), the generated
+# Runs every Warden test: Rust (unit, integration, the real keychain under D-Bus, the live tests
+# against a real local model server), the generated
 # bindings check, formatting and lints, the UI (typecheck + vitest), the end-to-end specs in
 # the real window under Xvfb, and the installed app (its .deb installed, updated and removed).
 # Installs what it needs first (scripts/setup.sh). Stops at the first
@@ -51,6 +52,11 @@ run env XDG_DATA_HOME="$KEYRING_HOME" dbus-run-session -- sh -c '
   echo -n warden-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
   cargo test --workspace --locked --features warden-desktop/custom-protocol -- --ignored keychain --test-threads=1'
 rm -rf "$KEYRING_HOME"
+
+step "live: warden exec against a real local model server (llama-cpp-python + SmolLM2-135M)"
+# Built once outside the repository (~/.cache/warden-test), reused after; the same cargo flags as
+# above, so the test binary is not compiled again.
+run env LOCAL_LLM_CARGO="cargo test --workspace --locked ${FEATURES[*]}" bash "$ROOT/tests/local-llm/run.sh"
 
 cd "$ROOT"
 step "MCP conformance suite, client scenarios (known gaps in tests/mcp/conformance-baseline.yml)"

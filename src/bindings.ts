@@ -525,6 +525,17 @@ export type KeyStatus = {
 	lastCheck?: KeyCheck | null,
 };
 
+/**  What Warden found out about one model of one server, kept between conversations. */
+export type LearnedModel = {
+	/**  The server's base URL as the provider uses it (`http://127.0.0.1:8080/v1`). */
+	baseUrl: string,
+	model: string,
+	/**  How tools are offered to this model; `None` until something decided it. */
+	tools?: ToolsDecision | null,
+	/**  The context window the server revealed when a request overflowed it (it reported none). */
+	contextWindow?: number | null,
+};
+
 /**  A file a snapshot could not take. */
 export type LeftOutFile = {
 	/**  Relative to the project root, `/`-separated; a folder ends in `/`. */
@@ -1019,6 +1030,12 @@ export type Settings = {
 	compactAtPercent?: number,
 	/**  Whether and where the installed app looks for a newer version of itself. */
 	updates?: UpdateSettings,
+	/**
+	 *  What Warden found out about models of servers that do not say (local servers above all):
+	 *  how tools reach them and how large their context is. One entry per (base URL, model);
+	 *  Settings → Providers shows them and the user can change or remove each.
+	 */
+	learnedModels?: LearnedModel[],
 };
 
 /**  Whether the settings in use are the file as Warden wrote it (see `warden_core::config`). */
@@ -1056,7 +1073,13 @@ export type StreamEnd = {
 	conversationId: string,
 	messageId: string,
 	stopReason: StopReason,
-	usage: Usage,
+	/**  The tokens the provider counted; `None` when it reported none (many local servers). */
+	usage: Usage | null,
+	/**
+	 *  When the provider reported no usage: the context in use after this message, estimated
+	 *  from the size of what was sent and written (JSON length / 4).
+	 */
+	estimatedContextTokens?: number | null,
 	/**  True when the message was cut short (cancelled or failed mid-way). */
 	partial: boolean,
 };
@@ -1071,10 +1094,11 @@ export type StreamStart = {
 	provider: string,
 	model: string,
 	/**
-	 *  The context window the engine budgets this conversation with, in tokens (the model's
-	 *  known window, the user's setting, or the engine's fallback).
+	 *  The context window the engine budgets this conversation with, in tokens: the user's
+	 *  setting, what the server said (or showed when a request overflowed it), or the engine's
+	 *  table of known models. `None`: nobody has said, so nothing is budgeted against it yet.
 	 */
-	contextWindow: number,
+	contextWindow: number | null,
 };
 
 /**  `chat:stream-start`: an assistant message begins. */
@@ -1269,6 +1293,32 @@ export type ToolUse = {
 	 *  (OpenAI `function.arguments`). `None` when it was not a string on the wire.
 	 */
 	rawArguments: string | null,
+	/**
+	 *  A call the model wrote as text (the text tool protocol) that could not be read: the block
+	 *  exactly as the model wrote it. It goes back to the model as written, beside the reason it
+	 *  could not be read, never as a tidied call the model did not make.
+	 */
+	written?: string | null,
+};
+
+/**  Who chose how tools reach a model. */
+export type ToolsDecidedBy = 
+/**  A one-time request that asked the model to call a tool (local and private servers only). */
+"probe" | 
+/**  The model answered twice in a row with a text tool block instead of a native call. */
+"textBlocks" | 
+/**  The server refused a request's tools. */
+"refusal" | 
+/**  The user, in Settings. */
+"user";
+
+/**  Whether a model gets native tool definitions or the tools described in its prompt, and why. */
+export type ToolsDecision = {
+	/**  `false`: the text tool protocol (the tools described in the prompt). */
+	native: boolean,
+	decidedBy: ToolsDecidedBy,
+	/**  What was seen, in words for the user. */
+	reason: string,
 };
 
 /**  How much the user lets the agent do without asking. */

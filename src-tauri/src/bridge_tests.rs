@@ -60,7 +60,8 @@ fn end() -> Event {
         conversation_id: "c1".into(),
         message_id: "m".into(),
         stop_reason: StopReason::EndTurn,
-        usage: Usage::default(),
+        usage: Some(Usage::default()),
+        estimated_context_tokens: None,
         partial: false,
     })
 }

@@ -42,6 +42,7 @@ export type {
   KeyName,
   KeyCheck,
   KeyStatus,
+  LearnedModel,
   McpElicit,
   McpIgnoredField,
   McpServerConfig,

@@ -64,6 +64,11 @@ export const TID = {
   chatErrorAction: "chat-error-action",
   contextGauge: "context-gauge", // + data-used, data-window
   costLabel: "cost-label",
+  usageNotReported: "usage-not-reported",
+  learnedModel: "learned-model", // Settings → Providers: one model Warden found out about; + data-model
+  learnedTools: "learned-tools", // how tools reach it, and why
+  learnedToolsSwitch: "learned-tools-switch", // native tools again / describe them in the prompt
+  learnedForget: "learned-forget",
   compactionDivider: "compaction-divider", // where the model's summary begins; + data-summarized
   compactNow: "compact-now", // "Compact now" beside the context gauge
   compactError: "compact-error", // why it did not compact

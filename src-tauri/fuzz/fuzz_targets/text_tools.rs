@@ -26,6 +26,10 @@ fn normalized(chunks: Vec<StreamChunk>) -> Vec<String> {
                     }
                     StreamChunk::ToolCallDelta { partial_json, .. } => format!("delta {calls} {partial_json}"),
                     StreamChunk::ToolCallEnd { .. } => format!("end {calls}"),
+                    StreamChunk::ToolCallUnreadable { tool_name, written, reason, .. } => {
+                        calls += 1;
+                        format!("unreadable {calls} {tool_name} {written} {reason}")
+                    }
                     other => format!("{other:?}"),
                 };
                 out.push(shown);

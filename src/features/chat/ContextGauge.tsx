@@ -1,5 +1,5 @@
 import type { Conversation } from "../../shared/store/types";
-import { assistantMessages, contextTokens } from "../../shared/store/selectors";
+import { assistantMessages, contextTokens, usageNotReported } from "../../shared/store/selectors";
 import { lastUsageMessage } from "../../shared/store/compaction";
 import { formatCost, formatTokens } from "../../shared/format";
 import { TID } from "../../shared/testids";
@@ -29,11 +29,22 @@ function contextInUse(c: Conversation): number {
   return contextTokens(c);
 }
 
-/** Context used against the window the engine budgets with, and the running cost. */
+/**
+ * Context used against the window the engine budgets with, and the running cost. A server that
+ * reports no usage shows the engine's estimate, said as such; a window nobody has said is
+ * "unknown" (the engine learns it from the server's answer when a request overflows it).
+ */
 export function ContextGauge({ conversation }: { conversation: Conversation }) {
   const used = contextInUse(conversation);
   const window = conversation.contextWindow;
   const cost = conversationCost(conversation);
+  const estimated = usageNotReported(conversation);
+  const amount = `${estimated ? "≈ " : ""}${formatTokens(used)}`;
+  const notReported = estimated && (
+    <span className="gauge-note" data-testid={TID.usageNotReported}>
+      usage not reported, estimated
+    </span>
+  );
   // Nothing to show yet: keep the row, so the first figures do not resize the transcript above
   // (which costs a relayout of every message in the middle of a stream).
   if (used === 0 && cost === null) return <div className="gauge" aria-hidden="true" />;
@@ -51,12 +62,13 @@ export function ContextGauge({ conversation }: { conversation: Conversation }) {
             aria-label="Context used"
           />
           <span className="gauge-label">
-            {formatTokens(used)} / {formatTokens(window)} tokens ({Math.round(ratio * 100)}%)
+            {amount} / {formatTokens(window)} tokens ({Math.round(ratio * 100)}%)
           </span>
         </>
       ) : (
-        <span className="gauge-label">{formatTokens(used)} tokens</span>
+        <span className="gauge-label">{amount} tokens · context window unknown</span>
       )}
+      {notReported}
       {cost !== null && (
         <span className="gauge-cost" data-testid={TID.costLabel}>
           {formatCost(cost)}

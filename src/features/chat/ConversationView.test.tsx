@@ -293,4 +293,16 @@ describe("ConversationView", () => {
     expect(gauge).toHaveTextContent("(37%)");
     expect(screen.queryByTestId(TID.costLabel)).toBeNull();
   });
+
+  it("says usage was not reported, shows the engine's estimate, and a window nobody has said as unknown", async () => {
+    renderView();
+    // llama-cpp-python: no usage in the stream, no context size anywhere.
+    await send("chat:stream-start", { provider: "openai", model: "smollm2", contextWindow: null });
+    await send("chat:stream-end", { stopReason: "end_turn", usage: null, estimatedContextTokens: 1234, partial: false });
+    const gauge = screen.getByTestId(TID.contextGauge);
+    await waitFor(() => expect(gauge).toHaveAttribute("data-used", "1234"));
+    expect(gauge).toHaveTextContent("≈ 1.2k tokens · context window unknown");
+    expect(screen.getByTestId(TID.usageNotReported)).toHaveTextContent("usage not reported");
+    expect(gauge).not.toHaveTextContent(/\b0 tokens/);
+  });
 });

@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { api, type KeyCheck, type ProviderId, type ProviderSettings } from "../../shared/ipc";
+import { api, type KeyCheck, type LearnedModel, type ProviderId, type ProviderSettings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { KeyField } from "./KeyField";
+import { LearnedModels } from "./LearnedModels";
 import { ModelPicker } from "./ModelPicker";
 import { DEFAULT_OLLAMA_URL, PROVIDER_LABELS, keyNameOf } from "./settingsModel";
 import { messageOf } from "../../shared/format";
@@ -25,6 +26,8 @@ export function ProviderSection({
   onChange,
   onKeysChanged,
   beforeUse,
+  learned = [],
+  onLearnedChange = () => {},
 }: {
   provider: ProviderId;
   settings: ProviderSettings;
@@ -37,6 +40,9 @@ export function ProviderSection({
   onKeysChanged: () => void;
   /** Writes pending edits, so "Load models" and "Test connection" both use what the user sees. */
   beforeUse: () => Promise<void>;
+  /** Every model Warden found out about (all servers); the section shows its own server's. */
+  learned?: LearnedModel[];
+  onLearnedChange?: (next: LearnedModel[]) => void;
 }) {
   const [test, setTest] = useState<Test>({ state: "idle" });
   const keyName = keyNameOf(provider);
@@ -90,6 +96,7 @@ export function ProviderSection({
           onChange({ model, contextWindow: entry?.contextWindow ?? null })
         }
       />
+      <LearnedModels provider={provider} baseUrl={settings.baseUrl} all={learned} onChange={onLearnedChange} />
       <div className="provider-test">
         <button type="button" data-testid={TID.testConnection[provider]} disabled={test.state === "running"} onClick={() => void runTest()}>
           {test.state === "running" ? "Testing…" : "Test connection"}

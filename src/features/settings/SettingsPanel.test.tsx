@@ -207,6 +207,43 @@ describe("SettingsPanel", () => {
     expect(screen.getByTestId(TID.settingsSaved)).toHaveTextContent("Saved ✓");
   });
 
+  it("shows what Warden found out about a local server's models, and undoes it", async () => {
+    const url = "http://127.0.0.1:8080/v1";
+    const initial = {
+      ...SETTINGS,
+      providers: { openai_compatible: { baseUrl: url, model: "smollm2" } },
+      learnedModels: [
+        {
+          baseUrl: url,
+          model: "smollm2",
+          tools: { native: false, decidedBy: "probe", reason: "asked to call a tool, the model answered in text" },
+          contextWindow: 2048,
+        },
+        { baseUrl: "http://10.0.0.9:8000/v1", model: "other", tools: null, contextWindow: 4096 },
+      ],
+    } as Settings;
+    let saved: Settings | null = null;
+    render(<Harness initial={initial} onSaved={(s) => (saved = s)} />);
+    const section = screen.getByTestId(TID.providerSection.openai_compatible);
+    const entries = within(section).getAllByTestId(TID.learnedModel);
+    expect(entries.map((e) => e.getAttribute("data-model"))).toEqual(["smollm2"]);
+    expect(within(entries[0]!).getByTestId(TID.learnedTools)).toHaveTextContent(
+      "Tools described in the prompt (Warden asked the model to call a tool once: asked to call a tool, the model answered in text)",
+    );
+    expect(entries[0]).toHaveTextContent("Context window 2.0k tokens");
+    // Undo: native tools again, as the user's own choice, which Warden then keeps.
+    await userEvent.click(within(entries[0]!).getByTestId(TID.learnedToolsSwitch));
+    await settled();
+    const sent = callsOf("settings_set").at(-1)?.settings as Settings;
+    expect(sent.learnedModels?.[0]?.tools).toEqual({ native: true, decidedBy: "user", reason: "chosen in Settings" });
+    expect(within(section).getByTestId(TID.learnedTools)).toHaveTextContent("Native tool calls (your choice)");
+    // Forget: the entry goes, the other server's stays.
+    await userEvent.click(within(section).getByTestId(TID.learnedForget));
+    await settled();
+    expect(within(section).queryByTestId(TID.learnedModel)).toBeNull();
+    expect((saved as Settings | null)?.learnedModels?.map((m) => m.model)).toEqual(["other"]);
+  });
+
   it("shows the result of a connection test, success and failure", async () => {
     // The command answers nothing on success, as the Rust side does.
     mock({ provider_test: (a) => (a.provider === "ollama" ? null : Promise.reject("401: invalid x-api-key")) });

@@ -150,6 +150,8 @@ export function SettingsPanel({
             onChange={(patch) => edit(setProvider(draft, p, patch))}
             onKeysChanged={refreshKeys}
             beforeUse={persist}
+            learned={draft.learnedModels}
+            onLearnedChange={(learnedModels) => edit({ ...draft, learnedModels })}
           />
         ))}
       </section>

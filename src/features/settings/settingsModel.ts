@@ -1,6 +1,6 @@
 // Pure helpers over the Settings type from the bindings: defaults, per-provider and per-project
 // edits, and whether a provider is usable. Settings never hold a key (see KeyField).
-import type { KeyCheck, KeyName, KeyStatus, ModelEntry, ProviderId, ProviderSettings, Settings, ToolPermissions, TrustLevel } from "../../shared/ipc";
+import type { KeyCheck, KeyName, KeyStatus, LearnedModel, ModelEntry, ProviderId, ProviderSettings, Settings, ToolPermissions, TrustLevel } from "../../shared/ipc";
 
 export const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai", "openai_compatible", "ollama"];
 
@@ -17,6 +17,23 @@ export function keyNameOf(p: ProviderId): KeyName | null {
 }
 
 export const DEFAULT_OLLAMA_URL = "http://localhost:11434";
+
+/** The address each provider talks to when its base URL is left empty (as the engine has them). */
+const DEFAULT_BASE_URLS: Record<ProviderId, string | null> = {
+  anthropic: "https://api.anthropic.com",
+  openai: "https://api.openai.com/v1",
+  openai_compatible: null,
+  ollama: DEFAULT_OLLAMA_URL,
+};
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+/** The learned models of the server a provider talks to (its base URL, or its default). */
+export function learnedAt(all: LearnedModel[], provider: ProviderId, baseUrl: string | null | undefined): LearnedModel[] {
+  const url = baseUrl?.trim() || DEFAULT_BASE_URLS[provider];
+  if (!url) return [];
+  return all.filter((entry) => trimSlash(entry.baseUrl) === trimSlash(url));
+}
 
 export const TRUST_LEVELS: { level: TrustLevel; label: string; explain: string }[] = [
   { level: "supervised", label: "Supervised", explain: "Every tool call waits for your approval, even reading a file." },
@@ -41,6 +58,7 @@ export function withDefaults(s: Settings): Settings {
     searxngUrl: s.searxngUrl ?? "http://localhost:8080",
     theme: s.theme ?? "system",
     globalInstructions: s.globalInstructions ?? "",
+    learnedModels: s.learnedModels ?? [],
   };
 }
 

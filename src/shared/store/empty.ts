@@ -27,6 +27,7 @@ export function emptyAssistant(id: string): AssistantMessage {
     segments: [],
     streaming: true,
     usage: null,
+    estimatedContext: null,
     stopReason: null,
     partial: false,
     errors: [],

@@ -231,6 +231,7 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
           errors: withoutRetrying(m.errors),
           streaming: false,
           usage: e.usage ?? null,
+          estimatedContext: e.usage ? null : (e.estimatedContextTokens ?? null),
           stopReason: e.stopReason,
           partial: !!e.partial,
         }));

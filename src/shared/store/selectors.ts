@@ -30,10 +30,19 @@ export function assistantMessages(c: Conversation): AssistantMessage[] {
 }
 
 /** Tokens in the context after the latest reported message: its prompt plus its answer. */
+/** Tokens in the context as of the last message that said: its usage, else its estimate. */
 export function contextTokens(c: Conversation): number {
-  const withUsage = assistantMessages(c).filter((m) => m.usage);
-  const last = withUsage[withUsage.length - 1];
-  return last?.usage ? last.usage.inputTokens + last.usage.outputTokens : 0;
+  const counted = assistantMessages(c).filter((m) => m.usage || m.estimatedContext !== null);
+  const last = counted[counted.length - 1];
+  if (!last) return 0;
+  return last.usage ? last.usage.inputTokens + last.usage.outputTokens : (last.estimatedContext ?? 0);
+}
+
+/** Whether the last finished answer came without usage: the provider reports none. */
+export function usageNotReported(c: Conversation): boolean {
+  const finished = assistantMessages(c).filter((m) => !m.streaming);
+  const last = finished[finished.length - 1];
+  return !!last && !last.usage && last.estimatedContext !== null;
 }
 
 export function findTool(s: ChatState, toolId: string): ToolBlock | undefined {

@@ -91,7 +91,10 @@ export interface AssistantMessage {
   /** Text, thinking and tool calls in the order they happened. */
   segments: Segment[];
   streaming: boolean;
+  /** What the provider counted; null when it reported nothing (many local servers) or not yet. */
   usage: Usage | null;
+  /** Without usage: the context in use after this message, estimated from the request's size. */
+  estimatedContext: number | null;
   stopReason: StopReason | null;
   partial: boolean;
   errors: ChatError[];

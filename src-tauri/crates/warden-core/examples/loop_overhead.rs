@@ -40,6 +40,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             native_tools: true,
             idle_timeout: Duration::from_secs(10),
             retry: RetryPolicy { max_attempts: 1, ..RetryPolicy::default() },
+            learned: None,
         },
     );
     let project = tempfile::tempdir()?;
@@ -48,7 +49,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     config.trust = TrustLevel::Autonomous;
     config.scope = Scope::read_only();
     config.max_turns = u32::try_from(iterations + 1)?;
-    config.context_window = u32::MAX;
+    config.context_window = Some(u32::MAX);
     let workspace = Workspace::new(project.path(), storage.path(), config.scope.clone())?;
     let (session, mut events) = Session::new(
         config,

@@ -547,6 +547,7 @@ impl Gen {
             name: name.to_owned(),
             input: json!({ key: value }),
             raw_arguments: None,
+            written: None,
         }
     }
 }

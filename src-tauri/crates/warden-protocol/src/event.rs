@@ -95,9 +95,10 @@ pub struct StreamStart {
     pub message_id: String,
     pub provider: String,
     pub model: String,
-    /// The context window the engine budgets this conversation with, in tokens (the model's
-    /// known window, the user's setting, or the engine's fallback).
-    pub context_window: u32,
+    /// The context window the engine budgets this conversation with, in tokens: the user's
+    /// setting, what the server said (or showed when a request overflowed it), or the engine's
+    /// table of known models. `None`: nobody has said, so nothing is budgeted against it yet.
+    pub context_window: Option<u32>,
 }
 
 /// Something the user should know about how the message is produced, in words for them (e.g. that
@@ -294,7 +295,12 @@ pub struct StreamEnd {
     pub conversation_id: String,
     pub message_id: String,
     pub stop_reason: StopReason,
-    pub usage: Usage,
+    /// The tokens the provider counted; `None` when it reported none (many local servers).
+    pub usage: Option<Usage>,
+    /// When the provider reported no usage: the context in use after this message, estimated
+    /// from the size of what was sent and written (JSON length / 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_context_tokens: Option<u32>,
     /// True when the message was cut short (cancelled or failed mid-way).
     pub partial: bool,
 }

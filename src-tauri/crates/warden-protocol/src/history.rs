@@ -184,6 +184,11 @@ pub struct ToolUse {
     /// The argument string exactly as the provider streamed it, for providers that echo it back
     /// (OpenAI `function.arguments`). `None` when it was not a string on the wire.
     pub raw_arguments: Option<String>,
+    /// A call the model wrote as text (the text tool protocol) that could not be read: the block
+    /// exactly as the model wrote it. It goes back to the model as written, beside the reason it
+    /// could not be read, never as a tidied call the model did not make.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
@@ -253,6 +258,7 @@ mod tests {
                 name: "bash".into(),
                 input: serde_json::json!({"command": "ls"}),
                 raw_arguments: None,
+                written: None,
             }),
             ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: "t1".into(),

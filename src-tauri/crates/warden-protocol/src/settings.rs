@@ -125,6 +125,50 @@ pub struct Settings {
     pub compact_at_percent: u8,
     /// Whether and where the installed app looks for a newer version of itself.
     pub updates: UpdateSettings,
+    /// What Warden found out about models of servers that do not say (local servers above all):
+    /// how tools reach them and how large their context is. One entry per (base URL, model);
+    /// Settings → Providers shows them and the user can change or remove each.
+    pub learned_models: Vec<LearnedModel>,
+}
+
+/// What Warden found out about one model of one server, kept between conversations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LearnedModel {
+    /// The server's base URL as the provider uses it (`http://127.0.0.1:8080/v1`).
+    pub base_url: String,
+    pub model: String,
+    /// How tools are offered to this model; `None` until something decided it.
+    #[serde(default)]
+    pub tools: Option<ToolsDecision>,
+    /// The context window the server revealed when a request overflowed it (it reported none).
+    #[serde(default)]
+    pub context_window: Option<u32>,
+}
+
+/// Whether a model gets native tool definitions or the tools described in its prompt, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolsDecision {
+    /// `false`: the text tool protocol (the tools described in the prompt).
+    pub native: bool,
+    pub decided_by: ToolsDecidedBy,
+    /// What was seen, in words for the user.
+    pub reason: String,
+}
+
+/// Who chose how tools reach a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum ToolsDecidedBy {
+    /// A one-time request that asked the model to call a tool (local and private servers only).
+    Probe,
+    /// The model answered twice in a row with a text tool block instead of a native call.
+    TextBlocks,
+    /// The server refused a request's tools.
+    Refusal,
+    /// The user, in Settings.
+    User,
 }
 
 /// Updates of the installed app (the desktop window; `warden` comes in the same package).
@@ -172,6 +216,7 @@ impl Default for Settings {
             global_instructions: String::new(),
             compact_at_percent: DEFAULT_COMPACT_AT_PERCENT,
             updates: UpdateSettings::default(),
+            learned_models: Vec::new(),
         }
     }
 }

@@ -372,6 +372,89 @@ pub async fn read_request(socket: &mut TcpStream, buf: &mut Vec<u8>) -> std::io:
     Ok(Some(Recorded { method, path, headers, body, at: std::time::Instant::now() }))
 }
 
+/// A loopback server that answers each request by what it asks for, not in a scripted order: for
+/// a client that makes lookups of its own (a model list, `/props`, a probe) whose number and order
+/// are its business. `answer` picks the reply from the request; every request is recorded.
+pub struct RoutedServer {
+    pub url: String,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for RoutedServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl RoutedServer {
+    pub async fn start(answer: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let answer = Arc::new(answer);
+        let log = requests.clone();
+        let task = tokio::spawn(async move {
+            loop {
+                let Ok((mut socket, _)) = listener.accept().await else { return };
+                let (answer, log) = (answer.clone(), log.clone());
+                tokio::spawn(async move {
+                    let mut buf = Vec::new();
+                    while let Ok(Some(request)) = read_request(&mut socket, &mut buf).await {
+                        let reply = answer(&request);
+                        log.lock().unwrap().push(request);
+                        if write_reply(&mut socket, reply).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        Self { url, requests, task }
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+/// A `404` with a JSON error body, for the paths a routed server does not serve.
+pub fn not_found() -> Reply {
+    let body = br#"{"detail":"Not Found"}"#;
+    let mut bytes = b"HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\n".to_vec();
+    bytes.extend_from_slice(format!("content-length: {}\r\n\r\n", body.len()).as_bytes());
+    bytes.extend_from_slice(body);
+    Reply::Raw { bytes, split: Split::Whole }
+}
+
+async fn write_reply(socket: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
+    match reply {
+        Reply::Raw { bytes, split } => write_split(socket, &bytes, split, false).await,
+        Reply::Stream { content_type, body, split } => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n"
+            );
+            socket.write_all(head.as_bytes()).await?;
+            write_split(socket, &body, split, true).await?;
+            socket.write_all(b"0\r\n\r\n").await?;
+            socket.flush().await
+        }
+        Reply::Show(reply) => Box::pin(write_reply(socket, *reply)).await,
+        // A routed server does not count what an endless answer sent.
+        Reply::Endless { status, content_type, prefix, most } => {
+            endless(socket, status, &content_type, &prefix, most, &AtomicUsize::new(0)).await
+        }
+        Reply::Stall { content_type, prefix } => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n"
+            );
+            socket.write_all(head.as_bytes()).await?;
+            write_split(socket, &prefix, Split::Whole, true).await?;
+            std::future::pending().await
+        }
+    }
+}
+
 /// Sleep helper for tests that wait on the server.
 pub async fn wait_until(mut condition: impl FnMut() -> bool, limit: Duration) -> bool {
     let deadline = tokio::time::Instant::now() + limit;

@@ -79,6 +79,7 @@ fn hostile_conversation(dirs: &Dirs) {
                     name: format!("bash{HOSTILE}"),
                     input: json!({"command": HOSTILE}),
                     raw_arguments: None,
+                    written: None,
                 }),
             ],
         },

@@ -4,6 +4,7 @@ mod environ;
 mod exec;
 mod front;
 mod hostile_output;
+mod local_server;
 mod mcp;
 mod process;
 mod project_mcp;

@@ -17,7 +17,8 @@ pub struct MessageBuilder {
     open_calls: HashMap<String, (usize, String)>,
     calls: Vec<RequestedCall>,
     stop_reason: Option<StopReason>,
-    usage: Usage,
+    /// `None` until the provider reports usage (many local servers never do).
+    usage: Option<Usage>,
 }
 
 impl MessageBuilder {
@@ -51,6 +52,7 @@ impl MessageBuilder {
                         name: tool_name.clone(),
                         input: serde_json::Value::Object(serde_json::Map::new()),
                         raw_arguments: None,
+                        written: None,
                     }));
                     self.open_calls.insert(tool_id.clone(), (self.blocks.len() - 1, String::new()));
                 }
@@ -61,7 +63,21 @@ impl MessageBuilder {
                 }
             }
             StreamChunk::ToolCallEnd { tool_id } => self.close_call(tool_id),
-            StreamChunk::Usage(usage) => self.usage = *usage,
+            StreamChunk::ToolCallUnreadable { tool_id, tool_name, written, reason } => {
+                self.blocks.push(ContentBlock::ToolUse(ToolUse {
+                    id: tool_id.clone(),
+                    name: tool_name.clone(),
+                    input: serde_json::Value::Object(serde_json::Map::new()),
+                    raw_arguments: None,
+                    written: Some(written.clone()),
+                }));
+                self.calls.push(RequestedCall {
+                    id: tool_id.clone(),
+                    name: tool_name.clone(),
+                    input: Err(reason.clone()),
+                });
+            }
+            StreamChunk::Usage(usage) => self.usage = Some(*usage),
             StreamChunk::End { stop_reason } => self.stop_reason = Some(*stop_reason),
             StreamChunk::Start { .. } | StreamChunk::Retrying { .. } | StreamChunk::Notice(_) => {}
         }
@@ -78,7 +94,8 @@ impl MessageBuilder {
         self.calls.push(RequestedCall { id: tool_use.id.clone(), name: tool_use.name.clone(), input });
     }
 
-    pub fn usage(&self) -> Usage {
+    /// What the provider counted, if it reported anything.
+    pub fn usage(&self) -> Option<Usage> {
         self.usage
     }
 

@@ -2,6 +2,8 @@
 
 use warden_protocol::Usage;
 
+use super::events::Counted;
+
 /// The context window of well-known models, by id prefix; `None` when unknown.
 pub fn known_context_window(model: &str) -> Option<u32> {
     const TABLE: &[(&str, u32)] = &[
@@ -20,7 +22,7 @@ pub fn known_context_window(model: &str) -> Option<u32> {
     TABLE.iter().find(|(prefix, _)| model.starts_with(prefix)).map(|&(_, window)| window)
 }
 
-/// Used when neither the user nor the table knows the model: small enough to be safe locally.
+/// The window "Compact now" plans with when nobody has said how large the model's context is.
 pub const FALLBACK_CONTEXT_WINDOW: u32 = 32_768;
 
 /// Share of the window after which the loop asks for a final answer.
@@ -28,28 +30,37 @@ pub const DEFAULT_THRESHOLD: f32 = 0.85;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Budget {
-    window: u32,
+    /// `None` while the window is unknown (a local server that does not say): nothing is spent
+    /// until it is learned (the server's answer to a request that overflowed it).
+    window: Option<u32>,
     /// The threshold in thousandths of the window, so that comparisons are exact.
     threshold_permille: u64,
-    /// Tokens in the conversation as of the last response: its input plus its output.
+    /// Tokens in the conversation as of the last response: its input plus its output (or the
+    /// estimate, for providers that report no usage).
     used: u32,
-    /// Totals over the turn, for cost.
+    /// Totals over the turn, for cost (reported usage only).
     total: Usage,
 }
 
 impl Budget {
-    pub fn new(window: u32, threshold: f32) -> Self {
+    pub fn new(window: Option<u32>, threshold: f32) -> Self {
         // Rounded to thousandths: 0.8 means exactly 800/1000, not 0.800000011920929.
         let threshold_permille = (f64::from(threshold.clamp(0.05, 1.0)) * 1000.0).round() as u64;
-        Self { window: window.max(1), threshold_permille, used: 0, total: Usage::default() }
+        Self { window: window.map(|w| w.max(1)), threshold_permille, used: 0, total: Usage::default() }
     }
 
-    /// Record the usage of one response. The last request's input already contains the whole
-    /// history, so the context in use is that input plus what the model just wrote.
-    pub fn record(&mut self, usage: Usage) {
-        self.used = usage.input_tokens.saturating_add(usage.output_tokens);
-        self.total.input_tokens = self.total.input_tokens.saturating_add(usage.input_tokens);
-        self.total.output_tokens = self.total.output_tokens.saturating_add(usage.output_tokens);
+    /// Record the tokens of one response. The last request's input already contains the whole
+    /// history, so the context in use is that input plus what the model just wrote; without
+    /// usage, the estimate from the request's size stands in.
+    pub fn record(&mut self, counted: Counted) {
+        match counted.reported {
+            Some(usage) => {
+                self.used = usage.input_tokens.saturating_add(usage.output_tokens);
+                self.total.input_tokens = self.total.input_tokens.saturating_add(usage.input_tokens);
+                self.total.output_tokens = self.total.output_tokens.saturating_add(usage.output_tokens);
+            }
+            None => self.used = counted.estimated_context.unwrap_or(self.used),
+        }
     }
 
     /// The context in use after it changed outside a response (a compaction).
@@ -57,11 +68,16 @@ impl Budget {
         self.used = used;
     }
 
+    /// The window, once learned mid-turn.
+    pub fn set_window(&mut self, window: u32) {
+        self.window = Some(window.max(1));
+    }
+
     pub fn used(&self) -> u32 {
         self.used
     }
 
-    pub fn window(&self) -> u32 {
+    pub fn window(&self) -> Option<u32> {
         self.window
     }
 
@@ -69,9 +85,10 @@ impl Budget {
         self.total
     }
 
-    /// True once the context in use crosses the threshold.
+    /// True once the context in use crosses the threshold of a known window.
     pub fn is_spent(&self) -> bool {
-        u64::from(self.used) * 1000 >= u64::from(self.window) * self.threshold_permille
+        self.window
+            .is_some_and(|window| u64::from(self.used) * 1000 >= u64::from(window) * self.threshold_permille)
     }
 }
 
@@ -81,13 +98,29 @@ mod tests {
 
     #[test]
     fn crossing_the_threshold_spends_the_budget() {
-        let mut budget = Budget::new(1000, 0.8);
-        budget.record(Usage { input_tokens: 500, output_tokens: 100 });
+        let mut budget = Budget::new(Some(1000), 0.8);
+        let reported = |input_tokens, output_tokens| Counted {
+            reported: Some(Usage { input_tokens, output_tokens }),
+            estimated_context: None,
+        };
+        budget.record(reported(500, 100));
         assert!(!budget.is_spent());
-        budget.record(Usage { input_tokens: 700, output_tokens: 100 });
+        budget.record(reported(700, 100));
         assert!(budget.is_spent());
         assert_eq!(budget.used(), 800);
         assert_eq!(budget.total(), Usage { input_tokens: 1200, output_tokens: 200 });
+    }
+
+    #[test]
+    fn an_estimate_stands_in_for_usage_and_an_unknown_window_is_never_spent() {
+        let estimated = Counted { reported: None, estimated_context: Some(900) };
+        let mut unknown = Budget::new(None, 0.8);
+        unknown.record(estimated);
+        assert_eq!(unknown.used(), 900);
+        assert!(!unknown.is_spent(), "nothing to measure against");
+        unknown.set_window(1000);
+        assert!(unknown.is_spent(), "learned: 900 of 1000 is past 80 %");
+        assert_eq!(unknown.total(), Usage::default(), "an estimate costs nothing");
     }
 
     #[test]

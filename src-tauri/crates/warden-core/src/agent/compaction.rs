@@ -261,7 +261,7 @@ pub(crate) async fn compact(
     let estimated_before = estimate_tokens(&view).max(1);
     // Real tokens per estimated one, from the provider's count when there is one.
     let scale = tokens_in_use.map_or(1.0, |used| f64::from(used) / f64::from(estimated_before));
-    let window = f64::from(core.config.context_window);
+    let window = f64::from(core.context_window().unwrap_or(super::budget::FALLBACK_CONTEXT_WINDOW));
     // Asked for by the user: keep only the last exchange. Else keep what the share allows.
     let keep_tokens = if manual { 0 } else { (window * KEEP_SHARE / scale.max(0.01)) as u32 };
     let done = previous.as_ref().map_or(0, |c| c.upto);
@@ -359,6 +359,7 @@ mod tests {
                 name: "bash".into(),
                 input: serde_json::json!({"command": "ls"}),
                 raw_arguments: None,
+                written: None,
             })],
         }
     }

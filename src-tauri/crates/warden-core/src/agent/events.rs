@@ -29,7 +29,7 @@ impl EventEmitter {
         let _ = self.tx.send(event);
     }
 
-    pub fn stream_start(&self, message_id: &str, provider: &str, model: &str, context_window: u32) {
+    pub fn stream_start(&self, message_id: &str, provider: &str, model: &str, context_window: Option<u32>) {
         self.emit(Event::StreamStart(StreamStart {
             conversation_id: self.conv(),
             message_id: message_id.to_owned(),
@@ -79,12 +79,15 @@ impl EventEmitter {
         }));
     }
 
-    pub fn stream_end(&self, message_id: &str, stop_reason: StopReason, usage: Usage, partial: bool) {
+    /// `usage` is what the provider counted; when it counted nothing, `context` is the context
+    /// in use as estimated from the request's size.
+    pub fn stream_end(&self, message_id: &str, stop_reason: StopReason, usage: Counted, partial: bool) {
         self.emit(Event::StreamEnd(StreamEnd {
             conversation_id: self.conv(),
             message_id: message_id.to_owned(),
             stop_reason,
-            usage,
+            usage: usage.reported,
+            estimated_context_tokens: if usage.reported.is_none() { usage.estimated_context } else { None },
             partial,
         }));
     }
@@ -155,4 +158,12 @@ impl EventEmitter {
     pub fn tool_result(&self, result: ToolResult) {
         self.emit(Event::ToolResult(ToolResult { conversation_id: self.conv(), ..result }));
     }
+}
+
+/// The tokens of one message: what the provider reported, and the context in use as estimated
+/// from the request's size for providers that report nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counted {
+    pub reported: Option<Usage>,
+    pub estimated_context: Option<u32>,
 }

@@ -37,7 +37,10 @@ pub struct SessionConfig {
     pub approval_timeout: Option<Duration>,
     /// Provider calls per user message.
     pub max_turns: u32,
-    pub context_window: u32,
+    /// The model's context window in tokens; `None` while nobody has said (a local server that
+    /// does not report it): then it is learned from the server's answer to a request that
+    /// overflowed it.
+    pub context_window: Option<u32>,
     /// Share of the context window after which the loop asks for a final answer.
     pub budget_threshold: f32,
     pub max_tokens: u32,
@@ -55,6 +58,8 @@ pub struct SessionConfig {
     pub takes_images: bool,
     /// The project folder, recorded with the conversation so the list can show it.
     pub project_root: Option<std::path::PathBuf>,
+    /// Where a context window learned from an overflow is kept for the next sessions.
+    pub learned: Option<crate::provider::LearnedAt>,
 }
 
 impl SessionConfig {
@@ -62,8 +67,7 @@ impl SessionConfig {
         let model = model.into();
         Self {
             conversation_id: conversation_id.into(),
-            context_window: super::budget::known_context_window(&model)
-                .unwrap_or(super::budget::FALLBACK_CONTEXT_WINDOW),
+            context_window: super::budget::known_context_window(&model),
             model,
             system_prompt: None,
             trust: TrustLevel::Guided,
@@ -79,6 +83,7 @@ impl SessionConfig {
             not_saved: None,
             takes_images: true,
             project_root: None,
+            learned: None,
         }
     }
 }
@@ -120,6 +125,9 @@ pub(crate) struct SessionCore {
     saver: Option<Saver>,
     /// The summary the model is sent instead of the history's older part, once compacted.
     compacted: Mutex<Option<Compacted>>,
+    /// The context window the server revealed when a request overflowed it (the config had none,
+    /// or a wrong one).
+    learned_window: Mutex<Option<u32>>,
     /// The running turn's cancel token.
     running: Mutex<Option<CancellationToken>>,
     /// Held while a turn runs and while its end is recorded (the checkpoint, the saved history):
@@ -134,6 +142,20 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl SessionCore {
     pub fn history(&self) -> Vec<Message> {
         lock(&self.history).clone()
+    }
+
+    /// The context window budgeted with: the one learned from an overflow, else the config's.
+    pub fn context_window(&self) -> Option<u32> {
+        (*lock(&self.learned_window)).or(self.config.context_window)
+    }
+
+    /// The server showed the window (a request overflowed it): use it from now on, and keep it
+    /// for the next sessions of this model.
+    pub fn learn_context_window(&self, window: u32) {
+        *lock(&self.learned_window) = Some(window);
+        if let Some(learned) = &self.config.learned {
+            learned.remember_context_window(&self.config.model, window);
+        }
     }
 
     /// Append a message and save it; consecutive user messages merge into one turn (providers
@@ -247,6 +269,7 @@ impl Session {
             provider,
             history: Mutex::new(Vec::new()),
             compacted: Mutex::new(None),
+            learned_window: Mutex::new(None),
             running: Mutex::new(None),
             finishing: tokio::sync::Mutex::new(()),
         };

@@ -9,7 +9,9 @@ use warden_protocol::{ContentBlock, ErrorCode, Message, Role, StopReason, Usage}
 
 use super::assemble::{MessageBuilder, RequestedCall};
 use super::budget::Budget;
+use super::compaction::estimate_tokens;
 use super::compaction::{compact, CompactionError};
+use super::events::Counted;
 use super::session::SessionCore;
 use super::tool_step::{run_tool_calls, StepOutcome};
 use crate::provider::{ChatRequest, ProviderError, StreamChunk, ToolChoice};
@@ -33,22 +35,43 @@ more tools: give your final answer now, with what you have found so far and what
 
 /// One provider message as streamed.
 enum Streamed {
-    Complete { message: Message, calls: Vec<RequestedCall>, stop: StopReason, usage: Usage },
-    Cancelled { partial: Message, usage: Usage },
-    Failed { partial: Message, usage: Usage, error: ProviderError },
+    Complete { message: Message, calls: Vec<RequestedCall>, stop: StopReason, usage: Option<Usage> },
+    Cancelled { partial: Message, usage: Option<Usage> },
+    Failed { partial: Message, usage: Option<Usage>, error: ProviderError },
+}
+
+/// Tokens as counted (or, without usage, estimated) for one message: the request's size plus
+/// what the model wrote.
+fn counted(usage: Option<Usage>, request_estimate: u32, written: &Message) -> Counted {
+    let estimated_context = usage
+        .is_none()
+        .then(|| request_estimate.saturating_add(estimate_tokens(std::slice::from_ref(written))));
+    Counted { reported: usage, estimated_context }
+}
+
+/// The request's size in tokens, estimated as the compaction estimates (JSON length / 4).
+fn request_estimate(request: &ChatRequest) -> u32 {
+    let system = request.system.as_deref().map_or(0, str::len);
+    let tools: usize = request
+        .tools
+        .iter()
+        .map(|t| t.name.len() + t.description.len() + t.input_schema.to_string().len())
+        .sum();
+    let extra = u32::try_from((system + tools) / 4).unwrap_or(u32::MAX);
+    estimate_tokens(&request.messages).saturating_add(extra)
 }
 
 pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: CancellationToken) -> TurnEnd {
     core.push_history(user);
     let config = &core.config;
-    let mut budget = Budget::new(config.context_window, config.budget_threshold);
+    let mut budget = Budget::new(core.context_window(), config.budget_threshold);
     let mut final_request = false;
     let mut iteration = 0_u32;
     loop {
         iteration += 1;
         let message_id = uuid::Uuid::new_v4().to_string();
         core.refresh_tools().await;
-        core.events.stream_start(&message_id, core.provider.name(), &config.model, config.context_window);
+        core.events.stream_start(&message_id, core.provider.name(), &config.model, core.context_window());
         let request = ChatRequest {
             model: config.model.clone(),
             system: config.system_prompt.clone(),
@@ -58,22 +81,27 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
             thinking: config.thinking,
             tool_choice: if final_request { ToolChoice::None } else { ToolChoice::Auto },
         };
+        let estimate = request_estimate(&request);
         let streamed = stream_message(&core, request, &message_id, &cancel).await;
         let (message, calls, stop, usage) = match streamed {
-            Streamed::Complete { message, calls, stop, usage } => (message, calls, stop, usage),
+            Streamed::Complete { message, calls, stop, usage } => {
+                let usage = counted(usage, estimate, &message);
+                (message, calls, stop, usage)
+            }
             Streamed::Cancelled { partial, usage } => {
+                let usage = counted(usage, estimate, &partial);
                 core.push_partial(partial);
                 core.events.stream_end(&message_id, StopReason::Cancelled, usage, true);
                 return TurnEnd::Cancelled;
             }
             Streamed::Failed { partial, usage, error } => {
+                let usage = counted(usage, estimate, &partial);
                 core.push_partial(partial);
-                core.events.error(
-                    Some(&message_id),
-                    error.code(),
-                    error.message.clone(),
-                    error.is_retryable(),
-                );
+                let message = match error.context_overflow {
+                    Some(window) => overflowed(&core, window, estimate, &error),
+                    None => error.message.clone(),
+                };
+                core.events.error(Some(&message_id), error.code(), message, error.is_retryable());
                 core.events.stream_end(&message_id, StopReason::Error, usage, true);
                 return TurnEnd::Failed;
             }
@@ -160,6 +188,51 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
             }
         }
     }
+}
+
+/// A request did not fit the model's context window: learn the window the server named, and say
+/// what happened in words that tell what to do.
+fn overflowed(core: &SessionCore, window: Option<u32>, estimate: u32, error: &ProviderError) -> String {
+    let Some(window) = window else {
+        return format!(
+            "The conversation no longer fits the model's context window, and the server did not say how large \
+             that is. Set the model's context window in Settings → Providers, then compact or start a new \
+             conversation. ({})",
+            error.message
+        );
+    };
+    let known_before = core.context_window();
+    core.learn_context_window(window);
+    let learned = if known_before == Some(window) {
+        String::new()
+    } else {
+        " Warden budgets with that window from now on, and compacts the conversation before it fills."
+            .to_owned()
+    };
+    format!(
+        "The request (about {} tokens) does not fit the model's context window: the server says it holds {} \
+         tokens.{learned} Compact the conversation or start a new one{}.",
+        group_thousands(estimate),
+        group_thousands(window),
+        if core.history().len() <= 1 {
+            ", or give the server a larger context (llama.cpp: --ctx-size / --n_ctx)"
+        } else {
+            ""
+        }
+    )
+}
+
+/// `2048` → `2,048`.
+fn group_thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Stream one assistant message, relaying text and thinking as they come.

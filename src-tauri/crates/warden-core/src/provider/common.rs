@@ -100,6 +100,19 @@ pub(crate) fn user_images(message: &warden_protocol::Message) -> Vec<&warden_pro
 /// What introduces the images of a turn whose only text is tool results.
 pub(crate) const TOOL_IMAGES_NOTE: &str = "Images returned by the tool calls above:";
 
+/// A field that may be sent as `null`, read as its default (an empty list, `false`, `0`): for
+/// `#[serde(default, deserialize_with = "null_as_default")]` on every non-`Option` field of a
+/// wire type. Servers that serialize their whole response model write `null` for what they leave
+/// out (llama-cpp-python's `"tool_calls": null` in every streamed chunk), and "absent" is what
+/// they mean. `Option` fields need nothing: serde reads `null` as `None`.
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de> + Default,
+{
+    Ok(<Option<T> as serde::Deserialize>::deserialize(deserializer)?.unwrap_or_default())
+}
+
 /// A string field of a streamed event, borrowed from the event's text when it holds no escapes.
 ///
 /// Use `Option<WireText>` rather than `Option<Cow<str>>`: serde borrows a `Cow` only when it is

@@ -34,6 +34,9 @@ pub struct ProviderError {
     /// The provider's explicit say on retrying (`x-should-retry`), which beats the category —
     /// except that auth and quota failures are never retried.
     pub should_retry: Option<bool>,
+    /// The request did not fit the model's context window: `Some(window)` with the window the
+    /// server named (`Some(None)` when it did not name one). Such a request is never retried.
+    pub context_overflow: Option<Option<u32>>,
 }
 
 impl ProviderError {
@@ -45,6 +48,7 @@ impl ProviderError {
             retry_after: None,
             message: message.into(),
             should_retry: None,
+            context_overflow: None,
         }
     }
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::anthropic::AnthropicProvider;
+use super::learned::LearnedAt;
 use super::ollama::OllamaProvider;
 use super::openai::OpenAiProvider;
 use super::retry::RetryPolicy;
@@ -77,6 +78,9 @@ pub struct ProviderOptions {
     /// A stream silent for this long ends with `ErrorCategory::IdleTimeout`.
     pub idle_timeout: Duration,
     pub retry: RetryPolicy,
+    /// Where what is found out about the server's models is kept between sessions (how tools
+    /// reach them); with it, a local server may be probed once ([`ToolFallback`]).
+    pub learned: Option<LearnedAt>,
 }
 
 impl Default for ProviderOptions {
@@ -87,6 +91,7 @@ impl Default for ProviderOptions {
             native_tools: true,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             retry: RetryPolicy::default(),
+            learned: None,
         }
     }
 }
@@ -115,7 +120,9 @@ pub fn build_provider(kind: ProviderKind, settings: ProviderOptions) -> Arc<dyn 
     match (settings.native_tools, kind) {
         (false, _) => Arc::new(TextToolProtocol::new(inner)),
         (true, ProviderKind::Anthropic) => inner,
-        (true, ProviderKind::OpenAi | ProviderKind::Ollama) => Arc::new(ToolFallback::new(inner)),
+        (true, ProviderKind::OpenAi | ProviderKind::Ollama) => {
+            Arc::new(ToolFallback::with_learned(inner, settings.learned))
+        }
     }
 }
 

@@ -149,6 +149,55 @@ impl ErrorBody {
     }
 }
 
+/// Whether the error says the request did not fit the model's context window, and the window it
+/// names if it names one. The servers' own words: OpenAI and vLLM "This model's maximum context
+/// length is 8192 tokens" (`context_length_exceeded`, also llama-cpp-python's), llama.cpp "the
+/// request exceeds the available context size" (`exceed_context_size_error`, with `n_ctx`),
+/// llama-cpp-python's own "Requested tokens (N) exceed context window of 2048".
+fn context_overflow(body: &ErrorBody, error: &Value) -> Option<Option<u32>> {
+    let message = body.message.as_deref().unwrap_or_default().to_lowercase();
+    let named = body.is("context_length_exceeded")
+        || body.is("exceed_context_size_error")
+        || message.contains("maximum context length")
+        || message.contains("exceed context window")
+        || message.contains("exceeds the available context size");
+    if !named {
+        return None;
+    }
+    let number_after = |phrase: &str| {
+        let at = message.find(phrase)? + phrase.len();
+        let digits: String = message[at..]
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .filter(|c| *c != ',')
+            .collect();
+        digits.parse::<u32>().ok().filter(|n| *n > 0)
+    };
+    let window = error
+        .get("n_ctx")
+        .and_then(Value::as_u64)
+        .and_then(|n| u32::try_from(n).ok())
+        .or_else(|| number_after("maximum context length is"))
+        .or_else(|| number_after("context window of"));
+    Some(window)
+}
+
+/// What servers answer with a 5xx when the request itself was wrong, lower-cased: sending it
+/// again cannot help, so it is not retried. Each is a real server's wording.
+const INVALID_REQUEST_WORDINGS: &[&str] = &[
+    // llama-cpp-python (FastAPI) answers a body its schema refuses with 500 and pydantic's
+    // "7 validation errors: {'type': 'string_type', 'loc': ('body', 'messages', 2, …" (an
+    // assistant turn's `"content": null`, `openai_compat/llama_cpp_python_http_500_content_null.http`).
+    "validation error",
+];
+
+/// Whether a 5xx's message says the request itself was invalid ([`INVALID_REQUEST_WORDINGS`]).
+fn names_an_invalid_request(body: &ErrorBody) -> bool {
+    let message = body.message.as_deref().unwrap_or_default().to_lowercase();
+    INVALID_REQUEST_WORDINGS.iter().any(|wording| message.contains(wording))
+}
+
 /// The category a provider's error type names, when it names one we know.
 fn category_of_error_type(body: &ErrorBody) -> Option<ErrorCategory> {
     if body.is("insufficient_quota") || body.is("billing_error") {
@@ -219,12 +268,22 @@ pub(crate) fn classify_http_error(
         .with_status(status);
     }
     let parsed = ErrorBody::parse(body);
+    let error_value = serde_json::from_slice::<Value>(body)
+        .ok()
+        .map(|v| v.get("error").cloned().unwrap_or(v))
+        .unwrap_or(Value::Null);
+    let overflow = context_overflow(&parsed, &error_value);
     let by_status = category_of_status(status);
     let category = match (by_status, category_of_error_type(&parsed)) {
+        // A request too large for the model is the request's fault whatever the status says.
+        _ if overflow.is_some() => ErrorCategory::BadRequest,
         // The status decides, except where the body is more specific for the same status:
-        // a 429 may be a quota problem, a 5xx may say "overloaded".
+        // a 429 may be a quota problem, a 5xx may say "overloaded" — or that the request itself
+        // was invalid (sending it again cannot help).
         (ErrorCategory::RateLimited, Some(ErrorCategory::Quota)) => ErrorCategory::Quota,
         (ErrorCategory::Server, Some(ErrorCategory::Overloaded)) => ErrorCategory::Overloaded,
+        (ErrorCategory::Server, Some(ErrorCategory::BadRequest)) => ErrorCategory::BadRequest,
+        (ErrorCategory::Server, _) if names_an_invalid_request(&parsed) => ErrorCategory::BadRequest,
         (ErrorCategory::BadRequest, Some(specific)) if status != 404 => specific,
         (by_status, _) => by_status,
     };
@@ -237,6 +296,7 @@ pub(crate) fn classify_http_error(
     if let Some(code) = parsed.provider_code() {
         error = error.with_provider_code(code);
     }
+    error.context_overflow = overflow;
     error = error.with_retry_after(retry_after(headers, SystemTime::now()));
     if let Some(should) = headers.get("x-should-retry").and_then(|v| v.to_str().ok()) {
         match should.trim() {
@@ -253,11 +313,17 @@ pub(crate) fn classify_http_error(
 pub(crate) fn classify_stream_error(provider: &str, error: &Value, key: Option<&ApiKey>) -> ProviderError {
     let parsed = ErrorBody::from_value(error);
     let status = parsed.code.as_deref().and_then(|c| c.parse::<u16>().ok()).filter(|s| *s >= 400);
-    let category = category_of_error_type(&parsed)
-        .or_else(|| status.map(category_of_status))
-        .unwrap_or(ErrorCategory::Server);
+    let overflow = context_overflow(&parsed, error);
+    let category = if overflow.is_some() {
+        ErrorCategory::BadRequest
+    } else {
+        category_of_error_type(&parsed)
+            .or_else(|| status.map(category_of_status))
+            .unwrap_or(ErrorCategory::Server)
+    };
     let detail = parsed.message.clone().unwrap_or_else(|| "no details".to_owned());
     let mut err = ProviderError::new(category, describe(provider, category, status, &detail, key));
+    err.context_overflow = overflow;
     if let Some(status) = status {
         err = err.with_status(status);
     }

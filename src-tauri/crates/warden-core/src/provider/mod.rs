@@ -18,6 +18,7 @@ mod common;
 mod error;
 mod factory;
 pub(crate) mod http;
+pub mod learned;
 pub mod ndjson;
 pub mod ollama;
 pub mod openai;
@@ -39,6 +40,7 @@ use warden_protocol::{Message, StopReason, ToolDefinition, Usage};
 pub use error::{ErrorCategory, ProviderError};
 pub use factory::{build_provider, ProviderKind, ProviderOptions, DEFAULT_IDLE_TIMEOUT};
 pub(crate) use http::same_origin_redirects;
+pub use learned::{LearnedAt, LearnedFacts};
 pub use retry::RetryPolicy;
 pub use text_protocol::TextToolProtocol;
 pub use tool_fallback::ToolFallback;
@@ -80,6 +82,16 @@ pub enum StreamChunk {
     ToolCallEnd {
         tool_id: String,
     },
+    /// A whole call the model wrote that could not be read (a malformed block of the text tool
+    /// protocol): `written` is the block exactly as written, kept in the history so the model sees
+    /// its own text again; `reason` says what is wrong with it and goes back as the call's failed
+    /// result, so the model can write it again correctly.
+    ToolCallUnreadable {
+        tool_id: String,
+        tool_name: String,
+        written: String,
+        reason: String,
+    },
     /// Usage so far. Later values replace earlier ones; never add them.
     Usage(Usage),
     End {
@@ -88,6 +100,9 @@ pub enum StreamChunk {
 }
 
 pub type ChunkStream = Pin<Box<dyn Stream<Item = Result<StreamChunk, ProviderError>> + Send>>;
+
+/// How long a lookup of a model's facts (its context window) may take before it counts as silence.
+pub const LOOKUP_TIME: Duration = Duration::from_secs(3);
 
 /// Reasoning settings; providers without reasoning ignore it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,6 +163,24 @@ pub trait Provider: Send + Sync {
     /// `/api/show` capabilities); `None` when it is not known. Never fails: not knowing is `None`.
     async fn supports_native_tools(&self, _model: &str) -> Option<bool> {
         None
+    }
+
+    /// Whether the server honours native tools for `model`, found out by asking the model to call
+    /// a tool once: `Some(false)` when a server that accepts `tools` silently ignored them (the
+    /// answer came back as text). Only servers on this machine or a private network are asked,
+    /// never a paid API; `None` when not asked or the answer says nothing.
+    async fn probe_native_tools(&self, _model: &str) -> Option<bool> {
+        None
+    }
+
+    /// How large `model`'s context window is, when the server says (its model list; llama.cpp's
+    /// `/props`, LM Studio's model info, Ollama's `/api/show`). `None` when it does not say, or
+    /// does not answer in time: never a guess.
+    async fn context_window(&self, model: &str) -> Option<u32> {
+        let models = tokio::time::timeout(LOOKUP_TIME, self.list_models()).await.ok()?.ok()?;
+        // Ollama lists `llama3.2:latest` for a model asked for as `llama3.2`.
+        let same = |id: &str| id == model || id.strip_suffix(":latest") == Some(model);
+        models.into_iter().find(|m| same(&m.id)).and_then(|m| m.context_window)
     }
 
     /// Check that the configured key is accepted, without spending tokens where possible.

@@ -15,6 +15,10 @@ pub(crate) struct SseFeed {
     pub finished: bool,
     /// An error was reported; nothing more is read.
     pub failed: bool,
+    /// Whether the body held anything but comment lines (`: ping`) and blank lines.
+    pub fields_seen: bool,
+    /// Whether the next byte starts a line (lines are split across reads).
+    mid_line: bool,
 }
 
 impl SseFeed {
@@ -41,6 +45,7 @@ pub(crate) trait SseEvents: Send + 'static {
         if self.feed_state().is_done() {
             return;
         }
+        note_fields(self.feed_state(), bytes);
         // Taken out so the handler may borrow `self` while the decoder lends it each event; put
         // back afterwards to keep its buffers.
         let mut decoder = std::mem::take(&mut self.feed_state().decoder);
@@ -61,6 +66,21 @@ pub(crate) trait SseEvents: Send + 'static {
                 ))));
                 self.feed_state().failed = true;
             }
+        }
+    }
+}
+
+/// Whether `bytes` start a line that is neither a comment nor blank (see [`SseFeed::fields_seen`]).
+fn note_fields(feed: &mut SseFeed, bytes: &[u8]) {
+    for &byte in bytes {
+        if feed.fields_seen {
+            return;
+        }
+        match (feed.mid_line, byte) {
+            (_, b'\n' | b'\r') => feed.mid_line = false,
+            (false, b':') => feed.mid_line = true,
+            (false, _) => feed.fields_seen = true,
+            (true, _) => {}
         }
     }
 }

@@ -40,7 +40,8 @@ pub(crate) trait WireDecoder: Send + 'static {
 /// What every request of one provider shares.
 #[derive(Debug, Clone)]
 pub(crate) struct Transport {
-    /// The provider's name as the user knows it, for messages.
+    /// The provider's name as the user knows it, for messages, as it starts a sentence: a name
+    /// ("OpenAI", "Ollama") or "The server at …" ([`in_sentence`] inside one).
     pub label: String,
     pub key: Option<ApiKey>,
     pub idle_timeout: Duration,
@@ -183,7 +184,7 @@ async fn read<D: WireDecoder>(st: &mut State<D>, mut response: reqwest::Response
         Err(_) => st.pending.push_back(Err(idle_error(&st.transport))),
         Ok(Err(e)) => st.pending.push_back(Err(ProviderError::network(format!(
             "The connection to {} broke while the answer was streaming ({}).",
-            st.transport.label,
+            in_sentence(&st.transport.label),
             error_chain(&e)
         )))),
         Ok(Ok(None)) => {
@@ -216,9 +217,18 @@ fn idle_error(transport: &Transport) -> ProviderError {
 pub(crate) fn network_error(transport: &Transport, error: &reqwest::Error) -> ProviderError {
     ProviderError::network(format!(
         "Could not reach {} ({}). Check the base URL and your connection.",
-        transport.label,
+        in_sentence(&transport.label),
         error_chain(error)
     ))
+}
+
+/// A provider's label inside a sentence: "the server at …" for a label that starts one as "The
+/// server at …" (a user read "Could not reach The server at …"); a name stays as it is.
+pub(crate) fn in_sentence(label: &str) -> std::borrow::Cow<'_, str> {
+    match label.strip_prefix("The ") {
+        Some(rest) => std::borrow::Cow::Owned(format!("the {rest}")),
+        None => std::borrow::Cow::Borrowed(label),
+    }
 }
 
 /// The error with its causes, which is where reqwest keeps the useful part ("connection refused").

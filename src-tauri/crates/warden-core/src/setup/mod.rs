@@ -7,15 +7,15 @@
 //! (`conversations`).
 
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
-use warden_protocol::{ErrorCode, Settings};
+use warden_protocol::ErrorCode;
 
 use crate::checkpoint::CheckpointError;
 use crate::config::{ConfigError, Integrity, WardenHome};
 use crate::provider::ProviderError;
 use crate::sandbox::SandboxError;
-use crate::secrets::{KeychainStore, SealKey, SecretError, SecretStore};
+use crate::secrets::{KeychainStore, SecretError, SecretStore};
 
 mod checkpoints;
 mod conversations;
@@ -23,6 +23,7 @@ mod conversations;
 mod conversations_tests;
 mod instructions;
 mod keys;
+mod learned;
 mod mcp;
 mod project_mcp;
 mod providers;
@@ -62,6 +63,12 @@ WARDEN_HOME to a folder outside the project)"
     Secret(#[from] SecretError),
     #[error("the project's checkpoints: {0}")]
     Checkpoints(#[from] CheckpointError),
+    #[error("no model is named and the server at {server} serves several: {}. Choose one (--model, or the model in Settings)", .models.join(", "))]
+    ChooseModel { server: String, models: Vec<String> },
+    #[error(
+        "no model is named and the server at {server} {why}. Name one (--model, or the model in Settings)"
+    )]
+    NoModel { server: String, why: String },
     #[error("the project has no .mcp.json to approve")]
     NoProjectMcp,
     #[error(
@@ -80,6 +87,7 @@ impl SetupError {
     pub fn code(&self) -> ErrorCode {
         match self {
             Self::MissingKey { .. } => ErrorCode::MissingCredentials,
+            Self::ChooseModel { .. } | Self::NoModel { .. } => ErrorCode::BadRequest,
             Self::BadProject(_)
             | Self::UnknownTool(_)
             | Self::HomeInProject { .. }
@@ -98,7 +106,12 @@ impl SetupError {
     pub fn is_usage(&self) -> bool {
         matches!(
             self,
-            Self::BadProject(_) | Self::UnknownTool(_) | Self::HomeInProject { .. } | Self::NoProjectMcp
+            Self::BadProject(_)
+                | Self::UnknownTool(_)
+                | Self::HomeInProject { .. }
+                | Self::NoProjectMcp
+                | Self::ChooseModel { .. }
+                | Self::NoModel { .. }
         )
     }
 }
@@ -116,9 +129,8 @@ pub enum SetupOrProviderError {
 pub struct Engine {
     home: WardenHome,
     secrets: Arc<dyn SecretStore>,
-    /// The key of the settings file's seal, or why there is none.
-    seal_key: Result<SealKey, String>,
-    settings: RwLock<(Settings, Integrity)>,
+    /// The settings in use, saved and sealed; shared with what Warden learns about local models.
+    settings: Arc<settings_store::SettingsCell>,
     /// What loading the settings file had to say (kept aside unreadable, newer version, values
     /// not understood), for the window; `None` when nothing.
     load_notice: Option<String>,
@@ -162,11 +174,12 @@ impl Engine {
             ),
         }
         let mcp_secrets = secrets.clone();
+        let settings =
+            settings_store::SettingsCell::new(home.clone(), seal_key, loaded.settings, loaded.integrity);
         Ok(Self {
             home,
             secrets,
-            seal_key,
-            settings: RwLock::new((loaded.settings, loaded.integrity)),
+            settings: Arc::new(settings),
             load_notice: loaded.notice,
             checkpoint_stores: checkpoints::OpenStores::default(),
             no_project_root: std::sync::Mutex::new(None),

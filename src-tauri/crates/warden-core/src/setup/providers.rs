@@ -61,13 +61,54 @@ impl Engine {
                 keychain: keychain_error,
             });
         }
+        let learned = provider::LearnedAt {
+            store: Arc::new(super::learned::SettingsFacts(self.settings.clone())),
+            base_url: base_url.clone().unwrap_or_else(|| wire_kind(id).default_base_url().to_owned()),
+        };
         let options = provider::ProviderOptions {
             base_url,
             api_key: key,
             native_tools: native_tools.or(stored.native_tools).unwrap_or(true),
+            learned: Some(learned),
             ..provider::ProviderOptions::default()
         };
         Ok(provider::build_provider(wire_kind(id), options))
+    }
+
+    /// The model a session uses when neither the user nor the settings name one: the provider's
+    /// default for a hosted API; for a server of the user's own (an OpenAI-compatible base URL),
+    /// never a hosted API's model name but the server's only model, or the user is asked to
+    /// choose among its models.
+    pub(super) async fn model_by_default(
+        &self,
+        id: ProviderId,
+        base_url: Option<&str>,
+        provider: &dyn Provider,
+    ) -> Result<String, SetupError> {
+        let own_server = match id {
+            ProviderId::OpenaiCompatible => true,
+            ProviderId::Openai => base_url.is_some_and(|url| !url.contains("://api.openai.com")),
+            ProviderId::Anthropic | ProviderId::Ollama => false,
+        };
+        if !own_server {
+            return Ok(default_model(id).to_owned());
+        }
+        let server = base_url.unwrap_or("the configured base URL").to_owned();
+        let listed = tokio::time::timeout(MODEL_LIST_TIME, provider.list_models()).await;
+        let mut models = match listed {
+            Ok(Ok(models)) => models,
+            Ok(Err(error)) => {
+                return Err(SetupError::NoModel { server, why: format!("did not list its models ({error})") })
+            }
+            Err(_) => {
+                return Err(SetupError::NoModel { server, why: "did not list its models in time".to_owned() })
+            }
+        };
+        match models.len() {
+            0 => Err(SetupError::NoModel { server, why: "lists no model".to_owned() }),
+            1 => Ok(models.remove(0).id),
+            _ => Err(SetupError::ChooseModel { server, models: models.into_iter().map(|m| m.id).collect() }),
+        }
     }
 
     pub async fn list_models(&self, id: ProviderId) -> Result<Vec<ModelEntry>, SetupOrProviderError> {
@@ -116,6 +157,9 @@ impl Engine {
         Ok(provider.validate_credentials().await?)
     }
 }
+
+/// How long a session's start waits for a server's model list when it has to pick the model.
+const MODEL_LIST_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// How long [`Engine::provider_readiness`] waits for a local Ollama.
 pub const OLLAMA_ANSWER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);

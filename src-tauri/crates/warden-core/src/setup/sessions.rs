@@ -9,13 +9,12 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use warden_protocol::{Event, KeyName, McpServerConfig, ProviderId, Settings, ToolCategory, TrustLevel};
 
-use super::{default_model, Engine, SetupError};
+use super::{Engine, SetupError};
 use crate::agent::budget::known_context_window;
 use crate::agent::{Session, SessionConfig, ToolEnvironment, ToolSource};
 use crate::checkpoint::CheckpointStore;
 use crate::containment::BoxPolicy;
 use crate::mcp::{Entry, McpTool, McpToolset, Origin};
-use crate::provider::Provider;
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::secrets::resolve_key;
@@ -168,22 +167,32 @@ impl Engine {
         let project = self.project_outside_home(&spec.project)?;
         let provider = self.provider(spec.provider, spec.base_url.clone(), spec.native_tools).await?;
         let stored = settings.providers.get(&spec.provider).cloned().unwrap_or_default();
-        let model =
-            spec.model.clone().or(stored.model).unwrap_or_else(|| default_model(spec.provider).to_owned());
+        let base_url = spec.base_url.clone().or(stored.base_url.clone()).filter(|u| !u.trim().is_empty());
+        let model = match spec.model.clone().or(stored.model.clone()) {
+            Some(model) => model,
+            None => self.model_by_default(spec.provider, base_url.as_deref(), provider.as_ref()).await?,
+        };
         self.mcp.set_model(provider.clone(), model.clone());
         let scope = self.scope_for(&spec, &project);
         let (registry, env, scope, live) = self.tools(&spec, &project, scope, &settings).await?;
-        let window = match stored.context_window {
+        let learned = crate::provider::LearnedAt {
+            store: Arc::new(super::learned::SettingsFacts(self.settings.clone())),
+            base_url: base_url
+                .clone()
+                .unwrap_or_else(|| super::providers::wire_kind(spec.provider).default_base_url().to_owned()),
+        };
+        // The user's setting, the engine's table, what the server says, what an earlier overflow
+        // showed; else unknown (learned from the first overflow).
+        let window = match stored.context_window.or_else(|| known_context_window(&model)) {
             Some(window) => Some(window),
-            None if known_context_window(&model).is_none() => {
-                reported_context_window(provider.as_ref(), &model).await
-            }
-            None => None,
+            None => match provider.context_window(&model).await {
+                Some(window) => Some(window),
+                None => learned.context_window(&model),
+            },
         };
         let mut config = SessionConfig::new(spec.conversation_id.clone(), model);
-        if let Some(window) = window {
-            config.context_window = window;
-        }
+        config.context_window = window;
+        config.learned = Some(learned);
         let base = if spec.project_chosen { system_prompt(&project) } else { NO_PROJECT_PROMPT.to_owned() };
         config.system_prompt = Some(self.with_instructions(base, &spec, &project, &settings).await);
         config.trust = spec.trust;
@@ -428,27 +437,6 @@ pub(super) fn approval_timeout(spec: &SessionSpec, settings: &Settings) -> Optio
         0 => None,
         secs => Some(Duration::from_secs(u64::from(secs))),
     }
-}
-
-/// How long a session's start waits for a server to say how large a model's context is.
-const MODEL_LIST_TIMEOUT: Duration = Duration::from_secs(3);
-
-/// The context window the server reports for `model` (Ollama's `/api/show`, an OpenAI-compatible
-/// server's model list), for models the engine's table does not know: local models above all.
-/// `None` when the server does not say or does not answer in time.
-async fn reported_context_window(provider: &dyn Provider, model: &str) -> Option<u32> {
-    let listed = tokio::time::timeout(MODEL_LIST_TIMEOUT, provider.list_models()).await;
-    let models = match listed {
-        Ok(Ok(models)) => models,
-        Ok(Err(error)) => {
-            tracing::debug!(%error, "could not list the models for the context window");
-            return None;
-        }
-        Err(_) => return None,
-    };
-    // Ollama lists `llama3.2:latest` for a model asked for as `llama3.2`.
-    let same = |id: &str| id == model || id.strip_suffix(":latest") == Some(model);
-    models.into_iter().find(|m| same(&m.id)).and_then(|m| m.context_window)
 }
 
 /// The project folder the settings name (the user's home when none is chosen), as given.

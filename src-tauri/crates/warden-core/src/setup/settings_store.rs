@@ -1,20 +1,96 @@
 //! The settings store: the settings in use, saved and sealed, and the user's acceptance of a file
-//! Warden did not write.
+//! Warden did not write. The settings live in a [`SettingsCell`] the engine shares with what
+//! writes them on its own (what is learned about local models, [`super::learned`]).
+
+use std::sync::RwLock;
 
 use warden_protocol::Settings;
 
 use super::Engine;
-use crate::config::{ConfigError, Integrity};
+use crate::config::{ConfigError, Integrity, WardenHome};
+use crate::secrets::SealKey;
+
+/// The settings in use, where they are saved and the key of their seal.
+pub(crate) struct SettingsCell {
+    home: WardenHome,
+    /// The key of the settings file's seal, or why there is none.
+    seal_key: Result<SealKey, String>,
+    state: RwLock<(Settings, Integrity)>,
+}
+
+impl SettingsCell {
+    pub(crate) fn new(
+        home: WardenHome,
+        seal_key: Result<SealKey, String>,
+        settings: Settings,
+        integrity: Integrity,
+    ) -> Self {
+        Self { home, seal_key, state: RwLock::new((settings, integrity)) }
+    }
+
+    pub(crate) fn settings(&self) -> Settings {
+        self.state.read().map(|s| s.0.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().0.clone())
+    }
+
+    pub(crate) fn integrity(&self) -> Integrity {
+        self.state.read().map(|s| s.1.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().1.clone())
+    }
+
+    fn replace(&self, settings: Settings, integrity: Integrity) {
+        match self.state.write() {
+            Ok(mut current) => *current = (settings, integrity),
+            Err(poisoned) => *poisoned.into_inner() = (settings, integrity),
+        }
+    }
+
+    pub(crate) fn save(&self, settings: Settings) -> Result<(), ConfigError> {
+        match &self.seal_key {
+            Ok(key) => {
+                self.home.save_sealed(&settings, key)?;
+                self.replace(settings, Integrity::Trusted);
+            }
+            Err(why) => {
+                self.home.save_settings(&settings)?;
+                let integrity = Integrity::NoSealKey(why.clone());
+                self.replace(crate::config::restricted(&settings), integrity);
+            }
+        }
+        Ok(())
+    }
+
+    /// A change Warden makes on its own (not the user): saved only while the file in use is the
+    /// one Warden wrote. Saving would seal a file someone else wrote, and so trust it; then the
+    /// change is kept for this run only.
+    pub(crate) fn update_on_its_own(&self, change: impl FnOnce(&mut Settings)) {
+        let mut settings = self.settings();
+        change(&mut settings);
+        if self.integrity() == Integrity::Trusted {
+            if let Err(error) = self.save(settings) {
+                tracing::warn!(%error, "could not save what was learned about a model");
+            }
+        } else {
+            let integrity = self.integrity();
+            self.replace(settings, integrity);
+        }
+    }
+
+    fn accept_file(&self) -> Result<(), ConfigError> {
+        let key = self.seal_key.as_ref().map_err(|why| ConfigError::NoSealKey(why.clone()))?;
+        let loaded = self.home.accept_file(key)?;
+        self.replace(loaded.settings, loaded.integrity);
+        Ok(())
+    }
+}
 
 impl Engine {
     /// The settings in use (when the file is not trusted: with the safe defaults, see `config`).
     pub fn settings(&self) -> Settings {
-        self.settings.read().map(|s| s.0.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().0.clone())
+        self.settings.settings()
     }
 
     /// Whether the settings in use are the file as Warden wrote it.
     pub fn settings_integrity(&self) -> Integrity {
-        self.settings.read().map(|s| s.1.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().1.clone())
+        self.settings.integrity()
     }
 
     /// What loading the settings file had to say at start (see [`crate::config::LoadedSettings`]).
@@ -22,35 +98,14 @@ impl Engine {
         self.load_notice.as_deref()
     }
 
-    fn replace_settings(&self, settings: Settings, integrity: Integrity) {
-        match self.settings.write() {
-            Ok(mut current) => *current = (settings, integrity),
-            Err(poisoned) => *poisoned.into_inner() = (settings, integrity),
-        }
-    }
-
     /// Saves (and seals) the settings; they are trusted from now on.
     pub fn save_settings(&self, settings: Settings) -> Result<(), ConfigError> {
-        match &self.seal_key {
-            Ok(key) => {
-                self.home.save_sealed(&settings, key)?;
-                self.replace_settings(settings, Integrity::Trusted);
-            }
-            Err(why) => {
-                self.home.save_settings(&settings)?;
-                let integrity = Integrity::NoSealKey(why.clone());
-                self.replace_settings(crate::config::restricted(&settings), integrity);
-            }
-        }
-        Ok(())
+        self.settings.save(settings)
     }
 
     /// The user accepts the settings file as it is now (after the window showed it was not written
     /// by Warden): it is sealed and used as it is.
     pub fn accept_settings_file(&self) -> Result<(), ConfigError> {
-        let key = self.seal_key.as_ref().map_err(|why| ConfigError::NoSealKey(why.clone()))?;
-        let loaded = self.home.accept_file(key)?;
-        self.replace_settings(loaded.settings, loaded.integrity);
-        Ok(())
+        self.settings.accept_file()
     }
 }

@@ -31,6 +31,7 @@ fn every_block() -> Vec<Message> {
                     name: "file_read".into(),
                     input: serde_json::json!({"path": "src/main.rs", "offset": 1.5}),
                     raw_arguments: Some("{\"path\": \"src/main.rs\",  \"offset\": 1.5}".into()),
+                    written: None,
                 }),
             ],
         },

@@ -98,6 +98,7 @@ mod tests {
                     name: "bash".into(),
                     input: serde_json::json!({"command": "cargo test", "timeout": 30, "x": [true]}),
                     raw_arguments: None,
+                    written: None,
                 }),
                 ContentBlock::ToolResult(ToolResultBlock {
                     tool_use_id: "t1".into(),

@@ -30,7 +30,7 @@ async fn saving_harness(
     let store = Arc::new(ConversationStore::open(&home.path().join("conversations.db")).unwrap());
     let saved = store.clone();
     let h = Harness::new(wire, replies, move |c| {
-        c.context_window = window;
+        c.context_window = Some(window);
         c.budget_threshold = 0.8;
         c.store = Some(saved);
     })
@@ -115,7 +115,7 @@ async fn compact_now_summarizes_between_turns_and_later_requests_use_the_summary
         wire.reply(&[text("SUMMARY: the parser was explained.")], 100),
         wire.reply(&[text("Three.")], 100),
     ];
-    let mut h = Harness::new(wire, replies, |c| c.context_window = 8_000).await;
+    let mut h = Harness::new(wire, replies, |c| c.context_window = Some(8_000)).await;
     h.run("explain the parser", approve_all()).await;
     h.run("and the lexer?", approve_all()).await;
     let report = h.session.compact_now().await.unwrap();

@@ -50,15 +50,15 @@ async fn a_local_model_budgets_with_the_window_its_server_reports_and_says_so() 
     spec.base_url = Some(server.url.clone());
     spec.model = Some("tiny-local".to_owned());
     let (session, mut events) = engine.start(spec).await.unwrap();
-    assert_eq!(session.config().context_window, 4096);
+    assert_eq!(session.config().context_window, Some(4096));
     let turn = tokio::spawn(async move { session.send("list").await });
     let events = turn_events(&mut events).await;
     turn.await.unwrap().unwrap();
-    let starts: Vec<u32> = events
+    let starts: Vec<Option<u32>> = events
         .iter()
         .filter_map(|e| if let Event::StreamStart(s) = e { Some(s.context_window) } else { None })
         .collect();
-    assert_eq!(starts, [4096, 4096]);
+    assert_eq!(starts, [Some(4096), Some(4096)]);
     // The tool block's kind comes from the tool's definition, not from its name.
     let categories: Vec<_> = events
         .iter()

@@ -194,6 +194,7 @@ impl Harness {
                     base_delay: Duration::from_millis(1),
                     max_delay: Duration::from_millis(1),
                 },
+                learned: None,
             },
         );
         let mut config = SessionConfig::new("conv-1", "test-model");

@@ -33,6 +33,7 @@ pub fn settings(url: &str) -> ProviderOptions {
         native_tools: true,
         idle_timeout: Duration::from_secs(10),
         retry: fast_retry(),
+        learned: None,
     }
 }
 
@@ -88,10 +89,12 @@ pub fn truncation_points(body: &[u8], kind: ProviderKind) -> Vec<usize> {
     points
 }
 
-/// Every cut of the body is an `InvalidResponse`, never a success and never a panic.
+/// Every cut of the body is an `InvalidResponse`, never a success and never a panic. (A cut
+/// before the first event of a compatible server's stream makes Warden ask once more without
+/// streaming: the server answers that with the same cut bytes.)
 pub async fn assert_truncations_fail(kind: ProviderKind, body: &[u8], reply: fn(Vec<u8>) -> Reply) {
     for cut in truncation_points(body, kind) {
-        let (c, _) = run(kind, vec![reply(body[..cut].to_vec())]).await;
+        let (c, _) = run(kind, vec![reply(body[..cut].to_vec()), reply(body[..cut].to_vec())]).await;
         let error = c.expect_error();
         assert_eq!(error.category, ErrorCategory::InvalidResponse, "cut at {cut}: {error:?}");
     }
@@ -140,6 +143,7 @@ pub fn assistant_message(c: &Collected) -> Message {
             name: call.name.clone(),
             input: call.input.clone().expect("tool input parses"),
             raw_arguments: Some(call.raw.clone()),
+            written: None,
         }));
     }
     Message { role: Role::Assistant, content }

@@ -32,6 +32,7 @@ fn history() -> Vec<Message> {
                 name: "file_read".into(),
                 input: serde_json::json!({"path": "shot.jpg"}),
                 raw_arguments: Some("{\"path\": \"shot.jpg\"}".into()),
+                written: None,
             })],
         },
         Message {

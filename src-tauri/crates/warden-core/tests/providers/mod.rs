@@ -6,6 +6,8 @@ mod anthropic;
 mod bounds;
 mod common;
 mod images;
+mod local_facts;
+mod nulls;
 mod ollama;
 mod openai;
 mod openai_compat;

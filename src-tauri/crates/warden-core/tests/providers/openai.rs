@@ -66,9 +66,11 @@ async fn request_with_tools_matches_the_fixture() {
     assert_eq!(r.body, strip_options(expected));
 }
 
-/// `strict`, `tool_choice` and `parallel_tool_calls` are options Warden does not set (defaults).
+/// What Warden leaves out of OpenAI's request shape: `parallel_tool_calls` and `strict` (the
+/// defaults). `tool_choice: "auto"` is sent: llama-cpp-python's function-calling format ignores
+/// the tools of a request without it.
 fn strip_options(expected: Value) -> Value {
-    let mut expected = without(expected, &["tool_choice", "parallel_tool_calls"]);
+    let mut expected = without(expected, &["parallel_tool_calls"]);
     for tool in expected["tools"].as_array_mut().unwrap() {
         tool["function"].as_object_mut().unwrap().remove("strict");
     }
@@ -117,7 +119,14 @@ async fn follow_up_sends_raw_arguments_and_one_tool_message_per_result() {
     };
     let (_, requests) =
         run_with(KIND, vec![Reply::sse(fixture("openai/a_text.sse"), Split::Whole)], |_| {}, request).await;
-    assert_eq!(requests[0].body, strip_options(expected));
+    // The one deliberate difference from OpenAI's own shape: the assistant turn's `content` is
+    // `""`, not `null`. OpenAI takes both; llama-cpp-python answers `null` with HTTP 500
+    // (`openai_compat/llama_cpp_python_http_500_content_null.http`), and leaving the field out
+    // breaks its chat template.
+    let mut expected = strip_options(expected);
+    assert_eq!(expected["messages"][2]["content"], Value::Null);
+    expected["messages"][2]["content"] = Value::String(String::new());
+    assert_eq!(requests[0].body, expected);
 }
 
 #[tokio::test]

@@ -66,3 +66,22 @@ async fn openrouter_numeric_error_code_mid_stream() {
     assert_eq!(error.category, warden_core::provider::ErrorCategory::RateLimited);
     assert_eq!(error.status, Some(429));
 }
+
+/// llama-cpp-python answers a request its schema refuses (here the assistant turn's
+/// `"content": null`) with HTTP 500 and a body that says so ("7 validation errors: …"): the
+/// request itself is wrong, so sending it again cannot help and it is not retried.
+#[tokio::test]
+async fn a_500_whose_body_says_the_request_was_invalid_is_not_retried() {
+    let reply = || Reply::http(fixture("openai_compat/llama_cpp_python_http_500_content_null.http"));
+    let (c, requests) = run(KIND, vec![reply(), reply(), reply()]).await;
+    let error = c.expect_error();
+    assert_eq!(requests.len(), 1, "sent once: {:?}", c.retries);
+    assert!(c.retries.is_empty());
+    assert_eq!(error.category, warden_core::provider::ErrorCategory::BadRequest, "{error:?}");
+    assert_eq!(error.status, Some(500));
+    assert!(
+        error.message.contains("validation errors"),
+        "the server's own words are kept: {}",
+        error.message
+    );
+}

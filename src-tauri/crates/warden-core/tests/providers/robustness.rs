@@ -94,3 +94,35 @@ async fn connection_refused_is_retried_then_a_network_error() {
     assert_eq!(c.expect_error().category, ErrorCategory::Network);
     assert_eq!(c.retries.len(), 2, "3 attempts in the test policy");
 }
+
+/// A compatible server is "the server at …" in the middle of a sentence, never "The server at …"
+/// ("Could not reach The server at …" was what a user of a local server read).
+#[tokio::test]
+async fn a_compatible_server_is_named_in_lower_case_inside_a_sentence() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    drop(listener);
+    let provider = build_provider(ProviderKind::OpenAi, settings(&url));
+    let c = crate::support::collect::collect(provider.stream(simple_request("m"))).await;
+    let message = &c.expect_error().message;
+    assert!(message.starts_with(&format!("Could not reach the server at {url} (")), "{message}");
+
+    // A body cut off in the middle of a chunk and the connection closed: it broke while the
+    // answer was streaming.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        use tokio::io::AsyncWriteExt;
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut buf = Vec::new();
+        crate::support::server::read_request(&mut socket, &mut buf).await.unwrap();
+        let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+        socket.write_all(head.as_bytes()).await.unwrap();
+        socket.write_all(b"40\r\ndata: {\"choices\":[]}\n\n").await.unwrap();
+        socket.shutdown().await.unwrap();
+    });
+    let provider = build_provider(ProviderKind::OpenAi, settings(&url));
+    let c = crate::support::collect::collect(provider.stream(simple_request("m"))).await;
+    let message = &c.expect_error().message;
+    assert!(message.starts_with(&format!("The connection to the server at {url} broke")), "{message}");
+}

@@ -75,3 +75,80 @@ async fn errors_pass_through_the_wrapper() {
     let chunks: Vec<_> = build_provider(ProviderKind::Ollama, s).stream(simple_request("m")).collect().await;
     assert!(chunks.last().unwrap().is_err(), "ended early is still an error through the wrapper");
 }
+
+/// A block the model wrote that cannot be read, recorded from SmolLM2-135M on llama-cpp-python
+/// (`openai_compat/llama_cpp_python_text_tools_malformed.sse`: a ```` ```tool ```` block holding
+/// a JSON object without `name`, then code, cut by the token limit): the history keeps the model's
+/// text as written, the call fails with the parser's reason, and the next request shows the model
+/// its own block and that reason, not a tidied call it never made.
+#[tokio::test]
+async fn a_malformed_block_is_kept_as_written_and_answered_with_the_parsers_reason() {
+    use std::sync::Arc;
+    use warden_core::agent::{Session, SessionConfig, ToolEnvironment};
+    use warden_core::sandbox::Workspace;
+    use warden_core::scope::Scope;
+    use warden_core::tool::{ToolRegistry, ToolsConfig};
+
+    let recorded = crate::support::fixture("openai_compat/llama_cpp_python_text_tools_malformed.sse");
+    let mut written = String::new();
+    for line in String::from_utf8_lossy(&recorded).lines() {
+        let Some(data) = line.strip_prefix("data: {").map(|rest| format!("{{{rest}")) else { continue };
+        let chunk: serde_json::Value = serde_json::from_str(&data).unwrap();
+        written.push_str(chunk["choices"][0]["delta"]["content"].as_str().unwrap_or_default());
+    }
+    let block = &written[written.find("```tool").unwrap()..];
+    let server = TestServer::start(vec![
+        Reply::sse(recorded, Split::Random(9)),
+        Reply::sse(
+            warden_testkit::scripted::openai(&[warden_testkit::scripted::text("Sorry.")], 10),
+            Split::Whole,
+        ),
+    ])
+    .await;
+    let mut s = settings(&format!("{}/v1", server.url));
+    s.native_tools = false;
+    let provider = build_provider(ProviderKind::OpenAi, s);
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut config = SessionConfig::new("conv-1", "smollm2");
+    config.scope = Scope::read_only();
+    let workspace =
+        Workspace::new(project.path(), home.path().join("storage"), config.scope.clone()).unwrap();
+    let (session, mut events) = Session::new(
+        config,
+        provider,
+        Arc::new(ToolRegistry::with_core_tools(ToolsConfig::default())),
+        ToolEnvironment::new(workspace),
+    );
+    session.send("Use the file_read tool to read README.md.".to_owned()).await.unwrap();
+    let mut results = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let warden_protocol::Event::ToolResult(result) = event {
+            results.push(result);
+        }
+    }
+    assert_eq!(results.len(), 1, "{results:?}");
+    let reason = &results[0].result;
+    assert!(
+        reason.contains("could not be read") && reason.contains("not valid JSON (trailing characters"),
+        "the parser's reason: {reason}"
+    );
+    assert!(!reason.contains("expected value at line 1 column 1"), "{reason}");
+
+    // The history holds the block as the model wrote it.
+    let history = session.history();
+    let answer = serde_json::to_string(&history[1]).unwrap();
+    let escaped = serde_json::to_string(block).unwrap();
+    assert!(answer.contains(&escaped[1..escaped.len() - 1]), "{answer}");
+    // And so does the next request, with the reason.
+    let next = &server.requests()[1].body;
+    let sent: Vec<String> = next["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(sent.iter().any(|m| m.contains(block)), "the block as written: {sent:#?}");
+    assert!(!sent.iter().any(|m| m.contains("\"args\": {}")), "no tidied call: {sent:#?}");
+    assert!(sent.iter().any(|m| m.contains("could not be read")), "the reason: {sent:#?}");
+}

@@ -95,6 +95,10 @@ pub async fn collect(mut stream: ChunkStream) -> Collected {
                             serde_json::from_str(&call.raw).ok()
                         };
                     }
+                    StreamChunk::ToolCallUnreadable { tool_id, tool_name, written, .. } => {
+                        assert!(open.is_empty(), "an unreadable call comes whole, not inside another");
+                        c.calls.push(Call { id: tool_id, name: tool_name, raw: written, input: None });
+                    }
                     StreamChunk::Usage(u) => c.usage = Some(u),
                     StreamChunk::End { stop_reason } => {
                         assert!(open.is_empty(), "calls still open at End: {open:?}");

@@ -12,7 +12,7 @@ use serde_json::Value;
 use warden_protocol::{StopReason, Usage};
 
 use crate::provider::chunk_queue::ChunkQueue;
-use crate::provider::common::WireText;
+use crate::provider::common::{null_as_default, WireText};
 use crate::provider::http::classify_stream_error;
 use crate::provider::sse_feed::{SseEvents, SseFeed};
 use crate::provider::transport::ChunkResult;
@@ -23,7 +23,7 @@ use crate::secrets::ApiKey;
 struct Event<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     index: u64,
     #[serde(borrow, default)]
     delta: Option<Delta<'a>>,

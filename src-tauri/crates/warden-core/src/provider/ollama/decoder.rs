@@ -8,7 +8,7 @@ use serde_json::Value;
 use warden_protocol::{StopReason, Usage};
 
 use crate::provider::chunk_queue::ChunkQueue;
-use crate::provider::common::{generate_call_id, WireText};
+use crate::provider::common::{generate_call_id, null_as_default, WireText};
 use crate::provider::http::classify_stream_error;
 use crate::provider::ndjson::NdjsonSplitter;
 use crate::provider::transport::{ChunkResult, WireDecoder};
@@ -20,7 +20,7 @@ struct Line<'a> {
     model: Option<String>,
     #[serde(borrow, default)]
     message: Option<WireMessage<'a>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     done: bool,
     #[serde(default)]
     done_reason: Option<String>,
@@ -38,7 +38,7 @@ struct WireMessage<'a> {
     content: Option<WireText<'a>>,
     #[serde(borrow, default)]
     thinking: Option<WireText<'a>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     tool_calls: Vec<WireToolCall>,
 }
 

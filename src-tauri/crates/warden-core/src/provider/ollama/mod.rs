@@ -25,7 +25,7 @@ pub struct OllamaProvider {
 
 #[derive(Deserialize)]
 struct Tags {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::common::null_as_default")]
     models: Vec<TagEntry>,
 }
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 use warden_protocol::{StopReason, Usage};
 
 use crate::provider::chunk_queue::ChunkQueue;
-use crate::provider::common::{generate_call_id, WireText};
+use crate::provider::common::{generate_call_id, null_as_default, WireText};
 use crate::provider::http::classify_stream_error;
 use crate::provider::sse_feed::{SseEvents, SseFeed};
 use crate::provider::transport::ChunkResult;
@@ -25,7 +25,7 @@ struct Chunk<'a> {
     id: Option<String>,
     #[serde(default)]
     model: Option<String>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
     choices: Vec<Choice<'a>>,
     #[serde(default)]
     usage: Option<WireUsage>,
@@ -50,7 +50,7 @@ struct Delta<'a> {
     /// OpenRouter and Ollama's compatible endpoint call it `reasoning`.
     #[serde(borrow, default)]
     reasoning: Option<WireText<'a>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "null_as_default")]
     tool_calls: Vec<ToolCallDelta<'a>>,
 }
 
@@ -75,9 +75,9 @@ struct FunctionDelta<'a> {
 #[derive(Deserialize)]
 struct WireUsage {
     #[serde(default)]
-    prompt_tokens: u32,
+    prompt_tokens: Option<u32>,
     #[serde(default)]
-    completion_tokens: u32,
+    completion_tokens: Option<u32>,
 }
 
 struct Call {
@@ -88,6 +88,12 @@ struct Call {
     /// Arguments that arrived before the id and name were known.
     pending: String,
 }
+
+/// How an answer whose body held no event is said (nothing, or only `: ping` comments):
+/// llama-cpp-python's answer to a request that does not fit, that its chat template cannot
+/// render, or whose tool call `chatml-function-calling` cannot stream; the error comes after
+/// the `200`.
+pub(crate) const EMPTY_STREAM: &str = "answered with an empty stream";
 
 pub(crate) struct OpenAiDecoder {
     label: String,
@@ -140,8 +146,10 @@ impl OpenAiDecoder {
         }
         if let Some(usage) = chunk.usage {
             // Sent twice by some servers (Groq, OpenRouter): the last one counts, never the sum.
-            self.usage =
-                Some(Usage { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens });
+            self.usage = Some(Usage {
+                input_tokens: usage.prompt_tokens.unwrap_or(0),
+                output_tokens: usage.completion_tokens.unwrap_or(0),
+            });
         }
         Ok(())
     }
@@ -260,7 +268,16 @@ impl SseEvents for OpenAiDecoder {
     }
 
     fn ended_early(&self) -> String {
-        format!("The stream ended early: {} closed the connection before `[DONE]`.", self.label)
+        if !self.feed.fields_seen {
+            return format!(
+                "The stream ended early: {} {EMPTY_STREAM}.",
+                crate::provider::transport::in_sentence(&self.label)
+            );
+        }
+        format!(
+            "The stream ended early: {} closed the connection before `[DONE]`.",
+            crate::provider::transport::in_sentence(&self.label)
+        )
     }
 
     fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {

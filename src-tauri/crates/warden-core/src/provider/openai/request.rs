@@ -1,7 +1,8 @@
 //! History → the Chat Completions request body.
 //!
 //! Tool calls go back as the assistant's `tool_calls` with `arguments` as a string — the raw one
-//! the model streamed when we have it — and each result is its own `role: "tool"` message. There
+//! the model streamed when we have it — and each result is its own `role: "tool"` message. The
+//! assistant's `content` beside them is `""`, never `null` (see `WireMessage::Assistant`). There
 //! is no error flag in this format, so a failure is said in the result text.
 //!
 //! The body borrows from the history and is serialized straight to bytes (the whole history is
@@ -31,7 +32,9 @@ pub(crate) struct Body<'a> {
     messages: Vec<WireMessage<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<FunctionTool<'a>>,
-    /// `"none"` when the tools may not be called.
+    /// `"auto"` with tools (OpenAI's default, said anyway: llama-cpp-python's
+    /// `chatml-function-calling` ignores the tools of a request without it), `"none"` when they
+    /// may not be called.
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_choice: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -57,7 +60,9 @@ enum WireMessage<'a> {
         content: UserContent<'a>,
     },
     Assistant {
-        content: Option<Cow<'a, str>>,
+        /// Always a string, `""` beside tool calls: OpenAI takes `null` there, but llama-cpp-python
+        /// answers `null` with HTTP 500 and its chat template breaks when the field is left out.
+        content: Cow<'a, str>,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         tool_calls: Vec<WireCall<'a>>,
     },
@@ -112,7 +117,11 @@ pub(crate) fn body(request: &ChatRequest, limit_field: TokenLimitField) -> Body<
         model: &request.model,
         messages: messages(request.system.as_deref(), &request.messages),
         tools: function_tools(&request.tools),
-        tool_choice: (request.tool_choice == ToolChoice::None && !request.tools.is_empty()).then_some("none"),
+        tool_choice: match request.tool_choice {
+            _ if request.tools.is_empty() => None,
+            ToolChoice::Auto => Some("auto"),
+            ToolChoice::None => Some("none"),
+        },
         max_tokens,
         max_completion_tokens,
         stream: true,
@@ -181,6 +190,5 @@ fn assistant_message(message: &Message) -> Option<WireMessage<'_>> {
     if text.is_empty() && tool_calls.is_empty() {
         return None;
     }
-    let content = (!text.is_empty()).then_some(Cow::Owned(text));
-    Some(WireMessage::Assistant { content, tool_calls })
+    Some(WireMessage::Assistant { content: Cow::Owned(text), tool_calls })
 }

@@ -86,6 +86,10 @@ impl Provider for TextToolProtocol {
     async fn validate_credentials(&self) -> Result<(), ProviderError> {
         self.inner.validate_credentials().await
     }
+
+    async fn context_window(&self, model: &str) -> Option<u32> {
+        self.inner.context_window(model).await
+    }
 }
 
 #[cfg(test)]

@@ -8,10 +8,11 @@
 //! a raw newline, so that fence is never inside the arguments) or ends a complete JSON value — so
 //! ```` ``` ```` inside an argument string (a markdown file being written) does not close the block.
 //!
-//! A block that is not `{"name": …, "args": {…}}` still becomes a tool call — named from the block
-//! when a name can be found, else `invalid_tool_call` — whose single delta starts with
-//! `invalid tool block:` and is therefore never valid JSON: the agent loop's "input is not valid
-//! JSON" path reports it to the model as a failed call, so the model can correct itself.
+//! A block that is not `{"name": …, "args": {…}}` becomes a [`StreamChunk::ToolCallUnreadable`] —
+//! named from the block when a name can be found, else `invalid_tool_call` — carrying the block
+//! exactly as the model wrote it and the parser's reason. The loop keeps the block as written in
+//! the history and reports the reason as the call's failed result, so the model can correct itself
+//! (rather than read back a tidied call it never made and a JSON error about something else).
 
 use serde_json::{Map, Value};
 
@@ -55,7 +56,7 @@ impl ToolBlockParser {
         if self.in_block {
             let body = std::mem::take(&mut self.buf);
             self.in_block = false;
-            self.emit_call(&body, out);
+            self.emit_call(&body, false, out);
         } else if !self.buf.is_empty() {
             out.push(StreamChunk::Text(std::mem::take(&mut self.buf)));
         }
@@ -102,7 +103,7 @@ impl ToolBlockParser {
                 let body = body.to_owned();
                 self.buf.drain(..at + CLOSE.len());
                 self.in_block = false;
-                self.emit_call(&body, out);
+                self.emit_call(&body, true, out);
                 return true;
             }
             self.search_from = at + 1;
@@ -122,19 +123,27 @@ impl ToolBlockParser {
         }
     }
 
-    fn emit_call(&mut self, body: &str, out: &mut Vec<StreamChunk>) {
+    /// One call from a block's `body` (what lies between the fences); `closed`: whether its
+    /// closing fence was written.
+    fn emit_call(&mut self, body: &str, closed: bool, out: &mut Vec<StreamChunk>) {
         self.blocks += 1;
         let tool_id = generate_call_id();
-        let (tool_name, partial_json) = match parse_block(body) {
-            Ok((name, args)) => (name, args.to_string()),
-            Err(problem) => (
-                find_name(body).unwrap_or_else(|| "invalid_tool_call".to_owned()),
-                format!("invalid tool block: {problem}. Expected {{\"name\": \"<tool>\", \"args\": {{…}}}}; got: {}", body.trim()),
-            ),
-        };
-        out.push(StreamChunk::ToolCallStart { tool_id: tool_id.clone(), tool_name });
-        out.push(StreamChunk::ToolCallDelta { tool_id: tool_id.clone(), partial_json });
-        out.push(StreamChunk::ToolCallEnd { tool_id });
+        match parse_block(body) {
+            Ok((tool_name, args)) => {
+                out.push(StreamChunk::ToolCallStart { tool_id: tool_id.clone(), tool_name });
+                out.push(StreamChunk::ToolCallDelta { tool_id: tool_id.clone(), partial_json: args.to_string() });
+                out.push(StreamChunk::ToolCallEnd { tool_id });
+            }
+            Err(problem) => out.push(StreamChunk::ToolCallUnreadable {
+                tool_id,
+                tool_name: find_name(body).unwrap_or_else(|| "invalid_tool_call".to_owned()),
+                written: format!("{OPEN}{body}{}", if closed { CLOSE } else { "" }),
+                reason: format!(
+                    "the ```tool block could not be read: {problem}. Write the call again as one block \
+                     holding one JSON object: ```tool\n{{\"name\": \"<tool name>\", \"args\": {{<arguments>}}}}\n```"
+                ),
+            }),
+        }
     }
 }
 
@@ -187,6 +196,11 @@ mod tests {
                     calls.last_mut().unwrap().1.push_str(&partial_json);
                 }
                 StreamChunk::ToolCallEnd { tool_id } => assert_eq!(open.take(), Some(tool_id)),
+                StreamChunk::ToolCallUnreadable { tool_name, written, reason, .. } => {
+                    assert!(open.is_none(), "calls must not interleave");
+                    assert!(reason.starts_with("the ```tool block could not be read: "), "{reason}");
+                    calls.push((tool_name, format!("unreadable: {written}")));
+                }
                 other => panic!("unexpected {other:?}"),
             }
         }
@@ -234,25 +248,40 @@ mod tests {
     }
 
     #[test]
-    fn malformed_block_is_a_call_with_input_that_is_not_json() {
-        let (text, calls) =
-            run(&["Try:\n```tool\n{\"name\": \"bash\", \"args\": {\"command\": \"ls\"\n```\nafter"]);
+    fn malformed_block_is_kept_as_written_with_the_parsers_reason() {
+        let block = "```tool\n{\"name\": \"bash\", \"args\": {\"command\": \"ls\"\n```";
+        let (text, calls) = run(&[&format!("Try:\n{block}\nafter")]);
         assert_eq!(text, "Try:\n\nafter");
-        assert_eq!(calls.len(), 1);
-        assert_eq!(calls[0].0, "bash");
-        assert!(serde_json::from_str::<Value>(&calls[0].1).is_err());
-        assert!(calls[0].1.starts_with("invalid tool block:"));
+        assert_eq!(calls, vec![("bash".into(), format!("unreadable: {block}"))]);
+        let mut parser = ToolBlockParser::new();
+        let mut out = Vec::new();
+        parser.push(block, &mut out);
+        parser.finish(&mut out);
+        let [StreamChunk::ToolCallUnreadable { reason, .. }] = out.as_slice() else { panic!("{out:?}") };
+        assert!(
+            reason.contains("not valid JSON (EOF while parsing an object"),
+            "the parser's own words: {reason}"
+        );
+        assert_eq!(parser.blocks_found(), 1, "the model is answered, so the turn goes on");
     }
 
     #[test]
     fn block_without_name_or_unclosed_is_still_reported() {
         let (_, calls) = run(&["```tool\n{\"args\": {}}\n```"]);
-        assert_eq!(calls[0].0, "invalid_tool_call");
-        assert!(serde_json::from_str::<Value>(&calls[0].1).is_err());
+        assert_eq!(
+            calls,
+            vec![("invalid_tool_call".into(), "unreadable: ```tool\n{\"args\": {}}\n```".into())]
+        );
         let (_, calls) = run(&["```tool\n{\"name\": \"x\", \"args\": {\"a\": 1}}"]);
         assert_eq!(calls, vec![("x".into(), "{\"a\":1}".into())], "an unclosed but complete block counts");
         let (_, calls) = run(&["```tool\n```"]);
-        assert!(serde_json::from_str::<Value>(&calls[0].1).is_err());
+        assert_eq!(calls, vec![("invalid_tool_call".into(), "unreadable: ```tool\n```".into())]);
+        let (_, calls) = run(&["```tool {\"name\": \"y\", "]);
+        assert_eq!(
+            calls,
+            vec![("y".into(), "unreadable: ```tool {\"name\": \"y\", ".into())],
+            "unclosed: no fence added"
+        );
     }
 
     #[test]

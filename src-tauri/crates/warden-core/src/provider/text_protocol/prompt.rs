@@ -1,7 +1,7 @@
 //! The request side of the text tool protocol: tool descriptions in the system prompt, and tool
 //! calls and results in the history rewritten as the text the model would have written and read.
 
-use warden_protocol::{ContentBlock, Message, ToolDefinition};
+use warden_protocol::{ContentBlock, Message, ToolDefinition, ToolUse};
 
 use crate::provider::{ChatRequest, ToolChoice};
 
@@ -41,6 +41,11 @@ fn render_message(message: Message) -> Message {
     let mut content: Vec<ContentBlock> = Vec::new();
     for block in message.content {
         let rendered = match block {
+            // A block that could not be read goes back exactly as the model wrote it: its failed
+            // result says what is wrong with that text, not with a tidied call it never made.
+            ContentBlock::ToolUse(ToolUse { written: Some(written), .. }) => {
+                ContentBlock::Text { text: written }
+            }
             ContentBlock::ToolUse(call) => {
                 let name = serde_json::Value::String(call.name);
                 ContentBlock::Text {
@@ -98,6 +103,7 @@ mod tests {
                             name: "file_read".into(),
                             input: json!({"path": "a"}),
                             raw_arguments: None,
+                            written: None,
                         }),
                     ],
                 },
@@ -128,5 +134,28 @@ mod tests {
             }]
         );
         assert_eq!(rewritten.messages[2].text(), "Tool `file_read` failed (error):\nno such file");
+    }
+
+    #[test]
+    fn a_block_that_could_not_be_read_goes_back_as_written() {
+        let written = "```tool\n{\"name\": \"file_read\", \"args\": {\"path\": }\n```";
+        let request = ChatRequest {
+            messages: vec![Message {
+                role: Role::Assistant,
+                content: vec![
+                    ContentBlock::Text { text: "Reading.".into() },
+                    ContentBlock::ToolUse(ToolUse {
+                        id: "call_1".into(),
+                        name: "file_read".into(),
+                        input: json!({}),
+                        raw_arguments: None,
+                        written: Some(written.into()),
+                    }),
+                ],
+            }],
+            ..ChatRequest::default()
+        };
+        let rewritten = rewrite(request);
+        assert_eq!(rewritten.messages[0].text(), format!("Reading.\n\n{written}"));
     }
 }
