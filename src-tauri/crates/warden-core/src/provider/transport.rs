@@ -207,7 +207,7 @@ fn idle_error(transport: &Transport) -> ProviderError {
     ProviderError::new(
         super::ErrorCategory::IdleTimeout,
         format!(
-            "{} sent nothing for {} s, so the request was stopped. Try again; if it keeps happening, raise the idle timeout.",
+            "{} sent nothing for {} s, so the request was stopped. Try again; if it keeps happening, the server is stuck or too slow for this model (a local server: a smaller model or fewer threads busy elsewhere).",
             transport.label,
             transport.idle_timeout.as_secs_f64()
         ),
