@@ -144,8 +144,9 @@ async fn lists_models(port: u16) -> bool {
     socket.read_exact(&mut head).await.is_ok() && head.ends_with(b" 200")
 }
 
-/// A project at a fixed path with a README, so the prompt Warden sends is the same on every run;
-/// a Warden home of its own per test.
+/// A project at a fixed path with a README, so the prompt Warden sends is the same on every run
+/// of this checkout (under the target's own scratch folder, not a shared `/tmp` name another user
+/// could make first); a Warden home of its own per test.
 struct Place {
     project: PathBuf,
     home: tempfile::TempDir,
@@ -153,7 +154,7 @@ struct Place {
 
 impl Place {
     fn new(name: &str) -> Self {
-        let project = std::env::temp_dir().join("warden-local-llm").join(name);
+        let project = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("warden-local-llm").join(name);
         let _ = std::fs::remove_dir_all(&project);
         std::fs::create_dir_all(&project).unwrap();
         std::fs::write(project.join("README.md"), "# Demo\n\nThe answer is 42.\n").unwrap();
