@@ -3,8 +3,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 pub mod mcp;
+pub mod rerun;
 pub mod scripted;
 pub mod server;
+
+pub use rerun::rerun_with_env;
 
 use std::path::PathBuf;
 
