@@ -57,6 +57,10 @@ step "MCP conformance suite, client scenarios (known gaps in tests/mcp/conforman
 # Not in the summary count: the suite's own totals include the scenarios the baseline expects to fail.
 bash tests/mcp/conformance.sh
 
+step "fuzz targets, 30 s each (src-tauri/fuzz: nightly and cargo-fuzz, from scripts/setup.sh)"
+# Fails, never skips, when the nightly toolchain or cargo-fuzz is missing.
+bash scripts/fuzz.sh 30
+
 if [ -f src/bindings.ts ]; then
   step "generated bindings are committed as generated"
   git diff --exit-code -- src/bindings.ts
