@@ -23,7 +23,8 @@ use crate::routes::ApprovalRoutes;
 
 /// One running conversation, as the commands use it (a trait so routing can be tested alone).
 pub trait SessionHandle: Send + Sync + 'static {
-    fn submit(&self, op: Op) -> CommandResult<()>;
+    /// Hand the session an op (a message's images are taken in first, off the async threads).
+    fn submit(&self, op: Op) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>>;
     fn history(&self) -> Vec<Message>;
     /// Whether a turn is running.
     fn is_busy(&self) -> bool;
@@ -44,8 +45,9 @@ pub trait SessionHandle: Send + Sync + 'static {
 }
 
 impl SessionHandle for Session {
-    fn submit(&self, op: Op) -> CommandResult<()> {
-        Ok(Session::submit(self, op)?)
+    fn submit(&self, op: Op) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
+        let session = self.clone();
+        Box::pin(async move { Ok(Session::submit(&session, op).await?) })
     }
 
     fn history(&self) -> Vec<Message> {
@@ -179,13 +181,13 @@ impl AppState {
             return Err(CommandError::new(CommandErrorCode::InvalidInput, "The message is empty."));
         }
         let session = self.session_or_start(&conversation_id).await?;
-        session.submit(Op::Send(ChatSend { conversation_id, content, images }))
+        session.submit(Op::Send(ChatSend { conversation_id, content, images })).await
     }
 
     /// Stops the running turn. Cancelling a conversation that never started is a no-op.
     pub async fn cancel(&self, conversation_id: String) -> CommandResult<()> {
         match self.session(&conversation_id).await {
-            Some(session) => session.submit(Op::Cancel(ChatCancel { conversation_id })),
+            Some(session) => session.submit(Op::Cancel(ChatCancel { conversation_id })).await,
             None => Ok(()),
         }
     }
@@ -206,7 +208,7 @@ impl AppState {
         };
         let owner = self.routes.owner(&tool_id).ok_or_else(unknown)?;
         let session = self.session(&owner).await.ok_or_else(unknown)?;
-        session.submit(Op::Approve(ToolApproval { tool_id, approved, reason, remember }))
+        session.submit(Op::Approve(ToolApproval { tool_id, approved, reason, remember })).await
     }
 
     /// What "Allow for this session" remembered in a conversation; none for one not open.

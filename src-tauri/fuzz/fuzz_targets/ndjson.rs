@@ -16,7 +16,7 @@ fuzz_target!(|input: &[u8]| {
     let mut splitter = NdjsonSplitter::new();
     let mut got: Vec<Vec<u8>> = Vec::new();
     for piece in body.chunks(step) {
-        splitter.feed(piece, |line| got.push(line.to_vec()));
+        assert!(splitter.feed(piece, |line| got.push(line.to_vec())).is_ok());
     }
     let complete = match body.iter().rposition(|&b| b == b'\n') {
         Some(last) => &body[..last],

@@ -2,7 +2,6 @@
 //! checkpoints from the terminal. Exit 0 on success, 1 when a restore is refused (and why) or the
 //! store cannot be used, 2 on usage (an id that names no checkpoint included).
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -13,7 +12,7 @@ use warden_core::scope::Scope;
 use warden_protocol::{ChangeStatus, FileChange};
 
 use crate::args::{CheckpointAction, CheckpointArgs};
-use crate::sanitize;
+use crate::{sanitize, say};
 
 pub fn run(args: CheckpointArgs) -> u8 {
     let store = match open(&args) {
@@ -26,7 +25,7 @@ pub fn run(args: CheckpointArgs) -> u8 {
             if json {
                 print_json(&serde_json::to_value(&list).unwrap_or_default());
             } else if list.is_empty() {
-                say("No checkpoints yet for this project.");
+                say::out("No checkpoints yet for this project.");
             } else {
                 for c in &list {
                     let what = c.tool_name.as_deref().unwrap_or(match c.kind {
@@ -34,12 +33,18 @@ pub fn run(args: CheckpointArgs) -> u8 {
                         warden_protocol::CheckpointKind::Manual => "manual",
                         _ => "-",
                     });
-                    say(&format!(
+                    say::out(&format!(
                         "{}  {}  {:<16} {} file(s) changed",
-                        c.id, c.created_at, what, c.files_changed
+                        sanitize::line(&c.id),
+                        c.created_at,
+                        sanitize::line(what),
+                        c.files_changed
                     ));
                     for left_out in &c.left_out {
-                        say(&format!("    not in this checkpoint: {} ({})", left_out.path, left_out.reason));
+                        say::out(&format!(
+                            "    not in this checkpoint: {} ({})",
+                            left_out.path, left_out.reason
+                        ));
                     }
                 }
             }
@@ -50,7 +55,7 @@ pub fn run(args: CheckpointArgs) -> u8 {
                 print_json(&serde_json::json!({ "from": id, "to": id2, "files": files, "patch": patch }));
             } else {
                 print_files(&files);
-                say(patch.trim_end_matches('\n'));
+                say::out(patch.trim_end_matches('\n'));
             }
             Ok(())
         }),
@@ -58,19 +63,23 @@ pub fn run(args: CheckpointArgs) -> u8 {
             if json {
                 print_json(&serde_json::to_value(&report).unwrap_or_default());
             } else {
-                say(&format!("Restored checkpoint {}: {} file(s).", report.restored, report.files.len()));
+                say::out(&format!(
+                    "Restored checkpoint {}: {} file(s).",
+                    report.restored,
+                    report.files.len()
+                ));
                 print_files(&report.files);
                 if let Some(warning) = &report.warning {
-                    say(warning);
+                    say::out(warning);
                 }
-                say(&format!("To undo: warden checkpoint restore {}", report.undo_checkpoint_id));
+                say::out(&format!("To undo: warden checkpoint restore {}", report.undo_checkpoint_id));
             }
         }),
         CheckpointAction::Create => store.manual().map(|taken| {
             if json {
                 print_json(&serde_json::json!({ "id": taken.id, "filesChanged": taken.changed }));
             } else {
-                say(&format!(
+                say::out(&format!(
                     "Checkpoint {} ({} file(s) changed since the last one).",
                     taken.id, taken.changed
                 ));
@@ -117,7 +126,7 @@ fn fail(args: &CheckpointArgs, code: u8, message: &str, paths: &[String]) -> u8 
     if args.json {
         print_json(&serde_json::json!({ "error": message, "paths": paths }));
     }
-    let _ = writeln!(std::io::stderr(), "warden checkpoint: {}", sanitize::body(message));
+    say::err(&format!("warden checkpoint: {message}"));
     code
 }
 
@@ -132,15 +141,10 @@ fn print_files(files: &[FileChange]) {
             (Some(a), Some(r)) => format!("+{a} -{r}"),
             _ => "binary".to_owned(),
         };
-        say(&format!("{mark} {:<50} {counts}", f.path));
+        say::out(&format!("{mark} {:<50} {counts}", sanitize::line(&f.path)));
     }
 }
 
 fn print_json(value: &serde_json::Value) {
-    let _ = writeln!(std::io::stdout(), "{value}");
-}
-
-/// A line for people on stdout (file names can hold control characters: shown escaped).
-fn say(text: &str) {
-    let _ = writeln!(std::io::stdout(), "{}", sanitize::body(text));
+    say::json_line(value);
 }

@@ -5,6 +5,9 @@
 //! lists, compares and restores the checkpoints taken before each change; `warden mcp` lists, adds
 //! and removes the MCP servers whose tools the agent gets; `warden sessions` lists, shows, searches
 //! and deletes the saved conversations.
+//!
+//! Nothing here prints but through [`say`], which sanitizes (clippy denies the rest).
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::disallowed_methods)]
 
 mod approvals_input;
 mod args;
@@ -20,7 +23,7 @@ mod tool_cmd;
 use std::process::ExitCode;
 
 use clap::Parser;
-use warden_cli::{sandbox_cmd, sanitize};
+use warden_cli::{sandbox_cmd, sanitize, say};
 
 use args::{Cli, Command};
 
@@ -31,10 +34,15 @@ fn main() -> ExitCode {
     let protected = protect_self();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(error) if error.use_stderr() => {
+            // A usage error, which repeats what was given: sanitized like every other line.
+            say::err(error.render().to_string().trim_end());
+            return ExitCode::from(2);
+        }
         Err(error) => {
-            // Help and version go to stdout with status 0; usage errors to stderr with status 2.
+            // Help and version, clap's own text: to stdout with status 0.
             let _ = error.print();
-            return if error.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return ExitCode::SUCCESS;
         }
     };
     init_logging(cli.verbose);
@@ -52,7 +60,7 @@ fn main() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
-            eprintln!("warden: could not start the runtime: {error}");
+            say::err(&format!("warden: could not start the runtime: {error}"));
             return ExitCode::from(1);
         }
     };
@@ -88,5 +96,9 @@ fn init_logging(verbose: u8) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("WARDEN_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false)
+        .with_writer(say::log_writer)
+        .try_init();
 }

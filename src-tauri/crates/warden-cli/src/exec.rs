@@ -15,36 +15,36 @@ use warden_protocol::{ChatError, Event, ToolApproval};
 use crate::approvals_input::{self, Answer};
 use crate::args::{ApproveArg, ExecArgs};
 use crate::render::{Human, JsonLines, Render};
-use crate::sanitize;
 use crate::signals::Signals;
+use crate::{sanitize, say};
 
 /// Events printed between two flushes at most.
 const MAX_BATCH: usize = 1024;
 
 pub async fn run(args: ExecArgs) -> u8 {
     let mut render: Box<dyn Render> = if args.common.json {
-        Box::new(JsonLines::new(std::io::stdout()))
+        Box::new(JsonLines::new(say::renderer_stdout()))
     } else {
         Box::new(Human::stdout())
     };
     let spec = match crate::tool_cmd::session_spec(&args.common, Some(&args)) {
         Ok(spec) => spec,
         Err(message) => {
-            eprintln!("warden: {}", sanitize::body(&message));
+            say::err(&format!("warden: {message}"));
             return 2;
         }
     };
     let engine = match Engine::from_env() {
         Ok(engine) => engine,
         Err(error) => {
-            eprintln!("warden: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: {error}"));
             return 1;
         }
     };
     let images = match read_images(&args.images) {
         Ok(images) => images,
         Err(message) => {
-            eprintln!("warden: {}", sanitize::body(&message));
+            say::err(&format!("warden: {message}"));
             return 2;
         }
     };
@@ -52,7 +52,7 @@ pub async fn run(args: ExecArgs) -> u8 {
     let resumed = match conversation_to_continue(&engine, &args, &spec.project) {
         Ok(resumed) => resumed,
         Err((message, code)) => {
-            eprintln!("warden: {}", sanitize::body(&message));
+            say::err(&format!("warden: {message}"));
             return code;
         }
     };
@@ -71,13 +71,13 @@ pub async fn run(args: ExecArgs) -> u8 {
             // With --json the event is for the script and stderr for the person; without, the
             // transcript already shows it.
             if args.common.json {
-                eprintln!("warden: {}", sanitize::body(&error.to_string()));
+                say::err(&format!("warden: {error}"));
             }
             if let SetupError::Unreadable(unreadable) = &error {
-                eprintln!(
+                say::err(&format!(
                     "warden: see what can be read of it with: warden sessions show {}",
                     sanitize::line(&unreadable.id)
-                );
+                ));
             }
             render.event(&Event::Error(ChatError {
                 conversation_id,
@@ -179,11 +179,11 @@ pub async fn run(args: ExecArgs) -> u8 {
         Ok(Ok(TurnEnd::Cancelled)) => 130,
         Ok(Ok(TurnEnd::Failed | TurnEnd::BudgetSpent | TurnEnd::MaxTurns)) => 1,
         Ok(Err(error)) => {
-            eprintln!("warden: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: {error}"));
             1
         }
         Err(error) => {
-            eprintln!("warden: the turn failed: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: the turn failed: {error}"));
             1
         }
     }
@@ -239,15 +239,13 @@ fn read_images(paths: &[std::path::PathBuf]) -> Result<Vec<warden_protocol::Tool
 /// Says on stderr which conversation this was and how to go on with it, or that it is not saved
 /// whole (`not_saved`: why).
 fn saved_note(conversation_id: &str, json: bool, not_saved: Option<&str>) {
+    let id = sanitize::line(conversation_id);
     match (not_saved, json) {
-        (Some(why), _) => eprintln!(
-            "warden: conversation {conversation_id} is not saved whole: {}",
-            sanitize::body(why)
-        ),
-        (None, true) => eprintln!("warden: conversation {conversation_id}"),
-        (None, false) => eprintln!(
-            "warden: conversation {conversation_id} saved; continue it with: warden exec --resume {conversation_id} \"…\""
-        ),
+        (Some(why), _) => say::err(&format!("warden: conversation {id} is not saved whole: {why}")),
+        (None, true) => say::err(&format!("warden: conversation {id}")),
+        (None, false) => say::err(&format!(
+            "warden: conversation {id} saved; continue it with: warden exec --resume {id} \"…\""
+        )),
     }
 }
 
@@ -259,7 +257,7 @@ fn answer_source(approve: ApproveArg, json: bool) -> (Option<AnswerRx>, Option<S
         (ApproveArg::Ask, false) => match approvals_input::spawn_tty_reader() {
             Ok(rx) => (Some(rx), None),
             Err(error) => {
-                eprintln!("warden: {}", approvals_input::no_terminal_message(&error));
+                say::err(&format!("warden: {}", approvals_input::no_terminal_message(&error)));
                 (None, Some("no terminal to ask on".to_owned()))
             }
         },

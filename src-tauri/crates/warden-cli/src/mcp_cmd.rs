@@ -10,7 +10,7 @@ use warden_core::setup::Engine;
 use warden_protocol::{McpServerConfig, McpServerState, McpServerStatus};
 
 use crate::args::{McpAction, McpArgs};
-use crate::{project_mcp_cmd, sanitize};
+use crate::{project_mcp_cmd, sanitize, say};
 
 /// The servers of an `mcpServers` JSON file (`--mcp-config`), checked.
 pub fn read_config(file: &Path) -> Result<BTreeMap<String, McpServerConfig>, String> {
@@ -38,7 +38,7 @@ pub async fn run(args: McpArgs) -> u8 {
         McpAction::Add { name, url, headers, env, command } => match entry(url, headers, env, command) {
             Ok(config) => match engine.add_mcp_server(&name, config) {
                 Ok(()) => {
-                    eprintln!("warden: added the MCP server `{name}`");
+                    say::err(&format!("warden: added the MCP server `{}`", sanitize::line(&name)));
                     0
                 }
                 Err(error) => fail(&error.to_string(), 2),
@@ -54,7 +54,10 @@ pub async fn run(args: McpArgs) -> u8 {
             let value = value.trim_end_matches(['\n', '\r']);
             match engine.keep_mcp_secret(&name, value).await {
                 Ok(()) => {
-                    eprintln!("warden: kept `{name}` in the keychain; use it as \"keychain:{name}\" in an entry's env or headers");
+                    let name = sanitize::line(&name);
+                    say::err(&format!(
+                        "warden: kept `{name}` in the keychain; use it as \"keychain:{name}\" in an entry's env or headers"
+                    ));
                     0
                 }
                 Err(error) => fail(&error.to_string(), 2),
@@ -65,14 +68,14 @@ pub async fn run(args: McpArgs) -> u8 {
         McpAction::Decline { project } => project_mcp_cmd::decline(&engine, project),
         McpAction::Logout { name } => match engine.mcp_sign_out(&name).await {
             Ok(()) => {
-                eprintln!("warden: signed out of the MCP server `{name}`");
+                say::err(&format!("warden: signed out of the MCP server `{}`", sanitize::line(&name)));
                 0
             }
             Err(error) => fail(&error.to_string(), 1),
         },
         McpAction::Remove { name } => match engine.remove_mcp_server(&name) {
             Ok(()) => {
-                eprintln!("warden: removed the MCP server `{name}`");
+                say::err(&format!("warden: removed the MCP server `{}`", sanitize::line(&name)));
                 0
             }
             Err(error) => fail(&error.to_string(), 2),
@@ -86,7 +89,10 @@ pub async fn run(args: McpArgs) -> u8 {
 /// whose browser does not open), and the browser comes back to a loopback address.
 async fn login(engine: &Engine, name: &str) -> u8 {
     let authorizer = match warden_core::mcp::BrowserAuthorizer::bind(|page| {
-        eprintln!("warden: sign in in your browser; if it does not open, visit:\n  {}", sanitize::body(page));
+        say::err(&format!(
+            "warden: sign in in your browser; if it does not open, visit:\n  {}",
+            sanitize::line(page)
+        ));
     })
     .await
     {
@@ -95,18 +101,18 @@ async fn login(engine: &Engine, name: &str) -> u8 {
     };
     match engine.mcp_sign_in(name, &authorizer).await {
         Ok(()) => {
-            eprintln!("warden: signed in to the MCP server `{name}`");
+            say::err(&format!("warden: signed in to the MCP server `{}`", sanitize::line(name)));
             0
         }
         Err(warden_core::setup::McpSetupError::Unknown(_)) => {
-            fail(&format!("there is no MCP server named `{name}`"), 2)
+            fail(&format!("there is no MCP server named `{}`", sanitize::line(name)), 2)
         }
         Err(error) => fail(&error.to_string(), 1),
     }
 }
 
 fn fail(message: &str, code: u8) -> u8 {
-    eprintln!("warden: {}", sanitize::body(message));
+    say::err(&format!("warden: {message}"));
     code
 }
 
@@ -161,15 +167,15 @@ async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServe
         }
     }
     if json {
-        match serde_json::to_string(&statuses) {
-            Ok(line) => print_line(&line),
+        match serde_json::to_value(&statuses) {
+            Ok(value) => say::json_line(&value),
             Err(error) => return fail(&error.to_string(), 1),
         }
     } else if statuses.is_empty() {
         print_line("No MCP servers. Add one with `warden mcp add NAME -- COMMAND [ARGS…]` or `--url URL`.");
     } else {
         for status in &statuses {
-            print_line(&sanitize::body(&describe(status)));
+            print_line(&describe(status));
         }
     }
     let failed = statuses
@@ -178,30 +184,31 @@ async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServe
     u8::from(failed)
 }
 
-/// One server in a few lines: name, transport, state, tools.
+/// One server in a few lines: name, transport, state, tools. Each piece is one line of its own
+/// (what the server said included), so none can pass for another.
 fn describe(status: &McpServerStatus) -> String {
+    let name = sanitize::line(&status.name);
     let state = match &status.state {
         McpServerState::Connected => format!("connected, {} tools", status.tools.len()),
         McpServerState::Starting => "starting".to_owned(),
         McpServerState::Disabled => "disabled".to_owned(),
-        McpServerState::Failed { error } => format!("failed: {error}"),
-        McpServerState::NeedsSignIn => format!("needs you to sign in: `warden mcp login {}`", status.name),
+        McpServerState::Failed { error } => format!("failed: {}", sanitize::line(error)),
+        McpServerState::NeedsSignIn => format!("needs you to sign in: `warden mcp login {name}`"),
     };
-    let mut text = format!("{} ({}): {state}", status.name, status.transport);
+    let mut text = format!("{name} ({}): {state}", sanitize::line(&status.transport));
     for tool in &status.tools {
         let choice =
             tool.choice.map(|c| format!(" [{}]", format!("{c:?}").to_lowercase())).unwrap_or_default();
-        text.push_str(&format!("\n  {}{choice}", tool.qualified_name));
+        text.push_str(&format!("\n  {}{choice}", sanitize::line(&tool.qualified_name)));
     }
     if matches!(status.state, McpServerState::Failed { .. }) {
         for line in status.stderr_tail.iter().rev().take(5).rev() {
-            text.push_str(&format!("\n  stderr: {line}"));
+            text.push_str(&format!("\n  stderr: {}", sanitize::line(line)));
         }
     }
     text
 }
 
-#[allow(clippy::print_stdout)]
 fn print_line(line: &str) {
-    println!("{line}");
+    say::out(line);
 }

@@ -12,7 +12,7 @@ use warden_core::setup::Engine;
 use warden_protocol::ProjectMcpOffer;
 
 use crate::approvals_input::{self, Answer};
-use crate::sanitize;
+use crate::{sanitize, say};
 
 /// `warden mcp show`.
 pub fn show(engine: &Engine, project: Option<PathBuf>, json: bool) -> u8 {
@@ -49,7 +49,7 @@ pub async fn approve(engine: &Engine, project: Option<PathBuf>, digest: Option<S
             let refused = warden_core::setup::SetupError::ProjectMcpChanged { given, now: offer.digest };
             return fail(&refused.to_string(), 1);
         }
-        Some(_) => eprint!("{}", describe(&offer)),
+        Some(_) => say::err_part(&describe(&offer)),
         None => match ask_on_terminal(describe(&offer)).await {
             Ok(true) => {}
             Ok(false) => return fail("not approved: the project's .mcp.json stays unused", 1),
@@ -69,11 +69,11 @@ pub async fn approve(engine: &Engine, project: Option<PathBuf>, digest: Option<S
     // The digest of what was shown: a file changed meanwhile is refused, never approved unseen.
     match engine.choose_project_mcp(&project, &offer.digest, true) {
         Ok(()) => {
-            eprintln!(
+            say::err(&format!(
                 "warden: using the servers of {} (digest {})",
                 sanitize::line(&offer.path),
                 offer.digest
-            );
+            ));
             0
         }
         Err(error) => fail(&error.to_string(), 1),
@@ -92,7 +92,7 @@ pub fn decline(engine: &Engine, project: Option<PathBuf>) -> u8 {
     };
     match engine.choose_project_mcp(&project, &offer.digest, false) {
         Ok(()) => {
-            eprintln!("warden: not using the servers of {}", sanitize::line(&offer.path));
+            say::err(&format!("warden: not using the servers of {}", sanitize::line(&offer.path)));
             0
         }
         Err(error) => fail(&error.to_string(), 1),
@@ -170,11 +170,10 @@ async fn ask_on_terminal(text: String) -> std::io::Result<bool> {
 }
 
 fn fail(message: &str, code: u8) -> u8 {
-    eprintln!("warden: {}", sanitize::body(message));
+    say::err(&format!("warden: {message}"));
     code
 }
 
-#[allow(clippy::print_stdout)]
 fn print_out(text: &str) {
-    println!("{}", text.trim_end());
+    say::out(text.trim_end());
 }

@@ -2,11 +2,11 @@
 //! transcript prints nothing raw: model text, tool output, names and commands go through
 //! [`crate::sanitize`], so no escape sequence from them reaches the terminal.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use warden_protocol::{ApprovalPreview, Event, ToolStatus};
 
-use crate::sanitize;
+use crate::{sanitize, say};
 
 pub trait Render {
     fn event(&mut self, event: &Event);
@@ -29,8 +29,10 @@ impl<W: Write> JsonLines<W> {
 
 impl<W: Write> Render for JsonLines<W> {
     fn event(&mut self, event: &Event) {
-        // Serializing protocol types cannot fail (no maps with non-string keys, no NaN).
-        if serde_json::to_writer(&mut self.out, event).is_ok() {
+        // Serializing protocol types cannot fail (no maps with non-string keys, no NaN). What a
+        // terminal could act on goes out as `\uXXXX` (the same string to a JSON reader).
+        if let Ok(line) = serde_json::to_string(event) {
+            let _ = self.out.write_all(sanitize::json(&line).as_bytes());
             let _ = self.out.write_all(b"\n");
         }
     }
@@ -60,13 +62,13 @@ pub struct Human<W: Write> {
 impl Human<std::io::Stdout> {
     pub fn stdout() -> Self {
         let no_colour = std::env::var_os("NO_COLOR").is_some();
-        let colour = std::io::stdout().is_terminal() && !no_colour;
-        let notes_colour = std::io::stderr().is_terminal() && !no_colour;
+        let colour = say::stdout_is_terminal() && !no_colour;
+        let notes_colour = say::stderr_is_terminal() && !no_colour;
         Self {
-            out: std::io::stdout(),
+            out: say::renderer_stdout(),
             colour,
             mid_line: false,
-            notes: Box::new(std::io::stderr()),
+            notes: Box::new(say::renderer_stderr()),
             notes_colour,
         }
     }
@@ -330,6 +332,21 @@ mod tests {
             assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
             assert!(out.contains("\\x1b]52;c;ZXZpbA==") && out.contains("\\u{202e}"), "{out:?}");
         }
+    }
+
+    #[test]
+    fn json_lines_escape_what_a_terminal_would_act_on_and_keep_the_text() {
+        let evil = "hi\u{9b}31m\u{202e}\u{7f}\x1b]52;c;ZXZpbA==\x07";
+        let mut buf = Vec::new();
+        JsonLines::new(&mut buf).event(&Event::TextDelta(TextDelta {
+            conversation_id: "c".into(),
+            message_id: "m".into(),
+            delta: evil.into(),
+        }));
+        let line = String::from_utf8(buf).unwrap();
+        assert!(!line.chars().any(|c| c.is_control() && c != '\n' || c == '\u{202e}'), "{line:?}");
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["payload"]["delta"], evil);
     }
 
     #[test]

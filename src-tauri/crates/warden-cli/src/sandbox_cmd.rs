@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use warden_core::config::WardenHome;
 use warden_core::containment::{self, BoxPolicy};
 
-use crate::sanitize;
+use crate::say;
 
 /// What `warden sandbox` was asked for, however it was parsed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub fn run(args: BoxRequest) -> u8 {
     match prepare(&args) {
         Ok(launch) => exec(launch),
         Err(message) => {
-            eprintln!("warden sandbox: {}", sanitize::body(&message));
+            say::err(&format!("warden sandbox: {message}"));
             SETUP_FAILED
         }
     }
@@ -75,6 +75,6 @@ fn exec(launch: containment::Launch) -> u8 {
     // `exec` returns only on failure; `launch` (the seccomp descriptors) lives until then.
     let error = command.exec();
     drop(launch);
-    eprintln!("warden sandbox: cannot start the box: {error}");
+    say::err(&format!("warden sandbox: cannot start the box: {error}"));
     SETUP_FAILED
 }

@@ -70,6 +70,25 @@ pub fn line(text: &str) -> Cow<'_, str> {
     escape(text, false, false)
 }
 
+/// Serialized JSON with every character a terminal could act on written as a `\uXXXX` escape.
+/// serde_json escapes the C0 controls itself; DEL, the C1 controls, bidi and invisible characters
+/// can only stand inside its strings, where the escape decodes to the same character (all of them
+/// are in the Basic Multilingual Plane).
+pub fn json(serialized: &str) -> Cow<'_, str> {
+    if !serialized.chars().any(|c| must_escape(c, false)) {
+        return Cow::Borrowed(serialized);
+    }
+    let mut out = String::with_capacity(serialized.len() + 16);
+    for c in serialized.chars() {
+        if must_escape(c, false) {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Whether `text` holds anything [`body`] would escape besides a CRLF.
 pub fn has_controls(text: &str) -> bool {
     text.chars().any(|c| must_escape(c, true))
@@ -128,6 +147,15 @@ mod tests {
             "a\\u{202e}b\\u{2066}c\\u{200b}d\\u{feff}e\\u{2060}f\\u{2028}"
         );
         assert_eq!(body("\u{0}\u{1b}"), "\\x00\\x1b");
+    }
+
+    #[test]
+    fn json_keeps_its_value_and_shows_nothing_a_terminal_acts_on() {
+        let value = serde_json::json!({"name": "a\u{9b}31m\u{202e}b\u{7f}\x1b]52;c;x\x07", "n": 1});
+        let line = json(&value.to_string()).into_owned();
+        assert!(!line.chars().any(|c| must_escape(c, false)), "{line:?}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&line).unwrap_or_default(), value);
+        assert!(matches!(json("{\"plain\":\"text ✓\"}"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use warden_core::store::{self, ConversationStore, StoreError};
 use warden_protocol::{ContentBlock, ConversationSummary, Message, ResultCode, Role};
 
 use crate::args::{SessionsAction, SessionsArgs};
-use crate::sanitize;
+use crate::{sanitize, say};
 
 /// How much of a tool result `show` prints without --json.
 const RESULT_PREVIEW_CHARS: usize = 400;
@@ -20,14 +20,14 @@ pub fn run(args: SessionsArgs) -> u8 {
     {
         Ok(store) => store,
         Err(error) => {
-            eprintln!("warden: {}", sanitize::body(&error));
+            say::err(&format!("warden: {error}"));
             return 1;
         }
     };
     match run_action(&store, args.action) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("warden: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: {error}"));
             1
         }
     }
@@ -83,11 +83,11 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
                 }
             }
             if let Some(problem) = back.problem() {
-                eprintln!(
+                say::err(&format!(
                     "warden: conversation {id} cannot be read whole: {}. It is shown as far as it can be \
                      read, and it cannot be continued",
                     sanitize::line(&problem.to_string())
-                );
+                ));
             }
             Ok(0)
         }
@@ -115,7 +115,7 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
             if json {
                 print_json(&json!({"deleted": id}));
             } else {
-                out(&format!("Deleted {id}."));
+                out(&format!("Deleted {}.", sanitize::line(&id)));
             }
             Ok(0)
         }
@@ -125,25 +125,29 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
 /// The conversation's summary, or `None` after saying on stderr why there is none.
 fn known(store: &ConversationStore, id: &str) -> Result<Option<ConversationSummary>, StoreError> {
     if !store::is_conversation_id(id) {
-        eprintln!("warden: `{}` is not a conversation id (letters, digits, `-` and `_`)", sanitize::line(id));
+        say::err(&format!(
+            "warden: `{}` is not a conversation id (letters, digits, `-` and `_`)",
+            sanitize::line(id)
+        ));
         return Ok(None);
     }
     let found = store.summary(id)?;
     if found.is_none() {
-        eprintln!("warden: there is no saved conversation `{id}` (see: warden sessions list)");
+        say::err(&format!(
+            "warden: there is no saved conversation `{}` (see: warden sessions list)",
+            sanitize::line(id)
+        ));
     }
     Ok(found)
 }
 
 fn print_json(value: &serde_json::Value) {
-    out(&value.to_string());
+    say::json_line(value);
 }
 
-/// A line on stdout; a closed pipe (`| head`) is no error.
+/// A line for people on stdout (see [`say::out`]).
 fn out(line: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "{line}");
+    say::out(line);
 }
 
 /// `<id>  <when>  <n> messages  <title>  (<project>)` on one line.
@@ -156,7 +160,7 @@ fn print_summary(summary: &ConversationSummary) {
     let project = summary.project_root.as_deref().map(|p| format!("  ({p})")).unwrap_or_default();
     out(&format!(
         "{}  {when}  {:>4} messages  {}{}",
-        summary.id,
+        sanitize::line(&summary.id),
         summary.message_count,
         sanitize::line(&summary.title),
         sanitize::line(&project)
@@ -171,9 +175,11 @@ fn print_message(message: &Message) {
             (Role::Assistant, ContentBlock::Text { text }) => {
                 out(&format!("warden: {}\n", sanitize::body(text)))
             }
-            (_, ContentBlock::ToolUse(call)) => {
-                out(&format!("  → {} {}", call.name, sanitize::line(&call.input.to_string())))
-            }
+            (_, ContentBlock::ToolUse(call)) => out(&format!(
+                "  → {} {}",
+                sanitize::line(&call.name),
+                sanitize::line(&call.input.to_string())
+            )),
             (_, ContentBlock::ToolResult(result)) => {
                 let mark = if result.is_error { "✗" } else { "←" };
                 let preview = store::text::cut(&result.content, RESULT_PREVIEW_CHARS);

@@ -3,7 +3,7 @@
 //! SIGINT / SIGTERM / SIGHUP (after killing what the tool started). A confirmation is asked on the
 //! terminal, or read from stdin with `--json`.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use warden_protocol::{ToolApproval, ToolConfirm};
 
@@ -13,8 +13,8 @@ use warden_protocol::ProviderId;
 
 use crate::approvals_input::{self, Answer};
 use crate::args::{ApproveArg, CommonArgs, ExecArgs, ProviderArg, ToolArgs};
-use crate::sanitize;
 use crate::signals::Signals;
+use crate::{sanitize, say};
 
 /// The session spec both subcommands share; `Err` is a usage error.
 pub fn session_spec(common: &CommonArgs, exec: Option<&ExecArgs>) -> Result<SessionSpec, String> {
@@ -76,7 +76,7 @@ pub async fn run(args: ToolArgs) -> u8 {
     let mut spec = match session_spec(&args.common, None) {
         Ok(spec) => spec,
         Err(message) => {
-            eprintln!("warden: {}", sanitize::body(&message));
+            say::err(&format!("warden: {message}"));
             return 2;
         }
     };
@@ -84,18 +84,18 @@ pub async fn run(args: ToolArgs) -> u8 {
     let input: serde_json::Value = match serde_json::from_str(&args.input) {
         Ok(value @ serde_json::Value::Object(_)) => value,
         Ok(_) => {
-            eprintln!("warden: the tool input must be a JSON object");
+            say::err("warden: the tool input must be a JSON object");
             return 2;
         }
         Err(error) => {
-            eprintln!("warden: the tool input is not valid JSON: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: the tool input is not valid JSON: {error}"));
             return 2;
         }
     };
     let engine = match Engine::from_env() {
         Ok(engine) => engine,
         Err(error) => {
-            eprintln!("warden: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: {error}"));
             return 1;
         }
     };
@@ -107,7 +107,7 @@ pub async fn run(args: ToolArgs) -> u8 {
         &args.name,
         input,
         // Streamed output goes to stderr, keeping stdout for the result.
-        |_, chunk| eprint!("{}", sanitize::body(&chunk)),
+        |_, chunk| say::err_part(&chunk),
         |confirm| async move {
             match approve {
                 ApproveArg::All => answer(true),
@@ -129,7 +129,7 @@ pub async fn run(args: ToolArgs) -> u8 {
     let result = match outcome {
         Ok(OneShot { result, .. }) => result,
         Err(error) => {
-            eprintln!("warden: {}", sanitize::body(&error.to_string()));
+            say::err(&format!("warden: {error}"));
             return if error.is_usage() { 2 } else { 1 };
         }
     };
@@ -141,9 +141,9 @@ pub async fn run(args: ToolArgs) -> u8 {
             "result": result.result,
             "metadata": result.metadata.unwrap_or(serde_json::Value::Null),
         });
-        let _ = writeln!(std::io::stdout(), "{line}");
+        say::json_line(&line);
     } else {
-        let _ = writeln!(std::io::stdout(), "{}", sanitize::body(&result.result));
+        say::out(&result.result);
     }
     if ok {
         0
@@ -160,8 +160,8 @@ fn answer(approved: bool) -> ToolApproval {
 /// `--json`: the answer is the next stdin line, a JSON approval (whose reason reaches the result)
 /// or `y`/`n`.
 async fn ask_on_stdin(confirm: &ToolConfirm) -> ToolApproval {
-    if std::io::stderr().is_terminal() {
-        eprint!("{}approve? [y/N] ", question(confirm));
+    if say::stderr_is_terminal() {
+        say::err_part(&format!("{}approve? [y/N] ", question(confirm)));
     }
     let line = tokio::task::spawn_blocking(|| {
         let mut line = String::new();
@@ -191,7 +191,7 @@ async fn ask_on_terminal(confirm: ToolConfirm) -> bool {
     match asked {
         Ok(Ok(answer)) => answer == Some(Answer::YesNo(true)),
         Ok(Err(error)) => {
-            eprintln!("warden: {}", approvals_input::no_terminal_message(&error));
+            say::err(&format!("warden: {}", approvals_input::no_terminal_message(&error)));
             false
         }
         Err(_) => false,

@@ -1,12 +1,13 @@
 //! `warden`: the front of the command line (see [`warden_cli::front`]). A plain `warden sandbox`
 //! runs here; everything else replaces this process with `warden-engine`.
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::disallowed_methods)]
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::process::ExitCode;
 
 use warden_cli::front::{self, Route};
-use warden_cli::{sandbox_cmd, sanitize};
+use warden_cli::{sandbox_cmd, say};
 
 /// The status for "the engine could not be started" (a shell's "command not found").
 const NO_ENGINE: u8 = 127;
@@ -35,6 +36,6 @@ fn engine(program: OsString, args: &[OsString]) -> u8 {
         }
         Err(message) => message,
     };
-    eprintln!("warden: {}", sanitize::body(&error));
+    say::err(&format!("warden: {error}"));
     NO_ENGINE
 }

@@ -5,9 +5,10 @@
 //! back from the same store; rounds alternate, medians of `RUNS`.
 //!
 //! What each side does: Warden's row is the whole `CheckpointStore::restore` — a snapshot of the
-//! project first (the undo point; the stat cache spares reading unchanged files), the diff, the
-//! writes with an fsync per file and folder, and the snapshot after. The contestant's row is the
-//! diff and git's writes only (git flushes nothing).
+//! project first (the undo point; the stat cache spares reading unchanged files), the diff, every
+//! file staged through its folder's handle, the file system flushed once (`syncfs`), the renames,
+//! flushed once more, and the snapshot after. The contestant's row is the diff and git's writes
+//! only (git flushes nothing).
 //!
 //! Usage: `restore_bench` (prints one JSON line).
 

@@ -128,7 +128,7 @@ fn warden(chunks: &[Vec<u8>]) -> Vec<(String, String)> {
     let mut decoder = SseDecoder::new();
     let mut events: Vec<SseEvent> = Vec::new();
     for chunk in chunks {
-        decoder.feed(chunk, &mut events);
+        decoder.feed(chunk, &mut events).unwrap_or_else(|e| panic!("{e}"));
     }
     events.into_iter().map(|e| (e.event, e.data)).collect()
 }

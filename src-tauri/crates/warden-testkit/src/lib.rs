@@ -2,6 +2,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+pub mod images;
 pub mod mcp;
 pub mod rerun;
 pub mod scripted;

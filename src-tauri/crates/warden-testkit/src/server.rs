@@ -3,7 +3,7 @@
 //! Stream bodies go out with chunked transfer encoding, one HTTP chunk per write, flushed, so the
 //! client really sees the chosen split (whole, one byte at a time, or seeded random pieces).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -30,6 +30,10 @@ pub enum Reply {
     Raw { bytes: Vec<u8>, split: Split },
     /// `200` headers and `prefix`, then silence until the client goes away.
     Stall { content_type: String, prefix: Vec<u8> },
+    /// `status` with `content_type`, chunked: `prefix`, then `x` after `x` with no line end, in
+    /// 64 KiB chunks, until the client goes away or `most` bytes went out (then the body ends).
+    /// [`TestServer::endless_sent`] counts what went out.
+    Endless { status: u16, content_type: String, prefix: Vec<u8>, most: usize },
     /// The answer to the next Ollama `POST /api/show` (see [`TestServer::start`]).
     Show(Box<Reply>),
 }
@@ -43,13 +47,19 @@ impl Reply {
         Self::Stream { content_type: "application/x-ndjson".into(), body, split }
     }
 
+    /// An endless `200` body of `content_type` after `prefix` (at most `most` bytes).
+    pub fn endless(content_type: &str, prefix: &[u8], most: usize) -> Self {
+        Self::Endless { status: 200, content_type: content_type.into(), prefix: prefix.to_vec(), most }
+    }
+
     pub fn json(body: Vec<u8>) -> Self {
         Self::Stream { content_type: "application/json".into(), body, split: Split::Whole }
     }
 
     /// An SSE or NDJSON stream: a chat answer, never the answer to a `GET`.
     fn is_chat_stream(&self) -> bool {
-        matches!(self, Self::Stream { content_type, .. } if !content_type.starts_with("application/json"))
+        matches!(self, Self::Stream { content_type, .. } | Self::Endless { content_type, .. }
+            if !content_type.starts_with("application/json"))
     }
 
     /// A `.http` fixture, optionally with its headers changed (e.g. a shorter `retry-after`).
@@ -88,6 +98,8 @@ pub struct TestServer {
     requests: Arc<Mutex<Vec<Recorded>>>,
     unscripted_shows: Arc<Mutex<Vec<Recorded>>>,
     closed: Arc<AtomicBool>,
+    endless_sent: Arc<AtomicUsize>,
+    endless_done: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -114,8 +126,15 @@ impl TestServer {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let unscripted_shows = Arc::new(Mutex::new(Vec::new()));
         let closed = Arc::new(AtomicBool::new(false));
+        let endless_sent = Arc::new(AtomicUsize::new(0));
+        let endless_done = Arc::new(AtomicUsize::new(0));
         let queue = Arc::new(Mutex::new(std::collections::VecDeque::from(replies)));
-        let log = Log { requests: requests.clone(), unscripted_shows: unscripted_shows.clone() };
+        let log = Log {
+            requests: requests.clone(),
+            unscripted_shows: unscripted_shows.clone(),
+            endless_sent: endless_sent.clone(),
+            endless_done: endless_done.clone(),
+        };
         let closed2 = closed.clone();
         let task = tokio::spawn(async move {
             loop {
@@ -126,7 +145,18 @@ impl TestServer {
                 });
             }
         });
-        Self { url, requests, unscripted_shows, closed, task }
+        Self { url, requests, unscripted_shows, closed, endless_sent, endless_done, task }
+    }
+
+    /// The bytes of [`Reply::Endless`] bodies written so far (the prefix included): what the
+    /// client read, give or take what the sockets' buffers hold.
+    pub fn endless_sent(&self) -> usize {
+        self.endless_sent.load(Ordering::SeqCst)
+    }
+
+    /// How many [`Reply::Endless`] answers are over: the client went away, or `most` went out.
+    pub fn endless_done(&self) -> usize {
+        self.endless_done.load(Ordering::SeqCst)
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
@@ -149,6 +179,8 @@ impl TestServer {
 struct Log {
     requests: Arc<Mutex<Vec<Recorded>>>,
     unscripted_shows: Arc<Mutex<Vec<Recorded>>>,
+    endless_sent: Arc<AtomicUsize>,
+    endless_done: Arc<AtomicUsize>,
 }
 
 /// The reply for `request`, taken from the queue (see [`TestServer::start`]); `None` when none is
@@ -209,6 +241,12 @@ async fn serve(
                 socket.write_all(b"0\r\n\r\n").await?;
                 socket.flush().await?;
             }
+            Some(Reply::Endless { status, content_type, prefix, most }) => {
+                let written =
+                    endless(&mut socket, status, &content_type, &prefix, most, &log.endless_sent).await;
+                log.endless_done.fetch_add(1, Ordering::SeqCst);
+                written?;
+            }
             Some(Reply::Stall { content_type, prefix }) => {
                 let head = format!(
                     "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n"
@@ -229,6 +267,33 @@ async fn serve(
             }
         }
     }
+}
+
+/// The [`Reply::Endless`] answer; `sent` counts its body bytes as they go out.
+async fn endless(
+    socket: &mut TcpStream,
+    status: u16,
+    content_type: &str,
+    prefix: &[u8],
+    most: usize,
+    sent: &AtomicUsize,
+) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status} Endless\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n"
+    );
+    socket.write_all(head.as_bytes()).await?;
+    write_split(socket, prefix, Split::Whole, true).await?;
+    sent.fetch_add(prefix.len(), Ordering::SeqCst);
+    let fill = vec![b'x'; 64 * 1024];
+    let mut total = prefix.len();
+    while total < most {
+        // A client that went away makes the write fail: that ends the answer.
+        write_split(socket, &fill, Split::Whole, true).await?;
+        total += fill.len();
+        sent.fetch_add(fill.len(), Ordering::SeqCst);
+    }
+    socket.write_all(b"0\r\n\r\n").await?;
+    socket.flush().await
 }
 
 async fn write_split(

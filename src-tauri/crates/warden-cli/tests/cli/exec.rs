@@ -213,3 +213,21 @@ async fn sigint_stops_running_tools_and_exits_130() {
     super::reaper::until(&format!("sleep {sleeper} is gone"), || super::reaper::running(&sleeper).is_empty())
         .await;
 }
+
+#[tokio::test]
+async fn an_image_that_is_a_decompression_bomb_is_refused_before_anything_is_sent() {
+    let server = TestServer::start(vec![answer(&[text("never")])]).await;
+    let dirs = Dirs::new();
+    // 20,000×20,000 pixels in about 320 KB.
+    std::fs::write(dirs.path("bomb.png"), warden_testkit::images::bomb_png(20_000, 20_000)).unwrap();
+    let warden = Warden::spawn(command(&dirs, &exec_args(&server, &["--image", "bomb.png", "look"])));
+    let (code, _lines, stderr) = warden.finish().await;
+    assert_eq!(code, 1, "stderr: {stderr}");
+    assert!(
+        stderr.contains(
+            "image 1: it is 20000×20000 pixels (400 megapixels); Warden decodes at most 50 megapixels"
+        ),
+        "{stderr}"
+    );
+    assert!(server.requests().is_empty(), "nothing reached the provider");
+}

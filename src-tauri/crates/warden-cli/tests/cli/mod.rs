@@ -3,6 +3,7 @@ mod contained;
 mod environ;
 mod exec;
 mod front;
+mod hostile_output;
 mod mcp;
 mod process;
 mod project_mcp;

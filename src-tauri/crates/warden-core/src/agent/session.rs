@@ -323,13 +323,15 @@ impl Session {
         lock(&self.core.running).is_some()
     }
 
-    /// Hand the session an op. `Send` starts a turn on the current tokio runtime and returns
-    /// at once; use [`Session::send`] to wait for the turn's end.
-    pub fn submit(&self, op: Op) -> Result<(), SessionError> {
+    /// Hand the session an op. `Send` takes its images in (bounded: see [`crate::images`]),
+    /// starts a turn on the current tokio runtime and returns; use [`Session::send`] to wait for
+    /// the turn's end.
+    pub async fn submit(&self, op: Op) -> Result<(), SessionError> {
         match op {
             Op::Send(send) => {
                 self.check_conversation(&send.conversation_id)?;
-                let (cancel, user) = self.begin(send.content, send.images)?;
+                let images = prepare_images(send.images).await?;
+                let (cancel, user) = self.begin(send.content, images)?;
                 let session = self.clone();
                 tokio::spawn(async move { session.drive(user, cancel).await });
                 Ok(())
@@ -355,6 +357,7 @@ impl Session {
         content: impl Into<String>,
         images: Vec<ToolImage>,
     ) -> Result<TurnEnd, SessionError> {
+        let images = prepare_images(images).await?;
         let (cancel, user) = self.begin(content.into(), images)?;
         Ok(self.drive(user, cancel).await)
     }
@@ -418,6 +421,7 @@ impl Session {
         }
     }
 
+    /// `images` are already taken in ([`prepare_images`]).
     fn begin(
         &self,
         content: String,
@@ -426,19 +430,11 @@ impl Session {
         if content.trim().is_empty() && images.is_empty() {
             return Err(SessionError::EmptyMessage);
         }
-        if images.len() > MAX_IMAGES {
-            return Err(SessionError::BadImage(format!("at most {MAX_IMAGES} images go with one message")));
-        }
-        // Checked and scaled down before anything else: a bad image refuses the message whole.
         let mut blocks = Vec::with_capacity(images.len() + 1);
         if !content.trim().is_empty() {
             blocks.push(ContentBlock::Text { text: content });
         }
-        for (n, image) in images.iter().enumerate() {
-            let prepared = crate::images::prepare_base64(&image.data)
-                .map_err(|error| SessionError::BadImage(format!("image {}: {error}", n + 1)))?;
-            blocks.push(ContentBlock::Image(prepared.image));
-        }
+        blocks.extend(images.into_iter().map(ContentBlock::Image));
         let mut running = lock(&self.core.running);
         if running.is_some() {
             return Err(SessionError::Busy);
@@ -490,4 +486,20 @@ impl Drop for RunningGuard<'_> {
             token.cancel();
         }
     }
+}
+
+/// A message's images, checked and scaled down before anything else (one at a time, bounded: see
+/// [`crate::images::prepare`]): a bad image refuses the message whole.
+async fn prepare_images(images: Vec<ToolImage>) -> Result<Vec<ToolImage>, SessionError> {
+    if images.len() > MAX_IMAGES {
+        return Err(SessionError::BadImage(format!("at most {MAX_IMAGES} images go with one message")));
+    }
+    let mut prepared = Vec::with_capacity(images.len());
+    for (n, image) in images.iter().enumerate() {
+        let image = crate::images::prepare_base64(&image.data)
+            .await
+            .map_err(|error| SessionError::BadImage(format!("image {}: {error}", n + 1)))?;
+        prepared.push(image.image);
+    }
+    Ok(prepared)
 }

@@ -15,6 +15,9 @@ use super::oauth::{discovered, manager, now_secs, KeychainCredentials, Registere
 use super::secrets::resolve_value;
 use crate::secrets::SecretStore;
 
+/// The most bytes of a token endpoint's answer read (a token answer is a few KB).
+const MAX_TOKEN_ANSWER: usize = 256 * 1024;
+
 /// The client an entry names, its secret taken from the keychain when it says `keychain:NAME`;
 /// `None` when it names no client id (only a client metadata document, say).
 pub async fn registered(
@@ -142,7 +145,7 @@ async fn sign_in_with_key(
         }
         form.finish()
     };
-    let answer = crate::provider::http::shared_client()
+    let mut answer = crate::provider::http::shared_client()
         .map_err(|e| failed(e.to_string()))?
         .post(endpoint)
         .timeout(std::time::Duration::from_secs(30))
@@ -153,7 +156,16 @@ async fn sign_in_with_key(
         .await
         .map_err(|e| failed(format!("the token request failed: {e}")))?;
     let status = answer.status();
-    let body = answer.text().await.map_err(|e| failed(e.to_string()))?;
+    let (body, cut) = crate::provider::http::read_at_most(&mut answer, MAX_TOKEN_ANSWER)
+        .await
+        .map_err(|e| failed(e.to_string()))?;
+    if cut && status.is_success() {
+        return Err(failed(format!(
+            "the token answer is larger than {} (Warden's limit)",
+            crate::provider::http::size_in_words(MAX_TOKEN_ANSWER)
+        )));
+    }
+    let body = String::from_utf8_lossy(&body);
     if !status.is_success() {
         let said: String = body.chars().take(300).collect();
         return Err(failed(format!(

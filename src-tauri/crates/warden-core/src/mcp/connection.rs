@@ -245,7 +245,12 @@ async fn serve_http(
     credentials: Option<KeychainCredentials>,
 ) -> Result<RunningService<RoleClient, WardenClient>, McpError> {
     install_tls();
-    let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(header_map(headers)?);
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(header_map(headers)?);
+    // What of a server's answer is held, as for a provider's (rmcp checks these as bytes arrive):
+    // one SSE event, one JSON answer, the part of an error answer read.
+    config.max_sse_event_size = crate::provider::sse::MAX_EVENT_BYTES;
+    config.max_json_response_size = crate::provider::http::MAX_ANSWER_BODY;
+    config.max_error_response_size = crate::provider::http::MAX_ERROR_BODY;
     let served = match credentials {
         Some(credentials) if credentials.has_tokens().await => {
             let (mut manager, _) = oauth::discovered(url, credentials, None).await?;

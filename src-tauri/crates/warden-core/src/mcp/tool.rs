@@ -86,7 +86,7 @@ impl Tool for McpTool {
             }
         };
         match connection.call(&self.tool, arguments, ctx.output.clone()).await {
-            Ok(result) => to_output(&result).with_metadata("mcp_server", &server),
+            Ok(result) => to_output(&result).await.with_metadata("mcp_server", &server),
             Err(error) => ToolOutput::error(
                 ToolErrorCode::ExecutionError,
                 format!("the MCP server `{server}`: {error}"),

@@ -32,6 +32,44 @@ pub(crate) fn shared_client() -> Result<reqwest::Client, ProviderError> {
         .map_err(|e| ProviderError::network(format!("Could not set up the HTTP client: {e}")))
 }
 
+/// The most bytes of an error response read: any provider's error object fits many times over,
+/// and a server that answers an error with an endless body is not read past it.
+pub(crate) const MAX_ERROR_BODY: usize = 64 * 1024;
+/// The most bytes of an answer that is not a stream: a model list (OpenRouter's, the longest
+/// known, is a few MB), a model's details.
+pub(crate) const MAX_ANSWER_BODY: usize = 16 * 1024 * 1024;
+
+/// Up to `limit` bytes of `response`'s body, read as it arrives; the flag says whether there was
+/// more (never read: dropping the response closes the connection).
+pub(crate) async fn read_at_most(
+    response: &mut reqwest::Response,
+    limit: usize,
+) -> Result<(Vec<u8>, bool), reqwest::Error> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        let room = limit - body.len();
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            return Ok((body, true));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok((body, false))
+}
+
+/// `8 MiB`, `64 KiB`, `300 bytes`: a limit as the user reads it.
+pub(crate) fn size_in_words(bytes: usize) -> String {
+    const KIB: usize = 1024;
+    const MIB: usize = 1024 * 1024;
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
 /// For clients that may follow redirects (web search): up to 5 hops, each on the origin (scheme,
 /// host, port) of the first request; a redirect elsewhere is not followed and its `3xx` is the
 /// answer. Credentials in headers therefore never reach another origin.
@@ -317,6 +355,13 @@ mod tests {
         // From four characters on a key is taken out; a shorter one would blank ordinary words.
         assert_eq!(scrub("xabcdx", ApiKey::new("abcd").as_ref()), "x[redacted]x");
         assert_eq!(scrub("abc", ApiKey::new("abc").as_ref()), "abc");
+    }
+
+    #[test]
+    fn sizes_in_words() {
+        assert_eq!(size_in_words(8 * 1024 * 1024), "8 MiB");
+        assert_eq!(size_in_words(64 * 1024), "64 KiB");
+        assert_eq!(size_in_words(1000), "1000 bytes");
     }
 
     #[test]

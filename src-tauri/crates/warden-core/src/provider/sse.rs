@@ -6,6 +6,25 @@
 //! at once and only the tail of an unfinished line is ever moved: cost is linear in the body size.
 //! Lines are split on bytes (`\n`, `\r\n`, lone `\r`) before any UTF-8 decoding, which is why
 //! U+2028/U+2029 never end a line here.
+//!
+//! What it holds is bounded: an unfinished line, or the fields of one event, larger than
+//! [`MAX_EVENT_BYTES`] stop the stream with [`EventTooLarge`] (a server that sends an endless line
+//! would otherwise grow Warden's memory until the request's time ran out).
+
+/// The most bytes one line, or the `data` and `event` fields of one event together, may hold. An
+/// answer's events are small deltas; the largest honest one (a whole tool input some servers send
+/// at once) is far below this.
+pub const MAX_EVENT_BYTES: usize = 8 * 1024 * 1024;
+
+/// A line or an event past the decoder's limit: nothing more is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "a line or event of the stream is larger than {} (Warden's limit), so the stream was stopped",
+    super::http::size_in_words(*limit)
+)]
+pub struct EventTooLarge {
+    pub limit: usize,
+}
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,7 +35,7 @@ pub struct SseEvent {
     pub data: String,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SseDecoder {
     buf: Vec<u8>,
     /// Bytes before `start` belong to lines already processed.
@@ -31,6 +50,16 @@ pub struct SseDecoder {
     event: String,
     data: String,
     has_data: bool,
+    /// The most bytes of an unfinished line, or of one event's fields.
+    limit: usize,
+    /// The limit was passed: every later read is refused.
+    too_large: bool,
+}
+
+impl Default for SseDecoder {
+    fn default() -> Self {
+        Self::with_limit(MAX_EVENT_BYTES)
+    }
 }
 
 impl SseDecoder {
@@ -38,17 +67,58 @@ impl SseDecoder {
         Self::default()
     }
 
+    /// A decoder that holds at most `limit` bytes of a line or an event (tests use small ones).
+    pub fn with_limit(limit: usize) -> Self {
+        Self {
+            buf: Vec::new(),
+            start: 0,
+            scan: 0,
+            skip_lf: false,
+            bom_checked: false,
+            event: String::new(),
+            data: String::new(),
+            has_data: false,
+            limit,
+            too_large: false,
+        }
+    }
+
+    /// The bytes the decoder holds now (its buffers' capacity): at most about its limit plus
+    /// one read, whatever the server sends.
+    pub fn held_bytes(&self) -> usize {
+        self.buf.capacity() + self.event.capacity() + self.data.capacity()
+    }
+
     /// Feed the next read; complete events are appended to `out`.
-    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) {
+    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) -> Result<(), EventTooLarge> {
         self.feed_with(bytes, |event, data| {
             out.push(SseEvent { event: event.to_owned(), data: data.to_owned() });
-        });
+        })
     }
 
     /// Feed the next read; `dispatch(event, data)` is called for each complete event, in order.
     /// The event's text is lent, not given: the decoder reuses its buffers, so a stream of many
-    /// small events allocates nothing per event.
-    pub fn feed_with(&mut self, bytes: &[u8], mut dispatch: impl FnMut(&str, &str)) {
+    /// small events allocates nothing per event. A line or event past the limit is an error, and
+    /// so is every read after it (the buffers are released).
+    pub fn feed_with(
+        &mut self,
+        bytes: &[u8],
+        mut dispatch: impl FnMut(&str, &str),
+    ) -> Result<(), EventTooLarge> {
+        if self.too_large {
+            return Err(EventTooLarge { limit: self.limit });
+        }
+        let result = self.decode(bytes, &mut dispatch);
+        if result.is_err() {
+            self.too_large = true;
+            self.buf = Vec::new();
+            self.event = String::new();
+            self.data = String::new();
+        }
+        result
+    }
+
+    fn decode(&mut self, bytes: &[u8], dispatch: &mut impl FnMut(&str, &str)) -> Result<(), EventTooLarge> {
         let mut bytes = bytes;
         if self.skip_lf && !bytes.is_empty() {
             self.skip_lf = false;
@@ -59,7 +129,7 @@ impl SseDecoder {
         self.buf.extend_from_slice(bytes);
         if !self.bom_checked {
             if self.buf.len() < 3 && b"\xEF\xBB\xBF".starts_with(&self.buf) {
-                return;
+                return Ok(());
             }
             self.bom_checked = true;
             if self.buf.starts_with(b"\xEF\xBB\xBF") {
@@ -84,7 +154,7 @@ impl SseDecoder {
             let (start, line_end) = (self.start, end);
             self.start = next;
             self.scan = next;
-            self.process_line(start, line_end, &mut dispatch);
+            self.process_line(start, line_end, dispatch)?;
         }
         // Only the unfinished line is moved, never the bytes already consumed.
         if self.start > 0 {
@@ -92,16 +162,28 @@ impl SseDecoder {
             self.scan -= self.start;
             self.start = 0;
         }
+        if self.buf.len() > self.limit {
+            return Err(EventTooLarge { limit: self.limit });
+        }
+        Ok(())
     }
 
-    fn process_line(&mut self, start: usize, end: usize, dispatch: &mut impl FnMut(&str, &str)) {
+    fn process_line(
+        &mut self,
+        start: usize,
+        end: usize,
+        dispatch: &mut impl FnMut(&str, &str),
+    ) -> Result<(), EventTooLarge> {
         let line = &self.buf[start..end];
+        if line.len() > self.limit {
+            return Err(EventTooLarge { limit: self.limit });
+        }
         if line.is_empty() {
             self.dispatch(dispatch);
-            return;
+            return Ok(());
         }
         if line[0] == b':' {
-            return;
+            return Ok(());
         }
         let (field, value) = match memchr::memchr(b':', line) {
             Some(colon) => {
@@ -125,6 +207,11 @@ impl SseDecoder {
             // `id` and `retry` only matter to reconnecting clients; we never reconnect a stream.
             _ => {}
         }
+        // Many short `data:` lines make one long event.
+        if self.data.len() + self.event.len() > self.limit {
+            return Err(EventTooLarge { limit: self.limit });
+        }
+        Ok(())
     }
 
     fn dispatch(&mut self, dispatch: &mut impl FnMut(&str, &str)) {
@@ -154,7 +241,7 @@ mod tests {
         let mut decoder = SseDecoder::new();
         let mut out = Vec::new();
         for chunk in chunks {
-            decoder.feed(chunk, &mut out);
+            decoder.feed(chunk, &mut out).unwrap_or_else(|e| panic!("{e}"));
         }
         out
     }
@@ -260,10 +347,50 @@ mod tests {
         let mut decoder = SseDecoder::new();
         let mut out = Vec::new();
         for _ in 0..1000 {
-            decoder.feed(b"data: 0123456789\n\n", &mut out);
+            decoder.feed(b"data: 0123456789\n\n", &mut out).unwrap_or_else(|e| panic!("{e}"));
         }
-        decoder.feed(b"data: par", &mut out);
+        decoder.feed(b"data: par", &mut out).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.len(), 1000);
         assert_eq!(decoder.buf.len(), b"data: par".len());
+    }
+
+    #[test]
+    fn an_endless_line_is_refused_at_the_limit_holding_no_more_than_it_and_one_read() {
+        let mut decoder = SseDecoder::with_limit(1000);
+        let mut out = Vec::new();
+        decoder.feed(b"data: a\n\n", &mut out).unwrap_or_else(|e| panic!("{e}"));
+        let read = [b'x'; 300];
+        let mut refused = None;
+        for n in 0..10 {
+            match decoder.feed(&read, &mut out) {
+                Ok(()) => assert!(decoder.held_bytes() <= 1000 + 2 * read.len(), "{}", decoder.held_bytes()),
+                Err(e) => {
+                    refused = Some((n, e));
+                    break;
+                }
+            }
+        }
+        assert_eq!(out, vec![ev("message", "a")]);
+        let (n, error) = refused.unwrap_or_else(|| panic!("never refused"));
+        assert_eq!(n, 3, "refused once past 1000 bytes");
+        assert!(error.to_string().contains("larger than 1000 bytes"), "{error}");
+        assert_eq!(decoder.held_bytes(), 0, "the buffers are let go");
+        assert!(decoder.feed(b"\n\n", &mut out).is_err(), "and it stays refused");
+        assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn an_event_of_many_short_lines_is_refused_at_the_limit() {
+        let mut decoder = SseDecoder::with_limit(1000);
+        let mut out = Vec::new();
+        let line = b"data: 0123456789\n";
+        let fed = (0..200).take_while(|_| decoder.feed(line, &mut out).is_ok()).count();
+        assert_eq!(fed, 91, "11 bytes of data a line: the 92nd passes 1000");
+        assert!(out.is_empty());
+        // Within the limit, one read holding a long line whole is fine.
+        let mut decoder = SseDecoder::with_limit(1000);
+        let body = format!("data: {}\n\n", "y".repeat(990));
+        decoder.feed(body.as_bytes(), &mut out).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.len(), 1);
     }
 }

@@ -44,7 +44,7 @@ pub(crate) trait SseEvents: Send + 'static {
         // Taken out so the handler may borrow `self` while the decoder lends it each event; put
         // back afterwards to keep its buffers.
         let mut decoder = std::mem::take(&mut self.feed_state().decoder);
-        decoder.feed_with(bytes, |_event, data| {
+        let decoded = decoder.feed_with(bytes, |_event, data| {
             if data.is_empty() || self.feed_state().is_done() {
                 return;
             }
@@ -54,6 +54,14 @@ pub(crate) trait SseEvents: Send + 'static {
             }
         });
         self.feed_state().decoder = decoder;
+        if let Err(too_large) = decoded {
+            if !self.feed_state().is_done() {
+                out.push_back(Err(ProviderError::invalid_response(format!(
+                    "The answer could not be read: {too_large}."
+                ))));
+                self.feed_state().failed = true;
+            }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! Drives one streamed request: connect (with retries), read the body with an idle timeout, feed
-//! the bytes to the provider's wire decoder, and hand out its chunks.
+//! the bytes to the provider's wire decoder, and hand out its chunks. Also reads the answers that
+//! are not streams ([`answer_body`]): model lists and model details, never more than a limit.
 //!
 //! Everything happens inside the returned stream: nothing runs until it is polled, and dropping it
 //! drops the response and with it the connection.
@@ -10,7 +11,10 @@ use std::time::Duration;
 
 use futures::stream;
 
-use super::http::{classify_http_error, note_key_verdict, shared_client};
+use super::http::{
+    classify_http_error, note_key_verdict, read_at_most, shared_client, size_in_words, MAX_ANSWER_BODY,
+    MAX_ERROR_BODY,
+};
 use super::retry::RetryPolicy;
 use super::{ChunkStream, ProviderError, StreamChunk};
 use crate::secrets::ApiKey;
@@ -117,7 +121,8 @@ async fn connect<D: WireDecoder>(st: &mut State<D>) {
     }
 }
 
-/// Send and wait for the response head; a non-success status is read whole and classified.
+/// Send and wait for the response head; a non-success status is classified from the first
+/// [`MAX_ERROR_BODY`] bytes of its body (a server may send an endless one).
 async fn send(
     transport: &Transport,
     request: reqwest::RequestBuilder,
@@ -134,11 +139,43 @@ async fn send(
         return Ok(response);
     }
     let headers = response.headers().clone();
-    let body = match tokio::time::timeout(idle, response.bytes()).await {
-        Ok(Ok(body)) => body,
-        _ => bytes::Bytes::new(),
+    let mut response = response;
+    let body = match tokio::time::timeout(idle, read_at_most(&mut response, MAX_ERROR_BODY)).await {
+        Ok(Ok((body, _))) => body,
+        _ => Vec::new(),
     };
     Err(classify_http_error(&transport.label, status.as_u16(), &headers, &body, transport.key.as_ref()))
+}
+
+/// The body of an answer that is not a stream (`what`: "model list", "model details"): a
+/// non-success status is classified as [`send`] does, and a body over [`MAX_ANSWER_BODY`] is
+/// refused, naming the limit, without being read further.
+pub(crate) async fn answer_body(
+    transport: &Transport,
+    mut response: reqwest::Response,
+    what: &str,
+) -> Result<Vec<u8>, ProviderError> {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let limit = if status.is_success() { MAX_ANSWER_BODY } else { MAX_ERROR_BODY };
+    let (body, cut) = read_at_most(&mut response, limit).await.map_err(|e| network_error(transport, &e))?;
+    if !status.is_success() {
+        return Err(classify_http_error(
+            &transport.label,
+            status.as_u16(),
+            &headers,
+            &body,
+            transport.key.as_ref(),
+        ));
+    }
+    if cut {
+        return Err(ProviderError::invalid_response(format!(
+            "{}'s {what} is larger than {} (Warden's limit), so it was not read.",
+            transport.label,
+            size_in_words(MAX_ANSWER_BODY)
+        )));
+    }
+    Ok(body)
 }
 
 async fn read<D: WireDecoder>(st: &mut State<D>, mut response: reqwest::Response) {

@@ -11,8 +11,9 @@
 //! is [`super::critical_paths`]; what a session grant covers is [`command_prefix`].
 
 use super::critical_paths::{is_critical_dir, is_raw_device};
-use super::expand::{expand_word, expand_words, Arg};
+use super::expand::{expand_word, Arg};
 use super::fork_bomb::{inline_code, shell_fork_bomb, Code};
+use super::judge_budget::{Budget, Spent};
 use super::options::{self, Options};
 use super::shell_words::{self, Segment};
 
@@ -63,9 +64,10 @@ const INTERPRETERS: &[(&str, &[&str])] = &[
     ("php", &["-r"]),
 ];
 
-/// Judge a command.
+/// Judge a command. The work is bounded by the command's length ([`Budget`]): a command built
+/// to multiply what the judge reads is refused as too intricate, never judged for hours.
 pub fn judge(command: &str) -> Verdict {
-    let mut judge = Judge { unknown: None };
+    let mut judge = Judge { unknown: None, budget: Budget::for_command(command) };
     match judge.script(command, 0) {
         Err(blocked) => Verdict::Blocked(blocked),
         Ok(()) => match judge.unknown {
@@ -94,6 +96,7 @@ enum Input<'a> {
 
 struct Judge {
     unknown: Option<String>,
+    budget: Budget,
 }
 
 impl Judge {
@@ -101,15 +104,22 @@ impl Judge {
         self.unknown.get_or_insert(reason);
     }
 
+    /// Take `steps` of the budget, or refuse the command.
+    fn spend(&mut self, steps: usize) -> Step {
+        self.budget.spend(steps).map_err(too_intricate)
+    }
+
     fn script(&mut self, text: &str, depth: usize) -> Step {
         if depth > shell_words::MAX_DEPTH {
             return blocked("the command nests shells too deeply to be judged");
         }
+        // The lexer reads each character once per level of substitution around it.
+        self.spend(text.len().saturating_mul(shell_words::MAX_DEPTH))?;
         let parsed = shell_words::parse(text).map_err(|_| BlockedCommand {
             reason: "the command nests substitutions too deeply to be judged".into(),
         })?;
         for script in std::iter::once(text).chain(parsed.scripts.iter().map(String::as_str)) {
-            if let Some(name) = shell_fork_bomb(script) {
+            if let Some(name) = shell_fork_bomb(script, &mut self.budget).map_err(too_intricate)? {
                 return blocked(format!("`{name}` is a fork bomb"));
             }
         }
@@ -130,7 +140,9 @@ impl Judge {
             if !redirect.op.contains('>') || redirect.op.ends_with('&') {
                 continue;
             }
-            for target in expand_word(&redirect.target) {
+            let targets = expand_word(&redirect.target);
+            self.spend(targets.iter().map(|t| t.shown().len() + 1).sum())?;
+            for target in targets {
                 match target {
                     Arg::Known(t) if is_raw_device(&t) => {
                         return blocked(format!("writing to the device {t} would destroy its data"))
@@ -142,7 +154,14 @@ impl Judge {
                 }
             }
         }
-        self.command(&expand_words(&segment.words), &input, depth)
+        let mut words = Vec::with_capacity(segment.words.len());
+        for word in &segment.words {
+            // One word may become 256 (braces): paid for as they are made, word by word.
+            let expanded = expand_word(word);
+            self.spend(expanded.iter().map(|a| a.shown().len() + 1).sum())?;
+            words.extend(expanded);
+        }
+        self.command(&words, &input, depth)
     }
 
     fn command(&mut self, words: &[Arg], input: &Input, depth: usize) -> Step {
@@ -358,13 +377,20 @@ impl Judge {
                     let command = &args[i..end];
                     i = end + 1;
                     for start in starts.iter() {
+                        // Judged once per starting point: many of both multiply.
+                        self.spend(command.iter().map(|w| w.len() + start.len() + 1).sum())?;
                         let words: Vec<Arg> =
                             command.iter().map(|w| Arg::Known(w.replace("{}", start))).collect();
-                        let mut inner = Judge { unknown: None };
-                        match inner.command(&words, &Input::Inherited, depth + 1) {
+                        // Judged on its own: what it leaves unknown is kept only when nothing
+                        // refuses it.
+                        let outer = self.unknown.take();
+                        let judged = self.command(&words, &Input::Inherited, depth + 1);
+                        let inner = std::mem::replace(&mut self.unknown, outer);
+                        match judged {
+                            Err(b) if self.budget.is_spent() => return Err(b),
                             Err(b) => destructive = Some(b.reason),
                             Ok(()) => {
-                                if let Some(reason) = inner.unknown {
+                                if let Some(reason) = inner {
                                     self.unknown(reason);
                                 }
                             }
@@ -462,6 +488,15 @@ impl Judge {
                 rest = rest.get(1..).unwrap_or(&[]);
             }
         }
+    }
+}
+
+fn too_intricate(spent: Spent) -> BlockedCommand {
+    BlockedCommand {
+        reason: format!(
+            "the command is too intricate to be judged (it multiplies into more than {} steps of reading): split it into simpler commands",
+            spent.limit
+        ),
     }
 }
 

@@ -5,8 +5,10 @@
 
 use super::shell_words::{Piece, Word};
 
-/// Brace expansion may not multiply a word into more than this many.
+/// Brace expansion may not multiply a word into more than this many words…
 const MAX_BRACE_WORDS: usize = 256;
+/// …nor into more characters than this in all (256 copies of a long word would be gigabytes).
+const MAX_BRACE_CHARS: usize = 1 << 20;
 
 /// One argument after expansion.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,11 +44,6 @@ enum Origin {
 }
 
 type Chars = Vec<(char, Origin)>;
-
-/// Expand the words of one simple command.
-pub(crate) fn expand_words(words: &[Word]) -> Vec<Arg> {
-    words.iter().flat_map(expand_word).collect()
-}
 
 pub(crate) fn expand_word(word: &Word) -> Vec<Arg> {
     let mut chars: Chars = Vec::new();
@@ -112,55 +109,68 @@ fn variable(name: &str) -> Option<String> {
     }
 }
 
-/// `{a,b}` → two words, nested and repeated braces included. `None` when too many.
+/// `{a,b}` → two words, nested and repeated braces included. `None` when too many or too long.
 fn braces(chars: Chars) -> Option<Vec<Chars>> {
     let mut done = Vec::new();
     let mut todo = vec![chars];
+    // Characters held in `done` and `todo` together.
+    let mut held: usize = todo[0].len();
     while let Some(chars) = todo.pop() {
+        held -= chars.len();
         match first_brace(&chars) {
-            None => done.push(chars),
+            None => {
+                held += chars.len();
+                done.push(chars);
+            }
             Some((open, commas, close)) => {
                 let mut start = open + 1;
                 for end in commas.into_iter().chain([close]) {
                     let mut word = chars[..open].to_vec();
                     word.extend_from_slice(&chars[start..end]);
                     word.extend_from_slice(&chars[close + 1..]);
+                    held += word.len();
                     todo.push(word);
                     start = end + 1;
+                    if held > MAX_BRACE_CHARS || done.len() + todo.len() > MAX_BRACE_WORDS {
+                        return None;
+                    }
                 }
             }
-        }
-        if done.len() + todo.len() > MAX_BRACE_WORDS {
-            return None;
         }
     }
     done.reverse();
     Some(done)
 }
 
-/// The first unquoted `{…}` with a top-level comma: its `{`, its commas and its `}`.
+/// The first unquoted `{…}` with a top-level comma: its `{`, its commas and its `}`. One pass
+/// with a stack of the open braces (each `}` closes the innermost), so a word of many `{` costs
+/// its length, not its length squared.
 fn first_brace(chars: &[(char, Origin)]) -> Option<(usize, Vec<usize>, usize)> {
-    let plain = |i: usize, c: char| chars.get(i).is_some_and(|&(ch, o)| ch == c && o == Origin::Plain);
-    for open in (0..chars.len()).filter(|&i| plain(i, '{')) {
-        let mut level = 0usize;
-        let mut commas = Vec::new();
-        for i in open + 1..chars.len() {
-            if plain(i, '{') {
-                level += 1;
-            } else if plain(i, '}') {
-                if level == 0 {
-                    if !commas.is_empty() {
-                        return Some((open, commas, i));
-                    }
-                    break;
+    let mut open: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut first: Option<(usize, Vec<usize>, usize)> = None;
+    for (i, &(c, origin)) in chars.iter().enumerate() {
+        if origin != Origin::Plain {
+            continue;
+        }
+        match c {
+            '{' => open.push((i, Vec::new())),
+            ',' => {
+                if let Some((_, commas)) = open.last_mut() {
+                    commas.push(i);
                 }
-                level -= 1;
-            } else if plain(i, ',') && level == 0 {
-                commas.push(i);
             }
+            '}' => {
+                if let Some((start, commas)) = open.pop() {
+                    let earlier = first.as_ref().is_some_and(|(f, _, _)| *f < start);
+                    if !commas.is_empty() && !earlier {
+                        first = Some((start, commas, i));
+                    }
+                }
+            }
+            _ => {}
         }
     }
-    None
+    first
 }
 
 /// `~` and `~user` at the start of a word; `None` when the user or directory cannot be known.
@@ -230,7 +240,10 @@ mod tests {
     use crate::sandbox::shell_words::parse;
 
     fn expand(cmd: &str) -> Vec<Arg> {
-        parse(cmd).ok().and_then(|p| p.segments.last().map(|s| expand_words(&s.words))).unwrap_or_default()
+        parse(cmd)
+            .ok()
+            .and_then(|p| p.segments.last().map(|s| s.words.iter().flat_map(expand_word).collect()))
+            .unwrap_or_default()
     }
 
     fn known(list: &[&str]) -> Vec<Arg> {

@@ -14,6 +14,7 @@ pub mod env;
 mod expand;
 mod fork_bomb;
 pub mod handles;
+mod judge_budget;
 mod open;
 mod options;
 pub mod path;

@@ -98,7 +98,9 @@ impl Engine {
         &self,
         conversation_id: String,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
-        let saved = self.saved_conversation(&conversation_id)?;
+        let mut saved = self.saved_conversation(&conversation_id)?;
+        // Its images are taken in again, as when they were attached (bounded; see `images`).
+        saved.history = crate::images::checked_history(saved.history).await;
         let (session, events) = self.start_session_fresh(conversation_id).await?;
         Ok((session.with_history(saved.history).with_compaction(saved.compacted), events))
     }
@@ -111,7 +113,8 @@ impl Engine {
         id: &str,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Event>), SetupError> {
         spec.conversation_id = id.to_owned();
-        let saved = self.saved_conversation(id)?;
+        let mut saved = self.saved_conversation(id)?;
+        saved.history = crate::images::checked_history(saved.history).await;
         let (session, events) = self.start(spec).await?;
         Ok((session.with_history(saved.history).with_compaction(saved.compacted), events))
     }

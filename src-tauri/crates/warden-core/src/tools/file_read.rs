@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
 use crate::sandbox::Access;
-use crate::tool::fs_util::{blocking, io_error, looks_binary};
+use crate::tool::fs_util::{io_error, looks_binary};
 use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
 /// Read a text file in the project. Returns its text (or the requested lines), truncated with a note
@@ -47,27 +47,48 @@ impl TypedTool for FileReadTool {
     const PARALLEL: bool = true;
 
     async fn run(&self, input: FileReadInput, ctx: ToolContext) -> ToolOutput {
-        blocking(move || read(input, &ctx)).await
+        // Files are read on a blocking thread; an image is taken in here, on the call's own time,
+        // so the call's timeout abandons its decoding too.
+        match tokio::task::spawn_blocking(move || read(input, &ctx)).await {
+            Ok(Found::Answer(output)) => output,
+            Ok(Found::Image(image)) => image.take_in().await,
+            Err(e) => {
+                ToolOutput::error(ToolErrorCode::ExecutionError, format!("the file operation failed: {e}"))
+            }
+        }
     }
 }
 
-fn read(input: FileReadInput, ctx: &ToolContext) -> ToolOutput {
+/// What reading the file found: the answer, or an image to take in.
+enum Found {
+    Answer(ToolOutput),
+    Image(ImageFile),
+}
+
+impl From<ToolOutput> for Found {
+    fn from(output: ToolOutput) -> Self {
+        Found::Answer(output)
+    }
+}
+
+fn read(input: FileReadInput, ctx: &ToolContext) -> Found {
     let start = input.start_line.unwrap_or(1).max(1);
     let end = input.end_line.unwrap_or(u64::MAX);
     if end < start {
         return ToolOutput::error(
             ToolErrorCode::ValidationError,
             format!("invalid input: field `end_line` ({end}) is before `start_line` ({start})"),
-        );
+        )
+        .into();
     }
     let budget = input.max_bytes.map_or(ctx.config.file_read_default_bytes, |b| b as usize);
     let resolved = match ctx.workspace.resolve(&input.path, Access::Read) {
         Ok(r) => r,
-        Err(e) => return e.into(),
+        Err(e) => return ToolOutput::from(e).into(),
     };
     let file = match ctx.workspace.open_read(&resolved) {
         Ok(f) => f,
-        Err(e) => return e.into(),
+        Err(e) => return ToolOutput::from(e).into(),
     };
     let size = match file.metadata() {
         Ok(m) if m.is_dir() => {
@@ -75,9 +96,10 @@ fn read(input: FileReadInput, ctx: &ToolContext) -> ToolOutput {
                 ToolErrorCode::ExecutionError,
                 format!("{} is a directory; use list_dir", resolved.display()),
             )
+            .into()
         }
         Ok(m) => m.len(),
-        Err(e) => return io_error(&resolved, e),
+        Err(e) => return io_error(&resolved, e).into(),
     };
     // One pass over fixed-size blocks: hash everything, keep only the requested lines within the
     // budget. Memory stays bounded whatever the file's shape (a 1.5 GB line is never held whole).
@@ -94,7 +116,7 @@ fn read(input: FileReadInput, ctx: &ToolContext) -> ToolOutput {
             Ok([]) => break,
             Ok(block) => block,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return io_error(&resolved, e),
+            Err(e) => return io_error(&resolved, e).into(),
         };
         if first_block && crate::images::media_type(block).is_some() {
             return read_image(&resolved, size, reader);
@@ -108,7 +130,8 @@ fn read(input: FileReadInput, ctx: &ToolContext) -> ToolOutput {
                 ),
             )
             .with_metadata("binary", true)
-            .with_metadata("size_bytes", size);
+            .with_metadata("size_bytes", size)
+            .into();
         }
         hasher.update(block);
         let consumed = block.len();
@@ -165,15 +188,17 @@ fn read(input: FileReadInput, ctx: &ToolContext) -> ToolOutput {
         .with_metadata("total_lines", total)
         .with_metadata("lines", shown_range)
         .with_metadata("truncated", cut)
+        .into()
 }
 
 /// An image file: returned as an image (scaled down to what models take) with a line saying what
-/// it is; models that do not take images get only that line.
+/// it is; models that do not take images get only that line. Its bytes are read here; it is taken
+/// in ([`ImageFile::take_in`]) off the blocking thread.
 fn read_image(
     resolved: &crate::sandbox::ResolvedPath,
     size: u64,
     mut reader: BufReader<impl std::io::Read>,
-) -> ToolOutput {
+) -> Found {
     use std::io::Read;
     if size > crate::images::MAX_INPUT_BYTES as u64 {
         return ToolOutput::error(
@@ -183,31 +208,47 @@ fn read_image(
                 resolved.display(),
                 crate::images::MAX_INPUT_BYTES
             ),
-        );
+        )
+        .into();
     }
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     if let Err(e) = reader.read_to_end(&mut bytes) {
-        return io_error(resolved, e);
+        return io_error(resolved, e).into();
     }
     let sha = hex::encode(Sha256::digest(&bytes));
-    match crate::images::prepare(&bytes) {
-        Ok(prepared) => {
-            let scaled = if prepared.scaled { ", scaled down to be sent" } else { "" };
-            let mut output = ToolOutput::success(format!(
-                "{} is an image ({}, {size} bytes{scaled}); it is attached.",
-                resolved.display(),
-                prepared.describe()
-            ))
-            .with_metadata("sha256", sha)
-            .with_metadata("image", true)
-            .with_metadata("size_bytes", size);
-            output.images.push(prepared.image);
-            output
+    Found::Image(ImageFile { shown: resolved.display(), size, sha, bytes })
+}
+
+/// An image read from the project, to be taken in by the bounded decoder.
+struct ImageFile {
+    /// Its path as the model named it.
+    shown: String,
+    size: u64,
+    sha: String,
+    bytes: Vec<u8>,
+}
+
+impl ImageFile {
+    async fn take_in(self) -> ToolOutput {
+        let ImageFile { shown, size, sha, bytes } = self;
+        match crate::images::prepare(bytes).await {
+            Ok(prepared) => {
+                let scaled = if prepared.scaled { ", scaled down to be sent" } else { "" };
+                let mut output = ToolOutput::success(format!(
+                    "{shown} is an image ({}, {size} bytes{scaled}); it is attached.",
+                    prepared.describe()
+                ))
+                .with_metadata("sha256", sha)
+                .with_metadata("image", true)
+                .with_metadata("size_bytes", size);
+                output.images.push(prepared.image);
+                output
+            }
+            Err(error) => ToolOutput::error(
+                ToolErrorCode::ExecutionError,
+                format!("{shown} looks like an image but {error}"),
+            )
+            .with_metadata("size_bytes", size),
         }
-        Err(error) => ToolOutput::error(
-            ToolErrorCode::ExecutionError,
-            format!("{} looks like an image but {error}", resolved.display()),
-        )
-        .with_metadata("size_bytes", size),
     }
 }

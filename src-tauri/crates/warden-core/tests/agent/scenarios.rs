@@ -515,3 +515,23 @@ async fn wait_until_gone(pid: u32, limit: Duration) -> bool {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+#[tokio::test]
+async fn an_endless_line_from_the_provider_fails_the_turn_naming_the_limit() {
+    use crate::support::server::Reply;
+    for wire in ALL_WIRES {
+        let (content_type, prefix): (&str, &[u8]) = match wire {
+            Wire::Ollama => ("application/x-ndjson", b"{\"message\":{\"content\":\""),
+            _ => ("text/event-stream", b"data: {\"x\":\""),
+        };
+        // The server gives up by itself after 64 MiB; the turn must not read that far.
+        let endless = Reply::endless(content_type, prefix, 64 * 1024 * 1024);
+        let mut h = Harness::new(wire, vec![endless], |_| {}).await;
+        let run = h.run("hi", approve_all()).await;
+        assert_eq!(run.end, TurnEnd::Failed, "{wire:?}");
+        let error = run.events.iter().find_map(|e| if let Event::Error(e) = e { Some(e) } else { None });
+        let message = error.map(|e| e.message.clone()).unwrap_or_default();
+        assert!(message.contains("larger than 8 MiB (Warden's limit)"), "{wire:?}: {message}");
+        assert!(h.server.endless_sent() < 64 * 1024 * 1024, "{wire:?}: read to the end");
+    }
+}

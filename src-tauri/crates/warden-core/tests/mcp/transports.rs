@@ -38,7 +38,7 @@ async fn every_tool_works(connection: &Connection, dir: &tempfile::TempDir) {
     assert!(text_of(&sum).contains("42"), "{sum}");
 
     let image = connection.call("get-tiny-image", Map::new(), OutputSink::none()).await.unwrap();
-    let output = warden_core::mcp::result_output(&image);
+    let output = warden_core::mcp::result_output(&image).await;
     assert!(output.content.contains("[image (image/png,"), "{}", output.content);
     assert_eq!(output.metadata["images"], 1);
 
@@ -47,7 +47,7 @@ async fn every_tool_works(connection: &Connection, dir: &tempfile::TempDir) {
         .await
         .unwrap();
     assert!(structured["structuredContent"]["temperature"].is_number(), "{structured}");
-    let output = warden_core::mcp::result_output(&structured);
+    let output = warden_core::mcp::result_output(&structured).await;
     assert!(output.metadata["structured_content"]["temperature"].is_number());
 
     let annotated = connection
@@ -148,7 +148,7 @@ async fn server_filesystem_reads_inside_its_folder_only() {
         .await
         .unwrap();
     assert_eq!(outside["isError"], true, "{outside}");
-    assert!(warden_core::mcp::result_output(&outside).is_error);
+    assert!(warden_core::mcp::result_output(&outside).await.is_error);
     tokio::time::timeout(Duration::from_secs(5), connection.close()).await.unwrap();
 }
 
@@ -273,4 +273,27 @@ async fn a_list_a_server_never_answers_is_given_up_after_ten_seconds_and_the_old
     assert!(read.elapsed() < Duration::from_secs(1), "a reader after it was held up: {:?}", read.elapsed());
     assert!(tools.iter().any(|t| t.name == "hang"), "the old list is kept");
     connection.close().await;
+}
+
+#[tokio::test]
+async fn an_http_server_that_answers_without_end_is_read_only_to_the_limit() {
+    use warden_testkit::server::{wait_until, Reply, TestServer};
+    // The answer to `initialize` never ends (the server stops by itself after 64 MiB).
+    let server = TestServer::start(vec![Reply::endless(
+        "application/json",
+        b"{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"x\":\"",
+        64 * 1024 * 1024,
+    )])
+    .await;
+    let dir = project();
+    let url = format!("{}/mcp", server.url);
+    let error = match connect(&http("endless", &url), root(&dir), None).await {
+        Ok(_) => panic!("an endless answer is not a server"),
+        Err(error) => error.to_string(),
+    };
+    assert!(wait_until(|| server.endless_done() == 1, Duration::from_secs(60)).await, "{error}");
+    let sent = server.endless_sent();
+    // rmcp counts the bytes against the limit Warden gives it (16 MiB for a JSON answer).
+    assert!(error.contains("exceeded the maximum size of 16777216 bytes"), "{error}");
+    assert!(sent <= 32 * 1024 * 1024, "the client read on to {sent} bytes: {error}");
 }

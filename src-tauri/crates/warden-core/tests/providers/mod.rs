@@ -3,6 +3,7 @@
 // Tests fail loudly on anything unexpected, fixtures included.
 
 mod anthropic;
+mod bounds;
 mod common;
 mod images;
 mod ollama;

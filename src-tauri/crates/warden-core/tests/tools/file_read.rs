@@ -64,3 +64,25 @@ async fn binary_missing_and_directories_are_expected_errors() {
     let out = env.call("file_read", json!({"path": "nope.txt", "start_line": 5, "end_line": 2})).await;
     assert_code(&out, ToolErrorCode::ValidationError);
 }
+
+#[tokio::test]
+async fn a_decompression_bomb_is_refused_from_its_header_and_a_picture_still_reads() {
+    let env = TestEnv::new();
+    std::fs::write(env.project.path().join("bomb.png"), warden_testkit::images::bomb_png(20_000, 20_000))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = env.call("file_read", json!({"path": "bomb.png"})).await;
+    assert!(out.is_error);
+    assert_eq!(out.code, Some(ToolErrorCode::ExecutionError));
+    assert!(
+        out.content.starts_with("bomb.png looks like an image but it is 20000×20000 pixels (400 megapixels)"),
+        "{}",
+        out.content
+    );
+    assert!(out.images.is_empty());
+    std::fs::write(env.project.path().join("small.png"), warden_testkit::images::bomb_png(64, 48))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = env.call("file_read", json!({"path": "small.png"})).await;
+    assert!(!out.is_error, "{}", out.content);
+    assert!(out.content.contains("is an image (PNG, 64×48"), "{}", out.content);
+    assert_eq!(out.images.len(), 1);
+}

@@ -6,6 +6,7 @@ mod atomic_writes;
 mod background;
 mod bash;
 mod blocklist;
+mod blocklist_bounds;
 mod common;
 mod escapes;
 mod file_edit;

@@ -189,3 +189,20 @@ async fn empty_results_and_both_engines_failing_name_both_causes() {
     let out = env.call("web_search", json!({"query": "x"})).await;
     assert!(out.content.contains("not reachable") && out.content.contains("no API key"), "{}", out.content);
 }
+
+#[tokio::test]
+async fn an_endless_answer_is_refused_naming_the_limit_and_read_no_further() {
+    use warden_testkit::server::{wait_until, Reply, TestServer};
+    // The server stops by itself after 64 MiB; a client without a limit reads all of it.
+    const MOST: usize = 64 * 1024 * 1024;
+    let server =
+        TestServer::start(vec![Reply::endless("application/json", b"{\"results\":[{\"title\":\"", MOST)])
+            .await;
+    let env = env_for(&server.url, None);
+    let out = env.call("web_search", json!({"query": "anything"})).await;
+    assert!(out.is_error, "{}", out.content);
+    assert!(out.content.contains("larger than 4 MiB (Warden's limit)"), "{}", out.content);
+    assert!(wait_until(|| server.endless_done() == 1, std::time::Duration::from_secs(60)).await);
+    let sent = server.endless_sent();
+    assert!(sent <= 4 * 1024 * 1024 + 16 * 1024 * 1024, "the client read on to {sent} bytes");
+}

@@ -10,8 +10,8 @@ use futures::stream;
 use serde::Deserialize;
 
 use super::common::{encode_body, join_url};
-use super::http::{classify_http_error, note_key_verdict, shared_client};
-use super::transport::{network_error, stream_request, Transport};
+use super::http::{note_key_verdict, shared_client};
+use super::transport::{answer_body, network_error, stream_request, Transport};
 use super::{ChatRequest, ChunkStream, ErrorCategory, ModelInfo, Provider, ProviderError, ProviderOptions};
 use decoder::AnthropicDecoder;
 
@@ -88,12 +88,7 @@ impl Provider for AnthropicProvider {
         let response = request.send().await.map_err(|e| network_error(&self.transport, &e))?;
         let status = response.status();
         note_key_verdict(self.transport.key.as_ref(), status.as_u16());
-        let headers = response.headers().clone();
-        let body = response.bytes().await.map_err(|e| network_error(&self.transport, &e))?;
-        if !status.is_success() {
-            let key = self.transport.key.as_ref();
-            return Err(classify_http_error("Anthropic", status.as_u16(), &headers, &body, key));
-        }
+        let body = answer_body(&self.transport, response, "model list").await?;
         let page: Page = serde_json::from_slice(&body).map_err(|e| {
             ProviderError::invalid_response(format!("Anthropic's model list could not be read ({e})."))
         })?;

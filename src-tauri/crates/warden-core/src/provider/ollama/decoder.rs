@@ -139,7 +139,7 @@ impl WireDecoder for OllamaDecoder {
             return;
         }
         let mut lines = std::mem::take(&mut self.lines);
-        lines.feed(bytes, |line| {
+        let split = lines.feed(bytes, |line| {
             if self.finished || self.failed {
                 return;
             }
@@ -149,6 +149,14 @@ impl WireDecoder for OllamaDecoder {
             }
         });
         self.lines = lines;
+        if let Err(too_large) = split {
+            if !self.finished && !self.failed {
+                out.push_back(Err(ProviderError::invalid_response(format!(
+                    "Ollama's answer could not be read: {too_large}."
+                ))));
+                self.failed = true;
+            }
+        }
     }
 
     fn is_finished(&self) -> bool {

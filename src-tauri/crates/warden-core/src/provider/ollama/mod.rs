@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::common::{encode_body, join_url};
-use super::http::{classify_http_error, shared_client};
-use super::transport::{network_error, stream_request, Transport};
+use super::http::shared_client;
+use super::transport::{answer_body, network_error, stream_request, Transport};
 use super::{ChatRequest, ChunkStream, ModelInfo, Provider, ProviderError, ProviderOptions};
 use decoder::OllamaDecoder;
 
@@ -67,18 +67,7 @@ impl OllamaProvider {
     ) -> Result<T, ProviderError> {
         let response =
             self.authorized(request).send().await.map_err(|e| network_error(&self.transport, &e))?;
-        let status = response.status();
-        let headers = response.headers().clone();
-        let body = response.bytes().await.map_err(|e| network_error(&self.transport, &e))?;
-        if !status.is_success() {
-            return Err(classify_http_error(
-                "Ollama",
-                status.as_u16(),
-                &headers,
-                &body,
-                self.transport.key.as_ref(),
-            ));
-        }
+        let body = answer_body(&self.transport, response, "answer").await?;
         serde_json::from_slice(&body)
             .map_err(|e| ProviderError::invalid_response(format!("Ollama's answer could not be read ({e}).")))
     }

@@ -12,7 +12,7 @@ use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode}
 use crate::sandbox::{Access, ResolvedPath};
 use crate::tool::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
 use crate::tool::{ToolContext, ToolOutput, TypedTool};
-pub(crate) use apply::apply_hunks;
+pub(crate) use apply::{apply_hunks, Budget};
 pub(crate) use parse::parse_patch;
 
 /// Apply a unified diff (as produced by `diff -u` or `git diff`) to one or more files. New files use
@@ -84,7 +84,7 @@ pub(crate) fn apply_to_text(old: &str, patch: &str) -> Result<String, String> {
     let [file] = files.as_slice() else {
         return Err(format!("expected one file section, found {}", files.len()));
     };
-    apply_hunks(old, &file.hunks).map_err(|errors| errors.join("; "))
+    apply_hunks(old, &file.hunks, &mut Budget::new()).map_err(|errors| errors.join("; "))
 }
 
 fn rejected(reasons: &[String]) -> ToolOutput {
@@ -103,6 +103,7 @@ fn plan(patch: &str, ctx: &ToolContext) -> Result<Vec<PlannedFile>, ToolOutput> 
     let mut planned = Vec::new();
     let mut reasons = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut budget = Budget::new();
     for file in &files {
         let source = file.old_path.as_deref().map(|p| ctx.workspace.resolve(p, Access::Write)).transpose()?;
         let target = file.new_path.as_deref().map(|p| ctx.workspace.resolve(p, Access::Write)).transpose()?;
@@ -138,7 +139,7 @@ fn plan(patch: &str, ctx: &ToolContext) -> Result<Vec<PlannedFile>, ToolOutput> 
                 }
             }
         }
-        let new = match apply_hunks(old.as_deref().unwrap_or(""), &file.hunks) {
+        let new = match apply_hunks(old.as_deref().unwrap_or(""), &file.hunks, &mut budget) {
             Ok(new) => new,
             Err(errors) => {
                 reasons.extend(errors.into_iter().map(|e| format!("{name}: {e}")));

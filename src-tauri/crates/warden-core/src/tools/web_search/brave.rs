@@ -61,10 +61,7 @@ pub(crate) async fn search(
         .await
         .map_err(|e| SearchFailure(format!("Brave Search is not reachable ({})", e.without_url())))?;
     let status = response.status();
-    let body = response
-        .text()
-        .await
-        .map_err(|e| SearchFailure(format!("Brave's answer could not be read ({e})")))?;
+    let body = super::answer_text("Brave", response).await?;
     if !status.is_success() {
         let envelope = serde_json::from_str::<ErrorEnvelope>(&body).ok();
         let code = envelope.as_ref().and_then(|e| e.error.code.clone()).unwrap_or_default();

@@ -38,6 +38,30 @@ pub(crate) struct Hit {
 #[derive(Debug, Clone)]
 pub(crate) struct SearchFailure(pub String);
 
+/// The most bytes of a search engine's answer read (twenty results are a few KB); an error answer
+/// is read up to the providers' error limit.
+const MAX_ANSWER: usize = 4 * 1024 * 1024;
+
+/// The text of a search engine's answer (`engine`: "SearXNG", "Brave"), read as it arrives and
+/// never past [`MAX_ANSWER`]: a server that sends an endless body is refused, naming the limit.
+pub(crate) async fn answer_text(
+    engine: &str,
+    mut response: reqwest::Response,
+) -> Result<String, SearchFailure> {
+    use crate::provider::http::{read_at_most, size_in_words, MAX_ERROR_BODY};
+    let limit = if response.status().is_success() { MAX_ANSWER } else { MAX_ERROR_BODY };
+    let (body, cut) = read_at_most(&mut response, limit)
+        .await
+        .map_err(|e| SearchFailure(format!("{engine}'s answer could not be read ({})", e.without_url())))?;
+    if cut && response.status().is_success() {
+        return Err(SearchFailure(format!(
+            "{engine}'s answer is larger than {} (Warden's limit), so it was not read",
+            size_in_words(MAX_ANSWER)
+        )));
+    }
+    Ok(String::from_utf8_lossy(&body).into_owned())
+}
+
 pub struct WebSearchTool {
     client: reqwest::Client,
 }

@@ -44,10 +44,7 @@ pub(crate) async fn search(
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("html"));
-    let body = response
-        .text()
-        .await
-        .map_err(|e| SearchFailure(format!("SearXNG's answer could not be read ({e})")))?;
+    let body = super::answer_text("SearXNG", response).await?;
     if status == reqwest::StatusCode::FORBIDDEN {
         let hint = if is_html || body.trim_start().starts_with('<') {
             "its JSON API is disabled: add `json` to `search: formats:` in SearXNG's settings.yml (the default is html only)"
