@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of src-tauri/fuzz for a fixed time each (default 60 s) and prints the
-# executions per target. Needs the nightly toolchain (`rustup toolchain install nightly`) and
-# installs cargo-fuzz when missing. A crash or a hang stops the script with the failing input
-# saved under src-tauri/fuzz/artifacts/<target>/.
+# executions per target. Needs the nightly toolchain (`rustup toolchain install nightly --profile
+# minimal`; scripts/setup.sh installs it) and installs cargo-fuzz when missing; fails, never skips,
+# when either cannot be had. A crash or a hang stops the script with the failing input saved under
+# src-tauri/fuzz/artifacts/<target>/. What a run finds is kept in corpus/<target>/ (not in git);
+# the hand-written starting inputs in seeds/<target>/ (in git) are read, never written.
 #   scripts/fuzz.sh [SECONDS] [TARGET…]
 set -euo pipefail
 cd "$(dirname "$0")/../src-tauri/fuzz"
@@ -14,24 +16,33 @@ targets=("$@")
 ((${#targets[@]})) || targets=(sse ndjson text_tools apply_patch shell_command)
 
 if ! rustup toolchain list | grep -q '^nightly'; then
-  echo "the nightly toolchain is needed: rustup toolchain install nightly" >&2
+  echo "fuzz: the nightly toolchain is missing: rustup toolchain install nightly --profile minimal" >&2
   exit 1
 fi
-command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+if ! command -v cargo-fuzz >/dev/null; then
+  cargo install cargo-fuzz --locked
+fi
 
 cargo +nightly fuzz build -O
 summary=()
 for target in "${targets[@]}"; do
   mkdir -p "corpus/$target"
+  seeds=()
+  [ -d "seeds/$target" ] && seeds=("seeds/$target")
   log=$(mktemp)
   # -timeout: one input taking over 10 s is a hang; -rss_limit_mb: a blow-up is a crash.
-  if ! cargo +nightly fuzz run -O "$target" "corpus/$target" -- \
+  if ! cargo +nightly fuzz run -O "$target" "corpus/$target" "${seeds[@]}" -- \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
     tail -40 "$log"
     echo "fuzz: $target FAILED (input saved under src-tauri/fuzz/artifacts/$target/)" >&2
     exit 1
   fi
-  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
+  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
+  if [ -z "$runs" ] || [ "$runs" -eq 0 ]; then
+    tail -40 "$log"
+    echo "fuzz: $target ran no input (no execution count in libFuzzer's final stats)" >&2
+    exit 1
+  fi
   summary+=("$target: $runs executions in ${seconds}s, no crash, no hang")
   rm -f "$log"
 done

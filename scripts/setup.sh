@@ -63,3 +63,14 @@ npm_ci() {
 }
 npm_ci .
 npm_ci tests/mcp
+
+# The fuzz targets (scripts/fuzz.sh, which scripts/test.sh runs) build with the nightly toolchain
+# through cargo-fuzz.
+if ! rustup toolchain list | grep -q '^nightly'; then
+  log "installing the nightly Rust toolchain (the fuzz targets)"
+  rustup toolchain install nightly --profile minimal
+fi
+if ! command -v cargo-fuzz >/dev/null; then
+  log "installing cargo-fuzz"
+  cargo install cargo-fuzz --locked
+fi

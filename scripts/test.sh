@@ -63,6 +63,10 @@ step "MCP conformance suite, client scenarios (known gaps in tests/mcp/conforman
 # Not in the summary count: the suite's own totals include the scenarios the baseline expects to fail.
 bash tests/mcp/conformance.sh
 
+step "fuzz targets, 30 s each (src-tauri/fuzz: nightly and cargo-fuzz, from scripts/setup.sh)"
+# Fails, never skips, when the nightly toolchain or cargo-fuzz is missing.
+bash scripts/fuzz.sh 30
+
 if [ -f src/bindings.ts ]; then
   step "generated bindings are committed as generated"
   git diff --exit-code -- src/bindings.ts
@@ -72,14 +76,16 @@ if [ -f package.json ]; then
   # Plain output, so the summary can read vitest's own "Tests  N passed" line.
   run env NO_COLOR=1 FORCE_COLOR=0 npx vitest run --reporter=default
 fi
-if [ -x tests/e2e/run.sh ]; then
-  step "end to end: the real window under Xvfb through WebDriver"
-  run tests/e2e/run.sh
-fi
-if [ -x tests/install/run.sh ]; then
-  step "the installed app: release packages built, installed with apt, started, updated, removed"
-  run tests/install/run.sh
-fi
+
+# Started with bash, not through their executable bit, which a checkout can lose: a step is never
+# dropped silently, and a missing script fails the run.
+for script in tests/e2e/run.sh tests/install/run.sh; do
+  [ -f "$script" ] || { echo "$script is missing: its step cannot run" >&2; exit 1; }
+done
+step "end to end: the real window under Xvfb through WebDriver"
+run bash tests/e2e/run.sh
+step "the installed app: release packages built, installed with apt, started, updated, removed"
+run bash tests/install/run.sh
 
 # One line for all runners: cargo's "test result: ok. N passed; M failed", vitest's
 # "Tests  N passed (N)", the e2e runner's "e2e: N passed, M failed" and the install test's

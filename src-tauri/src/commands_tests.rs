@@ -365,18 +365,26 @@ fn a_conversation_is_rewound_to_before_one_of_its_messages() {
 /// credentials in the opener's environment; anything but a web address is refused and opens nothing.
 #[test]
 fn open_link_hands_only_web_addresses_to_the_opener_without_credentials() {
+    // An opener that writes what it was given next to itself.
     let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("opened");
     let opener = dir.path().join("opener.sh");
-    std::fs::write(
-        &opener,
-        format!("#!/bin/sh\n{{ echo \"url=$1\"; env; }} > '{}.tmp'\nmv '{0}.tmp' '{0}'\n", record.display()),
-    )
-    .unwrap();
+    let script = "#!/bin/sh\nrecord=\"$(dirname \"$0\")/opened\"\n{ echo \"url=$1\"; env; } > \"$record.tmp\"\nmv \"$record.tmp\" \"$record\"\n";
+    std::fs::write(&opener, script).unwrap();
     std::fs::set_permissions(&opener, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    // Only this test reads these two variables.
-    std::env::set_var("WARDEN_OPENER", &opener);
-    std::env::set_var("OPEN_LINK_TEST_API_KEY", "sk-must-not-reach-the-browser");
+    // Warden's environment as the user started it, in this test's own process and no other's.
+    let opener = opener.to_string_lossy().into_owned();
+    let warden_env =
+        [("WARDEN_OPENER", opener.as_str()), ("OPEN_LINK_TEST_API_KEY", "sk-must-not-reach-the-browser")];
+    if !warden_testkit::rerun_with_env(
+        module_path!(),
+        "open_link_hands_only_web_addresses_to_the_opener_without_credentials",
+        &warden_env,
+    ) {
+        return;
+    }
+    // Here the opener is the first process's (this one's own is not used).
+    let record =
+        std::path::PathBuf::from(std::env::var_os("WARDEN_OPENER").unwrap()).with_file_name("opened");
     let app = TestApp::new(Arc::new(MemoryStore::new()));
 
     let refused = app.invoke("open_link", json!({"url": "file:///etc/passwd"})).unwrap_err();

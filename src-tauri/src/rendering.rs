@@ -36,6 +36,10 @@ pub fn configure() {
     }
     let user_chose = std::env::var_os(DISABLE).is_some() || std::env::var_os(FORCE).is_some();
     if should_disable_compositing(user_chose, has_render_node(Path::new("/dev/dri"))) {
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "WebKit's processes inherit it; runs before any other thread"
+        )]
         std::env::set_var(DISABLE, "1");
         tracing::info!("no GPU render node: the webview draws without OpenGL compositing");
     }

@@ -4,8 +4,11 @@
 
 pub mod images;
 pub mod mcp;
+pub mod rerun;
 pub mod scripted;
 pub mod server;
+
+pub use rerun::rerun_with_env;
 
 use std::path::PathBuf;
 

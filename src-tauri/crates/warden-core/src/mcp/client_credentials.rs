@@ -126,7 +126,7 @@ async fn sign_in_with_key(
         failed(format!("the token endpoint `{}` is not an address: {e}", metadata.token_endpoint))
     })?;
     let server = reqwest::Url::parse(url).map_err(|e| failed(e.to_string()))?;
-    if !(endpoint.scheme() == "https" || is_loopback(&endpoint) && is_loopback(&server)) {
+    if !assertion_may_go_to(&endpoint, &server) {
         return Err(failed(format!(
             "the token endpoint `{endpoint}` is not https: the signed assertion is not sent"
         )));
@@ -182,6 +182,13 @@ async fn sign_in_with_key(
     credentials.keep_token(client_id, token, granted_scopes, metadata.issuer).await
 }
 
+/// Whether a signed assertion may be sent to `endpoint` for the MCP server at `server`: over https,
+/// or over plain http only when both are on this machine (a local test server), never in the
+/// clear across a network.
+fn assertion_may_go_to(endpoint: &reqwest::Url, server: &reqwest::Url) -> bool {
+    endpoint.scheme() == "https" || is_loopback(endpoint) && is_loopback(server)
+}
+
 fn is_loopback(address: &reqwest::Url) -> bool {
     match address.host() {
         Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
@@ -193,6 +200,10 @@ fn is_loopback(address: &reqwest::Url) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
     use super::*;
     use crate::secrets::MemoryStore;
 
@@ -248,5 +259,181 @@ mod tests {
             refused.to_string().contains("clientSecret") && refused.to_string().contains("privateKey"),
             "{refused}"
         );
+    }
+
+    /// A loopback MCP server's sign-in side: its protected-resource and authorization-server
+    /// metadata (the issuer at `http://{server_host}:{port}`), naming its own `/token` under
+    /// `endpoint_host` as the token endpoint; `/token` records each request and grants a token.
+    /// `0.0.0.0` is not a loopback address to Warden's rule, yet on Linux it reaches this
+    /// machine's own listener: a token request the rule should have stopped is seen here, and no
+    /// traffic leaves the machine.
+    struct SignInServer {
+        url: String,
+        token_requests: Arc<Mutex<Vec<String>>>,
+    }
+
+    async fn sign_in_server(server_host: &str, endpoint_host: &str) -> SignInServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let origin = format!("http://{server_host}:{port}");
+        let url = format!("{origin}/mcp");
+        let resource = serde_json::json!({"resource": url, "authorization_servers": [origin]}).to_string();
+        let metadata = serde_json::json!({
+            "issuer": origin,
+            "authorization_endpoint": format!("{origin}/authorize"),
+            "token_endpoint": format!("http://{endpoint_host}:{port}/token"),
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["client_credentials"],
+            "token_endpoint_auth_methods_supported": ["private_key_jwt"],
+        })
+        .to_string();
+        let token_requests = Arc::new(Mutex::new(Vec::new()));
+        let seen = token_requests.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let (resource, metadata, seen) = (resource.clone(), metadata.clone(), seen.clone());
+                tokio::spawn(async move {
+                    let mut request = Vec::new();
+                    let mut buf = [0u8; 8192];
+                    let complete = |r: &[u8]| {
+                        let text = String::from_utf8_lossy(r);
+                        let Some((head, body)) = text.split_once("\r\n\r\n") else { return false };
+                        let length = head
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase().strip_prefix("content-length:").map(str::to_owned)
+                            })
+                            .and_then(|n| n.trim().parse::<usize>().ok())
+                            .unwrap_or(0);
+                        body.len() >= length
+                    };
+                    while !complete(&request) {
+                        match socket.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => request.extend_from_slice(&buf[..n]),
+                        }
+                    }
+                    let request = String::from_utf8_lossy(&request).into_owned();
+                    let path = request.split_whitespace().nth(1).unwrap_or("").to_owned();
+                    let (status, body) = if path.starts_with("/.well-known/oauth-protected-resource") {
+                        ("200 OK", resource)
+                    } else if path.starts_with("/.well-known/oauth-authorization-server") {
+                        ("200 OK", metadata)
+                    } else if path == "/token" {
+                        seen.lock().unwrap().push(request);
+                        (
+                            "200 OK",
+                            r#"{"access_token":"granted","token_type":"Bearer","expires_in":3600}"#
+                                .to_owned(),
+                        )
+                    } else {
+                        ("404 Not Found", "{}".to_owned())
+                    };
+                    let answer = format!(
+                        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = socket.write_all(answer.as_bytes()).await;
+                    let _ = socket.shutdown().await;
+                });
+            }
+        });
+        SignInServer { url, token_requests }
+    }
+
+    /// A client whose private key signs its assertion (`private_key_jwt`).
+    fn keyed_client() -> Registered {
+        use base64::Engine as _;
+        use ring::signature::{EcdsaKeyPair, ECDSA_P256_SHA256_FIXED_SIGNING};
+        let rng = ring::rand::SystemRandom::new();
+        let pkcs8 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng).unwrap();
+        let body = base64::engine::general_purpose::STANDARD.encode(pkcs8.as_ref());
+        let pem = format!("-----BEGIN PRIVATE KEY-----\n{body}\n-----END PRIVATE KEY-----\n");
+        Registered {
+            client_id: "warden-ci".to_owned(),
+            client_secret: None,
+            private_key: Some((pem, jwt::Algorithm::Es256)),
+        }
+    }
+
+    /// Sign in with the key to a server at `server_host` whose token endpoint is at `endpoint_host`:
+    /// the outcome, the token requests the endpoint got, and whether a token was kept.
+    async fn sign_in_with_key_via(
+        server_host: &str,
+        endpoint_host: &str,
+    ) -> (Result<(), McpError>, Vec<String>, bool) {
+        let server = sign_in_server(server_host, endpoint_host).await;
+        let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+        let credentials = KeychainCredentials::new(store, "ci", &server.url);
+        let outcome = sign_in_as_client(&server.url, credentials.clone(), &keyed_client(), &[]).await;
+        let requests = server.token_requests.lock().unwrap().clone();
+        (outcome, requests, credentials.has_tokens().await)
+    }
+
+    #[tokio::test]
+    async fn a_signed_assertion_is_never_sent_over_plain_http_to_another_machine() {
+        // The token endpoint over plain http at an address that is not loopback.
+        let (outcome, requests, kept) = sign_in_with_key_via("127.0.0.1", "0.0.0.0").await;
+        let refused = outcome.unwrap_err().to_string();
+        assert!(refused.contains("is not https: the signed assertion is not sent"), "{refused}");
+        assert!(requests.is_empty(), "the assertion went out over plain http: {requests:?}");
+        assert!(!kept);
+
+        // Both on loopback: the assertion is sent, and the token kept.
+        for host in ["127.0.0.1", "localhost"] {
+            let (outcome, requests, kept) = sign_in_with_key_via(host, host).await;
+            outcome.unwrap_or_else(|e| panic!("{host}: {e}"));
+            assert_eq!(requests.len(), 1, "{host}");
+            assert!(requests[0].contains("client_assertion="), "{}", requests[0]);
+            assert!(kept, "{host}");
+        }
+    }
+
+    /// The rule itself, for the pairs a sign-in cannot reach end to end (rmcp's discovery already
+    /// refuses an MCP server at `0.0.0.0` before Warden's rule is asked).
+    #[test]
+    fn an_assertion_goes_over_https_or_between_loopback_addresses_only() {
+        let may = |endpoint: &str, server: &str| {
+            assertion_may_go_to(
+                &reqwest::Url::parse(endpoint).unwrap(),
+                &reqwest::Url::parse(server).unwrap(),
+            )
+        };
+        assert!(may("https://auth.example.com/token", "http://10.0.0.1/mcp"));
+        assert!(may("https://127.0.0.1/token", "https://mcp.example.com/mcp"));
+        assert!(may("http://127.0.0.1:9/token", "http://localhost:8/mcp"));
+        assert!(
+            !may("http://auth.example.com/token", "http://127.0.0.1/mcp"),
+            "plain http to another machine"
+        );
+        assert!(
+            !may("http://127.0.0.1/token", "http://mcp.example.com/mcp"),
+            "loopback endpoint, remote server"
+        );
+        assert!(!may("http://auth.example.com/token", "https://mcp.example.com/mcp"));
+    }
+
+    #[test]
+    fn loopback_is_localhost_and_the_loopback_addresses_only() {
+        let loopback = |address: &str| is_loopback(&reqwest::Url::parse(address).unwrap());
+        for address in [
+            "http://localhost:1/",
+            "http://LocalHost/",
+            "http://127.0.0.1/",
+            "http://127.9.8.7/",
+            "http://[::1]:4/",
+        ] {
+            assert!(loopback(address), "{address}");
+        }
+        for address in [
+            "http://0.0.0.0/",
+            "http://10.0.0.1/",
+            "http://[::]/",
+            "http://localhost.example/",
+            "http://example.com/",
+            "file:///tmp/x",
+        ] {
+            assert!(!loopback(address), "{address}");
+        }
     }
 }

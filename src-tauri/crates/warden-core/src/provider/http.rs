@@ -413,6 +413,17 @@ mod tests {
     }
 
     #[test]
+    fn scrub_takes_every_copy_of_the_key_out_and_leaves_the_rest() {
+        let key = ApiKey::new("sk-abcd").unwrap();
+        assert_eq!(scrub("a sk-abcd b sk-abcd.", Some(&key)), "a [redacted] b [redacted].");
+        assert_eq!(scrub("nothing to hide", Some(&key)), "nothing to hide");
+        assert_eq!(scrub("sk-abcd", None), "sk-abcd");
+        // From four characters on a key is taken out; a shorter one would blank ordinary words.
+        assert_eq!(scrub("xabcdx", ApiKey::new("abcd").as_ref()), "x[redacted]x");
+        assert_eq!(scrub("abc", ApiKey::new("abc").as_ref()), "abc");
+    }
+
+    #[test]
     fn sizes_in_words() {
         assert_eq!(size_in_words(8 * 1024 * 1024), "8 MiB");
         assert_eq!(size_in_words(64 * 1024), "64 KiB");

@@ -379,3 +379,72 @@ async fn the_compaction_setting_sets_when_a_session_compacts_held_to_50_to_95_pe
     }
     assert_eq!(Settings::default().compact_at_percent, 85);
 }
+
+/// A settings file Warden did not write (a command rewrote it), saved where Warden keeps its own.
+fn forge_settings(home: &WardenHome, settings: &Settings) {
+    let path = home.settings_path();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_vec_pretty(settings).unwrap()).unwrap();
+}
+
+/// Issue 31, item 12: a settings file Warden did not write does not send the agent's web searches
+/// to the server it names (`config::restricted` resets `searxngUrl`); accepted by the user, it does.
+#[tokio::test]
+async fn settings_warden_did_not_write_do_not_redirect_web_search() {
+    use warden_testkit::server::{Reply, TestServer};
+    let d = dirs();
+    let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    let results = warden_testkit::fixture("searxng/search_format_json.json");
+    let search = TestServer::start(vec![Reply::json(results.clone()), Reply::json(results)]).await;
+    forge_settings(&d.home, &Settings { searxng_url: search.url.clone(), ..Settings::default() });
+    let engine = Engine::new(d.home.clone(), store).unwrap();
+    assert_eq!(engine.settings_integrity(), Integrity::Untrusted);
+    assert_eq!(engine.settings().searxng_url, Settings::default().searxng_url);
+
+    let web_search = || async {
+        let mut spec = SessionSpec::new(d.project.clone());
+        spec.trust = TrustLevel::Autonomous;
+        let input = serde_json::json!({"query": "warden"});
+        engine.run_tool(spec, "web_search", input, |_, _| {}, approve).await.unwrap()
+    };
+    web_search().await;
+    assert!(search.requests().is_empty(), "a planted file sent a web search to {}", search.url);
+
+    engine.accept_settings_file().unwrap();
+    let shot = web_search().await;
+    assert_eq!(shot.result.code, None, "{}", shot.result.result);
+    assert_eq!(search.requests().len(), 1, "the accepted file's search server is used");
+}
+
+/// Issue 31, item 12: a settings file Warden did not write does not approve a project's own
+/// `.mcp.json` (`config::restricted` resets `projectMcp`): its servers stay unstarted until the
+/// user approves the file, or accepts the settings file.
+#[test]
+fn settings_warden_did_not_write_approve_no_projects_mcp_file() {
+    let d = dirs();
+    let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    std::fs::write(d.project.join(".mcp.json"), r#"{"mcpServers": {"tools": {"command": "/bin/true"}}}"#)
+        .unwrap();
+    let engine = Engine::new(d.home.clone(), store.clone()).unwrap();
+    let offer = engine.project_mcp_offer(&d.project).unwrap().unwrap();
+    assert_eq!(offer.approved, None, "not approved yet");
+
+    let mut forged = Settings::default();
+    forged.project_mcp.insert(
+        d.project.to_string_lossy().into_owned(),
+        warden_protocol::ProjectMcpChoice { digest: offer.digest.clone(), approved: true },
+    );
+    forge_settings(&d.home, &forged);
+    let later = Engine::new(d.home.clone(), store).unwrap();
+    assert_eq!(later.settings_integrity(), Integrity::Untrusted);
+    assert_eq!(
+        later.project_mcp_offer(&d.project).unwrap().unwrap().approved,
+        None,
+        "a planted file approved it"
+    );
+    assert!(later.approved_project_servers(&d.project).is_empty());
+
+    later.accept_settings_file().unwrap();
+    assert_eq!(later.project_mcp_offer(&d.project).unwrap().unwrap().approved, Some(true));
+    assert_eq!(later.approved_project_servers(&d.project).keys().collect::<Vec<_>>(), ["tools"]);
+}

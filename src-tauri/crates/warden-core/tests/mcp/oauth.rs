@@ -29,6 +29,10 @@ fn secure_slot(
 async fn a_server_that_needs_a_sign_in_works_after_the_user_signs_in() {
     let server = OAuthServer::start();
     let dir = project();
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "no credential; the only tests of this binary that open a browser"
+    )]
     std::env::set_var(OPENER_ENV, following_browser(dir.path()));
     let store = Arc::new(MemoryStore::new());
     let slot = secure_slot(&server, &dir, store.clone());
@@ -57,6 +61,10 @@ async fn a_server_that_needs_a_sign_in_works_after_the_user_signs_in() {
     drop(connection);
 
     // A fresh start (another run of Warden) signs in from the keychain, with no browser.
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "no credential; the only tests of this binary that open a browser"
+    )]
     std::env::set_var(OPENER_ENV, "/nonexistent/browser");
     let again = secure_slot(&server, &dir, store.clone());
     let connection = again.connection().await.unwrap();
@@ -74,6 +82,10 @@ async fn keychain_holds_an_mcp_servers_tokens_and_a_sign_out_removes_them() {
 
     let server = OAuthServer::start();
     let dir = project();
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "no credential; the only tests of this binary that open a browser"
+    )]
     std::env::set_var(OPENER_ENV, following_browser(dir.path()));
     let service = format!("dev.warden.test.{}", std::process::id());
     let store: Arc<dyn SecretStore> = Arc::new(KeychainStore::new(&service));
@@ -104,4 +116,94 @@ async fn keychain_holds_an_mcp_servers_tokens_and_a_sign_out_removes_them() {
         .output()
         .unwrap();
     assert!(!String::from_utf8_lossy(&search.stderr).contains("mcp-oauth"), "a sign-out leaves nothing");
+}
+
+/// Issue 31, item 12: an MCP sign-in through the engine, as the window and `warden mcp login` do
+/// it, with the real keychain: the tokens are in the keychain and in no file of Warden's home or
+/// of the project. Every value of the stored token (access and refresh token…) is looked for,
+/// byte for byte, in every file there.
+#[tokio::test]
+#[ignore = "needs a Secret Service session (scripts/test.sh runs it)"]
+async fn keychain_alone_holds_an_mcp_sign_ins_tokens() {
+    use warden_core::config::WardenHome;
+    use warden_core::secrets::KeychainStore;
+    use warden_core::setup::Engine;
+    use warden_protocol::{McpServerConfig, Settings};
+
+    let server = OAuthServer::start();
+    let dirs = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dirs.path()).unwrap();
+    let (home, project) = (root.join("warden-home"), root.join("project"));
+    std::fs::create_dir_all(&project).unwrap();
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "no credential; the only tests of this binary that open a browser"
+    )]
+    std::env::set_var(OPENER_ENV, following_browser(&project));
+    let service = format!("dev.warden.test.home.{}", std::process::id());
+    let store: Arc<dyn SecretStore> = Arc::new(KeychainStore::new(&service));
+    let engine = Engine::new(WardenHome::at(&home), store.clone()).unwrap();
+    let secure = McpServerConfig { url: Some(server.url()), ..McpServerConfig::default() };
+    engine
+        .save_settings(Settings {
+            project_dir: Some(project.to_string_lossy().into_owned()),
+            mcp_servers: [("secure".to_owned(), secure)].into(),
+            ..Settings::default()
+        })
+        .unwrap();
+    let authorizer = BrowserAuthorizer::bind(|_| {}).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(60), engine.mcp_sign_in("secure", &authorizer))
+        .await
+        .unwrap()
+        .unwrap();
+
+    // What the keychain holds for the server: every string in it is a value to look for.
+    let credentials =
+        warden_core::mcp::oauth::KeychainCredentials::new(store.clone(), "secure", &server.url());
+    assert!(credentials.has_tokens().await, "the tokens are in the keychain");
+    let kept = rmcp::transport::auth::CredentialStore::load(&credentials).await.unwrap().unwrap();
+    let kept = serde_json::to_value(&kept).unwrap();
+    let mut secrets = Vec::new();
+    strings_of(&kept["token_response"], &mut secrets);
+    secrets.retain(|s| s.len() >= 16);
+    assert!(!secrets.is_empty(), "no token in what the keychain holds: {kept}");
+
+    for dir in [&home, &project, &root] {
+        for file in files_under(dir) {
+            let bytes = std::fs::read(&file).unwrap_or_default();
+            for secret in &secrets {
+                assert!(
+                    !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                    "a token of the sign-in is in {}",
+                    file.display()
+                );
+            }
+        }
+    }
+    credentials.forget().await.unwrap();
+    engine.close_mcp_servers().await;
+}
+
+fn strings_of(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings_of(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| strings_of(v, out)),
+        _ => {}
+    }
+}
+
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => pending.push(entry.path()),
+                Ok(t) if t.is_file() => files.push(entry.path()),
+                _ => {}
+            }
+        }
+    }
+    files
 }

@@ -103,9 +103,17 @@ async fn every_tool_of_server_everything_over_streamable_http() {
 
 #[tokio::test]
 async fn a_stdio_server_gets_its_configured_env_and_no_credentials() {
+    // A credential in Warden's own environment (the name marks it as one): in this test's own
+    // process, and no other test's.
+    let credential = [("MCP_TEST_SERVICE_TOKEN", "s3cret-value-for-the-test")];
+    if !warden_testkit::rerun_with_env(
+        module_path!(),
+        "a_stdio_server_gets_its_configured_env_and_no_credentials",
+        &credential,
+    ) {
+        return;
+    }
     let env = BTreeMap::from([("WARDEN_MCP_CHOSEN".to_owned(), "from-the-entry".to_owned())]);
-    // A credential in Warden's own environment (the name marks it as one).
-    std::env::set_var("MCP_TEST_SERVICE_TOKEN", "s3cret-value-for-the-test");
     let spec = stdio(
         "everything",
         &warden_testkit::mcp::server_bin("mcp-server-everything").to_string_lossy(),

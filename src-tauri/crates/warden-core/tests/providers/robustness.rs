@@ -126,3 +126,60 @@ async fn a_compatible_server_is_named_in_lower_case_inside_a_sentence() {
     let message = &c.expect_error().message;
     assert!(message.starts_with(&format!("The connection to the server at {url} broke")), "{message}");
 }
+
+/// A provider that echoes the key back — in a refused request's error body, in a body that is
+/// not JSON, in an error inside the stream after `200` — never gets it into what the user reads
+/// (`http::scrub`); the rest of what it said is kept.
+#[tokio::test]
+async fn a_key_the_provider_echoes_back_never_reaches_the_error() {
+    let said = format!("Incorrect API key provided: {TEST_KEY}. Check it.");
+    let http = |status: &str, content_type: &str, body: &str| {
+        Reply::http(
+            format!(
+                "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .into_bytes(),
+        )
+    };
+    let json_error =
+        serde_json::json!({"error": {"message": said, "type": "invalid_request_error"}}).to_string();
+    for kind in KINDS {
+        let in_stream = match kind {
+            ProviderKind::Anthropic => format!(
+                "event: error\ndata: {}\n\n",
+                serde_json::json!({"type": "error", "error": {"type": "api_error", "message": said}})
+            ),
+            ProviderKind::Ollama => format!("{}\n", serde_json::json!({"error": said})),
+            _ => format!(
+                "data: {}\n\n",
+                serde_json::json!({"error": {"message": said, "type": "server_error"}})
+            ),
+        };
+        let replies = [
+            http("401 Unauthorized", "application/json", &json_error),
+            http("500 Internal Server Error", "text/plain", &said),
+            Reply::Stream {
+                content_type: content_type(kind).into(),
+                body: in_stream.into_bytes(),
+                split: Split::Whole,
+            },
+        ];
+        for reply in replies {
+            let (c, _) = run_with(
+                kind,
+                vec![reply],
+                |s| s.retry = warden_core::provider::RetryPolicy::none(),
+                simple_request("m"),
+            )
+            .await;
+            let error = c.expect_error();
+            let shown = format!("{error:?}");
+            assert!(!shown.contains(TEST_KEY), "{kind}: the key is in the error: {shown}");
+            assert!(
+                error.message.contains("Incorrect API key provided: [redacted]. Check it."),
+                "{kind}: {shown}"
+            );
+        }
+    }
+}

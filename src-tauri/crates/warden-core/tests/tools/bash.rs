@@ -53,12 +53,22 @@ async fn runs_in_the_project_root_and_non_zero_exit_is_an_error_with_the_code() 
 
 #[tokio::test]
 async fn credentials_are_not_in_the_child_environment() {
-    // Set in this (test) process; the child must not see them.
-    std::env::set_var("FOO_API_KEY", "sk-leak-1");
-    std::env::set_var("WARDEN_TEST_TOKEN", "tok-leak-2");
-    std::env::set_var("ANTHROPIC_API_KEY", "sk-ant-leak-3");
-    std::env::set_var("WARDEN_TEST_PLAIN", "warden-own");
-    std::env::set_var("PLAIN_TEST_VAR", "visible");
+    // In the environment of this test's own process (as in Warden's when the user gave them), and
+    // of no other test: the child must not see them.
+    let warden_env = [
+        ("FOO_API_KEY", "sk-leak-1"),
+        ("WARDEN_TEST_TOKEN", "tok-leak-2"),
+        ("ANTHROPIC_API_KEY", "sk-ant-leak-3"),
+        ("WARDEN_TEST_PLAIN", "warden-own"),
+        ("PLAIN_TEST_VAR", "visible"),
+    ];
+    if !warden_testkit::rerun_with_env(
+        module_path!(),
+        "credentials_are_not_in_the_child_environment",
+        &warden_env,
+    ) {
+        return;
+    }
     let env = TestEnv::new();
     let out = env.call("bash", json!({"command": "env"})).await;
     assert_ok(&out);

@@ -13,6 +13,7 @@ use crate::provider::http::classify_stream_error;
 use crate::provider::ndjson::NdjsonSplitter;
 use crate::provider::transport::{ChunkResult, WireDecoder};
 use crate::provider::{ProviderError, StreamChunk};
+use crate::secrets::ApiKey;
 
 #[derive(Deserialize)]
 struct Line<'a> {
@@ -62,11 +63,14 @@ pub(crate) struct OllamaDecoder {
     saw_tool_calls: bool,
     finished: bool,
     failed: bool,
+    /// The key sent (to a proxy in front of Ollama), taken out of an error line that echoes it.
+    key: Option<ApiKey>,
 }
 
 impl OllamaDecoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(key: Option<ApiKey>) -> Self {
         Self {
+            key,
             lines: NdjsonSplitter::new(),
             started: false,
             saw_tool_calls: false,
@@ -80,7 +84,7 @@ impl OllamaDecoder {
             ProviderError::invalid_response(format!("Ollama sent a line that is not valid JSON ({e})."))
         })?;
         if let Some(error) = line.error.filter(|e| !e.is_null()) {
-            return Err(classify_stream_error("Ollama", &error, None));
+            return Err(classify_stream_error("Ollama", &error, self.key.as_ref()));
         }
         if !self.started {
             self.started = true;

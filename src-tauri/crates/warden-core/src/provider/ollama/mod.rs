@@ -109,7 +109,7 @@ impl Provider for OllamaProvider {
                 None => builder,
             }
         });
-        stream_request(self.transport.clone(), factory, OllamaDecoder::new())
+        stream_request(self.transport.clone(), factory, OllamaDecoder::new(self.transport.key.clone()))
     }
 
     /// Local models from `/api/tags`; tool support and context length from the listing when the
