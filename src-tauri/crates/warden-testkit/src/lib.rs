@@ -14,6 +14,25 @@ use std::path::PathBuf;
 
 /// The provider and search wire fixtures, kept in this crate (`wire/`, with a README saying where
 /// each came from). Every test finds them through here.
+/// Every file under `root` (links are not followed: a link is listed as a file), sorted.
+pub fn files_under(root: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 pub fn wire_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("wire")
 }

@@ -100,24 +100,14 @@ impl World {
 
     /// Every file of the user's home, with a digest of its bytes.
     fn home_files(&self) -> Vec<(PathBuf, String)> {
-        let mut out = Vec::new();
-        let mut stack = vec![self.home.path().to_path_buf()];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
-                let path = entry.path();
-                if entry.file_type().unwrap().is_dir() {
-                    stack.push(path);
-                } else {
-                    let bytes = std::fs::read(&path).unwrap_or_default();
-                    out.push((
-                        path.clone(),
-                        String::from_utf8_lossy(&bytes[..bytes.len().min(40)]).into_owned(),
-                    ));
-                }
-            }
-        }
-        out.sort();
-        out
+        warden_testkit::files_under(self.home.path())
+            .into_iter()
+            .map(|path| {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                let head = String::from_utf8_lossy(&bytes[..bytes.len().min(40)]).into_owned();
+                (path, head)
+            })
+            .collect()
     }
 
     /// Whether any object of Warden's checkpoint stores holds `needle`.

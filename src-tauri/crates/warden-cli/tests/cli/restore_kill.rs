@@ -13,20 +13,14 @@ const KILLS: usize = 50;
 
 /// Every file under `root` (relative path → bytes).
 fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
-            let path = entry.path();
-            if entry.file_type().unwrap().is_dir() {
-                stack.push(path);
-            } else {
-                let relative = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-                out.insert(relative, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
+    warden_testkit::files_under(root)
+        .into_iter()
+        .map(|path| {
+            let relative = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let bytes = std::fs::read(&path).unwrap();
+            (relative, bytes)
+        })
+        .collect()
 }
 
 fn put(root: &Path, state: &BTreeMap<String, Vec<u8>>) {

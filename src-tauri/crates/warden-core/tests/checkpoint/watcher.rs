@@ -22,20 +22,7 @@ fn store(project: &Path, home: &Path, name: &str, watch: bool) -> CheckpointStor
 }
 
 fn files(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
-            let path = entry.path();
-            if entry.file_type().unwrap().is_dir() {
-                stack.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    warden_testkit::files_under(root)
 }
 
 fn dirs(root: &Path) -> Vec<PathBuf> {
