@@ -21,6 +21,9 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::process::{Child, Command};
 
+mod local_llm_relay;
+use local_llm_relay::ForcingRelay;
+
 /// How long `warden exec` may print nothing: a small model on a shared machine may take a while
 /// over a long prompt; a hang still fails.
 const SILENCE: Duration = Duration::from_secs(300);
@@ -116,6 +119,10 @@ impl LlamaServer {
         Self { child, base_url }
     }
 
+    fn port(&self) -> u16 {
+        self.base_url.trim_start_matches("http://127.0.0.1:").trim_end_matches("/v1").parse().unwrap()
+    }
+
     fn kill(&mut self) {
         if let Some(pid) = self.child.id() {
             // SIGKILL to its group: the server and anything it started, at once, mid-answer.
@@ -168,8 +175,13 @@ impl Place {
 }
 
 fn exec(place: &Place, server: &LlamaServer, extra: &[&str]) -> Command {
+    exec_at(place, &server.base_url, extra)
+}
+
+/// `warden exec --json` in `place` against the OpenAI-compatible server at `base_url`.
+fn exec_at(place: &Place, base_url: &str, extra: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
-    cmd.args(["exec", "--json", "--provider", "openai", "--base-url", &server.base_url])
+    cmd.args(["exec", "--json", "--provider", "openai", "--base-url", base_url])
         // One small tool unless the test offers its own: the tools' descriptions make most of a
         // prompt, and a short prompt keeps a busy machine's answers quick.
         .args(if extra.contains(&"--allow") { &[][..] } else { &["--allow", "system_info"][..] })
@@ -263,6 +275,37 @@ async fn a_native_tool_call_and_the_turn_after_it() {
     assert!(
         !find(&lines, "chat:text-delta").is_empty() || !find(&lines, "chat:tool-start").is_empty(),
         "an answer came: {lines:?}"
+    );
+}
+
+/// This server streams a tool call only when the request names the tool, and such a stream starts
+/// with a chunk whose `tool_calls` is `null` (which once stopped the turn: "not valid JSON (invalid
+/// type: null, expected a sequence)"). Warden's requests go through a relay that names the tool, so
+/// the server's real stream reaches Warden on every run: the call is read, runs, and its result is
+/// sent back; the relay shows the `null` chunk came.
+#[tokio::test]
+#[ignore = "needs the local model server (tests/local-llm/run.sh)"]
+async fn a_streamed_tool_call_that_starts_with_null_tool_calls() {
+    let server = LlamaServer::start(&["--n_ctx", "768", "--chat_format", "chatml-function-calling"]).await;
+    let relay = ForcingRelay::start(server.port()).await;
+    let place = Place::new("streamed-call");
+    let args = ["--allow", "file_read", "--approve", "all", "--max-turns", "1", "Read README.md."];
+    let (_, lines, stderr) = Exec::spawn(exec_at(&place, &relay.base_url, &args)).finish().await;
+    assert!(find(&lines, "chat:error").is_empty(), "{:?} {stderr}", find(&lines, "chat:error"));
+    let starts = find(&lines, "chat:tool-start");
+    assert_eq!(
+        starts.first().map(|s| &s["payload"]["toolName"]),
+        Some(&Value::from("file_read")),
+        "{lines:?}"
+    );
+    assert!(!find(&lines, "chat:tool-result").is_empty(), "{lines:?}");
+    assert!(
+        relay.seen.forced_streams.load(std::sync::atomic::Ordering::SeqCst) >= 1,
+        "a streamed call was asked for"
+    );
+    assert!(
+        relay.seen.null_tool_calls.load(std::sync::atomic::Ordering::SeqCst),
+        "the server's stream started the call with `\"tool_calls\": null`"
     );
 }
 
