@@ -9,6 +9,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
+# Each step's wall time, printed when the next starts and listed at the end: the suite must stay
+# well inside CI's limit, and the list shows where the minutes go.
+SUITE_START=$(date +%s) STEP_NAME="" STEP_START=$SUITE_START TIMES=()
+step() {
+  local now
+  now=$(date +%s)
+  [ -n "$STEP_NAME" ] && TIMES+=("$(printf '%5d s  %s' $((now - STEP_START)) "$STEP_NAME")")
+  STEP_NAME=$* STEP_START=$now
+  printf '\n\033[1;34m### %s\033[0m\n' "$*"
+}
+
+step "set-up: packages, toolchains, npm dependencies (scripts/setup.sh)"
 bash scripts/setup.sh
 [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
 
@@ -21,7 +33,6 @@ fi
 
 LOG=$(mktemp /tmp/warden-test.XXXXXX.log)
 trap 'rm -f "$LOG"' EXIT
-step() { printf '\n\033[1;34m### %s\033[0m\n' "$*"; }
 # Run a step, keeping its output in the log for the summary; fail on its status, not tee's.
 run() { "$@" 2>&1 | tee -a "$LOG"; return "${PIPESTATUS[0]}"; }
 export CARGO_TERM_COLOR=never RUST_BACKTRACE=0 NO_AT_BRIDGE=1
@@ -95,5 +106,7 @@ RESULT_LINES='^(test result:|[[:space:]]*Tests[[:space:]]|(e2e|install): [0-9]+ 
 passed=$(count "$RESULT_LINES" passed)
 failed=$(count "$RESULT_LINES" failed)
 step "done"
+printf '%s\n' "${TIMES[@]}"
+echo "suite: $(($(date +%s) - SUITE_START)) s in all"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
