@@ -62,10 +62,11 @@ export const commands = {
 	 */
 	chatRewind: (conversationId: string, userMessageIndex: number) => typedError<string, CommandError>(__TAURI_INVOKE("chat_rewind", { conversationId, userMessageIndex })),
 	/**
-	 *  Approves or rejects a pending tool call. Routed to the conversation that asked; an answer for
-	 *  one tool id never releases another.
+	 *  Approves or rejects a pending tool call: `confirm_id` is the `confirmId` of the
+	 *  `chat:tool-confirm`, `conversation_id` the conversation that asked (the answer goes there and
+	 *  releases that confirmation only).
 	 */
-	chatToolApprove: (toolId: string, approved: boolean, reason: string | null, remember: Remember | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_tool_approve", { toolId, approved, reason, remember })),
+	chatToolApprove: (conversationId: string, confirmId: string, approved: boolean, reason: string | null, remember: Remember | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_tool_approve", { conversationId, confirmId, approved, reason, remember })),
 	/**  What "Allow for this session" remembered in a conversation (empty when it is not open). */
 	chatGrants: (conversationId: string) => typedError<SessionGrant[], CommandError>(__TAURI_INVOKE("chat_grants", { conversationId })),
 	/**  Revoke one of them: the calls it covered ask again. */
@@ -1149,6 +1150,12 @@ export type ToolCategory =
 /**  The user must approve a tool call before it runs. */
 export type ToolConfirm = {
 	conversationId: string,
+	/**
+	 *  This question's own id, minted by the engine and unique in it: the answer names it. Not the
+	 *  tool call's id, which the model's server chooses (some number calls per conversation, so two
+	 *  conversations can both wait on a `call_0`), and which one call may need several answers for.
+	 */
+	confirmId: string,
 	messageId: string,
 	toolId: string,
 	toolName: string,

@@ -50,6 +50,7 @@ mod tests {
     fn confirm(preview: Option<ApprovalPreview>) -> ToolConfirm {
         ToolConfirm {
             conversation_id: "c".into(),
+            confirm_id: "q".into(),
             message_id: "m".into(),
             tool_id: "t".into(),
             tool_name: "file_write".into(),

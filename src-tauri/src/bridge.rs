@@ -1,7 +1,8 @@
 //! Engine events → the window. One forwarding task per conversation reads the session's event
 //! channel, coalesces deltas per frame, paces bursts to a frame's worth per frame (pace.rs) and
-//! hands each event to a sink (the Tauri app in the product, a recorder in tests). It also keeps the approval routes current: a `chat:tool-confirm`
-//! registers which conversation owns the tool id, its `chat:tool-result` removes it.
+//! hands each event to a sink (the Tauri app in the product, a recorder in tests). It only
+//! forwards: an answer to a `chat:tool-confirm` names its conversation itself, so nothing here
+//! needs to remember who asked.
 
 use std::sync::Arc;
 
@@ -11,7 +12,6 @@ use warden_protocol::Event;
 
 use crate::coalesce::Coalescer;
 use crate::pace::Pacer;
-use crate::routes::ApprovalRoutes;
 
 /// Where forwarded events go.
 pub trait EventSink: Send + Sync + 'static {
@@ -31,7 +31,7 @@ impl<R: tauri::Runtime> EventSink for tauri::AppHandle<R> {
 }
 
 /// Forwards every event of one session until its channel closes (then sends what is left).
-pub async fn forward(mut rx: UnboundedReceiver<Event>, sink: Arc<dyn EventSink>, routes: ApprovalRoutes) {
+pub async fn forward(mut rx: UnboundedReceiver<Event>, sink: Arc<dyn EventSink>) {
     let mut coalescer = Coalescer::new();
     let mut pacer = Pacer::default();
     let mut open = true;
@@ -53,10 +53,7 @@ pub async fn forward(mut rx: UnboundedReceiver<Event>, sink: Arc<dyn EventSink>,
         };
         let now = std::time::Instant::now();
         match next {
-            Some(Some(event)) => {
-                routes.observe(&event);
-                pacer.push(coalescer.push(event, now));
-            }
+            Some(Some(event)) => pacer.push(coalescer.push(event, now)),
             Some(None) => {
                 open = false;
                 pacer.push(coalescer.flush());

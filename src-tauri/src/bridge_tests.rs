@@ -7,7 +7,6 @@ use warden_protocol::{
 };
 
 use super::{forward, EventSink};
-use crate::routes::ApprovalRoutes;
 
 #[derive(Default)]
 struct Recorder(Mutex<Vec<Event>>);
@@ -31,6 +30,7 @@ fn text(d: &str) -> Event {
 fn confirm(tool: &str) -> Event {
     Event::ToolConfirm(ToolConfirm {
         conversation_id: "c1".into(),
+        confirm_id: format!("confirm-{tool}"),
         message_id: "m".into(),
         tool_id: tool.into(),
         tool_name: "file_write".into(),
@@ -74,7 +74,7 @@ async fn a_burst_of_deltas_arrives_merged_and_in_order_with_other_events() {
         assert!(tx.send(e).is_ok());
     }
     drop(tx);
-    forward(rx, sink.clone(), ApprovalRoutes::default()).await;
+    forward(rx, sink.clone()).await;
     assert_eq!(sink.events(), vec![text("ab"), confirm("t1"), text("cd"), end()]);
 }
 
@@ -82,28 +82,13 @@ async fn a_burst_of_deltas_arrives_merged_and_in_order_with_other_events() {
 async fn pending_deltas_go_out_after_a_frame_even_when_the_stream_pauses() {
     let (tx, rx) = unbounded_channel();
     let sink = Arc::new(Recorder::default());
-    let task = tokio::spawn(forward(rx, sink.clone(), ApprovalRoutes::default()));
+    let task = tokio::spawn(forward(rx, sink.clone()));
     assert!(tx.send(text("x")).is_ok());
     assert!(tx.send(text("y")).is_ok());
     tokio::time::sleep(Duration::from_millis(120)).await;
     assert_eq!(sink.events(), vec![text("xy")], "flushed by the frame timer, channel still open");
     drop(tx);
     assert!(task.await.is_ok());
-}
-
-#[tokio::test]
-async fn approval_routes_follow_confirm_and_result() {
-    let (tx, rx) = unbounded_channel();
-    let routes = ApprovalRoutes::default();
-    let sink = Arc::new(Recorder::default());
-    let task = tokio::spawn(forward(rx, sink.clone(), routes.clone()));
-    assert!(tx.send(confirm("t1")).is_ok());
-    assert!(tx.send(confirm("t2")).is_ok());
-    assert!(tx.send(result("t1")).is_ok());
-    drop(tx);
-    assert!(task.await.is_ok());
-    assert_eq!(routes.owner("t1"), None);
-    assert_eq!(routes.owner("t2").as_deref(), Some("c1"));
 }
 
 /// Records when each event arrived.
@@ -128,7 +113,7 @@ async fn a_tool_burst_reaches_the_window_a_frame_at_a_time_and_whole() {
         assert!(tx.send(result(&format!("t{i}"))).is_ok());
     }
     drop(tx);
-    forward(rx, sink.clone(), ApprovalRoutes::default()).await;
+    forward(rx, sink.clone()).await;
     let got = sink.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
     let tools: Vec<String> = got
         .iter()

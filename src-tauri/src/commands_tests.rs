@@ -93,8 +93,12 @@ fn errors_are_typed_with_a_code_and_a_message() {
     assert_eq!(empty["code"], "INVALID_INPUT");
     assert!(empty["message"].as_str().unwrap().contains("empty"));
 
-    let unknown =
-        app.invoke("chat_tool_approve", json!({"toolId": "toolu_nope", "approved": true})).unwrap_err();
+    let unknown = app
+        .invoke(
+            "chat_tool_approve",
+            json!({"conversationId": "c-nope", "confirmId": "q-nope", "approved": true}),
+        )
+        .unwrap_err();
     assert_eq!(unknown["code"], "UNKNOWN_TOOL");
 
     let blank = app.invoke("chat_send", json!({"conversationId": "c1", "content": " "})).unwrap_err();

@@ -14,7 +14,6 @@ mod notify;
 mod pace;
 mod rendering;
 mod restore;
-mod routes;
 mod state;
 mod updates;
 mod window;

@@ -19,7 +19,6 @@ use warden_core::setup::Engine;
 
 use crate::bridge::{self, EventSink};
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
-use crate::routes::ApprovalRoutes;
 
 /// One running conversation, as the commands use it (a trait so routing can be tested alone).
 pub trait SessionHandle: Send + Sync + 'static {
@@ -92,7 +91,6 @@ pub struct AppState {
     /// Shared so file work (the conversation list) can run off the async threads.
     pub engine: Arc<Engine>,
     sessions: Mutex<HashMap<String, Open>>,
-    routes: ApprovalRoutes,
     sink: Arc<dyn EventSink>,
     /// Bumped by every settings change; a session made under an older one is remade, with its
     /// history, before its next message, so trust level, scope and provider changes apply to
@@ -115,7 +113,6 @@ impl AppState {
         Self {
             engine: Arc::new(engine),
             sessions: Mutex::default(),
-            routes: ApprovalRoutes::default(),
             sink,
             settings_version: AtomicU64::new(0),
             elicitor,
@@ -192,23 +189,24 @@ impl AppState {
         }
     }
 
-    /// Answers a `chat:tool-confirm`, routed to the conversation that asked.
+    /// Answers a `chat:tool-confirm`: the answer names the conversation that asked and the
+    /// confirmation's own id, so it goes to that conversation's session and releases that question
+    /// only (two conversations may both wait on a tool call their servers named `call_0`).
     pub async fn approve(
         &self,
-        tool_id: String,
+        conversation_id: String,
+        confirm_id: String,
         approved: bool,
         reason: Option<String>,
         remember: Option<Remember>,
     ) -> CommandResult<()> {
-        let unknown = || {
-            CommandError::new(
+        let Some(session) = self.session(&conversation_id).await else {
+            return Err(CommandError::new(
                 CommandErrorCode::UnknownTool,
-                "This approval is no longer pending (it was answered, timed out or cancelled).",
-            )
+                "This approval is no longer pending (its conversation is not open).",
+            ));
         };
-        let owner = self.routes.owner(&tool_id).ok_or_else(unknown)?;
-        let session = self.session(&owner).await.ok_or_else(unknown)?;
-        session.submit(Op::Approve(ToolApproval { tool_id, approved, reason, remember })).await
+        session.submit(Op::Approve(ToolApproval { confirm_id, approved, reason, remember })).await
     }
 
     /// What "Allow for this session" remembered in a conversation; none for one not open.
@@ -334,7 +332,7 @@ impl AppState {
             Some((history, compacted)) => Arc::new(session.with_history(history).with_compaction(compacted)),
             None => Arc::new(session),
         };
-        tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone(), self.routes.clone()));
+        tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone()));
         sessions
             .insert(conversation_id.to_owned(), Open { session: session.clone(), settings_version: version });
         Ok(session)

@@ -331,13 +331,9 @@ async fn session_grants_are_listed_and_revoked() {
     assert!(state.grants("c1").await.is_empty(), "a conversation not open has none");
 
     state.send("c1".into(), "write out.txt".into()).await.unwrap();
-    for _ in 0..500 {
-        if recorder.events().iter().any(|e| matches!(e, Event::ToolConfirm(_))) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    state.approve("toolu_w".into(), true, None, Some(warden_protocol::Remember::Session)).await.unwrap();
+    let asked = recorder.wait_for(1, |e| if let Event::ToolConfirm(c) = e { Some(c) } else { None }).await;
+    let remember = Some(warden_protocol::Remember::Session);
+    state.approve("c1".into(), asked[0].confirm_id.clone(), true, None, remember).await.unwrap();
     recorder.turns_ended(1).await;
 
     let granted = SessionGrant::Tool { name: "file_write".into() };
@@ -428,4 +424,52 @@ async fn a_conversation_continued_elsewhere_is_reloaded_before_the_windows_next_
     assert_eq!(sent[2]["content"], "from the terminal");
     assert_eq!(sent[4]["content"], "back in the window");
     assert_eq!(state.history("c-shared").await.unwrap().len(), 6);
+}
+
+/// Two conversations whose model servers both number their calls from `call_0` (as some local
+/// servers do): both wait for an approval of a `call_0`. Answering the first conversation's
+/// releases its call only; the second keeps waiting and its file is not written.
+#[tokio::test]
+async fn an_answer_reaches_only_the_conversation_that_asked_although_call_ids_collide() {
+    let write = |path: &str| {
+        Reply::sse(
+            anthropic(&[tool("call_0", "file_write", json!({"path": path, "content": "x"}))], 10),
+            Split::Whole,
+        )
+    };
+    let server = TestServer::start(vec![
+        write("first.txt"),
+        write("second.txt"),
+        Reply::sse(anthropic(&[text("Written.")], 10), Split::Whole),
+    ])
+    .await;
+    let (_home, project, state, recorder) = window_on(&server).await;
+    let confirms = |n| recorder.wait_for(n, |e| if let Event::ToolConfirm(c) = e { Some(c) } else { None });
+
+    state.send("c-first".into(), "write first.txt".into()).await.unwrap();
+    confirms(1).await;
+    state.send("c-second".into(), "write second.txt".into()).await.unwrap();
+    let asked = confirms(2).await;
+    assert_eq!((asked[0].tool_id.as_str(), asked[1].tool_id.as_str()), ("call_0", "call_0"));
+
+    let first = asked.iter().find(|c| c.conversation_id == "c-first").unwrap();
+    let misaddressed = state.approve("c-second".into(), first.confirm_id.clone(), true, None, None).await;
+    assert!(misaddressed.is_err(), "an answer sent to the wrong conversation released {misaddressed:?}");
+    state.approve(first.conversation_id.clone(), first.confirm_id.clone(), true, None, None).await.unwrap();
+    recorder.turns_ended(1).await;
+    let ended: Vec<String> = recorder
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::StreamEnd(end) if end.stop_reason != warden_protocol::StopReason::ToolUse => {
+                Some(end.conversation_id)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ended, ["c-first"]);
+    assert!(project.path().join("first.txt").exists(), "the approved call ran");
+    assert!(!project.path().join("second.txt").exists(), "the other conversation's call ran too");
+    let results = recorder.events().into_iter().filter(|e| matches!(e, Event::ToolResult(_))).count();
+    assert_eq!(results, 1, "only the answered call has a result");
 }

@@ -44,6 +44,7 @@ function sampleEvents(): Action[] {
     at("chat:tool-delta", { toolId: "sh", stream: "stderr", chunk: "warning: x\n" }),
     at("chat:tool-start", { toolId: "write", toolName: "file_write", category: "fileChange", input: { path: "a.txt", content: "b\n" } }),
     at("chat:tool-confirm", {
+      confirmId: "confirm-write",
       toolId: "write",
       toolName: "file_write",
       input: { path: "a.txt", content: "b\n" },
@@ -52,7 +53,7 @@ function sampleEvents(): Action[] {
       timeoutSecs: 60,
     }),
     // Approved and running: the block shows the diff (while it waited, only the card did).
-    { type: "approval-answered", toolId: "write", approved: true },
+    { type: "approval-answered", confirmId: "confirm-write", approved: true },
     at("chat:tool-start", { toolId: "find", toolName: "search_in_files", category: "search", input: { query: "x" } }),
     at("chat:tool-result", { toolId: "find", status: "success", result: "src/a.rs:1: x\nsrc/b.rs:2: x", metadata: null }),
     at("chat:tool-start", { toolId: "web", toolName: "web_search", category: "web", input: { query: "x" } }),

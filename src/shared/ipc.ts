@@ -137,8 +137,11 @@ async function unwrap<T>(command: string, p: Promise<Res<T>>): Promise<T> {
   throw new CommandError(command, JSON.stringify(e));
 }
 
+/** An answer to a `chat:tool-confirm`: it names the question (`confirmId`, the engine's own id, never
+ * the call's) and the conversation that asked, where the window sends it. */
 export interface ApproveArgs {
-  toolId: string;
+  conversationId: string;
+  confirmId: string;
   approved: boolean;
   reason?: string;
   remember?: Remember;
@@ -155,8 +158,11 @@ export const api = {
   chatSend: (conversationId: string, content: string, images: ToolImage[] = []) =>
     unwrap("chat_send", commands.chatSend(conversationId, content, images.length ? images : null)),
   chatCancel: (conversationId: string) => unwrap("chat_cancel", commands.chatCancel(conversationId)),
-  approveTool: ({ toolId, approved, reason, remember }: ApproveArgs) =>
-    unwrap("chat_tool_approve", commands.chatToolApprove(toolId, approved, reason ?? null, remember ?? null)),
+  approveTool: ({ conversationId, confirmId, approved, reason, remember }: ApproveArgs) =>
+    unwrap(
+      "chat_tool_approve",
+      commands.chatToolApprove(conversationId, confirmId, approved, reason ?? null, remember ?? null),
+    ),
   /** The conversation so far; rejects with CONVERSATION_UNREADABLE for a saved one that cannot be read whole. */
   chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
   /** What can be read of a saved conversation that cannot be read whole (shown read-only), and why. */

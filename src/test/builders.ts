@@ -21,6 +21,8 @@ export function makeTool(over: ToolOverrides = {}): ToolBlock {
 export function makeConfirm(over: Partial<ToolConfirm> = {}): ToolConfirm {
   return {
     conversationId: "c1",
+    // The engine's own id for the question; here derived from the call's for readable tests.
+    confirmId: `q-${over.toolId ?? "t1"}`,
     messageId: "m1",
     toolId: "t1",
     toolName: "bash",

@@ -7,18 +7,20 @@ use warden_protocol::{Remember, SessionGrant};
 use crate::error::CommandResult;
 use crate::state::AppState;
 
-/// Approves or rejects a pending tool call. Routed to the conversation that asked; an answer for
-/// one tool id never releases another.
+/// Approves or rejects a pending tool call: `confirm_id` is the `confirmId` of the
+/// `chat:tool-confirm`, `conversation_id` the conversation that asked (the answer goes there and
+/// releases that confirmation only).
 #[tauri::command]
 #[specta::specta]
 pub async fn chat_tool_approve(
     state: State<'_, AppState>,
-    tool_id: String,
+    conversation_id: String,
+    confirm_id: String,
     approved: bool,
     reason: Option<String>,
     remember: Option<Remember>,
 ) -> CommandResult<()> {
-    state.approve(tool_id, approved, reason, remember).await
+    state.approve(conversation_id, confirm_id, approved, reason, remember).await
 }
 
 /// What "Allow for this session" remembered in a conversation (empty when it is not open).

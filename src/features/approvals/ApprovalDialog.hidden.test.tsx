@@ -12,7 +12,7 @@ import { hiddenIn, isHidden, pieces } from "./hiddenChars";
 function show(confirm: ToolConfirm) {
   return render(
     <ApprovalDialog
-      pending={{ toolId: confirm.toolId, conversationId: confirm.conversationId, request: confirm, receivedAt: Date.now() }}
+      pending={{ confirmId: confirm.confirmId, toolId: confirm.toolId, conversationId: confirm.conversationId, request: confirm, receivedAt: Date.now() }}
       position={1}
       total={1}
       onAnswer={vi.fn()}

@@ -18,8 +18,8 @@ export interface ApprovalDialogProps {
   position: number;
   total: number;
   onAnswer: (answer: ApproveArgs) => void;
-  /** The countdown reached zero: the engine counts the call as rejected. */
-  onExpire: (toolId: string) => void;
+  /** The countdown reached zero (the confirmation's id): the engine counts the call as rejected. */
+  onExpire: (confirmId: string) => void;
   onShowTool?: (toolId: string) => void;
   /** The request comes from a conversation that is not on screen. */
   fromOtherConversation?: boolean;
@@ -48,15 +48,17 @@ export function ApprovalDialog({
   useEffect(() => {
     dialogRef.current?.focus();
     setReason("");
-  }, [request.toolId]);
+  }, [request.confirmId]);
 
   useEffect(() => {
-    if (expired) onExpire(request.toolId);
-  }, [expired, onExpire, request.toolId]);
+    if (expired) onExpire(request.confirmId);
+  }, [expired, onExpire, request.confirmId]);
 
+  // The answer names the question and the conversation that asked (the window sends it there).
+  const answering = { conversationId: request.conversationId, confirmId: request.confirmId };
   const reject = () => {
     const r = reason.trim();
-    onAnswer({ toolId: request.toolId, approved: false, ...(r ? { reason: r } : {}) });
+    onAnswer({ ...answering, approved: false, ...(r ? { reason: r } : {}) });
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -200,7 +202,7 @@ export function ApprovalDialog({
           type="button"
           data-testid={TID.allowSession}
           disabled={expired}
-          onClick={() => onAnswer({ toolId: request.toolId, approved: true, remember: "session" })}
+          onClick={() => onAnswer({ ...answering, approved: true, remember: "session" })}
         >
           Allow for this session
         </button>
@@ -209,7 +211,7 @@ export function ApprovalDialog({
           className="primary"
           data-testid={TID.approve}
           disabled={expired}
-          onClick={() => onAnswer({ toolId: request.toolId, approved: true, remember: "once" })}
+          onClick={() => onAnswer({ ...answering, approved: true, remember: "once" })}
         >
           Approve
         </button>

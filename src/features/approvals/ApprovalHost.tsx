@@ -44,7 +44,7 @@ export function ApprovalHost({
 
   const onAnswer = useCallback(
     (answer: ApproveArgs) => {
-      store.dispatch({ type: "approval-answered", toolId: answer.toolId, approved: answer.approved });
+      store.dispatch({ type: "approval-answered", confirmId: answer.confirmId, approved: answer.approved });
       focusComposer();
       api.approveTool(answer).catch((e: unknown) => {
         // The engine already settled this call (timeout or cancel); its tool-result tells the block.
@@ -55,14 +55,14 @@ export function ApprovalHost({
   );
 
   const onExpire = useCallback(
-    (toolId: string) => store.dispatch({ type: "approval-answered", toolId, approved: false, code: "APPROVAL_TIMEOUT" }),
+    (confirmId: string) => store.dispatch({ type: "approval-answered", confirmId, approved: false, code: "APPROVAL_TIMEOUT" }),
     [store],
   );
 
   if (!first) return null;
   return (
     <ApprovalDialog
-      key={first.toolId}
+      key={first.confirmId}
       pending={first}
       // The engine numbers the asks of one message ("2 of 3": they come one at a time); without
       // that, what is waiting here now.

@@ -130,6 +130,7 @@ describe("ConversationView", () => {
     renderView();
     await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
     await send("chat:tool-confirm", {
+      confirmId: "q1",
       toolId: "t1",
       toolName: "file_write",
       input: { path: "a.txt", content: "x" },
@@ -140,7 +141,7 @@ describe("ConversationView", () => {
     await userEvent.keyboard("{Escape}");
     expect(calls).toContainEqual({
       cmd: "chat_tool_approve",
-      args: { toolId: "t1", approved: false, reason: null, remember: null },
+      args: { conversationId: C, confirmId: "q1", approved: false, reason: null, remember: null },
     });
     expect(calls.some((c) => c.cmd === "chat_cancel")).toBe(false);
     await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());

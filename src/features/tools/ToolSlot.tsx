@@ -5,6 +5,7 @@ import { ToolCallBlock } from "./ToolCallBlock";
 
 export function ToolSlot({ conversationId, toolId }: { conversationId: string; toolId: string }) {
   const tool = useChat((s) => s.conversations[conversationId]?.tools[toolId]);
-  const highlighted = useChat((s) => s.approvals[0]?.toolId === toolId);
+  // A call's id is unique only within its conversation (servers may number calls from call_0 in each).
+  const highlighted = useChat((s) => s.approvals[0]?.conversationId === conversationId && s.approvals[0]?.toolId === toolId);
   return tool ? <ToolCallBlock tool={tool} highlighted={highlighted} /> : null;
 }

@@ -22,7 +22,7 @@ describe("connectEvents", () => {
     await emit("chat:text-delta", { ...base, delta: "b" });
     await emit("chat:tool-start", { ...base, toolId: "t", toolName: "bash", input: { command: "ls" } });
     await emit("chat:tool-delta", { ...base, toolId: "t", chunk: "x" });
-    await emit("chat:tool-confirm", { ...base, toolId: "t2", toolName: "bash", input: {}, dangerLevel: "dangerous", timeoutSecs: 5 });
+    await emit("chat:tool-confirm", { ...base, confirmId: "q2", toolId: "t2", toolName: "bash", input: {}, dangerLevel: "dangerous", timeoutSecs: 5 });
     await emit("chat:tool-result", { ...base, toolId: "t", status: "success", result: "x" });
     await emit("chat:thinking-delta", { ...base, delta: "hm" });
     await emit("chat:error", { ...base, code: "NETWORK", message: "down", retryable: false });

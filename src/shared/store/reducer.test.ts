@@ -39,6 +39,7 @@ const confirm = (toolId: string): ProtocolEvent => ({
   event: "chat:tool-confirm",
   payload: {
     conversationId: C,
+    confirmId: `q-${toolId}`,
     messageId: M,
     toolId,
     toolName: "bash",
@@ -148,12 +149,26 @@ describe("event store reducer", () => {
     expect(s.approvals.map((a) => a.toolId)).toEqual(["t1", "t2"]);
     expect(s.conversations[C]!.tools["t1"]!.status).toBe("awaiting_approval");
     expect(s.conversations[C]!.tools["t1"]!.confirm?.preview).toEqual({ kind: "command", command: "rm -rf build", cwd: "/p" });
-    s = reduce(s, { type: "approval-answered", toolId: "t1", approved: true });
+    s = reduce(s, { type: "approval-answered", confirmId: "q-t1", approved: true });
     expect(s.approvals.map((a) => a.toolId)).toEqual(["t2"]);
     expect(s.conversations[C]!.tools["t1"]!.status).toBe("running");
     s = reduce(s, toolResult("t2", "error", "APPROVAL_TIMEOUT"));
     expect(s.approvals).toEqual([]);
     expect(s.conversations[C]!.tools["t2"]!.status).toBe("expired");
+  });
+
+  it("keeps two conversations' approvals apart when their calls share an id", () => {
+    const inOther = (ev: ProtocolEvent): ProtocolEvent => ({ ...ev, payload: { ...ev.payload, conversationId: "other" } }) as ProtocolEvent;
+    const otherConfirm = confirm("call_0");
+    const elsewhere = inOther({ ...otherConfirm, payload: { ...otherConfirm.payload, confirmId: "q-other" } } as ProtocolEvent);
+    let s = fold([toolStart("call_0"), confirm("call_0"), inOther(toolStart("call_0")), elsewhere]);
+    expect(s.approvals.map((a) => [a.conversationId, a.confirmId])).toEqual([
+      [C, "q-call_0"],
+      ["other", "q-other"],
+    ]);
+    s = reduce(s, toolResult("call_0", "error", "CANCELLED"));
+    expect(s.approvals.map((a) => a.confirmId)).toEqual(["q-other"]);
+    expect(s.conversations["other"]!.tools["call_0"]!.status).toBe("awaiting_approval");
   });
 
   it("a confirm for a tool that already finished is not queued", () => {

@@ -13,6 +13,7 @@ import type {
   ChatState,
   Conversation,
   LocalAction,
+  PendingApproval,
   RewindMark,
   Segment,
   ToolBlock,
@@ -92,10 +93,9 @@ function withTool(
   return next;
 }
 
-function dropApproval(state: ChatState, toolId: string): ChatState {
-  return state.approvals.some((a) => a.toolId === toolId)
-    ? { ...state, approvals: state.approvals.filter((a) => a.toolId !== toolId) }
-    : state;
+/** Drops the pending approvals `gone` picks (none picked: the same state). */
+function dropApprovals(state: ChatState, gone: (a: PendingApproval) => boolean): ChatState {
+  return state.approvals.some(gone) ? { ...state, approvals: state.approvals.filter((a) => !gone(a)) } : state;
 }
 
 // ---- event folds ----
@@ -143,7 +143,9 @@ function onToolResult(state: ChatState, e: ToolResult): ChatState {
       return { ...t, status: statusFromResult(e, errorCode), result: e.result ?? "", metadata, errorCode };
     }),
   );
-  return dropApproval(next, e.toolId);
+  // The call is over: whatever it still asked is no longer waiting (a call's id is unique only
+  // within its conversation).
+  return dropApprovals(next, (a) => a.conversationId === e.conversationId && a.toolId === e.toolId);
 }
 
 function onToolConfirm(state: ChatState, e: ToolConfirm): ChatState {
@@ -160,11 +162,9 @@ function onToolConfirm(state: ChatState, e: ToolConfirm): ChatState {
       };
     }),
   );
-  if (terminal || next.approvals.some((a) => a.toolId === e.toolId)) return next;
-  return {
-    ...next,
-    approvals: [...next.approvals, { toolId: e.toolId, conversationId: e.conversationId, request: e, receivedAt: Date.now() }],
-  };
+  if (terminal || next.approvals.some((a) => a.confirmId === e.confirmId)) return next;
+  const pending = { confirmId: e.confirmId, toolId: e.toolId, conversationId: e.conversationId, request: e, receivedAt: Date.now() };
+  return { ...next, approvals: [...next.approvals, pending] };
 }
 
 /** A retry notice stands for the attempt in progress: the next notice or the outcome replaces it. */
@@ -247,7 +247,7 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
         }
         return { ...conv, running: e.stopReason === "tool_use" };
       });
-      return cancelledTools.reduce(dropApproval, next);
+      return dropApprovals(next, (a) => a.conversationId === e.conversationId && cancelledTools.includes(a.toolId));
     }
     case "chat:error":
       return onError(state, ev.payload);
@@ -308,14 +308,15 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
         ],
       }));
     case "approval-answered": {
-      const pending = state.approvals.find((p) => p.toolId === a.toolId);
-      const next = dropApproval(state, a.toolId);
-      if (!pending) return next;
+      const pending = state.approvals.find((p) => p.confirmId === a.confirmId);
+      if (!pending) return state;
+      const next = dropApprovals(state, (p) => p.confirmId === a.confirmId);
+      const toolId = pending.toolId;
       return withConversation(next, pending.conversationId, (c) => {
-        const t = c.tools[a.toolId];
+        const t = c.tools[toolId];
         if (!t || isTerminal(t.status)) return c;
         const status: ToolBlockStatus = a.approved ? "running" : a.code === "APPROVAL_TIMEOUT" ? "expired" : "denied";
-        return { ...c, tools: { ...c.tools, [a.toolId]: { ...t, status, errorCode: a.approved ? null : (a.code ?? "USER_REJECTED") } } };
+        return { ...c, tools: { ...c.tools, [toolId]: { ...t, status, errorCode: a.approved ? null : (a.code ?? "USER_REJECTED") } } };
       });
     }
     case "history-loaded": {

@@ -160,6 +160,9 @@ export interface CompactionMark {
 }
 
 export interface PendingApproval {
+  /** The engine's id for this question; the answer names it. */
+  confirmId: string;
+  /** The call it asks about (its block); calls of two conversations may share one. */
   toolId: string;
   conversationId: string;
   request: ToolConfirm;
@@ -176,7 +179,7 @@ export interface ChatState {
 /** Things the UI itself did, folded into the same state. */
 export type LocalAction =
   | { type: "user-send"; conversationId: string; messageId: string; text: string; images?: readonly ToolImage[] }
-  | { type: "approval-answered"; toolId: string; approved: boolean; code?: ToolErrorCode }
+  | { type: "approval-answered"; confirmId: string; approved: boolean; code?: ToolErrorCode }
   | { type: "history-loaded"; conversationId: string; history: HistoryMessage[]; stamps?: MessageStamp[] }
   /** A saved conversation that cannot be read whole, as far as it can be read: it opens read-only. */
   | { type: "read-only-loaded"; conversationId: string; rows: SavedRow[]; reason: string }

@@ -1,25 +1,75 @@
-//! Approval answers. With `--json`, scripts write JSON lines `{"toolId": "…", "approved":
-//! true|false, "reason": "…"}` (or `y`/`n`) on stdin. Without it a person answers `y`/`n` on the
+//! Approval answers. With `--json`, scripts write JSON lines `{"confirmId": "…", "approved":
+//! true|false, "reason": "…"}` (or `y`/`n`) on stdin; a line naming the call's `toolId` instead
+//! of the `confirmId` is still read for one release (deprecated). Without it a person answers `y`/`n` on the
 //! controlling terminal (`/dev/tty`), never on stdin: stdin is a pipe or file any process of the same
 //! user — a command Warden itself ran — may reach through `/proc/<pid>/fd/0`, while the commands
 //! Warden runs are in sessions of their own and cannot open its terminal.
 
+use serde::Deserialize;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
-use warden_protocol::ToolApproval;
+use warden_protocol::{Remember, ToolApproval};
 
 /// What a stdin line says.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    Approval(ToolApproval),
+    Approval(ApprovalLine),
     /// `y` / `n` for whichever confirmation is pending alone.
     YesNo(bool),
+}
+
+/// A JSON approval line: a [`ToolApproval`] that may name its confirmation the old way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApprovalLine {
+    /// Which confirmation it answers.
+    pub to: Named,
+    pub approved: bool,
+    pub reason: Option<String>,
+    pub remember: Option<Remember>,
+}
+
+/// How a line names the confirmation it answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Named {
+    /// The `confirmId` of the `chat:tool-confirm`.
+    Confirm(String),
+    /// Deprecated, read for one release: the tool call's id. It answers the confirmation pending
+    /// for that call (one call may ask more than once, and the call's id is the model server's).
+    Tool(String),
+}
+
+impl ApprovalLine {
+    /// The approval for confirmation `confirm_id`.
+    pub fn answering(self, confirm_id: String) -> ToolApproval {
+        ToolApproval { confirm_id, approved: self.approved, reason: self.reason, remember: self.remember }
+    }
+}
+
+/// The line as written: `confirmId` or, deprecated, `toolId`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Line {
+    confirm_id: Option<String>,
+    tool_id: Option<String>,
+    approved: bool,
+    reason: Option<String>,
+    remember: Option<Remember>,
+}
+
+fn parse_json(line: &str) -> Option<ApprovalLine> {
+    let Line { confirm_id, tool_id, approved, reason, remember } = serde_json::from_str(line).ok()?;
+    let to = match (confirm_id, tool_id) {
+        (Some(id), _) => Named::Confirm(id),
+        (None, Some(id)) => Named::Tool(id),
+        (None, None) => return None,
+    };
+    Some(ApprovalLine { to, approved, reason, remember })
 }
 
 pub fn parse_line(line: &str) -> Option<Answer> {
     let line = line.trim();
     if line.starts_with('{') {
-        return serde_json::from_str::<ToolApproval>(line).ok().map(Answer::Approval);
+        return parse_json(line).map(Answer::Approval);
     }
     match line.to_ascii_lowercase().as_str() {
         "y" | "yes" => Some(Answer::YesNo(true)),
@@ -103,14 +153,24 @@ mod tests {
     #[test]
     fn json_and_yes_no_lines() {
         assert_eq!(
-            parse_line(r#"{"toolId":"t1","approved":false,"reason":"no thanks"}"#),
-            Some(Answer::Approval(ToolApproval {
-                tool_id: "t1".into(),
+            parse_line(r#"{"confirmId":"q1","approved":false,"reason":"no thanks"}"#),
+            Some(Answer::Approval(ApprovalLine {
+                to: Named::Confirm("q1".into()),
                 approved: false,
                 reason: Some("no thanks".into()),
                 remember: None
             }))
         );
+        assert_eq!(
+            parse_line(r#"{"toolId":"t1","approved":true,"remember":"session"}"#),
+            Some(Answer::Approval(ApprovalLine {
+                to: Named::Tool("t1".into()),
+                approved: true,
+                reason: None,
+                remember: Some(Remember::Session)
+            }))
+        );
+        assert_eq!(parse_line(r#"{"approved":true}"#), None, "names no confirmation");
         assert_eq!(parse_line("Y"), Some(Answer::YesNo(true)));
         assert_eq!(parse_line("n"), Some(Answer::YesNo(false)));
         assert_eq!(parse_line("{broken"), None);

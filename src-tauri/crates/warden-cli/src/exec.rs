@@ -6,13 +6,13 @@
 //! is); 2 usage error (and a `--resume` id that names no conversation); 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP),
 //! after stopping running tools and killing every process they started.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use warden_core::agent::{Session, TurnEnd};
 use warden_core::setup::{ConversationError, Engine, SetupError};
 use warden_protocol::{ChatError, Event, ToolApproval};
 
-use crate::approvals_input::{self, Answer};
+use crate::approvals_input::{self, Answer, Named};
 use crate::args::{ApproveArg, ExecArgs};
 use crate::render::{Human, JsonLines, Render};
 use crate::signals::Signals;
@@ -94,7 +94,8 @@ pub async fn run(args: ExecArgs) -> u8 {
 
     let approve = args.common.approve;
     let (mut answers, mut closed) = answer_source(approve, args.common.json);
-    let mut pending: BTreeSet<String> = BTreeSet::new();
+    // The confirmations waiting for a stdin answer: confirmId → the call's toolId.
+    let mut pending: BTreeMap<String, String> = BTreeMap::new();
     let mut interrupted: Option<u8> = None;
     // Why the conversation is not being saved, while it is not (`chat:saving`).
     let mut not_saved: Option<String> = None;
@@ -151,8 +152,8 @@ pub async fn run(args: ExecArgs) -> u8 {
                     let why = if args.common.json { "stdin closed" } else { "terminal closed" };
                     closed = Some(why.to_owned());
                     answers = None;
-                    for tool_id in std::mem::take(&mut pending) {
-                        let _ = session.approve(reject(&tool_id, why));
+                    for confirm_id in std::mem::take(&mut pending).into_keys() {
+                        let _ = session.approve(reject(&confirm_id, why));
                     }
                 }
             },
@@ -279,44 +280,59 @@ fn on_event(
     event: &Event,
     approve: ApproveArg,
     closed: Option<&str>,
-    pending: &mut BTreeSet<String>,
+    pending: &mut BTreeMap<String, String>,
 ) {
     match event {
         Event::ToolConfirm(confirm) => match approve {
             ApproveArg::All => {
                 let _ = session.approve(ToolApproval {
-                    tool_id: confirm.tool_id.clone(),
+                    confirm_id: confirm.confirm_id.clone(),
                     approved: true,
                     reason: None,
                     remember: None,
                 });
             }
             ApproveArg::None => {
-                let _ = session.approve(reject(&confirm.tool_id, "--approve none"));
+                let _ = session.approve(reject(&confirm.confirm_id, "--approve none"));
             }
             ApproveArg::Ask => match closed {
                 Some(why) => {
-                    let _ = session.approve(reject(&confirm.tool_id, why));
+                    let _ = session.approve(reject(&confirm.confirm_id, why));
                 }
                 None => {
-                    pending.insert(confirm.tool_id.clone());
+                    pending.insert(confirm.confirm_id.clone(), confirm.tool_id.clone());
                 }
             },
         },
         Event::ToolResult(result) => {
-            pending.remove(&result.tool_id);
+            // The call is over: whatever it asked is no longer waiting.
+            pending.retain(|_, tool_id| *tool_id != result.tool_id);
         }
         _ => {}
     }
 }
 
-fn answer_pending(session: &Session, answer: Answer, pending: &mut BTreeSet<String>) {
+fn answer_pending(session: &Session, answer: Answer, pending: &mut BTreeMap<String, String>) {
     let approval = match answer {
-        Answer::Approval(approval) => approval,
+        Answer::Approval(line) => {
+            let confirm_id = match &line.to {
+                Named::Confirm(id) => Some(id.clone()),
+                // Deprecated: the call's id answers the confirmation waiting for that call.
+                Named::Tool(tool_id) => {
+                    tracing::warn!(%tool_id, "approval lines naming a toolId are deprecated: name the confirmId");
+                    pending.iter().find(|(_, t)| *t == tool_id).map(|(confirm, _)| confirm.clone())
+                }
+            };
+            let Some(confirm_id) = confirm_id else {
+                tracing::warn!("ignoring an approval for a call that is not waiting");
+                return;
+            };
+            line.answering(confirm_id)
+        }
         // A bare y/n only answers when exactly one confirmation waits.
-        Answer::YesNo(yes) => match (pending.len(), pending.iter().next()) {
+        Answer::YesNo(yes) => match (pending.len(), pending.keys().next()) {
             (1, Some(id)) => {
-                ToolApproval { tool_id: id.clone(), approved: yes, reason: None, remember: None }
+                ToolApproval { confirm_id: id.clone(), approved: yes, reason: None, remember: None }
             }
             _ => {
                 tracing::warn!(
@@ -328,17 +344,17 @@ fn answer_pending(session: &Session, answer: Answer, pending: &mut BTreeSet<Stri
         },
     };
     // Unknown or already-decided ids are ignored by the session and release nothing.
-    let tool_id = approval.tool_id.clone();
+    let confirm_id = approval.confirm_id.clone();
     if session.approve(approval).is_ok() {
-        pending.remove(&tool_id);
+        pending.remove(&confirm_id);
     } else {
-        tracing::warn!(%tool_id, "ignoring an approval for a call that is not waiting");
+        tracing::warn!(%confirm_id, "ignoring an approval for a confirmation that is not waiting");
     }
 }
 
-fn reject(tool_id: &str, why: &str) -> ToolApproval {
+fn reject(confirm_id: &str, why: &str) -> ToolApproval {
     ToolApproval {
-        tool_id: tool_id.to_owned(),
+        confirm_id: confirm_id.to_owned(),
         approved: false,
         reason: Some(why.to_owned()),
         remember: None,

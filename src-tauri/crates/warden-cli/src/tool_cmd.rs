@@ -152,9 +152,9 @@ pub async fn run(args: ToolArgs) -> u8 {
     }
 }
 
-/// A yes or no without a reason (the tool id is filled in by the engine).
+/// A yes or no without a reason (the confirmId is filled in by the engine).
 fn answer(approved: bool) -> ToolApproval {
-    ToolApproval { tool_id: String::new(), approved, reason: None, remember: None }
+    ToolApproval { confirm_id: String::new(), approved, reason: None, remember: None }
 }
 
 /// `--json`: the answer is the next stdin line, a JSON approval (whose reason reaches the result)
@@ -170,7 +170,9 @@ async fn ask_on_stdin(confirm: &ToolConfirm) -> ToolApproval {
     .await;
     match line.ok().and_then(Result::ok).as_deref().and_then(approvals_input::parse_line) {
         Some(Answer::YesNo(yes)) => answer(yes),
-        Some(Answer::Approval(approval)) => approval,
+        // One call, one question at a time: whichever confirmation the line names, it answers
+        // this one (the engine fills in its confirmId).
+        Some(Answer::Approval(line)) => line.answering(String::new()),
         None => answer(false),
     }
 }

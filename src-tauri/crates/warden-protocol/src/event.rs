@@ -242,6 +242,10 @@ pub struct ApprovalQueue {
 #[serde(rename_all = "camelCase")]
 pub struct ToolConfirm {
     pub conversation_id: String,
+    /// This question's own id, minted by the engine and unique in it: the answer names it. Not the
+    /// tool call's id, which the model's server chooses (some number calls per conversation, so two
+    /// conversations can both wait on a `call_0`), and which one call may need several answers for.
+    pub confirm_id: String,
     pub message_id: String,
     pub tool_id: String,
     pub tool_name: String,

@@ -34,7 +34,8 @@ pub struct ChatCancel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolApproval {
-    pub tool_id: String,
+    /// The `confirmId` of the `chat:tool-confirm` this answers.
+    pub confirm_id: String,
     pub approved: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,

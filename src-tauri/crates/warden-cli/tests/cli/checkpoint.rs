@@ -169,7 +169,7 @@ async fn a_restore_is_refused_while_a_session_of_the_project_runs_in_another_war
     ])
     .await;
     let mut exec = Warden::spawn(command(&dirs, &exec_args(&server, &["--allow", "all", "write b"])));
-    exec.until("chat:tool-confirm").await;
+    let confirm = exec.until("chat:tool-confirm").await;
     let pid = exec.child.id().unwrap();
 
     let (code, _, stderr) = run(&dirs, &["checkpoint", "restore", &id, "--force", "--json"]).await;
@@ -180,7 +180,8 @@ async fn a_restore_is_refused_while_a_session_of_the_project_runs_in_another_war
     );
     assert_eq!(read(&dirs, "a.txt"), "two\n", "nothing restored");
 
-    exec.send_line(r#"{"toolId": "toolu_1", "approved": false}"#).await;
+    exec.send_line(&json!({"confirmId": confirm["payload"]["confirmId"], "approved": false}).to_string())
+        .await;
     let (code, _, stderr) = exec.finish().await;
     assert_eq!(code, 0, "{stderr}");
     let (code, _, stderr) = run(&dirs, &["checkpoint", "restore", &id, "--force", "--json"]).await;

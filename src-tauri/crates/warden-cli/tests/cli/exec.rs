@@ -48,9 +48,12 @@ async fn an_approval_line_on_stdin_releases_the_call() {
     assert_eq!(confirm["payload"]["dangerLevel"], "dangerous");
     assert_eq!(confirm["payload"]["preview"]["kind"], "command");
     assert!(!dirs.path("made-by-warden").exists(), "nothing runs before the answer");
-    // An answer for another call releases nothing; then the real one.
-    warden.send_line(r#"{"toolId": "toolu_other", "approved": true}"#).await;
-    warden.send_line(r#"{"toolId": "toolu_1", "approved": true}"#).await;
+    let confirm_id =
+        confirm["payload"]["confirmId"].as_str().unwrap_or_else(|| panic!("no confirmId: {confirm}"));
+    assert_ne!(confirm_id, "toolu_1", "the engine's own id, not the call's");
+    // An answer for another confirmation releases nothing; then the real one.
+    warden.send_line(r#"{"confirmId": "q-other", "approved": true}"#).await;
+    warden.send_line(&json!({"confirmId": confirm_id, "approved": true}).to_string()).await;
     let (code, lines, stderr) = warden.finish().await;
     assert_eq!(code, 0, "stderr: {stderr}");
     assert!(dirs.path("made-by-warden").exists());
@@ -60,6 +63,26 @@ async fn an_approval_line_on_stdin_releases_the_call() {
     assert!(start < result);
     assert_eq!(find(&lines, "chat:tool-result")[0]["payload"]["status"], "success");
     assert_eq!(lines.last().unwrap()["payload"]["partial"], false);
+}
+
+/// Deprecated, read for one release: a line naming the call's `toolId` answers the confirmation
+/// waiting for that call.
+#[tokio::test]
+async fn an_approval_line_naming_the_tool_id_is_still_read() {
+    let server = TestServer::start(vec![
+        answer(&[tool("toolu_1", "bash", json!({"command": "touch made-by-warden"}))]),
+        answer(&[text("Done.")]),
+    ])
+    .await;
+    let dirs = Dirs::new();
+    let mut warden = Warden::spawn(command(&dirs, &exec_args(&server, &["--allow", "all", "make a file"])));
+    warden.until("chat:tool-confirm").await;
+    warden.send_line(r#"{"toolId": "toolu_other", "approved": true}"#).await;
+    warden.send_line(r#"{"toolId": "toolu_1", "approved": true}"#).await;
+    let (code, lines, stderr) = warden.finish().await;
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert!(dirs.path("made-by-warden").exists());
+    assert_eq!(find(&lines, "chat:tool-result")[0]["payload"]["status"], "success");
 }
 
 #[tokio::test]

@@ -1,7 +1,10 @@
-//! The approval router: one oneshot per pending tool call, keyed by toolId.
+//! The approval router: one oneshot per pending confirmation, keyed by its confirmId.
 //!
-//! An answer releases exactly the call it names: an unknown id, or a second answer for an id that
-//! was already decided, is refused (`deliver` returns false) and changes nothing.
+//! The engine mints the confirmId ([`new_confirm_id`]) rather than reusing the tool call's id: that
+//! one comes from the model's server (two conversations can both wait on a `call_0`) and one call
+//! may ask more than one question. An answer releases exactly the confirmation it names: an unknown
+//! id, or a second answer for an id that was already decided, is refused (`deliver` returns false)
+//! and changes nothing.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -33,30 +36,30 @@ impl ApprovalRouter {
         self.pending.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Start waiting for an answer about `tool_id`.
-    pub fn register(&self, tool_id: &str) -> oneshot::Receiver<ToolApproval> {
+    /// Start waiting for the answer to confirmation `confirm_id`.
+    pub fn register(&self, confirm_id: &str) -> oneshot::Receiver<ToolApproval> {
         let (tx, rx) = oneshot::channel();
-        self.lock().insert(tool_id.to_owned(), tx);
+        self.lock().insert(confirm_id.to_owned(), tx);
         rx
     }
 
     /// Deliver an answer. True when it released a waiting call.
     pub fn deliver(&self, approval: ToolApproval) -> bool {
-        let Some(tx) = self.lock().remove(&approval.tool_id) else {
+        let Some(tx) = self.lock().remove(&approval.confirm_id) else {
             return false;
         };
         tx.send(approval).is_ok()
     }
 
-    pub fn is_pending(&self, tool_id: &str) -> bool {
-        self.lock().contains_key(tool_id)
+    pub fn is_pending(&self, confirm_id: &str) -> bool {
+        self.lock().contains_key(confirm_id)
     }
 
-    /// Wait for the answer about `tool_id`, at most `timeout`, or until `cancel` fires.
+    /// Wait for the answer to `confirm_id`, at most `timeout`, or until `cancel` fires.
     /// Whatever ends the wait, the id is no longer pending afterwards.
     pub async fn wait(
         &self,
-        tool_id: &str,
+        confirm_id: &str,
         rx: oneshot::Receiver<ToolApproval>,
         timeout: Option<Duration>,
         cancel: &CancellationToken,
@@ -76,9 +79,15 @@ impl ApprovalRouter {
             () = expired => ApprovalOutcome::TimedOut,
             () = cancel.cancelled() => ApprovalOutcome::Cancelled,
         };
-        self.lock().remove(tool_id);
+        self.lock().remove(confirm_id);
         outcome
     }
+}
+
+/// A confirmId no other confirmation of this engine has, nor of any other (a random UUID: the
+/// window and scripts treat it as opaque).
+pub fn new_confirm_id() -> String {
+    uuid::Uuid::new_v4().to_string()
 }
 
 #[cfg(test)]
@@ -86,7 +95,7 @@ mod tests {
     use super::*;
 
     fn answer(id: &str, approved: bool) -> ToolApproval {
-        ToolApproval { tool_id: id.to_owned(), approved, reason: None, remember: None }
+        ToolApproval { confirm_id: id.to_owned(), approved, reason: None, remember: None }
     }
 
     #[tokio::test]

@@ -107,7 +107,7 @@ pub enum SessionError {
     EmptyMessage,
     #[error("the attached {0}")]
     BadImage(String),
-    #[error("no tool call {0} is waiting for approval")]
+    #[error("no confirmation {0} is waiting for an answer")]
     NoSuchApproval(String),
 }
 
@@ -394,7 +394,7 @@ impl Session {
 
     /// Answer a pending approval. An unknown or already-decided id releases nothing.
     pub fn approve(&self, approval: ToolApproval) -> Result<(), SessionError> {
-        let id = approval.tool_id.clone();
+        let id = approval.confirm_id.clone();
         if self.core.runner.approve(approval) {
             Ok(())
         } else {

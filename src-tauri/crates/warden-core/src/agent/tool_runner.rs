@@ -343,9 +343,11 @@ impl ToolRunner {
                  be undone. Run it anyway?"
             )),
         };
-        let rx = self.approvals.register(&call.id);
+        let confirm_id = super::approvals::new_confirm_id();
+        let rx = self.approvals.register(&confirm_id);
         self.events.tool_confirm(ToolConfirm {
             conversation_id: String::new(),
+            confirm_id: confirm_id.clone(),
             message_id: message_id.to_owned(),
             tool_id: call.id.clone(),
             tool_name: call.name.clone(),
@@ -357,7 +359,7 @@ impl ToolRunner {
             reason,
             queue,
         });
-        match self.approvals.wait(&call.id, rx, timeout, cancel).await {
+        match self.approvals.wait(&confirm_id, rx, timeout, cancel).await {
             ApprovalOutcome::Answered(answer) if answer.approved => {
                 // "For this session" covers what the policy asked about, never a missing checkpoint.
                 if answer.remember == Some(Remember::Session) && matches!(why, Why::Policy) {

@@ -32,7 +32,7 @@ fn writes_allowed(project: &Path) -> Settings {
 }
 
 async fn approve(_: ToolConfirm) -> ToolApproval {
-    ToolApproval { tool_id: String::new(), approved: true, reason: None, remember: None }
+    ToolApproval { confirm_id: String::new(), approved: true, reason: None, remember: None }
 }
 
 /// `file_write` as `warden tool` runs it: scope from the settings, no approval asked.

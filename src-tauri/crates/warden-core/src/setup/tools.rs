@@ -55,7 +55,7 @@ pub fn tool_names() -> Vec<String> {
 impl Engine {
     /// Run one tool through the loop's own path ([`ToolRunner`]): validation, policy, approval,
     /// the sandbox, streamed output and the result. `on_output` receives streamed output (bash
-    /// stdout/stderr) as it comes; `ask` answers a confirmation (its `tool_id` is filled in here).
+    /// stdout/stderr) as it comes; `ask` answers a confirmation (its `confirm_id` is filled in here).
     pub async fn run_tool<O, F, Fut>(
         &self,
         spec: SessionSpec,
@@ -89,9 +89,9 @@ impl Engine {
                 Some(event) = events.recv() => match event {
                     Event::ToolDelta(delta) => on_output(delta.stream.unwrap_or(OutputStream::Stdout), delta.chunk),
                     Event::ToolConfirm(confirm) => {
-                        let tool_id = confirm.tool_id.clone();
+                        let confirm_id = confirm.confirm_id.clone();
                         let answer = ask(confirm).await;
-                        runner.approve(ToolApproval { tool_id, ..answer });
+                        runner.approve(ToolApproval { confirm_id, ..answer });
                     }
                     _ => {}
                 },

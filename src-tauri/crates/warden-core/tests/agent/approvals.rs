@@ -25,7 +25,7 @@ async fn a_rejected_write_does_not_happen_and_the_model_is_told_why() {
             "write it",
             Box::new(|c| {
                 vec![ToolApproval {
-                    tool_id: c.tool_id.clone(),
+                    confirm_id: c.confirm_id.clone(),
                     approved: false,
                     reason: Some("not that file".into()),
                     remember: None,
@@ -111,9 +111,9 @@ async fn the_first_answer_wins_and_each_answer_releases_only_its_call() {
             "write both",
             Box::new(|c| {
                 if c.tool_id == "w1" {
-                    vec![answer("w1", false), answer("w1", true)]
+                    vec![answer(&c.confirm_id, false), answer(&c.confirm_id, true)]
                 } else {
-                    vec![answer("w2", true)]
+                    vec![answer(&c.confirm_id, true)]
                 }
             }),
         )
@@ -122,7 +122,8 @@ async fn the_first_answer_wins_and_each_answer_releases_only_its_call() {
     assert_eq!(std::fs::read_to_string(h.path("two.txt")).unwrap(), "2");
     let ids: Vec<_> = run.results().iter().map(|r| (r.tool_id.clone(), r.status)).collect();
     assert_eq!(ids, [("w1".to_owned(), ToolStatus::Error), ("w2".to_owned(), ToolStatus::Success)]);
-    assert!(h.session.approve(answer("w2", false)).is_err(), "an answer after the fact is refused");
+    let w2 = &run.confirms()[1].confirm_id;
+    assert!(h.session.approve(answer(w2, false)).is_err(), "an answer after the fact is refused");
 }
 
 #[tokio::test]
@@ -141,13 +142,13 @@ async fn allow_for_this_session_covers_the_same_command_prefix_only() {
             Box::new(|c| {
                 if c.tool_id == "b1" {
                     vec![ToolApproval {
-                        tool_id: c.tool_id.clone(),
+                        confirm_id: c.confirm_id.clone(),
                         approved: true,
                         reason: None,
                         remember: Some(Remember::Session),
                     }]
                 } else {
-                    vec![answer(&c.tool_id, false)]
+                    vec![answer(&c.confirm_id, false)]
                 }
             }),
         )
@@ -181,7 +182,7 @@ async fn a_session_grant_covers_the_calls_already_queued_in_the_same_turn() {
             "write both",
             Box::new(|c| {
                 vec![ToolApproval {
-                    tool_id: c.tool_id.clone(),
+                    confirm_id: c.confirm_id.clone(),
                     approved: true,
                     reason: None,
                     remember: Some(Remember::Session),

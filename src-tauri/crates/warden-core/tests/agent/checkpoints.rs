@@ -242,13 +242,52 @@ async fn without_a_checkpoint(answer_yes: bool) -> (Run, Harness) {
     // The store's repository becomes a file: every git of the store fails, as on a full disk.
     std::fs::remove_dir_all(store.dir().join("git")).unwrap();
     std::fs::write(store.dir().join("git"), "not a repository").unwrap();
-    let run = h.run("write", Box::new(move |c| vec![answer(&c.tool_id, answer_yes)])).await;
+    let run = h.run("write", Box::new(move |c| vec![answer(&c.confirm_id, answer_yes)])).await;
     assert_eq!(run.end, TurnEnd::Completed);
     let confirms = run.confirms();
     assert_eq!(confirms.len(), 1, "asked once, in Autonomous: {:?}", run.names());
     let reason = confirms[0].reason.as_deref().unwrap_or_default();
     assert!(reason.starts_with("No checkpoint could be taken before this call"), "{reason}");
     (run, h)
+}
+
+/// One call, two questions: the policy asks about a write (Guided), then the missing checkpoint
+/// asks again. Each confirmation has its own confirmId (the call's id is the same for both), and
+/// each answer releases only its own question.
+#[tokio::test]
+async fn a_call_asked_twice_gets_two_confirm_ids() {
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("c1", "file_write", json!({"path": "a.txt", "content": "written\n"}))], 10),
+        wire.reply(&[text("done")], 10),
+    ];
+    let mut h = Harness::checkpointed(wire, replies, seed, |c| c.trust = TrustLevel::Guided).await;
+    let store = h.checkpoints.clone().unwrap();
+    std::fs::remove_dir_all(store.dir().join("git")).unwrap();
+    std::fs::write(store.dir().join("git"), "not a repository").unwrap();
+    let session = h.session.clone();
+    let mut answered: Vec<String> = Vec::new();
+    let run = h
+        .run(
+            "write",
+            Box::new(move |c| {
+                for earlier in &answered {
+                    assert!(
+                        session.approve(answer(earlier, true)).is_err(),
+                        "an earlier answer released {c:?}"
+                    );
+                }
+                answered.push(c.confirm_id.clone());
+                vec![answer(&c.confirm_id, true)]
+            }),
+        )
+        .await;
+    let confirms = run.confirms();
+    assert_eq!(confirms.len(), 2, "{:?}", run.names());
+    assert_eq!((confirms[0].tool_id.as_str(), confirms[1].tool_id.as_str()), ("c1", "c1"));
+    assert_ne!(confirms[0].confirm_id, confirms[1].confirm_id);
+    assert!(confirms[1].reason.as_deref().unwrap_or_default().starts_with("No checkpoint could be taken"));
+    assert_eq!(std::fs::read_to_string(h.path("a.txt")).unwrap(), "written\n");
 }
 
 #[tokio::test]

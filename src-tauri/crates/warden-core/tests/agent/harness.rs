@@ -59,11 +59,12 @@ pub struct Harness {
 pub type Approver = Box<dyn FnMut(&ToolConfirm) -> Vec<ToolApproval> + Send>;
 
 pub fn approve_all() -> Approver {
-    Box::new(|c| vec![answer(&c.tool_id, true)])
+    Box::new(|c| vec![answer(&c.confirm_id, true)])
 }
 
-pub fn answer(tool_id: &str, approved: bool) -> ToolApproval {
-    ToolApproval { tool_id: tool_id.to_owned(), approved, reason: None, remember: None }
+/// The answer to confirmation `confirm_id`.
+pub fn answer(confirm_id: &str, approved: bool) -> ToolApproval {
+    ToolApproval { confirm_id: confirm_id.to_owned(), approved, reason: None, remember: None }
 }
 
 pub struct Run {

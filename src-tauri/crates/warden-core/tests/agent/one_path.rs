@@ -121,7 +121,7 @@ fn spec(place: &Place, case: &Case, base_url: Option<String>) -> SessionSpec {
 
 fn approval(case: &Case, confirm: &ToolConfirm) -> ToolApproval {
     ToolApproval {
-        tool_id: confirm.tool_id.clone(),
+        confirm_id: confirm.confirm_id.clone(),
         approved: case.answer.0,
         reason: case.answer.1.map(str::to_owned),
         remember: None,

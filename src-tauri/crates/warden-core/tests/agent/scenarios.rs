@@ -193,7 +193,7 @@ async fn an_unjudgeable_command_asks_unless_the_box_contains_it() {
     };
     // No box, Guided: both ask (commands are dangerous), and the unjudgeable one says why.
     let mut h = Harness::unboxed(wire, replies(), |c| c.trust = TrustLevel::Guided).await;
-    let run = h.run("make files", Box::new(|c| vec![answer(&c.tool_id, c.tool_id == "b1")])).await;
+    let run = h.run("make files", Box::new(|c| vec![answer(&c.confirm_id, c.tool_id == "b1")])).await;
     let asked: Vec<_> = run.confirms().iter().map(|c| c.tool_id.clone()).collect();
     assert_eq!(asked, ["b1", "b2"]);
     assert_eq!(run.confirms()[0].reason, None);
@@ -205,7 +205,7 @@ async fn an_unjudgeable_command_asks_unless_the_box_contains_it() {
 
     // No box, Autonomous: every command asks, and says it is because nothing contains it.
     let mut h = Harness::unboxed(wire, replies(), |c| c.trust = TrustLevel::Autonomous).await;
-    let run = h.run("make files", Box::new(|c| vec![answer(&c.tool_id, false)])).await;
+    let run = h.run("make files", Box::new(|c| vec![answer(&c.confirm_id, false)])).await;
     let asked: Vec<_> = run.confirms().iter().map(|c| c.tool_id.clone()).collect();
     assert_eq!(asked, ["b1", "b2"]);
     let why = run.confirms()[0].reason.clone().unwrap_or_default();
@@ -213,7 +213,7 @@ async fn an_unjudgeable_command_asks_unless_the_box_contains_it() {
 
     // The box: nothing asks, both ran, contained.
     let mut h = Harness::new(wire, replies(), |c| c.trust = TrustLevel::Autonomous).await;
-    let run = h.run("make files", Box::new(|c| vec![answer(&c.tool_id, false)])).await;
+    let run = h.run("make files", Box::new(|c| vec![answer(&c.confirm_id, false)])).await;
     assert!(run.confirms().is_empty());
     assert!(h.path("judged").exists() && h.path("computed").exists());
     for result in run.results() {

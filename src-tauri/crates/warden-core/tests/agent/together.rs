@@ -32,12 +32,12 @@ async fn two_conversations_at_once_keep_their_approvals_and_cancels_apart() {
     let cross_a = a_session.clone();
     let a_approver = Box::new(move |c: &warden_protocol::ToolConfirm| {
         assert!(cross_a.approve(answer("b1", true)).is_err(), "A accepted an answer for B's call");
-        vec![answer(&c.tool_id, true)]
+        vec![answer(&c.confirm_id, true)]
     });
     let cross_b = b_session.clone();
     let b_approver = Box::new(move |c: &warden_protocol::ToolConfirm| {
         assert!(cross_b.approve(answer("a1", false)).is_err(), "B accepted an answer for A's call");
-        vec![answer(&c.tool_id, true)]
+        vec![answer(&c.confirm_id, true)]
     });
     // Cancel B once its command runs; A is meanwhile asking, writing and answering.
     let pid_file = b.path("b.pid");
@@ -78,13 +78,13 @@ async fn history_moves_to(next: Wire) -> Value {
     ];
     let mut a = Harness::new(Wire::Anthropic, first, |_| {}).await;
     std::fs::write(a.path("notes.txt"), "hello\n").expect("notes");
-    let run = a.run("read notes", Box::new(|c| vec![answer(&c.tool_id, true)])).await;
+    let run = a.run("read notes", Box::new(|c| vec![answer(&c.confirm_id, true)])).await;
     assert_eq!(run.end, TurnEnd::Completed);
     let history = a.session.history();
 
     let mut b = Harness::new(next, vec![next.reply(&[text("Still hello.")], 10)], |_| {}).await;
     b.session = b.session.clone().with_history(history);
-    let run = b.run("and now?", Box::new(|c| vec![answer(&c.tool_id, true)])).await;
+    let run = b.run("and now?", Box::new(|c| vec![answer(&c.confirm_id, true)])).await;
     assert_eq!(run.end, TurnEnd::Completed, "{:?}", run.events);
     let requests = b.requests();
     assert_eq!(requests.len(), 1);

@@ -92,7 +92,7 @@ async fn a_models_turn_calls_an_mcp_tool_after_the_user_approves_it() {
                 asked = true;
                 session
                     .approve(ToolApproval {
-                        tool_id: confirm.tool_id,
+                        confirm_id: confirm.confirm_id,
                         approved: true,
                         reason: None,
                         remember: None,
@@ -202,7 +202,7 @@ async fn a_tool_set_to_ask_asks_even_in_autonomous() {
             |confirm| {
                 *asked.lock().unwrap() = confirm.reason.clone();
                 async move {
-                    ToolApproval { tool_id: String::new(), approved: true, reason: None, remember: None }
+                    ToolApproval { confirm_id: String::new(), approved: true, reason: None, remember: None }
                 }
             },
         )
@@ -268,20 +268,19 @@ async fn an_entry_names_a_secret_kept_in_the_keychain_instead_of_holding_it() {
     if let Some(entry) = servers.get_mut("everything") {
         entry.env.insert("SERVICE_TOKEN".to_owned(), "keychain:test-token".to_owned());
     }
-    let shot =
-        place
-            .engine
-            .run_tool(
-                spec(&place, servers.clone(), None),
-                "mcp__everything__get-env",
-                json!({}),
-                |_, _| {},
-                |c| async move {
-                    ToolApproval { tool_id: c.tool_id, approved: true, reason: None, remember: None }
-                },
-            )
-            .await
-            .unwrap();
+    let shot = place
+        .engine
+        .run_tool(
+            spec(&place, servers.clone(), None),
+            "mcp__everything__get-env",
+            json!({}),
+            |_, _| {},
+            |c| async move {
+                ToolApproval { confirm_id: c.confirm_id, approved: true, reason: None, remember: None }
+            },
+        )
+        .await
+        .unwrap();
     assert!(
         shot.result.result.contains("kept-in-the-keychain-42"),
         "the server got the secret: {}",

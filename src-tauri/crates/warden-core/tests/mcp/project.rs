@@ -84,7 +84,12 @@ async fn call(
             |confirm| {
                 *asked.lock().unwrap() = true;
                 async move {
-                    ToolApproval { tool_id: confirm.tool_id, approved: true, reason: None, remember: None }
+                    ToolApproval {
+                        confirm_id: confirm.confirm_id,
+                        approved: true,
+                        reason: None,
+                        remember: None,
+                    }
                 }
             },
         )
