@@ -257,8 +257,9 @@ async fn a_new_project_gives_the_window_every_built_in_tool_and_the_cli_the_read
     let registry = crate::tool::ToolRegistry::with_core_tools(crate::tool::ToolsConfig::default());
     let write = registry.definitions(scope).into_iter().find(|t| t.name == "file_write").unwrap();
     let input = serde_json::json!({"path": "a.txt", "content": "x"});
+    let needs = registry.get("file_write").unwrap().needs(&input);
     let decision =
-        policy::decide_with(TrustLevel::Guided, &write, scope, &input, &Grants::default(), Containment::NONE);
+        policy::decide_with(TrustLevel::Guided, &write, scope, &needs, &Grants::default(), Containment::NONE);
     assert!(matches!(decision, Decision::Ask), "{decision:?}");
 
     let (cli, _events) = engine.tool_runner(&SessionSpec::new(d.project.clone())).await.unwrap();
