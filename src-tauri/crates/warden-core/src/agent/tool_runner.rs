@@ -9,8 +9,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    ApprovalQueue, CallChanges, DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolCategory,
-    ToolConfirm, ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
+    ApprovalQueue, CallChanges, DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolConfirm,
+    ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
 };
 
 use super::approvals::{ApprovalOutcome, ApprovalRouter};
@@ -20,7 +20,7 @@ use crate::checkpoint::{CheckpointStore, Origin, Taken};
 use crate::policy::{self, Decision, Grant, Grants};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
-use crate::tool::{Needs, Tool, ToolContext, ToolOutput, ToolRegistry};
+use crate::tool::{changes_files, Needs, Tool, ToolContext, ToolOutput, ToolRegistry};
 
 /// A call as the model (or `warden tool`) asked for it; `input` is `Err` when it was not valid JSON.
 #[derive(Debug, Clone)]
@@ -275,7 +275,7 @@ impl ToolRunner {
             return ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled.");
         }
         let checkpoint = match self.env.checkpoints() {
-            Some(store) if changes_files(tool.as_ref()) => {
+            Some(store) if changes_files(tool.definition()) => {
                 let checkpointed = Checkpointed::before(store.clone(), self.origin(message_id, call)).await;
                 // Without a checkpoint the call could not be undone: never silently, in any trust
                 // level (a project that makes snapshots fail must not switch undo off unseen).
@@ -452,16 +452,6 @@ impl ToolRunner {
             images: output.images,
         };
         CallOutcome { result, block }
-    }
-}
-
-/// Whether a tool's calls can change the project's files (and so are checkpointed first).
-fn changes_files(tool: &dyn Tool) -> bool {
-    let def = tool.definition();
-    match def.category {
-        ToolCategory::FileChange => true,
-        ToolCategory::Exec => def.danger != DangerLevel::Safe,
-        _ => false,
     }
 }
 

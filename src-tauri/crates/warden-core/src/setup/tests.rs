@@ -449,3 +449,27 @@ fn settings_warden_did_not_write_approve_no_projects_mcp_file() {
     assert_eq!(later.project_mcp_offer(&d.project).unwrap().unwrap().approved, Some(true));
     assert_eq!(later.approved_project_servers(&d.project).keys().collect::<Vec<_>>(), ["tools"]);
 }
+
+/// Settings → Sandbox shows the box the project's sessions and `warden tool` get
+/// (`Engine::commands_box`, one reading of the settings): with the folders the user let the
+/// project's commands write besides it.
+#[test]
+fn the_sandbox_status_shows_the_box_the_projects_sessions_get() {
+    let d = dirs();
+    let extra = d.project.with_file_name("extra");
+    std::fs::create_dir_all(&extra).unwrap();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let mut settings =
+        Settings { project_dir: Some(d.project.to_string_lossy().into_owned()), ..Settings::default() };
+    settings.tool_permissions.insert(
+        d.project.to_string_lossy().into_owned(),
+        ToolPermissions {
+            extra_writable: vec![extra.to_string_lossy().into_owned()],
+            ..ToolPermissions::default()
+        },
+    );
+    engine.save_settings(settings.clone()).unwrap();
+    let status = engine.sandbox_status();
+    assert!(status.writable_caches.contains(&extra.display().to_string()), "{status:?}");
+    assert!(engine.commands_box(&d.project, &settings).writable.contains(&extra));
+}

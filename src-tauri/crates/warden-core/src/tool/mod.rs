@@ -2,13 +2,15 @@
 //! `crate::tools`). The object-safe [`Tool`] trait the registry holds and the [`TypedTool`] trait the
 //! tools implement (with [`Typed`], the adapter between them, and `input.rs`, the definition derived
 //! from the input type); what a call needs of the policy, the registry and the box ([`Needs`],
-//! declared by each tool for its input); the [`ToolRegistry`], which validates input, applies the
-//! timeout, catches panics and caps what the model sees; what a call runs with ([`ToolContext`],
-//! [`ToolsConfig`]) and returns ([`ToolOutput`]); the session's [`BackgroundProcesses`]; and the
-//! helpers the tools share: shell processes, the sandboxed directory walk, file reads and writes.
+//! declared by each tool for its input); whether a tool can change files ([`changes_files`]); the
+//! [`ToolRegistry`], which validates input, applies the timeout, catches panics and caps what the
+//! model sees; what a call runs with ([`ToolContext`], [`ToolsConfig`]) and returns
+//! ([`ToolOutput`]); the session's [`BackgroundProcesses`]; and the helpers the tools share: shell
+//! processes, the sandboxed directory walk, file reads and writes.
 
 mod background;
 mod cap;
+mod changes;
 mod context;
 pub(crate) mod fs_util;
 mod input;
@@ -26,6 +28,7 @@ use warden_protocol::{ApprovalPreview, ToolDefinition};
 pub use background::BackgroundProcesses;
 pub(crate) use background::{CommandStatus, OutputWindow};
 pub use cap::{cap_for_model, DEFAULT_MODEL_OUTPUT_CAP};
+pub use changes::changes_files;
 pub use context::{OutputSink, ToolContext, ToolsConfig};
 pub use needs::{Needs, Timeout};
 pub use output::ToolOutput;
