@@ -10,7 +10,7 @@ use crate::checkpoint::{CheckpointStore, SessionHold};
 use crate::containment::{self, BoxPolicy};
 use crate::policy::Containment;
 use crate::sandbox::Workspace;
-use crate::tool::{BackgroundProcesses, OutputSink, ToolContext, ToolOutput, ToolRegistry};
+use crate::tool::{BackgroundProcesses, Needs, OutputSink, ToolContext, ToolOutput, ToolRegistry};
 
 /// The sandbox, the box commands run in, and the process table of one session. Background
 /// processes die with it.
@@ -97,7 +97,22 @@ impl ToolEnvironment {
         }
     }
 
-    /// A context for one call, without an output listener.
+    /// The box a call that needs `needs` runs in once decided: the session's, with the network
+    /// when the call wants it, or none when it wants the outside — the policy asked the user about
+    /// either ([`crate::policy::escalation`]). `None` when commands are not contained at all.
+    pub fn box_for(&self, needs: &Needs) -> Option<Arc<BoxPolicy>> {
+        let policy = self.commands_box()?;
+        if needs.outside_sandbox {
+            return None;
+        }
+        if needs.network && !policy.network {
+            return Some(Arc::new(BoxPolicy { network: true, ..(**policy).clone() }));
+        }
+        Some(policy.clone())
+    }
+
+    /// A context for one call, without an output listener, in the session's box (the runner
+    /// replaces it with the box the call was granted: [`ToolEnvironment::box_for`]).
     pub fn context(&self, registry: &ToolRegistry, cancel: CancellationToken) -> ToolContext {
         self.context_in(&self.workspace, registry, cancel)
     }

@@ -9,8 +9,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    ApprovalQueue, CallChanges, DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolCategory,
-    ToolConfirm, ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
+    ApprovalQueue, CallChanges, DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolConfirm,
+    ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
 };
 
 use super::approvals::{ApprovalOutcome, ApprovalRouter};
@@ -20,7 +20,7 @@ use crate::checkpoint::{CheckpointStore, Origin, Taken};
 use crate::policy::{self, Decision, Grant, Grants};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
-use crate::tool::{Tool, ToolContext, ToolOutput, ToolRegistry};
+use crate::tool::{changes_files, Needs, Tool, ToolContext, ToolOutput, ToolRegistry};
 
 /// A call as the model (or `warden tool`) asked for it; `input` is `Err` when it was not valid JSON.
 #[derive(Debug, Clone)]
@@ -45,6 +45,8 @@ pub struct CallPolicy {
 pub struct PlannedCall {
     call: RequestedCall,
     tool: Option<Arc<dyn Tool>>,
+    /// What the tool declared the call needs (nothing special for an unknown tool or bad JSON).
+    needs: Needs,
     decision: Decision,
     /// Its place among the calls of its message that ask (see [`number_the_asks`]).
     queue: Option<ApprovalQueue>,
@@ -175,11 +177,15 @@ impl ToolRunner {
     /// Unknown tools and invalid input are decided `Allow` here and reported when the call runs.
     pub fn plan(&self, call: RequestedCall) -> PlannedCall {
         let tool = self.offered().tools.get(&call.name);
-        let decision = match (&tool, &call.input) {
-            (Some(tool), Ok(input)) => self.decide(tool.as_ref(), input),
-            _ => Decision::Allow,
+        let (needs, decision) = match (&tool, &call.input) {
+            (Some(tool), Ok(input)) => {
+                let needs = tool.needs(input);
+                let decision = self.decide(tool.as_ref(), &needs);
+                (needs, decision)
+            }
+            _ => (Needs::default(), Decision::Allow),
         };
-        PlannedCall { call, tool, decision, queue: None }
+        PlannedCall { call, tool, needs, decision, queue: None }
     }
 
     /// The whole path for one call: plan it, then [`ToolRunner::run`] it.
@@ -255,9 +261,9 @@ impl ToolRunner {
             Decision::Allow => {}
             // Asked calls run one at a time: a session grant given for an earlier call of the same
             // turn ("Allow for this session") covers this one if it would cover a new call.
-            Decision::Ask if self.covered_by_a_grant(tool.as_ref(), &input) => {}
+            Decision::Ask if self.covered_by_a_grant(tool.as_ref(), &planned.needs) => {}
             Decision::Ask => {
-                let asking = Asking { message_id, call, queue: planned.queue };
+                let asking = Asking { message_id, call, needs: &planned.needs, queue: planned.queue };
                 if let Some(refused) =
                     self.ask(&asking, tool.as_ref(), &input, &ctx, cancel, Why::Policy).await
                 {
@@ -269,12 +275,12 @@ impl ToolRunner {
             return ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled.");
         }
         let checkpoint = match self.env.checkpoints() {
-            Some(store) if changes_files(tool.as_ref()) => {
+            Some(store) if changes_files(tool.definition()) => {
                 let checkpointed = Checkpointed::before(store.clone(), self.origin(message_id, call)).await;
                 // Without a checkpoint the call could not be undone: never silently, in any trust
                 // level (a project that makes snapshots fail must not switch undo off unseen).
                 if let Err(error) = &checkpointed.before {
-                    let asking = Asking { message_id, call, queue: None };
+                    let asking = Asking { message_id, call, needs: &planned.needs, queue: None };
                     let why = Why::NoCheckpoint(error.clone());
                     if let Some(refused) = self.ask(&asking, tool.as_ref(), &input, &ctx, cancel, why).await {
                         return refused;
@@ -284,6 +290,9 @@ impl ToolRunner {
             }
             _ => None,
         };
+        // Approved (or allowed): the call runs in the box it was decided in, widened only by what it
+        // asked for and the policy asked the user about.
+        let ctx = ctx.with_commands_box(self.env.box_for(&planned.needs));
         let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
         let mut output = execute_streaming(&offered.tools, &tool_call, ctx, |stream, chunk| {
             self.events.tool_delta(message_id, &call.id, stream, chunk);
@@ -333,11 +342,11 @@ impl ToolRunner {
         cancel: &CancellationToken,
         why: Why,
     ) -> Option<ToolOutput> {
-        let Asking { message_id, call, queue } = *asking;
+        let Asking { message_id, call, needs, queue } = *asking;
         let timeout = self.policy.approval_timeout;
         let preview = tool.preview(input, ctx).await;
         let reason = match &why {
-            Why::Policy => self.ask_reason(&call.name, input),
+            Why::Policy => self.ask_reason(&call.name, needs),
             Why::NoCheckpoint(error) => Some(format!(
                 "No checkpoint could be taken before this call ({error}): what it changes could not \
                  be undone. Run it anyway?"
@@ -363,7 +372,7 @@ impl ToolRunner {
             ApprovalOutcome::Answered(answer) if answer.approved => {
                 // "For this session" covers what the policy asked about, never a missing checkpoint.
                 if answer.remember == Some(Remember::Session) && matches!(why, Why::Policy) {
-                    if let Some(grant) = Grants::grant_for(&call.name, input) {
+                    if let Some(grant) = Grants::grant_for(&call.name, needs) {
                         lock(&self.grants).insert(grant);
                     }
                 }
@@ -390,8 +399,8 @@ impl ToolRunner {
     }
 
     /// Why the policy asks about a call, in words for the card.
-    fn ask_reason(&self, name: &str, input: &serde_json::Value) -> Option<String> {
-        policy::ask_reason(self.policy.trust, name, input, self.env.containment()).or_else(|| {
+    fn ask_reason(&self, name: &str, needs: &Needs) -> Option<String> {
+        policy::ask_reason(self.policy.trust, needs, self.env.containment()).or_else(|| {
             self.offered().scope.always_asks(name).then(|| {
                 "You chose to be asked before every call of this tool (Settings → MCP servers).".to_owned()
             })
@@ -409,16 +418,16 @@ impl ToolRunner {
     }
 
     /// Whether the session's grants now let this call run unasked.
-    fn covered_by_a_grant(&self, tool: &dyn Tool, input: &serde_json::Value) -> bool {
-        matches!(self.decide(tool, input), Decision::Allow)
+    fn covered_by_a_grant(&self, tool: &dyn Tool, needs: &Needs) -> bool {
+        matches!(self.decide(tool, needs), Decision::Allow)
     }
 
     /// The policy for this trust level, scope and box, with the session's grants as they are now.
-    fn decide(&self, tool: &dyn Tool, input: &serde_json::Value) -> Decision {
+    fn decide(&self, tool: &dyn Tool, needs: &Needs) -> Decision {
         let grants = lock(&self.grants);
         let offered = self.offered();
         let trust = self.policy.trust;
-        policy::decide_with(trust, tool.definition(), &offered.scope, input, &grants, self.env.containment())
+        policy::decide_with(trust, tool.definition(), &offered.scope, needs, &grants, self.env.containment())
     }
 
     fn finish(&self, message_id: &str, call: &RequestedCall, output: ToolOutput) -> CallOutcome {
@@ -448,16 +457,6 @@ impl ToolRunner {
     }
 }
 
-/// Whether a tool's calls can change the project's files (and so are checkpointed first).
-fn changes_files(tool: &dyn Tool) -> bool {
-    let def = tool.definition();
-    match def.category {
-        ToolCategory::FileChange => true,
-        ToolCategory::Exec => def.danger != DangerLevel::Safe,
-        _ => false,
-    }
-}
-
 /// What a confirmation is about.
 enum Why {
     /// The policy (trust level, scope, the box) asks.
@@ -471,6 +470,8 @@ enum Why {
 struct Asking<'a> {
     message_id: &'a str,
     call: &'a RequestedCall,
+    /// What the tool declared the call needs (what the policy asked about).
+    needs: &'a Needs,
     queue: Option<ApprovalQueue>,
 }
 

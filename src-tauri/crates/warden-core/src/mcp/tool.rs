@@ -12,7 +12,7 @@ use warden_protocol::{DangerLevel, McpToolChoice, ToolCategory, ToolDefinition, 
 use super::hub::ServerSlot;
 use super::names::qualified;
 use super::result::to_output;
-use crate::tool::{Tool, ToolContext, ToolOutput};
+use crate::tool::{Needs, Timeout, Tool, ToolContext, ToolOutput, MCP_TOOL_TIMEOUT};
 
 /// The longest tool description passed on to the model.
 const MAX_DESCRIPTION: usize = 2000;
@@ -57,6 +57,13 @@ impl McpTool {
     pub fn always_asks(&self) -> bool {
         self.choice == Some(McpToolChoice::Ask)
     }
+
+    /// What any call of a server's tool needs: time. A server's tool may wait for a form the user
+    /// fills in, or do a long job: as long as the form waits (Stop ends it sooner). Its commands
+    /// run in the box the server was started in, not in one given per call.
+    pub fn call_needs() -> Needs {
+        Needs { timeout: Timeout::Fixed(MCP_TOOL_TIMEOUT), ..Needs::default() }
+    }
 }
 
 #[async_trait]
@@ -67,6 +74,10 @@ impl Tool for McpTool {
 
     fn label(&self) -> &str {
         &self.label
+    }
+
+    fn needs(&self, _input: &Value) -> Needs {
+        Self::call_needs()
     }
 
     async fn execute(&self, input: Value, ctx: ToolContext) -> ToolOutput {

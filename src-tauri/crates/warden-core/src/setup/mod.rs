@@ -26,6 +26,7 @@ mod keys;
 mod learned;
 mod mcp;
 mod project_mcp;
+mod project_policy;
 mod providers;
 mod sandbox;
 mod sessions;

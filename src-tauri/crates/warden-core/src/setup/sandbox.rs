@@ -1,27 +1,26 @@
 //! What Settings → Sandbox shows: how this machine contains commands, and what the box of the
 //! current project lets them write and hides from them.
 
-use std::path::PathBuf;
-
 use warden_protocol::SandboxStatus;
 
+use super::sessions::chosen_project;
 use super::Engine;
-use crate::containment::{self, BoxPolicy};
+use crate::containment;
 
 impl Engine {
-    /// The mechanism in use (or why there is none) and the default box of the settings' project
-    /// (the user's home when no project is chosen).
+    /// The mechanism in use (or why there is none) and the box of the settings' project (the
+    /// user's home when no project is chosen): the one its sessions and `warden tool` get
+    /// ([`Engine::commands_box`], with the project's own choices).
     pub fn sandbox_status(&self) -> SandboxStatus {
         let mechanism = containment::mechanism();
-        let home = dirs::home_dir();
-        let project = self
-            .settings()
-            .project_dir
-            .map(PathBuf::from)
-            .or_else(|| home.clone())
-            .unwrap_or_else(|| PathBuf::from("/"));
-        let policy = BoxPolicy::with_home(&project, home.as_deref(), &self.home().dirs());
-        let show = |paths: Vec<PathBuf>| paths.into_iter().map(|p| p.display().to_string()).collect();
+        let settings = self.settings();
+        let named = chosen_project(&settings);
+        // As a session sees the folder (canonical); as named when no session could start in it
+        // (the home, which holds Warden's own folders, when none is chosen).
+        let project = self.project_outside_home(&named).unwrap_or(named);
+        let policy = self.commands_box(&project, &settings);
+        let show =
+            |paths: Vec<std::path::PathBuf>| paths.into_iter().map(|p| p.display().to_string()).collect();
         SandboxStatus {
             contained: mechanism.is_contained(),
             mechanism: mechanism.describe(),

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use warden_protocol::{Event, KeyName, McpServerConfig, ProviderId, Settings, ToolCategory, TrustLevel};
+use warden_protocol::{Event, KeyName, McpServerConfig, ProviderId, Settings, TrustLevel};
 
+use super::project_policy::ProjectPolicy;
 use super::{Engine, SetupError};
 use crate::agent::budget::known_context_window;
 use crate::agent::{Session, SessionConfig, ToolEnvironment, ToolSource};
@@ -18,7 +19,7 @@ use crate::mcp::{Entry, McpTool, McpToolset, Origin};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::secrets::resolve_key;
-use crate::tool::{ToolRegistry, ToolsConfig};
+use crate::tool::{changes_files, ToolRegistry, ToolsConfig};
 
 /// The explicit choices of one session; everything left `None` comes from the settings.
 #[derive(Debug, Clone)]
@@ -173,8 +174,8 @@ impl Engine {
             None => self.model_by_default(spec.provider, base_url.as_deref(), provider.as_ref()).await?,
         };
         self.mcp.set_model(provider.clone(), model.clone());
-        let scope = self.scope_for(&spec, &project);
-        let (registry, env, scope, live) = self.tools(&spec, &project, scope, &settings).await?;
+        let policy = self.project_policy(&spec, &project, &settings);
+        let (registry, env, scope, live) = self.tools(&spec, &project, policy, &settings).await?;
         let learned = crate::provider::LearnedAt {
             store: Arc::new(super::learned::SettingsFacts(self.settings.clone())),
             base_url: base_url
@@ -242,33 +243,15 @@ impl Engine {
         Ok(project)
     }
 
-    pub(super) fn scope_for(&self, spec: &SessionSpec, project: &Path) -> Scope {
-        if let Some(scope) = &spec.scope {
-            return scope.clone();
-        }
-        let settings = self.settings();
-        match settings.tool_permissions.get(&project.to_string_lossy().into_owned()) {
-            Some(perms) => {
-                let mut scope = match &perms.allowed_tools {
-                    Some(list) => Scope::only(list.iter().cloned()),
-                    None => spec.default_scope.clone(),
-                };
-                scope.write_globs = perms.write_globs.clone();
-                scope.timeouts_secs.insert("bash".to_owned(), u64::from(perms.bash_timeout_secs));
-                scope
-            }
-            None => spec.default_scope.clone(),
-        }
-    }
-
-    /// The session's tools (the built-in ones and its MCP servers'), the environment they run in,
-    /// `scope` widened by the MCP tools the user has not denied, and the source of the MCP tools'
-    /// changes while the session runs (when it has MCP servers).
+    /// The session's tools (the built-in ones and its MCP servers'), the environment they run in
+    /// (the project's box, and its checkpoints when they are on and a tool can change files),
+    /// the policy's scope widened by the MCP tools the user has not denied, and the source of the
+    /// MCP tools' changes while the session runs (when it has MCP servers).
     pub(super) async fn tools(
         &self,
         spec: &SessionSpec,
         project: &Path,
-        scope: Scope,
+        policy: ProjectPolicy,
         settings: &Settings,
     ) -> Result<(ToolRegistry, ToolEnvironment, Scope, Option<Arc<dyn ToolSource>>), SetupError> {
         let brave_key = resolve_key(self.secrets.as_ref(), KeyName::Brave).await.ok().flatten();
@@ -277,7 +260,7 @@ impl Engine {
             brave_api_key: brave_key,
             ..ToolsConfig::default()
         };
-        let commands_box = self.commands_box(project, settings);
+        let ProjectPolicy { scope, commands_box, checkpoints } = policy;
         let core = ToolRegistry::with_core_tools(config);
         let toolset = if spec.project_chosen {
             self.mcp_toolset(spec, settings, project, &commands_box).await
@@ -294,14 +277,11 @@ impl Engine {
         };
         let workspace = Workspace::new(project, self.home.project_dir(project), scope.clone())?;
         let mut env = ToolEnvironment::with_box(workspace, commands_box);
-        let enabled = settings
-            .tool_permissions
-            .get(&project.to_string_lossy().into_owned())
-            .is_none_or(|perms| perms.checkpoints);
         // A session whose tools cannot change anything (`warden exec`'s read-only default) has
         // nothing to undo: no store is opened and no snapshot taken. One with MCP servers may be
-        // offered such a tool later (their lists change), so it has one.
-        if enabled && (live.is_some() || can_change_files(&registry, &scope)) {
+        // offered a tool that changes files later (their lists change: see `changes_files`), so
+        // it has one.
+        if checkpoints && (live.is_some() || can_change_files(&registry, &scope)) {
             match self.shared_store(project).await {
                 Ok(store) => {
                     match store.hold_session(&spec.conversation_id) {
@@ -314,20 +294,6 @@ impl Engine {
             }
         }
         Ok((registry, env, scope, live))
-    }
-
-    /// The box the project's commands (and its stdio MCP servers) run in: Warden's own files
-    /// hidden (its settings, the keys' seal, conversations), with the project's own choices.
-    pub(super) fn commands_box(&self, project: &Path, settings: &Settings) -> BoxPolicy {
-        let commands_box = BoxPolicy::for_project(project, &self.home.dirs());
-        match settings.tool_permissions.get(&project.to_string_lossy().into_owned()) {
-            Some(perms) => commands_box.with_project_choices(
-                perms.network,
-                &perms.extra_writable,
-                dirs::home_dir().as_deref(),
-            ),
-            None => commands_box,
-        }
     }
 
     /// The MCP servers a session in `project` has: the project's approved `.mcp.json`, then the
@@ -405,11 +371,9 @@ impl ToolSource for LiveMcpTools {
     }
 }
 
-/// Whether any tool the scope allows can change the project: writes, edits, commands.
+/// Whether any tool the scope allows can change the project (the runner's own test of a call).
 fn can_change_files(registry: &ToolRegistry, scope: &Scope) -> bool {
-    registry.definitions(scope).iter().any(|tool| {
-        matches!(tool.category, ToolCategory::FileChange | ToolCategory::Exec | ToolCategory::Mcp)
-    })
+    registry.definitions(scope).iter().any(changes_files)
 }
 
 impl Engine {

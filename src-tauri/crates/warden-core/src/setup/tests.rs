@@ -257,8 +257,9 @@ async fn a_new_project_gives_the_window_every_built_in_tool_and_the_cli_the_read
     let registry = crate::tool::ToolRegistry::with_core_tools(crate::tool::ToolsConfig::default());
     let write = registry.definitions(scope).into_iter().find(|t| t.name == "file_write").unwrap();
     let input = serde_json::json!({"path": "a.txt", "content": "x"});
+    let needs = registry.get("file_write").unwrap().needs(&input);
     let decision =
-        policy::decide_with(TrustLevel::Guided, &write, scope, &input, &Grants::default(), Containment::NONE);
+        policy::decide_with(TrustLevel::Guided, &write, scope, &needs, &Grants::default(), Containment::NONE);
     assert!(matches!(decision, Decision::Ask), "{decision:?}");
 
     let (cli, _events) = engine.tool_runner(&SessionSpec::new(d.project.clone())).await.unwrap();
@@ -447,4 +448,28 @@ fn settings_warden_did_not_write_approve_no_projects_mcp_file() {
     later.accept_settings_file().unwrap();
     assert_eq!(later.project_mcp_offer(&d.project).unwrap().unwrap().approved, Some(true));
     assert_eq!(later.approved_project_servers(&d.project).keys().collect::<Vec<_>>(), ["tools"]);
+}
+
+/// Settings → Sandbox shows the box the project's sessions and `warden tool` get
+/// (`Engine::commands_box`, one reading of the settings): with the folders the user let the
+/// project's commands write besides it.
+#[test]
+fn the_sandbox_status_shows_the_box_the_projects_sessions_get() {
+    let d = dirs();
+    let extra = d.project.with_file_name("extra");
+    std::fs::create_dir_all(&extra).unwrap();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let mut settings =
+        Settings { project_dir: Some(d.project.to_string_lossy().into_owned()), ..Settings::default() };
+    settings.tool_permissions.insert(
+        d.project.to_string_lossy().into_owned(),
+        ToolPermissions {
+            extra_writable: vec![extra.to_string_lossy().into_owned()],
+            ..ToolPermissions::default()
+        },
+    );
+    engine.save_settings(settings.clone()).unwrap();
+    let status = engine.sandbox_status();
+    assert!(status.writable_caches.contains(&extra.display().to_string()), "{status:?}");
+    assert!(engine.commands_box(&d.project, &settings).writable.contains(&extra));
 }

@@ -114,9 +114,10 @@ impl Engine {
     ) -> Result<(ToolRunner, mpsc::UnboundedReceiver<Event>), SetupError> {
         let settings = self.settings();
         let project = self.project_outside_home(&spec.project)?;
-        let scope = self.scope_for(spec, &project);
+        // The same policy a session of this project gets, from the same one reading of the settings.
+        let policy = self.project_policy(spec, &project, &settings);
         // One call: the tools as they are now (no later changes to take up).
-        let (registry, env, scope, _) = self.tools(spec, &project, scope, &settings).await?;
+        let (registry, env, scope, _) = self.tools(spec, &project, policy, &settings).await?;
         let policy =
             CallPolicy { trust: spec.trust, scope, approval_timeout: approval_timeout(spec, &settings) };
         Ok(ToolRunner::standalone(spec.conversation_id.clone(), Arc::new(registry), env, policy))

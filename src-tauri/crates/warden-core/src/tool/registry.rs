@@ -9,15 +9,17 @@ use std::time::Duration;
 use futures::FutureExt;
 use warden_protocol::{ApprovalPreview, ToolCall, ToolDefinition, ToolErrorCode};
 
-use super::{cap_for_model, validate, Tool, ToolContext, ToolOutput, ToolsConfig};
+use super::{cap_for_model, validate, Timeout, Tool, ToolContext, ToolOutput, ToolsConfig};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 
-/// Extra time the registry gives `bash` beyond its own timeout, so that bash's timeout (which kills
-/// the process group and reports the output so far) fires first.
-const BASH_GRACE: Duration = Duration::from_secs(5);
+/// Extra time the registry gives a tool that keeps its own time ([`Timeout::KeptByTool`], `bash`)
+/// beyond its own timeout, so that the tool's timeout (which kills the process group and reports
+/// the output so far) fires first.
+const OWN_CLOCK_GRACE: Duration = Duration::from_secs(5);
 
-/// How long an MCP tool's call may take unless the scope says otherwise.
+/// How long an MCP tool's call may take unless the scope says otherwise (what an MCP tool declares
+/// as its [`Timeout`]).
 pub const MCP_TOOL_TIMEOUT: Duration = Duration::from_secs(600);
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -111,20 +113,18 @@ impl ToolRegistry {
         self.tools.iter().map(|t| t.definition()).filter(|d| scope.allows(&d.name)).cloned().collect()
     }
 
-    /// How long a call of `name` may run: the scope's override, else the configured default.
-    pub fn timeout_for(&self, name: &str, scope: &Scope) -> Duration {
-        let base = match scope.timeouts_secs.get(name) {
-            Some(&secs) => Duration::from_secs(secs),
-            None if name == "bash" => self.config.bash_max_timeout,
-            // A server's tool may wait for a form the user fills in, or do a long job: as long as
-            // the form waits (Stop ends it sooner).
-            None if name.starts_with(crate::mcp::names::PREFIX) => MCP_TOOL_TIMEOUT,
-            None => self.config.default_tool_timeout,
+    /// How long a call of `name` whose tool declared `timeout` may run: the scope's override, else
+    /// what the tool declared.
+    pub fn timeout_for(&self, name: &str, timeout: Timeout, scope: &Scope) -> Duration {
+        let base = match (scope.timeouts_secs.get(name), timeout) {
+            (Some(&secs), _) => Duration::from_secs(secs),
+            (None, Timeout::Default) => self.config.default_tool_timeout,
+            (None, Timeout::KeptByTool) => self.config.bash_max_timeout,
+            (None, Timeout::Fixed(duration)) => duration,
         };
-        if name == "bash" {
-            base + BASH_GRACE
-        } else {
-            base
+        match timeout {
+            Timeout::KeptByTool => base + OWN_CLOCK_GRACE,
+            Timeout::Default | Timeout::Fixed(_) => base,
         }
     }
 
@@ -160,7 +160,7 @@ impl ToolRegistry {
         if let Err(message) = validate::validate(&tool.definition().input_schema, &call.input) {
             return ToolOutput::error(ToolErrorCode::ValidationError, format!("invalid input: {message}"));
         }
-        let timeout = self.timeout_for(&call.name, &scope);
+        let timeout = self.timeout_for(&call.name, tool.needs(&call.input).timeout, &scope);
         let cancel = ctx.cancel.clone();
         let run = AssertUnwindSafe(tool.execute(call.input.clone(), ctx)).catch_unwind();
         let started = std::time::Instant::now();

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolDefinition};
 
 use super::input::{definition_for, parse_input};
-use super::{Tool, ToolContext, ToolOutput};
+use super::{Needs, Tool, ToolContext, ToolOutput};
 
 /// A tool with a typed input. The doc comment of `Input` is the tool's description and the doc
 /// comments of its fields the parameters' descriptions.
@@ -32,6 +32,12 @@ pub trait TypedTool: Send + Sync + 'static {
     /// What the approval dialog shows for this input (none unless the tool says).
     async fn preview(&self, _input: Self::Input, _ctx: &ToolContext) -> Option<ApprovalPreview> {
         None
+    }
+
+    /// What a call with this input needs of the policy, the registry and the box (nothing special
+    /// unless the tool says).
+    fn needs(&self, _input: &Self::Input) -> Needs {
+        Needs::default()
     }
 }
 
@@ -68,5 +74,12 @@ impl<T: TypedTool> Tool for Typed<T> {
     async fn preview(&self, input: &serde_json::Value, ctx: &ToolContext) -> Option<ApprovalPreview> {
         let input = parse_input::<T::Input>(input.clone()).ok()?;
         self.tool.preview(input, ctx).await
+    }
+
+    fn needs(&self, input: &serde_json::Value) -> Needs {
+        match parse_input::<T::Input>(input.clone()) {
+            Ok(input) => self.tool.needs(&input),
+            Err(_) => Needs::unreadable(),
+        }
     }
 }

@@ -2,7 +2,6 @@
 //! streamed and kept bounded, timeout and cancel kill the whole group, and whatever the command left
 //! running is killed when the call ends; `background: true` returns a handle.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -13,7 +12,7 @@ use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode}
 use crate::containment::{self, BoxPolicy};
 use crate::sandbox::blocklist::check_command;
 use crate::tool::process::{spawn_shell, GroupGuard, HeadTail, Pump};
-use crate::tool::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{Needs, Timeout, ToolContext, ToolOutput, TypedTool};
 
 /// After the shell exits, how long processes it left behind may keep its output pipes open before
 /// the group is killed (use `background: true` for commands meant to outlive the call).
@@ -50,23 +49,10 @@ pub struct BashInput {
 
 pub struct BashTool;
 
-/// The box this call runs in: the session's, with the network when the (approved) call asks for
-/// it, or none when it asks to run outside. The policy asked the user about either.
-fn box_for(input: &BashInput, ctx: &ToolContext) -> Option<Arc<BoxPolicy>> {
-    let policy = ctx.commands_box.as_ref()?;
-    if input.outside_sandbox {
-        return None;
-    }
-    if input.network && !policy.network {
-        return Some(Arc::new(BoxPolicy { network: true, ..(**policy).clone() }));
-    }
-    Some(policy.clone())
-}
-
 fn timeout_for(input: &BashInput, ctx: &ToolContext) -> Duration {
     let config = &ctx.config;
     let mut max = config.bash_max_timeout;
-    if let Some(&secs) = ctx.workspace.scope().timeouts_secs.get("bash") {
+    if let Some(&secs) = ctx.workspace.scope().timeouts_secs.get(BashTool::NAME) {
         max = max.min(Duration::from_secs(secs));
     }
     input
@@ -97,7 +83,9 @@ impl TypedTool for BashTool {
                 .with_metadata("reason", blocked.reason);
         }
         let cwd = ctx.workspace.project_root().to_path_buf();
-        let commands_box = box_for(&input, &ctx);
+        // The box the runner granted this call (the session's, widened or left only as the user
+        // approved): bash never widens its own box from its input.
+        let commands_box = ctx.commands_box.clone();
         if input.background {
             let started = match ctx.processes.start(
                 &input.command,
@@ -116,6 +104,18 @@ impl TypedTool for BashTool {
             return with_box(started, commands_box.as_deref());
         }
         run_foreground(&input, &ctx, commands_box.as_deref(), timeout_for(&input, &ctx)).await
+    }
+
+    /// A command for the blocklist and the box, the network or the outside when the model asks for
+    /// them, and a clock of its own (`timeout`, killing the process group on its deadline).
+    fn needs(&self, input: &BashInput) -> Needs {
+        Needs {
+            command: Some(input.command.clone()),
+            network: input.network,
+            outside_sandbox: input.outside_sandbox,
+            timeout: Timeout::KeptByTool,
+            unreadable: false,
+        }
     }
 
     async fn preview(&self, input: BashInput, ctx: &ToolContext) -> Option<ApprovalPreview> {

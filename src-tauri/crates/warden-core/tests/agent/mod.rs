@@ -11,6 +11,7 @@ mod one_path;
 mod restore_race;
 mod saved;
 mod scenarios;
+mod second_command_tool;
 mod switch;
 mod together;
 pub use warden_testkit::scripted as wire;

@@ -167,6 +167,41 @@ async fn warden_tool_runs_an_mcp_tool_on_the_same_path_and_choices_hold() {
     place.engine.close_mcp_servers().await;
 }
 
+/// A server's tool is checkpointed like a command (`warden_core::tool::changes_files`): a stdio
+/// server runs in the project's box, which may write the project, so what its call changed is
+/// reported with the checkpoint that undoes it.
+#[tokio::test]
+async fn what_an_mcp_tool_changes_is_checkpointed_like_a_command() {
+    let place = place().await;
+    let config = McpServerConfig {
+        command: Some(server_bin("mcp-server-filesystem").to_string_lossy().into_owned()),
+        args: vec![place.project.to_string_lossy().into_owned()],
+        tools: BTreeMap::from([("write_file".to_owned(), McpToolChoice::Allow)]),
+        ..McpServerConfig::default()
+    };
+    let servers = BTreeMap::from([("files".to_owned(), config)]);
+    let made = place.project.join("made.txt");
+    let shot = place
+        .engine
+        .run_tool(
+            spec(&place, servers, None),
+            "mcp__files__write_file",
+            json!({"path": made, "content": "made by a server"}),
+            |_, _| {},
+            |_| async { panic!("an allowed MCP tool must not ask") },
+        )
+        .await
+        .unwrap();
+    assert_eq!(shot.result.status, ToolStatus::Success, "{:?}", shot.result);
+    assert_eq!(std::fs::read_to_string(&made).unwrap(), "made by a server");
+    let metadata = shot.result.metadata.clone().unwrap_or_default();
+    let changes: warden_protocol::CallChanges = serde_json::from_value(metadata["changes"].clone())
+        .unwrap_or_else(|e| panic!("no changes reported ({e}): {:?}", shot.result));
+    assert!(changes.checkpoint_id.is_some(), "{changes:?}");
+    assert_eq!(changes.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["made.txt"]);
+    place.engine.close_mcp_servers().await;
+}
+
 #[tokio::test]
 async fn a_settings_file_not_written_by_warden_starts_no_mcp_server() {
     let dirs = tempfile::tempdir().unwrap();

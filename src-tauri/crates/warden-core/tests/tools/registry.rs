@@ -261,8 +261,13 @@ fn the_catalog_labels_every_tool_and_marks_the_default_scope() {
 fn an_mcp_tool_may_take_as_long_as_a_form_waits_unless_the_scope_says_otherwise() {
     let registry = ToolRegistry::with_core_tools(ToolsConfig::default());
     let mut scope = Scope::all();
-    assert_eq!(registry.timeout_for("mcp__db__query", &scope), warden_core::tool::MCP_TOOL_TIMEOUT);
-    assert_eq!(registry.timeout_for("file_read", &scope), ToolsConfig::default().default_tool_timeout);
+    let mcp = warden_core::mcp::McpTool::call_needs().timeout;
+    let file_read = registry.get("file_read").unwrap().needs(&json!({"path": "a"})).timeout;
+    assert_eq!(registry.timeout_for("mcp__db__query", mcp, &scope), warden_core::tool::MCP_TOOL_TIMEOUT);
+    assert_eq!(
+        registry.timeout_for("file_read", file_read, &scope),
+        ToolsConfig::default().default_tool_timeout
+    );
     scope.timeouts_secs.insert("mcp__db__query".to_owned(), 30);
-    assert_eq!(registry.timeout_for("mcp__db__query", &scope), std::time::Duration::from_secs(30));
+    assert_eq!(registry.timeout_for("mcp__db__query", mcp, &scope), std::time::Duration::from_secs(30));
 }

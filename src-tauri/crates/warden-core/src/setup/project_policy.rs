@@ -1,0 +1,81 @@
+//! One project's policy, read from the settings once: the tools' scope, the box its commands (and
+//! its stdio MCP servers) run in, and whether its changes are checkpointed. A session, `warden
+//! tool` and Settings → Sandbox all take them from here, from one reading of the settings, so
+//! none of them can see a project differently from the others.
+
+use std::path::Path;
+
+use warden_protocol::{Settings, ToolPermissions};
+
+use super::{Engine, SessionSpec};
+use crate::containment::BoxPolicy;
+use crate::scope::Scope;
+use crate::tool::TypedTool;
+use crate::tools::BashTool;
+
+/// What the settings decide for one project.
+#[derive(Debug, Clone)]
+pub(super) struct ProjectPolicy {
+    /// The tools it may use (before its MCP servers' tools are added).
+    pub scope: Scope,
+    /// The box its commands run in (when the machine can build one).
+    pub commands_box: BoxPolicy,
+    /// Whether the project is checkpointed before each change (on unless the user turned it off).
+    pub checkpoints: bool,
+}
+
+impl Engine {
+    /// `project`'s policy for a session as `spec` says, from `settings` (one reading of them).
+    pub(super) fn project_policy(
+        &self,
+        spec: &SessionSpec,
+        project: &Path,
+        settings: &Settings,
+    ) -> ProjectPolicy {
+        let perms = permissions(project, settings);
+        ProjectPolicy {
+            scope: scope_for(spec, perms),
+            commands_box: self.commands_box(project, settings),
+            checkpoints: perms.is_none_or(|perms| perms.checkpoints),
+        }
+    }
+
+    /// The box the project's commands (and its stdio MCP servers) run in: Warden's own files
+    /// hidden (its settings, the keys' seal, conversations), with the project's own choices.
+    pub(super) fn commands_box(&self, project: &Path, settings: &Settings) -> BoxPolicy {
+        let commands_box = BoxPolicy::for_project(project, &self.home.dirs());
+        match permissions(project, settings) {
+            Some(perms) => commands_box.with_project_choices(
+                perms.network,
+                &perms.extra_writable,
+                dirs::home_dir().as_deref(),
+            ),
+            None => commands_box,
+        }
+    }
+}
+
+/// The project's own permissions, when the user set any.
+fn permissions<'a>(project: &Path, settings: &'a Settings) -> Option<&'a ToolPermissions> {
+    settings.tool_permissions.get(&project.to_string_lossy().into_owned())
+}
+
+/// The spec's scope, else the project's permissions, else the spec's default.
+fn scope_for(spec: &SessionSpec, perms: Option<&ToolPermissions>) -> Scope {
+    if let Some(scope) = &spec.scope {
+        return scope.clone();
+    }
+    match perms {
+        Some(perms) => {
+            let mut scope = match &perms.allowed_tools {
+                Some(list) => Scope::only(list.iter().cloned()),
+                None => spec.default_scope.clone(),
+            };
+            scope.write_globs = perms.write_globs.clone();
+            // The project's command timeout is the command tool's.
+            scope.timeouts_secs.insert(BashTool::NAME.to_owned(), u64::from(perms.bash_timeout_secs));
+            scope
+        }
+        None => spec.default_scope.clone(),
+    }
+}
