@@ -128,7 +128,7 @@ impl Project {
             while let Some(event) = events.recv().await {
                 match event {
                     Event::ToolConfirm(confirm) => {
-                        approver.approve(answer(&confirm.tool_id, true));
+                        approver.approve(answer(&confirm.confirm_id, true));
                         asked = Some(confirm);
                     }
                     Event::ToolResult(_) => break,
