@@ -334,8 +334,19 @@ async fn tools_ignored_by_the_server_go_through_the_text_protocol() {
         (Some(false), Some("probe")),
         "{tools}"
     );
-    // Whatever the small model wrote, a block became a call or plain text, never a failure.
-    assert!(find(&lines, "chat:error").is_empty(), "{:?}", find(&lines, "chat:error"));
+    // Whatever the small model wrote, a block became a call or plain text, never a failure. One
+    // error may come, and only after the call's result: this model writes on to the end of its
+    // 768-token window, its answer is kept as written, so the turn that sends the result back can
+    // outgrow the window (seen once from a checkout at another path, which changes the prompt).
+    let called = !find(&lines, "chat:tool-result").is_empty();
+    let errors = find(&lines, "chat:error");
+    assert!(
+        errors.iter().all(|e| called
+            && e["payload"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("does not fit the model's context window"))),
+        "{errors:?}"
+    );
     // The next run asks nothing again.
     let (code, lines, stderr) = Exec::spawn(exec(&place, &server, &["Say hi."])).finish().await;
     assert_eq!(code, 0, "stderr: {stderr}");
