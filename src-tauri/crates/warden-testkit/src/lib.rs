@@ -12,8 +12,6 @@ pub use rerun::rerun_with_env;
 
 use std::path::PathBuf;
 
-/// The provider and search wire fixtures, kept in this crate (`wire/`, with a README saying where
-/// each came from). Every test finds them through here.
 /// Every file under `root` (links are not followed: a link is listed as a file), sorted.
 pub fn files_under(root: &std::path::Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -33,6 +31,8 @@ pub fn files_under(root: &std::path::Path) -> Vec<PathBuf> {
     out
 }
 
+/// The provider and search wire fixtures, kept in this crate (`wire/`, with a README saying where
+/// each came from). Every test finds them through here.
 pub fn wire_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("wire")
 }

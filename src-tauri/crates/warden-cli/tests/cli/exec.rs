@@ -34,15 +34,21 @@ async fn a_text_answer_prints_protocol_events_and_exits_0() {
     assert!(!stderr.contains("sk-ant-test"), "the key never appears in logs");
 }
 
-#[tokio::test]
-async fn an_approval_line_on_stdin_releases_the_call() {
+/// `warden exec --json` whose model asks for `bash` to make `made-by-warden`, then says "Done.".
+async fn asked_to_make_a_file() -> (TestServer, Dirs, Warden) {
     let server = TestServer::start(vec![
         answer(&[tool("toolu_1", "bash", json!({"command": "touch made-by-warden"}))]),
         answer(&[text("Done.")]),
     ])
     .await;
     let dirs = Dirs::new();
-    let mut warden = Warden::spawn(command(&dirs, &exec_args(&server, &["--allow", "all", "make a file"])));
+    let warden = Warden::spawn(command(&dirs, &exec_args(&server, &["--allow", "all", "make a file"])));
+    (server, dirs, warden)
+}
+
+#[tokio::test]
+async fn an_approval_line_on_stdin_releases_the_call() {
+    let (_server, dirs, mut warden) = asked_to_make_a_file().await;
     let confirm = warden.until("chat:tool-confirm").await;
     assert_eq!(confirm["payload"]["toolId"], "toolu_1");
     assert_eq!(confirm["payload"]["dangerLevel"], "dangerous");
@@ -69,13 +75,7 @@ async fn an_approval_line_on_stdin_releases_the_call() {
 /// waiting for that call.
 #[tokio::test]
 async fn an_approval_line_naming_the_tool_id_is_still_read() {
-    let server = TestServer::start(vec![
-        answer(&[tool("toolu_1", "bash", json!({"command": "touch made-by-warden"}))]),
-        answer(&[text("Done.")]),
-    ])
-    .await;
-    let dirs = Dirs::new();
-    let mut warden = Warden::spawn(command(&dirs, &exec_args(&server, &["--allow", "all", "make a file"])));
+    let (_server, dirs, mut warden) = asked_to_make_a_file().await;
     warden.until("chat:tool-confirm").await;
     warden.send_line(r#"{"toolId": "toolu_other", "approved": true}"#).await;
     warden.send_line(r#"{"toolId": "toolu_1", "approved": true}"#).await;
