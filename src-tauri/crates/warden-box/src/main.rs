@@ -1,0 +1,220 @@
+//! `warden-box --proxy-socket PATH --port PORT -- COMMAND [ARGS…]`: the first program of every
+//! bubblewrap box that may reach the network. The box has a network namespace of its own, whose
+//! only interface is its loopback; the one way out is Warden's proxy, on the host side, whose unix
+//! socket is mounted into the box at `PATH`. This program listens on `127.0.0.1:PORT` (and
+//! `[::1]:PORT` where the box has IPv6) and carries every connection made there to that socket, so
+//! that programs reading `HTTPS_PROXY=http://127.0.0.1:PORT` reach the proxy.
+//!
+//! It binds first, then forks: the child keeps the listeners and bridges; this process replaces
+//! itself with the command. So the command stays the box's first process (its status, its signals
+//! and an `execvp` failure are what they were without the bridge). The bridge is killed when the
+//! command ends (`PR_SET_PDEATHSIG`): bubblewrap's init waits for every process of the box, so a
+//! bridge that outlived its command would keep the box open. It ignores the terminal's interrupt
+//! and stop keys, which are the command's to answer.
+
+use std::ffi::{CString, OsString};
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The status when this program cannot set the box up (as `env` and `timeout` use 125).
+const SETUP_FAILED: u8 = 125;
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let request = match Request::parse(&args) {
+        Ok(request) => request,
+        Err(message) => return fail(&message),
+    };
+    let listeners = match bind(request.port) {
+        Ok(listeners) => listeners,
+        Err(message) => return fail(&message),
+    };
+    match fork() {
+        Ok(Fork::Bridge) => {
+            if let Err(message) = follow_the_command() {
+                return fail(&message);
+            }
+            bridge(listeners, &request.socket);
+            ExitCode::SUCCESS
+        }
+        Ok(Fork::Command) => {
+            drop(listeners);
+            ExitCode::from(exec(&request.command))
+        }
+        Err(message) => fail(&message),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("warden-box: {message}");
+    ExitCode::from(SETUP_FAILED)
+}
+
+/// What the box's launch asked for.
+#[derive(Debug, PartialEq, Eq)]
+struct Request {
+    socket: PathBuf,
+    port: u16,
+    command: Vec<OsString>,
+}
+
+impl Request {
+    fn parse(args: &[OsString]) -> Result<Self, String> {
+        let (mut socket, mut port) = (None, None);
+        let mut rest = args.iter();
+        while let Some(arg) = rest.next() {
+            match arg.to_str() {
+                Some("--proxy-socket") => socket = rest.next().map(PathBuf::from),
+                Some("--port") => port = rest.next().and_then(|p| p.to_str()?.parse::<u16>().ok()),
+                Some("--") => break,
+                _ => return Err(format!("unknown argument {arg:?}")),
+            }
+        }
+        let command: Vec<OsString> = rest.cloned().collect();
+        match (socket, port, command.is_empty()) {
+            (Some(socket), Some(port), false) => Ok(Self { socket, port, command }),
+            _ => Err("usage: warden-box --proxy-socket PATH --port PORT -- COMMAND [ARGS…]".to_owned()),
+        }
+    }
+}
+
+/// Listeners on the box's loopback. IPv4 must work; IPv6 is taken when the box has it.
+fn bind(port: u16) -> Result<Vec<TcpListener>, String> {
+    let v4 = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+        .map_err(|e| format!("cannot listen on 127.0.0.1:{port} for the proxy: {e}"))?;
+    let mut listeners = vec![v4];
+    if let Ok(v6) = TcpListener::bind(SocketAddr::from((Ipv6Addr::LOCALHOST, port))) {
+        listeners.push(v6);
+    }
+    Ok(listeners)
+}
+
+enum Fork {
+    Bridge,
+    Command,
+}
+
+#[allow(unsafe_code)]
+fn fork() -> Result<Fork, String> {
+    // SAFETY: no thread has been started yet (the bridge starts its threads in the child, after
+    // the fork), so the child is a full copy of a single-threaded process and may do anything.
+    match unsafe { nix::unistd::fork() } {
+        Ok(nix::unistd::ForkResult::Child) => Ok(Fork::Bridge),
+        Ok(nix::unistd::ForkResult::Parent { .. }) => Ok(Fork::Command),
+        Err(errno) => Err(format!("cannot start the proxy bridge: {errno}")),
+    }
+}
+
+/// In the bridge: die with the command (the parent), and leave the terminal's keys to it.
+#[allow(unsafe_code)]
+fn follow_the_command() -> Result<(), String> {
+    use nix::sys::signal::{signal, SigHandler, Signal};
+    let parent = nix::unistd::getppid();
+    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(|e| format!("PR_SET_PDEATHSIG: {e}"))?;
+    // The command may have ended before the line above: then this process has another parent.
+    if nix::unistd::getppid() != parent {
+        std::process::exit(0);
+    }
+    // The command's output pipes are not the bridge's: a reader waiting for their end must not
+    // wait for the bridge.
+    let null = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .map_err(|e| format!("/dev/null: {e}"))?;
+    for fd in 0..=2 {
+        nix::unistd::dup2(std::os::fd::AsRawFd::as_raw_fd(&null), fd).map_err(|e| format!("dup2: {e}"))?;
+    }
+    for key in [Signal::SIGINT, Signal::SIGQUIT, Signal::SIGTSTP] {
+        // SAFETY: SIG_IGN installs no handler; no code of ours runs on these signals.
+        unsafe { signal(key, SigHandler::SigIgn) }.map_err(|e| format!("ignoring {key}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Replace this process with `command`, looked up in `PATH`; returns only on failure, with the
+/// status a shell gives a command it cannot run.
+fn exec(command: &[OsString]) -> u8 {
+    let argv: Result<Vec<CString>, _> = command.iter().map(|a| CString::new(a.as_bytes())).collect();
+    let Ok(argv) = argv else {
+        eprintln!("warden-box: the command has a NUL byte");
+        return 126;
+    };
+    let Some(program) = argv.first() else { return SETUP_FAILED };
+    let error = nix::unistd::execvp(program, &argv).err();
+    let name = command.first().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    match error {
+        Some(nix::errno::Errno::ENOENT) | None => {
+            eprintln!("warden-box: execvp {name}: No such file or directory");
+            127
+        }
+        Some(errno) => {
+            eprintln!("warden-box: execvp {name}: {}", errno.desc());
+            126
+        }
+    }
+}
+
+/// Accept on every listener for as long as the box lives, each connection carried on its own threads.
+fn bridge(listeners: Vec<TcpListener>, socket: &std::path::Path) {
+    let mut handles = Vec::new();
+    for listener in listeners {
+        let socket = socket.to_path_buf();
+        handles.push(std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let socket = socket.clone();
+                std::thread::spawn(move || carry(client, &socket));
+            }
+        }));
+    }
+    for handle in handles {
+        let _ = handle.join();
+    }
+}
+
+/// Copy both ways between a client in the box and the proxy until both sides have finished; a
+/// side that ends its writing is passed on as a half-close, so request-then-response protocols
+/// see their end.
+fn carry(client: TcpStream, socket: &std::path::Path) {
+    let Ok(proxy) = UnixStream::connect(socket) else { return };
+    let (Ok(mut client_read), Ok(mut proxy_write)) = (client.try_clone(), proxy.try_clone()) else { return };
+    let upstream = std::thread::spawn(move || {
+        let _ = std::io::copy(&mut client_read, &mut proxy_write);
+        let _ = proxy_write.shutdown(std::net::Shutdown::Write);
+    });
+    let (mut proxy_read, mut client_write) = (proxy, client);
+    let _ = std::io::copy(&mut proxy_read, &mut client_write);
+    let _ = client_write.shutdown(std::net::Shutdown::Write);
+    let _ = upstream.join();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_command_follows_the_double_dash_whatever_it_holds() {
+        let parsed = Request::parse(&os(&["--proxy-socket", "/s", "--port", "9", "--", "sh", "--port", "1"]));
+        assert_eq!(parsed, Ok(Request { socket: "/s".into(), port: 9, command: os(&["sh", "--port", "1"]) }));
+    }
+
+    #[test]
+    fn a_launch_without_socket_port_or_command_is_refused() {
+        for args in [
+            &["--port", "9", "--", "sh"][..],
+            &["--proxy-socket", "/s", "--", "sh"],
+            &["--proxy-socket", "/s", "--port", "99999", "--", "sh"],
+            &["--proxy-socket", "/s", "--port", "9", "--"],
+            &["--proxy-socket", "/s", "--port", "9", "sh"],
+        ] {
+            assert!(Request::parse(&os(args)).is_err(), "{args:?}");
+        }
+    }
+}
