@@ -826,6 +826,14 @@ export type NoticeEvent = Notice;
 
 export type OutputStream = "stdout" | "stderr";
 
+export type PermissionRule = {
+	effect: RuleEffect,
+	/**  The tool it applies to (`network` for the box's proxy). */
+	tool: string,
+	/**  What of the tool's requests it covers; none = all of them. */
+	pattern?: string | null,
+};
+
 /**
  *  What the user decided about a project's own `.mcp.json`, for the file's content as it was
  *  (a changed file is offered again).
@@ -942,6 +950,8 @@ export type ResultCode = ToolErrorCode | string;
 
 export type Role = "user" | "assistant";
 
+export type RuleEffect = "allow" | "deny";
+
 /**  Something running in the project that a restore stops first. */
 export type RunningInProject = {
 	kind: RunningKind,
@@ -1037,6 +1047,8 @@ export type Settings = {
 	 *  Settings → Providers shows them and the user can change or remove each.
 	 */
 	learnedModels?: LearnedModel[],
+	/**  The user's permission rules, for every project (network hosts so far). */
+	permissionRules?: PermissionRule[],
 };
 
 /**  Whether the settings in use are the file as Warden wrote it (see `warden_core::config`). */
@@ -1237,6 +1249,8 @@ export type ToolPermissions = {
 	extraWritable?: string[],
 	/**  Whether the project is checkpointed before every change (on by default). */
 	checkpoints?: boolean,
+	/**  The project's own permission rules (network hosts so far). */
+	permissionRules?: PermissionRule[],
 };
 
 /**  The tool finished, failed, was denied or was cancelled (`code` says which). */

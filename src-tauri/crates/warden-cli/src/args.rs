@@ -190,9 +190,18 @@ pub struct SandboxArgs {
     /// The project folder: writable inside the box (default: the current directory).
     #[arg(long)]
     pub project: Option<PathBuf>,
-    /// Allow the network (off by default, loopback included).
+    /// Allow the network, through Warden's proxy: the public internet, and this machine or its
+    /// networks only where --allow-host names them (off by default).
     #[arg(long)]
     pub network: bool,
+    /// A host the proxy connects to whatever it resolves to, loopback and private networks included:
+    /// `name`, `*.domain`, `host:port`, `[v6]:port` (repeatable; needs --network).
+    #[arg(long = "allow-host", value_name = "HOST[:PORT]", requires = "network")]
+    pub allow_host: Vec<String>,
+    /// Give a name its address instead of looking it up, as curl's --resolve does: `name:address`
+    /// (repeatable; needs --network).
+    #[arg(long = "resolve", value_name = "NAME:ADDRESS", requires = "network")]
+    pub resolve: Vec<String>,
     /// Another writable folder (repeatable).
     #[arg(long = "write", value_name = "DIR")]
     pub write: Vec<PathBuf>,
@@ -203,7 +212,14 @@ pub struct SandboxArgs {
 
 impl From<SandboxArgs> for warden_cli::sandbox_cmd::BoxRequest {
     fn from(args: SandboxArgs) -> Self {
-        Self { project: args.project, network: args.network, write: args.write, command: args.command }
+        Self {
+            project: args.project,
+            network: args.network,
+            allow_host: args.allow_host,
+            resolve: args.resolve,
+            write: args.write,
+            command: args.command,
+        }
     }
 }
 

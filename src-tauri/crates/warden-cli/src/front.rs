@@ -129,6 +129,7 @@ mod tests {
             network,
             write: write.iter().map(PathBuf::from).collect(),
             command: args(command),
+            ..BoxRequest::default()
         })
     }
 

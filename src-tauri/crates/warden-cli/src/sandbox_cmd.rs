@@ -1,6 +1,8 @@
-//! `warden sandbox [--project DIR] [--network] [--write DIR]… -- COMMAND [ARGS…]`: any command inside
-//! exactly the box the agent's commands get, with the environment they get. Exit status passed
-//! through (the box replaces this process: a command killed by signal N is seen as such); 125 when
+//! `warden sandbox [--project DIR] [--network [--allow-host H]… [--resolve N:A]…] [--write DIR]… --
+//! COMMAND [ARGS…]`: any command inside exactly the box the agent's commands get, with the
+//! environment they get. Exit status passed through (without the network the box replaces this
+//! process: a command killed by signal N is seen as such; with it this process stays, serving the
+//! box's proxy and printing what it refuses, and a command killed by signal N exits 128 + N); 125 when
 //! Warden cannot prepare the box or start it, and when commands cannot be contained on this
 //! machine (nothing runs unboxed from here). Where bubblewrap is installed but cannot create its
 //! namespaces, it says so itself and exits 1.
@@ -14,7 +16,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use warden_core::config::WardenHome;
-use warden_core::containment::{self, BoxPolicy};
+use warden_core::containment::{self, net, BoxPolicy};
 
 use crate::say;
 
@@ -23,8 +25,12 @@ use crate::say;
 pub struct BoxRequest {
     /// The writable project folder; the current directory when absent.
     pub project: Option<PathBuf>,
-    /// The network allowed (loopback included).
+    /// The network allowed, through Warden's proxy.
     pub network: bool,
+    /// Hosts the proxy reaches whatever they resolve to (`HOST[:PORT]`).
+    pub allow_host: Vec<String>,
+    /// Names given their address (`NAME:ADDRESS`).
+    pub resolve: Vec<String>,
     /// More writable folders.
     pub write: Vec<PathBuf>,
     /// The command and its arguments (at least the command).
@@ -36,6 +42,7 @@ const SETUP_FAILED: u8 = 125;
 
 pub fn run(args: BoxRequest) -> u8 {
     match prepare(&args) {
+        Ok(launch) if launch.proxied => wait(launch),
         Ok(launch) => exec(launch),
         Err(message) => {
             say::err(&format!("warden sandbox: {message}"));
@@ -58,6 +65,9 @@ fn prepare(args: &BoxRequest) -> Result<containment::Launch, String> {
     let warden_dirs: Vec<PathBuf> = WardenHome::from_env().map(|home| home.dirs()).unwrap_or_default();
     let mut policy = BoxPolicy::for_project(&project, &warden_dirs);
     policy.network = args.network;
+    if args.network {
+        policy.network_rules = network_rules(args)?;
+    }
     for dir in &args.write {
         let dir = std::fs::canonicalize(dir).map_err(|e| format!("--write {}: {e}", dir.display()))?;
         policy.writable.push(dir);
@@ -65,6 +75,52 @@ fn prepare(args: &BoxRequest) -> Result<containment::Launch, String> {
     let cwd =
         std::env::current_dir().ok().filter(|d| d.starts_with(&project)).unwrap_or_else(|| project.clone());
     containment::launch_with(&mechanism, &policy, &args.command, &cwd).map_err(|e| e.to_string())
+}
+
+/// The proxy's rules from the request; refusals are said on stderr.
+fn network_rules(args: &BoxRequest) -> Result<net::Rules, String> {
+    let allow = args.allow_host.iter().map(|h| net::HostRule::parse(h)).collect::<Result<Vec<_>, _>>()?;
+    let resolve = args.resolve.iter().map(|r| resolve_entry(r)).collect::<Result<Vec<_>, _>>()?;
+    net::report_decisions(|decision| {
+        if let Err(why) = &decision.outcome {
+            say::err(&format!(
+                "warden sandbox: the network proxy refused {}:{}: {why}",
+                decision.host, decision.port
+            ));
+        }
+    });
+    Ok(net::Rules { allow, deny: Vec::new(), resolve })
+}
+
+/// `name:address` (`name:[v6]` too) as a resolver entry.
+fn resolve_entry(text: &str) -> Result<(String, std::net::IpAddr), String> {
+    let bad = || format!("--resolve {text:?}: expected NAME:ADDRESS");
+    let (name, address) = text.split_once(':').ok_or_else(bad)?;
+    let address = address.trim_start_matches('[').trim_end_matches(']');
+    match address.parse() {
+        Ok(ip) if !name.is_empty() => Ok((name.to_owned(), ip)),
+        _ => Err(bad()),
+    }
+}
+
+/// Run the box as a child, serving its proxy until it ends; its status as this process's.
+fn wait(launch: containment::Launch) -> u8 {
+    use std::os::unix::process::ExitStatusExt;
+    let mut command = launch.command();
+    command.env_clear().envs(warden_core::sandbox::env::child_env());
+    let status = command.status();
+    drop(launch);
+    match status {
+        Ok(status) => match (status.code(), status.signal()) {
+            (Some(code), _) => u8::try_from(code).unwrap_or(1),
+            (None, Some(signal)) => u8::try_from(128 + signal).unwrap_or(1),
+            (None, None) => 1,
+        },
+        Err(error) => {
+            say::err(&format!("warden sandbox: cannot start the box: {error}"));
+            SETUP_FAILED
+        }
+    }
 }
 
 /// Replace this process with the box; returns only when that fails.

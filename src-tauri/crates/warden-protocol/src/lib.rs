@@ -9,6 +9,7 @@ mod event;
 mod history;
 mod mcp;
 mod op;
+mod rules;
 mod settings;
 mod tool;
 
@@ -18,5 +19,6 @@ pub use event::*;
 pub use history::*;
 pub use mcp::*;
 pub use op::*;
+pub use rules::*;
 pub use settings::*;
 pub use tool::*;

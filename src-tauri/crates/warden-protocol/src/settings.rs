@@ -65,6 +65,8 @@ pub struct ToolPermissions {
     pub extra_writable: Vec<String>,
     /// Whether the project is checkpointed before every change (on by default).
     pub checkpoints: bool,
+    /// The project's own permission rules (network hosts so far).
+    pub permission_rules: Vec<crate::PermissionRule>,
 }
 
 impl Default for ToolPermissions {
@@ -76,6 +78,7 @@ impl Default for ToolPermissions {
             network: false,
             extra_writable: Vec::new(),
             checkpoints: true,
+            permission_rules: Vec::new(),
         }
     }
 }
@@ -129,6 +132,8 @@ pub struct Settings {
     /// how tools reach them and how large their context is. One entry per (base URL, model);
     /// Settings → Providers shows them and the user can change or remove each.
     pub learned_models: Vec<LearnedModel>,
+    /// The user's permission rules, for every project (network hosts so far).
+    pub permission_rules: Vec<crate::PermissionRule>,
 }
 
 /// What Warden found out about one model of one server, kept between conversations.
@@ -217,6 +222,7 @@ impl Default for Settings {
             compact_at_percent: DEFAULT_COMPACT_AT_PERCENT,
             updates: UpdateSettings::default(),
             learned_models: Vec::new(),
+            permission_rules: Vec::new(),
         }
     }
 }

@@ -88,13 +88,22 @@ async fn an_autonomous_command_runs_in_the_box() {
 async fn the_network_is_asked_for_even_in_autonomous_and_given_once_approved() {
     let dirs = Dirs::new();
     let (listener, port) = listener();
-    let input = serde_json::json!({ "command": connect(port), "network": true });
-    let (code, out) = bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "none"], &[]).await;
+    // What the approved call gets is Warden's proxy, not this machine's network: the name the
+    // proxy resolves (to this machine's loopback) is refused without a rule naming it, in words,
+    // and a direct connection has nowhere to go.
+    let command = format!("curl -sS -m 5 http://registry.test:{port}/; {}", connect(port));
+    let input = serde_json::json!({ "command": command, "network": true });
+    let resolve = [("WARDEN_NET_RESOLVE", "registry.test=127.0.0.1")];
+    let (code, out) =
+        bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "none"], &resolve).await;
     assert_eq!((code, out["code"].as_str()), (1, Some("USER_REJECTED")), "{out}");
     assert!(!reached(&listener));
-    let (code, out) = bash(&dirs, input, &["--trust", "autonomous", "--approve", "all"], &[]).await;
-    assert_eq!((code, out["result"].as_str()), (0, Some("connected\n")), "{out}");
-    assert!(reached(&listener));
+    let (code, out) = bash(&dirs, input, &["--trust", "autonomous", "--approve", "all"], &resolve).await;
+    let result = out["result"].as_str().unwrap_or_default();
+    assert!(result.contains("Warden's proxy did not connect to registry.test"), "{out}");
+    assert!(result.contains("a rule naming the host is needed"), "{out}");
+    assert!(!result.contains("connected\n") && code != 0, "connected directly: {out}");
+    assert!(!reached(&listener));
     assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "network · writes: project");
 }
 
@@ -170,8 +179,19 @@ async fn warden_sandbox_is_the_agents_box_and_widens_only_as_asked() {
     let (listener, port) = listener();
     assert_ne!(sandbox(&dirs, &[], &connect(port), &[]).await.0, 0);
     assert!(!reached(&listener), "no network without --network");
-    assert_eq!(sandbox(&dirs, &["--network"], &connect(port), &[]).await.0, 0);
-    assert!(reached(&listener), "--network allows it");
+    assert_ne!(sandbox(&dirs, &["--network"], &connect(port), &[]).await.0, 0);
+    assert!(!reached(&listener), "--network is the proxy, not this machine's loopback");
+    let fetch = format!("curl -fsS -m 5 http://registry.test:{port}/");
+    let named = ["--network", "--resolve", "registry.test:127.0.0.1"];
+    let (code, stderr) = sandbox(&dirs, &named, &fetch, &[]).await;
+    assert_ne!(code, 0);
+    assert!(stderr.contains("the network proxy refused registry.test"), "said on stderr: {stderr}");
+    assert!(!reached(&listener), "a loopback address needs a rule naming the host");
+    let rule = format!("registry.test:{port}");
+    let allowed = [&named[..], &["--allow-host", &rule]].concat();
+    // The listener accepts nothing (it only counts), so curl gives up; the proxy reached it.
+    let _ = sandbox(&dirs, &allowed, &format!("curl -sS -m 2 http://registry.test:{port}/"), &[]).await;
+    assert!(reached(&listener), "--allow-host lets the proxy reach it");
 }
 
 #[tokio::test]

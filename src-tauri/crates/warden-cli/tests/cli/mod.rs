@@ -1,5 +1,6 @@
 mod checkpoint;
 mod contained;
+mod desktop_session;
 mod environ;
 mod exec;
 mod front;

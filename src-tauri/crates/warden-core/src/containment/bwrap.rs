@@ -1,15 +1,27 @@
 //! The box on Linux: bubblewrap. The whole filesystem is mounted read-only, the project and the
 //! caches read-write over it, hidden locations covered (an empty tmpfs over a folder, `/dev/null`
 //! over a file), a private `/tmp`, `/proc` and `/dev`; every namespace is new (user, pid, ipc, uts,
-//! cgroup, and net unless the network is allowed), no capability survives, no user namespace can
-//! be made inside, the command cannot type into a terminal (the seccomp filter) and dies with Warden.
-//! The seccomp filter ([`super::seccomp`]) is loaded by bubblewrap right before the command.
+//! cgroup and net), no capability survives, no user namespace can be made inside, the command
+//! cannot type into a terminal (the seccomp filter) and dies with Warden. The seccomp filter
+//! ([`super::seccomp`]) is loaded by bubblewrap right before the command.
+//!
+//! The network namespace is the box's own even when the network is allowed: then the box gets
+//! Warden's proxy ([`super::net`]) — its socket's folder mounted read-only, the variables that name
+//! it, and the launcher (`warden-box`) first, bridging the box's loopback to it. The host's
+//! network namespace, with its abstract unix sockets (X11, a session bus) and its loopback
+//! services, is never the box's.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{BoxPolicy, ContainError, Launch, Mechanism};
+use super::{net, BoxPolicy, ContainError, Launch, Mechanism};
+
+/// How a box with the network reaches out: the proxy's folder on the host, and the launcher.
+pub(super) struct Egress<'a> {
+    pub proxy_dir: &'a Path,
+    pub launcher: &'a Path,
+}
 
 const CANDIDATES: &[&str] = &["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
 
@@ -43,11 +55,22 @@ pub(super) fn probe() -> Mechanism {
     }
 }
 
-/// The arguments of bubblewrap for `policy`, without the seccomp descriptors and the command.
-pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path) -> Vec<OsString> {
+/// The arguments of bubblewrap for `policy`, without the seccomp descriptors and the command;
+/// `egress` when the network is allowed.
+pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, egress: Option<&Egress>) -> Vec<OsString> {
     let mut args = Args::default();
     args.flags(&["--ro-bind", "/", "/"]);
     args.flags(&["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"]);
+    if let Some(egress) = egress {
+        args.flags(&["--ro-bind"]);
+        args.path(egress.proxy_dir);
+        args.flags(&[net::DIR_IN_BOX]);
+        // At its own path: a build run from a checkout under /tmp has it there.
+        args.bind("--ro-bind", egress.launcher);
+        for (name, value) in net::proxy_env() {
+            args.flags(&["--setenv", name, &value]);
+        }
+    }
     // Before the hidden locations, so one inside a visible folder stays hidden.
     for dir in &policy.visible {
         args.bind("--ro-bind", dir);
@@ -74,10 +97,8 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path) -> Vec<OsString> {
         "--unshare-ipc",
         "--unshare-uts",
         "--unshare-cgroup-try",
+        "--unshare-net",
     ]);
-    if !policy.network {
-        args.flags(&["--unshare-net"]);
-    }
     // No `--new-session`: the caller gives bubblewrap a session of its own (tool commands) that every
     // process of the box then shares, so Warden's process sweeps know them as the command's; the
     // seccomp filter refuses typing into a terminal (TIOCSTI) either way.
@@ -101,7 +122,15 @@ pub(super) fn launch(
     if argv.is_empty() {
         return Err(ContainError::Setup("no command".to_owned()));
     }
-    let mut args = arguments(policy, cwd);
+    let (proxy, launcher) = if policy.network {
+        let proxy = net::proxy_for(&policy.network_rules).map_err(ContainError::Setup)?;
+        (Some(proxy), Some(super::launcher::find().map_err(ContainError::Setup)?))
+    } else {
+        (None, None)
+    };
+    let egress =
+        proxy.as_ref().zip(launcher).map(|(proxy, launcher)| Egress { proxy_dir: proxy.dir(), launcher });
+    let mut args = arguments(policy, cwd, egress.as_ref());
     let mut fds = Vec::new();
     #[cfg(target_os = "linux")]
     {
@@ -112,8 +141,17 @@ pub(super) fn launch(
         fds.push(fd);
     }
     args.push("--".into());
+    if let Some(egress) = &egress {
+        args.push(egress.launcher.as_os_str().to_owned());
+        args.push("--proxy-socket".into());
+        args.push(Path::new(net::DIR_IN_BOX).join(net::proxy::SOCKET_NAME).into_os_string());
+        args.push("--port".into());
+        args.push(net::PORT_IN_BOX.to_string().into());
+        args.push("--".into());
+    }
     args.extend(argv.iter().cloned());
-    Ok(Launch { program: program.to_path_buf(), args, fds, contained: true, restriction: None })
+    let proxied = egress.is_some();
+    Ok(Launch { program: program.to_path_buf(), args, fds, contained: true, proxied, restriction: None })
 }
 
 #[derive(Default)]
@@ -153,6 +191,7 @@ mod tests {
             read_only: vec!["/srv/p/.git/hooks".into()],
             visible: vec![],
             network: false,
+            network_rules: Default::default(),
             home_known: true,
         }
     }
@@ -163,7 +202,7 @@ mod tests {
 
     #[test]
     fn the_project_is_writable_and_read_only_paths_come_after_it() {
-        let line = joined(&arguments(&policy(), Path::new("/srv/p/src")));
+        let line = joined(&arguments(&policy(), Path::new("/srv/p/src"), None));
         assert!(line.starts_with("--ro-bind / / "), "{line}");
         let project = line.find("--bind /srv/p /srv/p").expect("project bound");
         let hooks = line.find("--ro-bind /srv/p/.git/hooks /srv/p/.git/hooks").expect("hooks read-only");
@@ -178,10 +217,20 @@ mod tests {
     }
 
     #[test]
-    fn network_on_keeps_the_host_network() {
+    fn network_on_gets_the_proxy_and_never_the_host_network() {
         let mut p = policy();
         p.network = true;
-        assert!(!joined(&arguments(&p, Path::new("/"))).contains("--unshare-net"));
+        let egress = Egress {
+            proxy_dir: Path::new("/run/w/net-1"),
+            launcher: Path::new("/usr/lib/warden/warden-box"),
+        };
+        let line = joined(&arguments(&p, Path::new("/"), Some(&egress)));
+        assert!(line.contains("--unshare-net"), "{line}");
+        let tmp = line.find("--tmpfs /tmp").unwrap_or_else(|| panic!("{line}"));
+        let socket = line.find("--ro-bind /run/w/net-1 /tmp/.warden-net").unwrap_or_else(|| panic!("{line}"));
+        assert!(tmp < socket, "the socket's folder is mounted on the private /tmp: {line}");
+        assert!(line.contains("--setenv HTTPS_PROXY http://127.0.0.1:39281"), "{line}");
+        assert!(line.contains("--setenv no_proxy localhost,127.0.0.1,::1"), "{line}");
     }
 
     #[test]
@@ -190,7 +239,7 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let mut p = policy();
         p.project = PathBuf::from(OsStr::from_bytes(b"/tmp/a b\n\xff"));
-        let args = arguments(&p, &p.project.clone());
+        let args = arguments(&p, &p.project.clone(), None);
         assert!(args.iter().any(|a| a.as_bytes() == b"/tmp/a b\n\xff"));
     }
 }

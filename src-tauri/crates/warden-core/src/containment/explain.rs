@@ -61,6 +61,7 @@ mod tests {
             read_only: vec![],
             visible: vec![],
             network,
+            network_rules: Default::default(),
             home_known: true,
         }
     }

@@ -16,6 +16,8 @@ mod explain;
 mod hidden;
 #[cfg(target_os = "linux")]
 mod landlock;
+pub mod launcher;
+pub mod net;
 mod seatbelt;
 #[cfg(target_os = "linux")]
 mod seccomp;
@@ -44,8 +46,13 @@ pub struct BoxPolicy {
     /// Folders under the private `/tmp` (or `/var/tmp`) that the command still sees, read-only:
     /// where an MCP server's own program lives. Hidden locations inside them stay hidden.
     pub visible: Vec<PathBuf>,
-    /// Whether the command may use the network (TCP/UDP, anywhere, loopback included).
+    /// Whether the command may use the network. In bubblewrap's box that is through Warden's proxy
+    /// only ([`net`]): the public internet, and this machine or its networks where a rule names
+    /// them. The Landlock and Seatbelt boxes still give the host's network.
     pub network: bool,
+    /// What the proxy lets through for this box (bubblewrap): the user's and the project's
+    /// network rules.
+    pub network_rules: net::Rules,
     /// Whether the user's home was known when the box was drawn. Without it none of the home's
     /// secrets are in `hidden`, and [`launch_with`] builds no box.
     pub home_known: bool,
@@ -74,6 +81,7 @@ impl BoxPolicy {
             read_only,
             visible: Vec::new(),
             network: false,
+            network_rules: net::Rules::default(),
             home_known: home.is_some(),
         }
     }
@@ -209,6 +217,9 @@ pub struct Launch {
     pub fds: Vec<OwnedFd>,
     /// Whether the command runs contained (false when no mechanism works here).
     pub contained: bool,
+    /// Whether the box reaches out through this process's proxy ([`net::shared`]), which must then
+    /// run for as long as the box does.
+    pub proxied: bool,
     /// What the child applies to itself before exec (the Landlock fallback), prepared here.
     restriction: Option<std::sync::Arc<Restriction>>,
 }
@@ -311,6 +322,7 @@ pub fn launch_with(
                 args: args.to_vec(),
                 fds: Vec::new(),
                 contained: false,
+                proxied: false,
                 restriction: None,
             })
         }

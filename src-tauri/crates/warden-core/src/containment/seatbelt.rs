@@ -197,6 +197,7 @@ pub(super) fn probe() -> Mechanism {
         read_only: vec!["/private/var/empty".into()],
         visible: vec![],
         network: true,
+        network_rules: Default::default(),
         home_known: true,
     };
     let out = Command::new(&program)
@@ -224,7 +225,14 @@ pub(super) fn launch(program: &Path, policy: &BoxPolicy, argv: &[OsString]) -> R
     let mut args = profile(policy, &std::env::temp_dir()).arguments();
     args.push("--".into());
     args.extend(argv.iter().cloned());
-    Ok(Launch { program: program.to_path_buf(), args, fds: Vec::new(), contained: true, restriction: None })
+    Ok(Launch {
+        program: program.to_path_buf(),
+        args,
+        fds: Vec::new(),
+        contained: true,
+        proxied: false,
+        restriction: None,
+    })
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ fn policy() -> BoxPolicy {
         read_only: vec!["/srv/p/.git/hooks".into(), "/srv/p/.git/config".into()],
         visible: vec![],
         network: false,
+        network_rules: Default::default(),
         home_known: true,
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use warden_protocol::{Settings, ToolPermissions};
 
 use super::{Engine, SessionSpec};
-use crate::containment::BoxPolicy;
+use crate::containment::{net, BoxPolicy};
 use crate::scope::Scope;
 use crate::tool::TypedTool;
 use crate::tools::BashTool;
@@ -43,7 +43,13 @@ impl Engine {
     /// The box the project's commands (and its stdio MCP servers) run in: Warden's own files
     /// hidden (its settings, the keys' seal, conversations), with the project's own choices.
     pub(super) fn commands_box(&self, project: &Path, settings: &Settings) -> BoxPolicy {
-        let commands_box = BoxPolicy::for_project(project, &self.home.dirs());
+        let mut commands_box = BoxPolicy::for_project(project, &self.home.dirs());
+        let project_rules =
+            permissions(project, settings).map(|p| p.permission_rules.as_slice()).unwrap_or_default();
+        commands_box.network_rules = net::Rules {
+            resolve: net::resolve_from_env(),
+            ..net::Rules::from_permission_rules(settings.permission_rules.iter().chain(project_rules))
+        };
         match permissions(project, settings) {
             Some(perms) => commands_box.with_project_choices(
                 perms.network,

@@ -473,3 +473,35 @@ fn the_sandbox_status_shows_the_box_the_projects_sessions_get() {
     assert!(status.writable_caches.contains(&extra.display().to_string()), "{status:?}");
     assert!(engine.commands_box(&d.project, &settings).writable.contains(&extra));
 }
+
+#[test]
+fn the_users_and_the_projects_network_rules_reach_the_projects_box_and_no_other() {
+    use warden_protocol::{PermissionRule, RuleEffect};
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let rule = |effect, pattern: &str| PermissionRule {
+        effect,
+        tool: "network".to_owned(),
+        pattern: Some(pattern.to_owned()),
+    };
+    let mut settings =
+        Settings { permission_rules: vec![rule(RuleEffect::Allow, "crates.io")], ..Settings::default() };
+    settings.tool_permissions.insert(
+        d.project.to_string_lossy().into_owned(),
+        ToolPermissions {
+            permission_rules: vec![
+                rule(RuleEffect::Allow, "db.internal:5432"),
+                rule(RuleEffect::Deny, "*.evil.test"),
+            ],
+            ..ToolPermissions::default()
+        },
+    );
+    let parse = |p: &str| crate::containment::net::HostRule::parse(p).unwrap();
+    let rules = engine.commands_box(&d.project, &settings).network_rules;
+    assert_eq!(rules.allow, [parse("crates.io"), parse("db.internal:5432")]);
+    assert_eq!(rules.deny, [parse("*.evil.test")]);
+    let other = d.project.with_file_name("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let elsewhere = engine.commands_box(&other, &settings).network_rules;
+    assert_eq!(elsewhere.allow, [parse("crates.io")], "another project gets the user's rules only");
+}

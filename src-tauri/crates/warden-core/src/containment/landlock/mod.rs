@@ -112,6 +112,7 @@ pub(super) fn launch(
         // The scratch folder's lock, held by the command for as long as any of it runs.
         fds: vec![scratch.lock],
         contained: true,
+        proxied: false,
         restriction: Some(Arc::new(Restriction::new(ruleset, program))),
     })
 }

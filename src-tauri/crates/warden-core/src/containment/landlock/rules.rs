@@ -139,6 +139,7 @@ mod tests {
             read_only: vec![],
             visible: vec![],
             network: false,
+            network_rules: Default::default(),
             home_known: true,
         }
     }

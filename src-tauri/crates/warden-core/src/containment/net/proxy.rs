@@ -1,0 +1,182 @@
+//! Warden's egress proxy: the only way out of a box's private network. It listens on a unix socket
+//! in a private folder that boxes see read-only (the box's launcher bridges the box's loopback to
+//! it), speaks HTTP (`CONNECT` and plain requests) and SOCKS5 on the same socket, resolves names
+//! itself and connects only where [`Rules`] allow. It adds nothing to what passes (no credential,
+//! no header beyond `Connection: close` on plain HTTP) and records every decision.
+//!
+//! Blocking I/O on threads: a handful of connections per command, each a copy loop; a runtime
+//! would add nothing but a dependency on the caller's.
+
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::rules::{Refusal, Rules};
+use super::{http, socks};
+
+/// How long a client may take to say where it wants to go.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long the proxy tries one address.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How many decisions are kept for [`Proxy::decisions`].
+const KEPT: usize = 1000;
+/// The socket's name in the proxy's folder.
+pub const SOCKET_NAME: &str = "proxy.sock";
+
+/// One request the proxy answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub host: String,
+    pub port: u16,
+    /// `Ok` when it connected; else why not.
+    pub outcome: Result<(), String>,
+}
+
+/// What a proxy calls on each decision (`warden sandbox` prints refusals).
+pub type Report = dyn Fn(&Decision) + Send + Sync;
+
+pub(super) struct State {
+    rules: Rules,
+    log: Mutex<VecDeque<Decision>>,
+    report: Option<Box<Report>>,
+    stopped: AtomicBool,
+}
+
+/// A running proxy; it stops when dropped.
+pub struct Proxy {
+    dir: tempfile::TempDir,
+    shared: Arc<State>,
+}
+
+impl Proxy {
+    /// Start a proxy applying `rules`, calling `report` (if any) on each decision.
+    pub fn start(rules: Rules, report: Option<Box<Report>>) -> std::io::Result<Self> {
+        let dir = tempfile::Builder::new().prefix("warden-net-").tempdir()?;
+        let listener = UnixListener::bind(dir.path().join(SOCKET_NAME))?;
+        let shared = Arc::new(State {
+            rules,
+            log: Mutex::new(VecDeque::new()),
+            report,
+            stopped: AtomicBool::new(false),
+        });
+        let accepting = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("warden-proxy".into())
+            .spawn(move || accept(&listener, &accepting))?;
+        Ok(Self { dir, shared })
+    }
+
+    /// The folder holding the socket, to mount into a box.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn socket(&self) -> PathBuf {
+        self.dir.path().join(SOCKET_NAME)
+    }
+
+    /// The latest decisions, oldest first.
+    pub fn decisions(&self) -> Vec<Decision> {
+        self.shared.log.lock().map(|log| log.iter().cloned().collect()).unwrap_or_default()
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.shared.stopped.store(true, Ordering::SeqCst);
+        // Wakes the accepting thread, which then sees the flag.
+        let _ = UnixStream::connect(self.socket());
+    }
+}
+
+fn accept(listener: &UnixListener, shared: &Arc<State>) {
+    for client in listener.incoming() {
+        if shared.stopped.load(Ordering::SeqCst) {
+            return;
+        }
+        let Ok(client) = client else { continue };
+        let shared = Arc::clone(shared);
+        let spawned = std::thread::Builder::new().name("warden-proxy-conn".into()).spawn(move || {
+            if let Err(error) = serve(client, &shared) {
+                tracing::debug!(%error, "proxy connection ended");
+            }
+        });
+        if let Err(error) = spawned {
+            tracing::warn!(%error, "no thread for a proxy connection; it is dropped");
+        }
+    }
+}
+
+fn serve(mut client: UnixStream, shared: &State) -> std::io::Result<()> {
+    client.set_read_timeout(Some(HEAD_TIMEOUT))?;
+    let mut first = [0u8; 1];
+    client.read_exact(&mut first)?;
+    if first[0] == socks::VERSION {
+        socks::serve(client, shared)
+    } else {
+        http::serve(client, first[0], shared)
+    }
+}
+
+/// The proxy's one way to connect: the rules' addresses for `host:port`, tried in turn. Records
+/// the decision either way.
+pub(super) fn connect(shared: &State, host: &str, port: u16) -> Result<TcpStream, Refusal> {
+    let result =
+        shared.rules.addresses(host, port).and_then(|addresses| first_that_answers(host, &addresses));
+    let decision = Decision {
+        host: host.to_owned(),
+        port,
+        outcome: result.as_ref().map(|_| ()).map_err(ToString::to_string),
+    };
+    match &decision.outcome {
+        Ok(()) => tracing::info!(host, port, "proxy: connected"),
+        Err(why) => tracing::info!(host, port, why, "proxy: refused"),
+    }
+    if let Some(report) = &shared.report {
+        report(&decision);
+    }
+    if let Ok(mut log) = shared.log.lock() {
+        if log.len() == KEPT {
+            log.pop_front();
+        }
+        log.push_back(decision);
+    }
+    result
+}
+
+fn first_that_answers(host: &str, addresses: &[SocketAddr]) -> Result<TcpStream, Refusal> {
+    let mut last = String::from("no address");
+    for address in addresses {
+        match TcpStream::connect_timeout(address, CONNECT_TIMEOUT) {
+            Ok(stream) => return Ok(stream),
+            Err(error) => last = format!("{address}: {error}"),
+        }
+    }
+    Err(Refusal::Unreachable { host: host.to_owned(), why: last })
+}
+
+/// Copy both ways until both sides are done, passing each side's end on as a half-close.
+pub(super) fn splice(client: UnixStream, upstream: TcpStream) -> std::io::Result<()> {
+    client.set_read_timeout(None)?;
+    let (mut client_read, mut upstream_write) = (client.try_clone()?, upstream.try_clone()?);
+    let up = std::thread::Builder::new().name("warden-proxy-up".into()).spawn(move || {
+        let _ = std::io::copy(&mut client_read, &mut upstream_write);
+        let _ = upstream_write.shutdown(Shutdown::Write);
+    })?;
+    let (mut upstream_read, mut client_write) = (upstream, client);
+    let _ = std::io::copy(&mut upstream_read, &mut client_write);
+    let _ = client_write.shutdown(Shutdown::Write);
+    let _ = up.join();
+    Ok(())
+}
+
+/// Write all of `bytes`, then flush.
+pub(super) fn send(stream: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
+    stream.write_all(bytes)?;
+    stream.flush()
+}

@@ -1,0 +1,105 @@
+//! The box's network with the network allowed: a namespace of its own whose only way out is
+//! Warden's proxy. A server on this machine's loopback stands in for a registry (given a name
+//! through the proxy's resolver map, not through the box); a host abstract socket stands in for an
+//! X server or a session bus. Each reached-or-not is proven outside the box: the server counts its
+//! connections, the listener's queue stays empty.
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::os::linux::net::SocketAddrExt;
+use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use warden_core::containment::net::{self, HostRule, Rules};
+
+use super::{boxed, text, tree};
+
+/// An HTTP server on this machine's loopback answering `from-host` to every request; its port and
+/// how many requests reached it.
+fn registry() -> (u16, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("listener");
+    let port = listener.local_addr().expect("addr").port();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&hits);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let mut stream = stream;
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).is_ok_and(|n| n == 1) {
+                head.push(byte[0]);
+            }
+            let _ = stream.write_all(b"HTTP/1.0 200 OK\r\nContent-Length: 9\r\n\r\nfrom-host");
+        }
+    });
+    (port, hits)
+}
+
+fn rules(allow: &[&str]) -> Rules {
+    Rules {
+        allow: allow.iter().map(|h| HostRule::parse(h).expect("host rule")).collect(),
+        deny: Vec::new(),
+        resolve: vec![("registry.test".to_owned(), "127.0.0.1".parse().expect("ip"))],
+    }
+}
+
+pub(super) fn network_on_goes_through_the_proxy_only() {
+    let t = tree();
+    let (port, hits) = registry();
+    let mut policy = t.policy();
+    policy.network = true;
+    policy.network_rules = rules(&["registry.test"]);
+    let script = format!(
+        "curl -sS -m 5 http://registry.test:{port}/plain; echo; \
+         curl -sS -m 5 --proxytunnel http://registry.test:{port}/tunnel; echo; \
+         curl -sS -m 5 --proxy socks5h://127.0.0.1:{socks}/ http://registry.test:{port}/socks; echo; \
+         curl -sS -m 3 --noproxy '*' http://127.0.0.1:{port}/direct || echo direct-refused",
+        socks = net::PORT_IN_BOX
+    );
+    let out = boxed(&policy, &script);
+    let seen = text(&out.stdout);
+    assert_eq!(
+        seen.matches("from-host").count(),
+        3,
+        "plain, CONNECT and SOCKS through the proxy: {seen}{}",
+        text(&out.stderr)
+    );
+    assert!(seen.contains("direct-refused"), "the box reached this machine's loopback directly: {seen}");
+    assert_eq!(hits.load(Ordering::SeqCst), 3, "only the proxy's connections reached the server");
+    let proxy = net::proxy_for(&policy.network_rules).expect("the box's proxy");
+    let logged: Vec<_> =
+        proxy.decisions().into_iter().filter(|d| d.host == "registry.test" && d.port == port).collect();
+    assert_eq!(logged.len(), 3, "the proxy's log has each request: {logged:?}");
+    assert!(logged.iter().all(|d| d.outcome.is_ok()));
+
+    // The same name without its rule: refused by the proxy, in words, and never reached.
+    policy.network_rules = rules(&[]);
+    let refused = boxed(&policy, &format!("curl -sS -m 5 http://registry.test:{port}/; curl -sS -m 5 http://169.254.169.254/latest/meta-data/"));
+    let said = text(&refused.stdout);
+    assert!(said.contains("registry.test resolves only to a loopback address"), "{said}");
+    assert!(said.contains("a link-local address (cloud metadata services live there)"), "{said}");
+    assert_eq!(hits.load(Ordering::SeqCst), 3, "a refused request reached the server");
+}
+
+pub(super) fn host_abstract_sockets_are_unreachable_with_the_network() {
+    let t = tree();
+    // Where an X server (`@/tmp/.X11-unix/X0`) or a session bus at an abstract address listens.
+    let name = format!("warden-test-abstract-{}", std::process::id());
+    let address = SocketAddr::from_abstract_name(name.as_bytes()).expect("abstract address");
+    let listener = UnixListener::bind_addr(&address).expect("abstract listener");
+    listener.set_nonblocking(true).expect("nonblocking");
+    // The control: from here it is reachable.
+    UnixStream::connect_addr(&address).expect("the listener answers outside the box");
+    assert!(listener.accept().is_ok());
+
+    let mut policy = t.policy();
+    policy.network = true;
+    let script = format!(
+        "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(\"\\0{name}\"); print(\"CONNECTED\")'"
+    );
+    let out = boxed(&policy, &script);
+    assert!(!text(&out.stdout).contains("CONNECTED"), "{}", text(&out.stderr));
+    assert!(listener.accept().is_err(), "a boxed command with the network reached a host abstract socket");
+}
