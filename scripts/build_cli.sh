@@ -7,4 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../src-tauri"
 cargo build --release --locked -q -p warden-cli --bin warden-engine
+# The first program of every box with the network (bridges the box's loopback to Warden's proxy).
+cargo build --release --locked -q -p warden-box
 cargo rustc --release --locked -q -p warden-cli --bin warden -- -C target-feature=+crt-static

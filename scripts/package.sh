@@ -34,14 +34,17 @@ log "building the warden command line $VERSION (release)"
 bash scripts/build_cli.sh
 
 # What this build adds to tauri.conf.json: the command line (the small `warden` front in /usr/bin and
-# the engine it hands commands to, where the front looks for it), and the update settings.
+# the engine it hands commands to, where the front looks for it), the launcher of boxes with the
+# network (`warden-box`, where the window and the engine look for it), and the update settings.
 # The packages are signed below, once recompressed: not by the bundler.
 CONFIG=$(
-  CLI="$TARGET_DIR/release/warden" ENGINE="$TARGET_DIR/release/warden-engine" LICENCE="$ROOT/LICENSE" python3 - <<'EOF'
+  CLI="$TARGET_DIR/release/warden" ENGINE="$TARGET_DIR/release/warden-engine" BOX="$TARGET_DIR/release/warden-box" \
+    LICENCE="$ROOT/LICENSE" python3 - <<'EOF'
 import json, os
 files = {
     "/usr/bin/warden": os.environ["CLI"],
     "/usr/lib/warden/warden-engine": os.environ["ENGINE"],
+    "/usr/lib/warden/warden-box": os.environ["BOX"],
     "/usr/share/doc/warden/copyright": os.environ["LICENCE"],
 }
 config = {

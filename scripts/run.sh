@@ -15,7 +15,7 @@ log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 exec_cli() {
   log "building warden (the command line)"
-  (cd src-tauri && cargo build --release --locked -q -p warden-cli)
+  (cd src-tauri && cargo build --release --locked -q -p warden-cli -p warden-box)
   exec "${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}/release/warden" exec "$@"
 }
 
@@ -29,7 +29,8 @@ if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   log "building the web UI"
   npm run --silent build
   log "building the app, release (the first build takes several minutes)"
-  (cd src-tauri && cargo build --release --locked -p warden-desktop --features custom-protocol)
+  (cd src-tauri && cargo build --release --locked -p warden-desktop --features custom-protocol &&
+    cargo build --release --locked -q -p warden-box)
   log "starting Warden"
   exec "${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}/release/warden-desktop"
 fi

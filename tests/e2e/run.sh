@@ -35,6 +35,8 @@ if [[ "${E2E_SKIP_BUILD:-0}" != 1 ]]; then
   npm run build
   cd "$ROOT/src-tauri"
   cargo build -p warden-desktop --features custom-protocol
+  # The launcher of boxes with the network, found beside the app.
+  cargo build -p warden-box
 fi
 [[ -x "$APP" ]] || { echo "e2e: $APP not built" >&2; exit 2; }
 

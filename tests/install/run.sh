@@ -106,6 +106,8 @@ check "warden sandbox refuses a write outside the project (/usr is read-only in 
   bash -c '! /usr/bin/warden sandbox --project "$1" -- sh -c "echo x > /usr/warden-install-canary" 2>/dev/null && [ ! -e /usr/warden-install-canary ]' _ "$BOXED"
 check "a write to the box's own /tmp does not reach the disk" \
   bash -c '/usr/bin/warden sandbox --project "$1" -- sh -c "echo x > \"$2/outside\""; [ ! -e "$2/outside" ]' _ "$BOXED" "$WORK"
+check "a box with the network starts with its launcher (/usr/lib/warden/warden-box), Warden's proxy named in it" \
+  bash -c '[ "$(/usr/bin/warden sandbox --project "$1" --network -- sh -c "echo \$HTTPS_PROXY")" = http://127.0.0.1:39281 ]' _ "$BOXED"
 check "the desktop app is /usr/bin/warden-desktop" test -x /usr/bin/warden-desktop
 DESKTOP=$(grep -E '^/usr/share/applications/.*\.desktop$' "$WORK/files.txt" | head -1)
 check "a menu entry that starts warden-desktop with its icon" \
