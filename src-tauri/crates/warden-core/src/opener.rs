@@ -1,7 +1,8 @@
 //! Opening a web page in the user's browser, or a file of the project in the user's own app for it:
 //! the platform's "open with the default application" program (`xdg-open`, `open`;
 //! `WARDEN_OPENER` names another: a desktop without xdg-utils, or a test that records what it was
-//! asked), started with the credential-stripped environment and reaped off the async threads.
+//! asked), started with the credential-stripped environment plus the display and the session bus
+//! (`sandbox::env::opener_env`), and reaped off the async threads.
 //! Callers check what they open first: an address is http or https only, a file is one Warden
 //! chose (an instruction file in use), never a path the webview made up.
 
@@ -41,7 +42,7 @@ fn start(what: &OsStr) -> std::io::Result<()> {
     let mut child = Command::new(opener_program())
         .arg(what)
         .env_clear()
-        .envs(crate::sandbox::env::child_env())
+        .envs(crate::sandbox::env::opener_env())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

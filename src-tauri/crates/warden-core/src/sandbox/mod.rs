@@ -18,6 +18,7 @@ mod judge_budget;
 mod open;
 mod options;
 pub mod path;
+mod secret_values;
 pub(crate) mod secrets;
 mod shell_words;
 #[cfg(test)]

@@ -81,6 +81,41 @@ async fn credentials_are_not_in_the_child_environment() {
 }
 
 #[tokio::test]
+async fn a_boxed_command_gets_neither_the_desktop_session_nor_secret_shaped_values() {
+    // As a desktop session gives them to Warden: the X server, the compositor, the session bus
+    // (the keychain is one call away on it), the agents; and a token under a name without a marker.
+    let warden_env = [
+        ("DISPLAY", ":77"),
+        ("WAYLAND_DISPLAY", "wayland-77"),
+        ("XAUTHORITY", "/home/u/.Xauthority-77"),
+        ("DBUS_SESSION_BUS_ADDRESS", "unix:abstract=/tmp/dbus-77"),
+        ("SSH_AUTH_SOCK", "/tmp/ssh-77/agent.1"),
+        ("GPG_AGENT_INFO", "/tmp/gpg-77:0:1"),
+        ("DEPLOY_HOOK", "https://hooks.slack.com/services/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"),
+        ("BILLING", "sk_live_a1B2c3D4e5F6g7H8i9J0k1L2m3N4"),
+        ("PLAIN_TEST_VAR", "visible"),
+    ];
+    let test = "a_boxed_command_gets_neither_the_desktop_session_nor_secret_shaped_values";
+    if !warden_testkit::rerun_with_env(module_path!(), test, &warden_env) {
+        return;
+    }
+    let mechanism = warden_core::containment::mechanism();
+    assert!(mechanism.is_contained(), "this test needs the sandbox: {}", mechanism.describe());
+    let env = TestEnv::new();
+    let home = env.outside.path().join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    let policy = warden_core::containment::BoxPolicy::with_home(&env.root(), Some(&home), &[]);
+    let ctx = env.ctx.clone().with_commands_box(Some(std::sync::Arc::new(policy)));
+    let out = env.call_with("bash", json!({"command": "env"}), ctx).await;
+    assert_ok(&out);
+    for leak in ["DISPLAY", "XAUTHORITY", "DBUS_SESSION", "SSH_AUTH_SOCK", "GPG_AGENT", "LEAK", "sk_live_"] {
+        assert!(!out.content.contains(leak), "{leak} reached the boxed command:\n{}", out.content);
+    }
+    assert!(out.content.contains("PLAIN_TEST_VAR=visible"), "{}", out.content);
+    assert_eq!(meta(&out, "contained"), &json!(true), "{}", out.content);
+}
+
+#[tokio::test]
 async fn timeout_kills_the_whole_process_group() {
     let env = TestEnv::new();
     let pid_file = env.path("grandchild.pid");
