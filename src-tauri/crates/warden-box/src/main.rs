@@ -32,9 +32,12 @@ fn main() -> ExitCode {
         Ok(listeners) => listeners,
         Err(message) => return fail(&message),
     };
+    // Taken before the fork: the command may have ended, and the bridge been given another parent,
+    // before the bridge asks who its parent is.
+    let command = nix::unistd::getpid();
     match fork() {
         Ok(Fork::Bridge) => {
-            if let Err(message) = follow_the_command() {
+            if let Err(message) = follow_the_command(command) {
                 return fail(&message);
             }
             bridge(listeners, &request.socket);
@@ -108,14 +111,13 @@ fn fork() -> Result<Fork, String> {
     }
 }
 
-/// In the bridge: die with the command (the parent), and leave the terminal's keys to it.
+/// In the bridge: die with the command (`command`, the parent), and leave the terminal's keys to it.
 #[allow(unsafe_code)]
-fn follow_the_command() -> Result<(), String> {
+fn follow_the_command(command: nix::unistd::Pid) -> Result<(), String> {
     use nix::sys::signal::{signal, SigHandler, Signal};
-    let parent = nix::unistd::getppid();
     nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(|e| format!("PR_SET_PDEATHSIG: {e}"))?;
     // The command may have ended before the line above: then this process has another parent.
-    if nix::unistd::getppid() != parent {
+    if nix::unistd::getppid() != command {
         std::process::exit(0);
     }
     // The command's output pipes are not the bridge's: a reader waiting for their end must not
