@@ -55,6 +55,7 @@ in_every_box!(
     work_inside_the_project_is_allowed,
     writes_outside_the_project_are_refused_every_way,
     secrets_are_hidden,
+    other_agents_tokens_histories_and_the_x_cookie_are_hidden,
     no_network_not_even_loopback,
     unix_sockets_outside_are_unreachable,
     processes_outside_are_unkillable_and_closed,
@@ -75,8 +76,18 @@ only_in_bubblewrap!(
 #[path = "containment/network.rs"]
 mod network;
 use network::{
+    docker_desktops_socket_is_out_of_reach_of_a_box_with_the_network,
     host_abstract_sockets_are_unreachable_with_the_network, network_on_goes_through_the_proxy_only,
+    pip_installs_through_the_proxy_from_an_allowed_registry_only,
 };
+only_in_bubblewrap!(
+    pip_installs_through_the_proxy_from_an_allowed_registry_only,
+    "the Landlock fallback gives a command with the network the host's network; its proxy is not built yet"
+);
+only_in_bubblewrap!(
+    docker_desktops_socket_is_out_of_reach_of_a_box_with_the_network,
+    "Landlock has no rule for connect: a unix socket under a hidden folder is still connectable"
+);
 only_in_bubblewrap!(
     network_on_goes_through_the_proxy_only,
     "the Landlock fallback gives a command with the network the host's network; its proxy is not built yet"
@@ -137,7 +148,9 @@ struct Tree {
 const CANARY: &str = "canary: untouched\n";
 
 fn tree() -> Tree {
-    let root = tempfile::tempdir().expect("temp dir");
+    // On the real file system, not under /tmp: bubblewrap gives the box a private /tmp, where
+    // a home, its secrets and a folder outside the project would be absent for that reason alone.
+    let root = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
     let base = std::fs::canonicalize(root.path()).expect("canonical");
     let (project, outside, home) = (base.join("project"), base.join("outside"), base.join("home"));
     for dir in [&project, &outside, &home.join(".ssh"), &home.join(".aws")] {
@@ -252,6 +265,48 @@ fn secrets_are_hidden() {
         assert!(!seen.contains(canary), "{canary:?} visible inside the box: {seen}");
     }
     assert!(t.home.join(".ssh/id_ed25519").exists(), "hidden, not deleted");
+}
+
+/// The credential stores the red team read from a box, each a canary file under the home.
+const MORE_SECRETS: &[&str] = &[
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".config/github-copilot/hosts.json",
+    ".cache/huggingface/token",
+    ".gem/credentials",
+    ".pulumi/credentials.json",
+    ".config/rclone/rclone.conf",
+    ".s3cfg",
+    ".boto",
+    ".oci/config",
+    ".gradle/gradle.properties",
+    ".m2/settings.xml",
+    ".config/Code/User/globalStorage/state.vscdb",
+    ".Xauthority",
+    ".bash_history",
+    ".zsh_history",
+    ".python_history",
+    ".local/share/dev.warden.app/localstorage.sqlite3",
+];
+
+fn other_agents_tokens_histories_and_the_x_cookie_are_hidden() {
+    let t = tree();
+    for (i, relative) in MORE_SECRETS.iter().enumerate() {
+        let path = t.home.join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, format!("STORE-CANARY-{i}")).expect("canary");
+    }
+    // Listed after the files exist: the box hides what is there when it is drawn.
+    let script: String = MORE_SECRETS.iter().map(|r| format!("cat {}/{r}; ", t.home.display())).collect();
+    let out = boxed(&t.policy(), &script);
+    let seen = text(&out.stdout);
+    let visible: Vec<&str> = MORE_SECRETS
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| seen.contains(&format!("STORE-CANARY-{i}")))
+        .map(|(_, relative)| *relative)
+        .collect();
+    assert!(visible.is_empty(), "readable in the box: {visible:?}");
 }
 
 fn no_network_not_even_loopback() {

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use crate::sandbox::secrets::rule_for;
 
 /// Secret locations under the user's home: keys, cloud and registry credentials, keyrings,
-/// password stores and browser profiles.
+/// password stores, browser profiles, other agents' tokens, shell histories, the X cookie and the
+/// window's web storage. A list of what to take away from a home the box otherwise shows; the
+/// box issue's home that shows only toolchains replaces it.
 const HOME_SECRETS: &[&str] = &[
     ".ssh",
     ".aws",
@@ -14,6 +16,9 @@ const HOME_SECRETS: &[&str] = &[
     ".azure",
     ".kube",
     ".docker/config.json",
+    // Docker Desktop's daemon socket (a command that reaches it runs containers as the user).
+    ".docker/run",
+    ".docker/desktop",
     ".netrc",
     ".git-credentials",
     ".npmrc",
@@ -38,6 +43,39 @@ const HOME_SECRETS: &[&str] = &[
     ".config/microsoft-edge",
     ".config/vivaldi",
     "snap/firefox",
+    // Other agents' and tools' tokens.
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".config/github-copilot",
+    ".cache/huggingface/token",
+    ".huggingface/token",
+    ".gem/credentials",
+    ".pulumi/credentials.json",
+    ".config/rclone/rclone.conf",
+    ".s3cfg",
+    ".boto",
+    ".oci",
+    ".gradle/gradle.properties",
+    ".m2/settings.xml",
+    ".m2/settings-security.xml",
+    ".config/Code/User/globalStorage/state.vscdb",
+    ".Xauthority",
+    ".ICEauthority",
+    // Shell and REPL histories: the commands the user typed, tokens pasted on a command line among them.
+    ".bash_history",
+    ".zsh_history",
+    ".histfile",
+    ".local/share/fish/fish_history",
+    ".python_history",
+    ".node_repl_history",
+    ".psql_history",
+    ".mysql_history",
+    ".sqlite_history",
+    ".irb_history",
+    ".lesshst",
+    // The window's own web storage (WebKitGTK keeps it under the app's identifier).
+    ".local/share/dev.warden.app",
+    ".cache/dev.warden.app",
 ];
 
 /// Sockets of services outside the box a command could drive: Docker's daemon.

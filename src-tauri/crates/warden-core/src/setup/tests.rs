@@ -91,8 +91,9 @@ async fn a_home_inside_the_project_is_refused() {
     assert!(error.is_usage());
 }
 
-/// The project's sandbox choices reach its commands: with the network allowed in Settings, a
-/// command reaches a loopback listener unasked in Autonomous; without, it cannot.
+/// The project's sandbox choices reach its commands: with the network allowed in Settings (and a
+/// rule naming this machine's listener, which the proxy otherwise refuses), a command reaches it
+/// through the proxy unasked in Autonomous; without, it cannot.
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn the_projects_network_choice_reaches_its_commands() {
@@ -102,7 +103,8 @@ async fn the_projects_network_choice_reaches_its_commands() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
-    let command = format!("python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), 2)'");
+    // `--noproxy ''`: through the proxy although the box's NO_PROXY names its own loopback.
+    let command = format!("curl -s -m 2 --noproxy '' http://127.0.0.1:{port}/; true");
     for network in [false, true] {
         let d = dirs();
         let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
@@ -112,6 +114,11 @@ async fn the_projects_network_choice_reaches_its_commands() {
             ToolPermissions {
                 allowed_tools: Some(vec!["bash".into()]),
                 network,
+                permission_rules: vec![warden_protocol::PermissionRule {
+                    effect: warden_protocol::RuleEffect::Allow,
+                    tool: "network".into(),
+                    pattern: Some(format!("127.0.0.1:{port}")),
+                }],
                 ..ToolPermissions::default()
             },
         );

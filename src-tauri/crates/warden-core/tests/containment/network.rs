@@ -103,3 +103,125 @@ pub(super) fn host_abstract_sockets_are_unreachable_with_the_network() {
     assert!(!text(&out.stdout).contains("CONNECTED"), "{}", text(&out.stderr));
     assert!(listener.accept().is_err(), "a boxed command with the network reached a host abstract socket");
 }
+
+/// A Python package index on this machine's loopback (`python3 -m http.server` over a folder
+/// holding one wheel the test builds), its port, and the server's request log.
+struct Index {
+    _dir: tempfile::TempDir,
+    server: std::process::Child,
+    port: u16,
+}
+
+impl Index {
+    fn start() -> Self {
+        let dir = tempfile::tempdir().expect("index dir");
+        let files = dir.path().join("files");
+        let project = dir.path().join("simple/demo-pkg");
+        std::fs::create_dir_all(&files).expect("files");
+        std::fs::create_dir_all(&project).expect("simple");
+        let wheel = files.join("demo_pkg-1.0-py3-none-any.whl");
+        let built = std::process::Command::new("python3")
+            .arg("-c")
+            .arg(
+                "import sys, zipfile\n\
+                 with zipfile.ZipFile(sys.argv[1], 'w') as z:\n\
+                 \x20   z.writestr('demo_pkg/__init__.py', 'VALUE = \"installed through the proxy\"\\n')\n\
+                 \x20   z.writestr('demo_pkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: demo-pkg\\nVersion: 1.0\\n')\n\
+                 \x20   z.writestr('demo_pkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: warden-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
+                 \x20   z.writestr('demo_pkg-1.0.dist-info/RECORD', '')\n",
+            )
+            .arg(&wheel)
+            .status()
+            .expect("python3");
+        assert!(built.success(), "the wheel was not built");
+        std::fs::write(
+            project.join("index.html"),
+            "<html><body><a href=\"/files/demo_pkg-1.0-py3-none-any.whl\">demo_pkg-1.0-py3-none-any.whl</a></body></html>\n",
+        )
+        .expect("index");
+        let mut server = std::process::Command::new("python3")
+            .args(["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory"])
+            .arg(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("http.server");
+        let mut line = String::new();
+        let stdout = server.stdout.take().expect("stdout");
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).expect("its first line");
+        // "Serving HTTP on 127.0.0.1 port 40123 (http://127.0.0.1:40123/) ..."
+        let port = line
+            .split_whitespace()
+            .skip_while(|w| *w != "port")
+            .nth(1)
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        Self { _dir: dir, server, port }
+    }
+}
+
+impl Drop for Index {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+pub(super) fn pip_installs_through_the_proxy_from_an_allowed_registry_only() {
+    let t = tree();
+    let index = Index::start();
+    let port = index.port;
+    let mut policy = t.policy();
+    policy.network = true;
+    policy.network_rules = Rules {
+        resolve: vec![("pypi.test".to_owned(), "127.0.0.1".parse().expect("ip"))],
+        ..Rules::default()
+    };
+    let install = format!(
+        "python3 -m venv .venv && .venv/bin/pip install --no-cache-dir --disable-pip-version-check -q \
+         --index-url http://pypi.test:{port}/simple/ --trusted-host pypi.test demo-pkg && \
+         .venv/bin/python -c 'import demo_pkg; print(demo_pkg.VALUE)'"
+    );
+    // Without a rule the name resolves to this machine: pip gets the proxy's refusal.
+    let refused = boxed(&policy, &install);
+    assert!(!refused.status.success(), "{}", text(&refused.stdout));
+    let proxy = net::proxy_for(&policy.network_rules).expect("the box's proxy");
+    assert!(
+        proxy.decisions().iter().any(|d| d.host == "pypi.test" && d.outcome.is_err()),
+        "the proxy's log has the refused request: {:?}",
+        proxy.decisions()
+    );
+
+    policy.network_rules.allow = vec![HostRule::parse(&format!("pypi.test:{port}")).expect("rule")];
+    let out = boxed(&policy, &install);
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "installed through the proxy",
+        "pip did not install through the proxy: {}",
+        text(&out.stderr)
+    );
+    let proxy = net::proxy_for(&policy.network_rules).expect("the box's proxy");
+    assert!(
+        proxy.decisions().iter().any(|d| d.host == "pypi.test" && d.port == port && d.outcome.is_ok()),
+        "the proxy's log has pip's requests: {:?}",
+        proxy.decisions()
+    );
+}
+
+pub(super) fn docker_desktops_socket_is_out_of_reach_of_a_box_with_the_network() {
+    let t = tree();
+    let dir = t.home.join(".docker/run");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let path = dir.join("docker.sock");
+    let listener = UnixListener::bind(&path).expect("the daemon's socket");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let mut policy = t.policy();
+    policy.network = true;
+    let script = format!(
+        "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(\"{}\"); print(\"CONNECTED\")'",
+        path.display()
+    );
+    let out = boxed(&policy, &script);
+    assert!(!text(&out.stdout).contains("CONNECTED"), "{}", text(&out.stderr));
+    assert!(listener.accept().is_err(), "a boxed command with the network reached Docker Desktop's socket");
+}

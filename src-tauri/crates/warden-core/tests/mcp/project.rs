@@ -388,6 +388,9 @@ async fn a_project_server_runs_in_the_agents_box_without_the_projects_network() 
     std::fs::write(&canary, "untouched").unwrap();
     let inside = place.project.join("written-by-the-server.txt");
     let connect = json!({"host": "127.0.0.1", "port": port});
+    // With the network a box's way out is Warden's proxy, on the box's own loopback; this machine's
+    // loopback (the listener) is never reached directly, network or not.
+    let proxy = json!({"host": "127.0.0.1", "port": warden_core::containment::net::PORT_IN_BOX});
     let write = |path: &std::path::Path| json!({"path": path, "text": "owned"});
 
     // The project's network is off (its default): the server's own code gets none, whatever its
@@ -396,6 +399,8 @@ async fn a_project_server_runs_in_the_agents_box_without_the_projects_network() 
     let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", connect.clone()).await;
     assert_eq!(accepted(&listener), 0, "a project's server reached a loopback listener: {said}");
     assert!(said.starts_with("refused"), "{said}");
+    let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", proxy.clone()).await;
+    assert!(said.starts_with("refused"), "a project's server got the proxy: {said}");
     let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__write", write(&canary)).await;
     assert!(said.starts_with("refused"), "{said}");
     assert_eq!(std::fs::read_to_string(&canary).unwrap(), "untouched");
@@ -407,8 +412,10 @@ async fn a_project_server_runs_in_the_agents_box_without_the_projects_network() 
     // The same program as the user's own entry keeps what its entry says: the network.
     let own: McpServerConfig = serde_json::from_value(probe()).unwrap();
     let own = BTreeMap::from([("mine".to_owned(), own)]);
+    let (said, _) = call(&place, own.clone(), "mcp__mine__connect", proxy.clone()).await;
+    assert_eq!(said, "connected", "the user's server has the proxy");
     let (said, _) = call(&place, own.clone(), "mcp__mine__connect", connect.clone()).await;
-    assert_eq!((said.as_str(), accepted(&listener)), ("connected", 1));
+    assert_eq!(accepted(&listener), 0, "the user's server reached this machine's loopback directly: {said}");
     let (said, _) = call(&place, own, "mcp__mine__write", write(&canary)).await;
     assert!(said.starts_with("refused"), "the user's server is boxed too: {said}");
     assert_eq!(std::fs::read_to_string(&canary).unwrap(), "untouched");
@@ -420,14 +427,14 @@ async fn a_project_server_runs_in_the_agents_box_without_the_projects_network() 
     let network = ToolPermissions { network: true, ..ToolPermissions::default() };
     settings.tool_permissions.insert(place.project.to_string_lossy().into_owned(), network.clone());
     place.engine.save_settings(settings).unwrap();
-    let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", connect.clone()).await;
-    assert_eq!((said.as_str(), accepted(&listener)), ("connected", 1));
+    let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", proxy.clone()).await;
+    assert_eq!(said, "connected", "the project's server has the proxy as its commands do");
     // Switched off again while the server runs: the next use starts it in the new box.
     let mut settings = place.engine.settings();
     settings.tool_permissions.clear();
     place.engine.save_settings(settings).unwrap();
-    let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", connect.clone()).await;
-    assert_eq!(accepted(&listener), 0, "a running project server kept the network: {said}");
+    let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", proxy.clone()).await;
+    assert!(said.starts_with("refused"), "a running project server kept the network: {said}");
     place.engine.close_mcp_servers().await;
     let mut settings = place.engine.settings();
     settings.tool_permissions.insert(place.project.to_string_lossy().into_owned(), network);
@@ -435,8 +442,9 @@ async fn a_project_server_runs_in_the_agents_box_without_the_projects_network() 
     let mut quiet = probe();
     quiet["network"] = json!(false);
     approve_file(&place, json!({ "probe": quiet }));
+    let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", proxy).await;
+    assert!(said.starts_with("refused"), "{said}");
     let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", connect).await;
     assert_eq!(accepted(&listener), 0, "{said}");
-    assert!(said.starts_with("refused"), "{said}");
     place.engine.close_mcp_servers().await;
 }
