@@ -68,6 +68,11 @@ only_in_bubblewrap!(
     "Landlock has no PID namespace: /proc lists every process of the machine"
 );
 only_in_bubblewrap!(
+    git_metadata_cannot_be_moved_aside_and_git_still_works,
+    "Landlock cannot pin .git or keep its code-running parts read-only: the rights git needs to \
+     create its lock files in .git reach them too"
+);
+only_in_bubblewrap!(
     git_hooks_and_config_stay_read_only,
     "Landlock cannot keep .git/hooks and .git/config read-only: \
      the rights git needs to create its lock files in .git reach them too"
@@ -393,6 +398,48 @@ fn git_hooks_and_config_stay_read_only() {
     assert!(!t.project.join(".git/hooks/pre-commit").exists(), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(t.project.join(".git/config")).ok().as_deref(), Some("[core]\n"));
     assert!(t.project.join(".git/description").exists(), "the rest of .git stays writable");
+}
+
+/// The red team's ways around read-only hooks — `.git` renamed and replaced, husky's hooks folder
+/// (`core.hooksPath`, git-ignored), `info/` — each fail, and ordinary git work still works.
+fn git_metadata_cannot_be_moved_aside_and_git_still_works() {
+    let t = tree();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.email=t@example.test", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(&t.project)
+            .env("HOME", &t.home)
+            .output()
+            .expect("git");
+        assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    git(&["add", "main.c"]);
+    git(&["commit", "-qm", "first"]);
+    std::fs::create_dir_all(t.project.join(".husky/_")).expect("husky");
+    git(&["config", "core.hooksPath", ".husky/_"]);
+    std::fs::create_dir_all(t.project.join(".git/info")).expect("info");
+    let id = "-c user.email=t@example.test -c user.name=t";
+    let out = boxed(
+        &t.policy(),
+        &format!(
+            "mv .git .git-orig; mkdir -p .git-new/hooks; mv .git-new .git; \
+             printf '#!/bin/sh\\ntouch PWNED\\n' > .husky/_/pre-commit; chmod +x .husky/_/pre-commit; \
+             echo '*.c filter=evil' > .git/info/attributes; \
+             git {id} commit --allow-empty -qm second && echo COMMITTED; \
+             git {id} checkout -qb feature && echo CHECKED-OUT; \
+             echo change > main.c && git {id} stash -q && echo STASHED"
+        ),
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(t.project.join(".git/HEAD").is_file() && !t.project.join(".git-orig").exists(), "{stderr}");
+    assert!(!t.project.join(".husky/_/pre-commit").exists(), "husky's hooks folder was writable: {stderr}");
+    assert!(!t.project.join(".git/info/attributes").exists(), "{stderr}");
+    assert!(!t.project.join("PWNED").exists(), "a hook ran");
+    for done in ["COMMITTED", "CHECKED-OUT", "STASHED"] {
+        assert!(stdout.contains(done), "{done} missing: {stdout}{stderr}");
+    }
 }
 
 fn a_daemon_does_not_outlive_its_command() {

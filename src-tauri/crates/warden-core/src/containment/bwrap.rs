@@ -79,6 +79,10 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, egress: Option<&Egress>)
         args.bind("--bind", dir);
     }
     args.bind("--bind", &policy.project);
+    // Writable where they are, and not to be renamed or replaced: a mount point cannot be.
+    for path in &policy.pinned {
+        args.bind("--bind", path);
+    }
     // After the binds, so a hidden or read-only path inside a writable folder is covered.
     for path in &policy.hidden {
         if path.is_dir() {
@@ -189,6 +193,7 @@ mod tests {
             writable: vec!["/home/u/.cargo/registry".into()],
             hidden: vec![],
             read_only: vec!["/srv/p/.git/hooks".into()],
+            pinned: vec![],
             visible: vec![],
             network: false,
             network_rules: Default::default(),

@@ -59,6 +59,7 @@ mod tests {
             writable: vec![],
             hidden: vec![],
             read_only: vec![],
+            pinned: vec![],
             visible: vec![],
             network,
             network_rules: Default::default(),

@@ -13,6 +13,7 @@
 
 mod bwrap;
 mod explain;
+mod git_metadata;
 mod hidden;
 #[cfg(target_os = "linux")]
 mod landlock;
@@ -41,8 +42,12 @@ pub struct BoxPolicy {
     /// Locations that look empty inside the box: secret folders and files, Warden's own home, the
     /// session's sockets.
     pub hidden: Vec<PathBuf>,
-    /// Paths inside writable folders that stay read-only (`.git/hooks`, `.git/config`).
+    /// Paths inside writable folders that stay read-only (the code-running parts of `.git`, see
+    /// [`git_metadata`]).
     pub read_only: Vec<PathBuf>,
+    /// Folders inside the project that cannot be renamed or replaced (the `.git` folder), though
+    /// what is in them stays writable (bubblewrap binds them onto themselves).
+    pub pinned: Vec<PathBuf>,
     /// Folders under the private `/tmp` (or `/var/tmp`) that the command still sees, read-only:
     /// where an MCP server's own program lives. Hidden locations inside them stay hidden.
     pub visible: Vec<PathBuf>,
@@ -72,13 +77,13 @@ impl BoxPolicy {
         hidden.extend(warden_dirs.iter().filter(|d| d.exists()).cloned());
         // A hidden folder that holds the project would hide the project itself.
         hidden.retain(|h| !project.starts_with(h));
-        let read_only =
-            [".git/hooks", ".git/config"].iter().map(|p| project.join(p)).filter(|p| p.exists()).collect();
+        let git = git_metadata::guard(project);
         Self {
             project: project.to_path_buf(),
             writable: home.map(writable_caches).unwrap_or_default(),
             hidden,
-            read_only,
+            read_only: git.read_only,
+            pinned: git.pinned,
             visible: Vec::new(),
             network: false,
             network_rules: net::Rules::default(),

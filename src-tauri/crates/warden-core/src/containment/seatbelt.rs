@@ -195,6 +195,7 @@ pub(super) fn probe() -> Mechanism {
         writable: vec![std::env::temp_dir()],
         hidden: vec!["/private/var/empty".into(), "/private/etc/warden-probe".into()],
         read_only: vec!["/private/var/empty".into()],
+        pinned: vec![],
         visible: vec![],
         network: true,
         network_rules: Default::default(),

@@ -12,6 +12,7 @@ fn policy() -> BoxPolicy {
         writable: vec!["/home/u/.cargo/registry".into()],
         hidden: vec!["/home/u/.netrc".into(), "/srv/p/deploy/keys/server.pem".into()],
         read_only: vec!["/srv/p/.git/hooks".into(), "/srv/p/.git/config".into()],
+        pinned: vec![],
         visible: vec![],
         network: false,
         network_rules: Default::default(),

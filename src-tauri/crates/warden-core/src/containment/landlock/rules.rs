@@ -137,6 +137,7 @@ mod tests {
             writable: vec![],
             hidden,
             read_only: vec![],
+            pinned: vec![],
             visible: vec![],
             network: false,
             network_rules: Default::default(),

@@ -1,0 +1,153 @@
+//! What of a project's git metadata the box keeps out of a command's hands: everything that makes
+//! git run code later, outside the box — the config (fsmonitor, pager, editor, sshCommand,
+//! aliases, filters and drivers), the hooks and the folder `core.hooksPath` names (husky keeps its
+//! runner in a git-ignored `.husky/_`), `commondir` and `info/`, linked worktrees' and submodules'
+//! own config and hooks — read-only, and the `.git` entry itself pinned where it is (bound onto
+//! itself: a mount point cannot be renamed or replaced, so `mv .git .git-orig && mkdir .git` with
+//! new hooks fails). The rest of `.git` (objects, refs, the index, lock files) stays writable, so
+//! status, add, commit, branch, checkout and stash work in the box.
+//!
+//! Not covered here (the box issue's post-command scan): files a command creates in `.git` that
+//! were not there when the box was drawn (a new `commondir`), a `.git` made by `git init` in the
+//! box, and a repository nested in the project.
+
+use std::path::{Path, PathBuf};
+
+/// Folders and files under `.git` that make git run code, when they exist.
+const CODE_RUNNING: &[&str] = &["config", "hooks", "commondir", "info", "worktrees"];
+
+/// What to pin and what to keep read-only for `project`.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct GitGuard {
+    /// Bound onto themselves (cannot be renamed or replaced): the `.git` folder.
+    pub pinned: Vec<PathBuf>,
+    /// Read-only: the code-running parts, a gitfile, the hooks folder of `core.hooksPath`.
+    pub read_only: Vec<PathBuf>,
+}
+
+pub fn guard(project: &Path) -> GitGuard {
+    let mut guard = GitGuard::default();
+    let dot_git = project.join(".git");
+    let Ok(meta) = std::fs::symlink_metadata(&dot_git) else { return guard };
+    if !meta.is_dir() {
+        // A gitfile (`gitdir: …`, a linked worktree or a submodule) or a link: where git goes.
+        guard.read_only.push(dot_git);
+        return guard;
+    }
+    guard.pinned.push(dot_git.clone());
+    for name in CODE_RUNNING {
+        push_existing(&mut guard.read_only, dot_git.join(name));
+    }
+    // Each submodule's repository is a repository of its own, with its own config and hooks.
+    if let Ok(modules) = std::fs::read_dir(dot_git.join("modules")) {
+        for module in modules.flatten() {
+            for name in ["config", "hooks", "info"] {
+                push_existing(&mut guard.read_only, module.path().join(name));
+            }
+        }
+    }
+    if let Some(hooks) = hooks_path(&dot_git.join("config"), project) {
+        if !hooks.starts_with(&dot_git) {
+            push_existing(&mut guard.read_only, hooks);
+        }
+    }
+    guard
+}
+
+fn push_existing(out: &mut Vec<PathBuf>, path: PathBuf) {
+    if std::fs::symlink_metadata(&path).is_ok() {
+        out.push(path);
+    }
+}
+
+/// The folder `core.hooksPath` names in the repository's config, resolved as git does for a
+/// working tree: relative to its root, `~/` from the home.
+fn hooks_path(config: &Path, project: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(config).ok()?;
+    let mut in_core = false;
+    let mut found = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            let section = line.trim_start_matches('[').split([']', ' ', '"']).next().unwrap_or_default();
+            in_core = section.eq_ignore_ascii_case("core");
+            // `[core] hooksPath = x` on one line.
+            let rest = line.split_once(']').map(|(_, rest)| rest.trim()).unwrap_or_default();
+            if in_core && !rest.is_empty() {
+                found = value_of(rest).or(found);
+            }
+            continue;
+        }
+        if in_core {
+            found = value_of(line).or(found);
+        }
+    }
+    let value = found?;
+    let path = match value.strip_prefix("~/") {
+        Some(rest) => dirs::home_dir()?.join(rest),
+        None => project.join(value),
+    };
+    Some(path)
+}
+
+/// The value of a `hooksPath = value` line, unquoted.
+fn value_of(line: &str) -> Option<String> {
+    let (key, value) = line.split_once('=')?;
+    if !key.trim().eq_ignore_ascii_case("hookspath") {
+        return None;
+    }
+    let value = value.split([';', '#']).next().unwrap_or_default().trim().trim_matches('"');
+    (!value.is_empty()).then(|| value.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_code_running_parts_that_exist_are_read_only_and_the_folder_is_pinned() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let p = dir.path();
+        for d in [".git/hooks", ".git/info", ".git/objects", ".git/modules/lib/hooks", ".husky/_"] {
+            std::fs::create_dir_all(p.join(d)).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(p.join(".git/config"), "[core]\n\tbare = false\n\thooksPath = .husky/_ ; husky\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let guard = guard(p);
+        assert_eq!(guard.pinned, [p.join(".git")]);
+        for want in [".git/config", ".git/hooks", ".git/info", ".git/modules/lib/hooks", ".husky/_"] {
+            assert!(guard.read_only.contains(&p.join(want)), "{want}: {guard:?}");
+        }
+        assert!(!guard.read_only.contains(&p.join(".git/objects")), "objects stay writable");
+        assert!(!guard.read_only.contains(&p.join(".git/commondir")), "only what exists");
+    }
+
+    #[test]
+    fn a_gitfile_is_read_only_and_no_repository_guards_nothing() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(guard(dir.path()), GitGuard::default());
+        std::fs::write(dir.path().join(".git"), "gitdir: ../main/.git/worktrees/x\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(guard(dir.path()), GitGuard { pinned: vec![], read_only: vec![dir.path().join(".git")] });
+    }
+
+    #[test]
+    fn hooks_path_is_read_as_git_writes_it() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let config = dir.path().join("config");
+        for (text, want) in [
+            ("[core]\n  hooksPath = .husky/_\n", Some(".husky/_")),
+            ("[CORE]\nHOOKSPATH=\"githooks\"\n", Some("githooks")),
+            ("[core] hooksPath = tools/hooks\n", Some("tools/hooks")),
+            ("[user]\n  hooksPath = nope\n[core]\n  editor = vi\n", None),
+            ("[core]\n  hooksPath =\n", None),
+        ] {
+            std::fs::write(&config, text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(
+                hooks_path(&config, Path::new("/p")),
+                want.map(|w| Path::new("/p").join(w)),
+                "{text:?}"
+            );
+        }
+    }
+}
