@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use warden_protocol::{Settings, TrustLevel};
+use warden_protocol::{RuleEffect, Settings, TrustLevel};
 
 use crate::secrets::SealKey;
 
@@ -92,8 +92,9 @@ struct FoundFile {
 /// per-project permissions (scope, write globs), provider endpoints and the search endpoint go back
 /// to the defaults, and no MCP server is kept nor any project's `.mcp.json` approved (an entry is a
 /// program Warden would start). Nor are the global instructions kept: a planted file must not put
-/// words in the model's system prompt, nor another update server. Model choices, the project folder
-/// and the approval timeout are kept.
+/// words in the model's system prompt, nor another update server. The user's permission rules keep
+/// only their denials (an allow rule, a host the box may reach, widens). Model choices, the project
+/// folder and the approval timeout are kept.
 pub fn restricted(settings: &Settings) -> Settings {
     let defaults = Settings::default();
     let mut safe = settings.clone();
@@ -104,6 +105,7 @@ pub fn restricted(settings: &Settings) -> Settings {
     safe.project_mcp = defaults.project_mcp;
     safe.global_instructions = defaults.global_instructions;
     safe.updates.endpoint = defaults.updates.endpoint;
+    safe.permission_rules.retain(|rule| rule.effect == RuleEffect::Deny);
     for provider in safe.providers.values_mut() {
         provider.base_url = None;
     }

@@ -354,3 +354,28 @@ fn config_a_file_warden_did_not_write_names_no_update_server() {
     .unwrap();
     assert_eq!(home.load_sealed(Ok(&key)).unwrap().settings.updates.endpoint, "https://u.example/l.json");
 }
+
+#[test]
+fn config_a_file_warden_did_not_write_allows_no_host_and_keeps_its_denials() {
+    let (_dir, home, key) = home();
+    let rules = json!([
+        { "effect": "allow", "tool": "network", "pattern": "*" },
+        { "effect": "allow", "tool": "network", "pattern": "169.254.169.254" },
+        { "effect": "deny", "tool": "network", "pattern": "*.tracker.example" },
+    ]);
+    write_json(&home, &json!({ "version": 1, "permissionRules": rules }));
+    let loaded = home.load_sealed(Ok(&key)).unwrap();
+    assert_eq!(loaded.integrity, Integrity::Untrusted);
+    let effects: Vec<_> = loaded.settings.permission_rules.iter().map(|r| r.effect).collect();
+    assert_eq!(
+        effects,
+        [warden_protocol::RuleEffect::Deny],
+        "only what narrows is kept: {:?}",
+        loaded.settings.permission_rules
+    );
+
+    // Written by Warden, the same rules are taken as they are.
+    let settings: Settings = serde_json::from_value(json!({ "permissionRules": rules })).unwrap();
+    home.save_sealed(&settings, &key).unwrap();
+    assert_eq!(home.load_sealed(Ok(&key)).unwrap().settings.permission_rules.len(), 3);
+}
