@@ -79,6 +79,7 @@ export type {
   ToolErrorCode,
   ToolImage,
   ToolPermissions,
+  PermissionRule,
   UnknownBlock,
   ToolResult,
   ToolStart,

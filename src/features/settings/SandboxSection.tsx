@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { api, type SandboxStatus, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
-import { projectPermissions, setProjectPermissions } from "./settingsModel";
+import { allowedHosts, projectPermissions, setProjectPermissions, withAllowedHosts } from "./settingsModel";
 import { messageOf } from "../../shared/format";
 
 /** Settings → Sandbox: how commands are contained here, and the project's network and extra folders. */
@@ -11,6 +11,8 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
   const perms = projectPermissions(settings);
   // The raw text, so a newline being typed is not trimmed away under the cursor.
   const [writableText, setWritableText] = useState(() => (perms?.extraWritable ?? []).join("\n"));
+  const [hostsText, setHostsText] = useState(() => allowedHosts(perms?.permissionRules).join("\n"));
+  const userRules = (settings.permissionRules ?? []).filter((r) => r.tool === "network");
 
   useEffect(() => {
     let live = true;
@@ -32,7 +34,7 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
           : status.contained
             ? `Commands run in an OS sandbox (${status.mechanism}): they write only in the project${
                 status.writableCaches.length ? ", the build caches below" : ""
-              } and a private /tmp, cannot see your secrets, and have no network unless allowed.`
+              } and a private /tmp, cannot see your secrets, and have no network unless allowed — and then only through Warden's proxy: the internet, and of this machine and your networks only the hosts listed below.`
             : `Commands are not contained on this machine (${status.mechanism}). They run with your full access, so every command asks first, even in Autonomous.`}
       </p>
       {status?.contained && status.writableCaches.length > 0 && (
@@ -59,6 +61,18 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
           </ul>
         </details>
       )}
+      {userRules.length > 0 && (
+        <details data-testid={TID.sandboxUserRules}>
+          <summary>Your network rules, for every project ({userRules.length})</summary>
+          <ul className="path-list">
+            {userRules.map((r, i) => (
+              <li key={i}>
+                {r.effect === "allow" ? "allow" : "deny"} <code>{r.pattern ?? "every host"}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {perms ? (
         <>
           <label className="checkbox">
@@ -69,6 +83,21 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
               onChange={(e) => onChange(setProjectPermissions(settings, { network: e.target.checked }))}
             />
             Commands in this project may use the network
+          </label>
+          <label>
+            Hosts on this machine or your networks commands may reach through the proxy (a name, *.domain or
+            host:port, one per line; the internet needs no entry)
+            <textarea
+              rows={2}
+              data-testid={TID.sandboxHosts}
+              value={hostsText}
+              placeholder={"localhost:5432\nregistry.internal"}
+              onChange={(e) => {
+                setHostsText(e.target.value);
+                const hosts = e.target.value.split("\n").map((h) => h.trim()).filter(Boolean);
+                onChange(setProjectPermissions(settings, { permissionRules: withAllowedHosts(perms.permissionRules, hosts) }));
+              }}
+            />
           </label>
           <label>
             Other folders commands may write (absolute paths, one per line; secrets inside stay hidden)

@@ -369,6 +369,40 @@ describe("SettingsPanel", () => {
     expect(perms?.extraWritable).toEqual(["/srv/out", "/var/cache/build"]);
   });
 
+  it("saves the hosts a project's commands may reach as its network rules, keeping its other rules", async () => {
+    const kept = { effect: "deny" as const, tool: "network", pattern: "*.tracker.example" };
+    const initial: Settings = {
+      ...SETTINGS,
+      projectDir: "/home/me/proj",
+      permissionRules: [{ effect: "allow", tool: "network", pattern: "crates.io" }],
+      toolPermissions: {
+        "/home/me/proj": {
+          allowedTools: null,
+          writeGlobs: [],
+          bashTimeoutSecs: 60,
+          network: true,
+          extraWritable: [],
+          checkpoints: true,
+          permissionRules: [kept, { effect: "allow", tool: "network", pattern: "old.internal" }],
+        },
+      },
+    };
+    render(<Harness initial={initial} />);
+    const hosts = await screen.findByTestId(TID.sandboxHosts);
+    expect(hosts).toHaveValue("old.internal");
+    expect(screen.getByTestId(TID.sandboxUserRules)).toHaveTextContent("allow crates.io");
+    await userEvent.clear(hosts);
+    await userEvent.type(hosts, "localhost:5432{Enter}*.corp.example");
+    await settled();
+    const saved = callsOf("settings_set").at(-1)!.settings as Settings;
+    expect(saved.toolPermissions?.["/home/me/proj"]?.permissionRules).toEqual([
+      kept,
+      { effect: "allow", tool: "network", pattern: "localhost:5432" },
+      { effect: "allow", tool: "network", pattern: "*.corp.example" },
+    ]);
+    expect(saved.permissionRules).toEqual(initial.permissionRules);
+  });
+
   it("says plainly when commands are not contained", async () => {
     mock({ sandbox_status: () => ({ contained: false, mechanism: "none: bubblewrap is not installed", writableCaches: [], hidden: [] }) });
     render(<Harness />);

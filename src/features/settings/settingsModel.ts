@@ -1,6 +1,6 @@
 // Pure helpers over the Settings type from the bindings: defaults, per-provider and per-project
 // edits, and whether a provider is usable. Settings never hold a key (see KeyField).
-import type { KeyCheck, KeyName, KeyStatus, LearnedModel, ModelEntry, ProviderId, ProviderSettings, Settings, ToolPermissions, TrustLevel } from "../../shared/ipc";
+import type { KeyCheck, KeyName, KeyStatus, LearnedModel, ModelEntry, ProviderId, PermissionRule, ProviderSettings, Settings, ToolPermissions, TrustLevel } from "../../shared/ipc";
 
 export const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai", "openai_compatible", "ollama"];
 
@@ -88,6 +88,17 @@ export function setProjectPermissions(s: Settings, patch: Partial<ToolPermission
   const current = projectPermissions(s);
   if (!current || !s.projectDir) return s;
   return { ...s, toolPermissions: { ...s.toolPermissions, [s.projectDir]: { ...current, ...patch } } };
+}
+
+/** The hosts a project's network rules allow (`tool: "network"`, `effect: "allow"`), in order. */
+export function allowedHosts(rules: PermissionRule[] | undefined): string[] {
+  return (rules ?? []).filter((r) => r.tool === "network" && r.effect === "allow" && r.pattern).map((r) => r.pattern!);
+}
+
+/** `rules` with its network allow rules replaced by one per host; every other rule kept as it was. */
+export function withAllowedHosts(rules: PermissionRule[] | undefined, hosts: string[]): PermissionRule[] {
+  const others = (rules ?? []).filter((r) => !(r.tool === "network" && r.effect === "allow" && r.pattern));
+  return [...others, ...hosts.map((pattern): PermissionRule => ({ effect: "allow", tool: "network", pattern }))];
 }
 
 export function isKeySet(keys: KeyStatus[], name: KeyName | null): boolean {
