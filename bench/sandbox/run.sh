@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the box costs per command: starting `true` through `warden sandbox` (the box the agent's
-# commands run in: bubblewrap + seccomp, secret locations hidden), against a plain spawn and a
+# commands run in: bubblewrap + seccomp, secret locations hidden; its own network namespace, and
+# with --network Warden's proxy and launcher too), against a plain spawn and a
 # minimal bare bubblewrap in the same run, and — with PEERS=1, installed from npm into bench/out —
 # `codex sandbox` (@openai/codex) and `srt` (@anthropic-ai/sandbox-runtime).
 #
@@ -33,6 +34,9 @@ contestants=(
   -n plain "true"
   -n bwrap-bare "bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent -- true"
   -n warden-sandbox "$warden sandbox --project $project -- true"
+  # With the network: the same box plus Warden's proxy (started in the front) and the launcher
+  # (warden-box) bridging the box's loopback to it. bench/sandbox/proxy.sh measures the proxy itself.
+  -n warden-network "$warden sandbox --project $project --network -- true"
   # The same box through the engine, as every `warden sandbox` ran before the front took the plain
   # form itself: the engine's own start (a binary of tens of MB, its relocations, clap) on top.
   -n engine-sandbox "$engine sandbox --project $project -- true"
@@ -77,6 +81,7 @@ node -e '
     median(r.find((x) => x.command === "bwrap-bare").times));
   const ratio = by["warden-sandbox"] / by["bwrap-bare"];
   console.log(`warden sandbox / bare bwrap: ${ratio.toFixed(2)}x (goal <= 1.5x; rounds ${Math.min(...per).toFixed(2)}-${Math.max(...per).toFixed(2)}x)`);
+  console.log(`with the network (proxy + launcher): ${(by["warden-network"] / by["bwrap-bare"]).toFixed(2)}x bare bwrap, ${(by["warden-network"] - by["warden-sandbox"]).toFixed(2)} ms over the box without`);
   console.log(`the same box through the engine (warden-engine sandbox): ${(by["engine-sandbox"] / by["bwrap-bare"]).toFixed(2)}x bare bwrap; the front saves ${(by["engine-sandbox"] - by["warden-sandbox"]).toFixed(2)} ms`);
   if (by["codex-sandbox"]) console.log(`codex sandbox / warden sandbox: ${(by["codex-sandbox"] / by["warden-sandbox"]).toFixed(1)}x`);
   if (by["srt"]) console.log(`srt / warden sandbox: ${(by["srt"] / by["warden-sandbox"]).toFixed(1)}x`);

@@ -85,13 +85,13 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
             Commands in this project may use the network
           </label>
           <label>
-            Hosts on this machine or your networks commands may reach through the proxy (a name, *.domain or
-            host:port, one per line; the internet needs no entry)
+            Hosts on this machine or your networks that commands may reach through the proxy (a name, *.domain or
+            host:port, one per line; the internet needs no entry; programs that use HTTP_PROXY or ALL_PROXY)
             <textarea
               rows={2}
               data-testid={TID.sandboxHosts}
               value={hostsText}
-              placeholder={"localhost:5432\nregistry.internal"}
+              placeholder={"registry.internal\n192.168.1.20:8080"}
               onChange={(e) => {
                 setHostsText(e.target.value);
                 const hosts = e.target.value.split("\n").map((h) => h.trim()).filter(Boolean);

@@ -392,12 +392,12 @@ describe("SettingsPanel", () => {
     expect(hosts).toHaveValue("old.internal");
     expect(screen.getByTestId(TID.sandboxUserRules)).toHaveTextContent("allow crates.io");
     await userEvent.clear(hosts);
-    await userEvent.type(hosts, "localhost:5432{Enter}*.corp.example");
+    await userEvent.type(hosts, "192.168.1.20:8080{Enter}*.corp.example");
     await settled();
     const saved = callsOf("settings_set").at(-1)!.settings as Settings;
     expect(saved.toolPermissions?.["/home/me/proj"]?.permissionRules).toEqual([
       kept,
-      { effect: "allow", tool: "network", pattern: "localhost:5432" },
+      { effect: "allow", tool: "network", pattern: "192.168.1.20:8080" },
       { effect: "allow", tool: "network", pattern: "*.corp.example" },
     ]);
     expect(saved.permissionRules).toEqual(initial.permissionRules);
