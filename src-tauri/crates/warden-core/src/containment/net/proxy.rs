@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -25,6 +25,9 @@ const HEAD_TIMEOUT: Duration = Duration::from_secs(30);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How many decisions are kept for [`Proxy::decisions`].
 const KEPT: usize = 1000;
+/// How many connections one proxy carries at once; more are closed at once (each holds a thread
+/// or three in Warden's process, and the box's programs are not trusted to be modest).
+const MAX_CONNECTIONS: usize = 256;
 /// The socket's name in the proxy's folder.
 pub const SOCKET_NAME: &str = "proxy.sock";
 
@@ -45,6 +48,7 @@ pub(super) struct State {
     log: Mutex<VecDeque<Decision>>,
     report: Option<Box<Report>>,
     stopped: AtomicBool,
+    open: AtomicUsize,
 }
 
 /// A running proxy; it stops when dropped.
@@ -63,6 +67,7 @@ impl Proxy {
             log: Mutex::new(VecDeque::new()),
             report,
             stopped: AtomicBool::new(false),
+            open: AtomicUsize::new(0),
         });
         let accepting = Arc::clone(&shared);
         std::thread::Builder::new()
@@ -100,13 +105,20 @@ fn accept(listener: &UnixListener, shared: &Arc<State>) {
             return;
         }
         let Ok(client) = client else { continue };
-        let shared = Arc::clone(shared);
+        if shared.open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            shared.open.fetch_sub(1, Ordering::SeqCst);
+            tracing::warn!("proxy: {MAX_CONNECTIONS} connections open; one more closed");
+            continue;
+        }
+        let serving = Arc::clone(shared);
         let spawned = std::thread::Builder::new().name("warden-proxy-conn".into()).spawn(move || {
-            if let Err(error) = serve(client, &shared) {
+            if let Err(error) = serve(client, &serving) {
                 tracing::debug!(%error, "proxy connection ended");
             }
+            serving.open.fetch_sub(1, Ordering::SeqCst);
         });
         if let Err(error) = spawned {
+            shared.open.fetch_sub(1, Ordering::SeqCst);
             tracing::warn!(%error, "no thread for a proxy connection; it is dropped");
         }
     }
@@ -179,4 +191,38 @@ pub(super) fn splice(client: UnixStream, upstream: TcpStream) -> std::io::Result
 pub(super) fn send(stream: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
     stream.write_all(bytes)?;
     stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_box_cannot_hold_more_than_its_share_of_connections_open() {
+        let proxy = Proxy::start(Rules::default(), None).unwrap_or_else(|e| panic!("{e}"));
+        // Each says nothing: the proxy waits for its head, a thread held per connection.
+        let held: Vec<UnixStream> = (0..MAX_CONNECTIONS)
+            .map(|_| UnixStream::connect(proxy.socket()).unwrap_or_else(|e| panic!("{e}")))
+            .collect();
+        let mut one_more = UnixStream::connect(proxy.socket()).unwrap_or_else(|e| panic!("{e}"));
+        one_more.set_read_timeout(Some(Duration::from_secs(10))).unwrap_or_else(|e| panic!("{e}"));
+        let mut byte = [0u8; 1];
+        assert_eq!(one_more.read(&mut byte).ok(), Some(0), "closed at once, not left waiting");
+        drop(held);
+        // Their threads end as their clients go; a new client is served again.
+        let mut served = false;
+        for _ in 0..200 {
+            let mut client = UnixStream::connect(proxy.socket()).unwrap_or_else(|e| panic!("{e}"));
+            client.set_read_timeout(Some(Duration::from_secs(10))).unwrap_or_else(|e| panic!("{e}"));
+            let _ = client.write_all(b"HELLO\r\n\r\n");
+            let mut answer = String::new();
+            let _ = client.read_to_string(&mut answer);
+            if answer.starts_with("HTTP/1.1 400") {
+                served = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(served, "the proxy serves again once the held connections are gone");
+    }
 }
