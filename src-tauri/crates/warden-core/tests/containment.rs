@@ -52,6 +52,11 @@ macro_rules! only_in_bubblewrap {
 }
 
 in_every_box!(
+    network_on_goes_through_the_proxy_only,
+    host_abstract_sockets_are_unreachable_with_the_network,
+    pip_installs_through_the_proxy_from_an_allowed_registry_only,
+);
+in_every_box!(
     work_inside_the_project_is_allowed,
     writes_outside_the_project_are_refused_every_way,
     secrets_are_hidden,
@@ -86,30 +91,9 @@ use network::{
     pip_installs_through_the_proxy_from_an_allowed_registry_only,
 };
 only_in_bubblewrap!(
-    pip_installs_through_the_proxy_from_an_allowed_registry_only,
-    "the Landlock fallback gives a command with the network the host's network; its proxy is not built yet"
-);
-only_in_bubblewrap!(
     docker_desktops_socket_is_out_of_reach_of_a_box_with_the_network,
     "Landlock has no rule for connect: a unix socket under a hidden folder is still connectable"
 );
-only_in_bubblewrap!(
-    network_on_goes_through_the_proxy_only,
-    "the Landlock fallback gives a command with the network the host's network; its proxy is not built yet"
-);
-only_in_bubblewrap!(
-    host_abstract_sockets_are_unreachable_with_the_network,
-    "Landlock scopes abstract unix sockets only at ABI 6 and only without the network"
-);
-
-/// Not a requirement but the fallback's known limit, pinned so a change to it is seen.
-mod landlock_limit_network_on_is_the_hosts {
-    #[test]
-    fn landlock() {
-        let test = "landlock_limit_network_on_is_the_hosts::landlock";
-        super::in_box("landlock", test, super::network_on_reaches_loopback);
-    }
-}
 
 /// Not a requirement but the fallback's known limit, pinned so a change to it is seen.
 mod landlock_limit_beside_a_hidden_file {
@@ -328,23 +312,6 @@ fn no_network_not_even_loopback() {
     let out = boxed(&t.policy(), &script);
     assert!(text(&out.stdout).contains("done"), "{}", text(&out.stderr));
     assert!(listener.accept().is_err(), "a command reached the loopback listener");
-}
-
-/// The Landlock fallback's network is the host's (its proxy is not built yet); in bubblewrap's box
-/// `network_on_goes_through_the_proxy_only` is the control for `no_network_not_even_loopback`.
-fn network_on_reaches_loopback() {
-    let t = tree();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
-    let port = listener.local_addr().expect("addr").port();
-    let mut policy = t.policy();
-    policy.network = true;
-    let out = boxed(
-        &policy,
-        &format!("python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), 3)'"),
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    listener.set_nonblocking(true).expect("nonblocking");
-    assert!(listener.accept().is_ok(), "the listener saw no connection");
 }
 
 fn unix_sockets_outside_are_unreachable() {

@@ -53,7 +53,8 @@ pub struct BoxPolicy {
     pub visible: Vec<PathBuf>,
     /// Whether the command may use the network. In bubblewrap's box that is through Warden's proxy
     /// only ([`net`]): the public internet, and this machine or its networks where a rule names
-    /// them. The Landlock and Seatbelt boxes still give the host's network.
+    /// them. The Landlock fallback too from ABI 4 (TCP to the proxy's loopback port only); before
+    /// that, and in Seatbelt's box, the host's network.
     pub network: bool,
     /// What the proxy lets through for this box (bubblewrap): the user's and the project's
     /// network rules.
@@ -162,8 +163,15 @@ impl Mechanism {
             Self::Seatbelt { .. } => "Seatbelt (sandbox-exec)".to_owned(),
             Self::Landlock { abi } => format!(
                 "Landlock (ABI {abi}) + seccomp, the fallback where bubblewrap cannot run: other \
-                 processes stay visible (not reachable), .git/hooks and .git/config stay writable, and \
-                 no new file can be made in a folder that holds a hidden secret"
+                 processes stay visible (not reachable), .git/hooks and .git/config stay writable, \
+                 no new file can be made in a folder that holds a hidden secret, unix sockets under \
+                 hidden folders (the session bus in $XDG_RUNTIME_DIR, agents) stay connectable when \
+                 the network is allowed, and {}",
+                if *abi >= 4 {
+                    "the network, when allowed, goes only through Warden's proxy"
+                } else {
+                    "the network, when allowed, is this machine's (TCP rules need ABI 4)"
+                }
             ),
             Self::Unavailable { why } => format!("none: {why}"),
         }

@@ -99,9 +99,16 @@ pub(super) fn filter(network: bool) -> Result<OwnedFd, ContainError> {
 /// enabled, `unshare`, `mount` or a socket would have gone through. No valid number of another ABI
 /// has that bit, so refusing it costs nothing elsewhere.
 pub(super) fn program(network: bool) -> Result<BpfProgram, ContainError> {
+    program_with(network, false)
+}
+
+/// [`program`], and with `tcp_only` every internet socket that is not a stream refused too: the
+/// Landlock fallback's network, where Landlock rules TCP connections (to the proxy's port only)
+/// and nothing rules UDP.
+pub(super) fn program_with(network: bool, tcp_only: bool) -> Result<BpfProgram, ContainError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)
         .map_err(|e| ContainError::Setup(format!("seccomp on {}: {e}", std::env::consts::ARCH)))?;
-    let refused = compile(refused_rules(network)?, arch)?;
+    let refused = compile(refused_rules(network, tcp_only)?, arch)?;
     let mut program = front_refusals()?;
     program.extend(refused);
     Ok(program)
@@ -139,7 +146,7 @@ fn front_refusals() -> Result<BpfProgram, ContainError> {
     ])
 }
 
-fn refused_rules(network: bool) -> Result<BTreeMap<i64, Vec<SeccompRule>>, ContainError> {
+fn refused_rules(network: bool, tcp_only: bool) -> Result<BTreeMap<i64, Vec<SeccompRule>>, ContainError> {
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = REFUSED.iter().map(|&nr| (nr, Vec::new())).collect();
     // clone(2) making a new namespace of any kind (bubblewrap already made the box's own).
     let namespaces = (libc::CLONE_NEWUSER
@@ -165,14 +172,14 @@ fn refused_rules(network: bool) -> Result<BTreeMap<i64, Vec<SeccompRule>>, Conta
         .map(|&req| rule(vec![condition(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, req)?]))
         .collect::<Result<Vec<_>, ContainError>>()?;
     rules.insert(libc::SYS_ioctl, ioctls);
-    rules.insert(libc::SYS_socket, socket_rules(network)?);
+    rules.insert(libc::SYS_socket, socket_rules(network, tcp_only)?);
     Ok(rules)
 }
 
 /// socket(2) refused: a family not in [`FAMILIES`], a netlink protocol not in
 /// [`NETLINK_PROTOCOLS`], and without the network [`NETWORK_FAMILIES`]. (A rule's conditions all
 /// hold for it to match; the rules of one call match when any does.)
-fn socket_rules(network: bool) -> Result<Vec<SeccompRule>, ContainError> {
+fn socket_rules(network: bool, tcp_only: bool) -> Result<Vec<SeccompRule>, ContainError> {
     let family = |op, value| condition(0, SeccompCmpArgLen::Dword, op, value);
     let protocol = |op, value| condition(2, SeccompCmpArgLen::Dword, op, value);
     let other_family =
@@ -185,6 +192,14 @@ fn socket_rules(network: bool) -> Result<Vec<SeccompRule>, ContainError> {
     if !network {
         for &f in NETWORK_FAMILIES {
             rules.push(rule(vec![family(SeccompCmpOp::Eq, f)?])?);
+        }
+    } else if tcp_only {
+        // The type without SOCK_NONBLOCK and SOCK_CLOEXEC, which share its argument.
+        let kind = |value| condition(1, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(0xf), value);
+        for inet in [libc::AF_INET, libc::AF_INET6] {
+            for other in [libc::SOCK_DGRAM, libc::SOCK_RAW, libc::SOCK_RDM, libc::SOCK_SEQPACKET] {
+                rules.push(rule(vec![family(SeccompCmpOp::Eq, inet as u64)?, kind(other as u64)?])?);
+            }
         }
     }
     Ok(rules)

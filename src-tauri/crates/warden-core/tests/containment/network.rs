@@ -1,5 +1,6 @@
-//! The box's network with the network allowed: a namespace of its own whose only way out is
-//! Warden's proxy. A server on this machine's loopback stands in for a registry (given a name
+//! The box's network with the network allowed: its only way out is Warden's proxy (bubblewrap: a
+//! namespace of its own bridged to the proxy's socket; Landlock: TCP connections to the proxy's
+//! loopback port only, other internet sockets refused by the filter). A server on this machine's loopback stands in for a registry (given a name
 //! through the proxy's resolver map, not through the box); a host abstract socket stands in for an
 //! X server or a session bus. Each reached-or-not is proven outside the box: the server counts its
 //! connections, the listener's queue stays empty.
@@ -13,7 +14,7 @@ use std::sync::Arc;
 
 use warden_core::containment::net::{self, HostRule, Rules};
 
-use super::{boxed, text, tree};
+use super::{boxed, text, tree, work_tree};
 
 /// An HTTP server on this machine's loopback answering `from-host` to every request; its port and
 /// how many requests reached it.
@@ -54,12 +55,21 @@ pub(super) fn network_on_goes_through_the_proxy_only() {
     let script = format!(
         "curl -sS -m 5 http://registry.test:{port}/plain; echo; \
          curl -sS -m 5 --proxytunnel http://registry.test:{port}/tunnel; echo; \
-         curl -sS -m 5 --proxy socks5h://127.0.0.1:{socks}/ http://registry.test:{port}/socks; echo; \
-         curl -sS -m 3 --noproxy '*' http://127.0.0.1:{port}/direct || echo direct-refused",
-        socks = net::PORT_IN_BOX
+         curl -sS -m 5 --proxy \"$ALL_PROXY\" http://registry.test:{port}/socks; echo; \
+         curl -sS -m 3 --noproxy '*' http://127.0.0.1:{port}/direct || echo direct-refused"
+    );
+    // UDP has no proxy: a datagram to this machine must not arrive (Landlock: the filter refuses
+    // the socket; bubblewrap: it goes to the box's own loopback).
+    let udp = std::net::UdpSocket::bind("127.0.0.1:0").expect("udp");
+    udp.set_nonblocking(true).expect("nonblocking");
+    let udp_port = udp.local_addr().expect("addr").port();
+    let script = format!(
+        "{script}; python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b\"x\", (\"127.0.0.1\", {udp_port}))'"
     );
     let out = boxed(&policy, &script);
     let seen = text(&out.stdout);
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(udp.recv(&mut [0u8; 8]).is_err(), "a datagram from the box reached this machine");
     assert_eq!(
         seen.matches("from-host").count(),
         3,
@@ -168,7 +178,8 @@ impl Drop for Index {
 }
 
 pub(super) fn pip_installs_through_the_proxy_from_an_allowed_registry_only() {
-    let t = tree();
+    // The venv is made in the project root (under Landlock: a root without a hidden `.env`).
+    let t = work_tree();
     let index = Index::start();
     let port = index.port;
     let mut policy = t.policy();

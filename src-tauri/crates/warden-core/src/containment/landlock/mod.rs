@@ -42,6 +42,9 @@ pub(super) use restrict::Restriction;
 
 use super::{BoxPolicy, ContainError, Launch, Mechanism};
 
+/// The first ABI with TCP rules (connect and bind by port).
+const TCP_ABI: u8 = 4;
+
 /// The first ABI with signal and abstract unix socket scoping.
 const SCOPED_ABI: u8 = 6;
 
@@ -98,13 +101,29 @@ pub(super) fn launch(
         return Err(ContainError::Setup("no command".to_owned()));
     }
     let scoped = abi >= SCOPED_ABI;
+    // With the network and TCP rules (ABI 4), the way out is Warden's proxy on this machine's
+    // loopback: the only port a command may connect to, named by the proxy variables.
+    let proxy_port = match (policy.network, abi >= TCP_ABI) {
+        (true, true) => {
+            let proxy = super::net::proxy_for(&policy.network_rules).map_err(ContainError::Setup)?;
+            Some(proxy.tcp_port().map_err(ContainError::Setup)?)
+        }
+        _ => None,
+    };
     let scratch = scratch::create()?;
-    let ruleset = rules::ruleset(policy, &scratch.path, scoped)?;
-    let program = super::seccomp::program(policy.network)?;
+    let ruleset = rules::ruleset(policy, &scratch.path, scoped, proxy_port)?;
+    let program = super::seccomp::program_with(policy.network, proxy_port.is_some())?;
     let script = if scoped { format!("{LAUNCHER}{REAPER}") } else { LAUNCHER.to_owned() };
     let mut args: Vec<OsString> = vec!["-c".into(), script.into(), "warden-box".into()];
     args.push(scratch.path.clone().into_os_string());
     args.push(cwd.as_os_str().to_owned());
+    if let Some(port) = proxy_port {
+        // The launcher execs its arguments; `env` puts the proxy variables in front of the command.
+        args.push("env".into());
+        args.extend(
+            super::net::proxy_env_at(port).into_iter().map(|(name, value)| format!("{name}={value}").into()),
+        );
+    }
     args.extend(argv.iter().cloned());
     Ok(Launch {
         program: PathBuf::from("/bin/sh"),
@@ -112,7 +131,7 @@ pub(super) fn launch(
         // The scratch folder's lock, held by the command for as long as any of it runs.
         fds: vec![scratch.lock],
         contained: true,
-        proxied: false,
+        proxied: proxy_port.is_some(),
         restriction: Some(Arc::new(Restriction::new(ruleset, program))),
     })
 }

@@ -19,7 +19,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use landlock::{
-    make_bitflags, Access, AccessFs, AccessNet, BitFlags, PathBeneath, Ruleset, RulesetAttr,
+    make_bitflags, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, Ruleset, RulesetAttr,
     RulesetCreatedAttr, RulesetError, Scope, ABI,
 };
 
@@ -33,20 +33,31 @@ const TARGET: ABI = ABI::V6;
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"];
 
 /// The ruleset for `policy`, with `scratch` writable, as the descriptor to enforce in the child.
-/// `scoped`: the kernel has signal and abstract unix socket scoping (ABI 6).
-pub(super) fn ruleset(policy: &BoxPolicy, scratch: &Path, scoped: bool) -> Result<OwnedFd, ContainError> {
+/// `scoped`: the kernel has signal and abstract unix socket scoping (ABI 6). `proxy_port`: with
+/// the network, the one TCP port a command may connect to (Warden's proxy on this machine's
+/// loopback); without it (a kernel before ABI 4) the network is the host's.
+pub(super) fn ruleset(
+    policy: &BoxPolicy,
+    scratch: &Path,
+    scoped: bool,
+    proxy_port: Option<u16>,
+) -> Result<OwnedFd, ContainError> {
     let all = AccessFs::from_all(TARGET);
     let mut ruleset = Ruleset::default().handle_access(all).map_err(setup)?;
     if !policy.network {
         ruleset = ruleset.handle_access(make_bitflags!(AccessNet::{BindTcp | ConnectTcp})).map_err(setup)?;
+    } else if proxy_port.is_some() {
+        ruleset = ruleset.handle_access(AccessNet::ConnectTcp).map_err(setup)?;
     }
     if scoped {
-        ruleset = ruleset.scope(Scope::Signal).map_err(setup)?;
-        if !policy.network {
-            ruleset = ruleset.scope(Scope::AbstractUnixSocket).map_err(setup)?;
-        }
+        // Abstract sockets in every mode: with the network too, the host's X server and session
+        // bus listen there.
+        ruleset = ruleset.scope(Scope::Signal | Scope::AbstractUnixSocket).map_err(setup)?;
     }
     let mut created = ruleset.create().map_err(setup)?;
+    if let (true, Some(port)) = (policy.network, proxy_port) {
+        created = created.add_rule(NetPort::new(port, AccessNet::ConnectTcp)).map_err(setup)?;
+    }
     for (path, access) in grants(policy, scratch) {
         // A path that vanished since it was listed needs no rule.
         let Ok(fd) = open_path(&path) else { continue };

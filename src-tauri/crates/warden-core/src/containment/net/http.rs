@@ -2,16 +2,13 @@
 //! request in absolute form (`GET http://host/path`) is sent on in origin form with
 //! `Connection: close`, so one client connection carries one request to one host.
 
-use std::io::Read;
-use std::os::unix::net::UnixStream;
-
-use super::proxy::{connect, send, splice, State};
+use super::proxy::{connect, send, splice, Client, State};
 use super::rules::Refusal;
 
 /// The most a request's head may hold.
 const MAX_HEAD: usize = 64 * 1024;
 
-pub(super) fn serve(mut client: UnixStream, first: u8, state: &State) -> std::io::Result<()> {
+pub(super) fn serve<C: Client>(mut client: C, first: u8, state: &State) -> std::io::Result<()> {
     let (head, rest) = match read_head(&mut client, first)? {
         Some(read) => read,
         None => return answer(&mut client, "400 Bad Request", "the request's head is too long or cut off"),
@@ -33,7 +30,7 @@ pub(super) fn serve(mut client: UnixStream, first: u8, state: &State) -> std::io
     splice(client, upstream)
 }
 
-fn refuse(client: &mut UnixStream, request: &Request, refusal: &Refusal) -> std::io::Result<()> {
+fn refuse(client: &mut impl Client, request: &Request, refusal: &Refusal) -> std::io::Result<()> {
     let status = match refusal {
         Refusal::NotPublic { .. } | Refusal::Denied { .. } => "403 Forbidden",
         Refusal::Unresolved { .. } | Refusal::Unreachable { .. } => "502 Bad Gateway",
@@ -42,7 +39,7 @@ fn refuse(client: &mut UnixStream, request: &Request, refusal: &Refusal) -> std:
     answer(client, status, &text)
 }
 
-fn answer(client: &mut UnixStream, status: &str, text: &str) -> std::io::Result<()> {
+fn answer(client: &mut impl Client, status: &str, text: &str) -> std::io::Result<()> {
     let body = format!("{text}\n");
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -53,7 +50,7 @@ fn answer(client: &mut UnixStream, status: &str, text: &str) -> std::io::Result<
 
 /// The head (up to and without the blank line) and whatever came after it, or `None` when the
 /// client sent more than [`MAX_HEAD`] or stopped before the blank line.
-fn read_head(client: &mut UnixStream, first: u8) -> std::io::Result<Option<(String, Vec<u8>)>> {
+fn read_head(client: &mut impl Client, first: u8) -> std::io::Result<Option<(String, Vec<u8>)>> {
     let mut bytes = vec![first];
     let mut chunk = [0u8; 4096];
     loop {

@@ -27,8 +27,13 @@ pub const PORT_IN_BOX: u16 = 39_281;
 /// The variables that point a box's programs at the proxy: HTTP and HTTPS through it, SOCKS for
 /// what reads `ALL_PROXY`, the box's own loopback directly (a server a command starts in its box).
 pub fn proxy_env() -> Vec<(&'static str, String)> {
-    let http = format!("http://127.0.0.1:{PORT_IN_BOX}");
-    let socks = format!("socks5h://127.0.0.1:{PORT_IN_BOX}");
+    proxy_env_at(PORT_IN_BOX)
+}
+
+/// [`proxy_env`] for a proxy listening on loopback port `port` (the Landlock fallback's).
+pub fn proxy_env_at(port: u16) -> Vec<(&'static str, String)> {
+    let http = format!("http://127.0.0.1:{port}");
+    let socks = format!("socks5h://127.0.0.1:{port}");
     let direct = "localhost,127.0.0.1,::1".to_owned();
     vec![
         ("HTTP_PROXY", http.clone()),

@@ -9,11 +9,11 @@
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
-use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use super::rules::{Refusal, Rules};
@@ -51,10 +51,44 @@ pub(super) struct State {
     open: AtomicUsize,
 }
 
+/// A client connection: a box's bridge on the unix socket or, for the Landlock fallback (which has
+/// no network namespace to bridge from), a program on this machine's loopback.
+pub(super) trait Client: Read + Write + Send + Sized + 'static {
+    fn try_clone(&self) -> std::io::Result<Self>;
+    fn shutdown_write(&self);
+    fn set_read_timeout(&self, timeout: Option<Duration>) -> std::io::Result<()>;
+}
+
+impl Client for UnixStream {
+    fn try_clone(&self) -> std::io::Result<Self> {
+        UnixStream::try_clone(self)
+    }
+    fn shutdown_write(&self) {
+        let _ = self.shutdown(Shutdown::Write);
+    }
+    fn set_read_timeout(&self, timeout: Option<Duration>) -> std::io::Result<()> {
+        UnixStream::set_read_timeout(self, timeout)
+    }
+}
+
+impl Client for TcpStream {
+    fn try_clone(&self) -> std::io::Result<Self> {
+        TcpStream::try_clone(self)
+    }
+    fn shutdown_write(&self) {
+        let _ = self.shutdown(Shutdown::Write);
+    }
+    fn set_read_timeout(&self, timeout: Option<Duration>) -> std::io::Result<()> {
+        TcpStream::set_read_timeout(self, timeout)
+    }
+}
+
 /// A running proxy; it stops when dropped.
 pub struct Proxy {
     dir: tempfile::TempDir,
     shared: Arc<State>,
+    /// The loopback port, opened on first ask ([`Proxy::tcp_port`]).
+    tcp: OnceLock<Result<u16, String>>,
 }
 
 impl Proxy {
@@ -72,8 +106,27 @@ impl Proxy {
         let accepting = Arc::clone(&shared);
         std::thread::Builder::new()
             .name("warden-proxy".into())
-            .spawn(move || accept(&listener, &accepting))?;
-        Ok(Self { dir, shared })
+            .spawn(move || accept(listener.incoming(), &accepting))?;
+        Ok(Self { dir, shared, tcp: OnceLock::new() })
+    }
+
+    /// The proxy's port on this machine's loopback, for the Landlock fallback, whose boxes may
+    /// connect to it and to no other TCP port. Opened on first ask, so a machine where every box
+    /// is bubblewrap's has no proxy port any local program could use.
+    pub fn tcp_port(&self) -> Result<u16, String> {
+        self.tcp
+            .get_or_init(|| {
+                let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+                    .map_err(|e| format!("cannot open the network proxy's port: {e}"))?;
+                let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+                let accepting = Arc::clone(&self.shared);
+                std::thread::Builder::new()
+                    .name("warden-proxy-tcp".into())
+                    .spawn(move || accept(listener.incoming(), &accepting))
+                    .map_err(|e| e.to_string())?;
+                Ok(port)
+            })
+            .clone()
     }
 
     /// The folder holding the socket, to mount into a box.
@@ -94,13 +147,16 @@ impl Proxy {
 impl Drop for Proxy {
     fn drop(&mut self) {
         self.shared.stopped.store(true, Ordering::SeqCst);
-        // Wakes the accepting thread, which then sees the flag.
+        // Wakes the accepting threads, which then see the flag.
         let _ = UnixStream::connect(self.socket());
+        if let Some(Ok(port)) = self.tcp.get() {
+            let _ = TcpStream::connect((Ipv4Addr::LOCALHOST, *port));
+        }
     }
 }
 
-fn accept(listener: &UnixListener, shared: &Arc<State>) {
-    for client in listener.incoming() {
+fn accept<C: Client>(incoming: impl Iterator<Item = std::io::Result<C>>, shared: &Arc<State>) {
+    for client in incoming {
         if shared.stopped.load(Ordering::SeqCst) {
             return;
         }
@@ -124,7 +180,7 @@ fn accept(listener: &UnixListener, shared: &Arc<State>) {
     }
 }
 
-fn serve(mut client: UnixStream, shared: &State) -> std::io::Result<()> {
+fn serve<C: Client>(mut client: C, shared: &State) -> std::io::Result<()> {
     client.set_read_timeout(Some(HEAD_TIMEOUT))?;
     let mut first = [0u8; 1];
     client.read_exact(&mut first)?;
@@ -173,7 +229,7 @@ fn first_that_answers(host: &str, addresses: &[SocketAddr]) -> Result<TcpStream,
 }
 
 /// Copy both ways until both sides are done, passing each side's end on as a half-close.
-pub(super) fn splice(client: UnixStream, upstream: TcpStream) -> std::io::Result<()> {
+pub(super) fn splice<C: Client>(client: C, upstream: TcpStream) -> std::io::Result<()> {
     client.set_read_timeout(None)?;
     let (mut client_read, mut upstream_write) = (client.try_clone()?, upstream.try_clone()?);
     let up = std::thread::Builder::new().name("warden-proxy-up".into()).spawn(move || {
@@ -182,7 +238,7 @@ pub(super) fn splice(client: UnixStream, upstream: TcpStream) -> std::io::Result
     })?;
     let (mut upstream_read, mut client_write) = (upstream, client);
     let _ = std::io::copy(&mut upstream_read, &mut client_write);
-    let _ = client_write.shutdown(Shutdown::Write);
+    client_write.shutdown_write();
     let _ = up.join();
     Ok(())
 }

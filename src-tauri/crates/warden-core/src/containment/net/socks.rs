@@ -1,11 +1,9 @@
 //! The proxy's SOCKS5 side (RFC 1928), for programs that take `ALL_PROXY=socks5h://…`: no
 //! authentication, `CONNECT` only, names resolved by the proxy (so its rules see the name).
 
-use std::io::Read;
 use std::net::{Ipv4Addr, Ipv6Addr};
-use std::os::unix::net::UnixStream;
 
-use super::proxy::{connect, send, splice, State};
+use super::proxy::{connect, send, splice, Client, State};
 use super::rules::Refusal;
 
 pub(super) const VERSION: u8 = 5;
@@ -21,7 +19,7 @@ const COMMAND_NOT_SUPPORTED: u8 = 7;
 const ADDRESS_NOT_SUPPORTED: u8 = 8;
 
 /// Serve a client whose version byte has been read.
-pub(super) fn serve(mut client: UnixStream, state: &State) -> std::io::Result<()> {
+pub(super) fn serve<C: Client>(mut client: C, state: &State) -> std::io::Result<()> {
     let methods = read_counted(&mut client)?;
     if !methods.contains(&NO_AUTHENTICATION) {
         return send(&mut client, &[VERSION, NO_ACCEPTABLE_METHOD]);
@@ -49,7 +47,7 @@ pub(super) fn serve(mut client: UnixStream, state: &State) -> std::io::Result<()
     }
 }
 
-fn read_counted(client: &mut UnixStream) -> std::io::Result<Vec<u8>> {
+fn read_counted(client: &mut impl Client) -> std::io::Result<Vec<u8>> {
     let mut count = [0u8; 1];
     client.read_exact(&mut count)?;
     let mut bytes = vec![0u8; usize::from(count[0])];
@@ -57,7 +55,7 @@ fn read_counted(client: &mut UnixStream) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn read_host(client: &mut UnixStream, kind: u8) -> std::io::Result<Option<String>> {
+fn read_host(client: &mut impl Client, kind: u8) -> std::io::Result<Option<String>> {
     Ok(match kind {
         1 => {
             let mut ip = [0u8; 4];
@@ -75,6 +73,6 @@ fn read_host(client: &mut UnixStream, kind: u8) -> std::io::Result<Option<String
 }
 
 /// A reply with an empty bound address (clients do not use it for `CONNECT`).
-fn reply(client: &mut UnixStream, code: u8) -> std::io::Result<()> {
+fn reply(client: &mut impl Client, code: u8) -> std::io::Result<()> {
     send(client, &[VERSION, code, 0, 1, 0, 0, 0, 0, 0, 0])
 }
