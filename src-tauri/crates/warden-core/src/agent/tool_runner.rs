@@ -304,7 +304,27 @@ impl ToolRunner {
                 output.metadata.insert("changes".to_owned(), value);
             }
         }
+        if changes_files(tool.definition()) {
+            self.sweep_git_metadata(&mut output);
+        }
         output
+    }
+
+    /// After a call that may have changed files (a command, an MCP tool, a write): what a boxed
+    /// process left in the project's `.git` that would make git run code from elsewhere is moved
+    /// into the project's Warden storage, and the result says so.
+    fn sweep_git_metadata(&self, output: &mut ToolOutput) {
+        let workspace = self.env.workspace();
+        let Some(storage) = workspace.roots().get(1) else { return };
+        let swept =
+            crate::containment::sweep_git_metadata(workspace.project_root(), &storage.join("git-aside"));
+        if swept.is_empty() {
+            return;
+        }
+        let words: Vec<String> = swept.iter().map(|s| s.describe()).collect();
+        output.content.push_str("\n\n");
+        output.content.push_str(&words.join("\n"));
+        output.metadata.insert("gitSwept".to_owned(), serde_json::Value::from(words));
     }
 
     fn origin(&self, message_id: &str, call: &RequestedCall) -> Origin {

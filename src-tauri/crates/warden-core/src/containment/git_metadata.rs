@@ -151,3 +151,102 @@ mod tests {
         }
     }
 }
+
+/// Where git looks for the repository's config and hooks when a `.git` folder holds a `commondir`
+/// file: only a linked worktree's own folder (`.git/worktrees/<name>/`) has one, never a
+/// project's `.git`, so one there was written by a command, and the user's next git command
+/// outside the box would take its config (`core.fsmonitor`, hooks…) from wherever it points.
+const COMMONDIR: &str = "commondir";
+
+/// After a boxed call: move aside into `aside` (a folder of Warden's, created when needed) what a
+/// command left in the project's `.git` that makes git run code from elsewhere. Returns each
+/// path moved and where it went; a file that cannot be moved is logged and left (and said so).
+pub fn sweep(project: &Path, aside: &Path) -> Vec<Swept> {
+    let dot_git = project.join(".git");
+    if !std::fs::symlink_metadata(&dot_git).is_ok_and(|m| m.is_dir()) {
+        return Vec::new();
+    }
+    let planted = dot_git.join(COMMONDIR);
+    if std::fs::symlink_metadata(&planted).is_err() {
+        return Vec::new();
+    }
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    let target = aside.join(format!("{stamp}-git-{COMMONDIR}"));
+    let moved = std::fs::create_dir_all(aside).and_then(|()| move_file(&planted, &target));
+    match moved {
+        Ok(()) => vec![Swept { from: planted, to: Some(target) }],
+        Err(error) => {
+            tracing::warn!(%error, path = %planted.display(), "could not move a planted commondir aside");
+            vec![Swept { from: planted, to: None }]
+        }
+    }
+}
+
+/// A path [`sweep`] found, and where it went (`None`: it could not be moved).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Swept {
+    pub from: PathBuf,
+    pub to: Option<PathBuf>,
+}
+
+impl Swept {
+    /// Words for the model and the tool block.
+    pub fn describe(&self) -> String {
+        match &self.to {
+            Some(to) => format!(
+                "Warden moved {} to {}: it would have made git take its config and hooks from another \
+                 folder, and run code from there at the next git command outside the sandbox.",
+                self.from.display(),
+                to.display()
+            ),
+            None => format!(
+                "{} would make git take its config and hooks from another folder, and Warden could not \
+                 move it aside: remove it before running git.",
+                self.from.display()
+            ),
+        }
+    }
+}
+
+/// `from` to `to`: a rename, or a copy and removal across file systems. A link is moved as a link.
+fn move_file(from: &Path, to: &Path) -> std::io::Result<()> {
+    match std::fs::rename(from, to) {
+        Ok(()) => Ok(()),
+        Err(error) if error.raw_os_error() == Some(nix::libc::EXDEV) => {
+            let meta = std::fs::symlink_metadata(from)?;
+            if meta.file_type().is_symlink() {
+                std::os::unix::fs::symlink(std::fs::read_link(from)?, to)?;
+            } else {
+                std::fs::write(to, std::fs::read(from)?)?;
+            }
+            std::fs::remove_file(from)
+        }
+        Err(error) => Err(error),
+    }
+}
+
+#[cfg(test)]
+mod sweep_tests {
+    use super::*;
+
+    #[test]
+    fn a_commondir_in_the_projects_git_is_moved_aside_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (project, aside) = (dir.path().join("p"), dir.path().join("aside"));
+        std::fs::create_dir_all(project.join(".git/worktrees/w")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(project.join(".git/worktrees/w/commondir"), "../..\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(sweep(&project, &aside), [], "a clean repository: nothing");
+        std::fs::write(project.join(".git/commondir"), "/tmp/evil\n").unwrap_or_else(|e| panic!("{e}"));
+        let swept = sweep(&project, &aside);
+        assert_eq!(swept.len(), 1);
+        assert!(!project.join(".git/commondir").exists());
+        let to = swept[0].to.clone().unwrap_or_else(|| panic!("moved"));
+        assert_eq!(std::fs::read_to_string(to).ok().as_deref(), Some("/tmp/evil\n"), "kept, not deleted");
+        assert!(project.join(".git/worktrees/w/commondir").exists(), "a linked worktree's own is git's");
+        assert!(swept[0].describe().contains("run code from there"));
+    }
+}

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 pub use explain::explain_denial;
+pub use git_metadata::{sweep as sweep_git_metadata, Swept};
 pub use hidden::{hidden_locations, writable_caches};
 
 /// What a boxed command may do.

@@ -512,3 +512,47 @@ fn the_users_and_the_projects_network_rules_reach_the_projects_box_and_no_other(
     let elsewhere = engine.commands_box(&other, &settings).network_rules;
     assert_eq!(elsewhere.allow, [parse("crates.io")], "another project gets the user's rules only");
 }
+
+/// The red team's `.git/commondir`: a boxed command points the project's git at a folder whose
+/// config runs code (`core.fsmonitor`) at the user's next `git status`. After the call the file is
+/// in Warden's storage for the project, and the result says so.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_commondir_a_command_plants_in_git_is_moved_aside_after_the_call() {
+    let d = dirs();
+    std::fs::create_dir_all(d.project.join(".git/objects")).unwrap();
+    std::fs::write(d.project.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let mut settings = Settings::default();
+    settings.tool_permissions.insert(
+        d.project.to_string_lossy().into_owned(),
+        ToolPermissions { allowed_tools: Some(vec!["bash".into()]), ..ToolPermissions::default() },
+    );
+    engine.save_settings(settings).unwrap();
+    let mut spec = SessionSpec::new(d.project.clone());
+    spec.trust = TrustLevel::Autonomous;
+    let command = "mkdir -p evil && printf '[core]\\n\\tfsmonitor = touch PWNED\\n' > evil/config && \
+                   printf '%s/evil\\n' \"$PWD\" > .git/commondir && echo planted";
+    let input = serde_json::json!({ "command": command });
+    let shot = engine.run_tool(spec, "bash", input, |_, _| {}, approve).await.unwrap();
+    let said = &shot.result.result;
+    assert!(said.contains("planted"), "{said}");
+    assert!(!d.project.join(".git/commondir").exists(), "the planted commondir is still there: {said}");
+    assert!(said.contains("Warden moved") && said.contains(".git/commondir"), "{said}");
+    let aside: Vec<_> =
+        walk(d.home.data_dir()).into_iter().filter(|p| p.to_string_lossy().contains("git-aside")).collect();
+    assert_eq!(aside.len(), 1, "kept in Warden's storage: {aside:?}");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
