@@ -111,7 +111,15 @@ fn fork() -> Result<Fork, String> {
     }
 }
 
+/// Boxes with the network are bubblewrap's, on Linux only; elsewhere the bridge cannot follow its
+/// command (no `PR_SET_PDEATHSIG`) and is not started.
+#[cfg(not(target_os = "linux"))]
+fn follow_the_command(_command: nix::unistd::Pid) -> Result<(), String> {
+    Err("warden-box runs on Linux only".to_owned())
+}
+
 /// In the bridge: die with the command (`command`, the parent), and leave the terminal's keys to it.
+#[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn follow_the_command(command: nix::unistd::Pid) -> Result<(), String> {
     use nix::sys::signal::{signal, SigHandler, Signal};
