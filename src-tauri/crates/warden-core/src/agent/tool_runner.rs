@@ -3,6 +3,8 @@
 //! and turn the outcome into a result. Each step's event is emitted here and nowhere else, so what
 //! hooks into a tool call (the OS sandbox, checkpoints before a change, MCP tools) hooks in here.
 
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
@@ -290,6 +292,10 @@ impl ToolRunner {
             }
             _ => None,
         };
+        // The repositories in the project before a call that may change files: one it makes is
+        // made to run nothing afterwards (`sweep_git_metadata`).
+        let repositories = changes_files(tool.definition())
+            .then(|| crate::containment::git_repositories(self.env.workspace().project_root()));
         // Approved (or allowed): the call runs in the box it was decided in, widened only by what it
         // asked for and the policy asked the user about.
         let ctx = ctx.with_commands_box(self.env.box_for(&planned.needs));
@@ -304,20 +310,22 @@ impl ToolRunner {
                 output.metadata.insert("changes".to_owned(), value);
             }
         }
-        if changes_files(tool.definition()) {
-            self.sweep_git_metadata(&mut output);
+        if let Some(before) = repositories {
+            self.sweep_git_metadata(&before, &mut output);
         }
         output
     }
 
     /// After a call that may have changed files (a command, an MCP tool, a write): what a boxed
-    /// process left in the project's `.git` that would make git run code from elsewhere is moved
-    /// into the project's Warden storage, and the result says so.
-    fn sweep_git_metadata(&self, output: &mut ToolOutput) {
+    /// process left in the project's git metadata that would make git run code outside the box — a
+    /// `commondir` in its `.git`, a repository it made (hooks, a config beyond the plain keys, a
+    /// gitfile) — is moved into the project's Warden storage, and the result says so.
+    fn sweep_git_metadata(&self, before: &BTreeSet<PathBuf>, output: &mut ToolOutput) {
         let workspace = self.env.workspace();
         let Some(storage) = workspace.roots().get(1) else { return };
-        let swept =
-            crate::containment::sweep_git_metadata(workspace.project_root(), &storage.join("git-aside"));
+        let (project, aside) = (workspace.project_root(), storage.join("git-aside"));
+        let mut swept = crate::containment::sweep_git_metadata(project, &aside);
+        swept.extend(crate::containment::sweep_new_git_repositories(project, before, &aside));
         if swept.is_empty() {
             return;
         }

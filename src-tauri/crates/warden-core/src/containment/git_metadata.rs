@@ -157,6 +157,7 @@ mod tests {
 /// project's `.git`, so one there was written by a command, and the user's next git command
 /// outside the box would take its config (`core.fsmonitor`, hooks…) from wherever it points.
 const COMMONDIR: &str = "commondir";
+const COMMONDIR_DANGER: &str = "have made git take its config and hooks from another folder";
 
 /// After a boxed call: move aside into `aside` (a folder of Warden's, created when needed) what a
 /// command left in the project's `.git` that makes git run code from elsewhere. Returns each
@@ -170,26 +171,43 @@ pub fn sweep(project: &Path, aside: &Path) -> Vec<Swept> {
     if std::fs::symlink_metadata(&planted).is_err() {
         return Vec::new();
     }
+    vec![move_aside(&planted, aside, COMMONDIR_DANGER)]
+}
+
+/// Move `path` into `aside` (created when needed) under a name that says when and what it was.
+pub(super) fn move_aside(path: &Path, aside: &Path, danger: &'static str) -> Swept {
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis())
+        .map(|d| d.as_nanos())
         .unwrap_or_default();
-    let target = aside.join(format!("{stamp}-git-{COMMONDIR}"));
-    let moved = std::fs::create_dir_all(aside).and_then(|()| move_file(&planted, &target));
-    match moved {
-        Ok(()) => vec![Swept { from: planted, to: Some(target) }],
+    let name: String = path
+        .components()
+        .rev()
+        .take(3)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("-");
+    let target = aside.join(format!("{stamp}-{name}"));
+    match std::fs::create_dir_all(aside).and_then(|()| move_file(path, &target)) {
+        Ok(()) => Swept { from: path.to_path_buf(), to: Some(target), danger },
         Err(error) => {
-            tracing::warn!(%error, path = %planted.display(), "could not move a planted commondir aside");
-            vec![Swept { from: planted, to: None }]
+            tracing::warn!(%error, path = %path.display(), "could not move a code-running git file aside");
+            Swept { from: path.to_path_buf(), to: None, danger }
         }
     }
 }
 
-/// A path [`sweep`] found, and where it went (`None`: it could not be moved).
+/// A path [`sweep`] or [`sweep_new_repositories`] found, and where it went (`None`: it could not
+/// be moved).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Swept {
     pub from: PathBuf,
     pub to: Option<PathBuf>,
+    /// What it would have done: "make git take its config and hooks from another folder".
+    pub danger: &'static str,
 }
 
 impl Swept {
@@ -197,15 +215,16 @@ impl Swept {
     pub fn describe(&self) -> String {
         match &self.to {
             Some(to) => format!(
-                "Warden moved {} to {}: it would have made git take its config and hooks from another \
-                 folder, and run code from there at the next git command outside the sandbox.",
+                "Warden moved {} to {}: it would {}, and run code from there at the next git command \
+                 outside the sandbox.",
                 self.from.display(),
-                to.display()
+                to.display(),
+                self.danger
             ),
             None => format!(
-                "{} would make git take its config and hooks from another folder, and Warden could not \
-                 move it aside: remove it before running git.",
-                self.from.display()
+                "{} would {}, and Warden could not move it aside: remove it before running git.",
+                self.from.display(),
+                self.danger
             ),
         }
     }
@@ -247,6 +266,6 @@ mod sweep_tests {
         let to = swept[0].to.clone().unwrap_or_else(|| panic!("moved"));
         assert_eq!(std::fs::read_to_string(to).ok().as_deref(), Some("/tmp/evil\n"), "kept, not deleted");
         assert!(project.join(".git/worktrees/w/commondir").exists(), "a linked worktree's own is git's");
-        assert!(swept[0].describe().contains("run code from there"));
+        assert!(swept[0].describe().contains("another folder"));
     }
 }

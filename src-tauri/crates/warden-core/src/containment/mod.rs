@@ -14,6 +14,7 @@
 mod bwrap;
 mod explain;
 mod git_metadata;
+mod git_repositories;
 mod hidden;
 #[cfg(target_os = "linux")]
 mod landlock;
@@ -30,6 +31,7 @@ use std::sync::OnceLock;
 
 pub use explain::explain_denial;
 pub use git_metadata::{sweep as sweep_git_metadata, Swept};
+pub use git_repositories::{repositories as git_repositories, sweep_new as sweep_new_git_repositories};
 pub use hidden::{hidden_locations, writable_caches};
 
 /// What a boxed command may do.

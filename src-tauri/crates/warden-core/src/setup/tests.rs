@@ -556,3 +556,51 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// The red team's `git init` then hooks, and a nested repository: a boxed command makes a
+/// repository whose hook and `core.fsmonitor` would run at the user's next git command there.
+/// After the call both are in Warden's storage, the repository still works, and git outside runs
+/// nothing of the command's; the project's own repository, there before, is untouched.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_repository_a_command_makes_runs_nothing_outside_the_box() {
+    let d = dirs();
+    let git = |dir: &Path, args: &[&str]| {
+        std::process::Command::new("git")
+            .args(["-c", "user.email=t@example.test", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap()
+    };
+    assert!(git(&d.project, &["init", "-q"]).status.success());
+    std::fs::write(d.project.join(".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n").unwrap();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let mut settings = Settings::default();
+    settings.tool_permissions.insert(
+        d.project.to_string_lossy().into_owned(),
+        ToolPermissions { allowed_tools: Some(vec!["bash".into()]), ..ToolPermissions::default() },
+    );
+    engine.save_settings(settings).unwrap();
+    let mut spec = SessionSpec::new(d.project.clone());
+    spec.trust = TrustLevel::Autonomous;
+    let command = "git init -q sub && printf '#!/bin/sh\\ntouch \"$PWD/HOOKED\"\\n' > sub/.git/hooks/post-checkout && \
+                   chmod +x sub/.git/hooks/post-checkout && git -C sub config core.fsmonitor 'touch FSMONITORED' && \
+                   git -C sub config core.repositoryformatversion 0 && echo made";
+    let shot = engine
+        .run_tool(spec, "bash", serde_json::json!({ "command": command }), |_, _| {}, approve)
+        .await
+        .unwrap();
+    let said = &shot.result.result;
+    assert!(said.contains("made"), "{said}");
+    let sub = d.project.join("sub");
+    assert!(!sub.join(".git/hooks/post-checkout").exists(), "{said}");
+    let config = std::fs::read_to_string(sub.join(".git/config")).unwrap();
+    assert!(!config.contains("fsmonitor") && config.contains("repositoryformatversion"), "{config}");
+    assert!(said.contains("have run as a git hook") && said.contains("run programs"), "{said}");
+    // The user's next git commands there run nothing of the command's.
+    assert!(git(&sub, &["status"]).status.success());
+    assert!(git(&sub, &["checkout", "-q", "-b", "next"]).status.success());
+    assert!(!sub.join("FSMONITORED").exists() && !sub.join("HOOKED").exists(), "code ran outside the box");
+    assert!(d.project.join(".git/hooks/pre-commit").exists(), "the project's own repository is the user's");
+}
