@@ -292,13 +292,15 @@ impl ToolRunner {
             }
             _ => None,
         };
-        // The repositories in the project before a call that may change files: one it makes is
-        // made to run nothing afterwards (`sweep_git_metadata`).
-        let repositories = changes_files(tool.definition())
-            .then(|| crate::containment::git_repositories(self.env.workspace().project_root()));
         // Approved (or allowed): the call runs in the box it was decided in, widened only by what it
         // asked for and the policy asked the user about.
-        let ctx = ctx.with_commands_box(self.env.box_for(&planned.needs));
+        let commands_box = self.env.box_for(&planned.needs);
+        // The repositories in the project before a boxed call that may change files: one it makes
+        // is made to run nothing afterwards (`sweep_git_metadata`). The file tools never write git
+        // metadata, and a command without a box runs as the user anyway.
+        let repositories = (commands_box.is_some() && changes_files(tool.definition()))
+            .then(|| crate::containment::git_repositories(self.env.workspace().project_root()));
+        let ctx = ctx.with_commands_box(commands_box);
         let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
         let mut output = execute_streaming(&offered.tools, &tool_call, ctx, |stream, chunk| {
             self.events.tool_delta(message_id, &call.id, stream, chunk);
