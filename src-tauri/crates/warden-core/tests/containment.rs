@@ -51,6 +51,7 @@ macro_rules! only_in_bubblewrap {
     };
 }
 
+in_every_box!(wardens_own_folders_are_hidden, secrets_deep_in_the_project_are_hidden, no_capability_survives,);
 in_every_box!(
     network_on_goes_through_the_proxy_only,
     host_abstract_sockets_are_unreachable_with_the_network,
@@ -296,6 +297,50 @@ fn other_agents_tokens_histories_and_the_x_cookie_are_hidden() {
         .map(|(_, relative)| *relative)
         .collect();
     assert!(visible.is_empty(), "readable in the box: {visible:?}");
+}
+
+/// Warden's own config and data (its settings, the keys' seal, conversations) are hidden from the
+/// commands it runs: a command that could read or write them could widen its own permissions.
+fn wardens_own_folders_are_hidden() {
+    let t = tree();
+    let warden = t.home.join(".config/warden");
+    std::fs::create_dir_all(&warden).expect("warden dir");
+    std::fs::write(warden.join("settings.json"), "WARDEN-SETTINGS-CANARY").expect("canary");
+    let policy = BoxPolicy::with_home(&t.project, Some(&t.home), std::slice::from_ref(&warden));
+    let out = boxed(
+        &policy,
+        &format!("cat {0}/settings.json; ls -a {0}; echo x > {0}/settings.json", warden.display()),
+    );
+    let seen = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(!seen.contains("WARDEN-SETTINGS-CANARY") && !seen.contains("settings.json\n"), "{seen}");
+    assert_eq!(
+        std::fs::read_to_string(warden.join("settings.json")).ok().as_deref(),
+        Some("WARDEN-SETTINGS-CANARY")
+    );
+}
+
+/// Secret files below the project root, not only at it, are hidden from commands.
+fn secrets_deep_in_the_project_are_hidden() {
+    let t = work_tree();
+    let deep = t.project.join("deploy/keys");
+    std::fs::create_dir_all(&deep).expect("mkdir");
+    std::fs::write(deep.join("server.pem"), "PEM-CANARY").expect("pem");
+    std::fs::create_dir_all(t.project.join("services/api")).expect("mkdir");
+    std::fs::write(t.project.join("services/api/.env.production"), "DEEP-ENV-CANARY").expect("env");
+    let out = boxed(&t.policy(), "cat deploy/keys/server.pem services/api/.env.production");
+    let seen = text(&out.stdout);
+    assert!(!seen.contains("PEM-CANARY") && !seen.contains("DEEP-ENV-CANARY"), "{seen}");
+}
+
+/// No capability survives into the box, even for a command Warden runs as root.
+fn no_capability_survives() {
+    let t = work_tree();
+    let out = boxed(&t.policy(), "grep -E '^Cap(Eff|Prm|Inh|Amb):' /proc/self/status");
+    let seen = text(&out.stdout);
+    assert_eq!(seen.lines().count(), 4, "{seen}{}", text(&out.stderr));
+    for line in seen.lines() {
+        assert!(line.ends_with("0000000000000000"), "a capability survived: {line}");
+    }
 }
 
 fn no_network_not_even_loopback() {
