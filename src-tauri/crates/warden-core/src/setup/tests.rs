@@ -513,15 +513,9 @@ fn the_users_and_the_projects_network_rules_reach_the_projects_box_and_no_other(
     assert_eq!(elsewhere.allow, [parse("crates.io")], "another project gets the user's rules only");
 }
 
-/// The red team's `.git/commondir`: a boxed command points the project's git at a folder whose
-/// config runs code (`core.fsmonitor`) at the user's next `git status`. After the call the file is
-/// in Warden's storage for the project, and the result says so.
-#[cfg(target_os = "linux")]
-#[tokio::test]
-async fn a_commondir_a_command_plants_in_git_is_moved_aside_after_the_call() {
-    let d = dirs();
-    std::fs::create_dir_all(d.project.join(".git/objects")).unwrap();
-    std::fs::write(d.project.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+/// An engine whose project allows `bash`, and a session in Autonomous: commands run in the box
+/// unasked, as the agent's do.
+fn bash_unasked(d: &Dirs) -> (Engine, SessionSpec) {
     let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
     let mut settings = Settings::default();
     settings.tool_permissions.insert(
@@ -531,6 +525,19 @@ async fn a_commondir_a_command_plants_in_git_is_moved_aside_after_the_call() {
     engine.save_settings(settings).unwrap();
     let mut spec = SessionSpec::new(d.project.clone());
     spec.trust = TrustLevel::Autonomous;
+    (engine, spec)
+}
+
+/// The red team's `.git/commondir`: a boxed command points the project's git at a folder whose
+/// config runs code (`core.fsmonitor`) at the user's next `git status`. After the call the file is
+/// in Warden's storage for the project, and the result says so.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_commondir_a_command_plants_in_git_is_moved_aside_after_the_call() {
+    let d = dirs();
+    std::fs::create_dir_all(d.project.join(".git/objects")).unwrap();
+    std::fs::write(d.project.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let (engine, spec) = bash_unasked(&d);
     let command = "mkdir -p evil && printf '[core]\\n\\tfsmonitor = touch PWNED\\n' > evil/config && \
                    printf '%s/evil\\n' \"$PWD\" > .git/commondir && echo planted";
     let input = serde_json::json!({ "command": command });
@@ -575,15 +582,7 @@ async fn a_repository_a_command_makes_runs_nothing_outside_the_box() {
     };
     assert!(git(&d.project, &["init", "-q"]).status.success());
     std::fs::write(d.project.join(".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n").unwrap();
-    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
-    let mut settings = Settings::default();
-    settings.tool_permissions.insert(
-        d.project.to_string_lossy().into_owned(),
-        ToolPermissions { allowed_tools: Some(vec!["bash".into()]), ..ToolPermissions::default() },
-    );
-    engine.save_settings(settings).unwrap();
-    let mut spec = SessionSpec::new(d.project.clone());
-    spec.trust = TrustLevel::Autonomous;
+    let (engine, spec) = bash_unasked(&d);
     let command = "git init -q sub && printf '#!/bin/sh\\ntouch \"$PWD/HOOKED\"\\n' > sub/.git/hooks/post-checkout && \
                    chmod +x sub/.git/hooks/post-checkout && git -C sub config core.fsmonitor 'touch FSMONITORED' && \
                    git -C sub config core.repositoryformatversion 0 && echo made";
