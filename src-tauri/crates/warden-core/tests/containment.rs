@@ -78,6 +78,7 @@ only_in_bubblewrap!(
     "Landlock cannot pin .git or keep its code-running parts read-only: the rights git needs to \
      create its lock files in .git reach them too"
 );
+only_in_bubblewrap!(a_read_only_path_never_uncovers_a_hidden_one, "Landlock keeps nothing of .git read-only");
 only_in_bubblewrap!(
     git_hooks_and_config_stay_read_only,
     "Landlock cannot keep .git/hooks and .git/config read-only: \
@@ -452,6 +453,29 @@ fn git_metadata_cannot_be_moved_aside_and_git_still_works() {
     for done in ["COMMITTED", "CHECKED-OUT", "STASHED"] {
         assert!(stdout.contains(done), "{done} missing: {stdout}{stderr}");
     }
+}
+
+/// A project can name its own read-only paths: `.git/hooks` as a link to the home's `.ssh` (a
+/// downloaded archive can hold one), or `core.hooksPath` naming a folder outside the project. The
+/// box must still start (bubblewrap refused to bind a link's target over a hidden folder, so
+/// every command of such a project failed) and the secrets stay covered.
+fn a_read_only_path_never_uncovers_a_hidden_one() {
+    let t = tree();
+    std::fs::create_dir_all(t.project.join(".git")).expect("git");
+    std::os::unix::fs::symlink(t.home.join(".ssh"), t.project.join(".git/hooks")).expect("link");
+    std::fs::write(
+        t.project.join(".git/config"),
+        format!("[core]\n\thooksPath = {}\n", t.home.join(".aws").display()),
+    )
+    .expect("config");
+    let h = t.home.display();
+    let out = boxed(
+        &t.policy(),
+        &format!("echo ran; cat .git/hooks/id_ed25519 {h}/.ssh/id_ed25519 {h}/.aws/credentials"),
+    );
+    let seen = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("ran\n"), "the box did not start: {seen}");
+    assert!(!seen.contains("SSH-KEY-CANARY") && !seen.contains("AWS-CANARY"), "{seen}");
 }
 
 fn a_daemon_does_not_outlive_its_command() {

@@ -83,7 +83,11 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, egress: Option<&Egress>)
     for path in &policy.pinned {
         args.bind("--bind", path);
     }
-    // After the binds, so a hidden or read-only path inside a writable folder is covered.
+    // After the binds, so a read-only or hidden path inside a writable folder is covered; hidden
+    // last, so that nothing mounted after them can put a secret back in view.
+    for path in &policy.read_only {
+        args.bind("--ro-bind", path);
+    }
     for path in &policy.hidden {
         if path.is_dir() {
             args.pair("--tmpfs", path);
@@ -91,9 +95,6 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, egress: Option<&Egress>)
             args.flags(&["--ro-bind", "/dev/null"]);
             args.path(path);
         }
-    }
-    for path in &policy.read_only {
-        args.bind("--ro-bind", path);
     }
     args.flags(&[
         "--unshare-user",
@@ -191,7 +192,7 @@ mod tests {
         BoxPolicy {
             project: "/srv/p".into(),
             writable: vec!["/home/u/.cargo/registry".into()],
-            hidden: vec![],
+            hidden: vec!["/home/u/.netrc".into()],
             read_only: vec!["/srv/p/.git/hooks".into()],
             pinned: vec![],
             visible: vec![],
@@ -212,6 +213,8 @@ mod tests {
         let project = line.find("--bind /srv/p /srv/p").expect("project bound");
         let hooks = line.find("--ro-bind /srv/p/.git/hooks /srv/p/.git/hooks").expect("hooks read-only");
         assert!(project < hooks, "{line}");
+        let secret = line.find("--ro-bind /dev/null /home/u/.netrc").expect("secret covered");
+        assert!(hooks < secret, "the hidden come last, so nothing mounted after uncovers one: {line}");
         assert!(line.contains("--bind /home/u/.cargo/registry /home/u/.cargo/registry"));
         assert!(
             line.contains("--unshare-net")

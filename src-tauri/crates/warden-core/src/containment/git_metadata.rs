@@ -7,9 +7,8 @@
 //! new hooks fails). The rest of `.git` (objects, refs, the index, lock files) stays writable, so
 //! status, add, commit, branch, checkout and stash work in the box.
 //!
-//! Not covered here (the box issue's post-command scan): files a command creates in `.git` that
-//! were not there when the box was drawn (a new `commondir`), a `.git` made by `git init` in the
-//! box, and a repository nested in the project.
+//! What a command creates that was not there when the box was drawn is found after the call: a
+//! `commondir` in `.git` ([`sweep`]), a repository (`super::git_repositories`).
 
 use std::path::{Path, PathBuf};
 
@@ -27,36 +26,49 @@ pub struct GitGuard {
 
 pub fn guard(project: &Path) -> GitGuard {
     let mut guard = GitGuard::default();
-    let dot_git = project.join(".git");
-    let Ok(meta) = std::fs::symlink_metadata(&dot_git) else { return guard };
-    if !meta.is_dir() {
-        // A gitfile (`gitdir: …`, a linked worktree or a submodule) or a link: where git goes.
-        guard.read_only.push(dot_git);
+    let link = project.join(".git");
+    let Ok(meta) = std::fs::symlink_metadata(&link) else { return guard };
+    if meta.is_file() {
+        // A gitfile (`gitdir: …`, a linked worktree or a submodule): where git goes.
+        push_inside(&mut guard.read_only, &link, project);
         return guard;
     }
-    guard.pinned.push(dot_git.clone());
+    // A folder, or a link to one inside the project (whose parts are guarded where they are; the
+    // link itself cannot be pinned).
+    let mut found = Vec::new();
+    push_inside(&mut found, &link, project);
+    let Some(dot_git) = found.pop().filter(|real| real.is_dir()) else { return guard };
+    if meta.is_dir() {
+        guard.pinned.push(dot_git.clone());
+    }
+    let mut read_only = |path: PathBuf| push_inside(&mut guard.read_only, &path, project);
     for name in CODE_RUNNING {
-        push_existing(&mut guard.read_only, dot_git.join(name));
+        read_only(dot_git.join(name));
     }
     // Each submodule's repository is a repository of its own, with its own config and hooks.
     if let Ok(modules) = std::fs::read_dir(dot_git.join("modules")) {
         for module in modules.flatten() {
             for name in ["config", "hooks", "info"] {
-                push_existing(&mut guard.read_only, module.path().join(name));
+                read_only(module.path().join(name));
             }
         }
     }
     if let Some(hooks) = hooks_path(&dot_git.join("config"), project) {
-        if !hooks.starts_with(&dot_git) {
-            push_existing(&mut guard.read_only, hooks);
-        }
+        read_only(hooks);
     }
+    guard.read_only.sort();
+    guard.read_only.dedup();
     guard
 }
 
-fn push_existing(out: &mut Vec<PathBuf>, path: PathBuf) {
-    if std::fs::symlink_metadata(&path).is_ok() {
-        out.push(path);
+/// `path` as it really is (links followed), when it exists strictly inside `project`: only there
+/// can a command write it, and a place outside (a link to the home's `.ssh`, a `core.hooksPath`
+/// naming `/`) is the project's choice, not one the box may mount.
+fn push_inside(out: &mut Vec<PathBuf>, path: &Path, project: &Path) {
+    let Ok(real) = std::fs::canonicalize(path) else { return };
+    let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+    if real != project && real.starts_with(&project) {
+        out.push(real);
     }
 }
 
@@ -114,12 +126,13 @@ mod tests {
         std::fs::write(p.join(".git/config"), "[core]\n\tbare = false\n\thooksPath = .husky/_ ; husky\n")
             .unwrap_or_else(|e| panic!("{e}"));
         let guard = guard(p);
-        assert_eq!(guard.pinned, [p.join(".git")]);
+        let real = std::fs::canonicalize(p).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(guard.pinned, [real.join(".git")]);
         for want in [".git/config", ".git/hooks", ".git/info", ".git/modules/lib/hooks", ".husky/_"] {
-            assert!(guard.read_only.contains(&p.join(want)), "{want}: {guard:?}");
+            assert!(guard.read_only.contains(&real.join(want)), "{want}: {guard:?}");
         }
-        assert!(!guard.read_only.contains(&p.join(".git/objects")), "objects stay writable");
-        assert!(!guard.read_only.contains(&p.join(".git/commondir")), "only what exists");
+        assert!(!guard.read_only.contains(&real.join(".git/objects")), "objects stay writable");
+        assert!(!guard.read_only.contains(&real.join(".git/commondir")), "only what exists");
     }
 
     #[test]
@@ -128,7 +141,8 @@ mod tests {
         assert_eq!(guard(dir.path()), GitGuard::default());
         std::fs::write(dir.path().join(".git"), "gitdir: ../main/.git/worktrees/x\n")
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(guard(dir.path()), GitGuard { pinned: vec![], read_only: vec![dir.path().join(".git")] });
+        let real = std::fs::canonicalize(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(guard(dir.path()), GitGuard { pinned: vec![], read_only: vec![real.join(".git")] });
     }
 
     #[test]
