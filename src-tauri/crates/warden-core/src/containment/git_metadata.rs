@@ -12,6 +12,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::git_config;
+
 /// Folders and files under `.git` that make git run code, when they exist.
 const CODE_RUNNING: &[&str] = &["config", "hooks", "commondir", "info", "worktrees"];
 
@@ -72,44 +74,21 @@ fn push_inside(out: &mut Vec<PathBuf>, path: &Path, project: &Path) {
     }
 }
 
-/// The folder `core.hooksPath` names in the repository's config, resolved as git does for a
-/// working tree: relative to its root, `~/` from the home.
+/// The folder `core.hooksPath` names in the repository's config (its last setting), resolved as
+/// git does for a working tree: relative to its root, `~/` from the home.
 fn hooks_path(config: &Path, project: &Path) -> Option<PathBuf> {
     let text = std::fs::read_to_string(config).ok()?;
-    let mut in_core = false;
-    let mut found = None;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            let section = line.trim_start_matches('[').split([']', ' ', '"']).next().unwrap_or_default();
-            in_core = section.eq_ignore_ascii_case("core");
-            // `[core] hooksPath = x` on one line.
-            let rest = line.split_once(']').map(|(_, rest)| rest.trim()).unwrap_or_default();
-            if in_core && !rest.is_empty() {
-                found = value_of(rest).or(found);
-            }
-            continue;
-        }
-        if in_core {
-            found = value_of(line).or(found);
-        }
+    let value = git_config::lines(&text)
+        .into_iter()
+        .rev()
+        .filter(|line| line.section == "core")
+        .filter_map(|line| line.setting)
+        .find(|(key, value)| key == "hookspath" && !value.is_empty())
+        .map(|(_, value)| value)?;
+    match value.strip_prefix("~/") {
+        Some(rest) => Some(dirs::home_dir()?.join(rest)),
+        None => Some(project.join(value)),
     }
-    let value = found?;
-    let path = match value.strip_prefix("~/") {
-        Some(rest) => dirs::home_dir()?.join(rest),
-        None => project.join(value),
-    };
-    Some(path)
-}
-
-/// The value of a `hooksPath = value` line, unquoted.
-fn value_of(line: &str) -> Option<String> {
-    let (key, value) = line.split_once('=')?;
-    if !key.trim().eq_ignore_ascii_case("hookspath") {
-        return None;
-    }
-    let value = value.split([';', '#']).next().unwrap_or_default().trim().trim_matches('"');
-    (!value.is_empty()).then(|| value.to_owned())
 }
 
 #[cfg(test)]

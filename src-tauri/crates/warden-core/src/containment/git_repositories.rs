@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::git_config;
 use super::git_metadata::{move_aside, Swept};
 
 /// How deep the project is searched; build output and dependencies are not.
@@ -102,54 +103,40 @@ pub fn sweep_new(project: &Path, before: &BTreeSet<PathBuf>, aside: &Path) -> Ve
     swept
 }
 
-/// `text` with only the [`PLAIN_KEYS`] under their section headers (continued values dropped
-/// with their key).
+/// `text` with only the [`PLAIN_KEYS`] under their section headers (a continued value kept or
+/// dropped with its key; a setting on a header's own line drops with the header kept bare).
 fn plain_config(text: &str) -> String {
     let mut out = String::new();
-    let mut section = String::new();
     let mut header: Option<&str> = None;
-    let mut continued = false;
-    let mut keep_continuation = false;
-    for line in text.lines() {
-        if continued {
-            continued = line.ends_with('\\');
-            if keep_continuation {
-                out.push_str(line);
+    let mut keeping = false;
+    for line in git_config::lines(text) {
+        if line.continuation {
+            if keeping {
+                out.push_str(line.raw);
                 out.push('\n');
             }
             continue;
         }
-        let trimmed = line.trim();
-        if trimmed.starts_with('[') {
-            section = trimmed
-                .trim_start_matches('[')
-                .split([']', ' ', '"', '.'])
-                .next()
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            header = Some(line);
-            continue;
+        if line.header {
+            header = Some(line.raw.split_once(']').map_or(line.raw, |(head, _)| head));
         }
-        let key = trimmed.split(['=', ' ', '\t']).next().unwrap_or_default().to_ascii_lowercase();
-        let keep = !key.is_empty()
-            && !key.starts_with(['#', ';'])
-            && PLAIN_KEYS.iter().any(|(s, k)| *s == section && *k == key);
-        continued = line.ends_with('\\');
-        keep_continuation = keep;
-        if keep {
-            if let Some(h) = header.take() {
-                out.push_str(h);
+        keeping = !line.header
+            && line.setting.as_ref().is_some_and(|(key, _)| {
+                PLAIN_KEYS.iter().any(|(section, plain)| *section == line.section && plain == key)
+            });
+        if keeping {
+            if let Some(header) = header.take() {
+                out.push_str(header);
+                if !header.ends_with(']') {
+                    out.push(']');
+                }
                 out.push('\n');
             }
-            out.push_str(line);
+            out.push_str(line.raw);
             out.push('\n');
         }
     }
-    if out.is_empty() || text.ends_with('\n') {
-        out
-    } else {
-        out.trim_end_matches('\n').to_owned()
-    }
+    out
 }
 
 #[cfg(test)]
