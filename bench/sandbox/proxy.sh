@@ -6,7 +6,10 @@
 #                -> warden-box -> unix socket -> proxy -> server). Goal: <= 2 ms more.
 #   throughput   a 256 MiB download: through the proxy from the box, against a socat relay over
 #                the same two hops outside any box (TCP -> unix socket -> TCP, two socat
-#                processes), and straight. Goal: the proxy >= 90 % of socat's relay.
+#                processes), and straight. Goal: the proxy >= 90 % of socat's relay. The proxy's
+#                side also crosses the box's bridge (warden-box), a copy socat's relay does not
+#                make: the comparison leans against the proxy, not for it.
+# Exits 1 when a goal is missed.
 # The server is python3's http.server on loopback, named `bench.test` through the proxy's
 # resolver map and allowed by a rule (`--resolve`, `--allow-host`). socat is installed on demand.
 #
@@ -57,3 +60,7 @@ awk -v d="$d" -v p="$p" -v n="$(wc -l <"$work/proxied")" 'BEGIN {
   printf "first byte  direct %.3f ms   through the proxy %.3f ms   added %.3f ms (goal <= 2 ms; %d probes)\n", d*1000, p*1000, (p-d)*1000, n }'
 awk -v td="$td" -v ts="$ts" -v tp="$tp" 'BEGIN {
   printf "throughput  direct %.0f MB/s   socat relay %.0f MB/s   proxy %.0f MB/s   proxy/socat %.0f %% (goal >= 90 %%)\n", td/1e6, ts/1e6, tp/1e6, 100*tp/ts }'
+awk -v d="$d" -v p="$p" -v ts="$ts" -v tp="$tp" 'BEGIN {
+  ok = ((p - d) * 1000 <= 2) && (tp >= 0.9 * ts)
+  print (ok ? "PASS" : "FAIL") ": first byte <= 2 ms more, throughput >= 90 % of socat"
+  exit (ok ? 0 : 1) }'
