@@ -21,6 +21,8 @@ mod checkpoints;
 mod conversations;
 #[cfg(test)]
 mod conversations_tests;
+#[cfg(test)]
+mod git_sweep_tests;
 mod instructions;
 mod keys;
 mod learned;

@@ -1,0 +1,104 @@
+//! The tool runner's git sweep through the engine, as `warden tool` and the agent's calls meet it:
+//! what a boxed command leaves in the project's git metadata that would run code outside the box
+//! is moved aside after the call (the red team's `.git/commondir`, `git init` then hooks, a nested
+//! repository).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use warden_protocol::{Settings, ToolPermissions, TrustLevel};
+
+use super::tests::{approve, dirs, Dirs};
+use super::{Engine, SessionSpec};
+use crate::secrets::MemoryStore;
+
+/// An engine whose project allows `bash`, and a session in Autonomous: commands run in the box
+/// unasked, as the agent's do.
+fn bash_unasked(d: &Dirs) -> (Engine, SessionSpec) {
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let mut settings = Settings::default();
+    settings.tool_permissions.insert(
+        d.project.to_string_lossy().into_owned(),
+        ToolPermissions { allowed_tools: Some(vec!["bash".into()]), ..ToolPermissions::default() },
+    );
+    engine.save_settings(settings).unwrap();
+    let mut spec = SessionSpec::new(d.project.clone());
+    spec.trust = TrustLevel::Autonomous;
+    (engine, spec)
+}
+
+/// The red team's `.git/commondir`: a boxed command points the project's git at a folder whose
+/// config runs code (`core.fsmonitor`) at the user's next `git status`. After the call the file is
+/// in Warden's storage for the project, and the result says so.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_commondir_a_command_plants_in_git_is_moved_aside_after_the_call() {
+    let d = dirs();
+    std::fs::create_dir_all(d.project.join(".git/objects")).unwrap();
+    std::fs::write(d.project.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let (engine, spec) = bash_unasked(&d);
+    let command = "mkdir -p evil && printf '[core]\\n\\tfsmonitor = touch PWNED\\n' > evil/config && \
+                   printf '%s/evil\\n' \"$PWD\" > .git/commondir && echo planted";
+    let input = serde_json::json!({ "command": command });
+    let shot = engine.run_tool(spec, "bash", input, |_, _| {}, approve).await.unwrap();
+    let said = &shot.result.result;
+    assert!(said.contains("planted"), "{said}");
+    assert!(!d.project.join(".git/commondir").exists(), "the planted commondir is still there: {said}");
+    assert!(said.contains("Warden moved") && said.contains(".git/commondir"), "{said}");
+    let aside: Vec<_> =
+        walk(d.home.data_dir()).into_iter().filter(|p| p.to_string_lossy().contains("git-aside")).collect();
+    assert_eq!(aside.len(), 1, "kept in Warden's storage: {aside:?}");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The red team's `git init` then hooks, and a nested repository: a boxed command makes a
+/// repository whose hook and `core.fsmonitor` would run at the user's next git command there.
+/// After the call both are in Warden's storage, the repository still works, and git outside runs
+/// nothing of the command's; the project's own repository, there before, is untouched.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_repository_a_command_makes_runs_nothing_outside_the_box() {
+    let d = dirs();
+    let git = |dir: &Path, args: &[&str]| {
+        std::process::Command::new("git")
+            .args(["-c", "user.email=t@example.test", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap()
+    };
+    assert!(git(&d.project, &["init", "-q"]).status.success());
+    std::fs::write(d.project.join(".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n").unwrap();
+    let (engine, spec) = bash_unasked(&d);
+    let command = "git init -q sub && printf '#!/bin/sh\\ntouch \"$PWD/HOOKED\"\\n' > sub/.git/hooks/post-checkout && \
+                   chmod +x sub/.git/hooks/post-checkout && git -C sub config core.fsmonitor 'touch FSMONITORED' && \
+                   git -C sub config core.repositoryformatversion 0 && echo made";
+    let shot = engine
+        .run_tool(spec, "bash", serde_json::json!({ "command": command }), |_, _| {}, approve)
+        .await
+        .unwrap();
+    let said = &shot.result.result;
+    assert!(said.contains("made"), "{said}");
+    let sub = d.project.join("sub");
+    assert!(!sub.join(".git/hooks/post-checkout").exists(), "{said}");
+    let config = std::fs::read_to_string(sub.join(".git/config")).unwrap();
+    assert!(!config.contains("fsmonitor") && config.contains("repositoryformatversion"), "{config}");
+    assert!(said.contains("have run as a git hook") && said.contains("run programs"), "{said}");
+    // The user's next git commands there run nothing of the command's.
+    assert!(git(&sub, &["status"]).status.success());
+    assert!(git(&sub, &["checkout", "-q", "-b", "next"]).status.success());
+    assert!(!sub.join("FSMONITORED").exists() && !sub.join("HOOKED").exists(), "code ran outside the box");
+    assert!(d.project.join(".git/hooks/pre-commit").exists(), "the project's own repository is the user's");
+}
