@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::git_config;
+use super::{git_aside, git_config};
 
 /// Folders and files under `.git` that make git run code, when they exist.
 const CODE_RUNNING: &[&str] = &["config", "hooks", "commondir", "info", "worktrees"];
@@ -156,41 +156,12 @@ const COMMONDIR_DANGER: &str = "have made git take its config and hooks from ano
 /// command left in the project's `.git` that makes git run code from elsewhere. Returns each
 /// path moved and where it went; a file that cannot be moved is logged and left (and said so).
 pub fn sweep(project: &Path, aside: &Path) -> Vec<Swept> {
-    let dot_git = project.join(".git");
-    if !std::fs::symlink_metadata(&dot_git).is_ok_and(|m| m.is_dir()) {
+    let Ok(dot_git) = git_aside::open_in_project(project, Path::new(".git")) else { return Vec::new() };
+    if dot_git.symlink_metadata(COMMONDIR).is_err() {
         return Vec::new();
     }
-    let planted = dot_git.join(COMMONDIR);
-    if std::fs::symlink_metadata(&planted).is_err() {
-        return Vec::new();
-    }
-    vec![move_aside(&planted, aside, COMMONDIR_DANGER)]
-}
-
-/// Move `path` into `aside` (created when needed) under a name that says when and what it was.
-pub(super) fn move_aside(path: &Path, aside: &Path, danger: &'static str) -> Swept {
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    let name: String = path
-        .components()
-        .rev()
-        .take(3)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("-");
-    let target = aside.join(format!("{stamp}-{name}"));
-    match std::fs::create_dir_all(aside).and_then(|()| move_file(path, &target)) {
-        Ok(()) => Swept { from: path.to_path_buf(), to: Some(target), danger },
-        Err(error) => {
-            tracing::warn!(%error, path = %path.display(), "could not move a code-running git file aside");
-            Swept { from: path.to_path_buf(), to: None, danger }
-        }
-    }
+    let shown = project.join(".git").join(COMMONDIR);
+    vec![git_aside::move_aside(&dot_git, COMMONDIR.as_ref(), &shown, aside, COMMONDIR_DANGER)]
 }
 
 /// A path [`sweep`] or [`sweep_new_repositories`] found, and where it went (`None`: it could not
@@ -220,23 +191,6 @@ impl Swept {
                 self.danger
             ),
         }
-    }
-}
-
-/// `from` to `to`: a rename, or a copy and removal across file systems. A link is moved as a link.
-fn move_file(from: &Path, to: &Path) -> std::io::Result<()> {
-    match std::fs::rename(from, to) {
-        Ok(()) => Ok(()),
-        Err(error) if error.raw_os_error() == Some(nix::libc::EXDEV) => {
-            let meta = std::fs::symlink_metadata(from)?;
-            if meta.file_type().is_symlink() {
-                std::os::unix::fs::symlink(std::fs::read_link(from)?, to)?;
-            } else {
-                std::fs::write(to, std::fs::read(from)?)?;
-            }
-            std::fs::remove_file(from)
-        }
-        Err(error) => Err(error),
     }
 }
 

@@ -10,8 +10,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use cap_fs_ext::DirExt;
+
+use super::git_aside;
 use super::git_config;
-use super::git_metadata::{move_aside, Swept};
+use super::git_metadata::Swept;
 
 /// How deep the project is searched; build output and dependencies are not.
 const DEPTH: usize = 5;
@@ -68,37 +71,54 @@ fn is_bare(dir: &Path) -> bool {
     dir.join("HEAD").is_file() && dir.join("objects").is_dir() && dir.join("refs").is_dir()
 }
 
-/// Make the repositories that are in `project` now but not in `before` run nothing.
+/// Make the repositories that are in `project` now but not in `before` run nothing. Each is
+/// reached through directory handles from the project's (`git_aside`): one whose folder has
+/// become a link since the walk is left alone.
 pub fn sweep_new(project: &Path, before: &BTreeSet<PathBuf>, aside: &Path) -> Vec<Swept> {
     let mut swept = Vec::new();
     for repository in repositories(project).difference(before) {
-        let Ok(meta) = std::fs::symlink_metadata(repository) else { continue };
-        if !meta.is_dir() {
-            // A gitfile: where git goes for this folder.
-            swept.push(move_aside(repository, aside, "send git to a repository of the command's choosing"));
-            continue;
+        let Ok(relative) = repository.strip_prefix(project) else { continue };
+        swept.extend(neutralize(project, relative, aside));
+    }
+    swept
+}
+
+/// The repository at `relative` (a `.git` folder or gitfile, or a bare-shaped folder) made to run
+/// nothing: its hooks and a config beyond the plain keys aside, a gitfile aside whole.
+fn neutralize(project: &Path, relative: &Path, aside: &Path) -> Vec<Swept> {
+    let (Some(parent), Some(name)) = (relative.parent(), relative.file_name()) else { return Vec::new() };
+    let Ok(parent_dir) = git_aside::open_in_project(project, parent) else { return Vec::new() };
+    let Ok(meta) = parent_dir.symlink_metadata(name) else { return Vec::new() };
+    let shown = project.join(relative);
+    if meta.is_file() {
+        // A gitfile: where git goes for this folder.
+        let danger = "send git to a repository of the command's choosing";
+        return vec![git_aside::move_aside(&parent_dir, name, &shown, aside, danger)];
+    }
+    let Ok(repository) = parent_dir.open_dir_nofollow(name) else { return Vec::new() };
+    let mut swept = Vec::new();
+    if let Ok(hooks) = repository.open_dir_nofollow("hooks") {
+        let names: Vec<_> = hooks.entries().into_iter().flatten().flatten().map(|e| e.file_name()).collect();
+        for hook in names.iter().filter(|n| !n.to_string_lossy().ends_with(".sample")) {
+            let shown = shown.join("hooks").join(hook);
+            swept.push(git_aside::move_aside(&hooks, hook, &shown, aside, "have run as a git hook"));
         }
-        if let Ok(hooks) = std::fs::read_dir(repository.join("hooks")) {
-            for hook in hooks.flatten() {
-                let name = hook.file_name();
-                if !name.to_string_lossy().ends_with(".sample") {
-                    swept.push(move_aside(&hook.path(), aside, "have run as a git hook"));
-                }
+    }
+    let Some(text) = git_aside::read_file(&repository, "config").and_then(|b| String::from_utf8(b).ok())
+    else {
+        return swept;
+    };
+    let plain = plain_config(&text);
+    if plain != text {
+        let danger = "have set git options that run programs";
+        let moved =
+            git_aside::move_aside(&repository, "config".as_ref(), &shown.join("config"), aside, danger);
+        if moved.to.is_some() {
+            if let Err(error) = git_aside::create_new(&repository, "config", plain.as_bytes()) {
+                tracing::warn!(%error, path = %shown.display(), "could not write the plain config");
             }
         }
-        let config = repository.join("config");
-        if let Ok(text) = std::fs::read_to_string(&config) {
-            let plain = plain_config(&text);
-            if plain != text {
-                let moved = move_aside(&config, aside, "have set git options that run programs");
-                if moved.to.is_some() {
-                    if let Err(error) = std::fs::write(&config, &plain) {
-                        tracing::warn!(%error, path = %config.display(), "could not write the plain config");
-                    }
-                }
-                swept.push(moved);
-            }
-        }
+        swept.push(moved);
     }
     swept
 }
@@ -196,5 +216,39 @@ mod tests {
         );
         assert_eq!(swept.len(), 5, "two hooks, two configs, a gitfile: {swept:?}");
         assert!(swept.iter().all(|s| s.to.as_ref().is_some_and(|to| to.exists())), "each kept aside");
+    }
+
+    /// Warden's own hands on paths a boxed process chose: a new repository whose `hooks` and
+    /// `config` are links to another repository outside the project (the user's), or whose folder
+    /// became a link after the walk. The sweep moves and writes nothing there.
+    #[test]
+    fn links_lead_the_sweep_nowhere_outside_the_project() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (project, aside, other) =
+            (dir.path().join("p"), dir.path().join("aside"), dir.path().join("other/.git"));
+        std::fs::create_dir_all(other.join("hooks")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(other.join("hooks/pre-commit"), "#!/bin/sh\nusers-own\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let config = "[core]\n\tfsmonitor = users-own\n";
+        std::fs::write(other.join("config"), config).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(&project).unwrap_or_else(|e| panic!("{e}"));
+        let before = repositories(&project);
+        std::fs::create_dir_all(project.join("sub/.git")).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(other.join("hooks"), project.join("sub/.git/hooks"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(other.join("config"), project.join("sub/.git/config"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let swept = sweep_new(&project, &before, &aside);
+        assert!(other.join("hooks/pre-commit").exists(), "the other repository's hook was moved: {swept:?}");
+        assert_eq!(std::fs::read_to_string(other.join("config")).ok().as_deref(), Some(config));
+
+        // The folder swapped for a link between the walk and the move.
+        std::fs::remove_dir_all(project.join("sub")).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(dir.path().join("other"), project.join("sub"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let swept = neutralize(&project, Path::new("sub/.git"), &aside);
+        assert!(swept.is_empty(), "{swept:?}");
+        assert!(other.join("hooks/pre-commit").exists());
+        assert_eq!(std::fs::read_to_string(other.join("config")).ok().as_deref(), Some(config));
     }
 }

@@ -13,6 +13,7 @@
 
 mod bwrap;
 mod explain;
+mod git_aside;
 mod git_config;
 mod git_metadata;
 mod git_repositories;
