@@ -1,21 +1,25 @@
-//! `warden-box --proxy-socket PATH --port PORT -- COMMAND [ARGS…]`: the first program of every
-//! bubblewrap box that may reach the network. The box has a network namespace of its own, whose
-//! only interface is its loopback; the one way out is Warden's proxy, on the host side, whose unix
-//! socket is mounted into the box at `PATH`. This program listens on `127.0.0.1:PORT` (and
-//! `[::1]:PORT` where the box has IPv6) and carries every connection made there to that socket, so
-//! that programs reading `HTTPS_PROXY=http://127.0.0.1:PORT` reach the proxy.
+//! `warden-box`: Warden's own program inside a bubblewrap box that may reach the network. The box
+//! has a network namespace of its own, whose only interface is its loopback; the one way out is
+//! Warden's proxy, on the host side, whose unix socket is mounted into the box. This program
+//! listens on the box's `127.0.0.1:PORT` (and `[::1]:PORT` where the box has IPv6) and carries every
+//! connection made there to that socket, so that programs reading
+//! `HTTPS_PROXY=http://127.0.0.1:PORT` reach the proxy. Two ways to run it:
 //!
-//! It binds first, then forks: the child keeps the listeners and bridges; this process replaces
-//! itself with the command. So the command stays the box's first process (its status, its signals
-//! and an `execvp` failure are what they were without the bridge). The bridge is killed when the
-//! command ends (`PR_SET_PDEATHSIG`): bubblewrap's init waits for every process of the box, so a
-//! bridge that outlived its command would keep the box open. It ignores the terminal's interrupt
-//! and stop keys, which are the command's to answer.
+//! - `warden-box --proxy-socket PATH --port PORT -- COMMAND [ARGS…]`, a box of its own (`warden
+//!   sandbox --network`): it binds first, then forks: the child keeps the listeners and bridges;
+//!   this process replaces itself with the command. So the command stays the box's first process
+//!   (its status, its signals and an `execvp` failure are what they were without the bridge). The
+//!   bridge is killed when the command ends (`PR_SET_PDEATHSIG`): bubblewrap's init waits for every
+//!   process of the box, so a bridge that outlived its command would keep the box open. It ignores
+//!   the terminal's interrupt and stop keys, which are the command's to answer.
+//! - `warden-box --keep --proxy-socket PATH --port PORT --control PATH`, the keeper of a session's
+//!   shared namespace ([`keep`]), which the session's later boxes join.
+
+mod bridge;
+mod keep;
 
 use std::ffi::{CString, OsString};
-use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -24,11 +28,19 @@ const SETUP_FAILED: u8 = 125;
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let request = match Request::parse(&args) {
-        Ok(request) => request,
-        Err(message) => return fail(&message),
-    };
-    let listeners = match bind(request.port) {
+    match Request::parse(&args) {
+        Ok(Request::Launch(launch)) => run_command(&launch),
+        Ok(Request::Keep(keep)) => match keep::run(&keep) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => fail(&message),
+        },
+        Err(message) => fail(&message),
+    }
+}
+
+/// Bridge the box's loopback to the proxy for as long as `launch`'s command runs, as that command.
+fn run_command(launch: &Launch) -> ExitCode {
+    let listeners = match bridge::bind(launch.port) {
         Ok(listeners) => listeners,
         Err(message) => return fail(&message),
     };
@@ -40,12 +52,12 @@ fn main() -> ExitCode {
             if let Err(message) = follow_the_command(command) {
                 return fail(&message);
             }
-            bridge(listeners, &request.socket);
+            bridge::to_proxy(listeners, &launch.socket);
             ExitCode::SUCCESS
         }
         Ok(Fork::Command) => {
             drop(listeners);
-            ExitCode::from(exec(&request.command))
+            ExitCode::from(exec(&launch.command))
         }
         Err(message) => fail(&message),
     }
@@ -56,9 +68,19 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::from(SETUP_FAILED)
 }
 
+const USAGE: &str = "usage: warden-box --proxy-socket PATH --port PORT -- COMMAND [ARGS…]\n       \
+                     warden-box --keep --proxy-socket PATH --port PORT --control PATH";
+
 /// What the box's launch asked for.
 #[derive(Debug, PartialEq, Eq)]
-struct Request {
+enum Request {
+    Launch(Launch),
+    Keep(keep::Keep),
+}
+
+/// A command to run with the bridge.
+#[derive(Debug, PartialEq, Eq)]
+struct Launch {
     socket: PathBuf,
     port: u16,
     command: Vec<OsString>,
@@ -66,33 +88,29 @@ struct Request {
 
 impl Request {
     fn parse(args: &[OsString]) -> Result<Self, String> {
-        let (mut socket, mut port) = (None, None);
+        let (mut socket, mut port, mut control, mut keep) = (None, None, None, false);
         let mut rest = args.iter();
         while let Some(arg) = rest.next() {
             match arg.to_str() {
                 Some("--proxy-socket") => socket = rest.next().map(PathBuf::from),
                 Some("--port") => port = rest.next().and_then(|p| p.to_str()?.parse::<u16>().ok()),
+                Some("--control") => control = rest.next().map(PathBuf::from),
+                Some("--keep") => keep = true,
                 Some("--") => break,
                 _ => return Err(format!("unknown argument {arg:?}")),
             }
         }
         let command: Vec<OsString> = rest.cloned().collect();
-        match (socket, port, command.is_empty()) {
-            (Some(socket), Some(port), false) => Ok(Self { socket, port, command }),
-            _ => Err("usage: warden-box --proxy-socket PATH --port PORT -- COMMAND [ARGS…]".to_owned()),
+        match (socket, port, control, keep, command.is_empty()) {
+            (Some(socket), Some(port), None, false, false) => {
+                Ok(Self::Launch(Launch { socket, port, command }))
+            }
+            (Some(proxy_socket), Some(port), Some(control), true, true) => {
+                Ok(Self::Keep(keep::Keep { proxy_socket, port, control }))
+            }
+            _ => Err(USAGE.to_owned()),
         }
     }
-}
-
-/// Listeners on the box's loopback. IPv4 must work; IPv6 is taken when the box has it.
-fn bind(port: u16) -> Result<Vec<TcpListener>, String> {
-    let v4 = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
-        .map_err(|e| format!("cannot listen on 127.0.0.1:{port} for the proxy: {e}"))?;
-    let mut listeners = vec![v4];
-    if let Ok(v6) = TcpListener::bind(SocketAddr::from((Ipv6Addr::LOCALHOST, port))) {
-        listeners.push(v6);
-    }
-    Ok(listeners)
 }
 
 enum Fork {
@@ -168,39 +186,6 @@ fn exec(command: &[OsString]) -> u8 {
     }
 }
 
-/// Accept on every listener for as long as the box lives, each connection carried on its own threads.
-fn bridge(listeners: Vec<TcpListener>, socket: &std::path::Path) {
-    let mut handles = Vec::new();
-    for listener in listeners {
-        let socket = socket.to_path_buf();
-        handles.push(std::thread::spawn(move || {
-            for client in listener.incoming().flatten() {
-                let socket = socket.clone();
-                std::thread::spawn(move || carry(client, &socket));
-            }
-        }));
-    }
-    for handle in handles {
-        let _ = handle.join();
-    }
-}
-
-/// Copy both ways between a client in the box and the proxy until both sides have finished; a
-/// side that ends its writing is passed on as a half-close, so request-then-response protocols
-/// see their end.
-fn carry(client: TcpStream, socket: &std::path::Path) {
-    let Ok(proxy) = UnixStream::connect(socket) else { return };
-    let (Ok(mut client_read), Ok(mut proxy_write)) = (client.try_clone(), proxy.try_clone()) else { return };
-    let upstream = std::thread::spawn(move || {
-        let _ = std::io::copy(&mut client_read, &mut proxy_write);
-        let _ = proxy_write.shutdown(std::net::Shutdown::Write);
-    });
-    let (mut proxy_read, mut client_write) = (proxy, client);
-    let _ = std::io::copy(&mut proxy_read, &mut client_write);
-    let _ = client_write.shutdown(std::net::Shutdown::Write);
-    let _ = upstream.join();
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,7 +197,23 @@ mod tests {
     #[test]
     fn the_command_follows_the_double_dash_whatever_it_holds() {
         let parsed = Request::parse(&os(&["--proxy-socket", "/s", "--port", "9", "--", "sh", "--port", "1"]));
-        assert_eq!(parsed, Ok(Request { socket: "/s".into(), port: 9, command: os(&["sh", "--port", "1"]) }));
+        let launch = Launch { socket: "/s".into(), port: 9, command: os(&["sh", "--port", "1"]) };
+        assert_eq!(parsed, Ok(Request::Launch(launch)));
+    }
+
+    #[test]
+    fn a_keeper_takes_a_control_socket_and_no_command() {
+        let parsed =
+            Request::parse(&os(&["--keep", "--proxy-socket", "/s", "--port", "9", "--control", "/c"]));
+        let keep = keep::Keep { proxy_socket: "/s".into(), port: 9, control: "/c".into() };
+        assert_eq!(parsed, Ok(Request::Keep(keep)));
+        for args in [
+            &["--keep", "--proxy-socket", "/s", "--port", "9"][..],
+            &["--keep", "--proxy-socket", "/s", "--port", "9", "--control", "/c", "--", "sh"],
+            &["--proxy-socket", "/s", "--port", "9", "--control", "/c", "--", "sh"],
+        ] {
+            assert!(Request::parse(&os(args)).is_err(), "{args:?}");
+        }
     }
 
     #[test]

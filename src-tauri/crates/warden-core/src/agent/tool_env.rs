@@ -36,8 +36,11 @@ impl ToolEnvironment {
         Self::with_box(workspace, policy)
     }
 
-    /// Commands in `policy`'s box, when this machine can contain them.
-    pub fn with_box(workspace: Workspace, policy: BoxPolicy) -> Self {
+    /// Commands in `policy`'s box, when this machine can contain them. The session's boxes with
+    /// the network share one network namespace ([`containment::net::SharedNet`]), which lives as
+    /// long as the session.
+    pub fn with_box(workspace: Workspace, mut policy: BoxPolicy) -> Self {
+        policy.shared_net.get_or_insert_with(containment::net::SharedNet::default);
         Self {
             workspace: Arc::new(workspace),
             processes: Arc::new(BackgroundProcesses::new()),

@@ -23,6 +23,18 @@ pub(super) struct Egress<'a> {
     pub launcher: &'a Path,
 }
 
+/// A box's network namespace.
+pub(super) enum Net<'a> {
+    /// A new one with only a loopback: no network.
+    Closed,
+    /// A new one whose launcher bridges its loopback to the proxy (a box alone, `warden sandbox`).
+    Own(Egress<'a>),
+    /// The session's, joined before bubblewrap starts ([`net::SharedNet`]): its keeper bridges
+    /// the loopback to the proxy. bubblewrap then runs as the root of the keeper's user namespace,
+    /// so the command is given the user's own ids back.
+    Joined,
+}
+
 const CANDIDATES: &[&str] = &["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
 
 /// bubblewrap when it is installed and can create the namespaces the box needs on this machine.
@@ -55,18 +67,19 @@ pub(super) fn probe() -> Mechanism {
     }
 }
 
-/// The arguments of bubblewrap for `policy`, without the seccomp descriptors and the command;
-/// `egress` when the network is allowed.
-pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, egress: Option<&Egress>) -> Vec<OsString> {
+/// The arguments of bubblewrap for `policy`, without the seccomp descriptors and the command.
+pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, network: &Net) -> Vec<OsString> {
     let mut args = Args::default();
     args.flags(&["--ro-bind", "/", "/"]);
     args.flags(&["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"]);
-    if let Some(egress) = egress {
+    if let Net::Own(egress) = network {
         args.flags(&["--ro-bind"]);
         args.path(egress.proxy_dir);
         args.flags(&[net::DIR_IN_BOX]);
         // At its own path: a build run from a checkout under /tmp has it there.
         args.bind("--ro-bind", egress.launcher);
+    }
+    if matches!(network, Net::Own(_) | Net::Joined) {
         for (name, value) in net::proxy_env() {
             args.flags(&["--setenv", name, &value]);
         }
@@ -102,8 +115,13 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, egress: Option<&Egress>)
         "--unshare-ipc",
         "--unshare-uts",
         "--unshare-cgroup-try",
-        "--unshare-net",
     ]);
+    if matches!(network, Net::Joined) {
+        let (uid, gid) = (nix::unistd::getuid().to_string(), nix::unistd::getgid().to_string());
+        args.flags(&["--uid", &uid, "--gid", &gid]);
+    } else {
+        args.flags(&["--unshare-net"]);
+    }
     // No `--new-session`: the caller gives bubblewrap a session of its own (tool commands) that every
     // process of the box then shares, so Warden's process sweeps know them as the command's; the
     // seccomp filter refuses typing into a terminal (TIOCSTI) either way.
@@ -127,7 +145,16 @@ pub(super) fn launch(
     if argv.is_empty() {
         return Err(ContainError::Setup("no command".to_owned()));
     }
-    let (proxy, launcher) = if policy.network {
+    #[cfg(target_os = "linux")]
+    let join = match (&policy.shared_net, policy.network) {
+        (Some(shared), true) => {
+            Some(shared.join(program, &policy.network_rules).map_err(ContainError::Setup)?)
+        }
+        _ => None,
+    };
+    #[cfg(not(target_os = "linux"))]
+    let join: Option<net::Join> = None;
+    let (proxy, launcher) = if policy.network && join.is_none() {
         let proxy = net::proxy_for(&policy.network_rules).map_err(ContainError::Setup)?;
         (Some(proxy), Some(super::launcher::find().map_err(ContainError::Setup)?))
     } else {
@@ -135,7 +162,12 @@ pub(super) fn launch(
     };
     let egress =
         proxy.as_ref().zip(launcher).map(|(proxy, launcher)| Egress { proxy_dir: proxy.dir(), launcher });
-    let mut args = arguments(policy, cwd, egress.as_ref());
+    let network = match egress {
+        Some(egress) => Net::Own(egress),
+        None if join.is_some() => Net::Joined,
+        None => Net::Closed,
+    };
+    let mut args = arguments(policy, cwd, &network);
     let mut fds = Vec::new();
     #[cfg(target_os = "linux")]
     {
@@ -146,7 +178,7 @@ pub(super) fn launch(
         fds.push(fd);
     }
     args.push("--".into());
-    if let Some(egress) = &egress {
+    if let Net::Own(egress) = &network {
         args.push(egress.launcher.as_os_str().to_owned());
         args.push("--proxy-socket".into());
         args.push(Path::new(net::DIR_IN_BOX).join(net::proxy::SOCKET_NAME).into_os_string());
@@ -155,8 +187,45 @@ pub(super) fn launch(
         args.push("--".into());
     }
     args.extend(argv.iter().cloned());
-    let proxied = egress.is_some();
-    Ok(Launch { program: program.to_path_buf(), args, fds, contained: true, proxied, restriction: None })
+    let proxied = matches!(network, Net::Own(_));
+    Ok(Launch {
+        program: program.to_path_buf(),
+        args,
+        fds,
+        contained: true,
+        proxied,
+        restriction: None,
+        join,
+    })
+}
+
+/// The arguments of bubblewrap for a session's keeper ([`net::SharedNet`]), without the
+/// descriptors and the command: the proxy's folder, the keeper's control folder (writable: it
+/// makes its socket there) and the launcher, a new network namespace, and nothing of the home —
+/// the keeper runs only Warden's own program, which needs none of it.
+pub(super) fn keeper_arguments(proxy_dir: &Path, control_dir: &Path, launcher: &Path) -> Vec<OsString> {
+    let mut args = Args::default();
+    args.flags(&["--ro-bind", "/", "/"]);
+    args.flags(&["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"]);
+    if let Some(home) = dirs::home_dir().filter(|home| home.parent().is_some()) {
+        args.pair("--tmpfs", &home);
+    }
+    args.flags(&["--ro-bind"]);
+    args.path(proxy_dir);
+    args.flags(&[net::DIR_IN_BOX, "--bind"]);
+    args.path(control_dir);
+    #[cfg(target_os = "linux")]
+    args.flags(&[net::control_in_box()]);
+    args.bind("--ro-bind", launcher);
+    args.flags(&[
+        "--unshare-user",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+    ]);
+    args.flags(&["--unshare-net", "--cap-drop", "ALL", "--die-with-parent", "--chdir", "/"]);
+    args.0
 }
 
 #[derive(Default)]
@@ -199,6 +268,7 @@ mod tests {
             network: false,
             network_rules: Default::default(),
             home_known: true,
+            shared_net: None,
         }
     }
 
@@ -208,7 +278,7 @@ mod tests {
 
     #[test]
     fn the_project_is_writable_and_read_only_paths_come_after_it() {
-        let line = joined(&arguments(&policy(), Path::new("/srv/p/src"), None));
+        let line = joined(&arguments(&policy(), Path::new("/srv/p/src"), &Net::Closed));
         assert!(line.starts_with("--ro-bind / / "), "{line}");
         let project = line.find("--bind /srv/p /srv/p").expect("project bound");
         let hooks = line.find("--ro-bind /srv/p/.git/hooks /srv/p/.git/hooks").expect("hooks read-only");
@@ -232,7 +302,7 @@ mod tests {
             proxy_dir: Path::new("/run/w/net-1"),
             launcher: Path::new("/usr/lib/warden/warden-box"),
         };
-        let line = joined(&arguments(&p, Path::new("/"), Some(&egress)));
+        let line = joined(&arguments(&p, Path::new("/"), &Net::Own(egress)));
         assert!(line.contains("--unshare-net"), "{line}");
         let tmp = line.find("--tmpfs /tmp").unwrap_or_else(|| panic!("{line}"));
         let socket = line.find("--ro-bind /run/w/net-1 /tmp/.warden-net").unwrap_or_else(|| panic!("{line}"));
@@ -242,12 +312,25 @@ mod tests {
     }
 
     #[test]
+    fn a_box_joining_the_sessions_network_makes_no_network_of_its_own() {
+        let mut p = policy();
+        p.network = true;
+        let line = joined(&arguments(&p, Path::new("/"), &Net::Joined));
+        assert!(!line.contains("--unshare-net"), "{line}");
+        assert!(!line.contains(net::DIR_IN_BOX), "the keeper reaches the proxy, not this box: {line}");
+        assert!(line.contains("--setenv HTTPS_PROXY http://127.0.0.1:39281"), "{line}");
+        let ids = format!("--uid {} --gid {}", nix::unistd::getuid(), nix::unistd::getgid());
+        assert!(line.contains(&ids), "the command keeps the user's ids: {line}");
+        assert!(line.contains("--unshare-user") && line.contains("--cap-drop ALL"), "{line}");
+    }
+
+    #[test]
     fn odd_path_bytes_pass_unchanged() {
         use std::ffi::OsStr;
         use std::os::unix::ffi::OsStrExt;
         let mut p = policy();
         p.project = PathBuf::from(OsStr::from_bytes(b"/tmp/a b\n\xff"));
-        let args = arguments(&p, &p.project.clone(), None);
+        let args = arguments(&p, &p.project.clone(), &Net::Closed);
         assert!(args.iter().any(|a| a.as_bytes() == b"/tmp/a b\n\xff"));
     }
 }

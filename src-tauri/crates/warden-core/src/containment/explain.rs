@@ -64,6 +64,7 @@ mod tests {
             network,
             network_rules: Default::default(),
             home_known: true,
+            shared_net: None,
         }
     }
 

@@ -67,6 +67,10 @@ pub struct BoxPolicy {
     /// Whether the user's home was known when the box was drawn. Without it none of the home's
     /// secrets are in `hidden`, and [`launch_with`] builds no box.
     pub home_known: bool,
+    /// The session's network namespace, which a box with the network joins (bubblewrap): a
+    /// server one command starts is reachable from the next, and forwarded to the host. `None`
+    /// for a box alone (`warden sandbox`, an MCP server), which gets a network of its own.
+    pub shared_net: Option<net::SharedNet>,
 }
 
 impl BoxPolicy {
@@ -94,6 +98,7 @@ impl BoxPolicy {
             network: false,
             network_rules: net::Rules::default(),
             home_known: home.is_some(),
+            shared_net: None,
         }
     }
 
@@ -115,6 +120,15 @@ impl BoxPolicy {
             }
         }
         self
+    }
+
+    /// The ports of the session's network forwarded to this machine now (none without the
+    /// network or a session).
+    pub fn forwarded_ports(&self) -> Vec<net::Forward> {
+        match &self.shared_net {
+            Some(shared) if self.network => shared.forwarded(),
+            _ => Vec::new(),
+        }
     }
 
     /// A short line for the tool block: "no network · writes: project".
@@ -240,6 +254,11 @@ pub struct Launch {
     pub proxied: bool,
     /// What the child applies to itself before exec (the Landlock fallback), prepared here.
     restriction: Option<std::sync::Arc<Restriction>>,
+    /// The session's network namespace, entered by the child before bubblewrap starts.
+    #[cfg(target_os = "linux")]
+    join: Option<net::Join>,
+    #[cfg(not(target_os = "linux"))]
+    join: Option<std::convert::Infallible>,
 }
 
 #[cfg(target_os = "linux")]
@@ -260,6 +279,10 @@ impl Launch {
         #[cfg(target_os = "linux")]
         if let Some(restriction) = &self.restriction {
             Restriction::install(restriction, &mut cmd);
+        }
+        #[cfg(target_os = "linux")]
+        if let Some(join) = &self.join {
+            join.install(&mut cmd);
         }
         cmd
     }
@@ -284,6 +307,17 @@ pub(crate) fn inherit(cmd: &mut std::process::Command, fds: Vec<i32>) {
             Ok(())
         });
     }
+}
+
+/// The seccomp filter of a box, as a descriptor bubblewrap reads.
+#[cfg(target_os = "linux")]
+pub(crate) fn seccomp_filter(network: bool) -> Result<OwnedFd, ContainError> {
+    seccomp::filter(network)
+}
+
+/// bubblewrap's arguments for a session's keeper ([`net::SharedNet`]).
+pub(crate) fn keeper_arguments(proxy_dir: &Path, control_dir: &Path, launcher: &Path) -> Vec<OsString> {
+    bwrap::keeper_arguments(proxy_dir, control_dir, launcher)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -342,6 +376,7 @@ pub fn launch_with(
                 contained: false,
                 proxied: false,
                 restriction: None,
+                join: None,
             })
         }
     }

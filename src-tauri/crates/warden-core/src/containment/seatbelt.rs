@@ -200,6 +200,7 @@ pub(super) fn probe() -> Mechanism {
         network: true,
         network_rules: Default::default(),
         home_known: true,
+        shared_net: None,
     };
     let out = Command::new(&program)
         .args(profile(&policy, &std::env::temp_dir()).arguments())
@@ -233,6 +234,7 @@ pub(super) fn launch(program: &Path, policy: &BoxPolicy, argv: &[OsString]) -> R
         contained: true,
         proxied: false,
         restriction: None,
+        join: None,
     })
 }
 

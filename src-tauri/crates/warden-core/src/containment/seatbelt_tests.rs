@@ -17,6 +17,7 @@ fn policy() -> BoxPolicy {
         network: false,
         network_rules: Default::default(),
         home_known: true,
+        shared_net: None,
     }
 }
 

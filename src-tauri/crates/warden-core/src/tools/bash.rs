@@ -245,9 +245,22 @@ async fn run_foreground(
 
 /// Whether the command ran contained and with what, for the tool block.
 fn with_box(output: ToolOutput, commands_box: Option<&BoxPolicy>) -> ToolOutput {
-    output
+    with_forwarded_ports(output, commands_box)
         .with_metadata("contained", commands_box.is_some())
         .with_metadata("sandbox", commands_box.map(BoxPolicy::summary))
+}
+
+/// The ports of the session's network that this machine reaches now (a dev server started in the
+/// box), said to the model and, as `forwarded_ports`, to the tool block.
+pub(crate) fn with_forwarded_ports(mut output: ToolOutput, commands_box: Option<&BoxPolicy>) -> ToolOutput {
+    let forwarded = commands_box.map(BoxPolicy::forwarded_ports).unwrap_or_default();
+    if forwarded.is_empty() {
+        return output;
+    }
+    let list: Vec<String> =
+        forwarded.iter().map(|f| format!("{} → localhost:{}", f.port, f.host_port)).collect();
+    output.content.push_str(&format!("\n[ports forwarded to the user's machine: {}]", list.join(", ")));
+    output.with_metadata("forwarded_ports", forwarded)
 }
 
 #[cfg(unix)]

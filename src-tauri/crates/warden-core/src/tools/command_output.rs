@@ -71,7 +71,7 @@ impl TypedTool for CommandOutputTool {
             "\n[`{command}` {status_text}; next_offset {next}{}]",
             if more { "; more output is available" } else { "" }
         ));
-        ToolOutput::success(text)
+        super::bash::with_forwarded_ports(ToolOutput::success(text), ctx.commands_box.as_deref())
             .with_metadata("handle", &input.handle)
             .with_metadata("running", status == CommandStatus::Running)
             .with_metadata("exit_code", if let CommandStatus::Exited(code) = status { code } else { None })

@@ -236,3 +236,83 @@ pub(super) fn docker_desktops_socket_is_out_of_reach_of_a_box_with_the_network()
     assert!(!text(&out.stdout).contains("CONNECTED"), "{}", text(&out.stderr));
     assert!(listener.accept().is_err(), "a boxed command with the network reached Docker Desktop's socket");
 }
+
+/// A GET of `path` on this machine's `127.0.0.1:port`: the response, or why there was none.
+fn get_from_host(port: u16, path: &str) -> Result<String, String> {
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).map_err(|e| e.to_string())?;
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n").map_err(|e| e.to_string())?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).map_err(|e| e.to_string())?;
+    Ok(response)
+}
+
+/// The boxes of one session share a network: a server one box starts (a background dev server)
+/// is reached from the session's next box and, forwarded by Warden, from this machine; the
+/// forward closes with the session.
+pub(super) fn a_sessions_boxes_share_one_network_forwarded_to_the_host() {
+    let t = tree();
+    std::fs::write(t.project.join("hello.txt"), "hello from the box\n").expect("page");
+    let shared = net::SharedNet::new();
+    let mut policy = t.policy();
+    policy.network = true;
+    policy.shared_net = Some(shared.clone());
+    // A port free on this machine, so that the forward can take the same one.
+    let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port").port();
+    let argv: Vec<std::ffi::OsString> =
+        ["python3", "-m", "http.server", &port.to_string(), "--bind", "127.0.0.1"]
+            .iter()
+            .map(Into::into)
+            .collect();
+    let launch = warden_core::containment::launch(&policy, &argv, &policy.project).expect("launch");
+    let mut command = launch.command();
+    command.env_clear().env("PATH", "/usr/local/bin:/usr/bin:/bin").env("HOME", super::home_of(&policy));
+    command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    let mut server = command.spawn().expect("the server's box");
+    drop(launch);
+
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let forward = loop {
+        if let Some(forward) = shared.forwarded().into_iter().find(|f| f.port == port) {
+            break forward;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server's port was never forwarded: {:?}",
+            shared.forwarded()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(forward.host_port, port, "the port was free here, so the forward takes it");
+
+    let out = boxed(&policy, &format!("curl -sS -m 10 http://127.0.0.1:{port}/hello.txt; echo uid=$(id -u)"));
+    // bubblewrap runs as the root of the keeper's user namespace; the command must not.
+    let uid = format!("uid={}", nix::unistd::getuid());
+    assert!(
+        text(&out.stdout).contains(&uid),
+        "the joined box's user is not the user's: {}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stdout).contains("hello from the box"),
+        "the next box did not reach the server: {}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let page = get_from_host(forward.host_port, "/hello.txt");
+    assert!(
+        page.as_deref().is_ok_and(|p| p.contains("hello from the box")),
+        "not reached from the host: {page:?}"
+    );
+
+    // The session ends: its boxes' processes are killed, its network and forwards closed.
+    let _ = server.kill();
+    let _ = server.wait();
+    drop(policy);
+    drop(shared);
+    let closed = (0..100).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::net::TcpStream::connect(("127.0.0.1", forward.host_port)).is_err()
+    });
+    assert!(closed, "127.0.0.1:{} still answers after the session ended", forward.host_port);
+}

@@ -222,3 +222,75 @@ async fn a_command_leads_a_session_of_its_own_without_a_controlling_terminal() {
     assert_ok(&out);
     assert_eq!(out.content, "own-session\nno-tty\n");
 }
+
+/// A dev server a background command starts is reached from the session's next command and,
+/// forwarded by Warden, from this machine; each result names the forward, and the forward closes
+/// with the session (bubblewrap: the session's boxes share one network of their own).
+#[tokio::test]
+async fn a_background_server_is_reached_from_the_next_call_and_from_this_machine() {
+    use warden_core::agent::ToolEnvironment;
+    use warden_core::containment::{self, BoxPolicy, Mechanism};
+    let mechanism = containment::mechanism();
+    assert!(
+        matches!(mechanism, Mechanism::Bubblewrap { .. }),
+        "this test needs bubblewrap: {}",
+        mechanism.describe()
+    );
+    let env = TestEnv::new();
+    write(&env.path("hello.txt"), "hello from the box\n");
+    let home = env.outside.path().join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    let mut policy = BoxPolicy::with_home(&env.root(), Some(&home), &[]);
+    policy.network = true;
+    let storage = warden_core::config::WardenHome::at(env.home.path()).project_dir(env.project.path());
+    let workspace =
+        warden_core::sandbox::Workspace::new(env.project.path(), storage, Scope::all()).expect("workspace");
+    let session = ToolEnvironment::with_box(workspace, policy);
+    let ctx = session.context(&env.registry, tokio_util::sync::CancellationToken::new());
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
+
+    let server = format!("python3 -m http.server {port} --bind 127.0.0.1");
+    let started = env.call_with("bash", json!({"command": server, "background": true}), ctx.clone()).await;
+    assert_ok(&started);
+    let fetch = format!("curl -sS -m 5 http://127.0.0.1:{port}/hello.txt");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let reached = loop {
+        let out = env.call_with("bash", json!({"command": fetch}), ctx.clone()).await;
+        if out.content.contains("hello from the box") {
+            break out;
+        }
+        assert!(Instant::now() < deadline, "the next call never reached the server: {}", out.content);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let forwarded = meta(&reached, "forwarded_ports").clone();
+    assert_eq!(forwarded, json!([{"port": port, "hostPort": port}]), "{}", reached.content);
+    assert!(reached.content.contains(&format!("{port} → localhost:{port}")), "{}", reached.content);
+
+    let page = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+        stream.set_read_timeout(Some(Duration::from_secs(10))).map_err(|e| e.to_string())?;
+        stream.write_all(b"GET /hello.txt HTTP/1.0\r\n\r\n").map_err(|e| e.to_string())?;
+        let mut page = String::new();
+        stream.read_to_string(&mut page).map_err(|e| e.to_string())?;
+        Ok::<_, String>(page)
+    })
+    .await
+    .expect("join");
+    assert!(
+        page.as_deref().is_ok_and(|p| p.contains("hello from the box")),
+        "not reached from this machine: {page:?}"
+    );
+
+    drop(ctx);
+    drop(session);
+    let mut closed = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            closed = true;
+            break;
+        }
+    }
+    assert!(closed, "the forward outlived the session: 127.0.0.1:{port} still answers");
+}

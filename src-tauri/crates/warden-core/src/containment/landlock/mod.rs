@@ -133,5 +133,6 @@ pub(super) fn launch(
         contained: true,
         proxied: proxy_port.is_some(),
         restriction: Some(Arc::new(Restriction::new(ruleset, program))),
+        join: None,
     })
 }

@@ -153,6 +153,7 @@ mod tests {
             network: false,
             network_rules: Default::default(),
             home_known: true,
+            shared_net: None,
         }
     }
 

@@ -6,9 +6,13 @@
 //! a session bus), no address of this machine or its networks unless a rule names it.
 
 mod address;
+#[cfg(target_os = "linux")]
+mod forward;
 mod http;
 pub mod proxy;
 pub mod rules;
+#[cfg(target_os = "linux")]
+mod session;
 mod socks;
 
 use std::collections::HashMap;
@@ -18,6 +22,32 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub use address::Reach;
 pub use proxy::{Decision, Proxy};
 pub use rules::{HostRule, Refusal, Rules};
+#[cfg(target_os = "linux")]
+pub(super) use session::control_in_box;
+#[cfg(target_os = "linux")]
+pub use session::{Join, SharedNet};
+
+/// A port a boxed server listens on in the session's network, and where this machine reaches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Forward {
+    /// The port in the box.
+    pub port: u16,
+    /// The port on this machine's `127.0.0.1` (the same one unless it was taken).
+    pub host_port: u16,
+}
+
+/// A session's network is bubblewrap's, on Linux only; elsewhere every box has its own.
+#[cfg(not(target_os = "linux"))]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SharedNet;
+
+#[cfg(not(target_os = "linux"))]
+impl SharedNet {
+    pub fn forwarded(&self) -> Vec<Forward> {
+        Vec::new()
+    }
+}
 
 /// Where the proxy's folder is mounted in a box (under the box's private `/tmp`).
 pub const DIR_IN_BOX: &str = "/tmp/.warden-net";
@@ -58,9 +88,8 @@ pub fn proxy_for(rules: &Rules) -> Result<Arc<Proxy>, String> {
     if let Some(proxy) = running.get(rules) {
         return Ok(Arc::clone(proxy));
     }
-    let report = REPORT.get().map(|report| Box::new(*report) as Box<proxy::Report>);
     let proxy = Arc::new(
-        Proxy::start(rules.clone(), report)
+        Proxy::start(rules.clone(), report_hook())
             .map_err(|e| format!("cannot start Warden's network proxy: {e}"))?,
     );
     running.insert(rules.clone(), Arc::clone(&proxy));
@@ -68,6 +97,11 @@ pub fn proxy_for(rules: &Rules) -> Result<Arc<Proxy>, String> {
 }
 
 static REPORT: OnceLock<fn(&Decision)> = OnceLock::new();
+
+/// What a new proxy reports its decisions to ([`report_decisions`]).
+fn report_hook() -> Option<Box<proxy::Report>> {
+    REPORT.get().map(|report| Box::new(*report) as Box<proxy::Report>)
+}
 
 /// What every proxy of this process calls on each decision (`warden sandbox` prints refusals);
 /// set once, before the first box.

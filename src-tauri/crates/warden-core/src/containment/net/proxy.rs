@@ -13,7 +13,7 @@ use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
 use super::rules::{Refusal, Rules};
@@ -44,7 +44,8 @@ pub struct Decision {
 pub type Report = dyn Fn(&Decision) + Send + Sync;
 
 pub(super) struct State {
-    rules: Rules,
+    /// Replaced as a whole when the user's rules change under a running session ([`Proxy::set_rules`]).
+    rules: RwLock<Rules>,
     log: Mutex<VecDeque<Decision>>,
     report: Option<Box<Report>>,
     stopped: AtomicBool,
@@ -97,7 +98,7 @@ impl Proxy {
         let dir = tempfile::Builder::new().prefix("warden-net-").tempdir()?;
         let listener = UnixListener::bind(dir.path().join(SOCKET_NAME))?;
         let shared = Arc::new(State {
-            rules,
+            rules: RwLock::new(rules),
             log: Mutex::new(VecDeque::new()),
             report,
             stopped: AtomicBool::new(false),
@@ -130,6 +131,19 @@ impl Proxy {
     }
 
     /// The folder holding the socket, to mount into a box.
+    /// Apply `rules` from the next connection on (those open stay open).
+    pub fn set_rules(&self, rules: Rules) {
+        match self.shared.rules.write() {
+            Ok(mut current) => *current = rules,
+            Err(poisoned) => *poisoned.into_inner() = rules,
+        }
+    }
+
+    /// The rules the proxy applies now.
+    pub fn rules(&self) -> Rules {
+        self.shared.rules.read().map(|rules| rules.clone()).unwrap_or_default()
+    }
+
     pub fn dir(&self) -> &Path {
         self.dir.path()
     }
@@ -194,8 +208,13 @@ fn serve<C: Client>(mut client: C, shared: &State) -> std::io::Result<()> {
 /// The proxy's one way to connect: the rules' addresses for `host:port`, tried in turn. Records
 /// the decision either way.
 pub(super) fn connect(shared: &State, host: &str, port: u16) -> Result<TcpStream, Refusal> {
-    let result =
-        shared.rules.addresses(host, port).and_then(|addresses| first_that_answers(host, &addresses));
+    let addresses = match shared.rules.read() {
+        Ok(rules) => rules.addresses(host, port),
+        Err(_) => {
+            Err(Refusal::Unreachable { host: host.to_owned(), why: "the proxy's rules are poisoned".into() })
+        }
+    };
+    let result = addresses.and_then(|addresses| first_that_answers(host, &addresses));
     let decision = Decision {
         host: host.to_owned(),
         port,
@@ -229,12 +248,12 @@ fn first_that_answers(host: &str, addresses: &[SocketAddr]) -> Result<TcpStream,
 }
 
 /// Copy both ways until both sides are done, passing each side's end on as a half-close.
-pub(super) fn splice<C: Client>(client: C, upstream: TcpStream) -> std::io::Result<()> {
+pub(super) fn splice<C: Client, U: Client>(client: C, upstream: U) -> std::io::Result<()> {
     client.set_read_timeout(None)?;
     let (mut client_read, mut upstream_write) = (client.try_clone()?, upstream.try_clone()?);
     let up = std::thread::Builder::new().name("warden-proxy-up".into()).spawn(move || {
         let _ = std::io::copy(&mut client_read, &mut upstream_write);
-        let _ = upstream_write.shutdown(Shutdown::Write);
+        upstream_write.shutdown_write();
     })?;
     let (mut upstream_read, mut client_write) = (upstream, client);
     let _ = std::io::copy(&mut upstream_read, &mut client_write);
