@@ -111,6 +111,7 @@ export const TID = {
   sandboxHosts: "sandbox-hosts", // hosts on this machine or its networks the proxy may reach
   sandboxUserRules: "sandbox-user-rules",
   toolSandbox: "tool-sandbox", // whether a command ran in the OS sandbox, and with what
+  toolForwards: "tool-forwards", // the session's boxed servers forwarded to this machine
   toolInput: "tool-input",
   toolOutput: "tool-output",
   bashOutput: "bash-output",

@@ -34,6 +34,15 @@ describe("ToolCallBlock", () => {
     expect(badge).not.toHaveClass("tool-sandbox-off");
   });
 
+  it("names the session's servers forwarded to this machine, and the port in the box when it differs", () => {
+    const metadata = { exit_code: 0, contained: true, forwarded_ports: [{ port: 8000, hostPort: 8000 }, { port: 5173, hostPort: 40123 }, { port: "x", hostPort: null }] };
+    render(<ToolCallBlock tool={makeTool({ status: "success", result: "ok", metadata })} />);
+    const forwards = screen.getByTestId(TID.toolForwards);
+    expect(forwards).toHaveTextContent("localhost:8000");
+    expect(forwards).toHaveTextContent("localhost:40123 (port 5173 in the sandbox)");
+    expect(forwards.querySelectorAll(".tool-forward")).toHaveLength(2);
+  });
+
   it("says plainly when a command ran outside any sandbox, and says nothing for other tools", () => {
     const { rerender } = render(
       <ToolCallBlock tool={makeTool({ status: "success", result: "ok", metadata: { contained: false, sandbox: null } })} />,

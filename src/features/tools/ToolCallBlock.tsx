@@ -2,6 +2,7 @@ import { memo, useState } from "react";
 import type { ToolBlock, ToolBlockStatus } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
 import { CallChangesView } from "../checkpoints/CallChangesView";
+import { ForwardedPorts } from "./ForwardedPorts";
 import { SandboxBadge } from "./SandboxBadge";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
@@ -58,6 +59,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
         <SandboxBadge metadata={tool.metadata} />
         <StatusIcon status={tool.status} />
       </button>
+      <ForwardedPorts metadata={tool.metadata} />
       <CallChangesView metadata={tool.metadata} />
       {tool.images && tool.images.length > 0 && (
         <ImageThumbnails images={tool.images} label={`Images ${name} returned`} testId={TID.toolImages} />
