@@ -376,6 +376,17 @@ export type CompactionInfo = {
 	tokensAfter: number,
 };
 
+/**  What a confirmation asks about. */
+export type ConfirmKind = 
+/**  A tool call, before it runs. */
+"tool" | 
+/**
+ *  A host the session's sandbox wants to reach while a command runs: answered with
+ *  `remember` `once` (until the call ends), `project` (an allow rule saved for the project) or
+ *  a denial (for the rest of the session).
+ */
+"network";
+
 /**
  *  One block of a message, in the order it was produced.
  * 
@@ -807,6 +818,17 @@ export type ModelEntry = {
 	takesImages?: boolean,
 };
 
+/**  A host and port the sandbox wants to reach. */
+export type NetworkRequest = {
+	host: string,
+	port: number,
+	/**
+	 *  Where the host leads when that is not the public internet ("this machine", "a private
+	 *  network"), in words.
+	 */
+	reach?: string | null,
+};
+
 /**
  *  Something the user should know about how the message is produced, in words for them (e.g. that
  *  the model has no native tool calling, so the tools are described in the prompt). Informational:
@@ -917,7 +939,12 @@ export type Remember =
 /**  This call only. */
 "once" | 
 /**  The same tool (for `bash`: the same program and subcommand) for the rest of the session. */
-"session";
+"session" | 
+/**
+ *  For a network confirmation: this host and port from now on, saved as an allow rule of the
+ *  project (Settings → Sandbox lists it). A tool call takes it as `session`.
+ */
+"project";
 
 /**  What a restore from the window would do, shown for the user's yes before it runs. */
 export type RestorePlan = {
@@ -1182,6 +1209,14 @@ export type ToolConfirm = {
 	reason?: string | null,
 	/**  Its place among the message's calls that ask, when there is more than one. */
 	queue?: ApprovalQueue | null,
+	/**
+	 *  What is asked: whether a tool call may run (the default, left out), or whether the
+	 *  session's sandbox may reach a host no rule names (`network`, with [`ToolConfirm::network`];
+	 *  `tool_id` and `tool_name` then name the call that was running, when one was).
+	 */
+	kind?: ConfirmKind,
+	/**  For `kind: "network"`: where the sandbox wants to go. */
+	network?: NetworkRequest | null,
 };
 
 /**  `chat:tool-confirm`: the user must approve the call. */

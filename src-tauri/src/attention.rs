@@ -28,10 +28,11 @@ pub fn approval_waiting<R: tauri::Runtime>(app: &tauri::AppHandle<R>, confirm: &
 /// short enough for any notification bubble).
 pub fn notification_text(confirm: &ToolConfirm) -> (String, String) {
     let summary = "Warden is waiting for your approval".to_owned();
-    let what = match &confirm.preview {
-        Some(ApprovalPreview::Command { command, .. }) => format!("Run: {command}"),
-        Some(ApprovalPreview::Diff { path, .. }) => format!("Change {path}"),
-        None => format!("Use {}", confirm.tool_name),
+    let what = match (&confirm.network, &confirm.preview) {
+        (Some(network), _) => format!("Reach {}:{} from the sandbox", network.host, network.port),
+        (None, Some(ApprovalPreview::Command { command, .. })) => format!("Run: {command}"),
+        (None, Some(ApprovalPreview::Diff { path, .. })) => format!("Change {path}"),
+        (None, None) => format!("Use {}", confirm.tool_name),
     };
     let clean: String = what.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     let mut body: String = clean.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -60,7 +61,23 @@ mod tests {
             timeout_secs: 30,
             reason: None,
             queue: None,
+            kind: Default::default(),
+            network: None,
         }
+    }
+
+    #[test]
+    fn a_network_question_names_the_host() {
+        let asking = ToolConfirm {
+            kind: warden_protocol::ConfirmKind::Network,
+            network: Some(warden_protocol::NetworkRequest {
+                host: "registry.npmjs.org".into(),
+                port: 443,
+                reach: None,
+            }),
+            ..confirm(None)
+        };
+        assert_eq!(notification_text(&asking).1, "Reach registry.npmjs.org:443 from the sandbox");
     }
 
     #[test]

@@ -40,6 +40,8 @@ fn confirm(tool: &str) -> Event {
         timeout_secs: 30,
         reason: None,
         queue: None,
+        kind: Default::default(),
+        network: None,
     })
 }
 

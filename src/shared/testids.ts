@@ -195,6 +195,9 @@ export const TID = {
   reject: "approval-reject",
   rejectReason: "approval-reject-reason",
   allowSession: "approval-allow-session",
+  allowProject: "approval-allow-project", // a network question: an allow rule for the project
+  approvalHost: "approval-host", // a network question: host:port
+  approvalReach: "approval-reach", // a network question about this machine or a private network
 
   // settings
   trustLevel: {

@@ -71,6 +71,8 @@ export function ApprovalDialog({
 
   const preview = request.preview;
   const summary = toolSummary(request.toolName, request.input);
+  // A host the session's sandbox wants to reach while a command runs (not a call to run).
+  const network = request.kind === "network" ? (request.network ?? null) : null;
   // Everything the dialog shows, scanned for characters that would make it show something else.
   const shown = [
     summary,
@@ -95,12 +97,22 @@ export function ApprovalDialog({
       onKeyDown={onKeyDown}
     >
       <header className="approval-head">
-        <h2 id={titleId}>
-          Allow <code>{mcpParts(request.toolName)?.tool ?? request.toolName}</code>
-          {mcpParts(request.toolName) && <> from the MCP server <strong>{mcpParts(request.toolName)?.server}</strong></>}?
-        </h2>
+        {network ? (
+          <h2 id={titleId}>
+            Allow the sandbox to reach{" "}
+            <code className="approval-text" data-testid={TID.approvalHost}>
+              <VisibleText text={`${network.host}:${network.port}`} />
+            </code>
+            ?
+          </h2>
+        ) : (
+          <h2 id={titleId}>
+            Allow <code>{mcpParts(request.toolName)?.tool ?? request.toolName}</code>
+            {mcpParts(request.toolName) && <> from the MCP server <strong>{mcpParts(request.toolName)?.server}</strong></>}?
+          </h2>
+        )}
         <span className={`badge badge-${request.dangerLevel}`} data-testid={TID.approvalDanger}>
-          {request.dangerLevel === "dangerous" ? "can change your machine" : "read-only"}
+          {network ? "network" : request.dangerLevel === "dangerous" ? "can change your machine" : "read-only"}
         </span>
         {total > 1 && (
           <span className="approval-position" data-testid={TID.approvalPosition}>
@@ -141,7 +153,21 @@ export function ApprovalDialog({
         </p>
       )}
 
-      {preview?.kind === "command" ? (
+      {network ? (
+        <div className="approval-body">
+          {network.reach && (
+            <p className="approval-warning" data-testid={TID.approvalReach}>
+              {network.host} leads to {network.reach}, not the public internet.
+            </p>
+          )}
+          {request.toolId && (
+            <p className="muted">
+              while <code className="approval-text">{toolSummary(request.toolName, request.input)}</code> runs; a
+              command that gives up waiting can be run again once you answer.
+            </p>
+          )}
+        </div>
+      ) : preview?.kind === "command" ? (
         <div className="approval-body">
           <pre className="code-line approval-text" style={WRAP} data-testid={TID.approvalCommand}>
             <VisibleText text={preview.command} />
@@ -171,7 +197,7 @@ export function ApprovalDialog({
         </div>
       )}
 
-      {onShowTool && (
+      {onShowTool && request.toolId && (
         <button type="button" className="link" onClick={() => onShowTool(request.toolId)}>
           {fromOtherConversation ? "Asked in another conversation — open it" : "Show in conversation"}
         </button>
@@ -196,8 +222,30 @@ export function ApprovalDialog({
           }}
         />
         <button type="button" data-testid={TID.reject} disabled={expired} onClick={reject}>
-          Reject
+          {network ? "Deny" : "Reject"}
         </button>
+        {network ? (
+          <>
+            <button
+              type="button"
+              data-testid={TID.allowProject}
+              disabled={expired}
+              onClick={() => onAnswer({ ...answering, approved: true, remember: "project" })}
+            >
+              Always for this project
+            </button>
+            <button
+              type="button"
+              className="primary"
+              data-testid={TID.approve}
+              disabled={expired}
+              onClick={() => onAnswer({ ...answering, approved: true, remember: "once" })}
+            >
+              Allow once
+            </button>
+          </>
+        ) : (
+          <>
         <button
           type="button"
           data-testid={TID.allowSession}
@@ -215,6 +263,8 @@ export function ApprovalDialog({
         >
           Approve
         </button>
+          </>
+        )}
       </div>
     </div>
   );

@@ -45,6 +45,34 @@ function renderHost(store: ChatStore) {
 const approveCalls = () => calls.filter((c) => c.cmd === "chat_tool_approve").map((c) => c.args);
 
 describe("ApprovalDialog", () => {
+  it("asks about a host the sandbox wants with its own answers, and the answer names the question", async () => {
+    const question = makeConfirm({
+      confirmId: "q-net",
+      kind: "network",
+      network: { host: "registry.test", port: 8080, reach: "a loopback address (this machine)" },
+      reason: "A command of this session (`bash`) wants to reach registry.test:8080, which no rule allows.",
+    });
+    const store = storeWith(question);
+    renderHost(store);
+    expect(screen.getByTestId(TID.approvalHost)).toHaveTextContent("registry.test:8080");
+    expect(screen.getByTestId(TID.approvalDanger)).toHaveTextContent("network");
+    expect(screen.getByTestId(TID.approvalReach)).toHaveTextContent("this machine");
+    expect(screen.getByTestId(TID.reject)).toHaveTextContent("Deny");
+    expect(screen.getByTestId(TID.approve)).toHaveTextContent("Allow once");
+    // The call it came from ends first: the question stays, so a late "always" still saves the rule.
+    act(() => {
+      store.dispatch({
+        event: "chat:tool-result",
+        payload: { conversationId: question.conversationId, messageId: question.messageId, toolId: question.toolId, status: "error", result: "403" },
+      });
+    });
+    await userEvent.click(screen.getByTestId(TID.allowProject));
+    expect(approveCalls()).toEqual([
+      expect.objectContaining({ confirmId: "q-net", approved: true, remember: "project" }),
+    ]);
+  });
+
+
   it("shows the tool, the exact command, its working directory and the danger level", () => {
     renderHost(storeWith(makeConfirm()));
     const dialog = screen.getByTestId(TID.approvalDialog);

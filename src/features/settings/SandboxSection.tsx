@@ -34,7 +34,7 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
           : status.contained
             ? `Commands run in an OS sandbox (${status.mechanism}): they write only in the project${
                 status.writableCaches.length ? ", the build caches below" : ""
-              } and a private /tmp, cannot see your secrets, and have no network unless allowed — and then only through Warden's proxy: the internet, and of this machine and your networks only the hosts listed below.`
+              } and a private /tmp, cannot see your secrets, and have no network unless allowed — and then only through Warden's proxy, which asks you about each host the rules below do not name.`
             : `Commands are not contained on this machine (${status.mechanism}). They run with your full access, so every command asks first, even in Autonomous.`}
       </p>
       {status?.contained && status.writableCaches.length > 0 && (
@@ -82,11 +82,12 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
               checked={perms.network ?? false}
               onChange={(e) => onChange(setProjectPermissions(settings, { network: e.target.checked }))}
             />
-            Commands in this project may use the network
+            Commands in this project may use the network (through Warden's proxy: a host not listed below is
+            asked about while the command waits — allow once, always, or deny)
           </label>
           <label>
-            Hosts on this machine or your networks that commands may reach through the proxy (a name, *.domain or
-            host:port, one per line; the internet needs no entry; programs that use HTTP_PROXY or ALL_PROXY)
+            Hosts commands may reach without asking (a name, *.domain or host:port, one per line; "Always for
+            this project" adds here; programs that use HTTP_PROXY or ALL_PROXY)
             <textarea
               rows={2}
               data-testid={TID.sandboxHosts}

@@ -144,11 +144,20 @@ function onToolResult(state: ChatState, e: ToolResult): ChatState {
     }),
   );
   // The call is over: whatever it still asked is no longer waiting (a call's id is unique only
-  // within its conversation).
-  return dropApprovals(next, (a) => a.conversationId === e.conversationId && a.toolId === e.toolId);
+  // within its conversation). A network question stays: a late "always" still saves the rule.
+  return dropApprovals(
+    next,
+    (a) => a.conversationId === e.conversationId && a.toolId === e.toolId && a.request.kind !== "network",
+  );
 }
 
 function onToolConfirm(state: ChatState, e: ToolConfirm): ChatState {
+  // A host the sandbox wants while a command runs: a question of its own, the block keeps running.
+  if (e.kind === "network") {
+    if (state.approvals.some((a) => a.confirmId === e.confirmId)) return state;
+    const pending = { confirmId: e.confirmId, toolId: e.toolId, conversationId: e.conversationId, request: e, receivedAt: Date.now() };
+    return { ...state, approvals: [...state.approvals, pending] };
+  }
   let terminal = false;
   const next = withConversation(state, e.conversationId, (c) =>
     withTool(c, e.toolId, e.messageId, (t) => {

@@ -89,7 +89,7 @@ fn network_rules(args: &BoxRequest) -> Result<net::Rules, String> {
             ));
         }
     });
-    Ok(net::Rules { allow, deny: Vec::new(), resolve })
+    Ok(net::Rules { allow, deny: Vec::new(), resolve, ask: false })
 }
 
 /// `name:address` (`name:[v6]` too) as a resolver entry.

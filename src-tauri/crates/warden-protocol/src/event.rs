@@ -261,6 +261,45 @@ pub struct ToolConfirm {
     /// Its place among the message's calls that ask, when there is more than one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<ApprovalQueue>,
+    /// What is asked: whether a tool call may run (the default, left out), or whether the
+    /// session's sandbox may reach a host no rule names (`network`, with [`ToolConfirm::network`];
+    /// `tool_id` and `tool_name` then name the call that was running, when one was).
+    #[serde(default, skip_serializing_if = "ConfirmKind::is_tool")]
+    pub kind: ConfirmKind,
+    /// For `kind: "network"`: where the sandbox wants to go.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<NetworkRequest>,
+}
+
+/// What a confirmation asks about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "lowercase")]
+pub enum ConfirmKind {
+    /// A tool call, before it runs.
+    #[default]
+    Tool,
+    /// A host the session's sandbox wants to reach while a command runs: answered with
+    /// `remember` `once` (until the call ends), `project` (an allow rule saved for the project) or
+    /// a denial (for the rest of the session).
+    Network,
+}
+
+impl ConfirmKind {
+    pub fn is_tool(&self) -> bool {
+        *self == Self::Tool
+    }
+}
+
+/// A host and port the sandbox wants to reach.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkRequest {
+    pub host: String,
+    pub port: u16,
+    /// Where the host leads when that is not the public internet ("this machine", "a private
+    /// network"), in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reach: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]

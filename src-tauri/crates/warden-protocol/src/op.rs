@@ -51,4 +51,7 @@ pub enum Remember {
     Once,
     /// The same tool (for `bash`: the same program and subcommand) for the rest of the session.
     Session,
+    /// For a network confirmation: this host and port from now on, saved as an allow rule of the
+    /// project (Settings → Sandbox lists it). A tool call takes it as `session`.
+    Project,
 }

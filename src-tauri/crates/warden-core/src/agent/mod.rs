@@ -5,6 +5,7 @@ mod assemble;
 pub mod budget;
 pub mod compaction;
 mod events;
+mod network_ask;
 mod newer;
 mod saving;
 mod session;
@@ -14,6 +15,7 @@ mod tool_source;
 mod tool_step;
 mod turn;
 
+pub use network_ask::SaveRule;
 pub use session::{CompactNowError, Session, SessionConfig, SessionError};
 pub use tool_env::{execute_streaming, ToolEnvironment};
 pub use tool_runner::{CallOutcome, CallPolicy, PlannedCall, RequestedCall, ToolRunner};

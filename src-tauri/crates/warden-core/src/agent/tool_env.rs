@@ -26,6 +26,8 @@ pub struct ToolEnvironment {
     checkpoints: Option<Arc<CheckpointStore>>,
     /// This session's mark in the store, which a restore in another process sees.
     hold: Option<Arc<SessionHold>>,
+    /// Saves a network allow rule for the project ("Always for this project").
+    rule_saver: Option<super::network_ask::SaveRule>,
 }
 
 impl ToolEnvironment {
@@ -47,6 +49,7 @@ impl ToolEnvironment {
             box_policy: Some(Arc::new(policy)),
             checkpoints: None,
             hold: None,
+            rule_saver: None,
         }
     }
 
@@ -59,6 +62,7 @@ impl ToolEnvironment {
             box_policy: None,
             checkpoints: None,
             hold: None,
+            rule_saver: None,
         }
     }
 
@@ -72,6 +76,21 @@ impl ToolEnvironment {
     pub fn with_hold(mut self, hold: SessionHold) -> Self {
         self.hold = Some(Arc::new(hold));
         self
+    }
+
+    /// Save the project's network allow rules with `saver` when the user answers "Always".
+    pub fn with_rule_saver(mut self, saver: super::network_ask::SaveRule) -> Self {
+        self.rule_saver = Some(saver);
+        self
+    }
+
+    pub(crate) fn rule_saver(&self) -> Option<super::network_ask::SaveRule> {
+        self.rule_saver.clone()
+    }
+
+    /// The network the session's boxes share (without asking whether boxes can be built here).
+    pub fn shared_net(&self) -> Option<&containment::net::SharedNet> {
+        self.box_policy.as_ref()?.shared_net.as_ref()
     }
 
     pub fn checkpoints(&self) -> Option<&Arc<CheckpointStore>> {
@@ -109,7 +128,10 @@ impl ToolEnvironment {
             return None;
         }
         if needs.network && !policy.network {
-            return Some(Arc::new(BoxPolicy { network: true, ..(**policy).clone() }));
+            // The user approved this call's network: the public internet, as asked, and the
+            // hosts the rules name; no question per host.
+            let network_rules = containment::net::Rules { ask: false, ..policy.network_rules.clone() };
+            return Some(Arc::new(BoxPolicy { network: true, network_rules, ..(**policy).clone() }));
         }
         Some(policy.clone())
     }

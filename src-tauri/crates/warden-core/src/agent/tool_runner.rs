@@ -11,12 +11,13 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    ApprovalQueue, CallChanges, DangerLevel, Event, Remember, ToolApproval, ToolCall, ToolConfirm,
-    ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
+    ApprovalQueue, CallChanges, ConfirmKind, DangerLevel, Event, Remember, ToolApproval, ToolCall,
+    ToolConfirm, ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
 };
 
 use super::approvals::{ApprovalOutcome, ApprovalRouter};
 use super::events::EventEmitter;
+use super::network_ask::{NetworkQuestions, RunningCall};
 use super::tool_env::{execute_streaming, ToolEnvironment};
 use crate::checkpoint::{CheckpointStore, Origin, Taken};
 use crate::policy::{self, Decision, Grant, Grants};
@@ -91,14 +92,32 @@ pub struct CallOutcome {
     pub block: ToolResultBlock,
 }
 
+/// When a call ends (however it ends, a dropped future included): its network questions are
+/// over and the hosts allowed once for it are asked about again.
+struct CallEnded {
+    questions: Arc<NetworkQuestions>,
+    shared: Option<crate::containment::net::SharedNet>,
+}
+
+impl Drop for CallEnded {
+    fn drop(&mut self) {
+        self.questions.set_running(None);
+        if let Some(shared) = &self.shared {
+            shared.call_ended();
+        }
+    }
+}
+
 /// Runs the tool calls of one session (or of one `warden tool` command).
 pub struct ToolRunner {
     offered: RwLock<Arc<Offered>>,
     env: ToolEnvironment,
     policy: CallPolicy,
     grants: Mutex<Grants>,
-    approvals: ApprovalRouter,
+    approvals: Arc<ApprovalRouter>,
     events: EventEmitter,
+    /// The session's questions about the network, when its boxes share a network.
+    network: Option<Arc<NetworkQuestions>>,
 }
 
 /// The tools, the scope they are offered in and the workspace that enforces it, replaced together
@@ -117,13 +136,31 @@ impl ToolRunner {
         events: EventEmitter,
     ) -> Self {
         let offered = Offered { tools, scope: policy.scope.clone(), workspace: env.workspace().clone() };
+        let approvals = Arc::new(ApprovalRouter::new());
+        // A host no rule names is asked about in the window, as calls are (same router, same
+        // time limit); without a runtime to wait in, nobody is asked and such hosts are refused.
+        let network = match (env.shared_net(), tokio::runtime::Handle::try_current()) {
+            (Some(shared), Ok(runtime)) => {
+                let questions = Arc::new(NetworkQuestions::new(
+                    events.clone(),
+                    Arc::clone(&approvals),
+                    policy.approval_timeout,
+                    runtime,
+                    env.rule_saver(),
+                ));
+                shared.set_asker(questions.clone());
+                Some(questions)
+            }
+            _ => None,
+        };
         Self {
             offered: RwLock::new(Arc::new(offered)),
             env,
             policy,
             grants: Mutex::new(Grants::default()),
-            approvals: ApprovalRouter::new(),
+            approvals,
             events,
+            network,
         }
     }
 
@@ -302,10 +339,23 @@ impl ToolRunner {
             .then(|| crate::containment::git_repositories(self.env.workspace().project_root()));
         let ctx = ctx.with_commands_box(commands_box);
         let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
+        // A host this call's commands want that no rule names is asked about in its name; "allow
+        // once" ends with it.
+        let running = self.network.as_ref().map(|questions| {
+            questions.set_running(Some(RunningCall {
+                message_id: message_id.to_owned(),
+                tool_id: call.id.clone(),
+                tool_name: call.name.clone(),
+                input: tool_call.input.clone(),
+                cancel: cancel.clone(),
+            }));
+            CallEnded { questions: Arc::clone(questions), shared: self.env.shared_net().cloned() }
+        });
         let mut output = execute_streaming(&offered.tools, &tool_call, ctx, |stream, chunk| {
             self.events.tool_delta(message_id, &call.id, stream, chunk);
         })
         .await;
+        drop(running);
         if let Some(checkpoint) = checkpoint {
             let changes = checkpoint.after().await;
             if let Ok(value) = serde_json::to_value(changes) {
@@ -397,11 +447,16 @@ impl ToolRunner {
             timeout_secs: timeout.map_or(0, |t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX).max(1)),
             reason,
             queue,
+            kind: ConfirmKind::Tool,
+            network: None,
         });
         match self.approvals.wait(&confirm_id, rx, timeout, cancel).await {
             ApprovalOutcome::Answered(answer) if answer.approved => {
                 // "For this session" covers what the policy asked about, never a missing checkpoint.
-                if answer.remember == Some(Remember::Session) && matches!(why, Why::Policy) {
+                // "Always for this project" is saved for network questions; a call takes it as
+                // "for this session" until permission rules come to every tool.
+                let remembered = matches!(answer.remember, Some(Remember::Session | Remember::Project));
+                if remembered && matches!(why, Why::Policy) {
                     if let Some(grant) = Grants::grant_for(&call.name, needs) {
                         lock(&self.grants).insert(grant);
                     }

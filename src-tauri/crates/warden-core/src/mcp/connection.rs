@@ -116,6 +116,14 @@ pub async fn connect_with(
     };
     let (service, process) = match &spec.transport {
         Transport::Stdio { command, args, env, cwd, network } => {
+            // A server is a box alone (its own network, not a session's), and nobody is asked about
+            // its hosts yet: with the network, the public internet and the hosts the rules name.
+            let policy = policy.map(|p| BoxPolicy {
+                shared_net: None,
+                network_rules: crate::containment::net::Rules { ask: false, ..p.network_rules.clone() },
+                ..p.clone()
+            });
+            let policy = policy.as_ref();
             let (cwd, policy) = match spec.origin {
                 Origin::User => {
                     let visible = program_folders(command);

@@ -50,6 +50,8 @@ impl Engine {
             resolve: net::resolve_from_env(),
             ..net::Rules::from_permission_rules(settings.permission_rules.iter().chain(project_rules))
         };
+        // A project with the network: through the proxy, every host no rule names asked about.
+        commands_box.network_rules.ask = permissions(project, settings).is_some_and(|p| p.network);
         match permissions(project, settings) {
             Some(perms) => commands_box.with_project_choices(
                 perms.network,

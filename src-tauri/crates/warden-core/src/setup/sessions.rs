@@ -12,7 +12,7 @@ use warden_protocol::{Event, KeyName, McpServerConfig, ProviderId, Settings, Tru
 use super::project_policy::ProjectPolicy;
 use super::{Engine, SetupError};
 use crate::agent::budget::known_context_window;
-use crate::agent::{Session, SessionConfig, ToolEnvironment, ToolSource};
+use crate::agent::{SaveRule, Session, SessionConfig, ToolEnvironment, ToolSource};
 use crate::checkpoint::CheckpointStore;
 use crate::containment::BoxPolicy;
 use crate::mcp::{Entry, McpTool, McpToolset, Origin};
@@ -276,7 +276,10 @@ impl Engine {
             None => (core, scope, None),
         };
         let workspace = Workspace::new(project, self.home.project_dir(project), scope.clone())?;
-        let mut env = ToolEnvironment::with_box(workspace, commands_box);
+        let settings_cell = Arc::clone(&self.settings);
+        let project_key = project.to_string_lossy().into_owned();
+        let saver = SaveRule(Arc::new(move |pattern: &str| settings_cell.allow_host(&project_key, pattern)));
+        let mut env = ToolEnvironment::with_box(workspace, commands_box).with_rule_saver(saver);
         // A session whose tools cannot change anything (`warden exec`'s read-only default) has
         // nothing to undo: no store is opened and no snapshot taken. One with MCP servers may be
         // offered a tool that changes files later (their lists change: see `changes_files`), so

@@ -4,7 +4,7 @@
 
 use std::sync::RwLock;
 
-use warden_protocol::Settings;
+use warden_protocol::{PermissionRule, RuleEffect, Settings, NETWORK_RULE_TOOL};
 
 use super::Engine;
 use crate::config::{ConfigError, Integrity, WardenHome};
@@ -72,6 +72,29 @@ impl SettingsCell {
             let integrity = self.integrity();
             self.replace(settings, integrity);
         }
+    }
+
+    /// The user answered "Always for this project" about a host: an allow rule for `pattern` in
+    /// the project's permission rules, saved and sealed — while the file in use is the one Warden
+    /// wrote; otherwise kept for this run only (saving would seal someone else's file), and said.
+    pub(crate) fn allow_host(&self, project: &str, pattern: &str) -> Result<(), String> {
+        let rule = PermissionRule {
+            effect: RuleEffect::Allow,
+            tool: NETWORK_RULE_TOOL.to_owned(),
+            pattern: Some(pattern.to_owned()),
+        };
+        let mut settings = self.settings();
+        let rules = &mut settings.tool_permissions.entry(project.to_owned()).or_default().permission_rules;
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+        if self.integrity() == Integrity::Trusted {
+            return self.save(settings).map_err(|e| e.to_string());
+        }
+        let integrity = self.integrity();
+        self.replace(settings, integrity);
+        Err("the settings file in use was not written by Warden: the rule is kept for this run only"
+            .to_owned())
     }
 
     fn accept_file(&self) -> Result<(), ConfigError> {

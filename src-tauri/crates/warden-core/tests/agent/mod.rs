@@ -7,6 +7,7 @@ mod engine_facts;
 pub(crate) mod harness;
 mod images;
 mod instructions;
+mod network_questions;
 mod one_path;
 mod restore_race;
 mod saved;

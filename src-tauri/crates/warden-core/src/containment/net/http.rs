@@ -32,7 +32,12 @@ pub(super) fn serve<C: Client>(mut client: C, first: u8, state: &State) -> std::
 
 fn refuse(client: &mut impl Client, request: &Request, refusal: &Refusal) -> std::io::Result<()> {
     let status = match refusal {
-        Refusal::NotPublic { .. } | Refusal::Denied { .. } => "403 Forbidden",
+        Refusal::NotPublic { .. }
+        | Refusal::Denied { .. }
+        | Refusal::Unknown { .. }
+        | Refusal::NotAsked { .. }
+        | Refusal::DeniedByUser { .. }
+        | Refusal::NotAnswered { .. } => "403 Forbidden",
         Refusal::Unresolved { .. } | Refusal::Unreachable { .. } => "502 Bad Gateway",
     };
     let text = format!("Warden's proxy did not connect to {}:{}: {refusal}", request.host, request.port);

@@ -6,6 +6,7 @@
 //! a session bus), no address of this machine or its networks unless a rule names it.
 
 mod address;
+pub mod ask;
 #[cfg(target_os = "linux")]
 mod forward;
 mod http;
@@ -20,6 +21,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use address::Reach;
+pub use ask::{Answer, Asker, Question};
 pub use proxy::{Decision, Proxy};
 pub use rules::{HostRule, Refusal, Rules};
 #[cfg(target_os = "linux")]
@@ -47,6 +49,8 @@ impl SharedNet {
     pub fn forwarded(&self) -> Vec<Forward> {
         Vec::new()
     }
+    pub fn set_asker(&self, _asker: Arc<dyn Asker>) {}
+    pub fn call_ended(&self) {}
 }
 
 /// Where the proxy's folder is mounted in a box (under the box's private `/tmp`).

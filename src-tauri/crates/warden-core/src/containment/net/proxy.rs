@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
+use super::ask::{Asker, Memory};
 use super::rules::{Refusal, Rules};
 use super::{http, socks};
 
@@ -46,6 +47,8 @@ pub type Report = dyn Fn(&Decision) + Send + Sync;
 pub(super) struct State {
     /// Replaced as a whole when the user's rules change under a running session ([`Proxy::set_rules`]).
     rules: RwLock<Rules>,
+    /// Who asks about a host no rule names, and the session's answers.
+    memory: Memory,
     log: Mutex<VecDeque<Decision>>,
     report: Option<Box<Report>>,
     stopped: AtomicBool,
@@ -99,6 +102,7 @@ impl Proxy {
         let listener = UnixListener::bind(dir.path().join(SOCKET_NAME))?;
         let shared = Arc::new(State {
             rules: RwLock::new(rules),
+            memory: Memory::default(),
             log: Mutex::new(VecDeque::new()),
             report,
             stopped: AtomicBool::new(false),
@@ -137,6 +141,16 @@ impl Proxy {
             Ok(mut current) => *current = rules,
             Err(poisoned) => *poisoned.into_inner() = rules,
         }
+    }
+
+    /// Ask `asker` about the hosts no rule names (rules with `ask`).
+    pub fn set_asker(&self, asker: Arc<dyn Asker>) {
+        self.shared.memory.set_asker(asker);
+    }
+
+    /// The running call has ended: its "allow once" answers end with it.
+    pub fn forget_once(&self) {
+        self.shared.memory.forget_once();
     }
 
     /// The rules the proxy applies now.
@@ -208,13 +222,10 @@ fn serve<C: Client>(mut client: C, shared: &State) -> std::io::Result<()> {
 /// The proxy's one way to connect: the rules' addresses for `host:port`, tried in turn. Records
 /// the decision either way.
 pub(super) fn connect(shared: &State, host: &str, port: u16) -> Result<TcpStream, Refusal> {
-    let addresses = match shared.rules.read() {
-        Ok(rules) => rules.addresses(host, port),
-        Err(_) => {
-            Err(Refusal::Unreachable { host: host.to_owned(), why: "the proxy's rules are poisoned".into() })
-        }
-    };
-    let result = addresses.and_then(|addresses| first_that_answers(host, &addresses));
+    let result = shared
+        .memory
+        .addresses(&shared.rules, host, port)
+        .and_then(|addresses| first_that_answers(host, &addresses));
     let decision = Decision {
         host: host.to_owned(),
         port,

@@ -44,6 +44,11 @@ impl HostRule {
         Ok(Self { host, port })
     }
 
+    /// The rule that names exactly `host` on `port` (what "Always for this project" saves).
+    pub fn exact(host: &str, port: u16) -> Self {
+        Self { host: normal(host), port: Some(port) }
+    }
+
     fn matches(&self, host: &str, port: u16) -> bool {
         if self.port.is_some_and(|p| p != port) {
             return false;
@@ -54,6 +59,18 @@ impl HostRule {
         match self.host.strip_prefix("*.") {
             Some(domain) => host.strip_suffix(domain).is_some_and(|sub| sub.ends_with('.') && sub.len() > 1),
             None => host == self.host,
+        }
+    }
+}
+
+/// The pattern as the settings keep it (`HostRule::parse` reads it back).
+impl std::fmt::Display for HostRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let host = if self.host.contains(':') { format!("[{}]", self.host) } else { self.host.clone() };
+        match self.port {
+            Some(port) => write!(f, "{host}:{port}"),
+            None if self.host.contains(':') => write!(f, "{host}"),
+            None => write!(f, "{}", self.host),
         }
     }
 }
@@ -72,6 +89,10 @@ pub struct Rules {
     pub deny: Vec<HostRule>,
     /// Names given their address, never looked up.
     pub resolve: Vec<(String, IpAddr)>,
+    /// Whether a host no rule names is a question for the user ([`Refusal::Unknown`]: the
+    /// project's network is `rules`) rather than reached when public (the per-call network a user
+    /// approved for one command).
+    pub ask: bool,
 }
 
 /// Why the proxy did not connect.
@@ -85,6 +106,15 @@ pub enum Refusal {
     Unresolved { host: String, why: String },
     #[error("cannot connect to {host}: {why}")]
     Unreachable { host: String, why: String },
+    /// No rule names the host and the user is to be asked; where it would go is known.
+    #[error("no rule names {host}")]
+    Unknown { host: String, addresses: Vec<SocketAddr> },
+    #[error("no rule names {host}, and nobody could be asked here (allow it in Settings → Sandbox)")]
+    NotAsked { host: String },
+    #[error("you denied {host} for this session")]
+    DeniedByUser { host: String },
+    #[error("{host} was not allowed: {why}")]
+    NotAnswered { host: String, why: String },
 }
 
 impl Rules {
@@ -122,6 +152,9 @@ impl Rules {
         if self.allow.iter().any(|rule| rule.matches(&host, port)) {
             return Ok(resolved);
         }
+        if self.ask {
+            return Err(Refusal::Unknown { host, addresses: resolved });
+        }
         let public: Vec<SocketAddr> =
             resolved.iter().copied().filter(|a| Reach::of(a.ip()) == Reach::Public).collect();
         match (public.is_empty(), resolved.first()) {
@@ -158,6 +191,7 @@ mod tests {
                 ("metadata.test".to_owned(), "169.254.169.254".parse().unwrap_or_else(|e| panic!("{e}"))),
                 ("example.test".to_owned(), "93.184.216.34".parse().unwrap_or_else(|e| panic!("{e}"))),
             ],
+            ask: false,
         }
     }
 
@@ -227,6 +261,36 @@ mod tests {
         assert_eq!(read.deny, std::slice::from_ref(&everything));
         assert!(everything.matches("anything.example", 1));
         assert!(matches!(read.addresses("example.test", 443), Err(Refusal::Denied { .. })));
+    }
+
+    #[test]
+    fn with_asking_on_every_host_no_rule_names_is_a_question_public_or_not() {
+        let mut asking = rules(&["registry.test"]);
+        asking.ask = true;
+        assert!(asking.addresses("registry.test", 443).is_ok(), "a rule still opens its host");
+        for host in ["example.test", "metadata.test", "127.0.0.1"] {
+            assert!(
+                matches!(asking.addresses(host, 443), Err(Refusal::Unknown { ref addresses, .. }) if addresses.len() == 1),
+                "{host}"
+            );
+        }
+        asking.deny = vec![HostRule::parse("example.test").unwrap_or_else(|e| panic!("{e}"))];
+        assert!(
+            matches!(asking.addresses("example.test", 443), Err(Refusal::Denied { .. })),
+            "a deny is no question"
+        );
+    }
+
+    /// A host rule as the proxy keeps it.
+    #[test]
+    fn a_host_and_port_make_the_rule_that_names_exactly_them() {
+        assert_eq!(
+            HostRule::exact("Registry.Test.", 443),
+            HostRule { host: "registry.test".into(), port: Some(443) }
+        );
+        assert_eq!(HostRule::exact("::1", 80).to_string(), "[::1]:80");
+        assert_eq!(HostRule::exact("crates.io", 443).to_string(), "crates.io:443");
+        assert_eq!(HostRule::parse(&HostRule::exact("::1", 80).to_string()), Ok(HostRule::exact("::1", 80)));
     }
 
     #[test]

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use super::forward::Forwards;
 use super::Forward;
-use super::{Proxy, Rules};
+use super::{Asker, Proxy, Rules};
 
 /// Where the keeper's control folder is mounted in its box.
 const CONTROL_IN_BOX: &str = "/tmp/.warden-control";
@@ -36,6 +36,8 @@ pub struct SharedNet(Arc<SessionNet>);
 #[derive(Default)]
 pub struct SessionNet {
     keeper: Mutex<Option<Keeper>>,
+    /// Who the session's proxy asks about a host no rule names.
+    asker: Mutex<Option<Arc<dyn Asker>>>,
 }
 
 impl std::fmt::Debug for SharedNet {
@@ -70,9 +72,33 @@ impl SharedNet {
         // A keeper that died takes its namespace with it; the boxes still in it keep it alive.
         *keeper = None;
         let started = Keeper::start(bwrap, rules)?;
+        if let Some(asker) = self.0.asker.lock().ok().and_then(|a| a.clone()) {
+            started.proxy.set_asker(asker);
+        }
         let join = started.join();
         *keeper = Some(started);
         join
+    }
+
+    /// Ask `asker` about the hosts no rule names, from the session's next connection on.
+    pub fn set_asker(&self, asker: Arc<dyn Asker>) {
+        if let Ok(keeper) = self.0.keeper.lock() {
+            if let Some(running) = keeper.as_ref() {
+                running.proxy.set_asker(Arc::clone(&asker));
+            }
+        }
+        if let Ok(mut slot) = self.0.asker.lock() {
+            *slot = Some(asker);
+        }
+    }
+
+    /// A call of the session has ended: the hosts allowed "once" for it are asked about again.
+    pub fn call_ended(&self) {
+        if let Ok(keeper) = self.0.keeper.lock() {
+            if let Some(running) = keeper.as_ref() {
+                running.proxy.forget_once();
+            }
+        }
     }
 
     /// The ports forwarded to the host now (none when no box of the session had the network).

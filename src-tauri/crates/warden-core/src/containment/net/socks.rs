@@ -42,8 +42,8 @@ pub(super) fn serve<C: Client>(mut client: C, state: &State) -> std::io::Result<
             reply(&mut client, SUCCEEDED)?;
             splice(client, upstream)
         }
-        Err(Refusal::NotPublic { .. } | Refusal::Denied { .. }) => reply(&mut client, NOT_ALLOWED),
-        Err(_) => reply(&mut client, HOST_UNREACHABLE),
+        Err(Refusal::Unresolved { .. } | Refusal::Unreachable { .. }) => reply(&mut client, HOST_UNREACHABLE),
+        Err(_) => reply(&mut client, NOT_ALLOWED),
     }
 }
 

@@ -1,0 +1,134 @@
+//! The session's questions about the network: when a boxed command of a project whose network is
+//! `rules` wants a host no rule names, the proxy holds the connection and asks here; this emits a
+//! confirmation of `kind: "network"` (its own confirmId, the host and port, and the call that was
+//! running) and waits for the answer as long as any approval waits. "Always for this project"
+//! saves an allow rule through the engine's settings ([`SaveRule`]) — also when the answer comes
+//! after the command gave up, so the next run finds it allowed.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use warden_protocol::{ConfirmKind, DangerLevel, NetworkRequest, Remember, ToolConfirm};
+
+use super::approvals::{new_confirm_id, ApprovalOutcome, ApprovalRouter};
+use super::events::EventEmitter;
+use crate::containment::net::{Answer, Asker, HostRule, Question, Reach};
+
+/// Saves an allow rule (a host pattern, `host:port`) for the session's project.
+#[derive(Clone)]
+pub struct SaveRule(pub Arc<SaveFn>);
+
+/// What [`SaveRule`] calls: the pattern in, whether it was saved (or why not) out.
+pub type SaveFn = dyn Fn(&str) -> Result<(), String> + Send + Sync;
+
+impl std::fmt::Debug for SaveRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SaveRule")
+    }
+}
+
+/// The call running when a question comes, which the question names.
+#[derive(Debug, Clone)]
+pub(crate) struct RunningCall {
+    pub message_id: String,
+    pub tool_id: String,
+    pub tool_name: String,
+    pub input: serde_json::Value,
+    /// The turn's: a cancelled turn answers no question.
+    pub cancel: CancellationToken,
+}
+
+pub(crate) struct NetworkQuestions {
+    events: EventEmitter,
+    approvals: Arc<ApprovalRouter>,
+    timeout: Option<Duration>,
+    runtime: tokio::runtime::Handle,
+    running: Mutex<Option<RunningCall>>,
+    save: Option<SaveRule>,
+}
+
+impl NetworkQuestions {
+    pub(crate) fn new(
+        events: EventEmitter,
+        approvals: Arc<ApprovalRouter>,
+        timeout: Option<Duration>,
+        runtime: tokio::runtime::Handle,
+        save: Option<SaveRule>,
+    ) -> Self {
+        Self { events, approvals, timeout, runtime, running: Mutex::new(None), save }
+    }
+
+    /// The call whose command may ask from now on (`None` when it has ended).
+    pub(crate) fn set_running(&self, call: Option<RunningCall>) {
+        *self.running.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = call;
+    }
+
+    fn confirm(&self, confirm_id: &str, question: &Question, call: Option<&RunningCall>) -> ToolConfirm {
+        let reach = (question.reach != Reach::Public).then(|| question.reach.describe().to_owned());
+        let target = format!("{}:{}", question.host, question.port);
+        let who = match call {
+            Some(call) => format!("A command of this session (`{}`)", call.tool_name),
+            None => "A process of this session's sandbox".to_owned(),
+        };
+        ToolConfirm {
+            conversation_id: String::new(),
+            confirm_id: confirm_id.to_owned(),
+            message_id: call.map(|c| c.message_id.clone()).unwrap_or_default(),
+            tool_id: call.map(|c| c.tool_id.clone()).unwrap_or_default(),
+            tool_name: call.map_or_else(|| "network".to_owned(), |c| c.tool_name.clone()),
+            input: call
+                .map_or_else(|| json!({"host": question.host, "port": question.port}), |c| c.input.clone()),
+            danger_level: DangerLevel::Dangerous,
+            preview: None,
+            timeout_secs: self.timeout.map_or(0, |t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX).max(1)),
+            reason: Some(format!(
+                "{who} wants to reach {target}{}, which no rule allows.",
+                reach.as_deref().map(|r| format!(" ({r})")).unwrap_or_default()
+            )),
+            queue: None,
+            kind: ConfirmKind::Network,
+            network: Some(NetworkRequest { host: question.host.clone(), port: question.port, reach }),
+        }
+    }
+}
+
+impl Asker for NetworkQuestions {
+    fn ask(&self, question: &Question) -> Answer {
+        // The proxy asks from its own threads; a runtime thread must never block here.
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Answer::Unanswered(
+                "asked from the engine's own runtime, where it cannot wait".to_owned(),
+            );
+        }
+        let call = self.running.lock().ok().and_then(|running| running.clone());
+        let confirm_id = new_confirm_id();
+        let rx = self.approvals.register(&confirm_id);
+        self.events.tool_confirm(self.confirm(&confirm_id, question, call.as_ref()));
+        let cancel = call.map(|c| c.cancel).unwrap_or_default();
+        let outcome = self.runtime.block_on(self.approvals.wait(&confirm_id, rx, self.timeout, &cancel));
+        match outcome {
+            ApprovalOutcome::Answered(answer) if answer.approved => {
+                if answer.remember != Some(Remember::Project) {
+                    return Answer::Once;
+                }
+                let pattern = HostRule::exact(&question.host, question.port).to_string();
+                match self.save.as_ref().map(|save| (save.0)(&pattern)) {
+                    Some(Ok(())) => Answer::Always,
+                    Some(Err(error)) => {
+                        tracing::warn!(%error, pattern, "the network rule could not be saved; allowed for this session");
+                        Answer::Always
+                    }
+                    None => Answer::Always,
+                }
+            }
+            ApprovalOutcome::Answered(_) => Answer::Deny,
+            ApprovalOutcome::TimedOut => Answer::Unanswered(format!(
+                "nobody answered within {} s",
+                self.timeout.map_or(0, |t| t.as_secs())
+            )),
+            ApprovalOutcome::Cancelled => Answer::Unanswered("the turn was cancelled".to_owned()),
+        }
+    }
+}
