@@ -512,3 +512,41 @@ fn the_users_and_the_projects_network_rules_reach_the_projects_box_and_no_other(
     let elsewhere = engine.commands_box(&other, &settings).network_rules;
     assert_eq!(elsewhere.allow, [parse("crates.io")], "another project gets the user's rules only");
 }
+
+/// "Always for this project" about a host: an allow rule in the project's settings, saved and
+/// sealed, that the project's next box applies without asking; with a settings file Warden did
+/// not write, kept for this run only and said.
+#[test]
+fn an_always_answer_saves_the_projects_rule_and_only_into_warden_s_own_file() {
+    let d = dirs();
+    let keychain = Arc::new(MemoryStore::new());
+    let engine = Engine::new(d.home.clone(), keychain.clone()).unwrap();
+    let key = d.project.to_string_lossy().into_owned();
+    let mut settings = Settings::default();
+    settings
+        .tool_permissions
+        .insert(key.clone(), ToolPermissions { network: true, ..ToolPermissions::default() });
+    engine.save_settings(settings).unwrap();
+    engine.settings.allow_host(&key, "registry.test:8080").unwrap();
+    engine.settings.allow_host(&key, "registry.test:8080").unwrap();
+
+    let reopened = Engine::new(d.home.clone(), keychain.clone()).unwrap();
+    assert_eq!(reopened.settings_integrity(), Integrity::Trusted, "the saved file is Warden's own");
+    let settings = reopened.settings();
+    let rules = &settings.tool_permissions[&key].permission_rules;
+    assert_eq!(rules.len(), 1, "saved once: {rules:?}");
+    let commands_box = reopened.commands_box(&d.project, &settings);
+    let parse = |p: &str| crate::containment::net::HostRule::parse(p).unwrap();
+    assert_eq!(commands_box.network_rules.allow, [parse("registry.test:8080")]);
+    assert!(commands_box.network_rules.ask, "a project with the network asks about the rest");
+
+    let mut forged = reopened.settings();
+    forged.theme = warden_protocol::Theme::Dark;
+    forge_settings(&d.home, &forged);
+    let untrusted = Engine::new(d.home.clone(), keychain).unwrap();
+    assert_ne!(untrusted.settings_integrity(), Integrity::Trusted);
+    let refused = untrusted.settings.allow_host(&key, "other.test:443");
+    assert!(refused.is_err_and(|why| why.contains("this run only")));
+    let on_disk = std::fs::read_to_string(d.home.settings_path()).unwrap();
+    assert!(!on_disk.contains("other.test"), "a file Warden did not write was rewritten");
+}
