@@ -317,3 +317,48 @@ pub(super) fn a_sessions_boxes_share_one_network_forwarded_to_the_host() {
     });
     assert!(closed, "127.0.0.1:{} still answers after the session ended", forward.host_port);
 }
+
+/// The session's keeper dies with Warden, however Warden dies: a process holding a session's
+/// network is killed with SIGKILL, and the keeper's box is gone soon after (its standard input
+/// was the only tie left).
+pub(super) fn a_sessions_network_dies_with_warden_killed() {
+    const CHILD: &str = "WARDEN_TEST_KEEPER_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        let t = tree();
+        let shared = net::SharedNet::new();
+        let mut policy = t.policy();
+        policy.network = true;
+        policy.shared_net = Some(shared.clone());
+        let out = boxed(&policy, "true");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        println!("keeper-pid={}", shared.keeper_pid().expect("a keeper runs"));
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        return;
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    let test = "a_sessions_network_dies_with_warden_killed::bubblewrap";
+    let mut warden = std::process::Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .env(warden_core::containment::MECHANISM_ENV, "bwrap")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the stand-in for Warden");
+    let stdout = warden.stdout.take().expect("stdout");
+    let keeper = std::io::BufRead::lines(std::io::BufReader::new(stdout))
+        .map_while(Result::ok)
+        // libtest may print the test's name on the same line first.
+        .find_map(|line| line.split_once("keeper-pid=").and_then(|(_, pid)| pid.trim().parse::<u32>().ok()));
+    let Some(keeper) = keeper else {
+        let _ = warden.kill();
+        panic!("the stand-in never started a keeper");
+    };
+    assert!(std::path::Path::new(&format!("/proc/{keeper}")).exists(), "the keeper is not running");
+    warden.kill().expect("SIGKILL");
+    let _ = warden.wait();
+    let gone = (0..250).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        !std::path::Path::new(&format!("/proc/{keeper}")).exists()
+    });
+    assert!(gone, "the keeper (pid {keeper}) outlived the Warden that was killed");
+}
