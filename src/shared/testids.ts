@@ -112,6 +112,7 @@ export const TID = {
   sandboxUserRules: "sandbox-user-rules",
   toolSandbox: "tool-sandbox", // whether a command ran in the OS sandbox, and with what
   toolForwards: "tool-forwards", // the session's boxed servers forwarded to this machine
+  toolNetwork: "tool-network", // the hosts a command's sandbox reached or was refused
   toolInput: "tool-input",
   toolOutput: "tool-output",
   bashOutput: "bash-output",

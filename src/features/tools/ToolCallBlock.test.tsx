@@ -43,6 +43,22 @@ describe("ToolCallBlock", () => {
     expect(forwards.querySelectorAll(".tool-forward")).toHaveLength(2);
   });
 
+  it("lists the hosts a command's sandbox reached and each one refused with why", () => {
+    const metadata = {
+      exit_code: 7,
+      network: [
+        { host: "registry.test", port: 443, allowed: true, why: null },
+        { host: "other.test", port: 80, allowed: false, why: "you denied other.test for this session" },
+        { host: 3, port: "x", allowed: null, why: null },
+      ],
+    };
+    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", metadata })} />);
+    const list = screen.getByTestId(TID.toolNetwork);
+    expect(list.querySelectorAll("li")).toHaveLength(2);
+    expect(list.querySelector('[data-allowed="false"]')).toHaveTextContent("other.test:80 — you denied other.test for this session");
+    expect(list.querySelector('[data-allowed="true"]')).toHaveTextContent("registry.test:443");
+  });
+
   it("says plainly when a command ran outside any sandbox, and says nothing for other tools", () => {
     const { rerender } = render(
       <ToolCallBlock tool={makeTool({ status: "success", result: "ok", metadata: { contained: false, sandbox: null } })} />,

@@ -3,6 +3,7 @@ import type { ToolBlock, ToolBlockStatus } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
 import { CallChangesView } from "../checkpoints/CallChangesView";
 import { ForwardedPorts } from "./ForwardedPorts";
+import { NetworkDecisions } from "./NetworkDecisions";
 import { SandboxBadge } from "./SandboxBadge";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
@@ -60,6 +61,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
         <StatusIcon status={tool.status} />
       </button>
       <ForwardedPorts metadata={tool.metadata} />
+      <NetworkDecisions metadata={tool.metadata} />
       <CallChangesView metadata={tool.metadata} />
       {tool.images && tool.images.length > 0 && (
         <ImageThumbnails images={tool.images} label={`Images ${name} returned`} testId={TID.toolImages} />

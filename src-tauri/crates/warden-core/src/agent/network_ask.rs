@@ -132,3 +132,45 @@ impl Asker for NetworkQuestions {
         }
     }
 }
+
+/// The hosts the session's proxy refused while a call ran, said to the model and, with the ones
+/// it reached, listed for the tool block (`network`: host, port, and why not when refused).
+pub(crate) fn network_decisions(
+    decisions: &[crate::containment::net::Decision],
+    output: &mut crate::tool::ToolOutput,
+) {
+    if decisions.is_empty() {
+        return;
+    }
+    // One line per host and port, its last outcome.
+    let mut seen: Vec<&crate::containment::net::Decision> = Vec::new();
+    for decision in decisions.iter().rev() {
+        if !seen.iter().any(|d| d.host == decision.host && d.port == decision.port) {
+            seen.push(decision);
+        }
+    }
+    seen.reverse();
+    seen.truncate(MAX_NETWORK_LINES);
+    let refused: Vec<String> = seen
+        .iter()
+        .filter_map(|d| d.outcome.as_ref().err().map(|why| format!("{}:{} ({why})", d.host, d.port)))
+        .collect();
+    if !refused.is_empty() {
+        output.content.push_str(&format!("\n[the sandbox's network refused: {}]", refused.join("; ")));
+    }
+    let listed: Vec<serde_json::Value> = seen
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "host": d.host,
+                "port": d.port,
+                "allowed": d.outcome.is_ok(),
+                "why": d.outcome.as_ref().err(),
+            })
+        })
+        .collect();
+    output.metadata.insert("network".to_owned(), serde_json::Value::from(listed));
+}
+
+/// At most this many hosts are listed on a call's block.
+const MAX_NETWORK_LINES: usize = 20;

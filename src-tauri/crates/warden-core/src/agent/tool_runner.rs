@@ -20,6 +20,7 @@ use super::events::EventEmitter;
 use super::network_ask::{NetworkQuestions, RunningCall};
 use super::tool_env::{execute_streaming, ToolEnvironment};
 use crate::checkpoint::{CheckpointStore, Origin, Taken};
+use crate::containment::net::SharedNet;
 use crate::policy::{self, Decision, Grant, Grants};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
@@ -351,11 +352,15 @@ impl ToolRunner {
             }));
             CallEnded { questions: Arc::clone(questions), shared: self.env.shared_net().cloned() }
         });
+        let network_mark = self.env.shared_net().map(SharedNet::mark);
         let mut output = execute_streaming(&offered.tools, &tool_call, ctx, |stream, chunk| {
             self.events.tool_delta(message_id, &call.id, stream, chunk);
         })
         .await;
         drop(running);
+        if let (Some(shared), Some(mark)) = (self.env.shared_net(), network_mark) {
+            super::network_ask::network_decisions(&shared.decisions_since(mark), &mut output);
+        }
         if let Some(checkpoint) = checkpoint {
             let changes = checkpoint.after().await;
             if let Ok(value) = serde_json::to_value(changes) {

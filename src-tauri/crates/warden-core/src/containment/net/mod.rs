@@ -51,6 +51,12 @@ impl SharedNet {
     }
     pub fn set_asker(&self, _asker: Arc<dyn Asker>) {}
     pub fn call_ended(&self) {}
+    pub fn mark(&self) -> u64 {
+        0
+    }
+    pub fn decisions_since(&self, _mark: u64) -> Vec<Decision> {
+        Vec::new()
+    }
 }
 
 /// Where the proxy's folder is mounted in a box (under the box's private `/tmp`).

@@ -49,7 +49,8 @@ pub(super) struct State {
     rules: RwLock<Rules>,
     /// Who asks about a host no rule names, and the session's answers.
     memory: Memory,
-    log: Mutex<VecDeque<Decision>>,
+    /// The last [`KEPT`] decisions, each with its number (counted from the proxy's start).
+    log: Mutex<(u64, VecDeque<(u64, Decision)>)>,
     report: Option<Box<Report>>,
     stopped: AtomicBool,
     open: AtomicUsize,
@@ -103,7 +104,7 @@ impl Proxy {
         let shared = Arc::new(State {
             rules: RwLock::new(rules),
             memory: Memory::default(),
-            log: Mutex::new(VecDeque::new()),
+            log: Mutex::new((0, VecDeque::new())),
             report,
             stopped: AtomicBool::new(false),
             open: AtomicUsize::new(0),
@@ -168,7 +169,18 @@ impl Proxy {
 
     /// The latest decisions, oldest first.
     pub fn decisions(&self) -> Vec<Decision> {
-        self.shared.log.lock().map(|log| log.iter().cloned().collect()).unwrap_or_default()
+        self.decisions_after(0).1
+    }
+
+    /// The decisions numbered after `mark` (those still kept), and the mark to ask from next.
+    pub fn decisions_after(&self, mark: u64) -> (u64, Vec<Decision>) {
+        match self.shared.log.lock() {
+            Ok(log) => {
+                let after = log.1.iter().filter(|(n, _)| *n > mark).map(|(_, d)| d.clone()).collect();
+                (log.0, after)
+            }
+            Err(_) => (mark, Vec::new()),
+        }
     }
 }
 
@@ -239,10 +251,12 @@ pub(super) fn connect(shared: &State, host: &str, port: u16) -> Result<TcpStream
         report(&decision);
     }
     if let Ok(mut log) = shared.log.lock() {
-        if log.len() == KEPT {
-            log.pop_front();
+        if log.1.len() == KEPT {
+            log.1.pop_front();
         }
-        log.push_back(decision);
+        log.0 += 1;
+        let number = log.0;
+        log.1.push_back((number, decision));
     }
     result
 }

@@ -101,6 +101,26 @@ impl SharedNet {
         }
     }
 
+    /// Where the proxy's decisions stand now, to ask [`SharedNet::decisions_since`] later.
+    pub fn mark(&self) -> u64 {
+        self.0
+            .keeper
+            .lock()
+            .ok()
+            .and_then(|k| k.as_ref().map(|k| k.proxy.decisions_after(u64::MAX).0))
+            .unwrap_or(0)
+    }
+
+    /// The proxy's decisions since `mark` (a call's connections, and those of what still runs).
+    pub fn decisions_since(&self, mark: u64) -> Vec<super::Decision> {
+        self.0
+            .keeper
+            .lock()
+            .ok()
+            .and_then(|k| k.as_ref().map(|k| k.proxy.decisions_after(mark).1))
+            .unwrap_or_default()
+    }
+
     /// The ports forwarded to the host now (none when no box of the session had the network).
     pub fn forwarded(&self) -> Vec<Forward> {
         match self.0.keeper.lock() {
