@@ -56,6 +56,7 @@ in_every_box!(
     network_on_goes_through_the_proxy_only,
     host_abstract_sockets_are_unreachable_with_the_network,
     pip_installs_through_the_proxy_from_an_allowed_registry_only,
+    npm_ci_installs_through_the_proxy_from_an_allowed_registry_only,
 );
 in_every_box!(
     work_inside_the_project_is_allowed,
@@ -91,6 +92,7 @@ use network::{
     a_sessions_boxes_share_one_network_forwarded_to_the_host, a_sessions_network_dies_with_warden_killed,
     docker_desktops_socket_is_out_of_reach_of_a_box_with_the_network,
     host_abstract_sockets_are_unreachable_with_the_network, network_on_goes_through_the_proxy_only,
+    npm_ci_installs_through_the_proxy_from_an_allowed_registry_only,
     pip_installs_through_the_proxy_from_an_allowed_registry_only,
 };
 only_in_bubblewrap!(

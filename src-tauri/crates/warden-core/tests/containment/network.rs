@@ -115,8 +115,8 @@ pub(super) fn host_abstract_sockets_are_unreachable_with_the_network() {
     assert!(listener.accept().is_err(), "a boxed command with the network reached a host abstract socket");
 }
 
-/// A Python package index on this machine's loopback (`python3 -m http.server` over a folder
-/// holding one wheel the test builds), its port, and the server's request log.
+/// A package registry on this machine's loopback: `python3 -m http.server` over a folder of
+/// package files the test builds, and its port.
 struct Index {
     _dir: tempfile::TempDir,
     server: std::process::Child,
@@ -124,6 +124,7 @@ struct Index {
 }
 
 impl Index {
+    /// A Python package index holding one wheel.
     fn start() -> Self {
         let dir = tempfile::tempdir().expect("index dir");
         let files = dir.path().join("files");
@@ -150,6 +151,36 @@ impl Index {
             "<html><body><a href=\"/files/demo_pkg-1.0-py3-none-any.whl\">demo_pkg-1.0-py3-none-any.whl</a></body></html>\n",
         )
         .expect("index");
+        Self::serving(dir)
+    }
+
+    /// An npm registry holding one package's tarball (`npm ci` fetches what the lockfile names).
+    fn npm() -> Self {
+        let dir = tempfile::tempdir().expect("registry dir");
+        let package = dir.path().join("build/package");
+        std::fs::create_dir_all(&package).expect("package");
+        std::fs::write(
+            package.join("package.json"),
+            r#"{"name": "demo-npm-pkg", "version": "1.0.0", "main": "index.js"}"#,
+        )
+        .expect("package.json");
+        std::fs::write(package.join("index.js"), "exports.VALUE = 'installed through the proxy';\n")
+            .expect("index.js");
+        let tarballs = dir.path().join("demo-npm-pkg/-");
+        std::fs::create_dir_all(&tarballs).expect("tarballs");
+        let packed = std::process::Command::new("tar")
+            .arg("czf")
+            .arg(tarballs.join("demo-npm-pkg-1.0.0.tgz"))
+            .arg("-C")
+            .arg(dir.path().join("build"))
+            .arg("package")
+            .status()
+            .expect("tar");
+        assert!(packed.success(), "the tarball was not packed");
+        Self::serving(dir)
+    }
+
+    fn serving(dir: tempfile::TempDir) -> Self {
         let mut server = std::process::Command::new("python3")
             .args(["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory"])
             .arg(dir.path())
@@ -216,6 +247,62 @@ pub(super) fn pip_installs_through_the_proxy_from_an_allowed_registry_only() {
     assert!(
         proxy.decisions().iter().any(|d| d.host == "pypi.test" && d.port == port && d.outcome.is_ok()),
         "the proxy's log has pip's requests: {:?}",
+        proxy.decisions()
+    );
+}
+
+/// `npm ci` through the proxy from a registry the rules allow, refused (and logged) without the
+/// rule; the box never reaches the registry's address directly.
+pub(super) fn npm_ci_installs_through_the_proxy_from_an_allowed_registry_only() {
+    let t = work_tree();
+    let registry = Index::npm();
+    let port = registry.port;
+    let tarball = format!("http://npm.test:{port}/demo-npm-pkg/-/demo-npm-pkg-1.0.0.tgz");
+    std::fs::write(
+        t.project.join("package.json"),
+        r#"{"name": "proj", "version": "1.0.0", "dependencies": {"demo-npm-pkg": "1.0.0"}}"#,
+    )
+    .expect("package.json");
+    let lock = format!(
+        r#"{{"name": "proj", "version": "1.0.0", "lockfileVersion": 3, "requires": true, "packages": {{
+            "": {{"name": "proj", "version": "1.0.0", "dependencies": {{"demo-npm-pkg": "1.0.0"}}}},
+            "node_modules/demo-npm-pkg": {{"version": "1.0.0", "resolved": "{tarball}"}}}}}}"#
+    );
+    std::fs::write(t.project.join("package-lock.json"), lock).expect("package-lock.json");
+    let mut policy = t.policy();
+    policy.network = true;
+    policy.network_rules = Rules {
+        resolve: vec![("npm.test".to_owned(), "127.0.0.1".parse().expect("ip"))],
+        ..Rules::default()
+    };
+    // Its cache in the box's private temporary folder, no audit or funding round trips, a short retry.
+    let install = format!(
+        "npm ci --cache \"${{TMPDIR:-/tmp}}/npm-cache\" --no-audit --no-fund --fetch-retries 0 --registry http://npm.test:{port}/ \
+         && node -e \"console.log(require('demo-npm-pkg').VALUE)\"; \
+         curl -sS -m 3 --noproxy '*' http://127.0.0.1:{port}/ >/dev/null 2>&1 && echo direct-reached || echo direct-refused"
+    );
+    let refused = boxed(&policy, &install);
+    assert!(!text(&refused.stdout).contains("installed through the proxy"), "{}", text(&refused.stdout));
+    let proxy = net::proxy_for(&policy.network_rules).expect("the box's proxy");
+    assert!(
+        proxy.decisions().iter().any(|d| d.host == "npm.test" && d.outcome.is_err()),
+        "the proxy's log has the refused request: {:?}",
+        proxy.decisions()
+    );
+
+    policy.network_rules.allow = vec![HostRule::parse(&format!("npm.test:{port}")).expect("rule")];
+    let out = boxed(&policy, &install);
+    let seen = text(&out.stdout);
+    assert!(
+        seen.contains("installed through the proxy"),
+        "npm ci did not install through the proxy: {seen}{}",
+        text(&out.stderr)
+    );
+    assert!(seen.contains("direct-refused"), "the box reached the registry's address directly: {seen}");
+    let proxy = net::proxy_for(&policy.network_rules).expect("the box's proxy");
+    assert!(
+        proxy.decisions().iter().any(|d| d.host == "npm.test" && d.port == port && d.outcome.is_ok()),
+        "the proxy's log has npm's request: {:?}",
         proxy.decisions()
     );
 }
