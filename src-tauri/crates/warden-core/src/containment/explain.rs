@@ -63,6 +63,8 @@ mod tests {
             visible: vec![],
             network,
             network_rules: Default::default(),
+            home: None,
+            readable: vec![],
             home_known: true,
         }
     }

@@ -577,7 +577,7 @@ fn run_probe(run: Run, home: &Path, project: &Path) -> BTreeMap<String, String> 
             out
         }
         Run::Unfiltered => {
-            let mut args = bwrap::arguments(&policy, project, None);
+            let mut args = bwrap::arguments(&policy, project, None, None);
             args.push("--".into());
             args.extend(argv);
             Command::new(bwrap_program()).args(args).env(PROBE_ENV, "1").output()
