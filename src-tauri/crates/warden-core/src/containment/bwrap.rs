@@ -79,6 +79,13 @@ pub(super) fn arguments(
             args.flags(&["--setenv", name, &value]);
         }
     }
+    // Before the hidden locations, so one inside a visible folder stays hidden; one that holds the
+    // home (a home under /tmp) before the home is emptied, which would otherwise show it whole.
+    let (around_home, visible): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        policy.visible.iter().partition(|dir| policy.home.as_ref().is_some_and(|home| home.starts_with(dir)));
+    for dir in around_home {
+        args.bind("--ro-bind", dir);
+    }
     // The home, empty: read-only (remounted so once everything in it is mounted), with only the
     // toolchains, the caches and the git configuration the box gets. `-try`: a toolchain removed
     // since the box was drawn is simply not there.
@@ -92,8 +99,11 @@ pub(super) fn arguments(
     for path in &policy.readable {
         args.bind("--ro-bind-try", path);
     }
-    // Before the hidden locations, so one inside a visible folder stays hidden.
-    for dir in &policy.visible {
+    // A working folder the emptied home does not show is there, empty, as a hidden one was.
+    if policy.home.is_some() && !shown(policy, cwd) {
+        args.pair("--dir", cwd);
+    }
+    for dir in visible {
         args.bind("--ro-bind", dir);
     }
     for dir in &policy.writable {
@@ -149,8 +159,9 @@ fn shown(policy: &BoxPolicy, path: &Path) -> bool {
     if !path.starts_with(home) && !path.starts_with(&real_home) {
         return true;
     }
+    // What holds the home was mounted before it was emptied (a visible folder under /tmp).
     let mounted = policy.readable.iter().chain(&policy.writable).chain(&policy.visible);
-    mounted.chain([&policy.project]).any(|dir| path.starts_with(dir))
+    mounted.chain([&policy.project]).any(|dir| path.starts_with(dir) && !home.starts_with(dir))
 }
 
 /// bubblewrap running `argv` in `cwd` under `policy`, with the seccomp filter.

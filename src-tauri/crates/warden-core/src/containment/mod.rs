@@ -56,8 +56,9 @@ pub struct BoxPolicy {
     /// Folders inside the project that cannot be renamed or replaced (the `.git` folder), though
     /// what is in them stays writable (bubblewrap binds them onto themselves).
     pub pinned: Vec<PathBuf>,
-    /// Folders under the private `/tmp` (or `/var/tmp`) that the command still sees, read-only:
-    /// where an MCP server's own program lives. Hidden locations inside them stay hidden.
+    /// Folders the command still sees, read-only, where the box would not show them (under the
+    /// private `/tmp` or `/var/tmp`, in the emptied home): where a user's MCP server's own program
+    /// lives, the folder it starts in. Hidden locations inside them stay hidden.
     pub visible: Vec<PathBuf>,
     /// Whether the command may use the network. In bubblewrap's box that is through Warden's proxy
     /// only ([`net`]): the public internet, and this machine or its networks where a rule names

@@ -78,7 +78,7 @@ fn grants(policy: &BoxPolicy, scratch: &Path) -> Vec<(PathBuf, BitFlags<AccessFs
         away.push(Hidden::new(&std::fs::canonicalize(home).unwrap_or_else(|_| home.clone())));
     }
     grant(Path::new("/"), AccessFs::from_read(TARGET), &away, &mut out);
-    for path in &policy.readable {
+    for path in policy.readable.iter().chain(&policy.visible) {
         let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
         grant(&path, AccessFs::from_read(TARGET), &hidden, &mut out);
     }
