@@ -151,17 +151,10 @@ pub(super) fn arguments(
     args.0
 }
 
-/// Whether `path` would be seen in the box without a cover: not in the emptied home, or inside
-/// something mounted in it. Covering what is absent anyway would only make an empty stand-in.
+/// Whether `path` would be seen in the box without a cover ([`BoxPolicy::shows_in_home`]).
+/// Covering what is absent anyway would only make an empty stand-in.
 fn shown(policy: &BoxPolicy, path: &Path) -> bool {
-    let Some(home) = &policy.home else { return true };
-    let real_home = std::fs::canonicalize(home).unwrap_or_else(|_| home.clone());
-    if !path.starts_with(home) && !path.starts_with(&real_home) {
-        return true;
-    }
-    // What holds the home was mounted before it was emptied (a visible folder under /tmp).
-    let mounted = policy.readable.iter().chain(&policy.writable).chain(&policy.visible);
-    mounted.chain([&policy.project]).any(|dir| path.starts_with(dir) && !home.starts_with(dir))
+    policy.shows_in_home(path)
 }
 
 /// bubblewrap running `argv` in `cwd` under `policy`, with the seccomp filter.

@@ -33,7 +33,7 @@ use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub use explain::explain_denial;
+pub use explain::{explain_denial, hidden_home_paths};
 pub use git_metadata::{sweep as sweep_git_metadata, Swept};
 pub use git_repositories::{repositories as git_repositories, sweep_new as sweep_new_git_repositories};
 pub use hidden::{credential_locations, hidden_locations, writable_caches};
@@ -166,6 +166,21 @@ impl BoxPolicy {
         }
         self.hidden.retain(|h| !chosen(h));
         Ok(real)
+    }
+
+    /// Whether `path` is there in the box as far as the emptied home goes: outside the home, or
+    /// inside something mounted in it (a toolchain, a cache, the project, a visible folder).
+    /// Hidden locations are not considered here.
+    pub fn shows_in_home(&self, path: &Path) -> bool {
+        let Some(home) = &self.home else { return true };
+        let real_home = std::fs::canonicalize(home).unwrap_or_else(|_| home.clone());
+        if !path.starts_with(home) && !path.starts_with(&real_home) {
+            return true;
+        }
+        // What holds the home is not a way into it: it was mounted before the home was emptied
+        // (a visible folder under /tmp), or refused.
+        let mounted = self.readable.iter().chain(&self.writable).chain(&self.visible);
+        mounted.chain([&self.project]).any(|dir| path.starts_with(dir) && !home.starts_with(dir))
     }
 
     /// A short line for the tool block: "no network · writes: project".
