@@ -34,6 +34,8 @@ const HOME_SECRETS: &[&str] = &[
     ".config/hub",
     ".config/op",
     ".config/git/credentials",
+    // uv's `uv auth login` store (beside the tools and Python versions the box shows).
+    ".local/share/uv/credentials",
     ".terraform.d/credentials.tfrc.json",
     ".local/share/keyrings",
     ".password-store",

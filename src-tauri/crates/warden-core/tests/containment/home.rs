@@ -271,13 +271,27 @@ fn build_jar(work: &Path, jar: &Path) -> bool {
         && ok(Command::new("jar").arg("cf").arg(jar).arg("Hello.class"))
 }
 
-/// `~/.local/bin` (pipx, `pip install --user`, the user's scripts) runs and stays read-only.
+/// `~/.local/bin` (pipx, `pip install --user`, the user's scripts) runs and stays read-only, and
+/// so do the commands pipx and uv link there from their environments.
 pub(super) fn local_bin_runs_and_is_read_only() {
     let t = work_tree();
-    script(&t.home, ".local/bin/my-tool", "local-bin-ran");
-    let out = boxed(&t.policy(), &format!("~/.local/bin/my-tool; {}", try_write(".local/bin/planted")));
-    let seen = seen(&out);
-    assert!(seen.contains("local-bin-ran") && seen.contains("write-refused:.local/bin/planted"), "{seen}");
+    let h = &t.home;
+    script(h, ".local/bin/my-tool", "local-bin-ran");
+    script(h, ".local/share/pipx/venvs/black/bin/black", "pipx-tool-ran");
+    link(&h.join(".local/share/pipx/venvs/black/bin/black"), h, ".local/bin/black");
+    script(h, ".local/share/uv/tools/ruff/bin/ruff", "uv-tool-ran");
+    link(&h.join(".local/share/uv/tools/ruff/bin/ruff"), h, ".local/bin/ruff");
+    put(h, ".local/share/uv/credentials/credentials.toml", "UV-CREDENTIALS-CANARY");
+    let script = format!(
+        "~/.local/bin/my-tool; ~/.local/bin/black; ~/.local/bin/ruff; \
+         cat ~/.local/share/uv/credentials/credentials.toml; {}",
+        try_write(".local/bin/planted")
+    );
+    let seen = seen(&boxed(&t.policy(), &script));
+    for want in ["local-bin-ran", "pipx-tool-ran", "uv-tool-ran", "write-refused:.local/bin/planted"] {
+        assert!(seen.contains(want), "{want} missing: {seen}");
+    }
+    assert!(!seen.contains("UV-CREDENTIALS-CANARY"), "{seen}");
 }
 
 /// A `~/.gitconfig` (and git's XDG config) with credential helpers, a token in an `insteadOf` URL
