@@ -145,11 +145,12 @@ pub(super) fn node_version_managers_are_there_and_the_npm_cache_writable() {
     put(h, ".volta/tools/image/node/20.0.0/VERSION", "VOLTA\n");
     put(h, ".fnm/aliases/default/VERSION", "FNM\n");
     put(h, ".local/share/fnm/node-versions/v20/VERSION", "FNM-XDG\n");
+    link(&h.join(".local/share/fnm/node-versions/v20"), h, ".local/state/fnm_multishells/123_456");
     put(h, ".npm/_cacache/index-v5/x", "NPM-CACHE\n");
     put(h, ".npmrc", "//registry.npmjs.org/:_authToken=NPMRC-CANARY");
     let mut script = "~/.nvm/versions/node/v20.0.0/bin/node -e 'console.log(6*7)'; cat ~/.nvm/nvm.sh \
                       ~/.volta/tools/image/node/20.0.0/VERSION ~/.fnm/aliases/default/VERSION \
-                      ~/.local/share/fnm/node-versions/v20/VERSION ~/.npm/_cacache/index-v5/x ~/.npmrc; "
+                      ~/.local/state/fnm_multishells/123_456/VERSION ~/.npm/_cacache/index-v5/x ~/.npmrc; "
         .to_owned();
     for relative in [".nvm/planted", ".volta/planted", ".fnm/planted", ".npm/_cacache/w"] {
         script += &try_write(relative);
@@ -199,13 +200,19 @@ pub(super) fn the_go_module_cache_is_there() {
     put(h, "go/pkg/mod/cache/download/example.com/m/@v/list", "GO-MOD-CACHE\n");
     put(h, "go/pkg/mod/example.com/m@v1.0.0/m.go", "package m\n");
     put(h, "go/src/private/main.go", "GO-SOURCE-CANARY");
+    script(h, "go/bin/gopls", "go-installed-tool-ran");
     let script = format!(
         "cat ~/go/pkg/mod/cache/download/example.com/m/@v/list ~/go/pkg/mod/example.com/m@v1.0.0/m.go \
-         ~/go/src/private/main.go; {}",
-        try_write("go/pkg/mod/planted")
+         ~/go/src/private/main.go; ~/go/bin/gopls; {}{}",
+        try_write("go/pkg/mod/planted"),
+        try_write("go/bin/planted")
     );
     let seen = seen(&boxed(&t.policy(), &script));
     assert!(seen.contains("GO-MOD-CACHE") && seen.contains("package m"), "{seen}");
+    assert!(
+        seen.contains("go-installed-tool-ran") && seen.contains("write-refused:go/bin/planted"),
+        "{seen}"
+    );
     assert!(
         seen.contains("write-refused:go/pkg/mod/planted") && !seen.contains("GO-SOURCE-CANARY"),
         "{seen}"
@@ -230,6 +237,8 @@ pub(super) fn java_toolchains_and_caches_are_there() {
     }
     put(h, ".gradle/caches/modules-2/files-2.1/x", "GRADLE-CACHE\n");
     put(h, ".gradle/wrapper/dists/gradle-8/x", "GRADLE-WRAPPER\n");
+    put(h, ".gradle/jdks/temurin-21/release", "GRADLE-JDK\n");
+    put(h, ".jdks/corretto-17/release", "IDEA-JDK\n");
     put(h, ".gradle/gradle.properties", "GRADLE-SECRET-CANARY");
     put(h, ".m2/settings.xml", "M2-SETTINGS-CANARY");
     let mut script = String::from(if real.is_some() {
@@ -238,13 +247,14 @@ pub(super) fn java_toolchains_and_caches_are_there() {
         "cat ~/.sdkman/candidates/java/current/release ~/.m2/repository/org/example/hello/1.0/hello-1.0.pom; "
     });
     script += "cat ~/.gradle/caches/modules-2/files-2.1/x ~/.gradle/wrapper/dists/gradle-8/x \
+               ~/.gradle/jdks/temurin-21/release ~/.jdks/corretto-17/release \
                ~/.gradle/gradle.properties ~/.m2/settings.xml; ";
     for relative in [".m2/repository/planted", ".gradle/caches/planted", ".sdkman/planted"] {
         script += &try_write(relative);
     }
     let seen = seen(&boxed(&t.policy(), &script));
     let ran = if real.is_some() { "hello-from-the-m2-repository" } else { "HELLO-POM" };
-    for want in [ran, "GRADLE-CACHE", "GRADLE-WRAPPER"] {
+    for want in [ran, "GRADLE-CACHE", "GRADLE-WRAPPER", "GRADLE-JDK", "IDEA-JDK"] {
         assert!(seen.contains(want), "{want} missing: {seen}");
     }
     for refused in [".m2/repository/planted", ".gradle/caches/planted", ".sdkman/planted"] {
