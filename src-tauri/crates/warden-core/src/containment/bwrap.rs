@@ -127,6 +127,13 @@ pub(super) fn arguments(
             args.path(path);
         }
     }
+    // A path the user chose to show inside a hidden location that was just covered (a credential
+    // file in a folder the project also shows) is shown through the cover: the one exception to
+    // "hidden last", and only the user's explicit choice lies there (`BoxPolicy::readable`).
+    let covered = |path: &&PathBuf| policy.hidden.iter().any(|h| path.starts_with(h) && shown(policy, h));
+    for path in policy.readable.iter().filter(covered) {
+        args.bind("--ro-bind-try", path);
+    }
     if let Some(home) = &policy.home {
         args.pair("--remount-ro", home);
     }

@@ -99,7 +99,10 @@ impl BoxPolicy {
         let mut readable = home.map(home::toolchains).unwrap_or_default();
         // A toolchain entry that is a link to a secret location (or to a folder holding one) would
         // show it under another name, where covering it at its own path does not reach.
-        readable.retain(|path| !leads_to_hidden(path, &hidden));
+        // So does one inside a hidden location: only the user's explicit choice may lie there
+        // ([`BoxPolicy::with_project_choices`]).
+        readable
+            .retain(|path| !leads_to_hidden(path, &hidden) && !hidden.iter().any(|h| path.starts_with(h)));
         Self {
             project: project.to_path_buf(),
             writable: home.map(writable_caches).unwrap_or_default(),
@@ -145,8 +148,10 @@ impl BoxPolicy {
         self
     }
 
-    /// `path` as a path the box may read, or why not; the credential locations it names are
-    /// taken out of `hidden`.
+    /// `path` as a path the box may read, or why not. A hidden location it names is taken out of
+    /// `hidden`; one that holds it stays there (what lies beside the chosen path stays hidden, and
+    /// Seatbelt's box, which shows the home, keeps the chosen path hidden too), and the boxes of
+    /// bubblewrap and Landlock show the chosen path through it.
     fn readable_path(&mut self, path: &Path, home: Option<&Path>) -> Result<PathBuf, &'static str> {
         if !path.is_absolute() {
             return Err("not an absolute path");
@@ -164,7 +169,7 @@ impl BoxPolicy {
                 "it is inside Warden's own folders, the session's sockets or a secret of the project",
             );
         }
-        self.hidden.retain(|h| !chosen(h));
+        self.hidden.retain(|h| h != &real && h != path);
         Ok(real)
     }
 
@@ -478,7 +483,7 @@ mod tests {
             .with_project_choices(false, &[], &chosen, Some(&home));
         let extra: Vec<&PathBuf> = policy.readable.iter().filter(|p| p.starts_with(&home)).collect();
         assert_eq!(extra, [&home.join("data"), &home.join(".aws/config")], "only what opens neither");
-        assert!(!policy.hidden.contains(&home.join(".aws")), "the chosen credential is shown");
+        assert!(policy.hidden.contains(&home.join(".aws")), "what lies beside the chosen file stays hidden");
         assert!(policy.hidden.contains(&warden), "Warden's folder stays hidden");
     }
 

@@ -407,30 +407,43 @@ pub(super) fn a_project_inside_the_home_is_whole() {
 }
 
 /// What the project adds to what the box may read is there, read-only — a known credential file
-/// too, as the user's explicit choice, and nothing beside it; the home itself or `/` is refused, so
-/// the rest of the home stays absent.
+/// too, as the user's explicit choice, and nothing beside it, also inside a folder the project
+/// shows whole; the home itself or `/` is refused, so the rest of the home stays absent.
 pub(super) fn paths_the_project_adds_are_read_only_and_never_the_whole_home() {
     let t = work_tree();
     let h = &t.home;
     put(h, "data/ref.txt", "REF-DATA\n");
     put(h, ".aws/config", "AWS-CONFIG-CHOSEN\n");
     put(h, "Documents/notes.txt", "NOTES-CANARY");
-    let chosen: Vec<String> = [h.join("data"), h.join(".aws/config"), h.clone(), PathBuf::from("/")]
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
+    put(h, ".config/app/settings", "APP-SETTINGS\n");
+    put(h, ".config/gh/hosts.yml", "GH-HOSTS-CHOSEN\n");
+    put(h, ".config/gh/config.yml", "GH-CONFIG-CANARY");
+    let chosen: Vec<String> = [
+        h.join("data"),
+        h.join(".aws/config"),
+        h.join(".config"),
+        h.join(".config/gh/hosts.yml"),
+        h.clone(),
+        PathBuf::from("/"),
+    ]
+    .iter()
+    .map(|p| p.display().to_string())
+    .collect();
     let policy = t.policy().with_project_choices(false, &[], &chosen, Some(h));
     let out = boxed(
         &policy,
         &format!(
-            "cat ~/data/ref.txt ~/.aws/config ~/.aws/credentials ~/Documents/notes.txt ~/.ssh/id_ed25519; {}",
+            "cat ~/data/ref.txt ~/.aws/config ~/.aws/credentials ~/Documents/notes.txt ~/.ssh/id_ed25519 \
+             ~/.config/app/settings ~/.config/gh/hosts.yml ~/.config/gh/config.yml; {}",
             try_write("data/ref.txt")
         ),
     );
     let seen = seen(&out);
-    assert!(seen.contains("REF-DATA") && seen.contains("AWS-CONFIG-CHOSEN"), "{seen}");
+    for want in ["REF-DATA", "AWS-CONFIG-CHOSEN", "APP-SETTINGS", "GH-HOSTS-CHOSEN"] {
+        assert!(seen.contains(want), "{want} missing: {seen}");
+    }
     assert!(seen.contains("write-refused:data/ref.txt"), "{seen}");
-    for canary in ["AWS-CANARY", "NOTES-CANARY", "SSH-KEY-CANARY"] {
+    for canary in ["AWS-CANARY", "NOTES-CANARY", "SSH-KEY-CANARY", "GH-CONFIG-CANARY"] {
         assert!(!seen.contains(canary), "{canary} visible in the box: {seen}");
     }
 }

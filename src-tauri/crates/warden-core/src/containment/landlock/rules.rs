@@ -78,7 +78,15 @@ fn grants(policy: &BoxPolicy, scratch: &Path) -> Vec<(PathBuf, BitFlags<AccessFs
         away.push(Hidden::new(&std::fs::canonicalize(home).unwrap_or_else(|_| home.clone())));
     }
     grant(Path::new("/"), AccessFs::from_read(TARGET), &away, &mut out);
-    for path in policy.readable.iter().chain(&policy.visible) {
+    for path in &policy.readable {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        // A hidden location that holds the path does not stop it: only the user's explicit choice
+        // lies there (a credential file they named, `BoxPolicy::readable`); what lies inside it
+        // and is hidden stays so.
+        let inside: Vec<Hidden> = hidden.iter().filter(|h| !path.starts_with(&h.path)).cloned().collect();
+        grant(&path, AccessFs::from_read(TARGET), &inside, &mut out);
+    }
+    for path in &policy.visible {
         let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
         grant(&path, AccessFs::from_read(TARGET), &hidden, &mut out);
     }
