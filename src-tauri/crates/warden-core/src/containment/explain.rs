@@ -45,8 +45,9 @@ pub fn explain_denial(output: &str, policy: &BoxPolicy) -> Option<String> {
     (!notes.is_empty()).then(|| notes.join("; "))
 }
 
-/// The most paths [`hidden_home_paths`] names.
+/// The most paths [`hidden_home_paths`] names, and the most it looks at.
 const MOST_HIDDEN_PATHS: usize = 8;
+const MOST_CANDIDATES: usize = 256;
 
 /// The paths under the home that `output` names, that exist, and that `policy`'s box does not
 /// show (outside what it mounts in the emptied home, or hidden): what a command that failed may
@@ -55,7 +56,9 @@ pub fn hidden_home_paths(output: &str, policy: &BoxPolicy) -> Vec<PathBuf> {
     let Some(home) = &policy.home else { return Vec::new() };
     let prefix = format!("{}/", home.display());
     let mut found: Vec<PathBuf> = Vec::new();
-    for (at, _) in output.match_indices(&prefix) {
+    // Each candidate costs a look at the file system: a command that printed a million home
+    // paths is looked at for its first few hundred.
+    for (at, _) in output.match_indices(&prefix).take(MOST_CANDIDATES) {
         let rest = &output[at..];
         let end = rest.find(|c: char| c.is_whitespace() || PATH_ENDS.contains(&c)).unwrap_or(rest.len());
         let path = PathBuf::from(rest[..end].trim_end_matches(['.', '/']));
