@@ -1004,6 +1004,16 @@ export type SandboxStatus = {
 	writableCaches: string[],
 	/**  The secret locations commands cannot see. */
 	hidden: string[],
+	/**
+	 *  What commands may read of the user's home (the toolchains that exist here) and the paths
+	 *  the project added; the rest of the home is absent.
+	 */
+	readable: string[],
+	/**
+	 *  The known credential locations of the user's home (whether they exist or not): a path the
+	 *  project lets commands read at or under one of these gets a warning.
+	 */
+	credentialLocations: string[],
 };
 
 /**  One saved message of a [`ReadOnlyHistory`]. */
@@ -1282,6 +1292,13 @@ export type ToolPermissions = {
 	 *  output folder elsewhere. Secret locations stay hidden even inside them.
 	 */
 	extraWritable?: string[],
+	/**
+	 *  Files or folders the box may also read (absolute paths): the box shows only toolchains of
+	 *  the user's home, and a build may need more (a private registry's credential file, shared
+	 *  data). Never Warden's own folders nor a folder holding the home; a known credential
+	 *  location is shown only because the user listed it here (Settings warns).
+	 */
+	extraReadable?: string[],
 	/**  Whether the project is checkpointed before every change (on by default). */
 	checkpoints?: boolean,
 	/**  The project's own permission rules (network hosts so far). */

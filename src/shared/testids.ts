@@ -108,6 +108,8 @@ export const TID = {
   sandboxMechanism: "sandbox-mechanism",
   sandboxNetwork: "sandbox-network",
   sandboxWritable: "sandbox-writable",
+  sandboxReadable: "sandbox-readable", // paths the project's commands may also read
+  sandboxReadableWarning: "sandbox-readable-warning", // one per listed path that holds credentials
   sandboxHosts: "sandbox-hosts", // hosts on this machine or its networks the proxy may reach
   sandboxUserRules: "sandbox-user-rules",
   toolSandbox: "tool-sandbox", // whether a command ran in the OS sandbox, and with what

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { api, type SandboxStatus, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
-import { allowedHosts, projectPermissions, setProjectPermissions, withAllowedHosts } from "./settingsModel";
+import { allowedHosts, credentialPaths, projectPermissions, setProjectPermissions, withAllowedHosts } from "./settingsModel";
 import { messageOf } from "../../shared/format";
 
 /** Settings → Sandbox: how commands are contained here, and the project's network and extra folders. */
@@ -11,6 +11,9 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
   const perms = projectPermissions(settings);
   // The raw text, so a newline being typed is not trimmed away under the cursor.
   const [writableText, setWritableText] = useState(() => (perms?.extraWritable ?? []).join("\n"));
+  const [readableText, setReadableText] = useState(() => (perms?.extraReadable ?? []).join("\n"));
+  const readable = status?.readable ?? [];
+  const withCredentials = credentialPaths(perms?.extraReadable ?? [], status?.credentialLocations ?? []);
   const [hostsText, setHostsText] = useState(() => allowedHosts(perms?.permissionRules).join("\n"));
   const userRules = (settings.permissionRules ?? []).filter((r) => r.tool === "network");
 
@@ -34,7 +37,7 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
           : status.contained
             ? `Commands run in an OS sandbox (${status.mechanism}): they write only in the project${
                 status.writableCaches.length ? ", the build caches below" : ""
-              } and a private /tmp, cannot see your secrets, and have no network unless allowed — and then only through Warden's proxy, which asks you about each host the rules below do not name.`
+              } and a private /tmp, see of your home only the toolchains below (and what you add), cannot see your secrets, and have no network unless allowed — and then only through Warden's proxy, which asks you about each host the rules below do not name.`
             : `Commands are not contained on this machine (${status.mechanism}). They run with your full access, so every command asks first, even in Autonomous.`}
       </p>
       {status?.contained && status.writableCaches.length > 0 && (
@@ -42,6 +45,18 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
           <summary>Build caches commands may write</summary>
           <ul className="path-list">
             {status.writableCaches.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {status?.contained && readable.length > 0 && (
+        <details>
+          <summary>What commands see of your home ({readable.length}, read-only)</summary>
+          <ul className="path-list">
+            {readable.map((p) => (
               <li key={p}>
                 <code>{p}</code>
               </li>
@@ -113,6 +128,27 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
               }}
             />
           </label>
+          <label>
+            Other paths commands may read (absolute files or folders, one per line; never your whole home or Warden&apos;s
+            own folders; secrets inside stay hidden unless you name them)
+            <textarea
+              rows={2}
+              data-testid={TID.sandboxReadable}
+              value={readableText}
+              placeholder={"/home/me/datasets\n/home/me/.config/myregistry/token"}
+              onChange={(e) => {
+                setReadableText(e.target.value);
+                const extraReadable = e.target.value.split("\n").map((p) => p.trim()).filter(Boolean);
+                onChange(setProjectPermissions(settings, { extraReadable }));
+              }}
+            />
+          </label>
+          {withCredentials.map((p) => (
+            <p key={p} className="field-warning" data-testid={TID.sandboxReadableWarning}>
+              ⚠ <code>{p}</code> is where credentials are kept: commands will be able to read it, and what they read can
+              reach the model.
+            </p>
+          ))}
         </>
       ) : (
         <p className="muted">Choose a project folder to set its network and extra folders.</p>

@@ -26,6 +26,8 @@ function mock(overrides: Record<string, Handler> = {}) {
       mechanism: "bubblewrap + seccomp",
       writableCaches: ["/home/me/.cargo/registry"],
       hidden: ["/home/me/.ssh"],
+      readable: ["/home/me/.cargo/bin"],
+      credentialLocations: ["/home/me/.ssh", "/home/me/.aws"],
     }),
     provider_models: () => [],
     tools_catalog: () => CATALOG,
@@ -367,6 +369,21 @@ describe("SettingsPanel", () => {
     const perms = (callsOf("settings_set")[0]!.settings as Settings).toolPermissions?.["/home/me/proj"];
     expect(perms?.network).toBe(true);
     expect(perms?.extraWritable).toEqual(["/srv/out", "/var/cache/build"]);
+  });
+
+  it("saves the paths a project's commands may read and warns about each credential location among them", async () => {
+    mock({ pick_project_folder: () => "/home/me/proj" });
+    render(<Harness />);
+    await waitFor(() => expect(screen.getByText("/home/me/.cargo/bin")).toBeInTheDocument());
+    await userEvent.click(screen.getByTestId(TID.projectPick));
+    const readable = await screen.findByTestId(TID.sandboxReadable);
+    await userEvent.type(readable, "/home/me/datasets{Enter}/home/me/.aws/config{Enter}/home/me/.awsome");
+    await settled();
+    const perms = (callsOf("settings_set").at(-1)!.settings as Settings).toolPermissions?.["/home/me/proj"];
+    expect(perms?.extraReadable).toEqual(["/home/me/datasets", "/home/me/.aws/config", "/home/me/.awsome"]);
+    const warnings = screen.getAllByTestId(TID.sandboxReadableWarning);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toHaveTextContent("/home/me/.aws/config is where credentials are kept");
   });
 
   it("saves the hosts a project's commands may reach as its network rules, keeping its other rules", async () => {

@@ -79,6 +79,7 @@ export function projectPermissions(s: Settings): ToolPermissions | null {
       bashTimeoutSecs: 60,
       network: false,
       extraWritable: [],
+      extraReadable: [],
       checkpoints: true,
     }
   );
@@ -117,4 +118,10 @@ export function modelOptions(value: string | null, listed: ModelEntry[]): ModelE
   return value && !listed.some((m) => m.id === value)
     ? [{ id: value, displayName: null, supportsTools: null, contextWindow: null }, ...listed]
     : listed;
+}
+
+/** The paths of `paths` that are a known credential location or lie inside one (`locations`, from the sandbox status). */
+export function credentialPaths(paths: string[], locations: string[]): string[] {
+  const trimmed = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
+  return paths.filter((p) => locations.some((l) => trimmed(p) === l || trimmed(p).startsWith(`${l}/`)));
 }

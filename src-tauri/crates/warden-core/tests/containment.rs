@@ -109,6 +109,51 @@ only_in_bubblewrap!(
     "Landlock has no rule for connect: a unix socket under a hidden folder is still connectable"
 );
 
+#[path = "containment/home.rs"]
+mod home;
+use home::{
+    a_project_inside_the_home_is_whole, cargo_and_rustup_are_there_and_the_registry_writable,
+    git_commits_with_the_identity_of_the_filtered_config, java_toolchains_and_caches_are_there,
+    local_bin_runs_and_is_read_only, node_version_managers_are_there_and_the_npm_cache_writable,
+    paths_the_project_adds_are_read_only_and_never_the_whole_home,
+    python_user_site_and_pyenv_are_there_and_the_pip_cache_writable,
+    the_git_config_is_there_without_its_credentials, the_go_module_cache_is_there,
+    the_home_shows_nothing_but_toolchains, the_session_runtime_folder_is_hidden,
+};
+in_every_box!(
+    the_home_shows_nothing_but_toolchains,
+    cargo_and_rustup_are_there_and_the_registry_writable,
+    node_version_managers_are_there_and_the_npm_cache_writable,
+    python_user_site_and_pyenv_are_there_and_the_pip_cache_writable,
+    the_go_module_cache_is_there,
+    java_toolchains_and_caches_are_there,
+    local_bin_runs_and_is_read_only,
+    the_git_config_is_there_without_its_credentials,
+    git_commits_with_the_identity_of_the_filtered_config,
+    a_project_inside_the_home_is_whole,
+    paths_the_project_adds_are_read_only_and_never_the_whole_home,
+);
+
+/// The session's runtime folder, given to the child as `XDG_RUNTIME_DIR` (one per box: both run at
+/// once), where the case puts its canaries.
+mod the_session_runtime_folder_is_hidden {
+    fn runtime(mechanism: &str) -> String {
+        format!("{}/containment-run-user-{mechanism}", env!("CARGO_TARGET_TMPDIR"))
+    }
+    #[test]
+    fn bubblewrap() {
+        let test = "the_session_runtime_folder_is_hidden::bubblewrap";
+        let vars = [("XDG_RUNTIME_DIR", runtime("bwrap"))];
+        super::in_box_with("bwrap", test, super::the_session_runtime_folder_is_hidden, &vars);
+    }
+    #[test]
+    fn landlock() {
+        let test = "the_session_runtime_folder_is_hidden::landlock";
+        let vars = [("XDG_RUNTIME_DIR", runtime("landlock"))];
+        super::in_box_with("landlock", test, super::the_session_runtime_folder_is_hidden, &vars);
+    }
+}
+
 /// Not a requirement but the fallback's known limit, pinned so a change to it is seen.
 mod landlock_limit_beside_a_hidden_file {
     #[test]
@@ -121,6 +166,11 @@ mod landlock_limit_beside_a_hidden_file {
 /// Run `case` with the box `mechanism` (a `WARDEN_SANDBOX` value): directly when this process is
 /// the child forced into it, else in such a child (this test binary running only `test`).
 fn in_box(mechanism: &str, test: &str, case: fn()) {
+    in_box_with(mechanism, test, case, &[]);
+}
+
+/// [`in_box`] with `vars` in the child's environment.
+fn in_box_with(mechanism: &str, test: &str, case: fn(), vars: &[(&str, String)]) {
     if std::env::var(MECHANISM_ENV).as_deref() == Ok(mechanism) {
         return case();
     }
@@ -129,6 +179,7 @@ fn in_box(mechanism: &str, test: &str, case: fn()) {
         // The case itself decides; `--include-ignored` lets `--ignored` show why a case is ignored.
         .args([test, "--exact", "--include-ignored", "--nocapture", "--test-threads=1"])
         .env(MECHANISM_ENV, mechanism)
+        .envs(vars.iter().map(|(name, value)| (name, value)))
         .output()
         .expect("run the test binary");
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
@@ -193,11 +244,16 @@ fn work_tree() -> Tree {
 /// Run `script` with `sh -c` inside the box, in the project. With `WARDEN_TEST_UNBOXED=1` the
 /// scripts run without the box, to see every escape test fail (the suite can tell a box from none).
 fn boxed(policy: &BoxPolicy, script: &str) -> Output {
+    boxed_at_home(policy, &home_of(policy), script)
+}
+
+/// [`boxed`] with `HOME` set to `home`.
+fn boxed_at_home(policy: &BoxPolicy, home: &Path, script: &str) -> Output {
     if std::env::var_os("WARDEN_TEST_UNBOXED").is_some() {
         return std::process::Command::new("sh")
             .args(["-c", script])
             .current_dir(&policy.project)
-            .env("HOME", home_of(policy))
+            .env("HOME", home)
             .output()
             .expect("sh");
     }
@@ -206,7 +262,7 @@ fn boxed(policy: &BoxPolicy, script: &str) -> Output {
     let argv: Vec<OsString> = ["sh", "-c", script].iter().map(OsString::from).collect();
     let launch = containment::launch(policy, &argv, &policy.project).expect("launch");
     let mut command = launch.command();
-    command.env_clear().env("PATH", "/usr/local/bin:/usr/bin:/bin").env("HOME", home_of(policy));
+    command.env_clear().env("PATH", "/usr/local/bin:/usr/bin:/bin").env("HOME", home);
     let output = command.output().expect("spawn the box");
     drop(launch);
     output

@@ -63,6 +63,11 @@ pub struct ToolPermissions {
     /// Folders outside the project that commands may also write (absolute paths), e.g. a build
     /// output folder elsewhere. Secret locations stay hidden even inside them.
     pub extra_writable: Vec<String>,
+    /// Files or folders the box may also read (absolute paths): the box shows only toolchains of
+    /// the user's home, and a build may need more (a private registry's credential file, shared
+    /// data). Never Warden's own folders nor a folder holding the home; a known credential
+    /// location is shown only because the user listed it here (Settings warns).
+    pub extra_readable: Vec<String>,
     /// Whether the project is checkpointed before every change (on by default).
     pub checkpoints: bool,
     /// The project's own permission rules (network hosts so far).
@@ -77,6 +82,7 @@ impl Default for ToolPermissions {
             bash_timeout_secs: 60,
             network: false,
             extra_writable: Vec::new(),
+            extra_readable: Vec::new(),
             checkpoints: true,
             permission_rules: Vec::new(),
         }
@@ -95,6 +101,12 @@ pub struct SandboxStatus {
     pub writable_caches: Vec<String>,
     /// The secret locations commands cannot see.
     pub hidden: Vec<String>,
+    /// What commands may read of the user's home (the toolchains that exist here) and the paths
+    /// the project added; the rest of the home is absent.
+    pub readable: Vec<String>,
+    /// The known credential locations of the user's home (whether they exist or not): a path the
+    /// project lets commands read at or under one of these gets a warning.
+    pub credential_locations: Vec<String>,
 }
 
 /// When a conversation is compacted unless the user says otherwise: at 85 % of the context window.

@@ -1,6 +1,8 @@
-//! The box on Linux: bubblewrap. The whole filesystem is mounted read-only, the project and the
-//! caches read-write over it, hidden locations covered (an empty tmpfs over a folder, `/dev/null`
-//! over a file), a private `/tmp`, `/proc` and `/dev`; every namespace is new (user, pid, ipc, uts,
+//! The box on Linux: bubblewrap. The whole filesystem is mounted read-only, the user's home
+//! emptied (a read-only tmpfs showing only the toolchains, the caches and a git configuration
+//! without credentials: [`super::home`]), the project and the caches read-write over it, hidden
+//! locations covered (an empty tmpfs over a folder, `/dev/null` over a file), a private `/tmp`,
+//! `/proc` and `/dev`; every namespace is new (user, pid, ipc, uts,
 //! cgroup and net), no capability survives, no user namespace can be made inside, the command
 //! cannot type into a terminal (the seccomp filter) and dies with Warden. The seccomp filter
 //! ([`super::seccomp`]) is loaded by bubblewrap right before the command.
@@ -67,8 +69,14 @@ pub(super) fn probe() -> Mechanism {
     }
 }
 
-/// The arguments of bubblewrap for `policy`, without the seccomp descriptors and the command.
-pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, network: &Net) -> Vec<OsString> {
+/// The arguments of bubblewrap for `policy`, without the seccomp descriptors and the command;
+/// `git_config`, the descriptor bubblewrap copies the box's `~/.gitconfig` from.
+pub(super) fn arguments(
+    policy: &BoxPolicy,
+    cwd: &Path,
+    network: &Net,
+    git_config: Option<i32>,
+) -> Vec<OsString> {
     let mut args = Args::default();
     args.flags(&["--ro-bind", "/", "/"]);
     args.flags(&["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"]);
@@ -84,8 +92,31 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, network: &Net) -> Vec<Os
             args.flags(&["--setenv", name, &value]);
         }
     }
-    // Before the hidden locations, so one inside a visible folder stays hidden.
-    for dir in &policy.visible {
+    // Before the hidden locations, so one inside a visible folder stays hidden; one that holds the
+    // home (a home under /tmp) before the home is emptied, which would otherwise show it whole.
+    let (around_home, visible): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        policy.visible.iter().partition(|dir| policy.home.as_ref().is_some_and(|home| home.starts_with(dir)));
+    for dir in around_home {
+        args.bind("--ro-bind", dir);
+    }
+    // The home, empty: read-only (remounted so once everything in it is mounted), with only the
+    // toolchains, the caches and the git configuration the box gets. `-try`: a toolchain removed
+    // since the box was drawn is simply not there.
+    if let Some(home) = &policy.home {
+        args.pair("--tmpfs", home);
+        if let Some(fd) = git_config {
+            args.flags(&["--ro-bind-data", &fd.to_string()]);
+            args.path(&home.join(".gitconfig"));
+        }
+    }
+    for path in &policy.readable {
+        args.bind("--ro-bind-try", path);
+    }
+    // A working folder the emptied home does not show is there, empty, as a hidden one was.
+    if policy.home.is_some() && !shown(policy, cwd) {
+        args.pair("--dir", cwd);
+    }
+    for dir in visible {
         args.bind("--ro-bind", dir);
     }
     for dir in &policy.writable {
@@ -101,13 +132,23 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, network: &Net) -> Vec<Os
     for path in &policy.read_only {
         args.bind("--ro-bind", path);
     }
-    for path in &policy.hidden {
+    for path in policy.hidden.iter().filter(|path| shown(policy, path)) {
         if path.is_dir() {
             args.pair("--tmpfs", path);
         } else {
             args.flags(&["--ro-bind", "/dev/null"]);
             args.path(path);
         }
+    }
+    // A path the user chose to show inside a hidden location that was just covered (a credential
+    // file in a folder the project also shows) is shown through the cover: the one exception to
+    // "hidden last", and only the user's explicit choice lies there (`BoxPolicy::readable`).
+    let covered = |path: &&PathBuf| policy.hidden.iter().any(|h| path.starts_with(h) && shown(policy, h));
+    for path in policy.readable.iter().filter(covered) {
+        args.bind("--ro-bind-try", path);
+    }
+    if let Some(home) = &policy.home {
+        args.pair("--remount-ro", home);
     }
     args.flags(&[
         "--unshare-user",
@@ -133,6 +174,12 @@ pub(super) fn arguments(policy: &BoxPolicy, cwd: &Path, network: &Net) -> Vec<Os
     args.flags(&["--setenv", "TMPDIR", "/tmp"]);
     args.pair("--chdir", cwd);
     args.0
+}
+
+/// Whether `path` would be seen in the box without a cover ([`BoxPolicy::shows_in_home`]).
+/// Covering what is absent anyway would only make an empty stand-in.
+fn shown(policy: &BoxPolicy, path: &Path) -> bool {
+    policy.shows_in_home(path)
 }
 
 /// bubblewrap running `argv` in `cwd` under `policy`, with the seccomp filter.
@@ -167,8 +214,22 @@ pub(super) fn launch(
         None if join.is_some() => Net::Joined,
         None => Net::Closed,
     };
-    let mut args = arguments(policy, cwd, &network);
     let mut fds = Vec::new();
+    // The user's git configuration without its credentials, copied by bubblewrap from memory.
+    #[cfg(target_os = "linux")]
+    let git_config = match policy.home.as_deref().and_then(super::home::git_config) {
+        Some(text) => {
+            use std::os::fd::AsRawFd;
+            let fd = super::seccomp::memfd("warden-gitconfig", text.as_bytes())?;
+            let raw = fd.as_raw_fd();
+            fds.push(fd);
+            Some(raw)
+        }
+        None => None,
+    };
+    #[cfg(not(target_os = "linux"))]
+    let git_config = None;
+    let mut args = arguments(policy, cwd, &network, git_config);
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;
@@ -267,6 +328,8 @@ mod tests {
             visible: vec![],
             network: false,
             network_rules: Default::default(),
+            home: None,
+            readable: vec![],
             home_known: true,
             shared_net: None,
         }
@@ -278,7 +341,7 @@ mod tests {
 
     #[test]
     fn the_project_is_writable_and_read_only_paths_come_after_it() {
-        let line = joined(&arguments(&policy(), Path::new("/srv/p/src"), &Net::Closed));
+        let line = joined(&arguments(&policy(), Path::new("/srv/p/src"), &Net::Closed, None));
         assert!(line.starts_with("--ro-bind / / "), "{line}");
         let project = line.find("--bind /srv/p /srv/p").expect("project bound");
         let hooks = line.find("--ro-bind /srv/p/.git/hooks /srv/p/.git/hooks").expect("hooks read-only");
@@ -295,6 +358,44 @@ mod tests {
     }
 
     #[test]
+    fn the_home_is_emptied_before_its_toolchains_and_the_project_are_mounted_in_it() {
+        let root = tempfile::tempdir().expect("tmp");
+        let home = std::fs::canonicalize(root.path()).expect("canonical");
+        let (project, ssh, netrc) =
+            (home.join("src/p"), home.join(".ssh"), home.join(".cargo/registry/.netrc"));
+        for dir in [&project, &ssh, &home.join(".cargo/bin")] {
+            std::fs::create_dir_all(dir).expect("mkdir");
+        }
+        std::fs::create_dir_all(netrc.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&netrc, "").expect("netrc");
+        let mut p = policy();
+        p.project = project.clone();
+        p.home = Some(home.clone());
+        p.readable = vec![home.join(".cargo/bin")];
+        p.writable = vec![home.join(".cargo/registry")];
+        p.hidden = vec![ssh, netrc];
+        let line = joined(&arguments(&p, &project, &Net::Closed, Some(7)));
+        let (h, at) =
+            (home.display(), |needle: &str| line.find(needle).unwrap_or_else(|| panic!("{needle}: {line}")));
+        let emptied = at(&format!("--tmpfs {h} "));
+        let git = at(&format!("--ro-bind-data 7 {h}/.gitconfig"));
+        let bin = at(&format!("--ro-bind-try {h}/.cargo/bin {h}/.cargo/bin"));
+        let cache = at(&format!("--bind {h}/.cargo/registry {h}/.cargo/registry"));
+        let proj = at(&format!("--bind {0}/src/p {0}/src/p", h));
+        let covered = at(&format!("--ro-bind /dev/null {h}/.cargo/registry/.netrc"));
+        let read_only = at(&format!("--remount-ro {h} "));
+        assert!(
+            emptied < git
+                && git < bin
+                && bin < cache
+                && cache < proj
+                && proj < covered
+                && covered < read_only
+        );
+        assert!(!line.contains(&format!("{h}/.ssh")), "what the home does not show needs no cover: {line}");
+    }
+
+    #[test]
     fn network_on_gets_the_proxy_and_never_the_host_network() {
         let mut p = policy();
         p.network = true;
@@ -302,7 +403,7 @@ mod tests {
             proxy_dir: Path::new("/run/w/net-1"),
             launcher: Path::new("/usr/lib/warden/warden-box"),
         };
-        let line = joined(&arguments(&p, Path::new("/"), &Net::Own(egress)));
+        let line = joined(&arguments(&p, Path::new("/"), &Net::Own(egress), None));
         assert!(line.contains("--unshare-net"), "{line}");
         let tmp = line.find("--tmpfs /tmp").unwrap_or_else(|| panic!("{line}"));
         let socket = line.find("--ro-bind /run/w/net-1 /tmp/.warden-net").unwrap_or_else(|| panic!("{line}"));
@@ -315,7 +416,7 @@ mod tests {
     fn a_box_joining_the_sessions_network_makes_no_network_of_its_own() {
         let mut p = policy();
         p.network = true;
-        let line = joined(&arguments(&p, Path::new("/"), &Net::Joined));
+        let line = joined(&arguments(&p, Path::new("/"), &Net::Joined, None));
         assert!(!line.contains("--unshare-net"), "{line}");
         assert!(!line.contains(net::DIR_IN_BOX), "the keeper reaches the proxy, not this box: {line}");
         assert!(line.contains("--setenv HTTPS_PROXY http://127.0.0.1:39281"), "{line}");
@@ -330,7 +431,7 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let mut p = policy();
         p.project = PathBuf::from(OsStr::from_bytes(b"/tmp/a b\n\xff"));
-        let args = arguments(&p, &p.project.clone(), &Net::Closed);
+        let args = arguments(&p, &p.project.clone(), &Net::Closed, None);
         assert!(args.iter().any(|a| a.as_bytes() == b"/tmp/a b\n\xff"));
     }
 }

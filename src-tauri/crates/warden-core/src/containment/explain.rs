@@ -3,12 +3,27 @@
 //! seccomp filter) look like bugs of the command, and a model that does not know about the box
 //! retries the same thing or works around it badly.
 
+use std::path::PathBuf;
+
 use super::BoxPolicy;
 
 /// A note for a failed command's output when it shows the signs of a denial by `policy`'s box;
 /// `None` when nothing in `output` points at the box.
 pub fn explain_denial(output: &str, policy: &BoxPolicy) -> Option<String> {
     let mut notes = Vec::new();
+    let hidden = hidden_home_paths(output, policy);
+    let named: Vec<String> = hidden.iter().map(|p| p.display().to_string()).collect();
+    let hidden_note = format!(
+        "Warden's sandbox shows commands only the toolchains of the home, and {} not there; the \
+         user can let this project's commands read a path in Settings → Sandbox",
+        match named.as_slice() {
+            [one] => format!("{one} is"),
+            many => format!("{} are", many.join(", ")),
+        }
+    );
+    if !hidden.is_empty() {
+        notes.push(hidden_note.as_str());
+    }
     if output.contains("Read-only file system") {
         notes.push(
             "Warden's sandbox refused a write outside the project: commands may write only in the \
@@ -29,6 +44,37 @@ pub fn explain_denial(output: &str, policy: &BoxPolicy) -> Option<String> {
     }
     (!notes.is_empty()).then(|| notes.join("; "))
 }
+
+/// The most paths [`hidden_home_paths`] names, and the most it looks at.
+const MOST_HIDDEN_PATHS: usize = 8;
+const MOST_CANDIDATES: usize = 256;
+
+/// The paths under the home that `output` names, that exist, and that `policy`'s box does not
+/// show (outside what it mounts in the emptied home, or hidden): what a command that failed may
+/// have looked for in vain. At most [`MOST_HIDDEN_PATHS`], each once.
+pub fn hidden_home_paths(output: &str, policy: &BoxPolicy) -> Vec<PathBuf> {
+    let Some(home) = &policy.home else { return Vec::new() };
+    let prefix = format!("{}/", home.display());
+    let mut found: Vec<PathBuf> = Vec::new();
+    // Each candidate costs a look at the file system: a command that printed a million home
+    // paths is looked at for its first few hundred.
+    for (at, _) in output.match_indices(&prefix).take(MOST_CANDIDATES) {
+        let rest = &output[at..];
+        let end = rest.find(|c: char| c.is_whitespace() || PATH_ENDS.contains(&c)).unwrap_or(rest.len());
+        let path = PathBuf::from(rest[..end].trim_end_matches(['.', '/']));
+        let absent = !policy.shows_in_home(&path) || policy.hidden.iter().any(|h| path.starts_with(h));
+        if absent && std::fs::symlink_metadata(&path).is_ok() && !found.contains(&path) {
+            found.push(path);
+            if found.len() == MOST_HIDDEN_PATHS {
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// What ends a path in a program's message: `cat: /x: No such…`, `'/x'`, `(/x)`, `"/x",`.
+const PATH_ENDS: &[char] = &['\'', '"', '`', ':', ',', ';', '(', ')', '[', ']', '<', '>', '|'];
 
 /// What failed connections print, in the tools people run (curl, wget, git, pip, npm, cargo,
 /// Python, ssh).
@@ -63,6 +109,8 @@ mod tests {
             visible: vec![],
             network,
             network_rules: Default::default(),
+            home: None,
+            readable: vec![],
             home_known: true,
             shared_net: None,
         }
@@ -78,6 +126,31 @@ mod tests {
         assert!(explain_denial(python, &policy(false)).is_some_and(|n| n.contains("no network")));
         assert!(explain_denial("kill: (1): Operation not permitted", &policy(false))
             .is_some_and(|n| n.contains("may have refused")));
+    }
+
+    #[test]
+    fn paths_of_the_home_the_box_does_not_show_are_named() {
+        let root = tempfile::tempdir().unwrap();
+        let home = std::fs::canonicalize(root.path()).unwrap();
+        for dir in ["Documents", ".cargo/bin", ".ssh", "proj"] {
+            std::fs::create_dir_all(home.join(dir)).unwrap();
+        }
+        std::fs::write(home.join("Documents/notes.txt"), "").unwrap();
+        let mut p = policy(false);
+        p.project = home.join("proj");
+        p.home = Some(home.clone());
+        p.readable = vec![home.join(".cargo/bin")];
+        p.hidden = vec![home.join(".ssh")];
+        let h = home.display();
+        let output = format!(
+            "cat: {h}/Documents/notes.txt: No such file or directory\nopen('{h}/.ssh')\n\
+             ls: {h}/.cargo/bin: fine\n{h}/proj/x missing\n{h}/Documents/notes.txt again\n\
+             {h}/never-there: No such file\n{h}-other/x\n"
+        );
+        assert_eq!(hidden_home_paths(&output, &p), [home.join("Documents/notes.txt"), home.join(".ssh")]);
+        let note = explain_denial(&output, &p).unwrap();
+        assert!(note.contains("notes.txt, ") && note.contains("Settings → Sandbox"), "{note}");
+        assert!(hidden_home_paths(&output, &policy(false)).is_empty(), "no emptied home, nothing hidden");
     }
 
     #[test]

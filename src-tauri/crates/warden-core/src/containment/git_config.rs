@@ -1,6 +1,7 @@
 //! A git config file read line by line, as far as the box needs: which section each line is in
 //! and which key it sets. The git guard looks up `core.hooksPath` with it; the sweep of new
-//! repositories keeps only the plain keys with it.
+//! repositories keeps only the plain keys with it; the box's home gets the user's global config
+//! without its credentials through it ([`without_credentials`]).
 
 /// One line of a config file.
 pub(super) struct Line<'a> {
@@ -42,6 +43,71 @@ pub(super) fn lines(text: &str) -> Vec<Line<'_>> {
     out
 }
 
+/// `text` without what holds or fetches a credential, for the box's `~/.gitconfig`:
+/// - `credential` sections (helpers, usernames): a helper run in the box could hand out what the
+///   user's keychain or `~/.git-credentials` holds;
+/// - `url` sections whose URL carries a password or, over HTTP, a user (`insteadOf` rewriting
+///   `https://github.com/` to `https://x-access-token:TOKEN@github.com/`);
+/// - settings whose key names a token, a password or a secret, HTTP extra headers
+///   (`Authorization: Bearer …`), and any value that is such a URL;
+/// - `include` and `includeIf` sections: what they name is not in the box's home (and the Landlock
+///   fallback's git would stop at an include it may not read).
+///
+/// Everything else (identity, aliases, core settings) stays, as written.
+pub(super) fn without_credentials(text: &str) -> String {
+    let mut out = String::new();
+    let (mut section_dropped, mut setting_dropped) = (false, false);
+    for line in lines(text) {
+        if line.continuation {
+            if !section_dropped && !setting_dropped {
+                out.push_str(line.raw);
+                out.push('\n');
+            }
+            continue;
+        }
+        if line.header {
+            section_dropped = matches!(line.section.as_str(), "credential" | "include" | "includeif")
+                || (line.section == "url" && carries_credential(line.raw));
+        }
+        setting_dropped =
+            line.setting.as_ref().is_some_and(|(key, value)| secret_setting(&line.section, key, value));
+        if section_dropped {
+            continue;
+        }
+        if setting_dropped {
+            // A header with the dropped setting on its own line keeps the header.
+            if let Some(end) = line.raw.find(']').filter(|_| line.header) {
+                out.push_str(&line.raw[..=end]);
+                out.push('\n');
+            }
+            continue;
+        }
+        out.push_str(line.raw);
+        out.push('\n');
+    }
+    out
+}
+
+/// Whether a setting holds a credential by its name or its value.
+fn secret_setting(section: &str, key: &str, value: &str) -> bool {
+    let named = ["token", "pass", "secret"].iter().any(|word| key.contains(word));
+    named || (section == "http" && key == "extraheader") || carries_credential(value)
+}
+
+/// Whether `text` holds a URL with a password (`scheme://user:password@host`), or an HTTP(S) URL
+/// with a user (`https://TOKEN@host`, how tokens are passed); `ssh://git@host` is neither.
+fn carries_credential(text: &str) -> bool {
+    text.match_indices("://").any(|(at, _)| {
+        let scheme = text[..at].rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '+').next().unwrap_or("");
+        let rest = &text[at + 3..];
+        let authority = rest.split(['/', '"', ' ', '\t']).next().unwrap_or("");
+        match authority.rsplit_once('@') {
+            Some((user, _)) => user.contains(':') || scheme.to_ascii_lowercase().starts_with("http"),
+            None => false,
+        }
+    })
+}
+
 /// `key = value` or a bare `key` (a boolean), lower-cased key, value unquoted and uncommented.
 fn setting(body: &str) -> Option<(String, String)> {
     if body.is_empty() || body.starts_with(['#', ';']) {
@@ -55,6 +121,35 @@ fn setting(body: &str) -> Option<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_leave_the_config_and_the_rest_stays() {
+        let text = "[user]\n\tname = Me\n[credential]\n\thelper = store\n\
+                    [credential \"https://h\"]\n\tusername = u\n\
+                    [url \"https://x-access-token:TOK@github.com/\"]\n\tinsteadOf = https://github.com/\n\
+                    [url \"https://TOK2@gitlab.com/\"]\n\tinsteadOf = gl:\n\
+                    [url \"git@github.com:\"]\n\tinsteadOf = gh:\n\
+                    [url \"ssh://git@host/\"]\n\tpushInsteadOf = https://host/\n\
+                    [http] extraHeader = Authorization: Bearer TOK3\n\tsslVerify = true\n\
+                    [github]\n\ttoken = TOK4\n[sendemail]\n\tsmtpPass = TOK5\n\
+                    [alias]\n\tlg = log \\\n\t  --oneline\n\
+                    [include]\n\tpath = ~/.gitconfig-secret\n[includeIf \"gitdir:~/w/\"]\n\tpath = w\n\
+                    [remote \"o\"]\n\turl = https://u:TOK6@example.com/r.git\n";
+        let kept = without_credentials(text);
+        for gone in ["helper", "username", "TOK", "include", "gitconfig-secret"] {
+            assert!(!kept.contains(gone), "{gone} kept:\n{kept}");
+        }
+        for stays in [
+            "[user]\n\tname = Me\n",
+            "[url \"git@github.com:\"]\n\tinsteadOf = gh:\n",
+            "[url \"ssh://git@host/\"]\n",
+            "[http]\n\tsslVerify = true\n",
+            "\tlg = log \\\n\t  --oneline\n",
+            "[remote \"o\"]\n",
+        ] {
+            assert!(kept.contains(stays), "{stays:?} missing:\n{kept}");
+        }
+    }
 
     #[test]
     fn sections_keys_and_continuations_are_told_apart() {

@@ -7,8 +7,10 @@ use crate::sandbox::secrets::rule_for;
 
 /// Secret locations under the user's home: keys, cloud and registry credentials, keyrings,
 /// password stores, browser profiles, other agents' tokens, shell histories, the X cookie and the
-/// window's web storage. A list of what to take away from a home the box otherwise shows; the
-/// box issue's home that shows only toolchains replaces it.
+/// window's web storage. In bubblewrap's box and the Landlock fallback the home shows only
+/// toolchains (`super::home`), so this list is the second wall, for what lies inside a folder that
+/// is shown (a writable cache, a path the user added); in Seatbelt's box it is the only one. A
+/// path the user adds to what the box may read that lies here is shown, with a warning.
 const HOME_SECRETS: &[&str] = &[
     ".ssh",
     ".aws",
@@ -32,6 +34,8 @@ const HOME_SECRETS: &[&str] = &[
     ".config/hub",
     ".config/op",
     ".config/git/credentials",
+    // uv's `uv auth login` store (beside the tools and Python versions the box shows).
+    ".local/share/uv/credentials",
     ".terraform.d/credentials.tfrc.json",
     ".local/share/keyrings",
     ".password-store",
@@ -112,6 +116,21 @@ pub fn hidden_locations(home: Option<&Path>, project: &Path) -> Vec<PathBuf> {
     out.sort();
     out.dedup();
     out
+}
+
+/// Every known credential location under `home`, whether it exists or not (for Settings' warning).
+pub fn credential_locations(home: &Path) -> Vec<PathBuf> {
+    HOME_SECRETS.iter().map(|relative| home.join(relative)).collect()
+}
+
+/// Whether `path` is a known credential location under `home`, or inside one (as given, or with
+/// `home` resolved).
+pub(super) fn is_credential_location(home: &Path, path: &Path) -> bool {
+    let real = std::fs::canonicalize(home).ok();
+    let homes = std::iter::once(home).chain(real.as_deref());
+    homes
+        .flat_map(|home| HOME_SECRETS.iter().map(move |r| home.join(r)))
+        .any(|secret| path.starts_with(secret))
 }
 
 /// The build caches that exist under `home`.

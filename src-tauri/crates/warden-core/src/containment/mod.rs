@@ -1,6 +1,7 @@
 //! The OS box every command Warden starts for the model runs in: the whole system readable except
-//! the secret locations (hidden), writable only in the project, a private `/tmp` and the build
-//! caches, no network unless allowed, its own process tree that dies with the command.
+//! the user's home, of which it sees only the toolchains ([`home`]), and the secret locations
+//! (hidden); writable only in the project, a private `/tmp` and the build caches, no network
+//! unless allowed, its own process tree that dies with the command.
 //!
 //! One policy type ([`BoxPolicy`]) and one way in ([`launch`]): it turns a command line into the
 //! program Warden actually spawns. On Linux that is bubblewrap with a seccomp filter as a second
@@ -18,6 +19,7 @@ mod git_config;
 mod git_metadata;
 mod git_repositories;
 mod hidden;
+mod home;
 #[cfg(target_os = "linux")]
 mod landlock;
 pub mod launcher;
@@ -31,10 +33,11 @@ use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub use explain::explain_denial;
+pub use explain::{explain_denial, hidden_home_paths};
 pub use git_metadata::{sweep as sweep_git_metadata, Swept};
 pub use git_repositories::{repositories as git_repositories, sweep_new as sweep_new_git_repositories};
-pub use hidden::{hidden_locations, writable_caches};
+pub use hidden::{credential_locations, hidden_locations, writable_caches};
+pub use home::{git_config as home_git_config, toolchains as home_toolchains};
 
 /// What a boxed command may do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,8 +56,9 @@ pub struct BoxPolicy {
     /// Folders inside the project that cannot be renamed or replaced (the `.git` folder), though
     /// what is in them stays writable (bubblewrap binds them onto themselves).
     pub pinned: Vec<PathBuf>,
-    /// Folders under the private `/tmp` (or `/var/tmp`) that the command still sees, read-only:
-    /// where an MCP server's own program lives. Hidden locations inside them stay hidden.
+    /// Folders the command still sees, read-only, where the box would not show them (under the
+    /// private `/tmp` or `/var/tmp`, in the emptied home): where a user's MCP server's own program
+    /// lives, the folder it starts in. Hidden locations inside them stay hidden.
     pub visible: Vec<PathBuf>,
     /// Whether the command may use the network. In bubblewrap's box that is through Warden's proxy
     /// only ([`net`]): the public internet, and this machine or its networks where a rule names
@@ -64,6 +68,14 @@ pub struct BoxPolicy {
     /// What the proxy lets through for this box (bubblewrap): the user's and the project's
     /// network rules.
     pub network_rules: net::Rules,
+    /// The user's home, which the box shows empty but for `readable`, the writable caches and the
+    /// user's git configuration without credentials (bubblewrap: a read-only tmpfs; Landlock: not
+    /// granted). `None` when there is none to empty (unknown, `/`, or inside the project); Seatbelt
+    /// does not use it (macOS keeps the home readable but for the hidden locations).
+    pub home: Option<PathBuf>,
+    /// Read-only paths shown in the emptied home, or elsewhere: the toolchains ([`home`]) and the
+    /// project's "paths the box may read". Hidden locations inside them stay hidden.
+    pub readable: Vec<PathBuf>,
     /// Whether the user's home was known when the box was drawn. Without it none of the home's
     /// secrets are in `hidden`, and [`launch_with`] builds no box.
     pub home_known: bool,
@@ -74,9 +86,9 @@ pub struct BoxPolicy {
 }
 
 impl BoxPolicy {
-    /// The default box for a project: writes in the project and the existing build caches, the
-    /// secret locations of this user (and `warden_dirs`, Warden's own config and data) hidden,
-    /// the project's git hooks and config read-only, no network.
+    /// The default box for a project: of the home only the toolchains, writes in the project and
+    /// the existing build caches, the secret locations of this user (and `warden_dirs`, Warden's
+    /// own config and data) hidden, the project's git hooks and config read-only, no network.
     pub fn for_project(project: &Path, warden_dirs: &[PathBuf]) -> Self {
         Self::with_home(project, dirs::home_dir().as_deref(), warden_dirs)
     }
@@ -88,9 +100,18 @@ impl BoxPolicy {
         // A hidden folder that holds the project would hide the project itself.
         hidden.retain(|h| !project.starts_with(h));
         let git = git_metadata::guard(project);
+        let mut readable = home.map(home::toolchains).unwrap_or_default();
+        // A toolchain entry that is a link to a secret location (or to a folder holding one) would
+        // show it under another name, where covering it at its own path does not reach.
+        // So does one inside a hidden location: only the user's explicit choice may lie there
+        // ([`BoxPolicy::with_project_choices`]).
+        readable
+            .retain(|path| !leads_to_hidden(path, &hidden) && !hidden.iter().any(|h| path.starts_with(h)));
         Self {
             project: project.to_path_buf(),
             writable: home.map(writable_caches).unwrap_or_default(),
+            home: home.and_then(|home| home::emptied(home, project)),
+            readable,
             hidden,
             read_only: git.read_only,
             pinned: git.pinned,
@@ -102,14 +123,18 @@ impl BoxPolicy {
         }
     }
 
-    /// The box with the project's own choices: the network, and extra writable folders (absolute,
-    /// existing). A folder that would open the user's home (the home itself, `/` or any folder
-    /// that holds the home) is refused and logged; secret locations stay hidden inside the others
-    /// (they are covered after the writable folders are mounted).
+    /// The box with the project's own choices: the network, extra writable folders (absolute,
+    /// existing) and extra paths it may read (absolute, existing files or folders). A folder that
+    /// would open the user's home (the home itself, `/` or any folder that holds the home) is
+    /// refused and logged; secret locations stay hidden inside the others (they are covered after
+    /// the folders are mounted). A path to read that is a known credential location, or inside
+    /// one, is the user's explicit choice: it is shown (Settings warns about it); one inside
+    /// Warden's own folders or the session's sockets never is.
     pub fn with_project_choices(
         mut self,
         network: bool,
         extra_writable: &[String],
+        extra_readable: &[String],
         home: Option<&Path>,
     ) -> Self {
         self.network = network;
@@ -117,6 +142,12 @@ impl BoxPolicy {
             match writable_folder(Path::new(dir), home) {
                 Ok(dir) => self.writable.push(dir),
                 Err(why) => tracing::warn!(dir, why, "extra writable folder not used"),
+            }
+        }
+        for path in extra_readable {
+            match self.readable_path(Path::new(path), home) {
+                Ok(path) => self.readable.push(path),
+                Err(why) => tracing::warn!(path, why, "extra readable path not used"),
             }
         }
         self
@@ -131,12 +162,58 @@ impl BoxPolicy {
         }
     }
 
+    /// `path` as a path the box may read, or why not. A hidden location it names is taken out of
+    /// `hidden`; one that holds it stays there (what lies beside the chosen path stays hidden, and
+    /// Seatbelt's box, which shows the home, keeps the chosen path hidden too), and the boxes of
+    /// bubblewrap and Landlock show the chosen path through it.
+    fn readable_path(&mut self, path: &Path, home: Option<&Path>) -> Result<PathBuf, &'static str> {
+        if !path.is_absolute() {
+            return Err("not an absolute path");
+        }
+        let real = std::fs::canonicalize(path).map_err(|_| "does not exist")?;
+        let real_home = home.map(|h| std::fs::canonicalize(h).unwrap_or_else(|_| h.to_path_buf()));
+        if real.parent().is_none() || real_home.is_some_and(|home| home.starts_with(&real)) {
+            return Err("it would show the whole home folder");
+        }
+        let chosen = |hidden: &PathBuf| real.starts_with(hidden) || path.starts_with(hidden);
+        let credential =
+            |hidden: &PathBuf| home.is_some_and(|home| hidden::is_credential_location(home, hidden));
+        if self.hidden.iter().any(|h| chosen(h) && !credential(h)) {
+            return Err(
+                "it is inside Warden's own folders, the session's sockets or a secret of the project",
+            );
+        }
+        self.hidden.retain(|h| h != &real && h != path);
+        Ok(real)
+    }
+
+    /// Whether `path` is there in the box as far as the emptied home goes: outside the home, or
+    /// inside something mounted in it (a toolchain, a cache, the project, a visible folder).
+    /// Hidden locations are not considered here.
+    pub fn shows_in_home(&self, path: &Path) -> bool {
+        let Some(home) = &self.home else { return true };
+        let real_home = std::fs::canonicalize(home).unwrap_or_else(|_| home.clone());
+        if !path.starts_with(home) && !path.starts_with(&real_home) {
+            return true;
+        }
+        // What holds the home is not a way into it: it was mounted before the home was emptied
+        // (a visible folder under /tmp), or refused.
+        let mounted = self.readable.iter().chain(&self.writable).chain(&self.visible);
+        mounted.chain([&self.project]).any(|dir| path.starts_with(dir) && !home.starts_with(dir))
+    }
+
     /// A short line for the tool block: "no network · writes: project".
     pub fn summary(&self) -> String {
         let network = if self.network { "network" } else { "no network" };
         let writes = if self.writable.is_empty() { "project" } else { "project, build caches" };
         format!("{network} · writes: {writes}")
     }
+}
+
+/// Whether `path` is a link whose target is, is inside, or holds a hidden location.
+fn leads_to_hidden(path: &Path, hidden: &[PathBuf]) -> bool {
+    let Ok(real) = std::fs::canonicalize(path) else { return true };
+    real != path && hidden.iter().any(|h| real.starts_with(h) || h.starts_with(&real))
 }
 
 /// `dir` as a writable folder of the box, or why not.
@@ -403,10 +480,46 @@ mod tests {
             base.join("missing").display().to_string(),
         ]
         .into();
-        let policy =
-            BoxPolicy::with_home(&project, Some(&home), &[]).with_project_choices(true, &chosen, Some(&home));
+        let policy = BoxPolicy::with_home(&project, Some(&home), &[]).with_project_choices(
+            true,
+            &chosen,
+            &[],
+            Some(&home),
+        );
         assert_eq!(policy.writable, [out], "only the folder that opens nothing of the home");
         assert!(policy.network);
+    }
+
+    #[test]
+    fn extra_readable_paths_never_open_the_home_nor_wardens_folders() {
+        let root = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(root.path()).unwrap();
+        let (home, project) = (base.join("home/me"), base.join("home/me/proj"));
+        let warden = home.join(".config/warden");
+        for dir in [&project, &home.join("data"), &home.join(".aws"), &warden] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(home.join(".aws/config"), "[default]").unwrap();
+        std::fs::write(home.join(".aws/credentials"), "k").unwrap();
+        let chosen: Vec<String> = [
+            home.join("data"),
+            home.join(".aws/config"),
+            home.clone(),
+            base.join("home"),
+            PathBuf::from("/"),
+            PathBuf::from("relative/dir"),
+            home.join("missing"),
+            warden.clone(),
+        ]
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+        let policy = BoxPolicy::with_home(&project, Some(&home), std::slice::from_ref(&warden))
+            .with_project_choices(false, &[], &chosen, Some(&home));
+        let extra: Vec<&PathBuf> = policy.readable.iter().filter(|p| p.starts_with(&home)).collect();
+        assert_eq!(extra, [&home.join("data"), &home.join(".aws/config")], "only what opens neither");
+        assert!(policy.hidden.contains(&home.join(".aws")), "what lies beside the chosen file stays hidden");
+        assert!(policy.hidden.contains(&warden), "Warden's folder stays hidden");
     }
 
     #[test]

@@ -199,6 +199,8 @@ pub(super) fn probe() -> Mechanism {
         visible: vec![],
         network: true,
         network_rules: Default::default(),
+        home: None,
+        readable: vec![],
         home_known: true,
         shared_net: None,
     };

@@ -16,6 +16,8 @@ fn policy() -> BoxPolicy {
         visible: vec![],
         network: false,
         network_rules: Default::default(),
+        home: None,
+        readable: vec![],
         home_known: true,
         shared_net: None,
     }

@@ -244,8 +244,9 @@ fn program_bytes(program: &BpfProgram) -> Vec<u8> {
     out
 }
 
-fn memfd(name: &str, bytes: &[u8]) -> Result<OwnedFd, ContainError> {
-    let setup = |e: std::io::Error| ContainError::Setup(format!("seccomp program: {e}"));
+/// `bytes` in an in-memory file named `name`, read from its start by whoever inherits it.
+pub(super) fn memfd(name: &str, bytes: &[u8]) -> Result<OwnedFd, ContainError> {
+    let setup = |e: std::io::Error| ContainError::Setup(format!("{name}: {e}"));
     let name = std::ffi::CString::new(name).map_err(|e| ContainError::Setup(e.to_string()))?;
     let fd = nix::sys::memfd::memfd_create(&name, nix::sys::memfd::MemFdCreateFlag::MFD_CLOEXEC)
         .map_err(|errno| setup(std::io::Error::from_raw_os_error(errno as i32)))?;

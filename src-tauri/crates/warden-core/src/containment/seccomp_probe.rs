@@ -577,7 +577,7 @@ fn run_probe(run: Run, home: &Path, project: &Path) -> BTreeMap<String, String> 
             out
         }
         Run::Unfiltered => {
-            let mut args = bwrap::arguments(&policy, project, &bwrap::Net::Closed);
+            let mut args = bwrap::arguments(&policy, project, &bwrap::Net::Closed, None);
             args.push("--".into());
             args.extend(argv);
             Command::new(bwrap_program()).args(args).env(PROBE_ENV, "1").output()

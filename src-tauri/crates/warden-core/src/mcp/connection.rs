@@ -126,7 +126,8 @@ pub async fn connect_with(
             let policy = policy.as_ref();
             let (cwd, policy) = match spec.origin {
                 Origin::User => {
-                    let visible = program_folders(command);
+                    let mut visible = program_folders(command);
+                    visible.extend(own_folder(cwd.as_deref()));
                     let policy = policy.map(|p| BoxPolicy { network: *network, visible, ..p.clone() });
                     (cwd.clone().unwrap_or_else(|| root.to_path_buf()), policy)
                 }
@@ -211,6 +212,16 @@ fn program_folders(command: &str) -> Vec<std::path::PathBuf> {
         }
     }
     folders
+}
+
+/// The folder a user's server starts in (its `cwd`), shown read-only: the box's home shows only
+/// toolchains, and a server the user keeps in a folder of the home runs from there. Never the
+/// home or a folder holding it; hidden locations inside it stay hidden.
+fn own_folder(cwd: Option<&Path>) -> Option<std::path::PathBuf> {
+    let cwd = std::fs::canonicalize(cwd?).ok()?;
+    let home = dirs::home_dir().map(|home| std::fs::canonicalize(&home).unwrap_or(home));
+    let opens_the_home = cwd.parent().is_none() || home.is_some_and(|home| home.starts_with(&cwd));
+    (cwd.is_dir() && !opens_the_home).then_some(cwd)
 }
 
 /// rmcp's HTTP clients (the MCP session's and the sign-in's) take TLS from the process-wide

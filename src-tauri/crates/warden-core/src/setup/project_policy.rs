@@ -56,6 +56,7 @@ impl Engine {
             Some(perms) => commands_box.with_project_choices(
                 perms.network,
                 &perms.extra_writable,
+                &perms.extra_readable,
                 dirs::home_dir().as_deref(),
             ),
             None => commands_box,

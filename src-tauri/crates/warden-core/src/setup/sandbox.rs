@@ -26,6 +26,10 @@ impl Engine {
             mechanism: mechanism.describe(),
             writable_caches: show(policy.writable),
             hidden: show(policy.hidden),
+            readable: show(policy.readable),
+            credential_locations: dirs::home_dir()
+                .map(|home| show(containment::credential_locations(&home)))
+                .unwrap_or_default(),
         }
     }
 }

@@ -459,12 +459,16 @@ fn settings_warden_did_not_write_approve_no_projects_mcp_file() {
 
 /// Settings → Sandbox shows the box the project's sessions and `warden tool` get
 /// (`Engine::commands_box`, one reading of the settings): with the folders the user let the
-/// project's commands write besides it.
+/// project's commands write and read besides it.
 #[test]
 fn the_sandbox_status_shows_the_box_the_projects_sessions_get() {
     let d = dirs();
     let extra = d.project.with_file_name("extra");
-    std::fs::create_dir_all(&extra).unwrap();
+    let data = d.project.with_file_name("data");
+    for dir in [&extra, &data] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let data = std::fs::canonicalize(&data).unwrap();
     let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
     let mut settings =
         Settings { project_dir: Some(d.project.to_string_lossy().into_owned()), ..Settings::default() };
@@ -472,13 +476,17 @@ fn the_sandbox_status_shows_the_box_the_projects_sessions_get() {
         d.project.to_string_lossy().into_owned(),
         ToolPermissions {
             extra_writable: vec![extra.to_string_lossy().into_owned()],
+            extra_readable: vec![data.to_string_lossy().into_owned()],
             ..ToolPermissions::default()
         },
     );
     engine.save_settings(settings.clone()).unwrap();
     let status = engine.sandbox_status();
     assert!(status.writable_caches.contains(&extra.display().to_string()), "{status:?}");
-    assert!(engine.commands_box(&d.project, &settings).writable.contains(&extra));
+    assert!(status.readable.contains(&data.display().to_string()), "{status:?}");
+    let commands_box = engine.commands_box(&d.project, &settings);
+    assert!(commands_box.writable.contains(&extra));
+    assert!(commands_box.readable.contains(&data));
 }
 
 #[test]

@@ -214,11 +214,24 @@ async fn run_foreground(
                     (None, None) => "failed".to_owned(),
                 };
                 text.push_str(&format!("\n[the command ended with {why}]"));
+                // Paths of the home the command named that the box does not show, for the block
+                // to offer (a later change) adding them to what the project's box may read.
+                let hidden: Vec<String> = commands_box
+                    .map(|policy| containment::hidden_home_paths(&text, policy))
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect();
                 if let Some(hint) = commands_box.and_then(|policy| containment::explain_denial(&text, policy))
                 {
                     text.push_str(&format!("\n[{hint}]"));
                 }
-                ToolOutput::error(ToolErrorCode::ExecutionError, text)
+                let output = ToolOutput::error(ToolErrorCode::ExecutionError, text);
+                if hidden.is_empty() {
+                    output
+                } else {
+                    output.with_metadata("hiddenHomePaths", hidden)
+                }
             }
             .with_metadata("exit_code", code)
             .with_metadata("signal", signal)

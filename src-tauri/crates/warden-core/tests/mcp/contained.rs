@@ -77,3 +77,32 @@ async fn a_server_whose_program_lives_under_tmp_starts_in_the_box() {
     connection.close().await;
     assert!(other.path().join("note").exists());
 }
+
+#[tokio::test]
+async fn a_users_server_kept_in_a_folder_of_the_home_starts_there_in_the_box() {
+    assert!(mechanism().is_contained(), "this test needs the sandbox: {}", mechanism().describe());
+    // The box's home shows only toolchains; a server the user keeps in a folder of the home, named
+    // as its `cwd`, is shown read-only, with the secrets in it still hidden.
+    let dir = project();
+    let base = std::fs::canonicalize(dir.path()).unwrap();
+    let (home, project_dir) = (base.join("home"), base.join("project"));
+    let folder = home.join("mcp/everything");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::create_dir_all(&project_dir).unwrap();
+    let real = std::fs::canonicalize(server_bin("mcp-server-everything")).unwrap();
+    let launcher = folder.join("run.sh");
+    std::fs::write(&launcher, format!("#!/bin/sh\nexec {} \"$@\"\n", real.display())).unwrap();
+    std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let policy = BoxPolicy::with_home(&project_dir, Some(&home), &[]);
+    let mut spec = stdio("home", &launcher.to_string_lossy(), &["stdio"], BTreeMap::new());
+    if let warden_core::mcp::Transport::Stdio { cwd, .. } = &mut spec.transport {
+        *cwd = Some(folder.clone());
+    }
+    let connection = connect(&spec, &project_dir, Some(&policy)).await.unwrap();
+    let echo = connection
+        .call("echo", json!({"message": "from the home"}).as_object().cloned().unwrap(), OutputSink::none())
+        .await
+        .unwrap();
+    assert_eq!(text_of(&echo), "Echo: from the home");
+    connection.close().await;
+}

@@ -294,3 +294,22 @@ async fn a_background_server_is_reached_from_the_next_call_and_from_this_machine
     }
     assert!(closed, "the forward outlived the session: 127.0.0.1:{port} still answers");
 }
+
+#[tokio::test]
+async fn a_failed_boxed_command_names_the_paths_of_the_home_the_box_does_not_show() {
+    let mechanism = warden_core::containment::mechanism();
+    assert!(mechanism.is_contained(), "this test needs the sandbox: {}", mechanism.describe());
+    let env = TestEnv::new();
+    let home = std::fs::canonicalize(env.outside.path()).expect("outside").join("home");
+    std::fs::create_dir_all(home.join("Documents")).expect("home");
+    std::fs::write(home.join("Documents/notes.txt"), "NOTES").expect("notes");
+    let policy = warden_core::containment::BoxPolicy::with_home(&env.root(), Some(&home), &[]);
+    let ctx = env.ctx.clone().with_commands_box(Some(std::sync::Arc::new(policy)));
+    let notes = home.join("Documents/notes.txt");
+    let command = format!("cat {}", notes.display());
+    let out = env.call_with("bash", json!({"command": command}), ctx).await;
+    assert!(out.is_error, "{}", out.content);
+    assert!(!out.content.contains("NOTES"), "{}", out.content);
+    assert_eq!(meta(&out, "hiddenHomePaths"), &json!([notes.display().to_string()]), "{}", out.content);
+    assert!(out.content.contains("Settings → Sandbox"), "the model is told why: {}", out.content);
+}

@@ -6,8 +6,10 @@
 //! between fork and exec ([`restrict`]); everything else (the ruleset with its rules, the seccomp
 //! programs) is prepared in the parent, because that hook may not allocate.
 //!
-//! What the rules give ([`rules`]): the whole filesystem readable, the project, the build caches
-//! and a scratch folder writable, TCP refused when the network is off (ABI 4), no signal to and no
+//! What the rules give ([`rules`]): the whole filesystem readable but the user's home, of which
+//! only the toolchains and the paths the project added are (the box's git reads the user's git
+//! configuration without credentials, a copy in the scratch folder named by `GIT_CONFIG_GLOBAL`),
+//! the project, the build caches and a scratch folder writable, TCP refused when the network is off (ABI 4), no signal to and no
 //! abstract unix socket of a process outside the box (ABI 6). Landlock only grants, it cannot take
 //! a subpath of a granted folder back, so hidden and read-only locations are left out by granting
 //! their siblings one by one. Differences from bubblewrap, all following from that:
@@ -18,7 +20,8 @@
 //!   folder itself, and they would reach the hidden location too. Folders off the way to a hidden
 //!   location are whole.
 //! - `read_only` (`.git/hooks`, `.git/config`) is not enforced: see [`rules`].
-//! - Listing a folder that holds a hidden folder is refused (`ls ~` with `~/.ssh` hidden).
+//! - Listing a folder that holds a hidden folder is refused (`ls ~` with `~/.ssh` hidden), and so
+//!   is listing the home (bubblewrap shows it with only the toolchains in it).
 //! - There is no PID namespace: `/proc` lists every process of the machine (though their
 //!   environment, memory and descriptors stay closed: Landlock refuses ptrace-mode access across
 //!   domains).
@@ -111,6 +114,16 @@ pub(super) fn launch(
         _ => None,
     };
     let scratch = scratch::create()?;
+    let mut env: Vec<OsString> = Vec::new();
+    if let Some(text) = policy.home.as_deref().and_then(super::home::git_config) {
+        // Not the user's file, which the rules do not grant: a copy without its credentials.
+        let copy = scratch.path.join(".gitconfig");
+        std::fs::write(&copy, text)
+            .map_err(|e| ContainError::Setup(format!("the box's git configuration: {e}")))?;
+        let mut assignment = OsString::from("GIT_CONFIG_GLOBAL=");
+        assignment.push(&copy);
+        env.push(assignment);
+    }
     let ruleset = rules::ruleset(policy, &scratch.path, scoped, proxy_port)?;
     let program = super::seccomp::program_with(policy.network, proxy_port.is_some())?;
     let script = if scoped { format!("{LAUNCHER}{REAPER}") } else { LAUNCHER.to_owned() };
@@ -118,11 +131,14 @@ pub(super) fn launch(
     args.push(scratch.path.clone().into_os_string());
     args.push(cwd.as_os_str().to_owned());
     if let Some(port) = proxy_port {
-        // The launcher execs its arguments; `env` puts the proxy variables in front of the command.
-        args.push("env".into());
-        args.extend(
+        env.extend(
             super::net::proxy_env_at(port).into_iter().map(|(name, value)| format!("{name}={value}").into()),
         );
+    }
+    if !env.is_empty() {
+        // The launcher execs its arguments; `env` puts the variables in front of the command.
+        args.push("env".into());
+        args.extend(env);
     }
     args.extend(argv.iter().cloned());
     Ok(Launch {

@@ -1,6 +1,7 @@
-//! The Landlock ruleset of one command: reading everywhere, writing in the project, the writable
-//! folders and the scratch folder, never in a hidden location; TCP off without network; signals
-//! and abstract unix sockets scoped to the box.
+//! The Landlock ruleset of one command: reading everywhere but the user's home, where only the
+//! toolchains and what the project added are read (`BoxPolicy::readable`), writing in the
+//! project, the writable folders and the scratch folder, never in a hidden location; TCP off
+//! without network; signals and abstract unix sockets scoped to the box.
 //!
 //! Landlock only grants, and a right granted on a folder reaches everything beneath it. So a
 //! folder that holds a hidden location is not granted as a whole: it gets only the rights that
@@ -71,7 +72,24 @@ pub(super) fn ruleset(
 fn grants(policy: &BoxPolicy, scratch: &Path) -> Vec<(PathBuf, BitFlags<AccessFs>)> {
     let hidden: Vec<Hidden> = policy.hidden.iter().map(|p| Hidden::new(p)).collect();
     let mut out = Vec::new();
-    grant(Path::new("/"), AccessFs::from_read(TARGET), &hidden, &mut out);
+    // Everything but the home is read as it is; of the home, what the box may read, one by one.
+    let mut away = hidden.clone();
+    if let Some(home) = &policy.home {
+        away.push(Hidden::new(&std::fs::canonicalize(home).unwrap_or_else(|_| home.clone())));
+    }
+    grant(Path::new("/"), AccessFs::from_read(TARGET), &away, &mut out);
+    for path in &policy.readable {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        // A hidden location that holds the path does not stop it: only the user's explicit choice
+        // lies there (a credential file they named, `BoxPolicy::readable`); what lies inside it
+        // and is hidden stays so.
+        let inside: Vec<Hidden> = hidden.iter().filter(|h| !path.starts_with(&h.path)).cloned().collect();
+        grant(&path, AccessFs::from_read(TARGET), &inside, &mut out);
+    }
+    for path in &policy.visible {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        grant(&path, AccessFs::from_read(TARGET), &hidden, &mut out);
+    }
     let writable = std::iter::once(&policy.project).chain(&policy.writable).map(PathBuf::as_path);
     for root in writable.chain([scratch]) {
         // Rights on a root reach it through whatever symlinks name it, as a bind mount would.
@@ -152,6 +170,8 @@ mod tests {
             visible: vec![],
             network: false,
             network_rules: Default::default(),
+            home: None,
+            readable: vec![],
             home_known: true,
             shared_net: None,
         }
@@ -185,5 +205,30 @@ mod tests {
         }
         assert!(grants.iter().all(|(p, _)| p != Path::new("/")), "/ holds a hidden folder");
         assert!(rights(&grants, scratch.path()).is_some_and(|a| a == all));
+    }
+
+    #[test]
+    fn of_the_home_only_what_the_box_may_read_is_granted() {
+        let root = tempfile::tempdir().expect("tmp");
+        let base = std::fs::canonicalize(root.path()).expect("canonical");
+        let (home, project) = (base.join("home"), base.join("home/src/p"));
+        for dir in
+            [&project, &home.join("Documents"), &home.join(".cargo/bin"), &home.join(".cargo/registry")]
+        {
+            std::fs::create_dir_all(dir).expect("mkdir");
+        }
+        let mut p = policy(&project, vec![]);
+        p.home = Some(home.clone());
+        p.readable = vec![home.join(".cargo/bin")];
+        p.writable = vec![home.join(".cargo/registry")];
+        let scratch = tempfile::tempdir().expect("scratch");
+        let grants = grants(&p, scratch.path());
+        let (read, all) = (AccessFs::from_read(TARGET), AccessFs::from_all(TARGET));
+        assert_eq!(rights(&grants, &home.join(".cargo/bin")), Some(read));
+        assert_eq!(rights(&grants, &home.join(".cargo/registry")), Some(all));
+        assert_eq!(rights(&grants, &project), Some(all));
+        let in_home: Vec<&PathBuf> = grants.iter().map(|(p, _)| p).filter(|p| p.starts_with(&home)).collect();
+        assert_eq!(in_home.len(), 3, "nothing else of the home: {in_home:?}");
+        assert_eq!(rights(&grants, &base), None, "above the home: nothing");
     }
 }
