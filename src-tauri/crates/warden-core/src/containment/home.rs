@@ -18,8 +18,6 @@ const TOOLCHAINS: &[(&str, &str)] = &[
     (".rustup", "rustup's toolchains: rustc, cargo and the standard library"),
     (".cargo/bin", "cargo, the rustup proxies and what `cargo install` put there"),
     (".cargo/env", "the script shell profiles source to put cargo on the PATH"),
-    (".cargo/config.toml", "the user's cargo configuration (registries, linkers, build flags)"),
-    (".cargo/config", "the same under its older name"),
     (".local/bin", "pipx, `pip install --user` and the user's own programs"),
     (".local/share/pipx", "the environments pipx's commands in `.local/bin` link into"),
     (".local/pipx", "the same where an older pipx keeps them"),
@@ -46,6 +44,11 @@ const TOOLCHAINS: &[(&str, &str)] = &[
     (".config/git/attributes", "git's user-wide attributes"),
 ];
 
+/// The user's cargo configuration (registries, source replacement, linkers, build flags), shown
+/// only when nothing in it looks like a credential ([`credential_free`]): cargo also reads
+/// registry tokens from it (`[registry] token`, `[registries.NAME] token`).
+const CARGO_CONFIGS: &[&str] = &[".cargo/config.toml", ".cargo/config"];
+
 /// Folders under `~/.local/lib` whose name starts with this: the user's site-packages
 /// (`pip install --user`), one per Python version.
 const PYTHON_USER_SITE: &str = "python3";
@@ -59,8 +62,47 @@ pub fn toolchains(home: &Path) -> Vec<PathBuf> {
         out.extend(sites.map(|e| e.path()));
     }
     out.retain(|path| std::fs::metadata(path).is_ok());
+    for config in CARGO_CONFIGS.iter().map(|relative| home.join(relative)) {
+        match std::fs::read_to_string(&config) {
+            Ok(text) if credential_free(&text) => out.push(config),
+            Ok(_) => {
+                tracing::info!(path = %config.display(), "cargo's configuration holds a credential: not shown in the box")
+            }
+            Err(_) => {}
+        }
+    }
     out.sort();
     out
+}
+
+/// Whether a TOML configuration has nothing that looks like a credential: no key naming a token,
+/// password, secret or credential (a registry token, a credential provider, an `[env]` secret), no
+/// URL with a password, and no multi-line string (which could hide either from this line-wise
+/// look). Anything else keeps the file out of the box whole.
+fn credential_free(text: &str) -> bool {
+    const WORDS: &[&str] = &["token", "password", "passwd", "secret", "credential"];
+    if text.contains("'''") || text.contains("\"\"\"") {
+        return false;
+    }
+    text.lines().all(|line| {
+        let lower = line.to_ascii_lowercase();
+        // Every key on the line, inline tables included (`x = { index = "…", token = "…" }`).
+        let keys = lower.split('=').rev().skip(1);
+        let names_a_secret = keys.into_iter().any(|key| {
+            let key = key.rsplit(['{', ',', '[', ' ', '\t']).find(|k| !k.trim().is_empty()).unwrap_or("");
+            WORDS.iter().any(|word| key.contains(word))
+        });
+        !names_a_secret && !has_url_password(&lower)
+    })
+}
+
+/// `scheme://user:password@host` anywhere in `line`.
+fn has_url_password(line: &str) -> bool {
+    line.match_indices("://").any(|(at, _)| {
+        let rest = &line[at + 3..];
+        let authority = rest.split(['/', '"', '\'', ' ']).next().unwrap_or("");
+        authority.split_once('@').is_some_and(|(userinfo, _)| userinfo.contains(':'))
+    })
 }
 
 /// The user's global git configuration (`~/.config/git/config`, then `~/.gitconfig`, which git
@@ -86,6 +128,40 @@ pub(super) fn emptied(home: &Path, project: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cargo_configuration_is_shown_only_without_a_credential() {
+        for clean in [
+            "[build]\ntarget-dir = \"/tmp/t\"\n[source.crates-io]\nreplace-with = \"vendored\"\n",
+            "[registries.mine]\nindex = \"sparse+https://crates.example.com/index/\"\n",
+            "[net]\ngit-fetch-with-cli = true # tokens are not here\n",
+        ] {
+            assert!(credential_free(clean), "{clean}");
+        }
+        for secret in [
+            "[registry]\ntoken = \"cio_abc\"\n",
+            "[registries.mine]\nindex = \"x\"\nTOKEN = \"abc\"\n",
+            "registries.mine.token = \"abc\"\n",
+            "[registries]\nmine = { index = \"x\", token = \"abc\" }\n",
+            "[registry]\nglobal-credential-providers = [\"cargo:token\"]\n",
+            "[env]\nAWS_SECRET_ACCESS_KEY = \"abc\"\n",
+            "[http]\nproxy = \"http://me:pw@proxy.example:3128\"\n",
+            "[env]\nX = '''\ntoken = abc\n'''\n",
+        ] {
+            assert!(!credential_free(secret), "{secret}");
+        }
+    }
+
+    #[test]
+    fn a_cargo_configuration_with_a_token_is_not_among_the_toolchains() {
+        let home = tempfile::tempdir().unwrap();
+        let h = home.path();
+        std::fs::create_dir_all(h.join(".cargo")).unwrap();
+        std::fs::write(h.join(".cargo/config.toml"), "[registry]\ntoken = \"cio_secret\"\n").unwrap();
+        assert_eq!(toolchains(h), Vec::<PathBuf>::new());
+        std::fs::write(h.join(".cargo/config.toml"), "[build]\njobs = 2\n").unwrap();
+        assert_eq!(toolchains(h), [h.join(".cargo/config.toml")]);
+    }
 
     #[test]
     fn only_existing_toolchains_and_python_user_sites_are_listed() {

@@ -121,6 +121,22 @@ pub(super) fn cargo_and_rustup_are_there_and_the_registry_writable() {
     assert_eq!(std::fs::read_to_string(h.join(".cargo/env")).ok().as_deref(), Some("CARGO-ENV\n"));
 }
 
+/// cargo reads registry tokens from its configuration too (`[registry] token`): a configuration
+/// holding one is not shown in the box at all.
+pub(super) fn a_cargo_configuration_holding_a_token_stays_out_of_the_box() {
+    let t = work_tree();
+    let h = &t.home;
+    put(
+        h,
+        ".cargo/config.toml",
+        "[registries.mine]\nindex = \"sparse+https://x/\"\ntoken = \"CARGO-TOKEN-CANARY\"\n",
+    );
+    put(h, ".cargo/config", "[registry]\ntoken = \"OLD-CARGO-TOKEN-CANARY\"\n");
+    let out = boxed(&t.policy(), "cat ~/.cargo/config.toml ~/.cargo/config");
+    let seen = seen(&out);
+    assert!(!seen.contains("CARGO-TOKEN-CANARY"), "a registry token reached the box: {seen}");
+}
+
 /// This machine's rustup home and its `cargo` proxy, when it has them.
 fn real_rustup() -> Option<(PathBuf, PathBuf)> {
     let home = dirs::home_dir()?;
