@@ -112,8 +112,8 @@ only_in_bubblewrap!(
 #[path = "containment/home.rs"]
 mod home;
 use home::{
-    a_cargo_configuration_holding_a_token_stays_out_of_the_box, a_project_inside_the_home_is_whole,
-    cargo_and_rustup_are_there_and_the_registry_writable,
+    a_cargo_configuration_holding_a_token_stays_out_of_the_box, a_config_folder_outside_the_home_is_hidden,
+    a_project_inside_the_home_is_whole, cargo_and_rustup_are_there_and_the_registry_writable,
     git_commits_with_the_identity_of_the_filtered_config, java_toolchains_and_caches_are_there,
     local_bin_runs_and_is_read_only, node_version_managers_are_there_and_the_npm_cache_writable,
     paths_the_project_adds_are_read_only_and_never_the_whole_home,
@@ -153,6 +153,25 @@ mod the_session_runtime_folder_is_hidden {
         let test = "the_session_runtime_folder_is_hidden::landlock";
         let vars = [("XDG_RUNTIME_DIR", runtime("landlock"))];
         super::in_box_with("landlock", test, super::the_session_runtime_folder_is_hidden, &vars);
+    }
+}
+
+/// A configuration folder outside the home, given to the child as `XDG_CONFIG_HOME` (one per box).
+mod a_config_folder_outside_the_home_is_hidden {
+    fn config(mechanism: &str) -> String {
+        format!("{}/containment-xdg-config-{mechanism}", env!("CARGO_TARGET_TMPDIR"))
+    }
+    #[test]
+    fn bubblewrap() {
+        let test = "a_config_folder_outside_the_home_is_hidden::bubblewrap";
+        let vars = [("XDG_CONFIG_HOME", config("bwrap"))];
+        super::in_box_with("bwrap", test, super::a_config_folder_outside_the_home_is_hidden, &vars);
+    }
+    #[test]
+    fn landlock() {
+        let test = "a_config_folder_outside_the_home_is_hidden::landlock";
+        let vars = [("XDG_CONFIG_HOME", config("landlock"))];
+        super::in_box_with("landlock", test, super::a_config_folder_outside_the_home_is_hidden, &vars);
     }
 }
 

@@ -82,6 +82,9 @@ const HOME_SECRETS: &[&str] = &[
     ".cache/dev.warden.app",
 ];
 
+/// The variables naming the user's configuration and data folders.
+const XDG_OUTSIDE_THE_HOME: &[&str] = &["XDG_CONFIG_HOME", "XDG_DATA_HOME"];
+
 /// Sockets of services outside the box a command could drive: Docker's daemon.
 const SYSTEM_SOCKETS: &[&str] = &["/var/run/docker.sock", "/run/docker.sock", "/run/containerd"];
 
@@ -108,6 +111,14 @@ pub fn hidden_locations(home: Option<&Path>, project: &Path) -> Vec<PathBuf> {
     // control socket, ssh-agent and gpg-agent.
     if let Some(runtime) = runtime_dir() {
         push_existing(&mut out, runtime);
+    }
+    // The user's configuration and data folders where they live outside the home: the emptied
+    // home does not cover them, and they hold tokens (gh, git credentials, keyrings, other agents).
+    for folder in XDG_OUTSIDE_THE_HOME {
+        let dir = std::env::var_os(folder).map(PathBuf::from).filter(|dir| dir.is_absolute());
+        if let Some(dir) = dir.filter(|dir| home.is_none_or(|home| !dir.starts_with(home))) {
+            push_existing(&mut out, dir);
+        }
     }
     for socket in SYSTEM_SOCKETS {
         push_existing(&mut out, PathBuf::from(socket));

@@ -399,6 +399,20 @@ pub(super) fn the_session_runtime_folder_is_hidden() {
     }
 }
 
+/// The user's configuration folder where `XDG_CONFIG_HOME` puts it outside the home (gh's token,
+/// git's credentials live there): absent in the box as the home's own would be.
+pub(super) fn a_config_folder_outside_the_home_is_hidden() {
+    let t = tree();
+    let config = PathBuf::from(std::env::var_os("XDG_CONFIG_HOME").expect("XDG_CONFIG_HOME"));
+    put(&config, "gh/hosts.yml", "GH-TOKEN-CANARY");
+    put(&config, "git/credentials", "GIT-CREDENTIALS-CANARY");
+    let out = boxed(&t.policy(), &format!("cat {0}/gh/hosts.yml {0}/git/credentials", config.display()));
+    let seen = seen(&out);
+    for canary in ["GH-TOKEN-CANARY", "GIT-CREDENTIALS-CANARY"] {
+        assert!(!seen.contains(canary), "{canary} visible in the box: {seen}");
+    }
+}
+
 /// The usual layout: the project inside the home. It stays writable, its secrets hidden, and the
 /// rest of the home absent.
 pub(super) fn a_project_inside_the_home_is_whole() {
