@@ -116,6 +116,7 @@ use home::{
     a_project_inside_the_home_is_whole, cargo_and_rustup_are_there_and_the_registry_writable,
     git_commits_with_the_identity_of_the_filtered_config, java_toolchains_and_caches_are_there,
     local_bin_runs_and_is_read_only, node_version_managers_are_there_and_the_npm_cache_writable,
+    other_users_homes_and_the_system_bus_are_absent,
     paths_the_project_adds_are_read_only_and_never_the_whole_home,
     python_user_site_and_pyenv_are_there_and_the_pip_cache_writable,
     the_git_config_is_there_without_its_credentials, the_go_module_cache_is_there,
@@ -134,6 +135,7 @@ in_every_box!(
     a_project_inside_the_home_is_whole,
     paths_the_project_adds_are_read_only_and_never_the_whole_home,
     a_cargo_configuration_holding_a_token_stays_out_of_the_box,
+    other_users_homes_and_the_system_bus_are_absent,
 );
 
 /// The session's runtime folder, given to the child as `XDG_RUNTIME_DIR` (one per box: both run at

@@ -85,8 +85,19 @@ const HOME_SECRETS: &[&str] = &[
 /// The variables naming the user's configuration and data folders.
 const XDG_OUTSIDE_THE_HOME: &[&str] = &["XDG_CONFIG_HOME", "XDG_DATA_HOME"];
 
-/// Sockets of services outside the box a command could drive: Docker's daemon.
-const SYSTEM_SOCKETS: &[&str] = &["/var/run/docker.sock", "/run/docker.sock", "/run/containerd"];
+/// Sockets of services outside the box a command could drive: Docker's and Podman's daemons, and
+/// the system bus (systemd, polkit, NetworkManager answer there).
+const SYSTEM_SOCKETS: &[&str] = &[
+    "/var/run/docker.sock",
+    "/run/docker.sock",
+    "/run/containerd",
+    "/run/podman",
+    "/run/dbus",
+    "/var/run/dbus",
+];
+
+/// Where users' homes are: each folder there but the user's own is hidden.
+const HOMES: &[&str] = &["/home", "/var/home"];
 
 /// Build caches a command may write, so `cargo`, `npm` and `pip` work offline-first as they do
 /// outside (none of them holds a credential; `.cargo/credentials*` and `.npmrc` stay hidden).
@@ -123,6 +134,7 @@ pub fn hidden_locations(home: Option<&Path>, project: &Path) -> Vec<PathBuf> {
     for socket in SYSTEM_SOCKETS {
         push_existing(&mut out, PathBuf::from(socket));
     }
+    other_homes(home, project, &mut out);
     secret_files_in(project, 0, &mut out);
     out.sort();
     out.dedup();
@@ -142,6 +154,24 @@ pub(super) fn is_credential_location(home: &Path, path: &Path) -> bool {
     homes
         .flat_map(|home| HOME_SECRETS.iter().map(move |r| home.join(r)))
         .any(|secret| path.starts_with(secret))
+}
+
+/// The other users' homes: each folder of [`HOMES`] that is not the user's own home, does not
+/// hold it and does not hold the project (a project in a shared folder there stays visible).
+fn other_homes(home: Option<&Path>, project: &Path, out: &mut Vec<PathBuf>) {
+    for homes in HOMES {
+        let Ok(entries) = std::fs::read_dir(homes) else { continue };
+        for path in entries.flatten().map(|entry| entry.path()) {
+            let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            let own = home.is_some_and(|home| {
+                let real_home = std::fs::canonicalize(home).unwrap_or_else(|_| home.to_path_buf());
+                [home, real_home.as_path()].iter().any(|h| h.starts_with(&path) || h.starts_with(&real))
+            });
+            if !own && !project.starts_with(&path) && !project.starts_with(&real) {
+                push_existing(out, path);
+            }
+        }
+    }
 }
 
 /// The build caches that exist under `home`.
@@ -171,7 +201,14 @@ fn push_existing(out: &mut Vec<PathBuf>, path: PathBuf) {
             out.push(real);
         }
     }
-    out.push(path);
+    // The path as given too (a link itself, beside its target), unless a folder on its way is a
+    // link (`/var/run` → `/run`): then it is the real path under another name, covered with it,
+    // and bubblewrap cannot make a mount point through that link.
+    let way_is_real =
+        path.parent().is_none_or(|parent| std::fs::canonicalize(parent).is_ok_and(|p| p == parent));
+    if way_is_real {
+        out.push(path);
+    }
 }
 
 /// Secret files of the project by the path sandbox's own rules, down to [`PROJECT_DEPTH`].

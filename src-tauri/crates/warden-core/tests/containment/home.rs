@@ -413,6 +413,27 @@ pub(super) fn a_config_folder_outside_the_home_is_hidden() {
     }
 }
 
+/// Another user's home in `/home` is absent, as is the system bus's folder (CI runs as root, so
+/// the case can make a home there; elsewhere it says why it cannot run).
+pub(super) fn other_users_homes_and_the_system_bus_are_absent() {
+    let t = tree();
+    let other = PathBuf::from(format!("/home/warden-test-other-{}", std::process::id()));
+    if let Err(error) = std::fs::create_dir_all(&other) {
+        panic!("this case makes another user's home in /home, which needs root here: {error}");
+    }
+    put(&other, "notes.txt", "OTHER-USER-CANARY");
+    let out = boxed(&t.policy(), &format!("cat {}/notes.txt; ls /run/dbus", other.display()));
+    let _ = std::fs::remove_dir_all(&other);
+    let seen = seen(&out);
+    assert!(!seen.contains("OTHER-USER-CANARY"), "another user's home is readable in the box: {seen}");
+    let bus: Vec<String> = std::fs::read_dir("/run/dbus")
+        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    for name in bus {
+        assert!(!seen.contains(&name), "the system bus's folder is in the box ({name}): {seen}");
+    }
+}
+
 /// The usual layout: the project inside the home. It stays writable, its secrets hidden, and the
 /// rest of the home absent.
 pub(super) fn a_project_inside_the_home_is_whole() {
