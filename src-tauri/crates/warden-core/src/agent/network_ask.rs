@@ -14,7 +14,7 @@ use warden_protocol::{ConfirmKind, DangerLevel, NetworkRequest, Remember, ToolCo
 
 use super::approvals::{new_confirm_id, ApprovalOutcome, ApprovalRouter};
 use super::events::EventEmitter;
-use crate::containment::net::{Answer, Asker, HostRule, Question, Reach};
+use crate::containment::net::{Answer, Asker, HostRule, Question, Reach, SharedNet};
 
 /// Saves an allow rule (a host pattern, `host:port`) for the session's project.
 #[derive(Clone)]
@@ -61,8 +61,14 @@ impl NetworkQuestions {
     }
 
     /// The call whose command may ask from now on (`None` when it has ended).
-    pub(crate) fn set_running(&self, call: Option<RunningCall>) {
+    fn set_running(&self, call: Option<RunningCall>) {
         *self.running.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = call;
+    }
+
+    /// `call` runs from now on; the questions it asks name it until the returned guard is dropped.
+    pub(crate) fn call_started(self: &Arc<Self>, call: RunningCall, shared: Option<SharedNet>) -> CallEnded {
+        self.set_running(Some(call));
+        CallEnded { questions: Arc::clone(self), shared }
     }
 
     fn confirm(&self, confirm_id: &str, question: &Question, call: Option<&RunningCall>) -> ToolConfirm {
@@ -90,6 +96,22 @@ impl NetworkQuestions {
             queue: None,
             kind: ConfirmKind::Network,
             network: Some(NetworkRequest { host: question.host.clone(), port: question.port, reach }),
+        }
+    }
+}
+
+/// When a call ends (however it ends, a dropped future included): its network questions are
+/// over and the hosts allowed once for it are asked about again.
+pub(crate) struct CallEnded {
+    questions: Arc<NetworkQuestions>,
+    shared: Option<SharedNet>,
+}
+
+impl Drop for CallEnded {
+    fn drop(&mut self) {
+        self.questions.set_running(None);
+        if let Some(shared) = &self.shared {
+            shared.call_ended();
         }
     }
 }

@@ -93,22 +93,6 @@ pub struct CallOutcome {
     pub block: ToolResultBlock,
 }
 
-/// When a call ends (however it ends, a dropped future included): its network questions are
-/// over and the hosts allowed once for it are asked about again.
-struct CallEnded {
-    questions: Arc<NetworkQuestions>,
-    shared: Option<crate::containment::net::SharedNet>,
-}
-
-impl Drop for CallEnded {
-    fn drop(&mut self) {
-        self.questions.set_running(None);
-        if let Some(shared) = &self.shared {
-            shared.call_ended();
-        }
-    }
-}
-
 /// Runs the tool calls of one session (or of one `warden tool` command).
 pub struct ToolRunner {
     offered: RwLock<Arc<Offered>>,
@@ -343,14 +327,14 @@ impl ToolRunner {
         // A host this call's commands want that no rule names is asked about in its name; "allow
         // once" ends with it.
         let running = self.network.as_ref().map(|questions| {
-            questions.set_running(Some(RunningCall {
+            let call = RunningCall {
                 message_id: message_id.to_owned(),
                 tool_id: call.id.clone(),
                 tool_name: call.name.clone(),
                 input: tool_call.input.clone(),
                 cancel: cancel.clone(),
-            }));
-            CallEnded { questions: Arc::clone(questions), shared: self.env.shared_net().cloned() }
+            };
+            questions.call_started(call, self.env.shared_net().cloned())
         });
         let network_mark = self.env.shared_net().map(SharedNet::mark);
         let mut output = execute_streaming(&offered.tools, &tool_call, ctx, |stream, chunk| {

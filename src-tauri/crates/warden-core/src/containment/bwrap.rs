@@ -25,6 +25,15 @@ pub(super) struct Egress<'a> {
     pub launcher: &'a Path,
 }
 
+/// What every box starts from, its keeper's included: the whole system read-only, its own
+/// `/dev` and `/proc`, private temporary folders.
+const BASE: &[&str] =
+    &["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"];
+
+/// The namespaces every box makes new (the network's is chosen apart: see [`Net`]).
+const NEW_NAMESPACES: &[&str] =
+    &["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+
 /// A box's network namespace.
 pub(super) enum Net<'a> {
     /// A new one with only a loopback: no network.
@@ -78,8 +87,7 @@ pub(super) fn arguments(
     git_config: Option<i32>,
 ) -> Vec<OsString> {
     let mut args = Args::default();
-    args.flags(&["--ro-bind", "/", "/"]);
-    args.flags(&["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"]);
+    args.flags(BASE);
     if let Net::Own(egress) = network {
         args.flags(&["--ro-bind"]);
         args.path(egress.proxy_dir);
@@ -153,13 +161,7 @@ pub(super) fn arguments(
     if let Some(home) = &policy.home {
         args.pair("--remount-ro", home);
     }
-    args.flags(&[
-        "--unshare-user",
-        "--unshare-pid",
-        "--unshare-ipc",
-        "--unshare-uts",
-        "--unshare-cgroup-try",
-    ]);
+    args.flags(NEW_NAMESPACES);
     if matches!(network, Net::Joined) {
         let (uid, gid) = (nix::unistd::getuid().to_string(), nix::unistd::getgid().to_string());
         args.flags(&["--uid", &uid, "--gid", &gid]);
@@ -269,8 +271,7 @@ pub(super) fn launch(
 /// the keeper runs only Warden's own program, which needs none of it.
 pub(super) fn keeper_arguments(proxy_dir: &Path, control_dir: &Path, launcher: &Path) -> Vec<OsString> {
     let mut args = Args::default();
-    args.flags(&["--ro-bind", "/", "/"]);
-    args.flags(&["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"]);
+    args.flags(BASE);
     if let Some(home) = dirs::home_dir().filter(|home| home.parent().is_some()) {
         args.pair("--tmpfs", &home);
     }
@@ -281,13 +282,7 @@ pub(super) fn keeper_arguments(proxy_dir: &Path, control_dir: &Path, launcher: &
     #[cfg(target_os = "linux")]
     args.flags(&[net::control_in_box()]);
     args.bind("--ro-bind", launcher);
-    args.flags(&[
-        "--unshare-user",
-        "--unshare-pid",
-        "--unshare-ipc",
-        "--unshare-uts",
-        "--unshare-cgroup-try",
-    ]);
+    args.flags(NEW_NAMESPACES);
     args.flags(&["--unshare-net", "--cap-drop", "ALL", "--die-with-parent", "--chdir", "/"]);
     args.0
 }
