@@ -103,15 +103,6 @@ pub(super) fn arguments(
         args.path(egress.proxy_dir);
         args.flags(&[net::DIR_IN_BOX]);
     }
-    let launcher = match (network, confined) {
-        (Net::Own(egress), _) => Some(egress.launcher),
-        (_, Some(confined)) => Some(confined.launcher),
-        _ => None,
-    };
-    if let Some(launcher) = launcher {
-        // At its own path: a build run from a checkout under /tmp has it there.
-        args.bind("--ro-bind", launcher);
-    }
     if matches!(network, Net::Own(_) | Net::Joined) {
         for (name, value) in net::proxy_env() {
             args.flags(&["--setenv", name, &value]);
@@ -161,6 +152,16 @@ pub(super) fn arguments(
         args.path(&layer.staging.join("layer"));
     }
     args.bind("--bind", &policy.project);
+    let launcher = match (network, confined) {
+        (Net::Own(egress), _) => Some(egress.launcher),
+        (_, Some(confined)) => Some(confined.launcher),
+        _ => None,
+    };
+    if let Some(launcher) = launcher {
+        // At its own path, after the private /tmp and the emptied home: a build run from a
+        // checkout under /tmp or in the home has it there.
+        args.bind("--ro-bind", launcher);
+    }
     // Writable where they are, and not to be renamed or replaced: a mount point cannot be.
     for path in &policy.pinned {
         args.bind("--bind", path);
@@ -518,6 +519,23 @@ mod tests {
         assert!(tmp < socket, "the socket's folder is mounted on the private /tmp: {line}");
         assert!(line.contains("--setenv HTTPS_PROXY http://127.0.0.1:39281"), "{line}");
         assert!(line.contains("--setenv no_proxy localhost,127.0.0.1,::1"), "{line}");
+    }
+
+    #[test]
+    fn the_launcher_is_there_even_in_the_emptied_home() {
+        let mut p = policy();
+        p.home = Some("/home/u".into());
+        p.network = true;
+        let egress = Egress {
+            proxy_dir: Path::new("/run/w/net-1"),
+            launcher: Path::new("/home/u/src/w/target/warden-box"),
+        };
+        let line = joined(&arguments(&p, Path::new("/srv/p"), &Net::Own(egress), None, None));
+        let emptied = line.find("--tmpfs /home/u ").unwrap_or_else(|| panic!("{line}"));
+        let launcher = line
+            .find("--ro-bind /home/u/src/w/target/warden-box /home/u/src/w/target/warden-box")
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(emptied < launcher, "the emptied home would hide the launcher: {line}");
     }
 
     #[test]
