@@ -143,8 +143,8 @@ impl<W: Write> Render for Human<W> {
                 self.line(&text);
             }
             Event::ToolConfirm(e) => {
-                let head = self.paint("1;33", &format!("? approve {}", sanitize::line(&e.tool_name)));
-                let mut what = approval_text(&e.tool_name, &e.input, e.preview.as_ref());
+                let head = self.paint("1;33", &confirm_head(e));
+                let mut what = confirm_text(e);
                 if let Some(reason) = &e.reason {
                     what.push_str(&format!("  why it asks: {}\n", sanitize::line(reason)));
                 }
@@ -200,6 +200,33 @@ impl<W: Write> Render for Human<W> {
 
 /// What a confirmation asks for, sanitised, one or more whole lines: the exact command and where
 /// it runs, the diff of a change, or the tool's whole input.
+/// The first line of a question: the tool to approve, or the host the sandbox wants to reach.
+pub fn confirm_head(confirm: &warden_protocol::ToolConfirm) -> String {
+    match &confirm.network {
+        Some(network) => {
+            format!("? allow the sandbox to reach {}:{}", sanitize::line(&network.host), network.port)
+        }
+        None => format!("? approve {}", sanitize::line(&confirm.tool_name)),
+    }
+}
+
+/// What a question is about: the call (its command, diff or input), or for a network question the
+/// call it came from, when one was running.
+pub fn confirm_text(confirm: &warden_protocol::ToolConfirm) -> String {
+    match (&confirm.network, confirm.tool_id.is_empty()) {
+        (Some(_), true) => String::new(),
+        (Some(_), false) => {
+            let what = confirm
+                .input
+                .get("command")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or(&confirm.tool_name);
+            format!("  while `{}` runs\n", sanitize::line(what))
+        }
+        (None, _) => approval_text(&confirm.tool_name, &confirm.input, confirm.preview.as_ref()),
+    }
+}
+
 pub fn approval_text(
     tool_name: &str,
     input: &serde_json::Value,
@@ -226,6 +253,38 @@ pub fn approval_text(
 mod tests {
     use super::*;
     use warden_protocol::TextDelta;
+
+    #[test]
+    fn a_network_question_names_the_host_and_the_command_it_came_from() {
+        let confirm = warden_protocol::ToolConfirm {
+            conversation_id: "c".into(),
+            confirm_id: "q".into(),
+            message_id: "m".into(),
+            tool_id: "t".into(),
+            tool_name: "bash".into(),
+            input: serde_json::json!({"command": "npm ci"}),
+            danger_level: warden_protocol::DangerLevel::Dangerous,
+            preview: None,
+            timeout_secs: 30,
+            reason: None,
+            queue: None,
+            kind: warden_protocol::ConfirmKind::Network,
+            network: Some(warden_protocol::NetworkRequest {
+                host: "registry.\u{1b}[2Jtest".into(),
+                port: 443,
+                reach: None,
+            }),
+        };
+        let head = confirm_head(&confirm);
+        assert!(
+            head.starts_with("? allow the sandbox to reach registry.") && head.ends_with("test:443"),
+            "{head}"
+        );
+        assert!(!head.contains('\u{1b}'), "a control character reached the terminal: {head:?}");
+        assert_eq!(confirm_text(&confirm), "  while `npm ci` runs\n");
+        let without_call = warden_protocol::ToolConfirm { tool_id: String::new(), ..confirm };
+        assert_eq!(confirm_text(&without_call), "");
+    }
 
     #[test]
     fn json_lines_use_protocol_names_and_camel_case() {

@@ -205,11 +205,7 @@ fn question(confirm: &ToolConfirm) -> String {
         Some(reason) => format!("  why it asks: {}\n", sanitize::line(reason)),
         None => String::new(),
     };
-    format!(
-        "? approve {}\n{}{why}",
-        sanitize::line(&confirm.tool_name),
-        crate::render::approval_text(&confirm.tool_name, &confirm.input, confirm.preview.as_ref())
-    )
+    format!("{}\n{}{why}", crate::render::confirm_head(confirm), crate::render::confirm_text(confirm))
 }
 
 #[cfg(test)]

@@ -69,6 +69,7 @@ in_every_box!(
     a_daemon_does_not_outlive_its_command,
     escape_syscalls_are_refused,
     build_tools_keep_working_inside,
+    a_hidden_location_gone_since_the_box_was_drawn_does_not_stop_it,
 );
 only_in_bubblewrap!(
     processes_outside_are_invisible,
@@ -600,6 +601,22 @@ fn a_read_only_path_never_uncovers_a_hidden_one() {
     let seen = format!("{}{}", text(&out.stdout), text(&out.stderr));
     assert!(text(&out.stdout).starts_with("ran\n"), "the box did not start: {seen}");
     assert!(!seen.contains("SSH-KEY-CANARY") && !seen.contains("AWS-CANARY"), "{seen}");
+}
+
+/// A session draws its box once; a hidden folder or file removed since (another user's home, a
+/// project's `.env` a command deleted) must not keep the next command from starting.
+fn a_hidden_location_gone_since_the_box_was_drawn_does_not_stop_it() {
+    let t = tree();
+    let (folder, file) = (t.outside.join("gone-folder"), t.project.join(".env.gone"));
+    std::fs::create_dir_all(&folder).expect("folder");
+    std::fs::write(&file, "SECRET=1").expect("file");
+    let mut policy = t.policy();
+    policy.hidden.extend([folder.clone(), file.clone()]);
+    std::fs::remove_dir(&folder).expect("rmdir");
+    std::fs::remove_file(&file).expect("rm");
+    let out = boxed(&policy, "echo started");
+    assert_eq!(text(&out.stdout).trim(), "started", "{}", text(&out.stderr));
+    assert!(!file.exists(), "a mount point was left in the project: {}", file.display());
 }
 
 fn a_daemon_does_not_outlive_its_command() {

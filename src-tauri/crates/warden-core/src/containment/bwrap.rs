@@ -171,7 +171,10 @@ pub(super) fn arguments(
     for path in &policy.read_only {
         args.bind("--ro-bind", path);
     }
-    for path in policy.hidden.iter().filter(|path| shown(policy, path)) {
+    // One that is gone since the box was drawn hides nothing, and a mount point for it could not
+    // be made where the file system is read-only (bubblewrap would refuse to start the box).
+    let present = |path: &&PathBuf| std::fs::symlink_metadata(path).is_ok();
+    for path in policy.hidden.iter().filter(|path| shown(policy, path)).filter(present) {
         if path.is_dir() {
             args.pair("--tmpfs", path);
         } else {
@@ -361,7 +364,9 @@ fn launcher_confinement(policy: &BoxPolicy, confined: &Confined, seccomp: &str) 
         args.path(&layer.cache);
     }
     let layered = |path: &&PathBuf| confined.layers.iter().any(|layer| path.starts_with(&layer.cache));
-    for path in policy.hidden.iter().filter(layered).filter(|path| shown(policy, path)) {
+    // As with the covers: one gone since the box was drawn hides nothing.
+    let present = |path: &&PathBuf| std::fs::symlink_metadata(path).is_ok();
+    for path in policy.hidden.iter().filter(layered).filter(|path| shown(policy, path)).filter(present) {
         args.pair("--hide", path);
     }
     args.0
@@ -450,12 +455,18 @@ mod tests {
 
     #[test]
     fn the_project_is_writable_and_read_only_paths_come_after_it() {
-        let line = joined(&arguments(&policy(), Path::new("/srv/p/src"), &Net::Closed, None, None));
+        // A secret that is there (covers are made only for what still is).
+        let secret_file = tempfile::NamedTempFile::new().unwrap_or_else(|e| panic!("{e}"));
+        let mut p = policy();
+        p.hidden.push(secret_file.path().to_path_buf());
+        let line = joined(&arguments(&p, Path::new("/srv/p/src"), &Net::Closed, None, None));
         assert!(line.starts_with("--ro-bind / / "), "{line}");
         let project = line.find("--bind /srv/p /srv/p").expect("project bound");
         let hooks = line.find("--ro-bind /srv/p/.git/hooks /srv/p/.git/hooks").expect("hooks read-only");
         assert!(project < hooks, "{line}");
-        let secret = line.find("--ro-bind /dev/null /home/u/.netrc").expect("secret covered");
+        let covered = format!("--ro-bind /dev/null {}", secret_file.path().display());
+        let secret = line.find(&covered).expect("secret covered");
+        assert!(!line.contains("/home/u/.netrc"), "a secret that is not there gets no cover: {line}");
         assert!(hooks < secret, "the hidden come last, so nothing mounted after uncovers one: {line}");
         assert!(line.contains("--ro-bind /home/u/.cargo/registry /home/u/.cargo/registry"), "{line}");
         assert!(

@@ -580,3 +580,65 @@ fn an_always_answer_saves_the_projects_rule_and_only_into_warden_s_own_file() {
     let on_disk = std::fs::read_to_string(d.home.settings_path()).unwrap();
     assert!(!on_disk.contains("other.test"), "a file Warden did not write was rewritten");
 }
+
+/// The whole engine path of a network question (`Engine::run_tool`, as `warden tool` and a session
+/// build it): a project with the network, a host no rule names; the question reaches the face as a
+/// confirmation of kind network, "Always for this project" lets the command through and leaves
+/// the rule in the engine's settings, and the next run is not asked.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_network_question_reaches_the_face_and_always_is_saved_for_the_project() {
+    use warden_protocol::{ConfirmKind, Remember};
+    if !matches!(crate::containment::mechanism(), crate::containment::Mechanism::Bubblewrap { .. }) {
+        panic!("this test needs bubblewrap: {}", crate::containment::mechanism().describe());
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let command = format!("curl -s -m 2 --noproxy '' http://127.0.0.1:{port}/; true");
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let key = d.project.to_string_lossy().into_owned();
+    let mut settings = Settings::default();
+    let perms = ToolPermissions {
+        allowed_tools: Some(vec!["bash".into()]),
+        network: true,
+        ..ToolPermissions::default()
+    };
+    settings.tool_permissions.insert(key.clone(), perms);
+    engine.save_settings(settings).unwrap();
+    for run in 0..2 {
+        let mut spec = SessionSpec::new(d.project.clone());
+        spec.trust = TrustLevel::Autonomous;
+        let asked = std::sync::Mutex::new(Vec::new());
+        let input = serde_json::json!({ "command": command });
+        let shot = engine
+            .run_tool(
+                spec,
+                "bash",
+                input,
+                |_, _| {},
+                |c| {
+                    asked.lock().unwrap().push(c.clone());
+                    async move { ToolApproval { remember: Some(Remember::Project), ..approve(c).await } }
+                },
+            )
+            .await
+            .unwrap();
+        let asked = asked.into_inner().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(listener.accept().is_ok(), "run {run}: not reached: {}", shot.result.result);
+        match run {
+            0 => {
+                let [question] = asked.as_slice() else { panic!("one question, not {asked:?}") };
+                assert_eq!(question.kind, ConfirmKind::Network);
+                let target = question.network.as_ref().map(|n| (n.host.as_str(), n.port));
+                assert_eq!(target, Some(("127.0.0.1", port)));
+            }
+            _ => assert!(asked.is_empty(), "asked again after 'always': {asked:?}"),
+        }
+    }
+    let rules = &engine.settings().tool_permissions[&key].permission_rules;
+    let patterns: Vec<&str> = rules.iter().filter_map(|r| r.pattern.as_deref()).collect();
+    assert_eq!(patterns, [format!("127.0.0.1:{port}")]);
+}
