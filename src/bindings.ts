@@ -114,6 +114,11 @@ export const commands = {
 	 */
 	sandboxStatus: () => typedError<SandboxStatus, CommandError>(__TAURI_INVOKE("sandbox_status")),
 	/**
+	 *  Remove the project's cache layer (what its commands wrote to the package caches), for Settings →
+	 *  Sandbox's Clear.
+	 */
+	sandboxClearCacheLayer: () => typedError<null, CommandError>(__TAURI_INVOKE("sandbox_clear_cache_layer")),
+	/**
 	 *  Every tool the window can list: plain-language label, category (a block's kind), danger, and
 	 *  whether a new project allows it.
 	 */
@@ -1000,8 +1005,21 @@ export type SandboxStatus = {
 	contained: boolean,
 	/**  The mechanism in use ("bubblewrap + seccomp"), or why there is none. */
 	mechanism: string,
-	/**  The package managers' caches commands may write besides the project (those that exist). */
-	writableCaches: string[],
+	/**
+	 *  The folders commands may write besides the project and a private `/tmp`: the project's
+	 *  extra writable folders.
+	 */
+	writable: string[],
+	/**
+	 *  The user's package caches that exist (`~/.cargo/registry`, `~/.npm`, …): read-only in the
+	 *  box; what commands write there lands in the project's private layer (bubblewrap's box) or
+	 *  is refused (the Landlock fallback, `layered: false`).
+	 */
+	caches: string[],
+	/**  Whether writes to the caches go to the project's private layer on this machine. */
+	layered: boolean,
+	/**  The bytes the project's cache layer holds (0 when it has none). */
+	cacheLayerBytes: number,
 	/**  The secret locations commands cannot see. */
 	hidden: string[],
 	/**

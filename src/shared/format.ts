@@ -26,6 +26,18 @@ export function firstLine(s: string, max = 120): string {
   return more && cut === line ? `${cut} …` : cut;
 }
 
+/** A size for people: "0 B", "512 B", "3.4 KB", "12 MB" (powers of 1024). */
+export function formatBytes(n: number): string {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
 export function pluralize(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }

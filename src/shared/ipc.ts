@@ -206,6 +206,8 @@ export const api = {
   settingsIntegrity: () => unwrap("settings_integrity", commands.settingsIntegrity()),
   /** How commands are contained on this machine, and what the project's box lets them write and see. */
   sandboxStatus: () => unwrap("sandbox_status", commands.sandboxStatus()),
+  /** Remove the project's cache layer (what its commands wrote to the package caches). */
+  sandboxClearCacheLayer: () => unwrap("sandbox_clear_cache_layer", commands.sandboxClearCacheLayer()),
   /** Every tool: plain-language label, category, danger, and whether a new project allows it. */
   toolsCatalog: () => unwrap("tools_catalog", commands.toolsCatalog()),
   /** Accept the settings file as it is: Warden seals it and uses it. */

@@ -112,6 +112,8 @@ export const TID = {
   sandboxReadableWarning: "sandbox-readable-warning", // one per listed path that holds credentials
   sandboxHosts: "sandbox-hosts", // hosts on this machine or its networks the proxy may reach
   sandboxUserRules: "sandbox-user-rules",
+  sandboxCacheLayer: "sandbox-cache-layer", // the project's cache layer: its size and Clear
+  sandboxCacheLayerClear: "sandbox-cache-layer-clear",
   toolSandbox: "tool-sandbox", // whether a command ran in the OS sandbox, and with what
   toolForwards: "tool-forwards", // the session's boxed servers forwarded to this machine
   toolNetwork: "tool-network", // the hosts a command's sandbox reached or was refused

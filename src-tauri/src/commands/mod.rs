@@ -55,6 +55,7 @@ macro_rules! collect_for {
             settings::settings_integrity,
             settings::settings_accept_file,
             settings::sandbox_status,
+            settings::sandbox_clear_cache_layer,
             settings::tools_catalog,
             keys::keys_status,
             keys::keys_set,

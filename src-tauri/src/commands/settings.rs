@@ -49,6 +49,17 @@ pub async fn sandbox_status(state: State<'_, AppState>) -> CommandResult<warden_
     Ok(state.engine.sandbox_status())
 }
 
+/// Remove the project's cache layer (what its commands wrote to the package caches), for Settings →
+/// Sandbox's Clear.
+#[tauri::command]
+#[specta::specta]
+pub async fn sandbox_clear_cache_layer(state: State<'_, AppState>) -> CommandResult<()> {
+    state
+        .engine
+        .clear_cache_layer()
+        .map_err(|e| crate::error::CommandError::internal(format!("Cannot clear the cache layer: {e}")))
+}
+
 /// Every tool the window can list: plain-language label, category (a block's kind), danger, and
 /// whether a new project allows it.
 #[tauri::command]

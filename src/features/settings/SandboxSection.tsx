@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { api, type SandboxStatus, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { allowedHosts, credentialPaths, projectPermissions, setProjectPermissions, withAllowedHosts } from "./settingsModel";
-import { messageOf } from "../../shared/format";
+import { formatBytes, messageOf } from "../../shared/format";
 
 /** Settings → Sandbox: how commands are contained here, and the project's network and extra folders. */
 export function SandboxSection({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {
@@ -16,6 +16,8 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
   const withCredentials = credentialPaths(perms?.extraReadable ?? [], status?.credentialLocations ?? []);
   const [hostsText, setHostsText] = useState(() => allowedHosts(perms?.permissionRules).join("\n"));
   const userRules = (settings.permissionRules ?? []).filter((r) => r.tool === "network");
+  const [clearing, setClearing] = useState(false);
+  const [clearError, setClearError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -28,6 +30,20 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
     };
   }, [settings.projectDir]);
 
+  /** Remove the project's cache layer, then show the status again (its size is then 0). */
+  const clearLayer = async () => {
+    setClearing(true);
+    setClearError(null);
+    try {
+      await api.sandboxClearCacheLayer();
+      setStatus(await api.sandboxStatus());
+    } catch (e: unknown) {
+      setClearError(messageOf(e));
+    } finally {
+      setClearing(false);
+    }
+  };
+
   return (
     <section className="settings-section">
       <h3>Sandbox</h3>
@@ -36,21 +52,54 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
           ? (error ?? "Checking how commands are contained…")
           : status.contained
             ? `Commands run in an OS sandbox (${status.mechanism}): they write only in the project${
-                status.writableCaches.length ? ", the build caches below" : ""
-              } and a private /tmp, see of your home only the toolchains below (and what you add), cannot see your secrets, and have no network unless allowed — and then only through Warden's proxy, which asks you about each host the rules below do not name.`
+                status.writable.length ? ", the folders below" : ""
+              } and a private /tmp${
+                status.caches.length
+                  ? status.layered
+                    ? " (what they write to your package caches goes to this project's own layer, never to your caches)"
+                    : " (your package caches are read-only)"
+                  : ""
+              }, see of your home only the toolchains below (and what you add), cannot see your secrets, and have no network unless allowed — and then only through Warden's proxy, which asks you about each host the rules below do not name.`
             : `Commands are not contained on this machine (${status.mechanism}). They run with your full access, so every command asks first, even in Autonomous.`}
       </p>
-      {status?.contained && status.writableCaches.length > 0 && (
+      {status?.contained && status.writable.length > 0 && (
         <details>
-          <summary>Build caches commands may write</summary>
+          <summary>Other folders commands may write</summary>
           <ul className="path-list">
-            {status.writableCaches.map((p) => (
+            {status.writable.map((p) => (
               <li key={p}>
                 <code>{p}</code>
               </li>
             ))}
           </ul>
         </details>
+      )}
+      {status?.contained && status.caches.length > 0 && (
+        <details>
+          <summary>Your package caches ({status.caches.length}, read-only{status.layered ? ", with this project's layer over them" : ""})</summary>
+          <ul className="path-list">
+            {status.caches.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {status?.contained && status.layered && (
+        <p className="muted" data-testid={TID.sandboxCacheLayer}>
+          This project&apos;s cache layer (downloads and unpacked packages its commands wrote):{" "}
+          {formatBytes(status.cacheLayerBytes)}{" "}
+          <button
+            type="button"
+            data-testid={TID.sandboxCacheLayerClear}
+            disabled={clearing || status.cacheLayerBytes === 0}
+            onClick={() => void clearLayer()}
+          >
+            Clear
+          </button>
+          {clearError && <span className="field-error"> {clearError}</span>}
+        </p>
       )}
       {status?.contained && readable.length > 0 && (
         <details>

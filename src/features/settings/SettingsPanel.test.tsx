@@ -10,6 +10,8 @@ import { SettingsPanel } from "./SettingsPanel";
 type Handler = (args: Record<string, unknown>) => unknown;
 let calls: { cmd: string; args: Record<string, unknown> }[];
 let keyStore: Set<string>;
+/** What the project's cache layer holds, as sandbox_status reports it. */
+let layerBytes = 0;
 
 function mock(overrides: Record<string, Handler> = {}) {
   calls = [];
@@ -24,7 +26,10 @@ function mock(overrides: Record<string, Handler> = {}) {
     sandbox_status: () => ({
       contained: true,
       mechanism: "bubblewrap + seccomp",
-      writableCaches: ["/home/me/.cargo/registry"],
+      writable: [],
+      caches: ["/home/me/.cargo/registry"],
+      layered: true,
+      cacheLayerBytes: layerBytes,
       hidden: ["/home/me/.ssh"],
       readable: ["/home/me/.cargo/bin"],
       credentialLocations: ["/home/me/.ssh", "/home/me/.aws"],
@@ -81,7 +86,10 @@ const settled = () =>
 
 const callsOf = (cmd: string) => calls.filter((c) => c.cmd === cmd).map((c) => c.args);
 
-beforeEach(() => mock());
+beforeEach(() => {
+  layerBytes = 0;
+  mock();
+});
 
 describe("SettingsPanel", () => {
   it("sends a key straight to the keychain, clears the field and never renders it back", async () => {
@@ -420,8 +428,26 @@ describe("SettingsPanel", () => {
     expect(saved.permissionRules).toEqual(initial.permissionRules);
   });
 
+  it("shows the project's cache layer and clears it", async () => {
+    layerBytes = 3 * 1024 * 1024;
+    mock({
+      sandbox_clear_cache_layer: () => {
+        layerBytes = 0;
+        return null;
+      },
+    });
+    render(<Harness />);
+    const row = await screen.findByTestId(TID.sandboxCacheLayer);
+    expect(row).toHaveTextContent("3.0 MB");
+    expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("goes to this project's own layer");
+    await userEvent.click(screen.getByTestId(TID.sandboxCacheLayerClear));
+    await waitFor(() => expect(screen.getByTestId(TID.sandboxCacheLayer)).toHaveTextContent("0 B"));
+    expect(callsOf("sandbox_clear_cache_layer")).toHaveLength(1);
+    expect(screen.getByTestId(TID.sandboxCacheLayerClear)).toBeDisabled();
+  });
+
   it("says plainly when commands are not contained", async () => {
-    mock({ sandbox_status: () => ({ contained: false, mechanism: "none: bubblewrap is not installed", writableCaches: [], hidden: [] }) });
+    mock({ sandbox_status: () => ({ contained: false, mechanism: "none: bubblewrap is not installed", writable: [], caches: [], hidden: [] }) });
     render(<Harness />);
     await waitFor(() => expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("Commands are not contained on this machine"));
     expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("even in Autonomous");

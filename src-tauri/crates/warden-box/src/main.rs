@@ -1,4 +1,5 @@
-//! `warden-box`: Warden's own program inside a bubblewrap box that may reach the network. The box
+//! `warden-box`: Warden's own program, the first inside a bubblewrap box that may reach the network
+//! or whose caches get the project's private layer ([`confine`]). A box with the network
 //! has a network namespace of its own, whose only interface is its loopback; the one way out is
 //! Warden's proxy, on the host side, whose unix socket is mounted into the box. This program
 //! listens on the box's `127.0.0.1:PORT` (and `[::1]:PORT` where the box has IPv6) and carries every
@@ -14,8 +15,14 @@
 //!   the terminal's interrupt and stop keys, which are the command's to answer.
 //! - `warden-box --keep --proxy-socket PATH --port PORT --control PATH`, the keeper of a session's
 //!   shared namespace ([`keep`]), which the session's later boxes join.
+//!
+//! Before either the command or the bridge, with `--seccomp-fd FD --uid UID --gid GID` and any
+//! number of `--overlay STAGING TARGET` and `--hide PATH`, it mounts the caches' layers, gives up
+//! every capability and loads the seccomp filter itself ([`confine`]); then `--proxy-socket` and
+//! `--port` are optional (a box without the network, or one that joined the session's).
 
 mod bridge;
+mod confine;
 mod keep;
 
 use std::ffi::{CString, OsString};
@@ -38,9 +45,23 @@ fn main() -> ExitCode {
     }
 }
 
-/// Bridge the box's loopback to the proxy for as long as `launch`'s command runs, as that command.
+/// Set the box up as `launch` asks, then become its command, with the bridge to the proxy beside
+/// it when there is one.
 fn run_command(launch: &Launch) -> ExitCode {
-    let listeners = match bridge::bind(launch.port) {
+    if let Some(confine) = &launch.confine {
+        if let Err(message) = confine::apply(confine) {
+            return fail(&message);
+        }
+    }
+    match &launch.proxy {
+        Some(proxy) => bridge_and_run(proxy, &launch.command),
+        None => ExitCode::from(exec(&launch.command)),
+    }
+}
+
+/// Bridge the box's loopback to the proxy for as long as `argv` runs, as that command.
+fn bridge_and_run(proxy: &Proxy, argv: &[OsString]) -> ExitCode {
+    let listeners = match bridge::bind(proxy.port) {
         Ok(listeners) => listeners,
         Err(message) => return fail(&message),
     };
@@ -52,12 +73,12 @@ fn run_command(launch: &Launch) -> ExitCode {
             if let Err(message) = follow_the_command(command) {
                 return fail(&message);
             }
-            bridge::to_proxy(listeners, &launch.socket);
+            bridge::to_proxy(listeners, &proxy.socket);
             ExitCode::SUCCESS
         }
         Ok(Fork::Command) => {
             drop(listeners);
-            ExitCode::from(exec(&launch.command))
+            ExitCode::from(exec(argv))
         }
         Err(message) => fail(&message),
     }
@@ -68,8 +89,10 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::from(SETUP_FAILED)
 }
 
-const USAGE: &str = "usage: warden-box --proxy-socket PATH --port PORT -- COMMAND [ARGS…]\n       \
-                     warden-box --keep --proxy-socket PATH --port PORT --control PATH";
+const USAGE: &str = "usage: warden-box [CONFINE] --proxy-socket PATH --port PORT -- COMMAND [ARGS…]\n       \
+                     warden-box CONFINE -- COMMAND [ARGS…]\n       \
+                     warden-box --keep --proxy-socket PATH --port PORT --control PATH\n\
+                     CONFINE: --seccomp-fd FD --uid UID --gid GID [--overlay STAGING TARGET]… [--hide PATH]…";
 
 /// What the box's launch asked for.
 #[derive(Debug, PartialEq, Eq)]
@@ -78,17 +101,27 @@ enum Request {
     Keep(keep::Keep),
 }
 
-/// A command to run with the bridge.
+/// A command to run, confined and with the bridge as asked (at least one of them).
 #[derive(Debug, PartialEq, Eq)]
 struct Launch {
+    confine: Option<confine::Confine>,
+    proxy: Option<Proxy>,
+    command: Vec<OsString>,
+}
+
+/// Where the bridge carries the box's loopback port.
+#[derive(Debug, PartialEq, Eq)]
+struct Proxy {
     socket: PathBuf,
     port: u16,
-    command: Vec<OsString>,
 }
 
 impl Request {
     fn parse(args: &[OsString]) -> Result<Self, String> {
         let (mut socket, mut port, mut control, mut keep) = (None, None, None, false);
+        let (mut seccomp_fd, mut uid, mut gid) = (None, None, None);
+        let (mut overlays, mut hidden) = (Vec::new(), Vec::new());
+        let number = |value: Option<&OsString>| value.and_then(|v| v.to_str()?.parse::<u32>().ok());
         let mut rest = args.iter();
         while let Some(arg) = rest.next() {
             match arg.to_str() {
@@ -96,17 +129,44 @@ impl Request {
                 Some("--port") => port = rest.next().and_then(|p| p.to_str()?.parse::<u16>().ok()),
                 Some("--control") => control = rest.next().map(PathBuf::from),
                 Some("--keep") => keep = true,
+                Some("--seccomp-fd") => {
+                    seccomp_fd = number(rest.next()).and_then(|fd| i32::try_from(fd).ok())
+                }
+                Some("--uid") => uid = number(rest.next()),
+                Some("--gid") => gid = number(rest.next()),
+                Some("--overlay") => match (rest.next(), rest.next()) {
+                    (Some(staging), Some(target)) => {
+                        overlays.push(confine::Overlay { staging: staging.into(), target: target.into() })
+                    }
+                    _ => return Err(USAGE.to_owned()),
+                },
+                Some("--hide") => match rest.next() {
+                    Some(path) => hidden.push(PathBuf::from(path)),
+                    None => return Err(USAGE.to_owned()),
+                },
                 Some("--") => break,
                 _ => return Err(format!("unknown argument {arg:?}")),
             }
         }
         let command: Vec<OsString> = rest.cloned().collect();
-        match (socket, port, control, keep, command.is_empty()) {
-            (Some(socket), Some(port), None, false, false) => {
-                Ok(Self::Launch(Launch { socket, port, command }))
+        let confine = match (seccomp_fd, uid, gid) {
+            (Some(seccomp_fd), Some(uid), Some(gid)) => {
+                Some(confine::Confine { overlays, hidden, uid, gid, seccomp_fd })
             }
-            (Some(proxy_socket), Some(port), Some(control), true, true) => {
-                Ok(Self::Keep(keep::Keep { proxy_socket, port, control }))
+            (None, None, None) if overlays.is_empty() && hidden.is_empty() => None,
+            _ => return Err(USAGE.to_owned()),
+        };
+        let proxy = match (socket, port) {
+            (Some(socket), Some(port)) => Some(Proxy { socket, port }),
+            (None, None) => None,
+            _ => return Err(USAGE.to_owned()),
+        };
+        match (proxy, control, keep, command.is_empty()) {
+            (proxy, None, false, false) if proxy.is_some() || confine.is_some() => {
+                Ok(Self::Launch(Launch { confine, proxy, command }))
+            }
+            (Some(Proxy { socket, port }), Some(control), true, true) if confine.is_none() => {
+                Ok(Self::Keep(keep::Keep { proxy_socket: socket, port, control }))
             }
             _ => Err(USAGE.to_owned()),
         }
@@ -197,8 +257,47 @@ mod tests {
     #[test]
     fn the_command_follows_the_double_dash_whatever_it_holds() {
         let parsed = Request::parse(&os(&["--proxy-socket", "/s", "--port", "9", "--", "sh", "--port", "1"]));
-        let launch = Launch { socket: "/s".into(), port: 9, command: os(&["sh", "--port", "1"]) };
+        let proxy = Some(Proxy { socket: "/s".into(), port: 9 });
+        let launch = Launch { confine: None, proxy, command: os(&["sh", "--port", "1"]) };
         assert_eq!(parsed, Ok(Request::Launch(launch)));
+    }
+
+    #[test]
+    fn a_confined_launch_takes_its_overlays_and_may_go_without_the_proxy() {
+        let parsed = Request::parse(&os(&[
+            "--seccomp-fd",
+            "5",
+            "--uid",
+            "1000",
+            "--gid",
+            "100",
+            "--overlay",
+            "/tmp/.l/0",
+            "/h/.npm",
+            "--hide",
+            "/h/.npm/.npmrc",
+            "--",
+            "sh",
+        ]));
+        let confine = confine::Confine {
+            overlays: vec![confine::Overlay { staging: "/tmp/.l/0".into(), target: "/h/.npm".into() }],
+            hidden: vec!["/h/.npm/.npmrc".into()],
+            uid: 1000,
+            gid: 100,
+            seccomp_fd: 5,
+        };
+        let launch = Launch { confine: Some(confine), proxy: None, command: os(&["sh"]) };
+        assert_eq!(parsed, Ok(Request::Launch(launch)));
+        for args in [
+            // Overlays without the filter, ids or descriptor: never a box with capabilities left.
+            &["--overlay", "/tmp/.l/0", "/h/.npm", "--", "sh"][..],
+            &["--seccomp-fd", "5", "--uid", "1000", "--", "sh"],
+            &["--seccomp-fd", "5", "--uid", "1000", "--gid", "1", "--overlay", "/tmp/.l/0"],
+            &["--seccomp-fd", "5", "--uid", "1000", "--gid", "1", "--proxy-socket", "/s", "--", "sh"],
+            &["--seccomp-fd", "x", "--uid", "1000", "--gid", "1", "--", "sh"],
+        ] {
+            assert!(Request::parse(&os(args)).is_err(), "{args:?}");
+        }
     }
 
     #[test]

@@ -62,8 +62,14 @@ fn prepare(args: &BoxRequest) -> Result<containment::Launch, String> {
     };
     let project =
         std::fs::canonicalize(&project).map_err(|e| format!("--project {}: {e}", project.display()))?;
-    let warden_dirs: Vec<PathBuf> = WardenHome::from_env().map(|home| home.dirs()).unwrap_or_default();
+    let home = WardenHome::from_env();
+    let warden_dirs: Vec<PathBuf> = home.as_ref().map(|home| home.dirs()).unwrap_or_default();
     let mut policy = BoxPolicy::for_project(&project, &warden_dirs);
+    // The package caches' writes land in the project's private layer, as in the project's sessions.
+    if let Ok(home) = &home {
+        policy =
+            policy.with_cache_layer(home.project_dir(&project).join(containment::cache_layer::LAYER_DIR));
+    }
     policy.network = args.network;
     if args.network {
         policy.network_rules = network_rules(args)?;

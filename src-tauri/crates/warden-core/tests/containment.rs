@@ -110,6 +110,33 @@ only_in_bubblewrap!(
     "Landlock has no rule for connect: a unix socket under a hidden folder is still connectable"
 );
 
+#[path = "containment/caches.rs"]
+mod caches;
+use caches::{
+    a_box_joining_the_sessions_network_writes_to_its_layer,
+    a_build_rs_planted_in_a_cache_never_reaches_the_users_cache,
+    a_layered_box_keeps_no_capability_and_cannot_mount, cargo_builds_offline_from_the_users_registry,
+    the_cache_layer_is_the_projects_own_and_lasts,
+};
+in_every_box!(a_build_rs_planted_in_a_cache_never_reaches_the_users_cache);
+only_in_bubblewrap!(
+    the_cache_layer_is_the_projects_own_and_lasts,
+    "the Landlock fallback has no overlay: the caches are read-only there, with no layer"
+);
+only_in_bubblewrap!(
+    cargo_builds_offline_from_the_users_registry,
+    "the Landlock fallback has no overlay: the registry is read-only, so cargo cannot unpack a crate \
+     that is only downloaded (one already unpacked builds)"
+);
+only_in_bubblewrap!(
+    a_layered_box_keeps_no_capability_and_cannot_mount,
+    "the Landlock fallback mounts nothing (no_capability_survives covers its capabilities)"
+);
+only_in_bubblewrap!(
+    a_box_joining_the_sessions_network_writes_to_its_layer,
+    "the Landlock fallback has no session network and no layer"
+);
+
 #[path = "containment/home.rs"]
 mod home;
 use home::{
@@ -244,8 +271,14 @@ fn tree() -> Tree {
 }
 
 impl Tree {
+    /// The project's box, its caches' writes in the project's layer ([`Tree::layer`]).
     fn policy(&self) -> BoxPolicy {
-        BoxPolicy::with_home(&self.project, Some(&self.home), &[])
+        BoxPolicy::with_home(&self.project, Some(&self.home), &[]).with_cache_layer(self.layer())
+    }
+
+    /// The project's cache layer, as in Warden's storage for it.
+    fn layer(&self) -> PathBuf {
+        self.project.with_file_name("storage").join("cache-layer")
     }
 
     fn canary_intact(&self) -> bool {

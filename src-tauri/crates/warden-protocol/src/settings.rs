@@ -97,8 +97,17 @@ pub struct SandboxStatus {
     pub contained: bool,
     /// The mechanism in use ("bubblewrap + seccomp"), or why there is none.
     pub mechanism: String,
-    /// The package managers' caches commands may write besides the project (those that exist).
-    pub writable_caches: Vec<String>,
+    /// The folders commands may write besides the project and a private `/tmp`: the project's
+    /// extra writable folders.
+    pub writable: Vec<String>,
+    /// The user's package caches that exist (`~/.cargo/registry`, `~/.npm`, …): read-only in the
+    /// box; what commands write there lands in the project's private layer (bubblewrap's box) or
+    /// is refused (the Landlock fallback, `layered: false`).
+    pub caches: Vec<String>,
+    /// Whether writes to the caches go to the project's private layer on this machine.
+    pub layered: bool,
+    /// The bytes the project's cache layer holds (0 when it has none).
+    pub cache_layer_bytes: u64,
     /// The secret locations commands cannot see.
     pub hidden: Vec<String>,
     /// What commands may read of the user's home (the toolchains that exist here) and the paths

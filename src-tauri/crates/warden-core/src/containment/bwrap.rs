@@ -1,11 +1,14 @@
 //! The box on Linux: bubblewrap. The whole filesystem is mounted read-only, the user's home
 //! emptied (a read-only tmpfs showing only the toolchains, the caches and a git configuration
-//! without credentials: [`super::home`]), the project and the caches read-write over it, hidden
+//! without credentials: [`super::home`]), the project read-write over it, the package caches
+//! read-only with the project's private layer over them ([`super::cache_layer`]), hidden
 //! locations covered (an empty tmpfs over a folder, `/dev/null` over a file), a private `/tmp`,
 //! `/proc` and `/dev`; every namespace is new (user, pid, ipc, uts,
 //! cgroup and net), no capability survives, no user namespace can be made inside, the command
 //! cannot type into a terminal (the seccomp filter) and dies with Warden. The seccomp filter
-//! ([`super::seccomp`]) is loaded by bubblewrap right before the command.
+//! ([`super::seccomp`]) is loaded by bubblewrap right before the command; in a box whose caches
+//! get their layer, by `warden-box` instead, which bubblewrap starts with the capabilities to mount
+//! the overlays, and which gives them all up before it loads the filter and becomes the command.
 //!
 //! The network namespace is the box's own even when the network is allowed: then the box gets
 //! Warden's proxy ([`super::net`]) — its socket's folder mounted read-only, the variables that name
@@ -17,6 +20,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::cache_layer::{self, Layer};
 use super::{net, BoxPolicy, ContainError, Launch, Mechanism};
 
 /// How a box with the network reaches out: the proxy's folder on the host, and the launcher.
@@ -33,6 +37,18 @@ const BASE: &[&str] =
 /// The namespaces every box makes new (the network's is chosen apart: see [`Net`]).
 const NEW_NAMESPACES: &[&str] =
     &["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+
+/// A box whose first program is `warden-box`, mounting the caches' layers and loading the filter.
+pub(super) struct Confined<'a> {
+    pub launcher: &'a Path,
+    pub layers: &'a [Layer],
+}
+
+/// The capabilities bubblewrap leaves `warden-box` in the box's own user namespace, which it drops
+/// before the command: to mount the overlays; to pass overlayfs's own work folder, which it makes
+/// with mode 0; to map the user's ids in the command's user namespace (writing a map that names
+/// the parent namespace's root needs it since Linux 5.12).
+const LAUNCHER_CAPABILITIES: &[&str] = &["CAP_SYS_ADMIN", "CAP_DAC_OVERRIDE", "CAP_SETFCAP"];
 
 /// A box's network namespace.
 pub(super) enum Net<'a> {
@@ -79,12 +95,14 @@ pub(super) fn probe() -> Mechanism {
 }
 
 /// The arguments of bubblewrap for `policy`, without the seccomp descriptors and the command;
-/// `git_config`, the descriptor bubblewrap copies the box's `~/.gitconfig` from.
+/// `git_config`, the descriptor bubblewrap copies the box's `~/.gitconfig` from; `confined`, when
+/// `warden-box` starts first to mount the caches' layers.
 pub(super) fn arguments(
     policy: &BoxPolicy,
     cwd: &Path,
     network: &Net,
     git_config: Option<i32>,
+    confined: Option<&Confined>,
 ) -> Vec<OsString> {
     let mut args = Args::default();
     args.flags(BASE);
@@ -92,8 +110,6 @@ pub(super) fn arguments(
         args.flags(&["--ro-bind"]);
         args.path(egress.proxy_dir);
         args.flags(&[net::DIR_IN_BOX]);
-        // At its own path: a build run from a checkout under /tmp has it there.
-        args.bind("--ro-bind", egress.launcher);
     }
     if matches!(network, Net::Own(_) | Net::Joined) {
         for (name, value) in net::proxy_env() {
@@ -130,7 +146,30 @@ pub(super) fn arguments(
     for dir in &policy.writable {
         args.bind("--bind", dir);
     }
+    // Read-only where they are; `warden-box` puts each one's overlay there, from the staging
+    // mounts below, which it detaches once the overlays are up.
+    for cache in &policy.caches {
+        args.bind("--ro-bind", cache);
+    }
+    for layer in confined.map(|c| c.layers).unwrap_or_default() {
+        args.flags(&["--ro-bind"]);
+        args.path(&layer.cache);
+        args.path(&layer.staging.join("lower"));
+        args.flags(&["--bind"]);
+        args.path(&layer.dir);
+        args.path(&layer.staging.join("layer"));
+    }
     args.bind("--bind", &policy.project);
+    let launcher = match (network, confined) {
+        (Net::Own(egress), _) => Some(egress.launcher),
+        (_, Some(confined)) => Some(confined.launcher),
+        _ => None,
+    };
+    if let Some(launcher) = launcher {
+        // At its own path, after the private /tmp and the emptied home: a build run from a
+        // checkout under /tmp or in the home has it there.
+        args.bind("--ro-bind", launcher);
+    }
     // Writable where they are, and not to be renamed or replaced: a mount point cannot be.
     for path in &policy.pinned {
         args.bind("--bind", path);
@@ -162,10 +201,15 @@ pub(super) fn arguments(
         args.pair("--remount-ro", home);
     }
     args.flags(NEW_NAMESPACES);
-    if matches!(network, Net::Joined) {
+    if confined.is_some() {
+        // The namespace's root, which overlayfs needs; `warden-box` gives the command the user's
+        // ids in a user namespace of its own (as bubblewrap would have in a second one).
+        args.flags(&["--uid", "0", "--gid", "0"]);
+    } else if matches!(network, Net::Joined) {
         let (uid, gid) = (nix::unistd::getuid().to_string(), nix::unistd::getgid().to_string());
         args.flags(&["--uid", &uid, "--gid", &gid]);
-    } else {
+    }
+    if !matches!(network, Net::Joined) {
         args.flags(&["--unshare-net"]);
     }
     // No `--new-session`: the caller gives bubblewrap a session of its own (tool commands) that every
@@ -175,7 +219,13 @@ pub(super) fn arguments(
     // (`unshare`, `setns`, `clone` with a namespace flag, `clone3`), as it does in the Landlock box;
     // bubblewrap's own version of that wall costs a second user namespace per command (~0.4 ms,
     // bench/sandbox) and needs bubblewrap 0.8 (Ubuntu 22.04 ships 0.6).
-    args.flags(&["--cap-drop", "ALL", "--die-with-parent"]);
+    args.flags(&["--cap-drop", "ALL"]);
+    if confined.is_some() {
+        for capability in LAUNCHER_CAPABILITIES {
+            args.flags(&["--cap-add", capability]);
+        }
+    }
+    args.flags(&["--die-with-parent"]);
     args.flags(&["--setenv", "TMPDIR", "/tmp"]);
     args.pair("--chdir", cwd);
     args.0
@@ -206,12 +256,30 @@ pub(super) fn launch(
     };
     #[cfg(not(target_os = "linux"))]
     let join: Option<net::Join> = None;
-    let (proxy, launcher) = if policy.network && join.is_none() {
-        let proxy = net::proxy_for(&policy.network_rules).map_err(ContainError::Setup)?;
-        (Some(proxy), Some(super::launcher::find().map_err(ContainError::Setup)?))
+    let mut layers = cache_layer::layers(policy);
+    // Without `warden-box` (a `warden` copied alone) the caches are only read-only: nothing
+    // mounts their layer, and nothing the box writes can reach them either way.
+    if !layers.is_empty() {
+        if let Err(why) = super::launcher::find() {
+            tracing::warn!(why, "the package caches are read-only in this box, without the project's layer");
+            layers.clear();
+        }
+    }
+    cache_layer::prepare(&layers)
+        .map_err(|e| ContainError::Setup(format!("cannot make the project's cache layer: {e}")))?;
+    let own_network = policy.network && join.is_none();
+    let launcher = if own_network || !layers.is_empty() {
+        Some(super::launcher::find().map_err(ContainError::Setup)?)
     } else {
-        (None, None)
+        None
     };
+    let proxy = if own_network {
+        Some(net::proxy_for(&policy.network_rules).map_err(ContainError::Setup)?)
+    } else {
+        None
+    };
+    let confined =
+        launcher.filter(|_| !layers.is_empty()).map(|launcher| Confined { launcher, layers: &layers });
     let egress =
         proxy.as_ref().zip(launcher).map(|(proxy, launcher)| Egress { proxy_dir: proxy.dir(), launcher });
     let network = match egress {
@@ -234,22 +302,41 @@ pub(super) fn launch(
     };
     #[cfg(not(target_os = "linux"))]
     let git_config = None;
-    let mut args = arguments(policy, cwd, &network, git_config);
+    let mut args = arguments(policy, cwd, &network, git_config, confined.as_ref());
+    // The filter: loaded by bubblewrap, or by `warden-box` once it has mounted the layers.
     #[cfg(target_os = "linux")]
-    {
+    let seccomp = {
         use std::os::fd::AsRawFd;
         let fd = super::seccomp::filter(policy.network)?;
-        args.push("--add-seccomp-fd".into());
-        args.push(fd.as_raw_fd().to_string().into());
+        let raw = fd.as_raw_fd().to_string();
         fds.push(fd);
+        raw
+    };
+    #[cfg(not(target_os = "linux"))]
+    let seccomp = String::new();
+    if confined.is_none() && !seccomp.is_empty() {
+        args.push("--add-seccomp-fd".into());
+        args.push(seccomp.clone().into());
     }
     args.push("--".into());
-    if let Net::Own(egress) = &network {
-        args.push(egress.launcher.as_os_str().to_owned());
+    let first = match (&network, &confined) {
+        (Net::Own(egress), _) => Some(egress.launcher),
+        (_, Some(confined)) => Some(confined.launcher),
+        _ => None,
+    };
+    if let Some(launcher) = first {
+        args.push(launcher.as_os_str().to_owned());
+    }
+    if let Some(confined) = &confined {
+        args.extend(launcher_confinement(policy, confined, &seccomp));
+    }
+    if let Net::Own(_) = &network {
         args.push("--proxy-socket".into());
         args.push(Path::new(net::DIR_IN_BOX).join(net::proxy::SOCKET_NAME).into_os_string());
         args.push("--port".into());
         args.push(net::PORT_IN_BOX.to_string().into());
+    }
+    if first.is_some() {
         args.push("--".into());
     }
     args.extend(argv.iter().cloned());
@@ -263,6 +350,28 @@ pub(super) fn launch(
         restriction: None,
         join,
     })
+}
+
+/// `warden-box`'s arguments for what it sets up before the command: the filter's descriptor, the
+/// user's ids, each overlay, and the hidden locations inside the layered caches, which the overlays
+/// would otherwise show (an overlay shows its lower folder's own files, not what was mounted over
+/// them).
+fn launcher_confinement(policy: &BoxPolicy, confined: &Confined, seccomp: &str) -> Vec<OsString> {
+    let mut args = Args::default();
+    let (uid, gid) = (nix::unistd::getuid().to_string(), nix::unistd::getgid().to_string());
+    args.flags(&["--seccomp-fd", seccomp, "--uid", &uid, "--gid", &gid]);
+    for layer in confined.layers {
+        args.flags(&["--overlay"]);
+        args.path(&layer.staging);
+        args.path(&layer.cache);
+    }
+    let layered = |path: &&PathBuf| confined.layers.iter().any(|layer| path.starts_with(&layer.cache));
+    // As with the covers: one gone since the box was drawn hides nothing.
+    let present = |path: &&PathBuf| std::fs::symlink_metadata(path).is_ok();
+    for path in policy.hidden.iter().filter(layered).filter(|path| shown(policy, path)).filter(present) {
+        args.pair("--hide", path);
+    }
+    args.0
 }
 
 /// The arguments of bubblewrap for a session's keeper ([`net::SharedNet`]), without the
@@ -319,7 +428,9 @@ mod tests {
     fn policy() -> BoxPolicy {
         BoxPolicy {
             project: "/srv/p".into(),
-            writable: vec!["/home/u/.cargo/registry".into()],
+            writable: vec![],
+            caches: vec!["/home/u/.cargo/registry".into()],
+            cache_layer: None,
             hidden: vec!["/home/u/.netrc".into()],
             read_only: vec!["/srv/p/.git/hooks".into()],
             pinned: vec![],
@@ -343,7 +454,7 @@ mod tests {
         let secret_file = tempfile::NamedTempFile::new().unwrap_or_else(|e| panic!("{e}"));
         let mut p = policy();
         p.hidden.push(secret_file.path().to_path_buf());
-        let line = joined(&arguments(&p, Path::new("/srv/p/src"), &Net::Closed, None));
+        let line = joined(&arguments(&p, Path::new("/srv/p/src"), &Net::Closed, None, None));
         assert!(line.starts_with("--ro-bind / / "), "{line}");
         let project = line.find("--bind /srv/p /srv/p").expect("project bound");
         let hooks = line.find("--ro-bind /srv/p/.git/hooks /srv/p/.git/hooks").expect("hooks read-only");
@@ -352,7 +463,7 @@ mod tests {
         let secret = line.find(&covered).expect("secret covered");
         assert!(!line.contains("/home/u/.netrc"), "a secret that is not there gets no cover: {line}");
         assert!(hooks < secret, "the hidden come last, so nothing mounted after uncovers one: {line}");
-        assert!(line.contains("--bind /home/u/.cargo/registry /home/u/.cargo/registry"));
+        assert!(line.contains("--ro-bind /home/u/.cargo/registry /home/u/.cargo/registry"), "{line}");
         assert!(
             line.contains("--unshare-net")
                 && line.contains("--unshare-user")
@@ -376,15 +487,15 @@ mod tests {
         p.project = project.clone();
         p.home = Some(home.clone());
         p.readable = vec![home.join(".cargo/bin")];
-        p.writable = vec![home.join(".cargo/registry")];
+        p.caches = vec![home.join(".cargo/registry")];
         p.hidden = vec![ssh, netrc];
-        let line = joined(&arguments(&p, &project, &Net::Closed, Some(7)));
+        let line = joined(&arguments(&p, &project, &Net::Closed, Some(7), None));
         let (h, at) =
             (home.display(), |needle: &str| line.find(needle).unwrap_or_else(|| panic!("{needle}: {line}")));
         let emptied = at(&format!("--tmpfs {h} "));
         let git = at(&format!("--ro-bind-data 7 {h}/.gitconfig"));
         let bin = at(&format!("--ro-bind-try {h}/.cargo/bin {h}/.cargo/bin"));
-        let cache = at(&format!("--bind {h}/.cargo/registry {h}/.cargo/registry"));
+        let cache = at(&format!("--ro-bind {h}/.cargo/registry {h}/.cargo/registry"));
         let proj = at(&format!("--bind {0}/src/p {0}/src/p", h));
         let covered = at(&format!("--ro-bind /dev/null {h}/.cargo/registry/.netrc"));
         let read_only = at(&format!("--remount-ro {h} "));
@@ -407,7 +518,7 @@ mod tests {
             proxy_dir: Path::new("/run/w/net-1"),
             launcher: Path::new("/usr/lib/warden/warden-box"),
         };
-        let line = joined(&arguments(&p, Path::new("/"), &Net::Own(egress), None));
+        let line = joined(&arguments(&p, Path::new("/"), &Net::Own(egress), None, None));
         assert!(line.contains("--unshare-net"), "{line}");
         let tmp = line.find("--tmpfs /tmp").unwrap_or_else(|| panic!("{line}"));
         let socket = line.find("--ro-bind /run/w/net-1 /tmp/.warden-net").unwrap_or_else(|| panic!("{line}"));
@@ -417,10 +528,27 @@ mod tests {
     }
 
     #[test]
+    fn the_launcher_is_there_even_in_the_emptied_home() {
+        let mut p = policy();
+        p.home = Some("/home/u".into());
+        p.network = true;
+        let egress = Egress {
+            proxy_dir: Path::new("/run/w/net-1"),
+            launcher: Path::new("/home/u/src/w/target/warden-box"),
+        };
+        let line = joined(&arguments(&p, Path::new("/srv/p"), &Net::Own(egress), None, None));
+        let emptied = line.find("--tmpfs /home/u ").unwrap_or_else(|| panic!("{line}"));
+        let launcher = line
+            .find("--ro-bind /home/u/src/w/target/warden-box /home/u/src/w/target/warden-box")
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(emptied < launcher, "the emptied home would hide the launcher: {line}");
+    }
+
+    #[test]
     fn a_box_joining_the_sessions_network_makes_no_network_of_its_own() {
         let mut p = policy();
         p.network = true;
-        let line = joined(&arguments(&p, Path::new("/"), &Net::Joined, None));
+        let line = joined(&arguments(&p, Path::new("/"), &Net::Joined, None, None));
         assert!(!line.contains("--unshare-net"), "{line}");
         assert!(!line.contains(net::DIR_IN_BOX), "the keeper reaches the proxy, not this box: {line}");
         assert!(line.contains("--setenv HTTPS_PROXY http://127.0.0.1:39281"), "{line}");
@@ -435,7 +563,7 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let mut p = policy();
         p.project = PathBuf::from(OsStr::from_bytes(b"/tmp/a b\n\xff"));
-        let args = arguments(&p, &p.project.clone(), &Net::Closed, None);
+        let args = arguments(&p, &p.project.clone(), &Net::Closed, None, None);
         assert!(args.iter().any(|a| a.as_bytes() == b"/tmp/a b\n\xff"));
     }
 }

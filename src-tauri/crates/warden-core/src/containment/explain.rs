@@ -27,7 +27,8 @@ pub fn explain_denial(output: &str, policy: &BoxPolicy) -> Option<String> {
     if output.contains("Read-only file system") {
         notes.push(
             "Warden's sandbox refused a write outside the project: commands may write only in the \
-             project, its build caches and /tmp (and never in .git/hooks or .git/config)",
+             project and /tmp (never in .git/hooks or .git/config; the package caches are read-only, \
+             their writes go to the project's private layer where the sandbox has one)",
         );
     }
     if !policy.network && NETWORK_SIGNS.iter().any(|sign| output.contains(sign)) {
@@ -103,6 +104,8 @@ mod tests {
         BoxPolicy {
             project: PathBuf::from("/p"),
             writable: vec![],
+            caches: vec![],
+            cache_layer: None,
             hidden: vec![],
             read_only: vec![],
             pinned: vec![],

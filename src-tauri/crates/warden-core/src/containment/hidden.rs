@@ -99,9 +99,12 @@ const SYSTEM_SOCKETS: &[&str] = &[
 /// Where users' homes are: each folder there but the user's own is hidden.
 const HOMES: &[&str] = &["/home", "/var/home"];
 
-/// Build caches a command may write, so `cargo`, `npm` and `pip` work offline-first as they do
-/// outside (none of them holds a credential; `.cargo/credentials*` and `.npmrc` stay hidden).
-const HOME_CACHES: &[&str] =
+/// Package caches the box shows, so `cargo`, `npm` and `pip` work offline-first as they do outside
+/// (none of them holds a credential; `.cargo/credentials*` and `.npmrc` stay hidden). They hold
+/// code that runs later outside any box (a crate's `build.rs`, `npx`'s packages), so they are
+/// read-only, and bubblewrap's box writes to the project's private layer over them
+/// (`super::cache_layer`).
+pub(super) const HOME_CACHES: &[&str] =
     &[".cargo/registry", ".cargo/git", ".npm", ".cache/pip", ".cache/yarn", ".cache/pnpm"];
 
 /// How deep the project is searched for secret files (`.env*`, keys…) to hide; deeper ones are
@@ -174,8 +177,8 @@ fn other_homes(home: Option<&Path>, project: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The build caches that exist under `home`.
-pub fn writable_caches(home: &Path) -> Vec<PathBuf> {
+/// The package caches that exist under `home`.
+pub fn package_caches(home: &Path) -> Vec<PathBuf> {
     HOME_CACHES.iter().map(|c| home.join(c)).filter(|p| p.is_dir()).collect()
 }
 
@@ -264,9 +267,9 @@ mod tests {
     }
 
     #[test]
-    fn only_existing_caches_are_writable() {
+    fn only_existing_caches_are_listed() {
         let home = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(home.path().join(".cargo/registry")).unwrap();
-        assert_eq!(writable_caches(home.path()), [home.path().join(".cargo/registry")]);
+        assert_eq!(package_caches(home.path()), [home.path().join(".cargo/registry")]);
     }
 }

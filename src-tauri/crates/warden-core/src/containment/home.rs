@@ -1,6 +1,7 @@
 //! What the box shows of the user's home: nothing but what builds need. The home is empty (a tmpfs
 //! in bubblewrap's box, not granted in the Landlock fallback) but for the toolchains and their
-//! caches ([`TOOLCHAINS`], read-only), the writable build caches (`hidden::writable_caches`), the
+//! caches ([`TOOLCHAINS`], read-only), the package caches (`hidden::package_caches`: read-only,
+//! writes go to the project's private layer, `super::cache_layer`), the
 //! user's git configuration without its credentials ([`git_config`]) and what the user added per
 //! project ("paths the box may read", `BoxPolicy::with_project_choices`). So a credential store no
 //! list foresaw — another agent's token, an app's config, the user's documents — is simply not
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::git_config;
 
 /// What of the home the box may read (relative to the home), each with why builds need it. Only
-/// those that exist are shown; none is writable (the writable caches are `hidden::HOME_CACHES`).
+/// those that exist are shown; none is writable (nor are the package caches, `hidden::HOME_CACHES`).
 const TOOLCHAINS: &[(&str, &str)] = &[
     (".rustup", "rustup's toolchains: rustc, cargo and the standard library"),
     (".cargo/bin", "cargo, the rustup proxies and what `cargo install` put there"),

@@ -1,7 +1,8 @@
 //! The OS box every command Warden starts for the model runs in: the whole system readable except
 //! the user's home, of which it sees only the toolchains ([`home`]), and the secret locations
-//! (hidden); writable only in the project, a private `/tmp` and the build caches, no network
-//! unless allowed, its own process tree that dies with the command.
+//! (hidden); writable only in the project and a private `/tmp` (the package caches are read-only,
+//! with the project's private layer over them: [`cache_layer`]), no network unless allowed, its
+//! own process tree that dies with the command.
 //!
 //! One policy type ([`BoxPolicy`]) and one way in ([`launch`]): it turns a command line into the
 //! program Warden actually spawns. On Linux that is bubblewrap with a seccomp filter as a second
@@ -13,6 +14,7 @@
 //! This is the process boundary; the path sandbox (`crate::sandbox`) is the file tools' boundary.
 
 mod bwrap;
+pub mod cache_layer;
 mod explain;
 mod git_aside;
 mod git_config;
@@ -36,7 +38,7 @@ use std::sync::OnceLock;
 pub use explain::{explain_denial, hidden_home_paths};
 pub use git_metadata::{sweep as sweep_git_metadata, Swept};
 pub use git_repositories::{repositories as git_repositories, sweep_new as sweep_new_git_repositories};
-pub use hidden::{credential_locations, hidden_locations, writable_caches};
+pub use hidden::{credential_locations, hidden_locations, package_caches};
 pub use home::{git_config as home_git_config, toolchains as home_toolchains};
 
 /// What a boxed command may do.
@@ -45,8 +47,15 @@ pub struct BoxPolicy {
     /// The project root (canonical): readable and writable, except what `read_only` and `hidden`
     /// take back.
     pub project: PathBuf,
-    /// Other writable folders (the package managers' caches, folders the user added).
+    /// Other writable folders (the project's extra writable folders, `warden sandbox --write`).
     pub writable: Vec<PathBuf>,
+    /// The user's package caches that exist (`~/.cargo/registry`, `~/.npm`, …): read-only in the
+    /// box, since they hold code that runs outside it later; in bubblewrap's box with the
+    /// project's private layer over them when `cache_layer` names one ([`cache_layer`]).
+    pub caches: Vec<PathBuf>,
+    /// The project's cache layer (`<project storage>/cache-layer`), where what the box writes to
+    /// the caches goes. `None`: the caches are only read-only.
+    pub cache_layer: Option<PathBuf>,
     /// Locations that look empty inside the box: secret folders and files, Warden's own home, the
     /// session's sockets.
     pub hidden: Vec<PathBuf>,
@@ -86,8 +95,8 @@ pub struct BoxPolicy {
 }
 
 impl BoxPolicy {
-    /// The default box for a project: of the home only the toolchains, writes in the project and
-    /// the existing build caches, the secret locations of this user (and `warden_dirs`, Warden's
+    /// The default box for a project: of the home only the toolchains and the package caches
+    /// (read-only; [`BoxPolicy::with_cache_layer`] gives them a layer), writes in the project, the secret locations of this user (and `warden_dirs`, Warden's
     /// own config and data) hidden, the project's git hooks and config read-only, no network.
     pub fn for_project(project: &Path, warden_dirs: &[PathBuf]) -> Self {
         Self::with_home(project, dirs::home_dir().as_deref(), warden_dirs)
@@ -109,7 +118,9 @@ impl BoxPolicy {
             .retain(|path| !leads_to_hidden(path, &hidden) && !hidden.iter().any(|h| path.starts_with(h)));
         Self {
             project: project.to_path_buf(),
-            writable: home.map(writable_caches).unwrap_or_default(),
+            writable: Vec::new(),
+            caches: home.map(package_caches).unwrap_or_default(),
+            cache_layer: None,
             home: home.and_then(|home| home::emptied(home, project)),
             readable,
             hidden,
@@ -150,6 +161,13 @@ impl BoxPolicy {
                 Err(why) => tracing::warn!(path, why, "extra readable path not used"),
             }
         }
+        self
+    }
+
+    /// The box with `dir` (`<project storage>/cache-layer`) as the caches' private layer: what the
+    /// box writes to a cache lands there, seen by this project's boxes only.
+    pub fn with_cache_layer(mut self, dir: PathBuf) -> Self {
+        self.cache_layer = Some(dir);
         self
     }
 
@@ -198,14 +216,14 @@ impl BoxPolicy {
         }
         // What holds the home is not a way into it: it was mounted before the home was emptied
         // (a visible folder under /tmp), or refused.
-        let mounted = self.readable.iter().chain(&self.writable).chain(&self.visible);
+        let mounted = self.readable.iter().chain(&self.writable).chain(&self.caches).chain(&self.visible);
         mounted.chain([&self.project]).any(|dir| path.starts_with(dir) && !home.starts_with(dir))
     }
 
     /// A short line for the tool block: "no network · writes: project".
     pub fn summary(&self) -> String {
         let network = if self.network { "network" } else { "no network" };
-        let writes = if self.writable.is_empty() { "project" } else { "project, build caches" };
+        let writes = if self.writable.is_empty() { "project" } else { "project, extra folders" };
         format!("{network} · writes: {writes}")
     }
 }
@@ -260,6 +278,8 @@ impl Mechanism {
             Self::Landlock { abi } => format!(
                 "Landlock (ABI {abi}) + seccomp, the fallback where bubblewrap cannot run: other \
                  processes stay visible (not reachable), .git/hooks and .git/config stay writable, \
+                 the package caches (~/.cargo/registry, ~/.npm, pip's…) are read-only (no private \
+                 layer: a command that must download into one fails), \
                  no new file can be made in a folder that holds a hidden secret, unix sockets under \
                  hidden folders (the session bus in $XDG_RUNTIME_DIR, agents) stay connectable when \
                  the network is allowed, and {}",

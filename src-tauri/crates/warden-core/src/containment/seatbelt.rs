@@ -131,7 +131,9 @@ impl Profile {
 pub(super) fn profile(policy: &BoxPolicy, temp: &Path) -> Profile {
     let mut p = Profile { text: BASE.to_owned(), params: Vec::new() };
     p.rule("allow file-write*", "subpath", "TEMP", temp);
-    for dir in &policy.writable {
+    // macOS is unchanged: the package caches stay writable there (no overlay to give the project
+    // a layer of its own).
+    for dir in policy.writable.iter().chain(&policy.caches) {
         p.rule("allow file-write*", "subpath", "WRITABLE", dir);
     }
     p.rule("allow file-write*", "subpath", "PROJECT", &policy.project);
@@ -166,7 +168,7 @@ pub(super) fn profile(policy: &BoxPolicy, temp: &Path) -> Profile {
 /// Every folder the box may write in, as given and resolved.
 fn writable_roots(policy: &BoxPolicy, temp: &Path) -> Vec<PathBuf> {
     let mut roots = vec![policy.project.clone(), temp.to_path_buf()];
-    roots.extend(policy.writable.iter().cloned());
+    roots.extend(policy.writable.iter().chain(&policy.caches).cloned());
     roots.extend(["/private/tmp", "/private/var/tmp"].map(PathBuf::from));
     let resolved: Vec<PathBuf> = roots.iter().filter_map(|root| std::fs::canonicalize(root).ok()).collect();
     roots.extend(resolved);
@@ -193,6 +195,8 @@ pub(super) fn probe() -> Mechanism {
     let policy = BoxPolicy {
         project: std::env::temp_dir(),
         writable: vec![std::env::temp_dir()],
+        caches: vec![],
+        cache_layer: None,
         hidden: vec!["/private/var/empty".into(), "/private/etc/warden-probe".into()],
         read_only: vec!["/private/var/empty".into()],
         pinned: vec![],

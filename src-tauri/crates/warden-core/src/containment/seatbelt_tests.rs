@@ -9,7 +9,9 @@ use super::*;
 fn policy() -> BoxPolicy {
     BoxPolicy {
         project: "/srv/p".into(),
-        writable: vec!["/home/u/.cargo/registry".into()],
+        writable: vec![],
+        caches: vec!["/home/u/.cargo/registry".into()],
+        cache_layer: None,
         hidden: vec!["/home/u/.netrc".into(), "/srv/p/deploy/keys/server.pem".into()],
         read_only: vec!["/srv/p/.git/hooks".into(), "/srv/p/.git/config".into()],
         pinned: vec![],
@@ -203,7 +205,7 @@ fn hostile_paths_are_parameters_and_cannot_add_rules() {
         |base: &str| -> PathBuf { format!("{base}\")) (allow default) ; \\\" \\\\ (deny\n#\"x").into() };
     let mut bad = policy();
     bad.project = hostile("/srv/p");
-    bad.writable = vec![hostile("/home/u/.npm")];
+    bad.caches = vec![hostile("/home/u/.npm")];
     bad.hidden = vec![hostile("/home/u/.netrc"), hostile("/srv/p").join("deploy/keys/server.pem")];
     bad.read_only = vec![hostile("/srv/p").join(".git/hooks"), hostile("/srv/p").join(".git/config")];
     let good = profile(&policy(), temp());

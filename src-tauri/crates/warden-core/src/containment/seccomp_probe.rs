@@ -1,7 +1,8 @@
 //! The filter proven by what it does, not by its shape: a probe (this test binary again, inside a
 //! real bubblewrap box) makes each refused system call itself, with libc, and says what the
 //! kernel answered. It runs in the box built as the product builds it (the filter, the network off
-//! and on), in the Landlock fallback, and in the same bubblewrap box without the filter (built here
+//! and on; and network off with a package cache, whose layer `warden-box` mounts before it loads
+//! the filter itself), in the Landlock fallback, and in the same bubblewrap box without the filter (built here
 //! from `bwrap::arguments`, which only this test can do: nothing a user or the model reaches can
 //! leave the filter out). Each case must get the filter's errno with it and something else
 //! without; a rule deleted from `REFUSED` fails its case.
@@ -540,6 +541,9 @@ fn probe() {
 enum Run {
     /// The box as the product builds it.
     Filtered { network: bool },
+    /// The same box, network off, with a package cache and its layer: `warden-box` mounts the
+    /// overlay, drops its capabilities and loads the filter, not bubblewrap.
+    Layered,
     /// The same bubblewrap box without the filter.
     Unfiltered,
     /// The Landlock fallback (same filter, loaded by Warden), network off.
@@ -549,6 +553,12 @@ enum Run {
 fn run_probe(run: Run, home: &Path, project: &Path) -> BTreeMap<String, String> {
     let mut policy = BoxPolicy::with_home(project, Some(home), &[]);
     policy.network = matches!(run, Run::Filtered { network: true });
+    if matches!(run, Run::Layered) {
+        let cache = home.join(".npm");
+        std::fs::create_dir_all(&cache).unwrap_or_else(|e| panic!("{e}"));
+        policy.caches = vec![cache];
+        policy.cache_layer = home.parent().map(|base| base.join("storage/cache-layer"));
+    }
     let exe = std::env::current_exe().unwrap_or_else(|e| panic!("the test binary: {e}"));
     let argv: Vec<OsString> = [
         exe.into_os_string(),
@@ -561,7 +571,7 @@ fn run_probe(run: Run, home: &Path, project: &Path) -> BTreeMap<String, String> 
     let bwrap_program =
         || bwrap::installed().unwrap_or_else(|| panic!("bubblewrap is not installed; CI installs it"));
     let output = match run {
-        Run::Filtered { .. } => {
+        Run::Filtered { .. } | Run::Layered => {
             let mechanism = Mechanism::Bubblewrap { program: bwrap_program() };
             let launch = launch_with(&mechanism, &policy, &argv, project).unwrap_or_else(|e| panic!("{e}"));
             let out = launch.command().env(PROBE_ENV, "1").output();
@@ -577,7 +587,7 @@ fn run_probe(run: Run, home: &Path, project: &Path) -> BTreeMap<String, String> 
             out
         }
         Run::Unfiltered => {
-            let mut args = bwrap::arguments(&policy, project, &bwrap::Net::Closed, None);
+            let mut args = bwrap::arguments(&policy, project, &bwrap::Net::Closed, None, None);
             args.push("--".into());
             args.extend(argv);
             Command::new(bwrap_program()).args(args).env(PROBE_ENV, "1").output()
@@ -640,6 +650,7 @@ fn the_filter_refuses_each_call_it_names_and_no_other() {
     }
     let offline = run_probe(Run::Filtered { network: false }, &home, &project);
     let online = run_probe(Run::Filtered { network: true }, &home, &project);
+    let layered = run_probe(Run::Layered, &home, &project);
     let bare = run_probe(Run::Unfiltered, &home, &project);
     let landlock = run_probe(Run::Landlock, &home, &project);
 
@@ -648,11 +659,12 @@ fn the_filter_refuses_each_call_it_names_and_no_other() {
     let code =
         |results: &BTreeMap<String, String>, name: &str| results.get(name).cloned().unwrap_or_default();
     for case in cases() {
-        let (off, on, without, ll) = (
+        let (off, on, without, ll, lay) = (
             code(&offline, case.name),
             code(&online, case.name),
             code(&bare, case.name),
             code(&landlock, case.name),
+            code(&layered, case.name),
         );
         let mut check = |what: &str, got: &str, expect: Expect| {
             if !meets(got, expect) {
@@ -662,6 +674,7 @@ fn the_filter_refuses_each_call_it_names_and_no_other() {
         check("with the filter, network off", &off, case.offline);
         check("with the filter, network on", &on, case.online);
         check("in the Landlock fallback", &ll, case.offline);
+        check("with the filter loaded by warden-box", &lay, case.offline);
         let note = match case.unfiltered {
             Unfiltered::Is(expect) => {
                 check("without the filter", &without, expect);
@@ -691,15 +704,19 @@ fn the_filter_refuses_each_call_it_names_and_no_other() {
             }
         };
         table.push_str(&format!(
-            "{:<40} {:<13} {:<13} {:<13} {:<13} {note}\n",
+            "{:<40} {:<13} {:<13} {:<13} {:<13} {:<13} {note}\n",
             case.name,
             shown(&off),
             shown(&on),
+            shown(&lay),
             shown(&ll),
             shown(&without)
         ));
     }
-    let head = ["call", "no network", "network", "Landlock", "no filter"];
-    println!("{:<40} {:<13} {:<13} {:<13} {:<13}\n{table}", head[0], head[1], head[2], head[3], head[4]);
+    let head = ["call", "no network", "network", "layered", "Landlock", "no filter"];
+    println!(
+        "{:<40} {:<13} {:<13} {:<13} {:<13} {:<13}\n{table}",
+        head[0], head[1], head[2], head[3], head[4], head[5]
+    );
     assert!(wrong.is_empty(), "{}\n\n{table}", wrong.join("\n"));
 }

@@ -41,9 +41,11 @@ impl Engine {
     }
 
     /// The box the project's commands (and its stdio MCP servers) run in: Warden's own files
-    /// hidden (its settings, the keys' seal, conversations), with the project's own choices.
+    /// hidden (its settings, the keys' seal, conversations), the package caches' writes in the
+    /// project's private layer (in its storage), with the project's own choices.
     pub(super) fn commands_box(&self, project: &Path, settings: &Settings) -> BoxPolicy {
-        let mut commands_box = BoxPolicy::for_project(project, &self.home.dirs());
+        let mut commands_box = BoxPolicy::for_project(project, &self.home.dirs())
+            .with_cache_layer(self.cache_layer_dir(project));
         let project_rules =
             permissions(project, settings).map(|p| p.permission_rules.as_slice()).unwrap_or_default();
         commands_box.network_rules = net::Rules {
@@ -61,6 +63,13 @@ impl Engine {
             ),
             None => commands_box,
         }
+    }
+}
+
+impl Engine {
+    /// Where `project`'s boxes write what they write to the package caches.
+    pub(super) fn cache_layer_dir(&self, project: &Path) -> std::path::PathBuf {
+        self.home.project_dir(project).join(crate::containment::cache_layer::LAYER_DIR)
     }
 }
 

@@ -1,5 +1,5 @@
 //! What Settings → Sandbox shows: how this machine contains commands, and what the box of the
-//! current project lets them write and hides from them.
+//! current project lets them write and hides from them; and its cache layer, which it clears.
 
 use warden_protocol::SandboxStatus;
 
@@ -24,12 +24,25 @@ impl Engine {
         SandboxStatus {
             contained: mechanism.is_contained(),
             mechanism: mechanism.describe(),
-            writable_caches: show(policy.writable),
+            layered: matches!(mechanism, containment::Mechanism::Bubblewrap { .. }),
+            cache_layer_bytes: policy.cache_layer.as_deref().map(containment::cache_layer::size).unwrap_or(0),
+            writable: show(policy.writable),
+            caches: show(policy.caches),
             hidden: show(policy.hidden),
             readable: show(policy.readable),
             credential_locations: dirs::home_dir()
                 .map(|home| show(containment::credential_locations(&home)))
                 .unwrap_or_default(),
         }
+    }
+
+    /// Remove the cache layer of the settings' project (what its boxes wrote to the package
+    /// caches): the next box reads the user's caches alone. A box running now keeps what it has
+    /// open; what it writes after lands in a layer made anew.
+    pub fn clear_cache_layer(&self) -> std::io::Result<()> {
+        let settings = self.settings();
+        let named = chosen_project(&settings);
+        let project = self.project_outside_home(&named).unwrap_or(named);
+        containment::cache_layer::clear(&self.cache_layer_dir(&project))
     }
 }

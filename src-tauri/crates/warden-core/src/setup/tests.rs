@@ -482,11 +482,33 @@ fn the_sandbox_status_shows_the_box_the_projects_sessions_get() {
     );
     engine.save_settings(settings.clone()).unwrap();
     let status = engine.sandbox_status();
-    assert!(status.writable_caches.contains(&extra.display().to_string()), "{status:?}");
+    assert!(status.writable.contains(&extra.display().to_string()), "{status:?}");
     assert!(status.readable.contains(&data.display().to_string()), "{status:?}");
     let commands_box = engine.commands_box(&d.project, &settings);
     assert!(commands_box.writable.contains(&extra));
     assert!(commands_box.readable.contains(&data));
+}
+
+/// Settings → Sandbox shows how much the project's cache layer holds, and Clear removes it; the
+/// layer is in Warden's storage for the project, where the project's boxes write it.
+#[test]
+fn the_projects_cache_layer_is_measured_and_cleared() {
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let settings =
+        Settings { project_dir: Some(d.project.to_string_lossy().into_owned()), ..Settings::default() };
+    engine.save_settings(settings.clone()).unwrap();
+    let project = std::fs::canonicalize(&d.project).unwrap();
+    let layer = engine.commands_box(&project, &settings).cache_layer.expect("a layer");
+    assert!(layer.starts_with(d.home.project_dir(&project)), "{}", layer.display());
+    assert_eq!(engine.sandbox_status().cache_layer_bytes, 0);
+    let file = layer.join("npm/upper/_cacache/x");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "12345").unwrap();
+    assert_eq!(engine.sandbox_status().cache_layer_bytes, 5);
+    engine.clear_cache_layer().unwrap();
+    assert!(!layer.exists());
+    assert_eq!(engine.sandbox_status().cache_layer_bytes, 0);
 }
 
 #[test]

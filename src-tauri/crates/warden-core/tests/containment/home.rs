@@ -1,7 +1,8 @@
 //! The box's home: empty but for the toolchains, their caches and a git configuration without
 //! credentials (`containment::home`). Each toolchain group has its case: what it needs is there
-//! to read (run with the real tool where this machine has it), read-only unless it is a cache that
-//! is writable today, and what lies beside it in the home is absent.
+//! to read (run with the real tool where this machine has it), read-only (a package cache takes
+//! writes in the project's private layer in bubblewrap's box, none in the Landlock fallback), and
+//! what lies beside it in the home is absent.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use std::process::Command;
 
 use warden_core::containment::BoxPolicy;
 
-use super::{boxed, boxed_at_home, text, tree, work_tree};
+use super::{boxed, boxed_at_home, is_landlock, text, tree, work_tree, Tree};
 
 /// Write `content` at `home/relative`, making its folders.
 fn put(home: &Path, relative: &str, content: &str) -> PathBuf {
@@ -41,6 +42,32 @@ fn try_write(relative: &str) -> String {
     format!("(echo x > \"$HOME/{relative}\") 2>/dev/null && echo write-ok:{relative} || echo write-refused:{relative}; ")
 }
 
+/// What became of [`try_write`] to the package cache file `relative`: in bubblewrap's box it
+/// worked and landed in the project's layer (`layer` names the cache's folder there), the user's
+/// cache unchanged; the Landlock fallback has no layer, and the caches are read-only there.
+fn cache_write(t: &Tree, seen: &str, layer: &str, relative: &str) {
+    if is_landlock() {
+        assert!(seen.contains(&format!("write-refused:{relative}")), "{relative}: {seen}");
+    } else {
+        assert!(seen.contains(&format!("write-ok:{relative}")), "{relative}: {seen}");
+        let inside = relative.strip_prefix(layer_path(layer)).map(|rest| rest.trim_start_matches('/'));
+        let landed = t.layer().join(layer).join("upper").join(inside.unwrap_or(relative));
+        assert!(landed.is_file(), "{relative} did not land in the layer at {}", landed.display());
+    }
+    assert!(!t.home.join(relative).exists(), "{relative} reached the user's cache");
+}
+
+/// The cache's path under the home for its folder name in the layer.
+fn layer_path(layer: &str) -> &'static str {
+    match layer {
+        "cargo-registry" => ".cargo/registry",
+        "cargo-git" => ".cargo/git",
+        "npm" => ".npm",
+        "cache-pip" => ".cache/pip",
+        _ => panic!("no cache {layer}"),
+    }
+}
+
 /// A file anywhere else in the home — the user's documents, an app's token, a dotfile — is absent.
 pub(super) fn the_home_shows_nothing_but_toolchains() {
     let t = tree();
@@ -70,7 +97,7 @@ pub(super) fn the_home_shows_nothing_but_toolchains() {
 
 /// rustup and cargo: the binaries, the environment script and the user's config readable (the real
 /// `cargo` through the home's `.cargo/bin` and `.rustup` when this machine has rustup), the
-/// registry and git caches writable, cargo's credentials absent.
+/// registry and git caches writable through the project's layer, cargo's credentials absent.
 pub(super) fn cargo_and_rustup_are_there_and_the_registry_writable() {
     let t = work_tree();
     let h = &t.home;
@@ -115,9 +142,8 @@ pub(super) fn cargo_and_rustup_are_there_and_the_registry_writable() {
     for refused in [".cargo/bin/planted", ".cargo/env", ".rustup/planted"] {
         assert!(seen.contains(&format!("write-refused:{refused}")), "{refused}: {seen}");
     }
-    for written in [".cargo/registry/w", ".cargo/git/w"] {
-        assert!(seen.contains(&format!("write-ok:{written}")), "{written}: {seen}");
-    }
+    cache_write(&t, &seen, "cargo-registry", ".cargo/registry/w");
+    cache_write(&t, &seen, "cargo-git", ".cargo/git/w");
     assert_eq!(std::fs::read_to_string(h.join(".cargo/env")).ok().as_deref(), Some("CARGO-ENV\n"));
 }
 
@@ -138,7 +164,7 @@ pub(super) fn a_cargo_configuration_holding_a_token_stays_out_of_the_box() {
 }
 
 /// This machine's rustup home and its `cargo` proxy, when it has them.
-fn real_rustup() -> Option<(PathBuf, PathBuf)> {
+pub(super) fn real_rustup() -> Option<(PathBuf, PathBuf)> {
     let home = dirs::home_dir()?;
     let rustup = std::env::var_os("RUSTUP_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".rustup"));
     let cargo_home = std::env::var_os("CARGO_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".cargo"));
@@ -172,7 +198,8 @@ pub(super) fn node_version_managers_are_there_and_the_npm_cache_writable() {
         script += &try_write(relative);
     }
     let seen = seen(&boxed(&t.policy(), &script));
-    for want in ["42\n", "NVM-SH", "VOLTA", "FNM\n", "FNM-XDG", "NPM-CACHE", "write-ok:.npm/_cacache/w"] {
+    cache_write(&t, &seen, "npm", ".npm/_cacache/w");
+    for want in ["42\n", "NVM-SH", "VOLTA", "FNM\n", "FNM-XDG", "NPM-CACHE"] {
         assert!(seen.contains(want), "{want} missing: {seen}");
     }
     for refused in [".nvm/planted", ".volta/planted", ".fnm/planted"] {
@@ -202,7 +229,8 @@ pub(super) fn python_user_site_and_pyenv_are_there_and_the_pip_cache_writable() 
     }
     script += &try_write(".cache/pip/w");
     let seen = seen(&boxed(&t.policy(), &script));
-    for want in ["user-site-imported", "PYENV-VERSION", "PIP-CACHE", "write-ok:.cache/pip/w"] {
+    cache_write(&t, &seen, "cache-pip", ".cache/pip/w");
+    for want in ["user-site-imported", "PYENV-VERSION", "PIP-CACHE"] {
         assert!(seen.contains(want), "{want} missing: {seen}");
     }
     assert!(seen.contains("write-refused:.pyenv/planted") && !seen.contains("write-ok:.local"), "{seen}");

@@ -9,7 +9,7 @@
 //! What the rules give ([`rules`]): the whole filesystem readable but the user's home, of which
 //! only the toolchains and the paths the project added are (the box's git reads the user's git
 //! configuration without credentials, a copy in the scratch folder named by `GIT_CONFIG_GLOBAL`),
-//! the project, the build caches and a scratch folder writable, TCP refused when the network is off (ABI 4), no signal to and no
+//! the project and a scratch folder writable (the package caches only readable: no overlay gives the project a layer of its own), TCP refused when the network is off (ABI 4), no signal to and no
 //! abstract unix socket of a process outside the box (ABI 6). Landlock only grants, it cannot take
 //! a subpath of a granted folder back, so hidden and read-only locations are left out by granting
 //! their siblings one by one. Differences from bubblewrap, all following from that:

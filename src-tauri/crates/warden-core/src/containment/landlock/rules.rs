@@ -1,6 +1,7 @@
 //! The Landlock ruleset of one command: reading everywhere but the user's home, where only the
 //! toolchains and what the project added are read (`BoxPolicy::readable`), writing in the
-//! project, the writable folders and the scratch folder, never in a hidden location; TCP off
+//! project, the writable folders and the scratch folder, never in a hidden location (the package
+//! caches are only read); TCP off
 //! without network; signals and abstract unix sockets scoped to the box.
 //!
 //! Landlock only grants, and a right granted on a folder reaches everything beneath it. So a
@@ -86,7 +87,9 @@ fn grants(policy: &BoxPolicy, scratch: &Path) -> Vec<(PathBuf, BitFlags<AccessFs
         let inside: Vec<Hidden> = hidden.iter().filter(|h| !path.starts_with(&h.path)).cloned().collect();
         grant(&path, AccessFs::from_read(TARGET), &inside, &mut out);
     }
-    for path in &policy.visible {
+    // The package caches: read only. Landlock has no overlay to give the project a layer of its
+    // own, and what a box writes there (a crate's `build.rs`) would run outside it later.
+    for path in policy.visible.iter().chain(&policy.caches) {
         let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
         grant(&path, AccessFs::from_read(TARGET), &hidden, &mut out);
     }
@@ -164,6 +167,8 @@ mod tests {
         BoxPolicy {
             project: project.to_path_buf(),
             writable: vec![],
+            caches: vec![],
+            cache_layer: None,
             hidden,
             read_only: vec![],
             pinned: vec![],
@@ -220,12 +225,12 @@ mod tests {
         let mut p = policy(&project, vec![]);
         p.home = Some(home.clone());
         p.readable = vec![home.join(".cargo/bin")];
-        p.writable = vec![home.join(".cargo/registry")];
+        p.caches = vec![home.join(".cargo/registry")];
         let scratch = tempfile::tempdir().expect("scratch");
         let grants = grants(&p, scratch.path());
         let (read, all) = (AccessFs::from_read(TARGET), AccessFs::from_all(TARGET));
         assert_eq!(rights(&grants, &home.join(".cargo/bin")), Some(read));
-        assert_eq!(rights(&grants, &home.join(".cargo/registry")), Some(all));
+        assert_eq!(rights(&grants, &home.join(".cargo/registry")), Some(read), "the caches are read-only");
         assert_eq!(rights(&grants, &project), Some(all));
         let in_home: Vec<&PathBuf> = grants.iter().map(|(p, _)| p).filter(|p| p.starts_with(&home)).collect();
         assert_eq!(in_home.len(), 3, "nothing else of the home: {in_home:?}");

@@ -1,0 +1,171 @@
+//! The package caches' private layer. The user's caches (`~/.cargo/registry`, `~/.npm`, …) hold
+//! code that runs later outside any box (a crate's `build.rs`, what `npx` starts), so a box must
+//! never change them; but builds read them (offline work) and write to them (downloads, unpacked
+//! crates). So bubblewrap's box shows each cache read-only, with an overlay over it whose upper
+//! folder is the project's own: `<project storage>/cache-layer/<cache>/{upper,work}`. Reads see
+//! the user's cache and what the project's boxes added; writes land in the layer, which only the
+//! project's boxes ever see. `warden-box` mounts the overlays inside the box ([`super::bwrap`]).
+//!
+//! The layer lives in Warden's storage for the project (the file tools' second root), not in the
+//! project: nothing outside a box reads it. Settings → Sandbox shows its size and clears it.
+
+use std::path::{Path, PathBuf};
+
+use super::BoxPolicy;
+
+/// The layer's folder in a project's storage.
+pub const LAYER_DIR: &str = "cache-layer";
+
+/// Where bubblewrap puts each overlay's parts inside the box, `N/lower` and `N/layer`, for
+/// `warden-box` to mount and then detach: on the box's private `/tmp`, at a path of Warden's own
+/// whose characters mean nothing to overlayfs's options (the user's cache path may hold `,` or `:`).
+pub(super) const STAGING_IN_BOX: &str = "/tmp/.warden-layers";
+
+/// One cache with its overlay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Layer {
+    /// The user's cache, the overlay's lower folder and where the overlay goes.
+    pub cache: PathBuf,
+    /// The project's layer for it on the host, holding `upper/` and `work/`.
+    pub dir: PathBuf,
+    /// Its staging folder in the box ([`STAGING_IN_BOX`]).
+    pub staging: PathBuf,
+}
+
+/// The caches of `policy` that get an overlay: all of them when the policy has a layer, but one
+/// that holds something else the box mounts (the project, a folder it shows or writes): an overlay
+/// would hide that mount, so such a cache stays read-only.
+pub(super) fn layers(policy: &BoxPolicy) -> Vec<Layer> {
+    let Some(root) = &policy.cache_layer else { return Vec::new() };
+    let others: Vec<&PathBuf> = std::iter::once(&policy.project)
+        .chain(&policy.writable)
+        .chain(&policy.visible)
+        .chain(&policy.readable)
+        .chain(&policy.pinned)
+        .collect();
+    policy
+        .caches
+        .iter()
+        .filter(|cache| !others.iter().any(|other| other.starts_with(cache) || cache.starts_with(other)))
+        .enumerate()
+        .map(|(index, cache)| Layer {
+            cache: cache.clone(),
+            dir: root.join(name(cache)),
+            staging: Path::new(STAGING_IN_BOX).join(index.to_string()),
+        })
+        .collect()
+}
+
+/// The layer's folders, made before the box starts (overlayfs needs both to exist).
+pub(super) fn prepare(layers: &[Layer]) -> std::io::Result<()> {
+    for layer in layers {
+        std::fs::create_dir_all(layer.dir.join("upper"))?;
+        std::fs::create_dir_all(layer.dir.join("work"))?;
+    }
+    Ok(())
+}
+
+/// A cache's folder name in the layer: its path under the home without dots (`cargo-registry`,
+/// `npm`, `cache-pip`), else the whole path so.
+fn name(cache: &Path) -> String {
+    let known = super::hidden::HOME_CACHES.iter().find(|relative| cache.ends_with(relative));
+    let text = match known {
+        Some(relative) => (*relative).to_owned(),
+        None => cache.to_string_lossy().into_owned(),
+    };
+    let words: Vec<&str> = text.split(['/', '.']).filter(|word| !word.is_empty()).collect();
+    words.join("-")
+}
+
+/// The bytes the layer at `dir` holds (files and links as stored, folders not counted); 0 when
+/// there is none.
+pub fn size(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries
+        .flatten()
+        .map(|entry| match entry.file_type() {
+            Ok(kind) if kind.is_dir() => size(&entry.path()),
+            Ok(_) => entry.metadata().map(|meta| meta.len()).unwrap_or(0),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+/// Remove the layer at `dir` and all it holds. Folders the box left without write permission
+/// (overlayfs's own `work/work` has mode 0, package managers unpack read-only trees) are opened
+/// up first; links are removed, never followed.
+pub fn clear(dir: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(error),
+        Ok(meta) if !meta.is_dir() => return std::fs::remove_file(dir),
+        Ok(_) => {}
+    }
+    open_up(dir)?;
+    std::fs::remove_dir_all(dir)
+}
+
+/// Give every folder under `dir` (itself included) its owner's full rights.
+fn open_up(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            open_up(&entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_cache_has_a_readable_name_of_its_own() {
+        assert_eq!(name(Path::new("/home/u/.cargo/registry")), "cargo-registry");
+        assert_eq!(name(Path::new("/home/u/.npm")), "npm");
+        assert_eq!(name(Path::new("/home/u/.cache/pip")), "cache-pip");
+        assert_eq!(name(Path::new("/srv/odd.cache/x")), "srv-odd-cache-x");
+    }
+
+    #[test]
+    fn a_cache_holding_the_project_gets_no_overlay() {
+        let mut policy = BoxPolicy::with_home(Path::new("/home/u/.cargo/git/checkouts/p"), None, &[]);
+        policy.caches = vec!["/home/u/.cargo/git".into(), "/home/u/.npm".into()];
+        assert!(layers(&policy).is_empty(), "no layer without a layer folder");
+        policy.cache_layer = Some("/data/p/cache-layer".into());
+        let layers = layers(&policy);
+        assert_eq!(
+            layers,
+            [Layer {
+                cache: "/home/u/.npm".into(),
+                dir: "/data/p/cache-layer/npm".into(),
+                staging: "/tmp/.warden-layers/0".into(),
+            }]
+        );
+    }
+
+    #[test]
+    fn clearing_removes_what_the_box_left_read_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = root.path().join(LAYER_DIR);
+        let locked = dir.join("cargo-registry/upper/src/crate-1.0.0");
+        std::fs::create_dir_all(&locked).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(locked.join("build.rs"), "fn main() {}").unwrap_or_else(|e| panic!("{e}"));
+        let work = dir.join("cargo-registry/work/work");
+        std::fs::create_dir_all(&work).unwrap_or_else(|e| panic!("{e}"));
+        for folder in [&locked, &work] {
+            std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o500))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::set_permissions(&work, std::fs::Permissions::from_mode(0o000))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(size(&dir), 12);
+        clear(&dir).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!dir.exists());
+        assert_eq!(size(&dir), 0);
+        clear(&dir).unwrap_or_else(|e| panic!("clearing nothing: {e}"));
+    }
+}
