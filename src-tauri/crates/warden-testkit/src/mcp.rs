@@ -1,9 +1,11 @@
 //! The real MCP servers the tests run against, installed from npm into `tests/mcp/` by
 //! `scripts/setup.sh`: `@modelcontextprotocol/server-everything` and `server-filesystem`.
 
+use std::collections::BTreeSet;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The repository's `tests/mcp` folder.
@@ -29,22 +31,49 @@ pub struct Listening {
 }
 
 impl Listening {
-    /// Start `command` (its stdio closed) and wait until every port of `ports` listens.
-    fn start(mut command: Command, ports: &[u16], what: &str) -> Self {
-        let child = command
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("start {what}: {e}"));
-        let started = Instant::now();
-        for &port in ports {
-            while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-                assert!(started.elapsed() < Duration::from_secs(30), "{what} did not listen within 30 s");
-                std::thread::sleep(Duration::from_millis(50));
+    /// Start the command `make` builds for fresh ports (its stdio closed) and wait until every one
+    /// of them listens. A port is free when it is chosen, not when the server binds it: a server
+    /// that exits before it listens (another process took the port) is started again on others.
+    fn start(make: impl Fn(&[u16]) -> Command, ports: usize, what: &str) -> Self {
+        const ATTEMPTS: usize = 3;
+        for attempt in 1..=ATTEMPTS {
+            let chosen: Vec<u16> = (0..ports).map(|_| free_port()).collect();
+            let mut child = make(&chosen)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("start {what}: {e}"));
+            match wait_listening(&mut child, &chosen, what) {
+                Ok(()) => return Self { child, port: chosen[0] },
+                Err(exit) if attempt < ATTEMPTS => {
+                    eprintln!("{what} exited before it listened ({exit}); again on other ports")
+                }
+                Err(exit) => panic!("{what} exited before it listened ({exit}), {ATTEMPTS} times"),
             }
         }
-        Self { child, port: ports[0] }
+        unreachable!("the last attempt returns or panics")
+    }
+}
+
+/// Wait until `child` listens on every port, or say how it ended if it ends first.
+fn wait_listening(child: &mut Child, ports: &[u16], what: &str) -> Result<(), String> {
+    let started = Instant::now();
+    for &port in ports {
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = child.try_wait() {
+                return Err(status.to_string());
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "{what} did not listen within 30 s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    // Listening, and still ours: a port another process listens on answers too, so the server
+    // must not have exited once its ports answered.
+    std::thread::sleep(Duration::from_millis(100));
+    match child.try_wait() {
+        Ok(Some(status)) => Err(status.to_string()),
+        _ => Ok(()),
     }
 }
 
@@ -55,8 +84,20 @@ impl Drop for Listening {
     }
 }
 
+/// A loopback port nobody listens on now, never the same twice in one test process (the kernel
+/// may hand a port just closed to the next caller, and the tests start servers side by side).
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+    static GIVEN: Mutex<BTreeSet<u16>> = Mutex::new(BTreeSet::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+        if given.insert(port) {
+            return port;
+        }
+    }
 }
 
 /// `mcp-server-everything streamableHttp` on a free loopback port.
@@ -64,10 +105,13 @@ pub struct HttpEverything(Listening);
 
 impl HttpEverything {
     pub fn start() -> Self {
-        let port = free_port();
-        let mut command = Command::new(server_bin("mcp-server-everything"));
-        command.arg("streamableHttp").env("PORT", port.to_string());
-        Self(Listening::start(command, &[port], "mcp-server-everything"))
+        let bin = server_bin("mcp-server-everything");
+        let command = |ports: &[u16]| {
+            let mut command = Command::new(&bin);
+            command.arg("streamableHttp").env("PORT", ports[0].to_string());
+            command
+        };
+        Self(Listening::start(command, 1, "mcp-server-everything"))
     }
 
     pub fn url(&self) -> String {
@@ -82,17 +126,19 @@ pub struct OAuthServer(Listening);
 
 impl OAuthServer {
     pub fn start() -> Self {
-        let (port, auth_port) = (free_port(), free_port());
         let script = servers_dir()
             .join("node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js");
         assert!(script.exists(), "{} is missing: run scripts/setup.sh", script.display());
-        let mut command = Command::new("node");
-        command
-            .arg(script)
-            .arg("--oauth")
-            .env("MCP_PORT", port.to_string())
-            .env("MCP_AUTH_PORT", auth_port.to_string());
-        Self(Listening::start(command, &[port, auth_port], "the OAuth example server"))
+        let command = |ports: &[u16]| {
+            let mut command = Command::new("node");
+            command
+                .arg(&script)
+                .arg("--oauth")
+                .env("MCP_PORT", ports[0].to_string())
+                .env("MCP_AUTH_PORT", ports[1].to_string());
+            command
+        };
+        Self(Listening::start(command, 2, "the OAuth example server"))
     }
 
     pub fn url(&self) -> String {
