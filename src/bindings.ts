@@ -1018,6 +1018,11 @@ export type SandboxStatus = {
 	caches: string[],
 	/**  Whether writes to the caches go to the project's private layer on this machine. */
 	layered: boolean,
+	/**
+	 *  Why they do not, when the box is contained but cannot mount the layer here (an old kernel,
+	 *  a setuid bubblewrap, the Landlock fallback).
+	 */
+	layerUnavailable: string | null,
 	/**  The bytes the project's cache layer holds (0 when it has none). */
 	cacheLayerBytes: number,
 	/**  The secret locations commands cannot see. */

@@ -101,6 +101,12 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
           {clearError && <span className="field-error"> {clearError}</span>}
         </p>
       )}
+      {status?.contained && !status.layered && status.caches.length > 0 && status.layerUnavailable && (
+        <p className="muted" data-testid={TID.sandboxCacheLayer}>
+          No private cache layer on this machine ({status.layerUnavailable}): your package caches stay read-only in
+          the box, so a command that must download into one fails. Offline builds from them still work.
+        </p>
+      )}
       {status?.contained && readable.length > 0 && (
         <details>
           <summary>What commands see of your home ({readable.length}, read-only)</summary>

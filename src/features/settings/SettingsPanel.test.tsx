@@ -29,6 +29,7 @@ function mock(overrides: Record<string, Handler> = {}) {
       writable: [],
       caches: ["/home/me/.cargo/registry"],
       layered: true,
+      layerUnavailable: null,
       cacheLayerBytes: layerBytes,
       hidden: ["/home/me/.ssh"],
       readable: ["/home/me/.cargo/bin"],
@@ -444,6 +445,30 @@ describe("SettingsPanel", () => {
     await waitFor(() => expect(screen.getByTestId(TID.sandboxCacheLayer)).toHaveTextContent("0 B"));
     expect(callsOf("sandbox_clear_cache_layer")).toHaveLength(1);
     expect(screen.getByTestId(TID.sandboxCacheLayerClear)).toBeDisabled();
+  });
+
+  it("says why the caches get no layer on a machine whose box cannot mount it", async () => {
+    const why = "Linux 5.10.0 cannot mount overlayfs in a user namespace (5.11 and later can)";
+    mock({
+      sandbox_status: () => ({
+        contained: true,
+        mechanism: "bubblewrap + seccomp",
+        writable: [],
+        caches: ["/home/me/.cargo/registry"],
+        layered: false,
+        layerUnavailable: why,
+        cacheLayerBytes: 0,
+        hidden: [],
+        readable: [],
+        credentialLocations: [],
+      }),
+    });
+    render(<Harness />);
+    const row = await screen.findByTestId(TID.sandboxCacheLayer);
+    expect(row).toHaveTextContent(why);
+    expect(row).toHaveTextContent("stay read-only");
+    expect(screen.queryByTestId(TID.sandboxCacheLayerClear)).toBeNull();
+    expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("your package caches are read-only");
   });
 
   it("says plainly when commands are not contained", async () => {

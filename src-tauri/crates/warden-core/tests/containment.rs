@@ -114,11 +114,16 @@ only_in_bubblewrap!(
 mod caches;
 use caches::{
     a_box_joining_the_sessions_network_writes_to_its_layer,
+    a_bubblewrap_that_cannot_mount_the_layer_still_runs_the_box_with_read_only_caches,
     a_build_rs_planted_in_a_cache_never_reaches_the_users_cache,
     a_layered_box_keeps_no_capability_and_cannot_mount, cargo_builds_offline_from_the_users_registry,
     the_cache_layer_is_the_projects_own_and_lasts,
 };
 in_every_box!(a_build_rs_planted_in_a_cache_never_reaches_the_users_cache);
+only_in_bubblewrap!(
+    a_bubblewrap_that_cannot_mount_the_layer_still_runs_the_box_with_read_only_caches,
+    "the Landlock fallback never has a layer"
+);
 only_in_bubblewrap!(
     the_cache_layer_is_the_projects_own_and_lasts,
     "the Landlock fallback has no overlay: the caches are read-only there, with no layer"

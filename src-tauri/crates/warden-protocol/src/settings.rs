@@ -106,6 +106,9 @@ pub struct SandboxStatus {
     pub caches: Vec<String>,
     /// Whether writes to the caches go to the project's private layer on this machine.
     pub layered: bool,
+    /// Why they do not, when the box is contained but cannot mount the layer here (an old kernel,
+    /// a setuid bubblewrap, the Landlock fallback).
+    pub layer_unavailable: Option<String>,
     /// The bytes the project's cache layer holds (0 when it has none).
     pub cache_layer_bytes: u64,
     /// The secret locations commands cannot see.

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::cache_layer::{self, Layer};
+use super::layer_support;
 use super::{net, BoxPolicy, ContainError, Launch, Mechanism};
 
 /// How a box with the network reaches out: the proxy's folder on the host, and the launcher.
@@ -257,11 +258,13 @@ pub(super) fn launch(
     #[cfg(not(target_os = "linux"))]
     let join: Option<net::Join> = None;
     let mut layers = cache_layer::layers(policy);
-    // Without `warden-box` (a `warden` copied alone) the caches are only read-only: nothing
-    // mounts their layer, and nothing the box writes can reach them either way.
+    // Without `warden-box` (a `warden` copied alone), or where a layered box cannot start
+    // ([`layer_support`]), the caches are only read-only: nothing mounts their layer, and nothing
+    // the box writes can reach them either way.
     if !layers.is_empty() {
-        if let Err(why) = super::launcher::find() {
-            tracing::warn!(why, "the package caches are read-only in this box, without the project's layer");
+        let usable = super::launcher::find().map(|_| ()).and_then(|()| layer_support::available(program));
+        if let Err(why) = usable {
+            tracing::debug!(why, "the package caches are read-only in this box, without the project's layer");
             layers.clear();
         }
     }

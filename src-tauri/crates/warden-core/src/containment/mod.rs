@@ -25,6 +25,7 @@ mod home;
 #[cfg(target_os = "linux")]
 mod landlock;
 pub mod launcher;
+mod layer_support;
 pub mod net;
 mod seatbelt;
 #[cfg(target_os = "linux")]
@@ -312,12 +313,34 @@ pub fn mechanism() -> &'static Mechanism {
     })
 }
 
+/// Start one box of `program` (bubblewrap) whose cache gets its layer, now, and say whether it
+/// worked: what a long-lived Warden does once in the background ([`probe_in_background`]).
+pub fn try_cache_layer(program: &Path) -> Result<(), String> {
+    layer_support::try_now(program)
+}
+
+/// Why the boxes of this machine give the package caches no private layer, if they do not: the
+/// Landlock fallback never can; bubblewrap's box cannot where [`layer_support`] finds it would not
+/// start. `None` where the caches get their layer (or there is no box at all).
+pub fn cache_layer_unavailable() -> Option<String> {
+    match mechanism() {
+        Mechanism::Bubblewrap { program } => {
+            launcher::find().map(|_| ()).and_then(|()| layer_support::available(program)).err()
+        }
+        Mechanism::Unavailable { .. } => None,
+        _ => Some("this box cannot mount overlays (only bubblewrap's can)".to_owned()),
+    }
+}
+
 /// Find [`mechanism`] on a thread of its own, so the probe (bubblewrap starting a box, a few ms)
 /// runs while the caller loads settings and builds its provider, not before the first request. A
-/// later [`mechanism`] waits for this one instead of probing again.
+/// later [`mechanism`] waits for this one instead of probing again. Then, with bubblewrap, try one
+/// box with the cache layer ([`layer_support`]); until it ends, boxes go by its checks by name.
 pub fn probe_in_background() {
     let spawned = std::thread::Builder::new().name("warden-probe".into()).spawn(|| {
-        mechanism();
+        if let Mechanism::Bubblewrap { program } = mechanism() {
+            layer_support::prove(program);
+        }
     });
     if let Err(error) = spawned {
         tracing::debug!(%error, "no thread for the sandbox probe; it runs when first needed");

@@ -19,12 +19,15 @@ impl Engine {
         // (the home, which holds Warden's own folders, when none is chosen).
         let project = self.project_outside_home(&named).unwrap_or(named);
         let policy = self.commands_box(&project, &settings);
+        let layer_unavailable = containment::cache_layer_unavailable();
         let show =
             |paths: Vec<std::path::PathBuf>| paths.into_iter().map(|p| p.display().to_string()).collect();
         SandboxStatus {
             contained: mechanism.is_contained(),
             mechanism: mechanism.describe(),
-            layered: matches!(mechanism, containment::Mechanism::Bubblewrap { .. }),
+            layered: layer_unavailable.is_none()
+                && matches!(mechanism, containment::Mechanism::Bubblewrap { .. }),
+            layer_unavailable,
             cache_layer_bytes: policy.cache_layer.as_deref().map(containment::cache_layer::size).unwrap_or(0),
             writable: show(policy.writable),
             caches: show(policy.caches),

@@ -218,3 +218,49 @@ pub(super) fn a_box_joining_the_sessions_network_writes_to_its_layer() {
     assert!(!t.home.join(".cargo/registry/index/new").exists(), "the write reached the user's cache");
     assert_eq!(read(&t.layer().join("cargo-registry/upper/index/new")), "FETCHED\n");
 }
+
+/// Where a layered box cannot start (here: a setuid bubblewrap, which hands the box no capability
+/// to mount), a box whose caches would get a layer still starts: its caches are only read-only,
+/// a write to one is refused, and nothing reaches the user's cache. Without the check every such
+/// box ended at once, `warden-box` exiting 125.
+pub(super) fn a_bubblewrap_that_cannot_mount_the_layer_still_runs_the_box_with_read_only_caches() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(bwrap) =
+        ["/usr/bin/bwrap", "/usr/local/bin/bwrap"].into_iter().map(Path::new).find(|p| p.is_file())
+    else {
+        panic!("bubblewrap is not installed");
+    };
+    let t = work_tree();
+    let setuid = t.project.with_file_name("setuid-bwrap");
+    std::fs::copy(bwrap, &setuid).expect("copy bubblewrap");
+    std::fs::set_permissions(&setuid, std::fs::Permissions::from_mode(0o4755)).expect("setuid");
+    let why = containment::try_cache_layer(&setuid).err().unwrap_or_default();
+    assert!(why.contains("setuid"), "{why}");
+    assert_eq!(
+        containment::try_cache_layer(bwrap),
+        Ok(()),
+        "a layered box starts with this machine's bubblewrap"
+    );
+
+    put(&t.home.join(".npm/_cacache/index-v5/x"), "USER-CACHE\n");
+    let mechanism = containment::Mechanism::Bubblewrap { program: setuid.clone() };
+    let argv: Vec<std::ffi::OsString> =
+        ["sh", "-c", "cat ~/.npm/_cacache/index-v5/x; echo NEW > ~/.npm/_cacache/new || echo REFUSED"]
+            .iter()
+            .map(Into::into)
+            .collect();
+    let policy = t.policy();
+    let launch = containment::launch_with(&mechanism, &policy, &argv, &t.project).expect("launch");
+    let out = launch
+        .command()
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", &t.home)
+        .output()
+        .expect("spawn the box");
+    let seen = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "the box did not run: {seen}");
+    assert_eq!(text(&out.stdout), "USER-CACHE\nREFUSED\n", "{seen}");
+    assert!(!t.home.join(".npm/_cacache/new").exists(), "the write reached the user's cache");
+    assert!(!t.layer().exists(), "a layer was made for a box that has none");
+}
