@@ -12,7 +12,8 @@
 # Every contestant is a fresh process from start to exit, CLI start-up included. The goal of the
 # containment issue: warden sandbox within 1.5x of bare bubblewrap's median. `warden` is the small
 # front (src-tauri/crates/warden-cli/src/front.rs); its box is bare bubblewrap's plus the policy's
-# mounts and two seccomp filters.
+# mounts and two seccomp filters, and, for a user with package caches, the launcher (warden-box)
+# mounting the project's layer over each (`warden-empty-home` is the same box for an empty home).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -28,12 +29,18 @@ bash "$repo/scripts/build_cli.sh"
 warden="${CARGO_TARGET_DIR:-$repo/src-tauri/target}/release/warden"
 engine="${CARGO_TARGET_DIR:-$repo/src-tauri/target}/release/warden-engine"
 project=$(mktemp -d)
-trap 'rm -rf "$project"' EXIT
+empty_home=$(mktemp -d)
+trap 'rm -rf "$project" "$empty_home"' EXIT
 
 contestants=(
   -n plain "true"
   -n bwrap-bare "bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent -- true"
   -n warden-sandbox "$warden sandbox --project $project -- true"
+  # The same box for a user whose home is empty: no toolchain, cache or secret location to mount,
+  # so no overlay either and bubblewrap starts the command itself instead of warden-box. The
+  # difference is what this machine's home costs the box, the caches' layers included (and one
+  # exec of env).
+  -n warden-empty-home "env HOME=$empty_home $warden sandbox --project $project -- true"
   # With the network: the same box plus Warden's proxy (started in the front) and the launcher
   # (warden-box) bridging the box's loopback to it. bench/sandbox/proxy.sh measures the proxy itself.
   -n warden-network "$warden sandbox --project $project --network -- true"
@@ -81,6 +88,7 @@ node -e '
     median(r.find((x) => x.command === "bwrap-bare").times));
   const ratio = by["warden-sandbox"] / by["bwrap-bare"];
   console.log(`warden sandbox / bare bwrap: ${ratio.toFixed(2)}x (goal <= 1.5x; rounds ${Math.min(...per).toFixed(2)}-${Math.max(...per).toFixed(2)}x)`);
+  console.log(`for an empty home (no toolchain, cache or secret to mount; no overlay, no launcher): ${(by["warden-empty-home"] / by["bwrap-bare"]).toFixed(2)}x bare bwrap; this home costs ${(by["warden-sandbox"] - by["warden-empty-home"]).toFixed(2)} ms, the layers over its caches included`);
   console.log(`with the network (proxy + launcher): ${(by["warden-network"] / by["bwrap-bare"]).toFixed(2)}x bare bwrap, ${(by["warden-network"] - by["warden-sandbox"]).toFixed(2)} ms over the box without`);
   console.log(`the same box through the engine (warden-engine sandbox): ${(by["engine-sandbox"] / by["bwrap-bare"]).toFixed(2)}x bare bwrap; the front saves ${(by["engine-sandbox"] - by["warden-sandbox"]).toFixed(2)} ms`);
   if (by["codex-sandbox"]) console.log(`codex sandbox / warden sandbox: ${(by["codex-sandbox"] / by["warden-sandbox"]).toFixed(1)}x`);

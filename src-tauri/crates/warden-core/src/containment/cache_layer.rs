@@ -105,6 +105,40 @@ pub fn clear(dir: &Path) -> std::io::Result<()> {
     std::fs::remove_dir_all(dir)
 }
 
+/// Follow the checkpoints' retention: remove each cache's layer under `dir` that no box has
+/// written to for `keep` (a cache the project's boxes stopped using, e.g. npm's after the project
+/// moved to pnpm); one written since stays whole (part of an unpacked package would break it).
+/// What is removed is only downloaded again. Returns the layers removed.
+pub fn housekeeping(dir: &Path, keep: std::time::Duration) -> std::io::Result<Vec<PathBuf>> {
+    let Some(cutoff) = std::time::SystemTime::now().checked_sub(keep) else { return Ok(Vec::new()) };
+    let mut removed = Vec::new();
+    let entries = match std::fs::read_dir(dir) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(removed),
+        entries => entries?,
+    };
+    for entry in entries.flatten() {
+        let layer = entry.path();
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) && !changed_since(&layer, cutoff) {
+            clear(&layer)?;
+            removed.push(layer);
+        }
+    }
+    Ok(removed)
+}
+
+/// Whether `path` or anything under it (links not followed) was modified at or after `cutoff`;
+/// stops at the first that was. A folder's time changes when an entry is made or removed in it.
+fn changed_since(path: &Path, cutoff: std::time::SystemTime) -> bool {
+    let Ok(meta) = std::fs::symlink_metadata(path) else { return false };
+    if meta.modified().is_ok_and(|modified| modified >= cutoff) {
+        return true;
+    }
+    meta.is_dir()
+        && std::fs::read_dir(path)
+            .map(|entries| entries.flatten().any(|entry| changed_since(&entry.path(), cutoff)))
+            .unwrap_or(false)
+}
+
 /// Give every folder under `dir` (itself included) its owner's full rights.
 fn open_up(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
@@ -144,6 +178,50 @@ mod tests {
                 staging: "/tmp/.warden-layers/0".into(),
             }]
         );
+    }
+
+    #[test]
+    fn a_caches_layer_no_box_wrote_to_for_the_retention_goes_and_a_used_one_stays() {
+        const DAY: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+        let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = root.path().join(LAYER_DIR);
+        let aged = |path: &Path, days: u32| {
+            let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            file.set_modified(std::time::SystemTime::now() - DAY * days).unwrap_or_else(|e| panic!("{e}"));
+        };
+        // npm's layer: nothing written for 40 days. cargo's: an old crate, and one unpacked today
+        // deep inside (the folders above it are aged again, so only the file is new).
+        let npm = dir.join("npm");
+        let cargo = dir.join("cargo-registry");
+        for file in [
+            npm.join("upper/_cacache/old"),
+            cargo.join("upper/src/old-1.0/lib.rs"),
+            cargo.join("upper/src/new-1.0/lib.rs"),
+        ] {
+            std::fs::create_dir_all(file.parent().unwrap_or(&dir)).unwrap_or_else(|e| panic!("{e}"));
+            std::fs::write(&file, "x").unwrap_or_else(|e| panic!("{e}"));
+        }
+        let everything = |top: &Path| -> Vec<PathBuf> {
+            let mut all = vec![top.to_path_buf()];
+            let mut i = 0;
+            while i < all.len() {
+                if let Ok(entries) = std::fs::read_dir(&all[i]) {
+                    all.extend(entries.flatten().map(|e| e.path()));
+                }
+                i += 1;
+            }
+            all
+        };
+        for path in everything(&npm).iter().chain(&everything(&cargo)).rev() {
+            if !path.ends_with("new-1.0/lib.rs") {
+                aged(path, 40);
+            }
+        }
+        let removed = housekeeping(&dir, DAY * 30).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(removed, std::slice::from_ref(&npm));
+        assert!(!npm.exists(), "the unused layer stays");
+        assert!(cargo.join("upper/src/old-1.0/lib.rs").is_file(), "a used layer stays whole");
+        assert_eq!(housekeeping(&root.path().join("none"), DAY).map(|r| r.len()).ok(), Some(0));
     }
 
     #[test]

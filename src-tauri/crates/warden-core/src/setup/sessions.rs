@@ -212,6 +212,7 @@ impl Engine {
                 }
             }
         }
+        let layer = self.cache_layer_dir(&project);
         config.project_root = Some(project);
         if let Some(store) = env.checkpoints().cloned() {
             // While the user types: the retention policy, then the first look at every file (later
@@ -223,6 +224,16 @@ impl Engine {
                 store.prime();
             });
         }
+        // The cache layer follows the same retention: a cache's layer no box wrote to in as long.
+        tokio::task::spawn_blocking(move || {
+            let keep =
+                std::time::Duration::from_secs(crate::checkpoint::RETENTION_DAYS.unsigned_abs() * 24 * 3600);
+            match crate::containment::cache_layer::housekeeping(&layer, keep) {
+                Ok(removed) if !removed.is_empty() => tracing::info!(?removed, "unused cache layers removed"),
+                Ok(_) => {}
+                Err(error) => tracing::warn!(%error, "cache layer housekeeping failed"),
+            }
+        });
         let (session, events) = Session::new(config, provider, Arc::new(registry), env);
         Ok((
             match live {

@@ -511,6 +511,39 @@ fn the_projects_cache_layer_is_measured_and_cleared() {
     assert_eq!(engine.sandbox_status().cache_layer_bytes, 0);
 }
 
+/// A session's start applies the checkpoints' retention to the project's cache layer too: a
+/// cache's layer no box wrote to for longer goes, one written to today stays.
+#[tokio::test]
+async fn a_session_start_removes_a_cache_layer_unused_for_the_retention() {
+    let d = dirs();
+    let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
+    store.set(warden_protocol::KeyName::Anthropic, "sk-ant-test").await.unwrap();
+    let engine = Engine::new(d.home.clone(), store).unwrap();
+    let settings =
+        Settings { project_dir: Some(d.project.to_string_lossy().into_owned()), ..Settings::default() };
+    engine.save_settings(settings.clone()).unwrap();
+    let project = std::fs::canonicalize(&d.project).unwrap();
+    let layer = engine.commands_box(&project, &settings).cache_layer.expect("a layer");
+    let (old, new) = (layer.join("npm/upper/_cacache/x"), layer.join("cache-pip/upper/http/y"));
+    for file in [&old, &new] {
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, "x").unwrap();
+    }
+    let days = std::time::Duration::from_secs(24 * 3600) * (crate::checkpoint::RETENTION_DAYS as u32 + 1);
+    let mut folders: Vec<_> = old.ancestors().take_while(|p| p.starts_with(layer.join("npm"))).collect();
+    folders.sort_by_key(|p| std::cmp::Reverse(p.components().count()));
+    for path in folders {
+        std::fs::File::open(path).unwrap().set_modified(std::time::SystemTime::now() - days).unwrap();
+    }
+    let (_session, _events) = engine.start_session("c-layer".to_owned()).await.unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while layer.join("npm").exists() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(!layer.join("npm").exists(), "the unused layer is still there");
+    assert!(new.is_file(), "the layer written to today went too");
+}
+
 #[test]
 fn the_users_and_the_projects_network_rules_reach_the_projects_box_and_no_other() {
     use warden_protocol::{PermissionRule, RuleEffect};
