@@ -46,6 +46,8 @@ pub(crate) struct NetworkQuestions {
     timeout: Option<Duration>,
     runtime: tokio::runtime::Handle,
     running: Mutex<Option<RunningCall>>,
+    /// The question open now, with the call it was asked for (its tool id; empty for none).
+    open: Mutex<Option<(String, Question)>>,
     save: Option<SaveRule>,
 }
 
@@ -57,7 +59,7 @@ impl NetworkQuestions {
         runtime: tokio::runtime::Handle,
         save: Option<SaveRule>,
     ) -> Self {
-        Self { events, approvals, timeout, runtime, running: Mutex::new(None), save }
+        Self { events, approvals, timeout, runtime, running: Mutex::new(None), open: Mutex::new(None), save }
     }
 
     /// The call whose command may ask from now on (`None` when it has ended).
@@ -67,8 +69,15 @@ impl NetworkQuestions {
 
     /// `call` runs from now on; the questions it asks name it until the returned guard is dropped.
     pub(crate) fn call_started(self: &Arc<Self>, call: RunningCall, shared: Option<SharedNet>) -> CallEnded {
+        let tool_id = call.tool_id.clone();
         self.set_running(Some(call));
-        CallEnded { questions: Arc::clone(self), shared }
+        CallEnded { questions: Arc::clone(self), shared, tool_id }
+    }
+
+    /// The question still open for the call `tool_id`: its command ended while the user was asked.
+    fn still_asked(&self, tool_id: &str) -> Option<Question> {
+        let open = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        open.as_ref().filter(|(asked_for, _)| asked_for == tool_id).map(|(_, question)| question.clone())
     }
 
     fn confirm(&self, confirm_id: &str, question: &Question, call: Option<&RunningCall>) -> ToolConfirm {
@@ -105,6 +114,14 @@ impl NetworkQuestions {
 pub(crate) struct CallEnded {
     questions: Arc<NetworkQuestions>,
     shared: Option<SharedNet>,
+    tool_id: String,
+}
+
+impl CallEnded {
+    /// The question the call's command left open by ending before the user answered.
+    pub(crate) fn left_asking(&self) -> Option<Question> {
+        self.questions.still_asked(&self.tool_id)
+    }
 }
 
 impl Drop for CallEnded {
@@ -128,8 +145,23 @@ impl Asker for NetworkQuestions {
         let confirm_id = new_confirm_id();
         let rx = self.approvals.register(&confirm_id);
         self.events.tool_confirm(self.confirm(&confirm_id, question, call.as_ref()));
+        let asked_for = call.as_ref().map(|c| c.tool_id.clone()).unwrap_or_default();
+        *self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some((asked_for, question.clone()));
         let cancel = call.map(|c| c.cancel).unwrap_or_default();
-        let outcome = self.runtime.block_on(self.approvals.wait(&confirm_id, rx, self.timeout, &cancel));
+        // Waited for on the runtime, answered here: a runtime that shuts down meanwhile (Warden
+        // closing with a question open) drops the wait, and this thread hears that instead of
+        // panicking in a timer it could no longer drive.
+        let (answered, answer) = std::sync::mpsc::sync_channel(1);
+        let (approvals, timeout) = (Arc::clone(&self.approvals), self.timeout);
+        self.runtime.spawn(async move {
+            let _ = answered.send(approvals.wait(&confirm_id, rx, timeout, &cancel).await);
+        });
+        let outcome = answer.recv();
+        *self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        let Ok(outcome) = outcome else {
+            return Answer::Unanswered("Warden stopped before the answer".to_owned());
+        };
         match outcome {
             ApprovalOutcome::Answered(answer) if answer.approved => {
                 if answer.remember != Some(Remember::Project) {
@@ -157,10 +189,20 @@ impl Asker for NetworkQuestions {
 
 /// The hosts the session's proxy refused while a call ran, said to the model and, with the ones
 /// it reached, listed for the tool block (`network`: host, port, and why not when refused).
+/// The host `left` is the one the call's command was still waiting for when it ended: the block
+/// says it gave up while the user was asked (an answer given now still counts).
 pub(crate) fn network_decisions(
     decisions: &[crate::containment::net::Decision],
+    left: Option<&Question>,
     output: &mut crate::tool::ToolOutput,
 ) {
+    let gave_up = left.map(|question| crate::containment::net::Decision {
+        host: question.host.clone(),
+        port: question.port,
+        outcome: Err(GAVE_UP.to_owned()),
+    });
+    let decisions: Vec<crate::containment::net::Decision> =
+        decisions.iter().cloned().chain(gave_up).collect();
     if decisions.is_empty() {
         return;
     }
@@ -175,7 +217,12 @@ pub(crate) fn network_decisions(
     seen.truncate(MAX_NETWORK_LINES);
     let refused: Vec<String> = seen
         .iter()
-        .filter_map(|d| d.outcome.as_ref().err().map(|why| format!("{}:{} ({why})", d.host, d.port)))
+        .filter_map(|d| {
+            let why = d.outcome.as_ref().err()?;
+            // The model is told in its own terms: the user is the one being asked.
+            let why = if why == GAVE_UP { GAVE_UP_FOR_THE_MODEL } else { why.as_str() };
+            Some(format!("{}:{} ({why})", d.host, d.port))
+        })
         .collect();
     if !refused.is_empty() {
         output.content.push_str(&format!("\n[the sandbox's network refused: {}]", refused.join("; ")));
@@ -194,5 +241,46 @@ pub(crate) fn network_decisions(
     output.metadata.insert("network".to_owned(), serde_json::Value::from(listed));
 }
 
+/// Why a host the command ended waiting for was not reached.
+const GAVE_UP: &str = "the command gave up while you were asked — run it again (your answer still counts)";
+
+/// The same, in the result the model reads.
+const GAVE_UP_FOR_THE_MODEL: &str =
+    "the command ended while the user was being asked about this host; if they allow it, run the command again";
+
 /// At most this many hosts are listed on a call's block.
 const MAX_NETWORK_LINES: usize = 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::containment::net::Reach;
+
+    /// Warden closing with a question open (the runtime shuts down): the proxy's thread that asked
+    /// hears "unanswered", and nothing panics in a timer the runtime no longer drives.
+    #[test]
+    fn a_question_open_when_warden_closes_ends_unanswered() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let questions = Arc::new(NetworkQuestions::new(
+            EventEmitter::new("c".to_owned(), tx),
+            Arc::new(ApprovalRouter::new()),
+            Some(Duration::from_secs(60)),
+            runtime.handle().clone(),
+            None,
+        ));
+        let asking = Arc::clone(&questions);
+        let asker = std::thread::spawn(move || {
+            asking.ask(&Question { host: "example.org".to_owned(), port: 443, reach: Reach::Public })
+        });
+        // Asked, then Warden closes before anyone answers.
+        assert!(runtime.block_on(rx.recv()).is_some(), "the question reached the window");
+        runtime.shutdown_timeout(Duration::from_secs(5));
+        let answer = asker.join().unwrap_or_else(|_| panic!("the asking thread panicked"));
+        assert_eq!(answer, Answer::Unanswered("Warden stopped before the answer".to_owned()));
+    }
+}

@@ -341,9 +341,10 @@ impl ToolRunner {
             self.events.tool_delta(message_id, &call.id, stream, chunk);
         })
         .await;
+        let left = running.as_ref().and_then(super::network_ask::CallEnded::left_asking);
         drop(running);
         if let (Some(shared), Some(mark)) = (self.env.shared_net(), network_mark) {
-            super::network_ask::network_decisions(&shared.decisions_since(mark), &mut output);
+            super::network_ask::network_decisions(&shared.decisions_since(mark), left.as_ref(), &mut output);
         }
         if let Some(checkpoint) = checkpoint {
             let changes = checkpoint.after().await;

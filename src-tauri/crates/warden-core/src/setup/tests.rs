@@ -617,6 +617,80 @@ fn an_always_answer_saves_the_projects_rule_and_only_into_warden_s_own_file() {
 /// The whole engine path of a network question (`Engine::run_tool`, as `warden tool` and a session
 /// build it): a project with the network, a host no rule names; the question reaches the face as a
 /// confirmation of kind network, "Always for this project" lets the command through and leaves
+/// A command that gives up while the user is asked about its host (curl's own timeout, 1 s, much
+/// shorter than the question's): its block says so with the host, the model reads that it may run
+/// the command again once the user answers, and "always" given after the command ended still
+/// saves the project's rule.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_that_gives_up_while_asked_says_so_and_a_late_always_is_saved() {
+    use crate::agent::RequestedCall;
+    use warden_protocol::{ConfirmKind, Event, Remember};
+    if !matches!(crate::containment::mechanism(), crate::containment::Mechanism::Bubblewrap { .. }) {
+        panic!("this test needs bubblewrap: {}", crate::containment::mechanism().describe());
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let key = d.project.to_string_lossy().into_owned();
+    let mut settings = Settings::default();
+    let perms = ToolPermissions {
+        allowed_tools: Some(vec!["bash".into()]),
+        network: true,
+        ..ToolPermissions::default()
+    };
+    settings.tool_permissions.insert(key.clone(), perms);
+    engine.save_settings(settings).unwrap();
+    let mut spec = SessionSpec::new(d.project.clone());
+    spec.trust = TrustLevel::Autonomous;
+    let (runner, mut events) = engine.tool_runner(&spec).await.unwrap();
+    let call = RequestedCall {
+        id: "call-1".to_owned(),
+        name: "bash".to_owned(),
+        input: Ok(
+            serde_json::json!({ "command": format!("curl -s -m 1 --noproxy '' http://127.0.0.1:{port}/ || echo GAVE-UP") }),
+        ),
+    };
+    // The question is seen and left unanswered until the command has ended.
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let outcome = runner.call("m-1", call, &cancel).await;
+    let mut question = None;
+    while let Ok(event) = events.try_recv() {
+        if let Event::ToolConfirm(confirm) = event {
+            question = Some(confirm);
+        }
+    }
+    let question = question.unwrap_or_else(|| panic!("the window was not asked: {}", outcome.result.result));
+    assert_eq!(question.kind, ConfirmKind::Network);
+    let result = &outcome.result;
+    assert!(result.result.contains("GAVE-UP"), "{}", result.result);
+    assert!(result.result.contains("the command ended while the user was being asked"), "{}", result.result);
+    let network = result.metadata.as_ref().and_then(|m| m.get("network")).cloned().unwrap_or_default();
+    let row = network.as_array().and_then(|rows| rows.iter().find(|r| r["port"] == port)).cloned();
+    let row = row.unwrap_or_else(|| panic!("no row for the host on the block: {network}"));
+    assert_eq!(row["allowed"], false);
+    assert!(row["why"].as_str().unwrap_or("").contains("gave up while you were asked"), "{row}");
+
+    let late = ToolApproval {
+        confirm_id: question.confirm_id.clone(),
+        approved: true,
+        reason: None,
+        remember: Some(Remember::Project),
+    };
+    assert!(runner.approve(late), "the question no longer waits for its answer");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let saved = loop {
+        let rules = engine.settings().tool_permissions[&key].permission_rules.clone();
+        if !rules.is_empty() || std::time::Instant::now() > deadline {
+            break rules;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    let patterns: Vec<&str> = saved.iter().filter_map(|r| r.pattern.as_deref()).collect();
+    assert_eq!(patterns, [format!("127.0.0.1:{port}")]);
+}
+
 /// the rule in the engine's settings, and the next run is not asked.
 #[cfg(target_os = "linux")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
