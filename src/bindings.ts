@@ -1033,6 +1033,11 @@ export type SandboxStatus = {
 	 */
 	readable: string[],
 	/**
+	 *  The hosts a project that allows the package registries reaches without asking
+	 *  (`ToolPermissions.allowRegistries`), each `host:port`.
+	 */
+	registryHosts: string[],
+	/**
 	 *  The known credential locations of the user's home (whether they exist or not): a path the
 	 *  project lets commands read at or under one of these gets a warning.
 	 */
@@ -1326,6 +1331,12 @@ export type ToolPermissions = {
 	checkpoints?: boolean,
 	/**  The project's own permission rules (network hosts so far). */
 	permissionRules?: PermissionRule[],
+	/**
+	 *  Whether commands reach the common toolchains' package registries and source hosts
+	 *  (crates.io, npm, PyPI, Go modules, RubyGems, Maven Central, GitHub, GitLab) without being
+	 *  asked, at their public addresses only (`SandboxStatus.registryHosts` lists them).
+	 */
+	allowRegistries?: boolean,
 };
 
 /**  The tool finished, failed, was denied or was cancelled (`code` says which). */

@@ -107,6 +107,8 @@ export const TID = {
   settingsLoadNotice: "settings-load-notice",
   sandboxMechanism: "sandbox-mechanism",
   sandboxNetwork: "sandbox-network",
+  sandboxRegistries: "sandbox-registries", // the project's registries preset (a checkbox)
+  sandboxRegistryHosts: "sandbox-registry-hosts", // the hosts it allows
   sandboxWritable: "sandbox-writable",
   sandboxReadable: "sandbox-readable", // paths the project's commands may also read
   sandboxReadableWarning: "sandbox-readable-warning", // one per listed path that holds credentials

@@ -13,6 +13,7 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
   const [writableText, setWritableText] = useState(() => (perms?.extraWritable ?? []).join("\n"));
   const [readableText, setReadableText] = useState(() => (perms?.extraReadable ?? []).join("\n"));
   const readable = status?.readable ?? [];
+  const registryHosts = status?.registryHosts ?? [];
   const withCredentials = credentialPaths(perms?.extraReadable ?? [], status?.credentialLocations ?? []);
   const [hostsText, setHostsText] = useState(() => allowedHosts(perms?.permissionRules).join("\n"));
   const userRules = (settings.permissionRules ?? []).filter((r) => r.tool === "network");
@@ -155,6 +156,29 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
             Commands in this project may use the network (through Warden's proxy: a host not listed below is
             asked about while the command waits — allow once, always, or deny)
           </label>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              data-testid={TID.sandboxRegistries}
+              disabled={!(perms.network ?? false)}
+              checked={perms.allowRegistries ?? false}
+              onChange={(e) => onChange(setProjectPermissions(settings, { allowRegistries: e.target.checked }))}
+            />
+            Reach the package registries and source hosts without asking (crates.io, npm, PyPI, Go modules, RubyGems,
+            Maven Central, GitHub, GitLab; HTTPS, and only at their public addresses)
+          </label>
+          {(perms.allowRegistries ?? false) && registryHosts.length > 0 && (
+            <details data-testid={TID.sandboxRegistryHosts}>
+              <summary>The registries&apos; hosts ({registryHosts.length})</summary>
+              <ul className="path-list">
+                {registryHosts.map((h) => (
+                  <li key={h}>
+                    <code>{h}</code>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
           <label>
             Hosts commands may reach without asking (a name, *.domain or host:port, one per line; "Always for
             this project" adds here; programs that use HTTP_PROXY or ALL_PROXY)

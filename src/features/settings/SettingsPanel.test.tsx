@@ -34,6 +34,7 @@ function mock(overrides: Record<string, Handler> = {}) {
       hidden: ["/home/me/.ssh"],
       readable: ["/home/me/.cargo/bin"],
       credentialLocations: ["/home/me/.ssh", "/home/me/.aws"],
+      registryHosts: ["index.crates.io:443", "registry.npmjs.org:443"],
     }),
     provider_models: () => [],
     tools_catalog: () => CATALOG,
@@ -378,6 +379,25 @@ describe("SettingsPanel", () => {
     const perms = (callsOf("settings_set")[0]!.settings as Settings).toolPermissions?.["/home/me/proj"];
     expect(perms?.network).toBe(true);
     expect(perms?.extraWritable).toEqual(["/srv/out", "/var/cache/build"]);
+  });
+
+  it("switches the registries preset on for a project with the network and lists its hosts", async () => {
+    mock({ pick_project_folder: () => "/home/me/proj" });
+    render(<Harness />);
+    await waitFor(() => expect(screen.getByText("/home/me/.cargo/bin")).toBeInTheDocument());
+    await userEvent.click(screen.getByTestId(TID.projectPick));
+    const registries = await screen.findByTestId(TID.sandboxRegistries);
+    expect(registries).toBeDisabled();
+    expect(registries).not.toBeChecked();
+    await userEvent.click(screen.getByTestId(TID.sandboxNetwork));
+    await waitFor(() => expect(screen.getByTestId(TID.sandboxRegistries)).toBeEnabled());
+    expect(screen.queryByTestId(TID.sandboxRegistryHosts)).toBeNull();
+    await userEvent.click(screen.getByTestId(TID.sandboxRegistries));
+    await settled();
+    const perms = (callsOf("settings_set").at(-1)!.settings as Settings).toolPermissions?.["/home/me/proj"];
+    expect(perms?.network).toBe(true);
+    expect(perms?.allowRegistries).toBe(true);
+    expect(screen.getByTestId(TID.sandboxRegistryHosts)).toHaveTextContent("registry.npmjs.org:443");
   });
 
   it("saves the paths a project's commands may read and warns about each credential location among them", async () => {

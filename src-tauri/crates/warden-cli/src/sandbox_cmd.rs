@@ -95,7 +95,7 @@ fn network_rules(args: &BoxRequest) -> Result<net::Rules, String> {
             ));
         }
     });
-    Ok(net::Rules { allow, deny: Vec::new(), resolve, ask: false })
+    Ok(net::Rules { allow, resolve, ..net::Rules::default() })
 }
 
 /// `name:address` (`name:[v6]` too) as a resolver entry.

@@ -72,6 +72,10 @@ pub struct ToolPermissions {
     pub checkpoints: bool,
     /// The project's own permission rules (network hosts so far).
     pub permission_rules: Vec<crate::PermissionRule>,
+    /// Whether commands reach the common toolchains' package registries and source hosts
+    /// (crates.io, npm, PyPI, Go modules, RubyGems, Maven Central, GitHub, GitLab) without being
+    /// asked, at their public addresses only (`SandboxStatus.registryHosts` lists them).
+    pub allow_registries: bool,
 }
 
 impl Default for ToolPermissions {
@@ -85,6 +89,7 @@ impl Default for ToolPermissions {
             extra_readable: Vec::new(),
             checkpoints: true,
             permission_rules: Vec::new(),
+            allow_registries: false,
         }
     }
 }
@@ -116,6 +121,9 @@ pub struct SandboxStatus {
     /// What commands may read of the user's home (the toolchains that exist here) and the paths
     /// the project added; the rest of the home is absent.
     pub readable: Vec<String>,
+    /// The hosts a project that allows the package registries reaches without asking
+    /// (`ToolPermissions.allowRegistries`), each `host:port`.
+    pub registry_hosts: Vec<String>,
     /// The known credential locations of the user's home (whether they exist or not): a path the
     /// project lets commands read at or under one of these gets a warning.
     pub credential_locations: Vec<String>,

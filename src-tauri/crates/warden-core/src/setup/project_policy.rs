@@ -52,8 +52,12 @@ impl Engine {
             resolve: net::resolve_from_env(),
             ..net::Rules::from_permission_rules(settings.permission_rules.iter().chain(project_rules))
         };
-        // A project with the network: through the proxy, every host no rule names asked about.
+        // A project with the network: through the proxy, every host no rule names asked about;
+        // the package registries without a question when the project allows them.
         commands_box.network_rules.ask = permissions(project, settings).is_some_and(|p| p.network);
+        if permissions(project, settings).is_some_and(|p| p.allow_registries) {
+            commands_box.network_rules.allow_public = net::registries::rules();
+        }
         match permissions(project, settings) {
             Some(perms) => commands_box.with_project_choices(
                 perms.network,

@@ -33,6 +33,10 @@ impl Engine {
             caches: show(policy.caches),
             hidden: show(policy.hidden),
             readable: show(policy.readable),
+            registry_hosts: containment::net::registries::REGISTRIES
+                .iter()
+                .map(|(host, _)| (*host).to_owned())
+                .collect(),
             credential_locations: dirs::home_dir()
                 .map(|home| show(containment::credential_locations(&home)))
                 .unwrap_or_default(),

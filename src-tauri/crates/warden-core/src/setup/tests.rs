@@ -576,6 +576,35 @@ fn the_users_and_the_projects_network_rules_reach_the_projects_box_and_no_other(
     assert_eq!(elsewhere.allow, [parse("crates.io")], "another project gets the user's rules only");
 }
 
+/// A project that allows the package registries gets the preset's hosts as public-only rules in
+/// its box (asked about no more), another project does not, and Settings lists the hosts.
+#[test]
+fn the_registries_preset_reaches_only_the_project_that_allows_it() {
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let mut settings =
+        Settings { project_dir: Some(d.project.to_string_lossy().into_owned()), ..Settings::default() };
+    let perms = ToolPermissions { network: true, allow_registries: true, ..ToolPermissions::default() };
+    settings.tool_permissions.insert(d.project.to_string_lossy().into_owned(), perms);
+    engine.save_settings(settings.clone()).unwrap();
+    let rules = engine.commands_box(&d.project, &settings).network_rules;
+    assert!(rules.ask, "other hosts are still asked about");
+    assert!(rules.allow.is_empty(), "the preset opens nothing whatever it resolves to");
+    let hosts: Vec<String> = rules.allow_public.iter().map(ToString::to_string).collect();
+    for host in [
+        "index.crates.io:443",
+        "registry.npmjs.org:443",
+        "files.pythonhosted.org:443",
+        "proxy.golang.org:443",
+    ] {
+        assert!(hosts.iter().any(|h| h == host), "{host} not in {hosts:?}");
+    }
+    assert_eq!(engine.sandbox_status().registry_hosts, hosts, "Settings lists what the box allows");
+    let other = d.project.with_file_name("other");
+    std::fs::create_dir_all(&other).unwrap();
+    assert!(engine.commands_box(&other, &settings).network_rules.allow_public.is_empty());
+}
+
 /// "Always for this project" about a host: an allow rule in the project's settings, saved and
 /// sealed, that the project's next box applies without asking; with a settings file Warden did
 /// not write, kept for this run only and said.

@@ -43,7 +43,7 @@ fn rules(allow: &[&str]) -> Rules {
         allow: allow.iter().map(|h| HostRule::parse(h).expect("host rule")).collect(),
         deny: Vec::new(),
         resolve: vec![("registry.test".to_owned(), "127.0.0.1".parse().expect("ip"))],
-        ask: false,
+        ..Rules::default()
     }
 }
 

@@ -11,6 +11,7 @@ pub mod ask;
 mod forward;
 mod http;
 pub mod proxy;
+pub mod registries;
 pub mod rules;
 #[cfg(target_os = "linux")]
 mod session;

@@ -85,6 +85,10 @@ fn normal(host: &str) -> String {
 pub struct Rules {
     /// Hosts reachable whatever they resolve to.
     pub allow: Vec<HostRule>,
+    /// Hosts reachable at their public addresses only, without a question (the registries'
+    /// preset, [`super::registries`]): one that resolves to this machine or a private network is
+    /// refused as an unnamed host would be.
+    pub allow_public: Vec<HostRule>,
     /// Hosts never reached, whatever they resolve to and whatever allows them.
     pub deny: Vec<HostRule>,
     /// Names given their address, never looked up.
@@ -152,11 +156,14 @@ impl Rules {
         if self.allow.iter().any(|rule| rule.matches(&host, port)) {
             return Ok(resolved);
         }
-        if self.ask {
-            return Err(Refusal::Unknown { host, addresses: resolved });
-        }
         let public: Vec<SocketAddr> =
             resolved.iter().copied().filter(|a| Reach::of(a.ip()) == Reach::Public).collect();
+        // The preset opens its hosts without a question only where they are public.
+        let preset_public =
+            !public.is_empty() && self.allow_public.iter().any(|rule| rule.matches(&host, port));
+        if self.ask && !preset_public {
+            return Err(Refusal::Unknown { host, addresses: resolved });
+        }
         match (public.is_empty(), resolved.first()) {
             (false, _) => Ok(public),
             (true, Some(first)) => Err(Refusal::NotPublic { host, reach: Reach::of(first.ip()) }),
@@ -185,6 +192,7 @@ mod tests {
     fn rules(allow: &[&str]) -> Rules {
         Rules {
             allow: allow.iter().map(|r| HostRule::parse(r).unwrap_or_else(|e| panic!("{e}"))).collect(),
+            allow_public: Vec::new(),
             deny: Vec::new(),
             resolve: vec![
                 ("registry.test".to_owned(), "127.0.0.1".parse().unwrap_or_else(|e| panic!("{e}"))),
@@ -279,6 +287,39 @@ mod tests {
             matches!(asking.addresses("example.test", 443), Err(Refusal::Denied { .. })),
             "a deny is no question"
         );
+    }
+
+    /// The registries' preset opens its hosts at their public addresses only: one that resolves to
+    /// this machine or the metadata service is what an unnamed host is (a question, or refused),
+    /// so a resolver cannot turn a registry's name into a way to the machine's own services.
+    #[test]
+    fn a_preset_host_is_reached_at_public_addresses_only() {
+        let preset = |ask: bool| {
+            let mut rules = rules(&[]);
+            rules.ask = ask;
+            rules.allow_public = ["example.test:443", "registry.test:443", "metadata.test:443"]
+                .iter()
+                .map(|r| HostRule::parse(r).unwrap_or_else(|e| panic!("{e}")))
+                .collect();
+            rules
+        };
+        for ask in [true, false] {
+            let rules = preset(ask);
+            assert!(rules.addresses("example.test", 443).is_ok(), "public, ask={ask}");
+            if ask {
+                assert!(rules.addresses("example.test", 80).is_err(), "another port is asked about");
+            }
+            for inside in ["registry.test", "metadata.test"] {
+                let refused = rules.addresses(inside, 443);
+                match ask {
+                    true => assert!(matches!(refused, Err(Refusal::Unknown { .. })), "{inside}: {refused:?}"),
+                    false => assert!(reach_refused(refused).is_some(), "{inside}"),
+                }
+            }
+        }
+        let mut denied = preset(true);
+        denied.deny = vec![HostRule::parse("example.test").unwrap_or_else(|e| panic!("{e}"))];
+        assert!(matches!(denied.addresses("example.test", 443), Err(Refusal::Denied { .. })), "a deny wins");
     }
 
     /// A host rule as the proxy keeps it.
