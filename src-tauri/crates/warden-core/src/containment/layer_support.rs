@@ -71,12 +71,8 @@ fn kernel_allows_layers(release: &str) -> Result<(), String> {
 /// land in the layer, not in the cache.
 fn try_layered_box(program: &Path) -> Result<(), String> {
     const WITHIN: Duration = Duration::from_secs(10);
-    let dir = tempfile::Builder::new()
-        .prefix("warden-layer-probe.")
-        .tempdir()
-        .map_err(|e| format!("no folder to try a layered box in: {e}"))?;
-    let (project, cache, layer) =
-        (dir.path().join("project"), dir.path().join("cache"), dir.path().join("layer"));
+    let dir = ProbeDir::make(&std::env::temp_dir())?;
+    let (project, cache, layer) = (dir.0.join("project"), dir.0.join("cache"), dir.0.join("layer"));
     for folder in [&project, &cache] {
         std::fs::create_dir_all(folder).map_err(|e| format!("no folder to try a layered box in: {e}"))?;
     }
@@ -120,9 +116,82 @@ fn try_layered_box(program: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The folders a probe is made in: `warden-layer-probe.<pid>.<random>` in the temporary folder.
+const PROBE_PREFIX: &str = "warden-layer-probe.";
+
+/// The folder one process tries its layered box in, removed when dropped. A process that ends
+/// while its box runs (a `warden tool` call is often shorter than the probe) leaves it behind:
+/// the next probe removes every such folder whose process is gone ([`sweep_left_behind`]).
+struct ProbeDir(std::path::PathBuf);
+
+impl ProbeDir {
+    fn make(tmp: &Path) -> Result<Self, String> {
+        sweep_left_behind(tmp);
+        tempfile::Builder::new()
+            .prefix(&format!("{PROBE_PREFIX}{}.", std::process::id()))
+            .tempdir_in(tmp)
+            .map(|dir| Self(dir.keep()))
+            .map_err(|e| format!("no folder to try a layered box in: {e}"))
+    }
+}
+
+impl Drop for ProbeDir {
+    fn drop(&mut self) {
+        // Through the layer's own clearing: overlayfs leaves its work folder with mode 0.
+        let _ = super::cache_layer::clear(&self.0);
+    }
+}
+
+/// Remove the probe folders in `tmp` whose process has ended (this user's: another user's cannot
+/// be removed from a sticky temporary folder, and is left).
+fn sweep_left_behind(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid =
+            name.to_str().and_then(|n| n.strip_prefix(PROBE_PREFIX)).and_then(|rest| rest.split('.').next());
+        let Some(pid) = pid.and_then(|pid| pid.parse::<u32>().ok()) else { continue };
+        if !Path::new("/proc").join(pid.to_string()).exists() {
+            let _ = super::cache_layer::clear(&entry.path());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A probe folder left by a process that ended (its box outlived it) goes with the next probe;
+    /// a running process's stays, and so does what is not a probe's.
+    #[test]
+    fn a_probe_left_behind_by_an_ended_process_is_removed_by_the_next() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let mut child = std::process::Command::new("true").spawn().unwrap_or_else(|e| panic!("{e}"));
+        let ended = child.id();
+        child.wait().unwrap_or_else(|e| panic!("{e}"));
+        let left = tmp.path().join(format!("{PROBE_PREFIX}{ended}.abc123"));
+        let work = left.join("layer/cache/work/work");
+        std::fs::create_dir_all(&work).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::set_permissions(&work, std::fs::Permissions::from_mode(0o000))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let running = tmp.path().join(format!("{PROBE_PREFIX}{}.def456", std::process::id()));
+        let other = tmp.path().join("warden-layer-probe-notes");
+        for dir in [&running, &other] {
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let made = ProbeDir::make(tmp.path()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!left.exists(), "the ended process's probe is still there");
+        assert!(running.is_dir() && other.is_dir());
+        assert!(made
+            .0
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with(&format!("{PROBE_PREFIX}{}.", std::process::id()))));
+        let path = made.0.clone();
+        drop(made);
+        assert!(!path.exists(), "the probe's own folder stays after it");
+    }
 
     #[test]
     fn overlayfs_in_a_user_namespace_needs_linux_5_11() {
