@@ -646,20 +646,14 @@ fn an_always_answer_saves_the_projects_rule_and_only_into_warden_s_own_file() {
 /// The whole engine path of a network question (`Engine::run_tool`, as `warden tool` and a session
 /// build it): a project with the network, a host no rule names; the question reaches the face as a
 /// confirmation of kind network, "Always for this project" lets the command through and leaves
-/// A command that gives up while the user is asked about its host (curl's own timeout, 1 s, much
-/// shorter than the question's): its block says so with the host, the model reads that it may run
-/// the command again once the user answers, and "always" given after the command ended still
-/// saves the project's rule.
+/// A project whose commands have the network (every host no rule names asked about) and whose
+/// tools are `bash` alone, in an engine of its own; with the project's key in the settings. The
+/// box must be bubblewrap's: these cases run real commands in it.
 #[cfg(target_os = "linux")]
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_command_that_gives_up_while_asked_says_so_and_a_late_always_is_saved() {
-    use crate::agent::RequestedCall;
-    use warden_protocol::{ConfirmKind, Event, Remember};
+fn networked_bash_project() -> (Dirs, Engine, String) {
     if !matches!(crate::containment::mechanism(), crate::containment::Mechanism::Bubblewrap { .. }) {
         panic!("this test needs bubblewrap: {}", crate::containment::mechanism().describe());
     }
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
     let d = dirs();
     let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
     let key = d.project.to_string_lossy().into_owned();
@@ -671,6 +665,21 @@ async fn a_command_that_gives_up_while_asked_says_so_and_a_late_always_is_saved(
     };
     settings.tool_permissions.insert(key.clone(), perms);
     engine.save_settings(settings).unwrap();
+    (d, engine, key)
+}
+
+/// A command that gives up while the user is asked about its host (curl's own timeout, 1 s, much
+/// shorter than the question's): its block says so with the host, the model reads that it may run
+/// the command again once the user answers, and "always" given after the command ended still
+/// saves the project's rule.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_that_gives_up_while_asked_says_so_and_a_late_always_is_saved() {
+    use crate::agent::RequestedCall;
+    use warden_protocol::{ConfirmKind, Event, Remember};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (d, engine, key) = networked_bash_project();
     let mut spec = SessionSpec::new(d.project.clone());
     spec.trust = TrustLevel::Autonomous;
     let (runner, mut events) = engine.tool_runner(&spec).await.unwrap();
@@ -725,24 +734,11 @@ async fn a_command_that_gives_up_while_asked_says_so_and_a_late_always_is_saved(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_network_question_reaches_the_face_and_always_is_saved_for_the_project() {
     use warden_protocol::{ConfirmKind, Remember};
-    if !matches!(crate::containment::mechanism(), crate::containment::Mechanism::Bubblewrap { .. }) {
-        panic!("this test needs bubblewrap: {}", crate::containment::mechanism().describe());
-    }
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
     let command = format!("curl -s -m 2 --noproxy '' http://127.0.0.1:{port}/; true");
-    let d = dirs();
-    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
-    let key = d.project.to_string_lossy().into_owned();
-    let mut settings = Settings::default();
-    let perms = ToolPermissions {
-        allowed_tools: Some(vec!["bash".into()]),
-        network: true,
-        ..ToolPermissions::default()
-    };
-    settings.tool_permissions.insert(key.clone(), perms);
-    engine.save_settings(settings).unwrap();
+    let (d, engine, key) = networked_bash_project();
     for run in 0..2 {
         let mut spec = SessionSpec::new(d.project.clone());
         spec.trust = TrustLevel::Autonomous;
