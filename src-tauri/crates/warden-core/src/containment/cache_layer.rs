@@ -139,7 +139,54 @@ fn changed_since(path: &Path, cutoff: std::time::SystemTime) -> bool {
             .unwrap_or(false)
 }
 
-/// Give every folder under `dir` (itself included) its owner's full rights.
+/// Give every folder under `dir` (itself included) its owner's full rights. A box that shares the
+/// layer may be writing in it meanwhile (renaming a folder, putting a link in its place), so each
+/// folder is opened without following links, from the folder holding it, and changed through that
+/// descriptor: a link swapped in at any depth is never followed to a folder outside the layer.
+#[cfg(target_os = "linux")]
+fn open_up(dir: &Path) -> std::io::Result<()> {
+    use nix::fcntl::OFlag;
+    let flags = OFlag::O_PATH | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    let fd = nix::fcntl::open(dir, flags, nix::sys::stat::Mode::empty()).map_err(std::io::Error::from)?;
+    // SAFETY: `open` returned a fresh descriptor that nothing else owns.
+    #[allow(unsafe_code)]
+    let fd = unsafe { <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) };
+    open_up_opened(&fd)
+}
+
+/// [`open_up`] of the folder `fd` holds (an `O_PATH` descriptor).
+#[cfg(target_os = "linux")]
+fn open_up_opened(fd: &std::os::fd::OwnedFd) -> std::io::Result<()> {
+    use nix::fcntl::OFlag;
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::fs::PermissionsExt;
+    // The descriptor's own folder, whatever its path has become since it was opened.
+    let this = std::path::PathBuf::from(format!("/proc/self/fd/{}", fd.as_raw_fd()));
+    std::fs::set_permissions(&this, std::fs::Permissions::from_mode(0o700))?;
+    let flags = OFlag::O_PATH | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    for entry in std::fs::read_dir(&this)?.flatten() {
+        if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            continue;
+        }
+        // Gone, or no longer a folder (a link put in its place): nothing of it to open up.
+        let Ok(child) = nix::fcntl::openat(
+            Some(fd.as_raw_fd()),
+            entry.file_name().as_os_str(),
+            flags,
+            nix::sys::stat::Mode::empty(),
+        ) else {
+            continue;
+        };
+        // SAFETY: `openat` returned a fresh descriptor that nothing else owns.
+        #[allow(unsafe_code)]
+        let child = unsafe { std::os::fd::OwnedFd::from_raw_fd(child) };
+        open_up_opened(&child)?;
+    }
+    Ok(())
+}
+
+/// Elsewhere (no layer is ever mounted there: only bubblewrap's box has one), by path.
+#[cfg(not(target_os = "linux"))]
 fn open_up(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
@@ -222,6 +269,27 @@ mod tests {
         assert!(!npm.exists(), "the unused layer stays");
         assert!(cargo.join("upper/src/old-1.0/lib.rs").is_file(), "a used layer stays whole");
         assert_eq!(housekeeping(&root.path().join("none"), DAY).map(|r| r.len()).ok(), Some(0));
+    }
+
+    /// A link in the layer to a folder outside it (a box may put one where a folder was) is
+    /// removed, never followed: the folder it names keeps its mode and its files.
+    #[test]
+    fn clearing_never_follows_a_link_out_of_the_layer() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let outside = root.path().join("outside");
+        std::fs::create_dir_all(outside.join("inner")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let dir = root.path().join(LAYER_DIR);
+        std::fs::create_dir_all(dir.join("npm/upper")).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&outside, dir.join("npm/upper/_cacache"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        clear(&dir).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!dir.exists());
+        let mode = std::fs::metadata(&outside).map(|m| m.permissions().mode() & 0o777).unwrap_or(0);
+        assert_eq!(mode, 0o755, "the folder outside was changed");
+        assert!(outside.join("inner").is_dir(), "the folder outside lost its content");
     }
 
     #[test]
