@@ -32,7 +32,19 @@ if [ "${free_kb:-0}" -lt $((8 * 1024 * 1024)) ]; then
 fi
 
 LOG=$(mktemp /tmp/warden-test.XXXXXX.log)
-trap 'rm -f "$LOG"' EXIT
+# The step times are printed on a failure too (CI shows the end of the output): where the minutes
+# went matters most on a run that failed late.
+finish() {
+  local status=$? now
+  rm -f "$LOG"
+  if [ "$status" -ne 0 ]; then
+    now=$(date +%s)
+    TIMES+=("$(printf '%5d s  %s (failed)' $((now - STEP_START)) "$STEP_NAME")")
+    printf '\nsteps:\n' && printf '%s\n' "${TIMES[@]}"
+    echo "suite: failed after $((now - SUITE_START)) s"
+  fi
+}
+trap finish EXIT
 # Run a step, keeping its output in the log for the summary; fail on its status, not tee's.
 run() { "$@" 2>&1 | tee -a "$LOG"; return "${PIPESTATUS[0]}"; }
 export CARGO_TERM_COLOR=never RUST_BACKTRACE=0 NO_AT_BRIDGE=1

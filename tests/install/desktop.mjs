@@ -26,6 +26,7 @@ const sh = (cmd, args) => {
 const appPids = () => sh("pgrep", ["-x", "warden-desktop"]).split("\n").filter(Boolean).map(Number);
 const focusedName = () => sh("xdotool", ["getwindowfocus", "getwindowname"]);
 const installedVersion = () => sh("dpkg-query", ["-W", "-f=${Version}", "warden"]);
+const installedState = () => sh("dpkg-query", ["-W", "-f=${Version} ${Status}", "warden"]);
 async function until(what, fn, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -135,8 +136,14 @@ try {
   await click("update-check-again");
   await notice("available");
   await click("update-install");
-  await until(`${env.NEXT} installed`, () => installedVersion() === env.NEXT, 180_000).catch(() => null);
-  check(`the signed update is installed (dpkg says ${installedVersion()})`, installedVersion() === env.NEXT);
+  // dpkg's database is rewritten while it installs, and a query in that moment answers nothing: the
+  // check keeps the last answer it read, and waits for dpkg to have finished (configured).
+  let dpkgSays = "";
+  await until(`${env.NEXT} installed`, () => {
+    dpkgSays = installedState() || dpkgSays;
+    return dpkgSays === `${env.NEXT} install ok installed`;
+  }, 180_000).catch(() => null);
+  check(`the signed update is installed (dpkg says ${dpkgSays || "nothing"})`, dpkgSays === `${env.NEXT} install ok installed`);
   // The new process starts before the old one has gone: wait for both (the old one lingering fails).
   const restarted = await until("the app restarted", () => {
     const pids = appPids();

@@ -2,7 +2,7 @@
 # The installed app, tested as a user meets it (run as root: it installs with apt):
 #
 #   1. build two release packages with scripts/package.sh, signed with a key made here: the
-#      version in the tree, and the same tree one patch version up (the update);
+#      version in the tree, and the same tree with the app one patch version up (the update);
 #   2. apt-get install ./warden_<version>_<arch>.deb; check `warden --version`, the menu entry,
 #      the icons, the licence and the dependencies;
 #   3. start /usr/bin/warden-desktop under Xvfb and see its window (a screenshot, not blank);
@@ -66,21 +66,29 @@ print(json.dumps({"plugins": {"updater": {
     "dangerousInsecureTransportProtocol": True}}}))')
 export WARDEN_PACKAGE_CONFIG WARDEN_SKIP_SETUP=1
 
+# Both packages are built from one copy of the tree at a fixed place (a second run rebuilds only
+# what changed), sharing the cargo target folder: first as it is, then with the app's two crates
+# (the window, warden-desktop, and the command line, warden-cli) one patch version up — the update.
+# The library crates keep their version, so the update's build compiles only those two crates again,
+# not the whole workspace (half of this test's build time): an update is told by the app's version,
+# which is what the package, `warden --version` and the running app report.
+TREE="${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}/install-test-tree"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}"
+rm -rf "$TREE" && mkdir -p "$TREE"
+git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$TREE"
+ln -s "$ROOT/node_modules" "$TREE/node_modules"
+
 log "package $VERSION (the installed one)"
-WARDEN_PACKAGE_OUT="$WORK/old" bash scripts/package.sh >"$WORK/package-old.log" 2>&1 ||
+WARDEN_PACKAGE_OUT="$WORK/old" bash "$TREE/scripts/package.sh" >"$WORK/package-old.log" 2>&1 ||
   { tail -40 "$WORK/package-old.log"; exit 1; }
 
-# The update: the same tree, one patch version up, built beside it (same cargo target folder).
-log "package $NEXT (the update) from a copy of the tree"
-# A fixed place, so that a second run rebuilds only what changed.
-NEXT_TREE="${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}/install-test-next"
-rm -rf "$NEXT_TREE" && mkdir -p "$NEXT_TREE"
-git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$NEXT_TREE"
-ln -s "$ROOT/node_modules" "$NEXT_TREE/node_modules"
-sed -i "0,/^version = \"$VERSION\"/s//version = \"$NEXT\"/" "$NEXT_TREE/src-tauri/Cargo.toml"
-(cd "$NEXT_TREE/src-tauri" && cargo update --workspace --offline -q)
-CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/src-tauri/target}" WARDEN_PACKAGE_OUT="$WORK/new" \
-  bash "$NEXT_TREE/scripts/package.sh" >"$WORK/package-new.log" 2>&1 ||
+log "package $NEXT (the update): the app's crates one patch version up"
+for manifest in "$TREE/src-tauri/Cargo.toml" "$TREE/src-tauri/crates/warden-cli/Cargo.toml"; do
+  grep -q '^version.workspace = true$' "$manifest" || { echo "no workspace version to replace in $manifest" >&2; exit 1; }
+  sed -i "0,/^version.workspace = true$/s//version = \"$NEXT\"/" "$manifest"
+done
+(cd "$TREE/src-tauri" && cargo update --workspace --offline -q)
+WARDEN_PACKAGE_OUT="$WORK/new" bash "$TREE/scripts/package.sh" >"$WORK/package-new.log" 2>&1 ||
   { tail -40 "$WORK/package-new.log"; exit 1; }
 
 OLD_DEB="$WORK/old/warden_${VERSION}_${ARCH}.deb"
