@@ -560,6 +560,18 @@ export type LeftOutFile = {
 	reason: string,
 };
 
+/**  The organisation's policy as Warden read it, for Settings → Sandbox. */
+export type ManagedPolicy = {
+	/**  Where it is read from. */
+	file: string,
+	/**  Its rules that this version applies (none when there is no file). */
+	rules: PermissionRule[],
+	/**  Why the file cannot be used, when it cannot: then no host is reachable until it is fixed. */
+	problem: string | null,
+	/**  What in it this version does not apply (a key it does not know, a rule for another tool). */
+	warnings: string[],
+};
+
 /**  What an MCP server asks the user for. */
 export type McpAskPurpose = 
 /**  Fill in a form (elicitation). */
@@ -1042,6 +1054,11 @@ export type SandboxStatus = {
 	 *  project lets commands read at or under one of these gets a warning.
 	 */
 	credentialLocations: string[],
+	/**
+	 *  The organisation's policy (`/etc/warden/managed-settings.json`), applied with the user's
+	 *  and the project's rules and changed by neither.
+	 */
+	managed: ManagedPolicy,
 };
 
 /**  One saved message of a [`ReadOnlyHistory`]. */

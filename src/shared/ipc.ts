@@ -52,6 +52,7 @@ export type {
   ProjectMcpOffer,
   Message as HistoryMessage,
   MessageStamp,
+  ManagedPolicy,
   ModelEntry,
   Notice,
   ProviderId,

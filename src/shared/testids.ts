@@ -114,6 +114,8 @@ export const TID = {
   sandboxReadableWarning: "sandbox-readable-warning", // one per listed path that holds credentials
   sandboxHosts: "sandbox-hosts", // hosts on this machine or its networks the proxy may reach
   sandboxUserRules: "sandbox-user-rules",
+  sandboxManaged: "sandbox-managed", // the organisation's policy: its rules, or why it cannot be used
+  sandboxManagedProblem: "sandbox-managed-problem",
   sandboxCacheLayer: "sandbox-cache-layer", // the project's cache layer: its size and Clear
   sandboxCacheLayerClear: "sandbox-cache-layer-clear",
   toolSandbox: "tool-sandbox", // whether a command ran in the OS sandbox, and with what

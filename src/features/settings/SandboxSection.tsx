@@ -3,6 +3,7 @@ import { api, type SandboxStatus, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { allowedHosts, credentialPaths, projectPermissions, setProjectPermissions, withAllowedHosts } from "./settingsModel";
 import { formatBytes, messageOf } from "../../shared/format";
+import { OrganisationPolicy } from "./OrganisationPolicy";
 
 /** Settings → Sandbox: how commands are contained here, and the project's network and extra folders. */
 export function SandboxSection({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {
@@ -144,6 +145,7 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
           </ul>
         </details>
       )}
+      <OrganisationPolicy managed={status?.managed} />
       {perms ? (
         <>
           <label className="checkbox">

@@ -491,6 +491,50 @@ describe("SettingsPanel", () => {
     expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("your package caches are read-only");
   });
 
+  it("lists the organisation's rules, read-only, and says when its policy cannot be used", async () => {
+    const file = "/etc/warden/managed-settings.json";
+    const base = {
+      contained: true,
+      mechanism: "bubblewrap + seccomp",
+      writable: [],
+      caches: [],
+      layered: true,
+      layerUnavailable: null,
+      cacheLayerBytes: 0,
+      hidden: [],
+      readable: [],
+      credentialLocations: [],
+      registryHosts: [],
+    };
+    const rules = [
+      { effect: "deny", tool: "network", pattern: "*.pastebin.com" },
+      { effect: "allow", tool: "network", pattern: "registry.corp.example:443" },
+    ];
+    mock({ sandbox_status: () => ({ ...base, managed: { file, rules, problem: null, warnings: ['"futureSetting" is not a setting this version of Warden knows'] } }) });
+    const { unmount } = render(<Harness />);
+    const listed = await screen.findByTestId(TID.sandboxManaged);
+    expect(listed).toHaveTextContent("Set by your organisation for every project (2;");
+    expect(listed).toHaveTextContent("deny *.pastebin.com");
+    expect(listed).toHaveTextContent("allow registry.corp.example:443");
+    expect(listed).toHaveTextContent("futureSetting");
+    expect(within(listed).queryByRole("textbox")).toBeNull();
+    expect(within(listed).queryByRole("button")).toBeNull();
+    unmount();
+
+    mock({ sandbox_status: () => ({ ...base, managed: { file, rules: [], problem: "not JSON: expected value at line 1 column 1", warnings: [] } }) });
+    const again = render(<Harness />);
+    const problem = await screen.findByTestId(TID.sandboxManagedProblem);
+    expect(problem).toHaveTextContent(`${file}) cannot be used: not JSON`);
+    expect(problem).toHaveTextContent("commands reach no host");
+    again.unmount();
+
+    mock({ sandbox_status: () => ({ ...base, managed: { file, rules: [], problem: null, warnings: [] } }) });
+    render(<Harness />);
+    await screen.findByTestId(TID.sandboxMechanism);
+    await waitFor(() => expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("OS sandbox"));
+    expect(screen.queryByTestId(TID.sandboxManaged)).toBeNull();
+  });
+
   it("says plainly when commands are not contained", async () => {
     mock({ sandbox_status: () => ({ contained: false, mechanism: "none: bubblewrap is not installed", writable: [], caches: [], hidden: [] }) });
     render(<Harness />);

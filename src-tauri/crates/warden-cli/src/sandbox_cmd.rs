@@ -2,7 +2,8 @@
 //! COMMAND [ARGS…]`: any command inside exactly the box the agent's commands get, with the
 //! environment they get. Exit status passed through (without the network the box replaces this
 //! process: a command killed by signal N is seen as such; with it this process stays, serving the
-//! box's proxy and printing what it refuses, and a command killed by signal N exits 128 + N); 125 when
+//! box's proxy and printing what it refuses — the organisation's policy
+//! (`/etc/warden/managed-settings.json`) applies here as everywhere —, and a command killed by signal N exits 128 + N); 125 when
 //! Warden cannot prepare the box or start it, and when commands cannot be contained on this
 //! machine (nothing runs unboxed from here). Where bubblewrap is installed but cannot create its
 //! namespaces, it says so itself and exits 1.
@@ -15,6 +16,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use warden_core::config::managed::{self, Managed};
 use warden_core::config::WardenHome;
 use warden_core::containment::{self, net, BoxPolicy};
 
@@ -72,7 +74,11 @@ fn prepare(args: &BoxRequest) -> Result<containment::Launch, String> {
     }
     policy.network = args.network;
     if args.network {
-        policy.network_rules = network_rules(args)?;
+        let managed = match &home {
+            Ok(home) => Managed::load(home.managed_file()),
+            Err(_) => Managed::load(std::path::Path::new(managed::MANAGED_SETTINGS)),
+        };
+        policy.network_rules = network_rules(args, &managed)?;
     }
     for dir in &args.write {
         let dir = std::fs::canonicalize(dir).map_err(|e| format!("--write {}: {e}", dir.display()))?;
@@ -83,9 +89,10 @@ fn prepare(args: &BoxRequest) -> Result<containment::Launch, String> {
     containment::launch_with(&mechanism, &policy, &args.command, &cwd).map_err(|e| e.to_string())
 }
 
-/// The proxy's rules from the request; refusals are said on stderr.
-fn network_rules(args: &BoxRequest) -> Result<net::Rules, String> {
-    let allow = args.allow_host.iter().map(|h| net::HostRule::parse(h)).collect::<Result<Vec<_>, _>>()?;
+/// The proxy's rules from the request and the organisation's policy (whose deny rules win over
+/// `--allow-host`); refusals are said on stderr.
+fn network_rules(args: &BoxRequest, managed: &Managed) -> Result<net::Rules, String> {
+    let mut allow = args.allow_host.iter().map(|h| net::HostRule::parse(h)).collect::<Result<Vec<_>, _>>()?;
     let resolve = args.resolve.iter().map(|r| resolve_entry(r)).collect::<Result<Vec<_>, _>>()?;
     net::report_decisions(|decision| {
         if let Err(why) = &decision.outcome {
@@ -95,7 +102,9 @@ fn network_rules(args: &BoxRequest) -> Result<net::Rules, String> {
             ));
         }
     });
-    Ok(net::Rules { allow, resolve, ..net::Rules::default() })
+    let organisation = net::Rules::from_permission_rules(&managed.rules());
+    allow.extend(organisation.allow);
+    Ok(net::Rules { allow, deny: organisation.deny, resolve, ..net::Rules::default() })
 }
 
 /// `name:address` (`name:[v6]` too) as a resolver entry.
@@ -139,4 +148,38 @@ fn exec(launch: containment::Launch) -> u8 {
     drop(launch);
     say::err(&format!("warden sandbox: cannot start the box: {error}"));
     SETUP_FAILED
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    /// `--allow-host` cannot open a host the organisation's policy denies (root's file, as the
+    /// suite runs as root).
+    #[test]
+    fn the_organisations_deny_wins_over_allow_host() {
+        assert!(nix::unistd::geteuid().is_root(), "the organisation's policy must be root's: run as root");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let file = dir.path().join("managed-settings.json");
+        std::fs::write(
+            &file,
+            r#"{"permissionRules": [{"effect": "deny", "tool": "network", "pattern": "*.corp.test"}]}"#,
+        )
+        .unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let request = BoxRequest {
+            network: true,
+            allow_host: vec!["db.corp.test".to_owned(), "other.test".to_owned()],
+            resolve: vec!["db.corp.test:10.0.0.5".to_owned(), "other.test:10.0.0.6".to_owned()],
+            ..BoxRequest::default()
+        };
+        let rules = network_rules(&request, &Managed::load(&file)).unwrap();
+        assert!(matches!(rules.addresses("db.corp.test", 5432), Err(net::Refusal::Denied { .. })));
+        assert!(rules.addresses("other.test", 80).is_ok(), "the control: another allowed host");
+        let none = network_rules(&request, &Managed::load(&dir.path().join("absent.json"))).unwrap();
+        assert!(none.addresses("db.corp.test", 5432).is_ok(), "the control: without the policy");
+    }
 }

@@ -1,7 +1,8 @@
 //! Permission rules: what the user decided once, kept. A rule's scope is where it is kept — the
 //! user's rules in [`crate::Settings::permission_rules`], a project's in its
 //! [`crate::ToolPermissions::permission_rules`] (in Warden's own settings, keyed by the project,
-//! never in the repository). The first kind is the network's: `tool: "network"`, `pattern` a host
+//! never in the repository), the organisation's in `/etc/warden/managed-settings.json`
+//! ([`ManagedPolicy`]). The first kind is the network's: `tool: "network"`, `pattern` a host
 //! glob with an optional port (`crates.io`, `*.npmjs.org`, `127.0.0.1:5432`). A deny rule wins
 //! over any allow rule.
 
@@ -27,4 +28,18 @@ pub struct PermissionRule {
 pub enum RuleEffect {
     Allow,
     Deny,
+}
+
+/// The organisation's policy as Warden read it, for Settings → Sandbox.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ManagedPolicy {
+    /// Where it is read from.
+    pub file: String,
+    /// Its rules that this version applies (none when there is no file).
+    pub rules: Vec<PermissionRule>,
+    /// Why the file cannot be used, when it cannot: then no host is reachable until it is fixed.
+    pub problem: Option<String>,
+    /// What in it this version does not apply (a key it does not know, a rule for another tool).
+    pub warnings: Vec<String>,
 }

@@ -127,6 +127,9 @@ pub struct SandboxStatus {
     /// The known credential locations of the user's home (whether they exist or not): a path the
     /// project lets commands read at or under one of these gets a warning.
     pub credential_locations: Vec<String>,
+    /// The organisation's policy (`/etc/warden/managed-settings.json`), applied with the user's
+    /// and the project's rules and changed by neither.
+    pub managed: crate::ManagedPolicy,
 }
 
 /// When a conversation is compacted unless the user says otherwise: at 85 % of the context window.

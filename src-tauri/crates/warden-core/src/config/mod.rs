@@ -26,6 +26,7 @@
 //! saving. A file that is not JSON at all is moved aside, never overwritten, and the load says so
 //! ([`LoadedSettings::notice`]). Writes are atomic and serialised within the process ([`storage`]).
 
+pub mod managed;
 mod migrate;
 mod storage;
 
@@ -160,6 +161,9 @@ pub struct WardenHome {
     config_dir: PathBuf,
     data_dir: PathBuf,
     logs_dir: PathBuf,
+    /// The organisation's policy ([`managed::MANAGED_SETTINGS`] wherever Warden keeps its own
+    /// files: `WARDEN_HOME` does not move it).
+    managed_file: PathBuf,
 }
 
 impl WardenHome {
@@ -177,13 +181,33 @@ impl WardenHome {
         let config = dirs::config_dir()?.join("warden");
         let data = dirs::data_dir()?.join("warden");
         let logs = platform_logs_dir().unwrap_or_else(|| data.join("logs"));
-        Some(Self { config_dir: config, data_dir: data, logs_dir: logs })
+        Some(Self {
+            config_dir: config,
+            data_dir: data,
+            logs_dir: logs,
+            managed_file: PathBuf::from(managed::MANAGED_SETTINGS),
+        })
     }
 
     /// Everything under one directory (logs in its `logs` folder).
     pub fn at(dir: impl Into<PathBuf>) -> Self {
         let dir = dir.into();
-        Self { config_dir: dir.clone(), data_dir: dir.clone(), logs_dir: dir.join("logs") }
+        Self {
+            config_dir: dir.clone(),
+            data_dir: dir.clone(),
+            logs_dir: dir.join("logs"),
+            managed_file: PathBuf::from(managed::MANAGED_SETTINGS),
+        }
+    }
+
+    /// The same folders with the organisation's policy read from `file` (tests).
+    pub fn with_managed_file(self, file: impl Into<PathBuf>) -> Self {
+        Self { managed_file: file.into(), ..self }
+    }
+
+    /// Where the organisation's policy is read from ([`managed::Managed::load`]).
+    pub fn managed_file(&self) -> &Path {
+        &self.managed_file
     }
 
     /// Every folder Warden keeps its own files in (config, data and logs; each once). The box

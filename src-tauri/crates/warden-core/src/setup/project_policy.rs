@@ -8,6 +8,7 @@ use std::path::Path;
 use warden_protocol::{Settings, ToolPermissions};
 
 use super::{Engine, SessionSpec};
+use crate::config::managed::Managed;
 use crate::containment::{net, BoxPolicy};
 use crate::scope::Scope;
 use crate::tool::TypedTool;
@@ -48,10 +49,12 @@ impl Engine {
             .with_cache_layer(self.cache_layer_dir(project));
         let project_rules =
             permissions(project, settings).map(|p| p.permission_rules.as_slice()).unwrap_or_default();
-        commands_box.network_rules = net::Rules {
-            resolve: net::resolve_from_env(),
-            ..net::Rules::from_permission_rules(settings.permission_rules.iter().chain(project_rules))
-        };
+        // The organisation's rules with the user's and the project's: read at every box, so a
+        // changed policy holds from the next command on; its deny rules win over their allows.
+        let managed = Managed::load(self.home.managed_file()).rules();
+        let rules = managed.iter().chain(&settings.permission_rules).chain(project_rules);
+        commands_box.network_rules =
+            net::Rules { resolve: net::resolve_from_env(), ..net::Rules::from_permission_rules(rules) };
         // A project with the network: through the proxy, every host no rule names asked about;
         // the package registries without a question when the project allows them.
         commands_box.network_rules.ask = permissions(project, settings).is_some_and(|p| p.network);

@@ -5,6 +5,7 @@ use warden_protocol::SandboxStatus;
 
 use super::sessions::chosen_project;
 use super::Engine;
+use crate::config::managed::Managed;
 use crate::containment;
 
 impl Engine {
@@ -40,6 +41,7 @@ impl Engine {
             credential_locations: dirs::home_dir()
                 .map(|home| show(containment::credential_locations(&home)))
                 .unwrap_or_default(),
+            managed: Managed::load(self.home.managed_file()).status(),
         }
     }
 

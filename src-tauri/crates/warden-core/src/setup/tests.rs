@@ -643,29 +643,35 @@ fn an_always_answer_saves_the_projects_rule_and_only_into_warden_s_own_file() {
     assert!(!on_disk.contains("other.test"), "a file Warden did not write was rewritten");
 }
 
-/// The whole engine path of a network question (`Engine::run_tool`, as `warden tool` and a session
-/// build it): a project with the network, a host no rule names; the question reaches the face as a
-/// confirmation of kind network, "Always for this project" lets the command through and leaves
 /// A project whose commands have the network (every host no rule names asked about) and whose
 /// tools are `bash` alone, in an engine of its own; with the project's key in the settings. The
 /// box must be bubblewrap's: these cases run real commands in it.
 #[cfg(target_os = "linux")]
 fn networked_bash_project() -> (Dirs, Engine, String) {
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let key = networked_bash(&engine, &d.project, Vec::new());
+    (d, engine, key)
+}
+
+/// Saves `project` in `engine`'s settings as one whose tools are `bash` alone, with the network
+/// and `rules`; its key in the settings.
+#[cfg(target_os = "linux")]
+fn networked_bash(engine: &Engine, project: &Path, rules: Vec<warden_protocol::PermissionRule>) -> String {
     if !matches!(crate::containment::mechanism(), crate::containment::Mechanism::Bubblewrap { .. }) {
         panic!("this test needs bubblewrap: {}", crate::containment::mechanism().describe());
     }
-    let d = dirs();
-    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
-    let key = d.project.to_string_lossy().into_owned();
+    let key = project.to_string_lossy().into_owned();
     let mut settings = Settings::default();
     let perms = ToolPermissions {
         allowed_tools: Some(vec!["bash".into()]),
         network: true,
+        permission_rules: rules,
         ..ToolPermissions::default()
     };
     settings.tool_permissions.insert(key.clone(), perms);
     engine.save_settings(settings).unwrap();
-    (d, engine, key)
+    key
 }
 
 /// A command that gives up while the user is asked about its host (curl's own timeout, 1 s, much
@@ -729,6 +735,9 @@ async fn a_command_that_gives_up_while_asked_says_so_and_a_late_always_is_saved(
     assert_eq!(patterns, [format!("127.0.0.1:{port}")]);
 }
 
+/// The whole engine path of a network question (`Engine::run_tool`, as `warden tool` and a session
+/// build it): a project with the network, a host no rule names; the question reaches the face as a
+/// confirmation of kind network, "Always for this project" lets the command through and leaves
 /// the rule in the engine's settings, and the next run is not asked.
 #[cfg(target_os = "linux")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -773,4 +782,137 @@ async fn a_network_question_reaches_the_face_and_always_is_saved_for_the_project
     let rules = &engine.settings().tool_permissions[&key].permission_rules;
     let patterns: Vec<&str> = rules.iter().filter_map(|r| r.pattern.as_deref()).collect();
     assert_eq!(patterns, [format!("127.0.0.1:{port}")]);
+}
+
+/// An engine whose organisation's policy is `policy` (written as root writes it: root's file in
+/// root's folder, which only the suite's user, root, can make).
+fn managed_engine(d: &Dirs, policy: &str) -> (Engine, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    assert!(
+        nix::unistd::geteuid().is_root(),
+        "the organisation's policy must be root's: run the suite as root"
+    );
+    let folder = d.home.data_dir().with_file_name("etc-warden");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let file = folder.join("managed-settings.json");
+    std::fs::write(&file, policy).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let home = d.home.clone().with_managed_file(&file);
+    (Engine::new(home, Arc::new(MemoryStore::new())).unwrap(), file)
+}
+
+/// The organisation's rules reach every project's box with the user's and the project's, and its
+/// deny wins over their allow; Settings lists them. A policy that cannot be used closes the
+/// network to every host, and Settings says why.
+#[test]
+fn the_organisations_policy_reaches_every_box_and_its_deny_wins() {
+    use warden_protocol::{PermissionRule, RuleEffect};
+    let d = dirs();
+    let (engine, file) = managed_engine(
+        &d,
+        r#"{"permissionRules": [{"effect": "deny", "tool": "network", "pattern": "*.pastebin.test"},
+                                {"effect": "allow", "tool": "network", "pattern": "registry.corp.test:443"}]}"#,
+    );
+    let allow = |pattern: &str| PermissionRule {
+        effect: RuleEffect::Allow,
+        tool: "network".to_owned(),
+        pattern: Some(pattern.to_owned()),
+    };
+    let mut settings = Settings {
+        project_dir: Some(d.project.to_string_lossy().into_owned()),
+        permission_rules: vec![allow("paste.pastebin.test")],
+        ..Settings::default()
+    };
+    let perms = ToolPermissions {
+        network: true,
+        permission_rules: vec![allow("*.pastebin.test")],
+        ..Default::default()
+    };
+    settings.tool_permissions.insert(d.project.to_string_lossy().into_owned(), perms);
+    engine.save_settings(settings.clone()).unwrap();
+
+    let rules = engine.commands_box(&d.project, &settings).network_rules;
+    let refused = rules.addresses("paste.pastebin.test", 443);
+    assert!(matches!(refused, Err(crate::containment::net::Refusal::Denied { .. })), "{refused:?}");
+    let resolved = crate::containment::net::Rules {
+        resolve: vec![("registry.corp.test".to_owned(), "10.1.2.3".parse().unwrap())],
+        ..rules
+    };
+    assert!(resolved.addresses("registry.corp.test", 443).is_ok(), "the organisation's allow opens its host");
+    let other = d.project.with_file_name("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let elsewhere = engine.commands_box(&other, &settings).network_rules;
+    assert!(matches!(
+        elsewhere.addresses("x.pastebin.test", 443),
+        Err(crate::containment::net::Refusal::Denied { .. })
+    ));
+
+    let status = engine.sandbox_status().managed;
+    assert_eq!(status.file, file.display().to_string());
+    assert_eq!(status.rules.len(), 2);
+    assert_eq!(status.problem, None);
+
+    std::fs::write(&file, "{ broken").unwrap();
+    let closed = engine.commands_box(&d.project, &settings).network_rules;
+    let refused = closed.addresses("127.0.0.1", 443);
+    assert!(matches!(refused, Err(crate::containment::net::Refusal::Denied { .. })), "{refused:?}");
+    let status = engine.sandbox_status().managed;
+    assert!(status.problem.is_some_and(|p| p.contains("not JSON")));
+}
+
+/// In the real box: a host the project allowed is not reached once the organisation denies it,
+/// and nobody is asked; the same command reaches it once the policy is gone (the control).
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_the_organisation_denies_is_not_reached_from_the_box_nor_asked_about() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let d = dirs();
+    let (engine, file) = managed_engine(
+        &d,
+        r#"{"permissionRules": [{"effect": "deny", "tool": "network", "pattern": "127.0.0.1"}]}"#,
+    );
+    let allowed_by_the_project = warden_protocol::PermissionRule {
+        effect: warden_protocol::RuleEffect::Allow,
+        tool: "network".to_owned(),
+        pattern: Some(format!("127.0.0.1:{port}")),
+    };
+    networked_bash(&engine, &d.project, vec![allowed_by_the_project]);
+    let command = format!("curl -s -m 2 --noproxy '' http://127.0.0.1:{port}/; true");
+    for policy in ["denied", "gone"] {
+        if policy == "gone" {
+            std::fs::remove_file(&file).unwrap();
+        }
+        let mut spec = SessionSpec::new(d.project.clone());
+        spec.trust = TrustLevel::Autonomous;
+        let asked = std::sync::Mutex::new(Vec::new());
+        let shot = engine
+            .run_tool(
+                spec,
+                "bash",
+                serde_json::json!({ "command": command }),
+                |_, _| {},
+                |c| {
+                    asked.lock().unwrap().push(c.clone());
+                    approve(c)
+                },
+            )
+            .await
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let reached = listener.accept().is_ok();
+        let asked = asked.into_inner().unwrap();
+        assert!(asked.is_empty(), "{policy}: asked {asked:?}");
+        match policy {
+            "denied" => {
+                assert!(!reached, "the organisation's deny did not hold: {}", shot.result.result);
+                let network = shot.result.metadata.as_ref().and_then(|m| m.get("network")).cloned();
+                let network = network.unwrap_or_default().to_string();
+                assert!(network.contains("a rule denies"), "the block does not say why: {network}");
+            }
+            _ => assert!(reached, "the control: not reached without the policy: {}", shot.result.result),
+        }
+    }
 }
