@@ -16,14 +16,21 @@ const SETTINGS: Settings = {
   searxngUrl: "http://localhost:8080",
 };
 
+/** The engine's settings as saved: what `settings_get` answers, changed by `settings_set`. */
+let engineSettings: Settings = SETTINGS;
+
 function boot({ keys = [], ollama = false, settings = SETTINGS }: { keys?: KeyStatus[]; ollama?: boolean | "fails"; settings?: Settings }) {
   const calls: { cmd: string; args: Record<string, unknown> }[] = [];
+  engineSettings = settings;
   mockIPC(
     (cmd, args) => {
       calls.push({ cmd, args: (args ?? {}) as Record<string, unknown> });
       switch (cmd) {
         case "settings_get":
-          return settings;
+          return engineSettings;
+        case "settings_set":
+          engineSettings = (args as { settings: Settings }).settings;
+          return null;
         case "keys_status":
           return keys;
         // What the engine answers, for these keys and this Ollama.
@@ -149,7 +156,7 @@ describe("App first run", () => {
     await userEvent.keyboard("{Escape}");
     expect(screen.queryByTestId(TID.shortcutsHelp)).toBeNull();
     await userEvent.keyboard("{Control>},{/Control}");
-    expect(screen.getByTestId(TID.settingsPanel)).toBeInTheDocument();
+    expect(await screen.findByTestId(TID.settingsPanel)).toBeInTheDocument();
     await userEvent.keyboard("{Control>},{/Control}");
     expect(screen.queryByTestId(TID.settingsPanel)).toBeNull();
     await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
@@ -170,7 +177,7 @@ describe("App first run", () => {
     expect(menu).toHaveDisplayValue("Claude Test");
     // Settings opens with the model chosen here, so it cannot save the old one back.
     await userEvent.click(screen.getByTestId(TID.settingsOpen));
-    expect(screen.getByTestId(TID.modelPicker.anthropic)).toHaveValue("claude-test");
+    expect(await screen.findByTestId(TID.modelPicker.anthropic)).toHaveValue("claude-test");
   });
 
   it("can skip setup, and opens and closes settings from the top bar", async () => {
@@ -178,8 +185,23 @@ describe("App first run", () => {
     render(<App />);
     await userEvent.click(await screen.findByTestId(TID.setupSkip));
     await userEvent.click(screen.getByTestId(TID.settingsOpen));
-    expect(screen.getByTestId(TID.settingsPanel)).toBeInTheDocument();
+    expect(await screen.findByTestId(TID.settingsPanel)).toBeInTheDocument();
     await userEvent.click(screen.getByTestId(TID.settingsOpen));
     expect(screen.queryByTestId(TID.settingsPanel)).toBeNull();
+  });
+
+  it("opens Settings on what the engine saved since start, so a change there keeps it", async () => {
+    const calls = boot({ keys: [{ name: "anthropic", isSet: true }] });
+    render(<App />);
+    await screen.findByTestId(TID.composerInput);
+    // Meanwhile the engine saved an answer of the user's: "Always for this project" about a host.
+    const rule = { effect: "allow" as const, tool: "network", pattern: "registry.test:443" };
+    engineSettings = { ...engineSettings, permissionRules: [rule] };
+    await userEvent.click(screen.getByTestId(TID.settingsOpen));
+    await userEvent.click(await screen.findByTestId(TID.theme.dark));
+    await waitFor(() => expect(calls.some((c) => c.cmd === "settings_set")).toBe(true));
+    const saved = calls.filter((c) => c.cmd === "settings_set").at(-1)?.args.settings as Settings;
+    expect(saved.theme).toBe("dark");
+    expect(saved.permissionRules).toEqual([rule]);
   });
 });

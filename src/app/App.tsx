@@ -1,5 +1,5 @@
 // The window: boot, then first-run setup or the chat, with settings over it.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ChatScreen } from "../features/chat/ChatScreen";
 import { SettingsPanel } from "../features/settings/SettingsPanel";
 import { providerSettings, setProvider, withDefaults } from "../features/settings/settingsModel";
@@ -48,12 +48,28 @@ function Loaded({
 
   useEffect(() => applyTheme(settings.theme), [settings.theme]);
 
+  // Settings open on the engine's settings as they are now, not as the window last saw them: the
+  // engine saves some answers itself ("Always for this project" about a host, what it learned of a
+  // model), and Settings saving an older copy would drop them.
+  const openSettings = async () => {
+    try {
+      setSettings(await api.settingsGet());
+    } catch {
+      // The copy in hand is the best left; Settings says so if saving it fails.
+    }
+    setRoute("settings");
+  };
+  const toggleSettings = () => (route === "settings" ? setRoute("chat") : void openSettings());
+  // The shortcut listener is set up once; it calls the toggle of the latest render.
+  const toggleRef = useRef(toggleSettings);
+  toggleRef.current = toggleSettings;
+
   // Ctrl/Cmd+, opens and closes Settings; Ctrl/Cmd+/ lists the shortcuts.
   useEffect(
     () =>
       listenShortcuts((shortcut) => {
         if (shortcut === "settings") {
-          setRoute((r) => (r === "settings" ? "chat" : "settings"));
+          toggleRef.current();
           return true;
         }
         if (shortcut === "help") {
@@ -113,7 +129,7 @@ function Loaded({
         onProjectChosen={(dir) => void saveFromSetup({ ...settings, projectDir: dir })}
         onUseOllama={() => void useOllama()}
         onKeySaved={(provider) => void useKey(provider)}
-        onOpenSettings={() => setRoute("settings")}
+        onOpenSettings={() => void openSettings()}
         onSkip={() => setRoute("chat")}
       />
     );
@@ -133,7 +149,7 @@ function Loaded({
             className="link topbar-project topbar-no-project"
             data-testid={TID.noProject}
             title="Choose the folder Warden may work in"
-            onClick={() => setRoute("settings")}
+            onClick={() => void openSettings()}
           >
             No project folder: file tools and commands are off — choose one
           </button>
@@ -145,7 +161,7 @@ function Loaded({
           className="link"
           data-testid={TID.settingsOpen}
           aria-pressed={route === "settings"}
-          onClick={() => setRoute(route === "settings" ? "chat" : "settings")}
+          onClick={toggleSettings}
         >
           Settings
         </button>
@@ -176,7 +192,7 @@ function Loaded({
         />
       ) : (
         <ChatScreen
-          onOpenSettings={() => setRoute("settings")}
+          onOpenSettings={() => void openSettings()}
           modelChoice={{
             provider: settings.activeProvider ?? "anthropic",
             model: providerSettings(settings, settings.activeProvider ?? "anthropic").model ?? null,
