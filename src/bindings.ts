@@ -119,6 +119,12 @@ export const commands = {
 	 */
 	sandboxClearCacheLayer: () => typedError<null, CommandError>(__TAURI_INVOKE("sandbox_clear_cache_layer")),
 	/**
+	 *  Let the project of `conversation_id` have its commands read `path`, a path of the home a failed
+	 *  command's block offered (the box had left it out); refused, with the reason, for one the box
+	 *  hides on purpose.
+	 */
+	sandboxAllowRead: (conversationId: string, path: string) => typedError<null, CommandError>(__TAURI_INVOKE("sandbox_allow_read", { conversationId, path })),
+	/**
 	 *  Every tool the window can list: plain-language label, category (a block's kind), danger, and
 	 *  whether a new project allows it.
 	 */

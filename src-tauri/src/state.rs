@@ -209,6 +209,21 @@ impl AppState {
         session.submit(Op::Approve(ToolApproval { confirm_id, approved, reason, remember })).await
     }
 
+    /// Let the project of a conversation have its commands read `path` (offered on one of its
+    /// failed commands' blocks); its sessions take it up with their next message.
+    pub async fn allow_read(&self, conversation_id: &str, path: &str) -> CommandResult<()> {
+        let Some(session) = self.session(conversation_id).await else {
+            return Err(CommandError::new(
+                CommandErrorCode::InvalidInput,
+                "This conversation is not open: choose the path in Settings → Sandbox.",
+            ));
+        };
+        let allowed = self.engine.allow_read(&session.project_root(), path);
+        // Also when only kept for this run (a settings file Warden did not write).
+        self.settings_changed();
+        allowed.map_err(|why| CommandError::new(CommandErrorCode::InvalidInput, why))
+    }
+
     /// What "Allow for this session" remembered in a conversation; none for one not open.
     pub async fn grants(&self, conversation_id: &str) -> Vec<SessionGrant> {
         match self.session(conversation_id).await {

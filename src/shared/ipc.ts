@@ -209,6 +209,8 @@ export const api = {
   sandboxStatus: () => unwrap("sandbox_status", commands.sandboxStatus()),
   /** Remove the project's cache layer (what its commands wrote to the package caches). */
   sandboxClearCacheLayer: () => unwrap("sandbox_clear_cache_layer", commands.sandboxClearCacheLayer()),
+  sandboxAllowRead: (conversationId: string, path: string) =>
+    unwrap("sandbox_allow_read", commands.sandboxAllowRead(conversationId, path)),
   /** Every tool: plain-language label, category, danger, and whether a new project allows it. */
   toolsCatalog: () => unwrap("tools_catalog", commands.toolsCatalog()),
   /** Accept the settings file as it is: Warden seals it and uses it. */

@@ -118,6 +118,9 @@ export const TID = {
   sandboxManagedProblem: "sandbox-managed-problem",
   sandboxCacheLayer: "sandbox-cache-layer", // the project's cache layer: its size and Clear
   sandboxCacheLayerClear: "sandbox-cache-layer-clear",
+  toolReadableOffers: "tool-readable-offers", // home paths a failed command looked for, each with the offer to allow it
+  toolReadableOffer: "tool-readable-offer",
+  toolReadableOfferDone: "tool-readable-offer-done",
   toolSandbox: "tool-sandbox", // whether a command ran in the OS sandbox, and with what
   toolForwards: "tool-forwards", // the session's boxed servers forwarded to this machine
   toolNetwork: "tool-network", // the hosts a command's sandbox reached or was refused

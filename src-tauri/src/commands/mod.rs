@@ -56,6 +56,7 @@ macro_rules! collect_for {
             settings::settings_accept_file,
             settings::sandbox_status,
             settings::sandbox_clear_cache_layer,
+            settings::sandbox_allow_read,
             settings::tools_catalog,
             keys::keys_status,
             keys::keys_set,

@@ -60,6 +60,19 @@ pub async fn sandbox_clear_cache_layer(state: State<'_, AppState>) -> CommandRes
         .map_err(|e| crate::error::CommandError::internal(format!("Cannot clear the cache layer: {e}")))
 }
 
+/// Let the project of `conversation_id` have its commands read `path`, a path of the home a failed
+/// command's block offered (the box had left it out); refused, with the reason, for one the box
+/// hides on purpose.
+#[tauri::command]
+#[specta::specta]
+pub async fn sandbox_allow_read(
+    state: State<'_, AppState>,
+    conversation_id: String,
+    path: String,
+) -> CommandResult<()> {
+    state.allow_read(&conversation_id, &path).await
+}
+
 /// Every tool the window can list: plain-language label, category (a block's kind), danger, and
 /// whether a new project allows it.
 #[tauri::command]

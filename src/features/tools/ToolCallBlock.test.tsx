@@ -1,5 +1,6 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
 import { makeConfirm, makeTool } from "../../test/builders";
 import { TID } from "../../shared/testids";
@@ -41,6 +42,34 @@ describe("ToolCallBlock", () => {
     expect(forwards).toHaveTextContent("localhost:8000");
     expect(forwards).toHaveTextContent("localhost:40123 (port 5173 in the sandbox)");
     expect(forwards.querySelectorAll(".tool-forward")).toHaveLength(2);
+  });
+
+  it("offers to let the project's commands read a home path a failed command looked for, and says what the engine answered", async () => {
+    const calls: { cmd: string; args: unknown }[] = [];
+    mockIPC((cmd, args) => {
+      calls.push({ cmd, args });
+      if (cmd !== "sandbox_allow_read") throw new Error(`unexpected ${cmd}`);
+      const path = (args as { path: string }).path;
+      if (path.endsWith("other")) throw { code: "INVALID_INPUT", message: `Commands cannot be let read ${path}: it does not exist.` };
+      return null;
+    });
+    const metadata = { exit_code: 1, hiddenHomePaths: ["/home/me/Documents/notes.txt", "/home/me/other", 7] };
+    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", metadata, conversationId: "c-1" })} />);
+    const offers = screen.getByTestId(TID.toolReadableOffers);
+    expect(offers.querySelectorAll("li")).toHaveLength(2);
+    expect(offers).toHaveTextContent("/home/me/Documents/notes.txt is not in the sandbox");
+    const [notes, other] = within(offers).getAllByTestId(TID.toolReadableOffer);
+    await userEvent.click(notes!);
+    expect(await screen.findByTestId(TID.toolReadableOfferDone)).toHaveTextContent("from your next message");
+    expect(calls).toEqual([{ cmd: "sandbox_allow_read", args: { conversationId: "c-1", path: "/home/me/Documents/notes.txt" } }]);
+    await userEvent.click(other!);
+    await waitFor(() => expect(offers).toHaveTextContent("Commands cannot be let read /home/me/other: it does not exist."));
+    expect(within(offers).getAllByTestId(TID.toolReadableOffer)).toHaveLength(1);
+  });
+
+  it("offers nothing when a command named no path the sandbox left out", () => {
+    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", metadata: { exit_code: 1 } })} />);
+    expect(screen.queryByTestId(TID.toolReadableOffers)).toBeNull();
   });
 
   it("lists the hosts a command's sandbox reached and each one refused with why", () => {

@@ -74,6 +74,14 @@ pub fn hidden_home_paths(output: &str, policy: &BoxPolicy) -> Vec<PathBuf> {
     found
 }
 
+/// Of the [`hidden_home_paths`] `output` names, those a command's block may offer to let the
+/// project's commands read ([`BoxPolicy::may_offer_read`]).
+pub fn readable_offers(output: &str, policy: &BoxPolicy) -> Vec<PathBuf> {
+    let mut offers = hidden_home_paths(output, policy);
+    offers.retain(|path| policy.may_offer_read(path).is_ok());
+    offers
+}
+
 /// What ends a path in a program's message: `cat: /x: No such…`, `'/x'`, `(/x)`, `"/x",`.
 const PATH_ENDS: &[char] = &['\'', '"', '`', ':', ',', ';', '(', ')', '[', ']', '<', '>', '|'];
 
@@ -154,6 +162,45 @@ mod tests {
         let note = explain_denial(&output, &p).unwrap();
         assert!(note.contains("notes.txt, ") && note.contains("Settings → Sandbox"), "{note}");
         assert!(hidden_home_paths(&output, &policy(false)).is_empty(), "no emptied home, nothing hidden");
+    }
+
+    /// What a block may offer to make readable: a home path the box leaves out, never one it
+    /// hides on purpose (a credential location even when the policy's list misses it), the home,
+    /// what is outside it, what it shows already, or a path spelled with `..`.
+    #[test]
+    fn only_what_the_emptied_home_left_out_is_offered() {
+        let root = tempfile::tempdir().unwrap();
+        let home = std::fs::canonicalize(root.path()).unwrap().join("home");
+        for dir in ["Documents", ".cargo/bin", ".ssh", ".aws", "proj", "warden"] {
+            std::fs::create_dir_all(home.join(dir)).unwrap();
+        }
+        std::fs::write(home.join("Documents/notes.txt"), "").unwrap();
+        let mut p = policy(false);
+        p.project = home.join("proj");
+        p.home = Some(home.clone());
+        p.readable = vec![home.join(".cargo/bin")];
+        p.hidden = vec![home.join(".ssh"), home.join("warden")];
+        assert_eq!(p.may_offer_read(&home.join("Documents/notes.txt")), Ok(()));
+        assert_eq!(p.may_offer_read(&home.join("Documents")), Ok(()));
+        for (path, why) in [
+            (home.join(".ssh"), "on purpose"),
+            (home.join("warden"), "on purpose"),
+            (home.join(".aws"), "on purpose"),
+            (home.clone(), "not inside the home"),
+            (root.path().to_path_buf(), "not inside the home"),
+            (home.join(".cargo/bin"), "shows it already"),
+            (home.join("proj"), "shows it already"),
+            (home.join("proj/../Documents"), "plain absolute"),
+            (PathBuf::from("Documents"), "plain absolute"),
+            (home.join("never-there"), "does not exist"),
+        ] {
+            let refused = p.may_offer_read(&path);
+            assert!(refused.is_err_and(|e| e.contains(why)), "{}: {refused:?}", path.display());
+        }
+        let h = home.display();
+        let output =
+            format!("cat: {h}/Documents/notes.txt: No such file\nopen('{h}/.ssh/id_rsa')\n{h}/.aws\n");
+        assert_eq!(readable_offers(&output, &p), [home.join("Documents/notes.txt")]);
     }
 
     #[test]

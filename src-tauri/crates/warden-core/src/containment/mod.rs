@@ -36,7 +36,7 @@ use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub use explain::{explain_denial, hidden_home_paths};
+pub use explain::{explain_denial, hidden_home_paths, readable_offers};
 pub use git_metadata::{sweep as sweep_git_metadata, Swept};
 pub use git_repositories::{repositories as git_repositories, sweep_new as sweep_new_git_repositories};
 pub use hidden::{credential_locations, hidden_locations, package_caches};
@@ -204,6 +204,36 @@ impl BoxPolicy {
         }
         self.hidden.retain(|h| h != &real && h != path);
         Ok(real)
+    }
+
+    /// Whether a command's block may offer to let the project's commands read `path`: a path of
+    /// the user's home that exists and that the box leaves out only because it shows the home's
+    /// toolchains alone — never one it hides on purpose (a credential location, Warden's own
+    /// folders, the session's sockets), the home itself or a folder holding it. The engine checks
+    /// the offer again when the user takes it: the path came from a command's output, which the
+    /// model controls.
+    pub fn may_offer_read(&self, path: &Path) -> Result<(), &'static str> {
+        let Some(home) = &self.home else { return Err("the box shows the whole home here") };
+        if !path.is_absolute() || path.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
+            return Err("not a plain absolute path");
+        }
+        let real = std::fs::canonicalize(path).map_err(|_| "it does not exist")?;
+        let real_home = std::fs::canonicalize(home).unwrap_or_else(|_| home.clone());
+        if !real.starts_with(&real_home) || real == real_home {
+            return Err("it is not inside the home");
+        }
+        if self.hidden.iter().any(|h| path.starts_with(h) || real.starts_with(h))
+            || hidden::is_credential_location(home, path)
+            || hidden::is_credential_location(home, &real)
+        {
+            return Err(
+                "the box hides it on purpose (a credential, Warden's own files or the session's sockets)",
+            );
+        }
+        if self.shows_in_home(&real) {
+            return Err("the box shows it already");
+        }
+        Ok(())
     }
 
     /// Whether `path` is there in the box as far as the emptied home goes: outside the home, or

@@ -45,6 +45,20 @@ impl Engine {
         }
     }
 
+    /// The user let `project`'s commands read `path`, which a failed command's block offered
+    /// (`hiddenHomePaths`): checked again as the box sees it now — the path came from a command's
+    /// output, which the model controls, so one the box hides on purpose is refused here whatever
+    /// the window sent — then saved with the project's other readable paths. The project's next
+    /// box shows it.
+    pub fn allow_read(&self, project: &std::path::Path, path: &str) -> Result<(), String> {
+        let settings = self.settings();
+        let policy = self.commands_box(project, &settings);
+        policy
+            .may_offer_read(std::path::Path::new(path))
+            .map_err(|why| format!("Commands cannot be let read {path}: {why}."))?;
+        self.settings.allow_read(&project.to_string_lossy(), path)
+    }
+
     /// Remove the cache layer of the settings' project (what its boxes wrote to the package
     /// caches): the next box reads the user's caches alone. A box running now keeps what it has
     /// open; what it writes after lands in a layer made anew.

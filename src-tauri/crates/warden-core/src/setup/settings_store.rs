@@ -97,6 +97,23 @@ impl SettingsCell {
             .to_owned())
     }
 
+    /// The user let the project's commands read `path` (offered on a command's block): added to
+    /// the project's extra readable paths and saved as [`SettingsCell::allow_host`] saves a rule.
+    pub(crate) fn allow_read(&self, project: &str, path: &str) -> Result<(), String> {
+        let mut settings = self.settings();
+        let readable = &mut settings.tool_permissions.entry(project.to_owned()).or_default().extra_readable;
+        if !readable.iter().any(|p| p == path) {
+            readable.push(path.to_owned());
+        }
+        if self.integrity() == Integrity::Trusted {
+            return self.save(settings).map_err(|e| e.to_string());
+        }
+        let integrity = self.integrity();
+        self.replace(settings, integrity);
+        Err("the settings file in use was not written by Warden: the path is readable for this run only"
+            .to_owned())
+    }
+
     fn accept_file(&self) -> Result<(), ConfigError> {
         let key = self.seal_key.as_ref().map_err(|why| ConfigError::NoSealKey(why.clone()))?;
         let loaded = self.home.accept_file(key)?;

@@ -916,3 +916,40 @@ async fn a_host_the_organisation_denies_is_not_reached_from_the_box_nor_asked_ab
         }
     }
 }
+
+/// A failed command's block offers the home path the box left out; the user takes the offer
+/// (`Engine::allow_read`), and the project's next command reads it. A path the window sends that
+/// the box would not offer is refused and not saved: the engine checks again.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_home_path_offered_on_a_failed_command_is_readable_once_the_user_takes_the_offer() {
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let key = networked_bash(&engine, &d.project, Vec::new());
+    let home = dirs::home_dir().unwrap();
+    let outside = tempfile::Builder::new().prefix("warden-offer-test").tempdir_in(&home).unwrap();
+    let notes = std::fs::canonicalize(outside.path()).unwrap().join("notes.txt");
+    std::fs::write(&notes, "NOTES-FROM-HOME").unwrap();
+    async fn cat(engine: &Engine, project: &Path, file: &Path) -> warden_protocol::ToolResult {
+        let mut spec = SessionSpec::new(project.to_path_buf());
+        spec.trust = TrustLevel::Autonomous;
+        let input = serde_json::json!({ "command": format!("cat {}", file.display()) });
+        engine.run_tool(spec, "bash", input, |_, _| {}, approve).await.unwrap().result
+    }
+
+    let before = cat(&engine, &d.project, &notes).await;
+    assert!(!before.result.contains("NOTES-FROM-HOME"), "the box showed it: {}", before.result);
+    let offered = before.metadata.as_ref().and_then(|m| m.get("hiddenHomePaths")).cloned();
+    assert_eq!(offered, Some(serde_json::json!([notes.display().to_string()])), "{}", before.result);
+
+    for refused in ["/etc/passwd", &format!("{}/../etc", home.display())] {
+        let why = engine.allow_read(&d.project, refused).unwrap_err();
+        assert!(why.contains("cannot be let read"), "{refused}: {why}");
+    }
+    assert!(engine.settings().tool_permissions[&key].extra_readable.is_empty(), "a refused path was saved");
+
+    engine.allow_read(&d.project, &notes.display().to_string()).unwrap();
+    assert_eq!(engine.settings().tool_permissions[&key].extra_readable, [notes.display().to_string()]);
+    let after = cat(&engine, &d.project, &notes).await;
+    assert!(after.result.contains("NOTES-FROM-HOME"), "not readable after the offer: {}", after.result);
+}

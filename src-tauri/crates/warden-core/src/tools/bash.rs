@@ -214,10 +214,10 @@ async fn run_foreground(
                     (None, None) => "failed".to_owned(),
                 };
                 text.push_str(&format!("\n[the command ended with {why}]"));
-                // Paths of the home the command named that the box does not show, for the block
-                // to offer (a later change) adding them to what the project's box may read.
+                // Paths of the home the command named that the box leaves out (not those it hides
+                // on purpose), for the block to offer adding to what the project's box may read.
                 let hidden: Vec<String> = commands_box
-                    .map(|policy| containment::hidden_home_paths(&text, policy))
+                    .map(|policy| containment::readable_offers(&text, policy))
                     .unwrap_or_default()
                     .iter()
                     .map(|p| p.display().to_string())
