@@ -125,6 +125,12 @@ export const commands = {
 	 */
 	sandboxAllowRead: (conversationId: string, path: string) => typedError<null, CommandError>(__TAURI_INVOKE("sandbox_allow_read", { conversationId, path })),
 	/**
+	 *  Put back what Warden moved out of the project's git metadata after a command (a hook, a config,
+	 *  a gitfile it wrote): `from` where it was, `aside` its name in the project's storage, both from
+	 *  the command's result. Refused with the reason when something else is there now.
+	 */
+	gitAsideRestore: (conversationId: string, from: string, aside: string) => typedError<null, CommandError>(__TAURI_INVOKE("git_aside_restore", { conversationId, from, aside })),
+	/**
 	 *  Every tool the window can list: plain-language label, category (a block's kind), danger, and
 	 *  whether a new project allows it.
 	 */

@@ -224,6 +224,24 @@ impl AppState {
         allowed.map_err(|why| CommandError::new(CommandErrorCode::InvalidInput, why))
     }
 
+    /// Put back, in a conversation's project, what a sweep moved out of its git metadata.
+    pub async fn restore_git_aside(
+        &self,
+        conversation_id: &str,
+        from: &str,
+        aside: &str,
+    ) -> CommandResult<()> {
+        let Some(session) = self.session(conversation_id).await else {
+            return Err(CommandError::new(
+                CommandErrorCode::InvalidInput,
+                "This conversation is not open: open it to put the file back.",
+            ));
+        };
+        self.engine
+            .restore_git_aside(&session.project_root(), from, aside)
+            .map_err(|why| CommandError::new(CommandErrorCode::InvalidInput, why))
+    }
+
     /// What "Allow for this session" remembered in a conversation; none for one not open.
     pub async fn grants(&self, conversation_id: &str) -> Vec<SessionGrant> {
         match self.session(conversation_id).await {

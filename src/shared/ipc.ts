@@ -211,6 +211,8 @@ export const api = {
   sandboxClearCacheLayer: () => unwrap("sandbox_clear_cache_layer", commands.sandboxClearCacheLayer()),
   sandboxAllowRead: (conversationId: string, path: string) =>
     unwrap("sandbox_allow_read", commands.sandboxAllowRead(conversationId, path)),
+  gitAsideRestore: (conversationId: string, from: string, aside: string) =>
+    unwrap("git_aside_restore", commands.gitAsideRestore(conversationId, from, aside)),
   /** Every tool: plain-language label, category, danger, and whether a new project allows it. */
   toolsCatalog: () => unwrap("tools_catalog", commands.toolsCatalog()),
   /** Accept the settings file as it is: Warden seals it and uses it. */

@@ -121,6 +121,10 @@ export const TID = {
   toolReadableOffers: "tool-readable-offers", // home paths a failed command looked for, each with the offer to allow it
   toolReadableOffer: "tool-readable-offer",
   toolReadableOfferDone: "tool-readable-offer-done",
+  toolGitAside: "tool-git-aside", // what Warden moved out of the project's git metadata after a command
+  toolGitAsideRestore: "tool-git-aside-restore", // "Put it back…"
+  toolGitAsideConfirm: "tool-git-aside-confirm", // the second step: "Put it back"
+  toolGitAsideDone: "tool-git-aside-done",
   toolSandbox: "tool-sandbox", // whether a command ran in the OS sandbox, and with what
   toolForwards: "tool-forwards", // the session's boxed servers forwarded to this machine
   toolNetwork: "tool-network", // the hosts a command's sandbox reached or was refused

@@ -57,6 +57,7 @@ macro_rules! collect_for {
             settings::sandbox_status,
             settings::sandbox_clear_cache_layer,
             settings::sandbox_allow_read,
+            settings::git_aside_restore,
             settings::tools_catalog,
             keys::keys_status,
             keys::keys_set,

@@ -73,6 +73,20 @@ pub async fn sandbox_allow_read(
     state.allow_read(&conversation_id, &path).await
 }
 
+/// Put back what Warden moved out of the project's git metadata after a command (a hook, a config,
+/// a gitfile it wrote): `from` where it was, `aside` its name in the project's storage, both from
+/// the command's result. Refused with the reason when something else is there now.
+#[tauri::command]
+#[specta::specta]
+pub async fn git_aside_restore(
+    state: State<'_, AppState>,
+    conversation_id: String,
+    from: String,
+    aside: String,
+) -> CommandResult<()> {
+    state.restore_git_aside(&conversation_id, &from, &aside).await
+}
+
 /// Every tool the window can list: plain-language label, category (a block's kind), danger, and
 /// whether a new project allows it.
 #[tauri::command]

@@ -67,6 +67,41 @@ describe("ToolCallBlock", () => {
     expect(within(offers).getAllByTestId(TID.toolReadableOffer)).toHaveLength(1);
   });
 
+  it("says what Warden moved out of the git metadata and puts it back only when asked twice", async () => {
+    const calls: { cmd: string; args: unknown }[] = [];
+    mockIPC((cmd, args) => {
+      calls.push({ cmd, args });
+      if (cmd !== "git_aside_restore") throw new Error(`unexpected ${cmd}`);
+      if ((args as { aside: string }).aside === "2-config") throw { code: "INVALID_INPUT", message: "something is at /p/.git/config now" };
+      return null;
+    });
+    const metadata = {
+      exit_code: 0,
+      gitAside: [
+        { from: "/p/sub/.git/hooks/pre-commit", aside: "1-hooks-pre-commit", danger: "have run as a git hook" },
+        { from: "/p/.git/config", aside: "2-config", danger: "have set git options that run programs" },
+        { from: 3, aside: null, danger: "x" },
+      ],
+    };
+    render(<ToolCallBlock tool={makeTool({ status: "success", result: "x", metadata, conversationId: "c-9" })} />);
+    const list = screen.getByTestId(TID.toolGitAside);
+    expect(list.querySelectorAll("li")).toHaveLength(2);
+    expect(list).toHaveTextContent("Warden moved /p/sub/.git/hooks/pre-commit aside: it would have run as a git hook.");
+    const [hook, config] = within(list).getAllByTestId(TID.toolGitAsideRestore);
+    await userEvent.click(hook!);
+    expect(calls).toEqual([]);
+    expect(list).toHaveTextContent("It will run outside the sandbox the next time git runs here.");
+    await userEvent.click(screen.getByText("Keep it aside"));
+    expect(within(list).getAllByTestId(TID.toolGitAsideRestore)).toHaveLength(2);
+    await userEvent.click(within(list).getAllByTestId(TID.toolGitAsideRestore)[0]!);
+    await userEvent.click(screen.getByTestId(TID.toolGitAsideConfirm));
+    expect(await screen.findByTestId(TID.toolGitAsideDone)).toHaveTextContent("Put back.");
+    expect(calls).toEqual([{ cmd: "git_aside_restore", args: { conversationId: "c-9", from: "/p/sub/.git/hooks/pre-commit", aside: "1-hooks-pre-commit" } }]);
+    await userEvent.click(config!);
+    await userEvent.click(screen.getByTestId(TID.toolGitAsideConfirm));
+    await waitFor(() => expect(list).toHaveTextContent("something is at /p/.git/config now"));
+  });
+
   it("offers nothing when a command named no path the sandbox left out", () => {
     render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", metadata: { exit_code: 1 } })} />);
     expect(screen.queryByTestId(TID.toolReadableOffers)).toBeNull();

@@ -5,6 +5,7 @@ import { CallChangesView } from "../checkpoints/CallChangesView";
 import { ForwardedPorts } from "./ForwardedPorts";
 import { NetworkDecisions } from "./NetworkDecisions";
 import { ReadableOffers } from "./ReadableOffers";
+import { GitAsideOffers } from "./GitAsideOffers";
 import { SandboxBadge } from "./SandboxBadge";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
@@ -64,6 +65,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
       <ForwardedPorts metadata={tool.metadata} />
       <NetworkDecisions metadata={tool.metadata} />
       <ReadableOffers conversationId={tool.conversationId} metadata={tool.metadata} />
+      <GitAsideOffers conversationId={tool.conversationId} metadata={tool.metadata} />
       <CallChangesView metadata={tool.metadata} />
       {tool.images && tool.images.length > 0 && (
         <ImageThumbnails images={tool.images} label={`Images ${name} returned`} testId={TID.toolImages} />

@@ -365,7 +365,7 @@ impl ToolRunner {
     fn sweep_git_metadata(&self, before: &BTreeSet<PathBuf>, output: &mut ToolOutput) {
         let workspace = self.env.workspace();
         let Some(storage) = workspace.roots().get(1) else { return };
-        let (project, aside) = (workspace.project_root(), storage.join("git-aside"));
+        let (project, aside) = (workspace.project_root(), storage.join(crate::containment::GIT_ASIDE_DIR));
         let mut swept = crate::containment::sweep_git_metadata(project, &aside);
         swept.extend(crate::containment::sweep_new_git_repositories(project, before, &aside));
         if swept.is_empty() {
@@ -375,6 +375,17 @@ impl ToolRunner {
         output.content.push_str("\n\n");
         output.content.push_str(&words.join("\n"));
         output.metadata.insert("gitSwept".to_owned(), serde_json::Value::from(words));
+        // What the block offers to put back: where it was, its name aside, what it would do.
+        let kept: Vec<serde_json::Value> = swept
+            .iter()
+            .filter_map(|s| {
+                let name = s.to.as_deref()?.file_name()?.to_str()?;
+                Some(serde_json::json!({ "from": s.from.display().to_string(), "aside": name, "danger": s.danger }))
+            })
+            .collect();
+        if !kept.is_empty() {
+            output.metadata.insert("gitAside".to_owned(), serde_json::Value::from(kept));
+        }
     }
 
     fn origin(&self, message_id: &str, call: &RequestedCall) -> Origin {

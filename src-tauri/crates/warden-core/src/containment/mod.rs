@@ -37,6 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 pub use explain::{explain_denial, hidden_home_paths, readable_offers};
+pub use git_aside::{restore as restore_git_aside, ASIDE_DIR as GIT_ASIDE_DIR};
 pub use git_metadata::{sweep as sweep_git_metadata, Swept};
 pub use git_repositories::{repositories as git_repositories, sweep_new as sweep_new_git_repositories};
 pub use hidden::{credential_locations, hidden_locations, package_caches};

@@ -59,6 +59,22 @@ impl Engine {
         self.settings.allow_read(&project.to_string_lossy(), path)
     }
 
+    /// Put back what a sweep moved out of `project`'s git metadata (a hook, a config, a gitfile a
+    /// boxed command wrote), when the user asks on the command's block: `from` where it was,
+    /// `aside` its name in the project's storage. It will run code outside the box again — the
+    /// block says so before asking. Only a file Warden keeps aside, only to a place in the project.
+    pub fn restore_git_aside(
+        &self,
+        project: &std::path::Path,
+        from: &str,
+        aside: &str,
+    ) -> Result<(), String> {
+        let relative = std::path::Path::new(from)
+            .strip_prefix(project)
+            .map_err(|_| format!("{from} is not in the project {}", project.display()))?;
+        containment::restore_git_aside(project, relative, &self.home.project_dir(project), aside)
+    }
+
     /// Remove the cache layer of the settings' project (what its boxes wrote to the package
     /// caches): the next box reads the user's caches alone. A box running now keeps what it has
     /// open; what it writes after lands in a layer made anew.

@@ -953,3 +953,35 @@ async fn a_home_path_offered_on_a_failed_command_is_readable_once_the_user_takes
     let after = cat(&engine, &d.project, &notes).await;
     assert!(after.result.contains("NOTES-FROM-HOME"), "not readable after the offer: {}", after.result);
 }
+
+/// A repository a boxed command made, with a hook: the hook is moved aside when the command ends
+/// and the block is told where it was and its name aside (`gitAside`); the user puts it back
+/// (`Engine::restore_git_aside`) and it is there again, as written. A path outside the project is
+/// refused.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hook_a_boxed_command_wrote_is_moved_aside_and_put_back_when_the_user_asks() {
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    networked_bash(&engine, &d.project, Vec::new());
+    let mut spec = SessionSpec::new(d.project.clone());
+    spec.trust = TrustLevel::Autonomous;
+    let command = "git init -q sub && printf '#!/bin/sh\\necho HOOKED\\n' > sub/.git/hooks/pre-commit";
+    let shot =
+        engine.run_tool(spec, "bash", serde_json::json!({ "command": command }), |_, _| {}, approve).await;
+    let result = shot.unwrap().result;
+    let hook = d.project.join("sub/.git/hooks/pre-commit");
+    assert!(!hook.exists(), "the hook stayed: {}", result.result);
+    let kept = result.metadata.as_ref().and_then(|m| m.get("gitAside")).cloned().unwrap_or_default();
+    let entry =
+        kept.as_array().and_then(|list| list.iter().find(|e| e["from"] == hook.display().to_string()));
+    let entry = entry.unwrap_or_else(|| panic!("the block is not told: {kept}"));
+    let aside = entry["aside"].as_str().unwrap_or_default();
+    assert!(entry["danger"].as_str().is_some_and(|d| d.contains("git hook")), "{entry}");
+
+    let outside = d.project.with_file_name("elsewhere").join("pre-commit");
+    let refused = engine.restore_git_aside(&d.project, &outside.display().to_string(), aside);
+    assert!(refused.is_err_and(|e| e.contains("is not in the project")));
+    engine.restore_git_aside(&d.project, &hook.display().to_string(), aside).unwrap();
+    assert!(std::fs::read_to_string(&hook).unwrap().contains("HOOKED"));
+}
