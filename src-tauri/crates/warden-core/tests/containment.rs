@@ -92,6 +92,7 @@ mod network;
 use network::{
     a_sessions_boxes_share_one_network_forwarded_to_the_host, a_sessions_network_dies_with_warden_killed,
     docker_desktops_socket_is_out_of_reach_of_a_box_with_the_network,
+    host_abstract_sockets_are_unreachable_from_a_sessions_shared_network,
     host_abstract_sockets_are_unreachable_with_the_network, network_on_goes_through_the_proxy_only,
     npm_ci_installs_through_the_proxy_from_an_allowed_registry_only,
     pip_installs_through_the_proxy_from_an_allowed_registry_only,
@@ -100,6 +101,10 @@ only_in_bubblewrap!(
     a_sessions_boxes_share_one_network_forwarded_to_the_host,
     "Landlock's boxes are in this machine's network, where a server is reached without a forward; \
      with the network on, TCP connects only to the proxy's port, so a later box cannot reach it"
+);
+only_in_bubblewrap!(
+    host_abstract_sockets_are_unreachable_from_a_sessions_shared_network,
+    "the Landlock fallback has no session network to join"
 );
 only_in_bubblewrap!(
     a_sessions_network_dies_with_warden_killed,

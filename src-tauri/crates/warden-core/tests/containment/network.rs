@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use warden_core::containment::net::{self, HostRule, Rules};
+use warden_core::containment::BoxPolicy;
 
 use super::{boxed, text, tree, work_tree};
 
@@ -96,23 +97,49 @@ pub(super) fn network_on_goes_through_the_proxy_only() {
 
 pub(super) fn host_abstract_sockets_are_unreachable_with_the_network() {
     let t = tree();
-    // Where an X server (`@/tmp/.X11-unix/X0`) or a session bus at an abstract address listens.
-    let name = format!("warden-test-abstract-{}", std::process::id());
+    let mut policy = t.policy();
+    policy.network = true;
+    abstract_socket_out_of_reach(&policy, "a boxed command with the network");
+}
+
+/// The same from a box that joined its session's network (the keeper's namespaces, entered before
+/// bubblewrap starts): the keeper's network namespace is not this machine's, so neither are its
+/// abstract sockets.
+pub(super) fn host_abstract_sockets_are_unreachable_from_a_sessions_shared_network() {
+    let t = tree();
+    let shared = net::SharedNet::new();
+    let mut policy = t.policy();
+    policy.network = true;
+    policy.shared_net = Some(shared.clone());
+    // The first box starts the keeper; the probe's box joins it.
+    let first = boxed(&policy, "true");
+    assert!(first.status.success(), "the session's first box: {}", text(&first.stderr));
+    abstract_socket_out_of_reach(&policy, "a box joining the session's network");
+    drop(shared);
+}
+
+/// A host abstract socket (where an X server, `@/tmp/.X11-unix/X0`, or a session bus at an
+/// abstract address listens) reached from here — the control — and not from `policy`'s box.
+fn abstract_socket_out_of_reach(policy: &BoxPolicy, who: &str) {
+    let name = format!("warden-test-abstract-{}-{}", std::process::id(), rand_suffix());
     let address = SocketAddr::from_abstract_name(name.as_bytes()).expect("abstract address");
     let listener = UnixListener::bind_addr(&address).expect("abstract listener");
     listener.set_nonblocking(true).expect("nonblocking");
-    // The control: from here it is reachable.
     UnixStream::connect_addr(&address).expect("the listener answers outside the box");
     assert!(listener.accept().is_ok());
 
-    let mut policy = t.policy();
-    policy.network = true;
     let script = format!(
         "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(\"\\0{name}\"); print(\"CONNECTED\")'"
     );
-    let out = boxed(&policy, &script);
-    assert!(!text(&out.stdout).contains("CONNECTED"), "{}", text(&out.stderr));
-    assert!(listener.accept().is_err(), "a boxed command with the network reached a host abstract socket");
+    let out = boxed(policy, &script);
+    assert!(!text(&out.stdout).contains("CONNECTED"), "{who}: {}", text(&out.stderr));
+    assert!(listener.accept().is_err(), "{who} reached a host abstract socket");
+}
+
+/// A few random hex digits, so that two cases in one process never share a name.
+fn rand_suffix() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos());
+    format!("{:x}", nanos.unwrap_or_default())
 }
 
 /// A package registry on this machine's loopback: `python3 -m http.server` over a folder of
