@@ -54,6 +54,8 @@ export default async function (t) {
   t.assert(onDisk.theme === "dark", `settings.json holds the theme chosen: ${onDisk.theme}`);
   await s.waitFor("the caret back in the message field", () => composerFocused(s));
   await (await s.byTestId("settings-open")).click();
+  // Settings open once the engine's settings are read (an IPC round trip).
+  await s.waitForTestId("settings-panel");
   t.assert(await s.execute(`return document.querySelector('[data-testid="theme-dark"]').checked`), "reopened, dark is still chosen");
   await (await s.byTestId("settings-close")).click();
 
@@ -84,6 +86,7 @@ export default async function (t) {
   t.step("the window light and dark, at 1280×800 and 720×480");
   for (const theme of ["dark", "light"]) {
     await (await s.byTestId("settings-open")).click();
+    await s.waitForTestId("settings-panel");
     const already = await s.execute(`return document.querySelector('[data-testid="theme-${theme}"]').checked`);
     await clickCentered(s, `theme-${theme}`);
     if (!already) await s.waitFor("saved", async () => (await (await s.byTestId("settings-saved")).text()).includes("Saved"));
