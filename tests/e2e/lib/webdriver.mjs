@@ -106,8 +106,25 @@ export class Element {
   cmd(method, path, body) {
     return this.s.cmd(method, `/element/${this.id}${path}`, body);
   }
-  click() {
-    return this.cmd("POST", "/click", {});
+  /**
+   * Click the element where it is. Settings' sections fill in as their answers arrive, so an
+   * element found a moment ago may have moved under another (WebDriver's "element click
+   * intercepted"): then it is scrolled to the middle again and clicked once the page has settled,
+   * for up to 3 s — what a person does when the page jumps under the pointer.
+   */
+  async click() {
+    const deadline = Date.now() + 3_000;
+    for (;;) {
+      try {
+        return await this.cmd("POST", "/click", {});
+      } catch (error) {
+        if (error?.code !== "element click intercepted" || Date.now() > deadline) throw error;
+        await this.s.execute("arguments[0].scrollIntoView({ block: 'center' }); return true;", [
+          { [ELEMENT]: this.id },
+        ]);
+        await sleep(100);
+      }
+    }
   }
   clear() {
     return this.cmd("POST", "/clear", {});
