@@ -302,6 +302,9 @@ export const TID = {
   mcpSignIn: "mcp-sign-in",
   mcpOAuthClient: "mcp-oauth-client", // the OAuth client an HTTP server's entry signs in as
   mcpNetwork: "mcp-network",
+  mcpReadable: "mcp-readable", // paths a local server's sandbox may also read
+  mcpOutsideSandbox: "mcp-outside-sandbox",
+  mcpOutsideSandboxWarning: "mcp-outside-sandbox-warning",
   mcpSampling: "mcp-sampling",
   mcpResources: "mcp-resources",
   mcpPrompts: "mcp-prompts",

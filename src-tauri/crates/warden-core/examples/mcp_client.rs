@@ -27,6 +27,8 @@ async fn main() {
             env: BTreeMap::new(),
             cwd: None,
             network: true,
+            readable: Vec::new(),
+            outside_sandbox: false,
         },
         tools: BTreeMap::new(),
         sampling: false,

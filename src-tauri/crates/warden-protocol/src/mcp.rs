@@ -44,6 +44,18 @@ pub struct McpServerConfig {
     /// servers exist to reach a service).
     #[serde(skip_serializing_if = "is_true")]
     pub network: bool,
+    /// Files, folders or sockets a stdio server's box may also read (absolute paths): the box
+    /// shows only the toolchains of the home, and a server may need its own configuration or a
+    /// socket (Docker's, say). Never Warden's own folders nor a folder holding the home; a known
+    /// credential location is shown only because it is listed here. The user's own settings only:
+    /// a project's `.mcp.json` cannot name any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub readable: Vec<String>,
+    /// Whether a stdio server runs outside the sandbox, as any program of the user's: it sees and
+    /// may change everything the user can, and each of its calls is shown as not contained. The
+    /// user's own settings only: a project's server always runs in the project's box.
+    #[serde(skip_serializing_if = "is_false")]
+    pub outside_sandbox: bool,
     /// Whether the server may ask for a completion from the user's model (MCP sampling); each
     /// request is shown to the user, who allows or declines it. Off unless the user turns it on.
     #[serde(skip_serializing_if = "is_false")]
@@ -148,6 +160,8 @@ impl Default for McpServerConfig {
             sampling: false,
             tools: BTreeMap::new(),
             network: true,
+            readable: Vec::new(),
+            outside_sandbox: false,
             oauth: None,
         }
     }

@@ -305,6 +305,22 @@ describe("Settings → MCP servers", () => {
     expect(settings().mcpServers?.files?.network).toBe(false);
   });
 
+  it("lets a local server's sandbox read more, or run it outside the sandbox with a warning", async () => {
+    const user = userEvent.setup();
+    const settings = renderSection({ mcpServers: { files: { command: "mcp-files" }, remote: { url: "https://mcp.example/mcp" } } });
+    const files = screen.getAllByTestId(TID.mcpServer).find((row) => row.dataset.server === "files")!;
+    const remote = screen.getAllByTestId(TID.mcpServer).find((row) => row.dataset.server === "remote")!;
+    expect(within(remote).queryByTestId(TID.mcpReadable)).toBeNull();
+    expect(within(remote).queryByTestId(TID.mcpOutsideSandbox)).toBeNull();
+    await user.type(within(files).getByTestId(TID.mcpReadable), "/var/run/docker.sock{Enter}/home/me/.config/srv");
+    expect(settings().mcpServers?.files?.readable).toEqual(["/var/run/docker.sock", "/home/me/.config/srv"]);
+    expect(within(files).queryByTestId(TID.mcpOutsideSandboxWarning)).toBeNull();
+    await user.click(within(files).getByTestId(TID.mcpOutsideSandbox));
+    expect(settings().mcpServers?.files?.outsideSandbox).toBe(true);
+    expect(within(files).getByTestId(TID.mcpOutsideSandboxWarning)).toHaveTextContent("can read your keys");
+    expect(within(files).queryByTestId(TID.mcpReadable)).toBeNull();
+  });
+
   it("lets a server ask for the model only once switched on", async () => {
     const user = userEvent.setup();
     const settings = renderSection({ mcpServers: { files: { command: "mcp-files" } } });

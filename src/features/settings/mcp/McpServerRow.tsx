@@ -3,6 +3,7 @@ import { api, type McpServerConfig, type McpServerStatus, type McpToolChoice } f
 import { messageOf } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
 import { dotOf, oauthClientText, reachedBy, statusText, withChoice } from "./mcpModel";
+import { McpServerBox } from "./McpServerBox";
 
 const CHOICES: { value: McpToolChoice | ""; label: string }[] = [
   { value: "", label: "Trust level decides" },
@@ -78,6 +79,7 @@ export function McpServerRow({
           May use the network (from inside the sandbox)
         </label>
       )}
+      {!config.url && <McpServerBox config={config} onChange={onChange} />}
       <label className="checkbox">
         <input
           type="checkbox"

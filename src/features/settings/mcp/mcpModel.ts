@@ -54,6 +54,8 @@ export function configFields(config: McpServerConfig): [string, string][] {
   each("tools", config.tools as Record<string, string> | undefined);
   if (config.sampling) rows.push(["sampling", "true"]);
   if (config.network === false) rows.push(["network", "false"]);
+  if (config.readable?.length) rows.push(["readable", JSON.stringify(config.readable)]);
+  if (config.outsideSandbox) rows.push(["outsideSandbox", "true"]);
   const oauth = config.oauth;
   if (oauth) {
     if (oauth.clientId) rows.push(["oauth.clientId", oauth.clientId]);

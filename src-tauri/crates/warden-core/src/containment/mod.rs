@@ -157,7 +157,14 @@ impl BoxPolicy {
                 Err(why) => tracing::warn!(dir, why, "extra writable folder not used"),
             }
         }
-        for path in extra_readable {
+        self.with_readable(extra_readable, home)
+    }
+
+    /// The box with `paths` (files, folders or sockets) readable too, each taken only as it
+    /// really is and never when it holds the home or lies in a location hidden on purpose; one that
+    /// cannot be shown is logged and left out.
+    pub fn with_readable(mut self, paths: &[String], home: Option<&Path>) -> Self {
+        for path in paths {
             match self.readable_path(Path::new(path), home) {
                 Ok(path) => self.readable.push(path),
                 Err(why) => tracing::warn!(path, why, "extra readable path not used"),

@@ -115,7 +115,7 @@ pub async fn connect_with(
         Origin::Project => None,
     };
     let (service, process) = match &spec.transport {
-        Transport::Stdio { command, args, env, cwd, network } => {
+        Transport::Stdio { command, args, env, cwd, network, readable, outside_sandbox } => {
             // A server is a box alone (its own network, not a session's), and nobody is asked about
             // its hosts yet: with the network, the public internet and the hosts the rules name.
             let policy = policy.map(|p| BoxPolicy {
@@ -125,10 +125,15 @@ pub async fn connect_with(
             });
             let policy = policy.as_ref();
             let (cwd, policy) = match spec.origin {
+                // The user's own entry may also give its box more to read (its configuration, a
+                // socket), or run it outside the box altogether.
                 Origin::User => {
                     let mut visible = program_folders(command);
                     visible.extend(own_folder(cwd.as_deref()));
-                    let policy = policy.map(|p| BoxPolicy { network: *network, visible, ..p.clone() });
+                    let policy = policy.filter(|_| !*outside_sandbox).map(|p| {
+                        BoxPolicy { network: *network, visible, ..p.clone() }
+                            .with_readable(readable, dirs::home_dir().as_deref())
+                    });
                     (cwd.clone().unwrap_or_else(|| root.to_path_buf()), policy)
                 }
                 // The project's command box as the agent's commands get it: its network (less,

@@ -81,6 +81,22 @@ pub fn trim(config: &McpServerConfig) -> Trimmed {
             }
         }
     }
+    for path in &config.readable {
+        ignore(
+            "readable".to_owned(),
+            path.clone(),
+            "only your own settings can let a server's box read more of your machine; a project's \
+             server sees what the project's commands see",
+        );
+    }
+    if config.outside_sandbox {
+        ignore(
+            "outsideSandbox".to_owned(),
+            "true".to_owned(),
+            "only your own settings can run a server outside the sandbox; a project's server runs \
+             in the project's box",
+        );
+    }
     if config.sampling {
         ignore(
             "sampling".to_owned(),
@@ -200,6 +216,12 @@ pub fn fields(config: &McpServerConfig) -> Vec<(String, String)> {
     if config.network != McpServerConfig::default().network {
         rows.push(("network".to_owned(), config.network.to_string()));
     }
+    if !config.readable.is_empty() {
+        rows.push(("readable".to_owned(), json(&config.readable)));
+    }
+    if config.outside_sandbox {
+        rows.push(("outsideSandbox".to_owned(), "true".to_owned()));
+    }
     if let Some(client) = &config.oauth {
         let optional = [
             ("oauth.clientId", &client.client_id),
@@ -294,6 +316,8 @@ mod tests {
                 ("wipe".to_owned(), McpToolChoice::Deny),
             ]),
             network: false,
+            readable: vec!["/home/me/.config/srv".to_owned()],
+            outside_sandbox: true,
             sampling: true,
             oauth: Some(McpOAuthClient {
                 client_id: Some("warden".to_owned()),
@@ -331,6 +355,8 @@ mod tests {
             ])
         );
         assert!(!used.sampling);
+        assert!(used.readable.is_empty(), "a project's server reads what the project's commands do");
+        assert!(!used.outside_sandbox, "a project's server always runs in the box");
         assert!(!used.network, "`network: false` only takes away, and is kept");
         let oauth = used.oauth.expect("the client it names is kept");
         assert_eq!(
@@ -344,6 +370,8 @@ mod tests {
             "cwd",
             "tools.run",
             "sampling",
+            "readable",
+            "outsideSandbox",
             "oauth.clientSecret",
             "oauth.privateKey",
             "oauth.signingAlgorithm",

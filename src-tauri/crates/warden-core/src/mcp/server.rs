@@ -21,6 +21,10 @@ pub enum Transport {
         cwd: Option<PathBuf>,
         /// Whether the program may use the network from inside the sandbox.
         network: bool,
+        /// What its box may also read (the user's own entries only: see [`super::project`]).
+        readable: Vec<String>,
+        /// Whether it runs outside the sandbox (the user's own entries only).
+        outside_sandbox: bool,
     },
     /// A server at an HTTP(S) endpoint (the streamable HTTP transport).
     Http {
@@ -125,6 +129,8 @@ impl ServerSpec {
                 env: config.env.clone(),
                 cwd: config.cwd.as_ref().map(PathBuf::from),
                 network: config.network,
+                readable: config.readable.clone(),
+                outside_sandbox: config.outside_sandbox,
             },
             (_, None, Some(url)) => {
                 let lower = url.to_ascii_lowercase();

@@ -96,13 +96,19 @@ impl Tool for McpTool {
                 )
             }
         };
-        match connection.call(&self.tool, arguments, ctx.output.clone()).await {
+        let output = match connection.call(&self.tool, arguments, ctx.output.clone()).await {
             Ok(result) => to_output(&result).await.with_metadata("mcp_server", &server),
             Err(error) => ToolOutput::error(
                 ToolErrorCode::ExecutionError,
                 format!("the MCP server `{server}`: {error}"),
             )
             .with_metadata("mcp_server", &server),
+        };
+        // A local server's block says whether the program runs in the sandbox (one the user put
+        // outside it is shown as not contained on every call).
+        match connection.contained() {
+            Some(contained) => output.with_metadata("contained", contained),
+            None => output,
         }
     }
 }

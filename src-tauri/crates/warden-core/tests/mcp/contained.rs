@@ -106,3 +106,43 @@ async fn a_users_server_kept_in_a_folder_of_the_home_starts_there_in_the_box() {
     assert_eq!(text_of(&echo), "Echo: from the home");
     connection.close().await;
 }
+
+/// The user's own entry may let its server's box read a path of the home (its configuration, a
+/// socket): the server reads that and still nothing else of the home; outside the sandbox it reads
+/// everything, and says it is not contained. A project's entry can say neither (`mcp::project`).
+#[tokio::test]
+async fn a_users_server_reads_what_its_entry_lists_and_runs_outside_only_when_told() {
+    assert!(mechanism().is_contained(), "this test needs the sandbox: {}", mechanism().describe());
+    let dir = project();
+    let home = std::fs::canonicalize(dir.path()).unwrap().join("home");
+    let project_dir = std::fs::canonicalize(dir.path()).unwrap().join("project");
+    for folder in [".config/srv", "Documents", ".ssh"] {
+        std::fs::create_dir_all(home.join(folder)).unwrap();
+    }
+    std::fs::create_dir_all(&project_dir).unwrap();
+    std::fs::write(home.join(".config/srv/settings.json"), "SERVER SETTINGS").unwrap();
+    std::fs::write(home.join("Documents/diary.txt"), "DIARY").unwrap();
+    std::fs::write(home.join(".ssh/id_ed25519"), "PRIVATE KEY").unwrap();
+    let policy = BoxPolicy::with_home(&project_dir, Some(&home), &[]);
+    let home_arg = home.to_string_lossy().into_owned();
+    let mut spec =
+        stdio("files", &server_bin("mcp-server-filesystem").to_string_lossy(), &[&home_arg], BTreeMap::new());
+    if let Transport::Stdio { readable, .. } = &mut spec.transport {
+        *readable = vec![home.join(".config/srv").to_string_lossy().into_owned()];
+    }
+    let connection = connect(&spec, &home, Some(&policy)).await.unwrap();
+    assert_eq!(connection.contained(), Some(true));
+    let listed = read_file(&connection, &home.join(".config/srv/settings.json")).await;
+    assert_eq!(text_of(&listed), "SERVER SETTINGS", "the listed path is not readable: {listed}");
+    let other = read_file(&connection, &home.join("Documents/diary.txt")).await;
+    assert!(!text_of(&other).contains("DIARY"), "the box showed the rest of the home: {other}");
+    connection.close().await;
+
+    if let Transport::Stdio { outside_sandbox, .. } = &mut spec.transport {
+        *outside_sandbox = true;
+    }
+    let open = connect(&spec, &home, Some(&policy)).await.unwrap();
+    assert_eq!(open.contained(), Some(false), "outside the sandbox, said so");
+    assert_eq!(text_of(&read_file(&open, &home.join(".ssh/id_ed25519")).await), "PRIVATE KEY");
+    open.close().await;
+}

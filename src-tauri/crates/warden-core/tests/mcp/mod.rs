@@ -30,6 +30,8 @@ pub fn stdio(name: &str, command: &str, args: &[&str], env: BTreeMap<String, Str
             env,
             cwd: None,
             network: true,
+            readable: Vec::new(),
+            outside_sandbox: false,
         },
         tools: BTreeMap::new(),
         sampling: false,
