@@ -88,13 +88,7 @@ impl SettingsCell {
         if !rules.contains(&rule) {
             rules.push(rule);
         }
-        if self.integrity() == Integrity::Trusted {
-            return self.save(settings).map_err(|e| e.to_string());
-        }
-        let integrity = self.integrity();
-        self.replace(settings, integrity);
-        Err("the settings file in use was not written by Warden: the rule is kept for this run only"
-            .to_owned())
+        self.save_answer(settings, "the rule is kept")
     }
 
     /// The user let the project's commands read `path` (offered on a command's block): added to
@@ -105,13 +99,19 @@ impl SettingsCell {
         if !readable.iter().any(|p| p == path) {
             readable.push(path.to_owned());
         }
+        self.save_answer(settings, "the path is readable")
+    }
+
+    /// `settings` with an answer of the user's in it: saved and sealed while the file in use is the
+    /// one Warden wrote; otherwise in use for this run only (saving would seal someone else's
+    /// file), and `kept` ("the rule is kept") says so.
+    fn save_answer(&self, settings: Settings, kept: &str) -> Result<(), String> {
         if self.integrity() == Integrity::Trusted {
             return self.save(settings).map_err(|e| e.to_string());
         }
         let integrity = self.integrity();
         self.replace(settings, integrity);
-        Err("the settings file in use was not written by Warden: the path is readable for this run only"
-            .to_owned())
+        Err(format!("the settings file in use was not written by Warden: {kept} for this run only"))
     }
 
     fn accept_file(&self) -> Result<(), ConfigError> {
