@@ -4,19 +4,16 @@ import { TID } from "../../shared/testids";
 import { allowedHosts, credentialPaths, projectPermissions, setProjectPermissions, withAllowedHosts } from "./settingsModel";
 import { formatBytes, messageOf } from "../../shared/format";
 import { OrganisationPolicy } from "./OrganisationPolicy";
+import { LinesField } from "../../shared/ui/LinesField";
 
 /** Settings → Sandbox: how commands are contained here, and the project's network and extra folders. */
 export function SandboxSection({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {
   const [status, setStatus] = useState<SandboxStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
   const perms = projectPermissions(settings);
-  // The raw text, so a newline being typed is not trimmed away under the cursor.
-  const [writableText, setWritableText] = useState(() => (perms?.extraWritable ?? []).join("\n"));
-  const [readableText, setReadableText] = useState(() => (perms?.extraReadable ?? []).join("\n"));
   const readable = status?.readable ?? [];
   const registryHosts = status?.registryHosts ?? [];
   const withCredentials = credentialPaths(perms?.extraReadable ?? [], status?.credentialLocations ?? []);
-  const [hostsText, setHostsText] = useState(() => allowedHosts(perms?.permissionRules).join("\n"));
   const userRules = (settings.permissionRules ?? []).filter((r) => r.tool === "network");
   const [clearing, setClearing] = useState(false);
   const [clearError, setClearError] = useState<string | null>(null);
@@ -181,49 +178,33 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
               </ul>
             </details>
           )}
-          <label>
-            Hosts commands may reach without asking (a name, *.domain or host:port, one per line; "Always for
-            this project" adds here; programs that use HTTP_PROXY or ALL_PROXY)
-            <textarea
-              rows={2}
-              data-testid={TID.sandboxHosts}
-              value={hostsText}
-              placeholder={"registry.internal\n192.168.1.20:8080"}
-              onChange={(e) => {
-                setHostsText(e.target.value);
-                const hosts = e.target.value.split("\n").map((h) => h.trim()).filter(Boolean);
-                onChange(setProjectPermissions(settings, { permissionRules: withAllowedHosts(perms.permissionRules, hosts) }));
-              }}
-            />
-          </label>
-          <label>
-            Other folders commands may write (absolute paths, one per line; secrets inside stay hidden)
-            <textarea
-              rows={2}
-              data-testid={TID.sandboxWritable}
-              value={writableText}
-              onChange={(e) => {
-                setWritableText(e.target.value);
-                const extraWritable = e.target.value.split("\n").map((p) => p.trim()).filter(Boolean);
-                onChange(setProjectPermissions(settings, { extraWritable }));
-              }}
-            />
-          </label>
-          <label>
-            Other paths commands may read (absolute files or folders, one per line; never your whole home or Warden&apos;s
-            own folders; secrets inside stay hidden unless you name them)
-            <textarea
-              rows={2}
-              data-testid={TID.sandboxReadable}
-              value={readableText}
-              placeholder={"/home/me/datasets\n/home/me/.config/myregistry/token"}
-              onChange={(e) => {
-                setReadableText(e.target.value);
-                const extraReadable = e.target.value.split("\n").map((p) => p.trim()).filter(Boolean);
-                onChange(setProjectPermissions(settings, { extraReadable }));
-              }}
-            />
-          </label>
+          <LinesField
+            label={
+              <>
+                Hosts commands may reach without asking (a name, *.domain or host:port, one per line; &quot;Always for
+                this project&quot; adds here; programs that use HTTP_PROXY or ALL_PROXY)
+              </>
+            }
+            testId={TID.sandboxHosts}
+            initial={allowedHosts(perms.permissionRules)}
+            placeholder={"registry.internal\n192.168.1.20:8080"}
+            onLines={(hosts) =>
+              onChange(setProjectPermissions(settings, { permissionRules: withAllowedHosts(perms.permissionRules, hosts) }))
+            }
+          />
+          <LinesField
+            label="Other folders commands may write (absolute paths, one per line; secrets inside stay hidden)"
+            testId={TID.sandboxWritable}
+            initial={perms.extraWritable ?? []}
+            onLines={(extraWritable) => onChange(setProjectPermissions(settings, { extraWritable }))}
+          />
+          <LinesField
+            label="Other paths commands may read (absolute files or folders, one per line; never your whole home or Warden's own folders; secrets inside stay hidden unless you name them)"
+            testId={TID.sandboxReadable}
+            initial={perms.extraReadable ?? []}
+            placeholder={"/home/me/datasets\n/home/me/.config/myregistry/token"}
+            onLines={(extraReadable) => onChange(setProjectPermissions(settings, { extraReadable }))}
+          />
           {withCredentials.map((p) => (
             <p key={p} className="field-warning" data-testid={TID.sandboxReadableWarning}>
               ⚠ <code>{p}</code> is where credentials are kept: commands will be able to read it, and what they read can

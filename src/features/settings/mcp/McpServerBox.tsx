@@ -1,5 +1,5 @@
-import { useState } from "react";
 import type { McpServerConfig } from "../../../shared/ipc";
+import { LinesField } from "../../../shared/ui/LinesField";
 import { TID } from "../../../shared/testids";
 
 /**
@@ -8,26 +8,17 @@ import { TID } from "../../../shared/testids";
  * neither (the engine ignores both there).
  */
 export function McpServerBox({ config, onChange }: { config: McpServerConfig; onChange: (config: McpServerConfig) => void }) {
-  // The raw text, so a newline being typed is not trimmed away under the cursor.
-  const [readableText, setReadableText] = useState(() => (config.readable ?? []).join("\n"));
   const outside = config.outsideSandbox ?? false;
   return (
     <>
       {!outside && (
-        <label>
-          Paths its sandbox may also read (absolute files, folders or sockets, one per line)
-          <textarea
-            rows={2}
-            data-testid={TID.mcpReadable}
-            value={readableText}
-            placeholder={"/home/me/.config/myserver\n/var/run/docker.sock"}
-            onChange={(e) => {
-              setReadableText(e.target.value);
-              const readable = e.target.value.split("\n").map((p) => p.trim()).filter(Boolean);
-              onChange({ ...config, readable });
-            }}
-          />
-        </label>
+        <LinesField
+          label="Paths its sandbox may also read (absolute files, folders or sockets, one per line)"
+          testId={TID.mcpReadable}
+          initial={config.readable ?? []}
+          placeholder={"/home/me/.config/myserver\n/var/run/docker.sock"}
+          onLines={(readable) => onChange({ ...config, readable })}
+        />
       )}
       <label className="checkbox">
         <input
