@@ -49,8 +49,9 @@ impl Engine {
             .with_cache_layer(self.cache_layer_dir(project));
         let project_rules =
             permissions(project, settings).map(|p| p.permission_rules.as_slice()).unwrap_or_default();
-        // The organisation's rules with the user's and the project's: read at every box, so a
-        // changed policy holds from the next command on; its deny rules win over their allows.
+        // The organisation's rules with the user's and the project's, read whenever a project's
+        // box is set up (a session's start, `warden tool`, Settings): a changed policy holds from
+        // the next conversation on. Its deny rules win over their allows.
         let managed = Managed::load(self.home.managed_file()).rules();
         let rules = managed.iter().chain(&settings.permission_rules).chain(project_rules);
         commands_box.network_rules =
