@@ -52,20 +52,7 @@ pub(super) fn create_new(dir: &Dir, name: impl AsRef<Path>, bytes: &[u8]) -> std
 /// Move `name` out of `dir` (shown as `shown`) into the folder `aside` (created when needed),
 /// under a name that says when and what it was.
 pub(super) fn move_aside(dir: &Dir, name: &OsStr, shown: &Path, aside: &Path, danger: &'static str) -> Swept {
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    let label: Vec<String> = shown
-        .components()
-        .rev()
-        .take(3)
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    let target = format!("{stamp}-{}", label.join("-"));
+    let target = aside_name(shown);
     let moved = std::fs::create_dir_all(aside)
         .and_then(|()| Dir::open_ambient_dir(aside, ambient_authority()))
         .and_then(|aside_dir| move_file(dir, name, &aside_dir, &target));
@@ -112,16 +99,25 @@ pub fn restore(project: &Path, relative: &Path, storage: &Path, name: &str) -> R
         if file != "config" {
             return Err(format!("something is at {} now: move it away first", shown.display()));
         }
-        let aside = storage.join(ASIDE_DIR);
-        let moved =
-            move_aside(&folder, file, &shown, &aside, "have been the config Warden wrote in its place");
-        if moved.to.is_none() {
-            return Err(format!("cannot move the config at {} aside", shown.display()));
-        }
+        // Into the aside folder already held, not one opened again by its path.
+        move_file(&folder, file, &aside_dir, &aside_name(&shown))
+            .map_err(|e| format!("cannot move the config at {} aside: {e}", shown.display()))?;
     }
     let to = file.to_str().ok_or_else(|| format!("{} is not a name Warden can use", shown.display()))?;
     move_file(&aside_dir, OsStr::new(name), &folder, to)
         .map_err(|e| format!("cannot put {} back: {e}", shown.display()))
+}
+
+/// The name a file shown as `shown` gets aside: when, and the last three parts of where it was.
+fn aside_name(shown: &Path) -> String {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let mut label: Vec<String> =
+        shown.components().rev().take(3).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    label.reverse();
+    format!("{stamp}-{}", label.join("-"))
 }
 
 /// `renameat`, or across file systems a copy through the handles and an `unlinkat`. A link is
