@@ -74,11 +74,9 @@ fn prepare(args: &BoxRequest) -> Result<containment::Launch, String> {
     }
     policy.network = args.network;
     if args.network {
-        let managed = match &home {
-            Ok(home) => Managed::load(home.managed_file()),
-            Err(_) => Managed::load(std::path::Path::new(managed::MANAGED_SETTINGS)),
-        };
-        policy.network_rules = network_rules(args, &managed)?;
+        let file =
+            home.as_ref().map_or(std::path::Path::new(managed::MANAGED_SETTINGS), WardenHome::managed_file);
+        policy.network_rules = network_rules(args, &Managed::load(file))?;
     }
     for dir in &args.write {
         let dir = std::fs::canonicalize(dir).map_err(|e| format!("--write {}: {e}", dir.display()))?;
