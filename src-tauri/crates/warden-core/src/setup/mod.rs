@@ -17,6 +17,8 @@ use crate::provider::ProviderError;
 use crate::sandbox::SandboxError;
 use crate::secrets::{KeychainStore, SecretError, SecretStore};
 
+#[cfg(test)]
+mod box_tests;
 mod checkpoints;
 mod conversations;
 #[cfg(test)]
