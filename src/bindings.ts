@@ -589,7 +589,13 @@ export type McpAskPurpose =
 /**  Fill in a form (elicitation). */
 "form" | 
 /**  Let the user's model answer the server's request (sampling). */
-"sampling";
+"sampling" | 
+/**
+ *  Let the server's box reach a host no rule names (`McpElicit.network`): accepted with
+ *  `{"always": true}` for good (a rule of the project's), accepted with nothing for as long
+ *  as the server runs, declined for as long as it runs.
+ */
+"network";
 
 /**  An MCP server asks the user to fill in a form (MCP elicitation), for the window to show. */
 export type McpElicit = {
@@ -606,6 +612,8 @@ export type McpElicit = {
 	 *  shows the request and the schema is empty).
 	 */
 	purpose?: McpAskPurpose,
+	/**  For `purpose: "network"`: the host the server's box wants to reach, which no rule names. */
+	network?: NetworkRequest | null,
 };
 
 /**  The user's answer to a form. */
@@ -744,7 +752,8 @@ export type McpServerConfig = {
 	tools?: { [key in string]: McpToolChoice },
 	/**
 	 *  Whether a stdio server may use the network from inside the sandbox (on by default: most
-	 *  servers exist to reach a service).
+	 *  servers exist to reach a service): out through Warden's proxy only, to the hosts the
+	 *  project's rules allow, each other host asked about in the window in the server's name.
 	 */
 	network?: boolean,
 	/**

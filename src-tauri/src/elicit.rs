@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use specta::Type;
 use tauri_specta::Event as TauriEvent;
 use tokio::sync::oneshot;
+use warden_core::containment::net::Answer;
 use warden_core::mcp::{Elicitation, Elicitor};
-use warden_protocol::{McpAskPurpose, McpElicit, McpElicitAnswer};
+use warden_protocol::{McpAskPurpose, McpElicit, McpElicitAnswer, NetworkRequest};
 
 /// How long a form waits for the user.
 const WAIT: Duration = Duration::from_secs(600);
@@ -58,6 +59,7 @@ impl WindowElicitor {
         message: &str,
         schema: &serde_json::Value,
         purpose: McpAskPurpose,
+        network: Option<NetworkRequest>,
     ) -> Elicitation {
         let Some(emit) = self.emit.get() else { return Elicitation::Decline };
         let id = uuid::Uuid::new_v4().to_string();
@@ -73,6 +75,7 @@ impl WindowElicitor {
             message: message.chars().take(warden_core::mcp::sampling::SHOWN_MAX).collect(),
             schema: schema.clone(),
             purpose,
+            network,
         });
         let answer = tokio::time::timeout(WAIT, rx).await;
         if let Ok(mut pending) = self.pending.lock() {
@@ -88,14 +91,43 @@ impl WindowElicitor {
 #[async_trait::async_trait]
 impl Elicitor for WindowElicitor {
     async fn elicit(&self, server: &str, message: &str, schema: &serde_json::Value) -> Elicitation {
-        self.ask(server, message, schema, McpAskPurpose::Form).await
+        self.ask(server, message, schema, McpAskPurpose::Form, None).await
     }
 
     /// The request in words, with Allow / Decline: only Allow lets it through.
     async fn allow_sampling(&self, server: &str, request: &str) -> bool {
         let empty = serde_json::json!({ "type": "object", "properties": {} });
-        matches!(self.ask(server, request, &empty, McpAskPurpose::Sampling).await, Elicitation::Accept(_))
+        matches!(
+            self.ask(server, request, &empty, McpAskPurpose::Sampling, None).await,
+            Elicitation::Accept(_)
+        )
     }
+
+    /// "Allow" (while the server runs), "Always for this project" (accepted with `always`), or
+    /// "Deny"; dismissed or unanswered in ten minutes: not reached.
+    async fn allow_host(&self, server: &str, request: &NetworkRequest) -> Answer {
+        if self.emit.get().is_none() {
+            // Not a denial that would hold while the server runs: asked again next time.
+            return Answer::Unanswered("the window is not open yet".to_owned());
+        }
+        let empty = serde_json::json!({ "type": "object", "properties": {} });
+        let message = host_question(server, request);
+        match self.ask(server, &message, &empty, McpAskPurpose::Network, Some(request.clone())).await {
+            Elicitation::Accept(content) if content.get("always") == Some(&true.into()) => Answer::Always,
+            Elicitation::Accept(_) => Answer::Once,
+            Elicitation::Decline => Answer::Deny,
+            Elicitation::Cancel => Answer::Unanswered("the question was dismissed".to_owned()),
+        }
+    }
+}
+
+/// The question about `request` in words.
+fn host_question(server: &str, request: &NetworkRequest) -> String {
+    let reach = request.reach.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
+    format!(
+        "The MCP server {server} wants to reach {}:{}{reach}, which no rule allows.",
+        request.host, request.port
+    )
 }
 
 /// The one shared elicitor of the window.
@@ -134,6 +166,51 @@ mod tests {
         assert!(elicitor.answer(&request.request_id, McpElicitAnswer::Accept { content: content.clone() }));
         assert_eq!(asking.await.unwrap(), Elicitation::Accept(content));
         assert!(!elicitor.answer(&request.request_id, McpElicitAnswer::Cancel), "answered once only");
+    }
+
+    #[tokio::test]
+    async fn a_host_question_names_the_server_and_the_host_and_each_answer_reads_as_the_proxy_needs_it() {
+        let elicitor = shared();
+        let request = NetworkRequest {
+            host: "registry.test".to_owned(),
+            port: 8443,
+            reach: Some("this machine".to_owned()),
+        };
+        // Before the window is there: not reached, and not denied for good either.
+        assert!(matches!(elicitor.allow_host("fetcher", &request).await, Answer::Unanswered(_)));
+
+        let (tx, mut shown) = tokio::sync::mpsc::unbounded_channel();
+        elicitor.connect(move |question| {
+            let _ = tx.send(question);
+        });
+        let always = json!({"always": true}).as_object().cloned().unwrap();
+        let answers = [
+            (McpElicitAnswer::Accept { content: always }, Answer::Always),
+            (McpElicitAnswer::Accept { content: serde_json::Map::new() }, Answer::Once),
+            (McpElicitAnswer::Decline, Answer::Deny),
+        ];
+        for (given, expected) in answers {
+            let asking = {
+                let (elicitor, request) = (elicitor.clone(), request.clone());
+                tokio::spawn(async move { elicitor.allow_host("fetcher", &request).await })
+            };
+            let question = shown.recv().await.unwrap();
+            assert_eq!(question.purpose, McpAskPurpose::Network);
+            assert_eq!((question.server.as_str(), question.network.as_ref()), ("fetcher", Some(&request)));
+            assert_eq!(
+                question.message,
+                "The MCP server fetcher wants to reach registry.test:8443 (this machine), which no rule allows."
+            );
+            assert!(elicitor.answer(&question.request_id, given));
+            assert_eq!(asking.await.unwrap(), expected);
+        }
+        let asking = {
+            let (elicitor, request) = (elicitor.clone(), request.clone());
+            tokio::spawn(async move { elicitor.allow_host("fetcher", &request).await })
+        };
+        let question = shown.recv().await.unwrap();
+        assert!(elicitor.answer(&question.request_id, McpElicitAnswer::Cancel));
+        assert!(matches!(asking.await.unwrap(), Answer::Unanswered(_)), "dismissed is not denied for good");
     }
 
     #[test]

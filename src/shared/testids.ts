@@ -293,6 +293,10 @@ export const TID = {
   mcpFormSubmit: "mcp-form-submit",
   mcpFormDecline: "mcp-form-decline",
   mcpFormCancel: "mcp-form-cancel",
+  mcpHostQuestion: "mcp-host-question",
+  mcpHostOnce: "mcp-host-once",
+  mcpHostAlways: "mcp-host-always",
+  mcpHostDeny: "mcp-host-deny",
   toolServer: "tool-server", // the MCP server of a tool block's tool
   mcpEmpty: "mcp-empty",
   mcpServer: "mcp-server", // + data-server

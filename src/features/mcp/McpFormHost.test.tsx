@@ -115,6 +115,45 @@ describe("MCP forms", () => {
     await waitFor(() => expect(answers).toEqual([{ requestId: "s1", answer: { action: "accept", content: {} } }]));
   });
 
+  it("asks about a host a server's box wants, in the server's name, with Allow, Always for this project and Deny", async () => {
+    const user = userEvent.setup();
+    render(<McpFormHost />);
+    const hostQuestion = (requestId: string) =>
+      emit("mcp:elicit", {
+        requestId,
+        server: "fetcher",
+        message: "The MCP server fetcher wants to reach registry.test:8443 (this machine), which no rule allows.",
+        schema: { type: "object", properties: {} },
+        purpose: "network",
+        network: { host: "registry.test", port: 8443, reach: "this machine" },
+      });
+    await hostQuestion("h1");
+    await hostQuestion("h2");
+    await hostQuestion("h3");
+    await hostQuestion("h4");
+    const question = await screen.findByTestId(TID.mcpHostQuestion);
+    expect(question).toHaveAccessibleName("The MCP server fetcher wants to reach registry.test:8443");
+    expect(question).toHaveTextContent("It leads to this machine.");
+    expect(screen.queryByTestId(TID.mcpForm)).toBeNull();
+    await user.click(screen.getByTestId(TID.mcpHostAlways));
+    await waitFor(() => expect(answers).toHaveLength(1));
+    await user.click(await screen.findByTestId(TID.mcpHostOnce));
+    await waitFor(() => expect(answers).toHaveLength(2));
+    await user.click(await screen.findByTestId(TID.mcpHostDeny));
+    await waitFor(() => expect(answers).toHaveLength(3));
+    await screen.findByTestId(TID.mcpHostQuestion);
+    await user.keyboard("{Escape}");
+    await waitFor(() =>
+      expect(answers).toEqual([
+        { requestId: "h1", answer: { action: "accept", content: { always: true } } },
+        { requestId: "h2", answer: { action: "accept", content: {} } },
+        { requestId: "h3", answer: { action: "decline" } },
+        { requestId: "h4", answer: { action: "cancel" } },
+      ]),
+    );
+    await waitFor(() => expect(screen.queryByTestId(TID.mcpHostQuestion)).toBeNull());
+  });
+
   it("declines, or cancels with Esc, one form after the other", async () => {
     const user = userEvent.setup();
     render(<McpFormHost />);

@@ -3,21 +3,24 @@ import { api, subscribeMcpForms, type JsonValue, type McpElicit } from "../../sh
 import { messageOf } from "../../shared/format";
 import { TID } from "../../shared/testids";
 import { useListener } from "../../shared/useListener";
+import { McpHostQuestion } from "./McpHostQuestion";
 import { contentOf, defaultsOf, fieldsOf, problemsOf, type Field } from "./formModel";
 import "./mcpForm.css";
 
 /**
  * Forms MCP servers ask the user to fill in, one at a time, over the window: what the server says
  * it needs, its fields, and Send / Decline / Cancel. A server's request for the user's model
- * (sampling) comes the same way: the request in full, and Allow / Decline. Nothing is sent until
- * the user answers.
+ * (sampling) comes the same way: the request in full, and Allow / Decline; so does a question about
+ * a host its box wants to reach ({@link McpHostQuestion}). Nothing is sent until the user answers.
  */
 export function McpFormHost() {
   const [queue, setQueue] = useState<McpElicit[]>([]);
   useListener(() => subscribeMcpForms((form) => setQueue((q) => [...q, form])), "MCP forms");
   const form = queue[0];
   if (!form) return null;
-  return <McpForm key={form.requestId} form={form} onDone={() => setQueue((q) => q.slice(1))} />;
+  const onDone = () => setQueue((q) => q.slice(1));
+  if (form.purpose === "network") return <McpHostQuestion key={form.requestId} question={form} onDone={onDone} />;
+  return <McpForm key={form.requestId} form={form} onDone={onDone} />;
 }
 
 function McpForm({ form, onDone }: { form: McpElicit; onDone: () => void }) {

@@ -41,7 +41,8 @@ pub struct McpServerConfig {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub tools: BTreeMap<String, McpToolChoice>,
     /// Whether a stdio server may use the network from inside the sandbox (on by default: most
-    /// servers exist to reach a service).
+    /// servers exist to reach a service): out through Warden's proxy only, to the hosts the
+    /// project's rules allow, each other host asked about in the window in the server's name.
     #[serde(skip_serializing_if = "is_true")]
     pub network: bool,
     /// Files, folders or sockets a stdio server's box may also read (absolute paths): the box
@@ -301,6 +302,9 @@ pub struct McpElicit {
     /// shows the request and the schema is empty).
     #[serde(default)]
     pub purpose: McpAskPurpose,
+    /// For `purpose: "network"`: the host the server's box wants to reach, which no rule names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<crate::NetworkRequest>,
 }
 
 /// What an MCP server asks the user for.
@@ -312,6 +316,10 @@ pub enum McpAskPurpose {
     Form,
     /// Let the user's model answer the server's request (sampling).
     Sampling,
+    /// Let the server's box reach a host no rule names (`McpElicit.network`): accepted with
+    /// `{"always": true}` for good (a rule of the project's), accepted with nothing for as long
+    /// as the server runs, declined for as long as it runs.
+    Network,
 }
 
 /// The user's answer to a form.

@@ -45,7 +45,8 @@ export function McpSection({
       <h3>MCP servers</h3>
       <p className="muted">
         Tools from Model Context Protocol servers. A server's tools are treated as dangerous unless you allow them;
-        programs run in the sandbox (with the network) and start when a conversation needs them.
+        programs run in the sandbox (with the network through Warden's proxy, each new host asked about) and start when a
+        conversation needs them.
       </p>
       {statusError && <p className="field-error">{statusError}</p>}
       <ProjectMcpOffer projectDir={settings.projectDir ?? null} statuses={statuses} onChosen={() => setAsked((n) => n + 1)} />

@@ -76,7 +76,8 @@ export function McpServerRow({
             checked={config.network ?? true}
             onChange={(e) => onChange({ ...config, network: e.target.checked })}
           />
-          May use the network (from inside the sandbox)
+          May use the network (from inside the sandbox, through Warden&apos;s proxy: a host your rules do not list is
+          asked about, naming this server)
         </label>
       )}
       {!config.url && <McpServerBox config={config} onChange={onChange} />}

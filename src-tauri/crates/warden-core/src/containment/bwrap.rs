@@ -276,11 +276,7 @@ pub(super) fn launch(
     } else {
         None
     };
-    let proxy = if own_network {
-        Some(net::proxy_for(&policy.network_rules).map_err(ContainError::Setup)?)
-    } else {
-        None
-    };
+    let proxy = if own_network { Some(policy.egress_proxy().map_err(ContainError::Setup)?) } else { None };
     let confined =
         launcher.filter(|_| !layers.is_empty()).map(|launcher| Confined { launcher, layers: &layers });
     let egress =
@@ -444,6 +440,7 @@ mod tests {
             readable: vec![],
             home_known: true,
             shared_net: None,
+            own_proxy: None,
         }
     }
 

@@ -94,6 +94,10 @@ pub struct BoxPolicy {
     /// server one command starts is reachable from the next, and forwarded to the host. `None`
     /// for a box alone (`warden sandbox`, an MCP server), which gets a network of its own.
     pub shared_net: Option<net::SharedNet>,
+    /// The proxy a box alone goes out through, instead of the one this process keeps for its
+    /// rules ([`net::proxy_for`]): a local MCP server's, which asks the user about each new host
+    /// in the server's name. Its rules are the proxy's own; `network_rules` is not read then.
+    pub own_proxy: Option<net::OwnProxy>,
 }
 
 impl BoxPolicy {
@@ -133,6 +137,7 @@ impl BoxPolicy {
             network_rules: net::Rules::default(),
             home_known: home.is_some(),
             shared_net: None,
+            own_proxy: None,
         }
     }
 
@@ -178,6 +183,15 @@ impl BoxPolicy {
     pub fn with_cache_layer(mut self, dir: PathBuf) -> Self {
         self.cache_layer = Some(dir);
         self
+    }
+
+    /// The proxy a box alone with the network goes out through: its own when it has one, else the
+    /// one this process keeps for its rules.
+    pub fn egress_proxy(&self) -> Result<std::sync::Arc<net::Proxy>, String> {
+        match &self.own_proxy {
+            Some(own) => Ok(own.proxy()),
+            None => net::proxy_for(&self.network_rules),
+        }
     }
 
     /// The ports of the session's network forwarded to this machine now (none without the

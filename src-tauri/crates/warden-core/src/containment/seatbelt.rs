@@ -207,6 +207,7 @@ pub(super) fn probe() -> Mechanism {
         readable: vec![],
         home_known: true,
         shared_net: None,
+        own_proxy: None,
     };
     let out = Command::new(&program)
         .args(profile(&policy, &std::env::temp_dir()).arguments())

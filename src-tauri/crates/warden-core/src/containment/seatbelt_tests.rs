@@ -22,6 +22,7 @@ fn policy() -> BoxPolicy {
         readable: vec![],
         home_known: true,
         shared_net: None,
+        own_proxy: None,
     }
 }
 

@@ -22,7 +22,9 @@ use super::handler::{Elicitor, Shared, WardenClient};
 use super::oauth::{self, KeychainCredentials};
 use super::sampling::ServersModel;
 use super::server::{Origin, ServerSpec, Transport};
+use super::server_net::server_proxy;
 use super::spawn::{spawn, ServerProcess, StderrTail};
+use crate::containment::net::OwnProxy;
 use crate::containment::BoxPolicy;
 use crate::secrets::SecretStore;
 use crate::tool::OutputSink;
@@ -66,6 +68,9 @@ pub struct Connection {
     service: RunningService<RoleClient, WardenClient>,
     shared: Arc<Shared>,
     process: Option<ServerProcess>,
+    /// The proxy a stdio server's box with the network goes out through, for as long as the
+    /// server runs.
+    _egress: Option<OwnProxy>,
     /// Its resources and prompts, in words, listed once after the handshake.
     catalog: tokio::sync::OnceCell<(Vec<String>, Vec<String>)>,
 }
@@ -91,6 +96,9 @@ pub struct ClientSetup {
     pub elicitor: Option<Arc<dyn Elicitor>>,
     /// The model the sampling requests of servers that may ask go to.
     pub model: Arc<ServersModel>,
+    /// Saves the project's allow rule for a host a stdio server's box was let reach "always"
+    /// (`None`: allowed while the server runs, not saved).
+    pub save_host_rule: Option<Arc<super::SaveHostRule>>,
 }
 
 /// [`connect`], with the keychain and the forms of `setup`.
@@ -114,15 +122,27 @@ pub async fn connect_with(
         Origin::User => setup.secrets.as_ref(),
         Origin::Project => None,
     };
+    let mut egress = None;
     let (service, process) = match &spec.transport {
         Transport::Stdio { command, args, env, cwd, network, readable, outside_sandbox } => {
-            // A server is a box alone (its own network, not a session's), and nobody is asked about
-            // its hosts yet: with the network, the public internet and the hosts the rules name.
-            let policy = policy.map(|p| BoxPolicy {
-                shared_net: None,
-                network_rules: crate::containment::net::Rules { ask: false, ..p.network_rules.clone() },
-                ..p.clone()
-            });
+            // A server is a box alone (its own network, not a session's), going out through a
+            // proxy of its own that asks about each host the rules leave open in its name.
+            let policy = match policy {
+                Some(p) if wants_network(spec.origin, p, *network, *outside_sandbox) => {
+                    let proxy = server_proxy(
+                        &spec.name,
+                        root,
+                        &p.network_rules,
+                        setup.elicitor.clone(),
+                        setup.save_host_rule.clone(),
+                    )
+                    .map_err(|error| McpError::Spawn { command: command.clone(), error })?;
+                    egress = Some(proxy.clone());
+                    Some(BoxPolicy { shared_net: None, own_proxy: Some(proxy), ..p.clone() })
+                }
+                Some(p) => Some(BoxPolicy { shared_net: None, own_proxy: None, ..p.clone() }),
+                None => None,
+            };
             let policy = policy.as_ref();
             let (cwd, policy) = match spec.origin {
                 // The user's own entry may also give its box more to read (its configuration, a
@@ -172,9 +192,25 @@ pub async fn connect_with(
             (service, None)
         }
     };
-    let connection = Connection { spec: spec.clone(), service, shared, process, catalog: Default::default() };
+    let connection = Connection {
+        spec: spec.clone(),
+        service,
+        shared,
+        process,
+        _egress: egress,
+        catalog: Default::default(),
+    };
     connection.refresh_tools().await?;
     Ok(connection)
+}
+
+/// Whether a stdio server's box has the network: a user's server as its entry says (unless it runs
+/// outside the box), a project's only when the project's commands have it too.
+fn wants_network(origin: Origin, policy: &BoxPolicy, network: bool, outside_sandbox: bool) -> bool {
+    match origin {
+        Origin::User => network && !outside_sandbox,
+        Origin::Project => policy.network && network,
+    }
 }
 
 /// Where a project's stdio server starts: the project folder, or the folder of it its entry names

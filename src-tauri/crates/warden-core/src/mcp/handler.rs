@@ -18,6 +18,7 @@ use warden_protocol::OutputStream;
 
 use super::sampling::{self, ServersModel};
 use super::tool_list::ToolList;
+use crate::containment::net::Answer;
 use crate::tool::OutputSink;
 
 /// What the connection shares with its handler.
@@ -93,6 +94,13 @@ pub trait Elicitor: Send + Sync {
     /// to ask: no.
     async fn allow_sampling(&self, _server: &str, _request: &str) -> bool {
         false
+    }
+
+    /// Whether `server`'s box may reach `request`'s host, which no rule names: while the server
+    /// runs ([`Answer::Once`]), for good ([`Answer::Always`]: the caller saves the rule), or not.
+    /// Nobody to ask: not reached.
+    async fn allow_host(&self, _server: &str, _request: &warden_protocol::NetworkRequest) -> Answer {
+        Answer::Unanswered("there is no window to ask in".to_owned())
     }
 }
 

@@ -352,3 +352,82 @@ async fn a_hook_a_boxed_command_wrote_is_moved_aside_and_put_back_when_the_user_
     engine.restore_git_aside(&d.project, &hook.display().to_string(), aside).unwrap();
     assert!(std::fs::read_to_string(&hook).unwrap().contains("HOOKED"));
 }
+
+/// Answers every question about a host a local MCP server's box wants with "always", counting them.
+#[cfg(target_os = "linux")]
+#[derive(Default)]
+struct AlwaysForHosts(std::sync::atomic::AtomicUsize);
+
+#[cfg(target_os = "linux")]
+#[async_trait::async_trait]
+impl crate::mcp::Elicitor for AlwaysForHosts {
+    async fn elicit(&self, _: &str, _: &str, _: &serde_json::Value) -> crate::mcp::Elicitation {
+        crate::mcp::Elicitation::Decline
+    }
+
+    async fn allow_host(
+        &self,
+        _: &str,
+        _: &warden_protocol::NetworkRequest,
+    ) -> crate::containment::net::Answer {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        crate::containment::net::Answer::Always
+    }
+}
+
+/// "Always" about a host a local MCP server's box wants is a rule of the project's in the engine's
+/// settings: the server started again reaches the host without a question.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn always_for_a_servers_host_is_the_projects_rule_and_its_next_start_is_not_asked() {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let reached = Arc::new(AtomicUsize::new(0));
+    let counting = Arc::clone(&reached);
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let _ = stream.read(&mut [0u8; 1024]);
+            let _ = stream.write_all(b"HTTP/1.0 204 No Content\r\n\r\n");
+            counting.fetch_add(1, Ordering::SeqCst);
+        }
+    });
+    let (d, engine, key) = networked_bash_project();
+    let everything = std::fs::canonicalize(warden_testkit::mcp::server_bin("mcp-server-everything")).unwrap();
+    let launcher = d.project.join("fetch-then-serve.sh");
+    let script = format!(
+        "#!/bin/sh\ncurl -s -m 20 --noproxy '' http://127.0.0.1:{port}/ >/dev/null\nexec {} stdio\n",
+        everything.display()
+    );
+    std::fs::write(&launcher, script).unwrap();
+    std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut settings = engine.settings();
+    let server = warden_protocol::McpServerConfig {
+        command: Some(launcher.to_string_lossy().into_owned()),
+        ..Default::default()
+    };
+    settings.mcp_servers.insert("fetcher".to_owned(), server);
+    engine.save_settings(settings).unwrap();
+    let answers = Arc::new(AlwaysForHosts::default());
+    engine.set_mcp_elicitor(answers.clone());
+
+    for start in 0..2 {
+        let statuses = engine.mcp_statuses(&d.project, &Default::default()).await.unwrap();
+        assert!(
+            matches!(statuses[0].state, warden_protocol::McpServerState::Connected),
+            "start {start}: {:?}",
+            statuses[0].state
+        );
+        assert_eq!(
+            reached.load(Ordering::SeqCst),
+            start + 1,
+            "start {start}: the server did not reach the host"
+        );
+        assert_eq!(answers.0.load(Ordering::SeqCst), 1, "start {start}: asked once in all");
+        engine.stop_project_mcp(&d.project).await;
+    }
+    let rules = &engine.settings().tool_permissions[&key].permission_rules;
+    let patterns: Vec<&str> = rules.iter().filter_map(|r| r.pattern.as_deref()).collect();
+    assert_eq!(patterns, [format!("127.0.0.1:{port}")]);
+}

@@ -6,7 +6,7 @@
 //! (`instructions`), the tool path without a model (`tools`) and the saved conversations
 //! (`conversations`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use warden_protocol::ErrorCode;
@@ -179,18 +179,29 @@ impl Engine {
             ),
         }
         let mcp_secrets = secrets.clone();
-        let settings =
-            settings_store::SettingsCell::new(home.clone(), seal_key, loaded.settings, loaded.integrity);
+        let settings = Arc::new(settings_store::SettingsCell::new(
+            home.clone(),
+            seal_key,
+            loaded.settings,
+            loaded.integrity,
+        ));
+        // "Always" about a host a local MCP server's box wants: a rule of the project's, as for
+        // its commands.
+        let rules = Arc::clone(&settings);
+        let save_host_rule: Arc<crate::mcp::SaveHostRule> = Arc::new(move |project: &Path, pattern: &str| {
+            rules.allow_host(&project.to_string_lossy(), pattern)
+        });
         Ok(Self {
             home,
             secrets,
-            settings: Arc::new(settings),
+            settings,
             load_notice: loaded.notice,
             checkpoint_stores: checkpoints::OpenStores::default(),
             no_project_root: std::sync::Mutex::new(None),
             store: conversations::OpenStore::default(),
             mcp: crate::mcp::McpHub::new(crate::mcp::ClientSetup {
                 secrets: Some(mcp_secrets),
+                save_host_rule: Some(save_host_rule),
                 ..crate::mcp::ClientSetup::default()
             }),
         })

@@ -8,6 +8,7 @@ mod issuer;
 mod lifecycle;
 mod oauth;
 mod project;
+mod server_network;
 mod transports;
 
 use std::collections::BTreeMap;

@@ -108,7 +108,7 @@ pub(super) fn launch(
     // loopback: the only port a command may connect to, named by the proxy variables.
     let proxy_port = match (policy.network, abi >= TCP_ABI) {
         (true, true) => {
-            let proxy = super::net::proxy_for(&policy.network_rules).map_err(ContainError::Setup)?;
+            let proxy = policy.egress_proxy().map_err(ContainError::Setup)?;
             Some(proxy.tcp_port().map_err(ContainError::Setup)?)
         }
         _ => None,

@@ -179,6 +179,7 @@ mod tests {
             readable: vec![],
             home_known: true,
             shared_net: None,
+            own_proxy: None,
         }
     }
 

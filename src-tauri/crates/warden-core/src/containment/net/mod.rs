@@ -88,6 +88,39 @@ pub fn proxy_env_at(port: u16) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// A proxy of one box's own (a local MCP server's), held by whoever started it for as long as the
+/// box runs; it compares equal only to itself.
+#[derive(Clone)]
+pub struct OwnProxy(Arc<Proxy>);
+
+impl OwnProxy {
+    /// A proxy applying `rules` that asks `asker` about the hosts they leave open (`rules.ask`).
+    pub fn start(rules: Rules, asker: Arc<dyn Asker>) -> Result<Self, String> {
+        let proxy = Proxy::start(rules, report_hook())
+            .map_err(|e| format!("cannot start Warden's network proxy: {e}"))?;
+        proxy.set_asker(asker);
+        Ok(Self(Arc::new(proxy)))
+    }
+
+    pub fn proxy(&self) -> Arc<Proxy> {
+        Arc::clone(&self.0)
+    }
+}
+
+impl std::fmt::Debug for OwnProxy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OwnProxy")
+    }
+}
+
+impl PartialEq for OwnProxy {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for OwnProxy {}
+
 /// The proxy for boxes with `rules`: one per distinct set of rules, started on first use and kept
 /// for as long as the process runs (a process serves a few projects, each with its own rules).
 pub fn proxy_for(rules: &Rules) -> Result<Arc<Proxy>, String> {
