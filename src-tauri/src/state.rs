@@ -130,7 +130,8 @@ impl AppState {
         if let Some((_, error)) = warden_core::mcp::specs(&settings.mcp_servers).1.into_iter().next() {
             return Err(CommandError::new(CommandErrorCode::InvalidInput, error.to_string()));
         }
-        self.engine.save_settings(settings)?;
+        // Merged over the window's copy: an answer Warden saved meanwhile is not dropped.
+        self.engine.save_settings_from_window(settings)?;
         self.settings_changed();
         Ok(())
     }

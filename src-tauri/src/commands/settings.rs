@@ -23,7 +23,7 @@ pub struct SettingsIntegrity {
 #[tauri::command]
 #[specta::specta]
 pub async fn settings_get(state: State<'_, AppState>) -> CommandResult<Settings> {
-    Ok(state.engine.settings())
+    Ok(state.engine.settings_for_window())
 }
 
 /// Saves the settings; conversations started afterwards use them.

@@ -7,6 +7,8 @@
 // specs after this one.
 
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -197,6 +199,49 @@ export default async function (t) {
     await closeSettings(s);
   } finally {
     oauth.kill();
+  }
+
+  t.step("a local server's box wants a host no rule names: asked over the window in the server's name, before any call");
+  const hits = [];
+  const registry = createHttpServer((req, res) => {
+    hits.push(req.url);
+    res.end("ok");
+  });
+  await new Promise((resolve) => registry.listen(0, "127.0.0.1", resolve));
+  const hostPort = `127.0.0.1:${registry.address().port}`;
+  const folder = mkdtempSync("/tmp/warden-e2e-fetcher-");
+  const launcher = path.join(folder, "fetch-then-serve.sh");
+  // It fetches at its start, before it answers the handshake: no call of the model's is running.
+  writeFileSync(launcher, `#!/bin/sh\ncurl -s -m 60 --noproxy '' http://${hostPort}/at-start >/dev/null\nexec ${SERVER} stdio\n`, { mode: 0o755 });
+  try {
+    await openSettings(s);
+    await centre(s, '[data-testid="mcp-add-name"]');
+    await (await s.byTestId("mcp-add-name")).type("fetcher");
+    await (await s.byTestId("mcp-add-target")).type(launcher);
+    await (await s.byTestId("mcp-add")).click();
+    const question = await s.waitForTestId("mcp-host-question", { timeoutMs: 30_000 });
+    const words = await question.text();
+    t.assert(words.includes("fetcher") && words.includes(hostPort), `the question names the server and the host: ${words}`);
+    t.assert(hits.length === 0, `nothing reached the host before the answer: ${hits}`);
+    await t.shot("host-question");
+    await (await s.byTestId("mcp-host-always")).click();
+    const fetcher = '[data-server="fetcher"] [data-testid="mcp-status"]';
+    await s.waitFor("the server connected", async () => /^Connected · \d+ tools$/.test(await text(s, fetcher)), { timeoutMs: 40_000 });
+    t.assert(hits.join() === "/at-start", `the host was reached once, after Always: ${hits}`);
+    // Removing the server saves Settings' copy, read before the rule was saved: the rule stays.
+    await centre(s, '[data-server="fetcher"] [data-testid="mcp-remove"]');
+    await (await s.find('[data-server="fetcher"] [data-testid="mcp-remove"]')).click();
+    await s.waitFor("saved", async () => (await text(s, '[data-testid="settings-saved"]')).includes("Saved"));
+    await closeSettings(s);
+    await openSettings(s);
+    await centre(s, '[data-testid="sandbox-hosts"]');
+    const hosts = await s.execute(`return document.querySelector('[data-testid="sandbox-hosts"]')?.value ?? ""`);
+    t.assert(hosts.split("\n").includes(hostPort), `"Always for this project" is the project's rule, kept through Settings' save: ${JSON.stringify(hosts)}`);
+    await t.shot("host-rule");
+    await closeSettings(s);
+  } finally {
+    registry.close();
+    rmSync(folder, { recursive: true, force: true });
   }
 
   t.step("remove the server again");

@@ -38,6 +38,7 @@ mod settings_store;
 #[cfg(test)]
 mod tests;
 mod tools;
+mod window_copy;
 
 pub use conversations::{ConversationError, SavedConversation, Unreadable, MAX_PAGE};
 pub use mcp::McpSetupError;

@@ -2,7 +2,7 @@
 //! Warden did not write. The settings live in a [`SettingsCell`] the engine shares with what
 //! writes them on its own (what is learned about local models, [`super::learned`]).
 
-use std::sync::RwLock;
+use std::sync::{Mutex, MutexGuard, RwLock};
 
 use warden_protocol::{PermissionRule, RuleEffect, Settings, NETWORK_RULE_TOOL};
 
@@ -16,6 +16,11 @@ pub(crate) struct SettingsCell {
     /// The key of the settings file's seal, or why there is none.
     seal_key: Result<SealKey, String>,
     state: RwLock<(Settings, Integrity)>,
+    /// Held by every change that reads the settings and saves them changed, so that two at once
+    /// (an answer saved while the window saves) do not drop one another.
+    writing: Mutex<()>,
+    /// The settings the window holds: what it last read or saved ([`super::window_copy`]).
+    window_copy: Mutex<Option<Settings>>,
 }
 
 impl SettingsCell {
@@ -25,7 +30,49 @@ impl SettingsCell {
         settings: Settings,
         integrity: Integrity,
     ) -> Self {
-        Self { home, seal_key, state: RwLock::new((settings, integrity)) }
+        Self {
+            home,
+            seal_key,
+            state: RwLock::new((settings, integrity)),
+            writing: Mutex::default(),
+            window_copy: Mutex::default(),
+        }
+    }
+
+    fn writing(&self) -> MutexGuard<'_, ()> {
+        self.writing.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn window_copy(&self) -> MutexGuard<'_, Option<Settings>> {
+        self.window_copy.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The settings as the window reads them, which are the window's copy from now on.
+    pub(crate) fn read_for_window(&self) -> Settings {
+        let _writing = self.writing();
+        let settings = self.settings();
+        *self.window_copy() = Some(settings.clone());
+        settings
+    }
+
+    /// Save the settings the window sends, keeping what Warden added since the window's copy
+    /// ([`super::window_copy::keep_own_additions`]); what the window sent is its copy from now on.
+    pub(crate) fn save_from_window(&self, settings: Settings) -> Result<(), ConfigError> {
+        let _writing = self.writing();
+        let mut copy = self.window_copy();
+        let merged = match copy.as_ref() {
+            Some(copy) => super::window_copy::keep_own_additions(copy, &self.settings(), settings.clone()),
+            None => settings.clone(),
+        };
+        self.save(merged)?;
+        *copy = Some(settings);
+        Ok(())
+    }
+
+    /// Save `settings` whole (`warden exec`, tests: no window copy to merge with).
+    pub(crate) fn save_whole(&self, settings: Settings) -> Result<(), ConfigError> {
+        let _writing = self.writing();
+        self.save(settings)
     }
 
     pub(crate) fn settings(&self) -> Settings {
@@ -62,6 +109,7 @@ impl SettingsCell {
     /// one Warden wrote. Saving would seal a file someone else wrote, and so trust it; then the
     /// change is kept for this run only.
     pub(crate) fn update_on_its_own(&self, change: impl FnOnce(&mut Settings)) {
+        let _writing = self.writing();
         let mut settings = self.settings();
         change(&mut settings);
         if self.integrity() == Integrity::Trusted {
@@ -83,6 +131,7 @@ impl SettingsCell {
             tool: NETWORK_RULE_TOOL.to_owned(),
             pattern: Some(pattern.to_owned()),
         };
+        let _writing = self.writing();
         let mut settings = self.settings();
         let rules = &mut settings.tool_permissions.entry(project.to_owned()).or_default().permission_rules;
         if !rules.contains(&rule) {
@@ -94,6 +143,7 @@ impl SettingsCell {
     /// The user let the project's commands read `path` (offered on a command's block): added to
     /// the project's extra readable paths and saved as [`SettingsCell::allow_host`] saves a rule.
     pub(crate) fn allow_read(&self, project: &str, path: &str) -> Result<(), String> {
+        let _writing = self.writing();
         let mut settings = self.settings();
         let readable = &mut settings.tool_permissions.entry(project.to_owned()).or_default().extra_readable;
         if !readable.iter().any(|p| p == path) {
@@ -115,6 +165,7 @@ impl SettingsCell {
     }
 
     fn accept_file(&self) -> Result<(), ConfigError> {
+        let _writing = self.writing();
         let key = self.seal_key.as_ref().map_err(|why| ConfigError::NoSealKey(why.clone()))?;
         let loaded = self.home.accept_file(key)?;
         self.replace(loaded.settings, loaded.integrity);
@@ -138,9 +189,22 @@ impl Engine {
         self.load_notice.as_deref()
     }
 
-    /// Saves (and seals) the settings; they are trusted from now on.
+    /// Saves (and seals) the settings whole; they are trusted from now on.
     pub fn save_settings(&self, settings: Settings) -> Result<(), ConfigError> {
-        self.settings.save(settings)
+        self.settings.save_whole(settings)
+    }
+
+    /// The settings in use, as the window reads them: its copy from now on, which
+    /// [`Engine::save_settings_from_window`] merges over.
+    pub fn settings_for_window(&self) -> Settings {
+        self.settings.read_for_window()
+    }
+
+    /// Saves (and seals) the settings the window sends, from the copy it last read or saved: what
+    /// Warden saved on its own meanwhile (a rule "Always for this project" added, a path to read,
+    /// what it learned of a local model) is kept, and what the window changed is applied.
+    pub fn save_settings_from_window(&self, settings: Settings) -> Result<(), ConfigError> {
+        self.settings.save_from_window(settings)
     }
 
     /// The user accepts the settings file as it is now (after the window showed it was not written
