@@ -70,7 +70,7 @@ pub struct Connection {
     process: Option<ServerProcess>,
     /// The proxy a stdio server's box with the network goes out through, for as long as the
     /// server runs.
-    _egress: Option<OwnProxy>,
+    egress: Option<OwnProxy>,
     /// Its resources and prompts, in words, listed once after the handshake.
     catalog: tokio::sync::OnceCell<(Vec<String>, Vec<String>)>,
 }
@@ -192,14 +192,8 @@ pub async fn connect_with(
             (service, None)
         }
     };
-    let connection = Connection {
-        spec: spec.clone(),
-        service,
-        shared,
-        process,
-        _egress: egress,
-        catalog: Default::default(),
-    };
+    let connection =
+        Connection { spec: spec.clone(), service, shared, process, egress, catalog: Default::default() };
     connection.refresh_tools().await?;
     Ok(connection)
 }
@@ -445,6 +439,14 @@ impl Connection {
     /// The last lines a stdio server wrote to stderr.
     pub fn stderr_tail(&self) -> Vec<String> {
         self.process.as_ref().map(|p| p.stderr.lines()).unwrap_or_default()
+    }
+
+    /// Apply the project's network `rules` to the server's box from its next connection on (a
+    /// stdio server with the network; the others have no proxy).
+    pub fn set_network_rules(&self, rules: &crate::containment::net::Rules) {
+        if let Some(egress) = &self.egress {
+            egress.proxy().set_rules(crate::containment::net::Rules { ask: true, ..rules.clone() });
+        }
     }
 
     /// Whether a stdio server runs inside the sandbox (`None` for HTTP servers).

@@ -35,7 +35,8 @@ pub struct ServerSlot {
     me: std::sync::Weak<ServerSlot>,
     spec: ServerSpec,
     root: PathBuf,
-    policy: Option<BoxPolicy>,
+    /// The box; its network rules follow the project's ([`ServerSlot::follow_rules`]).
+    policy: std::sync::Mutex<Option<BoxPolicy>>,
     setup: ClientSetup,
     start_timeout: Duration,
     state: tokio::sync::Mutex<SlotState>,
@@ -88,11 +89,31 @@ impl ServerSlot {
             me: me.clone(),
             spec,
             root: root.to_path_buf(),
-            policy,
+            policy: std::sync::Mutex::new(policy),
             setup,
             start_timeout,
             state: Default::default(),
         })
+    }
+
+    fn policy(&self) -> Option<BoxPolicy> {
+        self.policy.lock().map(|p| p.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().clone())
+    }
+
+    /// The project's network rules are now `rules` (the user changed them, or answered "always"
+    /// about a host): the running server's proxy applies them from its next connection, and so
+    /// does its next start.
+    async fn follow_rules(&self, rules: &crate::containment::net::Rules) {
+        {
+            let mut policy = self.policy.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            match policy.as_mut() {
+                Some(policy) if policy.network_rules != *rules => policy.network_rules = rules.clone(),
+                _ => return,
+            }
+        }
+        if let Some(connection) = self.state.lock().await.connection.as_ref() {
+            connection.set_network_rules(rules);
+        }
     }
 
     /// The process id of the running stdio server (`None` when none runs).
@@ -212,7 +233,7 @@ impl ServerSlot {
         }
         let started = tokio::time::timeout(
             self.start_timeout,
-            connect_with(&self.spec, &self.root, self.policy.as_ref(), &self.setup),
+            connect_with(&self.spec, &self.root, self.policy().as_ref(), &self.setup),
         )
         .await;
         let error = match started {
@@ -414,7 +435,7 @@ impl McpHub {
                 spec.name == *name
                     && *spec == slot.spec
                     && slot.root == root
-                    && same_reach(slot.policy.as_ref(), policy)
+                    && same_reach(slot.policy().as_ref(), policy)
             });
             if !keep {
                 closed.push(slot.clone());
@@ -437,10 +458,15 @@ impl McpHub {
                     })
                     .clone()
             })
-            .collect();
+            .collect::<Vec<_>>();
         drop(slots);
         for slot in closed {
             slot.close().await;
+        }
+        if let Some(rules) = policy.map(|p| &p.network_rules) {
+            for slot in &chosen {
+                slot.follow_rules(rules).await;
+            }
         }
         chosen
     }

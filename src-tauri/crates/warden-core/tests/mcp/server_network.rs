@@ -138,3 +138,77 @@ async fn a_servers_box_asks_about_each_new_host_in_the_servers_name_before_any_c
     assert!(elicitor.asked.lock().unwrap().is_empty(), "asked about a host a rule allows");
     connection.close().await;
 }
+
+/// A rule the user adds while a server runs applies to its next connection, without starting it
+/// again: the project's rules reach the running server's proxy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rule_added_while_a_server_runs_applies_to_its_next_connection() {
+    assert!(mechanism().is_contained(), "this test needs the sandbox: {}", mechanism().describe());
+    let port = registry();
+    let dir = project();
+    let project_dir = std::fs::canonicalize(dir.path()).unwrap();
+    let real = std::fs::canonicalize(server_bin("mcp-server-everything")).unwrap();
+    let launcher = project_dir.join("fetch-every-200ms.sh");
+    // Fetches over and over while it serves, each answer in a file of its own.
+    let script = format!(
+        "#!/bin/sh\n(n=0; while :; do n=$((n+1)); curl -s -m 5 -o \"$PWD/fetch-$n\" http://registry.test:{port}/; sleep 0.2; done) &\nexec {} stdio\n",
+        real.display()
+    );
+    std::fs::write(&launcher, script).unwrap();
+    std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let spec = stdio("poller", &launcher.to_string_lossy(), &[], BTreeMap::new());
+    let rules =
+        Rules { resolve: vec![("registry.test".to_owned(), [127, 0, 0, 1].into())], ..Rules::default() };
+    let policy =
+        BoxPolicy { network: true, network_rules: rules, ..BoxPolicy::for_project(&project_dir, &[]) };
+    let reached = || {
+        std::fs::read_dir(&project_dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("fetch-"))
+            .any(|e| std::fs::read_to_string(e.path()).unwrap_or_default() == "reached")
+    };
+    let waited_for = |what: &dyn Fn() -> bool| {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while !what() && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        what()
+    };
+
+    // Nobody to ask: refused, over and over.
+    let hub = warden_core::mcp::McpHub::new(ClientSetup::default());
+    let statuses = hub.statuses(std::slice::from_ref(&spec), &project_dir, Some(&policy)).await;
+    assert!(
+        matches!(statuses[0].state, warden_protocol::McpServerState::Connected),
+        "{:?}",
+        statuses[0].state
+    );
+    let fetches = || {
+        std::fs::read_dir(&project_dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("fetch-"))
+            .count()
+    };
+    assert!(waited_for(&|| fetches() >= 3), "the server did not fetch");
+    assert!(!reached(), "reached without a rule");
+    let pid = hub
+        .slot(std::slice::from_ref(&spec), &project_dir, Some(&policy), "poller")
+        .await
+        .unwrap()
+        .pid()
+        .await;
+
+    // The user allows the host: the same server reaches it.
+    let allowed = Rules {
+        allow: vec![warden_core::containment::net::HostRule::parse(&format!("registry.test:{port}")).unwrap()],
+        ..policy.network_rules.clone()
+    };
+    let policy = BoxPolicy { network_rules: allowed, ..policy };
+    hub.statuses(std::slice::from_ref(&spec), &project_dir, Some(&policy)).await;
+    assert!(waited_for(&reached), "the rule did not reach the running server's proxy");
+    let slot = hub.slot(std::slice::from_ref(&spec), &project_dir, Some(&policy), "poller").await.unwrap();
+    assert_eq!(slot.pid().await, pid, "the server was started again");
+    hub.shutdown().await;
+}
