@@ -114,6 +114,13 @@ export const commands = {
 	 */
 	sandboxStatus: () => typedError<SandboxStatus, CommandError>(__TAURI_INVOKE("sandbox_status")),
 	/**
+	 *  For the project chosen now, once: what of the home its commands no longer see since the box
+	 *  shows only the toolchains (`None`: nothing to say).
+	 */
+	boxHomeNotice: () => typedError<BoxHomeNotice | null, CommandError>(__TAURI_INVOKE("box_home_notice")),
+	/**  The user has read the chosen project's notice of what its box no longer shows. */
+	boxHomeNoticeDismiss: () => typedError<null, CommandError>(__TAURI_INVOKE("box_home_notice_dismiss")),
+	/**
 	 *  Remove the project's cache layer (what its commands wrote to the package caches), for Settings →
 	 *  Sandbox's Clear.
 	 */
@@ -248,6 +255,17 @@ export type ApprovalQueue = {
 	/**  1-based. */
 	position: number,
 	total: number,
+};
+
+/**
+ *  What of the user's home a project's commands no longer see since the box shows only the
+ *  toolchains: said once for each project Warden worked in before.
+ */
+export type BoxHomeNotice = {
+	/**  The entries of the home left out (absolute paths), at most 30. */
+	paths: string[],
+	/**  How many more there are. */
+	more: number,
 };
 
 /**  What a tool call changed in the project, carried in its result's metadata (`changes`). */

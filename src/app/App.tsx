@@ -16,6 +16,7 @@ import { InstructionsIndicator } from "../features/instructions/InstructionsIndi
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import { AboutDialog } from "./AboutDialog";
 import { UpdateNotice } from "../features/updates/UpdateNotice";
+import { BoxHomeNoticeBar } from "../features/settings/BoxHomeNoticeBar";
 import { useUpdates } from "../features/updates/useUpdates";
 import { useMenu } from "./useMenu";
 import "../shared/ui/base.css";
@@ -170,6 +171,7 @@ function Loaded({
         </button>
       </header>
       <UpdateNotice updates={updates} />
+      {route === "chat" && <BoxHomeNoticeBar projectDir={settings.projectDir ?? null} onOpenSettings={() => void openSettings()} />}
       {help && <ShortcutsHelp onClose={closeHelp} />}
       {about && (
         <AboutDialog

@@ -67,6 +67,7 @@ export type {
   Settings,
   ProviderReadiness,
   SandboxStatus,
+  BoxHomeNotice,
   SettingsIntegrity,
   ToolCategory,
   ToolInfo,
@@ -207,6 +208,8 @@ export const api = {
   settingsIntegrity: () => unwrap("settings_integrity", commands.settingsIntegrity()),
   /** How commands are contained on this machine, and what the project's box lets them write and see. */
   sandboxStatus: () => unwrap("sandbox_status", commands.sandboxStatus()),
+  boxHomeNotice: () => unwrap("box_home_notice", commands.boxHomeNotice()),
+  boxHomeNoticeDismiss: () => unwrap("box_home_notice_dismiss", commands.boxHomeNoticeDismiss()),
   /** Remove the project's cache layer (what its commands wrote to the package caches). */
   sandboxClearCacheLayer: () => unwrap("sandbox_clear_cache_layer", commands.sandboxClearCacheLayer()),
   sandboxAllowRead: (conversationId: string, path: string) =>

@@ -114,6 +114,10 @@ export const TID = {
   sandboxReadableWarning: "sandbox-readable-warning", // one per listed path that holds credentials
   sandboxHosts: "sandbox-hosts", // hosts on this machine or its networks the proxy may reach
   sandboxUserRules: "sandbox-user-rules",
+  boxHomeNotice: "box-home-notice", // once per project from before the box showed only toolchains
+  boxHomeNoticePaths: "box-home-notice-paths",
+  boxHomeNoticeSettings: "box-home-notice-settings",
+  boxHomeNoticeDismiss: "box-home-notice-dismiss",
   sandboxManaged: "sandbox-managed", // the organisation's policy: its rules, or why it cannot be used
   sandboxManagedProblem: "sandbox-managed-problem",
   sandboxCacheLayer: "sandbox-cache-layer", // the project's cache layer: its size and Clear

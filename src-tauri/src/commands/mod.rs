@@ -55,6 +55,8 @@ macro_rules! collect_for {
             settings::settings_integrity,
             settings::settings_accept_file,
             settings::sandbox_status,
+            settings::box_home_notice,
+            settings::box_home_notice_dismiss,
             settings::sandbox_clear_cache_layer,
             settings::sandbox_allow_read,
             settings::git_aside_restore,

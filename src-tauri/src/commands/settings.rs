@@ -49,6 +49,23 @@ pub async fn sandbox_status(state: State<'_, AppState>) -> CommandResult<warden_
     Ok(state.engine.sandbox_status())
 }
 
+/// For the project chosen now, once: what of the home its commands no longer see since the box
+/// shows only the toolchains (`None`: nothing to say).
+#[tauri::command]
+#[specta::specta]
+pub async fn box_home_notice(
+    state: State<'_, AppState>,
+) -> CommandResult<Option<warden_protocol::BoxHomeNotice>> {
+    Ok(state.engine.box_home_notice()?)
+}
+
+/// The user has read the chosen project's notice of what its box no longer shows.
+#[tauri::command]
+#[specta::specta]
+pub async fn box_home_notice_dismiss(state: State<'_, AppState>) -> CommandResult<()> {
+    Ok(state.engine.dismiss_box_home_notice()?)
+}
+
 /// Remove the project's cache layer (what its commands wrote to the package caches), for Settings →
 /// Sandbox's Clear.
 #[tauri::command]

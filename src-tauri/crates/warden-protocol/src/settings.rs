@@ -94,6 +94,17 @@ impl Default for ToolPermissions {
     }
 }
 
+/// What of the user's home a project's commands no longer see since the box shows only the
+/// toolchains: said once for each project Warden worked in before.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct BoxHomeNotice {
+    /// The entries of the home left out (absolute paths), at most 30.
+    pub paths: Vec<String>,
+    /// How many more there are.
+    pub more: u32,
+}
+
 /// How this machine contains the commands Warden runs for the model, for Settings → Sandbox.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]

@@ -17,6 +17,7 @@ use crate::provider::ProviderError;
 use crate::sandbox::SandboxError;
 use crate::secrets::{KeychainStore, SecretError, SecretStore};
 
+mod box_notice;
 #[cfg(test)]
 mod box_tests;
 mod checkpoints;
@@ -180,6 +181,7 @@ impl Engine {
             ),
         }
         let mcp_secrets = secrets.clone();
+        box_notice::mark_projects_from_before(&home);
         let settings = Arc::new(settings_store::SettingsCell::new(
             home.clone(),
             seal_key,
