@@ -31,6 +31,9 @@ pub struct Confine {
     pub overlays: Vec<Overlay>,
     /// Hidden locations inside the caches, covered again over the overlays.
     pub hidden: Vec<PathBuf>,
+    /// The box's own work folder in each layer's `work/` (overlayfs empties its work folder as it
+    /// mounts, so two boxes of one project must not share one); `None`: `work/` itself.
+    pub work: Option<String>,
     pub uid: u32,
     pub gid: u32,
     /// The seccomp program (`struct sock_filter[]`), inherited from Warden through bubblewrap.
@@ -50,7 +53,7 @@ pub struct Overlay {
 /// Run every step, or say which failed.
 pub fn apply(confine: &Confine) -> Result<(), String> {
     for overlay in &confine.overlays {
-        mount_overlay(overlay)?;
+        mount_overlay(overlay, confine.work.as_deref())?;
     }
     for path in &confine.hidden {
         cover(path)?;
@@ -68,16 +71,28 @@ pub fn apply(confine: &Confine) -> Result<(), String> {
     load_filter(confine.seccomp_fd)
 }
 
-fn mount_overlay(overlay: &Overlay) -> Result<(), String> {
+/// Whether `name` can name a work folder: letters, digits, `-` and `_` (nothing overlayfs's options
+/// or a path would read otherwise).
+pub fn plain_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+fn mount_overlay(overlay: &Overlay, work: Option<&str>) -> Result<(), String> {
     let staging = overlay.staging.to_str().filter(|s| !s.contains([',', ':', '\\']));
     let Some(staging) = staging else {
         return Err(format!("unusable staging folder {}", overlay.staging.display()));
     };
+    let work = match work {
+        Some(name) if plain_name(name) => format!("work/{name}"),
+        Some(name) => return Err(format!("unusable work folder name {name:?}")),
+        None => "work".to_owned(),
+    };
     // `userxattr`: the only way an overlay is allowed in a user namespace (its own attributes in
-    // `user.overlay.*`). `index=off`: two boxes of one project may share the layer at once (a
-    // background server and a command); overlayfs refuses that only with the index on.
+    // `user.overlay.*`). `index=off`: two boxes of one project may share the upper folder at once
+    // (a background server and a command); overlayfs refuses that only with the index on. Each
+    // box has its own work folder, which overlayfs empties as it mounts.
     let options = format!(
-        "lowerdir={staging}/lower,upperdir={staging}/layer/upper,workdir={staging}/layer/work,userxattr,index=off"
+        "lowerdir={staging}/lower,upperdir={staging}/layer/upper,workdir={staging}/layer/{work},userxattr,index=off"
     );
     nix::mount::mount(
         Some("overlay"),

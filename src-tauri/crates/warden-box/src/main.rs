@@ -16,8 +16,8 @@
 //! - `warden-box --keep --proxy-socket PATH --port PORT --control PATH`, the keeper of a session's
 //!   shared namespace ([`keep`]), which the session's later boxes join.
 //!
-//! Before either the command or the bridge, with `--seccomp-fd FD --uid UID --gid GID` and any
-//! number of `--overlay STAGING TARGET` and `--hide PATH`, it mounts the caches' layers, gives up
+//! Before either the command or the bridge, with `--seccomp-fd FD --uid UID --gid GID`, the box's
+//! own work folder's name `--work NAME`, and any number of `--overlay STAGING TARGET` and `--hide PATH`, it mounts the caches' layers, gives up
 //! every capability and loads the seccomp filter itself ([`confine`]); then `--proxy-socket` and
 //! `--port` are optional (a box without the network, or one that joined the session's).
 
@@ -92,7 +92,7 @@ fn fail(message: &str) -> ExitCode {
 const USAGE: &str = "usage: warden-box [CONFINE] --proxy-socket PATH --port PORT -- COMMAND [ARGS…]\n       \
                      warden-box CONFINE -- COMMAND [ARGS…]\n       \
                      warden-box --keep --proxy-socket PATH --port PORT --control PATH\n\
-                     CONFINE: --seccomp-fd FD --uid UID --gid GID [--overlay STAGING TARGET]… [--hide PATH]…";
+                     CONFINE: --seccomp-fd FD --uid UID --gid GID [--work NAME] [--overlay STAGING TARGET]… [--hide PATH]…";
 
 /// What the box's launch asked for.
 #[derive(Debug, PartialEq, Eq)]
@@ -120,7 +120,7 @@ impl Request {
     fn parse(args: &[OsString]) -> Result<Self, String> {
         let (mut socket, mut port, mut control, mut keep) = (None, None, None, false);
         let (mut seccomp_fd, mut uid, mut gid) = (None, None, None);
-        let (mut overlays, mut hidden) = (Vec::new(), Vec::new());
+        let (mut overlays, mut hidden, mut work) = (Vec::new(), Vec::new(), None);
         let number = |value: Option<&OsString>| value.and_then(|v| v.to_str()?.parse::<u32>().ok());
         let mut rest = args.iter();
         while let Some(arg) = rest.next() {
@@ -140,6 +140,10 @@ impl Request {
                     }
                     _ => return Err(USAGE.to_owned()),
                 },
+                Some("--work") => match rest.next().and_then(|name| name.to_str()) {
+                    Some(name) if confine::plain_name(name) => work = Some(name.to_owned()),
+                    _ => return Err(USAGE.to_owned()),
+                },
                 Some("--hide") => match rest.next() {
                     Some(path) => hidden.push(PathBuf::from(path)),
                     None => return Err(USAGE.to_owned()),
@@ -151,9 +155,9 @@ impl Request {
         let command: Vec<OsString> = rest.cloned().collect();
         let confine = match (seccomp_fd, uid, gid) {
             (Some(seccomp_fd), Some(uid), Some(gid)) => {
-                Some(confine::Confine { overlays, hidden, uid, gid, seccomp_fd })
+                Some(confine::Confine { overlays, hidden, work, uid, gid, seccomp_fd })
             }
-            (None, None, None) if overlays.is_empty() && hidden.is_empty() => None,
+            (None, None, None) if overlays.is_empty() && hidden.is_empty() && work.is_none() => None,
             _ => return Err(USAGE.to_owned()),
         };
         let proxy = match (socket, port) {
@@ -271,6 +275,8 @@ mod tests {
             "1000",
             "--gid",
             "100",
+            "--work",
+            "box-Ab3_x",
             "--overlay",
             "/tmp/.l/0",
             "/h/.npm",
@@ -282,6 +288,7 @@ mod tests {
         let confine = confine::Confine {
             overlays: vec![confine::Overlay { staging: "/tmp/.l/0".into(), target: "/h/.npm".into() }],
             hidden: vec!["/h/.npm/.npmrc".into()],
+            work: Some("box-Ab3_x".to_owned()),
             uid: 1000,
             gid: 100,
             seccomp_fd: 5,
@@ -293,6 +300,10 @@ mod tests {
             &["--overlay", "/tmp/.l/0", "/h/.npm", "--", "sh"][..],
             &["--seccomp-fd", "5", "--uid", "1000", "--", "sh"],
             &["--seccomp-fd", "5", "--uid", "1000", "--gid", "1", "--overlay", "/tmp/.l/0"],
+            // A work folder's name that would lead elsewhere or say more to overlayfs.
+            &["--seccomp-fd", "5", "--uid", "1000", "--gid", "1", "--work", "../x", "--", "sh"],
+            &["--seccomp-fd", "5", "--uid", "1000", "--gid", "1", "--work", "a,upperdir=/", "--", "sh"],
+            &["--work", "box-1", "--", "sh"],
             &["--seccomp-fd", "5", "--uid", "1000", "--gid", "1", "--proxy-socket", "/s", "--", "sh"],
             &["--seccomp-fd", "x", "--uid", "1000", "--gid", "1", "--", "sh"],
         ] {

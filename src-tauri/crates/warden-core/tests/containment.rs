@@ -121,7 +121,8 @@ use caches::{
     a_box_joining_the_sessions_network_writes_to_its_layer,
     a_bubblewrap_that_cannot_mount_the_layer_still_runs_the_box_with_read_only_caches,
     a_build_rs_planted_in_a_cache_never_reaches_the_users_cache,
-    a_layered_box_keeps_no_capability_and_cannot_mount, cargo_builds_offline_from_the_users_registry,
+    a_layered_box_keeps_no_capability_and_cannot_mount,
+    boxes_of_a_project_started_at_once_each_mount_the_layer, cargo_builds_offline_from_the_users_registry,
     the_cache_layer_is_the_projects_own_and_lasts,
 };
 in_every_box!(a_build_rs_planted_in_a_cache_never_reaches_the_users_cache);
@@ -141,6 +142,10 @@ only_in_bubblewrap!(
 only_in_bubblewrap!(
     a_layered_box_keeps_no_capability_and_cannot_mount,
     "the Landlock fallback mounts nothing (no_capability_survives covers its capabilities)"
+);
+only_in_bubblewrap!(
+    boxes_of_a_project_started_at_once_each_mount_the_layer,
+    "the Landlock fallback has no layer to mount"
 );
 only_in_bubblewrap!(
     a_box_joining_the_sessions_network_writes_to_its_layer,

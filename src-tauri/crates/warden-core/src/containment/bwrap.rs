@@ -43,6 +43,8 @@ const NEW_NAMESPACES: &[&str] =
 pub(super) struct Confined<'a> {
     pub launcher: &'a Path,
     pub layers: &'a [Layer],
+    /// The name of the box's own work folder in each layer's `work/` ([`cache_layer::BoxWork`]).
+    pub work: &'a str,
 }
 
 /// The capabilities bubblewrap leaves `warden-box` in the box's own user namespace, which it drops
@@ -268,8 +270,11 @@ pub(super) fn launch(
             layers.clear();
         }
     }
-    cache_layer::prepare(&layers)
-        .map_err(|e| ContainError::Setup(format!("cannot make the project's cache layer: {e}")))?;
+    let work = match &policy.cache_layer {
+        Some(root) => cache_layer::prepare(root, &layers)
+            .map_err(|e| ContainError::Setup(format!("cannot make the project's cache layer: {e}")))?,
+        None => None,
+    };
     let own_network = policy.network && join.is_none();
     let launcher = if own_network || !layers.is_empty() {
         Some(super::launcher::find().map_err(ContainError::Setup)?)
@@ -277,8 +282,15 @@ pub(super) fn launch(
         None
     };
     let proxy = if own_network { Some(policy.egress_proxy().map_err(ContainError::Setup)?) } else { None };
-    let confined =
-        launcher.filter(|_| !layers.is_empty()).map(|launcher| Confined { launcher, layers: &layers });
+    let (work_name, work_lock) = match work {
+        Some(work) => (Some(work.name), Some(work.lock)),
+        None => (None, None),
+    };
+    let confined = launcher.zip(work_name.as_deref()).map(|(launcher, work)| Confined {
+        launcher,
+        layers: &layers,
+        work,
+    });
     let egress =
         proxy.as_ref().zip(launcher).map(|(proxy, launcher)| Egress { proxy_dir: proxy.dir(), launcher });
     let network = match egress {
@@ -286,7 +298,9 @@ pub(super) fn launch(
         None if join.is_some() => Net::Joined,
         None => Net::Closed,
     };
-    let mut fds = Vec::new();
+    // The lock that keeps the box's work folders from a later box's sweep, for as long as any
+    // process of this box runs (close-on-exec here; the box inherits it).
+    let mut fds: Vec<std::os::fd::OwnedFd> = work_lock.into_iter().collect();
     // The user's git configuration without its credentials, copied by bubblewrap from memory.
     #[cfg(target_os = "linux")]
     let git_config = match policy.home.as_deref().and_then(super::home::git_config) {
@@ -358,7 +372,7 @@ pub(super) fn launch(
 fn launcher_confinement(policy: &BoxPolicy, confined: &Confined, seccomp: &str) -> Vec<OsString> {
     let mut args = Args::default();
     let (uid, gid) = (nix::unistd::getuid().to_string(), nix::unistd::getgid().to_string());
-    args.flags(&["--seccomp-fd", seccomp, "--uid", &uid, "--gid", &gid]);
+    args.flags(&["--seccomp-fd", seccomp, "--uid", &uid, "--gid", &gid, "--work", confined.work]);
     for layer in confined.layers {
         args.flags(&["--overlay"]);
         args.path(&layer.staging);

@@ -56,13 +56,102 @@ pub(super) fn layers(policy: &BoxPolicy) -> Vec<Layer> {
         .collect()
 }
 
-/// The layer's folders, made before the box starts (overlayfs needs both to exist).
-pub(super) fn prepare(layers: &[Layer]) -> std::io::Result<()> {
+/// Where the boxes' locks are kept, in the layer's folder (a name no cache's layer takes).
+const BOXES: &str = ".boxes";
+const LOCK: &str = ".lock";
+
+/// One box's own work folders in the layer: overlayfs's work folder cannot be shared by two
+/// mounts (each mount empties it as it starts, so two boxes of one project starting at once broke
+/// each other's mount), while the upper folder is the project's, shared by its boxes.
+#[derive(Debug)]
+pub(super) struct BoxWork {
+    /// The name of the box's work folder in each layer's `work/` (`box-XXXXXX`).
+    pub name: String,
+    /// A shared lock on `.boxes/NAME.lock`, which the box inherits: a later box that can lock it
+    /// exclusively knows every process of this one is gone, and removes its work folders.
+    pub lock: std::os::fd::OwnedFd,
+}
+
+/// The layer's folders, made before the box starts (overlayfs needs them to exist): each cache's
+/// `upper/`, and the box's own work folder in each cache's `work/`, after removing those of boxes
+/// that have ended. `root` is the project's layer folder (`BoxPolicy::cache_layer`).
+pub(super) fn prepare(root: &Path, layers: &[Layer]) -> std::io::Result<Option<BoxWork>> {
+    if layers.is_empty() {
+        return Ok(None);
+    }
+    let boxes = root.join(BOXES);
+    std::fs::create_dir_all(&boxes)?;
+    sweep(root, &boxes);
+    let work = hold_new_lock(&boxes)?;
     for layer in layers {
         std::fs::create_dir_all(layer.dir.join("upper"))?;
-        std::fs::create_dir_all(layer.dir.join("work"))?;
+        std::fs::create_dir_all(layer.dir.join("work").join(&work.name))?;
     }
-    Ok(())
+    Ok(Some(work))
+}
+
+/// A new lock file in `boxes`, locked shared through a read-only descriptor (the box inherits it
+/// and can do nothing with it but hold it). One a sweep took between its making and its locking
+/// is gone from `boxes`: another is made.
+// nix 0.29 deprecates `flock` for `Flock`, which unlocks when dropped: here the lock must outlive
+// Warden's descriptor (the box's inherited copy holds it).
+#[allow(deprecated)]
+fn hold_new_lock(boxes: &Path) -> std::io::Result<BoxWork> {
+    use nix::fcntl::{flock, FlockArg};
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::MetadataExt;
+    loop {
+        let made = tempfile::Builder::new().prefix("box-").suffix(LOCK).tempfile_in(boxes)?;
+        let (_, path) = made.keep().map_err(|e| e.error)?;
+        let held = std::fs::File::open(&path)?;
+        flock(held.as_raw_fd(), FlockArg::LockShared).map_err(std::io::Error::from)?;
+        let still_there = std::fs::symlink_metadata(&path)
+            .and_then(|on_disk| held.metadata().map(|locked| on_disk.ino() == locked.ino()))
+            .unwrap_or(false);
+        let name = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(LOCK));
+        match (still_there, name) {
+            (true, Some(name)) => return Ok(BoxWork { name: name.to_owned(), lock: held.into() }),
+            (false, _) => continue,
+            (true, None) => return Err(std::io::Error::other("a lock file without its name")),
+        }
+    }
+}
+
+/// Remove the work folders of the boxes whose lock nobody holds any more, and their locks.
+#[allow(deprecated)]
+fn sweep(root: &Path, boxes: &Path) {
+    use nix::fcntl::{flock, FlockArg};
+    use std::os::fd::AsRawFd;
+    let Ok(entries) = std::fs::read_dir(boxes) else { return };
+    for entry in entries.flatten() {
+        let lock_path = entry.path();
+        let Some(name) = entry.file_name().to_str().and_then(|n| n.strip_suffix(LOCK)).map(str::to_owned)
+        else {
+            continue;
+        };
+        let Ok(file) = std::fs::File::open(&lock_path) else { continue };
+        if flock(file.as_raw_fd(), FlockArg::LockExclusiveNonblock).is_err() {
+            continue; // the box still runs (or is being made)
+        }
+        for layer in layer_folders(root) {
+            if let Err(error) = clear(&layer.join("work").join(&name)) {
+                tracing::debug!(%error, layer = %layer.display(), "an ended box's work folder stays");
+            }
+        }
+        let _ = std::fs::remove_file(&lock_path);
+    }
+}
+
+/// Each cache's layer folder under `root` (not the boxes' locks).
+fn layer_folders(root: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+        .map(|entry| entry.path())
+        .collect()
 }
 
 /// A cache's folder name in the layer: its path under the home without dots (`cargo-registry`,
@@ -118,6 +207,10 @@ pub fn housekeeping(dir: &Path, keep: std::time::Duration) -> std::io::Result<Ve
     };
     for entry in entries.flatten() {
         let layer = entry.path();
+        // The boxes' locks are not a cache's layer.
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
         if entry.file_type().is_ok_and(|kind| kind.is_dir()) && !changed_since(&layer, cutoff) {
             clear(&layer)?;
             removed.push(layer);

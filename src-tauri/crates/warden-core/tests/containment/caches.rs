@@ -264,3 +264,41 @@ pub(super) fn a_bubblewrap_that_cannot_mount_the_layer_still_runs_the_box_with_r
     assert!(!t.home.join(".npm/_cacache/new").exists(), "the write reached the user's cache");
     assert!(!t.layer().exists(), "a layer was made for a box that has none");
 }
+
+/// Boxes of one project started at the same moment (a background server and a command, an MCP
+/// server and the first command) each mount the layer: each has its own overlayfs work folder,
+/// which overlayfs empties as it mounts (one shared folder made one box in a dozen fail to start);
+/// they share the upper folder, so each sees what the others wrote. A later box removes the work
+/// folders of the boxes that have ended.
+pub(super) fn boxes_of_a_project_started_at_once_each_mount_the_layer() {
+    let t = work_tree();
+    put(&t.home.join(".npm/_cacache/index-v5/x"), "USER-CACHE\n");
+    let policy = t.policy();
+    for round in 0..3 {
+        let outputs: Vec<_> = std::thread::scope(|scope| {
+            let started: Vec<_> = (0..12)
+                .map(|n| {
+                    let policy = &policy;
+                    scope.spawn(move || {
+                        boxed(policy, &format!("echo {round}-{n} > ~/.npm/_cacache/box-{round}-{n} && cat ~/.npm/_cacache/index-v5/x"))
+                    })
+                })
+                .collect();
+            started.into_iter().map(|box_| box_.join().expect("the box's thread")).collect()
+        });
+        for (n, out) in outputs.iter().enumerate() {
+            assert!(out.status.success(), "round {round}, box {n}: {}", text(&out.stderr));
+            assert_eq!(text(&out.stdout), "USER-CACHE\n", "round {round}, box {n}");
+        }
+    }
+    let all = boxed(&policy, "cat ~/.npm/_cacache/box-* | wc -l");
+    assert_eq!(text(&all.stdout).trim(), "36", "every box's write is the project's: {}", text(&all.stderr));
+    let work: Vec<_> =
+        std::fs::read_dir(t.layer().join("npm/work")).expect("the work folders").flatten().collect();
+    assert_eq!(
+        work.len(),
+        1,
+        "the ended boxes' work folders stay: {:?}",
+        work.iter().map(|e| e.file_name()).collect::<Vec<_>>()
+    );
+}

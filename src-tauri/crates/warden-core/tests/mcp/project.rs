@@ -77,7 +77,7 @@ async fn call(
     let shot = place
         .engine
         .run_tool(
-            spec(place, own),
+            spec(place, own.clone()),
             tool,
             input,
             |_, _| {},
@@ -93,8 +93,15 @@ async fn call(
                 }
             },
         )
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: {e}"));
+        .await;
+    let shot = match shot {
+        Ok(shot) => shot,
+        Err(e) => {
+            // Why a server's tool is missing: its state, error and last words.
+            let servers = place.engine.mcp_statuses(&place.project, &own).await;
+            panic!("{tool}: {e}; the servers: {servers:?}")
+        }
+    };
     assert_eq!(shot.result.status, ToolStatus::Success, "{:?}", shot.result);
     let asked = *asked.lock().unwrap();
     (shot.result.result, asked)
