@@ -125,10 +125,10 @@ fn sweep(root: &Path, boxes: &Path) {
     let Ok(entries) = std::fs::read_dir(boxes) else { return };
     for entry in entries.flatten() {
         let lock_path = entry.path();
-        let Some(name) = entry.file_name().to_str().and_then(|n| n.strip_suffix(LOCK)).map(str::to_owned)
-        else {
-            continue;
-        };
+        // Only the names Warden gives: the project's storage is also the file tools' second root,
+        // so a `...lock` the model wrote there must not name the layer itself (`work/..`).
+        let name = entry.file_name().to_str().and_then(|n| n.strip_suffix(LOCK)).map(str::to_owned);
+        let Some(name) = name.filter(|n| is_box_name(n)) else { continue };
         let Ok(file) = std::fs::File::open(&lock_path) else { continue };
         if flock(file.as_raw_fd(), FlockArg::LockExclusiveNonblock).is_err() {
             continue; // the box still runs (or is being made)
@@ -140,6 +140,11 @@ fn sweep(root: &Path, boxes: &Path) {
         }
         let _ = std::fs::remove_file(&lock_path);
     }
+}
+
+/// Whether `name` is one Warden gives a box's work folder: `box-` and letters and digits.
+fn is_box_name(name: &str) -> bool {
+    name.strip_prefix("box-").is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Each cache's layer folder under `root` (not the boxes' locks).
@@ -289,6 +294,40 @@ fn open_up(dir: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod sweep_tests {
+    use super::*;
+
+    /// A lock the model wrote into the project's storage (the file tools' second root) with a name
+    /// that leads out of `work/` removes nothing; an ended box's work folder goes, a held one stays.
+    #[test]
+    fn the_sweep_removes_only_ended_boxes_work_folders_by_the_names_warden_gives() {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path();
+        let layer = root.join("npm");
+        std::fs::create_dir_all(layer.join("upper")).unwrap();
+        std::fs::write(layer.join("upper/downloaded"), "kept").unwrap();
+        let boxes = root.join(BOXES);
+        std::fs::create_dir_all(&boxes).unwrap();
+        for planted in ["...lock", "box-..lock", "box-a_b.lock", "other.lock"] {
+            std::fs::write(boxes.join(planted), "").unwrap();
+        }
+        std::fs::create_dir_all(layer.join("work/box-ended/work")).unwrap();
+        std::fs::write(boxes.join("box-ended.lock"), "").unwrap();
+        let held = hold_new_lock(&boxes).unwrap();
+        std::fs::create_dir_all(layer.join("work").join(&held.name)).unwrap();
+
+        sweep(root, &boxes);
+        assert_eq!(std::fs::read_to_string(layer.join("upper/downloaded")).unwrap(), "kept");
+        assert!(!layer.join("work/box-ended").exists(), "an ended box's work folder stays");
+        assert!(layer.join("work").join(&held.name).is_dir(), "a running box's work folder was removed");
+        assert!(boxes.join(format!("{}{LOCK}", held.name)).exists());
+        drop(held);
+        sweep(root, &boxes);
+        assert!(!layer.join("work").read_dir().unwrap().any(|_| true), "the box ended: its folder goes");
+    }
 }
 
 #[cfg(test)]
