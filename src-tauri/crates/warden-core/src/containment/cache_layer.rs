@@ -90,9 +90,10 @@ pub(super) fn prepare(root: &Path, layers: &[Layer]) -> std::io::Result<Option<B
     Ok(Some(work))
 }
 
-/// A new lock file in `boxes`, locked shared through a read-only descriptor (the box inherits it
-/// and can do nothing with it but hold it). One a sweep took between its making and its locking
-/// is gone from `boxes`: another is made.
+/// A new lock file in `boxes`, held shared through a read-only descriptor (the box inherits it and
+/// can do nothing with it but hold it). The file is locked through the descriptor that made it
+/// before anything else: a sweep running meanwhile in another box's launch may take and remove it
+/// only in the moment before, and then the path no longer leads to it and another is made.
 // nix 0.29 deprecates `flock` for `Flock`, which unlocks when dropped: here the lock must outlive
 // Warden's descriptor (the box's inherited copy holds it).
 #[allow(deprecated)]
@@ -102,18 +103,23 @@ fn hold_new_lock(boxes: &Path) -> std::io::Result<BoxWork> {
     use std::os::unix::fs::MetadataExt;
     loop {
         let made = tempfile::Builder::new().prefix("box-").suffix(LOCK).tempfile_in(boxes)?;
-        let (_, path) = made.keep().map_err(|e| e.error)?;
+        flock(made.as_file().as_raw_fd(), FlockArg::LockShared).map_err(std::io::Error::from)?;
+        let (making, path) = made.keep().map_err(|e| e.error)?;
+        let still_there = std::fs::symlink_metadata(&path)
+            .and_then(|on_disk| making.metadata().map(|locked| on_disk.ino() == locked.ino()))
+            .unwrap_or(false);
+        if !still_there {
+            continue;
+        }
+        // Held by `making` meanwhile, so no sweep can take it between these two.
         let held = std::fs::File::open(&path)?;
         flock(held.as_raw_fd(), FlockArg::LockShared).map_err(std::io::Error::from)?;
-        let still_there = std::fs::symlink_metadata(&path)
-            .and_then(|on_disk| held.metadata().map(|locked| on_disk.ino() == locked.ino()))
-            .unwrap_or(false);
+        drop(making);
         let name = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(LOCK));
-        match (still_there, name) {
-            (true, Some(name)) => return Ok(BoxWork { name: name.to_owned(), lock: held.into() }),
-            (false, _) => continue,
-            (true, None) => return Err(std::io::Error::other("a lock file without its name")),
-        }
+        return match name {
+            Some(name) => Ok(BoxWork { name: name.to_owned(), lock: held.into() }),
+            None => Err(std::io::Error::other("a lock file without its name")),
+        };
     }
 }
 
@@ -144,7 +150,8 @@ fn sweep(root: &Path, boxes: &Path) {
 
 /// Whether `name` is one Warden gives a box's work folder: `box-` and letters and digits.
 fn is_box_name(name: &str) -> bool {
-    name.strip_prefix("box-").is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric()))
+    name.strip_prefix("box-")
+        .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Each cache's layer folder under `root` (not the boxes' locks).
