@@ -47,21 +47,23 @@ fn registry() -> u16 {
     port
 }
 
+/// The server `name`: a script in `project` that runs `first` (shell), then server-everything.
+fn server_after(name: &str, project: &Path, first: &str) -> ServerSpec {
+    let everything = std::fs::canonicalize(server_bin("mcp-server-everything")).unwrap();
+    let launcher = project.join(format!("{name}.sh"));
+    std::fs::write(&launcher, format!("#!/bin/sh\n{first}\nexec {} stdio\n", everything.display())).unwrap();
+    std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    stdio(name, &launcher.to_string_lossy(), &[], BTreeMap::new())
+}
+
 /// A server whose program first fetches `http://registry.test:PORT/` into `reached` in the folder
 /// it starts in (the project), then runs server-everything.
 fn fetching_server(project: &Path, port: u16) -> ServerSpec {
-    let real = std::fs::canonicalize(server_bin("mcp-server-everything")).unwrap();
-    let launcher = project.join("fetch-then-serve.sh");
-    std::fs::write(
-        &launcher,
-        format!(
-            "#!/bin/sh\ncurl -s -m 20 -o \"$PWD/reached\" http://registry.test:{port}/\nexec {} stdio\n",
-            real.display()
-        ),
+    server_after(
+        "fetcher",
+        project,
+        &format!("curl -s -m 20 -o \"$PWD/reached\" http://registry.test:{port}/"),
     )
-    .unwrap();
-    std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    stdio("fetcher", &launcher.to_string_lossy(), &[], BTreeMap::new())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -147,16 +149,11 @@ async fn a_rule_added_while_a_server_runs_applies_to_its_next_connection() {
     let port = registry();
     let dir = project();
     let project_dir = std::fs::canonicalize(dir.path()).unwrap();
-    let real = std::fs::canonicalize(server_bin("mcp-server-everything")).unwrap();
-    let launcher = project_dir.join("fetch-every-200ms.sh");
     // Fetches over and over while it serves, each answer in a file of its own.
-    let script = format!(
-        "#!/bin/sh\n(n=0; while :; do n=$((n+1)); curl -s -m 5 -o \"$PWD/fetch-$n\" http://registry.test:{port}/; sleep 0.2; done) &\nexec {} stdio\n",
-        real.display()
+    let poll = format!(
+        "(n=0; while :; do n=$((n+1)); curl -s -m 5 -o \"$PWD/fetch-$n\" http://registry.test:{port}/; sleep 0.2; done) &"
     );
-    std::fs::write(&launcher, script).unwrap();
-    std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let spec = stdio("poller", &launcher.to_string_lossy(), &[], BTreeMap::new());
+    let spec = server_after("poller", &project_dir, &poll);
     let rules =
         Rules { resolve: vec![("registry.test".to_owned(), [127, 0, 0, 1].into())], ..Rules::default() };
     let policy =
