@@ -129,6 +129,8 @@ fn sweep(root: &Path, boxes: &Path) {
     use nix::fcntl::{flock, FlockArg};
     use std::os::fd::AsRawFd;
     let Ok(entries) = std::fs::read_dir(boxes) else { return };
+    // Listed once, and only when a box has ended: every launch sweeps, most find nothing to do.
+    let mut layers: Option<Vec<PathBuf>> = None;
     for entry in entries.flatten() {
         let lock_path = entry.path();
         // Only the names Warden gives: the project's storage is also the file tools' second root,
@@ -139,7 +141,7 @@ fn sweep(root: &Path, boxes: &Path) {
         if flock(file.as_raw_fd(), FlockArg::LockExclusiveNonblock).is_err() {
             continue; // the box still runs (or is being made)
         }
-        for layer in layer_folders(root) {
+        for layer in layers.get_or_insert_with(|| layer_folders(root)).iter() {
             if let Err(error) = clear(&layer.join("work").join(&name)) {
                 tracing::debug!(%error, layer = %layer.display(), "an ended box's work folder stays");
             }
