@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { api, subscribeMcpForms, type JsonValue, type McpElicit } from "../../shared/ipc";
-import { messageOf } from "../../shared/format";
+import { subscribeMcpForms, type JsonValue, type McpElicit } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { useMcpAnswer } from "./useMcpAnswer";
 import { useListener } from "../../shared/useListener";
 import { McpHostQuestion } from "./McpHostQuestion";
 import { contentOf, defaultsOf, fieldsOf, problemsOf, type Field } from "./formModel";
@@ -28,14 +28,8 @@ function McpForm({ form, onDone }: { form: McpElicit; onDone: () => void }) {
   const sampling = form.purpose === "sampling";
   const [values, setValues] = useState<Record<string, JsonValue>>(() => defaultsOf(form.schema));
   const [tried, setTried] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const problems = problemsOf(fields, values);
-  const answer = (a: Parameters<typeof api.mcpElicitAnswer>[1]) =>
-    api.mcpElicitAnswer(form.requestId, a).then(onDone, (e: unknown) => {
-      setError(messageOf(e));
-      // A form that no longer waits (timed out) goes away.
-      setTimeout(onDone, 2000);
-    });
+  const { answer, error } = useMcpAnswer(form.requestId, onDone);
   const submit = () => {
     setTried(true);
     if (Object.keys(problems).length === 0) void answer({ action: "accept", content: contentOf(fields, values) });

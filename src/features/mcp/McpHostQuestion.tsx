@@ -1,7 +1,6 @@
-import { useState } from "react";
-import { api, type McpElicit } from "../../shared/ipc";
-import { messageOf } from "../../shared/format";
+import type { McpElicit } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { useMcpAnswer } from "./useMcpAnswer";
 
 /**
  * A local MCP server's box wants a host no rule names: at its start, between calls or during one.
@@ -10,14 +9,8 @@ import { TID } from "../../shared/testids";
  * connection is refused, and the server asks again the next time.
  */
 export function McpHostQuestion({ question, onDone }: { question: McpElicit; onDone: () => void }) {
-  const [error, setError] = useState<string | null>(null);
   const target = question.network ? `${question.network.host}:${question.network.port}` : "a host";
-  const answer = (a: Parameters<typeof api.mcpElicitAnswer>[1]) =>
-    api.mcpElicitAnswer(question.requestId, a).then(onDone, (e: unknown) => {
-      setError(messageOf(e));
-      // A question that no longer waits (timed out) goes away.
-      setTimeout(onDone, 2000);
-    });
+  const { answer, error } = useMcpAnswer(question.requestId, onDone);
   return (
     <div className="mcp-form-backdrop">
       <div
