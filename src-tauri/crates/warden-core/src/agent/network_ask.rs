@@ -14,6 +14,7 @@ use warden_protocol::{ConfirmKind, DangerLevel, NetworkRequest, Remember, ToolCo
 
 use super::approvals::{new_confirm_id, ApprovalOutcome, ApprovalRouter};
 use super::events::EventEmitter;
+use crate::containment::net::ask::{cannot_wait_here, wait_on};
 use crate::containment::net::{Answer, Asker, HostRule, Question, Reach, SharedNet};
 
 /// Saves an allow rule (a host pattern, `host:port`) for the session's project.
@@ -135,11 +136,8 @@ impl Drop for CallEnded {
 
 impl Asker for NetworkQuestions {
     fn ask(&self, question: &Question) -> Answer {
-        // The proxy asks from its own threads; a runtime thread must never block here.
-        if tokio::runtime::Handle::try_current().is_ok() {
-            return Answer::Unanswered(
-                "asked from the engine's own runtime, where it cannot wait".to_owned(),
-            );
+        if let Some(not_here) = cannot_wait_here() {
+            return not_here;
         }
         let call = self.running.lock().ok().and_then(|running| running.clone());
         let confirm_id = new_confirm_id();
@@ -149,17 +147,11 @@ impl Asker for NetworkQuestions {
         *self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
             Some((asked_for, question.clone()));
         let cancel = call.map(|c| c.cancel).unwrap_or_default();
-        // Waited for on the runtime, answered here: a runtime that shuts down meanwhile (Warden
-        // closing with a question open) drops the wait, and this thread hears that instead of
-        // panicking in a timer it could no longer drive.
-        let (answered, answer) = std::sync::mpsc::sync_channel(1);
         let (approvals, timeout) = (Arc::clone(&self.approvals), self.timeout);
-        self.runtime.spawn(async move {
-            let _ = answered.send(approvals.wait(&confirm_id, rx, timeout, &cancel).await);
-        });
-        let outcome = answer.recv();
+        let outcome =
+            wait_on(&self.runtime, async move { approvals.wait(&confirm_id, rx, timeout, &cancel).await });
         *self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
-        let Ok(outcome) = outcome else {
+        let Some(outcome) = outcome else {
             return Answer::Unanswered("Warden stopped before the answer".to_owned());
         };
         match outcome {

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use warden_protocol::NetworkRequest;
 
 use super::handler::Elicitor;
+use crate::containment::net::ask::{cannot_wait_here, wait_on};
 use crate::containment::net::{Answer, Asker, HostRule, OwnProxy, Question, Reach, Rules};
 
 /// Saves an allow rule (`host:port`) for the project at the path given.
@@ -46,11 +47,8 @@ struct ServerAsker {
 
 impl Asker for ServerAsker {
     fn ask(&self, question: &Question) -> Answer {
-        // The proxy asks from its own threads; a runtime thread must never block here.
-        if tokio::runtime::Handle::try_current().is_ok() {
-            return Answer::Unanswered(
-                "asked from the engine's own runtime, where it cannot wait".to_owned(),
-            );
+        if let Some(not_here) = cannot_wait_here() {
+            return not_here;
         }
         let Some(elicitor) = self.elicitor.clone() else {
             return Answer::Unanswered("there is no window to ask in".to_owned());
@@ -60,14 +58,9 @@ impl Asker for ServerAsker {
             port: question.port,
             reach: (question.reach != Reach::Public).then(|| question.reach.describe().to_owned()),
         };
-        // Asked on the runtime, waited for here: a runtime that shuts down meanwhile drops the
-        // question, and this thread hears that.
-        let (answered, answer) = std::sync::mpsc::sync_channel(1);
         let server = self.server.clone();
-        self.runtime.spawn(async move {
-            let _ = answered.send(elicitor.allow_host(&server, &request).await);
-        });
-        let Ok(answer) = answer.recv() else {
+        let answer = wait_on(&self.runtime, async move { elicitor.allow_host(&server, &request).await });
+        let Some(answer) = answer else {
             return Answer::Unanswered("Warden stopped before the answer".to_owned());
         };
         if answer == Answer::Always {

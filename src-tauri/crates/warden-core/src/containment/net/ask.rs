@@ -39,6 +39,28 @@ pub trait Asker: Send + Sync {
     fn ask(&self, question: &Question) -> Answer;
 }
 
+/// Why an asker cannot wait on this thread, if it cannot: the proxy asks from its own threads,
+/// which may block; a thread of the engine's runtime must never.
+pub fn cannot_wait_here() -> Option<Answer> {
+    tokio::runtime::Handle::try_current()
+        .is_ok()
+        .then(|| Answer::Unanswered("asked from the engine's own runtime, where it cannot wait".to_owned()))
+}
+
+/// `question` run on `runtime` and waited for here (a proxy thread); `None` when the runtime shut
+/// down first (Warden closing with a question open): this thread hears that instead of panicking
+/// in a timer it could no longer drive.
+pub fn wait_on<T: Send + 'static>(
+    runtime: &tokio::runtime::Handle,
+    question: impl std::future::Future<Output = T> + Send + 'static,
+) -> Option<T> {
+    let (answered, answer) = std::sync::mpsc::sync_channel(1);
+    runtime.spawn(async move {
+        let _ = answered.send(question.await);
+    });
+    answer.recv().ok()
+}
+
 /// The answers given in this session, and who asks.
 #[derive(Default)]
 pub(super) struct Memory {
