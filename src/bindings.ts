@@ -769,11 +769,12 @@ export type McpServerConfig = {
 	 */
 	tools?: { [key in string]: McpToolChoice },
 	/**
-	 *  Whether a stdio server may use the network from inside the sandbox (on by default: most
-	 *  servers exist to reach a service): out through Warden's proxy only, to the hosts the
-	 *  project's rules allow, each other host asked about in the window in the server's name.
+	 *  Whether a stdio server may use the network from inside the sandbox: `rules` (the default:
+	 *  most servers exist to reach a service) is out through Warden's proxy only, to the hosts
+	 *  the project's rules allow, each other host asked about in the window in the server's name;
+	 *  `off` is none. The boolean that stood here before is read too (`true` is `rules`).
 	 */
-	network?: boolean,
+	network?: NetworkMode,
 	/**
 	 *  Files, folders or sockets a stdio server's box may also read (absolute paths): the box
 	 *  shows only the toolchains of the home, and a server may need its own configuration or a
@@ -887,6 +888,14 @@ export type ModelEntry = {
 	 */
 	takesImages?: boolean,
 };
+
+/**
+ *  Whether a box's programs reach the network: `off` (no network at all; a `bash` call may still
+ *  ask for it, and the user is asked) or `rules` (the default: out through Warden's proxy only,
+ *  to the hosts the rules allow, every other host asked about). Read also from the boolean that
+ *  stood here before: `true` is `rules`, `false` is `off`.
+ */
+export type NetworkMode = "off" | "rules";
 
 /**  A host and port the sandbox wants to reach. */
 export type NetworkRequest = {
@@ -1381,10 +1390,13 @@ export type ToolPermissions = {
 	/**  Default timeout of a `bash` call, seconds. */
 	bashTimeoutSecs?: number,
 	/**
-	 *  Whether commands may use the network (the sandbox has none by default; a command can still
-	 *  ask for it, and the user is asked).
+	 *  Whether commands reach the network: `rules` (the default) through Warden's proxy, every
+	 *  host no rule names asked about while the command waits, and the `bash` input's `network`
+	 *  field ignored; `off`, none at all, and a command may ask for it (`"network": true`), which
+	 *  the user is asked about. A project's entry written before this setting had a name keeps
+	 *  what it had: `false` is `off`.
 	 */
-	network?: boolean,
+	network?: NetworkMode,
 	/**
 	 *  Folders outside the project that commands may also write (absolute paths), e.g. a build
 	 *  output folder elsewhere. Secret locations stay hidden even inside them.

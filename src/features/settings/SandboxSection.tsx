@@ -149,17 +149,20 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
             <input
               type="checkbox"
               data-testid={TID.sandboxNetwork}
-              checked={perms.network ?? false}
-              onChange={(e) => onChange(setProjectPermissions(settings, { network: e.target.checked }))}
+              checked={perms.network !== "off"}
+              onChange={(e) =>
+                onChange(setProjectPermissions(settings, { network: e.target.checked ? "rules" : "off" }))
+              }
             />
-            Commands in this project may use the network (through Warden's proxy: a host not listed below is
-            asked about while the command waits — allow once, always, or deny)
+            Commands in this project may use the network (on by default; only through Warden's proxy: a host not
+            listed below is asked about while the command waits — allow once, always, or deny). Off, they have no
+            network at all, and a command that needs it asks first
           </label>
           <label className="checkbox">
             <input
               type="checkbox"
               data-testid={TID.sandboxRegistries}
-              disabled={!(perms.network ?? false)}
+              disabled={perms.network === "off"}
               checked={perms.allowRegistries ?? false}
               onChange={(e) => onChange(setProjectPermissions(settings, { allowRegistries: e.target.checked }))}
             />

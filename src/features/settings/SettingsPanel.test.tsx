@@ -348,7 +348,7 @@ describe("SettingsPanel", () => {
     const initial: Settings = {
       ...SETTINGS,
       projectDir: "/home/me/proj",
-      toolPermissions: { "/home/me/proj": { allowedTools: ["file_read"], writeGlobs: [], bashTimeoutSecs: 60, network: false, extraWritable: [] } },
+      toolPermissions: { "/home/me/proj": { allowedTools: ["file_read"], writeGlobs: [], bashTimeoutSecs: 60, network: "off", extraWritable: [] } },
     };
     render(<Harness initial={initial} />);
     const toggle = screen.getByTestId(TID.checkpointsToggle);
@@ -363,7 +363,7 @@ describe("SettingsPanel", () => {
     expect((callsOf("settings_set")[1]!.settings as Settings).toolPermissions?.["/home/me/proj"]?.checkpoints).toBe(true);
   });
 
-  it("shows how commands are contained and saves the project's network and extra folders", async () => {
+  it("shows how commands are contained, on the network through the proxy by default, and saves the project's network and extra folders", async () => {
     mock({ pick_project_folder: () => "/home/me/proj" });
     render(<Harness />);
     await waitFor(() =>
@@ -372,12 +372,12 @@ describe("SettingsPanel", () => {
     expect(screen.getByText("/home/me/.cargo/registry")).toBeInTheDocument();
     expect(screen.queryByTestId(TID.sandboxNetwork)).toBeNull();
     await userEvent.click(screen.getByTestId(TID.projectPick));
-    await waitFor(() => expect(screen.getByTestId(TID.sandboxNetwork)).not.toBeChecked());
+    await waitFor(() => expect(screen.getByTestId(TID.sandboxNetwork)).toBeChecked());
     await userEvent.click(screen.getByTestId(TID.sandboxNetwork));
     await userEvent.type(screen.getByTestId(TID.sandboxWritable), "/srv/out{Enter}/var/cache/build");
     await settled();
     const perms = (callsOf("settings_set")[0]!.settings as Settings).toolPermissions?.["/home/me/proj"];
-    expect(perms?.network).toBe(true);
+    expect(perms?.network).toBe("off");
     expect(perms?.extraWritable).toEqual(["/srv/out", "/var/cache/build"]);
   });
 
@@ -387,15 +387,17 @@ describe("SettingsPanel", () => {
     await waitFor(() => expect(screen.getByText("/home/me/.cargo/bin")).toBeInTheDocument());
     await userEvent.click(screen.getByTestId(TID.projectPick));
     const registries = await screen.findByTestId(TID.sandboxRegistries);
-    expect(registries).toBeDisabled();
+    expect(registries).toBeEnabled();
     expect(registries).not.toBeChecked();
+    await userEvent.click(screen.getByTestId(TID.sandboxNetwork));
+    await waitFor(() => expect(screen.getByTestId(TID.sandboxRegistries)).toBeDisabled());
     await userEvent.click(screen.getByTestId(TID.sandboxNetwork));
     await waitFor(() => expect(screen.getByTestId(TID.sandboxRegistries)).toBeEnabled());
     expect(screen.queryByTestId(TID.sandboxRegistryHosts)).toBeNull();
     await userEvent.click(screen.getByTestId(TID.sandboxRegistries));
     await settled();
     const perms = (callsOf("settings_set").at(-1)!.settings as Settings).toolPermissions?.["/home/me/proj"];
-    expect(perms?.network).toBe(true);
+    expect(perms?.network).toBe("rules");
     expect(perms?.allowRegistries).toBe(true);
     expect(screen.getByTestId(TID.sandboxRegistryHosts)).toHaveTextContent("registry.npmjs.org:443");
   });
@@ -426,7 +428,7 @@ describe("SettingsPanel", () => {
           allowedTools: null,
           writeGlobs: [],
           bashTimeoutSecs: 60,
-          network: true,
+          network: "rules",
           extraWritable: [],
           checkpoints: true,
           permissionRules: [kept, { effect: "allow", tool: "network", pattern: "old.internal" }],

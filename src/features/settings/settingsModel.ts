@@ -77,7 +77,7 @@ export function projectPermissions(s: Settings): ToolPermissions | null {
       allowedTools: null,
       writeGlobs: [],
       bashTimeoutSecs: 60,
-      network: false,
+      network: "rules",
       extraWritable: [],
       extraReadable: [],
       checkpoints: true,

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use warden_protocol::TrustLevel;
+use warden_protocol::{NetworkMode, TrustLevel};
 
 #[derive(Debug, Parser)]
 #[command(name = "warden", version, about = "Warden: an AI agent that asks before it acts")]
@@ -249,6 +249,21 @@ impl From<TrustArg> for TrustLevel {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NetworkArg {
+    Off,
+    Rules,
+}
+
+impl From<NetworkArg> for NetworkMode {
+    fn from(value: NetworkArg) -> Self {
+        match value {
+            NetworkArg::Off => NetworkMode::Off,
+            NetworkArg::Rules => NetworkMode::Rules,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ApproveArg {
     /// Answers from the terminal (with --json: approval lines on stdin).
     Ask,
@@ -317,6 +332,10 @@ pub struct CommonArgs {
     /// Events as JSON lines on stdout.
     #[arg(long)]
     pub json: bool,
+    /// The project's network for this run, instead of its setting: `rules` (through Warden's
+    /// proxy, every host no rule names asked about) or `off` (none; a command may ask for it).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub network: Option<NetworkArg>,
     /// MCP servers for this run, besides the settings' (the `mcpServers` JSON format of Claude
     /// Desktop, Cursor and codex).
     #[arg(long, value_name = "FILE")]

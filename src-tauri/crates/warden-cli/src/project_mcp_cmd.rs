@@ -131,7 +131,8 @@ pub fn describe(offer: &ProjectMcpOffer) -> String {
         out.push_str(&format!("  cannot be used: {}\n", line(error)));
         return out;
     }
-    let network = if offer.network { "with the network" } else { "without the network" };
+    let network =
+        if offer.network { "with the network through Warden's proxy" } else { "without the network" };
     out.push_str(&format!(
         "  programs run in the project's command box, as the agent's commands: {network} (the project's \
          setting), writing only where its commands may\n"

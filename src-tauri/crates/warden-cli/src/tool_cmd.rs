@@ -32,6 +32,7 @@ pub fn session_spec(common: &CommonArgs, exec: Option<&ExecArgs>) -> Result<Sess
     let mut spec = SessionSpec::new(project);
     spec.trust = common.trust.into();
     spec.scope = scope;
+    spec.network = common.network.map(Into::into);
     if let Some(file) = &common.mcp_config {
         spec.mcp_servers = crate::mcp_cmd::read_config(file)?;
     }

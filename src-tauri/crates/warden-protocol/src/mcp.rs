@@ -40,11 +40,12 @@ pub struct McpServerConfig {
     /// not listed is treated as dangerous (the trust level decides whether it asks).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub tools: BTreeMap<String, McpToolChoice>,
-    /// Whether a stdio server may use the network from inside the sandbox (on by default: most
-    /// servers exist to reach a service): out through Warden's proxy only, to the hosts the
-    /// project's rules allow, each other host asked about in the window in the server's name.
-    #[serde(skip_serializing_if = "is_true")]
-    pub network: bool,
+    /// Whether a stdio server may use the network from inside the sandbox: `rules` (the default:
+    /// most servers exist to reach a service) is out through Warden's proxy only, to the hosts
+    /// the project's rules allow, each other host asked about in the window in the server's name;
+    /// `off` is none. The boolean that stood here before is read too (`true` is `rules`).
+    #[serde(skip_serializing_if = "is_rules")]
+    pub network: crate::NetworkMode,
     /// Files, folders or sockets a stdio server's box may also read (absolute paths): the box
     /// shows only the toolchains of the home, and a server may need its own configuration or a
     /// socket (Docker's, say). Never Warden's own folders nor a folder holding the home; a known
@@ -160,7 +161,7 @@ impl Default for McpServerConfig {
             disabled: false,
             sampling: false,
             tools: BTreeMap::new(),
-            network: true,
+            network: crate::NetworkMode::Rules,
             readable: Vec::new(),
             outside_sandbox: false,
             oauth: None,
@@ -172,8 +173,8 @@ fn is_false(value: &bool) -> bool {
     !*value
 }
 
-fn is_true(value: &bool) -> bool {
-    *value
+fn is_rules(value: &crate::NetworkMode) -> bool {
+    *value == crate::NetworkMode::Rules
 }
 
 /// What the user chose for one MCP tool.

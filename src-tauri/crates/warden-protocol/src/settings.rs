@@ -57,9 +57,12 @@ pub struct ToolPermissions {
     pub write_globs: Vec<String>,
     /// Default timeout of a `bash` call, seconds.
     pub bash_timeout_secs: u32,
-    /// Whether commands may use the network (the sandbox has none by default; a command can still
-    /// ask for it, and the user is asked).
-    pub network: bool,
+    /// Whether commands reach the network: `rules` (the default) through Warden's proxy, every
+    /// host no rule names asked about while the command waits, and the `bash` input's `network`
+    /// field ignored; `off`, none at all, and a command may ask for it (`"network": true`), which
+    /// the user is asked about. A project's entry written before this setting had a name keeps
+    /// what it had: `false` is `off`.
+    pub network: crate::NetworkMode,
     /// Folders outside the project that commands may also write (absolute paths), e.g. a build
     /// output folder elsewhere. Secret locations stay hidden even inside them.
     pub extra_writable: Vec<String>,
@@ -84,7 +87,7 @@ impl Default for ToolPermissions {
             allowed_tools: None,
             write_globs: Vec::new(),
             bash_timeout_secs: 60,
-            network: false,
+            network: crate::NetworkMode::Rules,
             extra_writable: Vec::new(),
             extra_readable: Vec::new(),
             checkpoints: true,

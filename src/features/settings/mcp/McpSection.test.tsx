@@ -302,7 +302,7 @@ describe("Settings → MCP servers", () => {
     expect(screen.getByTestId(TID.mcpSecretValue)).toHaveValue("");
     expect(JSON.stringify(settings())).not.toContain("ghp_abc");
     await user.click(screen.getByTestId(TID.mcpNetwork));
-    expect(settings().mcpServers?.files?.network).toBe(false);
+    expect(settings().mcpServers?.files?.network).toBe("off");
   });
 
   it("lets a local server's sandbox read more, or run it outside the sandbox with a warning", async () => {

@@ -73,8 +73,8 @@ export function McpServerRow({
           <input
             type="checkbox"
             data-testid={TID.mcpNetwork}
-            checked={config.network ?? true}
-            onChange={(e) => onChange({ ...config, network: e.target.checked })}
+            checked={config.network !== "off"}
+            onChange={(e) => onChange({ ...config, network: e.target.checked ? "rules" : "off" })}
           />
           May use the network (from inside the sandbox, through Warden&apos;s proxy: a host your rules do not list is
           asked about, naming this server)

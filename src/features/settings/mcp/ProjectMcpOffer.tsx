@@ -67,7 +67,7 @@ export function ProjectMcpOffer({
       {!offer.error && (
         <p className="muted">
           Their programs run in the project&apos;s sandbox exactly as the agent&apos;s commands do:{" "}
-          <strong>{offer.network ? "with the network" : "without the network"}</strong> (the project&apos;s Sandbox
+          <strong>{offer.network ? "with the network through Warden's proxy" : "without the network"}</strong> (the project&apos;s Sandbox
           setting), writing only where its commands may.
         </p>
       )}

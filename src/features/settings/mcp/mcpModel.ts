@@ -53,7 +53,7 @@ export function configFields(config: McpServerConfig): [string, string][] {
   if (config.disabled) rows.push(["disabled", "true"]);
   each("tools", config.tools as Record<string, string> | undefined);
   if (config.sampling) rows.push(["sampling", "true"]);
-  if (config.network === false) rows.push(["network", "false"]);
+  if (config.network === "off") rows.push(["network", "off"]);
   if (config.readable?.length) rows.push(["readable", JSON.stringify(config.readable)]);
   if (config.outsideSandbox) rows.push(["outsideSandbox", "true"]);
   const oauth = config.oauth;

@@ -80,12 +80,45 @@ async fn an_autonomous_command_runs_in_the_box() {
         "work in the project goes on"
     );
     assert_eq!(out["metadata"]["contained"], true);
+    // The project's network is `rules` (its default): the proxy, and nothing else.
+    assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "network · writes: project");
+    assert!(text.contains("only through Warden's proxy"), "the result says why: {text}");
+
+    // The same with the project's network off: no network at all, and the model is told it may ask.
+    let input = serde_json::json!({ "command": connect(port) });
+    let (_, out) = bash(&dirs, input, &["--trust", "autonomous", "--network", "off"], &[]).await;
+    assert!(!reached(&listener), "the command reached a loopback listener");
     assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "no network · writes: project");
+    let text = out["result"].as_str().unwrap();
     assert!(text.contains("the sandbox has no network"), "the result says why: {text}");
 }
 
+/// The project's network is `rules` (the default): every command has the proxy, a host no rule
+/// names is the only question — in every trust level, Autonomous too — and the input's
+/// `"network": true` asks for nothing more.
 #[tokio::test]
-async fn the_network_is_asked_for_even_in_autonomous_and_given_once_approved() {
+async fn with_the_projects_network_rules_an_unknown_host_is_the_only_question() {
+    let dirs = Dirs::new();
+    let (listener, port) = listener();
+    let command = format!("curl -fsS -m 5 -o /dev/null http://registry.test:{port}/ && echo fetched");
+    let input = serde_json::json!({ "command": command, "network": true });
+    let resolve = [("WARDEN_NET_RESOLVE", "registry.test=127.0.0.1")];
+    // Nobody allows it: the call runs (no escalation was asked about), the host is refused.
+    let (code, out) =
+        bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "none"], &resolve).await;
+    let result = out["result"].as_str().unwrap_or_default();
+    assert_eq!((code, out["code"].as_str()), (1, Some("EXECUTION_ERROR")), "{out}");
+    assert!(result.contains("the sandbox's network refused: registry.test"), "{out}");
+    assert_eq!(out["metadata"]["network"][0]["allowed"], false, "the block shows the host: {out}");
+    assert!(!reached(&listener));
+    assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "network · writes: project");
+    // Allowed once: the proxy connects, to this machine's loopback only because the user said so.
+    let (code, out) = bash(&dirs, input, &["--trust", "autonomous", "--approve", "all"], &resolve).await;
+    assert!(reached(&listener), "the allowed host was not reached: {code} {out}");
+}
+
+#[tokio::test]
+async fn with_the_projects_network_off_the_network_is_asked_for_even_in_autonomous() {
     let dirs = Dirs::new();
     let (listener, port) = listener();
     // What the approved call gets is Warden's proxy, not this machine's network: the name the
@@ -94,11 +127,12 @@ async fn the_network_is_asked_for_even_in_autonomous_and_given_once_approved() {
     let command = format!("curl -sS -m 5 http://registry.test:{port}/; {}", connect(port));
     let input = serde_json::json!({ "command": command, "network": true });
     let resolve = [("WARDEN_NET_RESOLVE", "registry.test=127.0.0.1")];
+    let off = ["--trust", "autonomous", "--network", "off"];
     let (code, out) =
-        bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "none"], &resolve).await;
+        bash(&dirs, input.clone(), &[&off[..], &["--approve", "none"]].concat(), &resolve).await;
     assert_eq!((code, out["code"].as_str()), (1, Some("USER_REJECTED")), "{out}");
     assert!(!reached(&listener));
-    let (code, out) = bash(&dirs, input, &["--trust", "autonomous", "--approve", "all"], &resolve).await;
+    let (code, out) = bash(&dirs, input, &[&off[..], &["--approve", "all"]].concat(), &resolve).await;
     let result = out["result"].as_str().unwrap_or_default();
     assert!(result.contains("Warden's proxy did not connect to registry.test"), "{out}");
     assert!(result.contains("a rule naming the host is needed"), "{out}");

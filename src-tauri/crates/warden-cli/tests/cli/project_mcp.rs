@@ -66,7 +66,7 @@ fn expected_lines(digest: &str) -> Vec<String> {
     let bin = server_bin("mcp-server-everything");
     [
         format!("digest: {digest}"),
-        "without the network (the project's setting)".to_owned(),
+        "with the network through Warden's proxy (the project's setting)".to_owned(),
         "local (stdio)".to_owned(),
         format!("command: {}", bin.display()),
         r#"args: ["stdio","two words","\u001b]0;title\u0007"]"#.to_owned(),
@@ -119,7 +119,7 @@ async fn mcp_show_prints_every_field_what_is_ignored_and_why_and_the_digest() {
     let offer = shown(&dirs).await;
     assert_eq!(offer["digest"], digest.as_str());
     assert_eq!(offer["approved"], Value::Null);
-    assert_eq!(offer["network"], false);
+    assert_eq!(offer["network"], true, "the project's network is `rules` unless set");
     let local = &offer["servers"]["local"];
     assert_eq!(local["env"], json!({"PLAIN": "plain-value", "SHOWN": "a\u{1b}]52;c;eA==\u{7}b"}));
     assert_eq!(local["tools"], json!({"get-env": "ask"}));

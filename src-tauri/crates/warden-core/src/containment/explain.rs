@@ -31,11 +31,17 @@ pub fn explain_denial(output: &str, policy: &BoxPolicy) -> Option<String> {
              their writes go to the project's private layer where the sandbox has one)",
         );
     }
-    if !policy.network && NETWORK_SIGNS.iter().any(|sign| output.contains(sign)) {
-        notes.push(
+    if NETWORK_SIGNS.iter().any(|sign| output.contains(sign)) {
+        notes.push(if policy.network {
+            // The box's own namespace has no route and no resolver: only programs that use the
+            // proxy reach anything, and the proxy's refusals say so themselves.
+            "the sandbox reaches the network only through Warden's proxy (HTTP_PROXY, HTTPS_PROXY \
+             and ALL_PROXY are set, and the proxy resolves names): a program that ignores them, \
+             or connects to an address or resolves a name itself, reaches nothing"
+        } else {
             "the sandbox has no network: if this command needs it, call bash again with \
-             \"network\": true and the user will be asked",
-        );
+             \"network\": true and the user will be asked"
+        });
     }
     if notes.is_empty() && output.contains("Operation not permitted") {
         notes.push(
@@ -207,7 +213,15 @@ mod tests {
     #[test]
     fn nothing_is_said_when_the_box_is_not_the_reason() {
         assert_eq!(explain_denial("error[E0425]: cannot find value `x`", &policy(false)), None);
-        // With the network allowed, a failed connection is the network's business, not the box's.
-        assert_eq!(explain_denial("curl: (6) Could not resolve host: x", &policy(true)), None);
+    }
+
+    #[test]
+    fn with_the_network_a_failed_direct_connection_points_at_the_proxy() {
+        let said = explain_denial("curl: (6) Could not resolve host: x", &policy(true));
+        assert!(said.as_deref().is_some_and(|n| n.contains("only through Warden's proxy")), "{said:?}");
+        assert!(!said.unwrap_or_default().contains("\"network\": true"), "no escalation to suggest");
+        // The proxy's own refusal is not a sign: it says why itself.
+        let refused = "curl: (56) CONNECT tunnel failed, response 403";
+        assert_eq!(explain_denial(refused, &policy(true)), None);
     }
 }

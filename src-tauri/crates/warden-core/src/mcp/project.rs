@@ -214,7 +214,7 @@ pub fn fields(config: &McpServerConfig) -> Vec<(String, String)> {
         rows.push(("sampling".to_owned(), "true".to_owned()));
     }
     if config.network != McpServerConfig::default().network {
-        rows.push(("network".to_owned(), config.network.to_string()));
+        rows.push(("network".to_owned(), config.network.as_str().to_owned()));
     }
     if !config.readable.is_empty() {
         rows.push(("readable".to_owned(), json(&config.readable)));
@@ -268,7 +268,8 @@ pub fn trim_document(json: &str) -> Result<ProjectServers, ConfigError> {
     let mut ignored = BTreeMap::new();
     for (name, config) in &servers {
         let mut trimmed = trim(config);
-        let asks_network = raw.get(name).and_then(|entry| entry.get("network")) == Some(&true.into());
+        let written = raw.get(name).and_then(|entry| entry.get("network"));
+        let asks_network = written == Some(&true.into()) || written == Some(&"rules".into());
         if asks_network && config.command.is_some() {
             trimmed.ignored.push(McpIgnoredField {
                 field: "network".to_owned(),
@@ -292,7 +293,7 @@ pub type ProjectServers = (BTreeMap<String, McpServerConfig>, BTreeMap<String, V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warden_protocol::McpIdentityProvider;
+    use warden_protocol::{McpIdentityProvider, NetworkMode};
 
     fn every_field() -> McpServerConfig {
         McpServerConfig {
@@ -315,7 +316,7 @@ mod tests {
                 ("look".to_owned(), McpToolChoice::Ask),
                 ("wipe".to_owned(), McpToolChoice::Deny),
             ]),
-            network: false,
+            network: NetworkMode::Off,
             readable: vec!["/home/me/.config/srv".to_owned()],
             outside_sandbox: true,
             sampling: true,
@@ -357,7 +358,7 @@ mod tests {
         assert!(!used.sampling);
         assert!(used.readable.is_empty(), "a project's server reads what the project's commands do");
         assert!(!used.outside_sandbox, "a project's server always runs in the box");
-        assert!(!used.network, "`network: false` only takes away, and is kept");
+        assert_eq!(used.network, NetworkMode::Off, "`network: false` only takes away, and is kept");
         let oauth = used.oauth.expect("the client it names is kept");
         assert_eq!(
             (oauth.client_id.as_deref(), oauth.client_secret, oauth.private_key, oauth.grant, oauth.idp),
@@ -393,14 +394,20 @@ mod tests {
             r#"{"mcpServers": {
                 "asks": {"command": "node", "args": ["s.js"], "network": true},
                 "quiet": {"command": "node", "args": ["s.js"]},
-                "without": {"command": "node", "network": false}
+                "without": {"command": "node", "network": false},
+                "named": {"command": "node", "network": "rules"},
+                "named_off": {"command": "node", "network": "off"}
             }}"#,
         )
         .unwrap();
         assert_eq!(ignored["asks"][0].field, "network");
         assert!(ignored["asks"][0].reason.contains("the project's own commands"), "{:?}", ignored["asks"]);
-        assert!(!ignored.contains_key("quiet") && !ignored.contains_key("without"), "{ignored:?}");
-        assert!(!used["without"].network);
+        assert_eq!(ignored["named"][0].field, "network");
+        for kept in ["quiet", "without", "named_off"] {
+            assert!(!ignored.contains_key(kept), "{kept}: {ignored:?}");
+        }
+        assert_eq!(used["without"].network, NetworkMode::Off);
+        assert_eq!(used["named_off"].network, NetworkMode::Off);
         assert!(trim_document("{").is_err());
     }
 

@@ -128,7 +128,7 @@ impl ServerSpec {
                 args: config.args.clone(),
                 env: config.env.clone(),
                 cwd: config.cwd.as_ref().map(PathBuf::from),
-                network: config.network,
+                network: config.network.is_on(),
                 readable: config.readable.clone(),
                 outside_sandbox: config.outside_sandbox,
             },

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use warden_protocol::{Settings, ToolApproval, ToolPermissions, TrustLevel};
+use warden_protocol::{NetworkMode, Settings, ToolApproval, ToolPermissions, TrustLevel};
 
 use super::tests::{approve, dirs, Dirs};
 use super::{Engine, SessionSpec};
@@ -32,7 +32,7 @@ fn networked_bash(engine: &Engine, project: &Path, rules: Vec<warden_protocol::P
     let mut settings = Settings::default();
     let perms = ToolPermissions {
         allowed_tools: Some(vec!["bash".into()]),
-        network: true,
+        network: NetworkMode::Rules,
         permission_rules: rules,
         ..ToolPermissions::default()
     };
@@ -192,7 +192,7 @@ fn the_organisations_policy_reaches_every_box_and_its_deny_wins() {
         ..Settings::default()
     };
     let perms = ToolPermissions {
-        network: true,
+        network: NetworkMode::Rules,
         permission_rules: vec![allow("*.pastebin.test")],
         ..Default::default()
     };

@@ -34,9 +34,14 @@ impl Engine {
         settings: &Settings,
     ) -> ProjectPolicy {
         let perms = permissions(project, settings);
+        let mut commands_box = self.commands_box(project, settings);
+        if let Some(network) = spec.network {
+            commands_box.network = network.is_on();
+            commands_box.network_rules.ask = network.is_on();
+        }
         ProjectPolicy {
             scope: scope_for(spec, perms),
-            commands_box: self.commands_box(project, settings),
+            commands_box,
             checkpoints: perms.is_none_or(|perms| perms.checkpoints),
         }
     }
@@ -58,18 +63,19 @@ impl Engine {
             net::Rules { resolve: net::resolve_from_env(), ..net::Rules::from_permission_rules(rules) };
         // A project with the network: through the proxy, every host no rule names asked about;
         // the package registries without a question when the project allows them.
-        commands_box.network_rules.ask = permissions(project, settings).is_some_and(|p| p.network);
+        let network = permissions(project, settings).map(|p| p.network).unwrap_or_default();
+        commands_box.network_rules.ask = network.is_on();
         if permissions(project, settings).is_some_and(|p| p.allow_registries) {
             commands_box.network_rules.allow_public = net::registries::rules();
         }
         match permissions(project, settings) {
             Some(perms) => commands_box.with_project_choices(
-                perms.network,
+                network.is_on(),
                 &perms.extra_writable,
                 &perms.extra_readable,
                 dirs::home_dir().as_deref(),
             ),
-            None => commands_box,
+            None => BoxPolicy { network: network.is_on(), ..commands_box },
         }
     }
 }

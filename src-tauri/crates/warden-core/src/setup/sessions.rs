@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use warden_protocol::{Event, KeyName, McpServerConfig, ProviderId, Settings, TrustLevel};
+use warden_protocol::{Event, KeyName, McpServerConfig, NetworkMode, ProviderId, Settings, TrustLevel};
 
 use super::project_policy::ProjectPolicy;
 use super::{Engine, SetupError};
@@ -52,6 +52,10 @@ pub struct SessionSpec {
     /// from a subfolder): the project's `AGENTS.md` files are read from the root down to it. `None`
     /// (or a folder outside the project): the project root.
     pub work_dir: Option<PathBuf>,
+    /// The project's network for this session only (`warden exec --network`), instead of its
+    /// setting: `off` keeps its commands and MCP servers off the network (a `bash` call may ask),
+    /// `rules` gives them the proxy. `None`: the project's setting.
+    pub network: Option<NetworkMode>,
 }
 
 impl SessionSpec {
@@ -73,6 +77,7 @@ impl SessionSpec {
             project_chosen: true,
             mcp_servers: BTreeMap::new(),
             work_dir: None,
+            network: None,
         }
     }
 }

@@ -113,7 +113,7 @@ async fn the_projects_network_choice_reaches_its_commands() {
             d.project.to_string_lossy().into_owned(),
             ToolPermissions {
                 allowed_tools: Some(vec!["bash".into()]),
-                network,
+                network: warden_protocol::NetworkMode::from_on(network),
                 permission_rules: vec![warden_protocol::PermissionRule {
                     effect: warden_protocol::RuleEffect::Allow,
                     tool: "network".into(),
@@ -576,6 +576,47 @@ fn the_users_and_the_projects_network_rules_reach_the_projects_box_and_no_other(
     assert_eq!(elsewhere.allow, [parse("crates.io")], "another project gets the user's rules only");
 }
 
+/// A project's network is `rules` unless its entry says otherwise: the proxy, every host no rule
+/// names asked about. An entry written before the setting had a name keeps what it had (`false`
+/// is `off`, `true` is `rules`), and `warden exec --network` overrides it for one run.
+#[test]
+fn a_projects_network_is_rules_by_default_and_an_older_entry_keeps_what_it_had() {
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    let key = d.project.to_string_lossy().into_owned();
+    let boxed = |settings: &Settings| {
+        let commands_box = engine.commands_box(&d.project, settings);
+        (commands_box.network, commands_box.network_rules.ask)
+    };
+    assert_eq!(boxed(&Settings::default()), (true, true), "no entry: rules");
+    let with_entry = |json: &str| {
+        let perms: ToolPermissions = serde_json::from_str(json).unwrap();
+        let mut settings = Settings::default();
+        settings.tool_permissions.insert(key.clone(), perms);
+        settings
+    };
+    assert_eq!(boxed(&with_entry("{}")), (true, true), "an entry without the field: rules");
+    assert_eq!(boxed(&with_entry(r#"{"network": false}"#)), (false, false), "an older entry's false: off");
+    assert_eq!(boxed(&with_entry(r#"{"network": true}"#)), (true, true));
+    assert_eq!(boxed(&with_entry(r#"{"network": "off"}"#)), (false, false));
+    // Saved, it is written by its name.
+    let mut settings = with_entry(r#"{"network": false}"#);
+    engine.save_settings(settings.clone()).unwrap();
+    assert_eq!(engine.settings().tool_permissions[&key].network, warden_protocol::NetworkMode::Off);
+    let saved = serde_json::to_value(&settings.tool_permissions[&key]).unwrap();
+    assert_eq!(saved["network"], "off");
+
+    // One run's override, for a session of the project.
+    settings.tool_permissions.clear();
+    let mut spec = SessionSpec::new(d.project.clone());
+    spec.network = Some(warden_protocol::NetworkMode::Off);
+    let policy = engine.project_policy(&spec, &d.project, &settings).commands_box;
+    assert_eq!((policy.network, policy.network_rules.ask), (false, false));
+    spec.network = Some(warden_protocol::NetworkMode::Rules);
+    let policy = engine.project_policy(&spec, &d.project, &with_entry(r#"{"network": "off"}"#)).commands_box;
+    assert_eq!((policy.network, policy.network_rules.ask), (true, true));
+}
+
 /// A project that allows the package registries gets the preset's hosts as public-only rules in
 /// its box (asked about no more), another project does not, and Settings lists the hosts.
 #[test]
@@ -584,7 +625,7 @@ fn the_registries_preset_reaches_only_the_project_that_allows_it() {
     let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
     let mut settings =
         Settings { project_dir: Some(d.project.to_string_lossy().into_owned()), ..Settings::default() };
-    let perms = ToolPermissions { network: true, allow_registries: true, ..ToolPermissions::default() };
+    let perms = ToolPermissions { allow_registries: true, ..ToolPermissions::default() };
     settings.tool_permissions.insert(d.project.to_string_lossy().into_owned(), perms);
     engine.save_settings(settings.clone()).unwrap();
     let rules = engine.commands_box(&d.project, &settings).network_rules;
@@ -615,9 +656,7 @@ fn an_always_answer_saves_the_projects_rule_and_only_into_warden_s_own_file() {
     let engine = Engine::new(d.home.clone(), keychain.clone()).unwrap();
     let key = d.project.to_string_lossy().into_owned();
     let mut settings = Settings::default();
-    settings
-        .tool_permissions
-        .insert(key.clone(), ToolPermissions { network: true, ..ToolPermissions::default() });
+    settings.tool_permissions.insert(key.clone(), ToolPermissions::default());
     engine.save_settings(settings).unwrap();
     engine.settings.allow_host(&key, "registry.test:8080").unwrap();
     engine.settings.allow_host(&key, "registry.test:8080").unwrap();

@@ -23,9 +23,11 @@ const LEFTOVER_GRACE: Duration = Duration::from_millis(250);
 /// stdin is closed. Default timeout 60 s. With `background: true` the command keeps running and a
 /// handle is returned: read its output with `command_output`, stop it with `cancel_command`.
 /// Where the machine supports it, commands run in Warden's sandbox: they can write only in the
-/// project (and the package managers' caches), cannot see secrets such as `~/.ssh`, and have no
-/// network. Set `network: true` for a command that needs the network (a download, a package
-/// install); `outside_sandbox: true` runs it with the user's full access. Both ask the user first.
+/// project (and the package managers' caches), cannot see secrets such as `~/.ssh`, and reach the
+/// network only through Warden's proxy (HTTP_PROXY, HTTPS_PROXY and ALL_PROXY are set; the user
+/// is asked about each new host). Where the project's commands have no network, set
+/// `network: true` for a command that needs it (a download, a package install);
+/// `outside_sandbox: true` runs it with the user's full access. Both ask the user first.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BashInput {
@@ -38,7 +40,8 @@ pub struct BashInput {
     /// Start the command in the background and return a handle at once (default false).
     #[serde(default)]
     pub background: bool,
-    /// Run with network access (default false). The user is asked.
+    /// Ask for network access where the project's commands have none (default false; the user
+    /// is asked). Not needed where they have it.
     #[serde(default)]
     pub network: bool,
     /// Run outside the sandbox, with the user's full access (default false). Only when the user

@@ -19,7 +19,7 @@ use warden_core::containment::mechanism;
 use warden_core::secrets::{MemoryStore, SecretStore};
 use warden_core::setup::{Engine, SessionSpec};
 use warden_protocol::{
-    KeyName, McpServerConfig, ProviderId, ToolApproval, ToolPermissions, ToolStatus, TrustLevel,
+    KeyName, McpServerConfig, NetworkMode, ProviderId, ToolApproval, ToolPermissions, ToolStatus, TrustLevel,
 };
 use warden_testkit::mcp::{server_bin, servers_dir};
 
@@ -400,8 +400,15 @@ async fn a_project_server_runs_in_the_agents_box_without_the_projects_network() 
     let proxy = json!({"host": "127.0.0.1", "port": warden_core::containment::net::PORT_IN_BOX});
     let write = |path: &std::path::Path| json!({"path": path, "text": "owned"});
 
-    // The project's network is off (its default): the server's own code gets none, whatever its
-    // entry says, and writes only where the agent's commands may.
+    // The project's network is off: the server's own code gets none, whatever its entry says, and
+    // writes only where the agent's commands may.
+    let project_network = |mode: NetworkMode| {
+        let mut settings = place.engine.settings();
+        let perms = ToolPermissions { network: mode, ..ToolPermissions::default() };
+        settings.tool_permissions.insert(place.project.to_string_lossy().into_owned(), perms);
+        place.engine.save_settings(settings).unwrap();
+    };
+    project_network(NetworkMode::Off);
     approve_file(&place, json!({ "probe": probe() }));
     let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", connect.clone()).await;
     assert_eq!(accepted(&listener), 0, "a project's server reached a loopback listener: {said}");
@@ -428,24 +435,20 @@ async fn a_project_server_runs_in_the_agents_box_without_the_projects_network() 
     assert_eq!(std::fs::read_to_string(&canary).unwrap(), "untouched");
     place.engine.close_mcp_servers().await;
 
-    // The project's commands get the network (Settings → Sandbox): so does its server; one whose
-    // entry says `"network": false` gets none (an entry may take away, never add).
-    let mut settings = place.engine.settings();
-    let network = ToolPermissions { network: true, ..ToolPermissions::default() };
-    settings.tool_permissions.insert(place.project.to_string_lossy().into_owned(), network.clone());
-    place.engine.save_settings(settings).unwrap();
-    let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", proxy.clone()).await;
-    assert_eq!(said, "connected", "the project's server has the proxy as its commands do");
-    // Switched off again while the server runs: the next use starts it in the new box.
+    // The project's commands get the network (`rules`, the default of a project with no setting):
+    // so does its server; one whose entry says `"network": false` gets none (an entry may take
+    // away, never add).
     let mut settings = place.engine.settings();
     settings.tool_permissions.clear();
     place.engine.save_settings(settings).unwrap();
     let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", proxy.clone()).await;
+    assert_eq!(said, "connected", "the project's server has the proxy as its commands do");
+    // Switched off while the server runs: the next use starts it in the new box.
+    project_network(NetworkMode::Off);
+    let (said, _) = call(&place, BTreeMap::new(), "mcp__probe__connect", proxy.clone()).await;
     assert!(said.starts_with("refused"), "a running project server kept the network: {said}");
     place.engine.close_mcp_servers().await;
-    let mut settings = place.engine.settings();
-    settings.tool_permissions.insert(place.project.to_string_lossy().into_owned(), network);
-    place.engine.save_settings(settings).unwrap();
+    project_network(NetworkMode::Rules);
     let mut quiet = probe();
     quiet["network"] = json!(false);
     approve_file(&place, json!({ "probe": quiet }));
