@@ -353,7 +353,7 @@ impl ToolRunner {
             }
         }
         if let Some(before) = repositories {
-            self.sweep_git_metadata(&before, &mut output);
+            self.sweep_git_metadata(before, &mut output);
         }
         output
     }
@@ -362,12 +362,9 @@ impl ToolRunner {
     /// process left in the project's git metadata that would make git run code outside the box — a
     /// `commondir` in its `.git`, a repository it made (hooks, a config beyond the plain keys, a
     /// gitfile) — is moved into the project's Warden storage, and the result says so.
-    fn sweep_git_metadata(&self, before: &BTreeSet<PathBuf>, output: &mut ToolOutput) {
-        let workspace = self.env.workspace();
-        let Some(storage) = workspace.roots().get(1) else { return };
-        let (project, aside) = (workspace.project_root(), storage.join(crate::containment::GIT_ASIDE_DIR));
-        let mut swept = crate::containment::sweep_git_metadata(project, &aside);
-        swept.extend(crate::containment::sweep_new_git_repositories(project, before, &aside));
+    fn sweep_git_metadata(&self, before: BTreeSet<PathBuf>, output: &mut ToolOutput) {
+        let Some(watch) = self.env.git_watch() else { return };
+        let swept = watch.call_ended(before);
         if swept.is_empty() {
             return;
         }

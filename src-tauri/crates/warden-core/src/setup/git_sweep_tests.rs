@@ -102,3 +102,56 @@ async fn a_repository_a_command_makes_runs_nothing_outside_the_box() {
     assert!(!sub.join("FSMONITORED").exists() && !sub.join("HOOKED").exists(), "code ran outside the box");
     assert!(d.project.join(".git/hooks/pre-commit").exists(), "the project's own repository is the user's");
 }
+
+/// A repository a background command makes after its start's sweep has passed: its hook would
+/// run at the user's next `git commit`, and the sweeps of later calls took it as there before
+/// (it existed when they began). Now a repository made while a background command of the session
+/// runs counts as new until no background command runs: the next call moves its hook aside, and
+/// so does the session's end when no call follows.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_repository_a_background_command_makes_later_runs_nothing_outside_the_box() {
+    use crate::agent::RequestedCall;
+    use tokio_util::sync::CancellationToken;
+
+    let plant =
+        "sleep 1; git init -q && printf '#!/bin/sh\\ntouch \"$PWD/HOOKED\"\\n' > .git/hooks/pre-commit \
+                 && chmod +x .git/hooks/pre-commit && touch PLANTED; sleep 60";
+    let call = |command: &str, background: bool| RequestedCall {
+        id: uuid::Uuid::new_v4().to_string(),
+        name: "bash".to_owned(),
+        input: Ok(serde_json::json!({ "command": command, "background": background })),
+    };
+    async fn planted(project: &Path) {
+        for _ in 0..100 {
+            if project.join("PLANTED").exists() {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("the background command did not plant its hook");
+    }
+    let hook = |project: &Path| project.join(".git/hooks/pre-commit");
+    let cancel = CancellationToken::new();
+
+    // The next call of the session sweeps it.
+    let d = dirs();
+    let (engine, spec) = bash_unasked(&d);
+    let (runner, _events) = engine.tool_runner(&spec).await.unwrap();
+    runner.call("", call(plant, true), &cancel).await;
+    planted(&d.project).await;
+    let said = runner.call("", call("echo later", false), &cancel).await.result.result;
+    assert!(said.contains("later"), "{said}");
+    assert!(!hook(&d.project).exists(), "the background command's hook is still there: {said}");
+    assert!(said.contains("have run as a git hook"), "{said}");
+    drop(runner);
+
+    // With no call after it, the session's end sweeps it (its background commands killed first).
+    let d = dirs();
+    let (engine, spec) = bash_unasked(&d);
+    let (runner, _events) = engine.tool_runner(&spec).await.unwrap();
+    runner.call("", call(plant, true), &cancel).await;
+    planted(&d.project).await;
+    drop(runner);
+    assert!(!hook(&d.project).exists(), "the hook outlived the session");
+}
