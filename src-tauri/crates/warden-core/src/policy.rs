@@ -100,6 +100,8 @@ pub enum Escalation {
     Network,
     /// The outside of the box where commands are contained ([`Needs::outside_sandbox`]).
     OutsideSandbox,
+    /// A plain `git init` outside the box, as a hardened git ([`Needs::hardened_git`]).
+    HardenedGit,
 }
 
 impl Escalation {
@@ -114,6 +116,11 @@ impl Escalation {
                 "Dangerous: this command asks to run outside Warden's sandbox, with your full access to files, \
                  secrets, network and processes."
             }
+            Self::HardenedGit => {
+                "Warden runs this git init outside its sandbox, so that the repository is made from your own \
+                 git configuration as you would make it: git itself, not a shell, with hooks and the file \
+                 system monitor off, in a folder of the project. Declined, nothing runs."
+            }
         }
     }
 }
@@ -125,6 +132,8 @@ pub fn escalation(needs: &Needs, containment: Containment) -> Option<Escalation>
     }
     if needs.outside_sandbox {
         Some(Escalation::OutsideSandbox)
+    } else if needs.hardened_git {
+        Some(Escalation::HardenedGit)
     } else if needs.network && !containment.network {
         Some(Escalation::Network)
     } else {

@@ -139,7 +139,7 @@ impl ToolEnvironment {
     /// either ([`crate::policy::escalation`]). `None` when commands are not contained at all.
     pub fn box_for(&self, needs: &Needs) -> Option<Arc<BoxPolicy>> {
         let policy = self.commands_box()?;
-        if needs.outside_sandbox {
+        if needs.outside_sandbox || needs.hardened_git {
             return None;
         }
         if needs.network && !policy.network {

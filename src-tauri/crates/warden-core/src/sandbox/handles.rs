@@ -32,6 +32,17 @@ impl Workspace {
         Ok(dir)
     }
 
+    /// Make the directory a resolved path names, and its missing parents, without leaving its root
+    /// (`cap-std` follows no link out of it), then open it as [`Workspace::open_dir`] does.
+    pub fn make_dir(&self, resolved: &ResolvedPath) -> Result<Dir, SandboxError> {
+        if !resolved.relative.as_os_str().is_empty() {
+            self.root_dir(resolved)
+                .create_dir_all(&resolved.relative)
+                .map_err(|e| self.failed(resolved, e))?;
+        }
+        self.open_dir(resolved)
+    }
+
     /// The metadata of what a resolved path names (a final symlink is described, not followed),
     /// reached through its parent's handle.
     pub fn metadata(&self, resolved: &ResolvedPath) -> Result<Metadata, SandboxError> {

@@ -155,3 +155,65 @@ async fn a_repository_a_background_command_makes_later_runs_nothing_outside_the_
     drop(runner);
     assert!(!hook(&d.project).exists(), "the hook outlived the session");
 }
+
+/// A plain `git init` asks, in every trust level (Autonomous here), to run outside the box as a
+/// hardened git; approved, git itself (not a shell) makes the repository in the project's folder,
+/// and the sweep has nothing to move; declined, nothing is made. A folder that is a link out of
+/// the project is refused, and nothing is made where it leads.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_plain_git_init_asks_and_runs_outside_the_box_as_a_hardened_git() {
+    use std::sync::Mutex;
+    use warden_protocol::{ToolApproval, ToolConfirm, ToolErrorCode};
+
+    let d = dirs();
+    let (engine, spec) = bash_unasked(&d);
+    let asked = Arc::new(Mutex::new(Vec::<String>::new()));
+    let answer = |yes: bool| {
+        let asked = asked.clone();
+        move |confirm: ToolConfirm| {
+            asked.lock().unwrap().push(confirm.reason.clone().unwrap_or_default());
+            async move { ToolApproval { confirm_id: String::new(), approved: yes, reason: None, remember: None } }
+        }
+    };
+    let run = |command: &str| serde_json::json!({ "command": command });
+
+    let shot = engine
+        .run_tool(spec.clone(), "bash", run("git init -q -b trunk sub"), |_, _| {}, answer(false))
+        .await
+        .unwrap();
+    assert_eq!(shot.result.code, Some(ToolErrorCode::UserRejected), "{:?}", shot.result);
+    assert!(!d.project.join("sub").exists(), "declined, yet something was made");
+    assert!(asked.lock().unwrap()[0].contains("outside its sandbox"), "{:?}", asked.lock().unwrap());
+
+    let shot = engine
+        .run_tool(spec.clone(), "bash", run("git init -q -b trunk sub"), |_, _| {}, answer(true))
+        .await
+        .unwrap();
+    let metadata = shot.result.metadata.clone().unwrap_or_default();
+    assert_eq!(metadata["contained"], false, "{:?}", shot.result);
+    assert!(
+        metadata["hardened_git"].as_str().is_some_and(|s| s.contains("core.hooksPath=/dev/null")),
+        "{metadata}"
+    );
+    assert!(!shot.result.result.contains("Warden moved"), "{}", shot.result.result);
+    let head = std::fs::read_to_string(d.project.join("sub/.git/HEAD")).unwrap();
+    assert_eq!(head, "ref: refs/heads/trunk\n");
+    assert_eq!(asked.lock().unwrap().len(), 2, "asked each time, Autonomous too");
+
+    // A folder that leads out of the project.
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), d.project.join("away")).unwrap();
+    let shot =
+        engine.run_tool(spec.clone(), "bash", run("git init away"), |_, _| {}, answer(true)).await.unwrap();
+    assert_eq!(shot.result.code, Some(ToolErrorCode::SandboxViolation), "{:?}", shot.result);
+    assert!(!outside.path().join(".git").exists(), "a repository was made outside the project");
+
+    // Anything more than a plain git init is an ordinary command, in the box, unasked here.
+    let shot = engine
+        .run_tool(spec, "bash", run("git init -q other && echo made"), |_, _| {}, answer(false))
+        .await
+        .unwrap();
+    assert!(shot.result.result.contains("made"), "{:?}", shot.result);
+    assert_eq!(asked.lock().unwrap().len(), 3, "the compound command was not asked about");
+}

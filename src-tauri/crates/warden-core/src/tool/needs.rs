@@ -20,6 +20,9 @@ pub struct Needs {
     /// The call wants to run outside the box, with the user's full access: it asks, and once
     /// approved runs in no box.
     pub outside_sandbox: bool,
+    /// The call is a plain `git init` ([`crate::tools::git_init`]): it asks, and once approved
+    /// Warden runs it outside the box as a hardened git, never through a shell.
+    pub hardened_git: bool,
     /// How long the registry lets the call run.
     pub timeout: Timeout,
     /// The tool could not read this input: the call will be refused before anything runs, and an

@@ -14,6 +14,8 @@ use crate::sandbox::blocklist::check_command;
 use crate::tool::process::{spawn_shell, GroupGuard, HeadTail, Pump};
 use crate::tool::{Needs, Timeout, ToolContext, ToolOutput, TypedTool};
 
+use super::git_init;
+
 /// After the shell exits, how long processes it left behind may keep its output pipes open before
 /// the group is killed (use `background: true` for commands meant to outlive the call).
 const LEFTOVER_GRACE: Duration = Duration::from_millis(250);
@@ -106,7 +108,18 @@ impl TypedTool for BashTool {
             };
             return with_box(started, commands_box.as_deref());
         }
-        run_foreground(&input, &ctx, commands_box.as_deref(), timeout_for(&input, &ctx)).await
+        let timeout = timeout_for(&input, &ctx);
+        if let (Some(init), None) = (hardened_git_init(&input), &commands_box) {
+            // Approved to run outside the box (or there is no box here): git itself, not a shell.
+            let child = match git_init::spawn(&init, &ctx.workspace) {
+                Ok(child) => child,
+                Err(refused) => return refused,
+            };
+            let output = run_foreground(Ok(child), &ctx, None, timeout).await;
+            return output.with_metadata("hardened_git", init.shown());
+        }
+        let child = spawn_shell(&input.command, &cwd, commands_box.as_deref());
+        run_foreground(child, &ctx, commands_box.as_deref(), timeout).await
     }
 
     /// A command for the blocklist and the box, the network or the outside when the model asks for
@@ -116,6 +129,7 @@ impl TypedTool for BashTool {
             command: Some(input.command.clone()),
             network: input.network,
             outside_sandbox: input.outside_sandbox,
+            hardened_git: hardened_git_init(input).is_some(),
             timeout: Timeout::KeptByTool,
             unreadable: false,
         }
@@ -136,17 +150,20 @@ enum Ending {
 }
 
 async fn run_foreground(
-    input: &BashInput,
+    spawned: std::io::Result<tokio::process::Child>,
     ctx: &ToolContext,
     commands_box: Option<&BoxPolicy>,
     timeout: Duration,
 ) -> ToolOutput {
     let started = Instant::now();
     let cwd = ctx.workspace.project_root();
-    let mut child = match spawn_shell(&input.command, cwd, commands_box) {
+    let mut child = match spawned {
         Ok(child) => child,
         Err(e) => {
-            return ToolOutput::error(ToolErrorCode::ExecutionError, format!("could not start `sh`: {e}"))
+            return ToolOutput::error(
+                ToolErrorCode::ExecutionError,
+                format!("could not start the command: {e}"),
+            )
         }
     };
     let guard = GroupGuard::new(child.id());
@@ -257,6 +274,15 @@ async fn run_foreground(
         .with_metadata("truncated", buffer.dropped() > 0)
         .with_metadata("cwd", cwd.to_string_lossy());
     with_box(output, commands_box)
+}
+
+/// The plain `git init` a call is, when it asks for nothing else: a background start, or the whole
+/// outside, is an ordinary command.
+fn hardened_git_init(input: &BashInput) -> Option<git_init::GitInit> {
+    if input.background || input.outside_sandbox {
+        return None;
+    }
+    git_init::parse(&input.command)
 }
 
 /// Whether the command ran contained and with what, for the tool block.

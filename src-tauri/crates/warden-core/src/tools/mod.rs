@@ -11,6 +11,7 @@ mod file_edit;
 mod file_info;
 mod file_read;
 mod file_write;
+pub(crate) mod git_init;
 mod list_dir;
 mod search_files;
 mod search_in_files;
