@@ -5,7 +5,6 @@ mod assemble;
 pub mod budget;
 pub mod compaction;
 mod events;
-mod git_watch;
 mod network_ask;
 mod newer;
 mod saving;

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{OutputStream, ToolCall};
 
-use super::git_watch::GitWatch;
 use crate::checkpoint::{CheckpointStore, SessionHold};
 use crate::containment::{self, BoxPolicy};
 use crate::policy::Containment;
@@ -29,9 +28,6 @@ pub struct ToolEnvironment {
     hold: Option<Arc<SessionHold>>,
     /// Saves a network allow rule for the project ("Always for this project").
     rule_saver: Option<super::network_ask::SaveRule>,
-    /// What boxed calls made of the project's repositories, looked at after each of them and at
-    /// the session's end; `None` without a box (or without Warden's storage for the project).
-    git_watch: Option<Arc<GitWatch>>,
 }
 
 impl ToolEnvironment {
@@ -47,19 +43,13 @@ impl ToolEnvironment {
     /// long as the session.
     pub fn with_box(workspace: Workspace, mut policy: BoxPolicy) -> Self {
         policy.shared_net.get_or_insert_with(containment::net::SharedNet::default);
-        let processes = Arc::new(BackgroundProcesses::new());
-        let git_watch = workspace.roots().get(1).map(|storage| {
-            let aside = storage.join(containment::GIT_ASIDE_DIR);
-            Arc::new(GitWatch::new(workspace.project_root().to_path_buf(), aside, processes.clone()))
-        });
         Self {
             workspace: Arc::new(workspace),
-            processes,
+            processes: Arc::new(BackgroundProcesses::new()),
             box_policy: Some(Arc::new(policy)),
             checkpoints: None,
             hold: None,
             rule_saver: None,
-            git_watch,
         }
     }
 
@@ -73,7 +63,6 @@ impl ToolEnvironment {
             checkpoints: None,
             hold: None,
             rule_saver: None,
-            git_watch: None,
         }
     }
 
@@ -93,10 +82,6 @@ impl ToolEnvironment {
     pub fn with_rule_saver(mut self, saver: super::network_ask::SaveRule) -> Self {
         self.rule_saver = Some(saver);
         self
-    }
-
-    pub(crate) fn git_watch(&self) -> Option<&GitWatch> {
-        self.git_watch.as_deref()
     }
 
     pub(crate) fn rule_saver(&self) -> Option<super::network_ask::SaveRule> {

@@ -363,8 +363,14 @@ impl ToolRunner {
     /// `commondir` in its `.git`, a repository it made (hooks, a config beyond the plain keys, a
     /// gitfile) — is moved into the project's Warden storage, and the result says so.
     fn sweep_git_metadata(&self, before: BTreeSet<PathBuf>, output: &mut ToolOutput) {
-        let Some(watch) = self.env.git_watch() else { return };
-        let swept = watch.call_ended(before);
+        let workspace = self.env.workspace();
+        let Some(storage) = workspace.roots().get(1) else { return };
+        let (project, aside) = (workspace.project_root(), storage.join(crate::containment::GIT_ASIDE_DIR));
+        // A repository made while a box that outlives its call runs (a background command, an
+        // MCP server) is not "there before" until that box is gone.
+        let before = crate::containment::long_lived::there_before(project, before);
+        let mut swept = crate::containment::sweep_git_metadata(project, &aside);
+        swept.extend(crate::containment::sweep_new_git_repositories(project, &before, &aside));
         if swept.is_empty() {
             return;
         }

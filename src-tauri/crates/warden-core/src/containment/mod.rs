@@ -26,6 +26,7 @@ mod home;
 mod landlock;
 pub mod launcher;
 mod layer_support;
+pub mod long_lived;
 pub mod net;
 mod seatbelt;
 #[cfg(target_os = "linux")]
@@ -98,6 +99,9 @@ pub struct BoxPolicy {
     /// rules ([`net::proxy_for`]): a local MCP server's, which asks the user about each new host
     /// in the server's name. Its rules are the proxy's own; `network_rules` is not read then.
     pub own_proxy: Option<net::OwnProxy>,
+    /// Where what a box leaves in the project's git metadata is moved (`<project storage>/git-aside`),
+    /// for a box that outlives its call ([`long_lived`]). `None`: nowhere of Warden's to move it.
+    pub git_aside: Option<PathBuf>,
 }
 
 impl BoxPolicy {
@@ -138,6 +142,7 @@ impl BoxPolicy {
             home_known: home.is_some(),
             shared_net: None,
             own_proxy: None,
+            git_aside: None,
         }
     }
 
@@ -183,6 +188,18 @@ impl BoxPolicy {
     pub fn with_cache_layer(mut self, dir: PathBuf) -> Self {
         self.cache_layer = Some(dir);
         self
+    }
+
+    /// Move what the box leaves in git metadata to `dir` when it outlives its call.
+    pub fn with_git_aside(mut self, dir: PathBuf) -> Self {
+        self.git_aside = Some(dir);
+        self
+    }
+
+    /// Mark for the box's lifetime that it outlives its call ([`long_lived`]); take it before the
+    /// box starts. `None` when there is nowhere to move what it leaves.
+    pub fn outlives_its_call(&self) -> Option<long_lived::LongLived> {
+        self.git_aside.as_deref().map(|aside| long_lived::start(&self.project, aside))
     }
 
     /// The proxy a box alone with the network goes out through: its own when it has one, else the

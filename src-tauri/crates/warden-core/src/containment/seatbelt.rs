@@ -208,6 +208,7 @@ pub(super) fn probe() -> Mechanism {
         home_known: true,
         shared_net: None,
         own_proxy: None,
+        git_aside: None,
     };
     let out = Command::new(&program)
         .args(profile(&policy, &std::env::temp_dir()).arguments())

@@ -23,6 +23,7 @@ fn policy() -> BoxPolicy {
         home_known: true,
         shared_net: None,
         own_proxy: None,
+        git_aside: None,
     }
 }
 

@@ -24,6 +24,7 @@ use super::sampling::ServersModel;
 use super::server::{Origin, ServerSpec, Transport};
 use super::server_net::server_proxy;
 use super::spawn::{spawn, ServerProcess, StderrTail};
+use crate::containment::long_lived::LongLived;
 use crate::containment::net::OwnProxy;
 use crate::containment::BoxPolicy;
 use crate::secrets::SecretStore;
@@ -71,6 +72,9 @@ pub struct Connection {
     /// The proxy a stdio server's box with the network goes out through, for as long as the
     /// server runs.
     egress: Option<OwnProxy>,
+    /// A stdio server's box outlives every call: repositories made while it runs count as new
+    /// until it is gone (dropped after `process`, which kills it).
+    _outlives: Option<LongLived>,
     /// Its resources and prompts, in words, listed once after the handshake.
     catalog: tokio::sync::OnceCell<(Vec<String>, Vec<String>)>,
 }
@@ -123,6 +127,7 @@ pub async fn connect_with(
         Origin::Project => None,
     };
     let mut egress = None;
+    let mut outlives = None;
     let (service, process) = match &spec.transport {
         Transport::Stdio { command, args, env, cwd, network, readable, outside_sandbox } => {
             // A server is a box alone (its own network, not a session's), going out through a
@@ -165,6 +170,7 @@ pub async fn connect_with(
                 }
             };
             let env = super::secrets::resolve(env, keychain).await?;
+            outlives = policy.as_ref().and_then(BoxPolicy::outlives_its_call);
             let (process, stdout, stdin) = spawn(command, args, &env, &cwd, policy.as_ref())
                 .map_err(|e| McpError::Spawn { command: command.clone(), error: e.to_string() })?;
             let stderr = process.stderr.clone();
@@ -192,8 +198,15 @@ pub async fn connect_with(
             (service, None)
         }
     };
-    let connection =
-        Connection { spec: spec.clone(), service, shared, process, egress, catalog: Default::default() };
+    let connection = Connection {
+        spec: spec.clone(),
+        service,
+        shared,
+        process,
+        egress,
+        _outlives: outlives,
+        catalog: Default::default(),
+    };
     connection.refresh_tools().await?;
     Ok(connection)
 }

@@ -51,7 +51,8 @@ impl Engine {
     /// project's private layer (in its storage), with the project's own choices.
     pub(super) fn commands_box(&self, project: &Path, settings: &Settings) -> BoxPolicy {
         let mut commands_box = BoxPolicy::for_project(project, &self.home.dirs())
-            .with_cache_layer(self.cache_layer_dir(project));
+            .with_cache_layer(self.cache_layer_dir(project))
+            .with_git_aside(self.home.project_dir(project).join(crate::containment::GIT_ASIDE_DIR));
         let project_rules =
             permissions(project, settings).map(|p| p.permission_rules.as_slice()).unwrap_or_default();
         // The organisation's rules with the user's and the project's, read whenever a project's

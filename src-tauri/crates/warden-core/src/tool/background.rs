@@ -106,6 +106,8 @@ impl BackgroundProcesses {
         if processes.len() >= MAX_BACKGROUND {
             return Err(format!("at most {MAX_BACKGROUND} background commands per session"));
         }
+        // Its box outlives this call: repositories made while it runs count as new until it ends.
+        let outlives = commands_box.and_then(BoxPolicy::outlives_its_call);
         let mut child =
             spawn_shell(command, cwd, commands_box).map_err(|e| format!("could not start `sh`: {e}"))?;
         let pid = child.id();
@@ -137,6 +139,8 @@ impl BackgroundProcesses {
                 kill_group(pgid);
                 crate::process_guard::release(pgid);
             }
+            // Its box is gone: what it left in the project's git metadata is looked at once more.
+            drop(outlives);
         });
         Ok((handle, pid))
     }

@@ -458,3 +458,31 @@ async fn a_project_server_runs_in_the_agents_box_without_the_projects_network() 
     assert_eq!(accepted(&listener), 0, "{said}");
     place.engine.close_mcp_servers().await;
 }
+
+/// A project's server runs in a box that outlives every call. A repository made while it runs —
+/// here by the user, outside any box — is not read-only in that box, so the server's own code can
+/// give it a hook at any moment; the sweep after each call took the repository as there before
+/// (it was, when the call began). Now it counts as new while the server runs: the hook is moved
+/// aside after the call that wrote it, and the user's repository keeps nothing of the server's.
+#[tokio::test]
+async fn a_hook_a_servers_box_writes_into_a_repository_made_while_it_runs_is_moved_aside() {
+    assert!(mechanism().is_contained(), "this test needs the sandbox: {}", mechanism().describe());
+    let place = place().await;
+    approve_file(&place, json!({ "probe": probe() }));
+    let write = |path: std::path::PathBuf, text: &str| json!({"path": path, "text": text});
+    // Started by a first call, while the project has no repository.
+    let (said, _) =
+        call(&place, BTreeMap::new(), "mcp__probe__write", write(place.project.join("started.txt"), "x"))
+            .await;
+    assert_eq!(said, "written");
+    let git = std::process::Command::new("git").args(["init", "-q"]).current_dir(&place.project).status();
+    assert!(git.unwrap().success());
+    let hook = place.project.join(".git/hooks/pre-commit");
+    let (said, _) =
+        call(&place, BTreeMap::new(), "mcp__probe__write", write(hook.clone(), "#!/bin/sh\ntouch HOOKED\n"))
+            .await;
+    assert!(said.starts_with("written"), "{said}");
+    assert!(!hook.exists(), "the server's hook is in the user's repository: {said}");
+    assert!(said.contains("have run as a git hook"), "{said}");
+    place.engine.close_mcp_servers().await;
+}

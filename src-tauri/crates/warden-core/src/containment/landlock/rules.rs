@@ -180,6 +180,7 @@ mod tests {
             home_known: true,
             shared_net: None,
             own_proxy: None,
+            git_aside: None,
         }
     }
 
