@@ -83,13 +83,23 @@ pub struct Containment {
     pub contained: bool,
     /// The box lets commands use the network (the project's setting).
     pub network: bool,
+    /// The box leaves this machine's unix sockets reachable (the Landlock fallback with the
+    /// network: the session bus, where the keychain answers, and agents' sockets): its commands
+    /// ask as uncontained ones do, though what they ask for beyond the box is still an escalation.
+    pub sockets_reachable: bool,
 }
 
 impl Containment {
     /// Commands run as the user: no OS sandbox on this machine.
-    pub const NONE: Self = Self { contained: false, network: true };
+    pub const NONE: Self = Self { contained: false, network: true, sockets_reachable: false };
     /// The default box: contained, no network.
-    pub const BOXED: Self = Self { contained: true, network: false };
+    pub const BOXED: Self = Self { contained: true, network: false, sockets_reachable: false };
+
+    /// Whether a command runs unasked where the trust level alone would let it: only in a box that
+    /// holds it in entirely.
+    fn holds(self) -> bool {
+        self.contained && !self.sockets_reachable
+    }
 }
 
 /// A call that asks for more than the session's box gives: it always asks, in every trust
@@ -172,6 +182,14 @@ pub fn ask_reason(trust: TrustLevel, needs: &Needs, containment: Containment) ->
     if let Some(escalation) = escalation(needs, containment) {
         return Some(escalation.reason().to_owned());
     }
+    if needs.command.is_some() && containment.contained && containment.sockets_reachable {
+        return Some(
+            "This machine's sandbox (Landlock) leaves its unix sockets reachable to commands with the \
+             network (the session bus, where your keychain answers, and agents' sockets), so even in \
+             Autonomous each one asks."
+                .to_owned(),
+        );
+    }
     let contained = containment.contained;
     if let Some(reason) = must_ask_reason(needs, contained) {
         return Some(reason);
@@ -192,7 +210,7 @@ pub fn decide_with(
     grants: &Grants,
     containment: Containment,
 ) -> Decision {
-    let contained = containment.contained;
+    let contained = containment.holds();
     if !scope.allows(&tool.name) {
         return Decision::Deny {
             code: ToolErrorCode::PermissionDenied,
@@ -444,6 +462,40 @@ mod tests {
         assert_eq!(ask_reason(TrustLevel::Autonomous, "file_write", &input, Containment::NONE), None);
     }
 
+    /// The Landlock fallback with the network leaves this machine's unix sockets reachable: its
+    /// commands ask as uncontained ones do (Autonomous too, and an unjudgeable command in Guided
+    /// whatever the grants), while leaving the box is still an escalation no grant covers.
+    #[test]
+    fn a_box_that_leaves_sockets_reachable_asks_as_no_box_does() {
+        let all = Scope::all();
+        let bash = def("bash", DANGEROUS);
+        let leaky = Containment { contained: true, network: true, sockets_reachable: true };
+        let plain = json!({"command": "cargo test"});
+        assert_eq!(
+            decide_with(TrustLevel::Autonomous, &bash, &all, &plain, &Grants::default(), leaky),
+            Decision::Ask
+        );
+        let open = Containment { sockets_reachable: false, ..leaky };
+        assert_eq!(
+            decide_with(TrustLevel::Autonomous, &bash, &all, &plain, &Grants::default(), open),
+            Decision::Allow
+        );
+        let reason = ask_reason(TrustLevel::Autonomous, "bash", &plain, leaky).unwrap_or_default();
+        assert!(reason.contains("unix sockets reachable"), "{reason}");
+        let unknown = json!({"command": "$(cat cmd)"});
+        let mut grants = Grants::default();
+        grants.insert(grant_for("bash", &plain).unwrap());
+        assert_eq!(decide_with(TrustLevel::Guided, &bash, &all, &unknown, &grants, leaky), Decision::Ask);
+        let outside = json!({"command": "cargo test", "outside_sandbox": true});
+        assert_eq!(escalation("bash", &outside, leaky), Some(Escalation::OutsideSandbox));
+        assert_eq!(decide_with(TrustLevel::Guided, &bash, &all, &outside, &grants, leaky), Decision::Ask);
+        // The mechanism says when: the Landlock fallback with the network, and only then.
+        let landlock = crate::containment::Mechanism::Landlock { abi: 6 };
+        assert!(landlock.leaves_sockets_reachable(true) && !landlock.leaves_sockets_reachable(false));
+        let bwrap = crate::containment::Mechanism::Bubblewrap { program: "/usr/bin/bwrap".into() };
+        assert!(!bwrap.leaves_sockets_reachable(true));
+    }
+
     #[test]
     fn asking_for_more_than_the_box_always_asks_and_no_grant_covers_it() {
         let all = Scope::all();
@@ -464,7 +516,7 @@ mod tests {
             assert_eq!(decide_with(trust, &bash, &all, &plain, &grants, Containment::BOXED), Decision::Allow);
         }
         // The project allows the network: asking for it is no escalation; outside still is.
-        let open = Containment { contained: true, network: true };
+        let open = Containment { contained: true, network: true, sockets_reachable: false };
         assert_eq!(escalation("bash", &network, open), None);
         assert_eq!(escalation("bash", &outside, open), Some(Escalation::OutsideSandbox));
         // Not contained: there is no box to leave (Autonomous asks anyway, for another reason).

@@ -141,6 +141,29 @@ async fn with_the_projects_network_off_the_network_is_asked_for_even_in_autonomo
     assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "network · writes: project");
 }
 
+/// The Landlock fallback has no network namespace and no rule for `connect`: with the network (the
+/// project's default `rules`) its commands could reach this machine's unix sockets, the session bus
+/// among them. They ask as uncontained ones do — in Autonomous too — and the block says why; with
+/// the network off they run unasked in the box.
+#[tokio::test]
+async fn in_the_landlock_fallback_a_command_with_the_network_asks_even_in_autonomous() {
+    let dirs = Dirs::new();
+    let landlock = [("WARDEN_SANDBOX", "landlock")];
+    let input = serde_json::json!({ "command": "echo ran" });
+    let (code, out) =
+        bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "none"], &landlock).await;
+    assert_eq!((code, out["code"].as_str()), (1, Some("USER_REJECTED")), "{out}");
+    let (code, out) =
+        bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "all"], &landlock).await;
+    assert_eq!(code, 0, "{out}");
+    let sandbox = out["metadata"]["sandbox"].as_str().unwrap_or_default();
+    assert_eq!(sandbox, "network · writes: project · this machine's unix sockets reachable", "{out}");
+    let off = ["--trust", "autonomous", "--approve", "none", "--network", "off"];
+    let (code, out) = bash(&dirs, input, &off, &landlock).await;
+    assert_eq!(code, 0, "with the network off the fallback holds the command in: {out}");
+    assert_eq!(out["metadata"]["sandbox"], "no network · writes: project");
+}
+
 #[tokio::test]
 async fn outside_the_sandbox_is_asked_for_and_marked() {
     let dirs = Dirs::new();

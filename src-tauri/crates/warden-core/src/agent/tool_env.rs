@@ -114,7 +114,11 @@ impl ToolEnvironment {
     /// What the policy needs to know of the box.
     pub fn containment(&self) -> Containment {
         match self.commands_box() {
-            Some(policy) => Containment { contained: true, network: policy.network },
+            Some(policy) => Containment {
+                contained: true,
+                network: policy.network,
+                sockets_reachable: containment::mechanism().leaves_sockets_reachable(policy.network),
+            },
             None => Containment::NONE,
         }
     }

@@ -294,7 +294,12 @@ impl BoxPolicy {
     pub fn summary(&self) -> String {
         let network = if self.network { "network" } else { "no network" };
         let writes = if self.writable.is_empty() { "project" } else { "project, extra folders" };
-        format!("{network} · writes: {writes}")
+        let sockets = if mechanism().leaves_sockets_reachable(self.network) {
+            " · this machine's unix sockets reachable"
+        } else {
+            ""
+        };
+        format!("{network} · writes: {writes}{sockets}")
     }
 }
 
@@ -338,6 +343,13 @@ pub enum Mechanism {
 impl Mechanism {
     pub fn is_contained(&self) -> bool {
         !matches!(self, Self::Unavailable { .. })
+    }
+
+    /// Whether a box with `network` still lets its commands connect to this machine's pathname
+    /// unix sockets (the session bus, agents' sockets): the Landlock fallback's, which has no rule
+    /// for `connect` and no network namespace, when the network is allowed.
+    pub fn leaves_sockets_reachable(&self, network: bool) -> bool {
+        network && matches!(self, Self::Landlock { .. })
     }
 
     /// For Settings: "bubblewrap" or "none (why)".
