@@ -345,6 +345,20 @@ impl Mechanism {
         !matches!(self, Self::Unavailable { .. })
     }
 
+    /// Whether the box's network goes only through Warden's proxy, so that a project's `rules`
+    /// can hold: bubblewrap's, and the Landlock fallback's from ABI 4. Seatbelt's box (macOS) and
+    /// Landlock before ABI 4 give a command with the network this machine's whole network, so
+    /// there `rules` leaves commands without the network, as the project's `off` does (a command
+    /// may still ask for it).
+    pub fn filters_network(&self) -> bool {
+        match self {
+            Self::Bubblewrap { .. } => true,
+            // Landlock rules for TCP came with ABI 4.
+            Self::Landlock { abi } => *abi >= 4,
+            Self::Seatbelt { .. } | Self::Unavailable { .. } => false,
+        }
+    }
+
     /// Whether a box with `network` still lets its commands connect to this machine's pathname
     /// unix sockets (the session bus, agents' sockets): the Landlock fallback's, which has no rule
     /// for `connect` and no network namespace, when the network is allowed.
@@ -356,7 +370,10 @@ impl Mechanism {
     pub fn describe(&self) -> String {
         match self {
             Self::Bubblewrap { .. } => "bubblewrap + seccomp".to_owned(),
-            Self::Seatbelt { .. } => "Seatbelt (sandbox-exec)".to_owned(),
+            Self::Seatbelt { .. } => "Seatbelt (sandbox-exec): commands have no network unless one asks for \
+                 it and you approve (then it is this machine's whole network: the project's network rules \
+                 need Warden's proxy, which this box does not have)"
+                .to_owned(),
             Self::Landlock { abi } => format!(
                 "Landlock (ABI {abi}) + seccomp, the fallback where bubblewrap cannot run: other \
                  processes stay visible (not reachable), .git/hooks and .git/config stay writable, \
@@ -368,7 +385,8 @@ impl Mechanism {
                 if *abi >= 4 {
                     "the network, when allowed, goes only through Warden's proxy"
                 } else {
-                    "the network, when allowed, is this machine's (TCP rules need ABI 4)"
+                    "commands have no network unless one asks for it and you approve (then it is this \
+                     machine's: TCP rules need ABI 4)"
                 }
             ),
             Self::Unavailable { why } => format!("none: {why}"),

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use warden_protocol::{Settings, ToolPermissions};
+use warden_protocol::{NetworkMode, Settings, ToolPermissions};
 
 use super::{Engine, SessionSpec};
 use crate::config::managed::Managed;
@@ -35,7 +35,7 @@ impl Engine {
     ) -> ProjectPolicy {
         let perms = permissions(project, settings);
         let mut commands_box = self.commands_box(project, settings);
-        if let Some(network) = spec.network {
+        if let Some(network) = spec.network.map(holdable) {
             commands_box.network = network.is_on();
             commands_box.network_rules.ask = network.is_on();
         }
@@ -64,7 +64,7 @@ impl Engine {
             net::Rules { resolve: net::resolve_from_env(), ..net::Rules::from_permission_rules(rules) };
         // A project with the network: through the proxy, every host no rule names asked about;
         // the package registries without a question when the project allows them.
-        let network = permissions(project, settings).map(|p| p.network).unwrap_or_default();
+        let network = holdable(permissions(project, settings).map(|p| p.network).unwrap_or_default());
         commands_box.network_rules.ask = network.is_on();
         if permissions(project, settings).is_some_and(|p| p.allow_registries) {
             commands_box.network_rules.allow_public = net::registries::rules();
@@ -85,6 +85,21 @@ impl Engine {
     /// Where `project`'s boxes write what they write to the package caches.
     pub(super) fn cache_layer_dir(&self, project: &Path) -> std::path::PathBuf {
         self.home.project_dir(project).join(crate::containment::cache_layer::LAYER_DIR)
+    }
+}
+
+/// `mode` as this machine's box can hold it: `rules` needs a box whose network goes only through
+/// Warden's proxy; where it would be this machine's whole network (macOS, an old Landlock), the
+/// commands get none, as with `off`, and a command may still ask for it.
+fn holdable(mode: NetworkMode) -> NetworkMode {
+    holdable_by(mode, crate::containment::mechanism())
+}
+
+fn holdable_by(mode: NetworkMode, mechanism: &crate::containment::Mechanism) -> NetworkMode {
+    if mechanism.is_contained() && !mechanism.filters_network() {
+        NetworkMode::Off
+    } else {
+        mode
     }
 }
 
@@ -110,5 +125,30 @@ fn scope_for(spec: &SessionSpec, perms: Option<&ToolPermissions>) -> Scope {
             scope
         }
         None => spec.default_scope.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::containment::Mechanism;
+
+    /// `rules` holds only where the box's network goes through Warden's proxy; macOS's box and
+    /// Landlock before ABI 4 would give the whole network, so they give none.
+    #[test]
+    fn rules_need_a_box_that_filters_the_network() {
+        let bwrap = Mechanism::Bubblewrap { program: "/usr/bin/bwrap".into() };
+        let seatbelt = Mechanism::Seatbelt { program: "/usr/bin/sandbox-exec".into() };
+        let none = Mechanism::Unavailable { why: "test".into() };
+        for (mechanism, rules) in [
+            (bwrap, NetworkMode::Rules),
+            (Mechanism::Landlock { abi: 4 }, NetworkMode::Rules),
+            (Mechanism::Landlock { abi: 3 }, NetworkMode::Off),
+            (seatbelt, NetworkMode::Off),
+            (none, NetworkMode::Rules),
+        ] {
+            assert_eq!(holdable_by(NetworkMode::Rules, &mechanism), rules, "{mechanism:?}");
+            assert_eq!(holdable_by(NetworkMode::Off, &mechanism), NetworkMode::Off, "{mechanism:?}");
+        }
     }
 }
