@@ -8,6 +8,10 @@
 #   bench/sandbox/run.sh            RUNS (default 200) per contestant in ROUNDS (default 5)
 #                                   interleaved rounds, medians and ratios
 #   PEERS=1 bench/sandbox/run.sh    also the peers (npm downloads, once)
+#   BASELINE=FILE bench/sandbox/run.sh
+#                                   also a `warden` front built from another commit (say, the one
+#                                   before the box showed only the toolchains), and what this box
+#                                   costs over it
 #
 # Every contestant is a fresh process from start to exit, CLI start-up included. The goal of the
 # containment issue: warden sandbox within 1.5x of bare bubblewrap's median; the last line is the
@@ -44,6 +48,9 @@ contestants=(
   # form itself: the engine's own start (a binary of tens of MB, its relocations, clap) on top.
   -n engine-sandbox "$engine sandbox --project $project -- true"
 )
+if [ -n "${BASELINE:-}" ]; then
+  contestants+=(-n warden-baseline "$BASELINE sandbox --project $project -- true")
+fi
 if [ "${PEERS:-0}" = 1 ]; then
   if [ ! -x "$out/peers/node_modules/.bin/codex" ] || [ ! -x "$out/peers/node_modules/.bin/srt" ]; then
     echo "== installing codex and srt from npm into $out/peers"
@@ -97,6 +104,7 @@ node -e '
   console.log(`for an empty home (no toolchain, cache or secret to mount; no overlay, no launcher): ${(by["warden-empty-home"] / by["bwrap-bare-2"]).toFixed(2)}x bare bwrap beside it; this home costs ${(by["warden-sandbox"] - by["warden-empty-home"]).toFixed(2)} ms, the layers over its caches included`);
   console.log(`with the network (proxy + launcher): ${(by["warden-network"] / by["bwrap-bare"]).toFixed(2)}x bare bwrap, ${(by["warden-network"] - by["warden-sandbox"]).toFixed(2)} ms over the box without`);
   console.log(`the same box through the engine (warden-engine sandbox): ${(by["engine-sandbox"] / by["bwrap-bare"]).toFixed(2)}x bare bwrap; the front saves ${(by["engine-sandbox"] - by["warden-sandbox"]).toFixed(2)} ms`);
+  if (by["warden-baseline"]) console.log(`against the baseline front (BASELINE): ${(by["warden-baseline"] / by["bwrap-bare"]).toFixed(2)}x bare bwrap; this box adds ${(by["warden-sandbox"] - by["warden-baseline"]).toFixed(2)} ms over it`);
   if (by["codex-sandbox"]) console.log(`codex sandbox / warden sandbox: ${(by["codex-sandbox"] / by["warden-sandbox"]).toFixed(1)}x`);
   if (by["srt"]) console.log(`srt / warden sandbox: ${(by["srt"] / by["warden-sandbox"]).toFixed(1)}x`);
   // The verdict. The goal is 1.5x bare bubblewrap; a home that shows its toolchains (each mounted
