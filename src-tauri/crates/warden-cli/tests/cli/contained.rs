@@ -164,6 +164,39 @@ async fn in_the_landlock_fallback_a_command_with_the_network_asks_even_in_autono
     assert_eq!(out["metadata"]["sandbox"], "no network · writes: project");
 }
 
+/// The Landlock fallback cannot make `.git`'s config and hooks read-only (a Landlock right covers a
+/// folder's whole hierarchy): what a command changes of them is put back when it ends and kept
+/// aside, so the user's next git command runs nothing of the command's.
+#[tokio::test]
+async fn in_the_landlock_fallback_what_a_command_writes_in_git_metadata_is_put_back() {
+    let dirs = Dirs::new();
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(["-c", "user.name=u", "-c", "user.email=u@example.test"])
+            .args(args)
+            .current_dir(dirs.project.path())
+            .output()
+            .unwrap()
+    };
+    assert!(git(&["init", "-q"]).status.success());
+    let hook = dirs.path(".git/hooks/pre-commit");
+    std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
+    let config = std::fs::read_to_string(dirs.path(".git/config")).unwrap();
+    let command = "printf '#!/bin/sh\\ntouch HOOKED\\n' > .git/hooks/pre-commit && \
+                   chmod +x .git/hooks/pre-commit && git config core.fsmonitor 'touch MONITORED' && echo planted";
+    let input = serde_json::json!({ "command": command });
+    let args = ["--trust", "autonomous", "--network", "off"];
+    let (code, out) = bash(&dirs, input, &args, &[("WARDEN_SANDBOX", "landlock")]).await;
+    let said = out["result"].as_str().unwrap_or_default();
+    assert_eq!(code, 0, "{out}");
+    assert!(said.contains("planted") && said.contains("Warden moved"), "{said}");
+    assert_eq!(std::fs::read_to_string(&hook).unwrap(), "#!/bin/sh\nexit 0\n", "the user's hook is back");
+    assert_eq!(std::fs::read_to_string(dirs.path(".git/config")).unwrap(), config, "the config is back");
+    assert!(git(&["status"]).status.success());
+    assert!(git(&["commit", "-q", "--allow-empty", "-m", "x"]).status.success());
+    assert!(!dirs.path("HOOKED").exists() && !dirs.path("MONITORED").exists(), "code ran outside the box");
+}
+
 #[tokio::test]
 async fn outside_the_sandbox_is_asked_for_and_marked() {
     let dirs = Dirs::new();

@@ -322,6 +322,16 @@ impl ToolRunner {
         // metadata, and a command without a box runs as the user anyway.
         let repositories = (commands_box.is_some() && changes_files(tool.definition()))
             .then(|| crate::containment::git_repositories(self.env.workspace().project_root()));
+        // Where the box leaves `.git`'s config and hooks writable, them as they were: put back
+        // when the call ends.
+        let git_files = repositories
+            .as_ref()
+            .filter(|_| crate::containment::mechanism().leaves_git_writable())
+            .and_then(|_| {
+                let project = self.env.workspace().project_root();
+                crate::containment::long_lived::files_before(project)
+                    .or_else(|| crate::containment::git_snapshot::take(project))
+            });
         let ctx = ctx.with_commands_box(commands_box);
         let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
         // A host this call's commands want that no rule names is asked about in its name; "allow
@@ -353,7 +363,7 @@ impl ToolRunner {
             }
         }
         if let Some(before) = repositories {
-            self.sweep_git_metadata(before, &mut output);
+            self.sweep_git_metadata(before, git_files, &mut output);
         }
         output
     }
@@ -362,7 +372,12 @@ impl ToolRunner {
     /// process left in the project's git metadata that would make git run code outside the box — a
     /// `commondir` in its `.git`, a repository it made (hooks, a config beyond the plain keys, a
     /// gitfile) — is moved into the project's Warden storage, and the result says so.
-    fn sweep_git_metadata(&self, before: BTreeSet<PathBuf>, output: &mut ToolOutput) {
+    fn sweep_git_metadata(
+        &self,
+        before: BTreeSet<PathBuf>,
+        files: Option<crate::containment::git_snapshot::GitSnapshot>,
+        output: &mut ToolOutput,
+    ) {
         let workspace = self.env.workspace();
         let Some(storage) = workspace.roots().get(1) else { return };
         let (project, aside) = (workspace.project_root(), storage.join(crate::containment::GIT_ASIDE_DIR));
@@ -371,6 +386,9 @@ impl ToolRunner {
         let before = crate::containment::long_lived::there_before(project, before);
         let mut swept = crate::containment::sweep_git_metadata(project, &aside);
         swept.extend(crate::containment::sweep_new_git_repositories(project, &before, &aside));
+        if let Some(files) = files {
+            swept.extend(files.restore(project, &aside));
+        }
         if swept.is_empty() {
             return;
         }

@@ -12,13 +12,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
-use super::{git_metadata, git_repositories};
+use super::git_snapshot::GitSnapshot;
+use super::{git_metadata, git_repositories, git_snapshot};
 
 /// Per project: how many of its boxes outlive their call, and the repositories there when the
 /// oldest still running started.
 struct Mark {
     boxes: usize,
     before: BTreeSet<PathBuf>,
+    /// Where the box leaves `.git`'s config and hooks writable (the Landlock fallback): them, as
+    /// they were then.
+    files: Option<GitSnapshot>,
 }
 
 static MARKS: Mutex<BTreeMap<PathBuf, Mark>> = Mutex::new(BTreeMap::new());
@@ -40,7 +44,9 @@ pub fn start(project: &Path, aside: &Path) -> LongLived {
         Some(mark) => mark.boxes += 1,
         None => {
             let before = git_repositories::repositories(project);
-            marks.insert(project.to_path_buf(), Mark { boxes: 1, before });
+            let files =
+                super::mechanism().leaves_git_writable().then(|| git_snapshot::take(project)).flatten();
+            marks.insert(project.to_path_buf(), Mark { boxes: 1, before, files });
         }
     }
     LongLived { project: project.to_path_buf(), aside: aside.to_path_buf() }
@@ -56,6 +62,14 @@ pub fn there_before(project: &Path, before: BTreeSet<PathBuf>) -> BTreeSet<PathB
     }
 }
 
+/// The project's `.git` config and hooks as they were when the oldest box of the project still
+/// running started, where the box leaves them writable: what a call puts back instead of its own
+/// view, which may already hold what such a box wrote.
+pub fn files_before(project: &Path) -> Option<GitSnapshot> {
+    let marks = MARKS.lock().unwrap_or_else(PoisonError::into_inner);
+    marks.get(project)?.files.clone()
+}
+
 impl Drop for LongLived {
     fn drop(&mut self) {
         let mut marks = MARKS.lock().unwrap_or_else(PoisonError::into_inner);
@@ -68,6 +82,9 @@ impl Drop for LongLived {
         drop(marks);
         let mut swept = git_metadata::sweep(&self.project, &self.aside);
         swept.extend(git_repositories::sweep_new(&self.project, &mark.before, &self.aside));
+        if let Some(files) = &mark.files {
+            swept.extend(files.restore(&self.project, &self.aside));
+        }
         for swept in swept {
             tracing::warn!(what = %swept.describe(), "after the last box that outlived its call ended");
         }

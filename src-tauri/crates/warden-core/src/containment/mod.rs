@@ -20,6 +20,8 @@ mod git_aside;
 mod git_config;
 mod git_metadata;
 mod git_repositories;
+#[cfg(unix)]
+pub mod git_snapshot;
 mod hidden;
 mod home;
 #[cfg(target_os = "linux")]
@@ -359,6 +361,13 @@ impl Mechanism {
         }
     }
 
+    /// Whether the box leaves the project's `.git/config` and hooks writable (the Landlock
+    /// fallback, whose rights cover a folder's whole hierarchy): what a call changes of them is
+    /// then put back when it ends ([`git_snapshot`]).
+    pub fn leaves_git_writable(&self) -> bool {
+        matches!(self, Self::Landlock { .. })
+    }
+
     /// Whether a box with `network` still lets its commands connect to this machine's pathname
     /// unix sockets (the session bus, agents' sockets): the Landlock fallback's, which has no rule
     /// for `connect` and no network namespace, when the network is allowed.
@@ -376,7 +385,8 @@ impl Mechanism {
                 .to_owned(),
             Self::Landlock { abi } => format!(
                 "Landlock (ABI {abi}) + seccomp, the fallback where bubblewrap cannot run: other \
-                 processes stay visible (not reachable), .git/hooks and .git/config stay writable, \
+                 processes stay visible (not reachable), .git/hooks and .git/config stay writable \
+                 while a command runs (what it changed there is put back when it ends), \
                  the package caches (~/.cargo/registry, ~/.npm, pip's…) are read-only (no private \
                  layer: a command that must download into one fails), \
                  no new file can be made in a folder that holds a hidden secret, unix sockets under \
