@@ -77,18 +77,22 @@ fn push_inside(out: &mut Vec<PathBuf>, path: &Path, project: &Path) {
 /// The folder `core.hooksPath` names in the repository's config (its last setting), resolved as
 /// git does for a working tree: relative to its root, `~/` from the home.
 fn hooks_path(config: &Path, project: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(config).ok()?;
-    let value = git_config::lines(&text)
+    let value = hooks_path_value(&std::fs::read_to_string(config).ok()?)?;
+    match value.strip_prefix("~/") {
+        Some(rest) => Some(dirs::home_dir()?.join(rest)),
+        None => Some(project.join(value)),
+    }
+}
+
+/// The value of `core.hooksPath` in a config's `text` (the last one set), as written.
+pub(super) fn hooks_path_value(text: &str) -> Option<String> {
+    git_config::lines(text)
         .into_iter()
         .rev()
         .filter(|line| line.section == "core")
         .filter_map(|line| line.setting)
         .find(|(key, value)| key == "hookspath" && !value.is_empty())
-        .map(|(_, value)| value)?;
-    match value.strip_prefix("~/") {
-        Some(rest) => Some(dirs::home_dir()?.join(rest)),
-        None => Some(project.join(value)),
-    }
+        .map(|(_, value)| value)
 }
 
 #[cfg(test)]

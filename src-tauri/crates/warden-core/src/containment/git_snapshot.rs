@@ -1,17 +1,18 @@
 //! The Landlock fallback cannot make part of a writable folder read-only (a Landlock right covers a
-//! folder's whole hierarchy), so there the project's `.git/config` and hooks stay writable from the
-//! box. What a call changed of them is put back when it ends: the config and each hook as they
-//! were before the call, and what the box wrote in their place moved into Warden's storage (as the
-//! sweep does, and the block offers it back). Everything goes through directory handles opened
-//! without following a link ([`super::git_aside`]).
+//! folder's whole hierarchy), so there the project's `.git/config`, its hooks, `.git/info` and the
+//! folder `core.hooksPath` names in the project (husky's `.husky/_`) stay writable from the box.
+//! What a call changed of them is put back when it ends: each file as it was before the call, and
+//! what the box wrote in its place moved into Warden's storage (as the sweep does, and the block
+//! offers it back). Everything goes through directory handles opened without following a link
+//! ([`super::git_aside`]).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
-use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
+use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt};
 use cap_std::fs::{Dir, OpenOptions};
 
 use super::git_aside::{move_aside, open_in_project, read_file};
@@ -24,24 +25,37 @@ struct Kept {
     mode: u32,
 }
 
-/// The project's `.git/config` and hooks at one moment.
+/// The project's `.git/config` and the files of its code-running folders at one moment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GitSnapshot {
     config: Option<Kept>,
-    hooks: BTreeMap<OsString, Kept>,
+    /// Per folder (relative to the project): its files then, empty for a folder that was not there.
+    folders: BTreeMap<PathBuf, BTreeMap<OsString, Kept>>,
 }
 
 /// The code-running files of `project`'s `.git` folder now; `None` without one.
 pub fn take(project: &Path) -> Option<GitSnapshot> {
     let dot_git = open_in_project(project, Path::new(".git")).ok()?;
-    let hooks = dot_git
-        .open_dir_nofollow("hooks")
-        .map(|hooks| {
-            let names = hooks.entries().into_iter().flatten().flatten().map(|e| e.file_name());
-            names.filter_map(|name| Some((name.clone(), kept(&hooks, &name)?))).collect()
-        })
-        .unwrap_or_default();
-    Some(GitSnapshot { config: kept(&dot_git, "config"), hooks })
+    let config = kept(&dot_git, "config");
+    let mut folders = vec![PathBuf::from(".git/hooks"), PathBuf::from(".git/info")];
+    folders.extend(config.as_ref().and_then(|c| hooks_folder(&c.bytes)));
+    let folders = folders.into_iter().map(|folder| {
+        let files = open_in_project(project, &folder).map(|dir| files_of(&dir)).unwrap_or_default();
+        (folder, files)
+    });
+    Some(GitSnapshot { config, folders: folders.collect() })
+}
+
+/// The folder `core.hooksPath` names in `config`, when it is a plain path inside the project.
+fn hooks_folder(config: &[u8]) -> Option<PathBuf> {
+    let path = PathBuf::from(super::git_metadata::hooks_path_value(std::str::from_utf8(config).ok()?)?);
+    path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)).then_some(path)
+}
+
+/// The regular files directly in `dir`.
+fn files_of(dir: &Dir) -> BTreeMap<OsString, Kept> {
+    let names = dir.entries().into_iter().flatten().flatten().map(|e| e.file_name());
+    names.filter_map(|name| Some((name.clone(), kept(dir, &name)?))).collect()
 }
 
 /// A regular file's bytes and mode, read without following a link.
@@ -62,15 +76,16 @@ impl GitSnapshot {
         let shown = project.join(".git");
         let mut swept = Vec::new();
         put_back(&dot_git, "config".as_ref(), self.config.as_ref(), &shown.join("config"), aside, &mut swept);
-        if let Ok(hooks) = dot_git.open_dir_nofollow("hooks") {
+        for (folder, files) in &self.folders {
+            let Ok(dir) = open_in_project(project, folder) else { continue };
             let mut names: Vec<OsString> =
-                hooks.entries().into_iter().flatten().flatten().map(|e| e.file_name()).collect();
-            names.extend(self.hooks.keys().cloned());
+                dir.entries().into_iter().flatten().flatten().map(|e| e.file_name()).collect();
+            names.extend(files.keys().cloned());
             names.sort();
             names.dedup();
             for name in names {
-                let shown = shown.join("hooks").join(&name);
-                put_back(&hooks, &name, self.hooks.get(&name), &shown, aside, &mut swept);
+                let shown = project.join(folder).join(&name);
+                put_back(&dir, &name, files.get(&name), &shown, aside, &mut swept);
             }
         }
         swept
@@ -154,6 +169,31 @@ mod tests {
         assert!(!git.join("hooks/post-checkout").exists());
         assert_eq!(std::fs::read_to_string(git.join("hooks/pre-push.sample")).unwrap(), "sample\n");
         assert_eq!(take(&project).unwrap(), before);
+    }
+
+    /// husky keeps its runner in a git-ignored `.husky/_` that `core.hooksPath` names: a hook the
+    /// box adds there, or in a folder the config names but that was not there, is taken out too.
+    #[test]
+    fn the_folder_core_hooks_path_names_is_put_back_too() {
+        let root = tempfile::tempdir().unwrap();
+        let project = root.path().join("p");
+        std::fs::create_dir_all(project.join(".git/hooks")).unwrap();
+        std::fs::create_dir_all(project.join(".husky/_")).unwrap();
+        std::fs::write(project.join(".git/config"), "[core]\n\thooksPath = .husky/_\n").unwrap();
+        std::fs::write(project.join(".husky/_/h"), "husky's runner\n").unwrap();
+        let before = take(&project).unwrap();
+        std::fs::write(project.join(".husky/_/h"), "touch PWNED\n").unwrap();
+        std::fs::write(project.join(".husky/_/pre-commit"), "touch PWNED\n").unwrap();
+        std::fs::create_dir_all(project.join(".git/info")).unwrap();
+        std::fs::write(project.join(".git/info/attributes"), "* filter=evil\n").unwrap();
+        let swept = before.restore(&project, &root.path().join("aside"));
+        assert_eq!(swept.len(), 3, "{swept:?}");
+        assert_eq!(std::fs::read_to_string(project.join(".husky/_/h")).unwrap(), "husky's runner\n");
+        assert!(!project.join(".husky/_/pre-commit").exists());
+        assert!(!project.join(".git/info/attributes").exists());
+        // A path outside the project is not a folder of the project's.
+        assert_eq!(hooks_folder(b"[core]\n\thooksPath = ../elsewhere\n"), None);
+        assert_eq!(hooks_folder(b"[core]\n\thooksPath = /etc/hooks\n"), None);
     }
 
     #[test]

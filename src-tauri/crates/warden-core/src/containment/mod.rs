@@ -385,8 +385,9 @@ impl Mechanism {
                 .to_owned(),
             Self::Landlock { abi } => format!(
                 "Landlock (ABI {abi}) + seccomp, the fallback where bubblewrap cannot run: other \
-                 processes stay visible (not reachable), .git/hooks and .git/config stay writable \
-                 while a command runs (what it changed there is put back when it ends), \
+                 processes stay visible (not reachable), .git's config, hooks and info/ and the \
+                 core.hooksPath folder stay writable while a command runs (what it changed there \
+                 is put back when it ends; submodules' stay writable), \
                  the package caches (~/.cargo/registry, ~/.npm, pip's…) are read-only (no private \
                  layer: a command that must download into one fails), \
                  no new file can be made in a folder that holds a hidden secret, unix sockets under \
