@@ -3,8 +3,6 @@
 //! and turn the outcome into a result. Each step's event is emitted here and nowhere else, so what
 //! hooks into a tool call (the OS sandbox, checkpoints before a change, MCP tools) hooks in here.
 
-use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
@@ -317,21 +315,11 @@ impl ToolRunner {
         // Approved (or allowed): the call runs in the box it was decided in, widened only by what it
         // asked for and the policy asked the user about.
         let commands_box = self.env.box_for(&planned.needs);
-        // The repositories in the project before a boxed call that may change files: one it makes
-        // is made to run nothing afterwards (`sweep_git_metadata`). The file tools never write git
-        // metadata, and a command without a box runs as the user anyway.
-        let repositories = (commands_box.is_some() && changes_files(tool.definition()))
-            .then(|| crate::containment::git_repositories(self.env.workspace().project_root()));
-        // Where the box leaves `.git`'s config and hooks writable, them as they were: put back
-        // when the call ends.
-        let git_files = repositories
-            .as_ref()
-            .filter(|_| crate::containment::mechanism().leaves_git_writable())
-            .and_then(|_| {
-                let project = self.env.workspace().project_root();
-                crate::containment::long_lived::files_before(project)
-                    .or_else(|| crate::containment::git_snapshot::take(project))
-            });
+        // The project's git metadata before a boxed call that may change files: what the call
+        // makes run code outside the box is taken out afterwards (`sweep_git_metadata`). The file
+        // tools never write git metadata, and a command without a box runs as the user anyway.
+        let git_before = (commands_box.is_some() && changes_files(tool.definition()))
+            .then(|| crate::containment::GitBefore::now(self.env.workspace().project_root()));
         let ctx = ctx.with_commands_box(commands_box);
         let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
         // A host this call's commands want that no rule names is asked about in its name; "allow
@@ -362,8 +350,8 @@ impl ToolRunner {
                 output.metadata.insert("changes".to_owned(), value);
             }
         }
-        if let Some(before) = repositories {
-            self.sweep_git_metadata(before, git_files, &mut output);
+        if let Some(before) = git_before {
+            self.sweep_git_metadata(before, &mut output);
         }
         output
     }
@@ -372,23 +360,13 @@ impl ToolRunner {
     /// process left in the project's git metadata that would make git run code outside the box — a
     /// `commondir` in its `.git`, a repository it made (hooks, a config beyond the plain keys, a
     /// gitfile) — is moved into the project's Warden storage, and the result says so.
-    fn sweep_git_metadata(
-        &self,
-        before: BTreeSet<PathBuf>,
-        files: Option<crate::containment::git_snapshot::GitSnapshot>,
-        output: &mut ToolOutput,
-    ) {
+    fn sweep_git_metadata(&self, before: crate::containment::GitBefore, output: &mut ToolOutput) {
         let workspace = self.env.workspace();
         let Some(storage) = workspace.roots().get(1) else { return };
         let (project, aside) = (workspace.project_root(), storage.join(crate::containment::GIT_ASIDE_DIR));
-        // A repository made while a box that outlives its call runs (a background command, an
-        // MCP server) is not "there before" until that box is gone.
-        let before = crate::containment::long_lived::there_before(project, before);
-        let mut swept = crate::containment::sweep_git_metadata(project, &aside);
-        swept.extend(crate::containment::sweep_new_git_repositories(project, &before, &aside));
-        if let Some(files) = files {
-            swept.extend(files.restore(project, &aside));
-        }
+        // What a box that outlives its call (a background command, an MCP server) could write to
+        // is not "there before" until that box is gone.
+        let swept = crate::containment::long_lived::since_oldest(project, before).sweep(project, &aside);
         if swept.is_empty() {
             return;
         }

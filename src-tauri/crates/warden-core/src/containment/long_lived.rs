@@ -5,24 +5,20 @@
 //! another box, by the user's own `git init` — can be given hooks or a config from it at any
 //! moment, and every later call found the repository already there. So while any such box of a
 //! project runs, what counts as there before is what was there when the oldest of them started
-//! ([`there_before`]); and when the last one ends, what it may have left is looked at once more
+//! ([`since_oldest`]); and when the last one ends, what it may have left is looked at once more
 //! (the guard's drop), since no call may follow.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
-use super::git_snapshot::GitSnapshot;
-use super::{git_metadata, git_repositories, git_snapshot};
+use super::git_before::GitBefore;
 
-/// Per project: how many of its boxes outlive their call, and the repositories there when the
-/// oldest still running started.
+/// Per project: how many of its boxes outlive their call, and its git metadata when the oldest
+/// still running started.
 struct Mark {
     boxes: usize,
-    before: BTreeSet<PathBuf>,
-    /// Where the box leaves `.git`'s config and hooks writable (the Landlock fallback): them, as
-    /// they were then.
-    files: Option<GitSnapshot>,
+    before: GitBefore,
 }
 
 static MARKS: Mutex<BTreeMap<PathBuf, Mark>> = Mutex::new(BTreeMap::new());
@@ -39,35 +35,25 @@ pub struct LongLived {
 /// Mark that a box outliving its call is about to start in `project` (take it before the box
 /// starts, so that nothing it writes is counted as there before).
 pub fn start(project: &Path, aside: &Path) -> LongLived {
-    let mut marks = MARKS.lock().unwrap_or_else(PoisonError::into_inner);
-    match marks.get_mut(project) {
-        Some(mark) => mark.boxes += 1,
-        None => {
-            let before = git_repositories::repositories(project);
-            let files =
-                super::mechanism().leaves_git_writable().then(|| git_snapshot::take(project)).flatten();
-            marks.insert(project.to_path_buf(), Mark { boxes: 1, before, files });
-        }
+    let marks = || MARKS.lock().unwrap_or_else(PoisonError::into_inner);
+    let joined = marks().get_mut(project).map(|mark| mark.boxes += 1).is_some();
+    if !joined {
+        // Walked without holding every project's marks: the first such box of this project.
+        let before = GitBefore::now(project);
+        marks().entry(project.to_path_buf()).or_insert(Mark { boxes: 0, before }).boxes += 1;
     }
     LongLived { project: project.to_path_buf(), aside: aside.to_path_buf() }
 }
 
-/// Of `before` (the repositories when a call began), those that were also there when the oldest
-/// box of the project still running started: what the call's sweep may leave alone.
-pub fn there_before(project: &Path, before: BTreeSet<PathBuf>) -> BTreeSet<PathBuf> {
+/// `before` (a call's view of the project's git metadata when it began), less what was not there
+/// yet when the oldest box of the project still running started: what the call's sweep takes as
+/// there before.
+pub fn since_oldest(project: &Path, before: GitBefore) -> GitBefore {
     let marks = MARKS.lock().unwrap_or_else(PoisonError::into_inner);
     match marks.get(project) {
-        Some(mark) => before.intersection(&mark.before).cloned().collect(),
+        Some(mark) => before.and(&mark.before),
         None => before,
     }
-}
-
-/// The project's `.git` config and hooks as they were when the oldest box of the project still
-/// running started, where the box leaves them writable: what a call puts back instead of its own
-/// view, which may already hold what such a box wrote.
-pub fn files_before(project: &Path) -> Option<GitSnapshot> {
-    let marks = MARKS.lock().unwrap_or_else(PoisonError::into_inner);
-    marks.get(project)?.files.clone()
 }
 
 impl Drop for LongLived {
@@ -80,12 +66,7 @@ impl Drop for LongLived {
         }
         let Some(mark) = marks.remove(&self.project) else { return };
         drop(marks);
-        let mut swept = git_metadata::sweep(&self.project, &self.aside);
-        swept.extend(git_repositories::sweep_new(&self.project, &mark.before, &self.aside));
-        if let Some(files) = &mark.files {
-            swept.extend(files.restore(&self.project, &self.aside));
-        }
-        for swept in swept {
+        for swept in mark.before.sweep(&self.project, &self.aside) {
             tracing::warn!(what = %swept.describe(), "after the last box that outlived its call ended");
         }
     }
@@ -115,10 +96,10 @@ mod tests {
         let second = start(&project, &aside);
         repository_with_hook(&project.join("new"));
         // A call that began after the repository was made: it is not "there before".
-        let before = git_repositories::repositories(&project);
-        assert_eq!(before.len(), 2);
-        let kept = there_before(&project, before);
-        assert_eq!(kept.into_iter().collect::<Vec<_>>(), [project.join("old/.git")]);
+        let before = GitBefore::now(&project);
+        assert_eq!(before.repositories().len(), 2);
+        let kept = since_oldest(&project, before);
+        assert_eq!(kept.repositories().iter().cloned().collect::<Vec<_>>(), [project.join("old/.git")]);
 
         drop(first);
         assert!(project.join("new/.git/hooks/pre-commit").exists(), "a box still runs: no sweep yet");
@@ -126,7 +107,7 @@ mod tests {
         assert!(!project.join("new/.git/hooks/pre-commit").exists(), "the last box's end sweeps");
         assert!(project.join("old/.git/hooks/pre-commit").exists(), "what was there before is the user's");
         // With no such box, a call's own view stands.
-        let before = git_repositories::repositories(&project);
-        assert_eq!(there_before(&project, before.clone()), before);
+        let before = GitBefore::now(&project);
+        assert_eq!(since_oldest(&project, before.clone()).repositories(), before.repositories());
     }
 }

@@ -17,11 +17,11 @@ mod bwrap;
 pub mod cache_layer;
 mod explain;
 mod git_aside;
+mod git_before;
 mod git_config;
 mod git_metadata;
 mod git_repositories;
-#[cfg(unix)]
-pub mod git_snapshot;
+mod git_snapshot;
 mod hidden;
 mod home;
 #[cfg(target_os = "linux")]
@@ -41,8 +41,8 @@ use std::sync::OnceLock;
 
 pub use explain::{explain_denial, hidden_home_paths, readable_offers};
 pub use git_aside::{restore as restore_git_aside, ASIDE_DIR as GIT_ASIDE_DIR};
-pub use git_metadata::{sweep as sweep_git_metadata, Swept};
-pub use git_repositories::{repositories as git_repositories, sweep_new as sweep_new_git_repositories};
+pub use git_before::GitBefore;
+pub use git_metadata::Swept;
 pub use hidden::{credential_locations, hidden_locations, package_caches};
 pub use home::{git_config as home_git_config, toolchains as home_toolchains};
 
