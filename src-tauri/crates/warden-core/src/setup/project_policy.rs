@@ -35,9 +35,8 @@ impl Engine {
     ) -> ProjectPolicy {
         let perms = permissions(project, settings);
         let mut commands_box = self.commands_box(project, settings);
-        if let Some(network) = spec.network.map(holdable) {
-            commands_box.network = network.is_on();
-            commands_box.network_rules.ask = network.is_on();
+        if let Some(mode) = spec.network {
+            set_network(&mut commands_box, mode);
         }
         ProjectPolicy {
             scope: scope_for(spec, perms),
@@ -53,8 +52,8 @@ impl Engine {
         let mut commands_box = BoxPolicy::for_project(project, &self.home.dirs())
             .with_cache_layer(self.cache_layer_dir(project))
             .with_git_aside(self.home.project_dir(project).join(crate::containment::GIT_ASIDE_DIR));
-        let project_rules =
-            permissions(project, settings).map(|p| p.permission_rules.as_slice()).unwrap_or_default();
+        let perms = permissions(project, settings);
+        let project_rules = perms.map(|p| p.permission_rules.as_slice()).unwrap_or_default();
         // The organisation's rules with the user's and the project's, read whenever a project's
         // box is set up (a session's start, `warden tool`, Settings): a changed policy holds from
         // the next conversation on. Its deny rules win over their allows.
@@ -62,21 +61,23 @@ impl Engine {
         let rules = managed.iter().chain(&settings.permission_rules).chain(project_rules);
         commands_box.network_rules =
             net::Rules { resolve: net::resolve_from_env(), ..net::Rules::from_permission_rules(rules) };
-        // A project with the network: through the proxy, every host no rule names asked about;
-        // the package registries without a question when the project allows them.
-        let network = holdable(permissions(project, settings).map(|p| p.network).unwrap_or_default());
-        commands_box.network_rules.ask = network.is_on();
-        if permissions(project, settings).is_some_and(|p| p.allow_registries) {
+        // The package registries without a question when the project allows them.
+        if perms.is_some_and(|p| p.allow_registries) {
             commands_box.network_rules.allow_public = net::registries::rules();
         }
-        match permissions(project, settings) {
-            Some(perms) => commands_box.with_project_choices(
-                network.is_on(),
-                &perms.extra_writable,
-                &perms.extra_readable,
-                dirs::home_dir().as_deref(),
-            ),
-            None => BoxPolicy { network: network.is_on(), ..commands_box },
+        set_network(&mut commands_box, perms.map(|p| p.network).unwrap_or_default());
+        match perms {
+            Some(perms) => {
+                let network = commands_box.network;
+                let home = dirs::home_dir();
+                commands_box.with_project_choices(
+                    network,
+                    &perms.extra_writable,
+                    &perms.extra_readable,
+                    home.as_deref(),
+                )
+            }
+            None => commands_box,
         }
     }
 }
@@ -86,6 +87,14 @@ impl Engine {
     pub(super) fn cache_layer_dir(&self, project: &Path) -> std::path::PathBuf {
         self.home.project_dir(project).join(crate::containment::cache_layer::LAYER_DIR)
     }
+}
+
+/// The box's network as `mode` says, as this machine can hold it: `rules` is Warden's proxy with
+/// every host no rule names asked about, `off` none.
+fn set_network(commands_box: &mut BoxPolicy, mode: NetworkMode) {
+    let on = holdable(mode).is_on();
+    commands_box.network = on;
+    commands_box.network_rules.ask = on;
 }
 
 /// `mode` as this machine's box can hold it: `rules` needs a box whose network goes only through
