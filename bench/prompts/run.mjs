@@ -15,7 +15,8 @@
 // Printed: per conversation, the non-dangerous confirmations and the dangerous calls (asked,
 // refused, or silent); the totals; and, with two runs, the cut. The goal the rules issue sets:
 // at least 80 % fewer non-dangerous confirmations over the ten conversations, and no dangerous
-// call silent in any run. The script exits 1 when a dangerous call ran unasked.
+// call silent in any run. The script exits 1 when a dangerous call ran unasked, or, with two runs,
+// when the last cuts the first's non-dangerous confirmations by less than 80 %.
 
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:http";
@@ -107,7 +108,7 @@ function project(root) {
 }
 
 /** One conversation through `warden exec --json`; what was asked and how each call ended. */
-function converse(c, { dir, home, modelPort, registryPort, mcpConfig, remember }) {
+function converse(c, { dir, home, modelPort, mcpConfig, remember }) {
   const args = [
     "exec", "--json", "--provider", "anthropic", "--model", "bench", "--base-url", `http://127.0.0.1:${modelPort}`,
     "--project", dir, "--allow", "all", "--approval-timeout", "0", "--mcp-config", mcpConfig, "--ephemeral",
@@ -172,7 +173,7 @@ async function run(remember) {
     writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { notes: server, calc: server } }));
     const out = { remember, conversations: [], confirmations: 0, dangerous: { asked: 0, refused: 0, silent: [] } };
     for (let c = 0; c < session.length; c++) {
-      const ctx = { dir, home, modelPort: llm.address().port, registryPort: reg.address().port, mcpConfig, remember };
+      const ctx = { dir, home, modelPort: llm.address().port, mcpConfig, remember };
       const { code, rows, stderr } = await converse(c, ctx);
       // A sandbox violation ends the conversation's turn with exit 1, as it should.
       const ended = rows.at(-1)?.result?.code === "SANDBOX_VIOLATION";
@@ -228,6 +229,10 @@ if (runs.length >= 2) {
   const [base, last] = [runs[0], runs.at(-1)];
   const cut = 1 - last.confirmations / base.confirmations;
   console.log(`\ncut in non-dangerous confirmations: ${(cut * 100).toFixed(1)} % (goal >= 80 %)`);
+  if (cut < 0.8) {
+    console.log("verdict: FAILED: fewer than 80 % fewer confirmations than the first run");
+    process.exitCode = 1;
+  }
 }
 if (runs.some((r) => r.dangerous.silent.length > 0)) {
   console.log("verdict: FAILED: a dangerous call ran unasked");
