@@ -223,3 +223,41 @@ async fn a_plain_git_init_asks_and_runs_outside_the_box_as_a_hardened_git() {
     assert!(shot.result.result.contains("made"), "{:?}", shot.result);
     assert_eq!(asked.lock().unwrap().len(), 3, "the compound command was not asked about");
 }
+
+/// The hardened `git init` runs outside the box, in a folder a boxed process could have prepared:
+/// a `.git` gitfile or link there would make git re-initialize a repository elsewhere (writing its
+/// templates, the user's hooks among them, into another repository). Warden makes `.git` itself,
+/// and refuses when anything is already there.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_hardened_git_init_never_follows_a_git_entry_left_in_its_folder() {
+    let d = dirs();
+    let (engine, spec) = bash_unasked(&d);
+    let outside = tempfile::tempdir().unwrap();
+    let elsewhere = outside.path().join("repo.git");
+    assert!(std::process::Command::new("git")
+        .args(["init", "-q", "--bare"])
+        .arg(&elsewhere)
+        .status()
+        .unwrap()
+        .success());
+    for entry in std::fs::read_dir(elsewhere.join("hooks")).unwrap() {
+        std::fs::remove_file(entry.unwrap().path()).unwrap();
+    }
+    std::fs::create_dir_all(d.project.join("gitfile")).unwrap();
+    std::fs::write(d.project.join("gitfile/.git"), format!("gitdir: {}\n", elsewhere.display())).unwrap();
+    std::fs::create_dir_all(d.project.join("linked")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, d.project.join("linked/.git")).unwrap();
+    for folder in ["gitfile", "linked"] {
+        let input = serde_json::json!({ "command": format!("git init -q {folder}") });
+        let shot = engine.run_tool(spec.clone(), "bash", input, |_, _| {}, approve).await.unwrap();
+        let written = std::fs::read_dir(elsewhere.join("hooks")).unwrap().count();
+        assert_eq!(
+            written, 0,
+            "{folder}: git wrote into a repository outside the project: {:?}",
+            shot.result
+        );
+        assert_ne!(shot.result.status, warden_protocol::ToolStatus::Success, "{folder}: {:?}", shot.result);
+        assert!(shot.result.result.contains(".git"), "{folder}: says why: {}", shot.result.result);
+    }
+}

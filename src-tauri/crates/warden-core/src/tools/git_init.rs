@@ -7,7 +7,9 @@
 //! options that cannot name code or a place outside the project asks, in every trust level, to run
 //! outside the box: Warden creates the folder inside the project itself (never following a link),
 //! and runs `git` in it with hooks and `core.fsmonitor` off and an argument list it built — not a
-//! shell, so nothing of the model's text but the parsed options reaches the program. Anything else
+//! shell, so nothing of the model's text but the parsed options reaches the program. Warden makes
+//! the `.git` folder itself, so git never follows a gitfile or link left there; a folder that
+//! already has one is refused (its `git init` would only re-initialize). Anything else
 //! (`git init --template=…`, `--separate-git-dir`, `git init && …`, quotes, variables) is an
 //! ordinary command and runs in the box.
 
@@ -113,6 +115,19 @@ pub(crate) fn spawn(init: &GitInit, workspace: &Workspace) -> Result<Child, Tool
         ));
     }
     let dir = workspace.make_dir(&resolved).map_err(ToolOutput::from)?;
+    // Warden makes `.git` itself: a gitfile or link a boxed process left there would send git to
+    // a repository elsewhere, outside the box. A folder that has one stays the box's business.
+    if let Err(error) = dir.create_dir(".git") {
+        let why = match error.kind() {
+            std::io::ErrorKind::AlreadyExists => {
+                "something is already at .git there (a repository, a gitfile or a \
+                 link); it is not made again outside the sandbox"
+                    .to_owned()
+            }
+            _ => format!("cannot make its .git: {error}"),
+        };
+        return Err(ToolOutput::error(ToolErrorCode::ExecutionError, format!("{folder}: {why}")));
+    }
     let fd = std::os::fd::AsRawFd::as_raw_fd(&dir);
     let spawned =
         crate::tool::process::spawn_in_session(&init.argv(), workspace.project_root(), None, |cmd| {
