@@ -270,7 +270,7 @@ fn the_launch_is_sandbox_exec_then_the_command() {
 #[test]
 fn elsewhere_seatbelt_is_not_chosen() {
     assert!(!matches!(probe(), Mechanism::Seatbelt { .. }));
-    assert!(!matches!(super::super::platform(), Mechanism::Seatbelt { .. }));
+    assert!(!matches!(super::super::mechanism::platform(), Mechanism::Seatbelt { .. }));
     let said = Mechanism::Seatbelt { program: PROGRAM.into() }.describe();
     assert!(said.starts_with("Seatbelt (sandbox-exec): commands have no network unless"), "{said}");
 }
