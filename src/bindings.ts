@@ -66,7 +66,7 @@ export const commands = {
 	 *  `chat:tool-confirm`, `conversation_id` the conversation that asked (the answer goes there and
 	 *  releases that confirmation only).
 	 */
-	chatToolApprove: (conversationId: string, confirmId: string, approved: boolean, reason: string | null, remember: Remember | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_tool_approve", { conversationId, confirmId, approved, reason, remember })),
+	chatToolApprove: (conversationId: string, confirmId: string, approved: boolean, reason: string | null, remember: Remember | null, always: AlwaysRule | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_tool_approve", { conversationId, confirmId, approved, reason, remember, always })),
 	/**  What "Allow for this session" remembered in a conversation (empty when it is not open). */
 	chatGrants: (conversationId: string) => typedError<SessionGrant[], CommandError>(__TAURI_INVOKE("chat_grants", { conversationId })),
 	/**  Revoke one of them: the calls it covered ask again. */
@@ -163,6 +163,17 @@ export const commands = {
 	 *  app for it; any other path is refused and opens nothing.
 	 */
 	instructionsOpen: (path: string) => typedError<null, CommandError>(__TAURI_INVOKE("instructions_open", { path })),
+	/**  Every rule that applies in the project: the organisation's, the user's and the project's. */
+	rulesList: () => typedError<ScopedRule[], CommandError>(__TAURI_INVOKE("rules_list")),
+	/**
+	 *  Add a rule to the project's rules or the user's (checked first: one that does not parse is
+	 *  refused with why).
+	 */
+	rulesAdd: (scope: RuleScope, rule: PermissionRule) => typedError<null, CommandError>(__TAURI_INVOKE("rules_add", { scope, rule })),
+	/**  Remove the rule that says what `rule` says from `scope`'s rules; false when there was none. */
+	rulesRemove: (scope: RuleScope, rule: PermissionRule) => typedError<boolean, CommandError>(__TAURI_INVOKE("rules_remove", { scope, rule })),
+	/**  What the policy would do with a call of `tool` with `input` in the project, and why. */
+	rulesCheck: (tool: string, input: Value) => typedError<RuleCheck, CommandError>(__TAURI_INVOKE("rules_check", { tool, input })),
 	/**
 	 *  Every configured server with its state, tools and (for a failed one) the last lines it wrote
 	 *  to stderr; started for the chosen project when not running yet. Servers no longer in the
@@ -229,6 +240,14 @@ export const events = {
 };
 
 /* Types */
+/**  The rule an "always" answer saves: the suggestion as offered, or as the user edited it. */
+export type AlwaysRule = {
+	tool: string,
+	pattern?: string | null,
+	/**  Where it is kept: this project (the default) or every project. */
+	scope?: RuleScope,
+};
+
 /**  The About box. */
 export type AppInfo = {
 	name: string,
@@ -256,6 +275,27 @@ export type ApprovalQueue = {
 	position: number,
 	total: number,
 };
+
+/**  Which step of the policy made a call ask (every confirmation says it). */
+export type AskStep = 
+/**  No rule covers the call, and the trust level asks about this tool. */
+"no_rule" | 
+/**  A rule says to ask. */
+"ask_rule" | 
+/**  The call asks for more than the box gives (the network, the outside, a hardened git). */
+"outside_box" | 
+/**  Warden cannot tell what the command does, and no box contains it. */
+"unjudgeable" | 
+/**  Commands are not contained here (or the box leaves sockets reachable), so each one asks. */
+"not_contained" | 
+/**  An allow rule covers the command, but commands do not run in the bubblewrap box here. */
+"rule_needs_box" | 
+/**  Supervised: every call that changes something asks. */
+"supervised" | 
+/**  The user chose to be asked before every call of this tool. */
+"tool_always_asks" | 
+/**  No checkpoint could be taken before a change. */
+"no_checkpoint";
 
 /**
  *  What of the user's home a project's commands no longer see since the box shows only the
@@ -598,8 +638,14 @@ export type ManagedPolicy = {
 	rules: PermissionRule[],
 	/**  Why the file cannot be used, when it cannot: then no host is reachable until it is fixed. */
 	problem: string | null,
-	/**  What in it this version does not apply (a key it does not know, a rule for another tool). */
+	/**  What in it this version does not apply (a key it does not know). */
 	warnings: string[],
+	/**  Only its own allow rules count (`allowManagedRulesOnly`). */
+	managedRulesOnly?: boolean,
+	/**  "Always allow…" is off (`disableAlways`). */
+	noAlways?: boolean,
+	/**  Autonomous is off (`disableAutonomous`). */
+	noAutonomous?: boolean,
 };
 
 /**  What an MCP server asks the user for. */
@@ -933,6 +979,8 @@ export type PermissionRule = {
 	tool: string,
 	/**  What of the tool's requests it covers; none = all of them. */
 	pattern?: string | null,
+	/**  How it came to be; left out for a rule the user typed (or one saved before origins were kept). */
+	origin?: RuleOrigin | null,
 };
 
 /**
@@ -1023,7 +1071,13 @@ export type Remember =
  *  For a network confirmation: this host and port from now on, saved as an allow rule of the
  *  project (Settings → Sandbox lists it). A tool call takes it as `session`.
  */
-"project";
+"project" | 
+/**
+ *  For a tool call: an allow rule saved from now on (the confirmation's `suggestedRule`, or
+ *  the answer's `always`), which also covers the rest of the session. A network confirmation
+ *  takes it as `project`.
+ */
+"always";
 
 /**  What a restore from the window would do, shown for the user's yes before it runs. */
 export type RestorePlan = {
@@ -1056,7 +1110,43 @@ export type ResultCode = ToolErrorCode | string;
 
 export type Role = "user" | "assistant";
 
-export type RuleEffect = "allow" | "deny";
+/**
+ *  What the policy would do with one call (`warden rules check`, Settings → Permissions' try-out
+ *  box), and why.
+ */
+export type RuleCheck = {
+	decision: RuleEffect,
+	/**  When it asks: the step that made it ask. */
+	askedBecause?: AskStep | null,
+	/**  The rule that decided it (or that a step names), as people read it. */
+	rule?: string | null,
+	/**  In words. */
+	reason: string,
+	/**  What "Always allow…" would offer, when it asks. */
+	suggestedRule?: SuggestedRule | null,
+};
+
+export type RuleEffect = "allow" | 
+/**  Always ask, whatever allows it (a deny still wins). */
+"ask" | "deny";
+
+/**  How a rule came to be (Settings → Permissions shows it). */
+export type RuleOrigin = 
+/**  Saved from an approval ("Always allow…"). */
+{ kind: "card" } | 
+/**  Typed in Settings or with `warden rules add`. */
+{ kind: "typed" } | 
+/**  Imported from another agent's settings: the file it came from. */
+{ kind: "imported"; from: string };
+
+/**  Where a rule is kept. */
+export type RuleScope = 
+/**  This project (Warden's settings, keyed by the project; never the repository). */
+"project" | 
+/**  Every project of this user. */
+"user" | 
+/**  The organisation's (`/etc/warden/managed-settings.json`): read-only here. */
+"managed";
 
 /**  Something running in the project that a restore stops first. */
 export type RunningInProject = {
@@ -1144,6 +1234,18 @@ export type Saving = {
 
 /**  `chat:saving`: the conversation stopped being saved (and why), or is saved again. */
 export type SavingEvent = Saving;
+
+/**
+ *  A rule with where it is kept, and the last time it decided a call (RFC 3339; none since it was
+ *  made on this machine).
+ */
+export type ScopedRule = {
+	rule: PermissionRule,
+	scope: RuleScope,
+	lastUsed?: string | null,
+	/**  Why this version cannot apply it (a pattern that does not parse); such a rule widens nothing. */
+	problem?: string | null,
+};
 
 /**
  *  What "Allow for this session" remembered in one conversation: later calls it covers run
@@ -1261,6 +1363,20 @@ export type StreamStart = {
 /**  `chat:stream-start`: an assistant message begins. */
 export type StreamStartEvent = StreamStart;
 
+/**
+ *  The rule "Always allow…" offers for a call that asked: narrowed from the call, for the user to
+ *  edit before it is saved.
+ */
+export type SuggestedRule = {
+	tool: string,
+	pattern?: string | null,
+	/**
+	 *  Only the exact command is offered: its program is one whose danger lies in its arguments
+	 *  (`rm`, `mv`, `curl`, …), so a broader rule would cover whatever it is next asked to do.
+	 */
+	exactOnly?: boolean,
+};
+
 /**  Visible text. */
 export type TextDelta = {
 	conversationId: string,
@@ -1334,6 +1450,18 @@ export type ToolConfirm = {
 	kind?: ConfirmKind,
 	/**  For `kind: "network"`: where the sandbox wants to go. */
 	network?: NetworkRequest | null,
+	/**  Which step of the policy made this call ask. */
+	askedBecause?: AskStep | null,
+	/**
+	 *  The rule that step names, as people read it (`ask bash: git push * (project)`, or the
+	 *  allow rule that was not used because commands are not in the box here).
+	 */
+	rule?: string | null,
+	/**
+	 *  What "Always allow…" would save, narrowed from this call; none when nothing may be
+	 *  remembered for it (an escalation, a command Warden cannot judge, a missing checkpoint).
+	 */
+	suggestedRule?: SuggestedRule | null,
 };
 
 /**  `chat:tool-confirm`: the user must approve the call. */

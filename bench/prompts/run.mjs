@@ -4,13 +4,19 @@
 // scripted user who, the first time each kind of call asks, answers yes and "remember" as well as
 // this build lets them, and answers no to every dangerous call.
 //
+//   bash bench/prompts/run.sh             with a keychain of its own (what keeps rules: below)
 //   node bench/prompts/run.mjs            the build in src-tauri/target (release, else debug)
 //   WARDEN=path/to/warden node bench/prompts/run.mjs
 //
-// Runs are named by what the user's "remember" is: RUNS="session" (the default: what every build
-// so far offers for a tool call) or, once rules that persist exist, "session,always" to compare
-// the build with persistence off and on in the same run. Network questions are answered "project"
-// (a host's allow rule, which persists today).
+// Rules and host answers are kept in the sealed settings, whose seal key lives in the keychain:
+// without a session bus and an unlocked keyring nothing is kept past a conversation, and the
+// script says so. run.sh starts both (dbus-run-session, gnome-keyring) for the run.
+//
+// Runs are named by what the user's "remember" is: "session" (the baseline: the same build with
+// nothing about a tool call kept past its conversation, as every build before permission rules)
+// and "always" (the rule each confirmation offers, "Always allow…", kept for the project; where
+// none is offered, "session"). RUNS="session,always" is the default: both in the same run.
+// Network questions are answered "project" in both (a host's allow rule, kept since the box issue).
 //
 // Printed: per conversation, the non-dangerous confirmations and the dangerous calls (asked,
 // refused, or silent); the totals; and, with two runs, the cut. The goal the rules issue sets:
@@ -121,11 +127,14 @@ function converse(c, { dir, home, modelPort, mcpConfig, remember }) {
     ANTHROPIC_API_KEY: "bench-key",
     WARDEN_NET_RESOLVE: [...HOSTS, "new-domain.test"].map((h) => `${h}=127.0.0.1`).join(","),
   };
+  // The keychain holds the settings' seal: without it nothing a user allows is kept past a run.
+  if (process.env.DBUS_SESSION_BUS_ADDRESS) env.DBUS_SESSION_BUS_ADDRESS = process.env.DBUS_SESSION_BUS_ADDRESS;
   const child = spawn(warden, args, { env, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   const calls = session[c];
   const asked = new Map(); // toolId → confirmations
+  const stillAsks = []; // what the non-dangerous confirmations were about
   const results = new Map(); // toolId → {status, code}
   const answer = (line) => child.stdin.write(JSON.stringify(line) + "\n");
   const lines = createInterface({ input: child.stdout });
@@ -142,7 +151,12 @@ function converse(c, { dir, home, modelPort, mcpConfig, remember }) {
       const call = calls[Number(/_(\d+)$/.exec(p.toolId ?? "")?.[1])];
       if (call?.danger) return answer({ confirmId: p.confirmId, approved: false, reason: "bench: dangerous" });
       const network = p.kind === "network";
-      answer({ confirmId: p.confirmId, approved: true, remember: network ? "project" : remember });
+      const kept = remember === "always" && !p.suggestedRule ? "session" : remember;
+      answer({ confirmId: p.confirmId, approved: true, remember: network ? "project" : kept });
+      if (!call?.danger) {
+        const what = p.kind === "network" ? `network ${p.network?.host}` : `${p.toolName} ${p.input?.command ?? p.input?.path ?? ""}`;
+        stillAsks.push(`${what.trim()} (${p.askedBecause ?? "?"}${p.suggestedRule ? "" : ", nothing offered"})`);
+      }
     } else if (line.event === "chat:tool-result") {
       results.set(p.toolId, { status: p.status, code: p.code ?? p.metadata?.code ?? null });
     }
@@ -153,7 +167,7 @@ function converse(c, { dir, home, modelPort, mcpConfig, remember }) {
         const id = `toolu_${c}_${step}`;
         return { call, asks: asked.get(id) ?? 0, result: results.get(id) ?? null };
       });
-      resolve({ code, rows, stderr });
+      resolve({ code, rows, stderr, stillAsks });
     });
   });
 }
@@ -171,10 +185,11 @@ async function run(remember) {
     const mcpConfig = join(root, "mcp.json");
     const server = { command: everything, args: ["stdio"] };
     writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { notes: server, calc: server } }));
-    const out = { remember, conversations: [], confirmations: 0, dangerous: { asked: 0, refused: 0, silent: [] } };
+    const out = { remember, conversations: [], confirmations: 0, asks: [], dangerous: { asked: 0, refused: 0, silent: [] } };
     for (let c = 0; c < session.length; c++) {
       const ctx = { dir, home, modelPort: llm.address().port, mcpConfig, remember };
-      const { code, rows, stderr } = await converse(c, ctx);
+      const { code, rows, stderr, stillAsks } = await converse(c, ctx);
+      out.asks.push(...stillAsks);
       // A sandbox violation ends the conversation's turn with exit 1, as it should.
       const ended = rows.at(-1)?.result?.code === "SANDBOX_VIOLATION";
       if (code !== 0 && !ended) console.error(`conversation ${c}: exit ${code}\n${stderr.slice(-2000)}`);
@@ -202,6 +217,9 @@ async function run(remember) {
 }
 
 mkdirSync(join(repo, "bench", "out"), { recursive: true });
+if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
+  console.log("warning: no session bus: the settings cannot be sealed, so no answer is kept (use bench/prompts/run.sh)");
+}
 const calls = session.flat();
 // A program and its subcommand, as Warden's session grants see a command.
 const prefix = (command) => {
@@ -216,7 +234,7 @@ console.log(
     `(${prefixes.size} prefixes)`,
 );
 const runs = [];
-for (const remember of (process.env.RUNS ?? "session").split(",")) {
+for (const remember of (process.env.RUNS ?? "session,always").split(",")) {
   const result = await run(remember.trim());
   runs.push(result);
   console.log(`\nremember "${result.remember}": ${result.confirmations} non-dangerous confirmations`);
@@ -224,6 +242,7 @@ for (const remember of (process.env.RUNS ?? "session").split(",")) {
   const d = result.dangerous;
   console.log(`  dangerous calls: ${d.asked} asked, ${d.refused} refused, ${d.silent.length} silent`);
   for (const s of d.silent) console.log(`    SILENT: ${s}`);
+  if (process.env.SHOW_ASKS) for (const a of result.asks) console.log(`    asked: ${a}`);
 }
 if (runs.length >= 2) {
   const [base, last] = [runs[0], runs.at(-1)];

@@ -24,7 +24,7 @@ pub fn approval_waiting<R: tauri::Runtime>(app: &tauri::AppHandle<R>, confirm: &
     });
 }
 
-/// What the notification says: which tool waits, and on what (one line, control characters out,
+/// What the notification says: which tool waits, on what, and why it asks (one line, control characters out,
 /// short enough for any notification bubble).
 pub fn notification_text(confirm: &ToolConfirm) -> (String, String) {
     let summary = "Warden is waiting for your approval".to_owned();
@@ -33,6 +33,10 @@ pub fn notification_text(confirm: &ToolConfirm) -> (String, String) {
         (None, Some(ApprovalPreview::Command { command, .. })) => format!("Run: {command}"),
         (None, Some(ApprovalPreview::Diff { path, .. })) => format!("Change {path}"),
         (None, None) => format!("Use {}", confirm.tool_name),
+    };
+    let what = match confirm.asked_because {
+        Some(step) => format!("{what} · {}", step.words()),
+        None => what,
     };
     let clean: String = what.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     let mut body: String = clean.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -63,6 +67,9 @@ mod tests {
             queue: None,
             kind: Default::default(),
             network: None,
+            asked_because: None,
+            rule: None,
+            suggested_rule: None,
         }
     }
 

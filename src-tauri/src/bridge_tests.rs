@@ -42,6 +42,9 @@ fn confirm(tool: &str) -> Event {
         queue: None,
         kind: Default::default(),
         network: None,
+        asked_because: None,
+        rule: None,
+        suggested_rule: None,
     })
 }
 

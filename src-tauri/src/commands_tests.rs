@@ -118,6 +118,37 @@ fn settings_round_trip_through_the_settings_file() {
     assert!(app.files_contain("supervised"), "saved to the settings file");
 }
 
+/// Settings → Permissions: a rule added through the window's command is listed with its scope,
+/// decides the call the try-out box checks, and once removed decides nothing; a rule that does
+/// not parse is refused with why.
+#[test]
+fn permission_rules_are_added_checked_and_removed_through_the_window() {
+    let app = TestApp::new(Arc::new(MemoryStore::new()));
+    let project = tempfile::tempdir().unwrap();
+    let mut settings = app.invoke("settings_get", json!({})).unwrap();
+    settings["projectDir"] = json!(project.path().display().to_string());
+    app.invoke("settings_set", json!({"settings": settings})).unwrap();
+    let rule =
+        json!({"effect": "deny", "tool": "bash", "pattern": "git push *", "origin": {"kind": "typed"}});
+    app.invoke("rules_add", json!({"scope": "user", "rule": rule})).unwrap();
+    let listed = app.invoke("rules_list", json!({})).unwrap();
+    assert_eq!(listed[0]["scope"], "user", "{listed}");
+    assert_eq!(listed[0]["rule"]["pattern"], "git push *", "{listed}");
+    let check = |command: &str| {
+        app.invoke("rules_check", json!({"tool": "bash", "input": {"command": command}})).unwrap()
+    };
+    let refused = check("git push --force");
+    assert_eq!(refused["decision"], "deny", "{refused}");
+    assert!(refused["rule"].as_str().unwrap_or_default().contains("git push *"), "{refused}");
+    assert_eq!(check("git status")["decision"], "ask");
+    assert_eq!(app.invoke("rules_remove", json!({"scope": "user", "rule": rule})).unwrap(), json!(true));
+    assert_eq!(check("git push --force")["decision"], "ask");
+    let bad = json!({"effect": "allow", "tool": "bash", "pattern": "a && b"});
+    let refused = app.invoke("rules_add", json!({"scope": "project", "rule": bad})).unwrap_err();
+    assert_eq!(refused["code"], "INVALID_INPUT");
+    assert!(refused["message"].as_str().unwrap_or_default().contains("not a command pattern"), "{refused}");
+}
+
 #[test]
 fn history_of_a_conversation_that_never_started_is_empty_and_cancel_is_a_no_op() {
     let app = TestApp::new(Arc::new(MemoryStore::new()));

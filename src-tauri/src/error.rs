@@ -67,6 +67,11 @@ impl CommandError {
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(CommandErrorCode::Internal, message)
     }
+
+    /// The arguments were refused, with why.
+    pub fn invalid_input(message: impl Into<String>) -> Self {
+        Self::new(CommandErrorCode::InvalidInput, message)
+    }
 }
 
 pub type CommandResult<T> = Result<T, CommandError>;

@@ -200,6 +200,7 @@ impl AppState {
         approved: bool,
         reason: Option<String>,
         remember: Option<Remember>,
+        always: Option<warden_protocol::AlwaysRule>,
     ) -> CommandResult<()> {
         let Some(session) = self.session(&conversation_id).await else {
             return Err(CommandError::new(
@@ -207,7 +208,7 @@ impl AppState {
                 "This approval is no longer pending (its conversation is not open).",
             ));
         };
-        session.submit(Op::Approve(ToolApproval { confirm_id, approved, reason, remember })).await
+        session.submit(Op::Approve(ToolApproval { confirm_id, approved, reason, remember, always })).await
     }
 
     /// Let the project of a conversation have its commands read `path` (offered on one of its

@@ -333,7 +333,7 @@ async fn session_grants_are_listed_and_revoked() {
     state.send("c1".into(), "write out.txt".into()).await.unwrap();
     let asked = recorder.wait_for(1, |e| if let Event::ToolConfirm(c) = e { Some(c) } else { None }).await;
     let remember = Some(warden_protocol::Remember::Session);
-    state.approve("c1".into(), asked[0].confirm_id.clone(), true, None, remember).await.unwrap();
+    state.approve("c1".into(), asked[0].confirm_id.clone(), true, None, remember, None).await.unwrap();
     recorder.turns_ended(1).await;
 
     let granted = SessionGrant::Tool { name: "file_write".into() };
@@ -453,9 +453,13 @@ async fn an_answer_reaches_only_the_conversation_that_asked_although_call_ids_co
     assert_eq!((asked[0].tool_id.as_str(), asked[1].tool_id.as_str()), ("call_0", "call_0"));
 
     let first = asked.iter().find(|c| c.conversation_id == "c-first").unwrap();
-    let misaddressed = state.approve("c-second".into(), first.confirm_id.clone(), true, None, None).await;
+    let misaddressed =
+        state.approve("c-second".into(), first.confirm_id.clone(), true, None, None, None).await;
     assert!(misaddressed.is_err(), "an answer sent to the wrong conversation released {misaddressed:?}");
-    state.approve(first.conversation_id.clone(), first.confirm_id.clone(), true, None, None).await.unwrap();
+    state
+        .approve(first.conversation_id.clone(), first.confirm_id.clone(), true, None, None, None)
+        .await
+        .unwrap();
     recorder.turns_ended(1).await;
     let ended: Vec<String> = recorder
         .events()

@@ -2,7 +2,7 @@
 //! `chat_grant_revoke`: what "Allow for this session" remembered in a conversation.
 
 use tauri::State;
-use warden_protocol::{Remember, SessionGrant};
+use warden_protocol::{AlwaysRule, Remember, SessionGrant};
 
 use crate::error::CommandResult;
 use crate::state::AppState;
@@ -19,8 +19,9 @@ pub async fn chat_tool_approve(
     approved: bool,
     reason: Option<String>,
     remember: Option<Remember>,
+    always: Option<AlwaysRule>,
 ) -> CommandResult<()> {
-    state.approve(conversation_id, confirm_id, approved, reason, remember).await
+    state.approve(conversation_id, confirm_id, approved, reason, remember, always).await
 }
 
 /// What "Allow for this session" remembered in a conversation (empty when it is not open).

@@ -12,6 +12,7 @@ pub mod links;
 pub mod mcp;
 pub mod project;
 pub mod providers;
+pub mod rules;
 pub mod settings;
 
 /// Runs the store's file work on the blocking pool, not on the threads that carry the window's
@@ -70,6 +71,10 @@ macro_rules! collect_for {
             links::open_link,
             instructions::instructions_in_use,
             instructions::instructions_open,
+            rules::rules_list,
+            rules::rules_add,
+            rules::rules_remove,
+            rules::rules_check,
             mcp::mcp_status,
             mcp::mcp_parse,
             mcp::mcp_sign_in,

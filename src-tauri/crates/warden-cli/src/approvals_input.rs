@@ -1,5 +1,6 @@
 //! Approval answers. With `--json`, scripts write JSON lines `{"confirmId": "…", "approved":
-//! true|false, "reason": "…"}` (or `y`/`n`) on stdin; a line naming the call's `toolId` instead
+//! true|false, "reason": "…", "remember": "once|session|always", "always": {"tool": "bash",
+//! "pattern": "cargo test *", "scope": "project|user"}}` (or `y`/`n`/`a`) on stdin; a line naming the call's `toolId` instead
 //! of the `confirmId` is still read for one release (deprecated). Without it a person answers `y`/`n` on the
 //! controlling terminal (`/dev/tty`), never on stdin: stdin is a pipe or file any process of the same
 //! user — a command Warden itself ran — may reach through `/proc/<pid>/fd/0`, while the commands
@@ -8,7 +9,7 @@
 use serde::Deserialize;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
-use warden_protocol::{Remember, ToolApproval};
+use warden_protocol::{AlwaysRule, Remember, ToolApproval};
 
 /// What a stdin line says.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,6 +17,8 @@ pub enum Answer {
     Approval(ApprovalLine),
     /// `y` / `n` for whichever confirmation is pending alone.
     YesNo(bool),
+    /// `a`: yes, and keep the rule the confirmation offers ("Always allow…"), for the one pending.
+    Always,
 }
 
 /// A JSON approval line: a [`ToolApproval`] that may name its confirmation the old way.
@@ -26,6 +29,7 @@ pub struct ApprovalLine {
     pub approved: bool,
     pub reason: Option<String>,
     pub remember: Option<Remember>,
+    pub always: Option<AlwaysRule>,
 }
 
 /// How a line names the confirmation it answers.
@@ -41,7 +45,13 @@ pub enum Named {
 impl ApprovalLine {
     /// The approval for confirmation `confirm_id`.
     pub fn answering(self, confirm_id: String) -> ToolApproval {
-        ToolApproval { confirm_id, approved: self.approved, reason: self.reason, remember: self.remember }
+        ToolApproval {
+            confirm_id,
+            approved: self.approved,
+            reason: self.reason,
+            remember: self.remember,
+            always: self.always,
+        }
     }
 }
 
@@ -54,16 +64,17 @@ struct Line {
     approved: bool,
     reason: Option<String>,
     remember: Option<Remember>,
+    always: Option<AlwaysRule>,
 }
 
 fn parse_json(line: &str) -> Option<ApprovalLine> {
-    let Line { confirm_id, tool_id, approved, reason, remember } = serde_json::from_str(line).ok()?;
+    let Line { confirm_id, tool_id, approved, reason, remember, always } = serde_json::from_str(line).ok()?;
     let to = match (confirm_id, tool_id) {
         (Some(id), _) => Named::Confirm(id),
         (None, Some(id)) => Named::Tool(id),
         (None, None) => return None,
     };
-    Some(ApprovalLine { to, approved, reason, remember })
+    Some(ApprovalLine { to, approved, reason, remember, always })
 }
 
 pub fn parse_line(line: &str) -> Option<Answer> {
@@ -74,6 +85,7 @@ pub fn parse_line(line: &str) -> Option<Answer> {
     match line.to_ascii_lowercase().as_str() {
         "y" | "yes" => Some(Answer::YesNo(true)),
         "n" | "no" | "" => Some(Answer::YesNo(false)),
+        "a" | "always" => Some(Answer::Always),
         _ => None,
     }
 }
@@ -118,7 +130,7 @@ pub fn spawn_tty_reader() -> std::io::Result<mpsc::UnboundedReceiver<Option<Answ
                         return;
                     }
                 }
-                None => tracing::warn!("answer y or n"),
+                None => tracing::warn!("answer y, n or a"),
             }
         }
         let _ = tx.send(None);
@@ -132,9 +144,9 @@ pub fn open_tty() -> std::io::Result<std::fs::File> {
     std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty")
 }
 
-/// A person at the terminal answers yes or no, nothing else.
+/// A person at the terminal answers yes, no or always, nothing else.
 pub fn parse_tty_line(line: &str) -> Option<Answer> {
-    parse_line(line).filter(|answer| matches!(answer, Answer::YesNo(_)))
+    parse_line(line).filter(|answer| matches!(answer, Answer::YesNo(_) | Answer::Always))
 }
 
 /// Why confirmations cannot be asked without a terminal, and what to do instead.
@@ -158,7 +170,8 @@ mod tests {
                 to: Named::Confirm("q1".into()),
                 approved: false,
                 reason: Some("no thanks".into()),
-                remember: None
+                remember: None,
+                always: None,
             }))
         );
         assert_eq!(
@@ -167,7 +180,23 @@ mod tests {
                 to: Named::Tool("t1".into()),
                 approved: true,
                 reason: None,
-                remember: Some(Remember::Session)
+                remember: Some(Remember::Session),
+                always: None,
+            }))
+        );
+        let always = r#"{"confirmId":"q2","approved":true,"remember":"always","always":{"tool":"bash","pattern":"cargo test *","scope":"user"}}"#;
+        assert_eq!(
+            parse_line(always),
+            Some(Answer::Approval(ApprovalLine {
+                to: Named::Confirm("q2".into()),
+                approved: true,
+                reason: None,
+                remember: Some(Remember::Always),
+                always: Some(AlwaysRule {
+                    tool: "bash".into(),
+                    pattern: Some("cargo test *".into()),
+                    scope: warden_protocol::RuleScope::User,
+                }),
             }))
         );
         assert_eq!(parse_line(r#"{"approved":true}"#), None, "names no confirmation");
@@ -178,8 +207,9 @@ mod tests {
     }
 
     #[test]
-    fn the_terminal_takes_yes_or_no_only() {
+    fn the_terminal_takes_yes_no_or_always_only() {
         assert_eq!(parse_tty_line("y"), Some(Answer::YesNo(true)));
+        assert_eq!(parse_tty_line("a"), Some(Answer::Always));
         assert_eq!(parse_tty_line(""), Some(Answer::YesNo(false)));
         assert_eq!(parse_tty_line(r#"{"toolId":"t1","approved":true}"#), None);
     }

@@ -30,6 +30,67 @@ pub enum Command {
     Mcp(McpArgs),
     /// The saved conversations (the window's and `warden exec`'s): list, show, search, delete.
     Sessions(SessionsArgs),
+    /// The permission rules: list, add, remove, and check what a call would do.
+    Rules(RulesArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// The project (default: the current directory).
+    #[arg(long, global = true)]
+    pub project: Option<PathBuf>,
+    /// Print JSON on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub action: RulesAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RulesAction {
+    /// Every rule that applies in the project: the organisation's, yours and the project's.
+    List,
+    /// Add a rule (`warden rules add allow bash 'cargo test *'`).
+    Add {
+        /// allow, ask or deny.
+        effect: EffectArg,
+        /// bash, read, write, network, or a tool's name (mcp__server__tool, mcp__server__*).
+        tool: String,
+        /// What of the tool's calls it covers (a command, a path glob, a host); none: all.
+        pattern: Option<String>,
+        /// Where it is kept: this project, or every project (user).
+        #[arg(long, value_enum, default_value = "project")]
+        scope: ScopeArg,
+    },
+    /// Remove a rule, named as it was added.
+    Remove {
+        effect: EffectArg,
+        tool: String,
+        pattern: Option<String>,
+        #[arg(long, value_enum, default_value = "project")]
+        scope: ScopeArg,
+    },
+    /// What a call would do, and the rule or step that decides it (`warden rules check bash
+    /// 'cargo test -p x'`, `warden rules check file_write src/a.rs`). Exit 0: it runs unasked;
+    /// 3: it asks; 4: it is refused.
+    Check {
+        tool: String,
+        /// For bash the command, for a file tool the path, or the whole input as JSON.
+        input: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum EffectArg {
+    Allow,
+    Ask,
+    Deny,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ScopeArg {
+    Project,
+    User,
 }
 
 #[derive(Debug, Args)]

@@ -4,7 +4,8 @@
 //! `warden sandbox` runs any command in the box the agent's commands run in; `warden checkpoint`
 //! lists, compares and restores the checkpoints taken before each change; `warden mcp` lists, adds
 //! and removes the MCP servers whose tools the agent gets; `warden sessions` lists, shows, searches
-//! and deletes the saved conversations.
+//! and deletes the saved conversations; `warden rules` lists, adds and removes permission rules and
+//! checks what a call would do.
 //!
 //! Nothing here prints but through [`say`], which sanitizes (clippy denies the rest).
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::disallowed_methods)]
@@ -16,6 +17,7 @@ mod exec;
 mod mcp_cmd;
 mod project_mcp_cmd;
 mod render;
+mod rules_cmd;
 mod sessions_cmd;
 mod signals;
 mod tool_cmd;
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Sandbox(args) => return ExitCode::from(sandbox_cmd::run(args.into())),
         Command::Checkpoint(args) => return ExitCode::from(checkpoint_cmd::run(args)),
         Command::Sessions(args) => return ExitCode::from(sessions_cmd::run(args)),
+        Command::Rules(args) => return ExitCode::from(rules_cmd::run(args)),
         command => Cli { command, ..cli },
     };
     warden_core::containment::probe_in_background();
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
             Command::Checkpoint(args) => checkpoint_cmd::run(args),
             Command::Mcp(args) => mcp_cmd::run(args).await,
             Command::Sessions(args) => sessions_cmd::run(args),
+            Command::Rules(args) => rules_cmd::run(args),
         }
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use warden_core::agent::{Session, TurnEnd};
 use warden_core::setup::{ConversationError, Engine, SetupError};
-use warden_protocol::{ChatError, Event, ToolApproval};
+use warden_protocol::{ChatError, Event, Remember, ToolApproval};
 
 use crate::approvals_input::{self, Answer, Named};
 use crate::args::{ApproveArg, ExecArgs};
@@ -290,6 +290,7 @@ fn on_event(
                     approved: true,
                     reason: None,
                     remember: None,
+                    always: None,
                 });
             }
             ApproveArg::None => {
@@ -329,11 +330,15 @@ fn answer_pending(session: &Session, answer: Answer, pending: &mut BTreeMap<Stri
             };
             line.answering(confirm_id)
         }
-        // A bare y/n only answers when exactly one confirmation waits.
-        Answer::YesNo(yes) => match (pending.len(), pending.keys().next()) {
-            (1, Some(id)) => {
-                ToolApproval { confirm_id: id.clone(), approved: yes, reason: None, remember: None }
-            }
+        // A bare y/n/a only answers when exactly one confirmation waits.
+        Answer::YesNo(_) | Answer::Always => match (pending.len(), pending.keys().next()) {
+            (1, Some(id)) => ToolApproval {
+                confirm_id: id.clone(),
+                approved: answer != Answer::YesNo(false),
+                reason: None,
+                remember: (answer == Answer::Always).then_some(Remember::Always),
+                always: None,
+            },
             _ => {
                 tracing::warn!(
                     pending = pending.len(),
@@ -358,5 +363,6 @@ fn reject(confirm_id: &str, why: &str) -> ToolApproval {
         approved: false,
         reason: Some(why.to_owned()),
         remember: None,
+        always: None,
     }
 }

@@ -147,12 +147,30 @@ impl<W: Write> Render for Human<W> {
                 let mut what = confirm_text(e);
                 if let Some(reason) = &e.reason {
                     what.push_str(&format!("  why it asks: {}\n", sanitize::line(reason)));
+                } else if let Some(step) = e.asked_because {
+                    what.push_str(&format!("  why it asks: {}\n", step.words()));
                 }
                 let limit = match e.timeout_secs {
                     0 => String::new(),
                     secs => format!(", {secs} s"),
                 };
-                let ask = self.paint("1;33", &format!("  approve? [y/N{limit}]"));
+                // "Always" saves the rule shown, for this project.
+                let always = match &e.suggested_rule {
+                    Some(rule) => {
+                        let shown = format!(
+                            "{}{}",
+                            rule.tool,
+                            rule.pattern.as_deref().map(|p| format!(": {p}")).unwrap_or_default()
+                        );
+                        what.push_str(&format!(
+                            "  a = always allow, for this project: {}\n",
+                            sanitize::line(&shown)
+                        ));
+                        "/a"
+                    }
+                    None => "",
+                };
+                let ask = self.paint("1;33", &format!("  approve? [y/N{always}{limit}]"));
                 self.line(&format!("{head}\n{what}{ask}"));
             }
             Event::StreamEnd(e) => {
@@ -274,6 +292,9 @@ mod tests {
                 port: 443,
                 reach: None,
             }),
+            asked_because: None,
+            rule: None,
+            suggested_rule: None,
         };
         let head = confirm_head(&confirm);
         assert!(

@@ -155,7 +155,7 @@ pub async fn run(args: ToolArgs) -> u8 {
 
 /// A yes or no without a reason (the confirmId is filled in by the engine).
 fn answer(approved: bool) -> ToolApproval {
-    ToolApproval { confirm_id: String::new(), approved, reason: None, remember: None }
+    ToolApproval { confirm_id: String::new(), approved, reason: None, remember: None, always: None }
 }
 
 /// `--json`: the answer is the next stdin line, a JSON approval (whose reason reaches the result)
@@ -171,6 +171,9 @@ async fn ask_on_stdin(confirm: &ToolConfirm) -> ToolApproval {
     .await;
     match line.ok().and_then(Result::ok).as_deref().and_then(approvals_input::parse_line) {
         Some(Answer::YesNo(yes)) => answer(yes),
+        Some(Answer::Always) => {
+            ToolApproval { remember: Some(warden_protocol::Remember::Always), ..answer(true) }
+        }
         // One call, one question at a time: whichever confirmation the line names, it answers
         // this one (the engine fills in its confirmId).
         Some(Answer::Approval(line)) => line.answering(String::new()),

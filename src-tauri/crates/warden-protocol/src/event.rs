@@ -48,6 +48,9 @@ macro_rules! event_enum {
     ($($(#[$doc:meta])* $variant:ident($payload:ident) as $face:ident = $name:literal;)*) => {
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
         #[serde(tag = "event", content = "payload")]
+        // A confirmation is the largest event; each event is made once and moved into a channel,
+        // so boxing it would buy nothing.
+        #[allow(clippy::large_enum_variant)]
         pub enum Event {
             $($(#[$doc])* #[serde(rename = $name)] $variant($payload),)*
         }
@@ -269,6 +272,17 @@ pub struct ToolConfirm {
     /// For `kind: "network"`: where the sandbox wants to go.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<NetworkRequest>,
+    /// Which step of the policy made this call ask.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked_because: Option<crate::AskStep>,
+    /// The rule that step names, as people read it (`ask bash: git push * (project)`, or the
+    /// allow rule that was not used because commands are not in the box here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// What "Always allow…" would save, narrowed from this call; none when nothing may be
+    /// remembered for it (an escalation, a command Warden cannot judge, a missing checkpoint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggested_rule: Option<crate::SuggestedRule>,
 }
 
 /// What a confirmation asks about.

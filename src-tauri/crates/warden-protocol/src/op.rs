@@ -41,6 +41,10 @@ pub struct ToolApproval {
     pub reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remember: Option<Remember>,
+    /// With `remember: "always"`: the rule to save (the confirmation's `suggestedRule` as the user
+    /// edited it, and where to keep it); left out, the suggestion is saved for the project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub always: Option<crate::AlwaysRule>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
@@ -54,4 +58,8 @@ pub enum Remember {
     /// For a network confirmation: this host and port from now on, saved as an allow rule of the
     /// project (Settings → Sandbox lists it). A tool call takes it as `session`.
     Project,
+    /// For a tool call: an allow rule saved from now on (the confirmation's `suggestedRule`, or
+    /// the answer's `always`), which also covers the rest of the session. A network confirmation
+    /// takes it as `project`.
+    Always,
 }

@@ -2,15 +2,31 @@
 //! user's rules in [`crate::Settings::permission_rules`], a project's in its
 //! [`crate::ToolPermissions::permission_rules`] (in Warden's own settings, keyed by the project,
 //! never in the repository), the organisation's in `/etc/warden/managed-settings.json`
-//! ([`ManagedPolicy`]). The first kind is the network's: `tool: "network"`, `pattern` a host
-//! glob with an optional port (`crates.io`, `*.npmjs.org`, `127.0.0.1:5432`). A deny rule wins
-//! over any allow rule.
+//! ([`ManagedPolicy`]). What a rule's `pattern` means depends on its `tool`:
+//!
+//! - `network`: a host glob with an optional port (`crates.io`, `*.npmjs.org`, `127.0.0.1:5432`);
+//! - `bash`: a command by words, a last word `*` standing for any further words (`cargo test *`,
+//!   `git status`);
+//! - `read` and `write`: a path glob relative to the project (`src/**`, `docs/*.md`), matched on
+//!   the path Warden resolved, never on the text the model sent;
+//! - any other tool by its name (`web_search`, `mcp__github__create_issue`, `mcp__github__*`),
+//!   without a pattern.
+//!
+//! Rules of every scope are merged: a matching deny wins, then a matching ask, then an allow.
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
 /// The tool name of network rules.
 pub const NETWORK_RULE_TOOL: &str = "network";
+/// The tool name of command rules (any tool that runs a command line).
+pub const COMMAND_RULE_TOOL: &str = "bash";
+/// The tool name of rules on the paths file tools read.
+pub const READ_RULE_TOOL: &str = "read";
+/// The tool name of rules on the paths file tools write.
+pub const WRITE_RULE_TOOL: &str = "write";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -21,13 +37,173 @@ pub struct PermissionRule {
     /// What of the tool's requests it covers; none = all of them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
+    /// How it came to be; left out for a rule the user typed (or one saved before origins were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<RuleOrigin>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+impl PermissionRule {
+    /// A rule the user typed.
+    pub fn new(effect: RuleEffect, tool: impl Into<String>, pattern: Option<String>) -> Self {
+        Self { effect, tool: tool.into(), pattern, origin: None }
+    }
+
+    /// The same rule with `origin`.
+    pub fn with_origin(mut self, origin: RuleOrigin) -> Self {
+        self.origin = Some(origin);
+        self
+    }
+
+    /// Whether `other` says the same (its origin aside).
+    pub fn same_as(&self, other: &Self) -> bool {
+        self.effect == other.effect && self.tool == other.tool && self.pattern == other.pattern
+    }
+}
+
+/// A rule as people read it: `allow bash: cargo test *`.
+impl fmt::Display for PermissionRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.effect.as_str(), self.tool)?;
+        match &self.pattern {
+            Some(pattern) => write!(f, ": {pattern}"),
+            None => Ok(()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Type)]
 #[serde(rename_all = "snake_case")]
 pub enum RuleEffect {
     Allow,
+    /// Always ask, whatever allows it (a deny still wins).
+    Ask,
     Deny,
+}
+
+impl RuleEffect {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Allow => "allow",
+            Self::Ask => "ask",
+            Self::Deny => "deny",
+        }
+    }
+}
+
+/// How a rule came to be (Settings → Permissions shows it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum RuleOrigin {
+    /// Saved from an approval ("Always allow…").
+    Card,
+    /// Typed in Settings or with `warden rules add`.
+    Typed,
+    /// Imported from another agent's settings: the file it came from.
+    Imported { from: String },
+}
+
+/// Where a rule is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleScope {
+    /// This project (Warden's settings, keyed by the project; never the repository).
+    #[default]
+    Project,
+    /// Every project of this user.
+    User,
+    /// The organisation's (`/etc/warden/managed-settings.json`): read-only here.
+    Managed,
+}
+
+impl RuleScope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Project => "project",
+            Self::User => "user",
+            Self::Managed => "managed",
+        }
+    }
+}
+
+/// A rule with where it is kept, and the last time it decided a call (RFC 3339; none since it was
+/// made on this machine).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ScopedRule {
+    pub rule: PermissionRule,
+    pub scope: RuleScope,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_used: Option<String>,
+    /// Why this version cannot apply it (a pattern that does not parse); such a rule widens nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// The rule "Always allow…" offers for a call that asked: narrowed from the call, for the user to
+/// edit before it is saved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SuggestedRule {
+    pub tool: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// Only the exact command is offered: its program is one whose danger lies in its arguments
+    /// (`rm`, `mv`, `curl`, …), so a broader rule would cover whatever it is next asked to do.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exact_only: bool,
+}
+
+/// The rule an "always" answer saves: the suggestion as offered, or as the user edited it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AlwaysRule {
+    pub tool: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// Where it is kept: this project (the default) or every project.
+    #[serde(default)]
+    pub scope: RuleScope,
+}
+
+/// Which step of the policy made a call ask (every confirmation says it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "snake_case")]
+pub enum AskStep {
+    /// No rule covers the call, and the trust level asks about this tool.
+    NoRule,
+    /// A rule says to ask.
+    AskRule,
+    /// The call asks for more than the box gives (the network, the outside, a hardened git).
+    OutsideBox,
+    /// Warden cannot tell what the command does, and no box contains it.
+    Unjudgeable,
+    /// Commands are not contained here (or the box leaves sockets reachable), so each one asks.
+    NotContained,
+    /// An allow rule covers the command, but commands do not run in the bubblewrap box here.
+    RuleNeedsBox,
+    /// Supervised: every call that changes something asks.
+    Supervised,
+    /// The user chose to be asked before every call of this tool.
+    ToolAlwaysAsks,
+    /// No checkpoint could be taken before a change.
+    NoCheckpoint,
+}
+
+impl AskStep {
+    /// The step in a few words, as every face says it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::NoRule => "no rule allows it, and this trust level asks",
+            Self::AskRule => "a permission rule says to ask",
+            Self::OutsideBox => "it asks for more than the sandbox gives",
+            Self::Unjudgeable => "Warden cannot tell what this command does, and no sandbox contains it",
+            Self::NotContained => "commands are not contained here, so each one asks",
+            Self::RuleNeedsBox => "a rule allows it, but only where commands run in the bubblewrap sandbox",
+            Self::Supervised => "Supervised asks before every call that changes something",
+            Self::ToolAlwaysAsks => "you chose to be asked before every call of this tool",
+            Self::NoCheckpoint => "no checkpoint could be taken before this change",
+        }
+    }
 }
 
 /// Whether a box's programs reach the network: `off` (no network at all; a `bash` call may still
@@ -89,6 +265,25 @@ impl<'de> Deserialize<'de> for NetworkMode {
     }
 }
 
+/// What the policy would do with one call (`warden rules check`, Settings → Permissions' try-out
+/// box), and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleCheck {
+    pub decision: RuleEffect,
+    /// When it asks: the step that made it ask.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked_because: Option<AskStep>,
+    /// The rule that decided it (or that a step names), as people read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// In words.
+    pub reason: String,
+    /// What "Always allow…" would offer, when it asks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggested_rule: Option<SuggestedRule>,
+}
+
 /// The organisation's policy as Warden read it, for Settings → Sandbox.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -99,8 +294,17 @@ pub struct ManagedPolicy {
     pub rules: Vec<PermissionRule>,
     /// Why the file cannot be used, when it cannot: then no host is reachable until it is fixed.
     pub problem: Option<String>,
-    /// What in it this version does not apply (a key it does not know, a rule for another tool).
+    /// What in it this version does not apply (a key it does not know).
     pub warnings: Vec<String>,
+    /// Only its own allow rules count (`allowManagedRulesOnly`).
+    #[serde(default)]
+    pub managed_rules_only: bool,
+    /// "Always allow…" is off (`disableAlways`).
+    #[serde(default)]
+    pub no_always: bool,
+    /// Autonomous is off (`disableAutonomous`).
+    #[serde(default)]
+    pub no_autonomous: bool,
 }
 
 #[cfg(test)]

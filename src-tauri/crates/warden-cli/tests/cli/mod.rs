@@ -12,6 +12,7 @@ mod project_mcp;
 mod races;
 mod reaper;
 mod restore_kill;
+mod rules;
 mod sessions;
 mod store_failures;
 mod terminal;

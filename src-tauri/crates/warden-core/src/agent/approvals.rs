@@ -95,7 +95,7 @@ mod tests {
     use super::*;
 
     fn answer(id: &str, approved: bool) -> ToolApproval {
-        ToolApproval { confirm_id: id.to_owned(), approved, reason: None, remember: None }
+        ToolApproval { confirm_id: id.to_owned(), approved, reason: None, remember: None, always: None }
     }
 
     #[tokio::test]

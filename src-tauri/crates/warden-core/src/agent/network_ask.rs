@@ -106,6 +106,9 @@ impl NetworkQuestions {
             queue: None,
             kind: ConfirmKind::Network,
             network: Some(NetworkRequest { host: question.host.clone(), port: question.port, reach }),
+            asked_because: Some(warden_protocol::AskStep::NoRule),
+            rule: None,
+            suggested_rule: None,
         }
     }
 }
@@ -156,7 +159,7 @@ impl Asker for NetworkQuestions {
         };
         match outcome {
             ApprovalOutcome::Answered(answer) if answer.approved => {
-                if answer.remember != Some(Remember::Project) {
+                if !matches!(answer.remember, Some(Remember::Project | Remember::Always)) {
                     return Answer::Once;
                 }
                 let pattern = HostRule::exact(&question.host, question.port).to_string();

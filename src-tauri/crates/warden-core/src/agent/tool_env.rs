@@ -9,6 +9,7 @@ use warden_protocol::{OutputStream, ToolCall};
 use crate::checkpoint::{CheckpointStore, SessionHold};
 use crate::containment::{self, BoxPolicy};
 use crate::policy::Containment;
+use crate::rules::RuleSource;
 use crate::sandbox::Workspace;
 use crate::tool::{BackgroundProcesses, Needs, OutputSink, ToolContext, ToolOutput, ToolRegistry};
 
@@ -28,6 +29,9 @@ pub struct ToolEnvironment {
     hold: Option<Arc<SessionHold>>,
     /// Saves a network allow rule for the project ("Always for this project").
     rule_saver: Option<super::network_ask::SaveRule>,
+    /// The permission rules calls are decided with, and where "Always allow…" keeps one; none:
+    /// no rule applies and nothing is kept beyond the session.
+    rules: Option<Arc<dyn RuleSource>>,
 }
 
 impl ToolEnvironment {
@@ -50,6 +54,7 @@ impl ToolEnvironment {
             checkpoints: None,
             hold: None,
             rule_saver: None,
+            rules: None,
         }
     }
 
@@ -63,6 +68,7 @@ impl ToolEnvironment {
             checkpoints: None,
             hold: None,
             rule_saver: None,
+            rules: None,
         }
     }
 
@@ -82,6 +88,16 @@ impl ToolEnvironment {
     pub fn with_rule_saver(mut self, saver: super::network_ask::SaveRule) -> Self {
         self.rule_saver = Some(saver);
         self
+    }
+
+    /// Decide calls with the rules of `source`, and keep "Always allow…" answers there.
+    pub fn with_rules(mut self, source: Arc<dyn RuleSource>) -> Self {
+        self.rules = Some(source);
+        self
+    }
+
+    pub(crate) fn rules(&self) -> Option<&Arc<dyn RuleSource>> {
+        self.rules.as_ref()
     }
 
     pub(crate) fn rule_saver(&self) -> Option<super::network_ask::SaveRule> {
@@ -118,6 +134,7 @@ impl ToolEnvironment {
                 contained: true,
                 network: policy.network,
                 sockets_reachable: containment::mechanism().leaves_sockets_reachable(policy.network),
+                bubblewrap: matches!(containment::mechanism(), containment::Mechanism::Bubblewrap { .. }),
             },
             None => Containment::NONE,
         }

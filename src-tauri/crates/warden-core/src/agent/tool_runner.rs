@@ -9,8 +9,9 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    ApprovalQueue, CallChanges, ConfirmKind, DangerLevel, Event, Remember, ToolApproval, ToolCall,
-    ToolConfirm, ToolDefinition, ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
+    ApprovalQueue, AskStep, CallChanges, ConfirmKind, DangerLevel, Event, PermissionRule, Remember,
+    RuleEffect, RuleOrigin, RuleScope, SuggestedRule, ToolApproval, ToolCall, ToolConfirm, ToolDefinition,
+    ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
 };
 
 use super::approvals::{ApprovalOutcome, ApprovalRouter};
@@ -19,7 +20,8 @@ use super::network_ask::{NetworkQuestions, RunningCall};
 use super::tool_env::{execute_streaming, ToolEnvironment};
 use crate::checkpoint::{CheckpointStore, Origin, Taken};
 use crate::containment::net::SharedNet;
-use crate::policy::{self, Decision, Grant, Grants};
+use crate::policy::{self, Asked, Decision, Grant, Grants};
+use crate::rules::{self, Files, RuleBook, RuleVerdict, Subject};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::tool::{changes_files, Needs, Tool, ToolContext, ToolOutput, ToolRegistry};
@@ -49,6 +51,8 @@ pub struct PlannedCall {
     tool: Option<Arc<dyn Tool>>,
     /// What the tool declared the call needs (nothing special for an unknown tool or bad JSON).
     needs: Needs,
+    /// The paths it reads or writes, as Warden resolved them (what path rules are matched on).
+    files: Files,
     decision: Decision,
     /// Its place among the calls of its message that ask (see [`number_the_asks`]).
     queue: Option<ApprovalQueue>,
@@ -57,12 +61,12 @@ pub struct PlannedCall {
 /// Number the calls of one message that will ask, in order, when there is more than one: the
 /// approval card says "2 of 3".
 pub fn number_the_asks(planned: &mut [PlannedCall]) {
-    let total = planned.iter().filter(|p| matches!(p.decision, Decision::Ask)).count();
+    let total = planned.iter().filter(|p| p.decision.asks()).count();
     if total < 2 {
         return;
     }
     let total = u32::try_from(total).unwrap_or(u32::MAX);
-    let asking = planned.iter_mut().filter(|p| matches!(p.decision, Decision::Ask));
+    let asking = planned.iter_mut().filter(|p| p.decision.asks());
     for (position, p) in (1..).zip(asking) {
         p.queue = Some(ApprovalQueue { position, total });
     }
@@ -199,15 +203,16 @@ impl ToolRunner {
     /// Unknown tools and invalid input are decided `Allow` here and reported when the call runs.
     pub fn plan(&self, call: RequestedCall) -> PlannedCall {
         let tool = self.offered().tools.get(&call.name);
-        let (needs, decision) = match (&tool, &call.input) {
+        let (needs, files, decision) = match (&tool, &call.input) {
             (Some(tool), Ok(input)) => {
                 let needs = tool.needs(input);
-                let decision = self.decide(tool.as_ref(), &needs);
-                (needs, decision)
+                let files = self.resolve_files(&needs);
+                let decision = self.decide(tool.as_ref(), &needs, &files);
+                (needs, files, decision)
             }
-            _ => (Needs::default(), Decision::Allow),
+            _ => (Needs::default(), Files::default(), Decision::Allow),
         };
-        PlannedCall { call, tool, needs, decision, queue: None }
+        PlannedCall { call, tool, needs, files, decision, queue: None }
     }
 
     /// The whole path for one call: plan it, then [`ToolRunner::run`] it.
@@ -278,18 +283,26 @@ impl ToolRunner {
         // One snapshot for the whole call: the tools, scope and workspace may be replaced meanwhile.
         let offered = self.offered();
         let ctx = self.env.context_in(&offered.workspace, &offered.tools, cancel.clone());
+        // What became of a rule the user asked to keep ("Always allow…"), for the result.
+        let mut rule_note: Option<(&'static str, String)> = None;
         match &planned.decision {
             Decision::Deny { code, reason } => return ToolOutput::error(*code, reason.clone()),
             Decision::Allow => {}
-            // Asked calls run one at a time: a session grant given for an earlier call of the same
-            // turn ("Allow for this session") covers this one if it would cover a new call.
-            Decision::Ask if self.covered_by_a_grant(tool.as_ref(), &planned.needs) => {}
-            Decision::Ask => {
-                let asking = Asking { message_id, call, needs: &planned.needs, queue: planned.queue };
-                if let Some(refused) =
-                    self.ask(&asking, tool.as_ref(), &input, &ctx, cancel, Why::Policy).await
+            // Asked calls run one at a time: a session grant or a rule given for an earlier call
+            // of the same turn covers this one if it would cover a new call.
+            Decision::Ask(_) if self.covered_now(tool.as_ref(), &planned.needs, &planned.files) => {}
+            Decision::Ask(asked) => {
+                let asking = Asking {
+                    message_id,
+                    call,
+                    needs: &planned.needs,
+                    files: &planned.files,
+                    queue: planned.queue,
+                };
+                match self.ask(&asking, tool.as_ref(), &input, &ctx, cancel, Why::Policy(asked.clone())).await
                 {
-                    return refused;
+                    Ok(kept) => rule_note = kept,
+                    Err(refused) => return refused,
                 }
             }
         }
@@ -302,9 +315,15 @@ impl ToolRunner {
                 // Without a checkpoint the call could not be undone: never silently, in any trust
                 // level (a project that makes snapshots fail must not switch undo off unseen).
                 if let Err(error) = &checkpointed.before {
-                    let asking = Asking { message_id, call, needs: &planned.needs, queue: None };
+                    let asking = Asking {
+                        message_id,
+                        call,
+                        needs: &planned.needs,
+                        files: &planned.files,
+                        queue: None,
+                    };
                     let why = Why::NoCheckpoint(error.clone());
-                    if let Some(refused) = self.ask(&asking, tool.as_ref(), &input, &ctx, cancel, why).await {
+                    if let Err(refused) = self.ask(&asking, tool.as_ref(), &input, &ctx, cancel, why).await {
                         return refused;
                     }
                 }
@@ -352,6 +371,9 @@ impl ToolRunner {
         }
         if let Some(before) = git_before {
             self.sweep_git_metadata(before, &mut output);
+        }
+        if let Some((key, words)) = rule_note {
+            output.metadata.insert(key.to_owned(), serde_json::Value::from(words));
         }
         output
     }
@@ -412,7 +434,8 @@ impl ToolRunner {
         self.env.checkpoints()
     }
 
-    /// Ask the user. `None` = approved; `Some(result)` = not run, and why.
+    /// Ask the user. `Ok` = approved, with what became of a rule the answer asked to keep
+    /// (`ruleKept` or `ruleNotKept`, and the words); `Err(result)` = not run, and why.
     async fn ask(
         &self,
         asking: &Asking<'_>,
@@ -421,17 +444,21 @@ impl ToolRunner {
         ctx: &ToolContext,
         cancel: &CancellationToken,
         why: Why,
-    ) -> Option<ToolOutput> {
-        let Asking { message_id, call, needs, queue } = *asking;
+    ) -> Result<Option<(&'static str, String)>, ToolOutput> {
+        let Asking { message_id, call, needs, files, queue } = *asking;
         let timeout = self.policy.approval_timeout;
         let preview = tool.preview(input, ctx).await;
-        let reason = match &why {
-            Why::Policy => self.ask_reason(&call.name, needs),
-            Why::NoCheckpoint(error) => Some(format!(
-                "No checkpoint could be taken before this call ({error}): what it changes could not \
-                 be undone. Run it anyway?"
-            )),
+        let (reason, asked) = match &why {
+            Why::Policy(asked) => (self.ask_reason(&call.name, needs, asked), Some(asked.clone())),
+            Why::NoCheckpoint(error) => (
+                Some(format!(
+                    "No checkpoint could be taken before this call ({error}): what it changes could not \
+                     be undone. Run it anyway?"
+                )),
+                None,
+            ),
         };
+        let suggested = asked.as_ref().and_then(|asked| self.suggestion(tool, needs, files, asked));
         let confirm_id = super::approvals::new_confirm_id();
         let rx = self.approvals.register(&confirm_id);
         self.events.tool_confirm(ToolConfirm {
@@ -449,28 +476,39 @@ impl ToolRunner {
             queue,
             kind: ConfirmKind::Tool,
             network: None,
+            asked_because: Some(asked.as_ref().map_or(AskStep::NoCheckpoint, |a| a.step)),
+            rule: asked.as_ref().and_then(|a| a.rule.clone()),
+            suggested_rule: suggested.clone(),
         });
         match self.approvals.wait(&confirm_id, rx, timeout, cancel).await {
             ApprovalOutcome::Answered(answer) if answer.approved => {
-                // "For this session" covers what the policy asked about, never a missing checkpoint.
-                // "Always for this project" is saved for network questions; a call takes it as
-                // "for this session" until permission rules come to every tool.
-                let remembered = matches!(answer.remember, Some(Remember::Session | Remember::Project));
-                if remembered && matches!(why, Why::Policy) {
-                    if let Some(grant) = Grants::grant_for(&call.name, needs) {
-                        lock(&self.grants).insert(grant);
-                    }
+                // "For this session" and "always" cover what the policy asked about, never a
+                // missing checkpoint. "Always for this project" is a network question's answer: a
+                // call takes it as "for this session".
+                let remember = answer.remember.unwrap_or_default();
+                if matches!(remember, Remember::Once) || asked.is_none() {
+                    return Ok(None);
                 }
-                None
+                if let Some(grant) = Grants::grant_for(&call.name, needs) {
+                    lock(&self.grants).insert(grant);
+                }
+                if remember != Remember::Always {
+                    return Ok(None);
+                }
+                let subject = Subject { tool: &call.name, command: needs.command.as_deref(), files };
+                Ok(Some(match self.keep_rule(subject, suggested.as_ref(), answer.always) {
+                    Ok(kept) => ("ruleKept", kept),
+                    Err(why) => ("ruleNotKept", why),
+                }))
             }
             ApprovalOutcome::Answered(answer) => {
                 let text = match answer.reason.filter(|r| !r.trim().is_empty()) {
                     Some(reason) => format!("The user rejected this call: {reason}"),
                     None => "The user rejected this call.".to_owned(),
                 };
-                Some(ToolOutput::error(ToolErrorCode::UserRejected, text))
+                Err(ToolOutput::error(ToolErrorCode::UserRejected, text))
             }
-            ApprovalOutcome::TimedOut => Some(ToolOutput::error(
+            ApprovalOutcome::TimedOut => Err(ToolOutput::error(
                 ToolErrorCode::ApprovalTimeout,
                 format!(
                     "Not run: nobody approved this call within {} s.",
@@ -478,13 +516,86 @@ impl ToolRunner {
                 ),
             )),
             ApprovalOutcome::Cancelled => {
-                Some(ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled."))
+                Err(ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled."))
             }
         }
     }
 
+    /// The rule "Always allow…" offers for a call the policy asked about: only where a rule would
+    /// let the next such call run unasked (no rule loosens an escalation, a command nobody can
+    /// judge, an ask rule; in Supervised only a call that changes nothing), and never when the
+    /// organisation forbids "always".
+    fn suggestion(
+        &self,
+        tool: &dyn Tool,
+        needs: &Needs,
+        files: &Files,
+        asked: &Asked,
+    ) -> Option<SuggestedRule> {
+        let source = self.env.rules()?;
+        let offered = match asked.step {
+            AskStep::NoRule => true,
+            AskStep::Supervised => tool.definition().danger == DangerLevel::Safe,
+            _ => false,
+        };
+        if !offered || needs.unreadable || source.always_forbidden() {
+            return None;
+        }
+        // A command rule holds only in bubblewrap's box: offering one elsewhere would save a rule
+        // that never applies.
+        if needs.command.is_some() && !self.env.containment().bubblewrap {
+            return None;
+        }
+        rules::suggest(&tool.definition().name, needs.command.as_deref(), files)
+    }
+
+    /// Keep the allow rule an "always" answer asks for: the one the answer names, or else the
+    /// suggestion. Refused when it does not parse, does not cover the call it answers, widens an
+    /// exact-only suggestion, or names the organisation's scope. The rule as kept, in words.
+    fn keep_rule(
+        &self,
+        subject: Subject<'_>,
+        suggested: Option<&SuggestedRule>,
+        chosen: Option<warden_protocol::AlwaysRule>,
+    ) -> Result<String, String> {
+        let source = self.env.rules().ok_or("no rules are kept here (this run has no settings)")?;
+        let suggested = suggested.ok_or("no rule may be kept for this call")?;
+        let (tool, pattern, scope) = match chosen {
+            Some(chosen) => (chosen.tool, chosen.pattern, chosen.scope),
+            None => (suggested.tool.clone(), suggested.pattern.clone(), RuleScope::Project),
+        };
+        if scope == RuleScope::Managed {
+            return Err("the organisation's rules are not changed from here".to_owned());
+        }
+        if suggested.exact_only && (tool != suggested.tool || pattern != suggested.pattern) {
+            return Err(format!(
+                "only the exact command may be kept for this program ({}), not a broader rule",
+                suggested.pattern.as_deref().unwrap_or_default()
+            ));
+        }
+        let rule = PermissionRule::new(RuleEffect::Allow, tool, pattern).with_origin(RuleOrigin::Card);
+        rules::check(&rule)?;
+        let alone = RuleBook::new([(rule.clone(), scope)]);
+        if alone.judge(subject).allow.is_none() {
+            return Err(format!("`{rule}` does not cover the call it answers"));
+        }
+        let shown = format!("{rule} ({})", scope.as_str());
+        source.keep(rule, scope).map(|()| shown.clone()).map_err(|why| format!("{shown}: {why}"))
+    }
+
     /// Why the policy asks about a call, in words for the card.
-    fn ask_reason(&self, name: &str, needs: &Needs) -> Option<String> {
+    fn ask_reason(&self, name: &str, needs: &Needs, asked: &Asked) -> Option<String> {
+        let rule = asked.rule.as_deref().unwrap_or_default();
+        match asked.step {
+            AskStep::AskRule => return Some(format!("A permission rule says to ask: {rule}.")),
+            AskStep::RuleNeedsBox => {
+                return Some(format!(
+                    "The rule {rule} would allow this command, but commands do not run in Warden's \
+                     bubblewrap sandbox here, so it is not used."
+                ))
+            }
+            _ => {}
+        }
         policy::ask_reason(self.policy.trust, needs, self.env.containment()).or_else(|| {
             self.offered().scope.always_asks(name).then(|| {
                 "You chose to be asked before every call of this tool (Settings → MCP servers).".to_owned()
@@ -502,17 +613,32 @@ impl ToolRunner {
         lock(&self.grants).remove(grant)
     }
 
-    /// Whether the session's grants now let this call run unasked.
-    fn covered_by_a_grant(&self, tool: &dyn Tool, needs: &Needs) -> bool {
-        matches!(self.decide(tool, needs), Decision::Allow)
+    /// Whether the session's grants and the rules now let this call run unasked.
+    fn covered_now(&self, tool: &dyn Tool, needs: &Needs, files: &Files) -> bool {
+        matches!(self.decide(tool, needs, files), Decision::Allow)
     }
 
-    /// The policy for this trust level, scope and box, with the session's grants as they are now.
-    fn decide(&self, tool: &dyn Tool, needs: &Needs) -> Decision {
+    /// The policy for this trust level, scope and box, with the session's grants and the rules as
+    /// they are now.
+    fn decide(&self, tool: &dyn Tool, needs: &Needs, files: &Files) -> Decision {
+        let rules = self.rules_on(tool, needs, files);
         let grants = lock(&self.grants);
         let offered = self.offered();
         let trust = self.policy.trust;
-        policy::decide_with(trust, tool.definition(), &offered.scope, needs, &grants, self.env.containment())
+        let containment = self.env.containment();
+        policy::decide_with(trust, tool.definition(), &offered.scope, needs, &grants, containment, &rules)
+    }
+
+    /// What the permission rules say of a call.
+    fn rules_on(&self, tool: &dyn Tool, needs: &Needs, files: &Files) -> RuleVerdict {
+        let Some(source) = self.env.rules() else { return RuleVerdict::default() };
+        let subject = Subject { tool: &tool.definition().name, command: needs.command.as_deref(), files };
+        source.book().judge(subject)
+    }
+
+    /// The paths a call declared, resolved as the tool will resolve them.
+    fn resolve_files(&self, needs: &Needs) -> Files {
+        rules::resolve_files(&self.offered().workspace, needs)
     }
 
     fn finish(&self, message_id: &str, call: &RequestedCall, output: ToolOutput) -> CallOutcome {
@@ -544,8 +670,8 @@ impl ToolRunner {
 
 /// What a confirmation is about.
 enum Why {
-    /// The policy (trust level, scope, the box) asks.
-    Policy,
+    /// The policy (trust level, scope, the box, the rules) asks, at this step.
+    Policy(Asked),
     /// No checkpoint could be taken before a call that changes files (the error).
     NoCheckpoint(String),
 }
@@ -557,6 +683,8 @@ struct Asking<'a> {
     call: &'a RequestedCall,
     /// What the tool declared the call needs (what the policy asked about).
     needs: &'a Needs,
+    /// The paths it reads or writes, resolved.
+    files: &'a Files,
     queue: Option<ApprovalQueue>,
 }
 

@@ -6,8 +6,16 @@
 //! ```json
 //! { "permissionRules": [
 //!     { "effect": "deny",  "tool": "network", "pattern": "*.pastebin.com" },
-//!     { "effect": "allow", "tool": "network", "pattern": "registry.corp.example:443" } ] }
+//!     { "effect": "allow", "tool": "network", "pattern": "registry.corp.example:443" },
+//!     { "effect": "deny",  "tool": "bash", "pattern": "git push *" } ],
+//!   "allowManagedRulesOnly": true,
+//!   "disableAlways": true,
+//!   "disableAutonomous": true }
 //! ```
+//!
+//! `allowManagedRulesOnly` makes the user's and the projects' allow rules count for nothing (their
+//! ask and deny rules still hold); `disableAlways` takes "Always allow…" off every approval;
+//! `disableAutonomous` makes a session asked for in Autonomous run in Guided.
 //!
 //! A policy is only worth something if a broken one does not quietly become no policy: a file
 //! that exists but cannot be used — unreadable, not JSON, a rule that does not parse, larger than
@@ -20,8 +28,6 @@ use std::path::{Path, PathBuf};
 
 use warden_protocol::{ManagedPolicy, PermissionRule, RuleEffect, NETWORK_RULE_TOOL};
 
-use crate::containment::net::HostRule;
-
 /// Where the organisation's policy lives.
 pub const MANAGED_SETTINGS: &str = "/etc/warden/managed-settings.json";
 
@@ -33,8 +39,17 @@ pub const MAX_BYTES: u64 = 1024 * 1024;
 pub struct Managed {
     file: PathBuf,
     rules: Vec<PermissionRule>,
+    switches: Switches,
     problem: Option<String>,
     warnings: Vec<String>,
+}
+
+/// The policy's switches beyond its rules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Switches {
+    managed_rules_only: bool,
+    no_always: bool,
+    no_autonomous: bool,
 }
 
 impl Managed {
@@ -49,7 +64,9 @@ impl Managed {
         match read(file, owner) {
             Ok(None) => {}
             Ok(Some(text)) => match parse(&text) {
-                Ok((rules, warnings)) => (managed.rules, managed.warnings) = (rules, warnings),
+                Ok((rules, switches, warnings)) => {
+                    (managed.rules, managed.switches, managed.warnings) = (rules, switches, warnings);
+                }
                 Err(why) => managed.problem = Some(why),
             },
             Err(why) => managed.problem = Some(why),
@@ -65,12 +82,24 @@ impl Managed {
     pub fn rules(&self) -> Vec<PermissionRule> {
         match self.problem {
             None => self.rules.clone(),
-            Some(_) => vec![PermissionRule {
-                effect: RuleEffect::Deny,
-                tool: NETWORK_RULE_TOOL.to_owned(),
-                pattern: None,
-            }],
+            Some(_) => vec![PermissionRule::new(RuleEffect::Deny, NETWORK_RULE_TOOL, None)],
         }
+    }
+
+    /// Whether only the organisation's allow rules count — also when its file cannot be used:
+    /// then no allow rule of any scope does.
+    pub fn allows_only_its_own(&self) -> bool {
+        self.switches.managed_rules_only || self.problem.is_some()
+    }
+
+    /// Whether "Always allow…" is off (also when the file cannot be used).
+    pub fn forbids_always(&self) -> bool {
+        self.switches.no_always || self.problem.is_some()
+    }
+
+    /// Whether sessions may not run in Autonomous (also when the file cannot be used).
+    pub fn forbids_autonomous(&self) -> bool {
+        self.switches.no_autonomous || self.problem.is_some()
     }
 
     /// What Settings shows of it.
@@ -80,6 +109,9 @@ impl Managed {
             rules: self.rules.clone(),
             problem: self.problem.clone(),
             warnings: self.warnings.clone(),
+            managed_rules_only: self.switches.managed_rules_only,
+            no_always: self.switches.no_always,
+            no_autonomous: self.switches.no_autonomous,
         }
     }
 }
@@ -139,38 +171,37 @@ fn only_owner_can_change(_: &Path, _: &std::fs::Metadata, _: u32) -> Result<(), 
     Ok(())
 }
 
-/// The rules this version applies, and warnings about what it leaves out; an error for anything
-/// that makes the file unusable.
-fn parse(text: &str) -> Result<(Vec<PermissionRule>, Vec<String>), String> {
+/// The rules and switches this version applies, and warnings about what it leaves out; an error
+/// for anything that makes the file unusable.
+fn parse(text: &str) -> Result<(Vec<PermissionRule>, Switches, Vec<String>), String> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let serde_json::Value::Object(object) = value else {
         return Err("not a JSON object".to_owned());
     };
     let mut warnings = Vec::new();
     let mut rules = Vec::new();
+    let mut switches = Switches::default();
+    let switch = |key: &str, value: serde_json::Value| match value {
+        serde_json::Value::Bool(on) => Ok(on),
+        other => Err(format!("{key}: expected true or false, found {other}")),
+    };
     for (key, value) in object {
         match key.as_str() {
             "permissionRules" => {
                 let listed: Vec<PermissionRule> =
                     serde_json::from_value(value).map_err(|e| format!("permissionRules: {e}"))?;
                 for (n, rule) in listed.into_iter().enumerate() {
-                    if rule.tool != NETWORK_RULE_TOOL {
-                        warnings.push(format!(
-                            "permissionRules[{n}]: rules for {:?} are not applied by this version of Warden",
-                            rule.tool
-                        ));
-                        continue;
-                    }
-                    if let Some(pattern) = &rule.pattern {
-                        HostRule::parse(pattern).map_err(|why| format!("permissionRules[{n}]: {why}"))?;
-                    }
+                    crate::rules::check(&rule).map_err(|why| format!("permissionRules[{n}]: {why}"))?;
                     rules.push(rule);
                 }
             }
+            "allowManagedRulesOnly" => switches.managed_rules_only = switch(&key, value)?,
+            "disableAlways" => switches.no_always = switch(&key, value)?,
+            "disableAutonomous" => switches.no_autonomous = switch(&key, value)?,
             other => warnings.push(format!("{other:?} is not a setting this version of Warden knows")),
         }
     }
-    Ok((rules, warnings))
+    Ok((rules, switches, warnings))
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ fn me() -> u32 {
 }
 
 fn network(effect: RuleEffect, pattern: Option<&str>) -> PermissionRule {
-    PermissionRule { effect, tool: "network".to_owned(), pattern: pattern.map(str::to_owned) }
+    PermissionRule { effect, tool: "network".to_owned(), pattern: pattern.map(str::to_owned), origin: None }
 }
 
 /// What every host gets when the file cannot be used.
@@ -40,14 +40,16 @@ fn no_file_is_no_policy() {
 }
 
 #[test]
-fn the_files_network_rules_are_applied_and_what_this_version_does_not_apply_is_named() {
+fn the_files_rules_and_switches_are_applied_and_what_this_version_does_not_know_is_named() {
     let (_dir, file) = policy_folder();
     write(
         &file,
         r#"{ "permissionRules": [
               { "effect": "deny", "tool": "network", "pattern": "*.pastebin.test" },
               { "effect": "allow", "tool": "network", "pattern": "registry.corp.test:443" },
-              { "effect": "deny", "tool": "bash", "pattern": "curl" } ],
+              { "effect": "deny", "tool": "bash", "pattern": "git push *" } ],
+             "allowManagedRulesOnly": true,
+             "disableAlways": true,
              "futureSetting": true }"#,
     );
     let managed = Managed::load_owned_by(&file, me());
@@ -57,14 +59,36 @@ fn the_files_network_rules_are_applied_and_what_this_version_does_not_apply_is_n
         managed.rules(),
         [
             network(RuleEffect::Deny, Some("*.pastebin.test")),
-            network(RuleEffect::Allow, Some("registry.corp.test:443"))
+            network(RuleEffect::Allow, Some("registry.corp.test:443")),
+            PermissionRule::new(RuleEffect::Deny, "bash", Some("git push *".to_owned())),
         ]
     );
     assert_eq!(status.rules, managed.rules());
     assert_eq!(status.file, file.display().to_string());
+    assert!(managed.allows_only_its_own() && managed.forbids_always() && !managed.forbids_autonomous());
+    assert!(status.managed_rules_only && status.no_always && !status.no_autonomous);
     let warnings = status.warnings.join("\n");
-    assert!(warnings.contains("rules for \"bash\" are not applied"), "{warnings}");
     assert!(warnings.contains("\"futureSetting\" is not a setting"), "{warnings}");
+}
+
+/// A policy whose rule or switch cannot be read is no policy of lesser strength: the file is
+/// unusable, and then no allow rule of any scope counts, "always" and Autonomous are off.
+#[test]
+fn a_rule_or_switch_that_does_not_parse_makes_the_policy_unusable_and_strict() {
+    for text in [
+        r#"{ "permissionRules": [ { "effect": "allow", "tool": "bash", "pattern": "a && b" } ] }"#,
+        r#"{ "permissionRules": [ { "effect": "deny", "tool": "write", "pattern": "../x" } ] }"#,
+        r#"{ "disableAlways": "yes" }"#,
+    ] {
+        let (_dir, file) = policy_folder();
+        write(&file, text);
+        let managed = Managed::load_owned_by(&file, me());
+        assert!(managed.status().problem.is_some(), "{text}");
+        assert!(
+            managed.allows_only_its_own() && managed.forbids_always() && managed.forbids_autonomous(),
+            "{text}"
+        );
+    }
 }
 
 /// A broken policy is never no policy: each way a file can be unusable closes the network to every

@@ -94,7 +94,7 @@ struct FoundFile {
 /// to the defaults, and no MCP server is kept nor any project's `.mcp.json` approved (an entry is a
 /// program Warden would start). Nor are the global instructions kept: a planted file must not put
 /// words in the model's system prompt, nor another update server. The user's permission rules keep
-/// only their denials (an allow rule, a host the box may reach, widens). Model choices, the project
+/// only their ask and deny rules (an allow rule widens). Model choices, the project
 /// folder and the approval timeout are kept.
 pub fn restricted(settings: &Settings) -> Settings {
     let defaults = Settings::default();
@@ -106,7 +106,7 @@ pub fn restricted(settings: &Settings) -> Settings {
     safe.project_mcp = defaults.project_mcp;
     safe.global_instructions = defaults.global_instructions;
     safe.updates.endpoint = defaults.updates.endpoint;
-    safe.permission_rules.retain(|rule| rule.effect == RuleEffect::Deny);
+    safe.permission_rules.retain(|rule| rule.effect != RuleEffect::Allow);
     for provider in safe.providers.values_mut() {
         provider.base_url = None;
     }

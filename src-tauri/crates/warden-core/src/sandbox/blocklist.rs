@@ -18,7 +18,7 @@ use super::options::{self, Options};
 use super::shell_words::{self, Segment};
 
 /// What a session grant on a command covers (in its own module, judged by this one).
-pub use super::command_prefix::command_prefix;
+pub use super::command_prefix::{command_prefix, program_and_subcommand};
 
 /// Why a command is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -28,7 +28,7 @@ pub fn command_prefix(command: &str) -> Option<String> {
         return None;
     }
     let words: Vec<String> = segment.words.iter().map(shell_words::Word::text).collect();
-    let (program, args) = words.split_first()?;
+    let program = words.first()?;
     let name = base_name(program);
     if is_assignment(program)
         || SHELLS.contains(&name)
@@ -40,6 +40,15 @@ pub fn command_prefix(command: &str) -> Option<String> {
     {
         return None;
     }
+    program_and_subcommand(&words).map(|words| words.join(" "))
+}
+
+/// The program, with its subcommand for tools that have one (`git status`, `cargo test`): what
+/// a remembered approval names. `None` when options come before the subcommand (`git -c x=y
+/// push`), which makes it ambiguous.
+pub fn program_and_subcommand(words: &[String]) -> Option<Vec<String>> {
+    let (program, args) = words.split_first()?;
+    let name = base_name(program);
     const WITH_SUBCOMMANDS: &[&str] = &[
         "git",
         "cargo",
@@ -77,15 +86,15 @@ pub fn command_prefix(command: &str) -> Option<String> {
         "zig",
     ];
     if !WITH_SUBCOMMANDS.contains(&name) {
-        return Some(program.clone());
+        return Some(vec![program.clone()]);
     }
     match args.first() {
-        None => Some(program.clone()),
+        None => Some(vec![program.clone()]),
         Some(sub)
             if sub.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
                 && sub.chars().all(|c| c.is_ascii_alphanumeric() || ":_.-".contains(c)) =>
         {
-            Some(format!("{program} {sub}"))
+            Some(vec![program.clone(), sub.clone()])
         }
         // `git -c x=y push`: options before the subcommand make the prefix ambiguous.
         Some(_) => None,

@@ -9,6 +9,7 @@
 mod atomic;
 pub mod blocklist;
 mod command_prefix;
+pub(crate) mod command_rule;
 mod critical_paths;
 pub mod env;
 mod expand;

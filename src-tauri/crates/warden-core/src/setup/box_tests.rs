@@ -88,6 +88,7 @@ async fn a_command_that_gives_up_while_asked_says_so_and_a_late_always_is_saved(
         approved: true,
         reason: None,
         remember: Some(Remember::Project),
+        always: None,
     };
     assert!(runner.approve(late), "the question no longer waits for its answer");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
@@ -185,6 +186,7 @@ fn the_organisations_policy_reaches_every_box_and_its_deny_wins() {
         effect: RuleEffect::Allow,
         tool: "network".to_owned(),
         pattern: Some(pattern.to_owned()),
+        origin: None,
     };
     let mut settings = Settings {
         project_dir: Some(d.project.to_string_lossy().into_owned()),
@@ -245,6 +247,7 @@ async fn a_host_the_organisation_denies_is_not_reached_from_the_box_nor_asked_ab
         effect: warden_protocol::RuleEffect::Allow,
         tool: "network".to_owned(),
         pattern: Some(format!("127.0.0.1:{port}")),
+        origin: None,
     };
     networked_bash(&engine, &d.project, vec![allowed_by_the_project]);
     let command = format!("curl -s -m 2 --noproxy '' http://127.0.0.1:{port}/; true");

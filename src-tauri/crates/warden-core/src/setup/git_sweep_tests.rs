@@ -179,7 +179,15 @@ async fn a_plain_git_init_asks_and_runs_outside_the_box_as_a_hardened_git() {
         let asked = asked.clone();
         move |confirm: ToolConfirm| {
             asked.lock().unwrap().push(confirm.reason.clone().unwrap_or_default());
-            async move { ToolApproval { confirm_id: String::new(), approved: yes, reason: None, remember: None } }
+            async move {
+                ToolApproval {
+                    confirm_id: String::new(),
+                    approved: yes,
+                    reason: None,
+                    remember: None,
+                    always: None,
+                }
+            }
         }
     };
     let run = |command: &str| serde_json::json!({ "command": command });

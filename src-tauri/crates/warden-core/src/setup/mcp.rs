@@ -79,7 +79,7 @@ impl Engine {
     }
 
     /// The folder the window's sessions work in: the chosen project, or the empty stand-in.
-    fn window_project(&self) -> Result<std::path::PathBuf, SetupError> {
+    pub(super) fn window_project(&self) -> Result<std::path::PathBuf, SetupError> {
         match self.settings().project_dir {
             Some(dir) => self.project_outside_home(Path::new(&dir)),
             None => self.no_project_root(),

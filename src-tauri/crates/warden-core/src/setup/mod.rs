@@ -33,6 +33,7 @@ mod mcp;
 mod project_mcp;
 mod project_policy;
 mod providers;
+mod rules;
 mod sandbox;
 mod sessions;
 mod settings_store;

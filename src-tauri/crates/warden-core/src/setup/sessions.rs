@@ -201,7 +201,7 @@ impl Engine {
         config.learned = Some(learned);
         let base = if spec.project_chosen { system_prompt(&project) } else { NO_PROJECT_PROMPT.to_owned() };
         config.system_prompt = Some(self.with_instructions(base, &spec, &project, &settings).await);
-        config.trust = spec.trust;
+        config.trust = self.trust_allowed(spec.trust);
         config.takes_images =
             crate::images::model_takes_images(super::providers::wire_kind(spec.provider), &config.model);
         config.budget_threshold = compaction_threshold(settings.compact_at_percent);
@@ -295,7 +295,9 @@ impl Engine {
         let settings_cell = Arc::clone(&self.settings);
         let project_key = project.to_string_lossy().into_owned();
         let saver = SaveRule(Arc::new(move |pattern: &str| settings_cell.allow_host(&project_key, pattern)));
-        let mut env = ToolEnvironment::with_box(workspace, commands_box).with_rule_saver(saver);
+        let mut env = ToolEnvironment::with_box(workspace, commands_box)
+            .with_rule_saver(saver)
+            .with_rules(self.project_rules(project));
         // A session whose tools cannot change anything (`warden exec`'s read-only default) has
         // nothing to undo: no store is opened and no snapshot taken. One with MCP servers may be
         // offered a tool that changes files later (their lists change: see `changes_files`), so

@@ -4,7 +4,7 @@
 
 use std::sync::{Mutex, MutexGuard, RwLock};
 
-use warden_protocol::{PermissionRule, RuleEffect, Settings, NETWORK_RULE_TOOL};
+use warden_protocol::{PermissionRule, RuleEffect, RuleScope, Settings, NETWORK_RULE_TOOL};
 
 use super::Engine;
 use crate::config::{ConfigError, Integrity, WardenHome};
@@ -126,18 +126,63 @@ impl SettingsCell {
     /// the project's permission rules, saved and sealed — while the file in use is the one Warden
     /// wrote; otherwise kept for this run only (saving would seal someone else's file), and said.
     pub(crate) fn allow_host(&self, project: &str, pattern: &str) -> Result<(), String> {
-        let rule = PermissionRule {
-            effect: RuleEffect::Allow,
-            tool: NETWORK_RULE_TOOL.to_owned(),
-            pattern: Some(pattern.to_owned()),
-        };
+        let rule = PermissionRule::new(RuleEffect::Allow, NETWORK_RULE_TOOL, Some(pattern.to_owned()))
+            .with_origin(warden_protocol::RuleOrigin::Card);
         let _writing = self.writing();
         let mut settings = self.settings();
         let rules = &mut settings.tool_permissions.entry(project.to_owned()).or_default().permission_rules;
-        if !rules.contains(&rule) {
+        if !rules.iter().any(|r| r.same_as(&rule)) {
             rules.push(rule);
         }
         self.save_answer(settings, "the rule is kept")
+    }
+
+    /// The user answered "Always allow…" on a call: `rule` kept in `scope` (the project's rules or
+    /// the user's), saved as [`SettingsCell::allow_host`] saves a host.
+    pub(crate) fn keep_rule(
+        &self,
+        project: &str,
+        scope: RuleScope,
+        rule: PermissionRule,
+    ) -> Result<(), String> {
+        let _writing = self.writing();
+        let mut settings = self.settings();
+        let rules = match scope {
+            RuleScope::Project => {
+                &mut settings.tool_permissions.entry(project.to_owned()).or_default().permission_rules
+            }
+            RuleScope::User => &mut settings.permission_rules,
+            RuleScope::Managed => return Err("the organisation's rules are not changed from here".to_owned()),
+        };
+        if !rules.iter().any(|r| r.same_as(&rule)) {
+            rules.push(rule);
+        }
+        self.save_answer(settings, "the rule is kept")
+    }
+
+    /// Remove the rule that says what `rule` says from `scope`'s rules; false when there was none.
+    pub(crate) fn drop_rule(
+        &self,
+        project: &str,
+        scope: RuleScope,
+        rule: &PermissionRule,
+    ) -> Result<bool, String> {
+        let _writing = self.writing();
+        let mut settings = self.settings();
+        let rules = match scope {
+            RuleScope::Project => match settings.tool_permissions.get_mut(project) {
+                Some(permissions) => &mut permissions.permission_rules,
+                None => return Ok(false),
+            },
+            RuleScope::User => &mut settings.permission_rules,
+            RuleScope::Managed => return Err("the organisation's rules are not changed from here".to_owned()),
+        };
+        let before = rules.len();
+        rules.retain(|r| !r.same_as(rule));
+        if rules.len() == before {
+            return Ok(false);
+        }
+        self.save_answer(settings, "the rule is removed").map(|()| true)
     }
 
     /// The user let the project's commands read `path` (offered on a command's block): added to

@@ -32,7 +32,7 @@ fn writes_allowed(project: &Path) -> Settings {
 }
 
 pub(super) async fn approve(_: ToolConfirm) -> ToolApproval {
-    ToolApproval { confirm_id: String::new(), approved: true, reason: None, remember: None }
+    ToolApproval { confirm_id: String::new(), approved: true, reason: None, remember: None, always: None }
 }
 
 /// `file_write` as `warden tool` runs it: scope from the settings, no approval asked.
@@ -118,6 +118,7 @@ async fn the_projects_network_choice_reaches_its_commands() {
                     effect: warden_protocol::RuleEffect::Allow,
                     tool: "network".into(),
                     pattern: Some(format!("127.0.0.1:{port}")),
+                    origin: None,
                 }],
                 ..ToolPermissions::default()
             },
@@ -265,9 +266,16 @@ async fn a_new_project_gives_the_window_every_built_in_tool_and_the_cli_the_read
     let write = registry.definitions(scope).into_iter().find(|t| t.name == "file_write").unwrap();
     let input = serde_json::json!({"path": "a.txt", "content": "x"});
     let needs = registry.get("file_write").unwrap().needs(&input);
-    let decision =
-        policy::decide_with(TrustLevel::Guided, &write, scope, &needs, &Grants::default(), Containment::NONE);
-    assert!(matches!(decision, Decision::Ask), "{decision:?}");
+    let decision = policy::decide_with(
+        TrustLevel::Guided,
+        &write,
+        scope,
+        &needs,
+        &Grants::default(),
+        Containment::NONE,
+        &Default::default(),
+    );
+    assert!(matches!(decision, Decision::Ask(_)), "{decision:?}");
 
     let (cli, _events) = engine.tool_runner(&SessionSpec::new(d.project.clone())).await.unwrap();
     let shot = engine
@@ -553,6 +561,7 @@ fn the_users_and_the_projects_network_rules_reach_the_projects_box_and_no_other(
         effect,
         tool: "network".to_owned(),
         pattern: Some(pattern.to_owned()),
+        origin: None,
     };
     let mut settings =
         Settings { permission_rules: vec![rule(RuleEffect::Allow, "crates.io")], ..Settings::default() };

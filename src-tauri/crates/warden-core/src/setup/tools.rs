@@ -118,8 +118,11 @@ impl Engine {
         let policy = self.project_policy(spec, &project, &settings);
         // One call: the tools as they are now (no later changes to take up).
         let (registry, env, scope, _) = self.tools(spec, &project, policy, &settings).await?;
-        let policy =
-            CallPolicy { trust: spec.trust, scope, approval_timeout: approval_timeout(spec, &settings) };
+        let policy = CallPolicy {
+            trust: self.trust_allowed(spec.trust),
+            scope,
+            approval_timeout: approval_timeout(spec, &settings),
+        };
         Ok(ToolRunner::standalone(spec.conversation_id.clone(), Arc::new(registry), env, policy))
     }
 }

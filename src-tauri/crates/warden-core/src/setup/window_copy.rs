@@ -1,6 +1,6 @@
 //! The window's copy of the settings. The window saves the settings whole, from the copy it last
 //! read or saved; meanwhile Warden may have saved answers the user gave elsewhere ("Always for
-//! this project" about a host, a path a failed command's block offered) and what it learned about
+//! this project" about a host, "Always allow…" on a call, a path a failed command's block offered) and what it learned about
 //! a local model. Saving the window's older copy as it is would drop those, and the user would be
 //! asked again. So a save from the window keeps what Warden added since the window's copy, and
 //! applies what the window changed: a three-way merge of the lists Warden adds to, over that copy.
@@ -24,6 +24,9 @@ pub(super) fn keep_own_additions(copy: &Settings, now: &Settings, mut saved: Set
         extend_missing(&mut target.permission_rules, rules);
         extend_missing(&mut target.extra_readable, paths);
     }
+    // The user's own rules ("Always allow…" for every project).
+    let rules = added(&now.permission_rules, Some(copy.permission_rules.as_slice()));
+    extend_missing(&mut saved.permission_rules, rules);
     if saved.learned_models == copy.learned_models {
         saved.learned_models.clone_from(&now.learned_models);
     }
@@ -49,11 +52,7 @@ mod tests {
     use warden_protocol::{LearnedModel, PermissionRule, RuleEffect, ToolPermissions, NETWORK_RULE_TOOL};
 
     fn allow(pattern: &str) -> PermissionRule {
-        PermissionRule {
-            effect: RuleEffect::Allow,
-            tool: NETWORK_RULE_TOOL.to_owned(),
-            pattern: Some(pattern.to_owned()),
-        }
+        PermissionRule::new(RuleEffect::Allow, NETWORK_RULE_TOOL, Some(pattern.to_owned()))
     }
 
     fn with_rules(rules: &[&str], readable: &[&str]) -> Settings {

@@ -30,7 +30,7 @@ pub(crate) use background::{CommandStatus, OutputWindow};
 pub use cap::{cap_for_model, DEFAULT_MODEL_OUTPUT_CAP};
 pub use changes::changes_files;
 pub use context::{OutputSink, ToolContext, ToolsConfig};
-pub use needs::{Needs, Timeout};
+pub use needs::{FileAccess, Needs, Timeout};
 pub use output::ToolOutput;
 pub use registry::{RegistryError, ToolRegistry, MCP_TOOL_TIMEOUT};
 pub use typed::{Typed, TypedTool};

@@ -28,6 +28,30 @@ pub struct Needs {
     /// The tool could not read this input: the call will be refused before anything runs, and an
     /// approval of it is never remembered (there is nothing a grant could be said to cover).
     pub unreadable: bool,
+    /// The paths the call reads or writes, as the model named them: Warden resolves them before
+    /// any permission rule sees them.
+    pub files: Option<FileAccess>,
+}
+
+/// The paths one call reads or writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileAccess {
+    pub write: bool,
+    /// As the model named them (relative to the project, or absolute); `None` when the tool
+    /// cannot tell before it runs (a patch it cannot read): no rule covers such a call.
+    pub paths: Option<Vec<String>>,
+}
+
+impl FileAccess {
+    /// A call that reads `path`.
+    pub fn read(path: impl Into<String>) -> Needs {
+        Needs { files: Some(Self { write: false, paths: Some(vec![path.into()]) }), ..Needs::default() }
+    }
+
+    /// A call that writes `paths` (`None`: the tool cannot tell which).
+    pub fn write(paths: Option<Vec<String>>) -> Needs {
+        Needs { files: Some(Self { write: true, paths }), ..Needs::default() }
+    }
 }
 
 impl Needs {

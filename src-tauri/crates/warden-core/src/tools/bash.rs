@@ -132,6 +132,7 @@ impl TypedTool for BashTool {
             hardened_git: hardened_git_init(input).is_some(),
             timeout: Timeout::KeptByTool,
             unreadable: false,
+            files: None,
         }
     }
 

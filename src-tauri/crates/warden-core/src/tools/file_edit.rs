@@ -7,7 +7,7 @@ use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode}
 
 use crate::sandbox::{Access, ResolvedPath};
 use crate::tool::fs_util::{blocking, read_text_file, result_diff, sha256_hex, unified_diff, write_file};
-use crate::tool::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{FileAccess, Needs, ToolContext, ToolOutput, TypedTool};
 
 /// Replace an exact piece of text in a file. `old_text` must occur exactly once (include enough
 /// surrounding lines to make it unique), unless `replace_all` is true. Whitespace and indentation
@@ -92,6 +92,11 @@ impl TypedTool for FileEditTool {
     const CATEGORY: ToolCategory = ToolCategory::FileChange;
     const DANGER: DangerLevel = DangerLevel::Dangerous;
     const PARALLEL: bool = false;
+
+    /// What it writes, for the permission rules.
+    fn needs(&self, input: &FileEditInput) -> Needs {
+        FileAccess::write(Some(vec![input.path.clone()]))
+    }
 
     async fn run(&self, input: FileEditInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || {

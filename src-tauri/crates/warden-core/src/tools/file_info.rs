@@ -8,7 +8,7 @@ use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 use crate::sandbox::{Access, SandboxError};
 use crate::tool::fs_util::blocking;
 use crate::tool::walk::{kind, mtime_rfc3339};
-use crate::tool::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{FileAccess, Needs, ToolContext, ToolOutput, TypedTool};
 
 /// Facts about a file or directory of the project: type, size in bytes, modification time,
 /// permissions.
@@ -54,6 +54,11 @@ impl TypedTool for FileInfoTool {
     const CATEGORY: ToolCategory = ToolCategory::FileRead;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;
+
+    /// What it reads, for the permission rules.
+    fn needs(&self, input: &FileInfoInput) -> Needs {
+        FileAccess::read(input.path.clone())
+    }
 
     async fn run(&self, input: FileInfoInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || {

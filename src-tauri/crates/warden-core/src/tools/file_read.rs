@@ -10,7 +10,7 @@ use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 
 use crate::sandbox::Access;
 use crate::tool::fs_util::{io_error, looks_binary};
-use crate::tool::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{FileAccess, Needs, ToolContext, ToolOutput, TypedTool};
 
 /// Read a text file in the project. Returns its text (or the requested lines), truncated with a note
 /// when it exceeds `max_bytes`. An image (PNG, JPEG, GIF, WebP) is returned as an image, scaled
@@ -45,6 +45,11 @@ impl TypedTool for FileReadTool {
     const CATEGORY: ToolCategory = ToolCategory::FileRead;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;
+
+    /// What it reads, for the permission rules.
+    fn needs(&self, input: &FileReadInput) -> Needs {
+        FileAccess::read(input.path.clone())
+    }
 
     async fn run(&self, input: FileReadInput, ctx: ToolContext) -> ToolOutput {
         // Files are read on a blocking thread; an image is taken in here, on the call's own time,

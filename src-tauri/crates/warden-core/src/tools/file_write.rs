@@ -7,7 +7,7 @@ use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory};
 
 use crate::sandbox::{Access, ResolvedPath, SandboxError};
 use crate::tool::fs_util::{blocking, read_text_file, result_diff, sha256_hex, unified_diff, write_file};
-use crate::tool::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{FileAccess, Needs, ToolContext, ToolOutput, TypedTool};
 
 /// Create a file or replace its whole content. Missing parent directories are created. Prefer
 /// `file_edit` or `apply_patch` to change part of an existing file.
@@ -53,6 +53,11 @@ impl TypedTool for FileWriteTool {
     const CATEGORY: ToolCategory = ToolCategory::FileChange;
     const DANGER: DangerLevel = DangerLevel::Dangerous;
     const PARALLEL: bool = false;
+
+    /// What it writes, for the permission rules.
+    fn needs(&self, input: &FileWriteInput) -> Needs {
+        FileAccess::write(Some(vec![input.path.clone()]))
+    }
 
     async fn run(&self, input: FileWriteInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || {

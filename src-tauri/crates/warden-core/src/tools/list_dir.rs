@@ -10,7 +10,7 @@ use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 use crate::sandbox::{Access, SandboxError};
 use crate::tool::fs_util::blocking;
 use crate::tool::walk::{kind, mtime_rfc3339, walk, WalkOptions};
-use crate::tool::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{FileAccess, Needs, ToolContext, ToolOutput, TypedTool};
 
 /// Most entries one listing returns.
 const MAX_ENTRIES: usize = 2000;
@@ -43,6 +43,11 @@ impl TypedTool for ListDirTool {
     const CATEGORY: ToolCategory = ToolCategory::FileRead;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;
+
+    /// What it reads, for the permission rules.
+    fn needs(&self, input: &ListDirInput) -> Needs {
+        FileAccess::read(input.path.clone().unwrap_or_else(|| ".".to_owned()))
+    }
 
     async fn run(&self, input: ListDirInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || list(input, &ctx)).await

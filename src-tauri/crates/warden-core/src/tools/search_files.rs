@@ -11,7 +11,7 @@ use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 use crate::sandbox::Access;
 use crate::tool::fs_util::blocking;
 use crate::tool::walk::{walk, WalkOptions};
-use crate::tool::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{FileAccess, Needs, ToolContext, ToolOutput, TypedTool};
 
 const MAX_PATHS: usize = 1000;
 
@@ -38,6 +38,11 @@ impl TypedTool for SearchFilesTool {
     const CATEGORY: ToolCategory = ToolCategory::Search;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;
+
+    /// What it reads, for the permission rules.
+    fn needs(&self, input: &SearchFilesInput) -> Needs {
+        FileAccess::read(input.path.clone().unwrap_or_else(|| ".".to_owned()))
+    }
 
     async fn run(&self, input: SearchFilesInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || find(input, &ctx)).await

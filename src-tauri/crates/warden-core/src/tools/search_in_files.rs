@@ -21,7 +21,7 @@ use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
 use crate::sandbox::{Access, SandboxError};
 use crate::tool::fs_util::blocking;
 use crate::tool::walk::{walk, Entry, WalkOptions};
-use crate::tool::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{FileAccess, Needs, ToolContext, ToolOutput, TypedTool};
 
 /// A reported line is cut to this many bytes.
 const MAX_LINE_BYTES: usize = 500;
@@ -74,6 +74,11 @@ impl TypedTool for SearchInFilesTool {
     const CATEGORY: ToolCategory = ToolCategory::Search;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = true;
+
+    /// What it reads, for the permission rules.
+    fn needs(&self, input: &SearchInFilesInput) -> Needs {
+        FileAccess::read(input.path.clone().unwrap_or_else(|| ".".to_owned()))
+    }
 
     async fn run(&self, input: SearchInFilesInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || search(input, &ctx)).await

@@ -29,6 +29,7 @@ async fn a_rejected_write_does_not_happen_and_the_model_is_told_why() {
                     approved: false,
                     reason: Some("not that file".into()),
                     remember: None,
+                    always: None,
                 }]
             }),
         )
@@ -146,6 +147,7 @@ async fn allow_for_this_session_covers_the_same_command_prefix_only() {
                         approved: true,
                         reason: None,
                         remember: Some(Remember::Session),
+                        always: None,
                     }]
                 } else {
                     vec![answer(&c.confirm_id, false)]
@@ -186,6 +188,7 @@ async fn a_session_grant_covers_the_calls_already_queued_in_the_same_turn() {
                     approved: true,
                     reason: None,
                     remember: Some(Remember::Session),
+                    always: None,
                 }]
             }),
         )

@@ -64,7 +64,7 @@ pub fn approve_all() -> Approver {
 
 /// The answer to confirmation `confirm_id`.
 pub fn answer(confirm_id: &str, approved: bool) -> ToolApproval {
-    ToolApproval { confirm_id: confirm_id.to_owned(), approved, reason: None, remember: None }
+    ToolApproval { confirm_id: confirm_id.to_owned(), approved, reason: None, remember: None, always: None }
 }
 
 pub struct Run {

@@ -101,6 +101,7 @@ fn answering(
                         approved: answer.is_some(),
                         reason: None,
                         remember: answer,
+                        always: None,
                     });
                     asked.push(confirm);
                 }

@@ -125,6 +125,7 @@ fn approval(case: &Case, confirm: &ToolConfirm) -> ToolApproval {
         approved: case.answer.0,
         reason: case.answer.1.map(str::to_owned),
         remember: None,
+        always: None,
     }
 }
 

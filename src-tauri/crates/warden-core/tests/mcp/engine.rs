@@ -96,6 +96,7 @@ async fn a_models_turn_calls_an_mcp_tool_after_the_user_approves_it() {
                         approved: true,
                         reason: None,
                         remember: None,
+                        always: None,
                     })
                     .unwrap();
             }
@@ -237,7 +238,13 @@ async fn a_tool_set_to_ask_asks_even_in_autonomous() {
             |confirm| {
                 *asked.lock().unwrap() = confirm.reason.clone();
                 async move {
-                    ToolApproval { confirm_id: String::new(), approved: true, reason: None, remember: None }
+                    ToolApproval {
+                        confirm_id: String::new(),
+                        approved: true,
+                        reason: None,
+                        remember: None,
+                        always: None,
+                    }
                 }
             },
         )
@@ -311,7 +318,13 @@ async fn an_entry_names_a_secret_kept_in_the_keychain_instead_of_holding_it() {
             json!({}),
             |_, _| {},
             |c| async move {
-                ToolApproval { confirm_id: c.confirm_id, approved: true, reason: None, remember: None }
+                ToolApproval {
+                    confirm_id: c.confirm_id,
+                    approved: true,
+                    reason: None,
+                    remember: None,
+                    always: None,
+                }
             },
         )
         .await

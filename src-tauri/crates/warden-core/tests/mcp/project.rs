@@ -89,6 +89,7 @@ async fn call(
                         approved: true,
                         reason: None,
                         remember: None,
+                        always: None,
                     }
                 }
             },

@@ -353,7 +353,7 @@ async fn a_whole_turn_with_a_tool_call_works_through_the_fallback() {
             biased;
             Some(event) = events.recv() => {
                 if let Event::ToolConfirm(confirm) = &event {
-                    let approval = ToolApproval { confirm_id: confirm.confirm_id.clone(), approved: true, reason: None, remember: None };
+                    let approval = ToolApproval { confirm_id: confirm.confirm_id.clone(), approved: true, reason: None, remember: None, always: None };
                     let _ = session.approve(approval);
                 }
                 seen.push(event);

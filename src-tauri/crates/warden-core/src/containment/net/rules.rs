@@ -91,6 +91,8 @@ pub struct Rules {
     pub allow_public: Vec<HostRule>,
     /// Hosts never reached, whatever they resolve to and whatever allows them.
     pub deny: Vec<HostRule>,
+    /// Hosts asked about every time, whatever allows them (a deny still wins).
+    pub ask_hosts: Vec<HostRule>,
     /// Names given their address, never looked up.
     pub resolve: Vec<(String, IpAddr)>,
     /// Whether a host no rule names is a question for the user ([`Refusal::Unknown`]: the
@@ -140,6 +142,7 @@ impl Rules {
             };
             match rule.effect {
                 RuleEffect::Allow => out.allow.push(host),
+                RuleEffect::Ask => out.ask_hosts.push(host),
                 RuleEffect::Deny => out.deny.push(host),
             }
         }
@@ -153,6 +156,13 @@ impl Rules {
             return Err(Refusal::Denied { host });
         }
         let resolved = self.resolve(&host, port)?;
+        if self.ask_hosts.iter().any(|rule| rule.matches(&host, port)) {
+            return Err(if self.ask {
+                Refusal::Unknown { host, addresses: resolved }
+            } else {
+                Refusal::NotAsked { host }
+            });
+        }
         if self.allow.iter().any(|rule| rule.matches(&host, port)) {
             return Ok(resolved);
         }
@@ -194,6 +204,7 @@ mod tests {
             allow: allow.iter().map(|r| HostRule::parse(r).unwrap_or_else(|e| panic!("{e}"))).collect(),
             allow_public: Vec::new(),
             deny: Vec::new(),
+            ask_hosts: Vec::new(),
             resolve: vec![
                 ("registry.test".to_owned(), "127.0.0.1".parse().unwrap_or_else(|e| panic!("{e}"))),
                 ("metadata.test".to_owned(), "169.254.169.254".parse().unwrap_or_else(|e| panic!("{e}"))),
@@ -257,6 +268,7 @@ mod tests {
             effect,
             tool: tool.to_owned(),
             pattern: pattern.map(str::to_owned),
+            origin: None,
         };
         let read = Rules::from_permission_rules(&[
             rule(RuleEffect::Allow, "network", Some("registry.test:443")),

@@ -11,7 +11,7 @@ use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode}
 
 use crate::sandbox::{Access, ResolvedPath};
 use crate::tool::fs_util::{blocking, read_text_file, sha256_hex, unified_diff, write_file};
-use crate::tool::{ToolContext, ToolOutput, TypedTool};
+use crate::tool::{FileAccess, Needs, ToolContext, ToolOutput, TypedTool};
 pub(crate) use apply::{apply_hunks, Budget};
 pub(crate) use parse::parse_patch;
 
@@ -248,6 +248,14 @@ impl TypedTool for ApplyPatchTool {
     const CATEGORY: ToolCategory = ToolCategory::FileChange;
     const DANGER: DangerLevel = DangerLevel::Dangerous;
     const PARALLEL: bool = false;
+
+    /// What it writes, for the permission rules.
+    fn needs(&self, input: &ApplyPatchInput) -> Needs {
+        let paths = parse::parse_patch(&input.patch).ok().map(|files| {
+            files.iter().flat_map(|f| [f.old_path.clone(), f.new_path.clone()]).flatten().collect()
+        });
+        FileAccess::write(paths)
+    }
 
     async fn run(&self, input: ApplyPatchInput, ctx: ToolContext) -> ToolOutput {
         blocking(move || {

@@ -1,0 +1,169 @@
+//! `warden rules list|add|remove|check [--project DIR] [--json]`: the permission rules, as
+//! Settings → Permissions shows them. `check` says what the policy would do with one call and
+//! which rule or step decides it. Exit status: 0 done (for `check`: the call runs unasked), 3 the
+//! call asks, 4 it is refused, 1 on failure, 2 on a usage error (a rule that does not parse, a
+//! rule to remove that is not there).
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+use warden_core::setup::Engine;
+use warden_protocol::{PermissionRule, RuleEffect, RuleOrigin, RuleScope};
+
+use crate::args::{EffectArg, RulesAction, RulesArgs, ScopeArg};
+use crate::{sanitize, say};
+
+/// `check`: the call asks.
+const ASKS: u8 = 3;
+/// `check`: the call is refused.
+const REFUSED: u8 = 4;
+
+pub fn run(args: RulesArgs) -> u8 {
+    let engine = match Engine::from_env() {
+        Ok(engine) => engine,
+        Err(error) => return fail(&error.to_string(), 1),
+    };
+    let project = match args.project.map_or_else(std::env::current_dir, Ok) {
+        Ok(project) => project,
+        Err(error) => return fail(&format!("cannot read the current directory: {error}"), 2),
+    };
+    let project = std::fs::canonicalize(&project).unwrap_or(project);
+    match args.action {
+        RulesAction::List => list(&engine, &project, args.json),
+        RulesAction::Add { effect, tool, pattern, scope } => {
+            let rule = PermissionRule::new(effect.into(), tool, pattern).with_origin(RuleOrigin::Typed);
+            let shown = rule.to_string();
+            match engine.add_rule(&project, scope.into(), rule) {
+                Ok(()) => {
+                    say::err(&format!("warden: added `{}` ({})", sanitize::line(&shown), scope_name(scope)));
+                    0
+                }
+                Err(why) => fail(&why, 2),
+            }
+        }
+        RulesAction::Remove { effect, tool, pattern, scope } => {
+            let rule = PermissionRule::new(effect.into(), tool, pattern);
+            match engine.remove_rule(&project, scope.into(), &rule) {
+                Ok(true) => {
+                    say::err(&format!(
+                        "warden: removed `{}` ({})",
+                        sanitize::line(&rule.to_string()),
+                        scope_name(scope)
+                    ));
+                    0
+                }
+                Ok(false) => {
+                    fail(&format!("there is no rule `{rule}` in the {} rules", scope_name(scope)), 2)
+                }
+                Err(why) => fail(&why, 1),
+            }
+        }
+        RulesAction::Check { tool, input } => check(&engine, &project, &tool, input.as_deref(), args.json),
+    }
+}
+
+fn list(engine: &Engine, project: &Path, json: bool) -> u8 {
+    let rules = engine.rules_for(project).list();
+    if json {
+        say::out(&json!(rules).to_string());
+        return 0;
+    }
+    if rules.is_empty() {
+        say::out("No permission rules.");
+    }
+    for scoped in &rules {
+        let origin = match &scoped.rule.origin {
+            Some(RuleOrigin::Card) => " · saved from an approval".to_owned(),
+            Some(RuleOrigin::Typed) | None => String::new(),
+            Some(RuleOrigin::Imported { from }) => format!(" · imported from {from}"),
+        };
+        let problem = scoped.problem.as_deref().map(|p| format!("  (not applied: {p})")).unwrap_or_default();
+        say::out(&sanitize::line(&format!("{:<8} {}{origin}{problem}", scoped.scope.as_str(), scoped.rule)));
+    }
+    0
+}
+
+fn check(engine: &Engine, project: &Path, tool: &str, input: Option<&str>, json: bool) -> u8 {
+    let (tool, input) = match call_input(tool, input) {
+        Ok(call) => call,
+        Err(why) => return fail(&why, 2),
+    };
+    let checked = match engine.check_call(project, &tool, &input) {
+        Ok(checked) => checked,
+        Err(error) => return fail(&error.to_string(), 1),
+    };
+    if json {
+        say::out(&json!(checked).to_string());
+    } else {
+        say::out(&sanitize::line(&format!("{}: {}", checked.decision.as_str(), checked.reason)));
+        if let Some(rule) = &checked.suggested_rule {
+            let shown = format!(
+                "{}{}",
+                rule.tool,
+                rule.pattern.as_deref().map(|p| format!(": {p}")).unwrap_or_default()
+            );
+            say::out(&sanitize::line(&format!("always allow would save: {shown}")));
+        }
+    }
+    match checked.decision {
+        RuleEffect::Allow => 0,
+        RuleEffect::Ask => ASKS,
+        RuleEffect::Deny => REFUSED,
+    }
+}
+
+/// A call from the command line: the tool (`read` and `write`, as rules name them, are
+/// `file_read` and `file_write`) and its input — JSON as given, else the command of `bash` or the
+/// path of a file tool, with the rest of its input empty.
+fn call_input(tool: &str, input: Option<&str>) -> Result<(String, Value), String> {
+    let tool = match tool {
+        "read" => "file_read",
+        "write" => "file_write",
+        other => other,
+    };
+    let input = match input {
+        Some(text) if text.trim_start().starts_with('{') => {
+            serde_json::from_str(text).map_err(|e| format!("the input is not a JSON object: {e}"))?
+        }
+        Some(text) if tool == "bash" => json!({ "command": text }),
+        Some(text) => match tool {
+            "file_write" => json!({ "path": text, "content": "" }),
+            "file_edit" => json!({ "path": text, "old_text": "", "new_text": "" }),
+            _ => json!({ "path": text }),
+        },
+        None if tool == "bash" => return Err("`check bash` takes the command to check".to_owned()),
+        None => json!({}),
+    };
+    Ok((tool.to_owned(), input))
+}
+
+impl From<EffectArg> for RuleEffect {
+    fn from(effect: EffectArg) -> Self {
+        match effect {
+            EffectArg::Allow => Self::Allow,
+            EffectArg::Ask => Self::Ask,
+            EffectArg::Deny => Self::Deny,
+        }
+    }
+}
+
+impl From<ScopeArg> for RuleScope {
+    fn from(scope: ScopeArg) -> Self {
+        match scope {
+            ScopeArg::Project => Self::Project,
+            ScopeArg::User => Self::User,
+        }
+    }
+}
+
+fn scope_name(scope: ScopeArg) -> &'static str {
+    match scope {
+        ScopeArg::Project => "this project",
+        ScopeArg::User => "every project",
+    }
+}
+
+fn fail(message: &str, code: u8) -> u8 {
+    say::err(&format!("warden rules: {}", sanitize::line(message)));
+    code
+}
