@@ -3,17 +3,21 @@
 // types are re-exported from the bindings, never re-declared here.
 import { commands, events } from "../bindings";
 import type {
+  AlwaysRule,
   CommandError as CommandFailure,
   KeyName,
   MenuAction,
   UpdateProgressEvent,
   McpElicit,
   McpElicitAnswer,
+  PermissionRule,
   ProviderId,
   Remember,
+  RuleScope,
   SessionGrant,
   Settings,
   ToolImage,
+  Value as JsonInput,
 } from "../bindings";
 
 export type {
@@ -82,6 +86,14 @@ export type {
   ToolImage,
   ToolPermissions,
   PermissionRule,
+  AlwaysRule,
+  AskStep,
+  RuleCheck,
+  RuleEffect,
+  RuleOrigin,
+  RuleScope,
+  ScopedRule,
+  SuggestedRule,
   UnknownBlock,
   ToolResult,
   ToolStart,
@@ -148,6 +160,8 @@ export interface ApproveArgs {
   approved: boolean;
   reason?: string;
   remember?: Remember;
+  /** With `remember: "always"`: the allow rule to save (the card's edit of `suggestedRule`). */
+  always?: AlwaysRule;
 }
 
 export const api = {
@@ -161,10 +175,10 @@ export const api = {
   chatSend: (conversationId: string, content: string, images: ToolImage[] = []) =>
     unwrap("chat_send", commands.chatSend(conversationId, content, images.length ? images : null)),
   chatCancel: (conversationId: string) => unwrap("chat_cancel", commands.chatCancel(conversationId)),
-  approveTool: ({ conversationId, confirmId, approved, reason, remember }: ApproveArgs) =>
+  approveTool: ({ conversationId, confirmId, approved, reason, remember, always }: ApproveArgs) =>
     unwrap(
       "chat_tool_approve",
-      commands.chatToolApprove(conversationId, confirmId, approved, reason ?? null, remember ?? null),
+      commands.chatToolApprove(conversationId, confirmId, approved, reason ?? null, remember ?? null, always ?? null),
     ),
   /** The conversation so far; rejects with CONVERSATION_UNREADABLE for a saved one that cannot be read whole. */
   chatHistory: (conversationId: string) => unwrap("chat_history", commands.chatHistory(conversationId)),
@@ -228,6 +242,14 @@ export const api = {
   providerTest: (provider: ProviderId) => unwrap("provider_test", commands.providerTest(provider)),
   /** Whether a provider can answer now (key, server address, a local Ollama that answers), and why not. */
   providerReadiness: (provider: ProviderId) => unwrap("provider_readiness", commands.providerReadiness(provider)),
+  /** Every permission rule that applies in the project: the organisation's, the user's and the project's. */
+  rulesList: () => unwrap("rules_list", commands.rulesList()),
+  /** Adds a rule to this project's rules or the user's; rejects with INVALID_INPUT (and why) for one that does not parse. */
+  rulesAdd: (scope: RuleScope, rule: PermissionRule) => unwrap("rules_add", commands.rulesAdd(scope, rule)),
+  /** Removes the rule that says what `rule` says from `scope`'s rules; false when there was none. */
+  rulesRemove: (scope: RuleScope, rule: PermissionRule) => unwrap("rules_remove", commands.rulesRemove(scope, rule)),
+  /** What the policy would do with a call of `tool` with `input` in the project, and why. */
+  rulesCheck: (tool: string, input: JsonInput) => unwrap("rules_check", commands.rulesCheck(tool, input)),
   /** Every configured MCP server: its state, tools and (when it failed) what it printed; started when needed. */
   mcpStatus: () => unwrap("mcp_status", commands.mcpStatus()),
   /** The servers of a pasted `mcpServers` JSON document, checked (rejects with the reason). */

@@ -120,6 +120,7 @@ export const TID = {
   boxHomeNoticeDismiss: "box-home-notice-dismiss",
   sandboxManaged: "sandbox-managed", // the organisation's policy: its rules, or why it cannot be used
   sandboxManagedProblem: "sandbox-managed-problem",
+  sandboxManagedSwitch: "sandbox-managed-switch", // one per thing the organisation turned off
   sandboxCacheLayer: "sandbox-cache-layer", // the project's cache layer: its size and Clear
   sandboxCacheLayerClear: "sandbox-cache-layer-clear",
   toolReadableOffers: "tool-readable-offers", // home paths a failed command looked for, each with the offer to allow it
@@ -218,6 +219,18 @@ export const TID = {
   allowProject: "approval-allow-project", // a network question: an allow rule for the project
   approvalHost: "approval-host", // a network question: host:port
   approvalReach: "approval-reach", // a network question about this machine or a private network
+  approvalRule: "approval-rule", // the rule the step that made it ask names
+  allowAlways: "approval-allow-always", // "Always allow…": opens the rule editor in the card
+  alwaysEditor: "approval-always-editor",
+  alwaysTool: "approval-always-tool",
+  alwaysPattern: "approval-always-pattern", // read-only when only the exact command may be kept
+  alwaysExactNote: "approval-always-exact-note",
+  alwaysScope: {
+    project: "approval-always-scope-project",
+    user: "approval-always-scope-user",
+  },
+  alwaysSave: "approval-always-save", // "Save rule and approve"
+  alwaysCancel: "approval-always-cancel",
 
   // settings
   trustLevel: {
@@ -333,4 +346,24 @@ export const TID = {
   mcpAdd: "mcp-add",
   mcpPaste: "mcp-paste",
   mcpImport: "mcp-import",
+
+  // settings → permissions
+  permissions: "permissions",
+  permissionsError: "permissions-error",
+  permissionRule: "permission-rule", // + data-scope, data-effect
+  permissionRuleDelete: "permission-rule-delete",
+  permissionRuleEdit: "permission-rule-edit",
+  ruleEffect: "rule-effect",
+  ruleTool: "rule-tool",
+  rulePattern: "rule-pattern",
+  ruleScope: "rule-scope",
+  ruleAdd: "rule-add",
+  ruleAddError: "rule-add-error",
+  ruleBroadWarning: "rule-broad-warning",
+  ruleBroadConfirm: "rule-broad-confirm", // "Add it anyway"
+  ruleCheckTool: "rule-check-tool",
+  ruleCheckInput: "rule-check-input",
+  ruleCheck: "rule-check",
+  ruleCheckResult: "rule-check-result", // + data-decision
+  ruleCheckError: "rule-check-error",
 } as const;

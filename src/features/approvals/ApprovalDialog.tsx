@@ -9,6 +9,8 @@ import { DiffView } from "../tools/renderers/DiffView";
 import { JsonView } from "../tools/renderers/JsonView";
 import { mcpParts, toolSummary } from "../tools/summary";
 import { useCountdown } from "./useCountdown";
+import { AlwaysAllowEditor } from "./AlwaysAllowEditor";
+import { askedBecauseText } from "./askedBecause";
 import { VisibleText, WRAP } from "./VisibleText";
 import { badgeLabel, hiddenIn, stringsIn } from "./hiddenChars";
 import "./approvals.css";
@@ -39,6 +41,9 @@ export function ApprovalDialog({
   const limited = request.timeoutSecs > 0;
   const remaining = useCountdown(pending.receivedAt, limited ? request.timeoutSecs : Number.MAX_SAFE_INTEGER / 1000);
   const [reason, setReason] = useState("");
+  // "Always allow…" opens the rule editor in the card; nothing is saved until it is confirmed.
+  const [editingRule, setEditingRule] = useState(false);
+  const alwaysButtonRef = useRef<HTMLButtonElement>(null);
   const dialogRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const expired = limited && remaining === 0;
@@ -48,6 +53,7 @@ export function ApprovalDialog({
   useEffect(() => {
     dialogRef.current?.focus();
     setReason("");
+    setEditingRule(false);
   }, [request.confirmId]);
 
   useEffect(() => {
@@ -73,6 +79,12 @@ export function ApprovalDialog({
   const summary = toolSummary(request.toolName, request.input);
   // A host the session's sandbox wants to reach while a command runs (not a call to run).
   const network = request.kind === "network" ? (request.network ?? null) : null;
+  const suggested = network ? null : (request.suggestedRule ?? null);
+  const askedBecause = !request.reason && request.askedBecause ? askedBecauseText(request.askedBecause) : "";
+  const closeEditor = () => {
+    setEditingRule(false);
+    requestAnimationFrame(() => alwaysButtonRef.current?.focus());
+  };
   // Everything the dialog shows, scanned for characters that would make it show something else.
   const shown = [
     summary,
@@ -136,6 +148,16 @@ export function ApprovalDialog({
           data-testid={TID.approvalWhy}
         >
           {request.reason}
+        </p>
+      )}
+      {askedBecause && (
+        <p className="approval-why" data-testid={TID.approvalWhy}>
+          {askedBecause}
+        </p>
+      )}
+      {request.rule && (
+        <p className="approval-why" data-testid={TID.approvalRule}>
+          Rule: <code>{request.rule}</code>
         </p>
       )}
       {hidden.length > 0 && (
@@ -246,26 +268,46 @@ export function ApprovalDialog({
           </>
         ) : (
           <>
-        <button
-          type="button"
-          data-testid={TID.allowSession}
-          disabled={expired}
-          onClick={() => onAnswer({ ...answering, approved: true, remember: "session" })}
-        >
-          Allow for this session
-        </button>
-        <button
-          type="button"
-          className="primary"
-          data-testid={TID.approve}
-          disabled={expired}
-          onClick={() => onAnswer({ ...answering, approved: true, remember: "once" })}
-        >
-          Approve
-        </button>
+            {suggested && (
+              <button
+                ref={alwaysButtonRef}
+                type="button"
+                data-testid={TID.allowAlways}
+                aria-expanded={editingRule}
+                disabled={expired}
+                onClick={() => setEditingRule((open) => !open)}
+              >
+                Always allow…
+              </button>
+            )}
+            <button
+              type="button"
+              data-testid={TID.allowSession}
+              disabled={expired}
+              onClick={() => onAnswer({ ...answering, approved: true, remember: "session" })}
+            >
+              Allow for this session
+            </button>
+            <button
+              type="button"
+              className="primary"
+              data-testid={TID.approve}
+              disabled={expired}
+              onClick={() => onAnswer({ ...answering, approved: true, remember: "once" })}
+            >
+              Approve
+            </button>
           </>
         )}
       </div>
+      {suggested && editingRule && (
+        <AlwaysAllowEditor
+          suggested={suggested}
+          disabled={expired}
+          onCancel={closeEditor}
+          onSave={(always) => onAnswer({ ...answering, approved: true, remember: "always", always })}
+        />
+      )}
     </div>
   );
 }

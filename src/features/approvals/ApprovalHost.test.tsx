@@ -113,7 +113,7 @@ describe("ApprovalDialog", () => {
     const store = storeWith(makeConfirm());
     renderHost(store);
     await userEvent.click(screen.getByTestId(TID.approve));
-    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: true, reason: null, remember: "once" }]);
+    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: true, reason: null, remember: "once", always: null }]);
     expect(screen.queryByTestId(TID.approvalDialog)).toBeNull();
     expect(store.getState().conversations["c1"]!.tools["t1"]!.status).toBe("running");
   });
@@ -123,14 +123,14 @@ describe("ApprovalDialog", () => {
     renderHost(store);
     await userEvent.type(screen.getByTestId(TID.rejectReason), "not on main");
     await userEvent.click(screen.getByTestId(TID.reject));
-    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: false, reason: "not on main", remember: null }]);
+    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: false, reason: "not on main", remember: null, always: null }]);
     expect(store.getState().conversations["c1"]!.tools["t1"]!.status).toBe("denied");
   });
 
   it("Allow for this session sends remember=session", async () => {
     renderHost(storeWith(makeConfirm()));
     await userEvent.click(screen.getByTestId(TID.allowSession));
-    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: true, reason: null, remember: "session" }]);
+    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: true, reason: null, remember: "session", always: null }]);
   });
 
   it("Enter does not approve unless focus is on Approve; Esc rejects", async () => {
@@ -141,20 +141,20 @@ describe("ApprovalDialog", () => {
     expect(approveCalls()).toEqual([]);
     screen.getByTestId(TID.reject).focus();
     await userEvent.keyboard("{Escape}");
-    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: false, reason: null, remember: null }]);
+    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: false, reason: null, remember: null, always: null }]);
   });
 
   it("Enter on the focused Approve button approves", async () => {
     renderHost(storeWith(makeConfirm()));
     screen.getByTestId(TID.approve).focus();
     await userEvent.keyboard("{Enter}");
-    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: true, reason: null, remember: "once" }]);
+    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: true, reason: null, remember: "once", always: null }]);
   });
 
   it("Enter in the reason field rejects with the reason, never approves", async () => {
     renderHost(storeWith(makeConfirm()));
     await userEvent.type(screen.getByTestId(TID.rejectReason), "no{Enter}");
-    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: false, reason: "no", remember: null }]);
+    expect(approveCalls()).toEqual([{ conversationId: "c1", confirmId: "q-t1", approved: false, reason: "no", remember: null, always: null }]);
   });
 
   it("says where a call stands among its message's asks, which the engine sends one at a time", () => {
@@ -187,11 +187,11 @@ describe("ApprovalDialog", () => {
     renderHost(store);
     expect(store.getState().approvals.map((a) => a.confirmId)).toEqual(["q-first", "q-second"]);
     await userEvent.click(screen.getByTestId(TID.approve));
-    expect(approveCalls()).toEqual([{ conversationId: "c-first", confirmId: "q-first", approved: true, reason: null, remember: "once" }]);
+    expect(approveCalls()).toEqual([{ conversationId: "c-first", confirmId: "q-first", approved: true, reason: null, remember: "once", always: null }]);
     expect(store.getState().conversations["c-first"]!.tools["call_0"]!.status).toBe("running");
     expect(store.getState().conversations["c-second"]!.tools["call_0"]!.status).toBe("awaiting_approval");
     await userEvent.click(screen.getByTestId(TID.reject));
-    expect(approveCalls()[1]).toEqual({ conversationId: "c-second", confirmId: "q-second", approved: false, reason: null, remember: null });
+    expect(approveCalls()[1]).toEqual({ conversationId: "c-second", confirmId: "q-second", approved: false, reason: null, remember: null, always: null });
     expect(screen.queryByTestId(TID.approvalDialog)).toBeNull();
   });
 

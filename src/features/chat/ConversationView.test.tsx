@@ -141,7 +141,7 @@ describe("ConversationView", () => {
     await userEvent.keyboard("{Escape}");
     expect(calls).toContainEqual({
       cmd: "chat_tool_approve",
-      args: { conversationId: C, confirmId: "q1", approved: false, reason: null, remember: null },
+      args: { conversationId: C, confirmId: "q1", approved: false, reason: null, remember: null, always: null },
     });
     expect(calls.some((c) => c.cmd === "chat_cancel")).toBe(false);
     await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());

@@ -22,6 +22,7 @@ beforeEach(() => {
     mcp_status: () => [],
     mcp_project_offer: () => null,
     instructions_in_use: () => ({ files: [], global: false }),
+    rules_list: () => [],
   };
   mockIPC((cmd, args) => {
     calls.push({ cmd, args: (args ?? {}) as Record<string, unknown> });

@@ -7,7 +7,10 @@ import { TID } from "../../shared/testids";
  * no host is reachable). Nothing when there is no policy.
  */
 export function OrganisationPolicy({ managed }: { managed: ManagedPolicy | undefined }) {
-  if (!managed || (managed.rules.length === 0 && !managed.problem && managed.warnings.length === 0)) return null;
+  const switches = managed ? switchesOf(managed) : [];
+  if (!managed || (managed.rules.length === 0 && !managed.problem && managed.warnings.length === 0 && switches.length === 0)) {
+    return null;
+  }
   return (
     <div data-testid={TID.sandboxManaged}>
       {managed.problem ? (
@@ -30,6 +33,11 @@ export function OrganisationPolicy({ managed }: { managed: ManagedPolicy | undef
           </ul>
         </details>
       )}
+      {switches.map((line) => (
+        <p key={line} className="muted" data-testid={TID.sandboxManagedSwitch}>
+          {line}
+        </p>
+      ))}
       {managed.warnings.map((w) => (
         <p key={w} className="field-warning">
           ⚠ {w}
@@ -37,4 +45,13 @@ export function OrganisationPolicy({ managed }: { managed: ManagedPolicy | undef
       ))}
     </div>
   );
+}
+
+/** What the organisation turned off, one line each. */
+function switchesOf(managed: ManagedPolicy): string[] {
+  return [
+    managed.managedRulesOnly && "Only your organisation's allow rules count: your own and the project's allow rules are not used.",
+    managed.noAlways && "“Always allow…” is turned off by your organisation: approvals are for once or this session.",
+    managed.noAutonomous && "The Autonomous trust level is turned off by your organisation.",
+  ].filter((line): line is string => typeof line === "string");
 }

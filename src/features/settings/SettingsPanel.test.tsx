@@ -41,6 +41,7 @@ function mock(overrides: Record<string, Handler> = {}) {
     mcp_status: () => [],
     mcp_project_offer: () => null,
     instructions_in_use: () => ({ files: [], global: false }),
+    rules_list: () => [],
     ...overrides,
   };
   mockIPC((cmd, args) => {
@@ -273,7 +274,7 @@ describe("SettingsPanel", () => {
     await userEvent.type(screen.getByTestId(TID.baseUrl.ollama), "http://127.0.0.1:11434");
     await userEvent.click(screen.getByTestId(TID.testConnection.ollama));
     await waitFor(() => expect(screen.getByTestId(TID.testResult.ollama)).toBeInTheDocument());
-    const background = ["settings_integrity", "sandbox_status", "keys_status", "tools_catalog", "mcp_status", "mcp_project_offer", "instructions_in_use"];
+    const background = ["settings_integrity", "sandbox_status", "keys_status", "tools_catalog", "mcp_status", "mcp_project_offer", "instructions_in_use", "rules_list"];
     expect(calls.map((c) => c.cmd).filter((c) => !background.includes(c))).toEqual(["settings_set", "provider_test"]);
     expect((callsOf("settings_set")[0]!.settings as Settings).providers?.ollama?.baseUrl).toBe("http://127.0.0.1:11434");
   });
@@ -535,6 +536,31 @@ describe("SettingsPanel", () => {
     await screen.findByTestId(TID.sandboxMechanism);
     await waitFor(() => expect(screen.getByTestId(TID.sandboxMechanism)).toHaveTextContent("OS sandbox"));
     expect(screen.queryByTestId(TID.sandboxManaged)).toBeNull();
+  });
+
+  it("saves what is pending before a rule is added, then takes the saved settings again", async () => {
+    const kept = { effect: "deny" as const, tool: "bash", pattern: "git push *", origin: { kind: "typed" as const } };
+    const savedByEngine: Settings = { ...SETTINGS, searxngUrl: "http://search.test", permissionRules: [kept] };
+    let saved: Settings | null = null;
+    mock({ rules_add: () => null, settings_get: () => savedByEngine });
+    render(<Harness onSaved={(s) => (saved = s)} />);
+    await screen.findByTestId(TID.permissions);
+    const url = screen.getByTestId(TID.searxngUrl);
+    await userEvent.clear(url);
+    await userEvent.type(url, "http://search.test");
+    await userEvent.selectOptions(screen.getByTestId(TID.ruleEffect), "deny");
+    await userEvent.type(screen.getByTestId(TID.ruleTool), "bash");
+    await userEvent.type(screen.getByTestId(TID.rulePattern), "git push *");
+    await userEvent.selectOptions(screen.getByTestId(TID.ruleScope), "user");
+    await userEvent.click(screen.getByTestId(TID.ruleAdd));
+    await waitFor(() => expect(saved).toEqual(savedByEngine));
+    const order = calls.map((c) => c.cmd).filter((c) => ["settings_set", "rules_add", "settings_get"].includes(c));
+    expect(order).toEqual(["settings_set", "rules_add", "settings_get"]);
+    expect(callsOf("rules_add")).toEqual([{ scope: "user", rule: kept }]);
+    // A later change saves the rule the engine kept, not the rules from before it.
+    await userEvent.click(screen.getByTestId(TID.theme.dark));
+    await settled();
+    expect((callsOf("settings_set").at(-1)!.settings as Settings).permissionRules).toEqual([kept]);
   });
 
   it("says plainly when commands are not contained", async () => {

@@ -8,6 +8,7 @@ import { KeyField } from "./KeyField";
 import { InstructionsSection } from "./InstructionsSection";
 import { ProjectSection } from "./ProjectSection";
 import { SandboxSection } from "./SandboxSection";
+import { PermissionsSection } from "./PermissionsSection";
 import { UpdatesSection } from "../updates/UpdatesSection";
 import { McpSection } from "./mcp/McpSection";
 import { ProviderSection } from "./ProviderSection";
@@ -102,6 +103,21 @@ export function SettingsPanel({
         (e: unknown) => console.warn("keys_status failed", e),
       );
   };
+  // The engine keeps rules in the settings: after one changed, take the saved settings again, so a
+  // later save does not put the old rules back (what was pending was saved before the change).
+  const reloadSaved = () => {
+    api.settingsGet().then(
+      (saved) => {
+        if (dirty.current) return;
+        const next = withDefaults(saved);
+        setDraft(next);
+        latest.current = next;
+        onSaved(saved);
+      },
+      (e: unknown) => console.warn("settings_get failed", e),
+    );
+  };
+
   // Asked afresh each time Settings opens: whether a key was accepted changes as messages are sent.
   useEffect(refreshKeys, []);
 
@@ -161,6 +177,8 @@ export function SettingsPanel({
       <InstructionsSection settings={draft} onChange={edit} savedCount={savedCount} />
 
       <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} />
+
+      <PermissionsSection projectDir={draft.projectDir} beforeChange={persist} onRulesChanged={reloadSaved} />
 
       <McpSection settings={draft} onChange={edit} savedCount={savedCount} />
 

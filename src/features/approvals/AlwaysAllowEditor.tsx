@@ -1,0 +1,112 @@
+// "Always allow…": the allow rule the answer would save, shown in the card before anything is
+// saved. The pattern can be narrowed or widened (unless only the exact command may be kept), and
+// the rule kept for this project or for all projects. Esc here closes the editor, never the card.
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import type { AlwaysRule, SuggestedRule } from "../../shared/ipc";
+import { TID } from "../../shared/testids";
+
+/** Tools whose rules have a pattern (a command, a path glob, a host); any other covers every call. */
+const PATTERNED = new Set(["bash", "read", "write", "network"]);
+
+type Scope = "project" | "user";
+
+export function AlwaysAllowEditor({
+  suggested,
+  disabled,
+  onSave,
+  onCancel,
+}: {
+  suggested: SuggestedRule;
+  disabled: boolean;
+  onSave: (rule: AlwaysRule) => void;
+  onCancel: () => void;
+}) {
+  const [pattern, setPattern] = useState(suggested.pattern ?? "");
+  const [scope, setScope] = useState<Scope>("project");
+  const patternRef = useRef<HTMLInputElement>(null);
+  const editorRef = useRef<HTMLDivElement>(null);
+  const scopeName = useId();
+  const exactOnly = !!suggested.exactOnly;
+  const patterned = PATTERNED.has(suggested.tool) || !!suggested.pattern;
+
+  useEffect(() => {
+    // Focus moves into the editor (never onto the save button, where Enter would save).
+    (patternRef.current ?? editorRef.current)?.focus();
+  }, []);
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    // The card's keys (Esc rejects) stay out of the editor: Esc here only closes it.
+    if (e.key === "Escape") {
+      e.preventDefault();
+      e.stopPropagation();
+      onCancel();
+    }
+  };
+
+  const save = () => onSave({ tool: suggested.tool, pattern: pattern.trim() || null, scope });
+
+  return (
+    <div
+      ref={editorRef}
+      tabIndex={-1}
+      className="always-editor"
+      data-testid={TID.alwaysEditor}
+      role="group"
+      aria-label="Rule to save"
+      onKeyDown={onKeyDown}
+    >
+      <p className="always-line">
+        Allow from now on:{" "}
+        <code data-testid={TID.alwaysTool}>{suggested.tool}</code>
+        {!patterned && <span className="muted"> (every call of this tool)</span>}
+      </p>
+      {patterned && (
+        <label className="always-pattern">
+          {suggested.tool === "bash" ? "Command (a last * stands for any further words)" : suggested.tool === "network" ? "Host" : "Paths"}
+          <input
+            ref={patternRef}
+            type="text"
+            data-testid={TID.alwaysPattern}
+            value={pattern}
+            readOnly={exactOnly}
+            aria-readonly={exactOnly || undefined}
+            disabled={disabled}
+            onChange={(e) => setPattern(e.target.value)}
+            onKeyDown={(e) => {
+              // Enter never approves from here: the rule is saved with the button only.
+              if (e.key === "Enter") e.preventDefault();
+            }}
+          />
+        </label>
+      )}
+      {exactOnly && (
+        <p className="muted" data-testid={TID.alwaysExactNote}>
+          Only this exact command can be kept: what this program does depends on its arguments.
+        </p>
+      )}
+      <div role="radiogroup" aria-label="Where to keep the rule" className="always-scope">
+        {(["project", "user"] as const).map((s) => (
+          <label key={s} className="checkbox">
+            <input
+              type="radio"
+              name={scopeName}
+              data-testid={TID.alwaysScope[s]}
+              checked={scope === s}
+              disabled={disabled}
+              onChange={() => setScope(s)}
+            />
+            {s === "project" ? "This project" : "All projects"}
+          </label>
+        ))}
+      </div>
+      <div className="approval-actions">
+        <button type="button" data-testid={TID.alwaysCancel} onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="primary" data-testid={TID.alwaysSave} disabled={disabled} onClick={save}>
+          Save rule and approve
+        </button>
+      </div>
+    </div>
+  );
+}
