@@ -175,6 +175,11 @@ export const commands = {
 	/**  What the policy would do with a call of `tool` with `input` in the project, and why. */
 	rulesCheck: (tool: string, input: Value) => typedError<RuleCheck, CommandError>(__TAURI_INVOKE("rules_check", { tool, input })),
 	/**
+	 *  Claude Code's and codex's rules for the project and the user, converted and not yet added:
+	 *  the window shows them for the user to tick, then adds the ticked ones with `rules_add`.
+	 */
+	rulesImportPreview: () => typedError<RuleImport, CommandError>(__TAURI_INVOKE("rules_import_preview")),
+	/**
 	 *  Every configured server with its state, tools and (for a failed one) the last lines it wrote
 	 *  to stderr; started for the chosen project when not running yet. Servers no longer in the
 	 *  settings are stopped.
@@ -571,6 +576,30 @@ export type FileChange = {
 	newMode: string | null,
 };
 
+/**  One converted rule, offered for adding. */
+export type ImportCandidate = {
+	/**  The rule, its origin naming the file it came from. */
+	rule: PermissionRule,
+	/**
+	 *  Where it would be kept: the user's rules for a file of the home, the project's for one of
+	 *  the project.
+	 */
+	scope: RuleScope,
+	/**  The entry as the file wrote it. */
+	entry: string,
+	/**  Why adding it deserves a second look (an allow wider than one program prefix). */
+	warning?: string | null,
+	/**  Offered ticked: false for an allow with a warning. */
+	ticked: boolean,
+};
+
+/**  An entry that could not be converted. */
+export type ImportSkipped = {
+	from: string,
+	entry: string,
+	why: string,
+};
+
 /**  A project instruction file the model reads (`AGENTS.md`, or `CLAUDE.md` where a folder has none). */
 export type InstructionFile = {
 	/**  Absolute. */
@@ -646,6 +675,10 @@ export type ManagedPolicy = {
 	noAlways?: boolean,
 	/**  Autonomous is off (`disableAutonomous`). */
 	noAutonomous?: boolean,
+	/**  The only MCP servers sessions may start (`allowedMcpServers`), when pinned. */
+	allowedMcpServers?: string[] | null,
+	/**  The only hosts boxes may reach (`allowedDomains`), when pinned. */
+	allowedDomains?: string[] | null,
 };
 
 /**  What an MCP server asks the user for. */
@@ -1129,6 +1162,18 @@ export type RuleCheck = {
 export type RuleEffect = "allow" | 
 /**  Always ask, whatever allows it (a deny still wins). */
 "ask" | "deny";
+
+/**
+ *  Another agent's rules, converted for Warden and shown before any is added
+ *  (`warden rules import`, Settings → Permissions → Import).
+ */
+export type RuleImport = {
+	/**  The files read (those that exist). */
+	files: string[],
+	candidates: ImportCandidate[],
+	/**  What could not be converted, and why: listed, never guessed. */
+	skipped: ImportSkipped[],
+};
 
 /**  How a rule came to be (Settings → Permissions shows it). */
 export type RuleOrigin = 

@@ -75,6 +75,7 @@ macro_rules! collect_for {
             rules::rules_add,
             rules::rules_remove,
             rules::rules_check,
+            rules::rules_import_preview,
             mcp::mcp_status,
             mcp::mcp_parse,
             mcp::mcp_sign_in,

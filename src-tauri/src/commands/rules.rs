@@ -47,3 +47,11 @@ pub async fn rules_check(
 ) -> CommandResult<RuleCheck> {
     Ok(state.engine.window_check_call(&tool, &input)?)
 }
+
+/// Claude Code's and codex's rules for the project and the user, converted and not yet added:
+/// the window shows them for the user to tick, then adds the ticked ones with `rules_add`.
+#[tauri::command]
+#[specta::specta]
+pub async fn rules_import_preview(state: State<'_, AppState>) -> CommandResult<warden_protocol::RuleImport> {
+    Ok(state.engine.window_import_rules()?)
+}

@@ -70,6 +70,17 @@ pub enum RulesAction {
         #[arg(long, value_enum, default_value = "project")]
         scope: ScopeArg,
     },
+    /// Claude Code's and codex's rules (~/.claude/settings.json, the project's .claude/settings.json
+    /// and settings.local.json, ~/.codex/rules/*.rules, the project's .codex/rules/*.rules),
+    /// converted and shown; nothing is added without --add.
+    Import {
+        /// Add the ticked rules (an allow wider than one program prefix is offered unticked).
+        #[arg(long)]
+        add: bool,
+        /// With --add: the unticked ones too.
+        #[arg(long, requires = "add")]
+        include_wide: bool,
+    },
     /// What a call would do, and the rule or step that decides it (`warden rules check bash
     /// 'cargo test -p x'`, `warden rules check file_write src/a.rs`). Exit 0: it runs unasked;
     /// 3: it asks; 4: it is refused.

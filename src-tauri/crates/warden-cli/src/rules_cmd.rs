@@ -1,5 +1,6 @@
-//! `warden rules list|add|remove|check [--project DIR] [--json]`: the permission rules, as
-//! Settings → Permissions shows them. `check` says what the policy would do with one call and
+//! `warden rules list|add|remove|check|import [--project DIR] [--json]`: the permission rules, as
+//! Settings → Permissions shows them; `import` converts Claude Code's and codex's rules and adds
+//! them only with `--add`. `check` says what the policy would do with one call and
 //! which rule or step decides it. Exit status: 0 done (for `check`: the call runs unasked), 3 the
 //! call asks, 4 it is refused, 1 on failure, 2 on a usage error (a rule that does not parse, a
 //! rule to remove that is not there).
@@ -59,11 +60,12 @@ pub fn run(args: RulesArgs) -> u8 {
             }
         }
         RulesAction::Check { tool, input } => check(&engine, &project, &tool, input.as_deref(), args.json),
+        RulesAction::Import { add, include_wide } => import(&engine, &project, add, include_wide, args.json),
     }
 }
 
 fn list(engine: &Engine, project: &Path, json: bool) -> u8 {
-    let rules = engine.rules_for(project).list();
+    let rules = engine.list_rules(project);
     if json {
         say::out(&json!(rules).to_string());
         return 0;
@@ -81,6 +83,58 @@ fn list(engine: &Engine, project: &Path, json: bool) -> u8 {
         say::out(&sanitize::line(&format!("{:<8} {}{origin}{problem}", scoped.scope.as_str(), scoped.rule)));
     }
     0
+}
+
+fn import(engine: &Engine, project: &Path, add: bool, include_wide: bool, json: bool) -> u8 {
+    let found = match engine.import_rules(project) {
+        Ok(found) => found,
+        Err(error) => return fail(&error.to_string(), 1),
+    };
+    let chosen: Vec<_> = found.candidates.iter().filter(|c| add && (c.ticked || include_wide)).collect();
+    let mut failed = 0;
+    for candidate in &chosen {
+        if let Err(why) = engine.add_rule(project, candidate.scope, candidate.rule.clone()) {
+            say::err(&format!(
+                "warden rules: `{}` not added: {}",
+                sanitize::line(&candidate.entry),
+                sanitize::line(&why)
+            ));
+            failed += 1;
+        }
+    }
+    if json {
+        say::out(&json!({ "import": found, "added": chosen.len() - failed }).to_string());
+    } else {
+        if found.files.is_empty() {
+            say::out("No Claude Code or codex rules found.");
+        }
+        for candidate in &found.candidates {
+            let tick = if candidate.ticked { "[x]" } else { "[ ]" };
+            let warning = candidate.warning.as_deref().map(|w| format!("  — {w}")).unwrap_or_default();
+            let from = match &candidate.rule.origin {
+                Some(RuleOrigin::Imported { from }) => from.as_str(),
+                _ => "",
+            };
+            say::out(&sanitize::line(&format!(
+                "{tick} {:<8} {}   ({} in {from}){warning}",
+                candidate.scope.as_str(),
+                candidate.rule,
+                candidate.entry
+            )));
+        }
+        for skipped in &found.skipped {
+            say::out(&sanitize::line(&format!(
+                "not converted: {} in {}: {}",
+                skipped.entry, skipped.from, skipped.why
+            )));
+        }
+        if add {
+            say::err(&format!("warden: added {} rules", chosen.len() - failed));
+        } else if !found.candidates.is_empty() {
+            say::err("warden: nothing added; --add adds the ticked rules (--include-wide the others too)");
+        }
+    }
+    u8::from(failed > 0)
 }
 
 fn check(engine: &Engine, project: &Path, tool: &str, input: Option<&str>, json: bool) -> u8 {

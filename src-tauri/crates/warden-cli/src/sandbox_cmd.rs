@@ -102,7 +102,11 @@ fn network_rules(args: &BoxRequest, managed: &Managed) -> Result<net::Rules, Str
     });
     let organisation = net::Rules::from_permission_rules(&managed.rules());
     allow.extend(organisation.allow);
-    Ok(net::Rules { allow, deny: organisation.deny, resolve, ..net::Rules::default() })
+    let mut rules = net::Rules { allow, deny: organisation.deny, resolve, ..net::Rules::default() };
+    if let Some(domains) = managed.allowed_domains() {
+        rules.pin(&domains);
+    }
+    Ok(rules)
 }
 
 /// `name:address` (`name:[v6]` too) as a resolver entry.

@@ -284,6 +284,45 @@ pub struct RuleCheck {
     pub suggested_rule: Option<SuggestedRule>,
 }
 
+/// Another agent's rules, converted for Warden and shown before any is added
+/// (`warden rules import`, Settings → Permissions → Import).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleImport {
+    /// The files read (those that exist).
+    pub files: Vec<String>,
+    pub candidates: Vec<ImportCandidate>,
+    /// What could not be converted, and why: listed, never guessed.
+    pub skipped: Vec<ImportSkipped>,
+}
+
+/// One converted rule, offered for adding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportCandidate {
+    /// The rule, its origin naming the file it came from.
+    pub rule: PermissionRule,
+    /// Where it would be kept: the user's rules for a file of the home, the project's for one of
+    /// the project.
+    pub scope: RuleScope,
+    /// The entry as the file wrote it.
+    pub entry: String,
+    /// Why adding it deserves a second look (an allow wider than one program prefix).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+    /// Offered ticked: false for an allow with a warning.
+    pub ticked: bool,
+}
+
+/// An entry that could not be converted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportSkipped {
+    pub from: String,
+    pub entry: String,
+    pub why: String,
+}
+
 /// The organisation's policy as Warden read it, for Settings → Sandbox.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -305,6 +344,12 @@ pub struct ManagedPolicy {
     /// Autonomous is off (`disableAutonomous`).
     #[serde(default)]
     pub no_autonomous: bool,
+    /// The only MCP servers sessions may start (`allowedMcpServers`), when pinned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_mcp_servers: Option<Vec<String>>,
+    /// The only hosts boxes may reach (`allowedDomains`), when pinned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_domains: Option<Vec<String>>,
 }
 
 #[cfg(test)]

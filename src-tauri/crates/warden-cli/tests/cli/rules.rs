@@ -98,6 +98,51 @@ async fn always_keeps_the_offered_rule_and_the_next_conversation_runs_unasked_ke
         listed[0]["rule"],
         json!({"effect": "allow", "tool": "bash", "pattern": "echo *", "origin": {"kind": "card"}})
     );
+    // It decided the second conversation's call: Settings shows when.
+    let when = listed[0]["lastUsed"].as_str().unwrap_or_default();
+    assert!(chrono::DateTime::parse_from_rfc3339(when).is_ok(), "{listed}");
+}
+
+#[tokio::test]
+#[ignore = "needs the Secret Service: scripts/test.sh runs it under dbus-run-session"]
+async fn claude_codes_rules_are_shown_then_added_only_when_asked_and_wide_ones_left_out_keychain() {
+    let dirs = Dirs::new();
+    let claude = r#"{"permissions": {
+        "allow": ["Bash(npm run test:*)", "Bash(*)", "Edit(src/**)", "Read(~/.ssh/config)"],
+        "ask": ["Bash(git push:*)"],
+        "deny": ["Read(.env)"]}}"#;
+    std::fs::create_dir_all(dirs.path(".claude")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dirs.path(".claude/settings.json"), claude).unwrap_or_else(|e| panic!("{e}"));
+    let shown = rules(&dirs, &["import", "--json"]);
+    assert_eq!(shown.status.code(), Some(0), "{}", String::from_utf8_lossy(&shown.stderr));
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap_or_default();
+    assert_eq!(shown["added"], 0, "nothing is added without --add");
+    assert_eq!(shown["import"]["candidates"].as_array().map(Vec::len), Some(5), "{shown}");
+    assert_eq!(shown["import"]["skipped"][0]["entry"], "Read(~/.ssh/config)");
+    let listed: Value = serde_json::from_slice(&rules(&dirs, &["list", "--json"]).stdout).unwrap_or_default();
+    assert_eq!(listed, json!([]));
+    let added = rules(&dirs, &["import", "--add"]);
+    assert_eq!(added.status.code(), Some(0), "{}", String::from_utf8_lossy(&added.stderr));
+    let listed: Value = serde_json::from_slice(&rules(&dirs, &["list", "--json"]).stdout).unwrap_or_default();
+    let shown_rules: Vec<String> = listed
+        .as_array()
+        .map(|all| {
+            all.iter()
+                .map(|r| format!("{} {} {}", r["rule"]["effect"], r["rule"]["tool"], r["rule"]["pattern"]))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        shown_rules,
+        [
+            r#""allow" "bash" "npm run test *""#,
+            r#""allow" "write" "src/**""#,
+            r#""ask" "bash" "git push *""#,
+            r#""deny" "read" "**/.env""#,
+        ],
+        "the wide `Bash(*)` is left out: {listed}"
+    );
+    assert_eq!(listed[0]["rule"]["origin"]["kind"], "imported");
 }
 
 #[tokio::test]

@@ -207,7 +207,7 @@ impl ToolRunner {
             (Some(tool), Ok(input)) => {
                 let needs = tool.needs(input);
                 let files = self.resolve_files(&needs);
-                let decision = self.decide(tool.as_ref(), &needs, &files);
+                let decision = self.decide_and_note(tool.as_ref(), &needs, &files);
                 (needs, files, decision)
             }
             _ => (Needs::default(), Files::default(), Decision::Allow),
@@ -621,12 +621,36 @@ impl ToolRunner {
     /// The policy for this trust level, scope and box, with the session's grants and the rules as
     /// they are now.
     fn decide(&self, tool: &dyn Tool, needs: &Needs, files: &Files) -> Decision {
-        let rules = self.rules_on(tool, needs, files);
+        self.decide_with(tool, needs, &self.rules_on(tool, needs, files))
+    }
+
+    fn decide_with(&self, tool: &dyn Tool, needs: &Needs, rules: &RuleVerdict) -> Decision {
         let grants = lock(&self.grants);
         let offered = self.offered();
         let trust = self.policy.trust;
         let containment = self.env.containment();
-        policy::decide_with(trust, tool.definition(), &offered.scope, needs, &grants, containment, &rules)
+        policy::decide_with(trust, tool.definition(), &offered.scope, needs, &grants, containment, rules)
+    }
+
+    /// [`ToolRunner::decide`] for a call being planned, telling the rule that made the decision
+    /// (if one did) that it was used.
+    fn decide_and_note(&self, tool: &dyn Tool, needs: &Needs, files: &Files) -> Decision {
+        let rules = self.rules_on(tool, needs, files);
+        let decision = self.decide_with(tool, needs, &rules);
+        let decided_by = match &decision {
+            Decision::Deny { reason, .. } if reason.starts_with("A permission rule") => rules.deny.clone(),
+            Decision::Ask(asked) if asked.step == AskStep::AskRule => asked.rule.clone(),
+            // An allow rule decided when, without it, the call would have asked.
+            Decision::Allow if rules.allow.is_some() => {
+                let without = RuleVerdict { allow: None, ..rules.clone() };
+                self.decide_with(tool, needs, &without).asks().then(|| rules.allow.clone()).flatten()
+            }
+            _ => None,
+        };
+        if let (Some(shown), Some(source)) = (decided_by, self.env.rules()) {
+            source.used(&shown);
+        }
+        decision
     }
 
     /// What the permission rules say of a call.

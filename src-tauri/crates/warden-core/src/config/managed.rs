@@ -15,7 +15,9 @@
 //!
 //! `allowManagedRulesOnly` makes the user's and the projects' allow rules count for nothing (their
 //! ask and deny rules still hold); `disableAlways` takes "Always allow…" off every approval;
-//! `disableAutonomous` makes a session asked for in Autonomous run in Guided.
+//! `disableAutonomous` makes a session asked for in Autonomous run in Guided; `allowedMcpServers`
+//! (names) are the only MCP servers any session starts; `allowedDomains` (host patterns) the only
+//! hosts any box reaches, whatever a rule or an answer allows.
 //!
 //! A policy is only worth something if a broken one does not quietly become no policy: a file
 //! that exists but cannot be used — unreadable, not JSON, a rule that does not parse, larger than
@@ -45,11 +47,15 @@ pub struct Managed {
 }
 
 /// The policy's switches beyond its rules.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Switches {
     managed_rules_only: bool,
     no_always: bool,
     no_autonomous: bool,
+    /// The only MCP servers (by name) any session may start.
+    mcp_servers: Option<Vec<String>>,
+    /// The only hosts any box may reach (host patterns), whatever allows others.
+    domains: Option<Vec<String>>,
 }
 
 impl Managed {
@@ -102,6 +108,20 @@ impl Managed {
         self.switches.no_autonomous || self.problem.is_some()
     }
 
+    /// The only MCP servers (by name) sessions may start, when the policy pins them (none at all
+    /// when the file cannot be used).
+    pub fn allowed_mcp_servers(&self) -> Option<Vec<String>> {
+        if self.problem.is_some() {
+            return Some(Vec::new());
+        }
+        self.switches.mcp_servers.clone()
+    }
+
+    /// The only hosts boxes may reach, when the policy pins them.
+    pub fn allowed_domains(&self) -> Option<Vec<String>> {
+        self.switches.domains.clone()
+    }
+
     /// What Settings shows of it.
     pub fn status(&self) -> ManagedPolicy {
         ManagedPolicy {
@@ -112,6 +132,8 @@ impl Managed {
             managed_rules_only: self.switches.managed_rules_only,
             no_always: self.switches.no_always,
             no_autonomous: self.switches.no_autonomous,
+            allowed_mcp_servers: self.switches.mcp_servers.clone(),
+            allowed_domains: self.switches.domains.clone(),
         }
     }
 }
@@ -198,6 +220,20 @@ fn parse(text: &str) -> Result<(Vec<PermissionRule>, Switches, Vec<String>), Str
             "allowManagedRulesOnly" => switches.managed_rules_only = switch(&key, value)?,
             "disableAlways" => switches.no_always = switch(&key, value)?,
             "disableAutonomous" => switches.no_autonomous = switch(&key, value)?,
+            "allowedMcpServers" => {
+                let names: Vec<String> =
+                    serde_json::from_value(value).map_err(|e| format!("allowedMcpServers: {e}"))?;
+                switches.mcp_servers = Some(names);
+            }
+            "allowedDomains" => {
+                let hosts: Vec<String> =
+                    serde_json::from_value(value).map_err(|e| format!("allowedDomains: {e}"))?;
+                for (n, host) in hosts.iter().enumerate() {
+                    crate::containment::net::HostRule::parse(host)
+                        .map_err(|why| format!("allowedDomains[{n}]: {why}"))?;
+                }
+                switches.domains = Some(hosts);
+            }
             other => warnings.push(format!("{other:?} is not a setting this version of Warden knows")),
         }
     }

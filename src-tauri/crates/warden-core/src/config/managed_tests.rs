@@ -50,6 +50,8 @@ fn the_files_rules_and_switches_are_applied_and_what_this_version_does_not_know_
               { "effect": "deny", "tool": "bash", "pattern": "git push *" } ],
              "allowManagedRulesOnly": true,
              "disableAlways": true,
+             "allowedMcpServers": ["github"],
+             "allowedDomains": ["*.corp.test", "crates.io:443"],
              "futureSetting": true }"#,
     );
     let managed = Managed::load_owned_by(&file, me());
@@ -67,6 +69,8 @@ fn the_files_rules_and_switches_are_applied_and_what_this_version_does_not_know_
     assert_eq!(status.file, file.display().to_string());
     assert!(managed.allows_only_its_own() && managed.forbids_always() && !managed.forbids_autonomous());
     assert!(status.managed_rules_only && status.no_always && !status.no_autonomous);
+    assert_eq!(managed.allowed_mcp_servers(), Some(vec!["github".to_owned()]));
+    assert_eq!(managed.allowed_domains(), Some(vec!["*.corp.test".to_owned(), "crates.io:443".to_owned()]));
     let warnings = status.warnings.join("\n");
     assert!(warnings.contains("\"futureSetting\" is not a setting"), "{warnings}");
 }
@@ -79,6 +83,8 @@ fn a_rule_or_switch_that_does_not_parse_makes_the_policy_unusable_and_strict() {
         r#"{ "permissionRules": [ { "effect": "allow", "tool": "bash", "pattern": "a && b" } ] }"#,
         r#"{ "permissionRules": [ { "effect": "deny", "tool": "write", "pattern": "../x" } ] }"#,
         r#"{ "disableAlways": "yes" }"#,
+        r#"{ "allowedDomains": ["not a host"] }"#,
+        r#"{ "allowedMcpServers": "github" }"#,
     ] {
         let (_dir, file) = policy_folder();
         write(&file, text);

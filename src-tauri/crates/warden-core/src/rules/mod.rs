@@ -8,8 +8,11 @@
 //! it meant to hold something back — a deny or ask rule that does not parse makes every call of
 //! its kind ask.
 
+pub mod import;
 mod narrow;
 mod path_pattern;
+pub mod used;
+mod wide;
 
 use warden_protocol::{
     PermissionRule, RuleEffect, RuleScope, ScopedRule, COMMAND_RULE_TOOL, NETWORK_RULE_TOOL, READ_RULE_TOOL,
@@ -21,6 +24,7 @@ use crate::sandbox::{Access, Workspace};
 use crate::tool::Needs;
 pub use narrow::{suggest, NEVER_REMEMBERED};
 pub use path_pattern::PathPattern;
+pub use wide::wide_allow;
 
 /// Where a session's rules come from, and where "Always allow…" keeps one.
 pub trait RuleSource: Send + Sync + std::fmt::Debug {
@@ -32,6 +36,9 @@ pub trait RuleSource: Send + Sync + std::fmt::Debug {
     fn always_forbidden(&self) -> bool {
         false
     }
+
+    /// The rule shown as `shown` decided a call (Settings shows when each last did).
+    fn used(&self, _shown: &str) {}
 }
 
 /// What a call shows the rules: its tool, the command it runs, the paths it reads or writes.
@@ -141,12 +148,17 @@ impl RuleBook {
 
     /// Every rule with its scope and, when it cannot be applied, why.
     pub fn list(&self) -> Vec<ScopedRule> {
+        self.list_with(&std::collections::BTreeMap::new())
+    }
+
+    /// [`RuleBook::list`], with when each rule last decided a call (`used`: see [`used::RuleUse`]).
+    pub fn list_with(&self, used: &std::collections::BTreeMap<String, String>) -> Vec<ScopedRule> {
         self.entries
             .iter()
             .map(|e| ScopedRule {
                 rule: e.rule.clone(),
                 scope: e.scope,
-                last_used: None,
+                last_used: used.get(&shown(e)).cloned(),
                 problem: e.problem.clone(),
             })
             .collect()

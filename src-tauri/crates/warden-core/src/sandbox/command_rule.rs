@@ -51,6 +51,16 @@ impl CommandPattern {
         Ok(Self { words, rest })
     }
 
+    /// The program it names.
+    pub fn program(&self) -> &str {
+        self.words.first().map_or("", String::as_str)
+    }
+
+    /// Whether it ends with `*` (any further words).
+    pub fn takes_any_rest(&self) -> bool {
+        self.rest
+    }
+
     /// The pattern that covers exactly `words`.
     pub fn exact(words: &[String]) -> Self {
         Self { words: words.to_vec(), rest: false }

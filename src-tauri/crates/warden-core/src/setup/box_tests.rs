@@ -434,3 +434,57 @@ async fn always_for_a_servers_host_is_the_projects_rule_and_its_next_start_is_no
     let patterns: Vec<&str> = rules.iter().filter_map(|r| r.pattern.as_deref()).collect();
     assert_eq!(patterns, [format!("127.0.0.1:{port}")]);
 }
+
+/// The organisation pins hosts and MCP servers, and its rules and switches reach every call:
+/// a host outside `allowedDomains` is refused even where a rule allows it, only the listed MCP
+/// servers start, its command deny refuses a call whatever the user allows, `allowManagedRulesOnly`
+/// makes the user's allow count for nothing, and `disableAutonomous` turns Autonomous into Guided.
+#[test]
+fn the_organisations_pins_rules_and_switches_hold_over_the_users() {
+    use warden_protocol::{McpServerConfig, PermissionRule, RuleEffect};
+    let d = dirs();
+    let (engine, _file) = managed_engine(
+        &d,
+        r#"{"allowedDomains": ["*.corp.test"], "allowedMcpServers": ["approved"],
+            "permissionRules": [{"effect": "deny", "tool": "bash", "pattern": "git push *"}],
+            "allowManagedRulesOnly": true, "disableAutonomous": true}"#,
+    );
+    let allow =
+        |tool: &str, pattern: &str| PermissionRule::new(RuleEffect::Allow, tool, Some(pattern.to_owned()));
+    let stdio = |name: &str| McpServerConfig { command: Some(name.to_owned()), ..McpServerConfig::default() };
+    let settings = Settings {
+        project_dir: Some(d.project.to_string_lossy().into_owned()),
+        permission_rules: vec![
+            allow("network", "example.test"),
+            allow("bash", "git *"),
+            allow("bash", "ls *"),
+        ],
+        mcp_servers: [("approved".to_owned(), stdio("a")), ("other".to_owned(), stdio("b"))].into(),
+        trust_level: TrustLevel::Autonomous,
+        ..Settings::default()
+    };
+    engine.save_settings(settings.clone()).unwrap();
+    let rules = engine.commands_box(&d.project, &settings).network_rules;
+    let pinned = crate::containment::net::Rules {
+        resolve: vec![("example.test".to_owned(), "93.184.216.34".parse().unwrap())],
+        ..rules
+    };
+    let refused = pinned.addresses("example.test", 443);
+    assert!(matches!(refused, Err(crate::containment::net::Refusal::NotPinned { .. })), "{refused:?}");
+    let servers: Vec<String> =
+        engine.mcp_servers(&d.project, &settings, &Default::default()).into_keys().collect();
+    assert_eq!(servers, ["approved"]);
+    let check = |command: &str| {
+        engine.check_call(&d.project, "bash", &serde_json::json!({ "command": command })).unwrap()
+    };
+    let push = check("git push origin main");
+    assert_eq!(push.decision, RuleEffect::Deny, "{push:?}");
+    assert_eq!(push.rule.as_deref(), Some("deny bash: git push * (managed)"));
+    // The user's `ls *` counts for nothing, and Autonomous is Guided: it asks.
+    let ls = check("ls -la");
+    assert_eq!(ls.decision, RuleEffect::Ask, "{ls:?}");
+    assert_eq!(engine.trust_allowed(TrustLevel::Autonomous), TrustLevel::Guided);
+    let status = engine.sandbox_status().managed;
+    assert_eq!(status.allowed_domains, Some(vec!["*.corp.test".to_owned()]));
+    assert!(status.managed_rules_only && status.no_autonomous);
+}

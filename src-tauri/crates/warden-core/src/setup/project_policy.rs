@@ -57,10 +57,14 @@ impl Engine {
         // The organisation's rules with the user's and the project's, read whenever a project's
         // box is set up (a session's start, `warden tool`, Settings): a changed policy holds from
         // the next conversation on. Its deny rules win over their allows.
-        let managed = Managed::load(self.home.managed_file()).rules();
-        let rules = managed.iter().chain(&settings.permission_rules).chain(project_rules);
+        let managed = Managed::load(self.home.managed_file());
+        let managed_rules = managed.rules();
+        let rules = managed_rules.iter().chain(&settings.permission_rules).chain(project_rules);
         commands_box.network_rules =
             net::Rules { resolve: net::resolve_from_env(), ..net::Rules::from_permission_rules(rules) };
+        if let Some(domains) = managed.allowed_domains() {
+            commands_box.network_rules.pin(&domains);
+        }
         // The package registries without a question when the project allows them.
         if perms.is_some_and(|p| p.allow_registries) {
             commands_box.network_rules.allow_public = net::registries::rules();

@@ -26,6 +26,8 @@ pub(crate) struct ProjectRules {
     project: String,
     /// The organisation's policy, read when the session started.
     managed: Managed,
+    /// When each rule last decided a call.
+    used: Arc<rules::used::RuleUse>,
 }
 
 impl std::fmt::Debug for ProjectRules {
@@ -45,6 +47,10 @@ impl RuleSource for ProjectRules {
 
     fn always_forbidden(&self) -> bool {
         self.managed.forbids_always()
+    }
+
+    fn used(&self, shown: &str) {
+        self.used.record(shown);
     }
 }
 
@@ -68,7 +74,14 @@ impl Engine {
             settings: Arc::clone(&self.settings),
             project: project.to_string_lossy().into_owned(),
             managed: Managed::load(self.home.managed_file()),
+            used: Arc::new(rules::used::RuleUse::new(self.home.config_dir())),
         })
+    }
+
+    /// Every rule that applies in `project`, with its scope and when it last decided a call.
+    pub fn list_rules(&self, project: &Path) -> Vec<warden_protocol::ScopedRule> {
+        let used = rules::used::RuleUse::new(self.home.config_dir()).load();
+        self.rules_for(project).list_with(&used)
     }
 
     /// `trust` as the organisation allows it: Guided where it forbids Autonomous.
@@ -225,7 +238,7 @@ fn step_words(step: AskStep, rule: Option<&str>) -> String {
 impl Engine {
     /// Every rule that applies in the window's project, with its scope.
     pub fn window_rules(&self) -> Result<Vec<warden_protocol::ScopedRule>, SetupError> {
-        Ok(self.rules_for(&self.window_project()?).list())
+        Ok(self.list_rules(&self.window_project()?))
     }
 
     /// [`Engine::add_rule`] for the window's project.
@@ -241,5 +254,21 @@ impl Engine {
     /// [`Engine::check_call`] in the window's project.
     pub fn window_check_call(&self, tool: &str, input: &serde_json::Value) -> Result<RuleCheck, SetupError> {
         self.check_call(&self.window_project()?, tool, input)
+    }
+}
+
+/// Bringing other agents' rules (`rules::import`).
+impl Engine {
+    /// The rules of Claude Code's and codex's files for `project` and the user's home, converted
+    /// and not yet added.
+    pub fn import_rules(&self, project: &Path) -> Result<warden_protocol::RuleImport, SetupError> {
+        let project = self.project_outside_home(project)?;
+        let home = dirs::home_dir().unwrap_or_default();
+        Ok(rules::import::import(&rules::import::sources(&project, &home), &project))
+    }
+
+    /// [`Engine::import_rules`] for the window's project.
+    pub fn window_import_rules(&self) -> Result<warden_protocol::RuleImport, SetupError> {
+        self.import_rules(&self.window_project()?)
     }
 }

@@ -331,6 +331,17 @@ impl Engine {
             .extend(users.map(|(name, config)| {
                 (name.clone(), Entry { config: config.clone(), origin: Origin::User })
             }));
+        // The organisation's pin: no other server starts.
+        let managed = crate::config::managed::Managed::load(self.home.managed_file());
+        if let Some(allowed) = managed.allowed_mcp_servers() {
+            servers.retain(|name, _| {
+                let kept = allowed.contains(name);
+                if !kept {
+                    tracing::warn!(server = %name, "not started: the organisation's policy does not list this MCP server");
+                }
+                kept
+            });
+        }
         servers
     }
 

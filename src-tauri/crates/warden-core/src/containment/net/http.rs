@@ -34,6 +34,7 @@ fn refuse(client: &mut impl Client, request: &Request, refusal: &Refusal) -> std
     let status = match refusal {
         Refusal::NotPublic { .. }
         | Refusal::Denied { .. }
+        | Refusal::NotPinned { .. }
         | Refusal::Unknown { .. }
         | Refusal::NotAsked { .. }
         | Refusal::DeniedByUser { .. }

@@ -93,6 +93,8 @@ pub struct Rules {
     pub deny: Vec<HostRule>,
     /// Hosts asked about every time, whatever allows them (a deny still wins).
     pub ask_hosts: Vec<HostRule>,
+    /// The organisation's pin: when set, no host outside it is reached, whatever allows it.
+    pub pinned: Option<Vec<HostRule>>,
     /// Names given their address, never looked up.
     pub resolve: Vec<(String, IpAddr)>,
     /// Whether a host no rule names is a question for the user ([`Refusal::Unknown`]: the
@@ -108,6 +110,8 @@ pub enum Refusal {
     NotPublic { host: String, reach: Reach },
     #[error("a rule denies {host}")]
     Denied { host: String },
+    #[error("the organisation's policy lets boxes reach only the hosts it lists, and {host} is not one")]
+    NotPinned { host: String },
     #[error("cannot resolve {host}: {why}")]
     Unresolved { host: String, why: String },
     #[error("cannot connect to {host}: {why}")]
@@ -149,11 +153,20 @@ impl Rules {
         out
     }
 
+    /// Pin the hosts to `patterns` (the organisation's `allowedDomains`); one that does not parse
+    /// pins nothing through (the managed file refuses it before it comes here).
+    pub fn pin(&mut self, patterns: &[String]) {
+        self.pinned = Some(patterns.iter().filter_map(|p| HostRule::parse(p).ok()).collect());
+    }
+
     /// The addresses `host:port` may be reached at, in the resolver's order, or why none.
     pub fn addresses(&self, host: &str, port: u16) -> Result<Vec<SocketAddr>, Refusal> {
         let host = normal(host);
         if self.deny.iter().any(|rule| rule.matches(&host, port)) {
             return Err(Refusal::Denied { host });
+        }
+        if self.pinned.as_ref().is_some_and(|pins| !pins.iter().any(|rule| rule.matches(&host, port))) {
+            return Err(Refusal::NotPinned { host });
         }
         let resolved = self.resolve(&host, port)?;
         if self.ask_hosts.iter().any(|rule| rule.matches(&host, port)) {
@@ -205,6 +218,7 @@ mod tests {
             allow_public: Vec::new(),
             deny: Vec::new(),
             ask_hosts: Vec::new(),
+            pinned: None,
             resolve: vec![
                 ("registry.test".to_owned(), "127.0.0.1".parse().unwrap_or_else(|e| panic!("{e}"))),
                 ("metadata.test".to_owned(), "169.254.169.254".parse().unwrap_or_else(|e| panic!("{e}"))),
