@@ -624,4 +624,54 @@ mod tests {
             ASK
         );
     }
+
+    /// What an allow rule is worth in each trust level and box: it lets a call run unasked in
+    /// Guided and Autonomous; in Supervised only a call that changes nothing; a command only in
+    /// bubblewrap's box (elsewhere the card names the unused rule). Ask and deny rules hold in
+    /// every level, and no rule touches an escalation.
+    #[test]
+    fn allow_ask_and_deny_rules_across_trust_levels_and_boxes() {
+        use TrustLevel::*;
+        let all = Scope::all();
+        let none = Grants::default();
+        let allow = RuleVerdict {
+            allow: Some("allow bash: cargo test * (project)".into()),
+            ..RuleVerdict::default()
+        };
+        let ask = RuleVerdict { ask: Some("ask bash: cargo test * (user)".into()), ..allow.clone() };
+        let deny = RuleVerdict { deny: Some("deny bash: cargo * (managed)".into()), ..allow.clone() };
+        let landlock =
+            Containment { contained: true, network: false, sockets_reachable: false, bubblewrap: false };
+        let step = |d: Decision| match d {
+            Decision::Allow => "allow".to_owned(),
+            Decision::Ask(asked) => format!("{:?}", asked.step),
+            Decision::Deny { .. } => "deny".to_owned(),
+        };
+        let cargo = json!({"command": "cargo test"});
+        let bash = def("bash", DANGEROUS);
+        let read = def("file_read", SAFE);
+        let table: &[(TrustLevel, &ToolDefinition, &RuleVerdict, Containment, &str)] = &[
+            (Guided, &bash, &allow, Containment::BOXED, "allow"),
+            (Autonomous, &bash, &allow, Containment::BOXED, "allow"),
+            (Supervised, &bash, &allow, Containment::BOXED, "Supervised"),
+            (Guided, &bash, &allow, landlock, "RuleNeedsBox"),
+            (Guided, &bash, &RuleVerdict::default(), Containment::BOXED, "NoRule"),
+            (Supervised, &read, &allow, Containment::BOXED, "allow"),
+            (Autonomous, &bash, &ask, Containment::BOXED, "AskRule"),
+            (Guided, &bash, &ask, Containment::BOXED, "AskRule"),
+            (Autonomous, &bash, &deny, Containment::BOXED, "deny"),
+            (Supervised, &bash, &deny, Containment::NONE, "deny"),
+            // Not contained: Autonomous asks before any command, whatever allows it.
+            (Autonomous, &bash, &allow, Containment::NONE, "NotContained"),
+        ];
+        for (trust, tool, rules, containment, expected) in table {
+            let needs = needs(&tool.name, &cargo);
+            let got = step(super::decide_with(*trust, tool, &all, &needs, &none, *containment, rules));
+            assert_eq!(&got, expected, "{trust:?} {} {rules:?} {containment:?}", tool.name);
+        }
+        let outside = needs("bash", &json!({"command": "cargo test", "outside_sandbox": true}));
+        let got =
+            step(super::decide_with(Autonomous, &bash, &all, &outside, &none, Containment::BOXED, &allow));
+        assert_eq!(got, "OutsideBox", "no rule covers an escalation");
+    }
 }
