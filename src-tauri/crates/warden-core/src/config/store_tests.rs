@@ -356,26 +356,32 @@ fn config_a_file_warden_did_not_write_names_no_update_server() {
 }
 
 #[test]
-fn config_a_file_warden_did_not_write_allows_no_host_and_keeps_its_denials() {
+fn config_a_file_warden_did_not_write_allows_nothing_and_keeps_its_asks_and_denials() {
     let (_dir, home, key) = home();
     let rules = json!([
         { "effect": "allow", "tool": "network", "pattern": "*" },
         { "effect": "allow", "tool": "network", "pattern": "169.254.169.254" },
         { "effect": "deny", "tool": "network", "pattern": "*.tracker.example" },
+        { "effect": "allow", "tool": "bash", "pattern": "sh *" },
+        { "effect": "allow", "tool": "write", "pattern": ".github/**" },
+        { "effect": "ask", "tool": "bash", "pattern": "git push *" },
     ]);
-    write_json(&home, &json!({ "version": 1, "permissionRules": rules }));
+    // A project's own rules, planted beside them.
+    let projects = json!({ "/p": { "permissionRules": [{ "effect": "allow", "tool": "bash" }] } });
+    write_json(&home, &json!({ "version": 1, "permissionRules": rules, "toolPermissions": projects }));
     let loaded = home.load_sealed(Ok(&key)).unwrap();
     assert_eq!(loaded.integrity, Integrity::Untrusted);
     let effects: Vec<_> = loaded.settings.permission_rules.iter().map(|r| r.effect).collect();
     assert_eq!(
         effects,
-        [warden_protocol::RuleEffect::Deny],
+        [warden_protocol::RuleEffect::Deny, warden_protocol::RuleEffect::Ask],
         "only what narrows is kept: {:?}",
         loaded.settings.permission_rules
     );
+    assert!(loaded.settings.tool_permissions.is_empty(), "no project's rules either");
 
     // Written by Warden, the same rules are taken as they are.
     let settings: Settings = serde_json::from_value(json!({ "permissionRules": rules })).unwrap();
     home.save_sealed(&settings, &key).unwrap();
-    assert_eq!(home.load_sealed(Ok(&key)).unwrap().settings.permission_rules.len(), 3);
+    assert_eq!(home.load_sealed(Ok(&key)).unwrap().settings.permission_rules.len(), 6);
 }
