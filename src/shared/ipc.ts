@@ -90,6 +90,9 @@ export type {
   AskStep,
   RuleCheck,
   RuleEffect,
+  RuleImport,
+  ImportCandidate,
+  ImportSkipped,
   RuleOrigin,
   RuleScope,
   ScopedRule,
@@ -250,6 +253,11 @@ export const api = {
   rulesRemove: (scope: RuleScope, rule: PermissionRule) => unwrap("rules_remove", commands.rulesRemove(scope, rule)),
   /** What the policy would do with a call of `tool` with `input` in the project, and why. */
   rulesCheck: (tool: string, input: JsonInput) => unwrap("rules_check", commands.rulesCheck(tool, input)),
+  /**
+   * Claude Code's and codex's rules (the user's and the project's files), converted for Warden: shown
+   * to be ticked, nothing added. Each ticked candidate is then added with `rulesAdd(scope, rule)`.
+   */
+  rulesImportPreview: () => unwrap("rules_import_preview", commands.rulesImportPreview()),
   /** Every configured MCP server: its state, tools and (when it failed) what it printed; started when needed. */
   mcpStatus: () => unwrap("mcp_status", commands.mcpStatus()),
   /** The servers of a pasted `mcpServers` JSON document, checked (rejects with the reason). */

@@ -366,4 +366,17 @@ export const TID = {
   ruleCheck: "rule-check",
   ruleCheckResult: "rule-check-result", // + data-decision
   ruleCheckError: "rule-check-error",
+  ruleImportOpen: "rule-import-open", // "Import from Claude Code / codex…"
+  ruleImport: "rule-import", // the import panel
+  ruleImportError: "rule-import-error", // the preview could not be read
+  ruleImportFiles: "rule-import-files", // the files read
+  ruleImportEmpty: "rule-import-empty", // nothing found
+  ruleImportCandidate: "rule-import-candidate", // + data-entry, data-scope, data-ticked
+  ruleImportTick: "rule-import-tick", // a candidate's checkbox
+  ruleImportWarning: "rule-import-warning",
+  ruleImportSkipped: "rule-import-skipped", // + data-entry: one entry not converted, with why
+  ruleImportAdd: "rule-import-add", // "Add selected"
+  ruleImportCancel: "rule-import-cancel",
+  ruleImportFailure: "rule-import-failure", // + data-entry: a ticked one the engine refused
+  ruleImportDone: "rule-import-done", // "Added N rules."
 } as const;

@@ -6,6 +6,7 @@ import { TID } from "../../shared/testids";
 import { messageOf } from "../../shared/format";
 import { EFFECT_WORDS, SCOPE_WORDS, lastUsedWords, originWords } from "./rulesModel";
 import { RuleForm } from "./RuleForm";
+import { RuleImport } from "./RuleImport";
 import { RuleTryOut } from "./RuleTryOut";
 
 export function PermissionsSection({
@@ -117,6 +118,13 @@ export function PermissionsSection({
           })}
         </ul>
       )}
+      <RuleImport
+        beforeChange={beforeChange}
+        onAdded={() => {
+          onRulesChanged?.();
+          void load();
+        }}
+      />
       <RuleForm editing={editing} beforeChange={beforeChange} onDone={changed} onCancelEdit={() => setEditing(null)} />
       <RuleTryOut />
     </section>
