@@ -57,7 +57,7 @@ impl Grants {
             return None;
         }
         if let Some(command) = &needs.command {
-            let prefix = blocklist::command_prefix(command)?;
+            let prefix = crate::sandbox::command_prefix(command)?;
             // A grant for these would cover every later use, whatever it destroys or sends away:
             // each call asks again.
             let program = prefix.split_whitespace().next().unwrap_or_default();

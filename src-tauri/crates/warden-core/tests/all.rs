@@ -4,6 +4,7 @@
 
 mod agent;
 mod checkpoint;
+mod import_circles;
 mod mcp;
 mod providers;
 mod store;

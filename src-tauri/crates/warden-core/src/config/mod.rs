@@ -43,6 +43,8 @@ use storage::{adopt_old_storage, old_project_storage_name, project_storage_name,
 pub(crate) use storage::{move_aside, write_atomic};
 
 const SETTINGS_FILE: &str = "settings.json";
+/// The conversation store's database under the data folder (see [`crate::store`]).
+pub const STORE_FILE: &str = "conversations.db";
 const SEAL_FILE: &str = "settings.json.seal";
 /// Where the seal key is kept when there is no keychain (see the module docs).
 const SEAL_KEY_FILE: &str = "settings.seal-key";
@@ -265,7 +267,7 @@ impl WardenHome {
 
     /// The conversation store (see [`crate::store`]).
     pub fn store_path(&self) -> PathBuf {
-        self.data_dir.join(crate::store::STORE_FILE)
+        self.data_dir.join(STORE_FILE)
     }
 
     /// Where an older Warden kept its conversations, one `<id>.json` each (imported into the store

@@ -18,7 +18,8 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 
 use super::client_credentials;
-use super::handler::{Elicitor, Shared, WardenClient};
+use super::elicitor::Elicitor;
+use super::handler::{Shared, WardenClient};
 use super::oauth::{self, KeychainCredentials};
 use super::sampling::ServersModel;
 use super::server::{Origin, ServerSpec, Transport};

@@ -7,12 +7,13 @@
 //! `rmcp`.
 
 mod browser;
+pub mod client_credentials;
 mod connection;
 mod discovery;
+mod elicitor;
 pub mod enterprise;
 // Roots and logging are deprecated by the 2026-07-28 draft (SEP-2577) but are part of the protocol
 // versions Warden speaks, 2025-06-18 and 2025-11-25.
-pub mod client_credentials;
 #[allow(deprecated)]
 mod handler;
 mod hub;
@@ -34,7 +35,7 @@ mod toolset;
 pub use crate::opener::OPENER_ENV;
 pub use browser::BrowserAuthorizer;
 pub use connection::{connect, connect_with, ClientSetup, Connection, McpError, CATALOG_MAX};
-pub use handler::{Elicitation, Elicitor};
+pub use elicitor::{Elicitation, Elicitor};
 pub use hub::{McpHub, ServerSlot, START_TIMEOUT};
 pub use result::to_output as result_output;
 pub use server::{entry_specs, parse_servers, specs, ConfigError, Entry, Origin, ServerSpec, Transport};

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use warden_protocol::{ContentBlock, Message, Role};
 
-use super::handler::Elicitor;
+use super::elicitor::Elicitor;
 use crate::provider::{answer_text, ChatRequest, Provider, ToolChoice};
 
 /// The longest completion a server gets, whatever it asks for.

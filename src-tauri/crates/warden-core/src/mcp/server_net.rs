@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use warden_protocol::NetworkRequest;
 
-use super::handler::Elicitor;
+use super::elicitor::Elicitor;
 use crate::containment::net::ask::{cannot_wait_here, wait_on};
 use crate::containment::net::{Answer, Asker, HostRule, OwnProxy, Question, Reach, Rules};
 

@@ -8,7 +8,7 @@
 //! tell decides what happens: a computed program or target, a script from a pipe, inline code
 //! that deletes) or Known. `echo "rm -rf /"` is an echo, not a delete. A blocklist is not a
 //! boundary — the sandbox is — but it must not be trivially wrong. Which targets count as critical
-//! is [`super::critical_paths`]; what a session grant covers is [`command_prefix`].
+//! is [`super::critical_paths`]; what a session grant covers is [`crate::sandbox::command_prefix`].
 
 use super::critical_paths::{is_critical_dir, is_raw_device};
 use super::expand::{expand_word, Arg};
@@ -16,9 +16,6 @@ use super::fork_bomb::{inline_code, shell_fork_bomb, Code};
 use super::judge_budget::{Budget, Spent};
 use super::options::{self, Options};
 use super::shell_words::{self, Segment};
-
-/// What a session grant on a command covers (in its own module, judged by this one).
-pub use super::command_prefix::{command_prefix, program_and_subcommand};
 
 /// Why a command is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

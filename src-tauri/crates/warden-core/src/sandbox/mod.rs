@@ -31,6 +31,8 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::scope::Scope;
 pub use atomic::StagedWrite;
+/// What a session grant on a command covers (judged by the blocklist).
+pub use command_prefix::{command_prefix, program_and_subcommand};
 pub use path::ResolvedPath;
 
 /// Why the sandbox refused or failed a file operation.

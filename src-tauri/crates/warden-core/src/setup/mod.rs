@@ -42,12 +42,13 @@ mod tests;
 mod tools;
 mod window_copy;
 
+pub use crate::tools::tool_names;
 pub use conversations::{ConversationError, SavedConversation, Unreadable, MAX_PAGE};
 pub use mcp::McpSetupError;
 pub use project_mcp::PROJECT_MCP_FILE;
 pub use providers::default_model;
 pub use sessions::SessionSpec;
-pub use tools::{tool_catalog, tool_names, OneShot};
+pub use tools::{tool_catalog, OneShot};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
@@ -146,7 +147,7 @@ pub struct Engine {
     /// watcher and one first look at every file per project, however many conversations are open.
     checkpoint_stores: checkpoints::OpenStores,
     /// The empty folder a window session works in while no project folder is chosen (its tools
-    /// touch no files, see [`tools::no_project_scope`]); made when first needed, removed on drop.
+    /// touch no files, see [`crate::tools::no_project_scope`]); made when first needed, removed on drop.
     no_project_root: std::sync::Mutex<Option<tempfile::TempDir>>,
     /// The MCP servers the sessions use, started when first needed and shared by them all.
     mcp: crate::mcp::McpHub,

@@ -113,7 +113,7 @@ impl Engine {
         let settings = self.settings();
         let project = self.project_outside_home(project)?;
         let mut spec = SessionSpec::new(project.clone());
-        spec.default_scope = super::tools::window_default_scope();
+        spec.default_scope = crate::tools::window_default_scope();
         let policy = self.project_policy(&spec, &project, &settings);
         let workspace = Workspace::new(&project, self.home.project_dir(&project), policy.scope.clone())?;
         let env = ToolEnvironment::with_box(workspace, policy.commands_box);

@@ -35,7 +35,7 @@ pub struct SessionSpec {
     /// `None` = the project's permissions from the settings, else `default_scope`.
     pub scope: Option<Scope>,
     /// What a project without permissions of its own allows: the read-only set unless the face
-    /// says otherwise (the window: every built-in tool, see [`super::tools::window_default_scope`]).
+    /// says otherwise (the window: every built-in tool, see [`crate::tools::window_default_scope`]).
     pub default_scope: Scope,
     pub approval_timeout_secs: Option<u32>,
     pub max_turns: u32,
@@ -135,7 +135,7 @@ impl Engine {
             // files or runs commands (the window's top bar says so).
             None => {
                 let mut spec = SessionSpec::new(self.no_project_root()?);
-                spec.scope = Some(super::tools::no_project_scope());
+                spec.scope = Some(crate::tools::no_project_scope());
                 spec.project_chosen = false;
                 spec
             }
@@ -143,7 +143,7 @@ impl Engine {
         spec.conversation_id = conversation_id;
         spec.provider = settings.active_provider;
         spec.trust = settings.trust_level;
-        spec.default_scope = super::tools::window_default_scope();
+        spec.default_scope = crate::tools::window_default_scope();
         spec.save = true;
         self.start(spec).await
     }

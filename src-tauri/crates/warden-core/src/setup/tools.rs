@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-use warden_protocol::{Event, OutputStream, ToolApproval, ToolCategory, ToolConfirm, ToolResult};
+use warden_protocol::{Event, OutputStream, ToolApproval, ToolConfirm, ToolResult};
 
 use super::sessions::approval_timeout;
 use super::{Engine, SessionSpec, SetupError};
@@ -20,36 +20,9 @@ pub struct OneShot {
 }
 
 /// Every tool the window can list, with what a project without its own permissions allows there
-/// ([`window_default_scope`]).
+/// ([`crate::tools::window_default_scope`]).
 pub fn tool_catalog() -> Vec<warden_protocol::ToolInfo> {
-    ToolRegistry::with_core_tools(ToolsConfig::default()).catalog(&window_default_scope())
-}
-
-/// What a project without permissions of its own lets the window's sessions use: every built-in
-/// tool, with the trust level deciding which calls ask first (Guided asks before a write, a
-/// command or a network request). `warden exec` and `warden tool` keep the read-only set unless
-/// `--allow` says otherwise ([`SessionSpec::new`]). Tools from elsewhere (MCP) are not built in.
-pub fn window_default_scope() -> crate::scope::Scope {
-    crate::scope::Scope::only(tool_names())
-}
-
-/// What a window session may use while no project folder is chosen: the tools that touch no file
-/// and run no command (web search, facts about the machine).
-pub fn no_project_scope() -> crate::scope::Scope {
-    let registry = ToolRegistry::with_core_tools(ToolsConfig::default());
-    let everything = crate::scope::Scope::only(registry.names());
-    crate::scope::Scope::only(
-        registry
-            .definitions(&everything)
-            .into_iter()
-            .filter(|tool| matches!(tool.category, ToolCategory::Web | ToolCategory::System))
-            .map(|tool| tool.name),
-    )
-}
-
-/// Every core tool's name, for validating `--allow`.
-pub fn tool_names() -> Vec<String> {
-    ToolRegistry::with_core_tools(ToolsConfig::default()).names()
+    ToolRegistry::with_core_tools(ToolsConfig::default()).catalog(&crate::tools::window_default_scope())
 }
 
 impl Engine {

@@ -39,8 +39,8 @@ pub use import::import_json_files;
 pub use read::{ReadBack, StoredRow};
 pub use schema::SCHEMA_VERSION;
 
-/// The database's file name under Warden's data folder.
-pub const STORE_FILE: &str = "conversations.db";
+/// The database's file name under Warden's data folder (named with Warden's other files).
+pub use crate::config::STORE_FILE;
 /// How long a deleted conversation can still be brought back (the window's "Undo").
 pub const UNDO_DELETE: Duration = Duration::from_secs(60);
 /// How long a read or a write waits for another process's write (a window and a `warden exec`

@@ -43,17 +43,6 @@ impl ToolRegistry {
         Self { tools: Vec::new(), by_name: HashMap::new(), config: Arc::new(config) }
     }
 
-    /// Every tool of docs/ARCHITECTURE.md §5, in the order of its table.
-    pub fn with_core_tools(config: ToolsConfig) -> Self {
-        let mut registry = Self::new(config);
-        for tool in crate::tools::core() {
-            if let Err(error) = registry.register(tool) {
-                tracing::error!(%error, "core tool not registered");
-            }
-        }
-        registry
-    }
-
     pub fn config(&self) -> &Arc<ToolsConfig> {
         &self.config
     }

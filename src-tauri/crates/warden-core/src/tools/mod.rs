@@ -20,7 +20,9 @@ mod web_search;
 
 use std::sync::Arc;
 
-use crate::tool::{Tool, Typed};
+use warden_protocol::ToolCategory;
+
+use crate::tool::{Tool, ToolRegistry, ToolsConfig, Typed};
 
 pub(crate) use apply_patch::apply_to_text as apply_patch_to_text;
 pub use apply_patch::ApplyPatchTool;
@@ -36,6 +38,20 @@ pub use search_files::SearchFilesTool;
 pub use search_in_files::{SearchInFilesInput, SearchInFilesTool, SearchOutputMode};
 pub use system_info::SystemInfoTool;
 pub use web_search::WebSearchTool;
+
+/// A registry of the core tools (here, beside them: the registry itself knows no tool).
+impl ToolRegistry {
+    /// Every tool of docs/ARCHITECTURE.md §5, in the order of its table.
+    pub fn with_core_tools(config: ToolsConfig) -> Self {
+        let mut registry = Self::new(config);
+        for tool in core() {
+            if let Err(error) = registry.register(tool) {
+                tracing::error!(%error, "core tool not registered");
+            }
+        }
+        registry
+    }
+}
 
 /// Every core tool, in the order of the table in docs/ARCHITECTURE.md §5.
 pub(crate) fn core() -> Vec<Arc<dyn Tool>> {
@@ -54,4 +70,31 @@ pub(crate) fn core() -> Vec<Arc<dyn Tool>> {
         Arc::new(Typed::new(WebSearchTool::new())),
         Arc::new(Typed::new(SystemInfoTool)),
     ]
+}
+
+/// What a project without permissions of its own lets the window's sessions use: every built-in
+/// tool, with the trust level deciding which calls ask first (Guided asks before a write, a
+/// command or a network request). `warden exec` and `warden tool` keep the read-only set unless
+/// `--allow` says otherwise ([`crate::setup::SessionSpec::new`]). Tools from elsewhere (MCP) are not built in.
+pub fn window_default_scope() -> crate::scope::Scope {
+    crate::scope::Scope::only(tool_names())
+}
+
+/// What a window session may use while no project folder is chosen: the tools that touch no file
+/// and run no command (web search, facts about the machine).
+pub fn no_project_scope() -> crate::scope::Scope {
+    let registry = ToolRegistry::with_core_tools(ToolsConfig::default());
+    let everything = crate::scope::Scope::only(registry.names());
+    crate::scope::Scope::only(
+        registry
+            .definitions(&everything)
+            .into_iter()
+            .filter(|tool| matches!(tool.category, ToolCategory::Web | ToolCategory::System))
+            .map(|tool| tool.name),
+    )
+}
+
+/// Every core tool's name, for validating `--allow`.
+pub fn tool_names() -> Vec<String> {
+    ToolRegistry::with_core_tools(ToolsConfig::default()).names()
 }
