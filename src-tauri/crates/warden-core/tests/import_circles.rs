@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 const KNOWN: &[&str] = &[
     "agent::assemble <-> agent::budget <-> agent::compaction <-> agent::events <-> agent::network_ask <-> agent::saving <-> agent::session <-> agent::tool_env <-> agent::tool_runner <-> agent::tool_step <-> agent::turn",
     "mcp::client_credentials <-> mcp::connection <-> mcp::discovery <-> mcp::enterprise <-> mcp::oauth <-> mcp::project <-> mcp::secrets <-> mcp::server",
-    "mcp::hub <-> mcp::tool <-> mcp::toolset",
 ];
 
 type Module = Vec<String>;

@@ -9,9 +9,10 @@ use rmcp::model::Tool as McpToolDef;
 use serde_json::Value;
 use warden_protocol::{DangerLevel, McpToolChoice, ToolCategory, ToolDefinition, ToolErrorCode};
 
-use super::hub::ServerSlot;
+use super::connection::Connection;
 use super::names::qualified;
 use super::result::to_output;
+use super::slot::ServerSlot;
 use crate::tool::{Needs, Timeout, Tool, ToolContext, ToolOutput, MCP_TOOL_TIMEOUT};
 
 /// The longest tool description passed on to the model.
@@ -111,4 +112,23 @@ impl Tool for McpTool {
             None => output,
         }
     }
+}
+
+/// The tools `connection` lists, as session tools, without those the user denied.
+pub(super) async fn tools_of(slot: &Arc<ServerSlot>, connection: &Connection) -> Vec<McpTool> {
+    let listed = match connection.tools().await {
+        Ok(listed) => listed,
+        Err(error) => {
+            tracing::warn!(server = %slot.name(), %error, "could not list the MCP server's tools");
+            return Vec::new();
+        }
+    };
+    listed
+        .iter()
+        .filter_map(|tool| {
+            let choice = slot.spec().tools.get(tool.name.as_ref()).copied();
+            (choice != Some(warden_protocol::McpToolChoice::Deny))
+                .then(|| McpTool::new(slot.clone(), tool, choice))
+        })
+        .collect()
 }

@@ -8,7 +8,7 @@
 use std::sync::{Arc, Weak};
 
 use super::connection::Connection;
-use super::hub::ServerSlot;
+use super::slot::ServerSlot;
 use super::tool::McpTool;
 use super::tool_list::LIST_TIME;
 
@@ -80,6 +80,6 @@ impl McpToolset {
 /// then seen next time, never lost).
 async fn read(slot: &Arc<ServerSlot>, connection: &Arc<Connection>) -> Seen {
     let (listed, _) = connection.tools_generation();
-    let tools = slot.tools_of(connection).await.into_iter().map(Arc::new).collect();
+    let tools = super::tool::tools_of(slot, connection).await.into_iter().map(Arc::new).collect();
     Seen { connection: Arc::downgrade(connection), listed, tools }
 }
