@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 /// The circles that stand today, each as its modules sorted and joined by ` <-> `.
 const KNOWN: &[&str] = &[
     "agent::assemble <-> agent::budget <-> agent::compaction <-> agent::events <-> agent::network_ask <-> agent::saving <-> agent::session <-> agent::tool_env <-> agent::tool_runner <-> agent::tool_step <-> agent::turn",
-    "mcp::client_credentials <-> mcp::connection <-> mcp::discovery <-> mcp::enterprise <-> mcp::oauth <-> mcp::project <-> mcp::secrets <-> mcp::server",
 ];
 
 type Module = Vec<String>;

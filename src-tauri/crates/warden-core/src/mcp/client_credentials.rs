@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rmcp::transport::auth::{ClientCredentialsConfig, OAuthState, OAuthTokenResponse};
 use warden_protocol::{McpOAuthClient, McpOAuthGrant};
 
-use super::connection::McpError;
+use super::error::McpError;
 use super::jwt;
 use super::oauth::{discovered, manager, now_secs, KeychainCredentials, Registered};
 use super::secrets::resolve_value;

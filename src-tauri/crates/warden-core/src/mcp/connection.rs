@@ -19,12 +19,14 @@ use rmcp::ServiceExt;
 
 use super::client_credentials;
 use super::elicitor::Elicitor;
+use super::error::McpError;
 use super::handler::{Shared, WardenClient};
 use super::oauth::{self, KeychainCredentials};
 use super::sampling::ServersModel;
 use super::server::{Origin, ServerSpec, Transport};
 use super::server_net::server_proxy;
 use super::spawn::{spawn, ServerProcess, StderrTail};
+use super::tls::install_tls;
 use crate::containment::long_lived::LongLived;
 use crate::containment::net::OwnProxy;
 use crate::containment::BoxPolicy;
@@ -37,33 +39,6 @@ const RESOURCE_READ_TIME: Duration = Duration::from_secs(30);
 
 /// How many resources and prompts Settings lists per server.
 pub const CATALOG_MAX: usize = 200;
-
-/// Why a server could not be reached or a call did not complete.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum McpError {
-    #[error("could not start `{command}`: {error}")]
-    Spawn { command: String, error: String },
-    /// A project's server whose `cwd` is not a folder inside the project.
-    #[error("its `cwd` ({cwd}) {why}")]
-    Cwd { cwd: String, why: String },
-    #[error("the server did not complete the MCP handshake: {0}")]
-    Handshake(String),
-    #[error("the server did not answer within {0} s")]
-    Timeout(u64),
-    #[error("the connection to the server is closed")]
-    Closed,
-    #[error("the server answered with an error: {0}")]
-    Server(String),
-    #[error("bad header `{0}` in the server's configuration")]
-    Header(String),
-    /// The server answered 401: the user must sign in (OAuth) first.
-    #[error("needs you to sign in")]
-    NeedsSignIn { challenge: Option<String> },
-    #[error("signing in failed: {0}")]
-    SignIn(String),
-    #[error("{0}")]
-    Secret(String),
-}
 
 pub struct Connection {
     pub spec: ServerSpec,
@@ -271,12 +246,6 @@ fn own_folder(cwd: Option<&Path>) -> Option<std::path::PathBuf> {
     let home = dirs::home_dir().map(|home| std::fs::canonicalize(&home).unwrap_or(home));
     let opens_the_home = cwd.parent().is_none() || home.is_some_and(|home| home.starts_with(&cwd));
     (cwd.is_dir() && !opens_the_home).then_some(cwd)
-}
-
-/// rmcp's HTTP clients (the MCP session's and the sign-in's) take TLS from the process-wide
-/// provider: ring, as Warden's own. Building one before it is installed panics.
-pub(super) fn install_tls() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 /// The session with an HTTP server whose entry signs Warden in by itself, without the browser

@@ -18,7 +18,7 @@ use rmcp::transport::auth::enterprise::{
 use rmcp::transport::auth::{default_oauth_http_client, OAuthTokenResponse, VendorExtraTokenFields};
 use warden_protocol::McpIdentityProvider;
 
-use super::connection::McpError;
+use super::error::McpError;
 use super::oauth::{discovered, KeychainCredentials, Registered};
 use super::secrets::resolve_value;
 use crate::secrets::SecretStore;

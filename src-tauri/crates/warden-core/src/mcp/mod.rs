@@ -12,6 +12,8 @@ mod connection;
 mod discovery;
 mod elicitor;
 pub mod enterprise;
+mod entries;
+mod error;
 // Roots and logging are deprecated by the 2026-07-28 draft (SEP-2577) but are part of the protocol
 // versions Warden speaks, 2025-06-18 and 2025-11-25.
 #[allow(deprecated)]
@@ -29,17 +31,20 @@ pub mod server;
 mod server_net;
 mod slot;
 mod spawn;
+mod tls;
 mod tool;
 mod tool_list;
 mod toolset;
 
 pub use crate::opener::OPENER_ENV;
 pub use browser::BrowserAuthorizer;
-pub use connection::{connect, connect_with, ClientSetup, Connection, McpError, CATALOG_MAX};
+pub use connection::{connect, connect_with, ClientSetup, Connection, CATALOG_MAX};
 pub use elicitor::{Elicitation, Elicitor};
+pub use entries::{entry_specs, specs};
+pub use error::McpError;
 pub use hub::McpHub;
 pub use result::to_output as result_output;
-pub use server::{entry_specs, parse_servers, specs, ConfigError, Entry, Origin, ServerSpec, Transport};
+pub use server::{parse_servers, ConfigError, Entry, Origin, ServerSpec, Transport};
 pub use server_net::SaveHostRule;
 pub use slot::{ServerSlot, START_TIMEOUT};
 pub use tool::McpTool;

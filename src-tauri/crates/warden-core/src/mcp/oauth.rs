@@ -14,7 +14,7 @@ use rmcp::transport::auth::{
 };
 use sha2::{Digest, Sha256};
 
-use super::connection::McpError;
+use super::error::McpError;
 use super::server::Origin;
 use crate::secrets::{chunked, SecretStore};
 
@@ -108,7 +108,7 @@ pub trait Authorizer: Send + Sync {
 /// A manager for `url` whose credentials are `credentials`. Private addresses are allowed for the
 /// metadata a server names (a company's own sign-in server); loopback only for a loopback server.
 pub async fn manager(url: &str, credentials: KeychainCredentials) -> Result<AuthorizationManager, McpError> {
-    super::connection::install_tls();
+    super::tls::install_tls();
     let mut manager = AuthorizationManager::new_allowing_private_addresses(url)
         .await
         .map_err(|e| McpError::SignIn(e.to_string()))?;

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::connection::McpError;
+use super::error::McpError;
 use crate::secrets::SecretStore;
 
 /// The prefix of a value that names a kept secret.

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use warden_protocol::{McpServerState, McpServerStatus, McpToolInfo};
 
 use super::client_credentials;
-use super::connection::{connect_with, ClientSetup, Connection, McpError};
+use super::connection::{connect_with, ClientSetup, Connection};
+use super::error::McpError;
 use super::names::qualified;
 use super::oauth::{self, Authorizer, KeychainCredentials};
 use super::server::ServerSpec;
