@@ -4,16 +4,14 @@
 //! the module it is written in to the module it names, taken at the level where the two part
 //! (`agent::turn` → `agent::session`); a ring of such edges among siblings is a circle.
 //!
-//! The circles that stand today are listed in `KNOWN`, each to be opened (the structure issue's
-//! step 4); a new one fails, and so does a listed one that is gone (take it off the list).
+//! None stands today (`KNOWN` is empty since the structure issue's step 4); a new one fails the
+//! suite, and so would a listed one that is gone.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The circles that stand today, each as its modules sorted and joined by ` <-> `.
-const KNOWN: &[&str] = &[
-    "agent::assemble <-> agent::budget <-> agent::compaction <-> agent::events <-> agent::network_ask <-> agent::saving <-> agent::session <-> agent::tool_env <-> agent::tool_runner <-> agent::tool_step <-> agent::turn",
-];
+/// Circles allowed to stand, each as its modules sorted and joined by ` <-> ` (none).
+const KNOWN: &[&str] = &[];
 
 type Module = Vec<String>;
 
@@ -232,11 +230,8 @@ fn strongly_connected(edges: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<Mod
 fn the_engines_modules_import_in_one_direction() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let found = circles(&src);
-    assert!(
-        !found.is_empty() || KNOWN.is_empty(),
-        "the check found no module at all under {}",
-        src.display()
-    );
+    // The check reads the tree it is meant to: a wrong folder would find no circle at all.
+    assert!(modules(&src).len() > 50, "the check found almost no module under {}", src.display());
     let new: Vec<&String> = found.iter().filter(|c| !KNOWN.contains(&c.as_str())).collect();
     let gone: Vec<&&str> = KNOWN.iter().filter(|k| !found.iter().any(|c| c == *k)).collect();
     assert!(

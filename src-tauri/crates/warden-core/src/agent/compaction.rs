@@ -11,8 +11,7 @@
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{ContentBlock, Message, Role};
 
-use super::session::SessionCore;
-use crate::provider::{answer_text, ChatRequest, ToolChoice};
+use crate::provider::{answer_text, ChatRequest, Provider, ToolChoice};
 
 /// Share of the context window the kept recent messages may take.
 const KEEP_SHARE: f64 = 0.3;
@@ -245,38 +244,54 @@ pub struct CompactionReport {
     pub tokens_after: u32,
 }
 
+/// What compaction reads of a conversation: its history and earlier compaction, the model and
+/// what the session allows it.
+pub(crate) struct Conversation<'a> {
+    pub history: &'a [Message],
+    pub previous: Option<&'a Compacted>,
+    /// The context window budgeted with, when known.
+    pub context_window: Option<u32>,
+    pub budget_threshold: f32,
+    pub model: &'a str,
+    pub max_tokens: u32,
+    /// How long the summary request may take.
+    pub timeout: std::time::Duration,
+    pub provider: &'a dyn Provider,
+}
+
 /// Makes room in what the model is sent: first by cutting the older tool results (when that is
-/// enough; the caller says so), else by summarizing the older part, said with `chat:compacted`.
-/// Either is recorded in the session and the store. `tokens_in_use` is the provider's count of the
-/// context as last sent, when known; it calibrates the estimates.
+/// enough; the caller says so), else by summarizing the older part. Returns what it decided; the
+/// caller records it (the session and the store) and says a summary with `chat:compacted`.
+/// `tokens_in_use` is the provider's count of the context as last sent, when known; it calibrates
+/// the estimates.
 pub(crate) async fn compact(
-    core: &SessionCore,
+    conversation: Conversation<'_>,
     tokens_in_use: Option<u32>,
     manual: bool,
     cancel: &CancellationToken,
-) -> Result<CompactionReport, CompactionError> {
-    let history = core.history();
-    let previous = core.compacted();
-    let view = model_view(&history, previous.as_ref());
+) -> Result<(Compacted, CompactionReport), CompactionError> {
+    let history = conversation.history;
+    let previous = conversation.previous;
+    let view = model_view(history, previous);
     let estimated_before = estimate_tokens(&view).max(1);
     // Real tokens per estimated one, from the provider's count when there is one.
     let scale = tokens_in_use.map_or(1.0, |used| f64::from(used) / f64::from(estimated_before));
-    let window = f64::from(core.context_window().unwrap_or(super::budget::FALLBACK_CONTEXT_WINDOW));
+    let window = f64::from(conversation.context_window.unwrap_or(super::budget::FALLBACK_CONTEXT_WINDOW));
     // Asked for by the user: keep only the last exchange. Else keep what the share allows.
     let keep_tokens = if manual { 0 } else { (window * KEEP_SHARE / scale.max(0.01)) as u32 };
-    let done = previous.as_ref().map_or(0, |c| c.upto);
-    let upto = choose_split(&history, done, keep_tokens, manual).ok_or(CompactionError::NothingToCompact)?;
+    let done = previous.map_or(0, |c| c.upto);
+    let upto = choose_split(history, done, keep_tokens, manual).ok_or(CompactionError::NothingToCompact)?;
     let tokens_before = tokens_in_use.unwrap_or(estimated_before);
     // First the cheap step: the older tool results cut, the conversation's words kept.
-    let trimmed_before = previous.as_ref().map_or(0, |c| c.trimmed_upto).max(done);
+    let trimmed_before = previous.map_or(0, |c| c.trimmed_upto).max(done);
     if !manual && upto > trimmed_before && has_long_results(&history[trimmed_before..upto]) {
         let trimmed = Compacted {
             upto: done,
-            summary: previous.as_ref().map(|c| c.summary.clone()).unwrap_or_default(),
+            summary: previous.map(|c| c.summary.clone()).unwrap_or_default(),
             trimmed_upto: upto,
         };
-        let after = f64::from(estimate_tokens(&model_view(&history, Some(&trimmed)))) * scale;
-        let target = window * f64::from(core.config.budget_threshold) * TRIM_TARGET;
+        let after = f64::from(estimate_tokens(&model_view(history, Some(&trimmed)))) * scale;
+        let target = window * f64::from(conversation.budget_threshold) * TRIM_TARGET;
         if after <= target {
             let report = CompactionReport {
                 summarized: false,
@@ -284,8 +299,7 @@ pub(crate) async fn compact(
                 tokens_before,
                 tokens_after: after.round() as u32,
             };
-            core.set_compacted(trimmed, report);
-            return Ok(report);
+            return Ok((trimmed, report));
         }
     }
     let freed = f64::from(estimate_tokens(&history[done..upto])) * scale;
@@ -294,19 +308,19 @@ pub(crate) async fn compact(
     }
 
     let max_chars = (window * TRANSCRIPT_SHARE) as usize * CHARS_PER_TOKEN;
-    let text = transcript(previous.as_ref().map(|c| c.summary.as_str()), &history[done..upto], max_chars);
+    let text = transcript(previous.map(|c| c.summary.as_str()), &history[done..upto], max_chars);
     let request = ChatRequest {
-        model: core.config.model.clone(),
+        model: conversation.model.to_owned(),
         system: Some(SUMMARY_SYSTEM.to_owned()),
         messages: vec![Message::user_text(format!("{text}\n\n---\n\n{SUMMARY_REQUEST}"))],
         tools: Vec::new(),
-        max_tokens: core.config.max_tokens.min(SUMMARY_MAX_TOKENS),
+        max_tokens: conversation.max_tokens.min(SUMMARY_MAX_TOKENS),
         thinking: None,
         tool_choice: ToolChoice::None,
     };
-    let summary = summarize(core, request, cancel).await?;
+    let summary = summarize(conversation.provider, conversation.timeout, request, cancel).await?;
     let compacted = Compacted { upto, summary, trimmed_upto: upto.max(trimmed_before) };
-    let estimated_after = estimate_tokens(&model_view(&history, Some(&compacted)));
+    let estimated_after = estimate_tokens(&model_view(history, Some(&compacted)));
     let tokens_after = (f64::from(estimated_after) * scale).round() as u32;
     let report = CompactionReport {
         summarized: true,
@@ -314,24 +328,23 @@ pub(crate) async fn compact(
         tokens_before,
         tokens_after,
     };
-    core.set_compacted(compacted, report);
-    core.events.compacted(report, manual);
-    Ok(report)
+    Ok((compacted, report))
 }
 
 /// The model's answer to the summary request, as text.
 async fn summarize(
-    core: &SessionCore,
+    provider: &dyn Provider,
+    timeout: std::time::Duration,
     request: ChatRequest,
     cancel: &CancellationToken,
 ) -> Result<String, CompactionError> {
     let answer = tokio::select! {
         biased;
         () = cancel.cancelled() => return Err(CompactionError::Cancelled),
-        () = tokio::time::sleep(core.config.iteration_timeout) => {
+        () = tokio::time::sleep(timeout) => {
             return Err(CompactionError::Provider("it did not answer in time".to_owned()))
         }
-        answer = answer_text(core.provider.as_ref(), request) => answer,
+        answer = answer_text(provider, request) => answer,
     };
     let text = answer.map_err(|error| CompactionError::Provider(error.message))?;
     let text = text.trim();

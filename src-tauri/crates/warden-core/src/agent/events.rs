@@ -47,13 +47,13 @@ impl EventEmitter {
         }));
     }
 
-    /// `chat:notice`: how the message is produced, for the user (e.g. tools described in the prompt).
-    pub fn compacted(&self, report: super::compaction::CompactionReport, manual: bool) {
+    /// `chat:compacted`: the older part of the conversation was summarized for the model.
+    pub fn compacted(&self, summarized_messages: u32, tokens_before: u32, tokens_after: u32, manual: bool) {
         self.emit(Event::Compacted(warden_protocol::Compacted {
             conversation_id: self.conv(),
-            summarized_messages: report.summarized_messages,
-            tokens_before: report.tokens_before,
-            tokens_after: report.tokens_after,
+            summarized_messages,
+            tokens_before,
+            tokens_after,
             manual,
         }));
     }
@@ -63,6 +63,7 @@ impl EventEmitter {
         self.emit(Event::Saving(warden_protocol::Saving { conversation_id: self.conv(), saved, reason }));
     }
 
+    /// `chat:notice`: how the message is produced, for the user (e.g. tools described in the prompt).
     pub fn notice(&self, message_id: &str, text: String) {
         self.emit(Event::Notice(Notice {
             conversation_id: self.conv(),

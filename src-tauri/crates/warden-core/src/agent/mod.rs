@@ -9,6 +9,7 @@ mod network_ask;
 mod newer;
 mod saving;
 mod session;
+mod session_core;
 mod tool_env;
 mod tool_runner;
 mod tool_source;
@@ -16,7 +17,8 @@ mod tool_step;
 mod turn;
 
 pub use network_ask::SaveRule;
-pub use session::{CompactNowError, Session, SessionConfig, SessionError};
+pub use session::{CompactNowError, Session, SessionError};
+pub use session_core::SessionConfig;
 pub use tool_env::{execute_streaming, ToolEnvironment};
 pub use tool_runner::{CallOutcome, CallPolicy, PlannedCall, RequestedCall, ToolRunner};
 pub use tool_source::ToolSource;

@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use warden_protocol::{ToolErrorCode, ToolResultBlock};
 
 use super::assemble::RequestedCall;
-use super::session::SessionCore;
+use super::session_core::SessionCore;
 use super::tool_runner::PlannedCall;
 
 pub(crate) enum StepOutcome {

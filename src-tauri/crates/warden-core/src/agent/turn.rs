@@ -10,9 +10,9 @@ use warden_protocol::{ContentBlock, ErrorCode, Message, Role, StopReason, Usage}
 use super::assemble::{MessageBuilder, RequestedCall};
 use super::budget::Budget;
 use super::compaction::estimate_tokens;
-use super::compaction::{compact, CompactionError};
+use super::compaction::CompactionError;
 use super::events::Counted;
-use super::session::SessionCore;
+use super::session_core::SessionCore;
 use super::tool_step::{run_tool_calls, StepOutcome};
 use crate::provider::{ChatRequest, ProviderError, StreamChunk, ToolChoice};
 
@@ -162,7 +162,7 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
             // Summarize the older part and go on; when that is not possible (or not enough), ask
             // for the final answer as before. A stop during the summary ends the turn at the top
             // of the loop.
-            match compact(&core, Some(budget.used()), false, &cancel).await {
+            match core.compact(Some(budget.used()), false, &cancel).await {
                 Ok(report) => {
                     budget.set_used(report.tokens_after);
                     if !report.summarized {
