@@ -14,6 +14,7 @@ use warden_protocol::{ChangeStatus, FileChange};
 use crate::args::{CheckpointAction, CheckpointArgs};
 use crate::{sanitize, say};
 
+#[allow(clippy::too_many_lines)] // One match arm per subcommand, each a few lines.
 pub fn run(args: CheckpointArgs) -> u8 {
     let store = match open(&args) {
         Ok(store) => store,

@@ -21,6 +21,7 @@ use crate::{sanitize, say};
 /// Events printed between two flushes at most.
 const MAX_BATCH: usize = 1024;
 
+#[allow(clippy::too_many_lines)] // `warden exec` from its arguments to its exit status, each step in the order it happens.
 pub async fn run(args: ExecArgs) -> u8 {
     let mut render: Box<dyn Render> = if args.common.json {
         Box::new(JsonLines::new(say::renderer_stdout()))

@@ -91,6 +91,36 @@ impl<W: Write> Human<W> {
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
     }
+
+    /// A question: the tool or host, what it is about, why it asks, the rule "always" would keep.
+    fn confirm(&mut self, e: &warden_protocol::ToolConfirm) {
+        let head = self.paint("1;33", &confirm_head(e));
+        let mut what = confirm_text(e);
+        if let Some(reason) = &e.reason {
+            what.push_str(&format!("  why it asks: {}\n", sanitize::line(reason)));
+        } else if let Some(step) = e.asked_because {
+            what.push_str(&format!("  why it asks: {}\n", step.words()));
+        }
+        let limit = match e.timeout_secs {
+            0 => String::new(),
+            secs => format!(", {secs} s"),
+        };
+        // "Always" saves the rule shown, for this project.
+        let always = match &e.suggested_rule {
+            Some(rule) => {
+                let shown = format!(
+                    "{}{}",
+                    rule.tool,
+                    rule.pattern.as_deref().map(|p| format!(": {p}")).unwrap_or_default()
+                );
+                what.push_str(&format!("  a = always allow, for this project: {}\n", sanitize::line(&shown)));
+                "/a"
+            }
+            None => "",
+        };
+        let ask = self.paint("1;33", &format!("  approve? [y/N{always}{limit}]"));
+        self.line(&format!("{head}\n{what}{ask}"));
+    }
 }
 
 /// The one-line gist of a tool input: the path, command or query.
@@ -142,37 +172,7 @@ impl<W: Write> Render for Human<W> {
                 };
                 self.line(&text);
             }
-            Event::ToolConfirm(e) => {
-                let head = self.paint("1;33", &confirm_head(e));
-                let mut what = confirm_text(e);
-                if let Some(reason) = &e.reason {
-                    what.push_str(&format!("  why it asks: {}\n", sanitize::line(reason)));
-                } else if let Some(step) = e.asked_because {
-                    what.push_str(&format!("  why it asks: {}\n", step.words()));
-                }
-                let limit = match e.timeout_secs {
-                    0 => String::new(),
-                    secs => format!(", {secs} s"),
-                };
-                // "Always" saves the rule shown, for this project.
-                let always = match &e.suggested_rule {
-                    Some(rule) => {
-                        let shown = format!(
-                            "{}{}",
-                            rule.tool,
-                            rule.pattern.as_deref().map(|p| format!(": {p}")).unwrap_or_default()
-                        );
-                        what.push_str(&format!(
-                            "  a = always allow, for this project: {}\n",
-                            sanitize::line(&shown)
-                        ));
-                        "/a"
-                    }
-                    None => "",
-                };
-                let ask = self.paint("1;33", &format!("  approve? [y/N{always}{limit}]"));
-                self.line(&format!("{head}\n{what}{ask}"));
-            }
+            Event::ToolConfirm(e) => self.confirm(e),
             Event::StreamEnd(e) => {
                 if e.partial {
                     let text = self.paint("33", &format!("[stopped: {:?}]", e.stop_reason));

@@ -33,6 +33,7 @@ pub fn run(args: SessionsArgs) -> u8 {
     }
 }
 
+#[allow(clippy::too_many_lines)] // One match arm per subcommand, each a few lines.
 fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, StoreError> {
     match action {
         SessionsAction::List { limit, json } => {

@@ -25,6 +25,7 @@ use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
 #[tokio::main]
+#[allow(clippy::too_many_lines)] // The benchmark's whole run, each measurement in the order it is printed.
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let iterations: usize = std::env::args().nth(1).map(|n| n.parse()).transpose()?.unwrap_or(200);
 

@@ -52,6 +52,7 @@ const GOAL_SEARCH_MS: f64 = 50.0;
 const GOAL_OPEN_MS: f64 = 200.0;
 const GOAL_APPEND_MS: f64 = 1.0;
 
+#[allow(clippy::too_many_lines)] // The benchmark's whole run, each measurement in the order it is printed.
 fn main() -> Res<()> {
     let mut args = std::env::args().skip(1);
     let dir = PathBuf::from(args.next().ok_or("usage: store_bench <dir> [CONVERSATIONS] [MESSAGES]")?);
@@ -792,6 +793,7 @@ impl Corpus {
     }
 
     /// Writes the corpus into the store and as JSON files.
+    #[allow(clippy::too_many_lines)] // The corpus written in one pass, each kind of message in turn.
     fn build(&self, dir: &Path) -> Res<Built> {
         let started = Instant::now();
         let store = ConversationStore::open(&dir.join("conversations.db"))?;

@@ -309,27 +309,10 @@ impl ToolRunner {
         if cancel.is_cancelled() {
             return ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled.");
         }
-        let checkpoint = match self.env.checkpoints() {
-            Some(store) if changes_files(tool.definition()) => {
-                let checkpointed = Checkpointed::before(store.clone(), self.origin(message_id, call)).await;
-                // Without a checkpoint the call could not be undone: never silently, in any trust
-                // level (a project that makes snapshots fail must not switch undo off unseen).
-                if let Err(error) = &checkpointed.before {
-                    let asking = Asking {
-                        message_id,
-                        call,
-                        needs: &planned.needs,
-                        files: &planned.files,
-                        queue: None,
-                    };
-                    let why = Why::NoCheckpoint(error.clone());
-                    if let Err(refused) = self.ask(&asking, tool.as_ref(), &input, &ctx, cancel, why).await {
-                        return refused;
-                    }
-                }
-                Some(checkpointed)
-            }
-            _ => None,
+        let asking = Asking { message_id, call, needs: &planned.needs, files: &planned.files, queue: None };
+        let checkpoint = match self.checkpoint_before(&asking, tool.as_ref(), &input, &ctx, cancel).await {
+            Ok(checkpoint) => checkpoint,
+            Err(refused) => return refused,
         };
         // Approved (or allowed): the call runs in the box it was decided in, widened only by what it
         // asked for and the policy asked the user about.
@@ -339,30 +322,10 @@ impl ToolRunner {
         // tools never write git metadata, and a command without a box runs as the user anyway.
         let git_before = (commands_box.is_some() && changes_files(tool.definition()))
             .then(|| crate::containment::GitBefore::now(self.env.workspace().project_root()));
-        let ctx = ctx.with_commands_box(commands_box);
         let tool_call = ToolCall { id: call.id.clone(), name: call.name.clone(), input };
-        // A host this call's commands want that no rule names is asked about in its name; "allow
-        // once" ends with it.
-        let running = self.network.as_ref().map(|questions| {
-            let call = RunningCall {
-                message_id: message_id.to_owned(),
-                tool_id: call.id.clone(),
-                tool_name: call.name.clone(),
-                input: tool_call.input.clone(),
-                cancel: cancel.clone(),
-            };
-            questions.call_started(call, self.env.shared_net().cloned())
-        });
-        let network_mark = self.env.shared_net().map(SharedNet::mark);
-        let mut output = execute_streaming(&offered.tools, &tool_call, ctx, |stream, chunk| {
-            self.events.tool_delta(message_id, &call.id, stream, chunk);
-        })
-        .await;
-        let left = running.as_ref().and_then(super::network_ask::CallEnded::left_asking);
-        drop(running);
-        if let (Some(shared), Some(mark)) = (self.env.shared_net(), network_mark) {
-            super::network_ask::network_decisions(&shared.decisions_since(mark), left.as_ref(), &mut output);
-        }
+        let mut output = self
+            .run_in_box(message_id, &offered.tools, &tool_call, ctx.with_commands_box(commands_box), cancel)
+            .await;
         if let Some(checkpoint) = checkpoint {
             let changes = checkpoint.after().await;
             if let Ok(value) = serde_json::to_value(changes) {
@@ -374,6 +337,64 @@ impl ToolRunner {
         }
         if let Some((key, words)) = rule_note {
             output.metadata.insert(key.to_owned(), serde_json::Value::from(words));
+        }
+        output
+    }
+
+    /// The project's checkpoint before a call that can change files (none for one that cannot,
+    /// or when checkpoints are off). Without one the call could not be undone: never silently, in
+    /// any trust level (a project that makes snapshots fail must not switch undo off unseen), so
+    /// the user is asked; `Err` when they say no.
+    async fn checkpoint_before(
+        &self,
+        asking: &Asking<'_>,
+        tool: &dyn Tool,
+        input: &serde_json::Value,
+        ctx: &ToolContext,
+        cancel: &CancellationToken,
+    ) -> Result<Option<Checkpointed>, ToolOutput> {
+        let store = match self.env.checkpoints() {
+            Some(store) if changes_files(tool.definition()) => store.clone(),
+            _ => return Ok(None),
+        };
+        let checkpointed = Checkpointed::before(store, self.origin(asking.message_id, asking.call)).await;
+        if let Err(error) = &checkpointed.before {
+            let why = Why::NoCheckpoint(error.clone());
+            self.ask(asking, tool, input, ctx, cancel, why).await?;
+        }
+        Ok(Some(checkpointed))
+    }
+
+    /// Run an approved call with `ctx` (its box set), its output streamed to the faces; a host
+    /// its commands want that no rule names is asked about in its name ("allow once" ends with
+    /// the call), and what the proxy decided meanwhile is added to the result.
+    async fn run_in_box(
+        &self,
+        message_id: &str,
+        tools: &ToolRegistry,
+        tool_call: &ToolCall,
+        ctx: ToolContext,
+        cancel: &CancellationToken,
+    ) -> ToolOutput {
+        let running = self.network.as_ref().map(|questions| {
+            let call = RunningCall {
+                message_id: message_id.to_owned(),
+                tool_id: tool_call.id.clone(),
+                tool_name: tool_call.name.clone(),
+                input: tool_call.input.clone(),
+                cancel: cancel.clone(),
+            };
+            questions.call_started(call, self.env.shared_net().cloned())
+        });
+        let network_mark = self.env.shared_net().map(SharedNet::mark);
+        let mut output = execute_streaming(tools, tool_call, ctx, |stream, chunk| {
+            self.events.tool_delta(message_id, &tool_call.id, stream, chunk);
+        })
+        .await;
+        let left = running.as_ref().and_then(super::network_ask::CallEnded::left_asking);
+        drop(running);
+        if let (Some(shared), Some(mark)) = (self.env.shared_net(), network_mark) {
+            super::network_ask::network_decisions(&shared.decisions_since(mark), left.as_ref(), &mut output);
         }
         output
     }

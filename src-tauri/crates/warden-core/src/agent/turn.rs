@@ -61,6 +61,7 @@ fn request_estimate(request: &ChatRequest) -> u32 {
     estimate_tokens(&request.messages).saturating_add(extra)
 }
 
+#[allow(clippy::too_many_lines)] // The agent loop of ARCHITECTURE §7, each step in the order it happens.
 pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: CancellationToken) -> TurnEnd {
     core.push_history(user);
     let config = &core.config;

@@ -100,6 +100,7 @@ pub(super) fn probe() -> Mechanism {
 /// The arguments of bubblewrap for `policy`, without the seccomp descriptors and the command;
 /// `git_config`, the descriptor bubblewrap copies the box's `~/.gitconfig` from; `confined`, when
 /// `warden-box` starts first to mount the caches' layers.
+#[allow(clippy::too_many_lines)] // The box's arguments in the order bubblewrap applies them, one list read top to bottom.
 pub(super) fn arguments(
     policy: &BoxPolicy,
     cwd: &Path,
@@ -241,6 +242,7 @@ fn shown(policy: &BoxPolicy, path: &Path) -> bool {
 }
 
 /// bubblewrap running `argv` in `cwd` under `policy`, with the seccomp filter.
+#[allow(clippy::too_many_lines)] // One launch: box, proxy, seccomp and the child, in the order they must happen.
 pub(super) fn launch(
     program: &Path,
     policy: &BoxPolicy,

@@ -79,6 +79,7 @@ const fn works(e: Expect) -> Unfiltered {
     Unfiltered::Is(e)
 }
 
+#[allow(clippy::too_many_lines)] // A table of probe cases, one entry each.
 fn cases() -> Vec<Case> {
     use Expect::{Errno, Not, Works};
     let mut cases = vec![

@@ -82,6 +82,7 @@ pub struct ClientSetup {
 }
 
 /// [`connect`], with the keychain and the forms of `setup`.
+#[allow(clippy::too_many_lines)] // One connection: transport, sign-in, handshake and watcher, in order.
 pub async fn connect_with(
     spec: &ServerSpec,
     root: &Path,

@@ -132,6 +132,7 @@ pub(crate) fn walk(
 }
 
 /// [`walk`] telling `visitor` also of the folders entered and not entered.
+#[allow(clippy::too_many_lines)] // One walk and its filters; split, the walker's state would be passed around.
 pub(crate) fn walk_with(
     workspace: &Workspace,
     start: &ResolvedPath,

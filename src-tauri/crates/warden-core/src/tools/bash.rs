@@ -150,6 +150,7 @@ enum Ending {
     Cancelled,
 }
 
+#[allow(clippy::too_many_lines)] // One foreground run from spawn to result: wait, time out, cancel, cap, report.
 async fn run_foreground(
     spawned: std::io::Result<tokio::process::Child>,
     ctx: &ToolContext,

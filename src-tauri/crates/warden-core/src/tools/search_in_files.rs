@@ -147,6 +147,7 @@ impl Sink for FileSink<'_> {
     }
 }
 
+#[allow(clippy::too_many_lines)] // One search: options, matcher, walk and the output modes, in order.
 fn search(input: SearchInFilesInput, ctx: &ToolContext) -> ToolOutput {
     if input.query.is_empty() {
         return ToolOutput::error(ToolErrorCode::ValidationError, "invalid input: field `query` is empty");

@@ -69,6 +69,7 @@ fn parse_hunk_header(line: &str) -> Option<usize> {
 }
 
 /// Parse a whole patch. Errors name the line.
+#[allow(clippy::too_many_lines)] // A line-by-line parser's one loop.
 pub(crate) fn parse_patch(text: &str) -> Result<Vec<FilePatch>, String> {
     let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
     let mut files: Vec<FilePatch> = Vec::new();
