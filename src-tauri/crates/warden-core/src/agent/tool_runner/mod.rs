@@ -3,28 +3,31 @@
 //! and turn the outcome into a result. Each step's event is emitted here and nowhere else, so what
 //! hooks into a tool call (the OS sandbox, checkpoints before a change, MCP tools) hooks in here.
 
+mod asking;
+mod checkpointed;
+
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    ApprovalQueue, AskStep, CallChanges, ConfirmKind, DangerLevel, Event, PermissionRule, Remember,
-    RuleEffect, RuleOrigin, RuleScope, SuggestedRule, ToolApproval, ToolCall, ToolConfirm, ToolDefinition,
-    ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
+    ApprovalQueue, AskStep, DangerLevel, Event, ToolApproval, ToolCall, ToolDefinition, ToolErrorCode,
+    ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
 };
 
-use super::approvals::{ApprovalOutcome, ApprovalRouter};
+use super::approvals::ApprovalRouter;
 use super::events::EventEmitter;
 use super::network_ask::{NetworkQuestions, RunningCall};
 use super::tool_env::{execute_streaming, ToolEnvironment};
-use crate::checkpoint::{CheckpointStore, Origin, Taken};
+use crate::checkpoint::{CheckpointStore, Origin};
 use crate::containment::net::SharedNet;
 use crate::policy::{self, Asked, Decision, Grant, Grants};
-use crate::rules::{self, Files, RuleBook, RuleVerdict, Subject};
+use crate::rules::{self, Files, RuleVerdict, Subject};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::tool::{changes_files, Needs, Tool, ToolContext, ToolOutput, ToolRegistry};
+use checkpointed::Checkpointed;
 
 /// A call as the model (or `warden tool`) asked for it; `input` is `Err` when it was not valid JSON.
 #[derive(Debug, Clone)]
@@ -455,175 +458,6 @@ impl ToolRunner {
         self.env.checkpoints()
     }
 
-    /// Ask the user. `Ok` = approved, with what became of a rule the answer asked to keep
-    /// (`ruleKept` or `ruleNotKept`, and the words); `Err(result)` = not run, and why.
-    async fn ask(
-        &self,
-        asking: &Asking<'_>,
-        tool: &dyn Tool,
-        input: &serde_json::Value,
-        ctx: &ToolContext,
-        cancel: &CancellationToken,
-        why: Why,
-    ) -> Result<Option<(&'static str, String)>, ToolOutput> {
-        let Asking { message_id, call, needs, files, queue } = *asking;
-        let timeout = self.policy.approval_timeout;
-        let preview = tool.preview(input, ctx).await;
-        let (reason, asked) = match &why {
-            Why::Policy(asked) => (self.ask_reason(&call.name, needs, asked), Some(asked.clone())),
-            Why::NoCheckpoint(error) => (
-                Some(format!(
-                    "No checkpoint could be taken before this call ({error}): what it changes could not \
-                     be undone. Run it anyway?"
-                )),
-                None,
-            ),
-        };
-        let suggested = asked.as_ref().and_then(|asked| self.suggestion(tool, needs, files, asked));
-        let confirm_id = super::approvals::new_confirm_id();
-        let rx = self.approvals.register(&confirm_id);
-        self.events.tool_confirm(ToolConfirm {
-            conversation_id: String::new(),
-            confirm_id: confirm_id.clone(),
-            message_id: message_id.to_owned(),
-            tool_id: call.id.clone(),
-            tool_name: call.name.clone(),
-            input: input.clone(),
-            danger_level: tool.definition().danger,
-            preview,
-            // 0: no time limit.
-            timeout_secs: timeout.map_or(0, |t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX).max(1)),
-            reason,
-            queue,
-            kind: ConfirmKind::Tool,
-            network: None,
-            asked_because: Some(asked.as_ref().map_or(AskStep::NoCheckpoint, |a| a.step)),
-            rule: asked.as_ref().and_then(|a| a.rule.clone()),
-            suggested_rule: suggested.clone(),
-        });
-        match self.approvals.wait(&confirm_id, rx, timeout, cancel).await {
-            ApprovalOutcome::Answered(answer) if answer.approved => {
-                // "For this session" and "always" cover what the policy asked about, never a
-                // missing checkpoint. "Always for this project" is a network question's answer: a
-                // call takes it as "for this session".
-                let remember = answer.remember.unwrap_or_default();
-                if matches!(remember, Remember::Once) || asked.is_none() {
-                    return Ok(None);
-                }
-                if let Some(grant) = Grants::grant_for(&call.name, needs) {
-                    lock(&self.grants).insert(grant);
-                }
-                if remember != Remember::Always {
-                    return Ok(None);
-                }
-                let subject = Subject { tool: &call.name, command: needs.command.as_deref(), files };
-                Ok(Some(match self.keep_rule(subject, suggested.as_ref(), answer.always) {
-                    Ok(kept) => ("ruleKept", kept),
-                    Err(why) => ("ruleNotKept", why),
-                }))
-            }
-            ApprovalOutcome::Answered(answer) => {
-                let text = match answer.reason.filter(|r| !r.trim().is_empty()) {
-                    Some(reason) => format!("The user rejected this call: {reason}"),
-                    None => "The user rejected this call.".to_owned(),
-                };
-                Err(ToolOutput::error(ToolErrorCode::UserRejected, text))
-            }
-            ApprovalOutcome::TimedOut => Err(ToolOutput::error(
-                ToolErrorCode::ApprovalTimeout,
-                format!(
-                    "Not run: nobody approved this call within {} s.",
-                    timeout.map_or(0, |t| t.as_secs())
-                ),
-            )),
-            ApprovalOutcome::Cancelled => {
-                Err(ToolOutput::error(ToolErrorCode::Cancelled, "Not run: the turn was cancelled."))
-            }
-        }
-    }
-
-    /// The rule "Always allow…" offers for a call the policy asked about: only where a rule would
-    /// let the next such call run unasked (no rule loosens an escalation, a command nobody can
-    /// judge, an ask rule; in Supervised only a call that changes nothing), and never when the
-    /// organisation forbids "always".
-    fn suggestion(
-        &self,
-        tool: &dyn Tool,
-        needs: &Needs,
-        files: &Files,
-        asked: &Asked,
-    ) -> Option<SuggestedRule> {
-        let source = self.env.rules()?;
-        let offered = match asked.step {
-            AskStep::NoRule => true,
-            AskStep::Supervised => tool.definition().danger == DangerLevel::Safe,
-            _ => false,
-        };
-        if !offered || needs.unreadable || source.always_forbidden() {
-            return None;
-        }
-        // A command rule holds only in bubblewrap's box: offering one elsewhere would save a rule
-        // that never applies.
-        if needs.command.is_some() && !self.env.containment().bubblewrap {
-            return None;
-        }
-        rules::suggest(&tool.definition().name, needs.command.as_deref(), files)
-    }
-
-    /// Keep the allow rule an "always" answer asks for: the one the answer names, or else the
-    /// suggestion. Refused when it does not parse, does not cover the call it answers, widens an
-    /// exact-only suggestion, or names the organisation's scope. The rule as kept, in words.
-    fn keep_rule(
-        &self,
-        subject: Subject<'_>,
-        suggested: Option<&SuggestedRule>,
-        chosen: Option<warden_protocol::AlwaysRule>,
-    ) -> Result<String, String> {
-        let source = self.env.rules().ok_or("no rules are kept here (this run has no settings)")?;
-        let suggested = suggested.ok_or("no rule may be kept for this call")?;
-        let (tool, pattern, scope) = match chosen {
-            Some(chosen) => (chosen.tool, chosen.pattern, chosen.scope),
-            None => (suggested.tool.clone(), suggested.pattern.clone(), RuleScope::Project),
-        };
-        if scope == RuleScope::Managed {
-            return Err("the organisation's rules are not changed from here".to_owned());
-        }
-        if suggested.exact_only && (tool != suggested.tool || pattern != suggested.pattern) {
-            return Err(format!(
-                "only the exact command may be kept for this program ({}), not a broader rule",
-                suggested.pattern.as_deref().unwrap_or_default()
-            ));
-        }
-        let rule = PermissionRule::new(RuleEffect::Allow, tool, pattern).with_origin(RuleOrigin::Card);
-        rules::check(&rule)?;
-        let alone = RuleBook::new([(rule.clone(), scope)]);
-        if alone.judge(subject).allow.is_none() {
-            return Err(format!("`{rule}` does not cover the call it answers"));
-        }
-        let shown = format!("{rule} ({})", scope.as_str());
-        source.keep(rule, scope).map(|()| shown.clone()).map_err(|why| format!("{shown}: {why}"))
-    }
-
-    /// Why the policy asks about a call, in words for the card.
-    fn ask_reason(&self, name: &str, needs: &Needs, asked: &Asked) -> Option<String> {
-        let rule = asked.rule.as_deref().unwrap_or_default();
-        match asked.step {
-            AskStep::AskRule => return Some(format!("A permission rule says to ask: {rule}.")),
-            AskStep::RuleNeedsBox => {
-                return Some(format!(
-                    "The rule {rule} would allow this command, but commands do not run in Warden's \
-                     bubblewrap sandbox here, so it is not used."
-                ))
-            }
-            _ => {}
-        }
-        policy::ask_reason(self.policy.trust, needs, self.env.containment()).or_else(|| {
-            self.offered().scope.always_asks(name).then(|| {
-                "You chose to be asked before every call of this tool (Settings → MCP servers).".to_owned()
-            })
-        })
-    }
-
     /// What "Allow for this session" remembered so far, for the window to list.
     pub fn grants(&self) -> Vec<Grant> {
         lock(&self.grants).list()
@@ -735,53 +569,4 @@ struct Asking<'a> {
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// The checkpoint before one call, and what it takes to say what the call changed.
-struct Checkpointed {
-    store: Arc<CheckpointStore>,
-    origin: Origin,
-    /// The checkpoint, or why there is none (the call runs all the same).
-    before: Result<Taken, String>,
-}
-
-impl Checkpointed {
-    async fn before(store: Arc<CheckpointStore>, origin: Origin) -> Self {
-        let (s, o) = (store.clone(), origin.clone());
-        let before = tokio::task::spawn_blocking(move || s.checkpoint(&o))
-            .await
-            .map_err(|e| e.to_string())
-            .and_then(|taken| taken.map_err(|e| e.to_string()));
-        if let Err(error) = &before {
-            tracing::warn!(%error, "no checkpoint for this change");
-        }
-        Self { store, origin, before }
-    }
-
-    async fn after(self) -> CallChanges {
-        let before = match self.before {
-            Ok(before) => before,
-            Err(error) => {
-                return CallChanges {
-                    checkpoint_id: None,
-                    files: Vec::new(),
-                    error: Some(format!("No checkpoint for this change: {error}")),
-                }
-            }
-        };
-        let id = before.id.clone();
-        let (store, origin) = (self.store, self.origin);
-        let files = tokio::task::spawn_blocking(move || store.after(&before, &origin))
-            .await
-            .map_err(|e| e.to_string())
-            .and_then(|files| files.map_err(|e| e.to_string()));
-        match files {
-            Ok(files) => CallChanges { checkpoint_id: Some(id), files, error: None },
-            Err(error) => CallChanges {
-                checkpoint_id: Some(id),
-                files: Vec::new(),
-                error: Some(format!("Could not tell what this call changed: {error}")),
-            },
-        }
-    }
 }
