@@ -12,7 +12,7 @@ let rules: ScopedRule[];
 let preview: RuleImport;
 
 const HOME = "/home/ada/.claude/settings.json";
-const PROJECT = "/work/app/.claude/settings.json";
+const PROJECT = "/home/ada/app/.claude/settings.json";
 const CODEX = "/home/ada/.codex/rules/default.rules";
 
 function mock(overrides: Record<string, Handler> = {}) {

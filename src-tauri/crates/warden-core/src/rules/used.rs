@@ -2,9 +2,10 @@
 //! (`rules-used.json`, rule as people read it → RFC 3339 time). It only informs: it is not sealed,
 //! a rule is not kept in it, and a file that cannot be read or written is an empty history.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// The file's name in Warden's config folder.
 pub const FILE: &str = "rules-used.json";
@@ -12,17 +13,21 @@ pub const FILE: &str = "rules-used.json";
 /// More entries than this are rules that no longer exist: the oldest go.
 const MAX_ENTRIES: usize = 1000;
 
+/// A rule's use is written at most this often: a call is decided on the loop's path, and a rule
+/// that decides every call of a busy turn would otherwise rewrite the file each time.
+const WRITE_EVERY: Duration = Duration::from_secs(60);
+
 /// The history of one Warden home.
 #[derive(Debug)]
 pub struct RuleUse {
     file: PathBuf,
-    /// Serialises this process's writers.
-    writing: Mutex<()>,
+    /// When this process last wrote each rule's use; also serialises its writers.
+    written: Mutex<HashMap<String, Instant>>,
 }
 
 impl RuleUse {
     pub fn new(config_dir: &Path) -> Self {
-        Self { file: config_dir.join(FILE), writing: Mutex::default() }
+        Self { file: config_dir.join(FILE), written: Mutex::default() }
     }
 
     /// Every rule's last use, keyed as [`super::RuleBook::list`] shows rules with their scope.
@@ -30,9 +35,14 @@ impl RuleUse {
         read(&self.file)
     }
 
-    /// `shown` (`allow bash: cargo test * (project)`) decided a call now.
+    /// `shown` (`allow bash: cargo test * (project)`) decided a call now (kept to the minute:
+    /// see [`WRITE_EVERY`]).
     pub fn record(&self, shown: &str) {
-        let _writing = self.writing.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut written = self.written.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if written.get(shown).is_some_and(|at| at.elapsed() < WRITE_EVERY) {
+            return;
+        }
+        written.insert(shown.to_owned(), Instant::now());
         let mut used = read(&self.file);
         used.insert(shown.to_owned(), chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
         while used.len() > MAX_ENTRIES {

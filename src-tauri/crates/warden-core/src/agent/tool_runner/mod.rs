@@ -493,7 +493,12 @@ impl ToolRunner {
         let rules = self.rules_on(tool, needs, files);
         let decision = self.decide_with(tool, needs, &rules);
         let decided_by = match &decision {
-            Decision::Deny { reason, .. } if reason.starts_with("A permission rule") => rules.deny.clone(),
+            // A deny rule decided when, without it, the call would not have been refused.
+            Decision::Deny { .. } if rules.deny.is_some() => {
+                let without = RuleVerdict { deny: None, ..rules.clone() };
+                let refused_anyway = matches!(self.decide_with(tool, needs, &without), Decision::Deny { .. });
+                (!refused_anyway).then(|| rules.deny.clone()).flatten()
+            }
             Decision::Ask(asked) if asked.step == AskStep::AskRule => asked.rule.clone(),
             // An allow rule decided when, without it, the call would have asked.
             Decision::Allow if rules.allow.is_some() => {
