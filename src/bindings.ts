@@ -313,6 +313,15 @@ export type BoxHomeNotice = {
 	more: number,
 };
 
+/**
+ *  Where a call ran: inside Warden's box (`summary` says what the box allowed, "no network ·
+ *  writes: project") or with the user's full access.
+ */
+export type BoxUse = {
+	contained: boolean,
+	summary?: string | null,
+};
+
 /**  What a tool call changed in the project, carried in its result's metadata (`changes`). */
 export type CallChanges = {
 	/**
@@ -379,6 +388,14 @@ export type CheckpointKind =
 "restore" | 
 /**  Asked for by the user. */
 "manual";
+
+/**  How a command's process ended. */
+export type CommandEnd = {
+	/**  Its exit code; `None` when a signal ended it. */
+	exitCode: number | null,
+	/**  The signal that ended it. */
+	signal?: number | null,
+};
 
 export type CommandError = {
 	code: CommandErrorCode,
@@ -576,6 +593,29 @@ export type FileChange = {
 	newMode: string | null,
 };
 
+/**  A file change as a unified diff. */
+export type FileDiff = {
+	/**  The file, as the project names it. */
+	path: string,
+	diff: string,
+};
+
+/**  A port a boxed server listens on, and where this machine reaches it. */
+export type ForwardedPort = {
+	/**  The port in the box. */
+	port: number,
+	/**  The port on this machine's `127.0.0.1` (the same one unless it was taken). */
+	hostPort: number,
+};
+
+/**  A host the session's proxy reached, or refused and why. */
+export type HostReached = {
+	host: string,
+	port: number,
+	allowed: boolean,
+	why?: string | null,
+};
+
 /**  One converted rule, offered for adding. */
 export type ImportCandidate = {
 	/**  The rule, its origin naming the file it came from. */
@@ -618,6 +658,16 @@ export type InstructionsInUse = {
 	files: InstructionFile[],
 	/**  Whether the settings' global instructions are used. */
 	global: boolean,
+};
+
+/**  A file Warden moved out of the project's git metadata after a call. */
+export type KeptAside = {
+	/**  Where it was. */
+	from: string,
+	/**  Its name in the project's storage. */
+	aside: string,
+	/**  What it would have done ("have run as a git hook"). */
+	danger: string,
 };
 
 /**  What a provider said about a key: accepted (a request with it succeeded) or rejected (401/403). */
@@ -1175,6 +1225,13 @@ export type RuleImport = {
 	skipped: ImportSkipped[],
 };
 
+/**  What became of the rule an "Always allow…" answer asked to keep. */
+export type RuleNote = {
+	kept: boolean,
+	/**  The rule kept ("allow bash: cargo test *"), or why it was not. */
+	words: string,
+};
+
 /**  How a rule came to be (Settings → Permissions shows it). */
 export type RuleOrigin = 
 /**  Saved from an approval ("Always allow…"). */
@@ -1290,6 +1347,25 @@ export type ScopedRule = {
 	lastUsed?: string | null,
 	/**  Why this version cannot apply it (a pattern that does not parse); such a rule widens nothing. */
 	problem?: string | null,
+};
+
+/**  One hit: a file (and a line of it) or a page of the web. */
+export type SearchHit = {
+	/**  A path of the project, or a URL. */
+	location: string,
+	/**  1-based. */
+	line?: number | null,
+	/**  The matching line, a count of matches, or a page's snippet. */
+	text?: string | null,
+	/**  A page's title. */
+	title?: string | null,
+};
+
+/**  The hits of a search, in the order the tool gave them. */
+export type SearchHits = {
+	items: SearchHit[],
+	/**  More matched than are listed. */
+	capped: boolean,
 };
 
 /**
@@ -1594,6 +1670,36 @@ export type ToolPermissions = {
 	allowRegistries?: boolean,
 };
 
+export type ToolReport = {
+	/**  How long the call ran, in milliseconds. */
+	durationMs?: number | null,
+	/**  How a command ended (a command that timed out or was cancelled has none: its code says it). */
+	command?: CommandEnd | null,
+	/**  Whether the call ran inside Warden's box, and with what (commands, local MCP servers). */
+	sandbox?: BoxUse | null,
+	/**  A file change's unified diff (none past 64 KB: the checkpoint holds the files themselves). */
+	diff?: FileDiff | null,
+	/**  What a search found, as the block lists it. */
+	hits?: SearchHits | null,
+	/**  What the call changed in the project, and the checkpoint taken before it. */
+	changes?: CallChanges | null,
+	/**  The hosts the session's proxy reached or refused while the call ran. */
+	network?: HostReached[],
+	/**  The ports of the box's network this machine reaches now (a dev server in the box). */
+	forwardedPorts?: ForwardedPort[],
+	/**  What a boxed process left in the project's git metadata that Warden moved aside, in words. */
+	gitSwept?: string[],
+	/**  Of those, what the block offers to put back. */
+	gitAside?: KeptAside[],
+	/**
+	 *  Paths of the home a failed command named that the box leaves out (not those it hides on
+	 *  purpose): the block offers to let the project's commands read them.
+	 */
+	readableOffers?: string[],
+	/**  The rule an "Always allow…" answer asked to keep: kept, or why not. */
+	rule?: RuleNote | null,
+};
+
 /**  The tool finished, failed, was denied or was cancelled (`code` says which). */
 export type ToolResult = {
 	conversationId: string,
@@ -1604,7 +1710,15 @@ export type ToolResult = {
 	code?: ToolErrorCode | null,
 	/**  What the model receives (capped). */
 	result: string,
-	/**  What the tool reports besides its text (sizes, hashes, hits…), for the window. */
+	/**
+	 *  What the window renders beside the text, typed (how a command ended, its box, a diff,
+	 *  search hits, what the call changed…); empty parts are left out.
+	 */
+	report?: ToolReport,
+	/**
+	 *  Everything else the tool reports (sizes, hashes, a background command's handle…): an open
+	 *  bag for logs and scripts, never read by the window.
+	 */
 	metadata?: Value | null,
 };
 
@@ -1624,6 +1738,11 @@ export type ToolResultBlock = {
 	 *  (Anthropic's); other providers get `content`, which describes them.
 	 */
 	images?: ToolImage[],
+	/**
+	 *  What the window showed beside the text (`ToolReport::for_history`), so a reopened
+	 *  conversation shows the same block. Never sent to a provider.
+	 */
+	report?: ToolReport | null,
 };
 
 /**  `chat:tool-result`: the tool finished, failed, was denied or cancelled. */

@@ -56,6 +56,7 @@ fn result(tool: &str) -> Event {
         status: ToolStatus::Success,
         code: None,
         result: "ok".into(),
+        report: Default::default(),
         metadata: None,
     })
 }

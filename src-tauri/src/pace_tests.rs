@@ -13,6 +13,7 @@ fn result(i: usize) -> Event {
         status: ToolStatus::Success,
         code: None,
         result: "ok".into(),
+        report: Default::default(),
         metadata: None,
     })
 }

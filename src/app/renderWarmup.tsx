@@ -55,7 +55,21 @@ function sampleEvents(): Action[] {
     // Approved and running: the block shows the diff (while it waited, only the card did).
     { type: "approval-answered", confirmId: "confirm-write", approved: true },
     at("chat:tool-start", { toolId: "find", toolName: "search_in_files", category: "search", input: { query: "x" } }),
-    at("chat:tool-result", { toolId: "find", status: "success", result: "src/a.rs:1: x\nsrc/b.rs:2: x", metadata: null }),
+    at("chat:tool-result", {
+      toolId: "find",
+      status: "success",
+      result: "src/a.rs:1: x\nsrc/b.rs:2: x",
+      report: {
+        hits: {
+          items: [
+            { location: "src/a.rs", line: 1, text: "x" },
+            { location: "src/b.rs", line: 2, text: "x" },
+          ],
+          capped: false,
+        },
+      },
+      metadata: null,
+    }),
     at("chat:tool-start", { toolId: "web", toolName: "web_search", category: "web", input: { query: "x" } }),
     at("chat:tool-result", { toolId: "web", status: "error", result: "failed", code: "EXECUTION_ERROR" }),
     at("chat:error", { code: "RATE_LIMITED", message: "Slow down.", retryable: false }),

@@ -132,6 +132,7 @@ export const TID = {
   toolGitAsideDone: "tool-git-aside-done",
   toolSandbox: "tool-sandbox", // whether a command ran in the OS sandbox, and with what
   toolForwards: "tool-forwards", // the session's boxed servers forwarded to this machine
+  toolRule: "tool-rule",
   toolNetwork: "tool-network", // the hosts a command's sandbox reached or was refused
   toolInput: "tool-input",
   toolOutput: "tool-output",

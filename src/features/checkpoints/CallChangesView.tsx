@@ -1,15 +1,14 @@
 // Under a tool block: the files its call changed ("changed 3 files", opened on a click), or that
 // no checkpoint covers the change (so it cannot be undone from Warden).
 import { useState } from "react";
-import type { JsonValue } from "../../shared/ipc";
+import type { CallChanges } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
-import { callChangesOf, filesLabel, totalsOf } from "./callChanges";
+import { filesLabel, totalsOf } from "./callChanges";
 import { FileChangeList, LineCounts } from "./FileChangeList";
 import "./checkpoints.css";
 
-export function CallChangesView({ metadata }: { metadata: JsonValue | null }) {
+export function CallChangesView({ changes }: { changes: CallChanges | null | undefined }) {
   const [open, setOpen] = useState(false);
-  const changes = callChangesOf(metadata);
   if (!changes) return null;
   if (changes.error) {
     return (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FileChange } from "../../shared/ipc";
-import { callChangesOf, sumChanges, totalsOf } from "./callChanges";
+import { sumChanges, totalsOf } from "./callChanges";
 
 const file = (path: string, status: FileChange["status"], added: number | null = 1, removed: number | null = 0): FileChange => ({
   path,
@@ -10,29 +10,6 @@ const file = (path: string, status: FileChange["status"], added: number | null =
   binary: added === null,
   oldMode: status === "created" ? null : "100644",
   newMode: status === "deleted" ? null : "100644",
-});
-
-describe("callChangesOf", () => {
-  it("reads the engine's metadata.changes beside the tool's own metadata", () => {
-    const metadata = {
-      exit_code: 0,
-      changes: { checkpointId: "abc123def456", files: [file("a.txt", "modified", 2, 1)] },
-    };
-    expect(callChangesOf(metadata)).toEqual({ checkpointId: "abc123def456", files: [file("a.txt", "modified", 2, 1)], error: null });
-  });
-
-  it("says when no checkpoint covers the change", () => {
-    const c = callChangesOf({ changes: { checkpointId: null, files: [], error: "git failed" } });
-    expect(c).toEqual({ checkpointId: null, files: [], error: "git failed" });
-  });
-
-  it("is null for calls without changes and skips entries that are not file changes", () => {
-    expect(callChangesOf(null)).toBeNull();
-    expect(callChangesOf({ sha256: "ab" })).toBeNull();
-    expect(callChangesOf([1, 2])).toBeNull();
-    const c = callChangesOf({ changes: { checkpointId: "c1", files: [{ path: "x", status: "renamed" }, "junk", file("y", "created")] } });
-    expect(c?.files.map((f) => f.path)).toEqual(["y"]);
-  });
 });
 
 describe("sumChanges", () => {

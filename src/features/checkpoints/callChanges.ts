@@ -1,37 +1,6 @@
-// What one tool call changed in the project, read from its result's metadata (`changes`, a
-// CallChanges the engine puts on every call that can change files), and sums over several calls.
-import type { CallChanges, ChangeStatus, FileChange, JsonValue } from "../../shared/ipc";
-
-const STATUSES: ReadonlySet<string> = new Set<ChangeStatus>(["created", "modified", "deleted"]);
-
-const count = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) && x >= 0 ? x : null);
-const text = (x: unknown): string | null => (typeof x === "string" ? x : null);
-
-function fileChange(x: unknown): FileChange | null {
-  if (!x || typeof x !== "object" || Array.isArray(x)) return null;
-  const f = x as Record<string, unknown>;
-  if (typeof f.path !== "string" || !f.path || typeof f.status !== "string" || !STATUSES.has(f.status)) return null;
-  return {
-    path: f.path,
-    status: f.status as ChangeStatus,
-    added: count(f.added),
-    removed: count(f.removed),
-    binary: f.binary === true,
-    oldMode: text(f.oldMode),
-    newMode: text(f.newMode),
-  };
-}
-
-/** The call's `metadata.changes`, or null when the call carries none (it cannot change files). */
-export function callChangesOf(metadata: JsonValue | null | undefined): CallChanges | null {
-  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) return null;
-  const c = metadata["changes"];
-  if (!c || typeof c !== "object" || Array.isArray(c)) return null;
-  const files = Array.isArray(c["files"]) ? c["files"].map(fileChange).filter((f): f is FileChange => f !== null) : [];
-  const checkpointId = typeof c["checkpointId"] === "string" && c["checkpointId"] ? c["checkpointId"] : null;
-  const error = typeof c["error"] === "string" ? c["error"] : null;
-  return { checkpointId, files, error };
-}
+// Sums over what tool calls changed in the project (each call's `report.changes`, a CallChanges the
+// engine puts on every call that can change files).
+import type { ChangeStatus, FileChange } from "../../shared/ipc";
 
 export interface ChangeTotals {
   files: number;

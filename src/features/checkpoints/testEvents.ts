@@ -28,7 +28,7 @@ export const streamEnd = (messageId: string, stopReason: "end_turn" | "tool_use"
   payload: { conversationId: C, messageId, stopReason, usage: { inputTokens: 10, outputTokens: 5 }, partial: false },
 });
 
-/** A call that ran: its start and its result, with `changes` in the metadata when given. */
+/** A call that ran: its start and its result, with `changes` in its report when given. */
 export function call(messageId: string, toolId: string, changes: CallChanges | null, toolName = "bash"): ProtocolEvent[] {
   return [
     { event: "chat:tool-start", payload: { conversationId: C, messageId, toolId, toolName, category: toolName === "file_read" ? "fileRead" : "exec", input: { command: "make" } } },
@@ -41,7 +41,8 @@ export function call(messageId: string, toolId: string, changes: CallChanges | n
         status: "success",
         result: "ok",
         code: null,
-        metadata: changes ? { exit_code: 0, changes } : { exit_code: 0 },
+        report: changes ? { command: { exitCode: 0 }, changes } : { command: { exitCode: 0 } },
+        metadata: null,
       },
     },
   ];

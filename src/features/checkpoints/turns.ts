@@ -5,7 +5,7 @@
 import type { CallChanges, FileChange } from "../../shared/ipc";
 import { toolsInOrder } from "../../shared/store/selectors";
 import type { Conversation } from "../../shared/store/types";
-import { callChangesOf, sumChanges } from "./callChanges";
+import { sumChanges } from "./callChanges";
 
 export interface Turn {
   /** The user message that started it; null for answers before any (a history starting with one). */
@@ -35,10 +35,10 @@ export interface TurnCheckpoints {
   unlisted: number;
 }
 
-/** A call's changes: from its result's metadata, else from the checkpoint list. */
+/** A call's changes: from its result's report, else from the checkpoint list. */
 interface Call {
   changes: CallChanges;
-  /** Files it changed that the metadata did not name (known from the list only). */
+  /** Files it changed that the report did not name (known from the list only). */
   unlisted: number;
 }
 
@@ -59,7 +59,7 @@ function callsOf(c: Conversation, turn: Turn): Call[] {
     const m = c.messages[id];
     if (!m || m.kind !== "assistant") return [];
     return toolsInOrder(c, m).flatMap((t): Call[] => {
-      const changes = callChangesOf(t.metadata);
+      const changes = t.report?.changes ?? null;
       if (changes) return [{ changes, unlisted: 0 }];
       if (!t.checkpoint) return [];
       return [{ changes: { checkpointId: t.checkpoint.id, files: [], error: null }, unlisted: t.checkpoint.filesChanged }];

@@ -1,6 +1,5 @@
 // A finished command, folded: its last lines stay in view with how it ended and how long it took,
 // so folding the block does not hide the output just watched.
-import type { JsonValue } from "../../shared/ipc";
 import type { ToolBlock } from "../../shared/store/types";
 import { textOf } from "../../shared/store/textBuffer";
 import { TID } from "../../shared/testids";
@@ -8,12 +7,6 @@ import { parseAnsi } from "./ansi";
 
 /** Lines of output kept in view. */
 export const TAIL_LINES = 3;
-
-function field(metadata: JsonValue | null | undefined, key: string): number | null {
-  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) return null;
-  const v = metadata[key];
-  return typeof v === "number" ? v : null;
-}
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -28,8 +21,8 @@ export function CommandTail({ tool }: { tool: ToolBlock }) {
     .join("");
   const lines = output.split("\n").filter((l) => l.trim() !== "");
   const tail = lines.slice(-TAIL_LINES);
-  const exit = field(tool.metadata, "exit_code");
-  const ms = field(tool.metadata, "duration_ms");
+  const exit = tool.report?.command?.exitCode ?? null;
+  const ms = tool.report?.durationMs ?? null;
   const ending = [exit === null ? null : `exit ${exit}`, ms === null ? null : formatDuration(ms)].filter(Boolean).join(" · ");
   if (!tail.length && !ending) return null;
   return (

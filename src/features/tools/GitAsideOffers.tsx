@@ -1,28 +1,7 @@
 import { useState } from "react";
-import { api, type JsonValue } from "../../shared/ipc";
+import { api, type KeptAside } from "../../shared/ipc";
 import { messageOf } from "../../shared/format";
 import { TID } from "../../shared/testids";
-
-/** A file Warden moved out of the project's git metadata after a command (`gitAside`). */
-export interface KeptAside {
-  /** Where it was. */
-  from: string;
-  /** Its name in the project's storage. */
-  aside: string;
-  /** What it would have done ("have run as a git hook"). */
-  danger: string;
-}
-
-export function keptAsideOf(metadata: JsonValue | null): KeptAside[] {
-  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) return [];
-  const list = metadata.gitAside;
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((entry) => {
-    if (!entry || typeof entry !== "object" || Array.isArray(entry)) return [];
-    const { from, aside, danger } = entry;
-    return typeof from === "string" && typeof aside === "string" && typeof danger === "string" ? [{ from, aside, danger }] : [];
-  });
-}
 
 type Step = { state: "confirm" } | { state: "restoring" } | { state: "done" } | { state: "failed"; message: string };
 
@@ -31,8 +10,7 @@ type Step = { state: "confirm" } | { state: "restoring" } | { state: "done" } | 
  * options that run programs, a gitfile), and the offer to put each back — asked twice, since it
  * will run code outside the sandbox the next time git runs in the project.
  */
-export function GitAsideOffers({ conversationId, metadata }: { conversationId: string; metadata: JsonValue | null }) {
-  const kept = keptAsideOf(metadata);
+export function GitAsideOffers({ conversationId, kept = [] }: { conversationId: string; kept: readonly KeptAside[] | undefined }) {
   const [steps, setSteps] = useState<Record<string, Step>>({});
   if (kept.length === 0) return null;
   const set = (aside: string, step: Step | null) =>

@@ -1,14 +1,7 @@
 import { useState } from "react";
-import { api, type JsonValue } from "../../shared/ipc";
+import { api } from "../../shared/ipc";
 import { messageOf } from "../../shared/format";
 import { TID } from "../../shared/testids";
-
-/** The paths of the home a failed command looked for that the box left out (`hiddenHomePaths`). */
-export function readableOffersOf(metadata: JsonValue | null): string[] {
-  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) return [];
-  const list = metadata.hiddenHomePaths;
-  return Array.isArray(list) ? list.filter((p): p is string => typeof p === "string") : [];
-}
 
 type Taken = { state: "asking" } | { state: "done" } | { state: "failed"; message: string };
 
@@ -18,8 +11,7 @@ type Taken = { state: "asking" } | { state: "done" } | { state: "failed"; messag
  * engine checks the path again; what it hides on purpose (credentials, Warden's own files) is
  * never offered.
  */
-export function ReadableOffers({ conversationId, metadata }: { conversationId: string; metadata: JsonValue | null }) {
-  const paths = readableOffersOf(metadata);
+export function ReadableOffers({ conversationId, paths = [] }: { conversationId: string; paths: readonly string[] | undefined }) {
   const [taken, setTaken] = useState<Record<string, Taken>>({});
   if (paths.length === 0) return null;
   const take = async (path: string) => {

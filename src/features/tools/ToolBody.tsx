@@ -9,18 +9,13 @@ import { DiffView } from "./renderers/DiffView";
 import { JsonView } from "./renderers/JsonView";
 import { CappedPre } from "./renderers/ShowMore";
 import { SearchHitList } from "./renderers/SearchHitList";
-import { searchHits } from "./searchHits";
 import type { ToolKind } from "./summary";
 
-/** The diff of a file change: from the approval preview, else from the result's metadata. */
+/** The diff of a file change: from the approval preview, else from the result's report. */
 export function toolDiff(tool: ToolBlock): { diff: string; path?: string } | null {
   const p = tool.confirm?.preview;
   if (p && p.kind === "diff") return { diff: p.diff, path: p.path };
-  const m = tool.metadata;
-  if (m && typeof m === "object" && !Array.isArray(m) && typeof m["diff"] === "string") {
-    return { diff: m["diff"], path: typeof m["path"] === "string" ? m["path"] : undefined };
-  }
-  return null;
+  return tool.report?.diff ?? null;
 }
 
 function InputView({ tool }: { tool: ToolBlock }) {
@@ -87,9 +82,8 @@ function OutputView({ tool, kind }: { tool: ToolBlock; kind: ToolKind }) {
       </>
     );
   }
-  if (kind === "search" || kind === "web") {
-    return <SearchHitList hits={searchHits(tool.result, tool.metadata)} />;
-  }
+  const hits = tool.report?.hits;
+  if (hits) return <SearchHitList hits={hits.items} capped={hits.capped} />;
   if (tool.result) return <CappedPre className="plain-output" testId={TID.plainOutput} text={tool.result} />;
   return <JsonView value={tool.metadata ?? null} />;
 }

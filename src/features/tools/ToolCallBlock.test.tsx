@@ -28,16 +28,16 @@ describe("ToolCallBlock", () => {
   });
 
   it("shows the shield and what the box allowed when a command ran contained", () => {
-    const metadata = { exit_code: 0, contained: true, sandbox: "no network · writes: project" };
-    render(<ToolCallBlock tool={makeTool({ status: "success", result: "ok", metadata })} />);
+    const report = { command: { exitCode: 0 }, sandbox: { contained: true, summary: "no network · writes: project" } };
+    render(<ToolCallBlock tool={makeTool({ status: "success", result: "ok", report })} />);
     const badge = screen.getByTestId(TID.toolSandbox);
     expect(badge).toHaveTextContent("🛡 no network · writes: project");
     expect(badge).not.toHaveClass("tool-sandbox-off");
   });
 
   it("names the session's servers forwarded to this machine, and the port in the box when it differs", () => {
-    const metadata = { exit_code: 0, contained: true, forwarded_ports: [{ port: 8000, hostPort: 8000 }, { port: 5173, hostPort: 40123 }, { port: "x", hostPort: null }] };
-    render(<ToolCallBlock tool={makeTool({ status: "success", result: "ok", metadata })} />);
+    const report = { sandbox: { contained: true }, forwardedPorts: [{ port: 8000, hostPort: 8000 }, { port: 5173, hostPort: 40123 }] };
+    render(<ToolCallBlock tool={makeTool({ status: "success", result: "ok", report })} />);
     const forwards = screen.getByTestId(TID.toolForwards);
     expect(forwards).toHaveTextContent("localhost:8000");
     expect(forwards).toHaveTextContent("localhost:40123 (port 5173 in the sandbox)");
@@ -53,8 +53,8 @@ describe("ToolCallBlock", () => {
       if (path.endsWith("other")) throw { code: "INVALID_INPUT", message: `Commands cannot be let read ${path}: it does not exist.` };
       return null;
     });
-    const metadata = { exit_code: 1, hiddenHomePaths: ["/home/me/Documents/notes.txt", "/home/me/other", 7] };
-    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", metadata, conversationId: "c-1" })} />);
+    const report = { command: { exitCode: 1 }, readableOffers: ["/home/me/Documents/notes.txt", "/home/me/other"] };
+    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", report, conversationId: "c-1" })} />);
     const offers = screen.getByTestId(TID.toolReadableOffers);
     expect(offers.querySelectorAll("li")).toHaveLength(2);
     expect(offers).toHaveTextContent("/home/me/Documents/notes.txt is not in the sandbox");
@@ -75,15 +75,13 @@ describe("ToolCallBlock", () => {
       if ((args as { aside: string }).aside === "2-config") throw { code: "INVALID_INPUT", message: "something is at /p/.git/config now" };
       return null;
     });
-    const metadata = {
-      exit_code: 0,
+    const report = {
       gitAside: [
         { from: "/p/sub/.git/hooks/pre-commit", aside: "1-hooks-pre-commit", danger: "have run as a git hook" },
         { from: "/p/.git/config", aside: "2-config", danger: "have set git options that run programs" },
-        { from: 3, aside: null, danger: "x" },
       ],
     };
-    render(<ToolCallBlock tool={makeTool({ status: "success", result: "x", metadata, conversationId: "c-9" })} />);
+    render(<ToolCallBlock tool={makeTool({ status: "success", result: "x", report, conversationId: "c-9" })} />);
     const list = screen.getByTestId(TID.toolGitAside);
     expect(list.querySelectorAll("li")).toHaveLength(2);
     expect(list).toHaveTextContent("Warden moved /p/sub/.git/hooks/pre-commit aside: it would have run as a git hook.");
@@ -103,20 +101,19 @@ describe("ToolCallBlock", () => {
   });
 
   it("offers nothing when a command named no path the sandbox left out", () => {
-    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", metadata: { exit_code: 1 } })} />);
+    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", report: { command: { exitCode: 1 } } })} />);
     expect(screen.queryByTestId(TID.toolReadableOffers)).toBeNull();
   });
 
   it("lists the hosts a command's sandbox reached and each one refused with why", () => {
-    const metadata = {
-      exit_code: 7,
+    const report = {
+      command: { exitCode: 7 },
       network: [
-        { host: "registry.test", port: 443, allowed: true, why: null },
+        { host: "registry.test", port: 443, allowed: true },
         { host: "other.test", port: 80, allowed: false, why: "you denied other.test for this session" },
-        { host: 3, port: "x", allowed: null, why: null },
       ],
     };
-    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", metadata })} />);
+    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", report })} />);
     const list = screen.getByTestId(TID.toolNetwork);
     expect(list.querySelectorAll("li")).toHaveLength(2);
     expect(list.querySelector('[data-allowed="false"]')).toHaveTextContent("other.test:80 — you denied other.test for this session");
@@ -125,7 +122,7 @@ describe("ToolCallBlock", () => {
 
   it("says plainly when a command ran outside any sandbox, and says nothing for other tools", () => {
     const { rerender } = render(
-      <ToolCallBlock tool={makeTool({ status: "success", result: "ok", metadata: { contained: false, sandbox: null } })} />,
+      <ToolCallBlock tool={makeTool({ status: "success", result: "ok", report: { sandbox: { contained: false } } })} />,
     );
     expect(screen.getByTestId(TID.toolSandbox)).toHaveTextContent("not contained");
     expect(screen.getByTestId(TID.toolSandbox)).toHaveClass("tool-sandbox-off");
@@ -200,7 +197,7 @@ describe("ToolCallBlock", () => {
         input: { path: "a.txt", content: "new\n" },
         status: "success",
         result: "overwrote a.txt (4 bytes)",
-        metadata: { path: "a.txt", diff },
+        report: { diff: { path: "a.txt", diff } },
       });
     const { unmount } = render(<ToolCallBlock tool={written("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n")} />);
     await userEvent.click(screen.getByTestId(TID.toolToggle));
@@ -220,7 +217,7 @@ describe("ToolCallBlock", () => {
           status: "error",
           output: "one\ntwo\n\u001b[31mthree\u001b[0m\nfour\n",
           result: "exit code 2",
-          metadata: { exit_code: 2, duration_ms: 1234 },
+          report: { command: { exitCode: 2 }, durationMs: 1234 },
         })}
       />,
     );
@@ -233,16 +230,39 @@ describe("ToolCallBlock", () => {
     expect(tail.textContent).not.toContain("\u001b");
   });
 
-  it("lists search hits", async () => {
-    render(
-      <ToolCallBlock
-        tool={makeTool({ toolName: "search_in_files", category: "search", input: { query: "TODO" }, status: "success", result: "a.rs:1:// TODO\nb.rs:9:// TODO later" })}
-      />,
-    );
+  it("lists search hits as the engine listed them, and says when more matched", async () => {
+    const hits = {
+      items: [
+        { location: "a.rs", line: 1, text: "// TODO" },
+        { location: "b.rs", line: 9, text: "// TODO later" },
+      ],
+      capped: true,
+    };
+    const result = "a.rs:1:// TODO\nb.rs:9:// TODO later";
+    render(<ToolCallBlock tool={makeTool({ toolName: "search_in_files", category: "search", input: { query: "TODO" }, status: "success", result, report: { hits } })} />);
     expect(screen.getByTestId(TID.toolBlock)).toHaveTextContent("TODO");
     await userEvent.click(screen.getByTestId(TID.toolToggle));
     expect(screen.getAllByTestId(TID.searchHit)).toHaveLength(2);
     expect(screen.getAllByTestId(TID.searchHit)[1]).toHaveTextContent("b.rs:9");
+    expect(screen.getByTestId(TID.searchHits)).toHaveTextContent("More matched than the search listed");
+  });
+
+  it("shows a search saved without a report as its text, parsing nothing", async () => {
+    const result = "a.rs:1:// TODO\nb.rs:9:// TODO later";
+    render(<ToolCallBlock tool={makeTool({ toolName: "search_in_files", category: "search", input: { query: "TODO" }, status: "success", result })} />);
+    await userEvent.click(screen.getByTestId(TID.toolToggle));
+    expect(screen.queryByTestId(TID.searchHits)).toBeNull();
+    expect(screen.getByTestId(TID.plainOutput)).toHaveTextContent("b.rs:9:// TODO later");
+  });
+
+  it("says under an “Always allow…” answer which rule was kept, or why none was", () => {
+    const kept = { kept: true, words: "allow bash: cargo test *" };
+    const { rerender } = render(<ToolCallBlock tool={makeTool({ status: "success", result: "ok", report: { rule: kept } })} />);
+    expect(screen.getByTestId(TID.toolRule)).toHaveTextContent("Kept the rule allow bash: cargo test *; Settings → Permissions lists it.");
+    const notKept = { kept: false, words: "the managed policy forbids “always”" };
+    rerender(<ToolCallBlock tool={makeTool({ status: "success", result: "ok", report: { rule: notKept } })} />);
+    expect(screen.getByTestId(TID.toolRule)).toHaveTextContent("No rule was kept: the managed policy forbids “always”");
+    expect(screen.getByTestId(TID.toolRule)).toHaveAttribute("data-kept", "false");
   });
 
   it("falls back to JSON for an unknown tool", async () => {

@@ -6,6 +6,7 @@ import { ForwardedPorts } from "./ForwardedPorts";
 import { NetworkDecisions } from "./NetworkDecisions";
 import { ReadableOffers } from "./ReadableOffers";
 import { GitAsideOffers } from "./GitAsideOffers";
+import { RuleKept } from "./RuleKept";
 import { SandboxBadge } from "./SandboxBadge";
 import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
@@ -32,6 +33,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
   // A block from a loaded history has no category of its own: the engine's catalog says.
   const catalog = useToolCatalog(tool.category === null && tool.toolName !== "");
   const kind = toolKind(tool.category ?? categoryIn(catalog, tool.toolName));
+  const report = tool.report;
   return (
     <section
       id={toolBlockDomId(tool.toolId)}
@@ -59,14 +61,15 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
           </span>
         )}
         <span className="tool-summary">{summary}</span>
-        <SandboxBadge metadata={tool.metadata} />
+        <SandboxBadge sandbox={report?.sandbox} />
         <StatusIcon status={tool.status} />
       </button>
-      <ForwardedPorts metadata={tool.metadata} />
-      <NetworkDecisions metadata={tool.metadata} />
-      <ReadableOffers conversationId={tool.conversationId} metadata={tool.metadata} />
-      <GitAsideOffers conversationId={tool.conversationId} metadata={tool.metadata} />
-      <CallChangesView metadata={tool.metadata} />
+      <RuleKept rule={report?.rule} />
+      <ForwardedPorts ports={report?.forwardedPorts} />
+      <NetworkDecisions decisions={report?.network} />
+      <ReadableOffers conversationId={tool.conversationId} paths={report?.readableOffers} />
+      <GitAsideOffers conversationId={tool.conversationId} kept={report?.gitAside} />
+      <CallChangesView changes={report?.changes} />
       {tool.images && tool.images.length > 0 && (
         <ImageThumbnails images={tool.images} label={`Images ${name} returned`} testId={TID.toolImages} />
       )}

@@ -49,6 +49,7 @@ export function newToolBlock(toolId: string, conversationId: string, messageId: 
     outputDropped: 0,
     stderr: [],
     result: null,
+    report: null,
     metadata: null,
     errorCode: null,
     confirm: null,

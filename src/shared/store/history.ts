@@ -56,6 +56,7 @@ function addMessage(conv: Conversation, msg: HistoryMessage, i: number, stamp: M
           errorCode: code,
           ...(newerCode ? { newerCode } : {}),
           result: b.content,
+          report: b.report ?? null,
           ...(b.images?.length ? { images: b.images } : {}),
         };
       }

@@ -139,8 +139,9 @@ function onToolResult(state: ChatState, e: ToolResult): ChatState {
   const next = withConversation(state, e.conversationId, (c) =>
     withTool(c, e.toolId, e.messageId, (t) => {
       const metadata = e.metadata ?? null;
+      const report = e.report ?? null;
       const errorCode = e.status === "success" ? null : (e.code ?? null);
-      return { ...t, status: statusFromResult(e, errorCode), result: e.result ?? "", metadata, errorCode };
+      return { ...t, status: statusFromResult(e, errorCode), result: e.result ?? "", report, metadata, errorCode };
     }),
   );
   // The call is over: whatever it still asked is no longer waiting (a call's id is unique only

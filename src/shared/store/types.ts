@@ -14,6 +14,7 @@ import type {
   ToolConfirm,
   ToolErrorCode,
   ToolImage,
+  ToolReport,
   Usage,
 } from "../ipc";
 import type { TextBuffer } from "./textBuffer";
@@ -38,6 +39,9 @@ export interface ToolBlock {
   /** [start, end) character ranges of `output` that came from stderr. */
   stderr: readonly (readonly [number, number])[];
   result: string | null;
+  /** What the engine reports beside the text, typed: what the block renders (null until the result). */
+  report: ToolReport | null;
+  /** The tool's other facts (sizes, hashes…): shown as JSON for a tool without a view, never read by key. */
   metadata: JsonValue | null;
   /** Why a failed call failed (USER_REJECTED, TOOL_TIMEOUT…), as the engine typed it. */
   errorCode: ToolErrorCode | null;
@@ -47,8 +51,7 @@ export interface ToolBlock {
   confirm: ToolConfirm | null;
   /**
    * The checkpoint taken before this call, as the project's checkpoint list names it: for a
-   * conversation reopened from its history, whose results carry no metadata. Live calls say it in
-   * `metadata.changes` instead.
+   * conversation saved before results kept their report. Others say it in `report.changes`.
    */
   checkpoint: { id: string; filesChanged: number } | null;
   /** Pictures the tool returned (`file_read` of an image), as a saved history holds them. */

@@ -14,6 +14,7 @@ mod approvals_input;
 mod args;
 mod checkpoint_cmd;
 mod exec;
+mod legacy_keys;
 mod mcp_cmd;
 mod project_mcp_cmd;
 mod render;

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use warden_protocol::{ApprovalPreview, Event, ToolStatus};
 
-use crate::{sanitize, say};
+use crate::{legacy_keys, sanitize, say};
 
 pub trait Render {
     fn event(&mut self, event: &Event);
@@ -29,6 +29,14 @@ impl<W: Write> JsonLines<W> {
 
 impl<W: Write> Render for JsonLines<W> {
     fn event(&mut self, event: &Event) {
+        let with_old_keys;
+        let event = match event {
+            Event::ToolResult(result) => {
+                with_old_keys = Event::ToolResult(legacy_keys::with_legacy_keys(result));
+                &with_old_keys
+            }
+            _ => event,
+        };
         // Serializing protocol types cannot fail (no maps with non-string keys, no NaN). What a
         // terminal could act on goes out as `\uXXXX` (the same string to a JSON reader).
         if let Ok(line) = serde_json::to_string(event) {

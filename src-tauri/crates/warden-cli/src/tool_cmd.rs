@@ -136,10 +136,12 @@ pub async fn run(args: ToolArgs) -> u8 {
     };
     let ok = result.status == warden_protocol::ToolStatus::Success;
     if args.common.json {
+        let result = crate::legacy_keys::with_legacy_keys(&result);
         let line = serde_json::json!({
             "status": result.status,
             "code": result.code,
             "result": result.result,
+            "report": result.report,
             "metadata": result.metadata.unwrap_or(serde_json::Value::Null),
         });
         say::json_line(&line);

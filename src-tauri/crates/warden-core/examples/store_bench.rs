@@ -500,6 +500,7 @@ impl Gen {
                     role: Role::User,
                     content: vec![ContentBlock::ToolResult(ToolResultBlock {
                         tool_use_id: format!("toolu_{conv}_{}", seq - 1),
+                        report: None,
                         tool_name: name.to_owned(),
                         content: self.prose(vocab, len, 80, None),
                         is_error: self.range(0, 19) == 0,

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-use crate::{DangerLevel, ToolCategory, ToolErrorCode};
+use crate::{DangerLevel, ToolCategory, ToolErrorCode, ToolReport};
 
 /// Every event, spelled once: its variant, payload type, the window's event type and its protocol
 /// name. `$callback!` gets the list; [`Event`] is made from it here, and the desktop shell makes its
@@ -213,7 +213,12 @@ pub struct ToolResult {
     pub code: Option<ToolErrorCode>,
     /// What the model receives (capped).
     pub result: String,
-    /// What the tool reports besides its text (sizes, hashes, hits…), for the window.
+    /// What the window renders beside the text, typed (how a command ended, its box, a diff,
+    /// search hits, what the call changed…); empty parts are left out.
+    #[serde(default, skip_serializing_if = "ToolReport::is_empty")]
+    pub report: ToolReport,
+    /// Everything else the tool reports (sizes, hashes, a background command's handle…): an open
+    /// bag for logs and scripts, never read by the window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<serde_json::Value>,
 }

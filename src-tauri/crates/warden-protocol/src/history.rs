@@ -207,6 +207,10 @@ pub struct ToolResultBlock {
     /// (Anthropic's); other providers get `content`, which describes them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ToolImage>,
+    /// What the window showed beside the text (`ToolReport::for_history`), so a reopened
+    /// conversation shows the same block. Never sent to a provider.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<Box<crate::ToolReport>>,
 }
 
 /// Why a saved tool call failed: a code this build knows, or one a newer Warden wrote (kept as it
@@ -262,6 +266,7 @@ mod tests {
             }),
             ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: "t1".into(),
+                report: None,
                 tool_name: "bash".into(),
                 content: "ok".into(),
                 is_error: true,

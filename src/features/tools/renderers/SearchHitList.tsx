@@ -1,9 +1,10 @@
 import { TID } from "../../../shared/testids";
-import type { SearchHit } from "../searchHits";
+import type { SearchHit } from "../../../shared/ipc";
 
 const SHOWN = 200;
 
-export function SearchHitList({ hits }: { hits: SearchHit[] }) {
+/** A search's hits as the engine listed them (`capped`: more matched than the tool listed). */
+export function SearchHitList({ hits, capped = false }: { hits: readonly SearchHit[]; capped?: boolean }) {
   if (hits.length === 0) return <p className="muted">No results.</p>;
   return (
     <div data-testid={TID.searchHits}>
@@ -16,13 +17,14 @@ export function SearchHitList({ hits }: { hits: SearchHit[] }) {
             {h.title && <span className="hit-title">{h.title} </span>}
             <span className="hit-location">
               {h.location}
-              {h.line !== undefined && <span className="hit-line">:{h.line}</span>}
+              {h.line != null && <span className="hit-line">:{h.line}</span>}
             </span>
             {h.text && <code className="hit-text">{h.text.trim()}</code>}
           </li>
         ))}
       </ul>
       {hits.length > SHOWN && <p className="muted">… and {hits.length - SHOWN} more</p>}
+      {capped && <p className="muted">More matched than the search listed: narrow it to see them.</p>}
     </div>
   );
 }

@@ -30,8 +30,8 @@ async fn tool_calls_are_listed_diffed_and_restored_from_the_command_line() {
         run(&dirs, &["tool", "file_write", write, "--allow", "all", "--approve", "all", "--json"]).await;
     assert_eq!(code, 0, "{stderr}");
     let id =
-        out["metadata"]["changes"]["checkpointId"].as_str().expect("warden tool is checkpointed").to_owned();
-    assert_eq!(out["metadata"]["changes"]["files"][0]["path"], "a.txt");
+        out["report"]["changes"]["checkpointId"].as_str().expect("warden tool is checkpointed").to_owned();
+    assert_eq!(out["report"]["changes"]["files"][0]["path"], "a.txt");
 
     // list --json: an array, oldest first, of the contract's objects.
     let (code, list, _) = run(&dirs, &["checkpoint", "list", "--json"]).await;

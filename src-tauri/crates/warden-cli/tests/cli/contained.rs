@@ -79,16 +79,17 @@ async fn an_autonomous_command_runs_in_the_box() {
         "made\n",
         "work in the project goes on"
     );
-    assert_eq!(out["metadata"]["contained"], true);
+    assert_eq!(out["report"]["sandbox"]["contained"], true);
+    assert_eq!(out["metadata"]["contained"], true, "the old key, kept for one release");
     // The project's network is `rules` (its default): the proxy, and nothing else.
-    assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "network · writes: project");
+    assert_eq!(out["report"]["sandbox"]["summary"].as_str().unwrap(), "network · writes: project");
     assert!(text.contains("only through Warden's proxy"), "the result says why: {text}");
 
     // The same with the project's network off: no network at all, and the model is told it may ask.
     let input = serde_json::json!({ "command": connect(port) });
     let (_, out) = bash(&dirs, input, &["--trust", "autonomous", "--network", "off"], &[]).await;
     assert!(!reached(&listener), "the command reached a loopback listener");
-    assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "no network · writes: project");
+    assert_eq!(out["report"]["sandbox"]["summary"].as_str().unwrap(), "no network · writes: project");
     let text = out["result"].as_str().unwrap();
     assert!(text.contains("the sandbox has no network"), "the result says why: {text}");
 }
@@ -109,9 +110,9 @@ async fn with_the_projects_network_rules_an_unknown_host_is_the_only_question() 
     let result = out["result"].as_str().unwrap_or_default();
     assert_eq!((code, out["code"].as_str()), (1, Some("EXECUTION_ERROR")), "{out}");
     assert!(result.contains("the sandbox's network refused: registry.test"), "{out}");
-    assert_eq!(out["metadata"]["network"][0]["allowed"], false, "the block shows the host: {out}");
+    assert_eq!(out["report"]["network"][0]["allowed"], false, "the block shows the host: {out}");
     assert!(!reached(&listener));
-    assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "network · writes: project");
+    assert_eq!(out["report"]["sandbox"]["summary"].as_str().unwrap(), "network · writes: project");
     // Allowed once: the proxy connects, to this machine's loopback only because the user said so.
     let (code, out) = bash(&dirs, input, &["--trust", "autonomous", "--approve", "all"], &resolve).await;
     assert!(reached(&listener), "the allowed host was not reached: {code} {out}");
@@ -138,7 +139,7 @@ async fn with_the_projects_network_off_the_network_is_asked_for_even_in_autonomo
     assert!(result.contains("a rule naming the host is needed"), "{out}");
     assert!(!result.contains("connected\n") && code != 0, "connected directly: {out}");
     assert!(!reached(&listener));
-    assert_eq!(out["metadata"]["sandbox"].as_str().unwrap(), "network · writes: project");
+    assert_eq!(out["report"]["sandbox"]["summary"].as_str().unwrap(), "network · writes: project");
 }
 
 /// The Landlock fallback has no network namespace and no rule for `connect`: with the network (the
@@ -156,12 +157,12 @@ async fn in_the_landlock_fallback_a_command_with_the_network_asks_even_in_autono
     let (code, out) =
         bash(&dirs, input.clone(), &["--trust", "autonomous", "--approve", "all"], &landlock).await;
     assert_eq!(code, 0, "{out}");
-    let sandbox = out["metadata"]["sandbox"].as_str().unwrap_or_default();
+    let sandbox = out["report"]["sandbox"]["summary"].as_str().unwrap_or_default();
     assert_eq!(sandbox, "network · writes: project · this machine's unix sockets reachable", "{out}");
     let off = ["--trust", "autonomous", "--approve", "none", "--network", "off"];
     let (code, out) = bash(&dirs, input, &off, &landlock).await;
     assert_eq!(code, 0, "with the network off the fallback holds the command in: {out}");
-    assert_eq!(out["metadata"]["sandbox"], "no network · writes: project");
+    assert_eq!(out["report"]["sandbox"]["summary"], "no network · writes: project");
 }
 
 /// The Landlock fallback cannot make `.git`'s config and hooks read-only (a Landlock right covers a

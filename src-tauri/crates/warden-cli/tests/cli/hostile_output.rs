@@ -87,6 +87,7 @@ fn hostile_conversation(dirs: &Dirs) {
             role: Role::User,
             content: vec![ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: "t1".into(),
+                report: None,
                 tool_name: format!("bash{HOSTILE}"),
                 content: format!("output {HOSTILE}"),
                 is_error: false,

@@ -382,6 +382,7 @@ mod tests {
             role: Role::User,
             content: vec![ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: id.into(),
+                report: None,
                 tool_name: "bash".into(),
                 content: content.into(),
                 is_error: false,

@@ -222,18 +222,15 @@ pub(crate) fn network_decisions(
     if !refused.is_empty() {
         output.content.push_str(&format!("\n[the sandbox's network refused: {}]", refused.join("; ")));
     }
-    let listed: Vec<serde_json::Value> = seen
+    output.report.network = seen
         .iter()
-        .map(|d| {
-            serde_json::json!({
-                "host": d.host,
-                "port": d.port,
-                "allowed": d.outcome.is_ok(),
-                "why": d.outcome.as_ref().err(),
-            })
+        .map(|d| warden_protocol::HostReached {
+            host: d.host.clone(),
+            port: d.port,
+            allowed: d.outcome.is_ok(),
+            why: d.outcome.as_ref().err().cloned(),
         })
         .collect();
-    output.metadata.insert("network".to_owned(), serde_json::Value::from(listed));
 }
 
 /// Why a host the command ended waiting for was not reached.

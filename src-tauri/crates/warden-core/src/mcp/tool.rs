@@ -108,7 +108,9 @@ impl Tool for McpTool {
         // A local server's block says whether the program runs in the sandbox (one the user put
         // outside it is shown as not contained on every call).
         match connection.contained() {
-            Some(contained) => output.with_metadata("contained", contained),
+            Some(contained) => output.with_report(|report| {
+                report.sandbox = Some(warden_protocol::BoxUse { contained, summary: None });
+            }),
             None => output,
         }
     }

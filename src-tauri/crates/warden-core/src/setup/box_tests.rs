@@ -77,7 +77,7 @@ async fn a_command_that_gives_up_while_asked_says_so_and_a_late_always_is_saved(
     let result = &outcome.result;
     assert!(result.result.contains("GAVE-UP"), "{}", result.result);
     assert!(result.result.contains("the command ended while the user was being asked"), "{}", result.result);
-    let network = result.metadata.as_ref().and_then(|m| m.get("network")).cloned().unwrap_or_default();
+    let network = serde_json::to_value(&result.report.network).unwrap_or_default();
     let row = network.as_array().and_then(|rows| rows.iter().find(|r| r["port"] == port)).cloned();
     let row = row.unwrap_or_else(|| panic!("no row for the host on the block: {network}"));
     assert_eq!(row["allowed"], false);
@@ -278,7 +278,7 @@ async fn a_host_the_organisation_denies_is_not_reached_from_the_box_nor_asked_ab
         match policy {
             "denied" => {
                 assert!(!reached, "the organisation's deny did not hold: {}", shot.result.result);
-                let network = shot.result.metadata.as_ref().and_then(|m| m.get("network")).cloned();
+                let network = serde_json::to_value(&shot.result.report.network).ok();
                 let network = network.unwrap_or_default().to_string();
                 assert!(network.contains("a rule denies"), "the block does not say why: {network}");
             }
@@ -309,8 +309,7 @@ async fn a_home_path_offered_on_a_failed_command_is_readable_once_the_user_takes
 
     let before = cat(&engine, &d.project, &notes).await;
     assert!(!before.result.contains("NOTES-FROM-HOME"), "the box showed it: {}", before.result);
-    let offered = before.metadata.as_ref().and_then(|m| m.get("hiddenHomePaths")).cloned();
-    assert_eq!(offered, Some(serde_json::json!([notes.display().to_string()])), "{}", before.result);
+    assert_eq!(before.report.readable_offers, [notes.display().to_string()], "{}", before.result);
 
     for refused in ["/etc/passwd", &format!("{}/../etc", home.display())] {
         let why = engine.allow_read(&d.project, refused).unwrap_err();
@@ -342,7 +341,7 @@ async fn a_hook_a_boxed_command_wrote_is_moved_aside_and_put_back_when_the_user_
     let result = shot.unwrap().result;
     let hook = d.project.join("sub/.git/hooks/pre-commit");
     assert!(!hook.exists(), "the hook stayed: {}", result.result);
-    let kept = result.metadata.as_ref().and_then(|m| m.get("gitAside")).cloned().unwrap_or_default();
+    let kept = serde_json::to_value(&result.report.git_aside).unwrap_or_default();
     let entry =
         kept.as_array().and_then(|list| list.iter().find(|e| e["from"] == hook.display().to_string()));
     let entry = entry.unwrap_or_else(|| panic!("the block is not told: {kept}"));

@@ -106,6 +106,7 @@ fn a_rewind_drops_a_user_message_and_what_follows_and_keeps_the_title() {
         role: Role::User,
         content: vec![ContentBlock::ToolResult(warden_protocol::ToolResultBlock {
             tool_use_id: "t1".into(),
+            report: None,
             tool_name: "bash".into(),
             content: "ok".into(),
             is_error: false,

@@ -204,8 +204,9 @@ async fn a_plain_git_init_asks_and_runs_outside_the_box_as_a_hardened_git() {
         .run_tool(spec.clone(), "bash", run("git init -q -b trunk sub"), |_, _| {}, answer(true))
         .await
         .unwrap();
+    let contained = shot.result.report.sandbox.as_ref().map(|s| s.contained);
+    assert_eq!(contained, Some(false), "{:?}", shot.result);
     let metadata = shot.result.metadata.clone().unwrap_or_default();
-    assert_eq!(metadata["contained"], false, "{:?}", shot.result);
     assert!(
         metadata["hardened_git"].as_str().is_some_and(|s| s.contains("core.hooksPath=/dev/null")),
         "{metadata}"

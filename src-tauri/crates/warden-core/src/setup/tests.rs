@@ -145,8 +145,8 @@ async fn the_projects_network_choice_reaches_its_commands() {
         std::thread::sleep(std::time::Duration::from_millis(50));
         let reached = listener.accept().is_ok();
         assert_eq!(reached, network, "network={network}: {}", shot.result.result);
-        let summary = shot.result.metadata.as_ref().unwrap()["sandbox"].clone();
-        assert_eq!(summary.as_str().unwrap().starts_with("network"), network, "{summary}");
+        let summary = shot.result.report.sandbox.as_ref().and_then(|s| s.summary.clone()).unwrap_or_default();
+        assert_eq!(summary.starts_with("network"), network, "{summary}");
     }
 }
 
@@ -206,7 +206,7 @@ async fn the_projects_checkpoints_setting_turns_checkpoints_on_and_off() {
         let input = serde_json::json!({"path": "out.txt", "content": "x"});
         let shot = engine.run_tool(spec, "file_write", input, |_, _| {}, approve).await.unwrap();
         assert_eq!(shot.result.code, None, "{}", shot.result.result);
-        let changes = shot.result.metadata.as_ref().and_then(|m| m.get("changes")).cloned();
+        let changes = shot.result.report.changes.as_ref().and_then(|c| serde_json::to_value(c).ok());
         let listed = engine.open_checkpoints().unwrap().list(None).unwrap();
         if on {
             let changes = changes.unwrap();

@@ -39,6 +39,7 @@ fn every_block() -> Vec<Message> {
             role: Role::User,
             content: vec![ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: "toolu_01".into(),
+                report: None,
                 tool_name: "file_read".into(),
                 content: "fn main() { zanzibar(); }".into(),
                 is_error: true,

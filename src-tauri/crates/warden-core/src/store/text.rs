@@ -102,6 +102,7 @@ mod tests {
                 }),
                 ContentBlock::ToolResult(ToolResultBlock {
                     tool_use_id: "t1".into(),
+                    report: None,
                     tool_name: "bash".into(),
                     content: "ok: 3 passed".into(),
                     is_error: false,

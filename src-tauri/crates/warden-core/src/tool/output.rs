@@ -1,7 +1,8 @@
-//! What a tool gives back: text for the model, whether it failed and why, metadata for the UI.
+//! What a tool gives back: text for the model, whether it failed and why, a typed report for the
+//! window and an open bag of metadata for logs and scripts.
 
 use serde_json::{Map, Value};
-use warden_protocol::ToolErrorCode;
+use warden_protocol::{ToolErrorCode, ToolReport};
 
 use crate::sandbox::SandboxError;
 
@@ -12,7 +13,10 @@ pub struct ToolOutput {
     pub is_error: bool,
     /// Why it failed; `Some(SandboxViolation)` tells the loop to stop.
     pub code: Option<ToolErrorCode>,
-    /// Structured facts for the UI and the logs (sha256, exit code, truncated, …).
+    /// What the window renders beside the text (how a command ended, a diff, search hits…);
+    /// boxed, as it is large and most results fill little of it.
+    pub report: Box<ToolReport>,
+    /// Other facts for the logs and scripts (sha256, sizes, truncated, …).
     pub metadata: Map<String, Value>,
     /// Images for models that take them (an MCP tool's); `content` describes them for the rest.
     pub images: Vec<warden_protocol::ToolImage>,
@@ -24,6 +28,7 @@ impl ToolOutput {
             content: content.into(),
             is_error: false,
             code: None,
+            report: Box::default(),
             metadata: Map::new(),
             images: Vec::new(),
         }
@@ -34,9 +39,16 @@ impl ToolOutput {
             content: message.into(),
             is_error: true,
             code: Some(code),
+            report: Box::default(),
             metadata: Map::new(),
             images: Vec::new(),
         }
+    }
+
+    /// Fill in part of the report.
+    pub fn with_report(mut self, fill: impl FnOnce(&mut ToolReport)) -> Self {
+        fill(&mut self.report);
+        self
     }
 
     /// Add one metadata entry (anything serializable; a value that cannot be serialized is skipped).

@@ -173,7 +173,8 @@ impl ToolRegistry {
                 Ok(Ok(output)) => output,
             },
         };
-        output.with_metadata("duration_ms", started.elapsed().as_millis() as u64)
+        let duration_ms = started.elapsed().as_millis() as u64;
+        output.with_report(|report| report.duration_ms = Some(duration_ms))
     }
 
     fn cap(&self, mut output: ToolOutput) -> ToolOutput {

@@ -2,12 +2,14 @@
 //! streamed and kept bounded, timeout and cancel kill the whole group, and whatever the command left
 //! running is killed when the call ends; `background: true` returns a handle.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
+use warden_protocol::{
+    ApprovalPreview, BoxUse, CommandEnd, DangerLevel, ForwardedPort, ToolCategory, ToolErrorCode,
+};
 
 use crate::containment::{self, BoxPolicy};
 use crate::sandbox::blocklist::check_command;
@@ -157,7 +159,6 @@ async fn run_foreground(
     commands_box: Option<&BoxPolicy>,
     timeout: Duration,
 ) -> ToolOutput {
-    let started = Instant::now();
     let cwd = ctx.workspace.project_root();
     let mut child = match spawned {
         Ok(child) => child,
@@ -248,15 +249,10 @@ async fn run_foreground(
                 {
                     text.push_str(&format!("\n[{hint}]"));
                 }
-                let output = ToolOutput::error(ToolErrorCode::ExecutionError, text);
-                if hidden.is_empty() {
-                    output
-                } else {
-                    output.with_metadata("hiddenHomePaths", hidden)
-                }
+                ToolOutput::error(ToolErrorCode::ExecutionError, text)
+                    .with_report(|report| report.readable_offers = hidden)
             }
-            .with_metadata("exit_code", code)
-            .with_metadata("signal", signal)
+            .with_report(|report| report.command = Some(CommandEnd { exit_code: code, signal }))
         }
         Ending::TimedOut => {
             text.push_str(&format!(
@@ -271,7 +267,6 @@ async fn run_foreground(
         }
     };
     let output = output
-        .with_metadata("duration_ms", started.elapsed().as_millis() as u64)
         .with_metadata("output_bytes", buffer.total())
         .with_metadata("truncated", buffer.dropped() > 0)
         .with_metadata("cwd", cwd.to_string_lossy());
@@ -289,13 +284,12 @@ fn hardened_git_init(input: &BashInput) -> Option<git_init::GitInit> {
 
 /// Whether the command ran contained and with what, for the tool block.
 fn with_box(output: ToolOutput, commands_box: Option<&BoxPolicy>) -> ToolOutput {
-    with_forwarded_ports(output, commands_box)
-        .with_metadata("contained", commands_box.is_some())
-        .with_metadata("sandbox", commands_box.map(BoxPolicy::summary))
+    let sandbox = BoxUse { contained: commands_box.is_some(), summary: commands_box.map(BoxPolicy::summary) };
+    with_forwarded_ports(output, commands_box).with_report(|report| report.sandbox = Some(sandbox))
 }
 
 /// The ports of the session's network that this machine reaches now (a dev server started in the
-/// box), said to the model and, as `forwarded_ports`, to the tool block.
+/// box), said to the model and, in the report, to the tool block.
 pub(crate) fn with_forwarded_ports(mut output: ToolOutput, commands_box: Option<&BoxPolicy>) -> ToolOutput {
     let forwarded = commands_box.map(BoxPolicy::forwarded_ports).unwrap_or_default();
     if forwarded.is_empty() {
@@ -304,7 +298,10 @@ pub(crate) fn with_forwarded_ports(mut output: ToolOutput, commands_box: Option<
     let list: Vec<String> =
         forwarded.iter().map(|f| format!("{} → localhost:{}", f.port, f.host_port)).collect();
     output.content.push_str(&format!("\n[ports forwarded to the user's machine: {}]", list.join(", ")));
-    output.with_metadata("forwarded_ports", forwarded)
+    output.with_report(|report| {
+        report.forwarded_ports =
+            forwarded.iter().map(|f| ForwardedPort { port: f.port, host_port: f.host_port }).collect();
+    })
 }
 
 #[cfg(unix)]

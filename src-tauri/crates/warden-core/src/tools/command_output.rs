@@ -74,7 +74,11 @@ impl TypedTool for CommandOutputTool {
         super::bash::with_forwarded_ports(ToolOutput::success(text), ctx.commands_box.as_deref())
             .with_metadata("handle", &input.handle)
             .with_metadata("running", status == CommandStatus::Running)
-            .with_metadata("exit_code", if let CommandStatus::Exited(code) = status { code } else { None })
+            .with_report(|report| {
+                if let CommandStatus::Exited(exit_code) = status {
+                    report.command = Some(warden_protocol::CommandEnd { exit_code, signal: None });
+                }
+            })
             .with_metadata("from", from)
             .with_metadata("next_offset", next)
             .with_metadata("end_offset", end)

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory, ToolErrorCode};
+use warden_protocol::{ApprovalPreview, DangerLevel, FileDiff, ToolCategory, ToolErrorCode};
 
 use crate::sandbox::{Access, ResolvedPath};
 use crate::tool::fs_util::{blocking, read_text_file, result_diff, sha256_hex, unified_diff, write_file};
@@ -111,8 +111,7 @@ impl TypedTool for FileEditTool {
             let s = if edit.replacements == 1 { "" } else { "s" };
             let diff = result_diff(&path, Some(edit.old.as_bytes()), &edit.new);
             ToolOutput::success(format!("edited {path}: {} replacement{s}", edit.replacements))
-                .with_metadata("diff", diff)
-                .with_metadata("path", path)
+                .with_report(|report| report.diff = diff.map(|diff| FileDiff { path, diff }))
                 .with_metadata("replacements", edit.replacements)
                 .with_metadata("sha256_before", sha256_hex(edit.old.as_bytes()))
                 .with_metadata("sha256_after", sha256_hex(edit.new.as_bytes()))

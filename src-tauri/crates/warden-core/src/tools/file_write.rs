@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{ApprovalPreview, DangerLevel, ToolCategory};
+use warden_protocol::{ApprovalPreview, DangerLevel, FileDiff, ToolCategory};
 
 use crate::sandbox::{Access, ResolvedPath, SandboxError};
 use crate::tool::fs_util::{blocking, read_text_file, result_diff, sha256_hex, unified_diff, write_file};
@@ -75,8 +75,9 @@ impl TypedTool for FileWriteTool {
             let verb = if before.is_some() { "overwrote" } else { "created" };
             let diff = result_diff(&resolved.display(), before.as_deref(), &input.content);
             ToolOutput::success(format!("{verb} {} ({} bytes)", resolved.display(), input.content.len()))
-                .with_metadata("path", resolved.display())
-                .with_metadata("diff", diff)
+                .with_report(|report| {
+                    report.diff = diff.map(|diff| FileDiff { path: resolved.display(), diff })
+                })
                 .with_metadata("created", before.is_none())
                 .with_metadata("bytes_written", input.content.len())
                 .with_metadata("sha256_before", before.as_deref().map(sha256_hex))

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use globset::GlobBuilder;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
+use warden_protocol::{DangerLevel, SearchHit, SearchHits, ToolCategory, ToolErrorCode};
 
 use crate::sandbox::Access;
 use crate::tool::fs_util::blocking;
@@ -107,5 +107,13 @@ fn find(input: SearchFilesInput, ctx: &ToolContext) -> ToolOutput {
     if total > found.len() {
         content.push_str(&format!("\n[{} more paths not shown; narrow the pattern]", total - found.len()));
     }
-    ToolOutput::success(content).with_metadata("count", total).with_metadata("truncated", total > found.len())
+    let capped = total > found.len();
+    let items = found
+        .into_iter()
+        .map(|location| SearchHit { location, line: None, text: None, title: None })
+        .collect();
+    ToolOutput::success(content)
+        .with_metadata("count", total)
+        .with_metadata("truncated", capped)
+        .with_report(|report| report.hits = Some(SearchHits { items, capped }))
 }

@@ -16,7 +16,7 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch}
 use ignore::overrides::{Override, OverrideBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
+use warden_protocol::{DangerLevel, SearchHit, SearchHits, ToolCategory, ToolErrorCode};
 
 use crate::sandbox::{Access, SandboxError};
 use crate::tool::fs_util::blocking;
@@ -90,6 +90,21 @@ enum Found {
     Line { path: String, line: u64, text: String },
     File { path: String },
     Count { path: String, count: u64 },
+}
+
+impl Found {
+    /// The hit as the tool block lists it.
+    fn hit(self) -> SearchHit {
+        let at = |location: String| SearchHit { location, line: None, text: None, title: None };
+        match self {
+            Self::Line { path, line, text } => SearchHit { line: Some(line), text: Some(text), ..at(path) },
+            Self::File { path } => at(path),
+            Self::Count { path, count } => {
+                let s = if count == 1 { "" } else { "es" };
+                SearchHit { text: Some(format!("{count} match{s}")), ..at(path) }
+            }
+        }
+    }
 }
 
 struct Shared {
@@ -346,10 +361,12 @@ fn report(shared: &Shared, mode: SearchOutputMode, query: &str) -> ToolOutput {
             Found::Count { path, count } => format!("{path}:{count}"),
         })
         .collect();
+    let items = results.into_iter().map(Found::hit).collect();
     let approx = if capped && mode != SearchOutputMode::Count { "at least " } else { "" };
     lines.push(format!("[{approx}{matches} matching lines in {approx}{files_matched} files]"));
     if capped {
         lines.push("[result cap reached: narrow the query, path or globs, or raise max_results]".to_owned());
     }
     meta(ToolOutput::success(lines.join("\n")))
+        .with_report(|report| report.hits = Some(SearchHits { items, capped }))
 }

@@ -87,8 +87,7 @@ pub fn seed(project: &Path) {
 }
 
 fn changes_of(result: &warden_protocol::ToolResult) -> CallChanges {
-    let metadata = result.metadata.as_ref().expect("metadata");
-    serde_json::from_value(metadata["changes"].clone()).expect("changes")
+    result.report.changes.clone().expect("changes")
 }
 
 #[tokio::test]
@@ -149,7 +148,7 @@ async fn every_change_of_a_turn_is_reported_and_taken_back_byte_for_byte() {
     );
     let mode = shell.files.iter().find(|f| f.path == "run.sh").unwrap();
     assert_eq!((mode.old_mode.as_deref(), mode.new_mode.as_deref()), (Some("100755"), Some("100644")));
-    assert!(results[3].metadata.as_ref().is_none_or(|m| m.get("changes").is_none()));
+    assert!(results[3].report.changes.is_none());
 
     // The checkpoints are listed with the call they precede, and the turn's end.
     let list = store.list(Some("conv-1")).unwrap();

@@ -114,16 +114,16 @@ fn answering(
 }
 
 async fn curl(runner: &ToolRunner, id: &str, url: &str) -> String {
-    curl_with_metadata(runner, id, url).await.0
+    curl_with_report(runner, id, url).await.0
 }
 
-/// The call's result and its metadata.
-async fn curl_with_metadata(runner: &ToolRunner, id: &str, url: &str) -> (String, serde_json::Value) {
+/// The call's result and its report, as JSON.
+async fn curl_with_report(runner: &ToolRunner, id: &str, url: &str) -> (String, serde_json::Value) {
     let command = format!("curl -sS -m 20 {url}; echo; echo end");
     let call =
         RequestedCall { id: id.to_owned(), name: "bash".to_owned(), input: Ok(json!({"command": command})) };
     let result = runner.call("m-1", call, &CancellationToken::new()).await.result;
-    (result.result, result.metadata.unwrap_or_default())
+    (result.result, serde_json::to_value(&result.report).unwrap_or_default())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,24 +161,21 @@ async fn an_unknown_host_is_asked_about_and_the_answer_is_kept_as_long_as_it_say
 
     // Always: no question any more in this session.
     let asking = answering(&runner, events, vec![]);
-    let (out, metadata) = curl_with_metadata(&runner, "call-3", &url).await;
+    let (out, report) = curl_with_report(&runner, "call-3", &url).await;
     let (asked, events) = asking.await.unwrap_or_else(|e| panic!("{e}"));
     assert!(out.contains("from-registry") && asked.is_empty(), "{out} {asked:?}");
-    assert_eq!(
-        metadata["network"],
-        json!([{"host": "registry.test", "port": port, "allowed": true, "why": null}])
-    );
+    assert_eq!(report["network"], json!([{"host": "registry.test", "port": port, "allowed": true}]));
     assert_eq!(hits.load(Ordering::SeqCst), 3);
 
     // Deny: the command is refused, the registry never reached, and not asked again.
     let other = format!("http://other.test:{port}/index");
     let asking = answering(&runner, events, vec![None]);
-    let (out, metadata) = curl_with_metadata(&runner, "call-4", &other).await;
+    let (out, report) = curl_with_report(&runner, "call-4", &other).await;
     let (asked, events) = asking.await.unwrap_or_else(|e| panic!("{e}"));
     assert!(asked.len() == 1 && !out.contains("from-registry"), "{out}");
     // The refusal is on the call's block, with its host, and told to the model.
-    assert_eq!(metadata["network"][0]["host"], "other.test", "{metadata}");
-    assert_eq!(metadata["network"][0]["allowed"], false, "{metadata}");
+    assert_eq!(report["network"][0]["host"], "other.test", "{report}");
+    assert_eq!(report["network"][0]["allowed"], false, "{report}");
     assert!(out.contains("the sandbox's network refused: other.test"), "{out}");
     let asking = answering(&runner, events, vec![]);
     let out = curl(&runner, "call-5", &other).await;

@@ -41,6 +41,38 @@ async fn each_saved_answer_names_its_model_and_every_message_has_its_time() {
     assert!(store.message_stamps("no-such-conversation").unwrap().is_empty());
 }
 
+/// A command's report (how it ended, the box it ran in) is saved with its result, so a reopened
+/// conversation shows the block the live one showed; the model never receives it.
+#[tokio::test]
+async fn a_results_report_is_saved_with_it_and_never_sent_to_the_model() {
+    let home = tempfile::tempdir().unwrap();
+    let store = Arc::new(ConversationStore::open(&home.path().join("conversations.db")).unwrap());
+    let saved = store.clone();
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("b1", "bash", json!({"command": "echo out; exit 3"}))], 100),
+        wire.reply(&[text("It failed.")], 100),
+    ];
+    let mut h = Harness::new(wire, replies, move |c| c.store = Some(saved)).await;
+    let run = h.run("run it", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::Completed);
+    let live = run.results()[0].report.clone();
+    assert_eq!(live.command.map(|c| c.exit_code), Some(Some(3)), "{live:?}");
+
+    let messages = store.messages(h.session.conversation_id()).unwrap();
+    let kept = messages.iter().flat_map(|m| &m.content).find_map(|b| match b {
+        warden_protocol::ContentBlock::ToolResult(r) => r.report.as_deref().cloned(),
+        _ => None,
+    });
+    assert_eq!(kept, Some(live.clone()), "the saved result keeps the report the window was sent");
+    let sent = serde_json::to_string(&h.requests()[1].body).unwrap();
+    assert!(sent.contains("exit code 3"), "the model reads the result's text: {sent}");
+    assert!(
+        !sent.contains("exitCode") && !sent.contains("durationMs"),
+        "the report went to the model: {sent}"
+    );
+}
+
 fn now_ms() -> u64 {
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
     u64::try_from(since.as_millis()).unwrap()

@@ -217,7 +217,7 @@ async fn an_unjudgeable_command_asks_unless_the_box_contains_it() {
     assert!(run.confirms().is_empty());
     assert!(h.path("judged").exists() && h.path("computed").exists());
     for result in run.results() {
-        assert_eq!(result.metadata.as_ref().unwrap()["contained"], true);
+        assert_eq!(result.report.sandbox.as_ref().map(|s| s.contained), Some(true));
     }
     assert_eq!(run.end, TurnEnd::Completed);
 }

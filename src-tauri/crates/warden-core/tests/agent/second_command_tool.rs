@@ -76,8 +76,9 @@ impl TypedTool for RunLine {
             ),
             Err(error) => ToolOutput::error(ToolErrorCode::ExecutionError, error.to_string()),
         }
-        .with_metadata("contained", summary.is_some())
-        .with_metadata("sandbox", summary)
+        .with_report(|report| {
+            report.sandbox = Some(warden_protocol::BoxUse { contained: summary.is_some(), summary });
+        })
     }
 }
 
@@ -88,13 +89,12 @@ struct Project {
     outside: TempDir,
 }
 
-/// How one call ended: whether (and why) it asked, and its result's error code and metadata.
+/// How one call ended: whether (and why) it asked, and its result's error code and box.
 #[derive(Debug, PartialEq)]
 struct Ending {
     asked: Option<Option<String>>,
     code: Option<ToolErrorCode>,
-    contained: Option<Value>,
-    sandbox: Option<Value>,
+    sandbox: Option<warden_protocol::BoxUse>,
 }
 
 impl Project {
@@ -140,12 +140,10 @@ impl Project {
         let call = RequestedCall { id: "call-1".to_owned(), name: tool.to_owned(), input: Ok(input) };
         let outcome = runner.call("m-1", call, &CancellationToken::new()).await;
         let asked = asked.await.unwrap_or_else(|e| panic!("the approver: {e}"));
-        let metadata = outcome.result.metadata.unwrap_or_default();
         Ending {
             asked: asked.map(|confirm| confirm.reason),
             code: outcome.result.code,
-            contained: metadata.get("contained").cloned(),
-            sandbox: metadata.get("sandbox").cloned(),
+            sandbox: outcome.result.report.sandbox,
         }
     }
 }
@@ -194,11 +192,7 @@ async fn a_second_command_tool_is_refused_asked_and_boxed_as_bash_is() {
         assert_eq!(by_run_line.asked, by_bash.asked, "{name}: asked differently");
         assert_eq!(by_run_line.code, by_bash.code, "{name}: ended differently");
         if by_bash.code != Some(ToolErrorCode::BlockedCommand) {
-            assert_eq!(
-                (&by_run_line.contained, &by_run_line.sandbox),
-                (&by_bash.contained, &by_bash.sandbox),
-                "{name}"
-            );
+            assert_eq!(&by_run_line.sandbox, &by_bash.sandbox, "{name}");
         }
     }
     // What the cases showed, said outright for `run_line`.
@@ -209,13 +203,13 @@ async fn a_second_command_tool_is_refused_asked_and_boxed_as_bash_is() {
     let reason = network.asked.clone().flatten().unwrap_or_default();
     assert!(reason.contains("asks for the network"), "{reason}");
     let sandbox =
-        |ending: &Ending| ending.sandbox.as_ref().and_then(Value::as_str).unwrap_or_default().to_owned();
+        |ending: &Ending| ending.sandbox.as_ref().and_then(|s| s.summary.clone()).unwrap_or_default();
     assert!(sandbox(&network).starts_with("network · writes: project"), "{network:?}");
     let outside = project
         .call(TrustLevel::Autonomous, true, "run_line", json!({"line": "true", "unboxed": true}))
         .await;
     assert!(outside.asked.flatten().unwrap_or_default().starts_with("Dangerous"));
-    assert_eq!(outside.contained, Some(json!(false)));
+    assert_eq!(outside.sandbox.as_ref().map(|s| s.contained), Some(false));
     let contained =
         project.call(TrustLevel::Autonomous, true, "run_line", json!({ "line": write_outside })).await;
     assert_eq!((&contained.asked, contained.code), (&None, Some(ToolErrorCode::ExecutionError)));

@@ -195,9 +195,8 @@ async fn what_an_mcp_tool_changes_is_checkpointed_like_a_command() {
         .unwrap();
     assert_eq!(shot.result.status, ToolStatus::Success, "{:?}", shot.result);
     assert_eq!(std::fs::read_to_string(&made).unwrap(), "made by a server");
-    let metadata = shot.result.metadata.clone().unwrap_or_default();
-    let changes: warden_protocol::CallChanges = serde_json::from_value(metadata["changes"].clone())
-        .unwrap_or_else(|e| panic!("no changes reported ({e}): {:?}", shot.result));
+    let changes = shot.result.report.changes.clone();
+    let changes = changes.unwrap_or_else(|| panic!("no changes reported: {:?}", shot.result));
     assert!(changes.checkpoint_id.is_some(), "{changes:?}");
     assert_eq!(changes.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["made.txt"]);
     place.engine.close_mcp_servers().await;

@@ -130,6 +130,7 @@ async fn follow_up_puts_tool_results_first_with_is_error() {
     let result = |id: &str, name: &str, content: &str, is_error: bool| {
         ContentBlock::ToolResult(ToolResultBlock {
             tool_use_id: id.into(),
+            report: None,
             tool_name: name.into(),
             content: content.into(),
             is_error,
@@ -191,6 +192,7 @@ async fn follow_up_after_thinking_echoes_the_signed_block() {
             role: Role::User,
             content: vec![ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: first.calls[0].id.clone(),
+                report: None,
                 tool_name: "get_weather".into(),
                 content: "18 °C, partly cloudy".into(),
                 is_error: false,
@@ -323,6 +325,7 @@ async fn a_tool_results_image_goes_to_the_model_as_an_image_block() {
             role: Role::User,
             content: vec![ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: call.id.clone(),
+                report: None,
                 tool_name: call.name.clone(),
                 content: "[image (image/png, 3 bytes)]".into(),
                 is_error: false,

@@ -39,6 +39,7 @@ fn history() -> Vec<Message> {
             role: Role::User,
             content: vec![ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: "call_1".into(),
+                report: None,
                 tool_name: "file_read".into(),
                 content: "shot.jpg is an image (JPEG, 1×1, 160 bytes); it is attached.".into(),
                 is_error: false,

@@ -106,6 +106,7 @@ async fn follow_up_sends_argument_objects_and_tool_name_results() {
     let result = |id: &str, name: &str, content: &str, is_error: bool| {
         ContentBlock::ToolResult(ToolResultBlock {
             tool_use_id: id.into(),
+            report: None,
             tool_name: name.into(),
             content: content.into(),
             is_error,

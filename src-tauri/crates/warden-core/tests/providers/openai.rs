@@ -84,6 +84,7 @@ async fn follow_up_sends_raw_arguments_and_one_tool_message_per_result() {
     let result = |id: &str, name: &str, content: &str, is_error: bool| {
         ContentBlock::ToolResult(ToolResultBlock {
             tool_use_id: id.into(),
+            report: None,
             tool_name: name.into(),
             content: content.into(),
             is_error,

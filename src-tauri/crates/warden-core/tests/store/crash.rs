@@ -33,6 +33,7 @@ fn message_at(seq: usize) -> Message {
             role: Role::User,
             content: vec![ContentBlock::ToolResult(ToolResultBlock {
                 tool_use_id: format!("t{seq}"),
+                report: None,
                 tool_name: "bash".into(),
                 content: format!("line {seq}\n").repeat(2_000),
                 is_error: false,

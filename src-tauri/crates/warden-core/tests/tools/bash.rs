@@ -33,7 +33,7 @@ async fn output_is_streamed_in_order_as_it_comes() {
             (OutputStream::Stdout, "three\n".to_owned())
         ]
     );
-    assert_eq!(meta(&out, "exit_code"), &json!(0));
+    assert_eq!(part(&out, "command")["exitCode"], json!(0));
 }
 
 #[tokio::test]
@@ -44,7 +44,7 @@ async fn runs_in_the_project_root_and_non_zero_exit_is_an_error_with_the_code() 
     let out = env.call("bash", json!({"command": "echo failing >&2; exit 3"})).await;
     assert_code(&out, ToolErrorCode::ExecutionError);
     assert!(out.content.contains("failing") && out.content.contains("exit code 3"), "{}", out.content);
-    assert_eq!(meta(&out, "exit_code"), &json!(3));
+    assert_eq!(part(&out, "command")["exitCode"], json!(3));
     let out = env.call("bash", json!({"command": "cat; echo done"})).await;
     assert_eq!(out.content, "done\n", "stdin must be closed");
     let out = env.call("bash", json!({"command": "true"})).await;
@@ -112,7 +112,7 @@ async fn a_boxed_command_gets_neither_the_desktop_session_nor_secret_shaped_valu
         assert!(!out.content.contains(leak), "{leak} reached the boxed command:\n{}", out.content);
     }
     assert!(out.content.contains("PLAIN_TEST_VAR=visible"), "{}", out.content);
-    assert_eq!(meta(&out, "contained"), &json!(true), "{}", out.content);
+    assert_eq!(part(&out, "sandbox")["contained"], json!(true), "{}", out.content);
 }
 
 #[tokio::test]
@@ -262,7 +262,7 @@ async fn a_background_server_is_reached_from_the_next_call_and_from_this_machine
         assert!(Instant::now() < deadline, "the next call never reached the server: {}", out.content);
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    let forwarded = meta(&reached, "forwarded_ports").clone();
+    let forwarded = part(&reached, "forwardedPorts");
     assert_eq!(forwarded, json!([{"port": port, "hostPort": port}]), "{}", reached.content);
     assert!(reached.content.contains(&format!("{port} → localhost:{port}")), "{}", reached.content);
 
@@ -310,6 +310,6 @@ async fn a_failed_boxed_command_names_the_paths_of_the_home_the_box_does_not_sho
     let out = env.call_with("bash", json!({"command": command}), ctx).await;
     assert!(out.is_error, "{}", out.content);
     assert!(!out.content.contains("NOTES"), "{}", out.content);
-    assert_eq!(meta(&out, "hiddenHomePaths"), &json!([notes.display().to_string()]), "{}", out.content);
+    assert_eq!(part(&out, "readableOffers"), json!([notes.display().to_string()]), "{}", out.content);
     assert!(out.content.contains("Settings → Sandbox"), "the model is told why: {}", out.content);
 }

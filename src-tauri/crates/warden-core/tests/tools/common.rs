@@ -98,6 +98,11 @@ pub fn meta<'a>(out: &'a ToolOutput, key: &str) -> &'a Value {
     out.metadata.get(key).unwrap_or(&Value::Null)
 }
 
+/// One part of the output's report (what the window renders), as JSON; `null` when absent.
+pub fn part(out: &ToolOutput, key: &str) -> Value {
+    serde_json::to_value(&out.report).ok().and_then(|r| r.get(key).cloned()).unwrap_or(Value::Null)
+}
+
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
     hex::encode(sha2::Sha256::digest(bytes))

@@ -66,20 +66,20 @@ async fn the_result_carries_the_diff_for_the_window() {
     env.write("f.txt", "one\ntwo\n");
     let out = env.call("file_write", json!({"path": "f.txt", "content": "one\nTWO\n"})).await;
     assert_ok(&out);
-    let diff = meta(&out, "diff").as_str().unwrap().to_owned();
+    let diff = part(&out, "diff")["diff"].as_str().unwrap().to_owned();
     assert!(diff.contains("-two\n+TWO\n"), "{diff}");
     assert!(!out.content.contains("TWO"), "the model's text does not carry the diff: {}", out.content);
 
     let same = env.call("file_write", json!({"path": "f.txt", "content": "one\nTWO\n"})).await;
-    assert_eq!(meta(&same, "diff"), &json!(""), "an identical write has an empty diff");
+    assert_eq!(part(&same, "diff")["diff"], json!(""), "an identical write has an empty diff");
 
     let huge = "x\n".repeat(40_000);
     let big = env.call("file_write", json!({"path": "big.txt", "content": huge})).await;
     assert_ok(&big);
-    assert_eq!(meta(&big, "diff"), &json!(null), "over the cap: no diff in the result");
+    assert_eq!(part(&big, "diff"), json!(null), "over the cap: no diff in the result");
 
     std::fs::write(env.path("bin.dat"), [0xff, 0xfe, 0x00, 0x01]).unwrap();
     let over_binary = env.call("file_write", json!({"path": "bin.dat", "content": "text now\n"})).await;
     assert_ok(&over_binary);
-    assert_eq!(meta(&over_binary, "diff"), &json!(null), "the old content was not text");
+    assert_eq!(part(&over_binary, "diff"), json!(null), "the old content was not text");
 }

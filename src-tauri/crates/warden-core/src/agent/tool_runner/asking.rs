@@ -3,7 +3,7 @@
 
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    AskStep, ConfirmKind, DangerLevel, PermissionRule, Remember, RuleEffect, RuleOrigin, RuleScope,
+    AskStep, ConfirmKind, DangerLevel, PermissionRule, Remember, RuleEffect, RuleNote, RuleOrigin, RuleScope,
     SuggestedRule, ToolConfirm, ToolErrorCode,
 };
 
@@ -15,7 +15,7 @@ use crate::tool::{Needs, Tool, ToolContext, ToolOutput};
 
 impl ToolRunner {
     /// Ask the user. `Ok` = approved, with what became of a rule the answer asked to keep
-    /// (`ruleKept` or `ruleNotKept`, and the words); `Err(result)` = not run, and why.
+    /// (kept, or why not); `Err(result)` = not run, and why.
     pub(super) async fn ask(
         &self,
         asking: &Asking<'_>,
@@ -24,7 +24,7 @@ impl ToolRunner {
         ctx: &ToolContext,
         cancel: &CancellationToken,
         why: Why,
-    ) -> Result<Option<(&'static str, String)>, ToolOutput> {
+    ) -> Result<Option<RuleNote>, ToolOutput> {
         let Asking { message_id, call, needs, files, queue } = *asking;
         let timeout = self.policy.approval_timeout;
         let preview = tool.preview(input, ctx).await;
@@ -77,8 +77,8 @@ impl ToolRunner {
                 }
                 let subject = Subject { tool: &call.name, command: needs.command.as_deref(), files };
                 Ok(Some(match self.keep_rule(subject, suggested.as_ref(), answer.always) {
-                    Ok(kept) => ("ruleKept", kept),
-                    Err(why) => ("ruleNotKept", why),
+                    Ok(kept) => RuleNote { kept: true, words: kept },
+                    Err(why) => RuleNote { kept: false, words: why },
                 }))
             }
             ApprovalOutcome::Answered(answer) => {

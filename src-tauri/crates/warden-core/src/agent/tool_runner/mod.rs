@@ -12,8 +12,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::{
-    ApprovalQueue, AskStep, DangerLevel, Event, ToolApproval, ToolCall, ToolDefinition, ToolErrorCode,
-    ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
+    ApprovalQueue, AskStep, DangerLevel, Event, KeptAside, RuleNote, ToolApproval, ToolCall, ToolDefinition,
+    ToolErrorCode, ToolResult, ToolResultBlock, ToolStatus, TrustLevel,
 };
 
 use super::approvals::ApprovalRouter;
@@ -287,7 +287,7 @@ impl ToolRunner {
         let offered = self.offered();
         let ctx = self.env.context_in(&offered.workspace, &offered.tools, cancel.clone());
         // What became of a rule the user asked to keep ("Always allow…"), for the result.
-        let mut rule_note: Option<(&'static str, String)> = None;
+        let mut rule_note: Option<RuleNote> = None;
         match &planned.decision {
             Decision::Deny { code, reason } => return ToolOutput::error(*code, reason.clone()),
             Decision::Allow => {}
@@ -330,17 +330,12 @@ impl ToolRunner {
             .run_in_box(message_id, &offered.tools, &tool_call, ctx.with_commands_box(commands_box), cancel)
             .await;
         if let Some(checkpoint) = checkpoint {
-            let changes = checkpoint.after().await;
-            if let Ok(value) = serde_json::to_value(changes) {
-                output.metadata.insert("changes".to_owned(), value);
-            }
+            output.report.changes = Some(checkpoint.after().await);
         }
         if let Some(before) = git_before {
             self.sweep_git_metadata(before, &mut output);
         }
-        if let Some((key, words)) = rule_note {
-            output.metadata.insert(key.to_owned(), serde_json::Value::from(words));
-        }
+        output.report.rule = rule_note;
         output
     }
 
@@ -419,18 +414,15 @@ impl ToolRunner {
         let words: Vec<String> = swept.iter().map(|s| s.describe()).collect();
         output.content.push_str("\n\n");
         output.content.push_str(&words.join("\n"));
-        output.metadata.insert("gitSwept".to_owned(), serde_json::Value::from(words));
+        output.report.git_swept = words;
         // What the block offers to put back: where it was, its name aside, what it would do.
-        let kept: Vec<serde_json::Value> = swept
+        output.report.git_aside = swept
             .iter()
             .filter_map(|s| {
-                let name = s.to.as_deref()?.file_name()?.to_str()?;
-                Some(serde_json::json!({ "from": s.from.display().to_string(), "aside": name, "danger": s.danger }))
+                let aside = s.to.as_deref()?.file_name()?.to_str()?.to_owned();
+                Some(KeptAside { from: s.from.display().to_string(), aside, danger: s.danger.to_owned() })
             })
             .collect();
-        if !kept.is_empty() {
-            output.metadata.insert("gitAside".to_owned(), serde_json::Value::from(kept));
-        }
     }
 
     fn origin(&self, message_id: &str, call: &RequestedCall) -> Origin {
@@ -533,6 +525,7 @@ impl ToolRunner {
             status: if output.is_error { ToolStatus::Error } else { ToolStatus::Success },
             code: output.code,
             result: output.content,
+            report: *output.report,
             metadata: if output.metadata.is_empty() {
                 None
             } else {
@@ -547,6 +540,7 @@ impl ToolRunner {
             is_error: output.is_error,
             code: result.code.map(Into::into),
             images: output.images,
+            report: (!result.report.is_empty()).then(|| Box::new(result.report.clone())),
         };
         CallOutcome { result, block }
     }

@@ -111,6 +111,7 @@ mod tests {
                     role: Role::User,
                     content: vec![ContentBlock::ToolResult(ToolResultBlock {
                         tool_use_id: "call_1".into(),
+                        report: None,
                         tool_name: "file_read".into(),
                         content: "no such file".into(),
                         is_error: true,

@@ -8,7 +8,7 @@ mod searxng;
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use warden_protocol::{DangerLevel, ToolCategory, ToolErrorCode};
+use warden_protocol::{DangerLevel, SearchHit, SearchHits, ToolCategory, ToolErrorCode};
 
 use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
@@ -83,6 +83,21 @@ impl Default for WebSearchTool {
     }
 }
 
+/// The hits for the model (numbered text) and for the tool block (a list of pages).
+fn found(hits: &[Hit]) -> ToolOutput {
+    let items = hits
+        .iter()
+        .map(|h| SearchHit {
+            location: h.url.clone(),
+            line: None,
+            text: Some(h.snippet.trim().to_owned()).filter(|s| !s.is_empty()),
+            title: Some(h.title.trim().to_owned()).filter(|s| !s.is_empty()),
+        })
+        .collect();
+    ToolOutput::success(format_hits(hits))
+        .with_report(|report| report.hits = Some(SearchHits { items, capped: false }))
+}
+
 fn format_hits(hits: &[Hit]) -> String {
     hits.iter()
         .enumerate()
@@ -120,9 +135,7 @@ impl TypedTool for WebSearchTool {
         let searx_failure = match searx {
             Ok((hits, _)) if !hits.is_empty() => {
                 let hits: Vec<Hit> = hits.into_iter().take(max).collect();
-                return ToolOutput::success(format_hits(&hits))
-                    .with_metadata("engine", "searxng")
-                    .with_metadata("results", hits.len());
+                return found(&hits).with_metadata("engine", "searxng").with_metadata("results", hits.len());
             }
             Ok((_, unresponsive)) if unresponsive.is_empty() => "SearXNG found no results".to_owned(),
             Ok((_, unresponsive)) => {
@@ -142,7 +155,7 @@ impl TypedTool for WebSearchTool {
         match brave::search(&self.client, &config.brave_base_url, key, query, max, config.web_timeout).await {
             Ok(hits) if !hits.is_empty() => {
                 let hits: Vec<Hit> = hits.into_iter().take(max).collect();
-                ToolOutput::success(format_hits(&hits))
+                found(&hits)
                     .with_metadata("engine", "brave")
                     .with_metadata("results", hits.len())
                     .with_metadata("fallback_reason", searx_failure)
