@@ -244,6 +244,11 @@ export const events = {
 	updateProgress: makeEvent<UpdateProgressEvent, UpdateProgressEvent>("update:progress"),
 };
 
+/* Constants */
+export const MAX_IMAGES = 20 as const;
+
+export const MAX_IMAGE_BYTES = 20971520 as const;
+
 /* Types */
 /**  The rule an "always" answer saves: the suggestion as offered, or as the user edited it. */
 export type AlwaysRule = {
@@ -857,6 +862,15 @@ export type McpOAuthGrant =
  *  ([`McpOAuthClient::idp`]) stands for the sign-in, no browser.
  */
 "enterprise";
+
+/**
+ *  Where an MCP tool comes from: its server, and its own name there (`mcp__notes__echo` is `echo`
+ *  of `notes`). The engine says it: a server's name may itself hold `__`.
+ */
+export type McpOrigin = {
+	server: string,
+	tool: string,
+};
 
 /**
  *  An MCP resource read to go with a message: its text parts, and its binary parts named with
@@ -1552,6 +1566,8 @@ export type ToolConfirm = {
 	messageId: string,
 	toolId: string,
 	toolName: string,
+	/**  An MCP server's tool: which server, and the tool's name there. */
+	mcp?: McpOrigin | null,
 	input: Value,
 	dangerLevel: DangerLevel,
 	preview?: ApprovalPreview | null,
@@ -1625,6 +1641,8 @@ export type ToolInfo = {
 	danger: DangerLevel,
 	/**  Whether a project without its own permissions allows it (the read-only set). */
 	inDefaultScope: boolean,
+	/**  An MCP server's tool: which server, and the tool's name there. */
+	mcp?: McpOrigin | null,
 };
 
 /**
@@ -1756,6 +1774,8 @@ export type ToolStart = {
 	toolName: string,
 	/**  What kind of tool it is; `None` for a name no tool has. */
 	category?: ToolCategory | null,
+	/**  An MCP server's tool: which server, and the tool's name there. */
+	mcp?: McpOrigin | null,
 	input: Value,
 };
 

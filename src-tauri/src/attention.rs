@@ -59,6 +59,7 @@ mod tests {
             message_id: "m".into(),
             tool_id: "t".into(),
             tool_name: "file_write".into(),
+            mcp: None,
             input: serde_json::json!({}),
             danger_level: DangerLevel::Dangerous,
             preview,

@@ -34,6 +34,7 @@ fn confirm(tool: &str) -> Event {
         message_id: "m".into(),
         tool_id: tool.into(),
         tool_name: "file_write".into(),
+        mcp: None,
         input: serde_json::json!({"path": "a.txt", "content": "x"}),
         danger_level: DangerLevel::Dangerous,
         preview: None,

@@ -35,6 +35,7 @@ fn tool_start(tool: &str) -> Event {
         tool_id: tool.into(),
         tool_name: "bash".into(),
         category: Some(warden_protocol::ToolCategory::Exec),
+        mcp: None,
         input: serde_json::json!({}),
     })
 }

@@ -36,9 +36,9 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
 fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_specta::Builder<R> {
     builder
         .events(events::collect())
-        // What a tool call changed rides in its result's `metadata.changes` (free-form JSON on the
-        // wire); the window reads it with this type.
-        .typ::<warden_protocol::CallChanges>()
+        // The engine's limits the window checks before it sends (the engine checks again).
+        .constant("MAX_IMAGES", warden_core::agent::MAX_IMAGES)
+        .constant("MAX_IMAGE_BYTES", warden_core::images::MAX_INPUT_BYTES)
         // Only `serde_json::Value` (tool inputs, metadata) and millisecond timestamps (far below
         // 2^53) hold an i64/u64, and JSON.parse gives JS numbers for them anyway; the protocol's
         // other numeric fields are u32.

@@ -1,7 +1,9 @@
 // The one door between the UI and the Tauri side. Nothing else in `src/` imports the generated
 // bindings: if a command's generated signature changes, only this file changes with it. Payload
-// types are re-exported from the bindings, never re-declared here.
+// types are re-exported from the bindings, never re-declared here, and so are the engine's limits.
 import { commands, events } from "../bindings";
+
+export { MAX_IMAGE_BYTES, MAX_IMAGES } from "../bindings";
 import type {
   AlwaysRule,
   CommandError as CommandFailure,
@@ -49,6 +51,7 @@ export type {
   LearnedModel,
   McpElicit,
   McpIgnoredField,
+  McpOrigin,
   McpServerConfig,
   McpServerStatus,
   McpResourceText,

@@ -1,10 +1,10 @@
 // Image files the user attaches to a message: read as base64 and checked by their first bytes the
 // way the engine checks them (it checks again), so a wrong file is refused before anything is sent.
+import { MAX_IMAGE_BYTES } from "../../shared/ipc";
 import type { AttachedImage } from "./drafts";
 
-/** What the engine takes with one message (it refuses more). */
-export const MAX_IMAGES = 20;
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+/** What the engine takes with one message (it refuses more): its own limits, generated. */
+export { MAX_IMAGE_BYTES, MAX_IMAGES } from "../../shared/ipc";
 /** The kinds the engine sends to models; it checks the bytes again. */
 export const ACCEPT = "image/png,image/jpeg,image/gif,image/webp";
 
@@ -47,7 +47,7 @@ export function nextImageId(): string {
 /** Each file as an image to attach, or why it cannot be one. */
 export async function toImage(file: File): Promise<AttachedImage | string> {
   const name = file.name || "pasted image";
-  if (file.size > MAX_IMAGE_BYTES) return `“${name}” is larger than 20 MB.`;
+  if (file.size > MAX_IMAGE_BYTES) return `“${name}” is larger than ${MAX_IMAGE_BYTES / (1024 * 1024)} MB.`;
   let data: string;
   try {
     data = await readBase64(file);

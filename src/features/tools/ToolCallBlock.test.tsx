@@ -271,10 +271,18 @@ describe("ToolCallBlock", () => {
     expect(screen.getAllByTestId(TID.jsonView)[1]).toHaveTextContent('"x"');
   });
 
-  it("names an MCP tool by its own name and its server", () => {
-    render(<ToolCallBlock tool={makeTool({ toolName: "mcp__everything__get-sum", category: "mcp", input: { a: 1, b: 2 }, status: "success", result: "3" })} />);
+  it("names an MCP tool by its own name and its server, as the engine says them", () => {
+    const mcp = { server: "everything", tool: "get-sum" };
+    const { rerender } = render(
+      <ToolCallBlock tool={makeTool({ toolName: "mcp__everything__get-sum", category: "mcp", mcp, input: { a: 1, b: 2 }, status: "success", result: "3" })} />,
+    );
     expect(screen.getByTestId(TID.toolServer)).toHaveTextContent("everything");
     expect(screen.getByTestId(TID.toolBlock)).toHaveAttribute("aria-label", expect.stringContaining("get-sum (MCP server everything)"));
+    // A server whose name holds `__`: its tool is not split where the name looks like it.
+    const odd = { server: "team__notes", tool: "find" };
+    rerender(<ToolCallBlock tool={makeTool({ toolName: "mcp__team__notes__find", category: "mcp", mcp: odd, status: "success", result: "x" })} />);
+    expect(screen.getByTestId(TID.toolServer)).toHaveTextContent("team__notes");
+    expect(screen.getByTestId(TID.toolBlock)).toHaveAttribute("aria-label", expect.stringContaining("find (MCP server team__notes)"));
   });
 
   it("shows stderr apart from stdout", () => {

@@ -13,8 +13,8 @@ import { ToolBody } from "./ToolBody";
 import { CommandTail } from "./CommandTail";
 import { ImageThumbnails } from "../../shared/ui/Images";
 import { isTerminal } from "../../shared/store/reducer";
-import { categoryIn, useToolCatalog } from "../../shared/toolCatalog";
-import { mcpParts, toolIcon, toolKind, toolSummary } from "./summary";
+import { categoryIn, mcpIn, useToolCatalog } from "../../shared/toolCatalog";
+import { toolIcon, toolKind, toolSummary } from "./summary";
 import "./tools.css";
 
 const ACTIVE: ReadonlySet<ToolBlockStatus> = new Set(["running", "awaiting_approval"]);
@@ -27,12 +27,12 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
   // Open while it runs or waits for approval, closed when done — unless the user chose, for this status.
   const [choice, setChoice] = useState<{ status: ToolBlockStatus; open: boolean } | null>(null);
   const open = choice && choice.status === tool.status ? choice.open : ACTIVE.has(tool.status);
-  const mcp = mcpParts(tool.toolName);
-  const name = mcp ? mcp.tool : tool.toolName || "tool";
   const summary = toolSummary(tool.toolName, tool.input);
-  // A block from a loaded history has no category of its own: the engine's catalog says.
+  // A block from a loaded history has no category (nor MCP server) of its own: the engine's catalog says.
   const catalog = useToolCatalog(tool.category === null && tool.toolName !== "");
   const kind = toolKind(tool.category ?? categoryIn(catalog, tool.toolName));
+  const mcp = tool.mcp ?? mcpIn(catalog, tool.toolName);
+  const name = mcp ? mcp.tool : tool.toolName || "tool";
   const report = tool.report;
   return (
     <section

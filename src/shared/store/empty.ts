@@ -51,6 +51,7 @@ export function newToolBlock(toolId: string, conversationId: string, messageId: 
     result: null,
     report: null,
     metadata: null,
+    mcp: null,
     errorCode: null,
     confirm: null,
     checkpoint: null,

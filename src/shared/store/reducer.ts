@@ -104,8 +104,9 @@ function onToolStart(state: ChatState, e: ToolStart): ChatState {
   return withConversation(state, e.conversationId, (c) =>
     withTool(c, e.toolId, e.messageId, (t) => {
       const category = e.category ?? t.category;
-      if (t.toolName === e.toolName && t.input !== null && t.category === category) return t;
-      return { ...t, toolName: e.toolName, input: e.input ?? null, category };
+      const mcp = e.mcp ?? t.mcp;
+      if (t.toolName === e.toolName && t.input !== null && t.category === category && t.mcp === mcp) return t;
+      return { ...t, toolName: e.toolName, input: e.input ?? null, category, mcp };
     }),
   );
 }
@@ -166,6 +167,7 @@ function onToolConfirm(state: ChatState, e: ToolConfirm): ChatState {
       return {
         ...t,
         toolName: t.toolName || e.toolName,
+        mcp: t.mcp ?? e.mcp ?? null,
         input: t.input ?? e.input ?? null,
         confirm: e,
         status: terminal ? t.status : "awaiting_approval",

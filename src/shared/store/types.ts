@@ -7,6 +7,7 @@ import type {
   HistoryMessage,
   MessageStamp,
   JsonValue,
+  McpOrigin,
   SavedRow,
   ProtocolEvent,
   StopReason,
@@ -30,6 +31,8 @@ export interface ToolBlock {
   toolName: string;
   /** What kind of tool it is, from its tool-start (null until then, and for a loaded history). */
   category: ToolCategory | null;
+  /** An MCP server's tool: which server, and its name there (from its tool-start or request). */
+  mcp: McpOrigin | null;
   input: JsonValue | null;
   status: ToolBlockStatus;
   /** Streamed output (chat:tool-delta), capped at OUTPUT_CAP characters. */

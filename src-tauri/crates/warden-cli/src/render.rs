@@ -288,6 +288,7 @@ mod tests {
             message_id: "m".into(),
             tool_id: "t".into(),
             tool_name: "bash".into(),
+            mcp: None,
             input: serde_json::json!({"command": "npm ci"}),
             danger_level: warden_protocol::DangerLevel::Dangerous,
             preview: None,
@@ -412,6 +413,7 @@ mod tests {
                 tool_id: "t".into(),
                 tool_name: format!("bash{evil}"),
                 category: None,
+                mcp: None,
                 input: serde_json::json!({"command": evil}),
             }),
         ];

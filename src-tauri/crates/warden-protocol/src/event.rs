@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-use crate::{DangerLevel, ToolCategory, ToolErrorCode, ToolReport};
+use crate::{DangerLevel, McpOrigin, ToolCategory, ToolErrorCode, ToolReport};
 
 /// Every event, spelled once: its variant, payload type, the window's event type and its protocol
 /// name. `$callback!` gets the list; [`Event`] is made from it here, and the desktop shell makes its
@@ -171,6 +171,9 @@ pub struct ToolStart {
     /// What kind of tool it is; `None` for a name no tool has.
     #[serde(default)]
     pub category: Option<ToolCategory>,
+    /// An MCP server's tool: which server, and the tool's name there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<McpOrigin>,
     pub input: serde_json::Value,
 }
 
@@ -257,6 +260,9 @@ pub struct ToolConfirm {
     pub message_id: String,
     pub tool_id: String,
     pub tool_name: String,
+    /// An MCP server's tool: which server, and the tool's name there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<McpOrigin>,
     pub input: serde_json::Value,
     pub danger_level: DangerLevel,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -59,6 +59,15 @@ pub struct ToolDefinition {
     pub parallel: bool,
 }
 
+/// Where an MCP tool comes from: its server, and its own name there (`mcp__notes__echo` is `echo`
+/// of `notes`). The engine says it: a server's name may itself hold `__`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct McpOrigin {
+    pub server: String,
+    pub tool: String,
+}
+
 /// A tool as the window lists it: in the permissions list (its plain-language label, whether a
 /// new project allows it) and for a tool block's kind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
@@ -71,6 +80,9 @@ pub struct ToolInfo {
     pub danger: DangerLevel,
     /// Whether a project without its own permissions allows it (the read-only set).
     pub in_default_scope: bool,
+    /// An MCP server's tool: which server, and the tool's name there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<McpOrigin>,
 }
 
 /// A complete tool call requested by the model.

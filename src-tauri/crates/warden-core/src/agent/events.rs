@@ -126,15 +126,17 @@ impl EventEmitter {
         message_id: &str,
         tool_id: &str,
         tool_name: &str,
-        category: Option<ToolCategory>,
+        kind: (Option<ToolCategory>, Option<warden_protocol::McpOrigin>),
         input: serde_json::Value,
     ) {
+        let (category, mcp) = kind;
         self.emit(Event::ToolStart(ToolStart {
             conversation_id: self.conv(),
             message_id: message_id.to_owned(),
             tool_id: tool_id.to_owned(),
             tool_name: tool_name.to_owned(),
             category,
+            mcp,
             input,
         }));
     }

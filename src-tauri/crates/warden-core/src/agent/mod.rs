@@ -17,7 +17,7 @@ mod tool_step;
 mod turn;
 
 pub use network_ask::SaveRule;
-pub use session::{CompactNowError, Session, SessionError};
+pub use session::{CompactNowError, Session, SessionError, MAX_IMAGES};
 pub use session_core::SessionConfig;
 pub use tool_env::{execute_streaming, ToolEnvironment};
 pub use tool_runner::{CallOutcome, CallPolicy, PlannedCall, RequestedCall, ToolRunner};

@@ -94,6 +94,7 @@ impl NetworkQuestions {
             message_id: call.map(|c| c.message_id.clone()).unwrap_or_default(),
             tool_id: call.map(|c| c.tool_id.clone()).unwrap_or_default(),
             tool_name: call.map_or_else(|| "network".to_owned(), |c| c.tool_name.clone()),
+            mcp: None,
             input: call
                 .map_or_else(|| json!({"host": question.host, "port": question.port}), |c| c.input.clone()),
             danger_level: DangerLevel::Dangerous,

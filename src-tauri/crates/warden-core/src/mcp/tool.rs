@@ -77,6 +77,10 @@ impl Tool for McpTool {
         &self.label
     }
 
+    fn mcp_origin(&self) -> Option<warden_protocol::McpOrigin> {
+        Some(warden_protocol::McpOrigin { server: self.slot.name().to_owned(), tool: self.tool.clone() })
+    }
+
     fn needs(&self, _input: &Value) -> Needs {
         Self::call_needs()
     }

@@ -49,6 +49,10 @@ pub trait Tool: Send + Sync {
     fn needs(&self, _input: &serde_json::Value) -> Needs {
         Needs::default()
     }
+    /// The MCP server that provides it, and its name there (none for Warden's own tools).
+    fn mcp_origin(&self) -> Option<warden_protocol::McpOrigin> {
+        None
+    }
     /// What the approval dialog shows (a dry-run diff for file changes, the command + cwd for bash).
     async fn preview(&self, _input: &serde_json::Value, _ctx: &ToolContext) -> Option<ApprovalPreview> {
         None

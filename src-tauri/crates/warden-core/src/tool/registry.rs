@@ -92,6 +92,7 @@ impl ToolRegistry {
                     category: definition.category,
                     danger: definition.danger,
                     in_default_scope: default_scope.allows(&definition.name),
+                    mcp: tool.mcp_origin(),
                 }
             })
             .collect()

@@ -84,11 +84,16 @@ async fn a_models_turn_calls_an_mcp_tool_after_the_user_approves_it() {
         tokio::spawn(async move { session.send("go").await })
     };
     let mut asked = false;
+    let mut started = None;
+    // The engine names the server and the tool's own name on the block and the question.
+    let origin = Some(warden_protocol::McpOrigin { server: "everything".into(), tool: "echo".into() });
     let result = loop {
         let event = tokio::time::timeout(Duration::from_secs(60), events.recv()).await.unwrap().unwrap();
         match event {
+            Event::ToolStart(start) => started = Some(start.mcp),
             Event::ToolConfirm(confirm) => {
                 assert_eq!(confirm.tool_name, "mcp__everything__echo");
+                assert_eq!(confirm.mcp, origin);
                 asked = true;
                 session
                     .approve(ToolApproval {
@@ -106,6 +111,7 @@ async fn a_models_turn_calls_an_mcp_tool_after_the_user_approves_it() {
     };
     turn.await.unwrap().unwrap();
     assert!(asked, "Guided asks before a dangerous MCP tool");
+    assert_eq!(started, Some(origin), "the tool-start names the server");
     assert_eq!(result.status, ToolStatus::Success, "{result:?}");
     assert_eq!(result.result, "Echo: through the loop");
     // The model's second request carries the MCP result back.

@@ -47,6 +47,7 @@ impl ToolRunner {
             message_id: message_id.to_owned(),
             tool_id: call.id.clone(),
             tool_name: call.name.clone(),
+            mcp: tool.mcp_origin(),
             input: input.clone(),
             danger_level: tool.definition().danger,
             preview,

@@ -257,7 +257,8 @@ impl ToolRunner {
         let call = &planned.call;
         let input = call.input.clone().unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new()));
         let category = planned.tool.as_ref().map(|t| t.definition().category);
-        self.events.tool_start(message_id, &call.id, &call.name, category, input);
+        let mcp = planned.tool.as_ref().and_then(|t| t.mcp_origin());
+        self.events.tool_start(message_id, &call.id, &call.name, (category, mcp), input);
     }
 
     async fn attempt(
