@@ -65,7 +65,8 @@ FEATURES=(--features warden-desktop/custom-protocol)
 step "cargo clippy -D warnings (functions over 80 lines are errors: src-tauri/clippy.toml)"
 cargo clippy --workspace --all-targets --locked "${FEATURES[@]}" -- -D warnings
 
-step "sizes: files over 600 lines (a warning each)"
+step "sizes: UI functions over 80 lines fail (scripts/ts-sizes.mjs); files over 600 lines (a warning each)"
+(cd "$ROOT" && node scripts/ts-sizes.mjs)
 # The generated bindings are left out; a long file is a hint to split it, not a failure.
 (cd "$ROOT" && git ls-files -- 'src-tauri/*.rs' 'src/*.ts' 'src/*.tsx' ':!src/bindings.ts' |
   xargs wc -l | awk '$2 != "total" && $1 > 600 { print "warning: " $2 " has " $1 " lines (over 600)" }')

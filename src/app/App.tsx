@@ -1,18 +1,17 @@
 // The window: boot, then first-run setup or the chat, with settings over it.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { ChatScreen } from "../features/chat/ChatScreen";
 import { SettingsPanel } from "../features/settings/SettingsPanel";
-import { providerSettings, setProvider, withDefaults } from "../features/settings/settingsModel";
-import { api, type KeyStatus, type ProviderReadiness, type Settings } from "../shared/ipc";
+import { withDefaults } from "../features/settings/settingsModel";
+import type { KeyStatus, ProviderReadiness, Settings } from "../shared/ipc";
 import { connectEvents } from "../shared/store/bridge";
 import { useListener } from "../shared/useListener";
 import { useChatStore } from "../shared/store/store";
 import { TID } from "../shared/testids";
-import { focusComposer, listenShortcuts } from "../shared/keyboard";
+import { focusComposer } from "../shared/keyboard";
 import { applyTheme } from "../shared/theme";
 import { Setup } from "./Setup";
 import { McpFormHost } from "../features/mcp/McpFormHost";
-import { InstructionsIndicator } from "../features/instructions/InstructionsIndicator";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import { AboutDialog } from "./AboutDialog";
 import { UpdateNotice } from "../features/updates/UpdateNotice";
@@ -22,26 +21,21 @@ import { useMenu } from "./useMenu";
 import "../shared/ui/base.css";
 import "./app.css";
 import { useBoot } from "./useBoot";
-import { messageOf } from "../shared/format";
+import { modelChoiceOf } from "./modelChoice";
+import { TopBar } from "./TopBar";
+import { useRoute } from "./useRoute";
+import { useSetupSave } from "./useSetupSave";
 
-type Route = "setup" | "chat" | "settings";
-
-function Loaded({
-  settings: initial,
-  keys: initialKeys,
-  readiness,
-  ollamaReachable,
-}: {
+type LoadedProps = {
   settings: Settings;
   keys: KeyStatus[];
   readiness: ProviderReadiness;
   ollamaReachable: boolean;
-}) {
+};
+
+function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachable }: LoadedProps) {
   const [settings, setSettings] = useState(() => withDefaults(initial));
   const [keys, setKeys] = useState(initialKeys);
-  const [route, setRoute] = useState<Route>(() => (readiness.ready ? "chat" : "setup"));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const [about, setAbout] = useState(false);
   const updates = useUpdates(settings.updates?.checkAtStart ?? true);
@@ -49,74 +43,16 @@ function Loaded({
 
   useEffect(() => applyTheme(settings.theme), [settings.theme]);
 
-  // Settings open on the engine's settings as they are now, not as the window last saw them: the
-  // engine saves some answers itself ("Always for this project" about a host, what it learned of a
-  // model), and Settings saving an older copy would drop them.
-  const openSettings = async () => {
-    try {
-      setSettings(await api.settingsGet());
-    } catch {
-      // The copy in hand is the best left; Settings says so if saving it fails.
-    }
-    setRoute("settings");
-  };
-  const toggleSettings = () => (route === "settings" ? setRoute("chat") : void openSettings());
-  // The shortcut listener is set up once; it calls the toggle of the latest render.
-  const toggleRef = useRef(toggleSettings);
-  toggleRef.current = toggleSettings;
-
-  // Ctrl/Cmd+, opens and closes Settings; Ctrl/Cmd+/ lists the shortcuts.
-  useEffect(
-    () =>
-      listenShortcuts((shortcut) => {
-        if (shortcut === "settings") {
-          toggleRef.current();
-          return true;
-        }
-        if (shortcut === "help") {
-          setHelp((h) => !h);
-          return true;
-        }
-        return false;
-      }),
-    [],
-  );
+  const { route, setRoute, openSettings, toggleSettings } = useRoute(readiness.ready, setSettings, setHelp);
   const closeHelp = () => {
     setHelp(false);
     focusComposer();
   };
 
-  /** Save `next` from the setup screen: busy meanwhile, the reason shown when it fails. */
-  const saveFromSetup = async (next: Settings): Promise<boolean> => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api.settingsSet(next);
-      setSettings(next);
-      return true;
-    } catch (e) {
-      setError(messageOf(e));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const useOllama = async () => {
-    if (await saveFromSetup({ ...settings, activeProvider: "ollama" })) setRoute("chat");
-  };
-
-  // A key pasted on the setup screen is in the keychain: its provider becomes the active one.
-  const useKey = async (provider: "anthropic" | "openai") => {
-    if (await saveFromSetup({ ...settings, activeProvider: provider })) setRoute("chat");
-  };
-
-  // The composer's model menu: saved like Settings saves it; the next message uses it.
-  const chooseModel = async (model: string | null) => {
-    const provider = settings.activeProvider ?? "anthropic";
-    const next = setProvider(settings, provider, { model, contextWindow: null });
-    await api.settingsSet(next);
-    setSettings(next);
+  const setup = useSetupSave(settings, setSettings, () => setRoute("chat"));
+  const closeAbout = () => {
+    setAbout(false);
+    focusComposer();
   };
 
   if (route === "setup") {
@@ -125,11 +61,11 @@ function Loaded({
         ollamaReachable={ollamaReachable}
         notReady={readiness.reason}
         projectDir={settings.projectDir ?? null}
-        busy={busy}
-        error={error}
-        onProjectChosen={(dir) => void saveFromSetup({ ...settings, projectDir: dir })}
-        onUseOllama={() => void useOllama()}
-        onKeySaved={(provider) => void useKey(provider)}
+        busy={setup.busy}
+        error={setup.error}
+        onProjectChosen={setup.chooseProject}
+        onUseOllama={() => void setup.chooseProvider("ollama")}
+        onKeySaved={(provider) => void setup.chooseProvider(provider)}
         onOpenSettings={() => void openSettings()}
         onSkip={() => setRoute("chat")}
       />
@@ -138,49 +74,19 @@ function Loaded({
 
   return (
     <div className="shell">
-      <header className="topbar">
-        <span className="brand">Warden</span>
-        {settings.projectDir ? (
-          <span className="topbar-project" title={settings.projectDir}>
-            {settings.projectDir}
-          </span>
-        ) : (
-          <button
-            type="button"
-            className="link topbar-project topbar-no-project"
-            data-testid={TID.noProject}
-            title="Choose the folder Warden may work in"
-            onClick={() => void openSettings()}
-          >
-            No project folder: file tools and commands are off — choose one
-          </button>
-        )}
-        {/* Asked again after Settings closes: the folder or the global text may have changed. */}
-        <InstructionsIndicator refreshKey={`${settings.projectDir ?? ""}#${settings.globalInstructions ?? ""}#${route}`} />
-        <button
-          type="button"
-          className="link"
-          data-testid={TID.settingsOpen}
-          aria-pressed={route === "settings"}
-          onClick={toggleSettings}
-        >
-          Settings
-        </button>
-        <button type="button" className="link" data-testid={TID.shortcutsOpen} onClick={() => setHelp(true)}>
-          Shortcuts
-        </button>
-      </header>
+      <TopBar
+        projectDir={settings.projectDir ?? null}
+        // Asked again after Settings closes: the folder or the global text may have changed.
+        instructionsKey={`${settings.projectDir ?? ""}#${settings.globalInstructions ?? ""}#${route}`}
+        settingsOpen={route === "settings"}
+        onOpenSettings={() => void openSettings()}
+        onToggleSettings={toggleSettings}
+        onShortcuts={() => setHelp(true)}
+      />
       <UpdateNotice updates={updates} />
       {route === "chat" && <BoxHomeNoticeBar projectDir={settings.projectDir ?? null} onOpenSettings={() => void openSettings()} />}
       {help && <ShortcutsHelp onClose={closeHelp} />}
-      {about && (
-        <AboutDialog
-          onClose={() => {
-            setAbout(false);
-            focusComposer();
-          }}
-        />
-      )}
+      {about && <AboutDialog onClose={closeAbout} />}
       <McpFormHost />
       {route === "settings" ? (
         <SettingsPanel
@@ -193,14 +99,7 @@ function Loaded({
           onClose={() => setRoute("chat")}
         />
       ) : (
-        <ChatScreen
-          onOpenSettings={() => void openSettings()}
-          modelChoice={{
-            provider: settings.activeProvider ?? "anthropic",
-            model: providerSettings(settings, settings.activeProvider ?? "anthropic").model ?? null,
-            onChange: chooseModel,
-          }}
-        />
+        <ChatScreen onOpenSettings={() => void openSettings()} modelChoice={modelChoiceOf(settings, setSettings)} />
       )}
     </div>
   );

@@ -1,14 +1,6 @@
-import { useState } from "react";
-import { api } from "../shared/ipc";
 import { TID } from "../shared/testids";
-import { ExternalLink } from "../shared/ui/ExternalLink";
-import { messageOf } from "../shared/format";
-
-/** Where each hosted provider hands out keys. */
-const KEY_PAGES = [
-  { provider: "Anthropic", url: "https://console.anthropic.com/settings/keys" },
-  { provider: "OpenAI", url: "https://platform.openai.com/api-keys" },
-] as const;
+import { SetupModelStep } from "./SetupModelStep";
+import { SetupProjectStep } from "./SetupProjectStep";
 
 export function Setup({
   ollamaReachable,
@@ -37,82 +29,21 @@ export function Setup({
   busy: boolean;
   error: string | null;
 }) {
-  const [pickError, setPickError] = useState<string | null>(null);
-  const pick = () => {
-    setPickError(null);
-    Promise.resolve()
-      .then(() => api.pickProjectFolder())
-      .then(
-        (dir) => dir && onProjectChosen(dir),
-        (e: unknown) => setPickError(messageOf(e)),
-      );
-  };
   return (
     <main className="setup" data-testid={TID.setupScreen} aria-labelledby="setup-title">
       <h1 id="setup-title">Welcome to Warden</h1>
       <p>Warden works in one project folder and asks before it changes anything. It needs two things from you.</p>
 
-      <h2 className="setup-step">1. A model to talk to</h2>
-      {notReady && (
-        <p className="muted" data-testid={TID.setupWhy}>
-          {notReady}
-        </p>
-      )}
-      {ollamaReachable ? (
-        <div className="setup-choice">
-          <p>Ollama is running on this computer — models there stay on your machine and need no key.</p>
-          <button
-            type="button"
-            className="primary"
-            data-testid={TID.setupUseOllama}
-            disabled={busy}
-            autoFocus
-            onClick={onUseOllama}
-          >
-            Use Ollama
-          </button>
-        </div>
-      ) : (
-        <p className="muted">
-          No local Ollama answered on localhost. Add an API key for Anthropic or OpenAI, or point Warden at an
-          OpenAI-compatible server. Keys stay in your system keychain.
-        </p>
-      )}
-      <KeyHere busy={busy} first={!ollamaReachable} onSaved={onKeySaved} />
-      <p className="setup-keys" data-testid={TID.setupKeyLinks}>
-        Need a key?{" "}
-        {KEY_PAGES.map(({ provider, url }, i) => (
-          <span key={provider}>
-            {i > 0 && " · "}
-            <ExternalLink href={url}>Get an {provider} key</ExternalLink>
-          </span>
-        ))}
-      </p>
-      <button
-        type="button"
-        className="link"
-        data-testid={TID.setupOpenSettings}
-        onClick={onOpenSettings}
-      >
-        {ollamaReachable ? "Use a cloud provider instead" : "Other providers and servers: Settings"}
-      </button>
+      <SetupModelStep
+        ollamaReachable={ollamaReachable}
+        notReady={notReady}
+        busy={busy}
+        onUseOllama={onUseOllama}
+        onKeySaved={onKeySaved}
+        onOpenSettings={onOpenSettings}
+      />
 
-      <h2 className="setup-step">2. The project folder</h2>
-      <p className="muted">
-        Warden reads, changes and runs things only inside this folder. Until one is chosen, the tools that touch files
-        and run commands are off.
-      </p>
-      <p className="setup-project" data-testid={TID.setupProject}>
-        {projectDir ? <code>{projectDir}</code> : <span className="muted">No folder chosen yet.</span>}{" "}
-        <button type="button" data-testid={TID.setupPickProject} disabled={busy} onClick={pick}>
-          {projectDir ? "Choose another…" : "Choose a folder…"}
-        </button>
-      </p>
-      {pickError && (
-        <p className="field-error" role="alert">
-          {pickError}
-        </p>
-      )}
+      <SetupProjectStep projectDir={projectDir} busy={busy} onProjectChosen={onProjectChosen} />
 
       <div className="setup-actions">
         <button type="button" className="link" data-testid={TID.setupSkip} onClick={onSkip}>
@@ -125,74 +56,5 @@ export function Setup({
         </p>
       )}
     </main>
-  );
-}
-
-/** Paste an Anthropic or OpenAI key here: it goes straight to the keychain, never shown again. */
-function KeyHere({
-  busy,
-  first,
-  onSaved,
-}: {
-  busy: boolean;
-  /** The first thing to do here (no local Ollama): it takes the focus. */
-  first: boolean;
-  onSaved: (provider: "anthropic" | "openai") => void;
-}) {
-  const [provider, setProvider] = useState<"anthropic" | "openai">("anthropic");
-  const [value, setValue] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const save = () => {
-    setSaving(true);
-    setError(null);
-    api.keysSet(provider, value.trim()).then(
-      () => {
-        setValue("");
-        setSaving(false);
-        onSaved(provider);
-      },
-      (e: unknown) => {
-        setSaving(false);
-        setError(messageOf(e));
-      },
-    );
-  };
-  return (
-    <form
-      className="setup-key"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (value.trim()) save();
-      }}
-    >
-      <label>
-        Provider
-        <select data-testid={TID.setupKeyProvider} value={provider} onChange={(e) => setProvider(e.target.value as "anthropic" | "openai")}>
-          <option value="anthropic">Anthropic</option>
-          <option value="openai">OpenAI</option>
-        </select>
-      </label>
-      <label>
-        API key
-        <input
-          type="password"
-          autoComplete="off"
-          data-testid={TID.setupKeyInput}
-          autoFocus={first}
-          value={value}
-          placeholder={provider === "anthropic" ? "sk-ant-…" : "sk-…"}
-          onChange={(e) => setValue(e.target.value)}
-        />
-      </label>
-      <button type="submit" className="primary" data-testid={TID.setupKeySave} disabled={busy || saving || !value.trim()}>
-        Save key
-      </button>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </form>
   );
 }

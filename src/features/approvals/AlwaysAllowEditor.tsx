@@ -4,11 +4,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { AlwaysRule, SuggestedRule } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { AlwaysPattern, AlwaysScope, type Scope } from "./AlwaysRuleFields";
 
 /** Tools whose rules have a pattern (a command, a path glob, a host); any other covers every call. */
 const PATTERNED = new Set(["bash", "read", "write", "network"]);
-
-type Scope = "project" | "user";
 
 export function AlwaysAllowEditor({
   suggested,
@@ -61,44 +60,21 @@ export function AlwaysAllowEditor({
         {!patterned && <span className="muted"> (every call of this tool)</span>}
       </p>
       {patterned && (
-        <label className="always-pattern">
-          {suggested.tool === "bash" ? "Command (a last * stands for any further words)" : suggested.tool === "network" ? "Host" : "Paths"}
-          <input
-            ref={patternRef}
-            type="text"
-            data-testid={TID.alwaysPattern}
-            value={pattern}
-            readOnly={exactOnly}
-            aria-readonly={exactOnly || undefined}
-            disabled={disabled}
-            onChange={(e) => setPattern(e.target.value)}
-            onKeyDown={(e) => {
-              // Enter never approves from here: the rule is saved with the button only.
-              if (e.key === "Enter") e.preventDefault();
-            }}
-          />
-        </label>
+        <AlwaysPattern
+          tool={suggested.tool}
+          pattern={pattern}
+          exactOnly={exactOnly}
+          disabled={disabled}
+          inputRef={patternRef}
+          onChange={setPattern}
+        />
       )}
       {exactOnly && (
         <p className="muted" data-testid={TID.alwaysExactNote}>
           Only this exact command can be kept: what this program does depends on its arguments.
         </p>
       )}
-      <div role="radiogroup" aria-label="Where to keep the rule" className="always-scope">
-        {(["project", "user"] as const).map((s) => (
-          <label key={s} className="checkbox">
-            <input
-              type="radio"
-              name={scopeName}
-              data-testid={TID.alwaysScope[s]}
-              checked={scope === s}
-              disabled={disabled}
-              onChange={() => setScope(s)}
-            />
-            {s === "project" ? "This project" : "All projects"}
-          </label>
-        ))}
-      </div>
+      <AlwaysScope name={scopeName} scope={scope} disabled={disabled} onChange={setScope} />
       <div className="approval-actions">
         <button type="button" data-testid={TID.alwaysCancel} onClick={onCancel}>
           Cancel

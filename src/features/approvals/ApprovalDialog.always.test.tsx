@@ -98,7 +98,9 @@ describe("Always allow… in the approval card", () => {
   });
 
   it("keeps this project by default, and sends no pattern for a tool without one", async () => {
-    renderCard(makeConfirm({ toolName: "mcp__db__query", input: { sql: "select 1" }, preview: null, suggestedRule: { tool: "mcp__db__query" } }));
+    const mcp = { server: "db", tool: "query" };
+    renderCard(makeConfirm({ toolName: "mcp__db__query", mcp, input: { sql: "select 1" }, preview: null, suggestedRule: { tool: "mcp__db__query" } }));
+    expect(screen.getByTestId(TID.approvalDialog)).toHaveTextContent("Allow query from the MCP server db?");
     await userEvent.click(screen.getByTestId(TID.allowAlways));
     expect(screen.queryByTestId(TID.alwaysPattern)).toBeNull();
     expect(screen.getByTestId(TID.alwaysEditor)).toHaveTextContent("every call of this tool");

@@ -1,5 +1,4 @@
 import { useEffect, useState } from "react";
-import { focusComposer, focusConversationSearch, listenShortcuts } from "../../shared/keyboard";
 import { useChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
@@ -9,6 +8,7 @@ import { openSaved } from "./readSaved";
 import { DeleteUndoNotice } from "./DeleteUndoNotice";
 import { SidebarToggle } from "./SidebarToggle";
 import type { ModelChoice } from "./ModelSwitch";
+import { useChatShortcuts } from "./useChatShortcuts";
 import { useConversations } from "./useConversations";
 import "./chat.css";
 
@@ -51,25 +51,7 @@ export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: ()
     };
   }, [activeId, store]);
 
-  // Ctrl/Cmd+N: a new conversation; Ctrl/Cmd+L: the message field; Ctrl/Cmd+B: the list;
-  // Ctrl/Cmd+K: the conversation search (the list opens for it); the menu's items alike.
-  useEffect(() =>
-    listenShortcuts((shortcut) => {
-      if (shortcut === "newConversation") {
-        create();
-      } else if (shortcut === "focusComposer") {
-        focusComposer();
-      } else if (shortcut === "toggleSidebar") {
-        setSidebarHidden(!sidebarHidden);
-      } else if (shortcut === "searchConversations") {
-        setSidebarHidden(false);
-        focusConversationSearch();
-      } else {
-        return false;
-      }
-      return true;
-    }),
-  );
+  useChatShortcuts(create, sidebarHidden, setSidebarHidden);
 
   return (
     <div className="chat-screen">

@@ -58,18 +58,7 @@ function RenameField({ entry, onDone }: { entry: ConversationEntry; onDone: (tit
   );
 }
 
-export function ConversationList({
-  list,
-  activeId,
-  error,
-  onSelect,
-  onOpen,
-  onNew,
-  onRename,
-  onDelete,
-  onHide,
-  footer,
-}: {
+type ConversationListProps = {
   list: ConversationEntry[];
   activeId: string | null;
   /** Why the last rename or delete failed. */
@@ -84,7 +73,20 @@ export function ConversationList({
   onHide?: () => void;
   /** Shown under the list (the Undo of a delete). */
   footer?: ReactNode;
-}) {
+};
+
+export function ConversationList({
+  list,
+  activeId,
+  error,
+  onSelect,
+  onOpen,
+  onNew,
+  onRename,
+  onDelete,
+  onHide,
+  footer,
+}: ConversationListProps) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const search = useConversationSearch();
   return (

@@ -1,8 +1,10 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { messageOf } from "../../shared/format";
 import { api, type McpResourceText } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { ResourceMenu } from "./ResourceMenu";
 import { offeredResources, type OfferedResource } from "./resources";
+import { usePressAway } from "./usePressAway";
 
 /** The composer's "Attach a resource": the connected MCP servers' resources, one of which is read and attached. */
 export function ResourceAttach({
@@ -18,15 +20,7 @@ export function ResourceAttach({
   const [reading, setReading] = useState<string | null>(null);
   const picker = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  // A press anywhere else closes the list, as menus do.
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: MouseEvent) => {
-      if (!picker.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("mousedown", away);
-    return () => document.removeEventListener("mousedown", away);
-  }, [open]);
+  usePressAway(picker, open, () => setOpen(false));
 
   const show = async () => {
     setOpen(true);
@@ -77,51 +71,16 @@ export function ResourceAttach({
         </svg>
       </button>
       {open && (
-        <div
-          className="composer-resource-menu"
-          data-testid={TID.composerResourceMenu}
-          role="dialog"
-          aria-label="Resources of the MCP servers"
-          onKeyDown={(e) => {
-            if (e.key === "Escape") {
-              e.stopPropagation();
-              setOpen(false);
-              button.current?.focus();
-            }
+        <ResourceMenu
+          offered={offered}
+          problem={problem}
+          reading={reading}
+          onChoose={(item) => void choose(item)}
+          onEscape={() => {
+            setOpen(false);
+            button.current?.focus();
           }}
-        >
-          {offered === null && <p className="muted small">Asking the MCP servers…</p>}
-          {offered?.length === 0 && !problem && (
-            <p className="muted small">No connected MCP server offers resources. Servers are added in Settings → MCP servers.</p>
-          )}
-          {offered && offered.length > 0 && (
-            <ul>
-              {offered.map((item) => (
-                <li key={`${item.server} ${item.uri}`}>
-                  <button
-                    type="button"
-                    data-testid={TID.composerResourceItem}
-                    data-server={item.server}
-                    data-uri={item.uri}
-                    disabled={reading !== null}
-                    onClick={() => void choose(item)}
-                  >
-                    <span>{item.name}</span>
-                    <span className="muted small">
-                      {item.server} · {item.uri}
-                      {reading === item.uri ? " · reading…" : ""}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          {problem && (
-            <p className="field-error small" role="alert" data-testid={TID.composerResourceError}>
-              {problem}
-            </p>
-          )}
-        </div>
+        />
       )}
     </div>
   );

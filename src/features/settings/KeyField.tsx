@@ -14,13 +14,7 @@ export function keyStatusText(isSet: boolean, check: KeyCheck | null | undefined
   return check.accepted ? `Key set ✓ · accepted at ${at}` : `Key set · rejected by the provider at ${at}: replace it`;
 }
 
-export function KeyField({
-  name,
-  label,
-  isSet,
-  check,
-  onChanged,
-}: {
+type KeyFieldProps = {
   name: KeyName;
   label: string;
   isSet: boolean;
@@ -28,7 +22,15 @@ export function KeyField({
    * whose answers are not tracked (the search key). */
   check?: KeyCheck | null;
   onChanged: () => void;
-}) {
+};
+
+export function KeyField({
+  name,
+  label,
+  isSet,
+  check,
+  onChanged,
+}: KeyFieldProps) {
   const [value, setValue] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -4,9 +4,9 @@ import { useCallback, useEffect, useState } from "react";
 import { api, type ScopedRule } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { messageOf } from "../../shared/format";
-import { EFFECT_WORDS, SCOPE_WORDS, lastUsedWords, originWords } from "./rulesModel";
 import { RuleForm } from "./RuleForm";
 import { RuleImport } from "./RuleImport";
+import { RuleList } from "./RuleList";
 import { RuleTryOut } from "./RuleTryOut";
 
 export function PermissionsSection({
@@ -67,57 +67,7 @@ export function PermissionsSection({
           {error}
         </p>
       )}
-      {rules === null ? (
-        !error && <p className="muted">Reading the rules…</p>
-      ) : rules.length === 0 ? (
-        <p className="muted">No rules yet.</p>
-      ) : (
-        <ul className="rule-list">
-          {rules.map((r, i) => {
-            const origin = originWords(r.rule.origin);
-            return (
-              <li
-                key={`${r.scope}-${r.rule.effect}-${r.rule.tool}-${r.rule.pattern ?? ""}-${i}`}
-                className="rule-row"
-                data-testid={TID.permissionRule}
-                data-scope={r.scope}
-                data-effect={r.rule.effect}
-              >
-                <div className="rule-main">
-                  <span className={`rule-effect rule-effect-${r.rule.effect}`}>{EFFECT_WORDS[r.rule.effect]}</span>{" "}
-                  <code>{r.rule.tool}</code>
-                  {r.rule.pattern ? (
-                    <>
-                      {" "}
-                      <code>{r.rule.pattern}</code>
-                    </>
-                  ) : (
-                    <span className="muted"> (every call)</span>
-                  )}
-                </div>
-                <div className="rule-meta muted">
-                  {SCOPE_WORDS[r.scope]}
-                  {origin && ` · ${origin}`}
-                  {r.lastUsed && ` · last decided a call ${lastUsedWords(r.lastUsed)}`}
-                </div>
-                {r.problem && <p className="field-error">Not applied: {r.problem}</p>}
-                {r.scope !== "managed" ? (
-                  <div className="rule-actions">
-                    <button type="button" className="link" data-testid={TID.permissionRuleEdit} onClick={() => setEditing(r)}>
-                      Edit
-                    </button>
-                    <button type="button" className="link" data-testid={TID.permissionRuleDelete} onClick={() => void remove(r)}>
-                      Delete
-                    </button>
-                  </div>
-                ) : (
-                  <span className="rule-actions muted">set by your organisation</span>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <RuleList rules={rules} error={error} onEdit={setEditing} onDelete={(r) => void remove(r)} />
       <RuleImport
         beforeChange={beforeChange}
         onAdded={() => {

@@ -3,6 +3,7 @@ import { api, type Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { NumberField } from "../../shared/ui/NumberField";
 import { useToolCatalog } from "../../shared/toolCatalog";
+import { AllowedTools } from "./AllowedTools";
 import { projectPermissions, setProjectPermissions } from "./settingsModel";
 import { messageOf } from "../../shared/format";
 
@@ -12,7 +13,6 @@ export function ProjectSection({ settings, onChange }: { settings: Settings; onC
   // The raw text, so a newline being typed is not trimmed away under the cursor.
   const [globText, setGlobText] = useState(() => (perms?.writeGlobs ?? []).join("\n"));
   const catalog = useToolCatalog();
-  const allowed = perms?.allowedTools ?? (catalog ?? []).filter((t) => t.inDefaultScope).map((t) => t.name);
 
   const pick = async () => {
     setError(null);
@@ -22,12 +22,6 @@ export function ProjectSection({ settings, onChange }: { settings: Settings; onC
     } catch (e) {
       setError(messageOf(e));
     }
-  };
-
-  const toggle = (tool: string, on: boolean) => {
-    const next = on ? [...allowed, tool] : allowed.filter((t) => t !== tool);
-    const names = (catalog ?? []).map((t) => t.name);
-    onChange(setProjectPermissions(settings, { allowedTools: names.filter((t) => next.includes(t)) }));
   };
 
   return (
@@ -44,22 +38,7 @@ export function ProjectSection({ settings, onChange }: { settings: Settings; onC
       {error && <p className="field-error">{error}</p>}
       {perms ? (
         <>
-          <fieldset className="tools-allowed">
-            <legend>Tools Warden may use in this project</legend>
-            {catalog === null && <p className="muted">Loading the tools…</p>}
-            {(catalog ?? []).map((tool) => (
-              <label key={tool.name} className="checkbox" title={tool.name}>
-                <input
-                  type="checkbox"
-                  data-testid={TID.allowedTool}
-                  data-tool={tool.name}
-                  checked={allowed.includes(tool.name)}
-                  onChange={(e) => toggle(tool.name, e.target.checked)}
-                />
-                {tool.label} <code className="muted small">{tool.name}</code>
-              </label>
-            ))}
-          </fieldset>
+          <AllowedTools settings={settings} perms={perms} catalog={catalog} onChange={onChange} />
           <label>
             Paths write tools may change (globs, one per line; empty = anywhere in the project)
             <textarea

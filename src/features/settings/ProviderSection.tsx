@@ -1,13 +1,10 @@
-import { useState } from "react";
-import { api, type KeyCheck, type LearnedModel, type ProviderId, type ProviderSettings } from "../../shared/ipc";
+import type { KeyCheck, LearnedModel, ProviderId, ProviderSettings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { ConnectionTest } from "./ConnectionTest";
 import { KeyField } from "./KeyField";
 import { LearnedModels } from "./LearnedModels";
 import { ModelPicker } from "./ModelPicker";
 import { DEFAULT_OLLAMA_URL, PROVIDER_LABELS, keyNameOf } from "./settingsModel";
-import { messageOf } from "../../shared/format";
-
-type Test = { state: "idle" } | { state: "running" } | { state: "ok"; message: string } | { state: "failed"; message: string };
 
 const URL_HINT: Record<ProviderId, string> = {
   anthropic: "https://api.anthropic.com (default)",
@@ -44,19 +41,7 @@ export function ProviderSection({
   learned?: LearnedModel[];
   onLearnedChange?: (next: LearnedModel[]) => void;
 }) {
-  const [test, setTest] = useState<Test>({ state: "idle" });
   const keyName = keyNameOf(provider);
-
-  const runTest = async () => {
-    setTest({ state: "running" });
-    try {
-      await beforeUse();
-      await api.providerTest(provider);
-      setTest({ state: "ok", message: "Connection works" });
-    } catch (e) {
-      setTest({ state: "failed", message: messageOf(e) });
-    }
-  };
 
   return (
     <section className={`provider${active ? " provider-active" : ""}`} data-testid={TID.providerSection[provider]}>
@@ -97,17 +82,7 @@ export function ProviderSection({
         }
       />
       <LearnedModels provider={provider} baseUrl={settings.baseUrl} all={learned} onChange={onLearnedChange} />
-      <div className="provider-test">
-        <button type="button" data-testid={TID.testConnection[provider]} disabled={test.state === "running"} onClick={() => void runTest()}>
-          {test.state === "running" ? "Testing…" : "Test connection"}
-        </button>
-        {(test.state === "ok" || test.state === "failed") && (
-          <span className={`test-result test-${test.state}`} data-testid={TID.testResult[provider]} role="status">
-            {test.state === "ok" ? "✓ " : "✕ "}
-            {test.message}
-          </span>
-        )}
-      </div>
+      <ConnectionTest provider={provider} beforeUse={beforeUse} />
     </section>
   );
 }

@@ -31,12 +31,6 @@ const ICONS: Record<ToolKind, string> = {
   generic: "⚙",
 };
 
-/** The server and the server's own tool name of an MCP tool (`mcp__<server>__<tool>`); null for others. */
-export function mcpParts(name: string): { server: string; tool: string } | null {
-  const m = /^mcp__(.+?)__(.+)$/.exec(name);
-  return m ? { server: m[1]!, tool: m[2]! } : null;
-}
-
 export function toolIcon(kind: ToolKind): string {
   return ICONS[kind];
 }

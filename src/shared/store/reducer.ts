@@ -1,7 +1,17 @@
 // Folds protocol events (and the UI's own actions) into ChatState. Pure apart from the append-only
 // text buffers (see textBuffer.ts). Robust by design: a delta for an unknown message creates it, a
 // result before its start still shows, duplicates fold into one block, unknown events are ignored.
-import type { ChatError, CheckpointInfo, ProtocolEvent, ToolConfirm, ToolDelta, ToolResult, ToolStart } from "../ipc";
+import type {
+  ChatError,
+  CheckpointInfo,
+  ProtocolEvent,
+  StreamEnd,
+  StreamStart,
+  ToolConfirm,
+  ToolDelta,
+  ToolResult,
+  ToolStart,
+} from "../ipc";
 import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
 import { historyToConversation, readOnlyToConversation } from "./history";
 import { compactionMark } from "./compaction";
@@ -195,28 +205,58 @@ function onError(state: ChatState, e: ChatError): ChatState {
   });
 }
 
+function onStreamStart(state: ChatState, e: StreamStart): ChatState {
+  return withConversation(state, e.conversationId, (c) => ({
+    // A retried request that now streams: its "retrying…" notice has done its job.
+    ...withAssistant(c, e.messageId, (m) => ({
+      ...m,
+      errors: withoutRetrying(m.errors),
+      provider: e.provider,
+      model: e.model,
+      at: m.at ?? Date.now(),
+      streaming: true,
+    })),
+    running: true,
+    provider: e.provider,
+    model: e.model,
+    contextWindow: e.contextWindow,
+  }));
+}
+
+function onStreamEnd(state: ChatState, e: StreamEnd): ChatState {
+  let cancelledTools: string[] = [];
+  const next = withConversation(state, e.conversationId, (c) => {
+    let conv = withAssistant(c, e.messageId, (m) => ({
+      ...m,
+      // Ended without a failure: nothing is being retried any more.
+      errors: withoutRetrying(m.errors),
+      streaming: false,
+      usage: e.usage ?? null,
+      estimatedContext: e.usage ? null : (e.estimatedContextTokens ?? null),
+      stopReason: e.stopReason,
+      partial: !!e.partial,
+    }));
+    if (e.stopReason === "cancelled") {
+      // A cancelled turn does not run what it had not run yet, even if no result says so.
+      const open = Object.values(conv.tools).filter((t) => t.messageId === e.messageId && !isTerminal(t.status));
+      cancelledTools = open.map((t) => t.toolId);
+      if (open.length) {
+        const tools = { ...conv.tools };
+        for (const t of open) tools[t.toolId] = { ...t, status: "cancelled", errorCode: "CANCELLED" };
+        conv = { ...conv, tools };
+      }
+    }
+    return { ...conv, running: e.stopReason === "tool_use" };
+  });
+  return dropApprovals(next, (a) => a.conversationId === e.conversationId && cancelledTools.includes(a.toolId));
+}
+
 function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
   const p = ev.payload as unknown;
   if (!isObject(p) || typeof p.conversationId !== "string") return state;
   switch (ev.event) {
-    case "chat:stream-start": {
-      const e = ev.payload;
-      return withConversation(state, e.conversationId, (c) => ({
-        // A retried request that now streams: its "retrying…" notice has done its job.
-        ...withAssistant(c, e.messageId, (m) => ({
-          ...m,
-          errors: withoutRetrying(m.errors),
-          provider: e.provider,
-          model: e.model,
-          at: m.at ?? Date.now(),
-          streaming: true,
-        })),
-        running: true,
-        provider: e.provider,
-        model: e.model,
-        contextWindow: e.contextWindow,
-      }));
-    }
+    case "chat:stream-start":
+      return onStreamStart(state, ev.payload);
     case "chat:text-delta":
     case "chat:thinking-delta": {
       const e = ev.payload;
@@ -233,34 +273,8 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
       return onToolResult(state, ev.payload);
     case "chat:tool-confirm":
       return onToolConfirm(state, ev.payload);
-    case "chat:stream-end": {
-      const e = ev.payload;
-      let cancelledTools: string[] = [];
-      const next = withConversation(state, e.conversationId, (c) => {
-        let conv = withAssistant(c, e.messageId, (m) => ({
-          ...m,
-          // Ended without a failure: nothing is being retried any more.
-          errors: withoutRetrying(m.errors),
-          streaming: false,
-          usage: e.usage ?? null,
-          estimatedContext: e.usage ? null : (e.estimatedContextTokens ?? null),
-          stopReason: e.stopReason,
-          partial: !!e.partial,
-        }));
-        if (e.stopReason === "cancelled") {
-          // A cancelled turn does not run what it had not run yet, even if no result says so.
-          const open = Object.values(conv.tools).filter((t) => t.messageId === e.messageId && !isTerminal(t.status));
-          cancelledTools = open.map((t) => t.toolId);
-          if (open.length) {
-            const tools = { ...conv.tools };
-            for (const t of open) tools[t.toolId] = { ...t, status: "cancelled", errorCode: "CANCELLED" };
-            conv = { ...conv, tools };
-          }
-        }
-        return { ...conv, running: e.stopReason === "tool_use" };
-      });
-      return dropApprovals(next, (a) => a.conversationId === e.conversationId && cancelledTools.includes(a.toolId));
-    }
+    case "chat:stream-end":
+      return onStreamEnd(state, ev.payload);
     case "chat:error":
       return onError(state, ev.payload);
     case "chat:compacted": {

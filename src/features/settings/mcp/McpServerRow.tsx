@@ -1,16 +1,19 @@
-import { useState } from "react";
-import { api, type McpServerConfig, type McpServerStatus, type McpToolChoice } from "../../../shared/ipc";
-import { messageOf } from "../../../shared/format";
+import type { McpServerConfig, McpServerStatus } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
-import { dotOf, oauthClientText, reachedBy, statusText, withChoice } from "./mcpModel";
+import { dotOf, oauthClientText, reachedBy, statusText } from "./mcpModel";
 import { McpServerBox } from "./McpServerBox";
+import { McpSignIn } from "./McpSignIn";
+import { McpToolChoices } from "./McpToolChoices";
 
-const CHOICES: { value: McpToolChoice | ""; label: string }[] = [
-  { value: "", label: "Trust level decides" },
-  { value: "allow", label: "Allow" },
-  { value: "ask", label: "Always ask" },
-  { value: "deny", label: "Deny" },
-];
+type McpServerRowProps = {
+  name: string;
+  config: McpServerConfig;
+  status: McpServerStatus | undefined;
+  onChange: (config: McpServerConfig) => void;
+  onRemove: () => void;
+  /** After a sign-in or sign-out: the section asks for the states again. */
+  onSignedIn: () => void;
+};
 
 /** One configured server: how it is reached, its state, its tools and what each may do. */
 export function McpServerRow({
@@ -20,26 +23,7 @@ export function McpServerRow({
   onChange,
   onRemove,
   onSignedIn,
-}: {
-  name: string;
-  config: McpServerConfig;
-  status: McpServerStatus | undefined;
-  onChange: (config: McpServerConfig) => void;
-  onRemove: () => void;
-  /** After a sign-in or sign-out: the section asks for the states again. */
-  onSignedIn: () => void;
-}) {
-  const [signing, setSigning] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  const account = (call: () => Promise<null>) => {
-    setSigning({ busy: true, error: null });
-    call().then(
-      () => {
-        setSigning({ busy: false, error: null });
-        onSignedIn();
-      },
-      (e: unknown) => setSigning({ busy: false, error: messageOf(e) }),
-    );
-  };
+}: McpServerRowProps) {
   const disabled = config.disabled ?? false;
   const dot = dotOf(status, disabled);
   const tools = status?.state === "connected" ? status.tools : [];
@@ -93,24 +77,7 @@ export function McpServerRow({
       <p data-testid={TID.mcpStatus} className={dot === "failed" ? "field-error" : "muted"} role="status">
         {statusText(status, disabled)}
       </p>
-      {dot === "sign-in" && (
-        <p>
-          <button type="button" data-testid={TID.mcpSignIn} disabled={signing.busy} onClick={() => account(() => api.mcpSignIn(name))}>
-            {signing.busy ? "Waiting for the browser…" : "Sign in"}
-          </button>{" "}
-          <span className="muted">
-            {config.oauth?.grant === "client_credentials"
-              ? "Warden signs in with the client's own secret or key."
-              : "The server's sign-in page opens in your browser."}
-          </span>
-        </p>
-      )}
-      {dot === "ok" && config.url && (
-        <button type="button" className="link" data-testid={TID.mcpSignOut} disabled={signing.busy} onClick={() => account(() => api.mcpSignOut(name))}>
-          Sign out
-        </button>
-      )}
-      {signing.error && <p className="field-error">{signing.error}</p>}
+      <McpSignIn name={name} config={config} dot={dot} onSignedIn={onSignedIn} />
       {dot === "failed" && status && status.stderrTail.length > 0 && (
         <details>
           <summary>What the server printed</summary>
@@ -119,34 +86,7 @@ export function McpServerRow({
       )}
       {status && <NamedList title="Resources" items={status.resources} testId={TID.mcpResources} />}
       {status && <NamedList title="Prompts" items={status.prompts} testId={TID.mcpPrompts} />}
-      {tools.length > 0 && (
-        <details>
-          <summary>Tools ({tools.length})</summary>
-          <ul className="mcp-tools">
-            {tools.map((tool) => (
-              <li key={tool.name}>
-                <label>
-                  <span>
-                    <code>{tool.name}</code> <span className="muted">{tool.description}</span>
-                  </span>
-                  <select
-                    data-testid={TID.mcpToolChoice}
-                    data-tool={tool.name}
-                    value={config.tools?.[tool.name] ?? ""}
-                    onChange={(e) => onChange(withChoice(config, tool.name, (e.target.value || null) as McpToolChoice | null))}
-                  >
-                    {CHOICES.map((c) => (
-                      <option key={c.value} value={c.value}>
-                        {c.label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      <McpToolChoices tools={tools} config={config} onChange={onChange} />
     </li>
   );
 }

@@ -1,9 +1,8 @@
-import { useEffect, useState } from "react";
-import { api, type McpIgnoredField, type McpServerConfig, type McpServerStatus, type ProjectMcpOffer as Offer } from "../../../shared/ipc";
-import { messageOf } from "../../../shared/format";
+import type { McpIgnoredField, McpServerConfig, McpServerStatus } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
 import { VisibleText, WRAP } from "../../approvals/VisibleText";
 import { configFields, statusText } from "./mcpModel";
+import { useProjectMcpOffer } from "./useProjectMcpOffer";
 
 /**
  * The project's own `.mcp.json`: shown with every field Warden would use of each server and every
@@ -21,39 +20,10 @@ export function ProjectMcpOffer({
   statuses: McpServerStatus[] | null;
   onChosen: () => void;
 }) {
-  const [offer, setOffer] = useState<Offer | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [asked, setAsked] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    if (!projectDir) {
-      setOffer(null);
-      return;
-    }
-    api.mcpProjectOffer().then(
-      (o) => live && setOffer(o),
-      (e: unknown) => live && setError(messageOf(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [projectDir, asked]);
+  const { offer, error, choose } = useProjectMcpOffer(projectDir, onChosen);
 
   if (!offer) return error ? <p className="field-error">{error}</p> : null;
   const names = Object.keys(offer.servers);
-  const choose = (approved: boolean) =>
-    api.mcpProjectChoose(offer.digest, approved).then(
-      () => {
-        setAsked((n) => n + 1);
-        onChosen();
-      },
-      (e: unknown) => {
-        // Refused, say, because the file changed since it was shown: show it as it is now.
-        setError(messageOf(e));
-        setAsked((n) => n + 1);
-      },
-    );
 
   return (
     <div className="mcp-project" data-testid={TID.mcpProject} data-approved={String(offer.approved)}>
@@ -95,12 +65,12 @@ export function ProjectMcpOffer({
       {!offer.error && (
         <p>
           {offer.approved !== true && (
-            <button type="button" data-testid={TID.mcpProjectUse} onClick={() => void choose(true)}>
+            <button type="button" data-testid={TID.mcpProjectUse} onClick={() => void choose(offer.digest, true)}>
               Use these servers
             </button>
           )}{" "}
           {offer.approved !== false && (
-            <button type="button" className={offer.approved === true ? "link" : ""} data-testid={TID.mcpProjectDecline} onClick={() => void choose(false)}>
+            <button type="button" className={offer.approved === true ? "link" : ""} data-testid={TID.mcpProjectDecline} onClick={() => void choose(offer.digest, false)}>
               {offer.approved === true ? "Stop using them" : "Not now"}
             </button>
           )}
