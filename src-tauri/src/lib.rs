@@ -39,6 +39,9 @@ fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_sp
         // The engine's limits the window checks before it sends (the engine checks again).
         .constant("MAX_IMAGES", warden_core::agent::MAX_IMAGES)
         .constant("MAX_IMAGE_BYTES", warden_core::images::MAX_INPUT_BYTES)
+        // Where each provider is reached when its base URL is left empty (an OpenAI-compatible
+        // server has no default: the user names it).
+        .constant("DEFAULT_BASE_URLS", default_base_urls())
         // Only `serde_json::Value` (tool inputs, metadata) and millisecond timestamps (far below
         // 2^53) hold an i64/u64, and JSON.parse gives JS numbers for them anyway; the protocol's
         // other numeric fields are u32.
@@ -46,6 +49,16 @@ fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_sp
         // One type per payload (not `_Serialize`/`_Deserialize` pairs): simpler for the UI, and
         // optional fields come out as `field?: T | null`, which both directions accept.
         .disable_serde_phases()
+}
+
+fn default_base_urls() -> std::collections::BTreeMap<&'static str, &'static str> {
+    use warden_core::provider::{anthropic, ollama, openai};
+    [
+        ("anthropic", anthropic::DEFAULT_BASE_URL),
+        ("openai", openai::DEFAULT_BASE_URL),
+        ("ollama", ollama::DEFAULT_BASE_URL),
+    ]
+    .into()
 }
 
 /// Starts the window.

@@ -2,7 +2,6 @@
 import { useEffect, useState } from "react";
 import { ChatScreen } from "../features/chat/ChatScreen";
 import { SettingsPanel } from "../features/settings/SettingsPanel";
-import { withDefaults } from "../features/settings/settingsModel";
 import type { KeyStatus, ProviderReadiness, Settings } from "../shared/ipc";
 import { connectEvents } from "../shared/store/bridge";
 import { useListener } from "../shared/useListener";
@@ -34,7 +33,7 @@ type LoadedProps = {
 };
 
 function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachable }: LoadedProps) {
-  const [settings, setSettings] = useState(() => withDefaults(initial));
+  const [settings, setSettings] = useState(initial);
   const [keys, setKeys] = useState(initialKeys);
   const [help, setHelp] = useState(false);
   const [about, setAbout] = useState(false);

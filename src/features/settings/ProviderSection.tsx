@@ -4,14 +4,14 @@ import { ConnectionTest } from "./ConnectionTest";
 import { KeyField } from "./KeyField";
 import { LearnedModels } from "./LearnedModels";
 import { ModelPicker } from "./ModelPicker";
-import { DEFAULT_OLLAMA_URL, PROVIDER_LABELS, keyNameOf } from "./settingsModel";
+import { DEFAULT_OLLAMA_URL, PROVIDER_LABELS, defaultBaseUrl, keyNameOf } from "./settingsModel";
 
-const URL_HINT: Record<ProviderId, string> = {
-  anthropic: "https://api.anthropic.com (default)",
-  openai: "https://api.openai.com/v1 (default)",
-  openai_compatible: "http://localhost:8000/v1",
-  ollama: DEFAULT_OLLAMA_URL,
-};
+/** What an empty base URL field shows: the engine's default, or an example where there is none. */
+function urlHint(p: ProviderId): string {
+  if (p === "ollama") return DEFAULT_OLLAMA_URL;
+  const url = defaultBaseUrl(p);
+  return url ? `${url} (default)` : "http://localhost:8000/v1";
+}
 
 export function ProviderSection({
   provider,
@@ -56,7 +56,7 @@ export function ProviderSection({
         {provider === "ollama" ? "Ollama URL" : "Base URL"}
         <input
           type="url"
-          placeholder={URL_HINT[provider]}
+          placeholder={urlHint(provider)}
           data-testid={TID.baseUrl[provider]}
           value={settings.baseUrl ?? ""}
           onChange={(e) => onChange({ baseUrl: e.target.value || null })}

@@ -1,6 +1,7 @@
 // Pure helpers over the Settings type from the bindings: defaults, per-provider and per-project
 // edits, and whether a provider is usable. Settings never hold a key (see KeyField).
 import type { KeyCheck, KeyName, KeyStatus, LearnedModel, ModelEntry, ProviderId, PermissionRule, ProviderSettings, Settings, ToolPermissions, TrustLevel } from "../../shared/ipc";
+import { DEFAULT_BASE_URLS } from "../../shared/ipc";
 
 export const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai", "openai_compatible", "ollama"];
 
@@ -16,21 +17,18 @@ export function keyNameOf(p: ProviderId): KeyName | null {
   return p === "ollama" ? null : p;
 }
 
-export const DEFAULT_OLLAMA_URL = "http://localhost:11434";
+export const DEFAULT_OLLAMA_URL = DEFAULT_BASE_URLS.ollama;
 
-/** The address each provider talks to when its base URL is left empty (as the engine has them). */
-const DEFAULT_BASE_URLS: Record<ProviderId, string | null> = {
-  anthropic: "https://api.anthropic.com",
-  openai: "https://api.openai.com/v1",
-  openai_compatible: null,
-  ollama: DEFAULT_OLLAMA_URL,
-};
+/** The address each provider talks to when its base URL is left empty (the engine's own, generated); none for an OpenAI-compatible server. */
+export function defaultBaseUrl(p: ProviderId): string | null {
+  return p === "openai_compatible" ? null : DEFAULT_BASE_URLS[p];
+}
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 /** The learned models of the server a provider talks to (its base URL, or its default). */
 export function learnedAt(all: LearnedModel[], provider: ProviderId, baseUrl: string | null | undefined): LearnedModel[] {
-  const url = baseUrl?.trim() || DEFAULT_BASE_URLS[provider];
+  const url = baseUrl?.trim() || defaultBaseUrl(provider);
   if (!url) return [];
   return all.filter((entry) => trimSlash(entry.baseUrl) === trimSlash(url));
 }
@@ -45,22 +43,6 @@ export const TRUST_LEVELS: { level: TrustLevel; label: string; explain: string }
       "Nothing asks while commands run in the sandbox; the project scope and the blocklist still apply, and a command that wants the network or to leave the sandbox still asks.",
   },
 ];
-
-export function withDefaults(s: Settings): Settings {
-  return {
-    ...s,
-    trustLevel: s.trustLevel ?? "guided",
-    activeProvider: s.activeProvider ?? "anthropic",
-    providers: s.providers ?? {},
-    projectDir: s.projectDir ?? null,
-    toolPermissions: s.toolPermissions ?? {},
-    approvalTimeoutSecs: s.approvalTimeoutSecs ?? 30,
-    searxngUrl: s.searxngUrl ?? "http://localhost:8080",
-    theme: s.theme ?? "system",
-    globalInstructions: s.globalInstructions ?? "",
-    learnedModels: s.learnedModels ?? [],
-  };
-}
 
 export function providerSettings(s: Settings, p: ProviderId): ProviderSettings {
   return s.providers?.[p] ?? {};

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { messageOf } from "../../shared/format";
 import { api, type Settings } from "../../shared/ipc";
-import { withDefaults } from "./settingsModel";
 
 /** How long after the last change Settings are saved (typing a URL saves once, not per key). */
 export const SAVE_DELAY_MS = 400;
@@ -20,7 +19,7 @@ export type SaveState =
  * pending. `onSaved` is told each saved copy.
  */
 export function useSettingsDraft(initial: Settings, onSaved: (s: Settings) => void) {
-  const [draft, setDraft] = useState(() => withDefaults(initial));
+  const [draft, setDraft] = useState(initial);
   const [save, setSave] = useState<SaveState>({ state: "clean" });
   // Counts the saves that landed: what depends on the saved settings (MCP servers' state) asks again.
   const [savedCount, setSavedCount] = useState(0);
@@ -69,9 +68,8 @@ export function useSettingsDraft(initial: Settings, onSaved: (s: Settings) => vo
     api.settingsGet().then(
       (saved) => {
         if (dirty.current) return;
-        const next = withDefaults(saved);
-        setDraft(next);
-        latest.current = next;
+        setDraft(saved);
+        latest.current = saved;
         onSaved(saved);
       },
       (e: unknown) => console.warn("settings_get failed", e),
@@ -80,7 +78,7 @@ export function useSettingsDraft(initial: Settings, onSaved: (s: Settings) => vo
 
   /** The user accepted the settings file as it is (SettingsIntegrityNotice): that copy is the one edited. */
   const accepted = (settings: Settings) => {
-    setDraft(withDefaults(settings));
+    setDraft(settings);
     setSave({ state: "clean" });
     onSaved(settings);
   };

@@ -394,4 +394,36 @@ mod tests {
         let with: Settings = serde_json::from_str(r#"{"globalInstructions":"Answer in French."}"#).unwrap();
         assert_eq!(with.global_instructions, "Answer in French.");
     }
+
+    /// The window takes the settings as the engine sends them, with nothing to fill in: every
+    /// field is written, even one at its default (the bindings call them optional only because a
+    /// file may leave them out).
+    #[test]
+    fn every_field_is_written_for_the_window() {
+        let parsed: Settings = serde_json::from_str("{}").unwrap();
+        let sent = serde_json::to_value(&parsed).unwrap();
+        let keys: Vec<&str> =
+            sent.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+        for key in [
+            "trustLevel",
+            "activeProvider",
+            "providers",
+            "projectDir",
+            "toolPermissions",
+            "approvalTimeoutSecs",
+            "searxngUrl",
+            "theme",
+            "mcpServers",
+            "projectMcp",
+            "globalInstructions",
+            "compactAtPercent",
+            "updates",
+            "learnedModels",
+            "permissionRules",
+        ] {
+            assert!(keys.contains(&key), "{key} is not sent: {sent}");
+        }
+        assert_eq!(keys.len(), 15, "a new field: add it above ({sent})");
+        assert_eq!(sent["searxngUrl"], "http://localhost:8080");
+    }
 }
