@@ -15,7 +15,7 @@ export default defineConfig({
     target: "es2022",
     outDir: "dist",
     // Loaded from disk by the webview, never over a network. The markdown stack is a chunk of its
-    // own, loaded after the first paint (src/features/chat/LazyMarkdown.tsx); the rest (React and
+    // own, loaded after the first paint (src/features/chat/transcript/LazyMarkdown.tsx); the rest (React and
     // the app, ~380 kB) is what the first frame waits for.
     chunkSizeWarningLimit: 500,
   },

@@ -2,7 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
 import { warmUpRenderers } from "./app/renderWarmup";
-import { loadMarkdown } from "./features/chat/LazyMarkdown";
+import { loadMarkdown } from "./features/chat/transcript/LazyMarkdown";
 import { afterFirstPaint } from "./shared/afterFirstPaint";
 import { applyTheme } from "./shared/theme";
 

@@ -1,4 +1,4 @@
-import type { ModelChoice } from "../features/chat/ModelSwitch";
+import type { ModelChoice } from "../features/chat/transcript/ModelSwitch";
 import { providerSettings, setProvider } from "../features/settings/settingsModel";
 import { api, type Settings } from "../shared/ipc";
 

@@ -7,8 +7,8 @@
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { Fragment, type ReactNode } from "react";
-import { loadMarkdown } from "../features/chat/LazyMarkdown";
-import { AssistantMessageView, UserMessageView } from "../features/chat/MessageView";
+import { loadMarkdown } from "../features/chat/transcript/LazyMarkdown";
+import { AssistantMessageView, UserMessageView } from "../features/chat/transcript/MessageView";
 import { toolKind } from "../features/tools/summary";
 import { ToolBody } from "../features/tools/ToolBody";
 import type { ProtocolEvent } from "../shared/ipc";

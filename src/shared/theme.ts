@@ -1,6 +1,6 @@
 // Light, dark or as the system is: the window's colours come from `data-theme` on <html>
 // (base.css), set here from the setting, and kept in step with the system when it says "system".
-import type { Theme } from "../bindings";
+import type { Theme } from "./ipc";
 
 let stopFollowing: (() => void) | null = null;
 

@@ -1,4 +1,4 @@
-import type { NetworkRequest } from "../../bindings";
+import type { NetworkRequest } from "../../shared/ipc";
 import type { ToolConfirm } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import type { ApprovalTimer } from "./useApprovalTimer";

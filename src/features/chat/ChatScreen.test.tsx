@@ -6,7 +6,7 @@ import type { ConversationSummary, HistoryMessage } from "../../shared/ipc";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
 import { TID } from "../../shared/testids";
 import { ChatScreen } from "./ChatScreen";
-import { resetDraftsForTests } from "./drafts";
+import { resetDraftsForTests } from "./composer/drafts";
 
 const HISTORY: HistoryMessage[] = [
   { role: "user", content: [{ type: "text", text: "What is in README?" }] },

@@ -5,12 +5,12 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
 import type { Action } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
-import { ConversationView } from "./ConversationView";
-import { WINDOW } from "./useMessageWindow";
+import { ConversationView } from "./transcript/ConversationView";
+import { WINDOW } from "./transcript/useMessageWindow";
 
 const renders = vi.hoisted(() => ({ markdown: [] as string[], status: [] as string[] }));
 
-vi.mock("./LazyMarkdown", () => ({
+vi.mock("./transcript/LazyMarkdown", () => ({
   loadMarkdown: () => Promise.resolve(),
   Markdown: ({ text }: { text: string }) => {
     renders.markdown.push(text);

@@ -9,7 +9,7 @@ import type { RestorePlan, RestoreReport } from "../../shared/ipc";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../shared/store/store";
 import type { Action } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
-import { ConversationView } from "../chat/ConversationView";
+import { ConversationView } from "../chat/transcript/ConversationView";
 import { C, call, change, streamEnd, streamStart, userSend } from "./testEvents";
 
 type Handler = (args: Record<string, unknown>) => unknown;

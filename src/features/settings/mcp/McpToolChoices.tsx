@@ -1,4 +1,4 @@
-import type { McpToolInfo } from "../../../bindings";
+import type { McpToolInfo } from "../../../shared/ipc";
 import type { McpServerConfig, McpToolChoice } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
 import { withChoice } from "./mcpModel";

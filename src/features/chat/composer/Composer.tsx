@@ -1,0 +1,109 @@
+import { useRef } from "react";
+import type { ToolImage } from "../../../shared/ipc";
+import { AttachMenu } from "./AttachMenu";
+import { ComposerAttachments } from "./ComposerAttachments";
+import { MAX_IMAGES } from "./imageFiles";
+import { MessageField } from "./MessageField";
+import { withResources } from "./resources";
+import { SendStop } from "./SendStop";
+import { useComposerDraft } from "./useComposerDraft";
+import { useImageDrop } from "./useImageDrop";
+
+type ComposerProps = {
+  /** Whose draft the field holds: what was typed and not sent stays with its conversation. */
+  conversationId: string;
+  running: boolean;
+  disabled?: boolean;
+  /** What the empty field says instead of the usual (why it is disabled). */
+  placeholder?: string;
+  onSend: (text: string, images: ToolImage[]) => void;
+  onStop: () => void;
+  /** Text (and images) to put in the composer (a message taken back by a rewind); each new object replaces them. */
+  draft?: { text: string; images?: readonly ToolImage[] } | null;
+  /** Whether the chosen model reads images (null: not known). */
+  takesImages?: boolean | null;
+  /** Told how many images are attached, as that changes. */
+  onImages?: (count: number) => void;
+};
+
+/** Where a message is written: its text, the images and resources attached to it, and Send (Stop while a turn runs). */
+export function Composer({
+  conversationId,
+  running,
+  disabled = false,
+  placeholder,
+  onSend,
+  onStop,
+  draft = null,
+  takesImages = null,
+  onImages,
+}: ComposerProps) {
+  const { text, setText, images, imageError, resources, setResources, reading, attach, removeImage, clear } =
+    useComposerDraft(conversationId, draft, onImages);
+  const { dragging, dropHandlers, onPaste } = useImageDrop(disabled, attach);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const canSend =
+    !running && !disabled && reading === 0 && (text.trim().length > 0 || images.length > 0 || resources.length > 0);
+
+  const send = () => {
+    if (!canSend) return;
+    onSend(
+      withResources(text.trim(), resources),
+      images.map(({ mediaType, data }) => ({ mediaType, data })),
+    );
+    clear();
+  };
+
+  return (
+    <div className={`composer-box${dragging ? " composer-dragging" : ""}`} {...dropHandlers}>
+      <ComposerAttachments
+        images={images}
+        resources={resources}
+        imageError={imageError}
+        takesImages={takesImages}
+        onRemoveImage={(id) => {
+          removeImage(id);
+          input.current?.focus();
+        }}
+        onRemoveResource={(uri) => {
+          setResources(resources.filter((resource) => resource.uri !== uri));
+          input.current?.focus();
+        }}
+      />
+      <div className="composer">
+        <AttachMenu
+          disabled={disabled}
+          imagesFull={images.length >= MAX_IMAGES}
+          onFiles={(files) => {
+            void attach(files);
+            input.current?.focus();
+          }}
+          onResource={(resource) => {
+            setResources([...resources.filter((r) => r.uri !== resource.uri), resource]);
+            input.current?.focus();
+          }}
+        />
+        <MessageField
+          input={input}
+          text={text}
+          running={running}
+          disabled={disabled}
+          placeholder={placeholder}
+          onText={setText}
+          onEnter={send}
+          onPaste={onPaste}
+        />
+        <SendStop
+          running={running}
+          canSend={canSend}
+          onSend={send}
+          onStop={() => {
+            onStop();
+            // The Stop button goes away with the turn: the caret goes back to the message field.
+            input.current?.focus();
+          }}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+// What a conversation search found, in place of the list: each conversation's title and, when a
+// message matched, a line of it, the words searched for marked.
+import { TID } from "../../../shared/testids";
+import { RunningDot } from "./RunningDot";
+import { markWords, searchWords } from "./searchWords";
+import type { SearchAnswer } from "./useConversationSearch";
+import type { ConversationEntry } from "./useConversations";
+
+/** `text` with the searched words in <mark> (text nodes only: nothing in it is markup). */
+function Marked({ text, words }: { text: string; words: string[] }) {
+  return (
+    <>
+      {markWords(text, words).map((part, i) =>
+        part.matched ? (
+          <mark key={i} className="search-mark">
+            {part.text}
+          </mark>
+        ) : (
+          part.text
+        ),
+      )}
+    </>
+  );
+}
+
+export function SearchResults({
+  answer,
+  error,
+  activeId,
+  onOpen,
+}: {
+  /** The newest answer; `null` while the first one is awaited. */
+  answer: SearchAnswer | null;
+  /** Why the newest search failed. */
+  error: string | null;
+  activeId: string | null;
+  onOpen: (entry: ConversationEntry) => void;
+}) {
+  if (error) {
+    return (
+      <p className="conversation-error" role="alert" data-testid={TID.conversationSearchError}>
+        The search failed: {error}
+      </p>
+    );
+  }
+  if (!answer) {
+    return (
+      <p className="search-note muted small" role="status">
+        Searching…
+      </p>
+    );
+  }
+  if (!answer.hits.length) {
+    return (
+      <p className="search-note muted small" role="status" data-testid={TID.conversationSearchEmpty}>
+        No conversations match “{answer.query.trim()}”
+      </p>
+    );
+  }
+  const words = searchWords(answer.query);
+  return (
+    <ul aria-label="Search results">
+      {answer.hits.map(({ conversation: c, snippet }) => (
+        <li key={c.id} className="conversation-row">
+          <button
+            type="button"
+            className={`conversation-item search-hit${c.id === activeId ? " active" : ""}`}
+            aria-current={c.id === activeId ? "page" : undefined}
+            data-testid={TID.conversationHit}
+            data-conversation-id={c.id}
+            onClick={() => onOpen({ id: c.id, title: c.title, saved: true })}
+          >
+            <span className="search-hit-head">
+              <span className="conversation-title">
+                <Marked text={c.title} words={words} />
+              </span>
+              <RunningDot id={c.id} />
+            </span>
+            {snippet && (
+              <span className="search-snippet" data-testid={TID.conversationSnippet}>
+                <Marked text={snippet} words={words} />
+              </span>
+            )}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
