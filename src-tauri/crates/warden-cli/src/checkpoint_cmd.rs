@@ -1,6 +1,7 @@
 //! `warden checkpoint list|diff|restore|create [--project DIR] [--json]`: the project's
 //! checkpoints from the terminal. Exit 0 on success, 1 when a restore is refused (and why) or the
-//! store cannot be used, 2 on usage (an id that names no checkpoint included).
+//! store cannot be used, 2 on usage (an id that names no checkpoint included; every status:
+//! [`crate::exit`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,14 +13,12 @@ use warden_core::scope::Scope;
 use warden_protocol::{ChangeStatus, FileChange};
 
 use crate::args::{CheckpointAction, CheckpointArgs};
+use crate::exit::Exit;
 use crate::{sanitize, say};
 
 #[allow(clippy::too_many_lines)] // One match arm per subcommand, each a few lines.
-pub fn run(args: CheckpointArgs) -> u8 {
-    let store = match open(&args) {
-        Ok(store) => store,
-        Err(message) => return fail(&args, 1, &message, &[]),
-    };
+pub fn run(args: CheckpointArgs) -> Result<(), Exit> {
+    let store = open(&args).map_err(|message| fail(&args, Exit::Failed, &message, &[]))?;
     let json = args.json;
     let done = match &args.action {
         CheckpointAction::List { conversation } => store.list(conversation.as_deref()).map(|list| {
@@ -88,7 +87,7 @@ pub fn run(args: CheckpointArgs) -> u8 {
         }),
     };
     match done {
-        Ok(()) => 0,
+        Ok(()) => Ok(()),
         Err(CheckpointError::Refused(refusal)) => {
             let paths = match &refusal {
                 RestoreRefusal::ChangedOutside(paths) => paths.clone(),
@@ -101,12 +100,12 @@ pub fn run(args: CheckpointArgs) -> u8 {
                 RestoreRefusal::NotLooked(_) => " (--force)",
                 RestoreRefusal::TurnRunning | RestoreRefusal::SessionElsewhere(_) => "",
             };
-            fail(&args, 1, &format!("not restored: {refusal}{hint}"), &paths)
+            Err(fail(&args, Exit::Failed, &format!("not restored: {refusal}{hint}"), &paths))
         }
         Err(error @ (CheckpointError::UnknownCheckpoint(_) | CheckpointError::AmbiguousCheckpoint(_))) => {
-            fail(&args, 2, &error.to_string(), &[])
+            Err(fail(&args, Exit::Usage, &error.to_string(), &[]))
         }
-        Err(error) => fail(&args, 1, &error.to_string(), &[]),
+        Err(error) => Err(fail(&args, Exit::Failed, &error.to_string(), &[])),
     }
 }
 
@@ -123,12 +122,13 @@ fn open(args: &CheckpointArgs) -> Result<CheckpointStore, String> {
     CheckpointStore::open(&home.checkpoints_dir(&project), Arc::new(workspace)).map_err(|e| e.to_string())
 }
 
-fn fail(args: &CheckpointArgs, code: u8, message: &str, paths: &[String]) -> u8 {
+/// The failure as `--json` prints it on stdout (now), and as `exit` (`Exit::Failed` or
+/// `Exit::Usage`) with the line for stderr.
+fn fail(args: &CheckpointArgs, exit: fn(String) -> Exit, message: &str, paths: &[String]) -> Exit {
     if args.json {
         print_json(&serde_json::json!({ "error": message, "paths": paths }));
     }
-    say::err(&format!("warden checkpoint: {message}"));
-    code
+    exit(format!("warden checkpoint: {message}"))
 }
 
 fn print_files(files: &[FileChange]) {

@@ -26,6 +26,7 @@ mod tool_cmd;
 use std::process::ExitCode;
 
 use clap::Parser;
+use warden_cli::exit::{self, Exit};
 use warden_cli::{sandbox_cmd, sanitize, say};
 
 use args::{Cli, Command};
@@ -39,8 +40,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) if error.use_stderr() => {
             // A usage error, which repeats what was given: sanitized like every other line.
-            say::err(error.render().to_string().trim_end());
-            return ExitCode::from(2);
+            return Exit::Usage(error.render().to_string().trim_end().to_owned()).report();
         }
         Err(error) => {
             // Help and version, clap's own text: to stdout with status 0.
@@ -54,21 +54,18 @@ fn main() -> ExitCode {
     }
     // One box and done: no runtime to start.
     let cli = match cli.command {
-        Command::Sandbox(args) => return ExitCode::from(sandbox_cmd::run(args.into())),
-        Command::Checkpoint(args) => return ExitCode::from(checkpoint_cmd::run(args)),
-        Command::Sessions(args) => return ExitCode::from(sessions_cmd::run(args)),
-        Command::Rules(args) => return ExitCode::from(rules_cmd::run(args)),
+        Command::Sandbox(args) => return exit::status(sandbox_cmd::run(args.into())),
+        Command::Checkpoint(args) => return exit::status(checkpoint_cmd::run(args)),
+        Command::Sessions(args) => return exit::status(sessions_cmd::run(args)),
+        Command::Rules(args) => return exit::status(rules_cmd::run(args)),
         command => Cli { command, ..cli },
     };
     warden_core::containment::probe_in_background();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            say::err(&format!("warden: could not start the runtime: {error}"));
-            return ExitCode::from(1);
-        }
+        Err(error) => return Exit::failed(format!("could not start the runtime: {error}")).report(),
     };
-    let code = runtime.block_on(async move {
+    let ended = runtime.block_on(async move {
         match cli.command {
             Command::Exec(args) => exec::run(args).await,
             Command::Tool(args) => tool_cmd::run(args).await,
@@ -81,7 +78,7 @@ fn main() -> ExitCode {
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    ExitCode::from(code)
+    exit::status(ended)
 }
 
 /// Before anything else: no process of the same user (a command Warden runs) may open Warden's

@@ -1,10 +1,11 @@
 //! `warden exec`: one message through the whole loop, events on stdout, approvals on stdin
 //! (`--json`) or on the terminal (without it).
 //!
-//! Exit status: 0 the turn ended normally; 1 it ended in an error (provider, sandbox violation,
-//! budget, turn limit), or the conversation to continue cannot be read whole (it is left as it
-//! is); 2 usage error (and a `--resume` id that names no conversation); 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP),
-//! after stopping running tools and killing every process they started.
+//! Exit status (every status: [`crate::exit`]): 0 the turn ended normally; 1 it ended in an error
+//! (provider, sandbox violation, budget, turn limit), or the conversation to continue cannot be
+//! read whole (it is left as it is); 2 usage error (and a `--resume` id that names no
+//! conversation); 130 / 143 / 129 interrupted (SIGINT / SIGTERM / SIGHUP), after stopping running
+//! tools and killing every process they started.
 
 use std::collections::BTreeMap;
 
@@ -14,6 +15,7 @@ use warden_protocol::{ChatError, Event, Remember, ToolApproval};
 
 use crate::approvals_input::{self, Answer, Named};
 use crate::args::{ApproveArg, ExecArgs};
+use crate::exit::{Exit, Signal};
 use crate::render::{Human, JsonLines, Render};
 use crate::signals::Signals;
 use crate::{sanitize, say};
@@ -22,41 +24,16 @@ use crate::{sanitize, say};
 const MAX_BATCH: usize = 1024;
 
 #[allow(clippy::too_many_lines)] // `warden exec` from its arguments to its exit status, each step in the order it happens.
-pub async fn run(args: ExecArgs) -> u8 {
+pub async fn run(args: ExecArgs) -> Result<(), Exit> {
     let mut render: Box<dyn Render> = if args.common.json {
         Box::new(JsonLines::new(say::renderer_stdout()))
     } else {
         Box::new(Human::stdout())
     };
-    let spec = match crate::tool_cmd::session_spec(&args.common, Some(&args)) {
-        Ok(spec) => spec,
-        Err(message) => {
-            say::err(&format!("warden: {message}"));
-            return 2;
-        }
-    };
-    let engine = match Engine::from_env() {
-        Ok(engine) => engine,
-        Err(error) => {
-            say::err(&format!("warden: {error}"));
-            return 1;
-        }
-    };
-    let images = match read_images(&args.images) {
-        Ok(images) => images,
-        Err(message) => {
-            say::err(&format!("warden: {message}"));
-            return 2;
-        }
-    };
-    let mut spec = spec;
-    let resumed = match conversation_to_continue(&engine, &args, &spec.project) {
-        Ok(resumed) => resumed,
-        Err((message, code)) => {
-            say::err(&format!("warden: {message}"));
-            return code;
-        }
-    };
+    let mut spec = crate::tool_cmd::session_spec(&args.common, Some(&args)).map_err(Exit::usage)?;
+    let engine = Engine::from_env().map_err(Exit::failed)?;
+    let images = read_images(&args.images).map_err(Exit::usage)?;
+    let resumed = conversation_to_continue(&engine, &args, &spec.project)?;
     if let Some(id) = &resumed {
         spec.conversation_id = id.clone();
     }
@@ -89,7 +66,7 @@ pub async fn run(args: ExecArgs) -> u8 {
                 retry_after_secs: None,
                 retrying: false,
             }));
-            return if error.is_usage() { 2 } else { 1 };
+            return Err(if error.is_usage() { Exit::UsageAsShown } else { Exit::FailedAsShown });
         }
     };
 
@@ -97,7 +74,7 @@ pub async fn run(args: ExecArgs) -> u8 {
     let (mut answers, mut closed) = answer_source(approve, args.common.json);
     // The confirmations waiting for a stdin answer: confirmId → the call's toolId.
     let mut pending: BTreeMap<String, String> = BTreeMap::new();
-    let mut interrupted: Option<u8> = None;
+    let mut interrupted: Option<Signal> = None;
     // Why the conversation is not being saved, while it is not (`chat:saving`).
     let mut not_saved: Option<String> = None;
 
@@ -113,15 +90,15 @@ pub async fn run(args: ExecArgs) -> u8 {
     let end = loop {
         tokio::select! {
             biased;
-            code = signals.recv() => match interrupted {
+            signal = signals.recv() => match interrupted {
                 // A second signal: no more waiting for the turn to wind down.
                 Some(_) => {
                     render.flush();
-                    crate::signals::exit_now(code)
+                    crate::signals::exit_now(signal)
                 }
                 None => {
-                    interrupted = Some(code);
-                    tracing::info!(code, "interrupted: stopping the turn");
+                    interrupted = Some(signal);
+                    tracing::info!(code = Exit::Interrupted(signal).code(), "interrupted: stopping the turn");
                     session.cancel();
                 }
             },
@@ -176,37 +153,31 @@ pub async fn run(args: ExecArgs) -> u8 {
     }
     let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
     match end {
-        Ok(Ok(TurnEnd::Cancelled)) if interrupted.is_some() => interrupted.unwrap_or(130),
-        Ok(Ok(TurnEnd::Completed)) => 0,
-        Ok(Ok(TurnEnd::Cancelled)) => 130,
-        Ok(Ok(TurnEnd::Failed | TurnEnd::BudgetSpent | TurnEnd::MaxTurns)) => 1,
-        Ok(Err(error)) => {
-            say::err(&format!("warden: {error}"));
-            1
-        }
-        Err(error) => {
-            say::err(&format!("warden: the turn failed: {error}"));
-            1
-        }
+        Ok(Ok(TurnEnd::Completed)) => Ok(()),
+        // Cancelled without a signal seen: as Ctrl-C.
+        Ok(Ok(TurnEnd::Cancelled)) => Err(Exit::Interrupted(interrupted.unwrap_or(Signal::Interrupt))),
+        // The transcript shows why.
+        Ok(Ok(TurnEnd::Failed | TurnEnd::BudgetSpent | TurnEnd::MaxTurns)) => Err(Exit::FailedAsShown),
+        Ok(Err(error)) => Err(Exit::failed(error)),
+        Err(error) => Err(Exit::failed(format!("the turn failed: {error}"))),
     }
 }
 
 /// The saved conversation `--resume` or `--continue` names (`None` for a new one), or why it
-/// cannot be continued and the exit status: 2 for a name that names none, 1 when the store failed.
+/// cannot be continued: a usage error for a name that names none, a failure when the store failed.
 fn conversation_to_continue(
     engine: &Engine,
     args: &ExecArgs,
     project: &std::path::Path,
-) -> Result<Option<String>, (String, u8)> {
+) -> Result<Option<String>, Exit> {
     if let Some(id) = &args.resume {
         return match engine.conversation_summary(id) {
             Ok(_) => Ok(Some(id.clone())),
-            Err(ConversationError::NotFound(_)) => Err((
-                format!("--resume: there is no saved conversation `{id}` (see: warden sessions list)"),
-                2,
-            )),
-            Err(error @ ConversationError::BadId(_)) => Err((format!("--resume: {error}"), 2)),
-            Err(error) => Err((format!("--resume: conversation {id} cannot be read: {error}"), 1)),
+            Err(ConversationError::NotFound(_)) => Err(Exit::usage(format!(
+                "--resume: there is no saved conversation `{id}` (see: warden sessions list)"
+            ))),
+            Err(error @ ConversationError::BadId(_)) => Err(Exit::usage(format!("--resume: {error}"))),
+            Err(error) => Err(Exit::failed(format!("--resume: conversation {id} cannot be read: {error}"))),
         };
     }
     if !args.continue_last {
@@ -215,11 +186,11 @@ fn conversation_to_continue(
     let root = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
     match engine.latest_conversation(Some(&root)) {
         Ok(Some(id)) => Ok(Some(id)),
-        Ok(None) => Err((
-            format!("--continue: no saved conversation in {} (start one without --continue)", root.display()),
-            2,
-        )),
-        Err(error) => Err((format!("--continue: {error}"), 1)),
+        Ok(None) => Err(Exit::usage(format!(
+            "--continue: no saved conversation in {} (start one without --continue)",
+            root.display()
+        ))),
+        Err(error) => Err(Exit::failed(format!("--continue: {error}"))),
     }
 }
 

@@ -4,6 +4,7 @@
 
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::disallowed_methods)]
 
+pub mod exit;
 pub mod front;
 pub mod sandbox_cmd;
 pub mod sanitize;

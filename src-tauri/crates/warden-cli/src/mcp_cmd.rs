@@ -1,7 +1,7 @@
 //! `warden mcp list|add|remove|login|logout|secret`: the MCP servers of the settings, as the
 //! window's Settings → MCP servers shows them (a project's own `.mcp.json`: `project_mcp_cmd`).
 //! `list` starts each server (for the project in the current directory) to say whether it works
-//! and what tools it has. Exit 0, 1 on failure, 2 on usage.
+//! and what tools it has. Exit 0, 1 on failure, 2 on usage (every status: [`crate::exit`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -10,6 +10,7 @@ use warden_core::setup::Engine;
 use warden_protocol::{McpServerConfig, McpServerState, McpServerStatus};
 
 use crate::args::{McpAction, McpArgs};
+use crate::exit::Exit;
 use crate::{project_mcp_cmd, sanitize, say};
 
 /// The servers of an `mcpServers` JSON file (`--mcp-config`), checked.
@@ -18,102 +19,78 @@ pub fn read_config(file: &Path) -> Result<BTreeMap<String, McpServerConfig>, Str
     warden_core::mcp::parse_servers(&text).map_err(|e| format!("--mcp-config {}: {e}", file.display()))
 }
 
-pub async fn run(args: McpArgs) -> u8 {
-    let engine = match Engine::from_env() {
-        Ok(engine) => engine,
-        Err(error) => return fail(&error.to_string(), 1),
-    };
-    let code = match args.action {
+pub async fn run(args: McpArgs) -> Result<(), Exit> {
+    let engine = Engine::from_env().map_err(Exit::failed)?;
+    let ended = act(&engine, args.action).await;
+    engine.close_mcp_servers().await;
+    ended
+}
+
+async fn act(engine: &Engine, action: McpAction) -> Result<(), Exit> {
+    match action {
         McpAction::List { project, json, mcp_config } => {
-            let extra = match mcp_config.as_deref().map(read_config).transpose() {
-                Ok(extra) => extra.unwrap_or_default(),
-                Err(message) => return fail(&message, 2),
-            };
-            let project = match project.map_or_else(std::env::current_dir, Ok) {
-                Ok(project) => project,
-                Err(error) => return fail(&format!("cannot read the current directory: {error}"), 2),
-            };
-            list(&engine, &project, &extra, json).await
+            let extra = mcp_config.as_deref().map(read_config).transpose().map_err(Exit::usage)?;
+            let project = project
+                .map_or_else(std::env::current_dir, Ok)
+                .map_err(|error| Exit::usage(format!("cannot read the current directory: {error}")))?;
+            list(engine, &project, &extra.unwrap_or_default(), json).await
         }
-        McpAction::Add { name, url, headers, env, command } => match entry(url, headers, env, command) {
-            Ok(config) => match engine.add_mcp_server(&name, config) {
-                Ok(()) => {
-                    say::err(&format!("warden: added the MCP server `{}`", sanitize::line(&name)));
-                    0
-                }
-                Err(error) => fail(&error.to_string(), 2),
-            },
-            Err(message) => fail(&message, 2),
-        },
-        McpAction::Login { name } => login(&engine, &name).await,
+        McpAction::Add { name, url, headers, env, command } => {
+            let config = entry(url, headers, env, command).map_err(Exit::usage)?;
+            engine.add_mcp_server(&name, config).map_err(Exit::usage)?;
+            say::err(&format!("warden: added the MCP server `{}`", sanitize::line(&name)));
+            Ok(())
+        }
+        McpAction::Login { name } => login(engine, &name).await,
         McpAction::Secret { name } => {
             let mut value = String::new();
-            if let Err(error) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut value) {
-                return fail(&format!("cannot read the secret from stdin: {error}"), 2);
-            }
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut value)
+                .map_err(|error| Exit::usage(format!("cannot read the secret from stdin: {error}")))?;
             let value = value.trim_end_matches(['\n', '\r']);
-            match engine.keep_mcp_secret(&name, value).await {
-                Ok(()) => {
-                    let name = sanitize::line(&name);
-                    say::err(&format!(
-                        "warden: kept `{name}` in the keychain; use it as \"keychain:{name}\" in an entry's env or headers"
-                    ));
-                    0
-                }
-                Err(error) => fail(&error.to_string(), 2),
-            }
+            engine.keep_mcp_secret(&name, value).await.map_err(Exit::usage)?;
+            let name = sanitize::line(&name);
+            say::err(&format!(
+                "warden: kept `{name}` in the keychain; use it as \"keychain:{name}\" in an entry's env or headers"
+            ));
+            Ok(())
         }
-        McpAction::Show { project, json } => project_mcp_cmd::show(&engine, project, json),
-        McpAction::Approve { project, digest } => project_mcp_cmd::approve(&engine, project, digest).await,
-        McpAction::Decline { project } => project_mcp_cmd::decline(&engine, project),
-        McpAction::Logout { name } => match engine.mcp_sign_out(&name).await {
-            Ok(()) => {
-                say::err(&format!("warden: signed out of the MCP server `{}`", sanitize::line(&name)));
-                0
-            }
-            Err(error) => fail(&error.to_string(), 1),
-        },
-        McpAction::Remove { name } => match engine.remove_mcp_server(&name) {
-            Ok(()) => {
-                say::err(&format!("warden: removed the MCP server `{}`", sanitize::line(&name)));
-                0
-            }
-            Err(error) => fail(&error.to_string(), 2),
-        },
-    };
-    engine.close_mcp_servers().await;
-    code
+        McpAction::Show { project, json } => project_mcp_cmd::show(engine, project, json),
+        McpAction::Approve { project, digest } => project_mcp_cmd::approve(engine, project, digest).await,
+        McpAction::Decline { project } => project_mcp_cmd::decline(engine, project),
+        McpAction::Logout { name } => {
+            engine.mcp_sign_out(&name).await.map_err(Exit::failed)?;
+            say::err(&format!("warden: signed out of the MCP server `{}`", sanitize::line(&name)));
+            Ok(())
+        }
+        McpAction::Remove { name } => {
+            engine.remove_mcp_server(&name).map_err(Exit::usage)?;
+            say::err(&format!("warden: removed the MCP server `{}`", sanitize::line(&name)));
+            Ok(())
+        }
+    }
 }
 
 /// The OAuth sign-in: the page opens in the browser (its address is printed too, for a machine
 /// whose browser does not open), and the browser comes back to a loopback address.
-async fn login(engine: &Engine, name: &str) -> u8 {
-    let authorizer = match warden_core::mcp::BrowserAuthorizer::bind(|page| {
+async fn login(engine: &Engine, name: &str) -> Result<(), Exit> {
+    let authorizer = warden_core::mcp::BrowserAuthorizer::bind(|page| {
         say::err(&format!(
             "warden: sign in in your browser; if it does not open, visit:\n  {}",
             sanitize::line(page)
         ));
     })
     .await
-    {
-        Ok(authorizer) => authorizer,
-        Err(error) => return fail(&format!("cannot listen for the sign-in's return: {error}"), 1),
-    };
+    .map_err(|error| Exit::failed(format!("cannot listen for the sign-in's return: {error}")))?;
     match engine.mcp_sign_in(name, &authorizer).await {
         Ok(()) => {
             say::err(&format!("warden: signed in to the MCP server `{}`", sanitize::line(name)));
-            0
+            Ok(())
         }
         Err(warden_core::setup::McpSetupError::Unknown(_)) => {
-            fail(&format!("there is no MCP server named `{}`", sanitize::line(name)), 2)
+            Err(Exit::usage(format!("there is no MCP server named `{}`", sanitize::line(name))))
         }
-        Err(error) => fail(&error.to_string(), 1),
+        Err(error) => Err(Exit::failed(error)),
     }
-}
-
-fn fail(message: &str, code: u8) -> u8 {
-    say::err(&format!("warden: {message}"));
-    code
 }
 
 /// The settings entry `warden mcp add` describes.
@@ -150,10 +127,16 @@ fn entry(
     Ok(config)
 }
 
-async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServerConfig>, json: bool) -> u8 {
+async fn list(
+    engine: &Engine,
+    project: &Path,
+    extra: &BTreeMap<String, McpServerConfig>,
+    json: bool,
+) -> Result<(), Exit> {
     let statuses = match engine.mcp_statuses(project, extra).await {
         Ok(statuses) => statuses,
-        Err(error) => return fail(&error.to_string(), if error.is_usage() { 2 } else { 1 }),
+        Err(error) if error.is_usage() => return Err(Exit::usage(error)),
+        Err(error) => return Err(Exit::failed(error)),
     };
     if !json {
         if let Ok(Some(offer)) = engine.project_mcp_offer(project) {
@@ -167,10 +150,8 @@ async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServe
         }
     }
     if json {
-        match serde_json::to_value(&statuses) {
-            Ok(value) => say::json_line(&value),
-            Err(error) => return fail(&error.to_string(), 1),
-        }
+        let value = serde_json::to_value(&statuses).map_err(Exit::failed)?;
+        say::json_line(&value);
     } else if statuses.is_empty() {
         print_line("No MCP servers. Add one with `warden mcp add NAME -- COMMAND [ARGS…]` or `--url URL`.");
     } else {
@@ -181,7 +162,12 @@ async fn list(engine: &Engine, project: &Path, extra: &BTreeMap<String, McpServe
     let failed = statuses
         .iter()
         .any(|s| matches!(s.state, McpServerState::Failed { .. } | McpServerState::NeedsSignIn));
-    u8::from(failed)
+    // The listing shows which and why.
+    if failed {
+        Err(Exit::FailedAsShown)
+    } else {
+        Ok(())
+    }
 }
 
 /// One server in a few lines: name, transport, state, tools. Each piece is one line of its own

@@ -3,7 +3,8 @@
 //! `approve` saves an approval only for content the user was shown: `--digest D` for the content
 //! `show` printed (a file changed since is refused), or, without it, after printing everything and
 //! a `y` typed on the controlling terminal (never stdin, which a command Warden ran could write; see
-//! `approvals_input`). Exit 0; 1 when refused, declined or unusable; 2 on usage.
+//! `approvals_input`). Exit 0; 1 when refused, declined or unusable; 2 on usage (every status:
+//! [`crate::exit`]).
 
 use std::path::PathBuf;
 
@@ -12,106 +13,83 @@ use warden_core::setup::Engine;
 use warden_protocol::ProjectMcpOffer;
 
 use crate::approvals_input::{self, Answer};
+use crate::exit::Exit;
 use crate::{sanitize, say};
 
 /// `warden mcp show`.
-pub fn show(engine: &Engine, project: Option<PathBuf>, json: bool) -> u8 {
-    let offer = match offer(engine, project) {
-        Ok(offer) => offer,
-        Err(code) => return code,
-    };
+pub fn show(engine: &Engine, project: Option<PathBuf>, json: bool) -> Result<(), Exit> {
+    let offer = offer(engine, project)?;
     if json {
-        match serde_json::to_string(&offer) {
-            Ok(line) => print_out(&line),
-            Err(error) => return fail(&error.to_string(), 1),
-        }
+        print_out(&serde_json::to_string(&offer).map_err(Exit::failed)?);
     } else {
         print_out(&describe(&offer));
     }
-    u8::from(offer.error.is_some())
+    // What was printed says why it cannot be used.
+    match offer.error {
+        Some(_) => Err(Exit::FailedAsShown),
+        None => Ok(()),
+    }
 }
 
 /// `warden mcp approve`.
-pub async fn approve(engine: &Engine, project: Option<PathBuf>, digest: Option<String>) -> u8 {
-    let project = match project_dir(project) {
-        Ok(project) => project,
-        Err(code) => return code,
-    };
-    let offer = match offer(engine, Some(project.clone())) {
-        Ok(offer) => offer,
-        Err(code) => return code,
-    };
+pub async fn approve(engine: &Engine, project: Option<PathBuf>, digest: Option<String>) -> Result<(), Exit> {
+    let project = project_dir(project)?;
+    let offer = offer(engine, Some(project.clone()))?;
     if let Some(error) = &offer.error {
-        return fail(&format!("{}: {error}", offer.path), 1);
+        return Err(Exit::failed(format!("{}: {error}", offer.path)));
     }
     match digest {
         Some(given) if !given.eq_ignore_ascii_case(&offer.digest) => {
             let refused = warden_core::setup::SetupError::ProjectMcpChanged { given, now: offer.digest };
-            return fail(&refused.to_string(), 1);
+            return Err(Exit::failed(refused));
         }
         Some(_) => say::err_part(&describe(&offer)),
         None => match ask_on_terminal(describe(&offer)).await {
             Ok(true) => {}
-            Ok(false) => return fail("not approved: the project's .mcp.json stays unused", 1),
+            Ok(false) => return Err(Exit::failed("not approved: the project's .mcp.json stays unused")),
             Err(error) => {
-                return fail(
-                    &format!(
-                        "no terminal to ask on (/dev/tty: {error}); nothing was approved. See what the \
-                         file would start with `warden mcp show`, then approve that content with \
-                         `warden mcp approve --digest {}`",
-                        offer.digest
-                    ),
-                    1,
-                )
+                return Err(Exit::failed(format!(
+                    "no terminal to ask on (/dev/tty: {error}); nothing was approved. See what the \
+                     file would start with `warden mcp show`, then approve that content with \
+                     `warden mcp approve --digest {}`",
+                    offer.digest
+                )))
             }
         },
     }
     // The digest of what was shown: a file changed meanwhile is refused, never approved unseen.
-    match engine.choose_project_mcp(&project, &offer.digest, true) {
-        Ok(()) => {
-            say::err(&format!(
-                "warden: using the servers of {} (digest {})",
-                sanitize::line(&offer.path),
-                offer.digest
-            ));
-            0
-        }
-        Err(error) => fail(&error.to_string(), 1),
-    }
+    engine.choose_project_mcp(&project, &offer.digest, true).map_err(Exit::failed)?;
+    say::err(&format!(
+        "warden: using the servers of {} (digest {})",
+        sanitize::line(&offer.path),
+        offer.digest
+    ));
+    Ok(())
 }
 
 /// `warden mcp decline`: declining widens nothing, so it asks nothing.
-pub fn decline(engine: &Engine, project: Option<PathBuf>) -> u8 {
-    let project = match project_dir(project) {
-        Ok(project) => project,
-        Err(code) => return code,
-    };
-    let offer = match offer(engine, Some(project.clone())) {
-        Ok(offer) => offer,
-        Err(code) => return code,
-    };
-    match engine.choose_project_mcp(&project, &offer.digest, false) {
-        Ok(()) => {
-            say::err(&format!("warden: not using the servers of {}", sanitize::line(&offer.path)));
-            0
-        }
-        Err(error) => fail(&error.to_string(), 1),
-    }
+pub fn decline(engine: &Engine, project: Option<PathBuf>) -> Result<(), Exit> {
+    let project = project_dir(project)?;
+    let offer = offer(engine, Some(project.clone()))?;
+    engine.choose_project_mcp(&project, &offer.digest, false).map_err(Exit::failed)?;
+    say::err(&format!("warden: not using the servers of {}", sanitize::line(&offer.path)));
+    Ok(())
 }
 
-fn project_dir(project: Option<PathBuf>) -> Result<PathBuf, u8> {
+fn project_dir(project: Option<PathBuf>) -> Result<PathBuf, Exit> {
     project
         .map_or_else(std::env::current_dir, Ok)
-        .map_err(|error| fail(&format!("cannot read the current directory: {error}"), 2))
+        .map_err(|error| Exit::usage(format!("cannot read the current directory: {error}")))
 }
 
-/// The project's offer, or the exit code after saying why there is none.
-fn offer(engine: &Engine, project: Option<PathBuf>) -> Result<ProjectMcpOffer, u8> {
+/// The project's offer, or why there is none.
+fn offer(engine: &Engine, project: Option<PathBuf>) -> Result<ProjectMcpOffer, Exit> {
     let project = project_dir(project)?;
     match engine.project_mcp_offer(&project) {
         Ok(Some(offer)) => Ok(offer),
-        Ok(None) => Err(fail(&format!("{} has no .mcp.json", project.display()), 2)),
-        Err(error) => Err(fail(&error.to_string(), if error.is_usage() { 2 } else { 1 })),
+        Ok(None) => Err(Exit::usage(format!("{} has no .mcp.json", project.display()))),
+        Err(error) if error.is_usage() => Err(Exit::usage(error)),
+        Err(error) => Err(Exit::failed(error)),
     }
 }
 
@@ -168,11 +146,6 @@ async fn ask_on_terminal(text: String) -> std::io::Result<bool> {
     })
     .await;
     asked.unwrap_or_else(|error| Err(std::io::Error::other(error)))
-}
-
-fn fail(message: &str, code: u8) -> u8 {
-    say::err(&format!("warden: {message}"));
-    code
 }
 
 fn print_out(text: &str) {

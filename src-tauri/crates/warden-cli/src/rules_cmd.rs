@@ -1,9 +1,9 @@
 //! `warden rules list|add|remove|check|import [--project DIR] [--json]`: the permission rules, as
 //! Settings → Permissions shows them; `import` converts Claude Code's and codex's rules and adds
 //! them only with `--add`. `check` says what the policy would do with one call and
-//! which rule or step decides it. Exit status: 0 done (for `check`: the call runs unasked), 3 the
-//! call asks, 4 it is refused, 1 on failure, 2 on a usage error (a rule that does not parse, a
-//! rule to remove that is not there).
+//! which rule or step decides it. Exit status (every status: [`crate::exit`]): 0 done (for
+//! `check`: the call runs unasked), 3 the call asks, 4 it is refused, 1 on failure, 2 on a usage
+//! error (a rule that does not parse, a rule to remove that is not there).
 
 use std::path::Path;
 
@@ -12,35 +12,24 @@ use warden_core::setup::Engine;
 use warden_protocol::{PermissionRule, RuleEffect, RuleOrigin, RuleScope};
 
 use crate::args::{EffectArg, RulesAction, RulesArgs, ScopeArg};
+use crate::exit::Exit;
 use crate::{sanitize, say};
 
-/// `check`: the call asks.
-const ASKS: u8 = 3;
-/// `check`: the call is refused.
-const REFUSED: u8 = 4;
-
-pub fn run(args: RulesArgs) -> u8 {
-    let engine = match Engine::from_env() {
-        Ok(engine) => engine,
-        Err(error) => return fail(&error.to_string(), 1),
-    };
-    let project = match args.project.map_or_else(std::env::current_dir, Ok) {
-        Ok(project) => project,
-        Err(error) => return fail(&format!("cannot read the current directory: {error}"), 2),
-    };
+pub fn run(args: RulesArgs) -> Result<(), Exit> {
+    let engine = Engine::from_env().map_err(|error| Exit::Failed(said(error)))?;
+    let project = args
+        .project
+        .map_or_else(std::env::current_dir, Ok)
+        .map_err(|error| Exit::Usage(said(format!("cannot read the current directory: {error}"))))?;
     let project = std::fs::canonicalize(&project).unwrap_or(project);
     match args.action {
         RulesAction::List => list(&engine, &project, args.json),
         RulesAction::Add { effect, tool, pattern, scope } => {
             let rule = PermissionRule::new(effect.into(), tool, pattern).with_origin(RuleOrigin::Typed);
             let shown = rule.to_string();
-            match engine.add_rule(&project, scope.into(), rule) {
-                Ok(()) => {
-                    say::err(&format!("warden: added `{}` ({})", sanitize::line(&shown), scope_name(scope)));
-                    0
-                }
-                Err(why) => fail(&why, 2),
-            }
+            engine.add_rule(&project, scope.into(), rule).map_err(|why| Exit::Usage(said(why)))?;
+            say::err(&format!("warden: added `{}` ({})", sanitize::line(&shown), scope_name(scope)));
+            Ok(())
         }
         RulesAction::Remove { effect, tool, pattern, scope } => {
             let rule = PermissionRule::new(effect.into(), tool, pattern);
@@ -51,12 +40,13 @@ pub fn run(args: RulesArgs) -> u8 {
                         sanitize::line(&rule.to_string()),
                         scope_name(scope)
                     ));
-                    0
+                    Ok(())
                 }
-                Ok(false) => {
-                    fail(&format!("there is no rule `{rule}` in the {} rules", scope_name(scope)), 2)
-                }
-                Err(why) => fail(&why, 1),
+                Ok(false) => Err(Exit::Usage(said(format!(
+                    "there is no rule `{rule}` in the {} rules",
+                    scope_name(scope)
+                )))),
+                Err(why) => Err(Exit::Failed(said(why))),
             }
         }
         RulesAction::Check { tool, input } => check(&engine, &project, &tool, input.as_deref(), args.json),
@@ -64,11 +54,11 @@ pub fn run(args: RulesArgs) -> u8 {
     }
 }
 
-fn list(engine: &Engine, project: &Path, json: bool) -> u8 {
+fn list(engine: &Engine, project: &Path, json: bool) -> Result<(), Exit> {
     let rules = engine.list_rules(project);
     if json {
         say::out(&json!(rules).to_string());
-        return 0;
+        return Ok(());
     }
     if rules.is_empty() {
         say::out("No permission rules.");
@@ -82,14 +72,11 @@ fn list(engine: &Engine, project: &Path, json: bool) -> u8 {
         let problem = scoped.problem.as_deref().map(|p| format!("  (not applied: {p})")).unwrap_or_default();
         say::out(&sanitize::line(&format!("{:<8} {}{origin}{problem}", scoped.scope.as_str(), scoped.rule)));
     }
-    0
+    Ok(())
 }
 
-fn import(engine: &Engine, project: &Path, add: bool, include_wide: bool, json: bool) -> u8 {
-    let found = match engine.import_rules(project) {
-        Ok(found) => found,
-        Err(error) => return fail(&error.to_string(), 1),
-    };
+fn import(engine: &Engine, project: &Path, add: bool, include_wide: bool, json: bool) -> Result<(), Exit> {
+    let found = engine.import_rules(project).map_err(|error| Exit::Failed(said(error)))?;
     let chosen: Vec<_> = found.candidates.iter().filter(|c| add && (c.ticked || include_wide)).collect();
     let mut failed = 0;
     for candidate in &chosen {
@@ -134,18 +121,17 @@ fn import(engine: &Engine, project: &Path, add: bool, include_wide: bool, json: 
             say::err("warden: nothing added; --add adds the ticked rules (--include-wide the others too)");
         }
     }
-    u8::from(failed > 0)
+    // Each rule not added was said above.
+    if failed > 0 {
+        Err(Exit::FailedAsShown)
+    } else {
+        Ok(())
+    }
 }
 
-fn check(engine: &Engine, project: &Path, tool: &str, input: Option<&str>, json: bool) -> u8 {
-    let (tool, input) = match call_input(tool, input) {
-        Ok(call) => call,
-        Err(why) => return fail(&why, 2),
-    };
-    let checked = match engine.check_call(project, &tool, &input) {
-        Ok(checked) => checked,
-        Err(error) => return fail(&error.to_string(), 1),
-    };
+fn check(engine: &Engine, project: &Path, tool: &str, input: Option<&str>, json: bool) -> Result<(), Exit> {
+    let (tool, input) = call_input(tool, input).map_err(|why| Exit::Usage(said(why)))?;
+    let checked = engine.check_call(project, &tool, &input).map_err(|error| Exit::Failed(said(error)))?;
     if json {
         say::out(&json!(checked).to_string());
     } else {
@@ -160,9 +146,9 @@ fn check(engine: &Engine, project: &Path, tool: &str, input: Option<&str>, json:
         }
     }
     match checked.decision {
-        RuleEffect::Allow => 0,
-        RuleEffect::Ask => ASKS,
-        RuleEffect::Deny => REFUSED,
+        RuleEffect::Allow => Ok(()),
+        RuleEffect::Ask => Err(Exit::Asks),
+        RuleEffect::Deny => Err(Exit::Refused),
     }
 }
 
@@ -217,7 +203,7 @@ fn scope_name(scope: ScopeArg) -> &'static str {
     }
 }
 
-fn fail(message: &str, code: u8) -> u8 {
-    say::err(&format!("warden rules: {}", sanitize::line(message)));
-    code
+/// A failure as `warden rules` says it, on one line.
+fn said(message: impl std::fmt::Display) -> String {
+    format!("warden rules: {}", sanitize::line(&message.to_string()))
 }

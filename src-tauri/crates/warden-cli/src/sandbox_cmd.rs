@@ -6,7 +6,7 @@
 //! (`/etc/warden/managed-settings.json`) applies here as everywhere —, and a command killed by signal N exits 128 + N); 125 when
 //! Warden cannot prepare the box or start it, and when commands cannot be contained on this
 //! machine (nothing runs unboxed from here). Where bubblewrap is installed but cannot create its
-//! namespaces, it says so itself and exits 1.
+//! namespaces, it says so itself and exits 1. (Every status of the command line: [`crate::exit`].)
 //!
 //! The `warden` front runs it for a well-formed command line without starting the engine (see
 //! [`crate::front`]), and the engine runs it for every other spelling clap accepts; either way it
@@ -20,6 +20,7 @@ use warden_core::config::managed::{self, Managed};
 use warden_core::config::WardenHome;
 use warden_core::containment::{self, net, BoxPolicy};
 
+use crate::exit::Exit;
 use crate::say;
 
 /// What `warden sandbox` was asked for, however it was parsed.
@@ -39,18 +40,17 @@ pub struct BoxRequest {
     pub command: Vec<OsString>,
 }
 
-/// The status for "the box could not be set up" (as `env`, `nice` and `timeout` use 125).
-const SETUP_FAILED: u8 = 125;
-
-pub fn run(args: BoxRequest) -> u8 {
+pub fn run(args: BoxRequest) -> Result<(), Exit> {
     match prepare(&args) {
         Ok(launch) if launch.proxied => wait(launch),
-        Ok(launch) => exec(launch),
-        Err(message) => {
-            say::err(&format!("warden sandbox: {message}"));
-            SETUP_FAILED
-        }
+        Ok(launch) => Err(exec(launch)),
+        Err(message) => Err(no_box(message)),
     }
+}
+
+/// Why there is no box, as said on stderr.
+fn no_box(message: impl std::fmt::Display) -> Exit {
+    Exit::NoBox(format!("warden sandbox: {message}"))
 }
 
 fn prepare(args: &BoxRequest) -> Result<containment::Launch, String> {
@@ -121,35 +121,35 @@ fn resolve_entry(text: &str) -> Result<(String, std::net::IpAddr), String> {
 }
 
 /// Run the box as a child, serving its proxy until it ends; its status as this process's.
-fn wait(launch: containment::Launch) -> u8 {
+fn wait(launch: containment::Launch) -> Result<(), Exit> {
     use std::os::unix::process::ExitStatusExt;
     let mut command = launch.command();
     command.env_clear().envs(warden_core::sandbox::env::child_env());
     let status = command.status();
     drop(launch);
-    match status {
+    let status = match status {
         Ok(status) => match (status.code(), status.signal()) {
             (Some(code), _) => u8::try_from(code).unwrap_or(1),
             (None, Some(signal)) => u8::try_from(128 + signal).unwrap_or(1),
             (None, None) => 1,
         },
-        Err(error) => {
-            say::err(&format!("warden sandbox: cannot start the box: {error}"));
-            SETUP_FAILED
-        }
+        Err(error) => return Err(no_box(format!("cannot start the box: {error}"))),
+    };
+    match status {
+        0 => Ok(()),
+        status => Err(Exit::Boxed(status)),
     }
 }
 
 /// Replace this process with the box; returns only when that fails.
-fn exec(launch: containment::Launch) -> u8 {
+fn exec(launch: containment::Launch) -> Exit {
     use std::os::unix::process::CommandExt;
     let mut command = launch.command();
     command.env_clear().envs(warden_core::sandbox::env::child_env());
     // `exec` returns only on failure; `launch` (the seccomp descriptors) lives until then.
     let error = command.exec();
     drop(launch);
-    say::err(&format!("warden sandbox: cannot start the box: {error}"));
-    SETUP_FAILED
+    no_box(format!("cannot start the box: {error}"))
 }
 
 #[cfg(test)]

@@ -1,43 +1,33 @@
 //! `warden sessions`: the saved conversations — the window's and `warden exec`'s, from the same
 //! store — listed, shown, searched and deleted. Exit status: 0 done, 1 the store failed, 2 no such
-//! conversation or a bad id.
+//! conversation or a bad id (every status: [`crate::exit`]).
 
 use serde_json::json;
 use warden_core::config::WardenHome;
-use warden_core::store::{self, ConversationStore, StoreError};
+use warden_core::store::{self, ConversationStore};
 use warden_protocol::{ContentBlock, ConversationSummary, Message, ResultCode, Role};
 
 use crate::args::{SessionsAction, SessionsArgs};
+use crate::exit::Exit;
 use crate::{sanitize, say};
 
 /// How much of a tool result `show` prints without --json.
 const RESULT_PREVIEW_CHARS: usize = 400;
 
-pub fn run(args: SessionsArgs) -> u8 {
-    let store = match WardenHome::from_env()
+pub fn run(args: SessionsArgs) -> Result<(), Exit> {
+    let store = WardenHome::from_env()
         .map_err(|e| e.to_string())
         .and_then(|home| ConversationStore::open_home(&home).map_err(|e| e.to_string()))
-    {
-        Ok(store) => store,
-        Err(error) => {
-            say::err(&format!("warden: {error}"));
-            return 1;
-        }
-    };
-    match run_action(&store, args.action) {
-        Ok(code) => code,
-        Err(error) => {
-            say::err(&format!("warden: {error}"));
-            1
-        }
-    }
+        .map_err(Exit::failed)?;
+    run_action(&store, args.action)
 }
 
+/// One subcommand; a store that fails is [`Exit::failed`] with its error.
 #[allow(clippy::too_many_lines)] // One match arm per subcommand, each a few lines.
-fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, StoreError> {
+fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<(), Exit> {
     match action {
         SessionsAction::List { limit, json } => {
-            let page = store.list(0, limit)?;
+            let page = store.list(0, limit).map_err(Exit::failed)?;
             if json {
                 print_json(&json!(page.conversations));
             } else if page.conversations.is_empty() {
@@ -45,12 +35,12 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
             } else {
                 page.conversations.iter().for_each(print_summary);
             }
-            Ok(0)
+            Ok(())
         }
         SessionsAction::Show { id, json } => {
-            let Some(summary) = known(store, &id)? else { return Ok(2) };
+            let summary = known(store, &id)?;
             // What can be read of it: a message that cannot be read is marked in its place.
-            let back = store.read_back(&id)?;
+            let back = store.read_back(&id).map_err(Exit::failed)?;
             let unreadable: Vec<_> = back
                 .rows
                 .iter()
@@ -90,10 +80,10 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
                     sanitize::line(&problem.to_string())
                 ));
             }
-            Ok(0)
+            Ok(())
         }
         SessionsAction::Search { query, limit, json } => {
-            let hits = store.search(&query, limit)?;
+            let hits = store.search(&query, limit).map_err(Exit::failed)?;
             if json {
                 print_json(&json!(hits));
             } else if hits.is_empty() {
@@ -106,40 +96,35 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<u8, S
                     }
                 }
             }
-            Ok(0)
+            Ok(())
         }
         SessionsAction::Delete { id, json } => {
-            if known(store, &id)?.is_none() {
-                return Ok(2);
-            }
-            store.remove(&id)?;
+            known(store, &id)?;
+            store.remove(&id).map_err(Exit::failed)?;
             if json {
                 print_json(&json!({"deleted": id}));
             } else {
                 out(&format!("Deleted {}.", sanitize::line(&id)));
             }
-            Ok(0)
+            Ok(())
         }
     }
 }
 
-/// The conversation's summary, or `None` after saying on stderr why there is none.
-fn known(store: &ConversationStore, id: &str) -> Result<Option<ConversationSummary>, StoreError> {
+/// The conversation's summary; a usage error when `id` names none.
+fn known(store: &ConversationStore, id: &str) -> Result<ConversationSummary, Exit> {
     if !store::is_conversation_id(id) {
-        say::err(&format!(
-            "warden: `{}` is not a conversation id (letters, digits, `-` and `_`)",
+        return Err(Exit::usage(format!(
+            "`{}` is not a conversation id (letters, digits, `-` and `_`)",
             sanitize::line(id)
-        ));
-        return Ok(None);
+        )));
     }
-    let found = store.summary(id)?;
-    if found.is_none() {
-        say::err(&format!(
-            "warden: there is no saved conversation `{}` (see: warden sessions list)",
+    store.summary(id).map_err(Exit::failed)?.ok_or_else(|| {
+        Exit::usage(format!(
+            "there is no saved conversation `{}` (see: warden sessions list)",
             sanitize::line(id)
-        ));
-    }
-    Ok(found)
+        ))
+    })
 }
 
 fn print_json(value: &serde_json::Value) {

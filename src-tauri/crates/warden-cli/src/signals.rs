@@ -1,10 +1,13 @@
 //! SIGINT (Ctrl-C), SIGTERM (`timeout`, CI, `kill`) and SIGHUP (the terminal closed) all mean the
-//! same: stop the turn, kill every process it started, exit with 128 + the signal's number.
+//! same: stop the turn, kill every process it started, exit with 128 + the signal's number
+//! ([`Exit::Interrupted`]).
+
+use crate::exit::{Exit, Signal};
 
 /// The three signals, listened to for the life of the value (no signal is missed between rounds).
 pub struct Signals {
     #[cfg(unix)]
-    listeners: Vec<(tokio::signal::unix::Signal, u8)>,
+    listeners: Vec<(tokio::signal::unix::Signal, Signal)>,
 }
 
 impl Signals {
@@ -13,14 +16,14 @@ impl Signals {
         {
             use tokio::signal::unix::{signal, SignalKind};
             let kinds = [
-                (SignalKind::interrupt(), 130, "SIGINT"),
-                (SignalKind::terminate(), 143, "SIGTERM"),
-                (SignalKind::hangup(), 129, "SIGHUP"),
+                (SignalKind::interrupt(), Signal::Interrupt, "SIGINT"),
+                (SignalKind::terminate(), Signal::Terminate, "SIGTERM"),
+                (SignalKind::hangup(), Signal::Hangup, "SIGHUP"),
             ];
             let listeners = kinds
                 .into_iter()
-                .filter_map(|(kind, code, name)| match signal(kind) {
-                    Ok(listener) => Some((listener, code)),
+                .filter_map(|(kind, which, name)| match signal(kind) {
+                    Ok(listener) => Some((listener, which)),
                     Err(error) => {
                         tracing::warn!(%error, "cannot listen for {name}");
                         None
@@ -33,18 +36,18 @@ impl Signals {
         Self {}
     }
 
-    /// The next of the signals; the exit status it calls for (130, 143 or 129).
-    pub async fn recv(&mut self) -> u8 {
+    /// The next of the signals.
+    pub async fn recv(&mut self) -> Signal {
         #[cfg(unix)]
         {
             if self.listeners.is_empty() {
                 return std::future::pending().await;
             }
-            let next = self.listeners.iter_mut().map(|(listener, code)| {
-                let code = *code;
+            let next = self.listeners.iter_mut().map(|(listener, which)| {
+                let which = *which;
                 Box::pin(async move {
                     match listener.recv().await {
-                        Some(()) => code,
+                        Some(()) => which,
                         None => std::future::pending().await,
                     }
                 })
@@ -54,21 +57,21 @@ impl Signals {
         #[cfg(not(unix))]
         {
             let _ = tokio::signal::ctrl_c().await;
-            130
+            Signal::Interrupt
         }
     }
 }
 
 /// The first of a few futures to finish.
 #[cfg(unix)]
-async fn futures_select_all<F: std::future::Future<Output = u8> + Unpin>(
+async fn futures_select_all<F: std::future::Future<Output = Signal> + Unpin>(
     futures: impl Iterator<Item = F>,
-) -> u8 {
+) -> Signal {
     let mut futures: Vec<F> = futures.collect();
     std::future::poll_fn(move |cx| {
         for future in &mut futures {
-            if let std::task::Poll::Ready(code) = std::pin::Pin::new(future).poll(cx) {
-                return std::task::Poll::Ready(code);
+            if let std::task::Poll::Ready(which) = std::pin::Pin::new(future).poll(cx) {
+                return std::task::Poll::Ready(which);
             }
         }
         std::task::Poll::Pending
@@ -77,8 +80,8 @@ async fn futures_select_all<F: std::future::Future<Output = u8> + Unpin>(
 }
 
 /// A second signal while the first is being handled: kill every process Warden started and exit
-/// now.
-pub fn exit_now(code: u8) -> ! {
+/// now, with the status `signal` calls for.
+pub fn exit_now(signal: Signal) -> ! {
     warden_core::process_guard::kill_all_descendants();
-    std::process::exit(i32::from(code));
+    std::process::exit(i32::from(Exit::Interrupted(signal).code()));
 }

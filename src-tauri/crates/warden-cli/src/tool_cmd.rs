@@ -1,7 +1,7 @@
 //! `warden tool <name> '<json>'`: one tool through the same registry, schema validation, sandbox
 //! and policy as the loop. Exit 0 on success, 1 on a tool error, 2 on usage, 130 / 143 / 129 on
-//! SIGINT / SIGTERM / SIGHUP (after killing what the tool started). A confirmation is asked on the
-//! terminal, or read from stdin with `--json`.
+//! SIGINT / SIGTERM / SIGHUP (after killing what the tool started; every status: [`crate::exit`]).
+//! A confirmation is asked on the terminal, or read from stdin with `--json`.
 
 use std::io::Write;
 
@@ -13,6 +13,7 @@ use warden_protocol::ProviderId;
 
 use crate::approvals_input::{self, Answer};
 use crate::args::{ApproveArg, CommonArgs, ExecArgs, ProviderArg, ToolArgs};
+use crate::exit::Exit;
 use crate::signals::Signals;
 use crate::{sanitize, say};
 
@@ -73,33 +74,15 @@ fn parse_allow(list: &str) -> Result<Scope, String> {
     Ok(Scope::only(names))
 }
 
-pub async fn run(args: ToolArgs) -> u8 {
-    let mut spec = match session_spec(&args.common, None) {
-        Ok(spec) => spec,
-        Err(message) => {
-            say::err(&format!("warden: {message}"));
-            return 2;
-        }
-    };
+pub async fn run(args: ToolArgs) -> Result<(), Exit> {
+    let mut spec = session_spec(&args.common, None).map_err(Exit::usage)?;
     spec.searxng_url = args.searxng_url.clone();
     let input: serde_json::Value = match serde_json::from_str(&args.input) {
         Ok(value @ serde_json::Value::Object(_)) => value,
-        Ok(_) => {
-            say::err("warden: the tool input must be a JSON object");
-            return 2;
-        }
-        Err(error) => {
-            say::err(&format!("warden: the tool input is not valid JSON: {error}"));
-            return 2;
-        }
+        Ok(_) => return Err(Exit::usage("the tool input must be a JSON object")),
+        Err(error) => return Err(Exit::usage(format!("the tool input is not valid JSON: {error}"))),
     };
-    let engine = match Engine::from_env() {
-        Ok(engine) => engine,
-        Err(error) => {
-            say::err(&format!("warden: {error}"));
-            return 1;
-        }
-    };
+    let engine = Engine::from_env().map_err(Exit::failed)?;
     let approve = args.common.approve;
     let json = args.common.json;
     let mut signals = Signals::listen();
@@ -120,19 +103,17 @@ pub async fn run(args: ToolArgs) -> u8 {
     );
     let outcome = tokio::select! {
         outcome = run => outcome,
-        code = signals.recv() => {
+        signal = signals.recv() => {
             // Dropping the call kills its process group; then everything else it started.
             let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
-            return code;
+            return Err(Exit::Interrupted(signal));
         }
     };
     let _ = tokio::task::spawn_blocking(warden_core::process_guard::kill_all_descendants).await;
     let result = match outcome {
         Ok(OneShot { result, .. }) => result,
-        Err(error) => {
-            say::err(&format!("warden: {error}"));
-            return if error.is_usage() { 2 } else { 1 };
-        }
+        Err(error) if error.is_usage() => return Err(Exit::usage(error)),
+        Err(error) => return Err(Exit::failed(error)),
     };
     let ok = result.status == warden_protocol::ToolStatus::Success;
     if args.common.json {
@@ -149,9 +130,10 @@ pub async fn run(args: ToolArgs) -> u8 {
         say::out(&result.result);
     }
     if ok {
-        0
+        Ok(())
     } else {
-        1
+        // The result printed says why.
+        Err(Exit::FailedAsShown)
     }
 }
 

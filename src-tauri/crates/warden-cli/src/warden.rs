@@ -6,11 +6,9 @@ use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::process::ExitCode;
 
+use warden_cli::exit::{self, Exit};
 use warden_cli::front::{self, Route};
-use warden_cli::{sandbox_cmd, say};
-
-/// The status for "the engine could not be started" (a shell's "command not found").
-const NO_ENGINE: u8 = 127;
+use warden_cli::sandbox_cmd;
 
 fn main() -> ExitCode {
     let mut args = std::env::args_os();
@@ -19,13 +17,13 @@ fn main() -> ExitCode {
     match front::route(&args) {
         // The box gets the credential-stripped environment (`sandbox_cmd`); the front keeps no key
         // in its own memory and is replaced by bubblewrap at once.
-        Route::Sandbox(request) if front::home_is_set() => ExitCode::from(sandbox_cmd::run(request)),
-        Route::Sandbox(_) | Route::Engine => ExitCode::from(engine(program, &args)),
+        Route::Sandbox(request) if front::home_is_set() => exit::status(sandbox_cmd::run(request)),
+        Route::Sandbox(_) | Route::Engine => engine(program, &args).report(),
     }
 }
 
 /// Replace this process with the engine, given the same arguments; returns only on failure.
-fn engine(program: OsString, args: &[OsString]) -> u8 {
+fn engine(program: OsString, args: &[OsString]) -> Exit {
     let found = std::env::current_exe()
         .map_err(|e| format!("cannot find where warden runs from: {e}"))
         .and_then(|front| front::engine_beside(&front));
@@ -36,6 +34,5 @@ fn engine(program: OsString, args: &[OsString]) -> u8 {
         }
         Err(message) => message,
     };
-    say::err(&format!("warden: {error}"));
-    NO_ENGINE
+    Exit::NoEngine(format!("warden: {error}"))
 }
