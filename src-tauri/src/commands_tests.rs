@@ -12,7 +12,7 @@ use warden_core::secrets::{KeychainStore, MemoryStore, SecretStore};
 
 use crate::bridge::EventSink;
 use crate::state::AppState;
-use warden_core::setup::Engine;
+use warden_core::engine::Engine;
 
 pub(crate) struct TestApp {
     _app: tauri::App<MockRuntime>,
@@ -245,7 +245,7 @@ fn settings_written_by_another_program_are_reported_and_can_be_accepted() {
 /// Saves a conversation as a session would, through a connection of its own to the app's store.
 fn save_conversation(app: &TestApp, id: &str, messages: &[warden_protocol::Message]) {
     let home = WardenHome::at(app.home.path());
-    let store = warden_core::store::ConversationStore::open(&home.store_path()).unwrap();
+    let store = warden_core::conversations::ConversationStore::open(&home.store_path()).unwrap();
     for (seq, message) in messages.iter().enumerate() {
         store.put_message(id, None, seq, message).unwrap();
     }
@@ -347,7 +347,7 @@ fn a_conversation_that_cannot_be_read_whole_is_shown_read_only_and_never_written
 fn a_saved_conversation_gives_each_message_its_time_and_each_answer_its_model() {
     let app = TestApp::new(Arc::new(MemoryStore::new()));
     let home = WardenHome::at(app.home.path());
-    let store = warden_core::store::ConversationStore::open(&home.store_path()).unwrap();
+    let store = warden_core::conversations::ConversationStore::open(&home.store_path()).unwrap();
     let answer = warden_protocol::Message {
         role: warden_protocol::Role::Assistant,
         content: vec![warden_protocol::ContentBlock::Text { text: "Hello.".into() }],

@@ -8,8 +8,8 @@ use warden_core::agent::CompactNowError;
 use warden_core::agent::SessionError;
 use warden_core::checkpoint::{CheckpointError, RestoreRefusal};
 use warden_core::config::ConfigError;
+use warden_core::engine::{ConversationError, SetupError, SetupOrProviderError, Unreadable};
 use warden_core::secrets::SecretError;
-use warden_core::setup::{ConversationError, SetupError, SetupOrProviderError, Unreadable};
 use warden_protocol::ErrorCode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]

@@ -102,7 +102,7 @@ pub fn run() {
             let home = home.map_err(error::CommandError::from)?;
             let keychain = Arc::new(warden_core::secrets::KeychainStore::default());
             let engine =
-                warden_core::setup::Engine::new(home, keychain).map_err(error::CommandError::from)?;
+                warden_core::engine::Engine::new(home, keychain).map_err(error::CommandError::from)?;
             let sink: Arc<dyn bridge::EventSink> = Arc::new(app.handle().clone());
             let state = state::AppState::new(engine, sink);
             let handle = app.handle().clone();

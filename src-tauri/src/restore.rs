@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use warden_core::checkpoint::CheckpointStore;
-use warden_core::setup::Engine;
+use warden_core::engine::Engine;
 use warden_protocol::{RestorePlan, RestoreReport, RunningInProject, RunningKind};
 
 use crate::error::{CommandError, CommandResult};

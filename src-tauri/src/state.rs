@@ -1,5 +1,5 @@
 //! What the window keeps between commands: the engine, the open conversations and who owns
-//! each pending approval. Commands call the engine (`warden_core::setup::Engine`) directly; its
+//! each pending approval. Commands call the engine (`warden_core::engine::Engine`) directly; its
 //! errors become [`CommandError`]s through `From` (see `error.rs`).
 
 use std::collections::HashMap;
@@ -15,7 +15,7 @@ use warden_protocol::{
 
 use warden_core::agent::compaction::Compacted;
 use warden_core::agent::Session;
-use warden_core::setup::Engine;
+use warden_core::engine::Engine;
 
 use crate::bridge::{self, EventSink};
 use crate::error::{CommandError, CommandErrorCode, CommandResult};

@@ -15,7 +15,7 @@ use warden_testkit::server::{Reply, Split, TestServer};
 
 use crate::bridge::EventSink;
 use crate::state::AppState;
-use warden_core::setup::Engine;
+use warden_core::engine::Engine;
 
 #[derive(Default)]
 struct Recorder(Mutex<Vec<Event>>);
@@ -407,7 +407,8 @@ async fn a_conversation_continued_elsewhere_is_reloaded_before_the_windows_next_
 
     // The terminal's turn, through a store connection of its own (as another process has).
     let elsewhere =
-        warden_core::store::ConversationStore::open(&WardenHome::at(home.path()).store_path()).unwrap();
+        warden_core::conversations::ConversationStore::open(&WardenHome::at(home.path()).store_path())
+            .unwrap();
     let answer = |t: &str| warden_protocol::Message {
         role: warden_protocol::Role::Assistant,
         content: vec![warden_protocol::ContentBlock::Text { text: t.into() }],

@@ -7,8 +7,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use warden_core::sandbox::blocklist::check_command;
-use warden_core::sandbox::command_prefix;
+use warden_core::shell::blocklist::check_command;
+use warden_core::shell::command_prefix;
 
 fuzz_target!(|input: &[u8]| {
     let Ok(command) = std::str::from_utf8(input) else { return };

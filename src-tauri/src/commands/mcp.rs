@@ -59,8 +59,8 @@ pub async fn mcp_read_resource(
     state.engine.mcp_read_resource(&name, &uri).await.map_err(mcp_error)
 }
 
-fn mcp_error(error: warden_core::setup::McpSetupError) -> CommandError {
-    use warden_core::setup::McpSetupError as E;
+fn mcp_error(error: warden_core::engine::McpSetupError) -> CommandError {
+    use warden_core::engine::McpSetupError as E;
     let code = match &error {
         E::Unknown(_) | E::Config(_) => CommandErrorCode::InvalidInput,
         E::Save(_) => CommandErrorCode::Settings,

@@ -109,10 +109,10 @@ pub async fn git_aside_restore(
 #[tauri::command]
 #[specta::specta]
 pub async fn tools_catalog() -> CommandResult<Vec<warden_protocol::ToolInfo>> {
-    Ok(warden_core::setup::tool_catalog())
+    Ok(warden_core::engine::tool_catalog())
 }
 
-fn integrity(engine: &warden_core::setup::Engine) -> SettingsIntegrity {
+fn integrity(engine: &warden_core::engine::Engine) -> SettingsIntegrity {
     let notice = engine.settings_notice().map(str::to_owned);
     match engine.settings_integrity() {
         Integrity::Trusted => SettingsIntegrity { trusted: true, problem: None, notice },

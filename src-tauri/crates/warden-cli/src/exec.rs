@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use warden_core::agent::{Session, TurnEnd};
-use warden_core::setup::{ConversationError, Engine, SetupError};
+use warden_core::engine::{ConversationError, Engine, SetupError};
 use warden_protocol::{ChatError, Event, Remember, ToolApproval};
 
 use crate::approvals_input::{self, Answer, Named};

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use warden_core::setup::Engine;
+use warden_core::engine::Engine;
 use warden_protocol::{McpServerConfig, McpServerState, McpServerStatus};
 
 use crate::args::{McpAction, McpArgs};
@@ -86,7 +86,7 @@ async fn login(engine: &Engine, name: &str) -> Result<(), Exit> {
             say::err(&format!("warden: signed in to the MCP server `{}`", sanitize::line(name)));
             Ok(())
         }
-        Err(warden_core::setup::McpSetupError::Unknown(_)) => {
+        Err(warden_core::engine::McpSetupError::Unknown(_)) => {
             Err(Exit::usage(format!("there is no MCP server named `{}`", sanitize::line(name))))
         }
         Err(error) => Err(Exit::failed(error)),

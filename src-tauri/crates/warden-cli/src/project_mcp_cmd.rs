@@ -8,8 +8,8 @@
 
 use std::path::PathBuf;
 
+use warden_core::engine::Engine;
 use warden_core::mcp::project::fields;
-use warden_core::setup::Engine;
 use warden_protocol::ProjectMcpOffer;
 
 use crate::approvals_input::{self, Answer};
@@ -40,7 +40,7 @@ pub async fn approve(engine: &Engine, project: Option<PathBuf>, digest: Option<S
     }
     match digest {
         Some(given) if !given.eq_ignore_ascii_case(&offer.digest) => {
-            let refused = warden_core::setup::SetupError::ProjectMcpChanged { given, now: offer.digest };
+            let refused = warden_core::engine::SetupError::ProjectMcpChanged { given, now: offer.digest };
             return Err(Exit::failed(refused));
         }
         Some(_) => say::err_part(&describe(&offer)),

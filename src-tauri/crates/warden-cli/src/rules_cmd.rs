@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use serde_json::{json, Value};
-use warden_core::setup::Engine;
+use warden_core::engine::Engine;
 use warden_protocol::{PermissionRule, RuleEffect, RuleOrigin, RuleScope};
 
 use crate::args::{EffectArg, RulesAction, RulesArgs, ScopeArg};

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use warden_core::config::WardenHome;
-use warden_core::store::{self, ConversationStore};
+use warden_core::conversations::{self as saved, ConversationStore};
 use warden_protocol::{ContentBlock, ConversationSummary, Message, ResultCode, Role};
 
 use crate::args::{SessionsAction, SessionsArgs};
@@ -113,7 +113,7 @@ fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<(), E
 
 /// The conversation's summary; a usage error when `id` names none.
 fn known(store: &ConversationStore, id: &str) -> Result<ConversationSummary, Exit> {
-    if !store::is_conversation_id(id) {
+    if !saved::is_conversation_id(id) {
         return Err(Exit::usage(format!(
             "`{}` is not a conversation id (letters, digits, `-` and `_`)",
             sanitize::line(id)
@@ -168,7 +168,7 @@ fn print_message(message: &Message) {
             )),
             (_, ContentBlock::ToolResult(result)) => {
                 let mark = if result.is_error { "✗" } else { "←" };
-                let preview = store::text::cut(&result.content, RESULT_PREVIEW_CHARS);
+                let preview = saved::text::cut(&result.content, RESULT_PREVIEW_CHARS);
                 // A reason this version does not know is said to come from a newer Warden.
                 let newer = match &result.code {
                     Some(ResultCode::Newer(code)) => {

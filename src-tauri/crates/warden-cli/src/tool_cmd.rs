@@ -7,8 +7,8 @@ use std::io::Write;
 
 use warden_protocol::{ToolApproval, ToolConfirm};
 
+use warden_core::engine::{Engine, OneShot, SessionSpec};
 use warden_core::scope::Scope;
-use warden_core::setup::{Engine, OneShot, SessionSpec};
 use warden_protocol::ProviderId;
 
 use crate::approvals_input::{self, Answer};
@@ -67,7 +67,7 @@ fn parse_allow(list: &str) -> Result<Scope, String> {
     if names.is_empty() {
         return Err("--allow needs `all` or a list of tool names".to_owned());
     }
-    let known = warden_core::setup::tool_names();
+    let known = warden_core::engine::tool_names();
     if let Some(unknown) = names.iter().find(|n| !known.iter().any(|k| k == *n)) {
         return Err(format!("--allow: unknown tool `{unknown}` (known: {})", known.join(", ")));
     }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde_json::json;
-use warden_core::mcp::oauth::{sign_in, Authorizer, Identity, KeychainCredentials, Registered};
+use warden_core::mcp::auth::oauth::{sign_in, Authorizer, Identity, KeychainCredentials, Registered};
 use warden_core::mcp::{
     connect_with, ClientSetup, Connection, Elicitation, Elicitor, McpError, Origin, ServerSpec, Transport,
 };

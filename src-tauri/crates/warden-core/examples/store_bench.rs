@@ -26,7 +26,7 @@ use std::time::{Duration, Instant, SystemTime};
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use warden_core::store::{is_conversation_id, text, ConversationStore};
+use warden_core::conversations::{is_conversation_id, text, ConversationStore};
 use warden_protocol::{ContentBlock, Message, Role, ToolResultBlock, ToolUse};
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;

@@ -7,6 +7,8 @@ pub mod agent;
 pub mod checkpoint;
 pub mod config;
 pub mod containment;
+pub mod conversations;
+pub mod engine;
 pub mod images;
 pub mod instructions;
 pub mod mcp;
@@ -18,8 +20,7 @@ pub mod rules;
 pub mod sandbox;
 pub mod scope;
 pub mod secrets;
-pub mod setup;
-pub mod store;
+pub mod shell;
 pub mod tool;
 pub mod tools;
 

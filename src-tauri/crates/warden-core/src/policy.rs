@@ -9,8 +9,8 @@ use std::collections::HashSet;
 use warden_protocol::{AskStep, DangerLevel, ToolDefinition, ToolErrorCode, TrustLevel};
 
 use crate::rules::{RuleVerdict, NEVER_REMEMBERED};
-use crate::sandbox::blocklist::{self, Verdict};
 use crate::scope::Scope;
+use crate::shell::blocklist::{self, Verdict};
 use crate::tool::Needs;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +57,7 @@ impl Grants {
             return None;
         }
         if let Some(command) = &needs.command {
-            let prefix = crate::sandbox::command_prefix(command)?;
+            let prefix = crate::shell::command_prefix(command)?;
             // A grant for these would cover every later use, whatever it destroys or sends away:
             // each call asks again.
             let program = prefix.split_whitespace().next().unwrap_or_default();

@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 use warden_core::config::WardenHome;
+use warden_core::engine::{Engine, SetupError};
 use warden_core::secrets::{resolve_key, KeychainStore, SecretError, SecretStore};
-use warden_core::setup::{Engine, SetupError};
 use warden_protocol::{KeyName, ProviderId};
 
 /// A child still running after this is hung: the test fails (and the child is killed).

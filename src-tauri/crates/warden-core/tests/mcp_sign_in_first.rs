@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use warden_core::mcp::oauth::{manager, KeychainCredentials};
+use warden_core::mcp::auth::oauth::{manager, KeychainCredentials};
 use warden_core::secrets::{MemoryStore, SecretStore};
 
 #[tokio::test]

@@ -7,7 +7,7 @@
 
 use serde_json::json;
 use warden_core::config::WardenHome;
-use warden_core::store::ConversationStore;
+use warden_core::conversations::ConversationStore;
 use warden_protocol::{ContentBlock, Message, Role, ToolImage, ToolResultBlock, ToolUse};
 use warden_testkit::scripted::{anthropic, text, Part};
 use warden_testkit::server::{Reply, Split, TestServer};

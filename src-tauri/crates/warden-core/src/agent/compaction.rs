@@ -62,8 +62,8 @@ pub struct Compacted {
     pub trimmed_upto: usize,
 }
 
-impl From<crate::store::Compaction> for Compacted {
-    fn from(stored: crate::store::Compaction) -> Self {
+impl From<crate::conversations::Compaction> for Compacted {
+    fn from(stored: crate::conversations::Compaction) -> Self {
         Self { upto: stored.upto_seq, summary: stored.summary, trimmed_upto: stored.trimmed_upto_seq }
     }
 }

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use warden_protocol::{Message, Role};
 
 use super::events::EventEmitter;
-use crate::store::{Compaction, ConversationStore, StoreError};
+use crate::conversations::{Compaction, ConversationStore, StoreError};
 
 /// Where a session's messages go.
 pub(crate) struct Saver {

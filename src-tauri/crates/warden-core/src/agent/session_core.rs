@@ -41,7 +41,7 @@ pub struct SessionConfig {
     /// How long one provider call may take from request to last byte.
     pub iteration_timeout: Duration,
     /// Where each message is saved as it completes; `None` keeps the conversation in memory only.
-    pub store: Option<Arc<crate::store::ConversationStore>>,
+    pub store: Option<Arc<crate::conversations::ConversationStore>>,
     /// Why the conversation is not saved although it was to be (the store could not be opened):
     /// the face is told when the session starts (`chat:saving`).
     pub not_saved: Option<String>,
@@ -168,7 +168,7 @@ impl SessionCore {
     /// a resumed conversation does the same.
     pub fn set_compacted(&self, compacted: Compacted, report: CompactionReport) {
         if let Some(saver) = &self.saver {
-            let record = crate::store::Compaction {
+            let record = crate::conversations::Compaction {
                 upto_seq: compacted.upto,
                 trimmed_upto_seq: compacted.trimmed_upto,
                 summary: compacted.summary.clone(),

@@ -43,7 +43,7 @@ use storage::{adopt_old_storage, old_project_storage_name, project_storage_name,
 pub(crate) use storage::{move_aside, write_atomic};
 
 const SETTINGS_FILE: &str = "settings.json";
-/// The conversation store's database under the data folder (see [`crate::store`]).
+/// The conversation store's database under the data folder (see [`crate::conversations`]).
 pub const STORE_FILE: &str = "conversations.db";
 const SEAL_FILE: &str = "settings.json.seal";
 /// Where the seal key is kept when there is no keychain (see the module docs).
@@ -265,7 +265,7 @@ impl WardenHome {
         self.data_dir.join("checkpoints").join(project_storage_name(&canonical))
     }
 
-    /// The conversation store (see [`crate::store`]).
+    /// The conversation store (see [`crate::conversations`]).
     pub fn store_path(&self) -> PathBuf {
         self.data_dir.join(STORE_FILE)
     }
@@ -610,9 +610,9 @@ mod tests {
 
     #[test]
     fn conversation_ids_are_plain_names() {
-        assert!(crate::store::is_conversation_id("3f2a-b_9"));
+        assert!(crate::conversations::is_conversation_id("3f2a-b_9"));
         for bad in ["", "../settings", "a/b", "a.json", "x\0", &"a".repeat(129)] {
-            assert!(!crate::store::is_conversation_id(bad), "{bad:?}");
+            assert!(!crate::conversations::is_conversation_id(bad), "{bad:?}");
         }
     }
 

@@ -17,11 +17,11 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 
-use super::client_credentials;
+use super::auth::client_credentials;
+use super::auth::oauth::{self, KeychainCredentials};
 use super::elicitor::Elicitor;
 use super::error::McpError;
 use super::handler::{Shared, WardenClient};
-use super::oauth::{self, KeychainCredentials};
 use super::sampling::ServersModel;
 use super::server::{Origin, ServerSpec, Transport};
 use super::server_net::server_proxy;

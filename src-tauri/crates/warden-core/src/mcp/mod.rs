@@ -6,12 +6,9 @@
 //! say (`project`). The client is the official Rust SDK,
 //! `rmcp`.
 
-mod browser;
-pub mod client_credentials;
+pub mod auth;
 mod connection;
-mod discovery;
 mod elicitor;
-pub mod enterprise;
 mod entries;
 mod error;
 // Roots and logging are deprecated by the 2026-07-28 draft (SEP-2577) but are part of the protocol
@@ -19,9 +16,7 @@ mod error;
 #[allow(deprecated)]
 mod handler;
 mod hub;
-pub mod jwt;
 pub mod names;
-pub mod oauth;
 pub mod project;
 pub mod resource;
 mod result;
@@ -37,7 +32,7 @@ mod tool_list;
 mod toolset;
 
 pub use crate::opener::OPENER_ENV;
-pub use browser::BrowserAuthorizer;
+pub use auth::BrowserAuthorizer;
 pub use connection::{connect, connect_with, ClientSetup, Connection, CATALOG_MAX};
 pub use elicitor::{Elicitation, Elicitor};
 pub use entries::{entry_specs, specs};

@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use warden_protocol::{McpServerState, McpServerStatus, McpToolInfo};
 
-use super::client_credentials;
+use super::auth::client_credentials;
+use super::auth::oauth::{self, Authorizer, KeychainCredentials};
 use super::connection::{connect_with, ClientSetup, Connection};
 use super::error::McpError;
 use super::names::qualified;
-use super::oauth::{self, Authorizer, KeychainCredentials};
 use super::server::ServerSpec;
 use super::server::Transport;
 use crate::containment::BoxPolicy;

@@ -19,8 +19,8 @@ use warden_protocol::{
     WRITE_RULE_TOOL,
 };
 
-use crate::sandbox::command_rule::{self, CommandPattern};
 use crate::sandbox::{Access, Workspace};
+use crate::shell::command_rule::{self, CommandPattern};
 use crate::tool::Needs;
 pub use narrow::{suggest, NEVER_REMEMBERED};
 pub use path_pattern::PathPattern;

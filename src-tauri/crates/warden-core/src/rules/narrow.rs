@@ -6,8 +6,8 @@
 use warden_protocol::{SuggestedRule, COMMAND_RULE_TOOL, READ_RULE_TOOL, WRITE_RULE_TOOL};
 
 use super::Files;
-use crate::sandbox::command_rule::{self, CommandPattern};
-use crate::sandbox::program_and_subcommand;
+use crate::shell::command_rule::{self, CommandPattern};
+use crate::shell::program_and_subcommand;
 
 /// Programs whose approval is never remembered beyond the exact command: their danger lies in
 /// their arguments (what they delete, overwrite, kill or send), which a prefix cannot see.

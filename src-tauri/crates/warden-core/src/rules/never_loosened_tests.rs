@@ -11,8 +11,8 @@ use warden_protocol::{
 
 use super::{Files, RuleBook, Subject};
 use crate::policy::{decide_with, escalation, Containment, Decision, Grants};
-use crate::sandbox::blocklist::{judge, Verdict};
 use crate::scope::Scope;
+use crate::shell::blocklist::{judge, Verdict};
 use crate::tool::{Tool, Typed};
 use crate::tools::BashTool;
 

@@ -6,7 +6,7 @@ use warden_protocol::{
 };
 
 use super::NEVER_REMEMBERED;
-use crate::sandbox::command_rule::CommandPattern;
+use crate::shell::command_rule::CommandPattern;
 
 /// Programs that run whatever they are given: a prefix rule on one covers every program.
 const RUN_ANYTHING: &[&str] = &[

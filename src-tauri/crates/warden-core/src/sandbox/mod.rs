@@ -7,23 +7,12 @@
 //! the opened file's real path (Linux `/proc/self/fd`) so that it cannot lead to a secret either.
 
 mod atomic;
-pub mod blocklist;
-mod command_prefix;
-pub(crate) mod command_rule;
-mod critical_paths;
 pub mod env;
-mod expand;
-mod fork_bomb;
 pub mod handles;
-mod judge_budget;
 mod open;
-mod options;
 pub mod path;
 mod secret_values;
 pub(crate) mod secrets;
-mod shell_words;
-#[cfg(test)]
-mod shell_words_vs_bash;
 
 use std::path::{Path, PathBuf};
 
@@ -31,8 +20,6 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::scope::Scope;
 pub use atomic::StagedWrite;
-/// What a session grant on a command covers (judged by the blocklist).
-pub use command_prefix::{command_prefix, program_and_subcommand};
 pub use path::ResolvedPath;
 
 /// Why the sandbox refused or failed a file operation.

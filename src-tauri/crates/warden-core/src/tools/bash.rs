@@ -12,7 +12,7 @@ use warden_protocol::{
 };
 
 use crate::containment::{self, BoxPolicy};
-use crate::sandbox::blocklist::check_command;
+use crate::shell::blocklist::check_command;
 use crate::tool::process::{spawn_shell, GroupGuard, HeadTail, Pump};
 use crate::tool::{Needs, Timeout, ToolContext, ToolOutput, TypedTool};
 

@@ -75,7 +75,7 @@ pub(crate) fn core() -> Vec<Arc<dyn Tool>> {
 /// What a project without permissions of its own lets the window's sessions use: every built-in
 /// tool, with the trust level deciding which calls ask first (Guided asks before a write, a
 /// command or a network request). `warden exec` and `warden tool` keep the read-only set unless
-/// `--allow` says otherwise ([`crate::setup::SessionSpec::new`]). Tools from elsewhere (MCP) are not built in.
+/// `--allow` says otherwise ([`crate::engine::SessionSpec::new`]). Tools from elsewhere (MCP) are not built in.
 pub fn window_default_scope() -> crate::scope::Scope {
     crate::scope::Scope::only(tool_names())
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use warden_core::agent::compaction::SUMMARY_INTRO;
 use warden_core::agent::TurnEnd;
-use warden_core::store::ConversationStore;
+use warden_core::conversations::ConversationStore;
 use warden_protocol::{ContentBlock, Event, Role, StopReason};
 
 use super::harness::{approve_all, Harness, Wire};

@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use warden_core::config::WardenHome;
+use warden_core::engine::{Engine, SessionSpec};
 use warden_core::secrets::MemoryStore;
-use warden_core::setup::{Engine, SessionSpec};
 use warden_protocol::{Event, ProviderId, ToolCategory};
 
 use super::harness::Wire;

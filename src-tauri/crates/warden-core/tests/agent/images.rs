@@ -129,8 +129,8 @@ async fn a_decompression_bomb_read_by_file_read_is_an_error_the_model_reads() {
 async fn a_resumed_conversation_takes_its_images_in_again_and_a_bomb_becomes_a_note() {
     use std::sync::Arc;
     use warden_core::config::WardenHome;
+    use warden_core::engine::{Engine, SessionSpec};
     use warden_core::secrets::MemoryStore;
-    use warden_core::setup::{Engine, SessionSpec};
     use warden_protocol::{Message, ProviderId, Role};
 
     let dirs = tempfile::tempdir().unwrap();
@@ -146,7 +146,7 @@ async fn a_resumed_conversation_takes_its_images_in_again_and_a_bomb_becomes_a_n
             ContentBlock::Image(attached(&bomb())),
         ],
     };
-    let store = warden_core::store::ConversationStore::open_home(&home).unwrap();
+    let store = warden_core::conversations::ConversationStore::open_home(&home).unwrap();
     store.put_message("resumed-1", Some(&project), 0, &saved).unwrap();
     drop(store);
     // No model list is scripted: the lookup gets an error and the session starts anyway.

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use tempfile::TempDir;
 use warden_core::config::WardenHome;
+use warden_core::engine::{Engine, SessionSpec};
 use warden_core::scope::Scope;
 use warden_core::secrets::{MemoryStore, SecretStore};
-use warden_core::setup::{Engine, SessionSpec};
 use warden_protocol::{KeyName, ProviderId, Settings};
 
 use super::harness::Wire;

@@ -10,9 +10,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tempfile::TempDir;
 use warden_core::config::WardenHome;
+use warden_core::engine::{Engine, SessionSpec};
 use warden_core::scope::Scope;
 use warden_core::secrets::{MemoryStore, SecretStore};
-use warden_core::setup::{Engine, SessionSpec};
 use warden_protocol::{Event, KeyName, ProviderId, ToolApproval, ToolConfirm, ToolResult, TrustLevel};
 
 use super::harness::Wire;

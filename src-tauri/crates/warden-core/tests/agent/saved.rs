@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use warden_core::agent::TurnEnd;
-use warden_core::store::ConversationStore;
+use warden_core::conversations::ConversationStore;
 use warden_protocol::{Event, Role};
 
 use super::harness::{approve_all, Harness, Wire};

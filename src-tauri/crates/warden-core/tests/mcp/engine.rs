@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use warden_core::config::WardenHome;
+use warden_core::engine::{Engine, SessionSpec};
 use warden_core::secrets::{MemoryStore, SecretStore};
-use warden_core::setup::{Engine, SessionSpec};
 use warden_protocol::{
     Event, KeyName, McpServerConfig, McpToolChoice, ProviderId, ToolApproval, ToolCategory, ToolStatus,
     TrustLevel,

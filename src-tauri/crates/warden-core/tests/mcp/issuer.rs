@@ -9,7 +9,7 @@ use async_trait::async_trait;
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
-use warden_core::mcp::oauth::{sign_in, Authorizer, Identity, KeychainCredentials};
+use warden_core::mcp::auth::oauth::{sign_in, Authorizer, Identity, KeychainCredentials};
 use warden_core::secrets::MemoryStore;
 use warden_testkit::server::read_request;
 

@@ -77,7 +77,7 @@ async fn a_server_that_needs_a_sign_in_works_after_the_user_signs_in() {
 #[tokio::test]
 #[ignore = "needs a Secret Service session (scripts/test.sh runs it)"]
 async fn keychain_holds_an_mcp_servers_tokens_and_a_sign_out_removes_them() {
-    use warden_core::mcp::oauth::KeychainCredentials;
+    use warden_core::mcp::auth::oauth::KeychainCredentials;
     use warden_core::secrets::KeychainStore;
 
     let server = OAuthServer::start();
@@ -126,8 +126,8 @@ async fn keychain_holds_an_mcp_servers_tokens_and_a_sign_out_removes_them() {
 #[ignore = "needs a Secret Service session (scripts/test.sh runs it)"]
 async fn keychain_alone_holds_an_mcp_sign_ins_tokens() {
     use warden_core::config::WardenHome;
+    use warden_core::engine::Engine;
     use warden_core::secrets::KeychainStore;
-    use warden_core::setup::Engine;
     use warden_protocol::{McpServerConfig, Settings};
 
     let server = OAuthServer::start();
@@ -159,7 +159,7 @@ async fn keychain_alone_holds_an_mcp_sign_ins_tokens() {
 
     // What the keychain holds for the server: every string in it is a value to look for.
     let credentials =
-        warden_core::mcp::oauth::KeychainCredentials::new(store.clone(), "secure", &server.url());
+        warden_core::mcp::auth::oauth::KeychainCredentials::new(store.clone(), "secure", &server.url());
     assert!(credentials.has_tokens().await, "the tokens are in the keychain");
     let kept = rmcp::transport::auth::CredentialStore::load(&credentials).await.unwrap().unwrap();
     let kept = serde_json::to_value(&kept).unwrap();

@@ -16,8 +16,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use warden_core::config::WardenHome;
 use warden_core::containment::mechanism;
+use warden_core::engine::{Engine, SessionSpec};
 use warden_core::secrets::{MemoryStore, SecretStore};
-use warden_core::setup::{Engine, SessionSpec};
 use warden_protocol::{
     KeyName, McpServerConfig, NetworkMode, ProviderId, ToolApproval, ToolPermissions, ToolStatus, TrustLevel,
 };
@@ -295,7 +295,7 @@ async fn a_project_server_does_not_get_the_users_sign_in_to_the_same_address() {
     use oauth2::basic::BasicTokenType;
     use oauth2::AccessToken;
     use rmcp::transport::auth::{OAuthTokenResponse, VendorExtraTokenFields};
-    use warden_core::mcp::oauth::KeychainCredentials;
+    use warden_core::mcp::auth::oauth::KeychainCredentials;
 
     const TOKEN: &str = "users-own-access-token-81c2";
     let place = place().await;

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
-use warden_core::store::ConversationStore;
+use warden_core::conversations::ConversationStore;
 use warden_protocol::{ContentBlock, Message, Role, ToolResultBlock};
 
 const CONVERSATION: &str = "crash-test";

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use rusqlite::{params, Connection, OpenFlags};
 use tempfile::TempDir;
 use warden_core::config::WardenHome;
+use warden_core::conversations::ConversationStore;
+use warden_core::engine::{Engine, SessionSpec};
 use warden_core::secrets::{MemoryStore, SecretStore};
-use warden_core::setup::{Engine, SessionSpec};
-use warden_core::store::ConversationStore;
 use warden_protocol::{ContentBlock, Event, KeyName, Message, ProviderId, ResultCode, Role};
 
 use crate::agent::harness::Wire;

@@ -1,8 +1,8 @@
 //! The blocklist matches parsed commands: evasions are caught, look-alikes in data are not.
 
 use serde_json::json;
-use warden_core::sandbox::blocklist::{check_command, judge, Verdict};
-use warden_core::sandbox::command_prefix;
+use warden_core::shell::blocklist::{check_command, judge, Verdict};
+use warden_core::shell::command_prefix;
 use warden_protocol::ToolErrorCode;
 
 use super::common::*;

@@ -9,7 +9,7 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use warden_core::sandbox::blocklist::{judge, Verdict};
+use warden_core::shell::blocklist::{judge, Verdict};
 
 /// Far more than any of these takes once bounded (well under a second each in a debug build);
 /// the unbounded judge needed hours.

@@ -87,7 +87,7 @@ fn command(inner: &str) -> Result<String, String> {
     if body.contains('*') {
         return Err("a `*` inside a command has no Warden equivalent (only a last `*`)".to_owned());
     }
-    crate::sandbox::command_rule::CommandPattern::parse(&pattern)?;
+    crate::shell::command_rule::CommandPattern::parse(&pattern)?;
     Ok(pattern)
 }
 

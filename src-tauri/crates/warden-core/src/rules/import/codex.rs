@@ -7,7 +7,7 @@
 use warden_protocol::{PermissionRule, RuleEffect, COMMAND_RULE_TOOL};
 
 use super::Entry;
-use crate::sandbox::command_rule::CommandPattern;
+use crate::shell::command_rule::CommandPattern;
 
 /// More alternatives than this in one rule is not a rule anyone wrote by hand.
 const MAX_EXPANDED: usize = 64;

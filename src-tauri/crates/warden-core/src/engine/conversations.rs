@@ -1,5 +1,5 @@
 //! The saved conversations, as every face sees them: listed, searched, renamed, deleted (and
-//! brought back), rewound. They live in the conversation store (see [`crate::store`]), opened
+//! brought back), rewound. They live in the conversation store (see [`crate::conversations`]), opened
 //! when first needed; the files an older Warden kept are imported then.
 
 use std::sync::Arc;
@@ -11,9 +11,9 @@ use warden_protocol::{
 
 use super::Engine;
 use crate::agent::compaction::Compacted;
-use crate::store::{self, ConversationStore, StoreError};
+use crate::conversations::{self as saved, ConversationStore, StoreError};
 
-pub use crate::store::read::MAX_PAGE;
+pub use crate::conversations::read::MAX_PAGE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConversationError {
@@ -57,7 +57,7 @@ impl Engine {
     /// opened: a session goes on only from the whole conversation, so it never saves a message
     /// over ones it could not read.
     pub fn saved_conversation(&self, id: &str) -> Result<SavedConversation, Unreadable> {
-        if !store::is_conversation_id(id) {
+        if !saved::is_conversation_id(id) {
             return Ok(SavedConversation::default());
         }
         let unreadable =
@@ -82,7 +82,7 @@ impl Engine {
                 let reason = back.problem().map(|problem| problem.to_string());
                 (back, reason)
             }
-            Err(reason) => (store::ReadBack::default(), Some(reason)),
+            Err(reason) => (saved::ReadBack::default(), Some(reason)),
         };
         let rows = back
             .rows
@@ -149,7 +149,7 @@ impl Engine {
     /// Names a saved conversation; an empty title goes back to naming it after its first message.
     pub fn rename_conversation(&self, id: &str, title: &str) -> Result<(), ConversationError> {
         let id = checked(id)?;
-        let title = store::text::clean_title(title);
+        let title = saved::text::clean_title(title);
         if self.conversation_store()?.set_title(id, title.as_deref())? {
             Ok(())
         } else {
@@ -158,7 +158,7 @@ impl Engine {
     }
 
     /// Deletes a saved conversation; [`Engine::restore_conversation`] brings it back for a while
-    /// (see [`store::UNDO_DELETE`]). Deleting one that was never saved is no error.
+    /// (see [`saved::UNDO_DELETE`]). Deleting one that was never saved is no error.
     pub fn delete_conversation(&self, id: &str) -> Result<(), ConversationError> {
         let id = checked(id)?;
         self.conversation_store()?.delete(id)?;
@@ -200,7 +200,7 @@ impl Engine {
 }
 
 fn checked(id: &str) -> Result<&str, ConversationError> {
-    if store::is_conversation_id(id) {
+    if saved::is_conversation_id(id) {
         Ok(id)
     } else {
         Err(ConversationError::BadId(id.to_owned()))

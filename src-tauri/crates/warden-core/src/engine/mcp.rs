@@ -91,7 +91,7 @@ impl Engine {
     pub async fn mcp_sign_in(
         &self,
         name: &str,
-        authorizer: &dyn crate::mcp::oauth::Authorizer,
+        authorizer: &dyn crate::mcp::auth::oauth::Authorizer,
     ) -> Result<(), McpSetupError> {
         let slot = self.mcp_slot(name).await?;
         slot.sign_in(authorizer).await.map_err(|e| McpSetupError::SignIn(e.to_string()))
@@ -116,7 +116,7 @@ impl Engine {
         let Some(url) = entry.config.url else {
             return Err(McpSetupError::SignIn("only servers reached by URL sign in".to_owned()));
         };
-        crate::mcp::oauth::KeychainCredentials::of(self.secrets.clone(), name, entry.origin, &url)
+        crate::mcp::auth::oauth::KeychainCredentials::of(self.secrets.clone(), name, entry.origin, &url)
             .forget()
             .await
             .map_err(|e| McpSetupError::SignIn(e.to_string()))?;

@@ -86,7 +86,7 @@ impl Engine {
     /// When each saved message of a conversation was written and by which model (empty when there
     /// is none, or it cannot be read: the stamps only decorate).
     pub fn stored_stamps(&self, conversation_id: &str) -> Vec<warden_protocol::MessageStamp> {
-        if !crate::store::is_conversation_id(conversation_id) {
+        if !crate::conversations::is_conversation_id(conversation_id) {
             return Vec::new();
         }
         let found = self.conversation_store().and_then(|store| Ok(store.message_stamps(conversation_id)?));
@@ -208,7 +208,7 @@ impl Engine {
         config.scope = scope;
         config.approval_timeout = approval_timeout(&spec, &settings);
         config.max_turns = spec.max_turns.max(1);
-        if spec.save && crate::store::is_conversation_id(&spec.conversation_id) {
+        if spec.save && crate::conversations::is_conversation_id(&spec.conversation_id) {
             match self.conversation_store() {
                 Ok(store) => config.store = Some(store),
                 Err(error) => {

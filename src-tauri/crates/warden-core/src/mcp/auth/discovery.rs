@@ -13,7 +13,7 @@
 use rmcp::transport::auth::{AuthError, AuthorizationManager, AuthorizationMetadata};
 use url::Url;
 
-use super::error::McpError;
+use crate::mcp::error::McpError;
 
 /// The largest metadata document read (they are a few kB).
 const MAX_DOCUMENT: usize = 256 * 1024;

@@ -111,16 +111,16 @@ mod tests {
     /// too; and once the window has read it, removing it in the window removes it.
     #[test]
     fn a_save_from_the_windows_older_copy_keeps_the_rule_an_answer_saved_meanwhile() {
-        let d = crate::setup::tests::dirs();
+        let d = crate::engine::tests::dirs();
         let keychain = std::sync::Arc::new(crate::secrets::MemoryStore::new());
-        let engine = crate::setup::Engine::new(d.home.clone(), keychain.clone()).unwrap();
+        let engine = crate::engine::Engine::new(d.home.clone(), keychain.clone()).unwrap();
         let mut copy = engine.settings_for_window();
         engine.settings.allow_host("/p", "new.test:443").unwrap();
         copy.searxng_url = "http://127.0.0.1:8888".to_owned();
         engine.save_settings_from_window(copy).unwrap();
         assert_eq!(rules_of(&engine.settings()), ["new.test:443"]);
         assert_eq!(engine.settings().searxng_url, "http://127.0.0.1:8888");
-        let reopened = crate::setup::Engine::new(d.home.clone(), keychain).unwrap();
+        let reopened = crate::engine::Engine::new(d.home.clone(), keychain).unwrap();
         assert_eq!(rules_of(&reopened.settings()), ["new.test:443"], "kept on disk");
 
         let mut seen = engine.settings_for_window();

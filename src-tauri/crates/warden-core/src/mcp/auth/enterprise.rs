@@ -18,9 +18,9 @@ use rmcp::transport::auth::enterprise::{
 use rmcp::transport::auth::{default_oauth_http_client, OAuthTokenResponse, VendorExtraTokenFields};
 use warden_protocol::McpIdentityProvider;
 
-use super::error::McpError;
 use super::oauth::{discovered, KeychainCredentials, Registered};
-use super::secrets::resolve_value;
+use crate::mcp::error::McpError;
+use crate::mcp::secrets::resolve_value;
 use crate::secrets::SecretStore;
 
 /// An entry's identity provider with its secrets read from the keychain.
@@ -110,7 +110,7 @@ mod tests {
     #[tokio::test]
     async fn the_id_token_and_secret_come_from_the_keychain_and_stay_out_of_debug_output() {
         let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
-        super::super::secrets::keep(store.as_ref(), "sso", "eyJ.id.token").await.unwrap();
+        crate::mcp::secrets::keep(store.as_ref(), "sso", "eyJ.id.token").await.unwrap();
         let idp = McpIdentityProvider {
             issuer: "https://idp.example".to_owned(),
             token_endpoint: "https://idp.example/token".to_owned(),

@@ -97,8 +97,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::engine::tests::dirs;
     use crate::secrets::MemoryStore;
-    use crate::setup::tests::dirs;
 
     fn engine_in(home: &WardenHome, keychain: &Arc<MemoryStore>, project: &Path) -> Engine {
         let engine = Engine::new(home.clone(), keychain.clone()).unwrap();

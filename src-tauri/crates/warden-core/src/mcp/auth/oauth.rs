@@ -14,8 +14,8 @@ use rmcp::transport::auth::{
 };
 use sha2::{Digest, Sha256};
 
-use super::error::McpError;
-use super::server::Origin;
+use crate::mcp::error::McpError;
+use crate::mcp::server::Origin;
 use crate::secrets::{chunked, SecretStore};
 
 /// Where an HTTP server's OAuth credentials live: the keychain entry of that server at that URL
@@ -108,7 +108,7 @@ pub trait Authorizer: Send + Sync {
 /// A manager for `url` whose credentials are `credentials`. Private addresses are allowed for the
 /// metadata a server names (a company's own sign-in server); loopback only for a loopback server.
 pub async fn manager(url: &str, credentials: KeychainCredentials) -> Result<AuthorizationManager, McpError> {
-    super::tls::install_tls();
+    crate::mcp::tls::install_tls();
     let mut manager = AuthorizationManager::new_allowing_private_addresses(url)
         .await
         .map_err(|e| McpError::SignIn(e.to_string()))?;

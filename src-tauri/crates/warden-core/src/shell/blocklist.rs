@@ -8,7 +8,7 @@
 //! tell decides what happens: a computed program or target, a script from a pipe, inline code
 //! that deletes) or Known. `echo "rm -rf /"` is an echo, not a delete. A blocklist is not a
 //! boundary — the sandbox is — but it must not be trivially wrong. Which targets count as critical
-//! is [`super::critical_paths`]; what a session grant covers is [`crate::sandbox::command_prefix`].
+//! is [`super::critical_paths`]; what a session grant covers is [`crate::shell::command_prefix`].
 
 use super::critical_paths::{is_critical_dir, is_raw_device};
 use super::expand::{expand_word, Arg};

@@ -237,7 +237,7 @@ fn split(chars: &[(char, Origin)], any_quoted: bool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::shell_words::parse;
+    use crate::shell::shell_words::parse;
 
     fn expand(cmd: &str) -> Vec<Arg> {
         parse(cmd)

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use rmcp::transport::auth::{ClientCredentialsConfig, OAuthState, OAuthTokenResponse};
 use warden_protocol::{McpOAuthClient, McpOAuthGrant};
 
-use super::error::McpError;
 use super::jwt;
 use super::oauth::{discovered, manager, now_secs, KeychainCredentials, Registered};
-use super::secrets::resolve_value;
+use crate::mcp::error::McpError;
+use crate::mcp::secrets::resolve_value;
 use crate::secrets::SecretStore;
 
 /// The most bytes of a token endpoint's answer read (a token answer is a few KB).
@@ -223,7 +223,7 @@ mod tests {
     #[tokio::test]
     async fn an_entrys_client_secret_comes_from_the_keychain_it_names() {
         let store: Arc<dyn SecretStore> = Arc::new(MemoryStore::new());
-        super::super::secrets::keep(store.as_ref(), "ci-secret", "s3cret").await.unwrap();
+        crate::mcp::secrets::keep(store.as_ref(), "ci-secret", "s3cret").await.unwrap();
         let kept = machine_client(&client(Some("keychain:ci-secret")), Some(&store)).await.unwrap();
         assert_eq!((kept.client_id.as_str(), kept.client_secret.as_deref()), ("warden-ci", Some("s3cret")));
         let missing = machine_client(&client(Some("keychain:nope")), Some(&store)).await.unwrap_err();
@@ -234,7 +234,7 @@ mod tests {
         let refused = machine_client(&unnamed, Some(&store)).await.unwrap_err();
         assert!(refused.to_string().contains("clientId"), "{refused}");
 
-        super::super::secrets::keep(store.as_ref(), "ci-key", "-----BEGIN PRIVATE KEY-----").await.unwrap();
+        crate::mcp::secrets::keep(store.as_ref(), "ci-key", "-----BEGIN PRIVATE KEY-----").await.unwrap();
         let keyed = McpOAuthClient { private_key: Some("keychain:ci-key".to_owned()), ..client(None) };
         let with_key = machine_client(&keyed, Some(&store)).await.unwrap();
         assert_eq!(
