@@ -271,16 +271,19 @@ impl AppState {
     /// The conversation so far; empty for one that has not started. Refused
     /// (`CONVERSATION_UNREADABLE`) for a saved one that cannot be read whole.
     pub async fn history(&self, conversation_id: &str) -> CommandResult<Vec<Message>> {
-        match self.session(conversation_id).await {
-            Some(session) => Ok(session.history()),
+        let history = match self.session(conversation_id).await {
+            Some(session) => session.history(),
             // Not opened in this run: what was saved before the app last closed.
             None => {
                 let engine = self.engine.clone();
                 let id = conversation_id.to_owned();
-                let saved = crate::commands::off_thread(move || engine.saved_conversation(&id)).await?;
-                Ok(saved?.history)
+                crate::commands::off_thread(move || engine.saved_conversation(&id)).await??.history
             }
-        }
+        };
+        // Results saved before they kept their report say what their calls changed, as new ones do.
+        let engine = self.engine.clone();
+        let id = conversation_id.to_owned();
+        crate::commands::off_thread(move || Ok(engine.with_call_changes(&id, history))).await?
     }
 
     /// Deletes a saved conversation (it can be restored for a minute) and forgets its session.

@@ -1,14 +1,12 @@
-// A conversation reopened from its saved history: the results carry no metadata, so the
-// project's checkpoint list tells which checkpoint came before which call, and the store which
-// files a turn changed. The real ChatScreen, store and reducer; IPC answered as Rust answers.
-import { render, screen, waitFor, within } from "@testing-library/react";
+// A conversation reopened from its saved history: each result says what its call changed, as the
+// engine answers `chat_history` (kept in the result's report, or read back from the checkpoint log
+// for a conversation saved before results kept it), so the window pieces nothing together. The
+// real ChatScreen, store and reducer; IPC answered as Rust answers.
+import { render, screen, within } from "@testing-library/react";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CheckpointInfo, HistoryMessage } from "../../shared/ipc";
-import { initialChatState, reduce } from "../../shared/store/reducer";
-import { historyToConversation } from "../../shared/store/history";
 import { ChatStoreProvider, createChatStore } from "../../shared/store/store";
-import type { Action } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
 import { ChatScreen } from "../chat/ChatScreen";
 import { change } from "./testEvents";
@@ -19,7 +17,21 @@ const HISTORY: HistoryMessage[] = [
     role: "assistant",
     content: [{ type: "tool_use", id: "toolu_1", name: "bash", input: { command: "make tidy" }, rawArguments: null }],
   },
-  { role: "user", content: [{ type: "tool_result", toolUseId: "toolu_1", toolName: "bash", content: "ok", isError: false }] },
+  {
+    role: "user",
+    content: [
+      {
+        type: "tool_result",
+        toolUseId: "toolu_1",
+        toolName: "bash",
+        content: "ok",
+        isError: false,
+        report: {
+          changes: { checkpointId: "cp-1", files: [change("notes/a.md", "modified", 3, 1), change("notes/old.md", "deleted", 0, 7)], error: null },
+        },
+      },
+    ],
+  },
   { role: "assistant", content: [{ type: "text", text: "Done." }] },
 ];
 
@@ -67,25 +79,14 @@ describe("a reopened conversation", () => {
     );
     const restore = await screen.findByTestId(TID.restoreProject);
     expect(restore).toHaveAttribute("data-checkpoint-id", "cp-1");
-    expect(calls).toContainEqual({ cmd: "checkpoint_list", args: { conversationId: "conv-old" } });
 
     const summary = screen.getByTestId(TID.turnChanges);
-    await waitFor(() => expect(summary).toHaveAttribute("data-files", "2"));
-    expect(calls).toContainEqual({ cmd: "checkpoint_changes", args: { fromId: "cp-1", toId: null } });
+    expect(summary).toHaveAttribute("data-files", "2");
     expect(summary).toHaveTextContent("2 files");
     expect(summary).toHaveTextContent("+3 −8");
     expect(within(summary).getAllByTestId(TID.fileChange).map((f) => f.getAttribute("data-path"))).toEqual(["notes/a.md", "notes/old.md"]);
-  });
-});
-
-describe("checkpoints-loaded", () => {
-  it("places each call's checkpoint on it, once, and leaves other conversations' calls alone", () => {
-    const loaded = reduce(initialChatState, { type: "history-loaded", conversationId: "conv-old", history: HISTORY });
-    const action: Action = { type: "checkpoints-loaded", conversationId: "conv-old", checkpoints: [info("cp-1", "toolu_1"), info("cp-x", "toolu_none")] };
-    const once = reduce(loaded, action);
-    expect(once.conversations["conv-old"]!.tools["toolu_1"]!.checkpoint).toEqual({ id: "cp-1", filesChanged: 2 });
-    expect(Object.keys(once.conversations["conv-old"]!.tools)).toEqual(["toolu_1"]);
-    expect(reduce(once, action)).toBe(once);
-    expect(historyToConversation("conv-old", HISTORY).tools["toolu_1"]!.checkpoint).toBeNull();
+    // One answer from the engine: no list of checkpoints placed on calls, no changes asked apart.
+    expect(calls.map((c) => c.cmd)).not.toContain("checkpoint_list");
+    expect(calls.map((c) => c.cmd)).not.toContain("checkpoint_changes");
   });
 });

@@ -6,33 +6,25 @@ import { filesLabel, totalsOf } from "./callChanges";
 import { FileChangeList, LineCounts } from "./FileChangeList";
 import { TurnDiff } from "./TurnDiff";
 import type { TurnCheckpoints } from "./turns";
-import { useListedFiles } from "./useListedFiles";
 import "./checkpoints.css";
 
 export function TurnChanges({ turn, running }: { turn: TurnCheckpoints; running: boolean }) {
   const [open, setOpen] = useState(false);
-  // A reopened conversation's calls do not name their files: the store does (null until it has).
-  const files = useListedFiles(turn);
-  if (turn.files.length === 0 && turn.uncovered === 0 && turn.unlisted === 0) return null;
-  const totals = totalsOf(files ?? []);
+  const files = turn.files;
+  if (files.length === 0 && turn.uncovered === 0) return null;
+  const totals = totalsOf(files);
   return (
     <aside
       className="turn-changes"
       data-testid={TID.turnChanges}
-      data-files={files ? totals.files : ""}
+      data-files={totals.files}
       data-from={turn.from ?? ""}
       data-to={turn.to ?? ""}
       aria-label="Changes in this turn"
     >
       <div className="turn-changes-head">
         <strong>Changes</strong>
-        {files ? (
-          <>
-            <span>{filesLabel(totals.files)}</span> <LineCounts added={totals.added} removed={totals.removed} />
-          </>
-        ) : (
-          <span className="muted">…</span>
-        )}
+        <span>{filesLabel(totals.files)}</span> <LineCounts added={totals.added} removed={totals.removed} />
         {turn.from && (
           <button
             type="button"
@@ -50,7 +42,7 @@ export function TurnChanges({ turn, running }: { turn: TurnCheckpoints; running:
           {turn.uncovered === 1 ? "One change" : `${turn.uncovered} changes`} had no checkpoint and cannot be undone from Warden.
         </p>
       )}
-      {!open && files && <FileChangeList files={files} />}
+      {!open && <FileChangeList files={files} />}
       {open && turn.from && <TurnDiff from={turn.from} to={turn.to} running={running} />}
     </aside>
   );

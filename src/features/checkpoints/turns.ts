@@ -28,18 +28,6 @@ export interface TurnCheckpoints {
   restoreTo: string | null;
   /** Calls whose change no checkpoint covers (it could not be taken). */
   uncovered: number;
-  /**
-   * Files changed by calls known only from the project's checkpoint list (a reopened
-   * conversation): counted there, not named; the turn's diff names them.
-   */
-  unlisted: number;
-}
-
-/** A call's changes: from its result's report, else from the checkpoint list. */
-interface Call {
-  changes: CallChanges;
-  /** Files it changed that the report did not name (known from the list only). */
-  unlisted: number;
 }
 
 export function turnsOf(c: Conversation): Turn[] {
@@ -54,30 +42,28 @@ export function turnsOf(c: Conversation): Turn[] {
   return turns;
 }
 
-function callsOf(c: Conversation, turn: Turn): Call[] {
+/**
+ * What each call of the turn changed, as the engine says it: live, in its result's report; for a
+ * reopened conversation, in the report the engine kept or read back from the checkpoint log.
+ */
+function callsOf(c: Conversation, turn: Turn): CallChanges[] {
   return turn.messageIds.flatMap((id) => {
     const m = c.messages[id];
     if (!m || m.kind !== "assistant") return [];
-    return toolsInOrder(c, m).flatMap((t): Call[] => {
-      const changes = t.report?.changes ?? null;
-      if (changes) return [{ changes, unlisted: 0 }];
-      if (!t.checkpoint) return [];
-      return [{ changes: { checkpointId: t.checkpoint.id, files: [], error: null }, unlisted: t.checkpoint.filesChanged }];
-    });
+    return toolsInOrder(c, m).flatMap((t) => (t.report?.changes ? [t.report.changes] : []));
   });
 }
 
 export function turnCheckpoints(c: Conversation): TurnCheckpoints[] {
   const turns = turnsOf(c).map((turn) => {
-    const found = callsOf(c, turn);
-    const calls = found.map((k) => k.changes);
+    const calls = callsOf(c, turn);
     const from = calls.find((k) => k.checkpointId)?.checkpointId ?? null;
-    return { turn, calls, from, unlisted: found.reduce((n, k) => n + k.unlisted, 0) };
+    return { turn, calls, from };
   });
   let later: string | null = null;
   const out: TurnCheckpoints[] = [];
   for (let i = turns.length - 1; i >= 0; i--) {
-    const { turn, calls, from, unlisted } = turns[i]!;
+    const { turn, calls, from } = turns[i]!;
     out.push({
       turn,
       calls,
@@ -86,7 +72,6 @@ export function turnCheckpoints(c: Conversation): TurnCheckpoints[] {
       to: later,
       restoreTo: from ?? later,
       uncovered: calls.filter((k) => k.error).length,
-      unlisted,
     });
     if (from) later = from;
   }

@@ -54,6 +54,5 @@ export function newToolBlock(toolId: string, conversationId: string, messageId: 
     mcp: null,
     errorCode: null,
     confirm: null,
-    checkpoint: null,
   };
 }

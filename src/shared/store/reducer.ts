@@ -3,7 +3,6 @@
 // result before its start still shows, duplicates fold into one block, unknown events are ignored.
 import type {
   ChatError,
-  CheckpointInfo,
   ProtocolEvent,
   StreamEnd,
   StreamStart,
@@ -376,24 +375,9 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
       const compaction = compactionMark(c, a.compaction, false);
       return withConversation(state, c.id, () => ({ ...c, compaction }));
     }
-    case "checkpoints-loaded":
-      return withConversation(state, a.conversationId, (c) => placeCheckpoints(c, a.checkpoints));
     default:
       return state;
   }
-}
-
-/** Each call's checkpoint from the project's list, on the calls of `c` it names (tool ids). */
-function placeCheckpoints(c: Conversation, checkpoints: readonly CheckpointInfo[]): Conversation {
-  let tools: Conversation["tools"] | null = null;
-  for (const cp of checkpoints) {
-    if (cp.kind !== "tool" || !cp.toolId) continue;
-    const t = (tools ?? c.tools)[cp.toolId];
-    if (!t || t.checkpoint?.id === cp.id) continue;
-    tools ??= { ...c.tools };
-    tools[cp.toolId] = { ...t, checkpoint: { id: cp.id, filesChanged: cp.filesChanged } };
-  }
-  return tools ? { ...c, tools } : c;
 }
 
 export function reduce(state: ChatState, action: Action): ChatState {

@@ -1,7 +1,6 @@
 // Conversation state as the UI reads it, folded from protocol events by `reducer.ts`.
 import type {
   ChatError,
-  CheckpointInfo,
   CompactionInfo,
   ErrorCode,
   HistoryMessage,
@@ -52,11 +51,6 @@ export interface ToolBlock {
   newerCode?: string;
   /** The approval request, kept after it is answered for its diff / command preview. */
   confirm: ToolConfirm | null;
-  /**
-   * The checkpoint taken before this call, as the project's checkpoint list names it: for a
-   * conversation saved before results kept their report. Others say it in `report.changes`.
-   */
-  checkpoint: { id: string; filesChanged: number } | null;
   /** Pictures the tool returned (`file_read` of an image), as a saved history holds them. */
   images?: readonly ToolImage[];
 }
@@ -192,7 +186,6 @@ export type LocalAction =
   /** The conversation was rewound (`chat_rewind`): what the engine now holds replaces what is shown. */
   | { type: "conversation-rewound"; conversationId: string; history: HistoryMessage[]; stamps?: MessageStamp[] }
   /** The project's checkpoints of a conversation (`checkpoint_list`), placed on the calls they preceded. */
-  | { type: "checkpoints-loaded"; conversationId: string; checkpoints: CheckpointInfo[] }
   /** Where a saved conversation was last compacted (`chat_compaction`; null: never). */
   | { type: "compaction-loaded"; conversationId: string; compaction: CompactionInfo | null }
   | { type: "send-failed"; conversationId: string; message: string; code?: ErrorCode };

@@ -204,9 +204,9 @@ describe("ConversationView", () => {
     await userEvent.click(retry);
     await waitFor(() => expect(calls.map((c) => c.cmd)).toContain("chat_send"));
     const made = calls.filter((c) => c.cmd !== "chat_grants");
-    // Taken back, shown as the engine has it (with each message's time), sent again; where it is
-    // compacted now and the checkpoints follow.
-    expect(made.map((c) => c.cmd)).toEqual(["chat_rewind", "chat_history", "chat_message_stamps", "chat_send", "chat_compaction", "checkpoint_list"]);
+    // Taken back, shown as the engine has it (with each message's time, and each call's changes),
+    // sent again; where it is compacted now follows.
+    expect(made.map((c) => c.cmd)).toEqual(["chat_rewind", "chat_history", "chat_message_stamps", "chat_send", "chat_compaction"]);
     expect(made[0]!.args).toEqual({ conversationId: C, userMessageIndex: 0 });
     expect(made[3]!.args).toEqual({ conversationId: C, content: "fix the test", images: null });
     expect(screen.queryByTestId(TID.rewindNotice)).toBeNull();

@@ -10,8 +10,8 @@ import { loadCompaction } from "./loadCompaction";
 import { readSaved } from "./readSaved";
 
 /**
- * Show the conversation as the engine has saved it now, then hand `then` the dropped text in the
- * same step (the view and the composer change together); the checkpoints follow when they come.
+ * Show the conversation as the engine has saved it now (each result with what its call changed),
+ * then hand `then` the dropped text in the same step (the view and the composer change together).
  */
 export async function reloadConversation(store: ChatStore, conversationId: string, then: () => void): Promise<void> {
   const { history, stamps } = await readSaved(conversationId);
@@ -19,14 +19,6 @@ export async function reloadConversation(store: ChatStore, conversationId: strin
   then();
   // A rewind drops the compactions of what it dropped: the divider goes where one still holds.
   void loadCompaction(store, conversationId);
-  void api.checkpointList(conversationId).then(
-    (checkpoints) => {
-      if (Array.isArray(checkpoints) && checkpoints.length) {
-        store.dispatch({ type: "checkpoints-loaded", conversationId, checkpoints });
-      }
-    },
-    () => undefined,
-  );
 }
 
 /** Drop the `userIndex`-th message the user wrote and all after it; `offer` gets its text. */

@@ -14,9 +14,10 @@ export async function readSaved(conversationId: string): Promise<{ history: Hist
 }
 
 /**
- * Loads a saved conversation into the store: whole, with where it was last compacted and the
- * project's checkpoints before its calls (a saved history says neither); or, when it cannot be
- * read whole, read-only with why. `live` says whether the answer is still wanted when it comes.
+ * Loads a saved conversation into the store: whole (each result with what its call changed, as
+ * the engine says it), with where it was last compacted (a saved history does not say); or, when
+ * it cannot be read whole, read-only with why. `live` says whether the answer is still wanted when
+ * it comes.
  */
 export async function openSaved(store: ChatStore, conversationId: string, live: () => boolean = () => true) {
   let saved: Awaited<ReturnType<typeof readSaved>>;
@@ -33,12 +34,6 @@ export async function openSaved(store: ChatStore, conversationId: string, live: 
   if (!live() || !history.length) return;
   store.dispatch({ type: "history-loaded", conversationId, history, stamps });
   void loadCompaction(store, conversationId, live);
-  try {
-    const checkpoints = await api.checkpointList(conversationId);
-    if (live() && checkpoints.length) store.dispatch({ type: "checkpoints-loaded", conversationId, checkpoints });
-  } catch {
-    // Without checkpoints, nothing can be restored.
-  }
 }
 
 async function openReadOnly(store: ChatStore, conversationId: string, why: string, live: () => boolean) {

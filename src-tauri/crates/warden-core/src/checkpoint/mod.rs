@@ -12,6 +12,7 @@
 //! One process at a time works on a store (a lock file); a turn holds the store's turn lock shared
 //! while it runs, so a restore (which takes it exclusively) never runs under a turn.
 
+mod calls;
 mod changes;
 mod deadline;
 mod git;
@@ -42,6 +43,7 @@ use self::watch::{Dirty, Watcher};
 use self::write_back::Journal;
 use crate::sandbox::Workspace;
 
+pub use self::calls::{fill_call_changes, results_without_changes};
 pub use self::holders::{Holder, SessionHold};
 pub use self::restore::RestoreRefusal;
 

@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex, Weak};
 
 use super::sessions::chosen_project;
 use super::{Engine, SetupError};
+use warden_protocol::Message;
+
 use crate::checkpoint::CheckpointStore;
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
@@ -55,6 +57,28 @@ impl Engine {
     pub fn open_checkpoints(&self) -> Result<Arc<CheckpointStore>, SetupError> {
         let project = self.current_project()?;
         self.project_checkpoints(&project)
+    }
+
+    /// `history` of conversation `id` with what each call changed, for results saved before
+    /// results kept their report: read from the current project's checkpoint log, so that a
+    /// reopened conversation shows each call's and each turn's changes as the live one did, from
+    /// one answer. Blocking (it may run git); left as it is when the log cannot be read.
+    pub fn with_call_changes(&self, id: &str, mut history: Vec<Message>) -> Vec<Message> {
+        let wanted = crate::checkpoint::results_without_changes(&history);
+        if wanted.is_empty() {
+            return history;
+        }
+        let known = self
+            .open_checkpoints()
+            .map_err(|e| e.to_string())
+            .and_then(|store| store.call_changes(id, &wanted).map_err(|e| e.to_string()));
+        match known {
+            Ok(known) => crate::checkpoint::fill_call_changes(&mut history, &known),
+            Err(error) => {
+                tracing::warn!(%error, "what a saved conversation's calls changed could not be read")
+            }
+        }
+        history
     }
 
     /// The checkpoint store of `project` (canonical), the one every session of it shares.

@@ -10,7 +10,8 @@ use std::process::Command;
 
 use serde_json::json;
 use warden_core::agent::TurnEnd;
-use warden_protocol::{CallChanges, ChangeStatus, ToolStatus, TrustLevel};
+use warden_core::checkpoint::CheckpointStore;
+use warden_protocol::{CallChanges, ChangeStatus, ContentBlock, Message, ToolResult, ToolStatus, TrustLevel};
 
 use super::harness::{answer, approve_all, Harness, Run, Wire};
 use super::wire::{text, tool};
@@ -155,6 +156,8 @@ async fn every_change_of_a_turn_is_reported_and_taken_back_byte_for_byte() {
     let tools: Vec<&str> = list.iter().filter_map(|c| c.tool_name.as_deref()).collect();
     assert_eq!(tools, ["file_write", "file_edit", "bash"]);
     assert_eq!(list[2].files_changed, 7);
+
+    log_tells_each_calls_changes(&store, h.session.history(), &results);
 
     // Back to before the first call: everything as it was, the ignored output left alone.
     let first = write.checkpoint_id.clone().unwrap();
@@ -307,4 +310,30 @@ async fn a_call_without_a_checkpoint_does_not_run_on_a_no() {
     assert_eq!(run.results()[0].status, ToolStatus::Error);
     let now = std::fs::read_to_string(h.path("a.txt")).unwrap_or_default();
     assert_ne!(now, "written\n", "written without a checkpoint and against the user's no");
+}
+
+/// A conversation saved before results kept their report: the log tells each call's changes as
+/// its live result did, and the engine fills them in (`Engine::with_call_changes`).
+fn log_tells_each_calls_changes(store: &CheckpointStore, mut saved: Vec<Message>, results: &[&ToolResult]) {
+    for block in saved.iter_mut().flat_map(|m| m.content.iter_mut()) {
+        if let ContentBlock::ToolResult(result) = block {
+            result.report = None;
+        }
+    }
+    let wanted = warden_core::checkpoint::results_without_changes(&saved);
+    assert_eq!(wanted.len(), 4, "every result lacks its changes: {wanted:?}");
+    let known = store.call_changes("conv-1", &wanted).unwrap();
+    assert_eq!(known.keys().collect::<Vec<_>>(), ["c1", "c2", "c3"], "the read-only call had no checkpoint");
+    assert_eq!(store.call_changes("another-conversation", &wanted).unwrap().len(), 0);
+    warden_core::checkpoint::fill_call_changes(&mut saved, &known);
+    let filled: Vec<Option<CallChanges>> = saved
+        .iter()
+        .flat_map(|m| &m.content)
+        .filter_map(|b| match b {
+            ContentBlock::ToolResult(r) => Some(r.report.as_ref().and_then(|r| r.changes.clone())),
+            _ => None,
+        })
+        .collect();
+    let live: Vec<Option<CallChanges>> = results.iter().map(|r| r.report.changes.clone()).collect();
+    assert_eq!(filled, live, "the log says what the live results said");
 }
