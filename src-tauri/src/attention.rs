@@ -38,8 +38,10 @@ pub fn notification_text(confirm: &ToolConfirm) -> (String, String) {
         Some(step) => format!("{what} · {}", step.words()),
         None => what,
     };
-    let clean: String = what.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    let mut body: String = clean.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Untrusted text: what would reorder or hide part of it is shown, never applied (one rule with
+    // the window's, `warden_core::visible`); then one line.
+    let shown = warden_core::visible::shown(&what);
+    let mut body: String = shown.split_whitespace().collect::<Vec<_>>().join(" ");
     if body.chars().count() > 160 {
         body = body.chars().take(159).collect::<String>() + "…";
     }
@@ -88,6 +90,17 @@ mod tests {
         assert_eq!(notification_text(&asking).1, "Reach registry.npmjs.org:443 from the sandbox");
     }
 
+    /// A bidi-spoofed command reads in the notification as it runs: the override is shown, not
+    /// applied (it was passed through before: U+202E is a format character, not a control).
+    #[test]
+    fn a_bidi_override_in_a_command_is_shown_not_applied() {
+        let spoofed = "echo 'safe listing' # \u{202e}; rm -rf ~ \u{202c}&& ls";
+        let command = confirm(Some(ApprovalPreview::Command { command: spoofed.into(), cwd: "/p".into() }));
+        let body = notification_text(&command).1;
+        assert_eq!(body, "Run: echo 'safe listing' # ⟨U+202E⟩; rm -rf ~ ⟨U+202C⟩&& ls");
+        assert!(!body.contains('\u{202e}'));
+    }
+
     #[test]
     fn the_notification_names_what_waits_on_one_clean_short_line() {
         let command = confirm(Some(ApprovalPreview::Command {
@@ -96,7 +109,7 @@ mod tests {
         }));
         let (summary, body) = notification_text(&command);
         assert_eq!(summary, "Warden is waiting for your approval");
-        assert_eq!(body, "Run: printf 'a [31mb' cargo test");
+        assert_eq!(body, "Run: printf 'a⟨U+001B⟩[31mb' cargo test");
         assert!(!body.chars().any(char::is_control));
 
         let diff = confirm(Some(ApprovalPreview::Diff { path: "src/a.rs".into(), diff: String::new() }));

@@ -4,7 +4,7 @@ import { TID } from "../../shared/testids";
 import { DiffView } from "../tools/renderers/DiffView";
 import { JsonView } from "../tools/renderers/JsonView";
 import { toolSummary } from "../tools/summary";
-import { VisibleText, WRAP } from "./VisibleText";
+import { VisibleText, WRAP } from "../../shared/ui/VisibleText";
 
 /**
  * What the card asks about: the host and the command it is for, the command and where it runs, the

@@ -7,7 +7,7 @@ import { TID } from "../../shared/testids";
 import type { ToolConfirm } from "../../shared/ipc";
 import { makeConfirm } from "../../test/builders";
 import { ApprovalDialog } from "./ApprovalDialog";
-import { hiddenIn, isHidden, pieces } from "./hiddenChars";
+import { hiddenIn, isHidden, pieces } from "../../shared/hiddenChars";
 
 function show(confirm: ToolConfirm) {
   return render(

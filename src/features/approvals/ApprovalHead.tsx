@@ -2,7 +2,7 @@ import type { NetworkRequest } from "../../shared/ipc";
 import type { ToolConfirm } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import type { ApprovalTimer } from "./useApprovalTimer";
-import { VisibleText } from "./VisibleText";
+import { VisibleText } from "../../shared/ui/VisibleText";
 
 /**
  * The card's title (the tool, or the host the sandbox wants to reach), its danger, its place in the

@@ -1,7 +1,7 @@
 import type { ToolConfirm } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { askedBecauseText } from "./askedBecause";
-import { badgeLabel, hiddenIn, stringsIn } from "./hiddenChars";
+import { badgeLabel, hiddenIn, stringsIn } from "../../shared/hiddenChars";
 
 /**
  * Why the card asks (the engine's reason, or what it was asked because of, and the rule that

@@ -25,7 +25,7 @@ function InputView({ tool }: { tool: ToolBlock }) {
   return (
     <div className="tool-section" data-testid={TID.toolInput}>
       <div className="tool-section-title">Input</div>
-      {command !== null ? <CappedPre className="code-line" text={command} /> : <JsonView value={input ?? {}} />}
+      {command !== null ? <CappedPre className="code-line" text={command} visible /> : <JsonView value={input ?? {}} />}
     </div>
   );
 }

@@ -265,6 +265,19 @@ describe("ToolCallBlock", () => {
     expect(screen.getByTestId(TID.toolRule)).toHaveAttribute("data-kept", "false");
   });
 
+  it("shows a bidi-spoofed command as it runs, in its header and its input: the override is a badge, never applied", async () => {
+    const command = "echo 'safe listing' # \u202e; rm -rf ~ \u202c&& ls";
+    render(<ToolCallBlock tool={makeTool({ input: { command }, status: "success", result: "ok" })} />);
+    const header = screen.getByTestId(TID.toolToggle);
+    expect(header).toHaveTextContent("# ⟨U+202E⟩; rm -rf ~ ⟨U+202C⟩&& ls");
+    expect(header.textContent).not.toContain("\u202e");
+    expect(header.querySelectorAll(".hidden-char")).toHaveLength(2);
+    await userEvent.click(header);
+    const input = screen.getByTestId(TID.toolInput);
+    expect(input).toHaveTextContent("⟨U+202E⟩; rm -rf ~ ⟨U+202C⟩");
+    expect(input.textContent).not.toContain("\u202e");
+  });
+
   it("falls back to JSON for an unknown tool", async () => {
     render(<ToolCallBlock tool={makeTool({ toolName: "mcp_thing", category: "mcp", input: { a: 1 }, status: "success", metadata: { x: [1, 2] } })} />);
     await userEvent.click(screen.getByTestId(TID.toolToggle));

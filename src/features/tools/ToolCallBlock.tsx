@@ -12,6 +12,7 @@ import { StatusIcon } from "./StatusIcon";
 import { ToolBody } from "./ToolBody";
 import { CommandTail } from "./CommandTail";
 import { ImageThumbnails } from "../../shared/ui/Images";
+import { VisibleText } from "../../shared/ui/VisibleText";
 import { isTerminal } from "../../shared/store/reducer";
 import { categoryIn, mcpIn, useToolCatalog } from "../../shared/toolCatalog";
 import { toolIcon, toolKind, toolSummary } from "./summary";
@@ -54,13 +55,17 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
         <span className="tool-icon" aria-hidden>
           {toolIcon(kind)}
         </span>
-        <span className="tool-name">{name}</span>
+        <span className="tool-name">
+          <VisibleText text={name} />
+        </span>
         {mcp && (
           <span className="tool-server" data-testid={TID.toolServer} title={`A tool of the MCP server ${mcp.server}`}>
             {mcp.server}
           </span>
         )}
-        <span className="tool-summary">{summary}</span>
+        <span className="tool-summary">
+          <VisibleText text={summary} />
+        </span>
         <SandboxBadge sandbox={report?.sandbox} />
         <StatusIcon status={tool.status} />
       </button>

@@ -8,18 +8,12 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// Whether `c` must be shown escaped. `\n` and `\t` pass only where `body` says so.
+/// Whether `c` must be shown escaped: what the one rule for untrusted text hides
+/// (`warden_core::visible`, the window's list too). `\n` and `\t` pass only where `body` says so.
 fn must_escape(c: char, body: bool) -> bool {
     match c {
         '\n' | '\t' => !body,
-        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
-        // Arabic letter mark, bidi marks, embeddings, overrides and isolates.
-        '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => true,
-        // Zero-width space / non-joiner / joiner, word joiner and invisible operators, BOM.
-        '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}' => true,
-        // Line and paragraph separators: a new line that is not a `\n`.
-        '\u{2028}' | '\u{2029}' => true,
-        _ => false,
+        c => warden_core::visible::is_hidden(c),
     }
 }
 
@@ -72,8 +66,8 @@ pub fn line(text: &str) -> Cow<'_, str> {
 
 /// Serialized JSON with every character a terminal could act on written as a `\uXXXX` escape.
 /// serde_json escapes the C0 controls itself; DEL, the C1 controls, bidi and invisible characters
-/// can only stand inside its strings, where the escape decodes to the same character (all of them
-/// are in the Basic Multilingual Plane).
+/// can only stand inside its strings, where the escape decodes to the same character (one past the
+/// Basic Multilingual Plane, a tag character, as its UTF-16 surrogate pair).
 pub fn json(serialized: &str) -> Cow<'_, str> {
     if !serialized.chars().any(|c| must_escape(c, false)) {
         return Cow::Borrowed(serialized);
@@ -81,7 +75,9 @@ pub fn json(serialized: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(serialized.len() + 16);
     for c in serialized.chars() {
         if must_escape(c, false) {
-            let _ = write!(out, "\\u{:04x}", c as u32);
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
         } else {
             out.push(c);
         }
@@ -118,6 +114,20 @@ pub fn command_block(command: &str) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod astral_tests {
+    /// A tag character (past the Basic Multilingual Plane) in a JSON line is escaped as a surrogate
+    /// pair, which a JSON reader decodes to the same character.
+    #[test]
+    fn a_hidden_character_past_the_bmp_stays_valid_json() {
+        let line = serde_json::to_string(&serde_json::json!({"t": "tag\u{e0041}"})).unwrap();
+        let escaped = super::json(&line);
+        assert!(escaped.contains("\\udb40\\udc41"), "{escaped}");
+        let back: serde_json::Value = serde_json::from_str(&escaped).unwrap();
+        assert_eq!(back["t"], "tag\u{e0041}");
+    }
 }
 
 #[cfg(test)]

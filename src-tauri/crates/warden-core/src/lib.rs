@@ -23,6 +23,7 @@ pub mod secrets;
 pub mod shell;
 pub mod tool;
 pub mod tools;
+pub mod visible;
 
 /// Entry points for the fuzz targets in `src-tauri/fuzz`: pure functions reached without files or a
 /// session. Not part of the engine's API.

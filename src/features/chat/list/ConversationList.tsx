@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from "react";
+import { VisibleText } from "../../../shared/ui/VisibleText";
 import { TID } from "../../../shared/testids";
 import { ConversationSearch } from "./ConversationSearch";
 import { RunningDot } from "./RunningDot";
@@ -126,7 +127,9 @@ export function ConversationList({
                   data-conversation-id={c.id}
                   onClick={() => onSelect(c.id)}
                 >
-                  <span className="conversation-title">{c.title}</span>
+                  <span className="conversation-title">
+                    <VisibleText text={c.title} />
+                  </span>
                   <RunningDot id={c.id} />
                 </button>
               )}

@@ -1,5 +1,6 @@
 // What a conversation search found, in place of the list: each conversation's title and, when a
 // message matched, a line of it, the words searched for marked.
+import { VisibleText } from "../../../shared/ui/VisibleText";
 import { TID } from "../../../shared/testids";
 import { RunningDot } from "./RunningDot";
 import { markWords, searchWords } from "./searchWords";
@@ -13,10 +14,10 @@ function Marked({ text, words }: { text: string; words: string[] }) {
       {markWords(text, words).map((part, i) =>
         part.matched ? (
           <mark key={i} className="search-mark">
-            {part.text}
+            <VisibleText text={part.text} />
           </mark>
         ) : (
-          part.text
+          <VisibleText key={i} text={part.text} />
         ),
       )}
     </>

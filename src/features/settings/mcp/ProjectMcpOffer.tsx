@@ -1,6 +1,6 @@
 import type { McpIgnoredField, McpServerConfig, McpServerStatus } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
-import { VisibleText, WRAP } from "../../approvals/VisibleText";
+import { VisibleText, WRAP } from "../../../shared/ui/VisibleText";
 import { configFields, statusText } from "./mcpModel";
 import { useProjectMcpOffer } from "./useProjectMcpOffer";
 

@@ -2,6 +2,7 @@
 // part and grow on request, so one tool block can never freeze the window.
 import { useState } from "react";
 import { TID } from "../../../shared/testids";
+import { VisibleText } from "../../../shared/ui/VisibleText";
 
 /** Characters a text view shows before "Show more". */
 export const TEXT_VIEW_CAP = 50_000;
@@ -21,23 +22,29 @@ export function ShowMoreButton({ hidden, step, unit, onClick }: { hidden: number
   );
 }
 
-/** A `<pre>` of text, cut at `cap` characters with a button for the next part. */
+/**
+ * A `<pre>` of text, cut at `cap` characters with a button for the next part. `visible`: untrusted
+ * text whose hidden characters (bidi overrides, controls) are shown as badges, never applied.
+ */
 export function CappedPre({
   text,
   className,
   testId,
   cap = TEXT_VIEW_CAP,
+  visible = false,
 }: {
   text: string;
   className: string;
   testId?: string;
   cap?: number;
+  visible?: boolean;
 }) {
   const { shown, more } = useShowMore(text.length, cap);
+  const part = shown < text.length ? text.slice(0, shown) : text;
   return (
     <>
       <pre className={className} data-testid={testId}>
-        {shown < text.length ? text.slice(0, shown) : text}
+        {visible ? <VisibleText text={part} /> : part}
       </pre>
       <ShowMoreButton hidden={text.length - shown} step={cap} unit="characters" onClick={more} />
     </>

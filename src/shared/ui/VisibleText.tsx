@@ -1,7 +1,7 @@
 // Text as it really is: hidden characters (see hiddenChars.ts) as badges, long lines wrapped so no
 // tail is ever pushed off to the side.
 import type { CSSProperties } from "react";
-import { badgeLabel, pieces } from "./hiddenChars";
+import { badgeLabel, pieces } from "../hiddenChars";
 
 /** Wrap anywhere, keep newlines: nothing of a long line is hidden sideways. */
 export const WRAP: CSSProperties = { whiteSpace: "pre-wrap", overflowWrap: "anywhere", wordBreak: "break-all" };

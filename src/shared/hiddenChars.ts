@@ -2,38 +2,18 @@
 // characters (`\r` returns to the line start and overwrites it, ESC starts terminal sequences),
 // bidirectional controls (U+202E shows `;rm -rf ~` as something else), zero-width and other
 // invisible characters (two paths that look the same are not). The approval dialog shows each as a
-// visible badge and says it found them (review #9, finding 4).
+// visible badge and says it found them; so does every other place a command, path, tool or
+// conversation name is shown (tool blocks, titles, search snippets). The list is the engine's own
+// file, tested here and in Rust against the same cases.
+import HIDDEN_CHARS from "../../src-tauri/crates/warden-core/src/hidden_chars.json";
 
-/** Kept as they are: they are visible as layout in a `pre-wrap` block. */
-const LAYOUT = new Set(["\n", "\t"]);
+/** The one list, shared with the engine (`warden_core::visible`, notifications and the CLI). */
+const RULE: { hidden: number[][]; layout: number[] } = HIDDEN_CHARS;
 
-/** Bidirectional controls, zero-width and other invisible or look-through characters. */
-const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x00ad, 0x00ad], // soft hyphen
-  [0x034f, 0x034f], // combining grapheme joiner
-  [0x061c, 0x061c], // Arabic letter mark
-  [0x115f, 0x1160], // Hangul fillers
-  [0x17b4, 0x17b5], // Khmer inherent vowels
-  [0x180b, 0x180f], // Mongolian variation selectors and vowel separator
-  [0x200b, 0x200f], // zero-width space/non-joiner/joiner, LRM, RLM
-  [0x2028, 0x202e], // line/paragraph separators, LRE RLE PDF LRO RLO
-  [0x2060, 0x206f], // word joiner, invisible operators, LRI RLI FSI PDI, deprecated controls
-  [0x3164, 0x3164], // Hangul filler
-  [0xfe00, 0xfe0f], // variation selectors
-  [0xfeff, 0xfeff], // zero-width no-break space (BOM)
-  [0xffa0, 0xffa0], // halfwidth Hangul filler
-  [0xfff9, 0xfffb], // interlinear annotations
-  [0x1d173, 0x1d17a], // musical formatting controls
-  [0xe0000, 0xe007f], // tag characters
-  [0xe0100, 0xe01ef], // variation selectors supplement
-];
-
-/** Whether a code point must be shown as a badge instead of itself. */
+/** Whether a code point must be shown as a badge instead of itself (newline and tab are layout). */
 export function isHidden(codePoint: number): boolean {
-  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f)) {
-    return !LAYOUT.has(String.fromCodePoint(codePoint));
-  }
-  return INVISIBLE_RANGES.some(([lo, hi]) => codePoint >= lo && codePoint <= hi);
+  if (RULE.layout.includes(codePoint)) return false;
+  return RULE.hidden.some(([lo, hi]) => lo !== undefined && hi !== undefined && codePoint >= lo && codePoint <= hi);
 }
 
 /** `⟨U+202E⟩` for a hidden character. */
