@@ -80,11 +80,21 @@ fn the_status_is_the_commands_and_the_bridge_ends_with_it() {
 fn a_missing_command_is_said_as_a_shell_says_it() {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("proxy.sock");
-    let out = launcher()
-        .args(["--proxy-socket", socket.to_str().unwrap(), "--port", &free_port().to_string()])
-        .args(["--", "no-such-command-here"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(127));
+    // The port is free when chosen, but another test may take it before the launcher listens
+    // (status 125, "cannot listen"): that is the test's race, not the launcher's; choose again.
+    let mut tries = 0;
+    let out = loop {
+        let out = launcher()
+            .args(["--proxy-socket", socket.to_str().unwrap(), "--port", &free_port().to_string()])
+            .args(["--", "no-such-command-here"])
+            .output()
+            .unwrap();
+        tries += 1;
+        let taken = String::from_utf8_lossy(&out.stderr).contains("cannot listen on 127.0.0.1");
+        if !(taken && tries < 5) {
+            break out;
+        }
+    };
+    assert_eq!(out.status.code(), Some(127), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("execvp no-such-command-here: No such file"));
 }
