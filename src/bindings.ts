@@ -1735,6 +1735,8 @@ export type ToolResult = {
 	 *  search hits, what the call changed…); empty parts are left out.
 	 */
 	report?: ToolReport,
+	/**  Images the tool returned (an MCP server's screenshot), shown under the block as they come. */
+	images?: ToolImage[],
 	/**
 	 *  Everything else the tool reports (sizes, hashes, a background command's handle…): an open
 	 *  bag for logs and scripts, never read by the window.

@@ -58,6 +58,7 @@ fn result(tool: &str) -> Event {
         code: None,
         result: "ok".into(),
         report: Default::default(),
+        images: Vec::new(),
         metadata: None,
     })
 }

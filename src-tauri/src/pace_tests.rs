@@ -14,6 +14,7 @@ fn result(i: usize) -> Event {
         code: None,
         result: "ok".into(),
         report: Default::default(),
+        images: Vec::new(),
         metadata: None,
     })
 }

@@ -122,6 +122,17 @@ describe("event store reducer", () => {
     expect(textOf(s.conversations[C]!.tools["t1"]!.output)).toBe("out");
   });
 
+  it("keeps the images a live result carries (an MCP tool's screenshot), as a reopened one has them", () => {
+    const image = { mediaType: "image/png", data: "iVBORw0KGgo=" };
+    const withImage: ProtocolEvent = {
+      event: "chat:tool-result",
+      payload: { conversationId: C, messageId: M, toolId: "t1", status: "success", result: "a picture", images: [image] },
+    };
+    const s = fold([toolStart("t1", "mcp__everything__get-tiny-image", {}), withImage]);
+    expect(s.conversations[C]!.tools["t1"]!.images).toEqual([image]);
+    expect(fold([toolStart("t2", "list_dir", {}), toolResult("t2", "success")]).conversations[C]!.tools["t2"]!.images).toBeUndefined();
+  });
+
   it("shows a tool-result that arrives before its tool-start, and the late start does not reset it", () => {
     const s = fold([toolResult("t9", "success"), toolStart("t9", "list_dir", { path: "." })]);
     const t = s.conversations[C]!.tools["t9"]!;

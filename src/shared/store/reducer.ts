@@ -151,7 +151,8 @@ function onToolResult(state: ChatState, e: ToolResult): ChatState {
       const metadata = e.metadata ?? null;
       const report = e.report ?? null;
       const errorCode = e.status === "success" ? null : (e.code ?? null);
-      return { ...t, status: statusFromResult(e, errorCode), result: e.result ?? "", report, metadata, errorCode };
+      const images = e.images?.length ? { images: e.images } : {};
+      return { ...t, status: statusFromResult(e, errorCode), result: e.result ?? "", report, metadata, errorCode, ...images };
     }),
   );
   // The call is over: whatever it still asked is no longer waiting (a call's id is unique only

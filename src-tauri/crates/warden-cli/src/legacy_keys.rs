@@ -74,6 +74,7 @@ mod tests {
             result: "x".into(),
             report,
             metadata,
+            images: Vec::new(),
         }
     }
 

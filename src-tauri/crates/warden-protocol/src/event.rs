@@ -220,6 +220,9 @@ pub struct ToolResult {
     /// search hits, what the call changed…); empty parts are left out.
     #[serde(default, skip_serializing_if = "ToolReport::is_empty")]
     pub report: ToolReport,
+    /// Images the tool returned (an MCP server's screenshot), shown under the block as they come.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<crate::ToolImage>,
     /// Everything else the tool reports (sizes, hashes, a background command's handle…): an open
     /// bag for logs and scripts, never read by the window.
     #[serde(default, skip_serializing_if = "Option::is_none")]

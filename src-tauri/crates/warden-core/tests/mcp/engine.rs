@@ -365,13 +365,20 @@ async fn an_mcp_tools_image_reaches_an_anthropic_model_as_an_image() {
     let (session, mut events) =
         place.engine.start(spec(&place, everything(allowed), Some(server.url.clone()))).await.unwrap();
     let turn = tokio::spawn(async move { session.send("show me").await });
+    let mut live_images = Vec::new();
     while let Some(event) = tokio::time::timeout(Duration::from_secs(60), events.recv()).await.unwrap() {
+        if let Event::ToolResult(ref result) = event {
+            live_images = result.images.clone();
+        }
         if matches!(event, Event::StreamEnd(ref end) if end.stop_reason == warden_protocol::StopReason::EndTurn)
         {
             break;
         }
     }
     turn.await.unwrap().unwrap();
+    // The window shows the image as the result comes, not only once the conversation is reopened.
+    assert_eq!(live_images.len(), 1, "the live result carries the server's image");
+    assert_eq!(live_images[0].media_type, "image/png");
     let requests = server.requests();
     let result = requests[1].body["messages"]
         .as_array()

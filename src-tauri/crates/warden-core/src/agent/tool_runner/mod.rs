@@ -527,6 +527,7 @@ impl ToolRunner {
             code: output.code,
             result: output.content,
             report: *output.report,
+            images: output.images,
             metadata: if output.metadata.is_empty() {
                 None
             } else {
@@ -540,7 +541,7 @@ impl ToolRunner {
             content: result.result.clone(),
             is_error: output.is_error,
             code: result.code.map(Into::into),
-            images: output.images,
+            images: result.images.clone(),
             report: (!result.report.is_empty()).then(|| Box::new(result.report.clone())),
         };
         CallOutcome { result, block }
