@@ -12,6 +12,8 @@ const RULE: { hidden: number[][]; layout: number[] } = HIDDEN_CHARS;
 
 /** Whether a code point must be shown as a badge instead of itself (newline and tab are layout). */
 export function isHidden(codePoint: number): boolean {
+  // Printable ASCII, almost every character shown: no list to walk.
+  if (codePoint >= 0x20 && codePoint < 0x7f) return false;
   if (RULE.layout.includes(codePoint)) return false;
   return RULE.hidden.some(([lo, hi]) => lo !== undefined && hi !== undefined && codePoint >= lo && codePoint <= hi);
 }

@@ -28,6 +28,11 @@ static RULE: LazyLock<Rule> = LazyLock::new(|| {
 /// Whether `c` must be shown as an escape. Newline and tab are layout and pass.
 pub fn is_hidden(c: char) -> bool {
     let cp = c as u32;
+    // Printable ASCII, almost every character of every line: no list to walk (the CLI asks this
+    // of each character it prints).
+    if (0x20..0x7f).contains(&cp) {
+        return false;
+    }
     if RULE.layout.contains(&cp) {
         return false;
     }
