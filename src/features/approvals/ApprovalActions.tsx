@@ -1,4 +1,4 @@
-import type { RefObject } from "react";
+import type { ReactNode, RefObject } from "react";
 import type { Remember } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 
@@ -69,6 +69,15 @@ export function ApprovalActions({
   );
 }
 
+/** The card's primary answer: yes, this once. */
+function ApproveOnce({ expired, approve, children }: { expired: boolean; approve: (remember: Remember) => void; children: ReactNode }) {
+  return (
+    <button type="button" className="primary" data-testid={TID.approve} disabled={expired} onClick={() => approve("once")}>
+      {children}
+    </button>
+  );
+}
+
 /** A host the sandbox wants to reach: "Always for this project", or "Allow once". */
 function HostAnswers({ expired, approve }: { expired: boolean; approve: (remember: Remember) => void }) {
   return (
@@ -76,15 +85,9 @@ function HostAnswers({ expired, approve }: { expired: boolean; approve: (remembe
       <button type="button" data-testid={TID.allowProject} disabled={expired} onClick={() => approve("project")}>
         Always for this project
       </button>
-      <button
-        type="button"
-        className="primary"
-        data-testid={TID.approve}
-        disabled={expired}
-        onClick={() => approve("once")}
-      >
+      <ApproveOnce expired={expired} approve={approve}>
         Allow once
-      </button>
+      </ApproveOnce>
     </>
   );
 }
@@ -125,15 +128,9 @@ function CallAnswers({
       <button type="button" data-testid={TID.allowSession} disabled={expired} onClick={() => approve("session")}>
         Allow for this session
       </button>
-      <button
-        type="button"
-        className="primary"
-        data-testid={TID.approve}
-        disabled={expired}
-        onClick={() => approve("once")}
-      >
+      <ApproveOnce expired={expired} approve={approve}>
         Approve
-      </button>
+      </ApproveOnce>
     </>
   );
 }
