@@ -113,6 +113,13 @@ pub struct SearchHit {
     pub title: Option<String>,
 }
 
+impl SearchHit {
+    /// A hit that is only a place (a path, a URL); the rest filled in by the caller.
+    pub fn at(location: impl Into<String>) -> Self {
+        Self { location: location.into(), line: None, text: None, title: None }
+    }
+}
+
 /// A host the session's proxy reached, or refused and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]

@@ -108,10 +108,7 @@ fn find(input: SearchFilesInput, ctx: &ToolContext) -> ToolOutput {
         content.push_str(&format!("\n[{} more paths not shown; narrow the pattern]", total - found.len()));
     }
     let capped = total > found.len();
-    let items = found
-        .into_iter()
-        .map(|location| SearchHit { location, line: None, text: None, title: None })
-        .collect();
+    let items = found.into_iter().map(SearchHit::at).collect();
     ToolOutput::success(content)
         .with_metadata("count", total)
         .with_metadata("truncated", capped)

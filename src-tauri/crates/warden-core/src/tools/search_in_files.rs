@@ -95,13 +95,14 @@ enum Found {
 impl Found {
     /// The hit as the tool block lists it.
     fn hit(self) -> SearchHit {
-        let at = |location: String| SearchHit { location, line: None, text: None, title: None };
         match self {
-            Self::Line { path, line, text } => SearchHit { line: Some(line), text: Some(text), ..at(path) },
-            Self::File { path } => at(path),
+            Self::Line { path, line, text } => {
+                SearchHit { line: Some(line), text: Some(text), ..SearchHit::at(path) }
+            }
+            Self::File { path } => SearchHit::at(path),
             Self::Count { path, count } => {
                 let s = if count == 1 { "" } else { "es" };
-                SearchHit { text: Some(format!("{count} match{s}")), ..at(path) }
+                SearchHit { text: Some(format!("{count} match{s}")), ..SearchHit::at(path) }
             }
         }
     }

@@ -88,10 +88,9 @@ fn found(hits: &[Hit]) -> ToolOutput {
     let items = hits
         .iter()
         .map(|h| SearchHit {
-            location: h.url.clone(),
-            line: None,
             text: Some(h.snippet.trim().to_owned()).filter(|s| !s.is_empty()),
             title: Some(h.title.trim().to_owned()).filter(|s| !s.is_empty()),
+            ..SearchHit::at(&h.url)
         })
         .collect();
     ToolOutput::success(format_hits(hits))
