@@ -12,6 +12,8 @@ APT_PACKAGES=(
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
   # run and test: a window under Xvfb, WebDriver, the real keychain, screenshots
   xvfb xauth webkit2gtk-driver dbus dbus-x11 gnome-keyring libsecret-tools imagemagick xdotool
+  # the system clipboard the image-paste test fills
+  xclip
   # a real notification daemon for the approval notifications, and xprop to read a window's hints
   dunst x11-utils
   # the install test: packages rebuilt with xz, processes found by name

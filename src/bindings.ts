@@ -216,6 +216,8 @@ export const commands = {
 	mcpElicitAnswer: (requestId: string, answer: McpElicitAnswer) => typedError<null, CommandError>(__TAURI_INVOKE("mcp_elicit_answer", { requestId, answer })),
 	/**  Opens the folder picker; `None` when the user cancels. */
 	pickProjectFolder: () => typedError<string | null, CommandError>(__TAURI_INVOKE("pick_project_folder")),
+	/**  The image on the system clipboard; `None` when it holds none. */
+	clipboardImage: () => typedError<ClipboardImage | null, CommandError>(__TAURI_INVOKE("clipboard_image")),
 	appInfo: () => typedError<AppInfo, CommandError>(__TAURI_INVOKE("app_info")),
 	/**  Opens the folder of the log files in the system's file manager. */
 	logsOpen: () => typedError<null, CommandError>(__TAURI_INVOKE("logs_open")),
@@ -395,6 +397,14 @@ export type CheckpointKind =
 "restore" | 
 /**  Asked for by the user. */
 "manual";
+
+/**  An image the clipboard offered, as the window attaches it. */
+export type ClipboardImage = {
+	/**  `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+	mediaType: string,
+	/**  The image's bytes, base64. */
+	data: string,
+};
 
 /**  How a command's process ended. */
 export type CommandEnd = {

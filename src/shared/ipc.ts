@@ -33,6 +33,7 @@ export type {
   ChangeStatus,
   ChatError,
   CheckpointInfo,
+  ClipboardImage,
   Compacted,
   CompactionInfo,
   ContentBlock,
@@ -293,6 +294,8 @@ export const api = {
   mcpProjectChoose: (digest: string, approved: boolean) =>
     unwrap("mcp_project_choose", commands.mcpProjectChoose(digest, approved)),
   pickProjectFolder: () => unwrap("pick_project_folder", commands.pickProjectFolder()),
+  /** The image on the system clipboard (null when it holds none): WebKitGTK gives a paste event no image. */
+  clipboardImage: () => unwrap("clipboard_image", commands.clipboardImage()),
   /** The project's checkpoints, oldest first (of one conversation, when given). */
   checkpointList: (conversationId: string | null) => unwrap("checkpoint_list", commands.checkpointList(conversationId)),
   /** The files that differ between two checkpoints, or one and the project now (`toId` null). */

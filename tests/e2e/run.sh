@@ -25,6 +25,7 @@ need secret-tool "apt-get install libsecret-tools"
 need import "apt-get install imagemagick"
 need dunst "apt-get install dunst"
 need xprop "apt-get install x11-utils"
+need xclip "apt-get install xclip"
 need dbus-send "apt-get install dbus"
 need node "Node 20"
 

@@ -5,6 +5,7 @@ pub mod app;
 pub mod approvals;
 pub mod chat;
 pub mod checkpoints;
+pub mod clipboard;
 pub mod conversations;
 pub mod instructions;
 pub mod keys;
@@ -86,6 +87,7 @@ macro_rules! collect_for {
             mcp::mcp_secret_set,
             mcp::mcp_elicit_answer,
             project::pick_project_folder::<$runtime>,
+            clipboard::clipboard_image::<$runtime>,
             app::app_info::<$runtime>,
             app::logs_open,
             app::update_check::<$runtime>,

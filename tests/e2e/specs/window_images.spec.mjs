@@ -1,9 +1,14 @@
-// Images in the real window: a real PNG pasted into the composer shows as a thumbnail, goes to
+// Images in the real window: a real PNG put on the X clipboard (xclip) and pasted with Ctrl+V typed
+// through XTEST (WebKitGTK gives that paste event no data: the app reads the clipboard itself) shows
+// as a thumbnail in the composer, goes to
 // the model with the message (the loopback provider receives an Anthropic `image` block holding
 // exactly its base64 data), and shows in the sent message, where a click opens it larger and Esc
 // closes it. A file that only claims to be a PNG is refused in the composer and never sent. Both
 // the composer with an image and the larger view pass axe.
 
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { deflateSync } from "node:zlib";
 
 import { assertAccessible } from "../lib/axe.mjs";
@@ -84,6 +89,29 @@ async function giveFile(t, base64, name, type) {
   throw new Error("neither a paste nor a drop reached the composer");
 }
 
+/**
+ * Puts `bytes` on the X clipboard as `type`, held by an xclip that serves it until stopped, as an
+ * image viewer or a screenshot tool holds what it copied.
+ */
+async function onClipboard(t, bytes, type) {
+  const file = path.join(t.env("RUN_DIR"), `clipboard-${Date.now()}`);
+  await writeFile(file, bytes);
+  const owner = spawn("xclip", ["-quiet", "-selection", "clipboard", "-t", type, "-i", file], { stdio: "ignore" });
+  await t.s.waitFor("the clipboard holding the image", async () => {
+    const targets = await t.run("xclip", ["-o", "-selection", "clipboard", "-t", "TARGETS"]).catch(() => ({ stdout: "" }));
+    return targets.stdout.includes(type);
+  });
+  return owner;
+}
+
+/** Ctrl+V as the keyboard types it: an XTEST key event to the focused Warden window. */
+async function pressPaste(t) {
+  const warden = (await t.run("xdotool", ["search", "--onlyvisible", "--name", "^Warden$"])).stdout.trim().split("\n")[0];
+  await t.run("xdotool", ["windowfocus", "--sync", warden]);
+  await (await t.s.byTestId("composer-input")).click();
+  await t.run("xdotool", ["key", "--clearmodifiers", "ctrl+v"]);
+}
+
 export default async function (t) {
   const { s } = t;
   const picture = png(24, 16).toString("base64");
@@ -97,15 +125,19 @@ export default async function (t) {
   t.assert((await refusal.text()).includes("is not a PNG, JPEG, GIF or WebP image"), `the refusal says why: ${await refusal.text()}`);
   t.assert((await attachedCount(s)) === 0, "nothing was attached");
 
-  t.step("a real PNG pasted into the composer shows as a thumbnail");
-  const given = await giveFile(t, picture, "gradient.png", "image/png");
-  t.step(`(given by ${given.how})`);
-  await s.waitFor("the thumbnail in the composer", async () => (await attachedCount(s)) === 1);
+  t.step("a real PNG on the X clipboard, pasted with Ctrl+V typed through XTEST, shows as a thumbnail");
+  const owner = await onClipboard(t, png(24, 16), "image/png");
+  try {
+    await pressPaste(t);
+    await s.waitFor("the thumbnail in the composer", async () => (await attachedCount(s)) === 1);
+  } finally {
+    owner.kill();
+  }
   t.assert((await s.count('[data-testid="composer-image-error"]')) === 0, "the earlier refusal went away");
   const thumbSrc = await s.execute(`return document.querySelector('[data-testid="composer-image"] img').getAttribute("src")`);
   t.assert(thumbSrc === `data:image/png;base64,${picture}`, `the thumbnail shows the picture: ${thumbSrc.slice(0, 60)}…`);
   const removeLabel = await (await s.byTestId("composer-image-remove")).attr("aria-label");
-  t.assert(removeLabel === "Remove image 1 (gradient.png)", `the remove button says what it removes: ${removeLabel}`);
+  t.assert(removeLabel === "Remove image 1 (pasted image.png)", `the remove button says what it removes: ${removeLabel}`);
   await assertAccessible(t, "the composer with an image attached");
   await t.shot("attached");
 

@@ -20,6 +20,8 @@ const GIF = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
 
 let calls: { cmd: string; args: Record<string, unknown> }[];
 let models: ModelEntry[];
+/** What `clipboard_image` answers: the system clipboard's image, or an error message to fail with. */
+let systemClipboard: { mediaType: string; data: string } | null | { fails: string };
 let store: ChatStore;
 let stop: () => void;
 
@@ -27,10 +29,15 @@ beforeEach(async () => {
   resetDraftsForTests();
   calls = [];
   models = [];
+  systemClipboard = null;
   mockIPC(
     (cmd, args) => {
       calls.push({ cmd, args: (args ?? {}) as Record<string, unknown> });
       if (cmd === "provider_models") return models;
+      if (cmd === "clipboard_image") {
+        if (systemClipboard && "fails" in systemClipboard) throw { code: "INTERNAL", message: systemClipboard.fails };
+        return systemClipboard;
+      }
       return null;
     },
     { shouldMockEvents: true },
@@ -135,6 +142,32 @@ describe("images in the composer", () => {
     await waitFor(() => expect(screen.getAllByTestId(TID.composerImage)).toHaveLength(20));
     expect(screen.getByTestId(TID.composerImageError)).toHaveTextContent("At most 20 images go with one message: 1 was not attached.");
     expect(screen.getByTestId(TID.composerAttach)).toBeDisabled();
+  });
+
+  it("a paste that carries nothing (WebKitGTK's paste of an image) takes the image from the system clipboard", async () => {
+    systemClipboard = { mediaType: "image/png", data: PNG };
+    renderView();
+    fireEvent.paste(screen.getByTestId(TID.composerInput), { clipboardData: { files: [], types: [], items: [] } });
+    const thumb = await screen.findByTestId(TID.composerImage);
+    expect(within(thumb).getByRole("img")).toHaveAttribute("src", `data:image/png;base64,${PNG}`);
+    expect(calls.filter((c) => c.cmd === "clipboard_image")).toHaveLength(1);
+    await userEvent.type(screen.getByTestId(TID.composerInput), "{Enter}");
+    expect(sends()).toEqual([{ conversationId: C, content: "", images: [{ mediaType: "image/png", data: PNG }] }]);
+  });
+
+  it("says why the system clipboard's image could not be pasted, and asks it nothing for a text paste", async () => {
+    systemClipboard = { fails: "The image on the clipboard is larger than 20 MB." };
+    renderView();
+    fireEvent.paste(screen.getByTestId(TID.composerInput), { clipboardData: { files: [], types: [], items: [] } });
+    expect(await screen.findByTestId(TID.composerImageError)).toHaveTextContent(
+      "The clipboard's image could not be pasted: The image on the clipboard is larger than 20 MB.",
+    );
+    systemClipboard = null;
+    fireEvent.paste(screen.getByTestId(TID.composerInput), {
+      clipboardData: { files: [], types: ["text/plain"], items: [], getData: () => "words" },
+    });
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(calls.filter((c) => c.cmd === "clipboard_image")).toHaveLength(1);
   });
 
   it("pastes text as text when the clipboard also holds a picture of it", async () => {

@@ -1,6 +1,6 @@
 // Image files the user attaches to a message: read as base64 and checked by their first bytes the
 // way the engine checks them (it checks again), so a wrong file is refused before anything is sent.
-import { MAX_IMAGE_BYTES } from "../../../shared/ipc";
+import { api, MAX_IMAGE_BYTES, type ClipboardImage } from "../../../shared/ipc";
 import type { AttachedImage } from "./drafts";
 
 /** What the engine takes with one message (it refuses more): its own limits, generated. */
@@ -57,4 +57,25 @@ export async function toImage(file: File): Promise<AttachedImage | string> {
   const mediaType = sniffImage(data);
   if (!mediaType) return `“${name}” is not a PNG, JPEG, GIF or WebP image.`;
   return { id: nextImageId(), name, mediaType, data };
+}
+
+/** The clipboard's image as a file, checked by `toImage` as any other. */
+function clipboardFile(image: ClipboardImage): File {
+  const bytes = Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0));
+  const extension = image.mediaType.slice("image/".length);
+  return new File([bytes], `pasted image.${extension}`, { type: image.mediaType });
+}
+
+/**
+ * The image on the system clipboard, read by the app (WebKitGTK gives a paste event none): the
+ * files to attach, or why it could not be read.
+ */
+export async function systemClipboardImage(): Promise<{ files: File[]; refusals: string[] }> {
+  try {
+    const image = await api.clipboardImage();
+    return { files: image ? [clipboardFile(image)] : [], refusals: [] };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { files: [], refusals: [`The clipboard's image could not be pasted: ${why}`] };
+  }
 }

@@ -52,13 +52,16 @@ export function useComposerDraft(
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [imageCount]);
 
-  /** Attach the images among `files`; say which could not be (not an image, too large, too many). */
-  const attach = async (files: File[]) => {
-    if (files.length === 0) return;
+  /**
+   * Attach the images among `files`; say which could not be (not an image, too large, too many),
+   * and the `refusals` found before reading (a clipboard that could not be read).
+   */
+  const attach = async (files: File[], refusals: string[] = []) => {
+    if (files.length === 0 && refusals.length === 0) return;
     setReading((n) => n + 1);
     const read = await Promise.all(files.map(toImage));
     setReading((n) => n - 1);
-    const problems = read.filter((r): r is string => typeof r === "string");
+    const problems = [...refusals, ...read.filter((r): r is string => typeof r === "string")];
     const fresh = read.filter((r): r is AttachedImage => typeof r !== "string");
     const room = Math.max(0, MAX_IMAGES - current.current.length);
     if (fresh.length > room) {

@@ -1,4 +1,5 @@
 import { useState, type ClipboardEvent, type DragEvent } from "react";
+import { systemClipboardImage } from "./imageFiles";
 
 const carriesFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes("Files");
 
@@ -6,7 +7,7 @@ const carriesFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).i
  * Image files dropped on the composer or pasted into its field, handed to `attach`. `dragging` is
  * true while files are held over the composer (it shows where they would go).
  */
-export function useImageDrop(disabled: boolean, attach: (files: File[]) => Promise<void>) {
+export function useImageDrop(disabled: boolean, attach: (files: File[], refusals?: string[]) => Promise<void>) {
   const [dragging, setDragging] = useState(false);
 
   const onDragOver = (e: DragEvent) => {
@@ -40,9 +41,14 @@ export function useImageDrop(disabled: boolean, attach: (files: File[]) => Promi
         .map((item) => item.getAsFile())
         .filter((f): f is File => f !== null);
     }
-    if (files.length === 0) return;
-    e.preventDefault();
-    void attach(files);
+    if (files.length > 0) {
+      e.preventDefault();
+      void attach(files);
+    } else if ((data.types ?? []).length === 0) {
+      // WebKitGTK hands a pasted image to the page as nothing at all (no types, no files): the
+      // app reads the system clipboard instead.
+      void systemClipboardImage().then(({ files: read, refusals }) => attach(read, refusals));
+    }
   };
 
   return { dragging, dropHandlers: { onDragOver, onDragLeave, onDrop }, onPaste };
