@@ -229,6 +229,7 @@ export const commands = {
 
 /** Events */
 export const events = {
+	approvalOpen: makeEvent<ApprovalOpenEvent, ApprovalOpenEvent>("approval:open"),
 	chatCompacted: makeEvent<CompactedEvent, CompactedEvent>("chat:compacted"),
 	chatError: makeEvent<ChatErrorEvent, ChatErrorEvent>("chat:error"),
 	chatNotice: makeEvent<NoticeEvent, NoticeEvent>("chat:notice"),
@@ -271,6 +272,15 @@ export type AppInfo = {
 	places: DataPlace[],
 	/**  How this copy is kept up to date, in words. */
 	updates: string,
+};
+
+/**
+ *  `approval:open`: the user clicked an approval's notification; the window shows that
+ *  conversation and puts the focus on the card.
+ */
+export type ApprovalOpenEvent = {
+	conversationId: string,
+	confirmId: string,
 };
 
 /**  What the approval dialog shows besides the raw input. */

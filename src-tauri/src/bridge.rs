@@ -20,8 +20,12 @@ pub trait EventSink: Send + Sync + 'static {
 
 impl<R: tauri::Runtime> EventSink for tauri::AppHandle<R> {
     fn emit(&self, event: Event) {
-        if let Event::ToolConfirm(confirm) = &event {
-            crate::attention::approval_waiting(self, confirm);
+        match &event {
+            Event::ToolConfirm(confirm) => crate::attention::approval_waiting(self, confirm),
+            Event::ToolResult(result) => {
+                crate::attention::call_settled(self, &result.conversation_id, &result.tool_id);
+            }
+            _ => {}
         }
         let name = event.name();
         if let Err(err) = crate::events::emit(self, event) {

@@ -23,6 +23,7 @@ macro_rules! tauri_events {
         pub fn collect() -> tauri_specta::Events {
             tauri_specta::collect_events![
                 $($face,)*
+                crate::attention::ApprovalOpenEvent,
                 crate::elicit::McpElicitEvent,
                 crate::menu::MenuActionEvent,
                 crate::updates::UpdateProgressEvent

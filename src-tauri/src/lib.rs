@@ -94,6 +94,7 @@ pub fn run() {
         .menu(menu::build)
         .on_menu_event(menu::on_event)
         .manage(updates::PendingUpdate::default())
+        .manage(attention::Attention::default())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             tracing::info!(version = %app.package_info().version, "Warden started");

@@ -1,175 +1,260 @@
-//! Desktop notifications. On Linux: the freedesktop `org.freedesktop.Notifications.Notify` call on
-//! the session bus (every Linux desktop's notification daemon answers it), with a critical urgency
-//! so the daemon keeps it up. On macOS and Windows: Tauri's notification plugin (the system's
-//! notification centre); that path is built and run only on those systems, not on these machines.
+//! Desktop notifications that can be withdrawn and clicked.
+//!
+//! On Linux: the freedesktop notification daemon on the session bus (every Linux desktop's daemon
+//! answers it). One thread owns the bus connection: it shows notifications with a critical urgency
+//! (the daemon keeps them up) and a default action, closes them by id when their question is
+//! settled or expires, and hears `ActionInvoked` — which the daemon sends only to the connection
+//! that showed the notification, so showing and listening must share it.
+//!
+//! Elsewhere: Tauri's notification plugin (the system's notification centre), which can neither
+//! withdraw nor report a click; that path is built and run only on those systems.
 
-#[cfg(target_os = "linux")]
 use std::time::Duration;
 
-/// How long to wait for the notification daemon.
-#[cfg(target_os = "linux")]
-const TIMEOUT: Duration = Duration::from_secs(2);
+/// One notification to show, under a key its owner settles it by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub key: String,
+    pub summary: String,
+    pub body: String,
+    /// Closed after this long even if nobody settles it (the question timed out).
+    pub lasts: Duration,
+}
 
-/// The app with what [`send`] needs on this platform: nothing on Linux.
+/// What to do with the key of a notification the user clicked.
+pub type OnClick = Box<dyn Fn(String) + Send + 'static>;
+
+/// The app with what [`Notifier`] needs on this platform: nothing on Linux.
 #[cfg(target_os = "linux")]
 pub fn with_plugin<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder
 }
 
-/// The app with what [`send`] needs on this platform: Tauri's notification plugin.
+/// The app with what [`Notifier`] needs on this platform: Tauri's notification plugin.
 #[cfg(not(target_os = "linux"))]
 pub fn with_plugin<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder.plugin(tauri_plugin_notification::init())
 }
 
-/// Show `summary` / `body` as a desktop notification.
 #[cfg(target_os = "linux")]
-pub fn send<R: tauri::Runtime>(_app: &tauri::AppHandle<R>, summary: &str, body: &str) -> Result<(), String> {
-    let connection = dbus::blocking::Connection::new_session().map_err(|e| e.to_string())?;
-    send_on(&connection, summary, body)
-}
+pub use linux::Notifier;
 
-/// Show `summary` / `body` as a desktop notification.
-#[cfg(not(target_os = "linux"))]
-pub fn send<R: tauri::Runtime>(app: &tauri::AppHandle<R>, summary: &str, body: &str) -> Result<(), String> {
-    use tauri_plugin_notification::NotificationExt;
-    app.notification().builder().title(summary).body(body).show().map_err(|e| e.to_string())
-}
-
-/// [`send`] on a given bus connection.
 #[cfg(target_os = "linux")]
-pub fn send_on(connection: &dbus::blocking::Connection, summary: &str, body: &str) -> Result<(), String> {
+mod linux {
+    use std::collections::HashMap;
+    use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+    use std::sync::{Arc, Mutex, PoisonError};
+    use std::time::{Duration, Instant};
+
     use dbus::arg::{PropMap, Variant};
+    use dbus::blocking::Connection;
+    use dbus::message::MatchRule;
 
-    let proxy =
-        connection.with_proxy("org.freedesktop.Notifications", "/org/freedesktop/Notifications", TIMEOUT);
-    let mut hints = PropMap::new();
-    // Critical: the daemon keeps it up until the user sees it (an approval is waiting on them).
-    hints.insert("urgency".to_owned(), Variant(Box::new(2u8)));
-    let actions: Vec<String> = Vec::new();
-    let (_id,): (u32,) = proxy
-        .method_call(
-            "org.freedesktop.Notifications",
-            "Notify",
-            ("Warden", 0u32, "dialog-question", summary, body, actions, hints, -1i32),
-        )
-        .map_err(|e| e.to_string())?;
-    Ok(())
+    use super::{Notice, OnClick};
+
+    const IFACE: &str = "org.freedesktop.Notifications";
+    const PATH: &str = "/org/freedesktop/Notifications";
+    /// How long to wait for the notification daemon's answer to one call.
+    const CALL_TIMEOUT: Duration = Duration::from_secs(2);
+    /// How often the thread looks for requests between bus messages.
+    const TICK: Duration = Duration::from_millis(100);
+
+    enum Request {
+        Show(Notice),
+        Withdraw(String),
+    }
+
+    /// What the daemon reported about one of its notifications.
+    enum Report {
+        Clicked(u32),
+        Closed(u32),
+    }
+
+    /// Shows, withdraws and hears clicks on desktop notifications (see the module's words).
+    pub struct Notifier {
+        requests: Sender<Request>,
+    }
+
+    impl Notifier {
+        /// Starts the thread that owns a connection made by `connect` (the session bus in the
+        /// app, a test's own bus in tests). It ends when the notifier is dropped or the bus fails.
+        pub fn start(
+            connect: impl FnOnce() -> Result<Connection, dbus::Error> + Send + 'static,
+            on_click: OnClick,
+        ) -> Self {
+            let (requests, rx) = mpsc::channel();
+            let started =
+                std::thread::Builder::new().name("notifications".into()).spawn(move || match connect() {
+                    Ok(connection) => serve(&connection, &rx, &on_click),
+                    Err(error) => tracing::debug!(%error, "no session bus: no desktop notifications"),
+                });
+            if let Err(error) = started {
+                tracing::warn!(%error, "could not start the notification thread");
+            }
+            Self { requests }
+        }
+
+        pub fn show(&self, notice: Notice) {
+            let _ = self.requests.send(Request::Show(notice));
+        }
+
+        /// Closes the notification shown under `key`, if it is still up.
+        pub fn withdraw(&self, key: &str) {
+            let _ = self.requests.send(Request::Withdraw(key.to_owned()));
+        }
+    }
+
+    /// The notifications up now: key → (daemon's id, when it is closed regardless).
+    type Shown = HashMap<String, (u32, Instant)>;
+
+    fn serve(connection: &Connection, requests: &Receiver<Request>, on_click: &OnClick) {
+        let reports: Arc<Mutex<Vec<Report>>> = Arc::default();
+        if let Err(error) = listen(connection, &reports) {
+            tracing::debug!(%error, "notification clicks will not be heard");
+        }
+        let mut shown = Shown::new();
+        loop {
+            if let Err(error) = connection.process(TICK) {
+                tracing::debug!(%error, "the session bus failed: no more desktop notifications");
+                return;
+            }
+            let heard = std::mem::take(&mut *reports.lock().unwrap_or_else(PoisonError::into_inner));
+            for report in heard {
+                settle_report(connection, &mut shown, report, on_click);
+            }
+            loop {
+                match requests.try_recv() {
+                    Ok(Request::Show(notice)) => {
+                        if let Some((old, _)) = shown.remove(&notice.key) {
+                            close(connection, old);
+                        }
+                        match notify(connection, &notice) {
+                            Ok(id) => {
+                                shown.insert(notice.key, (id, Instant::now() + notice.lasts));
+                            }
+                            Err(error) => tracing::debug!(%error, "no desktop notification"),
+                        }
+                    }
+                    Ok(Request::Withdraw(key)) => {
+                        if let Some((id, _)) = shown.remove(&key) {
+                            close(connection, id);
+                        }
+                    }
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => return,
+                }
+            }
+            let now = Instant::now();
+            shown.retain(|_, (id, until)| {
+                let keep = *until > now;
+                if !keep {
+                    close(connection, *id);
+                }
+                keep
+            });
+        }
+    }
+
+    /// A click runs `on_click` and closes the notification (not every daemon does on its own);
+    /// a notification the daemon closed is forgotten.
+    fn settle_report(connection: &Connection, shown: &mut Shown, report: Report, on_click: &OnClick) {
+        let (id, clicked) = match report {
+            Report::Clicked(id) => (id, true),
+            Report::Closed(id) => (id, false),
+        };
+        let Some(key) = shown.iter().find(|(_, (shown_id, _))| *shown_id == id).map(|(k, _)| k.clone())
+        else {
+            return;
+        };
+        shown.remove(&key);
+        if clicked {
+            close(connection, id);
+            on_click(key);
+        }
+    }
+
+    fn listen(connection: &Connection, reports: &Arc<Mutex<Vec<Report>>>) -> Result<(), dbus::Error> {
+        let clicks = reports.clone();
+        connection.add_match(
+            MatchRule::new_signal(IFACE, "ActionInvoked"),
+            move |(id, _action): (u32, String), _, _| {
+                clicks.lock().unwrap_or_else(PoisonError::into_inner).push(Report::Clicked(id));
+                true
+            },
+        )?;
+        let closes = reports.clone();
+        connection.add_match(
+            MatchRule::new_signal(IFACE, "NotificationClosed"),
+            move |(id, _reason): (u32, u32), _, _| {
+                closes.lock().unwrap_or_else(PoisonError::into_inner).push(Report::Closed(id));
+                true
+            },
+        )?;
+        Ok(())
+    }
+
+    /// The freedesktop `Notify` call: critical (kept up until seen), with a default action (a
+    /// click on the bubble), never expiring by the daemon's clock (this thread closes it).
+    fn notify(connection: &Connection, notice: &Notice) -> Result<u32, dbus::Error> {
+        let proxy = connection.with_proxy(IFACE, PATH, CALL_TIMEOUT);
+        let mut hints = PropMap::new();
+        hints.insert("urgency".to_owned(), Variant(Box::new(2u8)));
+        let actions = vec!["default".to_owned(), "Show in Warden".to_owned()];
+        let body = (
+            "Warden",
+            0u32,
+            "dialog-question",
+            notice.summary.as_str(),
+            notice.body.as_str(),
+            actions,
+            hints,
+            -1i32,
+        );
+        let (id,): (u32,) = proxy.method_call(IFACE, "Notify", body)?;
+        Ok(id)
+    }
+
+    fn close(connection: &Connection, id: u32) {
+        let proxy = connection.with_proxy(IFACE, PATH, CALL_TIMEOUT);
+        if let Err(error) = proxy.method_call::<(), _, _, _>(IFACE, "CloseNotification", (id,)) {
+            tracing::debug!(%error, id, "could not close a desktop notification");
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub use elsewhere::Notifier;
+
+#[cfg(not(target_os = "linux"))]
+mod elsewhere {
+    use super::{Notice, OnClick};
+
+    /// Tauri's notification plugin: shows; cannot withdraw or hear a click.
+    pub struct Notifier {
+        show: Box<dyn Fn(&Notice) + Send + Sync>,
+    }
+
+    impl Notifier {
+        pub fn for_app<R: tauri::Runtime>(app: tauri::AppHandle<R>, _on_click: OnClick) -> Self {
+            use tauri_plugin_notification::NotificationExt;
+            Self {
+                show: Box::new(move |notice| {
+                    let shown = app.notification().builder().title(&notice.summary).body(&notice.body).show();
+                    if let Err(error) = shown {
+                        tracing::debug!(%error, "no desktop notification");
+                    }
+                }),
+            }
+        }
+
+        pub fn show(&self, notice: Notice) {
+            (self.show)(&notice);
+        }
+
+        pub fn withdraw(&self, _key: &str) {}
+    }
 }
 
 #[cfg(all(test, target_os = "linux"))]
-mod tests {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Child, Command, Stdio};
-    use std::sync::{Arc, Mutex};
-    use std::time::Instant;
-
-    use dbus::blocking::Connection;
-    use dbus::channel::{Channel, MatchingReceiver};
-    use dbus::message::MatchRule;
-
-    use super::*;
-
-    /// A session bus of the test's own: a real `dbus-daemon`, gone when dropped.
-    struct Bus {
-        daemon: Child,
-        address: String,
-    }
-
-    impl Bus {
-        fn start() -> Self {
-            let mut daemon = Command::new("dbus-daemon")
-                .args(["--session", "--nofork", "--print-address=1"])
-                .stdout(Stdio::piped())
-                .spawn()
-                .unwrap_or_else(|e| panic!("dbus-daemon (Debian: dbus) does not start: {e}"));
-            let mut line = String::new();
-            let stdout = daemon.stdout.take().unwrap_or_else(|| panic!("no stdout"));
-            BufReader::new(stdout).read_line(&mut line).unwrap_or_else(|e| panic!("{e}"));
-            Self { daemon, address: line.trim().to_owned() }
-        }
-
-        fn connect(&self) -> Connection {
-            let mut channel = Channel::open_private(&self.address).unwrap_or_else(|e| panic!("{e}"));
-            channel.register().unwrap_or_else(|e| panic!("{e}"));
-            Connection::from(channel)
-        }
-    }
-
-    impl Drop for Bus {
-        fn drop(&mut self) {
-            let _ = self.daemon.kill();
-            let _ = self.daemon.wait();
-        }
-    }
-
-    /// App name, summary, body and urgency of a notification as the daemon received it.
-    type Notified = (String, String, String, u8);
-
-    /// What a notification daemon on the bus receives: the freedesktop call, with Warden's
-    /// summary and body and a critical urgency.
-    #[test]
-    fn an_approval_notification_reaches_the_notification_daemon() {
-        let bus = Bus::start();
-        let daemon = bus.connect();
-        daemon
-            .request_name("org.freedesktop.Notifications", false, true, false)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let received: Arc<Mutex<Option<Notified>>> = Arc::default();
-        let seen = received.clone();
-        daemon.start_receive(
-            MatchRule::new_method_call(),
-            Box::new(move |call, connection| {
-                if call.member().as_deref() == Some("Notify") {
-                    let mut args = call.iter_init();
-                    let app: String = args.read().unwrap_or_default();
-                    let _replaces: u32 = args.read().unwrap_or_default();
-                    let _icon: String = args.read().unwrap_or_default();
-                    let summary: String = args.read().unwrap_or_default();
-                    let body: String = args.read().unwrap_or_default();
-                    let _actions: Vec<String> = args.read().unwrap_or_default();
-                    let hints: dbus::arg::PropMap = args.read().unwrap_or_default();
-                    let urgency =
-                        hints.get("urgency").and_then(|v| dbus::arg::RefArg::as_u64(&v.0)).unwrap_or(0);
-                    *seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-                        Some((app, summary, body, u8::try_from(urgency).unwrap_or(0)));
-                    let _ = connection.channel().send(call.method_return().append1(7u32));
-                }
-                true
-            }),
-        );
-
-        let client = bus.connect();
-        let sender = std::thread::spawn(move || {
-            send_on(&client, "Warden is waiting for your approval", "Run: cargo test")
-        });
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while received.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_none()
-            && Instant::now() < deadline
-        {
-            daemon.process(Duration::from_millis(50)).unwrap_or_else(|e| panic!("{e}"));
-        }
-        // Answer anything still queued, then the sender has its reply.
-        daemon.process(Duration::from_millis(50)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(sender.join().unwrap_or_else(|_| panic!("sender panicked")), Ok(()));
-        let got = received.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-        assert_eq!(
-            got,
-            Some((
-                "Warden".to_owned(),
-                "Warden is waiting for your approval".to_owned(),
-                "Run: cargo test".to_owned(),
-                2
-            ))
-        );
-    }
-
-    #[test]
-    fn without_a_notification_daemon_sending_fails_quietly_and_soon() {
-        let bus = Bus::start();
-        let client = bus.connect();
-        let started = Instant::now();
-        assert!(send_on(&client, "s", "b").is_err(), "nobody owns the name");
-        assert!(started.elapsed() < Duration::from_secs(5));
-    }
-}
+#[path = "notify_tests.rs"]
+mod tests;

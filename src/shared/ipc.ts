@@ -10,6 +10,7 @@ import type {
   KeyName,
   MenuAction,
   UpdateProgressEvent,
+  ApprovalOpenEvent,
   McpElicit,
   McpElicitAnswer,
   PermissionRule,
@@ -24,6 +25,7 @@ import type {
 
 export type {
   AppInfo,
+  ApprovalOpenEvent,
   DataPlace,
   MenuAction,
   UpdateCheck,
@@ -120,8 +122,8 @@ export type {
 } from "../bindings";
 
 // The chat's protocol events; the window's own — `mcpElicit` (an MCP server's form), `menuAction`
-// (a menu item), `updateProgress` — are listened to apart.
-type WindowEvents = "mcpElicit" | "menuAction" | "updateProgress";
+// (a menu item), `updateProgress`, `approvalOpen` (a notification clicked) — are listened to apart.
+type WindowEvents = "mcpElicit" | "menuAction" | "updateProgress" | "approvalOpen";
 type Events = Omit<typeof events, WindowEvents>;
 type EventKey = keyof Events;
 /** `streamStart` → `stream-start`. */
@@ -336,6 +338,11 @@ export function subscribeMenu(onAction: (action: MenuAction) => void): Promise<(
   return events.menuAction.listen((e) => onAction(e.payload));
 }
 
+/** An approval's desktop notification was clicked: the app is up; show its conversation's card. */
+export function subscribeApprovalOpen(onOpen: (open: ApprovalOpenEvent) => void): Promise<() => void> {
+  return events.approvalOpen.listen((e) => onOpen(e.payload));
+}
+
 /** How far an update's download and install has come. */
 export function subscribeUpdateProgress(onProgress: (progress: UpdateProgressEvent) => void): Promise<() => void> {
   return events.updateProgress.listen((e) => onProgress(e.payload));
@@ -346,7 +353,7 @@ export function subscribeUpdateProgress(onProgress: (progress: UpdateProgressEve
  * Resolves with a function that stops listening.
  */
 export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => void): Promise<() => void> {
-  const { mcpElicit: _form, menuAction: _menu, updateProgress: _update, ...chat } = events;
+  const { mcpElicit: _form, menuAction: _menu, updateProgress: _update, approvalOpen: _open, ...chat } = events;
   const unlisteners = await Promise.all(
     Object.values(chat).map((generated) =>
       // Tauri hands each event its own name: the protocol name the engine gave it.

@@ -12,7 +12,10 @@ use crate::state::AppState;
 /// releases that confirmation only).
 #[tauri::command]
 #[specta::specta]
-pub async fn chat_tool_approve(
+// The window's answer arrives as named arguments (the generated `approveTool`), one per field.
+#[allow(clippy::too_many_arguments)]
+pub async fn chat_tool_approve<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     conversation_id: String,
     confirm_id: String,
@@ -21,6 +24,8 @@ pub async fn chat_tool_approve(
     remember: Option<Remember>,
     always: Option<AlwaysRule>,
 ) -> CommandResult<()> {
+    // Its notification, if one was sent, has nothing left to ask.
+    crate::attention::approval_answered(&app, &confirm_id);
     state.approve(conversation_id, confirm_id, approved, reason, remember, always).await
 }
 

@@ -44,7 +44,7 @@ macro_rules! collect_for {
             conversations::chat_delete,
             conversations::chat_restore,
             conversations::chat_rewind,
-            approvals::chat_tool_approve,
+            approvals::chat_tool_approve::<$runtime>,
             approvals::chat_grants,
             approvals::chat_grant_revoke,
             checkpoints::checkpoint_list,

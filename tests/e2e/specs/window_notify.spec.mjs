@@ -2,7 +2,9 @@
 // that waits for approval raises a desktop notification through the session's real notification
 // daemon (dunst, owning org.freedesktop.Notifications on the test's own session bus; dbus-monitor
 // records the call) with a critical urgency, and the window asks for attention (its X urgency
-// hint). While the window has the focus, the card alone asks: no notification.
+// hint). While the window has the focus, the card alone asks: no notification. Once the approval
+// is answered the notification is withdrawn (dunst shows none); a click on one (dunstctl's default
+// action) brings Warden up on that conversation with the focus on its card.
 
 import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
@@ -48,6 +50,8 @@ export default async function (t) {
   const { s } = t;
   const sh = async (command, args) => (await t.run(command, args)).stdout.trim();
   const focusedName = () => sh("xdotool", ["getwindowfocus", "getwindowname"]).catch(() => "");
+  /** How many notifications dunst shows now. */
+  const displayed = async () => Number(await sh("dunstctl", ["count", "displayed"]).catch(() => "-1"));
 
   t.step("a conversation, and the session's notification daemon with a recorder on the bus");
   await readyToChat(t, "sk-ant-e2e-" + Math.random().toString(36).slice(2, 12));
@@ -102,7 +106,38 @@ export default async function (t) {
     t.assert((await focusedName()) === "another-window", "the focus was not taken from the user");
     await t.shot("unfocused-approval-notified");
 
+    t.step("answered in the window, the notification is withdrawn");
     await s.execute(`document.querySelector('[data-testid="approval-reject"]').click(); return true;`);
+    await turnOver(s);
+    await s.waitFor("dunst showing no notification", async () => (await displayed()) === 0, { timeoutMs: 10_000 });
+
+    t.step("a click on the notification brings Warden up on that conversation's card");
+    const asking = await s.execute(
+      `return document.querySelector('[data-testid="conversation-item"][aria-current="page"]').getAttribute("data-conversation-id")`,
+    );
+    await (await s.waitForTestId("composer-input")).type("Please write the file clicked.txt");
+    await sh("xdotool", ["windowfocus", "--sync", another]);
+    await s.execute(`document.querySelector('[data-testid="composer-send"]').click(); return true;`);
+    await s.waitForTestId("approval-dialog", { timeoutMs: 20_000 });
+    await s.waitFor("dunst showing the notification", async () => (await displayed()) === 1, { timeoutMs: 10_000 });
+    // The user has moved on to another conversation meanwhile (a script's click: no focus change).
+    await s.execute(`document.querySelector('[data-testid="conversation-new"]').click(); return true;`);
+    await s.waitFor("another conversation shown", async () =>
+      (await s.execute(`return document.querySelector('[data-testid="conversation-item"][aria-current="page"]')?.getAttribute("data-conversation-id") ?? null`)) !== asking,
+    );
+    t.assert((await focusedName()) === "another-window", "still in the other window before the click");
+    await sh("dunstctl", ["action", "0"]);
+    await s.waitFor("Warden focused", async () => (await focusedName()) === "Warden", { timeoutMs: 10_000 });
+    await s.waitFor("the asking conversation shown, the focus on its card", async () =>
+      s.execute(
+        `const shown = document.querySelector('[data-testid="conversation-item"][aria-current="page"]')?.getAttribute("data-conversation-id");
+         return shown === arguments[0] && document.activeElement?.getAttribute("data-testid") === "approval-dialog";`,
+        [asking],
+      ),
+    );
+    await s.waitFor("the clicked notification gone", async () => (await displayed()) === 0, { timeoutMs: 10_000 });
+    await t.shot("clicked-notification-card");
+    await (await s.byTestId("approval-reject")).click();
     await turnOver(s);
   } finally {
     other.stop();
