@@ -90,6 +90,8 @@ export const TID = {
   composerResources: "composer-resources", // the resources attached to the next message
   composerResource: "composer-resource", // one of them; + data-uri
   composerResourceRemove: "composer-resource-remove",
+  composerPasted: "composer-pasted", // the long texts pasted as chips
+  composerPastedItem: "composer-pasted-item",
   composerResourceError: "composer-resource-error", // a resource that could not be read
 
   // images in the conversation

@@ -119,6 +119,22 @@ export default async function (t) {
   t.step("a new conversation that can answer");
   await readyToChat(t, "sk-ant-e2e-" + Math.random().toString(36).slice(2, 12));
 
+  t.step("a 200 KB text pasted with Ctrl+V through XTEST becomes a chip, not field text");
+  const log = Array.from({ length: 4000 }, (_, i) => `line ${String(i).padStart(4, "0")}: ${"x".repeat(40)}`).join("\n");
+  const textOwner = await onClipboard(t, Buffer.from(log), "UTF8_STRING");
+  try {
+    await pressPaste(t);
+    const chip = await s.waitForTestId("composer-pasted-item", { timeoutMs: 10_000 });
+    t.assert((await chip.text()).includes("4,000 lines"), `the chip says its size: ${await chip.text()}`);
+  } finally {
+    textOwner.kill();
+  }
+  const fieldLength = await s.execute(`return document.querySelector('[data-testid="composer-input"]').value.length`);
+  t.assert(fieldLength === 0, `the field holds none of it: ${fieldLength} characters`);
+  await t.shot("pasted-text-chip");
+  await (await s.find('[data-testid="composer-pasted-item"] button')).click();
+  await s.waitFor("the chip removed", async () => (await s.count('[data-testid="composer-pasted-item"]')) === 0);
+
   t.step("a file that only claims to be a PNG is refused in the composer");
   await giveFile(t, Buffer.from("not a picture at all\n").toString("base64"), "notes.png", "image/png");
   const refusal = await s.waitForTestId("composer-image-error");

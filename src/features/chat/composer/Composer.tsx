@@ -4,6 +4,8 @@ import { AttachMenu } from "./AttachMenu";
 import { ComposerAttachments } from "./ComposerAttachments";
 import { MAX_IMAGES } from "./imageFiles";
 import { MessageField } from "./MessageField";
+import { PastedTexts } from "./PastedTexts";
+import { usePastedTexts, withPasted } from "./pastedTexts";
 import { withResources } from "./resources";
 import { SendStop } from "./SendStop";
 import { useComposerDraft } from "./useComposerDraft";
@@ -41,17 +43,19 @@ export function Composer({
   const { text, setText, images, imageError, resources, setResources, reading, attach, removeImage, clear } =
     useComposerDraft(conversationId, draft, onImages);
   const { dragging, dropHandlers, onPaste } = useImageDrop(disabled, attach);
+  const pasted = usePastedTexts(conversationId);
   const input = useRef<HTMLTextAreaElement>(null);
-  const canSend =
-    !running && !disabled && reading === 0 && (text.trim().length > 0 || images.length > 0 || resources.length > 0);
+  const attachedSomething = images.length > 0 || resources.length > 0 || pasted.pasted.length > 0;
+  const canSend = !running && !disabled && reading === 0 && (text.trim().length > 0 || attachedSomething);
 
   const send = () => {
     if (!canSend) return;
     onSend(
-      withResources(text.trim(), resources),
+      withResources(withPasted(text.trim(), pasted.pasted), resources),
       images.map(({ mediaType, data }) => ({ mediaType, data })),
     );
     clear();
+    pasted.clear();
   };
 
   return (
@@ -67,6 +71,13 @@ export function Composer({
         }}
         onRemoveResource={(uri) => {
           setResources(resources.filter((resource) => resource.uri !== uri));
+          input.current?.focus();
+        }}
+      />
+      <PastedTexts
+        pasted={pasted.pasted}
+        onRemove={(id) => {
+          pasted.remove(id);
           input.current?.focus();
         }}
       />
@@ -91,7 +102,7 @@ export function Composer({
           placeholder={placeholder}
           onText={setText}
           onEnter={send}
-          onPaste={onPaste}
+          onPaste={(e) => pasted.takePaste(e) || onPaste(e)}
         />
         <SendStop
           running={running}
