@@ -97,10 +97,16 @@ describe("what a call changed", () => {
 
 describe("a turn's changes", () => {
   it("sums the turn and opens its diff from the turn's first checkpoint to now, file by file", async () => {
+    // The project as the diff reads it: a.txt's change goes with its revert and comes back with the undo.
+    let aReverted = false;
+    const B_ONLY = PATCH.slice(PATCH.indexOf("diff --git a/b.txt"));
     mock({
-      checkpoint_patch: () => PATCH,
+      checkpoint_patch: () => (aReverted ? B_ONLY : PATCH),
       checkpoint_restore_plan: () => ({ files: [change("a.txt", "modified", 1, 1)], running: [] }),
-      checkpoint_restore: () => report("cp-1", "undo-a", ["a.txt"]),
+      checkpoint_restore: (args) => {
+        aReverted = args.id === "cp-1";
+        return report("cp-1", "undo-a", ["a.txt"]);
+      },
     });
     renderConversation();
     const summary = screen.getByTestId(TID.turnChanges);
@@ -123,10 +129,15 @@ describe("a turn's changes", () => {
     await waitFor(() => expect(within(a!).getByTestId(TID.restoreNote)).toHaveTextContent("Restored a.txt"));
     expect(plans()).toEqual([{ id: "cp-1", paths: ["a.txt"] }]);
     expect(restores()).toEqual([{ id: "cp-1", paths: ["a.txt"], force: false, stopRunning: true }]);
+    // The diff is read again: the reverted file's change is gone from it, its section stays for Undo.
+    await waitFor(() => expect(within(a!).queryByTestId(TID.diffView)).toBeNull());
+    expect(within(a!).getByTestId(TID.restoreNote)).toHaveTextContent("Restored a.txt");
+    expect(within(b!).getByTestId(TID.diffView)).toHaveTextContent("new");
     await userEvent.click(within(a!).getByTestId(TID.restoreUndo));
     await confirm(a!);
     await waitFor(() => expect(within(a!).getByTestId(TID.restoreNote)).toHaveAttribute("data-phase", "undone"));
     expect(restores()[1]).toEqual({ id: "undo-a", paths: ["a.txt"], force: false, stopRunning: true });
+    await waitFor(() => expect(within(a!).getByTestId(TID.diffView)).toHaveTextContent("TWO"));
   });
 
   it("ends a turn's diff at the next turn's first checkpoint", async () => {
