@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import type { ToolImage } from "../../../shared/ipc";
+import type { McpResourceText, ToolImage } from "../../../shared/ipc";
 import { AttachMenu } from "./AttachMenu";
 import { ComposerAttachments } from "./ComposerAttachments";
 import { MAX_IMAGES } from "./imageFiles";
@@ -48,6 +48,14 @@ export function Composer({
   const attachedSomething = images.length > 0 || resources.length > 0 || pasted.pasted.length > 0;
   const canSend = !running && !disabled && reading === 0 && (text.trim().length > 0 || attachedSomething);
 
+  // What a control beside the field does, then the caret back in the field.
+  const thenFocus =
+    <T,>(act: (arg: T) => void) =>
+    (arg: T) => {
+      act(arg);
+      input.current?.focus();
+    };
+
   const send = () => {
     if (!canSend) return;
     onSend(
@@ -65,34 +73,18 @@ export function Composer({
         resources={resources}
         imageError={imageError}
         takesImages={takesImages}
-        onRemoveImage={(id) => {
-          removeImage(id);
-          input.current?.focus();
-        }}
-        onRemoveResource={(uri) => {
-          setResources(resources.filter((resource) => resource.uri !== uri));
-          input.current?.focus();
-        }}
+        onRemoveImage={thenFocus(removeImage)}
+        onRemoveResource={thenFocus((uri: string) => setResources(resources.filter((resource) => resource.uri !== uri)))}
       />
-      <PastedTexts
-        pasted={pasted.pasted}
-        onRemove={(id) => {
-          pasted.remove(id);
-          input.current?.focus();
-        }}
-      />
+      <PastedTexts pasted={pasted.pasted} onRemove={thenFocus(pasted.remove)} />
       <div className="composer">
         <AttachMenu
           disabled={disabled}
           imagesFull={images.length >= MAX_IMAGES}
-          onFiles={(files) => {
-            void attach(files);
-            input.current?.focus();
-          }}
-          onResource={(resource) => {
-            setResources([...resources.filter((r) => r.uri !== resource.uri), resource]);
-            input.current?.focus();
-          }}
+          onFiles={thenFocus((files: File[]) => void attach(files))}
+          onResource={thenFocus((resource: McpResourceText) =>
+            setResources([...resources.filter((r) => r.uri !== resource.uri), resource]),
+          )}
         />
         <MessageField
           input={input}
@@ -108,11 +100,8 @@ export function Composer({
           running={running}
           canSend={canSend}
           onSend={send}
-          onStop={() => {
-            onStop();
-            // The Stop button goes away with the turn: the caret goes back to the message field.
-            input.current?.focus();
-          }}
+          // The Stop button goes away with the turn: the caret goes back to the message field.
+          onStop={thenFocus<void>(onStop)}
         />
       </div>
     </div>

@@ -57,7 +57,12 @@ function fileOf(base64: string, name: string, type: string): File {
 /** A paste of `files` into the message field, as the clipboard hands a copied picture (no text). */
 function paste(files: File[]) {
   fireEvent.paste(screen.getByTestId(TID.composerInput), {
-    clipboardData: { files, types: ["Files"], items: files.map((f) => ({ kind: "file", type: f.type, getAsFile: () => f })) },
+    clipboardData: {
+      files,
+      types: ["Files"],
+      items: files.map((f) => ({ kind: "file", type: f.type, getAsFile: () => f })),
+      getData: () => "",
+    },
   });
 }
 
@@ -147,7 +152,7 @@ describe("images in the composer", () => {
   it("a paste that carries nothing (WebKitGTK's paste of an image) takes the image from the system clipboard", async () => {
     systemClipboard = { mediaType: "image/png", data: PNG };
     renderView();
-    fireEvent.paste(screen.getByTestId(TID.composerInput), { clipboardData: { files: [], types: [], items: [] } });
+    fireEvent.paste(screen.getByTestId(TID.composerInput), { clipboardData: { files: [], types: [], items: [], getData: () => "" } });
     const thumb = await screen.findByTestId(TID.composerImage);
     expect(within(thumb).getByRole("img")).toHaveAttribute("src", `data:image/png;base64,${PNG}`);
     expect(calls.filter((c) => c.cmd === "clipboard_image")).toHaveLength(1);
@@ -158,7 +163,7 @@ describe("images in the composer", () => {
   it("says why the system clipboard's image could not be pasted, and asks it nothing for a text paste", async () => {
     systemClipboard = { fails: "The image on the clipboard is larger than 20 MB." };
     renderView();
-    fireEvent.paste(screen.getByTestId(TID.composerInput), { clipboardData: { files: [], types: [], items: [] } });
+    fireEvent.paste(screen.getByTestId(TID.composerInput), { clipboardData: { files: [], types: [], items: [], getData: () => "" } });
     expect(await screen.findByTestId(TID.composerImageError)).toHaveTextContent(
       "The clipboard's image could not be pasted: The image on the clipboard is larger than 20 MB.",
     );
