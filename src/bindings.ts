@@ -332,6 +332,18 @@ export type BoxHomeNotice = {
 	more: number,
 };
 
+/**  A refusal of Warden's box that a failed command's output shows. */
+export type BoxRefusal = 
+/**  A write outside the project and its writable folders (a read-only file system). */
+"writeOutside" | 
+/**  A connection, from a box that has no network. */
+"noNetwork" | 
+/**
+ *  A connection made directly (or a name resolved) by a program that ignores the proxy, the
+ *  only way out of a box with the network.
+ */
+"pastTheProxy";
+
 /**
  *  Where a call ran: inside Warden's box (`summary` says what the box allowed, "no network ·
  *  writes: project") or with the user's full access.
@@ -1736,6 +1748,11 @@ export type ToolReport = {
 	 *  purpose): the block offers to let the project's commands read them.
 	 */
 	readableOffers?: string[],
+	/**
+	 *  What Warden's box refused a failed command, as its output shows it: the block says so in
+	 *  words and how to allow it (a path the box hides is in `readable_offers`).
+	 */
+	boxRefused?: BoxRefusal[],
 	/**  The rule an "Always allow…" answer asked to keep: kept, or why not. */
 	rule?: RuleNote | null,
 };

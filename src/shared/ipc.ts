@@ -25,6 +25,7 @@ import type {
 
 export type {
   AppInfo,
+  BoxRefusal,
   ApprovalOpenEvent,
   DataPlace,
   MenuAction,

@@ -125,6 +125,7 @@ export const TID = {
   sandboxManagedSwitch: "sandbox-managed-switch", // one per thing the organisation turned off
   sandboxCacheLayer: "sandbox-cache-layer", // the project's cache layer: its size and Clear
   sandboxCacheLayerClear: "sandbox-cache-layer-clear",
+  toolBoxRefused: "tool-box-refused", // what the sandbox refused a failed command, in words
   toolReadableOffers: "tool-readable-offers", // home paths a failed command looked for, each with the offer to allow it
   toolReadableOffer: "tool-readable-offer",
   toolReadableOfferDone: "tool-readable-offer-done",

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
 import { makeConfirm, makeTool } from "../../test/builders";
+import type { ToolReport } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { ToolCallBlock } from "./ToolCallBlock";
 
@@ -100,9 +101,27 @@ describe("ToolCallBlock", () => {
     await waitFor(() => expect(list).toHaveTextContent("something is at /p/.git/config now"));
   });
 
+  it("says in words what the sandbox refused a failed command, and the way to allow it", async () => {
+    const opened: string[] = [];
+    const listen = (e: Event) => opened.push(String((e as CustomEvent<string>).detail));
+    window.addEventListener("warden:shortcut", listen);
+    const report: ToolReport = { command: { exitCode: 1, signal: null }, boxRefused: ["writeOutside", "noNetwork"] };
+    render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", report })} />);
+    const said = screen.getByTestId(TID.toolBoxRefused);
+    const [write, network] = Array.from(said.querySelectorAll("li"));
+    expect(write).toHaveTextContent("kept this command from writing outside the project");
+    expect(write).toHaveTextContent("add it in Settings → Sandbox");
+    expect(network).toHaveTextContent("ran without network");
+    expect(network).toHaveTextContent("Warden will ask you about each new host");
+    await userEvent.click(within(write!).getByRole("button", { name: "Open Settings" }));
+    window.removeEventListener("warden:shortcut", listen);
+    expect(opened).toEqual(["settings"]);
+  });
+
   it("offers nothing when a command named no path the sandbox left out", () => {
     render(<ToolCallBlock tool={makeTool({ status: "error", result: "x", report: { command: { exitCode: 1 } } })} />);
     expect(screen.queryByTestId(TID.toolReadableOffers)).toBeNull();
+    expect(screen.queryByTestId(TID.toolBoxRefused)).toBeNull();
   });
 
   it("lists the hosts a command's sandbox reached and each one refused with why", () => {

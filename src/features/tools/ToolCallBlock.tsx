@@ -4,6 +4,7 @@ import { TID } from "../../shared/testids";
 import { CallChangesView } from "../checkpoints/CallChangesView";
 import { ForwardedPorts } from "./ForwardedPorts";
 import { NetworkDecisions } from "./NetworkDecisions";
+import { BoxRefused } from "./BoxRefused";
 import { ReadableOffers } from "./ReadableOffers";
 import { GitAsideOffers } from "./GitAsideOffers";
 import { RuleKept } from "./RuleKept";
@@ -72,6 +73,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
       <RuleKept rule={report?.rule} />
       <ForwardedPorts ports={report?.forwardedPorts} />
       <NetworkDecisions decisions={report?.network} />
+      <BoxRefused refused={report?.boxRefused} />
       <ReadableOffers conversationId={tool.conversationId} paths={report?.readableOffers} />
       <GitAsideOffers conversationId={tool.conversationId} kept={report?.gitAside} />
       <CallChangesView changes={report?.changes} />

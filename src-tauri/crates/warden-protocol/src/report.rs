@@ -46,6 +46,10 @@ pub struct ToolReport {
     /// purpose): the block offers to let the project's commands read them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub readable_offers: Vec<String>,
+    /// What Warden's box refused a failed command, as its output shows it: the block says so in
+    /// words and how to allow it (a path the box hides is in `readable_offers`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub box_refused: Vec<BoxRefusal>,
     /// The rule an "Always allow…" answer asked to keep: kept, or why not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<RuleNote>,
@@ -76,6 +80,19 @@ pub struct BoxUse {
     pub contained: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+}
+
+/// A refusal of Warden's box that a failed command's output shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum BoxRefusal {
+    /// A write outside the project and its writable folders (a read-only file system).
+    WriteOutside,
+    /// A connection, from a box that has no network.
+    NoNetwork,
+    /// A connection made directly (or a name resolved) by a program that ignores the proxy, the
+    /// only way out of a box with the network.
+    PastTheProxy,
 }
 
 /// A file change as a unified diff.

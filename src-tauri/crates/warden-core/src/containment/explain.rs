@@ -5,10 +5,26 @@
 
 use std::path::PathBuf;
 
+use warden_protocol::BoxRefusal;
+
 use super::BoxPolicy;
 
+/// What `policy`'s box refused, as a failed command's `output` shows it (a hidden path is said
+/// apart, by [`hidden_home_paths`]).
+pub fn refusals(output: &str, policy: &BoxPolicy) -> Vec<BoxRefusal> {
+    let mut found = Vec::new();
+    if output.contains("Read-only file system") {
+        found.push(BoxRefusal::WriteOutside);
+    }
+    if NETWORK_SIGNS.iter().any(|sign| output.contains(sign)) {
+        found.push(if policy.network { BoxRefusal::PastTheProxy } else { BoxRefusal::NoNetwork });
+    }
+    found
+}
+
 /// A note for a failed command's output when it shows the signs of a denial by `policy`'s box;
-/// `None` when nothing in `output` points at the box.
+/// `None` when nothing in `output` points at the box. Written for the model: it says what to do
+/// next in its own terms.
 pub fn explain_denial(output: &str, policy: &BoxPolicy) -> Option<String> {
     let mut notes = Vec::new();
     let hidden = hidden_home_paths(output, policy);
@@ -24,23 +40,24 @@ pub fn explain_denial(output: &str, policy: &BoxPolicy) -> Option<String> {
     if !hidden.is_empty() {
         notes.push(hidden_note.as_str());
     }
-    if output.contains("Read-only file system") {
-        notes.push(
-            "Warden's sandbox refused a write outside the project: commands may write only in the \
-             project and /tmp (never in .git/hooks or .git/config; the package caches are read-only, \
-             their writes go to the project's private layer where the sandbox has one)",
-        );
-    }
-    if NETWORK_SIGNS.iter().any(|sign| output.contains(sign)) {
-        notes.push(if policy.network {
+    for refusal in refusals(output, policy) {
+        notes.push(match refusal {
+            BoxRefusal::WriteOutside => {
+                "Warden's sandbox refused a write outside the project: commands may write only in the \
+                 project and /tmp (never in .git/hooks or .git/config; the package caches are read-only, \
+                 their writes go to the project's private layer where the sandbox has one)"
+            }
             // The box's own namespace has no route and no resolver: only programs that use the
             // proxy reach anything, and the proxy's refusals say so themselves.
-            "the sandbox reaches the network only through Warden's proxy (HTTP_PROXY, HTTPS_PROXY \
-             and ALL_PROXY are set, and the proxy resolves names): a program that ignores them, \
-             or connects to an address or resolves a name itself, reaches nothing"
-        } else {
-            "the sandbox has no network: if this command needs it, call bash again with \
-             \"network\": true and the user will be asked"
+            BoxRefusal::PastTheProxy => {
+                "the sandbox reaches the network only through Warden's proxy (HTTP_PROXY, HTTPS_PROXY \
+                 and ALL_PROXY are set, and the proxy resolves names): a program that ignores them, \
+                 or connects to an address or resolves a name itself, reaches nothing"
+            }
+            BoxRefusal::NoNetwork => {
+                "the sandbox has no network: if this command needs it, call bash again with \
+                 \"network\": true and the user will be asked"
+            }
         });
     }
     if notes.is_empty() && output.contains("Operation not permitted") {
@@ -214,6 +231,20 @@ mod tests {
     #[test]
     fn nothing_is_said_when_the_box_is_not_the_reason() {
         assert_eq!(explain_denial("error[E0425]: cannot find value `x`", &policy(false)), None);
+        assert_eq!(refusals("error[E0425]: cannot find value `x`", &policy(false)), []);
+    }
+
+    /// What the block says, typed: a write outside, and a connection with no network or past the
+    /// proxy (by whether the box has the network).
+    #[test]
+    fn the_refusals_are_named_for_the_block() {
+        let write = "touch: cannot touch '/usr/x': Read-only file system";
+        assert_eq!(refusals(write, &policy(false)), [BoxRefusal::WriteOutside]);
+        let curl = "curl: (6) Could not resolve host: example.com";
+        assert_eq!(refusals(curl, &policy(false)), [BoxRefusal::NoNetwork]);
+        assert_eq!(refusals(curl, &policy(true)), [BoxRefusal::PastTheProxy]);
+        let both = format!("{write}\n{curl}");
+        assert_eq!(refusals(&both, &policy(false)), [BoxRefusal::WriteOutside, BoxRefusal::NoNetwork]);
     }
 
     #[test]

@@ -39,7 +39,7 @@ use std::ffi::OsString;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 
-pub use explain::{explain_denial, hidden_home_paths, readable_offers};
+pub use explain::{explain_denial, hidden_home_paths, readable_offers, refusals};
 pub use git_aside::{restore as restore_git_aside, ASIDE_DIR as GIT_ASIDE_DIR};
 pub use git_before::GitBefore;
 pub use git_metadata::Swept;

@@ -245,12 +245,17 @@ async fn run_foreground(
                     .iter()
                     .map(|p| p.display().to_string())
                     .collect();
+                // What the box refused, for the block (read before the model's note is added).
+                let refused =
+                    commands_box.map(|policy| containment::refusals(&text, policy)).unwrap_or_default();
                 if let Some(hint) = commands_box.and_then(|policy| containment::explain_denial(&text, policy))
                 {
                     text.push_str(&format!("\n[{hint}]"));
                 }
-                ToolOutput::error(ToolErrorCode::ExecutionError, text)
-                    .with_report(|report| report.readable_offers = hidden)
+                ToolOutput::error(ToolErrorCode::ExecutionError, text).with_report(|report| {
+                    report.readable_offers = hidden;
+                    report.box_refused = refused;
+                })
             }
             .with_report(|report| report.command = Some(CommandEnd { exit_code: code, signal }))
         }

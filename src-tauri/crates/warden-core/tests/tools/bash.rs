@@ -313,3 +313,31 @@ async fn a_failed_boxed_command_names_the_paths_of_the_home_the_box_does_not_sho
     assert_eq!(part(&out, "readableOffers"), json!([notes.display().to_string()]), "{}", out.content);
     assert!(out.content.contains("Settings → Sandbox"), "the model is told why: {}", out.content);
 }
+
+/// A boxed command that writes outside the project and connects without the network: its report
+/// names both refusals for the block, in the box's real failures (no output faked).
+#[tokio::test]
+async fn a_failed_boxed_command_reports_what_the_box_refused() {
+    let mechanism = warden_core::containment::mechanism();
+    assert!(mechanism.is_contained(), "this test needs the sandbox: {}", mechanism.describe());
+    let env = TestEnv::new();
+    let outside = std::fs::canonicalize(env.outside.path()).expect("outside");
+    let policy =
+        warden_core::containment::BoxPolicy::with_home(&env.root(), Some(&outside.join("home")), &[]);
+    let ctx = env.ctx.clone().with_commands_box(Some(std::sync::Arc::new(policy)));
+    // Outside the project, where the box shows the system read-only (its /tmp is its own).
+    let target = std::path::PathBuf::from(format!("/usr/warden-box-refusal-{}", std::process::id()));
+    // Python's own socket: a name resolved without the network, as any program would.
+    let command = format!(
+        "touch {} ; python3 -c 'import socket; socket.create_connection((\"example.com\", 80), 2)'",
+        target.display()
+    );
+    let out = env.call_with("bash", json!({"command": command}), ctx.clone()).await;
+    assert!(out.is_error, "{}", out.content);
+    assert!(!target.exists(), "the write went through");
+    assert_eq!(part(&out, "boxRefused"), json!(["writeOutside", "noNetwork"]), "{}", out.content);
+
+    let fine = env.call_with("bash", json!({"command": "false"}), ctx).await;
+    assert!(fine.is_error);
+    assert_eq!(part(&fine, "boxRefused"), serde_json::Value::Null, "a plain failure names no refusal");
+}
