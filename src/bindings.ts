@@ -370,8 +370,16 @@ export type ChatError = {
 	conversationId: string,
 	messageId?: string | null,
 	code: ErrorCode,
-	/**  In words a user can act on. */
+	/**
+	 *  One sentence a person understands and what to do about it. Never a countdown: while the
+	 *  engine retries, `retry_after_secs` says when, and the face shows it.
+	 */
 	message: string,
+	/**
+	 *  What the engine underneath said (`tcp connect error: … (os error 111)`), for whoever
+	 *  wants to dig; shown apart from the message, on request.
+	 */
+	detail?: string | null,
 	retryable: boolean,
 	/**  When retrying makes sense, after how many seconds. */
 	retryAfterSecs?: number | null,

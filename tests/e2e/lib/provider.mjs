@@ -12,6 +12,11 @@
 //   text containing "talk slowly"  -> a long answer, 100 ms a word (time to press Stop or Esc)
 //   text containing "rate limit once <tag>" -> 429 (retry-after 1) the first time, then the answer
 //   text containing "drop once <tag>"       -> the first stream breaks off mid-answer, then the answer
+//   text containing "drop early once <tag>" -> the first stream breaks off before any text, then the answer
+//   text containing "always drop early"     -> every stream breaks off before any text
+//   text containing "show a wide table"      -> a markdown heading and a table of 8 columns of long words
+//   text "write a long file <path>"  -> a file_write tool_use of <path> with LONG_FILE_LINES numbered lines
+//                                     (say it without "please write", which is matched first)
 //   anything else                  -> a streamed text answer
 // A key starting with "sk-wrong" is refused (401) whatever the message.
 //
@@ -92,17 +97,62 @@ export function script(body) {
     const chunks = Array.from({ length: 300 }, (_, i) => `slow${i} `);
     return { blocks: [{ type: "text", chunks, delayMs: 100 }], stop: "end_turn" };
   }
+  if (/show a wide table/i.test(text)) {
+    return { blocks: [{ type: "text", chunks: WIDE_TABLE.split(/(?<=\n)/) }], stop: "end_turn" };
+  }
+  const long = /write a long file (\S+)/i.exec(text);
+  if (long) {
+    return {
+      blocks: [
+        { type: "text", chunks: ["A long ", "file."] },
+        { type: "tool_use", name: "file_write", input: { path: long[1], content: LONG_FILE } },
+      ],
+      stop: "tool_use",
+    };
+  }
   const words = ANSWER.split(/(?<= )/);
   return { blocks: [{ type: "text", chunks: words }], stop: "end_turn" };
 }
+
+/** Words too long to fit 8 to a line of a narrow window: the table has to scroll sideways. */
+const WIDE_WORDS = [
+  "internationalization",
+  "telecommunications",
+  "incomprehensibilities",
+  "electroencephalograph",
+  "counterrevolutionary",
+  "uncharacteristically",
+  "compartmentalization",
+  "interdisciplinarity",
+];
+
+/** A heading and emphasis (markdown a search snippet must not show raw), then the wide table. */
+export const WIDE_TABLE = [
+  "## The **quokka** table of `long` words",
+  "",
+  `| ${WIDE_WORDS.map((_, i) => `Column ${i + 1}`).join(" | ")} |`,
+  `| ${WIDE_WORDS.map(() => "---").join(" | ")} |`,
+  ...[0, 1, 2].map((r) => `| ${WIDE_WORDS.map((_, i) => WIDE_WORDS[(i + r) % WIDE_WORDS.length]).join(" | ")} |`),
+  "",
+  "Each cell keeps its words whole.",
+].join("\n");
+
+/** Lines of the long file: more than any approval card shows at once. */
+export const LONG_FILE_LINES = 200;
+const LONG_FILE = Array.from({ length: LONG_FILE_LINES }, (_, i) => `line ${i + 1} of the long file`).join("\n") + "\n";
 
 /** What goes wrong once for a message, by its tag: "rate limit once a1" → 429 the first time. */
 const failedOnce = new Set();
 function failureFor(body) {
   const text = userText(lastUser(body));
+  // Only the newest text asks: a failed turn's message merges with the next one into one user turn.
+  const content = lastUser(body)?.content;
+  const newest = typeof content === "string" ? content : (content ?? []).filter((b) => b.type === "text").pop()?.text ?? "";
+  if (/always drop early/i.test(newest) && !hasToolResult(lastUser(body))) return "drop-early";
   for (const [kind, re] of [
     ["429", /rate limit once (\S+)/i],
     ["drop", /drop once (\S+)/i],
+    ["drop-early", /drop early once (\S+)/i],
   ]) {
     const tag = re.exec(text)?.[1];
     if (tag && !hasToolResult(lastUser(body)) && !failedOnce.has(`${kind}:${tag}`)) {
@@ -134,6 +184,12 @@ async function stream(res, body, failure = null) {
     },
   });
   sse(res, "ping", {});
+  if (failure === "drop-early") {
+    // The connection breaks off after the message began and before any of its text.
+    await sleep(DELTA_DELAY_MS);
+    res.destroy();
+    return;
+  }
   let out = 0;
   for (const [index, block] of blocks.entries()) {
     if (block.type === "text") {

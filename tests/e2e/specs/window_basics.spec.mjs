@@ -1,14 +1,42 @@
 // The window as people expect it (issue: settings that stick, errors that clear, retry, focus and
 // Esc), in the real app against the loopback provider: settings save without a Save button and
 // survive closing the panel; a 429 that is retried leaves nothing behind once the answer comes; a
-// stream that breaks off offers Retry, which gets the answer; Esc stops a running answer and the
-// caret is back in the message field; and the window drawn light and dark at two sizes.
+// stream that breaks off before any text is sent again by itself, one that breaks off mid-answer
+// (or every time) offers Retry, which gets the answer; Esc stops a running answer and the caret is
+// back in the message field; and the window drawn light and dark at two sizes.
 
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 import { answered, lastAssistantText, send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
+
+/** Error boxes under the answers, a retry in progress included (that one is a status, not an alert). */
+const errorBoxes = (s) => s.count('[data-testid="conversation-view"] [data-testid="chat-error"]');
+
+/** What the stand-in provider was sent so far. */
+const sentToProvider = async (t) => (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json();
+
+/**
+ * From now on, notes every error box drawn while the engine retries by itself (it is gone once the
+ * answer comes): its role and text, in `window.__retryBoxes`.
+ */
+const watchRetryBoxes = (s) =>
+  s.execute(`
+    window.__retryBoxes = [];
+    const note = () => {
+      for (const e of document.querySelectorAll('[data-testid="chat-error"][data-retrying="true"]')) {
+        window.__retryBoxes.push([e.getAttribute("role"), e.textContent]);
+      }
+    };
+    window.__retryWatch?.disconnect();
+    window.__retryWatch = new MutationObserver(note);
+    window.__retryWatch.observe(document.body, { childList: true, subtree: true, characterData: true });
+    return true;`);
+
+/** The text of the last error box. */
+const lastErrorText = (s) =>
+  s.execute(`return [...document.querySelectorAll('[data-testid="chat-error"]')].pop()?.textContent ?? ""`);
 
 const composerFocused = (s) =>
   s.execute(`return document.activeElement?.getAttribute("data-testid") === "composer-input"`);
@@ -62,17 +90,51 @@ export default async function (t) {
   t.step("a rate limit that is retried leaves no error behind once the answer comes");
   await send(s, `Hello, rate limit once ${tag}`);
   await answered(s);
-  t.assert((await s.count('[data-testid="conversation-view"] [role="alert"]')) === 0, "no error box stays under the answer");
+  t.assert((await errorBoxes(s)) === 0, "no error box stays under the answer");
 
-  t.step("a stream that breaks off offers Retry, and Retry gets the answer");
+  t.step("a stream that breaks off before any text is sent again by itself: the answer comes, no error left");
+  const sentBefore = (await sentToProvider(t)).length;
+  await watchRetryBoxes(s);
+  await send(s, `Hello, drop early once ${tag}`);
+  await answered(s);
+  const boxes = await s.execute("window.__retryWatch.disconnect(); return window.__retryBoxes;");
+  t.assert(boxes.length > 0, "while it waited, the window said it would try again");
+  for (const [role, text] of boxes) {
+    t.assert(role === "status", `a retry in progress is news, not an alert: ${role}`);
+    t.assert((text.match(/retrying/gi) ?? []).length === 1, `one countdown, said once: ${text}`);
+  }
+  const sentNow = (await sentToProvider(t)).length - sentBefore;
+  t.assert(sentNow === 2, `sent once more by the engine itself, no Retry pressed: ${sentNow} requests`);
+  t.assert((await errorBoxes(s)) === 0, "no error box stays under the answer");
+  const answer = await lastAssistantText(s);
+  t.assert(answer.split("I am Warden's test model").length === 2, `the answer is there once: ${answer}`);
+
+  t.step("a stream that breaks off mid-answer is not sent again by itself (its text would show twice): Retry gets the answer");
   await send(s, `Hello again, drop once ${tag}`);
   await turnOver(s);
   const retry = await s.waitForTestId("retry-last", { timeoutMs: 20_000 });
   t.assert((await retry.text()).includes("Retry"), `the failed turn offers Retry: ${await retry.text()}`);
+  const said = await lastErrorText(s);
+  t.assert(said.includes("The model's answer was cut off"), `the failure in words a person reads: ${said}`);
+  t.assert(!/message_stop|os error|hyper|decoding response body/.test(said.replace(/Details.*$/s, "")), `no engine words in the sentence: ${said}`);
   await t.shot("dropped");
   await retry.click();
   await answered(s);
-  t.assert((await s.count('[data-testid="conversation-view"] [role="alert"]')) === 0, "the failure is gone once Retry worked");
+  t.assert((await errorBoxes(s)) === 0, "the failure is gone once Retry worked");
+
+  t.step("a stream that breaks off every time ends, after the engine's own tries, in the error and Retry");
+  const sentBeforeAlways = (await sentToProvider(t)).length;
+  await send(s, "Hello, always drop early");
+  await turnOver(s);
+  const again = await s.waitForTestId("retry-last", { timeoutMs: 20_000 });
+  t.assert((await again.text()).includes("Retry"), `the failed turn offers Retry: ${await again.text()}`);
+  const tries = (await sentToProvider(t)).length - sentBeforeAlways;
+  t.assert(tries === 3, `sent three times in all, then given up: ${tries} requests`);
+  const alerts = await s.execute(
+    `return [...document.querySelectorAll('[data-testid="chat-error"]')].map((e) => [e.getAttribute("role"), e.dataset.retrying]);`,
+  );
+  t.assert(alerts.length === 1 && alerts[0][0] === "alert" && alerts[0][1] === "false", `one error box, an alert, not retrying: ${JSON.stringify(alerts)}`);
+  t.assert((await lastErrorText(s)).startsWith("The model's answer was cut off"), `the failure in words: ${await lastErrorText(s)}`);
 
   t.step("Esc stops a running answer, and the caret is back in the message field");
   await send(s, "Please talk slowly");

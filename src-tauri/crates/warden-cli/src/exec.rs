@@ -62,6 +62,7 @@ pub async fn run(args: ExecArgs) -> Result<(), Exit> {
                 message_id: None,
                 code: error.code(),
                 message: error.to_string(),
+                detail: None,
                 retryable: false,
                 retry_after_secs: None,
                 retrying: false,

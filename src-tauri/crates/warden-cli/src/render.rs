@@ -190,7 +190,14 @@ impl<W: Write> Render for Human<W> {
                 }
             }
             Event::Error(e) => {
-                let text = self.paint("31", &format!("error ({:?}): {}", e.code, sanitize::body(&e.message)));
+                // While the engine retries by itself the message has no countdown: say when here.
+                let again = e
+                    .retry_after_secs
+                    .filter(|_| e.retrying)
+                    .map(|s| format!(" Retrying in {s} s."))
+                    .unwrap_or_default();
+                let text =
+                    self.paint("31", &format!("error ({:?}): {}{again}", e.code, sanitize::body(&e.message)));
                 self.line(&text);
             }
             Event::Compacted(e) => {

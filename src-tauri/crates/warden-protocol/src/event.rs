@@ -415,8 +415,13 @@ pub struct ChatError {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message_id: Option<String>,
     pub code: ErrorCode,
-    /// In words a user can act on.
+    /// One sentence a person understands and what to do about it. Never a countdown: while the
+    /// engine retries, `retry_after_secs` says when, and the face shows it.
     pub message: String,
+    /// What the engine underneath said (`tcp connect error: … (os error 111)`), for whoever
+    /// wants to dig; shown apart from the message, on request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
     pub retryable: bool,
     /// When retrying makes sense, after how many seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -269,8 +269,8 @@ describe("ConversationView", () => {
 
   it("shows a rate limit with the retry countdown", async () => {
     renderView();
-    await send("chat:error", { code: "RATE_LIMITED", message: "Too many requests.", retryable: true, retryAfterSecs: 7 });
-    expect(screen.getByTestId(TID.chatError)).toHaveTextContent("retrying in 7 s");
+    await send("chat:error", { code: "RATE_LIMITED", message: "Too many requests.", retryable: true, retryAfterSecs: 7, retrying: true });
+    expect(screen.getByTestId(TID.chatError)).toHaveTextContent("Retrying in 7 s");
     expect(screen.queryByTestId(TID.chatErrorAction)).toBeNull();
   });
 

@@ -86,7 +86,7 @@ export function ConversationView({
               <CompactControl conversationId={conversationId} hasHistory={ids.length > 0} running={conversation.running} />
             )}
           </div>
-          {modelChoice && <ModelSwitch choice={modelChoice} disabled={conversation.running} />}
+          {modelChoice && <ModelSwitch choice={modelChoice} disabled={conversation.running} inUse={conversation.model} />}
         </div>
         <SessionGrants conversationId={conversationId} refresh={`${conversation.running}:${pendingHere}`} />
         {conversation.notSaved && <NotSavedNotice reason={conversation.notSaved} />}

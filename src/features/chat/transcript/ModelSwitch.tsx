@@ -1,6 +1,10 @@
 // Which model answers, in the composer, and a quick way to change it: the active provider's
 // models, listed when the menu is first opened. The choice is saved in the settings (as in
 // Settings → Model providers) and the next message uses it.
+//
+// The menu names the model that answers from the first moment: the configured one, or — with none
+// configured — the provider's default by name. The list loads behind it when the menu is opened
+// (a "Loading models…" line at its end), never in place of that name.
 import { useState } from "react";
 import { api, type ModelEntry, type ProviderId } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
@@ -16,7 +20,36 @@ export interface ModelChoice {
 
 type Listed = { state: "idle" } | { state: "loading" } | { state: "ready"; models: ModelEntry[] } | { state: "error" };
 
-export function ModelSwitch({ choice, disabled }: { choice: ModelChoice; disabled: boolean }) {
+/**
+ * The model the engine uses when the settings name none (`default_model` in
+ * src-tauri/crates/warden-core/src/engine/providers.rs). A server of one's own has no fixed
+ * default: the engine takes the server's only model.
+ */
+const PROVIDER_DEFAULTS: Partial<Record<ProviderId, string>> = {
+  anthropic: "claude-sonnet-4-5",
+  openai: "gpt-4.1",
+  ollama: "llama3.2",
+};
+
+/** What the menu's "default" line says: the default model by name, as the list names it once loaded. */
+function defaultLabel(provider: ProviderId, inUse: string | null | undefined, models: ModelEntry[]): string {
+  const only = provider === "openai_compatible" && models.length === 1 ? models[0]!.id : null;
+  const id = PROVIDER_DEFAULTS[provider] ?? inUse ?? only;
+  if (!id) return "The server's model";
+  const listed = models.find((m) => m.id === id);
+  return `${listed?.displayName || id} (default)`;
+}
+
+export function ModelSwitch({
+  choice,
+  disabled,
+  inUse,
+}: {
+  choice: ModelChoice;
+  disabled: boolean;
+  /** The model that last answered in this conversation (a server of one's own names its own). */
+  inUse?: string | null;
+}) {
   const [listed, setListed] = useState<Listed>({ state: "idle" });
   const [error, setError] = useState<string | null>(null);
   const load = () => {
@@ -45,12 +78,17 @@ export function ModelSwitch({ choice, disabled }: { choice: ModelChoice; disable
           choice.onChange(e.target.value || null).catch((err: unknown) => setError(messageOf(err)));
         }}
       >
-        <option value="">{listed.state === "loading" ? "Loading models…" : "Default model"}</option>
+        <option value="">{defaultLabel(choice.provider, inUse, models)}</option>
         {options.map((m) => (
           <option key={m.id} value={m.id}>
             {m.displayName || m.id}
           </option>
         ))}
+        {listed.state === "loading" && (
+          <option value="__loading" disabled>
+            Loading models…
+          </option>
+        )}
       </select>
       {listed.state === "error" && <span className="muted small"> (could not list models)</span>}
       {error && (

@@ -95,25 +95,35 @@ impl EventEmitter {
 
     /// A failure that ends the turn.
     pub fn error(&self, message_id: Option<&str>, code: ErrorCode, message: String, retryable: bool) {
+        self.failure(message_id, Failure { code, message, detail: None }, retryable);
+    }
+
+    /// A failure that ends the turn, with what the engine underneath said (`detail`).
+    pub fn failure(&self, message_id: Option<&str>, failure: Failure, retryable: bool) {
         self.emit(Event::Error(ChatError {
             conversation_id: self.conv(),
             message_id: message_id.map(str::to_owned),
-            code,
-            message,
+            code: failure.code,
+            message: failure.message,
+            detail: failure.detail,
             retryable,
             retry_after_secs: None,
             retrying: false,
         }));
     }
 
-    /// A failure the engine is retrying by itself after `delay`.
-    pub fn retrying(&self, message_id: &str, code: ErrorCode, message: String, delay: Duration) {
-        let secs = u32::try_from(delay.as_secs()).unwrap_or(u32::MAX).max(1);
+    /// A failure the engine is retrying by itself after `delay`. The message says what went
+    /// wrong and nothing more: when the next attempt goes is `retry_after_secs`, which the face
+    /// counts down (a countdown in the message too would say it twice, and soon contradict it).
+    pub fn retrying(&self, message_id: &str, failure: Failure, delay: Duration) {
+        // Rounded up: "in 1 s" for a wait of 500 ms, never "in 0 s".
+        let secs = u32::try_from(delay.as_millis().div_ceil(1000)).unwrap_or(u32::MAX).max(1);
         self.emit(Event::Error(ChatError {
             conversation_id: self.conv(),
             message_id: Some(message_id.to_owned()),
-            code,
-            message: format!("{message} Retrying in {secs} s."),
+            code: failure.code,
+            message: failure.message,
+            detail: failure.detail,
             retryable: true,
             retry_after_secs: Some(secs),
             retrying: true,
@@ -163,10 +173,60 @@ impl EventEmitter {
     }
 }
 
+/// A failure as the user is told it: its code, one sentence, and the engine's own words apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub code: ErrorCode,
+    pub message: String,
+    pub detail: Option<String>,
+}
+
+impl From<&crate::provider::ProviderError> for Failure {
+    fn from(error: &crate::provider::ProviderError) -> Self {
+        Self { code: error.code(), message: error.message.clone(), detail: error.detail.clone() }
+    }
+}
+
 /// The tokens of one message: what the provider reported, and the context in use as estimated
 /// from the request's size for providers that report nothing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counted {
     pub reported: Option<Usage>,
     pub estimated_context: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::{ErrorCategory, ProviderError};
+
+    fn emitted(f: impl FnOnce(&EventEmitter)) -> ChatError {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        f(&EventEmitter::new("c".to_owned(), tx));
+        match rx.try_recv() {
+            Ok(Event::Error(error)) => error,
+            other => panic!("expected chat:error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_retry_says_what_went_wrong_once_and_when_apart() {
+        let error = ProviderError::new(ErrorCategory::RateLimited, "Anthropic is rate-limiting requests.");
+        let sent = emitted(|events| events.retrying("m", Failure::from(&error), Duration::from_millis(1500)));
+        assert_eq!(sent.message, "Anthropic is rate-limiting requests.", "no countdown in the sentence");
+        assert_eq!(sent.retry_after_secs, Some(2), "1.5 s is said as 2 s, never as less than the wait");
+        assert!(sent.retrying && sent.retryable);
+        let soon = emitted(|events| events.retrying("m", Failure::from(&error), Duration::from_millis(300)));
+        assert_eq!(soon.retry_after_secs, Some(1));
+    }
+
+    #[test]
+    fn the_engines_words_go_apart_from_the_sentence() {
+        let error = ProviderError::cut_off(ErrorCategory::Network, "error decoding response body");
+        let sent = emitted(|events| events.failure(Some("m"), Failure::from(&error), error.is_retryable()));
+        assert_eq!(sent.message, "The model's answer was cut off (the connection closed early).");
+        assert_eq!(sent.detail.as_deref(), Some("error decoding response body"));
+        assert_eq!(sent.code, ErrorCode::Network);
+        assert!(!sent.retrying && sent.retryable);
+    }
 }

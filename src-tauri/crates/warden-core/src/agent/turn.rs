@@ -11,7 +11,7 @@ use super::assemble::{MessageBuilder, RequestedCall};
 use super::budget::Budget;
 use super::compaction::estimate_tokens;
 use super::compaction::CompactionError;
-use super::events::Counted;
+use super::events::{Counted, Failure};
 use super::session_core::SessionCore;
 use super::tool_step::{run_tool_calls, StepOutcome};
 use crate::provider::{ChatRequest, ProviderError, StreamChunk, ToolChoice};
@@ -98,11 +98,11 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
             Streamed::Failed { partial, usage, error } => {
                 let usage = counted(usage, estimate, &partial);
                 core.push_partial(partial);
-                let message = match error.context_overflow {
-                    Some(window) => overflowed(&core, window, estimate, &error),
-                    None => error.message.clone(),
-                };
-                core.events.error(Some(&message_id), error.code(), message, error.is_retryable());
+                let mut failure = Failure::from(&error);
+                if let Some(window) = error.context_overflow {
+                    failure.message = overflowed(&core, window, estimate, &error);
+                }
+                core.events.failure(Some(&message_id), failure, error.is_retryable());
                 core.events.stream_end(&message_id, StopReason::Error, usage, true);
                 return TurnEnd::Failed;
             }
@@ -277,7 +277,7 @@ async fn stream_message(
                     StreamChunk::Text(text) if !text.is_empty() => core.events.text(message_id, text),
                     StreamChunk::Thinking(text) if !text.is_empty() => core.events.thinking(message_id, text),
                     StreamChunk::Retrying { delay, error, .. } => {
-                        core.events.retrying(message_id, error.code(), error.message, delay);
+                        core.events.retrying(message_id, Failure::from(&error), delay);
                     }
                     StreamChunk::Notice(text) => core.events.notice(message_id, text),
                     _ => {}

@@ -4,6 +4,9 @@ use std::time::Duration;
 
 use warden_protocol::ErrorCode;
 
+/// What a person reads when the answer broke off before its end.
+pub const CUT_OFF: &str = "The model's answer was cut off (the connection closed early).";
+
 /// What kind of failure it is; decides retrying and what the user is told.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCategory {
@@ -29,8 +32,14 @@ pub struct ProviderError {
     pub provider_code: Option<String>,
     /// How long the provider asked us to wait.
     pub retry_after: Option<Duration>,
-    /// In words a user can act on. Never contains a key.
+    /// One sentence a person understands, and what to do about it. Never contains a key.
     pub message: String,
+    /// What the engine underneath said (`tcp connect error: Connection refused (os error 111)`),
+    /// for whoever wants to dig: shown apart from the message, never instead of it.
+    pub detail: Option<String>,
+    /// The answer broke off before its end (the connection closed or broke mid-stream). Such a
+    /// stream is sent again by itself while nothing of the answer has come yet.
+    pub cut_off: bool,
     /// The provider's explicit say on retrying (`x-should-retry`), which beats the category —
     /// except that auth and quota failures are never retried.
     pub should_retry: Option<bool>,
@@ -47,6 +56,8 @@ impl ProviderError {
             provider_code: None,
             retry_after: None,
             message: message.into(),
+            detail: None,
+            cut_off: false,
             should_retry: None,
             context_overflow: None,
         }
@@ -67,6 +78,21 @@ impl ProviderError {
         self
     }
 
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        let detail = detail.into();
+        self.detail = (!detail.trim().is_empty()).then_some(detail);
+        self
+    }
+
+    /// The answer broke off before its end: [`CUT_OFF`] for the person, `detail` for whoever digs.
+    /// `category`: `Network` when reading broke, `InvalidResponse` when the body ended cleanly but
+    /// without the provider's terminator.
+    pub fn cut_off(category: ErrorCategory, detail: impl Into<String>) -> Self {
+        let mut error = Self::new(category, CUT_OFF).with_detail(detail);
+        error.cut_off = true;
+        error
+    }
+
     pub fn network(message: impl Into<String>) -> Self {
         Self::new(ErrorCategory::Network, message)
     }
@@ -85,6 +111,9 @@ impl ProviderError {
         }
         if let Some(should_retry) = self.should_retry {
             return should_retry;
+        }
+        if self.cut_off {
+            return true;
         }
         matches!(
             self.category,

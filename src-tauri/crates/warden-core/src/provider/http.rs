@@ -364,8 +364,11 @@ pub(crate) fn describe(
         ErrorCategory::BadRequest if status == Some(404) => format!(
             "{provider} could not find what was asked for ({what}). Check the model name and the base URL in Settings."
         ),
-        ErrorCategory::BadRequest => format!("{provider} refused the request ({what})."),
-        _ => format!("{provider}: {what}"),
+        ErrorCategory::BadRequest => {
+            format!("{provider} refused the request ({what}). Check the model in Settings, or change the message.")
+        }
+        ErrorCategory::Network => format!("{provider} gave up waiting for the request ({what}). Try again."),
+        _ => format!("{provider} answered with an error ({what}). Try again."),
     }
 }
 
@@ -499,6 +502,31 @@ mod tests {
         assert!(!e.is_retryable());
         let e = classify_http_error("X", 409, &headers(&[("x-should-retry", "true")]), b"", None);
         assert!(e.is_retryable());
+    }
+
+    /// Whatever the category, the person reads what happened and then one thing to do.
+    #[test]
+    fn every_category_is_a_sentence_and_an_action() {
+        use ErrorCategory as C;
+        for category in [
+            C::Auth,
+            C::RateLimited,
+            C::Overloaded,
+            C::Quota,
+            C::BadRequest,
+            C::Server,
+            C::Network,
+            C::IdleTimeout,
+            C::InvalidResponse,
+            C::MissingCredentials,
+        ] {
+            let message = describe("Acme", category, Some(400), "what it said", None);
+            assert!(message.starts_with("Acme "), "{category:?}: {message}");
+            let (happened, action) =
+                message.split_once("). ").unwrap_or_else(|| panic!("{category:?}: {message}"));
+            assert!(happened.ends_with("400 what it said"), "{category:?}: {message}");
+            assert!(action.ends_with('.') && action.len() > 8, "{category:?}: no action in {message}");
+        }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! `Start`, then any of `Text` / `Thinking` / `ThinkingSignature` / `ToolCallStart` →
 //! `ToolCallDelta`* → `ToolCallEnd`, `Usage`, and finally `End`. A failure ends the stream with an
 //! `Err(ProviderError)`; a stream that stops without its terminator is such a failure.
-//! Before `Start`, a provider may yield `Retrying` chunks while it waits to send the request again,
-//! and `Notice` chunks that tell the user how the message is being produced.
+//! Before anything of the answer (only `Start` and `Usage` may have come), a provider may yield
+//! `Retrying` chunks while it waits to send the request again — a `Start` is never repeated — and
+//! before `Start`, `Notice` chunks that tell the user how the message is being produced.
 //!
 //! Build providers with [`build_provider`]; the wire formats live in `anthropic`, `openai` (also
 //! every OpenAI-compatible server) and `ollama`, and [`TextToolProtocol`] gives tools to models
@@ -22,12 +23,16 @@ pub mod learned;
 pub mod ndjson;
 pub mod ollama;
 pub mod openai;
+mod reach;
 mod retry;
 pub mod sse;
 mod sse_feed;
 pub mod text_protocol;
 mod tool_fallback;
 mod transport;
+
+#[cfg(test)]
+mod plain_errors_tests;
 
 use std::pin::Pin;
 use std::time::Duration;
@@ -48,8 +53,9 @@ pub use tool_fallback::ToolFallback;
 /// One step of a streamed assistant message, provider-agnostic.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StreamChunk {
-    /// The request failed before anything was streamed and will be sent again after `delay`.
-    /// Only ever comes before `Start`; `attempt` is the attempt that failed (1-based).
+    /// The request failed before anything of the answer was streamed and will be sent again after
+    /// `delay`: it failed before its body, or its stream broke off right after `Start` (then the
+    /// next attempt's `Start` is not repeated). `attempt` is the attempt that failed (1-based).
     Retrying {
         attempt: u32,
         delay: Duration,

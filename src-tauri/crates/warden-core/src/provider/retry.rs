@@ -1,7 +1,9 @@
 //! When and how long to wait before sending a failed request again.
 //!
-//! Only failures before the first byte of the body are retried inside a provider (a stream that
-//! already produced text cannot be replayed invisibly). Auth, quota and bad requests never are.
+//! Only failures before anything of the answer came are retried inside a provider (a stream that
+//! already produced text cannot be replayed invisibly): a request that failed before its body, and
+//! a stream that broke off before its first text, thinking or call (at most
+//! [`super::transport::MAX_CUT_OFF_RETRIES`] times). Auth, quota and bad requests never are.
 
 use std::time::Duration;
 

@@ -17,6 +17,9 @@ pub(crate) struct SseFeed {
     pub failed: bool,
     /// Whether the body held anything but comment lines (`: ping`) and blank lines.
     pub fields_seen: bool,
+    /// Whether an event with data was handed to the provider's handler: the body is the
+    /// provider's stream (and one that ends early was cut off), not some other page.
+    pub events_seen: bool,
     /// Whether the next byte starts a line (lines are split across reads).
     mid_line: bool,
 }
@@ -34,8 +37,9 @@ pub(crate) trait SseEvents: Send + 'static {
 
     fn feed_state_ref(&self) -> &SseFeed;
 
-    /// What went missing when the body ends before the terminator, in words for the user.
-    fn ended_early(&self) -> String;
+    /// The error of a body that ends before the terminator: [`ProviderError::cut_off`] once the
+    /// provider's events came (see [`not_a_stream`] for a body that held none).
+    fn ended_early(&self) -> ProviderError;
 
     /// Handle one event's data. Set `feed_state().finished` at the terminator.
     fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError>;
@@ -53,6 +57,7 @@ pub(crate) trait SseEvents: Send + 'static {
             if data.is_empty() || self.feed_state().is_done() {
                 return;
             }
+            self.feed_state().events_seen = true;
             if let Err(error) = self.handle_data(data, out) {
                 out.push_back(Err(error));
                 self.feed_state().failed = true;
@@ -68,6 +73,17 @@ pub(crate) trait SseEvents: Send + 'static {
             }
         }
     }
+}
+
+/// The error of a body that held lines but no event: not the provider's stream at all (an HTML
+/// page, a proxy's message), so not an answer that was cut off and not sent again.
+pub(crate) fn not_a_stream(who: &str, feed: &SseFeed) -> Option<ProviderError> {
+    (feed.fields_seen && !feed.events_seen).then(|| {
+        ProviderError::invalid_response(format!(
+            "{who} answered with something that is not a stream of its answer. Check the base URL in Settings."
+        ))
+        .with_detail("the body ended without one event that has data")
+    })
 }
 
 /// Whether `bytes` start a line that is neither a comment nor blank (see [`SseFeed::fields_seen`]).
@@ -96,7 +112,7 @@ impl<T: SseEvents> WireDecoder for T {
 
     fn finish(&mut self, out: &mut VecDeque<ChunkResult>) {
         if !self.is_finished() {
-            out.push_back(Err(ProviderError::invalid_response(self.ended_early())));
+            out.push_back(Err(self.ended_early()));
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Drives one streamed request: connect (with retries), read the body with an idle timeout, feed
-//! the bytes to the provider's wire decoder, and hand out its chunks. Also reads the answers that
-//! are not streams ([`answer_body`]): model lists and model details, never more than a limit.
+//! the bytes to the provider's wire decoder, and hand out its chunks. A stream that breaks off
+//! before anything of the answer came is sent again ([`MAX_CUT_OFF_RETRIES`] times at most). Also
+//! reads the answers that are not streams ([`answer_body`]): model lists and model details, never
+//! more than a limit.
 //!
 //! Everything happens inside the returned stream: nothing runs until it is polled, and dropping it
 //! drops the response and with it the connection.
@@ -15,11 +17,17 @@ use super::http::{
     classify_http_error, note_key_verdict, read_at_most, shared_client, size_in_words, MAX_ANSWER_BODY,
     MAX_ERROR_BODY,
 };
+use super::reach::{error_chain, unreachable};
 use super::retry::RetryPolicy;
-use super::{ChunkStream, ProviderError, StreamChunk};
+use super::{ChunkStream, ErrorCategory, ProviderError, StreamChunk};
 use crate::secrets::ApiKey;
 
 pub(crate) type ChunkResult = Result<StreamChunk, ProviderError>;
+
+/// How many times a stream that broke off before any of the answer came is sent again (within the
+/// provider's [`RetryPolicy`]): a dropped connection usually holds on the next try, and a server
+/// that drops every one should not be asked forever.
+pub(crate) const MAX_CUT_OFF_RETRIES: u32 = 2;
 
 /// Turns body bytes of one provider's wire format into chunks.
 pub(crate) trait WireDecoder: Send + 'static {
@@ -30,8 +38,9 @@ pub(crate) trait WireDecoder: Send + 'static {
     /// The body ended. A decoder that has not seen its terminator reports it as an error.
     fn finish(&mut self, out: &mut VecDeque<ChunkResult>) {
         if !self.is_finished() {
-            out.push_back(Err(ProviderError::invalid_response(
-                "The stream ended early: the provider closed the connection before the message was complete.",
+            out.push_back(Err(ProviderError::cut_off(
+                ErrorCategory::InvalidResponse,
+                "The provider closed the connection before the message was complete.",
             )));
         }
     }
@@ -52,42 +61,99 @@ pub(crate) struct Transport {
 pub(crate) type RequestFactory =
     Box<dyn Fn(&reqwest::Client) -> reqwest::RequestBuilder + Send + Sync + 'static>;
 
+/// Makes the decoder of one attempt: every attempt reads its body from the start.
+pub(crate) type DecoderFactory<D> = Box<dyn Fn() -> D + Send + 'static>;
+
 struct State<D> {
     transport: Arc<Transport>,
     factory: RequestFactory,
+    new_decoder: DecoderFactory<D>,
     decoder: D,
     pending: VecDeque<ChunkResult>,
     response: Option<reqwest::Response>,
     attempt: u32,
     wait: Option<Duration>,
     done: bool,
+    /// A `Start` went out: the `Start` of an attempt after a cut-off one is not sent again.
+    started: bool,
+    /// Something of the answer went out (text, thinking, a call, the end): from here the stream
+    /// cannot be sent again without showing it twice.
+    answered: bool,
+    /// Attempts made again because the stream broke off.
+    cut_offs: u32,
+}
+
+impl<D: WireDecoder> State<D> {
+    /// `chunk` as it goes out, noting whether the answer began; `None` for the `Start` of an
+    /// attempt after a cut-off one (the message started already).
+    fn outgoing(&mut self, chunk: StreamChunk) -> Option<StreamChunk> {
+        match &chunk {
+            StreamChunk::Start { .. } if self.started => return None,
+            StreamChunk::Start { .. } => self.started = true,
+            StreamChunk::Usage(_) | StreamChunk::Retrying { .. } | StreamChunk::Notice(_) => {}
+            _ => self.answered = true,
+        }
+        Some(chunk)
+    }
+
+    /// `error` ends the stream — unless it cut the answer off before any of it went out and the
+    /// policy allows another attempt: then a `Retrying` chunk, with the next attempt armed.
+    fn failed(&mut self, error: ProviderError) -> ChunkResult {
+        self.pending.clear();
+        self.response = None;
+        let again = error.cut_off
+            && !self.answered
+            && self.cut_offs < MAX_CUT_OFF_RETRIES
+            && self.transport.retry.should_retry(self.attempt, &error);
+        if !again {
+            // An error ends the stream; nothing after it is delivered.
+            self.done = true;
+            return Err(error);
+        }
+        self.cut_offs += 1;
+        let delay = self.transport.retry.delay(self.attempt, &error);
+        tracing::warn!(
+            provider = %self.transport.label, attempt = self.attempt, ?delay, detail = ?error.detail,
+            "the stream broke off before the answer began; sending it again"
+        );
+        self.done = false;
+        self.wait = Some(delay);
+        self.decoder = (self.new_decoder)();
+        Ok(StreamChunk::Retrying { attempt: self.attempt, delay, error })
+    }
 }
 
 pub(crate) fn stream_request<D: WireDecoder>(
     transport: Arc<Transport>,
     factory: RequestFactory,
-    decoder: D,
+    new_decoder: DecoderFactory<D>,
 ) -> ChunkStream {
     let state = State {
         transport,
         factory,
-        decoder,
+        decoder: new_decoder(),
+        new_decoder,
         pending: VecDeque::new(),
         response: None,
         attempt: 0,
         wait: None,
         done: false,
+        started: false,
+        answered: false,
+        cut_offs: 0,
     };
     Box::pin(stream::unfold(state, |mut st| async move {
         loop {
-            if let Some(item) = st.pending.pop_front() {
-                if item.is_err() {
-                    // An error ends the stream; nothing after it is delivered.
-                    st.done = true;
-                    st.pending.clear();
-                    st.response = None;
+            match st.pending.pop_front() {
+                Some(Ok(chunk)) => match st.outgoing(chunk) {
+                    Some(chunk) => return Some((Ok(chunk), st)),
+                    None => continue,
+                },
+                Some(Err(error)) => {
+                    let item = st.failed(error);
+                    return Some((item, st));
                 }
-                return Some((item, st));
+                None => {}
             }
             if st.done {
                 return None;
@@ -114,7 +180,9 @@ async fn connect<D: WireDecoder>(st: &mut State<D>) {
         Ok(response) => st.response = Some(response),
         Err(error) if st.transport.retry.should_retry(st.attempt, &error) => {
             let delay = st.transport.retry.delay(st.attempt, &error);
-            tracing::warn!(provider = %st.transport.label, attempt = st.attempt, ?delay, %error, "retrying");
+            tracing::warn!(
+                provider = %st.transport.label, attempt = st.attempt, ?delay, %error, detail = ?error.detail, "retrying"
+            );
             st.wait = Some(delay);
             st.pending.push_back(Ok(StreamChunk::Retrying { attempt: st.attempt, delay, error }));
         }
@@ -182,11 +250,14 @@ pub(crate) async fn answer_body(
 async fn read<D: WireDecoder>(st: &mut State<D>, mut response: reqwest::Response) {
     match tokio::time::timeout(st.transport.idle_timeout, response.chunk()).await {
         Err(_) => st.pending.push_back(Err(idle_error(&st.transport))),
-        Ok(Err(e)) => st.pending.push_back(Err(ProviderError::network(format!(
-            "The connection to {} broke while the answer was streaming ({}).",
-            in_sentence(&st.transport.label),
-            error_chain(&e)
-        )))),
+        Ok(Err(e)) => st.pending.push_back(Err(ProviderError::cut_off(
+            ErrorCategory::Network,
+            format!(
+                "The connection to {} broke while the answer was streaming: {}",
+                in_sentence(&st.transport.label),
+                error_chain(&e)
+            ),
+        ))),
         Ok(Ok(None)) => {
             st.decoder.finish(&mut st.pending);
             st.done = true;
@@ -214,12 +285,9 @@ fn idle_error(transport: &Transport) -> ProviderError {
     )
 }
 
+/// A request that failed in the HTTP stack (see [`unreachable`]).
 pub(crate) fn network_error(transport: &Transport, error: &reqwest::Error) -> ProviderError {
-    ProviderError::network(format!(
-        "Could not reach {} ({}). Check the base URL and your connection.",
-        in_sentence(&transport.label),
-        error_chain(error)
-    ))
+    unreachable(&transport.label, error)
 }
 
 /// A provider's label inside a sentence: "the server at …" for a label that starts one as "The
@@ -229,16 +297,4 @@ pub(crate) fn in_sentence(label: &str) -> std::borrow::Cow<'_, str> {
         Some(rest) => std::borrow::Cow::Owned(format!("the {rest}")),
         None => std::borrow::Cow::Borrowed(label),
     }
-}
-
-/// The error with its causes, which is where reqwest keeps the useful part ("connection refused").
-fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

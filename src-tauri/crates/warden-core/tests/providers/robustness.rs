@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
-use warden_core::provider::{build_provider, ErrorCategory, ProviderKind};
+use warden_core::provider::{build_provider, ErrorCategory, ProviderKind, ProviderOptions};
 
 use super::common::*;
 use crate::support::server::{wait_until, Reply, Split, TestServer};
@@ -105,7 +105,11 @@ async fn a_compatible_server_is_named_in_lower_case_inside_a_sentence() {
     let provider = build_provider(ProviderKind::OpenAi, settings(&url));
     let c = crate::support::collect::collect(provider.stream(simple_request("m"))).await;
     let message = &c.expect_error().message;
-    assert!(message.starts_with(&format!("Could not reach the server at {url} (")), "{message}");
+    let address = url.trim_start_matches("http://").trim_end_matches("/v1");
+    assert_eq!(
+        message,
+        &format!("Could not reach the model server at {address} — nothing is listening there. Is the server running?")
+    );
 
     // A body cut off in the middle of a chunk and the connection closed: it broke while the
     // answer was streaming.
@@ -121,10 +125,14 @@ async fn a_compatible_server_is_named_in_lower_case_inside_a_sentence() {
         socket.write_all(b"40\r\ndata: {\"choices\":[]}\n\n").await.unwrap();
         socket.shutdown().await.unwrap();
     });
-    let provider = build_provider(ProviderKind::OpenAi, settings(&url));
+    // Not sent again here (the server answers once): the error is what the person reads.
+    let options = ProviderOptions { retry: warden_core::provider::RetryPolicy::none(), ..settings(&url) };
+    let provider = build_provider(ProviderKind::OpenAi, options);
     let c = crate::support::collect::collect(provider.stream(simple_request("m"))).await;
-    let message = &c.expect_error().message;
-    assert!(message.starts_with(&format!("The connection to the server at {url} broke")), "{message}");
+    let error = c.expect_error();
+    assert_eq!(error.message, "The model's answer was cut off (the connection closed early).");
+    let detail = error.detail.as_deref().unwrap_or_default();
+    assert!(detail.starts_with(&format!("The connection to the server at {url} broke")), "{detail}");
 }
 
 /// A provider that echoes the key back — in a refused request's error body, in a body that is

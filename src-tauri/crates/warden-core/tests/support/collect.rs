@@ -44,6 +44,8 @@ impl Collected {
 pub async fn collect(mut stream: ChunkStream) -> Collected {
     let mut c = Collected::default();
     let mut open: Vec<String> = Vec::new();
+    // Something of the answer came: a `Retrying` may come after `Start` only before that.
+    let mut answered = false;
     while let Some(item) = stream.next().await {
         assert!(c.error.is_none() && c.stop_reason.is_none(), "nothing may follow End or an error: {item:?}");
         let chunk = match item {
@@ -56,7 +58,7 @@ pub async fn collect(mut stream: ChunkStream) -> Collected {
         c.chunks.push(chunk.clone());
         match chunk {
             StreamChunk::Retrying { attempt, delay, error } => {
-                assert!(!c.started, "Retrying must come before Start");
+                assert!(!answered, "Retrying must come before anything of the answer");
                 c.retries.push((attempt, delay, error));
             }
             StreamChunk::Notice(text) => {
@@ -70,6 +72,7 @@ pub async fn collect(mut stream: ChunkStream) -> Collected {
             }
             other => {
                 assert!(c.started, "{other:?} before Start");
+                answered |= !matches!(other, StreamChunk::Usage(_));
                 match other {
                     StreamChunk::Text(t) => c.text.push_str(&t),
                     StreamChunk::Thinking(t) => c.thinking.push_str(&t),

@@ -97,7 +97,8 @@ impl AnthropicDecoder {
 
     fn handle_event(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
         let event: Event<'_> = serde_json::from_str(data).map_err(|e| {
-            ProviderError::invalid_response(format!("Anthropic sent an event that is not valid JSON ({e})."))
+            ProviderError::invalid_response("Anthropic sent an answer Warden could not read. Try again.")
+                .with_detail(format!("an event that is not valid JSON: {e}"))
         })?;
         match event.kind.as_ref() {
             "message_start" => {
@@ -248,8 +249,14 @@ impl SseEvents for AnthropicDecoder {
         &self.feed
     }
 
-    fn ended_early(&self) -> String {
-        "The stream ended early: Anthropic closed the connection before `message_stop`.".to_owned()
+    fn ended_early(&self) -> ProviderError {
+        if let Some(error) = crate::provider::sse_feed::not_a_stream("Anthropic", &self.feed) {
+            return error;
+        }
+        ProviderError::cut_off(
+            crate::provider::ErrorCategory::InvalidResponse,
+            "Anthropic closed the connection before `message_stop`.",
+        )
     }
 
     fn handle_data(&mut self, data: &str, out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {

@@ -68,7 +68,11 @@ impl Provider for AnthropicProvider {
                 .header("accept", "text/event-stream")
                 .body(body.clone())
         });
-        stream_request(self.transport.clone(), factory, AnthropicDecoder::new(Some(key)))
+        stream_request(
+            self.transport.clone(),
+            factory,
+            Box::new(move || AnthropicDecoder::new(Some(key.clone()))),
+        )
     }
 
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {
@@ -90,7 +94,10 @@ impl Provider for AnthropicProvider {
         note_key_verdict(self.transport.key.as_ref(), status.as_u16());
         let body = answer_body(&self.transport, response, "model list").await?;
         let page: Page = serde_json::from_slice(&body).map_err(|e| {
-            ProviderError::invalid_response(format!("Anthropic's model list could not be read ({e})."))
+            ProviderError::invalid_response(
+                "Anthropic's list of models could not be read. Check the base URL in Settings.",
+            )
+            .with_detail(e.to_string())
         })?;
         Ok(page
             .data

@@ -81,7 +81,8 @@ impl OllamaDecoder {
 
     fn handle(&mut self, line: &[u8], out: &mut VecDeque<ChunkResult>) -> Result<(), ProviderError> {
         let line: Line<'_> = serde_json::from_slice(line).map_err(|e| {
-            ProviderError::invalid_response(format!("Ollama sent a line that is not valid JSON ({e})."))
+            ProviderError::invalid_response("Ollama sent an answer Warden could not read. Try again.")
+                .with_detail(format!("a line that is not valid JSON: {e}"))
         })?;
         if let Some(error) = line.error.filter(|e| !e.is_null()) {
             return Err(classify_stream_error("Ollama", &error, self.key.as_ref()));
@@ -177,8 +178,9 @@ impl WireDecoder for OllamaDecoder {
             }
         }
         if !self.finished {
-            out.push_back(Err(ProviderError::invalid_response(
-                "The stream ended early: Ollama closed the connection before `done: true`.",
+            out.push_back(Err(ProviderError::cut_off(
+                crate::provider::ErrorCategory::InvalidResponse,
+                "Ollama closed the connection before `done: true`.",
             )));
         }
     }

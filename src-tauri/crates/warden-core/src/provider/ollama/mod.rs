@@ -68,8 +68,12 @@ impl OllamaProvider {
         let response =
             self.authorized(request).send().await.map_err(|e| network_error(&self.transport, &e))?;
         let body = answer_body(&self.transport, response, "answer").await?;
-        serde_json::from_slice(&body)
-            .map_err(|e| ProviderError::invalid_response(format!("Ollama's answer could not be read ({e}).")))
+        serde_json::from_slice(&body).map_err(|e| {
+            ProviderError::invalid_response(
+                "Ollama sent an answer Warden could not read. Is it Ollama at that address?",
+            )
+            .with_detail(e.to_string())
+        })
     }
 
     /// `POST /api/show`: capabilities and the model's context length.
@@ -109,7 +113,8 @@ impl Provider for OllamaProvider {
                 None => builder,
             }
         });
-        stream_request(self.transport.clone(), factory, OllamaDecoder::new(self.transport.key.clone()))
+        let key = self.transport.key.clone();
+        stream_request(self.transport.clone(), factory, Box::new(move || OllamaDecoder::new(key.clone())))
     }
 
     /// Local models from `/api/tags`; tool support and context length from the listing when the

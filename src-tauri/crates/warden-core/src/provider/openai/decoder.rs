@@ -125,9 +125,10 @@ impl OpenAiDecoder {
         }
         let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|e| {
             ProviderError::invalid_response(format!(
-                "{} sent a chunk that is not valid JSON ({e}).",
+                "{} sent an answer Warden could not read. Try again.",
                 self.label
             ))
+            .with_detail(format!("a chunk that is not valid JSON: {e}"))
         })?;
         if let Some(error) = chunk.error.filter(|e| !e.is_null()) {
             return Err(classify_stream_error(&self.label, &error, self.key.as_ref()));
@@ -267,16 +268,19 @@ impl SseEvents for OpenAiDecoder {
         &self.feed
     }
 
-    fn ended_early(&self) -> String {
+    fn ended_early(&self) -> ProviderError {
+        let who = crate::provider::transport::in_sentence(&self.label);
         if !self.feed.fields_seen {
-            return format!(
-                "The stream ended early: {} {EMPTY_STREAM}.",
-                crate::provider::transport::in_sentence(&self.label)
-            );
+            // Not a dropped connection but a server that streams nothing (see `local.rs`): it is
+            // asked once more without streaming, never sent the same stream again.
+            return ProviderError::invalid_response(format!("The stream ended early: {who} {EMPTY_STREAM}."));
         }
-        format!(
-            "The stream ended early: {} closed the connection before `[DONE]`.",
-            crate::provider::transport::in_sentence(&self.label)
+        if let Some(error) = crate::provider::sse_feed::not_a_stream(&self.label, &self.feed) {
+            return error;
+        }
+        ProviderError::cut_off(
+            crate::provider::ErrorCategory::InvalidResponse,
+            format!("{} closed the connection before `[DONE]`.", self.label),
         )
     }
 

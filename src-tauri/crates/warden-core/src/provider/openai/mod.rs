@@ -100,7 +100,8 @@ impl Provider for OpenAiProvider {
                 None => builder,
             }
         });
-        let decoder = OpenAiDecoder::new(self.transport.label.clone(), self.transport.key.clone());
+        let (label, key) = (self.transport.label.clone(), self.transport.key.clone());
+        let decoder = Box::new(move || OpenAiDecoder::new(label.clone(), key.clone()));
         let streamed = stream_request(self.transport.clone(), factory, decoder);
         match unstreamed {
             Some(body) => {
@@ -187,9 +188,10 @@ impl Provider for OpenAiProvider {
         let body = answer_body(&self.transport, response, "model list").await?;
         let page: Page = serde_json::from_slice(&body).map_err(|e| {
             ProviderError::invalid_response(format!(
-                "{}'s model list could not be read ({e}).",
+                "{}'s list of models could not be read. Check the base URL in Settings.",
                 self.transport.label
             ))
+            .with_detail(e.to_string())
         })?;
         Ok(page
             .data
