@@ -261,6 +261,8 @@ describe("ChatScreen", () => {
     await userEvent.type(input, "Renamed{Enter}");
     expect(calls).toContainEqual({ cmd: "chat_rename", args: { conversationId: "conv-a", title: "Renamed" } });
     await waitFor(() => expect(titles()).toEqual(["Renamed", "Second"]));
+    // The caret goes back to the message field (a frame later) before anything else is pressed.
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
 
     await userEvent.click(screen.getByTestId(TID.conversationDelete));
     expect(calls.some((c) => c.cmd === "chat_delete")).toBe(false);

@@ -1,6 +1,7 @@
 import type { Settings, ToolInfo, ToolPermissions } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { setProjectPermissions } from "./settingsModel";
+import "./allowedTools.css";
 
 /**
  * The tools Warden may use in the project (`perms`): a checkbox for each tool of the engine's
@@ -30,7 +31,7 @@ export function AllowedTools({
       <legend>Tools Warden may use in this project</legend>
       {catalog === null && <p className="muted">Loading the tools…</p>}
       {(catalog ?? []).map((tool) => (
-        <label key={tool.name} className="checkbox" title={tool.name}>
+        <label key={tool.name} className="checkbox allowed-tool" title={tool.name}>
           <input
             type="checkbox"
             data-testid={TID.allowedTool}
@@ -38,7 +39,9 @@ export function AllowedTools({
             checked={allowed.includes(tool.name)}
             onChange={(e) => toggle(tool.name, e.target.checked)}
           />
-          {tool.label} <code className="muted small">{tool.name}</code>
+          <span className="allowed-tool-text">
+            {tool.label} <code className="muted small">{tool.name}</code>
+          </span>
         </label>
       ))}
     </fieldset>

@@ -24,10 +24,31 @@ export function statusLabel(status: ToolBlockStatus): string {
   return LABELS[status];
 }
 
+/** States a glyph alone does not tell: they say so in words beside it. */
+const WORDS: Partial<Record<ToolBlockStatus, string>> = {
+  expired: "Timed out",
+};
+
 export function StatusIcon({ status }: { status: ToolBlockStatus }) {
+  if (status === "running") {
+    return (
+      <span className={`tool-status tool-status-${status}`} data-testid={TID.toolStatus} title={LABELS[status]}>
+        <span className="spinner" role="progressbar" aria-label={LABELS[status]} />
+      </span>
+    );
+  }
+  const words = WORDS[status];
   return (
     <span className={`tool-status tool-status-${status}`} data-testid={TID.toolStatus} title={LABELS[status]}>
-      {status === "running" ? <span className="spinner" role="progressbar" aria-label={LABELS[status]} /> : <span aria-label={LABELS[status]}>{GLYPHS[status]}</span>}
+      {words ? (
+        <>
+          <span aria-hidden>{GLYPHS[status]}</span> <span className="tool-status-words">{words}</span>
+        </>
+      ) : (
+        <span role="img" aria-label={LABELS[status]}>
+          {GLYPHS[status]}
+        </span>
+      )}
     </span>
   );
 }

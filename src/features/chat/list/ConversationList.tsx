@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from "react";
+import { focusComposer } from "../../../shared/keyboard";
 import { VisibleText } from "../../../shared/ui/VisibleText";
 import { TID } from "../../../shared/testids";
 import { ConversationSearch } from "./ConversationSearch";
@@ -6,6 +7,7 @@ import { RunningDot } from "./RunningDot";
 import { SearchResults } from "./SearchResults";
 import { SidebarToggle } from "./SidebarToggle";
 import { useConversationSearch } from "./useConversationSearch";
+import { useSearchChoice } from "./useSearchChoice";
 import type { ConversationEntry } from "./useConversations";
 
 /** Rename and delete, on the active conversation only (the others look as they always did). */
@@ -22,8 +24,15 @@ function RowActions({
   return (
     <>
       {entry.saved && (
-        <button type="button" className="conversation-action" data-testid={TID.conversationRename} title="Rename" onClick={onRename}>
-          ✎
+        <button
+          type="button"
+          className="conversation-action"
+          data-testid={TID.conversationRename}
+          title="Rename"
+          aria-label={`Rename conversation ${entry.title}`}
+          onClick={onRename}
+        >
+          <span aria-hidden>✎</span>
         </button>
       )}
       <button
@@ -31,10 +40,12 @@ function RowActions({
         className={`conversation-action${confirming ? " confirming" : ""}`}
         data-testid={TID.conversationDelete}
         title={confirming ? "Click again to delete" : "Delete"}
+        // Words for a screen reader, not the glyph: what it deletes, and that a second press does.
+        aria-label={confirming ? `Delete conversation ${entry.title}? Press again to delete` : `Delete conversation ${entry.title}`}
         onClick={() => (confirming ? onDelete(entry.id) : setConfirming(true))}
         onBlur={() => setConfirming(false)}
       >
-        {confirming ? "Delete?" : "×"}
+        {confirming ? "Delete?" : <span aria-hidden>×</span>}
       </button>
     </>
   );
@@ -51,8 +62,11 @@ function RenameField({ entry, onDone }: { entry: ConversationEntry; onDone: (tit
       autoFocus
       onChange={(e) => setTitle(e.target.value)}
       onKeyDown={(e) => {
-        if (e.key === "Enter") onDone(title);
-        if (e.key === "Escape") onDone(null);
+        if (e.key !== "Enter" && e.key !== "Escape") return;
+        onDone(e.key === "Enter" ? title : null);
+        // The field goes away with the focus in it: the caret goes back to the message field
+        // (not to the page, where typing reaches nothing).
+        focusComposer();
       }}
       onBlur={() => onDone(null)}
     />
@@ -90,6 +104,7 @@ export function ConversationList({
 }: ConversationListProps) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const search = useConversationSearch();
+  const choice = useSearchChoice(search, onOpen);
   return (
     <nav className="sidebar" aria-label="Conversations" data-testid={TID.conversationList}>
       <div className="sidebar-head">
@@ -98,14 +113,14 @@ export function ConversationList({
         </button>
         {onHide && <SidebarToggle hidden={false} onToggle={onHide} />}
       </div>
-      <ConversationSearch query={search.query} onChange={search.setQuery} />
+      <ConversationSearch query={search.query} onChange={search.setQuery} results={choice} />
       {error && (
         <p className="conversation-error" role="alert" data-testid={TID.conversationError}>
           {error}
         </p>
       )}
       {search.active ? (
-        <SearchResults answer={search.answer} error={search.error} activeId={activeId} onOpen={onOpen} />
+        <SearchResults answer={search.answer} error={search.error} activeId={activeId} onOpen={onOpen} choice={choice} />
       ) : (
         <ul>
           {list.map((c) => (

@@ -74,7 +74,7 @@ function later<T>() {
   return { promise, resolve };
 }
 
-const field = () => screen.getByRole("searchbox", { name: "Search conversations" });
+const field = () => screen.getByRole("combobox", { name: "Search conversations" });
 const hitTitles = () => screen.queryAllByTestId(TID.conversationHit).map((h) => h.querySelector(".conversation-title")?.textContent);
 const listTitles = () => screen.queryAllByTestId(TID.conversationItem).map((i) => i.textContent);
 const searched = () => calls.filter((c) => c.cmd === "chat_search").map((c) => c.args.query);
@@ -171,5 +171,55 @@ describe("Conversation search", () => {
     await userEvent.clear(field());
     expect(listTitles()).toEqual(["Fix the README links", "Release checklist", "Old notes"]);
     expect(screen.getAllByTestId(TID.conversationItem)[2]).toHaveAttribute("aria-current", "page");
+  });
+
+  it("shows a matching line as plain text, without markdown's marks", async () => {
+    answers.set("quokka", [hit("conv-c", "Animals", "## The **quokka** table of `long` words | Name | Kind | | --- | --- | | [quokka](https://example.com) | marsupial |")]);
+    await ready();
+    await userEvent.type(field(), "quokka");
+    const snippet = await screen.findByTestId(TID.conversationSnippet);
+    expect(snippet).toHaveTextContent(/^The quokka table of long words Name Kind quokka marsupial$/);
+    expect([...snippet.querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["quokka", "quokka"]);
+  });
+
+  it("is a listbox the field drives: ↓ and ↑ choose a result, Enter opens it, Esc empties the field", async () => {
+    answers.set("notes", [hit("conv-b", "Release checklist"), hit("conv-old", "Old notes", "Where are the release notes?")]);
+    await ready();
+    await userEvent.type(field(), "notes");
+    await waitFor(() => expect(hitTitles()).toEqual(["Release checklist", "Old notes"]));
+    const listbox = screen.getByRole("listbox", { name: "Search results" });
+    expect(field()).toHaveAttribute("aria-controls", listbox.id);
+    expect(field()).toHaveAttribute("aria-expanded", "true");
+    expect(field()).not.toHaveAttribute("aria-activedescendant");
+
+    await userEvent.keyboard("{ArrowDown}{ArrowDown}{ArrowDown}");
+    const options = within(listbox).getAllByRole("option");
+    expect(options.map((o) => o.getAttribute("aria-selected"))).toEqual(["false", "true"]);
+    expect(field()).toHaveAttribute("aria-activedescendant", options[1]!.id);
+    await userEvent.keyboard("{ArrowUp}");
+    expect(field()).toHaveAttribute("aria-activedescendant", options[0]!.id);
+    await userEvent.keyboard("{ArrowDown}");
+
+    await userEvent.keyboard("{Enter}");
+    expect(calls).toContainEqual({ cmd: "chat_history", args: { conversationId: "conv-old" } });
+    await waitFor(() => expect(screen.getByText("In docs/RELEASE.md.")).toBeInTheDocument());
+    expect(screen.getByRole("option", { name: /Old notes/ })).toHaveAttribute("aria-current", "page");
+
+    // Esc from the field empties it: the list is back, the opened conversation in it.
+    await userEvent.click(field());
+    await userEvent.keyboard("{Escape}");
+    expect(field()).toHaveValue("");
+    expect(screen.queryByRole("listbox")).toBeNull();
+    expect(listTitles()).toEqual(["Fix the README links", "Release checklist", "Old notes"]);
+  });
+
+  it("opens the first result on Enter when none is chosen", async () => {
+    answers.set("release", [hit("conv-b", "Release checklist"), hit("conv-a", "Fix the README links", "release links")]);
+    await ready();
+    await userEvent.type(field(), "release");
+    await waitFor(() => expect(hitTitles()).toEqual(["Release checklist", "Fix the README links"]));
+    expect(screen.getAllByTestId(TID.conversationHit)[0]).not.toHaveAttribute("aria-current");
+    await userEvent.keyboard("{Enter}");
+    await waitFor(() => expect(screen.getAllByTestId(TID.conversationHit)[0]).toHaveAttribute("aria-current", "page"));
   });
 });

@@ -1,9 +1,13 @@
 // What a conversation search found, in place of the list: each conversation's title and, when a
-// message matched, a line of it, the words searched for marked.
+// message matched, a line of it as plain text, the words searched for marked. A listbox: the search
+// field's ↓, ↑ and Enter choose and open a result (ConversationSearch.tsx).
+import { useEffect } from "react";
 import { VisibleText } from "../../../shared/ui/VisibleText";
 import { TID } from "../../../shared/testids";
 import { RunningDot } from "./RunningDot";
+import { plainSnippet } from "./plainSnippet";
 import { markWords, searchWords } from "./searchWords";
+import type { SearchChoice } from "./useSearchChoice";
 import type { SearchAnswer } from "./useConversationSearch";
 import type { ConversationEntry } from "./useConversations";
 
@@ -29,6 +33,7 @@ export function SearchResults({
   error,
   activeId,
   onOpen,
+  choice,
 }: {
   /** The newest answer; `null` while the first one is awaited. */
   answer: SearchAnswer | null;
@@ -36,7 +41,13 @@ export function SearchResults({
   error: string | null;
   activeId: string | null;
   onOpen: (entry: ConversationEntry) => void;
+  /** The result the keyboard chose from the search field, and the listbox's ids. */
+  choice: SearchChoice;
 }) {
+  const { chosen, optionId } = choice;
+  useEffect(() => {
+    if (chosen !== -1) document.getElementById(optionId(chosen))?.scrollIntoView?.({ block: "nearest" });
+  }, [chosen, optionId]);
   if (error) {
     return (
       <p className="conversation-error" role="alert" data-testid={TID.conversationSearchError}>
@@ -60,29 +71,32 @@ export function SearchResults({
   }
   const words = searchWords(answer.query);
   return (
-    <ul aria-label="Search results">
-      {answer.hits.map(({ conversation: c, snippet }) => (
-        <li key={c.id} className="conversation-row">
-          <button
-            type="button"
-            className={`conversation-item search-hit${c.id === activeId ? " active" : ""}`}
-            aria-current={c.id === activeId ? "page" : undefined}
-            data-testid={TID.conversationHit}
-            data-conversation-id={c.id}
-            onClick={() => onOpen({ id: c.id, title: c.title, saved: true })}
-          >
-            <span className="search-hit-head">
-              <span className="conversation-title">
-                <Marked text={c.title} words={words} />
-              </span>
-              <RunningDot id={c.id} />
+    <ul role="listbox" id={choice.listboxId} aria-label="Search results">
+      {answer.hits.map(({ conversation: c, snippet }, i) => (
+        <li
+          key={c.id}
+          id={optionId(i)}
+          role="option"
+          aria-selected={i === chosen}
+          className={`conversation-item search-hit${c.id === activeId ? " active" : ""}${i === chosen ? " chosen" : ""}`}
+          aria-current={c.id === activeId ? "page" : undefined}
+          data-testid={TID.conversationHit}
+          data-conversation-id={c.id}
+          // The caret stays in the search field, where ↓, Enter and Esc go on working.
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => onOpen({ id: c.id, title: c.title, saved: true })}
+        >
+          <span className="search-hit-head">
+            <span className="conversation-title">
+              <Marked text={c.title} words={words} />
             </span>
-            {snippet && (
-              <span className="search-snippet" data-testid={TID.conversationSnippet}>
-                <Marked text={snippet} words={words} />
-              </span>
-            )}
-          </button>
+            <RunningDot id={c.id} />
+          </span>
+          {snippet && (
+            <span className="search-snippet" data-testid={TID.conversationSnippet}>
+              <Marked text={plainSnippet(snippet)} words={words} />
+            </span>
+          )}
         </li>
       ))}
     </ul>

@@ -83,3 +83,18 @@ describe("links", () => {
     expect(opened).toHaveLength(1);
   });
 });
+
+describe("tables", () => {
+  it("sit in a box of their own that Tab reaches, named, so a wide one scrolls sideways by keys", async () => {
+    render(
+      <div>
+        <Markdown text={"Before.\n\n| Name | Meaning |\n| --- | --- |\n| internationalization | i18n |\n"} />
+      </div>,
+    );
+    const box = screen.getByRole("region", { name: "Table" });
+    expect(box).toHaveClass("md-table-wrap");
+    expect(within(box).getByRole("table")).toHaveTextContent("internationalization");
+    await userEvent.tab();
+    expect(box).toHaveFocus();
+  });
+});

@@ -13,6 +13,12 @@ import { plainPrefixLength } from "./plainPrefix";
 export const markdownComponents: Components = {
   a: ({ href, children }) => <ExternalLink href={href}>{children as ReactNode}</ExternalLink>,
   img: ({ alt }) => <span className="md-image">[image{alt ? `: ${alt}` : ""}]</span>,
+  // A wide table scrolls sideways in a box of its own, which Tab reaches and the arrow keys scroll.
+  table: ({ children }) => (
+    <div className="md-table-wrap" tabIndex={0} role="region" aria-label="Table">
+      <table>{children as ReactNode}</table>
+    </div>
+  ),
   pre: ({ node, children }) => {
     const code = node?.children?.[0];
     return (

@@ -21,8 +21,10 @@ export function DiffView({ diff, path }: { diff: string; path?: string }) {
       </div>
     );
   }
+  // A scroll box of its own: it takes the focus (Tab reaches it) so PageDown and the arrow keys
+  // read a long diff to its end, also inside the approval card, whose own focus scrolls the card.
   return (
-    <div className="diff" data-testid={TID.diffView}>
+    <div className="diff" data-testid={TID.diffView} tabIndex={0} role="region" aria-label={path ? `Changes to ${path}` : "Changes"}>
       <div className="diff-head">
         {path && <span className="diff-path">{path}</span>}
         <span className="diff-added">+{added}</span> <span className="diff-removed">−{removed}</span>
