@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
-import type { KeyStatus, Settings } from "../shared/ipc";
+import type { ConversationSummary, KeyStatus, Settings } from "../shared/ipc";
 import { TID } from "../shared/testids";
 import { App } from "./App";
 
@@ -19,7 +19,17 @@ const SETTINGS: Settings = {
 /** The engine's settings as saved: what `settings_get` answers, changed by `settings_set`. */
 let engineSettings: Settings = SETTINGS;
 
-function boot({ keys = [], ollama = false, settings = SETTINGS }: { keys?: KeyStatus[]; ollama?: boolean | "fails"; settings?: Settings }) {
+type Boot = {
+  keys?: KeyStatus[];
+  ollama?: boolean | "fails";
+  settings?: Settings;
+  /** The conversations the engine lists. */
+  saved?: ConversationSummary[];
+  /** What `chat_send` answers: nothing (the turn streams), or a refusal. */
+  sendFails?: { code: string; message: string };
+};
+
+function boot({ keys = [], ollama = false, settings = SETTINGS, saved = [], sendFails }: Boot) {
   const calls: { cmd: string; args: Record<string, unknown> }[] = [];
   engineSettings = settings;
   mockIPC(
@@ -42,10 +52,15 @@ function boot({ keys = [], ollama = false, settings = SETTINGS }: { keys?: KeySt
           }
           return keys.some((k) => k.name === provider && k.isSet)
             ? { ready: true, reason: null }
-            : { ready: false, reason: `No ${provider} key is set: add one in Settings, or set the environment variable.` };
+            : { ready: false, reason: `no API key for ${provider}: set ${provider.toUpperCase()}_API_KEY or store one in the keychain` };
         }
         case "chat_history":
           return [];
+        case "chat_list":
+          return { conversations: saved, nextOffset: null };
+        case "chat_send":
+          if (sendFails) throw sendFails;
+          return null;
         case "provider_models":
           return [{ id: "claude-test", displayName: "Claude Test", supportsTools: true, contextWindow: 200000 }];
         case "pick_project_folder":
@@ -65,8 +80,11 @@ describe("App first run", () => {
     render(<App />);
     await waitFor(() => expect(screen.getByTestId(TID.setupScreen)).toBeInTheDocument());
     expect(screen.queryByTestId(TID.setupUseOllama)).toBeNull();
-    // The engine's reason, not one the window made up.
-    expect(screen.getByTestId(TID.setupWhy)).toHaveTextContent("No anthropic key is set");
+    // A first run opens in words a person understands: no key yet is what the step asks for, not
+    // an engine message about environment variables.
+    expect(screen.getByTestId(TID.setupScreen)).toHaveTextContent("It needs two things from you");
+    expect(screen.getByTestId(TID.setupScreen)).not.toHaveTextContent("API_KEY");
+    expect(screen.queryByTestId(TID.setupWhy)).toBeNull();
     await userEvent.click(screen.getByTestId(TID.setupOpenSettings));
     expect(screen.getByTestId(TID.settingsPanel)).toBeInTheDocument();
     await userEvent.click(screen.getByTestId(TID.settingsClose));
@@ -102,9 +120,39 @@ describe("App first run", () => {
     await waitFor(() => expect(calls).toContainEqual({ cmd: "keys_set", args: { name: "openai", value: "sk-test-key" } }));
     const saved = calls.filter((c) => c.cmd === "settings_set").at(-1)?.args.settings as Settings;
     expect(saved.activeProvider).toBe("openai");
-    expect(await screen.findByTestId(TID.composerInput)).toBeInTheDocument();
+    // The first step is done; the second (the project folder) is next, not skipped.
+    expect(await screen.findByTestId(TID.setupModelDone)).toHaveTextContent("OpenAI");
+    expect(screen.queryByTestId(TID.setupKeyInput)).toBeNull();
+    await waitFor(() => expect(screen.getByTestId(TID.setupPickProject)).toHaveFocus());
+    expect(screen.queryByTestId(TID.composerInput)).toBeNull();
     // Never kept in the page.
     expect(document.body.innerHTML).not.toContain("sk-test-key");
+    await userEvent.click(screen.getByTestId(TID.setupPickProject));
+    await waitFor(() => expect(screen.getByTestId(TID.setupProject)).toHaveTextContent("/home/me/src/app"));
+    await waitFor(() => expect(screen.getByTestId(TID.setupStart)).toHaveFocus());
+    await userEvent.click(screen.getByTestId(TID.setupStart));
+    expect(await screen.findByTestId(TID.composerInput)).toBeInTheDocument();
+  });
+
+  it("after the model step, starts without a folder when asked, the folder chosen earlier kept", async () => {
+    boot({ ollama: true, settings: { ...SETTINGS, projectDir: "/home/me/src/kept" } });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId(TID.setupUseOllama));
+    expect(await screen.findByTestId(TID.setupModelDone)).toHaveTextContent("Ollama");
+    expect(screen.getByTestId(TID.setupProject)).toHaveTextContent("/home/me/src/kept");
+    // Both steps are done: Start is next.
+    await waitFor(() => expect(screen.getByTestId(TID.setupStart)).toHaveFocus());
+    expect(screen.getByTestId(TID.setupStart)).toHaveTextContent(/^Start$/);
+    await userEvent.keyboard("{Enter}");
+    expect(await screen.findByTestId(TID.composerInput)).toBeInTheDocument();
+  });
+
+  it("says in words why a provider chosen earlier cannot answer", async () => {
+    boot({ ollama: false, settings: { ...SETTINGS, activeProvider: "ollama" } });
+    render(<App />);
+    const why = await screen.findByTestId(TID.setupWhy);
+    expect(why).toHaveTextContent("Warden is set to use Ollama, which cannot answer yet.");
+    expect(why).toHaveTextContent("is it running?");
   });
 
   it("says in the top bar that file tools are off while no project folder is chosen", async () => {
@@ -130,6 +178,7 @@ describe("App first run", () => {
     await userEvent.click(await screen.findByTestId(TID.setupUseOllama));
     const set = calls.find((c) => c.cmd === "settings_set");
     expect((set?.args.settings as Settings).activeProvider).toBe("ollama");
+    await userEvent.click(await screen.findByTestId(TID.setupStart));
     await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toBeInTheDocument());
   });
 
@@ -167,7 +216,7 @@ describe("App first run", () => {
     render(<App />);
     const menu = await screen.findByTestId(TID.modelSwitch);
     expect(menu).toHaveValue("");
-    expect(menu).toHaveDisplayValue("Default model");
+    expect(menu).toHaveDisplayValue("claude-sonnet-4-5 (default)");
     await userEvent.click(menu);
     await waitFor(() => expect(calls).toContainEqual({ cmd: "provider_models", args: { provider: "anthropic" } }));
     await userEvent.selectOptions(menu, "claude-test");
@@ -203,5 +252,63 @@ describe("App first run", () => {
     const saved = calls.filter((c) => c.cmd === "settings_set").at(-1)?.args.settings as Settings;
     expect(saved.theme).toBe("dark");
     expect(saved.permissionRules).toEqual([rule]);
+  });
+});
+
+const summary = (id: string, title: string): ConversationSummary => ({ id, title, projectRoot: null, updatedAtMs: 1, messageCount: 2 });
+const activeItem = () => screen.getAllByTestId(TID.conversationItem).find((i) => i.getAttribute("aria-current") === "page");
+
+describe("App with Settings over the chat", () => {
+  it("keeps a new conversation and its draft while Settings is open and closed", async () => {
+    boot({ keys: [{ name: "anthropic", isSet: true }], saved: [summary("conv-old", "Older talk")] });
+    render(<App />);
+    await waitFor(() => expect(activeItem()).toHaveTextContent("Older talk"));
+    await userEvent.click(screen.getByTestId(TID.conversationNew));
+    await waitFor(() => expect(activeItem()).toHaveTextContent("New conversation"));
+    await userEvent.type(screen.getByTestId(TID.composerInput), "half a thought");
+    await userEvent.click(screen.getByTestId(TID.settingsOpen));
+    await userEvent.click(await screen.findByTestId(TID.settingsClose));
+    // The same conversation, the draft still in its field.
+    expect(await screen.findByTestId(TID.composerInput)).toHaveValue("half a thought");
+    expect(activeItem()).toHaveTextContent("New conversation");
+    expect(screen.getAllByTestId(TID.conversationItem)).toHaveLength(2);
+  });
+
+  it("closes Settings with Ctrl+N and starts a new conversation there", async () => {
+    boot({ keys: [{ name: "anthropic", isSet: true }], saved: [summary("conv-old", "Older talk")] });
+    render(<App />);
+    await waitFor(() => expect(activeItem()).toHaveTextContent("Older talk"));
+    await userEvent.keyboard("{Control>},{/Control}");
+    expect(await screen.findByTestId(TID.settingsPanel)).toBeInTheDocument();
+    await userEvent.keyboard("{Control>}n{/Control}");
+    await waitFor(() => expect(screen.queryByTestId(TID.settingsPanel)).toBeNull());
+    await waitFor(() => expect(activeItem()).toHaveTextContent("New conversation"));
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
+  });
+
+  it("closes Settings with Esc when the focus fell to the page (Ctrl+, or a button that disabled itself)", async () => {
+    boot({ keys: [{ name: "anthropic", isSet: true }] });
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
+    await userEvent.keyboard("{Control>},{/Control}");
+    await screen.findByTestId(TID.settingsPanel);
+    // Where a control that had the focus went away or disabled itself.
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    await userEvent.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByTestId(TID.settingsPanel)).toBeNull());
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
+  });
+
+  it("Open settings on a refused key's error goes to the key field", async () => {
+    boot({
+      keys: [{ name: "anthropic", isSet: true }],
+      sendFails: { code: "AUTH_FAILED", message: "The Anthropic key was refused." },
+    });
+    render(<App />);
+    await userEvent.type(await screen.findByTestId(TID.composerInput), "hello{Enter}");
+    await userEvent.click(within(await screen.findByTestId(TID.chatError)).getByTestId(TID.chatErrorAction));
+    await screen.findByTestId(TID.settingsPanel);
+    await waitFor(() => expect(screen.getByTestId(TID.keyInput.anthropic)).toHaveFocus());
   });
 });

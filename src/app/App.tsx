@@ -1,6 +1,7 @@
 // The window: boot, then first-run setup or the chat, with settings over it.
 import { useEffect, useState } from "react";
 import { ChatScreen } from "../features/chat/ChatScreen";
+import { useConversations } from "../features/chat/list/useConversations";
 import { SettingsPanel } from "../features/settings/SettingsPanel";
 import type { KeyStatus, ProviderReadiness, Settings } from "../shared/ipc";
 import { connectEvents } from "../shared/store/bridge";
@@ -9,7 +10,6 @@ import { useChatStore } from "../shared/store/store";
 import { TID } from "../shared/testids";
 import { focusComposer } from "../shared/keyboard";
 import { applyTheme } from "../shared/theme";
-import { Setup } from "./Setup";
 import { McpFormHost } from "../features/mcp/McpFormHost";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import { AboutDialog } from "./AboutDialog";
@@ -17,13 +17,14 @@ import { UpdateNotice } from "../features/updates/UpdateNotice";
 import { BoxHomeNoticeBar } from "../features/settings/BoxHomeNoticeBar";
 import { useUpdates } from "../features/updates/useUpdates";
 import { useMenu } from "./useMenu";
+import { useApprovalOpen } from "../features/approvals/useApprovalOpen";
 import "../shared/ui/base.css";
 import "./app.css";
 import { useBoot } from "./useBoot";
 import { modelChoiceOf } from "./modelChoice";
 import { TopBar } from "./TopBar";
 import { useRoute } from "./useRoute";
-import { useSetupSave } from "./useSetupSave";
+import { SetupRoute } from "./SetupRoute";
 
 type LoadedProps = {
   settings: Settings;
@@ -42,31 +43,31 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
 
   useEffect(() => applyTheme(settings.theme), [settings.theme]);
 
-  const { route, setRoute, openSettings, toggleSettings } = useRoute(readiness.ready, setSettings, setHelp);
-  const closeHelp = () => {
-    setHelp(false);
-    focusComposer();
-  };
-
-  const setup = useSetupSave(settings, setSettings, () => setRoute("chat"));
-  const closeAbout = () => {
-    setAbout(false);
+  // The conversation list and the one shown live here, not in the chat screen: Settings replace
+  // the chat for a while, and a new conversation not sent yet (with its draft) must outlive them.
+  const conversations = useConversations();
+  const { route, setRoute, openSettings, toggleSettings, settingsFocus } = useRoute(readiness.ready, setSettings, setHelp, conversations.create);
+  // A click on an approval's desktop notification shows its conversation, over Settings too.
+  useApprovalOpen((conversationId) => {
+    setRoute("chat");
+    conversations.setActiveId(conversationId);
+  });
+  // A dialog closed: the caret goes back to the message field.
+  const closing = (setOpen: (open: boolean) => void) => () => {
+    setOpen(false);
     focusComposer();
   };
 
   if (route === "setup") {
     return (
-      <Setup
+      <SetupRoute
+        settings={settings}
+        setSettings={setSettings}
+        keys={keys}
+        readiness={readiness}
         ollamaReachable={ollamaReachable}
-        notReady={readiness.reason}
-        projectDir={settings.projectDir ?? null}
-        busy={setup.busy}
-        error={setup.error}
-        onProjectChosen={setup.chooseProject}
-        onUseOllama={() => void setup.chooseProvider("ollama")}
-        onKeySaved={(provider) => void setup.chooseProvider(provider)}
         onOpenSettings={() => void openSettings()}
-        onSkip={() => setRoute("chat")}
+        onDone={() => setRoute("chat")}
       />
     );
   }
@@ -84,8 +85,8 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
       />
       <UpdateNotice updates={updates} />
       {route === "chat" && <BoxHomeNoticeBar projectDir={settings.projectDir ?? null} onOpenSettings={() => void openSettings()} />}
-      {help && <ShortcutsHelp onClose={closeHelp} />}
-      {about && <AboutDialog onClose={closeAbout} />}
+      {help && <ShortcutsHelp onClose={closing(setHelp)} />}
+      {about && <AboutDialog onClose={closing(setAbout)} />}
       <McpFormHost />
       {route === "settings" ? (
         <SettingsPanel
@@ -96,9 +97,15 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
           onCheckForUpdates={updates.check}
           onAbout={() => setAbout(true)}
           onClose={() => setRoute("chat")}
+          focusOnOpen={settingsFocus}
         />
       ) : (
-        <ChatScreen onOpenSettings={() => void openSettings()} modelChoice={modelChoiceOf(settings, setSettings)} />
+        <ChatScreen
+          // What opens Settings from the chat is a refused or missing key's error: its field is next.
+          onOpenSettings={() => void openSettings("providerKey")}
+          modelChoice={modelChoiceOf(settings, setSettings)}
+          conversations={conversations}
+        />
       )}
     </div>
   );

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { api } from "../shared/ipc";
+import { api, type ProviderId } from "../shared/ipc";
+import { PROVIDER_LABELS } from "../features/settings/settingsModel";
 import { TID } from "../shared/testids";
 import { ExternalLink } from "../shared/ui/ExternalLink";
 import { messageOf } from "../shared/format";
@@ -14,20 +15,34 @@ const KEY_PAGES = [
 export function SetupModelStep({
   ollamaReachable,
   notReady,
+  chosen,
   busy,
   onUseOllama,
   onKeySaved,
   onOpenSettings,
 }: {
   ollamaReachable: boolean;
-  /** Why the active provider cannot answer, in the engine's words. */
+  /** Why the provider Warden is set to use cannot answer, in words a person understands; null when there is nothing to say. */
   notReady: string | null;
+  /** The provider chosen on this screen: the step is done. */
+  chosen: ProviderId | null;
   busy: boolean;
   onUseOllama: () => void;
   /** A key was saved here for `provider` (in the keychain): make it the active provider. */
   onKeySaved: (provider: "anthropic" | "openai") => void;
   onOpenSettings: () => void;
 }) {
+  if (chosen) {
+    return (
+      <>
+        <h2 className="setup-step">1. A model to talk to</h2>
+        <p className="setup-done" data-testid={TID.setupModelDone} role="status">
+          ✓ Warden will use {PROVIDER_LABELS[chosen]}
+          {chosen === "ollama" ? ", on this computer." : ". The key is in your system keychain."}
+        </p>
+      </>
+    );
+  }
   return (
     <>
       <h2 className="setup-step">1. A model to talk to</h2>

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type RefObject } from "react";
 import { messageOf } from "../shared/format";
 import { api } from "../shared/ipc";
 import { TID } from "../shared/testids";
@@ -8,12 +8,15 @@ export function SetupProjectStep({
   projectDir,
   busy,
   onProjectChosen,
+  pickRef,
 }: {
   /** The project folder already chosen, if any. */
   projectDir: string | null;
   busy: boolean;
   /** A folder was picked here: save it as the project. */
   onProjectChosen: (dir: string) => void;
+  /** The "Choose a folder…" button (the focus goes there once the first step is done). */
+  pickRef?: RefObject<HTMLButtonElement | null>;
 }) {
   const [pickError, setPickError] = useState<string | null>(null);
   const pick = () => {
@@ -34,7 +37,7 @@ export function SetupProjectStep({
       </p>
       <p className="setup-project" data-testid={TID.setupProject}>
         {projectDir ? <code>{projectDir}</code> : <span className="muted">No folder chosen yet.</span>}{" "}
-        <button type="button" data-testid={TID.setupPickProject} disabled={busy} onClick={pick}>
+        <button ref={pickRef} type="button" data-testid={TID.setupPickProject} disabled={busy} onClick={pick}>
           {projectDir ? "Choose another…" : "Choose a folder…"}
         </button>
       </p>

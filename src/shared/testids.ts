@@ -23,6 +23,14 @@ export const TID = {
   setupKeyLinks: "setup-key-links", // where to get a key, opened in the system browser
   setupProject: "setup-project",
   setupPickProject: "setup-pick-project",
+  setupPage: "setup-page", // the setup screen's scroll box
+  setupModelDone: "setup-model-done", // step 1 done: which provider Warden will use
+  setupStart: "setup-start", // after step 1: on to the chat
+  settingsNav: "settings-nav", // the list of Settings' sections
+  settingsNavItem: "settings-nav-item", // + data-section
+  settingsSection: "settings-section", // + data-section; hidden when the filter leaves it out
+  settingsFilter: "settings-filter",
+  settingsNoMatch: "settings-no-match",
   instructionsIndicator: "instructions-indicator", // the top bar's "Using AGENTS.md"
   instructionsInUse: "instructions-in-use", // what it opens: the files, whether global instructions are set
   instructionFiles: "instruction-files", // the project's instruction files in use (top bar and Settings)

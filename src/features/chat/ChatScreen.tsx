@@ -34,11 +34,34 @@ function useSidebarHidden(): [boolean, (hidden: boolean) => void] {
   return [hidden, set];
 }
 
-export function ChatScreen({ onOpenSettings, modelChoice }: { onOpenSettings: () => void; modelChoice?: ModelChoice }) {
+/** The conversation list and which one is shown (`useConversations`). */
+export type Conversations = ReturnType<typeof useConversations>;
+
+type ChatScreenProps = {
+  onOpenSettings: () => void;
+  modelChoice?: ModelChoice;
+  /**
+   * The list and the conversation shown, kept by whoever shows this screen, so they outlive it:
+   * Settings replace the chat for a while, and a new conversation not sent yet (it is not saved,
+   * so the engine does not list it) must be there, with its draft, when they close.
+   */
+  conversations?: Conversations;
+};
+
+export function ChatScreen(props: ChatScreenProps) {
+  return props.conversations ? <ChatScreenOf {...props} conversations={props.conversations} /> : <ChatScreenOwnList {...props} />;
+}
+
+/** The chat screen keeping its own list (while it is shown). */
+function ChatScreenOwnList(props: ChatScreenProps) {
+  return <ChatScreenOf {...props} conversations={useConversations()} />;
+}
+
+function ChatScreenOf({ onOpenSettings, modelChoice, conversations }: ChatScreenProps & { conversations: Conversations }) {
   const store = useChatStore();
   const [sidebarHidden, setSidebarHidden] = useSidebarHidden();
   const { list, activeId, setActiveId, open, create, titleDraft, rename, remove, restore, deleted, dismissDeleted, error } =
-    useConversations();
+    conversations;
 
   // A conversation opened for the first time in this window: fetch what was said before (read-only
   // when it cannot be read whole), where it was last compacted and the project's checkpoints.

@@ -5,8 +5,20 @@ import { TID } from "../../shared/testids";
 
 type Test = { state: "idle" } | { state: "running" } | { state: "ok"; message: string } | { state: "failed"; message: string };
 
-/** A provider's "Test connection", and what the test found. `beforeUse` writes pending edits first. */
-export function ConnectionTest({ provider, beforeUse }: { provider: ProviderId; beforeUse: () => Promise<void> }) {
+/**
+ * A provider's "Test connection", and what the test found. `beforeUse` writes pending edits first;
+ * `onTested` is told when the test is over: the test sent the key, and what the provider said of it
+ * ("Key set ✓ · accepted", "rejected by the provider") is asked for again.
+ */
+export function ConnectionTest({
+  provider,
+  beforeUse,
+  onTested,
+}: {
+  provider: ProviderId;
+  beforeUse: () => Promise<void>;
+  onTested?: () => void;
+}) {
   const [test, setTest] = useState<Test>({ state: "idle" });
 
   const runTest = async () => {
@@ -18,6 +30,7 @@ export function ConnectionTest({ provider, beforeUse }: { provider: ProviderId; 
     } catch (e) {
       setTest({ state: "failed", message: messageOf(e) });
     }
+    onTested?.();
   };
 
   return (

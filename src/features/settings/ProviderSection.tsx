@@ -82,7 +82,7 @@ export function ProviderSection({
         }
       />
       <LearnedModels provider={provider} baseUrl={settings.baseUrl} all={learned} onChange={onLearnedChange} />
-      <ConnectionTest provider={provider} beforeUse={beforeUse} />
+      <ConnectionTest provider={provider} beforeUse={beforeUse} onTested={onKeysChanged} />
     </section>
   );
 }

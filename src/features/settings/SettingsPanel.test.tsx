@@ -630,3 +630,92 @@ describe("SettingsPanel", () => {
     expect(await screen.findByTestId(TID.instructionFilesNone)).toHaveTextContent("no AGENTS.md (or CLAUDE.md)");
   });
 });
+
+describe("SettingsPanel's keyboard and navigation", () => {
+  it("closes with Esc when the focus fell to the page, and Esc in a control that takes it does not", async () => {
+    let closed = 0;
+    render(<Harness onClose={() => (closed += 1)} />);
+    // The panel has the focus as it opens: Esc there closes it.
+    expect(screen.getByTestId(TID.settingsPanel)).toHaveFocus();
+    // A button that disabled itself, or Ctrl+, from a field that went away: the focus is on the page.
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    await userEvent.keyboard("{Escape}");
+    await waitFor(() => expect(closed).toBe(1));
+    // Esc in the filter with words in it empties it, and Settings stay.
+    await userEvent.type(screen.getByTestId(TID.settingsFilter), "theme");
+    await userEvent.keyboard("{Escape}");
+    expect(screen.getByTestId(TID.settingsFilter)).toHaveValue("");
+    expect(closed).toBe(1);
+  });
+
+  it("shows the rejection when Test connection finds the stored key refused", async () => {
+    let check: { accepted: boolean; atMs: number } | null = null;
+    mock({
+      keys_status: () => [{ name: "anthropic", isSet: true, lastCheck: check }],
+      provider_test: () => {
+        check = { accepted: false, atMs: Date.UTC(2025, 0, 1, 12, 0) };
+        throw { code: "AUTH_FAILED", message: "The Anthropic key was refused." };
+      },
+    });
+    render(<Harness />);
+    await waitFor(() => expect(screen.getByTestId(TID.keyStatus.anthropic)).toHaveTextContent("Key set ✓ (not used yet)"));
+    await userEvent.click(screen.getByTestId(TID.testConnection.anthropic));
+    expect(await screen.findByTestId(TID.testResult.anthropic)).toHaveTextContent("refused");
+    await waitFor(() => expect(screen.getByTestId(TID.keyStatus.anthropic)).toHaveTextContent("rejected by the provider"));
+    expect(screen.getByTestId(TID.keyStatus.anthropic)).toHaveAttribute("data-accepted", "false");
+  });
+
+  it("lists its sections, each a button that goes to it", async () => {
+    render(<Harness />);
+    const nav = screen.getByTestId(TID.settingsNav);
+    const items = within(nav).getAllByTestId(TID.settingsNavItem);
+    expect(items.map((i) => i.textContent)).toEqual([
+      "Trust level",
+      "Model providers",
+      "Project",
+      "Instructions",
+      "Sandbox",
+      "Permissions",
+      "MCP servers",
+      "Appearance",
+      "Limits",
+      "Web search",
+      "Updates",
+    ]);
+    const appearance = items.find((i) => i.getAttribute("data-section") === "appearance")!;
+    appearance.focus();
+    await userEvent.keyboard("{Enter}");
+    const section = screen.getAllByTestId(TID.settingsSection).find((s) => s.getAttribute("data-section") === "appearance")!;
+    expect(section).toHaveFocus();
+    // Tab goes on to the section's first control.
+    await userEvent.tab();
+    expect(section).toContainElement(document.activeElement as HTMLElement);
+  });
+
+  it("narrows the sections to those holding the words typed", async () => {
+    render(<Harness />);
+    const sections = () =>
+      screen
+        .getAllByTestId(TID.settingsSection)
+        .filter((s) => !s.hidden)
+        .map((s) => s.getAttribute("data-section"));
+    await userEvent.type(screen.getByTestId(TID.settingsFilter), "dark");
+    expect(sections()).toEqual(["appearance"]);
+    expect(within(screen.getByTestId(TID.settingsNav)).getAllByTestId(TID.settingsNavItem)).toHaveLength(1);
+    // Words a section shows, not only its title: the approval timeout's label is under Limits.
+    await userEvent.clear(screen.getByTestId(TID.settingsFilter));
+    await userEvent.type(screen.getByTestId(TID.settingsFilter), "unanswered request");
+    expect(sections()).toEqual(["limits"]);
+    await userEvent.clear(screen.getByTestId(TID.settingsFilter));
+    await userEvent.type(screen.getByTestId(TID.settingsFilter), "api key");
+    expect(sections()).toContain("models");
+    expect(sections()).not.toContain("appearance");
+    await userEvent.clear(screen.getByTestId(TID.settingsFilter));
+    await userEvent.type(screen.getByTestId(TID.settingsFilter), "quokka");
+    expect(sections()).toEqual([]);
+    expect(screen.getByTestId(TID.settingsNoMatch)).toHaveTextContent("No setting matches “quokka”");
+    await userEvent.clear(screen.getByTestId(TID.settingsFilter));
+    expect(sections()).toHaveLength(11);
+  });
+});

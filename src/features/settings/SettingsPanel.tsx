@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import type { KeyStatus, Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { AppearanceSection } from "./AppearanceSection";
@@ -12,12 +13,16 @@ import { SettingsIntegrityNotice } from "./SettingsIntegrityNotice";
 import { TrustLevelField } from "./TrustLevelField";
 import { LimitsSection } from "./LimitsSection";
 import { SaveStatus } from "./SaveStatus";
+import { NoSectionMatches, SettingsBlock, SettingsNav } from "./SettingsNav";
 import { useKeysRefresh } from "./useKeysRefresh";
+import { useSectionFilter } from "./useSectionFilter";
 import { useSettingsDraft } from "./useSettingsDraft";
+import { useSettingsFocus, type SettingsFocus } from "./useSettingsFocus";
 import { WebSearchSection } from "./WebSearchSection";
 import "./settings.css";
 
 export { SAVE_DELAY_MS } from "./useSettingsDraft";
+export type { SettingsFocus } from "./useSettingsFocus";
 
 type SettingsPanelProps = {
   initial: Settings;
@@ -29,6 +34,8 @@ type SettingsPanelProps = {
   /** Settings → About Warden. */
   onAbout?: () => void;
   onClose: () => void;
+  /** What has the focus as Settings open (the panel itself when not said). */
+  focusOnOpen?: SettingsFocus | null;
 };
 
 export function SettingsPanel({
@@ -39,6 +46,7 @@ export function SettingsPanel({
   onCheckForUpdates,
   onAbout,
   onClose,
+  focusOnOpen = null,
 }: SettingsPanelProps) {
   const { draft, save, savedCount, edit, persist, reloadSaved, accepted } = useSettingsDraft(initial, onSaved);
   // The project section keeps raw text fields; a new folder starts them afresh.
@@ -49,23 +57,15 @@ export function SettingsPanel({
   const close = () => {
     persist().then(onClose, () => undefined);
   };
+  const panel = useRef<HTMLDivElement>(null);
+  useSettingsFocus(panel, focusOnOpen, draft.activeProvider ?? "anthropic", close);
 
   const refreshKeys = useKeysRefresh(onKeysChanged);
+  const { query, setQuery, shown, register, jump } = useSectionFilter();
+  const block = (id: Parameters<typeof register>[0]) => ({ id, shown: shown.has(id), boxRef: register(id) });
 
   return (
-    <div
-      className="settings"
-      data-testid={TID.settingsPanel}
-      role="region"
-      aria-label="Settings"
-      onKeyDown={(e) => {
-        // Esc closes Settings, as Close does.
-        if (e.key === "Escape" && !e.defaultPrevented) {
-          e.preventDefault();
-          close();
-        }
-      }}
-    >
+    <div ref={panel} className="settings" data-testid={TID.settingsPanel} role="region" aria-label="Settings" tabIndex={-1}>
       <header className="settings-head">
         <h2>Settings</h2>
         <button type="button" className="link" data-testid={TID.settingsClose} onClick={close}>
@@ -73,35 +73,46 @@ export function SettingsPanel({
         </button>
       </header>
 
-      <SettingsIntegrityNotice onAccepted={accepted} />
-
-      <TrustLevelField value={draft.trustLevel ?? "guided"} onChange={(trustLevel) => edit({ ...draft, trustLevel })} />
-
-      <ModelProvidersSection
-        settings={draft}
-        keys={keys}
-        onChange={edit}
-        onKeysChanged={refreshKeys}
-        beforeUse={persist}
-      />
-
-      <ProjectSection key={projectKey} settings={draft} onChange={edit} />
-
-      <InstructionsSection settings={draft} onChange={edit} savedCount={savedCount} />
-
-      <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} />
-
-      <PermissionsSection projectDir={draft.projectDir} beforeChange={persist} onRulesChanged={reloadSaved} />
-
-      <McpSection settings={draft} onChange={edit} savedCount={savedCount} />
-
-      <AppearanceSection settings={draft} onChange={edit} />
-
-      <LimitsSection settings={draft} onChange={edit} />
-
-      <WebSearchSection settings={draft} keys={keys} onChange={edit} onKeysChanged={refreshKeys} />
-
-      <UpdatesSection settings={draft} onChange={edit} onCheckNow={() => onCheckForUpdates?.()} onAbout={() => onAbout?.()} />
+      <div className="settings-body">
+        <SettingsNav query={query} onQuery={setQuery} shown={shown} onJump={jump} />
+        <div className="settings-sections">
+          <SettingsIntegrityNotice onAccepted={accepted} />
+          <SettingsBlock {...block("trust")}>
+            <TrustLevelField value={draft.trustLevel ?? "guided"} onChange={(trustLevel) => edit({ ...draft, trustLevel })} />
+          </SettingsBlock>
+          <SettingsBlock {...block("models")}>
+            <ModelProvidersSection settings={draft} keys={keys} onChange={edit} onKeysChanged={refreshKeys} beforeUse={persist} />
+          </SettingsBlock>
+          <SettingsBlock {...block("project")}>
+            <ProjectSection key={projectKey} settings={draft} onChange={edit} />
+          </SettingsBlock>
+          <SettingsBlock {...block("instructions")}>
+            <InstructionsSection settings={draft} onChange={edit} savedCount={savedCount} />
+          </SettingsBlock>
+          <SettingsBlock {...block("sandbox")}>
+            <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} />
+          </SettingsBlock>
+          <SettingsBlock {...block("permissions")}>
+            <PermissionsSection projectDir={draft.projectDir} beforeChange={persist} onRulesChanged={reloadSaved} />
+          </SettingsBlock>
+          <SettingsBlock {...block("mcp")}>
+            <McpSection settings={draft} onChange={edit} savedCount={savedCount} />
+          </SettingsBlock>
+          <SettingsBlock {...block("appearance")}>
+            <AppearanceSection settings={draft} onChange={edit} />
+          </SettingsBlock>
+          <SettingsBlock {...block("limits")}>
+            <LimitsSection settings={draft} onChange={edit} />
+          </SettingsBlock>
+          <SettingsBlock {...block("search")}>
+            <WebSearchSection settings={draft} keys={keys} onChange={edit} onKeysChanged={refreshKeys} />
+          </SettingsBlock>
+          <SettingsBlock {...block("updates")}>
+            <UpdatesSection settings={draft} onChange={edit} onCheckNow={() => onCheckForUpdates?.()} onAbout={() => onAbout?.()} />
+          </SettingsBlock>
+          <NoSectionMatches query={query} shown={shown} />
+        </div>
+      </div>
 
       <SaveStatus save={save} onRetry={() => void persist().catch(() => undefined)} />
     </div>

@@ -7,6 +7,7 @@ import type { Conversation } from "../../../shared/store/types";
 import { TID } from "../../../shared/testids";
 import { reloadConversation, rewindConversation } from "./RewindControl";
 import { messageOf } from "../../../shared/format";
+import { focusComposer } from "../../../shared/keyboard";
 import type { ToolImage } from "../../../shared/ipc";
 
 /** The last user message's text, images and index among the user's messages, and whether its turn failed. */
@@ -61,6 +62,9 @@ export function RetryLast({
         if (turn.answered) throw e;
         await reloadConversation(store, conversationId, resend);
       }
+      // This button disabled itself and goes with the turn it retried: the caret goes back to
+      // the message field, not to the page.
+      focusComposer();
     } catch (e) {
       setError(messageOf(e));
     } finally {

@@ -53,6 +53,8 @@ describe("rewinding the conversation", () => {
     await waitFor(() => expect(store.getState().conversations[C]!.messageIds).toHaveLength(2));
     expect(calls.find((c) => c.cmd === "chat_rewind")!.args).toEqual({ conversationId: C, userMessageIndex: 1 });
     expect(screen.getByTestId(TID.composerInput)).toHaveValue("second");
+    // The caret is back in the message field, with the text to change and send again.
+    await waitFor(() => expect(screen.getByTestId(TID.composerInput)).toHaveFocus());
     expect(screen.queryByText("second", { selector: ".user-text" })).toBeNull();
 
     // The history says what went, until the next message is sent.

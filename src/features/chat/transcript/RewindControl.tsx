@@ -6,6 +6,7 @@ import { api } from "../../../shared/ipc";
 import { useChatStore, type ChatStore } from "../../../shared/store/store";
 import { TID } from "../../../shared/testids";
 import { messageOf } from "../../../shared/format";
+import { focusComposer } from "../../../shared/keyboard";
 import { loadCompaction } from "./loadCompaction";
 import { readSaved } from "./readSaved";
 
@@ -54,6 +55,8 @@ export function RewindControl({
     setError(null);
     try {
       await rewindConversation(store, conversationId, userIndex, onRewound);
+      // The message and this control are gone; its text is back in the message field, and so is the caret.
+      focusComposer();
     } catch (e) {
       setError(messageOf(e));
       setPhase("idle");
