@@ -238,6 +238,7 @@ export const events = {
 	chatStreamStart: makeEvent<StreamStartEvent, StreamStartEvent>("chat:stream-start"),
 	chatTextDelta: makeEvent<TextDeltaEvent, TextDeltaEvent>("chat:text-delta"),
 	chatThinkingDelta: makeEvent<ThinkingDeltaEvent, ThinkingDeltaEvent>("chat:thinking-delta"),
+	chatTodo: makeEvent<TodoEvent, TodoEvent>("chat:todo"),
 	chatToolConfirm: makeEvent<ToolConfirmEvent, ToolConfirmEvent>("chat:tool-confirm"),
 	chatToolDelta: makeEvent<ToolDeltaEvent, ToolDeltaEvent>("chat:tool-delta"),
 	chatToolResult: makeEvent<ToolResultEvent, ToolResultEvent>("chat:tool-result"),
@@ -1579,6 +1580,24 @@ export type ThinkingDelta = {
 /**  `chat:thinking-delta`: reasoning text (coalesced per frame in the window). */
 export type ThinkingDeltaEvent = ThinkingDelta;
 
+/**  `chat:todo`: the task list the model keeps (`todo_write`), whole, as it now is. */
+export type TodoEvent = TodoList;
+
+/**  One task of the list. */
+export type TodoItem = {
+	id: string,
+	text: string,
+	state: TodoState,
+};
+
+/**  `chat:todo`: the whole task list after a `todo_write` call (each call replaces it). */
+export type TodoList = {
+	conversationId: string,
+	items: TodoItem[],
+};
+
+export type TodoState = "pending" | "in_progress" | "done";
+
 /**  What kind of thing a tool does; the window picks the block's icon and renderer by it. */
 export type ToolCategory = 
 /**  Reads files or folders of the project. */
@@ -1761,6 +1780,8 @@ export type ToolReport = {
 	 *  words and how to allow it (a path the box hides is in `readable_offers`).
 	 */
 	boxRefused?: BoxRefusal[],
+	/**  The task list as a `todo_write` call left it (the whole list: each call replaces it). */
+	todo?: TodoItem[] | null,
 	/**  The rule an "Always allow…" answer asked to keep: kept, or why not. */
 	rule?: RuleNote | null,
 };

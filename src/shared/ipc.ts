@@ -25,6 +25,7 @@ import type {
 
 export type {
   AppInfo,
+  TodoItem,
   BoxRefusal,
   ApprovalOpenEvent,
   DataPlace,

@@ -133,6 +133,8 @@ export const TID = {
   sandboxManagedSwitch: "sandbox-managed-switch", // one per thing the organisation turned off
   sandboxCacheLayer: "sandbox-cache-layer", // the project's cache layer: its size and Clear
   sandboxCacheLayerClear: "sandbox-cache-layer-clear",
+  todoPanel: "todo-panel", // the model's task list above the composer
+  todoItem: "todo-item", // + data-state
   toolBoxRefused: "tool-box-refused", // what the sandbox refused a failed command, in words
   toolReadableOffers: "tool-readable-offers", // home paths a failed command looked for, each with the offer to allow it
   toolReadableOffer: "tool-readable-offer",

@@ -60,6 +60,8 @@ function addMessage(conv: Conversation, msg: HistoryMessage, i: number, stamp: M
           ...(b.images?.length ? { images: b.images } : {}),
         };
       }
+      // The last task list written is the one in force.
+      if (b.report?.todo) conv.todo = b.report.todo;
     }
     if (text || images.length || newer.length) {
       conv.messageIds.push(messageId);

@@ -290,6 +290,11 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
       const notSaved = e.saved ? null : e.reason || "the conversation store failed";
       return withConversation(state, e.conversationId, (c) => ((c.notSaved ?? null) === notSaved ? c : { ...c, notSaved }));
     }
+    case "chat:todo": {
+      const e = ev.payload;
+      if (!Array.isArray(e.items)) return state;
+      return withConversation(state, e.conversationId, (c) => ({ ...c, todo: e.items }));
+    }
     case "chat:notice": {
       const e = ev.payload;
       if (typeof e.text !== "string" || !e.text) return state;

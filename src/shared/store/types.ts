@@ -10,6 +10,7 @@ import type {
   SavedRow,
   ProtocolEvent,
   StopReason,
+  TodoItem,
   ToolCategory,
   ToolConfirm,
   ToolErrorCode,
@@ -128,6 +129,8 @@ export interface Conversation {
   readOnly?: ReadOnlyMark | null;
   /** Why the conversation is not being saved, while it is not (`chat:saving`). */
   notSaved?: string | null;
+  /** The task list the model keeps (`chat:todo`, or the last `todo_write` of a reopened one). */
+  todo?: TodoItem[] | null;
 }
 
 export interface ReadOnlyMark {

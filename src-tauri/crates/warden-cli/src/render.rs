@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use warden_protocol::{ApprovalPreview, Event, ToolStatus};
+use warden_protocol::{ApprovalPreview, Event, TodoState, ToolStatus};
 
 use crate::{legacy_keys, sanitize, say};
 
@@ -147,6 +147,23 @@ pub fn summary(input: &serde_json::Value) -> String {
         .unwrap_or_default()
 }
 
+impl<W: Write> Human<W> {
+    /// The model's task list, whole: a count, then one line per task with its mark.
+    fn todo(&mut self, items: &[warden_protocol::TodoItem]) {
+        let done = items.iter().filter(|i| i.state == TodoState::Done).count();
+        let head = self.paint("1", &format!("Tasks ({done} of {} done):", items.len()));
+        self.line(&head);
+        for item in items {
+            let mark = match item.state {
+                TodoState::Pending => "[ ]",
+                TodoState::InProgress => "[>]",
+                TodoState::Done => "[x]",
+            };
+            self.line(&format!("  {mark} {}", sanitize::line(&item.text)));
+        }
+    }
+}
+
 impl<W: Write> Render for Human<W> {
     fn event(&mut self, event: &Event) {
         match event {
@@ -221,6 +238,7 @@ impl<W: Write> Render for Human<W> {
                 let _ = writeln!(self.notes, "{text}");
                 let _ = self.notes.flush();
             }
+            Event::Todo(e) => self.todo(&e.items),
             Event::Notice(e) => {
                 let text = format!("note: {}", sanitize::line(&e.text));
                 let text = if self.notes_colour { format!("\x1b[2m{text}\x1b[0m") } else { text };

@@ -75,6 +75,10 @@ impl Scope {
     }
 
     pub fn allows(&self, tool: &str) -> bool {
+        // The task list changes nothing but the conversation: every project has it.
+        if tool == crate::tools::TODO_WRITE {
+            return true;
+        }
         match &self.tools {
             AllowedTools::All => true,
             AllowedTools::Only(set) => set.contains(tool),

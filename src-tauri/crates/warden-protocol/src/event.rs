@@ -3,6 +3,8 @@
 //! event name + payload in the window.
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::TodoList;
 use specta::Type;
 
 use crate::{DangerLevel, McpOrigin, ToolCategory, ToolErrorCode, ToolReport};
@@ -40,6 +42,8 @@ macro_rules! with_events {
             Compacted(Compacted) as CompactedEvent = "chat:compacted";
             /// `chat:saving`: the conversation stopped being saved (and why), or is saved again.
             Saving(Saving) as SavingEvent = "chat:saving";
+            /// `chat:todo`: the task list the model keeps (`todo_write`), whole, as it now is.
+            Todo(TodoList) as TodoEvent = "chat:todo";
         }
     };
 }
@@ -86,6 +90,7 @@ impl Event {
             Self::Notice(e) => &e.conversation_id,
             Self::Compacted(e) => &e.conversation_id,
             Self::Saving(e) => &e.conversation_id,
+            Self::Todo(e) => &e.conversation_id,
         }
     }
 }

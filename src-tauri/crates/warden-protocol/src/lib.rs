@@ -12,6 +12,7 @@ mod op;
 mod report;
 mod rules;
 mod settings;
+mod todo;
 mod tool;
 
 pub use checkpoint::*;
@@ -23,4 +24,5 @@ pub use op::*;
 pub use report::*;
 pub use rules::*;
 pub use settings::*;
+pub use todo::*;
 pub use tool::*;

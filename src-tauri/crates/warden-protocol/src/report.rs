@@ -50,6 +50,9 @@ pub struct ToolReport {
     /// words and how to allow it (a path the box hides is in `readable_offers`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub box_refused: Vec<BoxRefusal>,
+    /// The task list as a `todo_write` call left it (the whole list: each call replaces it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub todo: Option<Vec<crate::TodoItem>>,
     /// The rule an "Always allow…" answer asked to keep: kept, or why not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<RuleNote>,

@@ -254,3 +254,33 @@ async fn an_image_that_is_a_decompression_bomb_is_refused_before_anything_is_sen
     );
     assert!(server.requests().is_empty(), "nothing reached the provider");
 }
+
+/// The model's task list reaches a script as `chat:todo` events, whole each time, and it never
+/// asks: `--approve none` refuses every question, and the list still goes through.
+#[tokio::test]
+async fn the_task_list_comes_out_as_todo_events_without_asking() {
+    let first = json!({"items": [
+        {"id": "1", "text": "Read the failing test", "state": "in_progress"},
+        {"id": "2", "text": "Fix the parser", "state": "pending"},
+    ]});
+    let second = json!({"items": [
+        {"id": "1", "text": "Read the failing test", "state": "done"},
+        {"id": "2", "text": "Fix the parser", "state": "in_progress"},
+    ]});
+    let server = TestServer::start(vec![
+        answer(&[tool("toolu_1", "todo_write", first)]),
+        answer(&[tool("toolu_2", "todo_write", second)]),
+        answer(&[text("done")]),
+    ])
+    .await;
+    let dirs = Dirs::new();
+    let (code, lines, _) =
+        Warden::spawn(command(&dirs, &exec_args(&server, &["--approve", "none", "plan it"]))).finish().await;
+    assert_eq!(code, 0);
+    assert!(find(&lines, "chat:tool-confirm").is_empty(), "the task list asked");
+    let todos = find(&lines, "chat:todo");
+    assert_eq!(todos.len(), 2, "{lines:?}");
+    assert_eq!(todos[0]["payload"]["items"][0]["state"], "in_progress");
+    assert_eq!(todos[1]["payload"]["items"][0]["state"], "done");
+    assert_eq!(todos[1]["payload"]["items"][1]["text"], "Fix the parser");
+}

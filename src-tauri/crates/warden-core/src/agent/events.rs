@@ -168,8 +168,13 @@ impl EventEmitter {
     }
 
     /// `chat:tool-result`: how a call ended.
+    /// A call's result; after a `todo_write`, the task list it left as well.
     pub fn tool_result(&self, result: ToolResult) {
+        let todo = result.report.todo.clone();
         self.emit(Event::ToolResult(ToolResult { conversation_id: self.conv(), ..result }));
+        if let Some(items) = todo {
+            self.emit(Event::Todo(warden_protocol::TodoList { conversation_id: self.conv(), items }));
+        }
     }
 }
 

@@ -16,6 +16,7 @@ mod list_dir;
 mod search_files;
 mod search_in_files;
 mod system_info;
+mod todo_write;
 mod web_search;
 
 use std::sync::Arc;
@@ -37,6 +38,7 @@ pub use list_dir::ListDirTool;
 pub use search_files::SearchFilesTool;
 pub use search_in_files::{SearchInFilesInput, SearchInFilesTool, SearchOutputMode};
 pub use system_info::SystemInfoTool;
+pub use todo_write::{TodoWriteTool, TODO_WRITE};
 pub use web_search::WebSearchTool;
 
 /// A registry of the core tools (here, beside them: the registry itself knows no tool).
@@ -69,6 +71,7 @@ pub(crate) fn core() -> Vec<Arc<dyn Tool>> {
         Arc::new(Typed::new(CancelCommandTool)),
         Arc::new(Typed::new(WebSearchTool::new())),
         Arc::new(Typed::new(SystemInfoTool)),
+        Arc::new(Typed::new(TodoWriteTool)),
     ]
 }
 

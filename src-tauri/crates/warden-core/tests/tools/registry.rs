@@ -12,7 +12,7 @@ use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
 
 use super::common::*;
 
-const CORE: [&str; 13] = [
+const CORE: [&str; 14] = [
     "file_read",
     "file_write",
     "file_edit",
@@ -26,6 +26,7 @@ const CORE: [&str; 13] = [
     "cancel_command",
     "web_search",
     "system_info",
+    "todo_write",
 ];
 
 /// A test tool whose behaviour is chosen by its name.
@@ -80,7 +81,9 @@ fn core_tools_are_registered_in_design_order_and_filtered_by_scope() {
             "search_files",
             "search_in_files",
             "web_search",
-            "system_info"
+            "system_info",
+            // In every scope: it changes nothing but the conversation.
+            "todo_write"
         ]
     );
 }
@@ -106,6 +109,7 @@ fn schemas_are_derived_with_descriptions_and_snake_case_params() {
         ("cancel_command", &["handle"], &["handle"]),
         ("web_search", &["query", "max_results"], &["query"]),
         ("system_info", &[], &[]),
+        ("todo_write", &["items"], &["items"]),
     ];
     for (name, props, required) in expected {
         let def = registry.get(name).map(|t| t.definition().clone()).unwrap_or_else(|| panic!("{name}"));
