@@ -38,3 +38,37 @@ export async function assertAccessible(t, where) {
   const said = violations.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.where.join(" | ")}`).join("\n      ");
   t.assert(violations.length === 0, `${where}: no serious or critical accessibility violations, found:\n      ${said}`);
 }
+
+/**
+ * Every visible button whose own text is no word (an icon, a glyph, nothing) has words for its
+ * accessible name, as WebKit itself computes it (WebDriver's computed label, not axe's guess).
+ * Returns how many were checked.
+ */
+export async function assertIconButtonsNamed(t, where) {
+  const { s } = t;
+  const icons = await s.findAll("button:not([hidden])");
+  let checked = 0;
+  const unnamed = [];
+  for (const button of icons) {
+    let visible, text;
+    try {
+      // Shown: laid out, and not inside a closed <details> (whose content is not drawn).
+      [visible, text] = await s.execute(
+        `const b = arguments[0]; const r = b.getBoundingClientRect();
+         const folded = b.closest("details:not([open]) > :not(summary)") !== null;
+         return [r.width > 0 && r.height > 0 && !folded, (b.innerText || "").trim()];`,
+        [button.ref()],
+      );
+    } catch (error) {
+      // Re-rendered since it was found: the one now in its place is checked on another pass.
+      if (String(error).includes("stale element")) continue;
+      throw error;
+    }
+    if (!visible || /[\p{L}\p{N}]{2,}/u.test(text)) continue;
+    checked++;
+    const label = String((await button.computedLabel()) ?? "").trim();
+    if (!/[\p{L}]{2,}/u.test(label)) unnamed.push(`${JSON.stringify(text)} → ${JSON.stringify(label)} (${await button.attr("data-testid") ?? "no test id"})`);
+  }
+  t.assert(unnamed.length === 0, `${where}: icon-only buttons without words for a screen reader: ${unnamed.join("; ")}`);
+  return checked;
+}

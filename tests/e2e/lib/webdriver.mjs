@@ -106,6 +106,10 @@ export class Element {
   cmd(method, path, body) {
     return this.s.cmd(method, `/element/${this.id}${path}`, body);
   }
+  /** The element as a script argument (`arguments[n]` in the page). */
+  ref() {
+    return { [ELEMENT]: this.id };
+  }
   /**
    * Click the element where it is. Settings' sections fill in as their answers arrive, so an
    * element found a moment ago may have moved under another (WebDriver's "element click
@@ -144,6 +148,11 @@ export class Element {
   displayed() {
     return this.cmd("GET", "/displayed");
   }
+  /** The accessible name WebKit computes for the element (WebDriver's Get Computed Label). */
+  computedLabel() {
+    return this.cmd("GET", "/computedlabel");
+  }
+
 }
 
 async function request(base, method, path, body, timeoutMs = 30_000) {

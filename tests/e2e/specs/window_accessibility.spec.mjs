@@ -1,8 +1,9 @@
 // Runs after chat_approval, which must see the hand-written settings file before any spec accepts it.
 // An accessibility pass with axe-core in the real window: the chat with an answer, the approval
-// card and Settings, each in the light and the dark theme — no serious or critical violations.
+// card, Settings and its Permissions, each in the light and the dark theme — no serious or
+// critical violations; and every icon-only button has words for its name as WebKit computes it.
 
-import { assertAccessible } from "../lib/axe.mjs";
+import { assertAccessible, assertIconButtonsNamed } from "../lib/axe.mjs";
 import { answered, send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
@@ -29,11 +30,18 @@ export default async function (t) {
     t.step(`Settings, ${theme}`);
     await setTheme(s, theme);
     await assertAccessible(t, `Settings (${theme})`);
+    t.step(`Settings → Permissions, ${theme}`);
+    await (await s.find('[data-testid="settings-nav-item"][data-section="permissions"]')).click();
+    await assertAccessible(t, `Permissions (${theme})`);
+    const inSettings = await assertIconButtonsNamed(t, `Settings (${theme})`);
+    t.step(`(${inSettings} icon-only buttons in Settings, each named in words)`);
     await (await s.byTestId("settings-close")).click();
 
     t.step(`the chat, ${theme}`);
     await s.waitForTestId("composer-input");
     await assertAccessible(t, `the chat (${theme})`);
+    const inChat = await assertIconButtonsNamed(t, `the chat (${theme})`);
+    t.step(`(${inChat} icon-only buttons in the chat, each named in words)`);
 
     t.step(`the approval card, ${theme}`);
     await send(s, `Please write the file a11y/${theme}.txt`);

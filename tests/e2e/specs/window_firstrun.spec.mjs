@@ -6,9 +6,14 @@
 // conversation survives Settings; Settings' sticky "Saved ✓" bar never covers the control the
 // focus is on; the section list jumps to a section and the filter narrows them.
 //
+// The setup screen passes axe in both themes (the page's theme attribute set as the theme code
+// sets it: the setup screen has no Settings of its own to choose one).
+//
 // It starts from a window with no key: an earlier spec (they share the Warden home and keychain)
 // may have saved one, so it is removed in Settings and the page loaded again, as a first start
 // would load it. The spec saves a key again on the setup screen, so the specs after it find one.
+
+import { assertAccessible, assertIconButtonsNamed } from "../lib/axe.mjs";
 
 /** Height of the menu bar GTK draws inside the window, above the page. */
 const MENU_BAR_MAX = 40;
@@ -82,6 +87,13 @@ async function firstRunScrolls(t) {
   t.assert(text.includes("It needs two things from you"), "it says what it needs");
   t.assert(!/API_KEY|no API key for/i.test(text), `no engine message about environment variables: ${text.slice(0, 300)}`);
   await t.shot("setup-default");
+  for (const theme of ["light", "dark"]) {
+    t.step(`the setup screen passes axe, ${theme}`);
+    await s.execute(`document.documentElement.dataset.theme = arguments[0]; return true;`, [theme]);
+    await assertAccessible(t, `the setup screen (${theme})`);
+    await assertIconButtonsNamed(t, `the setup screen (${theme})`);
+  }
+  await s.execute(`document.documentElement.dataset.theme = "light"; return true;`);
 
   t.step("at the default size, the wheel reaches Skip for now");
   await wheelDown(t, 10);
