@@ -139,6 +139,47 @@ export default async function (t) {
     await t.shot("clicked-notification-card");
     await (await s.byTestId("approval-reject")).click();
     await turnOver(s);
+
+    t.step("a bidi-spoofed command reads as it runs in its block and in the notification");
+    await (await s.byTestId("settings-open")).click();
+    await s.waitForTestId("settings-panel");
+    const bashBox = '[data-testid="allowed-tool"][data-tool="bash"]';
+    await s.waitFor("the project's tools", async () => (await s.count(bashBox)) === 1, { timeoutMs: 20_000 });
+    await s.execute(`document.querySelector('${bashBox}').scrollIntoView({ block: "center" }); return true;`);
+    const wasOn = await s.execute(`return document.querySelector('${bashBox}').checked`);
+    if (!wasOn) {
+      await (await s.find(bashBox)).click();
+      await s.waitFor("saved", async () => (await (await s.byTestId("settings-saved")).text()).includes("Saved"));
+    }
+    await (await s.byTestId("settings-close")).click();
+    // What runs: `echo 'safe listing' #` then a comment the override would draw reversed.
+    await (await s.waitForTestId("composer-input")).type(
+      'please call bash {"command":"echo \'safe listing\' # \\u202e; rm -rf ~ \\u202c&& ls"}',
+    );
+    const before = notifyCalls(monitored).length;
+    await sh("xdotool", ["windowfocus", "--sync", another]);
+    await s.execute(`document.querySelector('[data-testid="composer-send"]').click(); return true;`);
+    await s.waitForTestId("approval-dialog", { timeoutMs: 20_000 });
+    const spoofed = await s.waitFor("the Notify call for the command", async () => notifyCalls(monitored)[before] ?? null, {
+      timeoutMs: 10_000,
+    });
+    t.assert(spoofed.body.includes("⟨U+202E⟩") && !spoofed.body.includes("\u202e"), `the notification shows the override: ${spoofed.body}`);
+    const summary = await s.execute(
+      `return [...document.querySelectorAll('[data-testid="tool-block"] .tool-summary')].pop()?.textContent ?? ""`,
+    );
+    t.assert(summary.includes("⟨U+202E⟩") && !summary.includes("\u202e"), `the block shows the override: ${summary}`);
+    await s.waitFor("dunst showing it", async () => (await displayed()) >= 1, { timeoutMs: 10_000 });
+    await t.shot("bidi-command-block-and-notification");
+    await s.execute(`document.querySelector('[data-testid="approval-reject"]').click(); return true;`);
+    await turnOver(s);
+    if (!wasOn) {
+      await (await s.byTestId("settings-open")).click();
+      await s.waitForTestId("settings-panel");
+      await s.execute(`document.querySelector('${bashBox}').scrollIntoView({ block: "center" }); return true;`);
+      await (await s.find(bashBox)).click();
+      await s.waitFor("saved", async () => (await (await s.byTestId("settings-saved")).text()).includes("Saved"));
+      await (await s.byTestId("settings-close")).click();
+    }
   } finally {
     other.stop();
     daemon.stop();
