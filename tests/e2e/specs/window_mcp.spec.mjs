@@ -103,6 +103,20 @@ export default async function (t) {
   await turnOver(s);
   await t.shot("ran");
 
+  t.step("an image an MCP tool returns shows under its block as the result comes, not after a restart");
+  await send(s, "please call mcp__everything__get-tiny-image {}");
+  await s.waitForTestId("approval-dialog", { timeoutMs: 30_000 });
+  await (await s.byTestId("approval-approve")).click();
+  const tiny = '[data-testid="tool-block"][data-tool-name="mcp__everything__get-tiny-image"]';
+  await s.waitFor("the image under the block", async () =>
+    s.execute(
+      `const img = document.querySelector('${tiny} [data-testid="tool-images"] img');
+       return !!img && img.complete && img.naturalWidth > 0 && img.getAttribute("src").startsWith("data:image/png;base64,");`,
+    ),
+  { timeoutMs: 30_000 });
+  await turnOver(s);
+  await t.shot("image-live");
+
   t.step("a resource of the server attached to a message: its text goes to the model with it");
   await (await s.byTestId("composer-resource-attach")).click();
   const item = await s.waitForTestId("composer-resource-item", { timeoutMs: 30_000 });
