@@ -1059,6 +1059,13 @@ export type MessageStamp = {
 	 *  builds that did not record it.
 	 */
 	model: string | null,
+	/**
+	 *  What an answer cost, as the provider counted it (`None`: not counted, or not recorded by
+	 *  the build that saved it).
+	 */
+	usage?: Usage | null,
+	/**  Without usage: the context in use after the answer, as the engine estimated it. */
+	estimatedContextTokens?: number | null,
 };
 
 /**  A model a provider offers, for the model picker. */

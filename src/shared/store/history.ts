@@ -92,7 +92,16 @@ function addMessage(conv: Conversation, msg: HistoryMessage, i: number, stamp: M
       segments.push({ kind: "tool", toolId: b.id });
     }
   }
-  const m: AssistantMessage = { ...emptyAssistant(messageId), segments, streaming: false, at, model: stamp?.model ?? null };
+  const m: AssistantMessage = {
+    ...emptyAssistant(messageId),
+    segments,
+    streaming: false,
+    at,
+    model: stamp?.model ?? null,
+    // What it cost, as saved with it: the gauge of a reopened conversation reads as the live one did.
+    usage: stamp?.usage ?? null,
+    estimatedContext: stamp?.usage ? null : (stamp?.estimatedContextTokens ?? null),
+  };
   conv.messageIds.push(messageId);
   conv.messages[messageId] = m;
 }

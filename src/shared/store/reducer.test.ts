@@ -90,6 +90,22 @@ describe("event store reducer", () => {
     expect(contextTokens(s.conversations[C]!)).toBe(1500);
   });
 
+  it("keeps the last counted context through a failed turn that counted nothing", () => {
+    const failed: ProtocolEvent[] = [
+      start("m2"),
+      {
+        event: "chat:error",
+        payload: { conversationId: C, messageId: "m2", code: "NETWORK", message: "Could not reach the model server.", retryable: true, retrying: false },
+      },
+      {
+        event: "chat:stream-end",
+        payload: { conversationId: C, messageId: "m2", stopReason: "error", usage: null, estimatedContextTokens: 40, partial: true },
+      },
+    ];
+    const s = fold([start(), text("Hello"), end(), ...failed]);
+    expect(contextTokens(s.conversations[C]!)).toBe(1500);
+  });
+
   it("keeps conversations apart", () => {
     const other: ProtocolEvent = { event: "chat:text-delta", payload: { conversationId: "conv-2", messageId: "x", delta: "B" } };
     const s = fold([text("A"), other]);

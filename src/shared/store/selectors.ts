@@ -32,7 +32,9 @@ export function assistantMessages(c: Conversation): AssistantMessage[] {
 /** Tokens in the context after the latest reported message: its prompt plus its answer. */
 /** Tokens in the context as of the last message that said: its usage, else its estimate. */
 export function contextTokens(c: Conversation): number {
-  const counted = assistantMessages(c).filter((m) => m.usage || m.estimatedContext !== null);
+  // An answer cut short without the provider's count (a failed or stopped turn) says little: its
+  // estimate is of a request that never finished, so the last real figure stands.
+  const counted = assistantMessages(c).filter((m) => m.usage || (m.estimatedContext !== null && !m.partial));
   const last = counted[counted.length - 1];
   if (!last) return 0;
   return last.usage ? last.usage.inputTokens + last.usage.outputTokens : (last.estimatedContext ?? 0);
@@ -40,7 +42,7 @@ export function contextTokens(c: Conversation): number {
 
 /** Whether the last finished answer came without usage: the provider reports none. */
 export function usageNotReported(c: Conversation): boolean {
-  const finished = assistantMessages(c).filter((m) => !m.streaming);
+  const finished = assistantMessages(c).filter((m) => !m.streaming && !(m.partial && !m.usage));
   const last = finished[finished.length - 1];
   return !!last && !last.usage && last.estimatedContext !== null;
 }

@@ -28,7 +28,7 @@ pub struct ConversationPage {
 
 /// When a saved message was written and, for an answer, which model wrote it: one per message of
 /// `chat_history`, in the same order (`chat_message_stamps`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct MessageStamp {
     /// Milliseconds since the Unix epoch.
@@ -36,6 +36,13 @@ pub struct MessageStamp {
     /// The model that wrote an answer; `None` for the user's messages and for answers saved by
     /// builds that did not record it.
     pub model: Option<String>,
+    /// What an answer cost, as the provider counted it (`None`: not counted, or not recorded by
+    /// the build that saved it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<crate::Usage>,
+    /// Without usage: the context in use after the answer, as the engine estimated it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_context_tokens: Option<u32>,
 }
 
 /// A conversation a search found, with where (a message's words around the first match; `None`

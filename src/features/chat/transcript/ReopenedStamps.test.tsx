@@ -62,6 +62,16 @@ describe("a reopened conversation's messages", () => {
     expect(answer).toHaveTextContent("claude-sonnet-4-5");
   });
 
+  it("bring back the context gauge from what each answer cost", async () => {
+    open([
+      { atMs: ASKED, model: null },
+      { atMs: ANSWERED, model: "claude-sonnet-4-5", usage: { inputTokens: 5200, outputTokens: 300 } },
+    ]);
+    await metaOf("It says alpha.");
+    expect(await screen.findByTestId(TID.contextGauge)).toHaveAttribute("data-used", "5500");
+    expect(screen.queryByTestId(TID.usageNotReported)).toBeNull();
+  });
+
   it("still open, without times, when the stamps cannot be read", async () => {
     open("fails");
     const answer = await metaOf("It says alpha.");

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use warden_protocol::{Message, Role};
 
-use super::events::EventEmitter;
+use super::events::{Counted, EventEmitter};
 use crate::conversations::{Compaction, ConversationStore, StoreError};
 
 /// Where a session's messages go.
@@ -35,6 +35,8 @@ struct State {
     compaction: Option<Compaction>,
     /// Why saving fails, while it does (the face has been told).
     failing: Option<String>,
+    /// What answers cost, by their place in the history, until noted in the store with them.
+    counted: std::collections::BTreeMap<usize, Counted>,
 }
 
 impl Saver {
@@ -67,6 +69,34 @@ impl Saver {
         self.report(&mut state, result, events);
     }
 
+    /// What the answer at `seq` of the history cost; noted in the store with it (now, when it is
+    /// saved already, or when it is).
+    pub fn count(&self, seq: usize, counted: Counted, events: &EventEmitter) {
+        let mut state = self.lock();
+        state.counted.insert(seq, counted);
+        if seq < state.unsaved_from {
+            let result = self.put_counts(&mut state);
+            self.report(&mut state, result, events);
+        }
+    }
+
+    /// Notes every count whose message is saved.
+    fn put_counts(&self, state: &mut State) -> Result<(), StoreError> {
+        let saved: Vec<usize> = state.counted.range(..state.unsaved_from).map(|(seq, _)| *seq).collect();
+        for seq in saved {
+            if let Some(counted) = state.counted.get(&seq) {
+                self.store.put_usage(
+                    &self.conversation_id,
+                    seq,
+                    counted.reported,
+                    counted.estimated_context,
+                )?;
+            }
+            state.counted.remove(&seq);
+        }
+        Ok(())
+    }
+
     /// Records a compaction, after the messages before it are saved.
     pub fn save_compaction(&self, compaction: Compaction, events: &EventEmitter) {
         let mut state = self.lock();
@@ -89,6 +119,7 @@ impl Saver {
             }
             state.unsaved_from = seq + 1;
         }
+        self.put_counts(state)?;
         self.put_compaction(state)
     }
 

@@ -181,6 +181,16 @@ impl SessionCore {
     }
 
     /// Keep what a cut-short message said, when it said anything.
+    /// Append an answer with what it cost (kept with it, for the gauge of the reopened
+    /// conversation).
+    pub fn push_answer(&self, message: Message, counted: super::events::Counted) {
+        self.push_history(message);
+        let seq = lock(&self.history).len().saturating_sub(1);
+        if let Some(saver) = &self.saver {
+            saver.count(seq, counted, &self.events);
+        }
+    }
+
     pub fn push_partial(&self, partial: Message) {
         if partial.content.iter().any(|b| matches!(b, ContentBlock::Text { text } if !text.is_empty())) {
             self.push_history(partial);

@@ -108,7 +108,7 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
             }
         };
         budget.record(usage);
-        core.push_history(message);
+        core.push_answer(message, usage);
 
         if calls.is_empty() {
             let (reason, end) = if final_request {

@@ -164,6 +164,30 @@ impl ConversationStore {
         self.put_message_by(id, project_root, seq, message, None)
     }
 
+    /// Records what the answer at `seq` cost: the provider's count, or (without one) the context
+    /// in use as estimated. A message not saved yet is left alone (nothing to note it on).
+    pub fn put_usage(
+        &self,
+        id: &str,
+        seq: usize,
+        usage: Option<warden_protocol::Usage>,
+        estimated_context: Option<u32>,
+    ) -> Result<(), StoreError> {
+        let conn = lock(&self.writer);
+        conn.prepare_cached(
+            "UPDATE messages SET input_tokens = ?3, output_tokens = ?4, estimated_context = ?5 \
+             WHERE seq = ?2 AND conversation = (SELECT num FROM conversations WHERE id = ?1)",
+        )?
+        .execute(params![
+            id,
+            seq_value(seq),
+            usage.map(|u| u.input_tokens),
+            usage.map(|u| u.output_tokens),
+            estimated_context
+        ])?;
+        Ok(())
+    }
+
     /// [`ConversationStore::put_message`], noting the model that wrote it (for an answer; a user
     /// message has none). A message replaced keeps the model it was first saved with when given none.
     /// The one write of a conversation's messages besides [`ConversationStore::truncate`].

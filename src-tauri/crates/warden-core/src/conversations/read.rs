@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use rusqlite::{params, OptionalExtension, Row};
-use warden_protocol::{ConversationPage, ConversationSummary, Message, MessageStamp};
+use warden_protocol::{ConversationPage, ConversationSummary, Message, MessageStamp, Usage};
 
 use super::{lock, text, ConversationStore, StoreError};
 
@@ -91,6 +91,22 @@ pub(super) fn summary_at(row: &Row<'_>, first: usize) -> rusqlite::Result<Conver
     })
 }
 
+/// A message's stamp from its columns, `first` on: created_at_ms, model, input_tokens,
+/// output_tokens, estimated_context.
+fn stamp_at(row: &Row<'_>, first: usize) -> rusqlite::Result<MessageStamp> {
+    let at: i64 = row.get(first)?;
+    let input: Option<i64> = row.get(first + 2)?;
+    let output: Option<i64> = row.get(first + 3)?;
+    let estimated: Option<i64> = row.get(first + 4)?;
+    let tokens = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
+    Ok(MessageStamp {
+        at_ms: u64::try_from(at).unwrap_or(0),
+        model: row.get(first + 1)?,
+        usage: input.zip(output).map(|(i, o)| Usage { input_tokens: tokens(i), output_tokens: tokens(o) }),
+        estimated_context_tokens: estimated.map(tokens),
+    })
+}
+
 impl ConversationStore {
     /// The conversation's messages in order; empty when there is no such conversation. An error
     /// when any of it cannot be read ([`StoreError::Unreadable`], or the database's own): a
@@ -107,7 +123,8 @@ impl ConversationStore {
     pub fn read_back(&self, id: &str) -> Result<ReadBack, StoreError> {
         let conn = lock(&self.reader);
         let mut statement = conn.prepare_cached(
-            "SELECT m.seq, m.body, m.created_at_ms, m.model FROM messages m \
+            "SELECT m.seq, m.body, m.created_at_ms, m.model, m.input_tokens, m.output_tokens, \
+             m.estimated_context FROM messages m \
              JOIN conversations c ON c.num = m.conversation \
              WHERE c.id = ?1 AND c.deleted_at_ms IS NULL ORDER BY m.seq",
         )?;
@@ -126,15 +143,14 @@ impl ConversationStore {
                 }
             };
             let seq: i64 = row.get(0)?;
-            let at: i64 = row.get(2)?;
-            let stamp = MessageStamp { at_ms: u64::try_from(at).unwrap_or(0), model: row.get(3)? };
+            let stamp = stamp_at(row, 2)?;
             let seq = usize::try_from(seq).unwrap_or(usize::MAX);
             // A position with no row: a message that was never saved, or lost.
             while back.rows.len() < seq && back.rows.len() < MAX_GAP {
                 let missing = back.rows.len();
                 back.rows.push(StoredRow {
                     seq: missing,
-                    stamp: MessageStamp { at_ms: 0, model: None },
+                    stamp: MessageStamp::default(),
                     message: Err("it is missing from the conversation store".to_owned()),
                 });
             }
@@ -152,13 +168,11 @@ impl ConversationStore {
     pub fn message_stamps(&self, id: &str) -> Result<Vec<MessageStamp>, StoreError> {
         let conn = lock(&self.reader);
         let mut statement = conn.prepare_cached(
-            "SELECT m.created_at_ms, m.model FROM messages m JOIN conversations c ON c.num = m.conversation \
+            "SELECT m.created_at_ms, m.model, m.input_tokens, m.output_tokens, m.estimated_context \
+             FROM messages m JOIN conversations c ON c.num = m.conversation \
              WHERE c.id = ?1 AND c.deleted_at_ms IS NULL ORDER BY m.seq",
         )?;
-        let stamps = statement.query_map([id], |row| {
-            let at: i64 = row.get(0)?;
-            Ok(MessageStamp { at_ms: u64::try_from(at).unwrap_or(0), model: row.get(1)? })
-        })?;
+        let stamps = statement.query_map([id], |row| stamp_at(row, 0))?;
         Ok(stamps.collect::<Result<_, _>>()?)
     }
 

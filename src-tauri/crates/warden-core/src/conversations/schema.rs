@@ -65,6 +65,13 @@ const MIGRATIONS: &[&str] = &[
     r"
     ALTER TABLE messages ADD COLUMN model TEXT;
     ",
+    // 5: what each answer cost in tokens (as the provider counted it, or the context in use as
+    // estimated when it counted nothing), for the context gauge of a reopened conversation.
+    r"
+    ALTER TABLE messages ADD COLUMN input_tokens INTEGER;
+    ALTER TABLE messages ADD COLUMN output_tokens INTEGER;
+    ALTER TABLE messages ADD COLUMN estimated_context INTEGER;
+    ",
 ];
 
 /// The layout this build writes.

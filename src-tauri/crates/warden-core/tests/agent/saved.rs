@@ -73,6 +73,28 @@ async fn a_results_report_is_saved_with_it_and_never_sent_to_the_model() {
     );
 }
 
+/// What each answer cost is kept with it, so a reopened conversation's gauge reads what the live
+/// one read (it was gone after a restart): the provider's count for each answer, none for the
+/// user's messages and the tool results.
+#[tokio::test]
+async fn each_answer_keeps_what_it_cost() {
+    let home = tempfile::tempdir().unwrap();
+    let store = Arc::new(ConversationStore::open(&home.path().join("conversations.db")).unwrap());
+    let saved = store.clone();
+    let wire = Wire::Anthropic;
+    let replies = vec![
+        wire.reply(&[tool("b1", "system_info", json!({}))], 1200),
+        wire.reply(&[text("Here it is.")], 1500),
+    ];
+    let mut h = Harness::new(wire, replies, move |c| c.store = Some(saved)).await;
+    let run = h.run("what time is it", approve_all()).await;
+    assert_eq!(run.end, TurnEnd::Completed);
+    let stamps = store.message_stamps(h.session.conversation_id()).unwrap();
+    let inputs: Vec<Option<u32>> = stamps.iter().map(|s| s.usage.map(|u| u.input_tokens)).collect();
+    assert_eq!(inputs, [None, Some(1200), None, Some(1500)], "{stamps:?}");
+    assert!(stamps[3].usage.is_some_and(|u| u.output_tokens > 0), "{stamps:?}");
+}
+
 fn now_ms() -> u64 {
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
     u64::try_from(since.as_millis()).unwrap()
