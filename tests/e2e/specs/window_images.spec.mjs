@@ -104,6 +104,24 @@ async function onClipboard(t, bytes, type) {
   return owner;
 }
 
+/** Starts noting the longest gap between frames in the page. */
+const WATCH_FRAMES = `
+  window.__frames = { last: performance.now(), longest: 0, on: true };
+  const tick = (now) => {
+    const f = window.__frames;
+    if (!f.on) return;
+    f.longest = Math.max(f.longest, now - f.last);
+    f.last = now;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  return true;`;
+
+/** The longest gap between frames since WATCH_FRAMES, after half a second more of frames. */
+const LONGEST_FRAME = `
+  const done = arguments[arguments.length - 1];
+  setTimeout(() => { window.__frames.on = false; done(Math.round(window.__frames.longest)); }, 500);`;
+
 /** Ctrl+V as the keyboard types it: an XTEST key event to the focused Warden window. */
 async function pressPaste(t) {
   const warden = (await t.run("xdotool", ["search", "--onlyvisible", "--name", "^Warden$"])).stdout.trim().split("\n")[0];
@@ -122,13 +140,29 @@ export default async function (t) {
   t.step("a 200 KB text pasted with Ctrl+V through XTEST becomes a chip, not field text");
   const log = Array.from({ length: 4000 }, (_, i) => `line ${String(i).padStart(4, "0")}: ${"x".repeat(40)}`).join("\n");
   const textOwner = await onClipboard(t, Buffer.from(log), "UTF8_STRING");
+  let chipGap;
+  let fieldGap;
   try {
+    await s.execute(WATCH_FRAMES);
     await pressPaste(t);
     const chip = await s.waitForTestId("composer-pasted-item", { timeoutMs: 10_000 });
     t.assert((await chip.text()).includes("4,000 lines"), `the chip says its size: ${await chip.text()}`);
+    chipGap = await s.executeAsync(LONGEST_FRAME);
+    // The reference, in the same run: the same paste into a plain textarea (what the field did).
+    await s.execute(`const a = document.createElement("textarea"); a.id = "paste-reference";
+      a.style.cssText = "position:fixed;left:0;top:0;width:300px;height:80px"; document.body.append(a); a.focus(); return true;`);
+    await s.execute(WATCH_FRAMES);
+    await t.run("xdotool", ["key", "--clearmodifiers", "ctrl+v"]);
+    await s.waitFor("the reference textarea filled", async () =>
+      (await s.execute(`return document.getElementById("paste-reference").value.length`)) >= log.length - 10,
+    );
+    fieldGap = await s.executeAsync(LONGEST_FRAME);
+    await s.execute(`document.getElementById("paste-reference").remove(); return true;`);
   } finally {
     textOwner.kill();
   }
+  // A figure, not a test: the machines are shared and noisy.
+  t.step(`(longest frame gap over the paste: ${chipGap} ms as a chip, ${fieldGap} ms in a plain textarea, this run)`);
   const fieldLength = await s.execute(`return document.querySelector('[data-testid="composer-input"]').value.length`);
   t.assert(fieldLength === 0, `the field holds none of it: ${fieldLength} characters`);
   await t.shot("pasted-text-chip");

@@ -1,6 +1,7 @@
 // Long text pasted into the composer: past a threshold it becomes an attached chip instead of
-// field text. WebKitGTK's textarea spends 0.5–0.8 s on one 200 KB paste (measured in bench/app),
-// and nobody edits a log dump in a message field. The text goes with the message in a fenced block.
+// field text. WebKitGTK's textarea stalls a frame for a long while on one 200 KB paste (the e2e
+// window_images logs the longest frame gap both ways), and nobody edits a log dump in a message
+// field. The text goes with the message in a fenced block.
 import { useEffect, useRef, useState, type ClipboardEvent } from "react";
 
 /** Pastes longer than this many characters become a chip. */
