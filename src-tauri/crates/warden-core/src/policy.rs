@@ -264,7 +264,7 @@ pub fn decide_with(
         };
     }
     // The task list changes nothing but the conversation: it never asks, in any trust level.
-    if tool.name == crate::tools::TODO_WRITE {
+    if tool.name == crate::scope::TODO_WRITE {
         return Decision::Allow;
     }
     // Never covered by a grant or a rule: the grant was for the program in the box.
@@ -417,13 +417,13 @@ mod tests {
     /// even where the project's tools do not name it.
     #[test]
     fn the_task_list_never_asks_and_is_in_every_scope() {
-        let tool = def(crate::tools::TODO_WRITE, SAFE);
+        let tool = def(crate::scope::TODO_WRITE, SAFE);
         let read_only = Scope::read_only();
         for trust in [TrustLevel::Supervised, TrustLevel::Guided, TrustLevel::Autonomous] {
             let decided = decide(trust, &tool, &read_only, &json!({"items": []}), &Grants::default());
             assert_eq!(decided, Decision::Allow, "{trust:?}");
         }
-        assert!(Scope::only(["bash"]).allows(crate::tools::TODO_WRITE));
+        assert!(Scope::only(["bash"]).allows(crate::scope::TODO_WRITE));
     }
 
     #[test]

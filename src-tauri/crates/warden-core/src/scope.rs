@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 pub const READ_ONLY_TOOLS: &[&str] =
     &["file_read", "list_dir", "file_info", "search_files", "search_in_files", "system_info", "web_search"];
 
+/// The task list tool (`tools::todo_write`): it changes nothing but the conversation, so every
+/// scope has it and the policy never asks about it. Named here, below both.
+pub const TODO_WRITE: &str = "todo_write";
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AllowedTools {
@@ -76,7 +80,7 @@ impl Scope {
 
     pub fn allows(&self, tool: &str) -> bool {
         // The task list changes nothing but the conversation: every project has it.
-        if tool == crate::tools::TODO_WRITE {
+        if tool == TODO_WRITE {
             return true;
         }
         match &self.tools {

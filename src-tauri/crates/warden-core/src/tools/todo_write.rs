@@ -10,8 +10,7 @@ use warden_protocol::{DangerLevel, TodoItem, TodoState, ToolCategory, ToolErrorC
 
 use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
-/// The tool's name, which the scope and the policy let through everywhere.
-pub const TODO_WRITE: &str = "todo_write";
+pub use crate::scope::TODO_WRITE;
 
 /// The most tasks one list holds, and the longest a task's text may be.
 const MAX_ITEMS: usize = 50;
