@@ -238,7 +238,9 @@ async fn streamed_text_from_the_servers_only_model() {
 #[tokio::test]
 #[ignore = "needs the local model server (tests/local-llm/run.sh)"]
 async fn a_native_tool_call_and_the_turn_after_it() {
-    let server = LlamaServer::start(&["--n_ctx", "768", "--chat_format", "chatml-function-calling"]).await;
+    // 1024: the turn after the call sends the history and every tool Warden offers (the task list
+    // among them, in every scope), which passes 768.
+    let server = LlamaServer::start(&["--n_ctx", "1024", "--chat_format", "chatml-function-calling"]).await;
     let place = Place::new("native");
     let args = [
         "--allow",
