@@ -5,6 +5,7 @@ mod apply_patch;
 mod atomic_writes;
 mod background;
 mod bash;
+mod bash_memory;
 mod blocklist;
 mod blocklist_bounds;
 mod common;

@@ -1,0 +1,83 @@
+//! Warden's memory stays flat while `bash` runs a command that prints gigabytes: the tool keeps a
+//! bounded head and tail for the model and the window's stream is capped, so nothing grows with
+//! the output. The peak is the child test process's own (`wait4`'s `ru_maxrss`), the same check
+//! `bench/bash_memory` makes on a release build.
+
+use std::sync::Arc;
+
+use serde_json::json;
+use warden_core::tool::OutputSink;
+
+use super::common::*;
+
+/// What a command prints in the test, and the bound on the peak RSS of the process running it.
+const PRINTED: u64 = 2_000_000_000;
+const PEAK_BOUND_MIB: i64 = 96;
+
+/// The child: runs the command with a window listening to its stream. Run only by the test below
+/// (it is told the size through the environment).
+#[tokio::test]
+#[ignore = "run as a child process by a_command_printing_gigabytes_keeps_wardens_memory_flat"]
+async fn child_runs_a_command_printing_gigabytes() {
+    let Some(bytes) = std::env::var("WARDEN_TEST_BASH_BYTES").ok().and_then(|b| b.parse::<u64>().ok()) else {
+        return;
+    };
+    let env = TestEnv::new();
+    let (sink, mut rx) = OutputSink::channel(env.registry.config().stream_cap_bytes);
+    let window = tokio::spawn(async move {
+        let mut streamed = 0usize;
+        while let Some((_, chunk)) = rx.recv().await {
+            streamed += chunk.len();
+        }
+        streamed
+    });
+    let ctx = env.ctx.clone().with_output(sink);
+    let command = format!("head -c {bytes} /dev/zero | tr '\\0' 'a'");
+    let out = env.call_with("bash", json!({ "command": command, "timeout": 600 }), ctx).await;
+    assert_ok(&out);
+    assert_eq!(meta(&out, "output_bytes"), &json!(bytes), "the whole output went through");
+    let streamed = window.await.expect("the window's listener");
+    assert!(streamed < 64 * 1024 * 1024, "the window was sent {streamed} bytes");
+    assert!(out.content.len() < 1024 * 1024, "the model was given {} bytes", out.content.len());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+// wait4 is the one call that gives a child's own peak memory; std has no safe form of it. It also
+// reaps the child, which clippy cannot see.
+#[allow(unsafe_code, clippy::zombie_processes)]
+fn a_command_printing_gigabytes_keeps_wardens_memory_flat() {
+    use std::os::unix::process::ExitStatusExt;
+    let exe = std::env::current_exe().expect("test binary");
+    let child = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            "tools::bash_memory::child_runs_a_command_printing_gigabytes",
+            "--ignored",
+            "--test-threads=1",
+        ])
+        .env("WARDEN_TEST_BASH_BYTES", PRINTED.to_string())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn the child test");
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
+    let mut status = 0;
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: waiting for our own child; both out-pointers are valid for writes.
+    let waited = unsafe { libc::wait4(pid.as_raw(), &mut status, 0, usage.as_mut_ptr()) };
+    assert_eq!(waited, pid.as_raw(), "wait4 failed");
+    // SAFETY: wait4 succeeded, so it filled `usage`.
+    let usage = unsafe { usage.assume_init() };
+    let status = std::process::ExitStatus::from_raw(status);
+    let mut output = String::new();
+    if let Some(mut out) = child.stdout {
+        use std::io::Read;
+        let _ = out.read_to_string(&mut output);
+    }
+    assert!(status.success(), "the child test failed: {output}");
+    assert!(output.contains("1 passed"), "the child test did not run: {output}");
+    let peak_mib = usage.ru_maxrss / 1024;
+    println!("peak RSS while a command printed {PRINTED} bytes: {peak_mib} MiB (bound {PEAK_BOUND_MIB} MiB)");
+    assert!(peak_mib < PEAK_BOUND_MIB, "a command printing {PRINTED} bytes peaked Warden at {peak_mib} MiB");
+}
