@@ -3,8 +3,6 @@
 //! the output. The peak is the child test process's own (`wait4`'s `ru_maxrss`), the same check
 //! `bench/bash_memory` makes on a release build.
 
-use std::sync::Arc;
-
 use serde_json::json;
 use warden_core::tool::OutputSink;
 
@@ -44,8 +42,8 @@ async fn child_runs_a_command_printing_gigabytes() {
 #[cfg(target_os = "linux")]
 #[test]
 // wait4 is the one call that gives a child's own peak memory; std has no safe form of it. It also
-// reaps the child, which clippy cannot see.
-#[allow(unsafe_code, clippy::zombie_processes)]
+// reaps the child, which clippy cannot see. The peak is printed: a figure for `--nocapture`.
+#[allow(unsafe_code, clippy::zombie_processes, clippy::print_stdout)]
 fn a_command_printing_gigabytes_keeps_wardens_memory_flat() {
     use std::os::unix::process::ExitStatusExt;
     let exe = std::env::current_exe().expect("test binary");
