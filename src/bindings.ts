@@ -251,6 +251,8 @@ export const events = {
 /* Constants */
 export const DEFAULT_BASE_URLS = {"anthropic":"https://api.anthropic.com","ollama":"http://localhost:11434","openai":"https://api.openai.com/v1"} as const;
 
+export const DEFAULT_MODELS = {"anthropic":"claude-sonnet-4-5","ollama":"llama3.2","openai":"gpt-4.1"} as const;
+
 export const MAX_IMAGES = 20 as const;
 
 export const MAX_IMAGE_BYTES = 20971520 as const;

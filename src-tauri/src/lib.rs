@@ -42,6 +42,9 @@ fn with_events<R: tauri::Runtime>(builder: tauri_specta::Builder<R>) -> tauri_sp
         // Where each provider is reached when its base URL is left empty (an OpenAI-compatible
         // server has no default: the user names it).
         .constant("DEFAULT_BASE_URLS", default_base_urls())
+        // The model each provider answers with when the settings name none (an OpenAI-compatible
+        // server has no fixed one: the engine takes the server's only model).
+        .constant("DEFAULT_MODELS", default_models())
         // Only `serde_json::Value` (tool inputs, metadata) and millisecond timestamps (far below
         // 2^53) hold an i64/u64, and JSON.parse gives JS numbers for them anyway; the protocol's
         // other numeric fields are u32.
@@ -57,6 +60,17 @@ fn default_base_urls() -> std::collections::BTreeMap<&'static str, &'static str>
         ("anthropic", anthropic::DEFAULT_BASE_URL),
         ("openai", openai::DEFAULT_BASE_URL),
         ("ollama", ollama::DEFAULT_BASE_URL),
+    ]
+    .into()
+}
+
+fn default_models() -> std::collections::BTreeMap<&'static str, &'static str> {
+    use warden_core::engine::default_model;
+    use warden_protocol::ProviderId;
+    [
+        ("anthropic", default_model(ProviderId::Anthropic)),
+        ("openai", default_model(ProviderId::Openai)),
+        ("ollama", default_model(ProviderId::Ollama)),
     ]
     .into()
 }

@@ -3,7 +3,7 @@
 // types are re-exported from the bindings, never re-declared here, and so are the engine's limits.
 import { commands, events } from "../bindings";
 
-export { DEFAULT_BASE_URLS, MAX_IMAGE_BYTES, MAX_IMAGES } from "../bindings";
+export { DEFAULT_BASE_URLS, DEFAULT_MODELS, MAX_IMAGE_BYTES, MAX_IMAGES } from "../bindings";
 import type {
   AlwaysRule,
   CommandError as CommandFailure,

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, type ModelEntry, type ProviderId } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { defaultLabel } from "./defaultModel";
 import { modelOptions } from "./settingsModel";
 import { messageOf } from "../../shared/format";
 
@@ -52,7 +53,7 @@ export function ModelPicker({
             onChange(id, models.find((m) => m.id === id) ?? null);
           }}
         >
-          <option value="">{load.state === "loading" ? "Loading models…" : "Default model"}</option>
+          <option value="">{defaultLabel(provider, null, models)}</option>
           {options.map((m) => (
             <option key={m.id} value={m.id}>
               {m.displayName || m.id}
@@ -73,7 +74,7 @@ export function ModelPicker({
         </span>
       )}
       <button type="button" className="link" onClick={fetchModels} disabled={load.state === "loading"}>
-        {load.state === "ready" ? "Refresh" : "Load models"}
+        {load.state === "loading" ? "Loading models…" : load.state === "ready" ? "Refresh" : "Load models"}
       </button>
       {load.state === "error" && <p className="field-error">{load.message}</p>}
     </div>

@@ -288,6 +288,8 @@ describe("SettingsPanel", () => {
     });
     render(<Harness initial={{ ...SETTINGS, activeProvider: "ollama" }} />);
     const picker = screen.getByTestId(TID.modelPicker.ollama);
+    // The empty choice names the model the engine answers with, from the first render on.
+    expect(within(picker).getByRole("option", { name: "llama3.2 (default)" })).toHaveValue("");
     await waitFor(() => expect(within(picker).getByText("llama3.2 · tools")).toBeInTheDocument());
     expect(within(picker).getByText("gemma2")).toBeInTheDocument();
     await userEvent.selectOptions(picker, "gemma2");

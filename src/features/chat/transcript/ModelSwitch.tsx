@@ -7,6 +7,7 @@
 // (a "Loading models…" line at its end), never in place of that name.
 import { useState } from "react";
 import { api, type ModelEntry, type ProviderId } from "../../../shared/ipc";
+import { defaultLabel } from "../../settings/defaultModel";
 import { TID } from "../../../shared/testids";
 import { modelOptions } from "../../settings/settingsModel";
 import { messageOf } from "../../../shared/format";
@@ -19,26 +20,6 @@ export interface ModelChoice {
 }
 
 type Listed = { state: "idle" } | { state: "loading" } | { state: "ready"; models: ModelEntry[] } | { state: "error" };
-
-/**
- * The model the engine uses when the settings name none (`default_model` in
- * src-tauri/crates/warden-core/src/engine/providers.rs). A server of one's own has no fixed
- * default: the engine takes the server's only model.
- */
-const PROVIDER_DEFAULTS: Partial<Record<ProviderId, string>> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-4.1",
-  ollama: "llama3.2",
-};
-
-/** What the menu's "default" line says: the default model by name, as the list names it once loaded. */
-function defaultLabel(provider: ProviderId, inUse: string | null | undefined, models: ModelEntry[]): string {
-  const only = provider === "openai_compatible" && models.length === 1 ? models[0]!.id : null;
-  const id = PROVIDER_DEFAULTS[provider] ?? inUse ?? only;
-  if (!id) return "The server's model";
-  const listed = models.find((m) => m.id === id);
-  return `${listed?.displayName || id} (default)`;
-}
 
 export function ModelSwitch({
   choice,
