@@ -86,6 +86,20 @@ for round in $(seq "$rounds"); do
     -n warden-empty-home "$warden sandbox --project $project -- true" >/dev/null)
 done
 node -e '
+  // What each row starts, so the times are read for what they buy (a row that does less is not
+  // simply faster). Every row is a fresh process running `true`, its own start-up included.
+  const DOES = {
+    "plain": "a plain spawn: no box",
+    "bwrap-bare": "bubblewrap alone: / read-only, new namespaces (network included); no seccomp, nothing hidden",
+    "bwrap-bare-2": "the same bare bubblewrap, beside the empty-home row",
+    "warden-sandbox": "bubblewrap + two seccomp filters; the home emptied but for the toolchains (read-only), the package caches under the project layer (warden-box mounts it), secret locations hidden, .git hooks/config read-only; no network",
+    "warden-empty-home": "the same box for an empty home: nothing to mount or hide in it, so no layer and no launcher",
+    "warden-network": "the same box with the network: the domain-filtered proxy of Warden started in the front, and warden-box bridging the loopback of the box to it",
+    "engine-sandbox": "the same box started by the full engine binary instead of the small front",
+    "warden-baseline": "the box of the BASELINE build",
+    "codex-sandbox": "codex: bubblewrap + seccomp (no network: socket() denied but for AF_UNIX); writable roots, .git read-only; secrets left readable",
+    "srt": "srt: bubblewrap, no network but through its HTTP and SOCKS proxies (socat inside, started per run), seccomp on AF_UNIX; a project .env left readable",
+  };
   const files = process.argv.slice(1).map((f) => require(f).results);
   const rounds = files.filter((r) => r.some((x) => x.command === "warden-sandbox"));
   const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1;
@@ -95,8 +109,10 @@ node -e '
   const by = Object.fromEntries(names.map((n) => [n, median(times[n])]));
   for (const n of names) {
     const mean = times[n].reduce((a, b) => a + b, 0) / times[n].length * 1000;
-    console.log(`${n.padEnd(16)} median ${by[n].toFixed(2).padStart(8)} ms   mean ${mean.toFixed(2).padStart(8)} ms   (${times[n].length} runs)`);
+    console.log(`${n.padEnd(18)} median ${by[n].toFixed(2).padStart(8)} ms   mean ${mean.toFixed(2).padStart(8)} ms   (${times[n].length} runs)`);
   }
+  console.log("what each row does:");
+  for (const n of names) console.log(`  ${n.padEnd(18)} ${DOES[n] ?? "(not described)"}`);
   const per = rounds.map((r) => median(r.find((x) => x.command === "warden-sandbox").times) /
     median(r.find((x) => x.command === "bwrap-bare").times));
   const ratio = by["warden-sandbox"] / by["bwrap-bare"];
