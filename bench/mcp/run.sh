@@ -5,6 +5,8 @@
 # (the start-up figure), then CALLS sequential `echo` calls (the per-call figure). The TypeScript
 # client runs twice per round: as is, and declaring roots as Warden's client does (server-everything
 # registers one more tool for such a client and asks it for its roots: the same work for both).
+# Warden's client also runs with its server in the box (`--boxed`), as users' stdio servers start:
+# that is the headline, and the unboxed row says the box's share.
 #
 #   bench/mcp/run.sh [CALLS] [ROUNDS]     (defaults 1000 7)
 #
@@ -33,10 +35,13 @@ echo "== building Warden's client (release)"
 CLEAN=(env -i HOME="$HOME" PATH="$PATH")
 
 RESULTS=$(mktemp)
-trap 'rm -f "$RESULTS"' EXIT
+# The project the boxed server starts in (its box's writable folder), as a user's would.
+PROJECT=$(mktemp -d)
+trap 'rm -rf "$RESULTS" "$PROJECT"' EXIT
 for round in $(seq "$ROUNDS"); do
-  for client in warden typescript typescript-roots; do
+  for client in warden-boxed warden typescript typescript-roots; do
     case "$client" in
+      warden-boxed) line=$(cd "$PROJECT" && "${CLEAN[@]}" "$CLIENT" "$CALLS" --boxed -- "$SERVER" stdio) ;;
       warden) line=$("${CLEAN[@]}" "$CLIENT" "$CALLS" -- "$SERVER" stdio) ;;
       typescript) line=$("${CLEAN[@]}" node "$HERE/ts_client.mjs" "$CALLS" -- "$SERVER" stdio) ;;
       typescript-roots) line=$("${CLEAN[@]}" node "$HERE/ts_client.mjs" "$CALLS" --roots -- "$SERVER" stdio) ;;
@@ -54,11 +59,14 @@ for line in open(sys.argv[1]):
     rows.setdefault(name, []).append(json.loads(data))
 calls = int(sys.argv[2])
 med = lambda name, key: statistics.median(r[key] for r in rows[name])
-w_start, t_start = med("warden", "startup_ms"), med("typescript", "startup_ms")
-w_call, t_call = med("warden", "calls_ms") / calls * 1000, med("typescript", "calls_ms") / calls * 1000
+b_start, w_start, t_start = med("warden-boxed", "startup_ms"), med("warden", "startup_ms"), med("typescript", "startup_ms")
+per_call = lambda name: med(name, "calls_ms") / calls * 1000
+b_call, w_call, t_call = per_call("warden-boxed"), per_call("warden"), per_call("typescript")
 print(f"== medians over {len(rows['warden'])} rounds, {calls} calls each")
-print(f"   start-up to a listed toolset: warden {w_start:7.1f} ms   typescript {t_start:7.1f} ms   ratio {w_start / t_start:.2f}")
-print(f"   one echo call (round trip):  warden {w_call:7.1f} µs   typescript {t_call:7.1f} µs   ratio {w_call / t_call:.2f}")
+print("   what users get: Warden's client with the server in the box (the TypeScript client has no box)")
+print(f"   start-up to a listed toolset: warden {b_start:7.1f} ms   typescript {t_start:7.1f} ms   ratio {b_start / t_start:.2f}")
+print(f"   one echo call (round trip):  warden {b_call:7.1f} µs   typescript {t_call:7.1f} µs   ratio {b_call / t_call:.2f}")
+print(f"   the box's share: start-up {b_start - w_start:+.1f} ms ({w_start:.1f} ms unboxed, ratio {w_start / t_start:.2f}); per call {b_call - w_call:+.1f} µs ({w_call:.1f} µs unboxed)")
 r_start = med("typescript-roots", "startup_ms")
-print(f"   start-up, the TypeScript client declaring roots as Warden does (same tools listed): {r_start:7.1f} ms   ratio {w_start / r_start:.2f}")
+print(f"   start-up, the TypeScript client declaring roots as Warden does (same tools listed): {r_start:7.1f} ms   ratio {b_start / r_start:.2f} (boxed)")
 PY
