@@ -8,9 +8,12 @@ use warden_core::tool::OutputSink;
 
 use super::common::*;
 
-/// What a command prints in the test, and the bound on the peak RSS of the process running it.
+/// What a command prints in the test, and the bound on the peak RSS of the process running it. A
+/// debug build peaked at 32 MiB alone and 96 MiB under the whole suite's load (the pipe read in
+/// bigger bursts while the machine is busy); memory that grew with the output would pass 2 GiB.
+/// `bench/bash_memory` holds the release build to 96 MiB.
 const PRINTED: u64 = 2_000_000_000;
-const PEAK_BOUND_MIB: i64 = 96;
+const PEAK_BOUND_MIB: i64 = 256;
 
 /// The child: runs the command with a window listening to its stream. Run only by the test below
 /// (it is told the size through the environment).
