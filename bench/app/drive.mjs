@@ -1,7 +1,10 @@
-// Drives Warden through WebDriver for bench/app: PSS after a long conversation and the page's
-// frame times while a large answer streams in. Prints one JSON object on stdout.
+// Drives Warden through WebDriver for bench/app: PSS after a long conversation, the page's frame
+// times while a large answer streams in, and the longest frame of a 200 KB paste typed as Ctrl+V
+// through XTEST from a real X clipboard (xclip), against the same paste into a plain textarea in
+// the same run. Prints one JSON object on stdout.
 // Env: WARDEN_APP, WARDEN_HOME, PROJECT, PROVIDER_URL, DRIVER_URL, BENCH_MESSAGES, BENCH_DELTAS, BENCH_TOOLS.
 
+import { execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 
@@ -104,6 +107,59 @@ function frameStats(frames) {
 const describe = (st) =>
   `${st.count} frames, median ${st.medianMs.toFixed(1)} ms, p95 ${st.p95Ms.toFixed(1)} ms, max ${st.maxMs.toFixed(1)} ms, ${st.over50} over 50 ms`;
 
+/** Starts noting the longest gap between frames in the page. */
+const WATCH_FRAMES = `
+  window.__gap = { last: performance.now(), longest: 0, on: true };
+  const tick = (now) => { const g = window.__gap; if (!g.on) return; g.longest = Math.max(g.longest, now - g.last); g.last = now; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  return true;`;
+/** The longest gap since WATCH_FRAMES, after half a second more of frames. */
+const LONGEST_FRAME = `
+  const done = arguments[arguments.length - 1];
+  setTimeout(() => { window.__gap.on = false; done(window.__gap.longest); }, 500);`;
+
+/**
+ * 200 KB of text on the X clipboard, pasted with a real Ctrl+V into the message field (which takes
+ * it as a chip) and into a plain textarea (what the field did before): the longest frame of each.
+ */
+async function pasteFrames(s) {
+  const text = Array.from({ length: 4000 }, (_, i) => `line ${String(i).padStart(4, "0")}: ${"x".repeat(40)}`).join("\n");
+  const file = path.join(env.RUN_DIR ?? "/tmp", "bench-paste.txt");
+  writeFileSync(file, text);
+  const owner = spawn("xclip", ["-quiet", "-selection", "clipboard", "-t", "UTF8_STRING", "-i", file], { stdio: "ignore" });
+  const x = (...args) => execFileSync(args[0], args.slice(1), { encoding: "utf8" });
+  try {
+    await s.waitFor("the clipboard holding the text", async () => {
+      try {
+        return x("xclip", "-o", "-selection", "clipboard", "-t", "TARGETS").includes("UTF8_STRING");
+      } catch {
+        return false;
+      }
+    });
+    const win = x("xdotool", "search", "--onlyvisible", "--name", "^Warden$").trim().split("\n")[0];
+    x("xdotool", "windowfocus", "--sync", win);
+    await s.execute(`document.querySelector('[data-testid="composer-input"]').focus(); return true;`);
+    await s.execute(WATCH_FRAMES);
+    x("xdotool", "key", "--clearmodifiers", "ctrl+v");
+    await s.waitFor("the chip", async () => (await s.count('[data-testid="composer-pasted-item"]')) === 1, { timeoutMs: 20_000 });
+    const chipMs = await s.executeAsync(LONGEST_FRAME);
+    await s.execute(`document.querySelector('[data-testid="composer-pasted-item"] button').click(); return true;`);
+    await s.execute(`const a = document.createElement("textarea"); a.id = "bench-paste";
+      a.style.cssText = "position:fixed;left:0;top:0;width:300px;height:80px"; document.body.append(a); a.focus(); return true;`);
+    await s.execute(WATCH_FRAMES);
+    x("xdotool", "key", "--clearmodifiers", "ctrl+v");
+    await s.waitFor("the textarea filled", async () =>
+      (await s.execute(`return document.getElementById("bench-paste").value.length`)) >= text.length - 10,
+      { timeoutMs: 20_000 },
+    );
+    const textareaMs = await s.executeAsync(LONGEST_FRAME);
+    await s.execute(`document.getElementById("bench-paste").remove(); return true;`);
+    return { bytes: text.length, chipMaxMs: chipMs, textareaMaxMs: textareaMs };
+  } finally {
+    owner.kill();
+  }
+}
+
 const result = {};
 const s = await Session.create(env.DRIVER_URL, env.WARDEN_APP);
 try {
@@ -112,6 +168,13 @@ try {
   await s.executeAsync(
     `const done = arguments[arguments.length - 1];
      window.__TAURI_INTERNALS__.invoke("keys_set", { name: "anthropic", value: "bench-not-a-real-key" }).then(done, done);`,
+  );
+  // The settings file above was written by hand, not by Warden: until the user accepts it, Warden
+  // uses the safe defaults (every call asks), and the stream's tool calls would wait on approvals
+  // nobody gives. Accepted as a user would in Settings.
+  await s.executeAsync(
+    `const done = arguments[arguments.length - 1];
+     window.__TAURI_INTERNALS__.invoke("settings_accept_file", {}).then(done, done);`,
   );
   await s.execute("location.reload()");
   await s.waitForTestId("composer-input", { timeoutMs: 30_000 });
@@ -134,6 +197,9 @@ try {
   await sleep(2000);
   result.idleFrames = frameStats(await s.execute(stopFrames));
   log(`idle: ${describe(result.idleFrames)}`);
+
+  result.paste = await pasteFrames(s);
+  log(`paste of ${result.paste.bytes} characters: longest frame ${result.paste.chipMaxMs.toFixed(0)} ms as a chip, ${result.paste.textareaMaxMs.toFixed(0)} ms in a plain textarea`);
 
   const before = await assistantCount(s);
   if (env.BENCH_PROBE) {

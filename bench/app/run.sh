@@ -10,9 +10,12 @@
 #
 # Measures: launch → mapped window and launch → first contentful paint (medians of BENCH_RUNS),
 # idle PSS summed over the app and its WebKit children, Warden's PSS after a BENCH_MESSAGES-message
-# conversation (which starts with the stream below), and the page's frame times while
-# BENCH_DELTAS text deltas and BENCH_TOOLS tool blocks stream in (an idle page's frames beside them).
+# conversation (which starts with the stream below), the page's frame times while
+# BENCH_DELTAS text deltas and BENCH_TOOLS tool blocks stream in (an idle page's frames beside them),
+# and the longest frame of a 200 KB paste (a real Ctrl+V through XTEST from xclip's clipboard) as
+# the message field's chip against a plain textarea in the same run.
 set -euo pipefail
+command -v xclip >/dev/null || { echo "bench: missing xclip (bash scripts/setup.sh installs it)" >&2; exit 2; }
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 OUT="$ROOT/bench/out"
