@@ -46,29 +46,48 @@ export async function assertAccessible(t, where) {
  */
 export async function assertIconButtonsNamed(t, where) {
   const { s } = t;
-  const icons = await s.findAll("button:not([hidden])");
+  // A page that redraws under the scan (the setup screen, as its checks answer) makes an element
+  // found a moment ago stale: the whole scan is done again, so no button escapes it.
+  for (let attempt = 1; ; attempt++) {
+    const scan = await scanIconButtons(s);
+    if (scan) {
+      t.assert(scan.unnamed.length === 0, `${where}: icon-only buttons without words for a screen reader: ${scan.unnamed.join("; ")}`);
+      return scan.checked;
+    }
+    if (attempt === 5) throw new Error(`${where}: the page kept redrawing under the icon-button scan`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/** Every shown icon-only button's name, or null when the page redrew under the scan. */
+async function scanIconButtons(s) {
   let checked = 0;
   const unnamed = [];
-  for (const button of icons) {
-    let visible, text;
+  for (const button of await s.findAll("button:not([hidden])")) {
+    let seen;
     try {
-      // Shown: laid out, and not inside a closed <details> (whose content is not drawn).
-      [visible, text] = await s.execute(
-        `const b = arguments[0]; const r = b.getBoundingClientRect();
-         const folded = b.closest("details:not([open]) > :not(summary)") !== null;
-         return [r.width > 0 && r.height > 0 && !folded, (b.innerText || "").trim()];`,
-        [button.ref()],
-      );
+      seen = await iconButtonName(s, button);
     } catch (error) {
-      // Re-rendered since it was found: the one now in its place is checked on another pass.
-      if (String(error).includes("stale element")) continue;
+      if (String(error).includes("stale element")) return null;
       throw error;
     }
-    if (!visible || /[\p{L}\p{N}]{2,}/u.test(text)) continue;
+    if (!seen) continue;
     checked++;
-    const label = String((await button.computedLabel()) ?? "").trim();
-    if (!/[\p{L}]{2,}/u.test(label)) unnamed.push(`${JSON.stringify(text)} → ${JSON.stringify(label)} (${await button.attr("data-testid") ?? "no test id"})`);
+    if (!/[\p{L}]{2,}/u.test(seen.label)) unnamed.push(`${JSON.stringify(seen.text)} → ${JSON.stringify(seen.label)} (${seen.testId})`);
   }
-  t.assert(unnamed.length === 0, `${where}: icon-only buttons without words for a screen reader: ${unnamed.join("; ")}`);
-  return checked;
+  return { checked, unnamed };
+}
+
+/** A shown button whose own text is no word: its text, test id and computed label; else null. */
+async function iconButtonName(s, button) {
+  // Shown: laid out, and not inside a closed <details> (whose content is not drawn).
+  const [visible, text, testId] = await s.execute(
+    `const b = arguments[0]; const r = b.getBoundingClientRect();
+     const folded = b.closest("details:not([open]) > :not(summary)") !== null;
+     return [r.width > 0 && r.height > 0 && !folded, (b.innerText || "").trim(), b.getAttribute("data-testid") ?? "no test id"];`,
+    [button.ref()],
+  );
+  if (!visible || /[\p{L}\p{N}]{2,}/u.test(text)) return null;
+  const label = String((await button.computedLabel()) ?? "").trim();
+  return { text, testId, label };
 }
