@@ -3,6 +3,7 @@
 // window_images logs the longest frame gap both ways), and nobody edits a log dump in a message
 // field. The text goes with the message in a fenced block.
 import { useEffect, useRef, useState, type ClipboardEvent } from "react";
+import { fenceFor } from "./resources";
 
 /** Pastes longer than this many characters become a chip. */
 export const PASTE_CHIP_CHARS = 20_000;
@@ -28,12 +29,6 @@ export function sizeOf(text: string): string {
   const lines = text.split("\n").length;
   const kb = Math.max(1, Math.round(new Blob([text]).size / 1024));
   return `${lines.toLocaleString("en")} ${lines === 1 ? "line" : "lines"} · ${kb.toLocaleString("en")} KB`;
-}
-
-/** A fence longer than any run of backticks in `text`, so the text cannot close it. */
-function fenceFor(text: string): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (run) => run[0].length));
-  return "`".repeat(Math.max(3, longest + 1));
 }
 
 /** The message as sent: each pasted text in a fenced block, then what was typed. */

@@ -16,8 +16,8 @@ export function offeredResources(statuses: readonly McpServerStatus[]): OfferedR
     );
 }
 
-/** A fence longer than any run of backticks in `text`, so the resource cannot close it. */
-function fenceFor(text: string): string {
+/** A fence longer than any run of backticks in `text`, so the text inside cannot close it. */
+export function fenceFor(text: string): string {
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (run) => run[0].length));
   return "`".repeat(Math.max(3, longest + 1));
 }
