@@ -44,41 +44,13 @@ async fn child_runs_a_command_printing_gigabytes() {
 
 #[cfg(target_os = "linux")]
 #[test]
-// wait4 is the one call that gives a child's own peak memory; std has no safe form of it. It also
-// reaps the child, which clippy cannot see. The peak is printed: a figure for `--nocapture`.
-#[allow(unsafe_code, clippy::zombie_processes, clippy::print_stdout)]
+// The peak is printed: a figure for `--nocapture`.
+#[allow(clippy::print_stdout)]
 fn a_command_printing_gigabytes_keeps_wardens_memory_flat() {
-    use std::os::unix::process::ExitStatusExt;
-    let exe = std::env::current_exe().expect("test binary");
-    let child = std::process::Command::new(exe)
-        .args([
-            "--exact",
-            "tools::bash_memory::child_runs_a_command_printing_gigabytes",
-            "--ignored",
-            "--test-threads=1",
-        ])
-        .env("WARDEN_TEST_BASH_BYTES", PRINTED.to_string())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn the child test");
-    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
-    let mut status = 0;
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: waiting for our own child; both out-pointers are valid for writes.
-    let waited = unsafe { libc::wait4(pid.as_raw(), &mut status, 0, usage.as_mut_ptr()) };
-    assert_eq!(waited, pid.as_raw(), "wait4 failed");
-    // SAFETY: wait4 succeeded, so it filled `usage`.
-    let usage = unsafe { usage.assume_init() };
-    let status = std::process::ExitStatus::from_raw(status);
-    let mut output = String::new();
-    if let Some(mut out) = child.stdout {
-        use std::io::Read;
-        let _ = out.read_to_string(&mut output);
-    }
-    assert!(status.success(), "the child test failed: {output}");
-    assert!(output.contains("1 passed"), "the child test did not run: {output}");
-    let peak_mib = usage.ru_maxrss / 1024;
+    let peak_mib = child_test_peak_mib(
+        "tools::bash_memory::child_runs_a_command_printing_gigabytes",
+        ("WARDEN_TEST_BASH_BYTES", &PRINTED.to_string()),
+    );
     println!("peak RSS while a command printed {PRINTED} bytes: {peak_mib} MiB (bound {PEAK_BOUND_MIB} MiB)");
     assert!(peak_mib < PEAK_BOUND_MIB, "a command printing {PRINTED} bytes peaked Warden at {peak_mib} MiB");
 }

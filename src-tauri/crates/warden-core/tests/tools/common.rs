@@ -120,3 +120,38 @@ pub fn alive(pid: i32) -> bool {
         Err(_) => false,
     }
 }
+
+/// Runs the ignored test `name` of this binary in a child process with `env` set, and returns the
+/// child's own peak RSS in MiB (from `wait4`) once it passed.
+#[cfg(target_os = "linux")]
+// wait4 is the one call that gives a child's own peak memory; std has no safe form of it. It also
+// reaps the child, which clippy cannot see.
+#[allow(unsafe_code, clippy::zombie_processes)]
+pub fn child_test_peak_mib(name: &str, env: (&str, &str)) -> i64 {
+    use std::os::unix::process::ExitStatusExt;
+    let exe = std::env::current_exe().expect("test binary");
+    let child = std::process::Command::new(exe)
+        .args(["--exact", name, "--ignored", "--test-threads=1"])
+        .env(env.0, env.1)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn the child test");
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
+    let mut status = 0;
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: waiting for our own child; both out-pointers are valid for writes.
+    let waited = unsafe { libc::wait4(pid.as_raw(), &mut status, 0, usage.as_mut_ptr()) };
+    assert_eq!(waited, pid.as_raw(), "wait4 failed");
+    // SAFETY: wait4 succeeded, so it filled `usage`.
+    let usage = unsafe { usage.assume_init() };
+    let status = std::process::ExitStatus::from_raw(status);
+    let mut output = String::new();
+    if let Some(mut out) = child.stdout {
+        use std::io::Read;
+        let _ = out.read_to_string(&mut output);
+    }
+    assert!(status.success(), "the child test failed: {output}");
+    assert!(output.contains("1 passed"), "the child test did not run: {output}");
+    usage.ru_maxrss / 1024
+}

@@ -67,11 +67,7 @@ async fn child_reads_a_sparse_file_with_one_gigantic_line() {
 
 #[cfg(target_os = "linux")]
 #[test]
-// wait4 is the one call that gives a child's own peak memory; std has no safe form of it. It also
-// reaps the child, which clippy cannot see.
-#[allow(unsafe_code, clippy::zombie_processes)]
 fn reading_a_gigantic_line_keeps_memory_bounded() {
-    use std::os::unix::process::ExitStatusExt;
     const SIZE: u64 = 1 << 30;
     let dir = tempfile::TempDir::new().expect("temp dir");
     let path = dir.path().join("huge.txt");
@@ -82,37 +78,10 @@ fn reading_a_gigantic_line_keeps_memory_bounded() {
         file.write_all(&[b'a'; 64 * 1024]).expect("write");
         file.set_len(SIZE).expect("set_len");
     }
-    let exe = std::env::current_exe().expect("test binary");
-    let child = std::process::Command::new(exe)
-        .args([
-            "--exact",
-            "tools::special_files::child_reads_a_sparse_file_with_one_gigantic_line",
-            "--ignored",
-            "--test-threads=1",
-        ])
-        .env("WARDEN_TEST_HUGE_LINE_PROJECT", &path)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn the child test");
-    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-    // wait4 gives the child's own peak RSS.
-    let mut status = 0;
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: waiting for our own child; both out-pointers are valid for writes.
-    let waited = unsafe { libc::wait4(pid.as_raw(), &mut status, 0, usage.as_mut_ptr()) };
-    assert_eq!(waited, pid.as_raw(), "wait4 failed");
-    // SAFETY: wait4 succeeded, so it filled `usage`.
-    let usage = unsafe { usage.assume_init() };
-    let status = std::process::ExitStatus::from_raw(status);
-    let mut output = String::new();
-    if let Some(mut out) = child.stdout {
-        use std::io::Read;
-        let _ = out.read_to_string(&mut output);
-    }
-    assert!(status.success(), "the child test failed: {output}");
-    assert!(output.contains("1 passed"), "the child test did not run: {output}");
-    let peak_mib = usage.ru_maxrss / 1024;
+    let peak_mib = child_test_peak_mib(
+        "tools::special_files::child_reads_a_sparse_file_with_one_gigantic_line",
+        ("WARDEN_TEST_HUGE_LINE_PROJECT", path.to_str().expect("a UTF-8 temp path")),
+    );
     assert!(peak_mib < 256, "reading a 1 GiB line peaked at {peak_mib} MiB");
 }
 
