@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 
 import { Session, sleep } from "../../tests/e2e/lib/webdriver.mjs";
+import { LONGEST_FRAME, WATCH_FRAMES } from "../../tests/e2e/lib/frames.mjs";
 
 const env = process.env;
 const log = (...a) => console.error("bench:", ...a);
@@ -106,17 +107,6 @@ function frameStats(frames) {
 
 const describe = (st) =>
   `${st.count} frames, median ${st.medianMs.toFixed(1)} ms, p95 ${st.p95Ms.toFixed(1)} ms, max ${st.maxMs.toFixed(1)} ms, ${st.over50} over 50 ms`;
-
-/** Starts noting the longest gap between frames in the page. */
-const WATCH_FRAMES = `
-  window.__gap = { last: performance.now(), longest: 0, on: true };
-  const tick = (now) => { const g = window.__gap; if (!g.on) return; g.longest = Math.max(g.longest, now - g.last); g.last = now; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
-  return true;`;
-/** The longest gap since WATCH_FRAMES, after half a second more of frames. */
-const LONGEST_FRAME = `
-  const done = arguments[arguments.length - 1];
-  setTimeout(() => { window.__gap.on = false; done(window.__gap.longest); }, 500);`;
 
 /**
  * 200 KB of text on the X clipboard, pasted with a real Ctrl+V into the message field (which takes

@@ -14,6 +14,7 @@ import { deflateSync } from "node:zlib";
 import { assertAccessible } from "../lib/axe.mjs";
 import { answered } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
+import { LONGEST_FRAME, WATCH_FRAMES } from "../lib/frames.mjs";
 
 /** CRC-32 of PNG chunks (Node 20 has no zlib.crc32). */
 function crc32(bytes) {
@@ -103,24 +104,6 @@ async function onClipboard(t, bytes, type) {
   });
   return owner;
 }
-
-/** Starts noting the longest gap between frames in the page. */
-const WATCH_FRAMES = `
-  window.__frames = { last: performance.now(), longest: 0, on: true };
-  const tick = (now) => {
-    const f = window.__frames;
-    if (!f.on) return;
-    f.longest = Math.max(f.longest, now - f.last);
-    f.last = now;
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-  return true;`;
-
-/** The longest gap between frames since WATCH_FRAMES, after half a second more of frames. */
-const LONGEST_FRAME = `
-  const done = arguments[arguments.length - 1];
-  setTimeout(() => { window.__frames.on = false; done(Math.round(window.__frames.longest)); }, 500);`;
 
 /** Ctrl+V as the keyboard types it: an XTEST key event to the focused Warden window. */
 async function pressPaste(t) {
