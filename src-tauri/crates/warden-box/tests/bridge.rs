@@ -17,6 +17,27 @@ fn launcher() -> Command {
     Command::new(env!("CARGO_BIN_EXE_warden-box"))
 }
 
+/// Runs the launcher bridging a free port to `socket`, then `command`, and returns the port with
+/// the output. A port free when chosen may be taken before the launcher listens (by another
+/// test's listener or an outgoing connection's source port): that race is the test's, not the
+/// launcher's, so a launch that says "cannot listen" is tried again on a new port.
+fn launch(socket: &std::path::Path, command: impl Fn(u16) -> Vec<String>) -> (u16, std::process::Output) {
+    let mut tries = 0;
+    loop {
+        let port = free_port();
+        let out = launcher()
+            .args(["--proxy-socket", socket.to_str().unwrap(), "--port", &port.to_string(), "--"])
+            .args(command(port))
+            .output()
+            .unwrap();
+        tries += 1;
+        let taken = String::from_utf8_lossy(&out.stderr).contains("cannot listen on 127.0.0.1");
+        if !(taken && tries < 5) {
+            return (port, out);
+        }
+    }
+}
+
 #[test]
 fn a_connection_to_the_port_reaches_the_socket_and_the_answer_comes_back() {
     let dir = tempfile::tempdir().unwrap();
@@ -28,17 +49,15 @@ fn a_connection_to_the_port_reaches_the_socket_and_the_answer_comes_back() {
         stream.read_to_string(&mut asked).unwrap(); // until the client's half-close
         stream.write_all(format!("answer to {asked}").as_bytes()).unwrap();
     });
-    let port = free_port();
     // A client that half-closes after its question, as HTTP clients do not but tunnels may.
-    let client = format!(
-        "import socket; s=socket.create_connection(('127.0.0.1',{port})); s.sendall(b'question'); \
-         s.shutdown(socket.SHUT_WR); print(s.recv(100).decode(), end='')"
-    );
-    let out = launcher()
-        .args(["--proxy-socket", socket.to_str().unwrap(), "--port", &port.to_string(), "--"])
-        .args(["python3", "-c", &client])
-        .output()
-        .unwrap();
+    let client = |port: u16| {
+        let python = format!(
+            "import socket; s=socket.create_connection(('127.0.0.1',{port})); \
+             s.sendall(b'question'); s.shutdown(socket.SHUT_WR); print(s.recv(100).decode(), end='')"
+        );
+        vec!["python3".to_owned(), "-c".to_owned(), python]
+    };
+    let (_, out) = launch(&socket, client);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "answer to question");
     served.join().unwrap();
@@ -49,21 +68,8 @@ fn the_status_is_the_commands_and_the_bridge_ends_with_it() {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("proxy.sock");
     let _proxy = UnixListener::bind(&socket).unwrap();
-    let port = free_port();
-    let status = launcher()
-        .args([
-            "--proxy-socket",
-            socket.to_str().unwrap(),
-            "--port",
-            &port.to_string(),
-            "--",
-            "sh",
-            "-c",
-            "exit 7",
-        ])
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(7));
+    let (port, out) = launch(&socket, |_| ["sh", "-c", "exit 7"].map(str::to_owned).to_vec());
+    assert_eq!(out.status.code(), Some(7), "{}", String::from_utf8_lossy(&out.stderr));
     // The bridge (the command's child) is killed when the command ends; its port closes with it.
     let mut closed = false;
     for _ in 0..100 {
@@ -80,21 +86,7 @@ fn the_status_is_the_commands_and_the_bridge_ends_with_it() {
 fn a_missing_command_is_said_as_a_shell_says_it() {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("proxy.sock");
-    // The port is free when chosen, but another test may take it before the launcher listens
-    // (status 125, "cannot listen"): that is the test's race, not the launcher's; choose again.
-    let mut tries = 0;
-    let out = loop {
-        let out = launcher()
-            .args(["--proxy-socket", socket.to_str().unwrap(), "--port", &free_port().to_string()])
-            .args(["--", "no-such-command-here"])
-            .output()
-            .unwrap();
-        tries += 1;
-        let taken = String::from_utf8_lossy(&out.stderr).contains("cannot listen on 127.0.0.1");
-        if !(taken && tries < 5) {
-            break out;
-        }
-    };
+    let (_, out) = launch(&socket, |_| vec!["no-such-command-here".to_owned()]);
     assert_eq!(out.status.code(), Some(127), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("execvp no-such-command-here: No such file"));
 }
