@@ -12,10 +12,12 @@
 //! One process at a time works on a store (a lock file); a turn holds the store's turn lock shared
 //! while it runs, so a restore (which takes it exclusively) never runs under a turn.
 
+mod borrow;
 mod calls;
 mod changes;
 mod deadline;
 mod git;
+mod git_index;
 mod holders;
 mod log;
 mod objects;
@@ -33,7 +35,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use warden_protocol::{CheckpointInfo, FileChange, LeftOutFile};
 
+use self::borrow::Borrowing;
 use self::git::Git;
+use self::git_index::ProjectIndex;
 use self::log::{Log, Record, RecordKind};
 use self::objects::ObjectWriter;
 use self::scan::{git_path, look_at, scan, Found, ScanWith};
@@ -41,7 +45,7 @@ use self::stat_cache::StatCache;
 use self::tree::Snapshot;
 use self::watch::{Dirty, Watcher};
 use self::write_back::Journal;
-use crate::sandbox::Workspace;
+use crate::sandbox::{Access, Workspace};
 
 pub use self::calls::{fill_call_changes, results_without_changes};
 pub use self::holders::{Holder, SessionHold};
@@ -102,8 +106,11 @@ pub struct CheckpointStore {
     objects: ObjectWriter,
     log: Log,
     journal: Journal,
+    borrowing: Borrowing,
     workspace: Arc<Workspace>,
     size_cap: u64,
+    /// Whether a first snapshot may take blob ids from the project's git index.
+    borrow: bool,
     /// Whether a watcher may vouch for what did not change (off: every snapshot scans).
     watch: bool,
     state: Mutex<State>,
@@ -156,9 +163,11 @@ impl CheckpointStore {
             log: Log::new(dir.join("checkpoints.jsonl")),
             objects: ObjectWriter::new(git.git_dir()),
             journal: Journal::new(dir.join("restore-journal")),
+            borrowing: Borrowing::new(dir, git.git_dir()),
             git,
             workspace,
             size_cap: DEFAULT_SIZE_CAP,
+            borrow: true,
             watch: true,
             state: Mutex::new(State::default()),
         };
@@ -191,6 +200,13 @@ impl CheckpointStore {
     /// measuring it, and for checking it agrees with the watcher.
     pub fn without_watcher(mut self) -> Self {
         self.watch = false;
+        self
+    }
+
+    /// A first snapshot reads and stores every file, even where the project's git index could
+    /// vouch for it: for measuring it, and for checking both give the same trees.
+    pub fn without_borrowing(mut self) -> Self {
+        self.borrow = false;
         self
     }
 
@@ -366,18 +382,17 @@ impl CheckpointStore {
         let cache_path = self.dir.join("stat-cache");
         let stats = state.stats.get_or_insert_with(|| StatCache::load(&cache_path));
         let start = stat_cache::scan_start(&self.dir);
-        let with = ScanWith {
-            workspace: &self.workspace,
-            size_cap: self.size_cap,
-            writer: &self.objects,
-            cache: stats,
-            start,
-        };
-        let scanned = scan(with, |relative, dir| {
-            if let Some(w) = watcher.as_mut() {
-                w.watch(relative, dir);
-            }
-        })?;
+        let index = self.lendable_index(stats);
+        let mut scanned = self.scan_all(stats, start, index.as_ref(), &mut watcher)?;
+        if !scanned.borrowed.is_empty() && !self.all_present(&scanned.borrowed) {
+            // The index names blobs its own repository does not hold: read every file after all.
+            tracing::info!("the project's git index names objects its repository lacks; not used");
+            *stats = StatCache::default();
+            scanned = self.scan_all(stats, start, None, &mut watcher)?;
+        }
+        if !scanned.borrowed.is_empty() {
+            self.borrowing.note(&scanned.borrowed)?;
+        }
         if let Err(error) = stats.save(&cache_path) {
             tracing::debug!(%error, "could not keep the checkpoint stat cache");
         }
@@ -388,6 +403,97 @@ impl CheckpointStore {
         state.left_out = scanned.left_out.into_iter().map(|f| (f.path, f.reason)).collect();
         state.watcher = watcher;
         Ok(())
+    }
+
+    fn scan_all(
+        &self,
+        stats: &mut StatCache,
+        start: stat_cache::ScanStart,
+        index: Option<&ProjectIndex>,
+        watcher: &mut Option<Watcher>,
+    ) -> Result<scan::Scanned, CheckpointError> {
+        let with = ScanWith {
+            workspace: &self.workspace,
+            size_cap: self.size_cap,
+            writer: &self.objects,
+            cache: stats,
+            start,
+            index,
+        };
+        scan(with, |relative, dir| {
+            if let Some(w) = watcher.as_mut() {
+                w.watch(relative, dir);
+            }
+        })
+    }
+
+    /// The project's git index, when a first snapshot may take its word (see [`git_index`]): no
+    /// file is known to the store yet, and no command this process started could have rewritten
+    /// the index. The store is then pointed at the project's objects ([`borrow`]).
+    fn lendable_index(&self, stats: &StatCache) -> Option<ProjectIndex> {
+        if !self.borrow || !stats.is_empty() {
+            return None;
+        }
+        let root = std::fs::canonicalize(self.workspace.project_root()).ok()?;
+        if crate::containment::may_have_written(&root) {
+            tracing::debug!("a command ran in this project: its git index is not taken at its word");
+            return None;
+        }
+        let resolved = self.workspace.resolve(".", Access::Read).ok()?;
+        let index = ProjectIndex::read(&self.workspace.open_dir(&resolved).ok()?)?;
+        match self.borrowing.lend(&root.join(".git").join("objects")) {
+            Ok(()) => Some(index),
+            Err(error) => {
+                tracing::debug!(%error, "cannot read the project's objects from the store");
+                None
+            }
+        }
+    }
+
+    /// Whether the store (through the project's objects) holds every one of `oids`.
+    fn all_present(&self, oids: &[String]) -> bool {
+        let mut input = Vec::with_capacity(oids.len() * 41);
+        for oid in oids.iter().collect::<BTreeSet<_>>() {
+            input.extend_from_slice(oid.as_bytes());
+            input.push(b'\n');
+        }
+        match self.git.run(&["cat-file", "--batch-check=%(objecttype)"], Some(&input)) {
+            Ok(out) => String::from_utf8_lossy(&out).lines().all(|line| line == "blob"),
+            Err(_) => false,
+        }
+    }
+
+    /// Copy the blobs a first snapshot borrowed from the project's git into the store, each
+    /// hashed again as it is read, then stop reading the project's objects; the number copied.
+    /// A session runs it in the background after [`CheckpointStore::prime`]; what a killed
+    /// process left to copy, the next session copies.
+    pub fn adopt_borrowed(&self) -> Result<usize, CheckpointError> {
+        let pending = self.borrowing.pending();
+        if pending.is_empty() && !self.borrowing.lending() {
+            return Ok(0);
+        }
+        let mut copied = BTreeSet::new();
+        if !pending.is_empty() {
+            let command = self.git.command_unheld(&["cat-file", "--batch"]);
+            let mut cat = objects::CatFile::start(command, self.git.time_limit())?;
+            for oid in pending {
+                if self.objects.has(&oid) {
+                    copied.insert(oid);
+                    continue;
+                }
+                match cat.blob(&oid).and_then(|bytes| self.objects.blob(&bytes)) {
+                    Ok(_) => {
+                        copied.insert(oid);
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, %oid, "a blob borrowed from the project's git could not be copied")
+                    }
+                }
+            }
+        }
+        let _lock = self.lock_store()?;
+        self.borrowing.finish(&copied)?;
+        Ok(copied.len())
     }
 
     /// The last snapshot with the files the watcher named looked at again, each judged by its

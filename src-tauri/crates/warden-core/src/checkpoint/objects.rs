@@ -57,6 +57,11 @@ impl ObjectWriter {
         self.write("tree", &tree_bytes(entries))
     }
 
+    /// Whether the store holds object `oid` itself (borrowed objects are not counted).
+    pub fn has(&self, oid: &str) -> bool {
+        super::borrow::is_oid(oid) && self.objects_dir.join(&oid[..2]).join(&oid[2..]).exists()
+    }
+
     /// The id git gives an object of `kind` holding `bytes`.
     pub fn id(kind: &str, bytes: &[u8]) -> String {
         let mut hasher = Sha1::new();
@@ -183,10 +188,14 @@ impl CatFile {
         Ok((kind.to_owned(), bytes))
     }
 
-    /// The bytes of blob `oid`.
+    /// The bytes of blob `oid`, hashed again: what the store reads from the project's objects
+    /// (a first snapshot's borrowed blobs) is writable by the project's commands.
     pub fn blob(&mut self, oid: &str) -> Result<Vec<u8>, CheckpointError> {
         match self.read(oid)? {
-            (kind, bytes) if kind == "blob" => Ok(bytes),
+            (kind, bytes) if kind == "blob" && ObjectWriter::id("blob", &bytes) == oid => Ok(bytes),
+            (kind, _) if kind == "blob" => {
+                Err(git_error(&format!("the bytes git gave for blob {oid} are not what its id says")))
+            }
             (kind, _) => Err(git_error(&format!("{oid} is a {kind}, not a blob"))),
         }
     }

@@ -16,6 +16,7 @@ use cap_std::fs::Dir;
 use tokio_util::sync::CancellationToken;
 use warden_protocol::LeftOutFile;
 
+use super::git_index::{IndexStat, ProjectIndex};
 use super::objects::{ObjectWriter, MODE_EXECUTABLE, MODE_FILE, MODE_LINK};
 use super::stat_cache::{ScanStart, Stat, StatCache};
 use super::CheckpointError;
@@ -37,6 +38,8 @@ pub(super) struct Scanned {
     pub skipped: Vec<String>,
     /// What could not be read, and why.
     pub left_out: Vec<LeftOutFile>,
+    /// The blobs taken from the project's git index, not stored (yet) by this scan.
+    pub borrowed: Vec<String>,
 }
 
 /// How a full scan reads.
@@ -47,6 +50,8 @@ pub(super) struct ScanWith<'a> {
     /// The files known from earlier scans (updated with what this one hashed).
     pub cache: &'a mut StatCache,
     pub start: ScanStart,
+    /// The project's own git index, when it may vouch for files the cache does not know.
+    pub index: Option<&'a ProjectIndex>,
 }
 
 /// A file to be read by a hashing thread.
@@ -64,6 +69,13 @@ enum Hashed {
         oid: String,
         stat: Stat,
     },
+    /// A file the project's git index vouched for: its blob is git's, not stored by this scan.
+    Borrowed {
+        path: Vec<u8>,
+        mode: &'static str,
+        oid: String,
+        stat: Stat,
+    },
     OverCap(String),
     LeftOut(LeftOutFile),
     /// Gone (or no longer a file) since its folder was read: not part of this state.
@@ -74,7 +86,7 @@ enum Hashed {
 /// it, the others are read and stored by one thread per core (up to four). `on_dir` sees each
 /// folder entered (relative, with its handle) before its entries are read.
 pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Result<Scanned, CheckpointError> {
-    let ScanWith { workspace, size_cap, writer, cache, start } = with;
+    let ScanWith { workspace, size_cap, writer, cache, start, index } = with;
     let resolved = workspace.resolve(".", Access::Read).map_err(|e| CheckpointError::Scan(e.to_string()))?;
     let options = WalkOptions { include_hidden: true, max_depth: None, overrides: None, skip_git: true };
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
@@ -84,10 +96,20 @@ pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Resul
     let hashed: Vec<Hashed> = std::thread::scope(|scope| {
         let threads: Vec<_> =
             (0..workers).map(|_| scope.spawn(|| hash_queued(&queue, size_cap, writer))).collect();
-        let mut visitor = Collect { jobs, cache, size_cap, writer, scanned: &mut scanned, on_dir };
+        let mut visitor = Collect {
+            jobs,
+            cache,
+            index,
+            size_cap,
+            writer,
+            scanned: &mut scanned,
+            on_dir,
+            reused: Vec::new(),
+        };
         let walked = walk_with(workspace, &resolved, &options, &CancellationToken::new(), &mut visitor);
+        let reused = std::mem::take(&mut visitor.reused);
         drop(visitor);
-        let mut hashed = Vec::new();
+        let mut hashed = reused;
         for thread in threads {
             hashed.extend(thread.join().unwrap_or_default());
         }
@@ -98,6 +120,11 @@ pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Resul
         match outcome {
             Hashed::File { path, mode, oid, stat } => {
                 cache.record(path.clone(), stat, &oid, start);
+                scanned.files.push((path, mode, oid));
+            }
+            Hashed::Borrowed { path, mode, oid, stat } => {
+                cache.record(path.clone(), stat, &oid, start);
+                scanned.borrowed.push(oid.clone());
                 scanned.files.push((path, mode, oid));
             }
             Hashed::OverCap(display) => scanned.skipped.push(display),
@@ -118,6 +145,9 @@ pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Resul
 struct Collect<'a, 'b, F> {
     jobs: SyncSender<Job>,
     cache: &'a StatCache,
+    index: Option<&'a ProjectIndex>,
+    /// What the index vouched for.
+    reused: Vec<Hashed>,
     size_cap: u64,
     writer: &'a ObjectWriter,
     scanned: &'b mut Scanned,
@@ -146,13 +176,20 @@ impl<F: FnMut(&Path, &Dir)> Visitor for Collect<'_, '_, F> {
                 self.scanned.skipped.push(entry.display());
                 return ControlFlow::Continue(());
             }
-            Ok(meta) => Stat::of_cap(&meta),
+            Ok(meta) => (Stat::of_cap(&meta), meta),
             // Gone since the folder was read: not part of this state.
             Err(_) => return ControlFlow::Continue(()),
         };
+        let (stat, meta) = stat;
+        let mode = if stat.mode & 0o100 != 0 { MODE_EXECUTABLE } else { MODE_FILE };
         if let Some(oid) = self.cache.known(&path, &stat) {
-            let mode = if stat.mode & 0o100 != 0 { MODE_EXECUTABLE } else { MODE_FILE };
             self.scanned.files.push((path, mode, oid.to_owned()));
+            return ControlFlow::Continue(());
+        }
+        if let Some(oid) =
+            self.index.and_then(|i| i.known(&path, &IndexStat::of(&meta), mode == MODE_EXECUTABLE))
+        {
+            self.reused.push(Hashed::Borrowed { path, mode, oid, stat });
             return ControlFlow::Continue(());
         }
         let job = Job { display: entry.display(), parent: entry.parent, name: entry.name, path };

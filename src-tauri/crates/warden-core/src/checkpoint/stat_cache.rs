@@ -112,6 +112,11 @@ impl StatCache {
         self.dirty = true;
     }
 
+    /// Whether no file is recorded (a first snapshot of the project in this store).
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     /// Keep only the files of `present` (the ones the last full scan saw).
     pub fn retain(&mut self, present: impl Fn(&[u8]) -> bool) {
         let before = self.files.len();

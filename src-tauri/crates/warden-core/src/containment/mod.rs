@@ -34,6 +34,7 @@ pub mod net;
 mod seatbelt;
 #[cfg(target_os = "linux")]
 mod seccomp;
+mod started;
 
 use std::ffi::OsString;
 use std::os::fd::OwnedFd;
@@ -48,6 +49,8 @@ pub use home::{git_config as home_git_config, toolchains as home_toolchains};
 pub use mechanism::{
     cache_layer_unavailable, mechanism, probe_in_background, try_cache_layer, Mechanism, MECHANISM_ENV,
 };
+pub use started::may_have_written;
+pub(crate) use started::note_unboxed;
 
 /// What a boxed command may do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -451,6 +454,7 @@ pub fn launch_with(
                 .to_owned(),
         ));
     }
+    started::note(mechanism, policy);
     match mechanism {
         Mechanism::Bubblewrap { program } => bwrap::launch(program, policy, argv, cwd),
         Mechanism::Seatbelt { program } => seatbelt::launch(program, policy, argv),

@@ -221,12 +221,16 @@ impl Engine {
         config.project_root = Some(project);
         if let Some(store) = env.checkpoints().cloned() {
             // While the user types: the retention policy, then the first look at every file (later
-            // checkpoints go by what changed).
+            // checkpoints go by what changed), then copying in what that look borrowed from the
+            // project's own git.
             tokio::task::spawn_blocking(move || {
                 if let Err(error) = store.housekeeping() {
                     tracing::warn!(%error, "checkpoint housekeeping failed");
                 }
                 store.prime();
+                if let Err(error) = store.adopt_borrowed() {
+                    tracing::warn!(%error, "could not copy the blobs borrowed from the project's git");
+                }
             });
         }
         // The cache layer follows the same retention: a cache's layer no box wrote to in as long.

@@ -54,6 +54,7 @@ pub(crate) fn spawn_in_session(
     let std_command = match &launch {
         Some(launch) => launch.command(),
         None => {
+            containment::note_unboxed();
             let (program, args) = argv.split_first().ok_or_else(|| std::io::Error::other("no command"))?;
             let mut plain = std::process::Command::new(program);
             plain.args(args);
