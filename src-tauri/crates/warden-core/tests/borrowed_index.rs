@@ -258,3 +258,17 @@ fn an_index_a_boxed_command_wrote_is_not_believed() {
     assert_eq!(borrowed_count(&store), 0, "an index a boxed command could have written was used");
     assert_eq!(blob_of_f(&store), blob_id("honest\n"));
 }
+
+#[test]
+fn an_index_naming_blobs_its_repository_lacks_is_not_used() {
+    let project = Project::new();
+    let root = project.root();
+    let index = lying_index(&root, "forged\n", "honest\n");
+    std::fs::write(root.join(".git/index"), &index).unwrap();
+    let forged = blob_id("forged\n");
+    std::fs::remove_file(root.join(".git/objects").join(&forged[..2]).join(&forged[2..])).unwrap();
+    let store = project.store("store");
+    store.manual().unwrap();
+    assert_eq!(borrowed_count(&store), 0);
+    assert_eq!(blob_of_f(&store), blob_id("honest\n"));
+}

@@ -126,6 +126,16 @@ impl ProjectIndex {
         trusted.then(|| hex::encode(entry.oid))
     }
 
+    /// The blob ids of the entries, one per line, as `git cat-file --batch-check` reads them.
+    pub fn oid_lines(&self) -> Vec<u8> {
+        let mut lines = Vec::with_capacity(self.entries.len() * 41);
+        for entry in self.entries.values() {
+            lines.extend_from_slice(hex::encode(entry.oid).as_bytes());
+            lines.push(b'\n');
+        }
+        lines
+    }
+
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.entries.len()

@@ -383,8 +383,15 @@ impl CheckpointStore {
         let stats = state.stats.get_or_insert_with(|| StatCache::load(&cache_path));
         let start = stat_cache::scan_start(&self.dir);
         let index = self.lendable_index(stats);
-        let mut scanned = self.scan_all(stats, start, index.as_ref(), &mut watcher)?;
-        if !scanned.borrowed.is_empty() && !self.all_present(&scanned.borrowed) {
+        // Whether the project's repository holds every blob its index names is asked of git on
+        // the other core while the files are looked at.
+        let (scanned, all_present) = std::thread::scope(|scope| {
+            let present = index.as_ref().map(|index| scope.spawn(|| self.all_present(index)));
+            let scanned = self.scan_all(stats, start, index.as_ref(), &mut watcher);
+            (scanned, present.is_none_or(|check| check.join().unwrap_or(false)))
+        });
+        let mut scanned = scanned?;
+        if !scanned.borrowed.is_empty() && !all_present {
             // The index names blobs its own repository does not hold: read every file after all.
             tracing::info!("the project's git index names objects its repository lacks; not used");
             *stats = StatCache::default();
@@ -450,13 +457,9 @@ impl CheckpointStore {
         }
     }
 
-    /// Whether the store (through the project's objects) holds every one of `oids`.
-    fn all_present(&self, oids: &[String]) -> bool {
-        let mut input = Vec::with_capacity(oids.len() * 41);
-        for oid in oids.iter().collect::<BTreeSet<_>>() {
-            input.extend_from_slice(oid.as_bytes());
-            input.push(b'\n');
-        }
+    /// Whether the store (through the project's objects) holds every blob `index` names.
+    fn all_present(&self, index: &ProjectIndex) -> bool {
+        let input = index.oid_lines();
         match self.git.run(&["cat-file", "--batch-check=%(objecttype)"], Some(&input)) {
             Ok(out) => String::from_utf8_lossy(&out).lines().all(|line| line == "blob"),
             Err(_) => false,
