@@ -2,6 +2,7 @@
 //! retention policy, diffs of one file.
 
 mod hostile;
+mod nested;
 mod patch;
 mod retention;
 mod watcher;
