@@ -74,6 +74,12 @@ export const commands = {
 	/**  The project's checkpoints, oldest first; of one conversation when `conversation_id` is given. */
 	checkpointList: (conversationId: string | null) => typedError<CheckpointInfo[], CommandError>(__TAURI_INVOKE("checkpoint_list", { conversationId })),
 	/**
+	 *  Stop Warden's look at the project's files (the first one can be long in a large folder that is
+	 *  not a git repository): no checkpoint is taken in this project until it is opened again, and
+	 *  each call that changes files asks first.
+	 */
+	checkpointStopScan: () => typedError<null, CommandError>(__TAURI_INVOKE("checkpoint_stop_scan")),
+	/**
 	 *  The files that differ between checkpoint `from_id` and checkpoint `to_id` (the project as it
 	 *  is now when `to_id` is not given).
 	 */
@@ -234,6 +240,7 @@ export const events = {
 	chatError: makeEvent<ChatErrorEvent, ChatErrorEvent>("chat:error"),
 	chatNotice: makeEvent<NoticeEvent, NoticeEvent>("chat:notice"),
 	chatSaving: makeEvent<SavingEvent, SavingEvent>("chat:saving"),
+	chatSnapshot: makeEvent<SnapshotEvent, SnapshotEvent>("chat:snapshot"),
 	chatStreamEnd: makeEvent<StreamEndEvent, StreamEndEvent>("chat:stream-end"),
 	chatStreamStart: makeEvent<StreamStartEvent, StreamStartEvent>("chat:stream-start"),
 	chatTextDelta: makeEvent<TextDeltaEvent, TextDeltaEvent>("chat:text-delta"),
@@ -1494,6 +1501,27 @@ export type SettingsIntegrity = {
 	 *  aside (the defaults are in use), or a newer Warden wrote it.
 	 */
 	notice: string | null,
+};
+
+/**
+ *  `chat:snapshot`: how far Warden's first look at the project's files has come (the
+ *  look every checkpoint starts from), sent while it takes long.
+ */
+export type SnapshotEvent = SnapshotProgress;
+
+/**
+ *  Warden's look at every file of the project, which checkpoints start from: sent about twice a
+ *  second while one takes longer than half a second, then once with `done`. A call that changes
+ *  files waits for it (its checkpoint needs it): `waiting_tool_id` names that call.
+ */
+export type SnapshotProgress = {
+	conversationId: string,
+	/**  Files looked at so far. */
+	files: number,
+	done: boolean,
+	/**  Stopped by the user: checkpoints are off for this project until it is opened again. */
+	stopped?: boolean,
+	waitingToolId?: string | null,
 };
 
 export type StopReason = 

@@ -25,6 +25,7 @@ import type {
 
 export type {
   AppInfo,
+  SnapshotProgress,
   TodoItem,
   BoxRefusal,
   ApprovalOpenEvent,
@@ -302,6 +303,8 @@ export const api = {
   clipboardImage: () => unwrap("clipboard_image", commands.clipboardImage()),
   /** The project's checkpoints, oldest first (of one conversation, when given). */
   checkpointList: (conversationId: string | null) => unwrap("checkpoint_list", commands.checkpointList(conversationId)),
+  /** Stops Warden's look at the project's files: no checkpoints in this project until it is opened again. */
+  checkpointStopScan: () => unwrap("checkpoint_stop_scan", commands.checkpointStopScan()),
   /** The files that differ between two checkpoints, or one and the project now (`toId` null). */
   checkpointChanges: (fromId: string, toId: string | null) =>
     unwrap("checkpoint_changes", commands.checkpointChanges(fromId, toId)),

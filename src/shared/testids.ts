@@ -134,6 +134,8 @@ export const TID = {
   sandboxCacheLayer: "sandbox-cache-layer", // the project's cache layer: its size and Clear
   sandboxCacheLayerClear: "sandbox-cache-layer-clear",
   todoPanel: "todo-panel", // the model's task list above the composer
+  firstLook: "first-look", // how far Warden's first look at the project's files has come (checkpoints)
+  firstLookStop: "first-look-stop", // stops that look: no checkpoints in this project until reopened
   todoItem: "todo-item", // + data-state
   toolBoxRefused: "tool-box-refused", // what the sandbox refused a failed command, in words
   toolReadableOffers: "tool-readable-offers", // home paths a failed command looked for, each with the offer to allow it

@@ -1,4 +1,4 @@
-//! `checkpoint_list`, `checkpoint_changes`, `checkpoint_patch`, `checkpoint_restore_plan`,
+//! `checkpoint_list`, `checkpoint_stop_scan`, `checkpoint_changes`, `checkpoint_patch`, `checkpoint_restore_plan`,
 //! `checkpoint_restore`: the checkpoints Warden took of the current project before each change,
 //! what changed between two of them (or one and now), and putting files back. The store is the one
 //! sessions of the project use (`Engine::open_checkpoints`), opened on the blocking pool for each
@@ -19,6 +19,19 @@ pub async fn checkpoint_list(
     conversation_id: Option<String>,
 ) -> CommandResult<Vec<CheckpointInfo>> {
     with_store(state.engine.clone(), move |store| store.list(conversation_id.as_deref())).await
+}
+
+/// Stop Warden's look at the project's files (the first one can be long in a large folder that is
+/// not a git repository): no checkpoint is taken in this project until it is opened again, and
+/// each call that changes files asks first.
+#[tauri::command]
+#[specta::specta]
+pub async fn checkpoint_stop_scan(state: State<'_, AppState>) -> CommandResult<()> {
+    with_store(state.engine.clone(), |store| {
+        store.stop_scanning();
+        Ok(())
+    })
+    .await
 }
 
 /// The files that differ between checkpoint `from_id` and checkpoint `to_id` (the project as it

@@ -48,6 +48,7 @@ macro_rules! collect_for {
             approvals::chat_grants,
             approvals::chat_grant_revoke,
             checkpoints::checkpoint_list,
+            checkpoints::checkpoint_stop_scan,
             checkpoints::checkpoint_changes,
             checkpoints::checkpoint_patch,
             checkpoints::checkpoint_restore_plan,

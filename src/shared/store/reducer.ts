@@ -295,6 +295,13 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
       if (!Array.isArray(e.items)) return state;
       return withConversation(state, e.conversationId, (c) => ({ ...c, todo: e.items }));
     }
+    case "chat:snapshot": {
+      const e = ev.payload;
+      if (typeof e.files !== "number") return state;
+      // Done and not stopped: nothing left to say. Stopped: said until the project is opened again.
+      const firstLook = e.done && !e.stopped ? null : e;
+      return withConversation(state, e.conversationId, (c) => ({ ...c, firstLook }));
+    }
     case "chat:notice": {
       const e = ev.payload;
       if (typeof e.text !== "string" || !e.text) return state;

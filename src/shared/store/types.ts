@@ -9,6 +9,7 @@ import type {
   McpOrigin,
   SavedRow,
   ProtocolEvent,
+  SnapshotProgress,
   StopReason,
   TodoItem,
   ToolCategory,
@@ -131,6 +132,8 @@ export interface Conversation {
   notSaved?: string | null;
   /** The task list the model keeps (`chat:todo`, or the last `todo_write` of a reopened one). */
   todo?: TodoItem[] | null;
+  /** How far Warden's long look at the project's files has come (`chat:snapshot`), until it is done. */
+  firstLook?: SnapshotProgress | null;
 }
 
 export interface ReadOnlyMark {

@@ -239,13 +239,36 @@ impl<W: Write> Render for Human<W> {
                 let _ = self.notes.flush();
             }
             Event::Todo(e) => self.todo(&e.items),
-            Event::Notice(e) => {
-                let text = format!("note: {}", sanitize::line(&e.text));
-                let text = if self.notes_colour { format!("\x1b[2m{text}\x1b[0m") } else { text };
-                let _ = writeln!(self.notes, "{text}");
-                let _ = self.notes.flush();
-            }
+            Event::Snapshot(e) => self.dim_note(&snapshot_line(e)),
+            Event::Notice(e) => self.dim_note(&format!("note: {}", sanitize::line(&e.text))),
         }
+    }
+}
+
+impl<W: Write> Human<W> {
+    /// A line for the notes stream, dim on a terminal.
+    fn dim_note(&mut self, text: &str) {
+        if self.notes_colour {
+            let _ = writeln!(self.notes, "\x1b[2m{text}\x1b[0m");
+        } else {
+            let _ = writeln!(self.notes, "{text}");
+        }
+        let _ = self.notes.flush();
+    }
+}
+
+/// A line for the first look at the project's files.
+fn snapshot_line(progress: &warden_protocol::SnapshotProgress) -> String {
+    let files = progress.files;
+    match (progress.done, progress.stopped, &progress.waiting_tool_id) {
+        (_, true, _) => format!("note: looking at the project's files stopped after {files}; no checkpoints"),
+        (true, _, _) => format!("note: looked at the project's {files} files for checkpoints"),
+        (false, _, Some(_)) => {
+            format!(
+                "note: the call waits for its checkpoint: looking at the project's files ({files} so far)"
+            )
+        }
+        (false, _, None) => format!("note: looking at the project's files for checkpoints ({files} so far)"),
     }
 }
 
@@ -304,6 +327,26 @@ pub fn approval_text(
 mod tests {
     use super::*;
     use warden_protocol::TextDelta;
+
+    #[test]
+    fn the_first_look_says_how_far_it_came_who_waits_and_how_it_ended() {
+        let at = |files, done, stopped, waiting: Option<&str>| {
+            snapshot_line(&warden_protocol::SnapshotProgress {
+                conversation_id: "c".into(),
+                files,
+                done,
+                stopped,
+                waiting_tool_id: waiting.map(str::to_owned),
+            })
+        };
+        assert_eq!(
+            at(120, false, false, None),
+            "note: looking at the project's files for checkpoints (120 so far)"
+        );
+        assert!(at(120, false, false, Some("t")).starts_with("note: the call waits for its checkpoint"));
+        assert_eq!(at(4000, true, false, None), "note: looked at the project's 4000 files for checkpoints");
+        assert!(at(300, true, true, None).contains("stopped after 300; no checkpoints"));
+    }
 
     #[test]
     fn a_network_question_names_the_host_and_the_command_it_came_from() {

@@ -44,6 +44,9 @@ macro_rules! with_events {
             Saving(Saving) as SavingEvent = "chat:saving";
             /// `chat:todo`: the task list the model keeps (`todo_write`), whole, as it now is.
             Todo(TodoList) as TodoEvent = "chat:todo";
+            /// `chat:snapshot`: how far Warden's first look at the project's files has come (the
+            /// look every checkpoint starts from), sent while it takes long.
+            Snapshot(SnapshotProgress) as SnapshotEvent = "chat:snapshot";
         }
     };
 }
@@ -91,6 +94,7 @@ impl Event {
             Self::Compacted(e) => &e.conversation_id,
             Self::Saving(e) => &e.conversation_id,
             Self::Todo(e) => &e.conversation_id,
+            Self::Snapshot(e) => &e.conversation_id,
         }
     }
 }
@@ -145,6 +149,23 @@ pub struct Saving {
     /// Why it is not being saved, in words for the user; `None` when it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+/// Warden's look at every file of the project, which checkpoints start from: sent about twice a
+/// second while one takes longer than half a second, then once with `done`. A call that changes
+/// files waits for it (its checkpoint needs it): `waiting_tool_id` names that call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotProgress {
+    pub conversation_id: String,
+    /// Files looked at so far.
+    pub files: u32,
+    pub done: bool,
+    /// Stopped by the user: checkpoints are off for this project until it is opened again.
+    #[serde(default)]
+    pub stopped: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting_tool_id: Option<String>,
 }
 
 /// Visible text.

@@ -5,6 +5,7 @@ import type { Conversation } from "../../../shared/store/types";
 import { useChat, useChatStore } from "../../../shared/store/store";
 import { TID } from "../../../shared/testids";
 import { turnCheckpoints, type TurnCheckpoints } from "../../checkpoints/turns";
+import { FirstLook } from "../../checkpoints/FirstLook";
 import { TodoPanel } from "../../todo/TodoPanel";
 import { Composer } from "../composer/Composer";
 import { CompactControl } from "./CompactControl";
@@ -80,6 +81,7 @@ export function ConversationView({
       />
       {aboveComposer}
       <footer className="conversation-footer">
+        <FirstLook progress={conversation.firstLook} />
         <TodoPanel items={conversation.todo} />
         <div className="conversation-footer-row">
           <div className="conversation-footer-start">

@@ -5,6 +5,7 @@ mod assemble;
 pub mod budget;
 pub mod compaction;
 mod events;
+pub(crate) mod first_look;
 mod network_ask;
 mod newer;
 mod saving;

@@ -142,6 +142,11 @@ impl Session {
         self.core.tool_definitions()
     }
 
+    /// The sender of this conversation's events (for what the engine reports beside a turn).
+    pub(crate) fn events(&self) -> super::events::EventEmitter {
+        self.core.events.clone()
+    }
+
     pub fn conversation_id(&self) -> &str {
         &self.core.config.conversation_id
     }

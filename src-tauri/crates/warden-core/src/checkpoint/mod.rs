@@ -21,6 +21,7 @@ mod git_index;
 mod holders;
 mod log;
 mod objects;
+mod progress;
 mod restore;
 mod scan;
 mod stat_cache;
@@ -40,6 +41,7 @@ use self::git::Git;
 use self::git_index::ProjectIndex;
 use self::log::{Log, Record, RecordKind};
 use self::objects::ObjectWriter;
+use self::progress::ScanProgress;
 use self::scan::{git_path, look_at, scan, Found, ScanWith};
 use self::stat_cache::StatCache;
 use self::tree::Snapshot;
@@ -74,6 +76,8 @@ pub enum CheckpointError {
     UnknownCheckpoint(String),
     #[error("`{0}` names more than one checkpoint; give more of its id")]
     AmbiguousCheckpoint(String),
+    #[error("you stopped Warden's look at the project's files, so checkpoints are off until the project is opened again")]
+    Stopped,
     #[error(transparent)]
     Refused(#[from] RestoreRefusal),
     #[error(
@@ -111,6 +115,7 @@ pub struct CheckpointStore {
     size_cap: u64,
     /// Whether a first snapshot may take blob ids from the project's git index.
     borrow: bool,
+    progress: ScanProgress,
     /// Whether a watcher may vouch for what did not change (off: every snapshot scans).
     watch: bool,
     state: Mutex<State>,
@@ -168,6 +173,7 @@ impl CheckpointStore {
             workspace,
             size_cap: DEFAULT_SIZE_CAP,
             borrow: true,
+            progress: ScanProgress::default(),
             watch: true,
             state: Mutex::new(State::default()),
         };
@@ -208,6 +214,23 @@ impl CheckpointStore {
     pub fn without_borrowing(mut self) -> Self {
         self.borrow = false;
         self
+    }
+
+    /// Files looked at by the full scan running now (the first look at the project, or one the
+    /// watcher could not spare); `None` when none runs.
+    pub fn scanning(&self) -> Option<u32> {
+        self.progress.running()
+    }
+
+    /// The user's stop: the scan running now ends without a snapshot, and no checkpoint is taken
+    /// in this project until it is opened again (each call that changes files asks first).
+    pub fn stop_scanning(&self) {
+        self.progress.stop();
+    }
+
+    /// Whether the user stopped the look at the project.
+    pub fn scanning_stopped(&self) -> bool {
+        self.progress.stopped()
     }
 
     /// Look at every file once (and start watching), without recording anything: what a session
@@ -378,6 +401,10 @@ impl CheckpointStore {
     /// Look at every file: a full scan (which also sets up a fresh watcher).
     fn take_all(&self, state: &mut State) -> Result<(), CheckpointError> {
         state.snapshot = None;
+        if self.progress.stopped() {
+            return Err(CheckpointError::Stopped);
+        }
+        let _running = self.progress.begin();
         let mut watcher = if self.watch { Watcher::new() } else { None };
         let cache_path = self.dir.join("stat-cache");
         let stats = state.stats.get_or_insert_with(|| StatCache::load(&cache_path));
@@ -426,6 +453,7 @@ impl CheckpointStore {
             cache: stats,
             start,
             index,
+            progress: &self.progress,
         };
         scan(with, |relative, dir| {
             if let Some(w) = watcher.as_mut() {

@@ -18,6 +18,7 @@ use warden_protocol::LeftOutFile;
 
 use super::git_index::{IndexStat, ProjectIndex};
 use super::objects::{ObjectWriter, MODE_EXECUTABLE, MODE_FILE, MODE_LINK};
+use super::progress::ScanProgress;
 use super::stat_cache::{ScanStart, Stat, StatCache};
 use super::CheckpointError;
 use crate::sandbox::handles::open_child_file;
@@ -52,6 +53,8 @@ pub(super) struct ScanWith<'a> {
     pub start: ScanStart,
     /// The project's own git index, when it may vouch for files the cache does not know.
     pub index: Option<&'a ProjectIndex>,
+    /// Counts the files looked at; the user's stop ends the scan.
+    pub progress: &'a ScanProgress,
 }
 
 /// A file to be read by a hashing thread.
@@ -86,7 +89,7 @@ enum Hashed {
 /// it, the others are read and stored by one thread per core (up to four). `on_dir` sees each
 /// folder entered (relative, with its handle) before its entries are read.
 pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Result<Scanned, CheckpointError> {
-    let ScanWith { workspace, size_cap, writer, cache, start, index } = with;
+    let ScanWith { workspace, size_cap, writer, cache, start, index, progress } = with;
     let resolved = workspace.resolve(".", Access::Read).map_err(|e| CheckpointError::Scan(e.to_string()))?;
     let options = WalkOptions { include_hidden: true, max_depth: None, overrides: None, skip_git: true };
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
@@ -100,6 +103,7 @@ pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Resul
             jobs,
             cache,
             index,
+            progress,
             size_cap,
             writer,
             scanned: &mut scanned,
@@ -116,6 +120,9 @@ pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Resul
         walked.map(|()| hashed)
     })
     .map_err(|e| CheckpointError::Scan(e.to_string()))?;
+    if progress.stopped() {
+        return Err(CheckpointError::Stopped);
+    }
     for outcome in hashed {
         match outcome {
             Hashed::File { path, mode, oid, stat } => {
@@ -146,6 +153,7 @@ struct Collect<'a, 'b, F> {
     jobs: SyncSender<Job>,
     cache: &'a StatCache,
     index: Option<&'a ProjectIndex>,
+    progress: &'a ScanProgress,
     /// What the index vouched for.
     reused: Vec<Hashed>,
     size_cap: u64,
@@ -156,6 +164,10 @@ struct Collect<'a, 'b, F> {
 
 impl<F: FnMut(&Path, &Dir)> Visitor for Collect<'_, '_, F> {
     fn visit(&mut self, entry: Entry) -> ControlFlow<()> {
+        if self.progress.stopped() {
+            return ControlFlow::Break(());
+        }
+        self.progress.file();
         let path = git_path(&entry.relative);
         if entry.file_type.is_symlink() {
             match read_link(&entry.parent, &entry.name) {

@@ -21,6 +21,26 @@ use crate::scope::Scope;
 use crate::secrets::resolve_key;
 use crate::tool::{changes_files, ToolRegistry, ToolsConfig};
 
+/// While the user types: the checkpoints' retention policy, then the first look at every file
+/// (later checkpoints go by what changed; how far it has come is reported while it takes long),
+/// then copying in what that look borrowed from the project's own git.
+fn first_look(store: Arc<crate::checkpoint::CheckpointStore>, session: &Session) {
+    let events = session.events();
+    let looking = store.clone();
+    let work = tokio::task::spawn_blocking(move || {
+        if let Err(error) = looking.housekeeping() {
+            tracing::warn!(%error, "checkpoint housekeeping failed");
+        }
+        looking.prime();
+        if let Err(error) = looking.adopt_borrowed() {
+            tracing::warn!(%error, "could not copy the blobs borrowed from the project's git");
+        }
+    });
+    tokio::spawn(async move {
+        let _ = crate::agent::first_look::reported(&store, &events, None, work).await;
+    });
+}
+
 /// The explicit choices of one session; everything left `None` comes from the settings.
 #[derive(Debug, Clone)]
 pub struct SessionSpec {
@@ -219,20 +239,7 @@ impl Engine {
         }
         let layer = self.cache_layer_dir(&project);
         config.project_root = Some(project);
-        if let Some(store) = env.checkpoints().cloned() {
-            // While the user types: the retention policy, then the first look at every file (later
-            // checkpoints go by what changed), then copying in what that look borrowed from the
-            // project's own git.
-            tokio::task::spawn_blocking(move || {
-                if let Err(error) = store.housekeeping() {
-                    tracing::warn!(%error, "checkpoint housekeeping failed");
-                }
-                store.prime();
-                if let Err(error) = store.adopt_borrowed() {
-                    tracing::warn!(%error, "could not copy the blobs borrowed from the project's git");
-                }
-            });
-        }
+        let checkpoints = env.checkpoints().cloned();
         // The cache layer follows the same retention: a cache's layer no box wrote to in as long.
         tokio::task::spawn_blocking(move || {
             let keep =
@@ -244,6 +251,9 @@ impl Engine {
             }
         });
         let (session, events) = Session::new(config, provider, Arc::new(registry), env);
+        if let Some(store) = checkpoints {
+            first_look(store, &session);
+        }
         Ok((
             match live {
                 Some(live) => session.with_tool_source(live),

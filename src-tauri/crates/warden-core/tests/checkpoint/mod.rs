@@ -5,6 +5,7 @@ mod hostile;
 mod nested;
 mod patch;
 mod retention;
+mod stopped;
 mod watcher;
 
 use std::path::Path;

@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use warden_protocol::CallChanges;
 
+use crate::agent::events::EventEmitter;
+use crate::agent::first_look;
 use crate::checkpoint::{CheckpointStore, Origin, Taken};
 
 /// The checkpoint before one call, and what it takes to say what the call changed.
@@ -15,9 +17,12 @@ pub(super) struct Checkpointed {
 }
 
 impl Checkpointed {
-    pub(super) async fn before(store: Arc<CheckpointStore>, origin: Origin) -> Self {
+    /// The checkpoint before the call `origin` names; while it waits for a long look at the
+    /// project's files (the first), the faces are told how far it has come.
+    pub(super) async fn before(store: Arc<CheckpointStore>, origin: Origin, events: &EventEmitter) -> Self {
         let (s, o) = (store.clone(), origin.clone());
-        let before = tokio::task::spawn_blocking(move || s.checkpoint(&o))
+        let taking = tokio::task::spawn_blocking(move || s.checkpoint(&o));
+        let before = first_look::reported(&store, events, origin.tool_id.as_deref(), taking)
             .await
             .map_err(|e| e.to_string())
             .and_then(|taken| taken.map_err(|e| e.to_string()));

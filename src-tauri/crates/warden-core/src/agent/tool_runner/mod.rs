@@ -356,7 +356,8 @@ impl ToolRunner {
             Some(store) if changes_files(tool.definition()) => store.clone(),
             _ => return Ok(None),
         };
-        let checkpointed = Checkpointed::before(store, self.origin(asking.message_id, asking.call)).await;
+        let origin = self.origin(asking.message_id, asking.call);
+        let checkpointed = Checkpointed::before(store, origin, &self.events).await;
         if let Err(error) = &checkpointed.before {
             let why = Why::NoCheckpoint(error.clone());
             self.ask(asking, tool, input, ctx, cancel, why).await?;
