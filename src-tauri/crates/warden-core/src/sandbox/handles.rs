@@ -86,11 +86,16 @@ pub fn open_child_dir(dir: &Dir, name: &OsStr) -> io::Result<Dir> {
 }
 
 /// Open the regular file `name` (one component, as read from `dir`) for reading, without following
-/// a symlink and without blocking on a FIFO.
+/// a symlink and without blocking on a FIFO. Anything else that opens (a directory, a FIFO, a device
+/// swapped in since `dir` was read) is refused after one `fstat` of the open handle, before a read.
 pub fn open_child_file(dir: &Dir, name: &OsStr) -> io::Result<std::fs::File> {
     single_component(name)?;
     let file = dir.open_with(name, &read_options())?.into_std();
-    regular_or_dir(&file.metadata()?)?;
+    let meta = file.metadata()?;
+    regular_or_dir(&meta)?;
+    if meta.is_dir() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "it is a directory, not a regular file"));
+    }
     Ok(file)
 }
 

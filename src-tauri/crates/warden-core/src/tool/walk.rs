@@ -29,6 +29,8 @@ use crate::sandbox::{ResolvedPath, SandboxError, Workspace};
 const MAX_DEPTH: usize = 256;
 /// Larger ignore files are read up to this size (the rest is not applied).
 const MAX_IGNORE_FILE_BYTES: u64 = 1 << 20;
+/// The ignore files of a directory, `.ignore` first: it wins when both match.
+const IGNORE_FILES: [&str; 2] = [".ignore", ".gitignore"];
 
 /// What to walk and what to leave out.
 pub(crate) struct WalkOptions {
@@ -147,13 +149,15 @@ pub(crate) fn walk_with(
     let in_git = start.relative.components().any(|c| is_git_dir_name(c.as_os_str()));
     let max_depth = options.max_depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
     let mut stack = vec![Level {
-        entries: read_entries(&dir),
+        entries: read_entries(&dir).into_iter(),
         dir: Arc::new(dir),
         relative: start.relative.clone(),
         depth: 0,
         ignores,
         in_git,
     }];
+    // The path the ignore files and globs judge an entry by, rebuilt in place for each entry.
+    let mut virtual_path = PathBuf::new();
     while let Some(level) = stack.last_mut() {
         if cancel.is_cancelled() {
             return Ok(());
@@ -162,8 +166,7 @@ pub(crate) fn walk_with(
             stack.pop();
             continue;
         };
-        let parent_name = level.relative.file_name().map(OsStr::to_os_string);
-        if !workspace.is_visible_entry(&name, parent_name.as_deref(), level.in_git) {
+        if !workspace.is_visible_entry(&name, level.relative.file_name(), level.in_git) {
             continue;
         }
         if !options.include_hidden && name.as_encoded_bytes().first() == Some(&b'.') {
@@ -173,20 +176,17 @@ pub(crate) fn walk_with(
             continue;
         }
         let relative = level.relative.join(&name);
-        let virtual_path = root.join(&relative);
         let is_dir = file_type.is_dir();
-        let overridden =
-            options.overrides.as_ref().map_or(Match::None, |o| match o.matched(&virtual_path, is_dir) {
-                Match::None => Match::None,
-                Match::Ignore(_) => Match::Ignore(()),
-                Match::Whitelist(_) => Match::Whitelist(()),
-            });
-        let ignored = match overridden {
-            Match::Ignore(()) => true,
-            Match::Whitelist(()) => false,
-            Match::None => level.ignores.matched(&virtual_path, is_dir).is_ignore(),
-        };
-        if ignored {
+        set_joined(&mut virtual_path, &root, &relative);
+        if is_ignored(options, &level.ignores, &virtual_path, is_dir) {
+            continue;
+        }
+        if !is_dir {
+            // A file, link or special file: handed over whole, nothing to enter.
+            let entry = Entry { parent: level.dir.clone(), name, relative, file_type };
+            if visitor.visit(entry).is_break() {
+                return Ok(());
+            }
             continue;
         }
         let depth = level.depth + 1;
@@ -194,9 +194,6 @@ pub(crate) fn walk_with(
             Entry { parent: level.dir.clone(), name: name.clone(), relative: relative.clone(), file_type };
         if visitor.visit(entry).is_break() {
             return Ok(());
-        }
-        if !is_dir {
-            continue;
         }
         if depth >= max_depth {
             if options.max_depth.is_none() {
@@ -217,12 +214,13 @@ pub(crate) fn walk_with(
             continue;
         }
         visitor.entered(&relative, &child);
+        let entries = read_entries(&child);
         let ignores = Arc::new(IgnoreChain {
-            matchers: dir_ignores(&child, &root.join(&relative)),
+            matchers: listed_ignores(&child, &root.join(&relative), &entries),
             parent: Some(level.ignores.clone()),
         });
         stack.push(Level {
-            entries: read_entries(&child),
+            entries: entries.into_iter(),
             dir: Arc::new(child),
             relative,
             depth,
@@ -233,8 +231,29 @@ pub(crate) fn walk_with(
     Ok(())
 }
 
+/// Whether the globs (first) or the ignore files leave out the entry at `path`.
+fn is_ignored(options: &WalkOptions, ignores: &IgnoreChain, path: &Path, is_dir: bool) -> bool {
+    let overridden = options.overrides.as_ref().map_or(Match::None, |o| match o.matched(path, is_dir) {
+        Match::None => Match::None,
+        Match::Ignore(_) => Match::Ignore(()),
+        Match::Whitelist(_) => Match::Whitelist(()),
+    });
+    match overridden {
+        Match::Ignore(()) => true,
+        Match::Whitelist(()) => false,
+        Match::None => ignores.matched(path, is_dir).is_ignore(),
+    }
+}
+
+/// `root` joined with `relative`, written into `path` (reusing its allocation).
+fn set_joined(path: &mut PathBuf, root: &Path, relative: &Path) {
+    path.as_mut_os_string().clear();
+    path.push(root);
+    path.push(relative);
+}
+
 /// The entries of a directory by name, sorted; unreadable entries are skipped.
-fn read_entries(dir: &Dir) -> std::vec::IntoIter<(OsString, FileType)> {
+fn read_entries(dir: &Dir) -> Vec<(OsString, FileType)> {
     let mut entries: Vec<(OsString, FileType)> = match dir.entries() {
         Ok(iter) => iter
             .filter_map(Result::ok)
@@ -243,7 +262,7 @@ fn read_entries(dir: &Dir) -> std::vec::IntoIter<(OsString, FileType)> {
         Err(_) => Vec::new(),
     };
     entries.sort_by(|a, b| a.0.cmp(&b.0));
-    entries.into_iter()
+    entries
 }
 
 /// The ignore rules that apply at the start: the project's `.git/info/exclude`, then the ignore
@@ -282,7 +301,19 @@ fn start_ignores(
 
 /// `.ignore` then `.gitignore` of one directory, as matchers rooted at its (display) path.
 fn dir_ignores(dir: &Dir, at: &Path) -> Vec<Gitignore> {
-    [".ignore", ".gitignore"].into_iter().filter_map(|name| read_ignore(dir, OsStr::new(name), at)).collect()
+    IGNORE_FILES.into_iter().filter_map(|name| read_ignore(dir, OsStr::new(name), at)).collect()
+}
+
+/// [`dir_ignores`] for a directory whose (sorted) entries were just read: only the ignore files
+/// the listing names are opened, so a folder without any costs no failed open.
+fn listed_ignores(dir: &Dir, at: &Path, entries: &[(OsString, FileType)]) -> Vec<Gitignore> {
+    let listed =
+        |name: &str| entries.binary_search_by(|(entry, _)| entry.as_os_str().cmp(OsStr::new(name))).is_ok();
+    IGNORE_FILES
+        .into_iter()
+        .filter(|name| listed(name))
+        .filter_map(|name| read_ignore(dir, OsStr::new(name), at))
+        .collect()
 }
 
 /// The root's `.git/info/exclude`, read through handles.
@@ -293,10 +324,8 @@ fn git_exclude(root_dir: &Dir, root: &Path) -> Option<Gitignore> {
 }
 
 fn read_ignore(dir: &Dir, name: &OsStr, at: &Path) -> Option<Gitignore> {
+    // A regular file only: `open_child_file` refuses anything else.
     let file = open_child_file(dir, name).ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
     let mut text = String::new();
     // Errors in someone's ignore file only make the walk see more; never fatal.
     file.take(MAX_IGNORE_FILE_BYTES).read_to_string(&mut text).ok()?;

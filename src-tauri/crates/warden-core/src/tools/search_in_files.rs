@@ -1,27 +1,27 @@
 //! `search_in_files`: regex search over file contents, built on ripgrep's own crates and run much
 //! the way ripgrep runs: one reusable `Searcher` per thread, buffered reads, binary files skipped at
 //! the first NUL, `.gitignore` respected, and no allocation per searched line (only per reported
-//! match). The directory walk goes by handle (see `walk.rs`) on the calling thread and hands each
-//! file to the search threads as its directory's handle plus its name, so no thread ever opens a
-//! path string.
+//! match). The directory walk goes by handle (see `walk.rs`); each file is opened from its folder's
+//! verified handle by its single name, so no thread ever opens a path string. How the walk and the
+//! search share the threads is in `search_in_files/run.rs`.
 
-use std::ops::ControlFlow;
+mod run;
+#[cfg(test)]
+mod tests;
+
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 
 use async_trait::async_trait;
-use grep_regex::RegexMatcherBuilder;
-use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use warden_protocol::{DangerLevel, SearchHit, SearchHits, ToolCategory, ToolErrorCode};
 
-use crate::sandbox::{Access, SandboxError};
+use crate::sandbox::{Access, ResolvedPath, SandboxError};
 use crate::tool::fs_util::blocking;
-use crate::tool::walk::{walk, Entry, WalkOptions};
 use crate::tool::{FileAccess, Needs, ToolContext, ToolOutput, TypedTool};
+use run::{Search, Totals};
 
 /// A reported line is cut to this many bytes.
 const MAX_LINE_BYTES: usize = 500;
@@ -106,94 +106,37 @@ impl Found {
             }
         }
     }
-}
 
-struct Shared {
-    results: Mutex<Vec<Found>>,
-    reported: AtomicU64,
-    matches: AtomicU64,
-    files_matched: AtomicU64,
-    files_searched: AtomicU64,
-    capped: AtomicBool,
-}
-
-/// Collects one file's matches; reset per file, reused per thread.
-struct FileSink<'a> {
-    mode: SearchOutputMode,
-    path: &'a str,
-    count: u64,
-    lines: Vec<Found>,
-    binary: bool,
-    room: u64,
-}
-
-impl Sink for FileSink<'_> {
-    type Error = std::io::Error;
-
-    fn matched(&mut self, _searcher: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
-        self.count += 1;
-        match self.mode {
-            SearchOutputMode::Files => Ok(false),
-            SearchOutputMode::Count => Ok(true),
-            SearchOutputMode::Content => {
-                if (self.lines.len() as u64) < self.room {
-                    let bytes = mat.bytes();
-                    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-                    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-                    let cut = &bytes[..bytes.len().min(MAX_LINE_BYTES)];
-                    let mut text = String::from_utf8_lossy(cut).into_owned();
-                    if cut.len() < bytes.len() {
-                        text.push_str(" […]");
-                    }
-                    self.lines.push(Found::Line {
-                        path: self.path.to_owned(),
-                        line: mat.line_number().unwrap_or(0),
-                        text,
-                    });
-                }
-                Ok(true)
-            }
+    /// The order hits are listed in: by path, then by line.
+    fn sort_key(&self) -> (&str, u64) {
+        match self {
+            Self::Line { path, line, .. } => (path, *line),
+            Self::File { path } | Self::Count { path, .. } => (path, 0),
         }
     }
 
-    fn binary_data(&mut self, _searcher: &Searcher, _offset: u64) -> Result<bool, std::io::Error> {
-        // Like ripgrep: a file found to be binary while walking counts as having no matches.
-        self.binary = true;
-        Ok(false)
+    /// The hit as one line of the tool's text output.
+    fn line(&self) -> String {
+        match self {
+            Self::Line { path, line, text } => format!("{path}:{line}:{text}"),
+            Self::File { path } => path.clone(),
+            Self::Count { path, count } => format!("{path}:{count}"),
+        }
     }
 }
 
-#[allow(clippy::too_many_lines)] // One search: options, matcher, walk and the output modes, in order.
 fn search(input: SearchInFilesInput, ctx: &ToolContext) -> ToolOutput {
-    if input.query.is_empty() {
-        return ToolOutput::error(ToolErrorCode::ValidationError, "invalid input: field `query` is empty");
-    }
-    let matcher = match RegexMatcherBuilder::new()
-        .case_insensitive(!input.case_sensitive.unwrap_or(true))
-        .line_terminator(Some(b'\n'))
-        .build(&input.query)
-    {
+    let matcher = match build_matcher(&input) {
         Ok(m) => m,
-        Err(e) => {
-            return ToolOutput::error(
-                ToolErrorCode::ValidationError,
-                format!("invalid input: field `query`: {e}"),
-            )
-        }
+        Err(error) => return error,
     };
     let resolved = match ctx.workspace.resolve(input.path.as_deref().unwrap_or("."), Access::Read) {
         Ok(r) => r,
         Err(e) => return e.into(),
     };
-    let is_dir = match ctx.workspace.metadata(&resolved) {
-        Ok(meta) => meta.is_dir(),
-        Err(SandboxError::NotFound { .. }) => {
-            return ToolOutput::error(
-                ToolErrorCode::FileNotFound,
-                format!("{}: no such file or directory", resolved.display()),
-            )
-        }
-        Err(e) => return e.into(),
+    let is_dir = match is_dir(ctx, &resolved) {
+        Ok(is_dir) => is_dir,
+        Err(error) => return error,
     };
     let overrides =
         match build_overrides(&ctx.workspace.roots()[resolved.root].join(&resolved.relative), &input.globs) {
@@ -201,81 +144,52 @@ fn search(input: SearchInFilesInput, ctx: &ToolContext) -> ToolOutput {
             Err(error) => return error,
         };
     let mode = input.output_mode;
-    let max = input.max_results.unwrap_or(200).max(1);
-    let shared = Shared {
-        results: Mutex::new(Vec::new()),
-        reported: AtomicU64::new(0),
-        matches: AtomicU64::new(0),
-        files_matched: AtomicU64::new(0),
-        files_searched: AtomicU64::new(0),
-        capped: AtomicBool::new(false),
-    };
-    let line_numbers = mode == SearchOutputMode::Content;
-    let new_searcher = || {
-        SearcherBuilder::new()
-            .binary_detection(BinaryDetection::quit(b'\x00'))
-            .line_number(line_numbers)
-            .build()
-    };
+    let search = Search::new(matcher, mode, input.max_results.unwrap_or(200).max(1), &ctx.cancel);
     if !is_dir {
         // One file: opened through the sandbox like file_read does.
         let file = match ctx.workspace.open_read(&resolved) {
             Ok(f) => f,
             Err(e) => return e.into(),
         };
-        search_one(&mut new_searcher(), &matcher, &file, &resolved.display(), mode, max, &shared);
-        return report(&shared, mode, &input.query);
+        search.file(&file, &resolved.display());
+        return report(search.finish(), mode, &input.query);
     }
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(12);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Entry>(256);
-    let rx = Mutex::new(rx);
-    let walked = std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let (rx, shared, matcher, cancel) = (&rx, &shared, &matcher, &ctx.cancel);
-            scope.spawn(move || {
-                let mut searcher = new_searcher();
-                loop {
-                    let job = match rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok(entry) = job else { return };
-                    if cancel.is_cancelled()
-                        || (shared.capped.load(Ordering::Relaxed) && mode != SearchOutputMode::Count)
-                    {
-                        continue;
-                    }
-                    let Ok(file) = entry.open() else { continue };
-                    if !file.metadata().is_ok_and(|m| m.is_file()) {
-                        continue;
-                    }
-                    search_one(&mut searcher, matcher, &file, &entry.display(), mode, max, shared);
-                }
-            });
-        }
-        let options = WalkOptions { include_hidden: false, max_depth: None, overrides, skip_git: false };
-        let walked = walk(&ctx.workspace, &resolved, &options, &ctx.cancel, |entry| {
-            if shared.capped.load(Ordering::Relaxed) && mode != SearchOutputMode::Count {
-                return ControlFlow::Break(());
-            }
-            if !entry.file_type.is_file() {
-                return ControlFlow::Continue(());
-            }
-            match tx.send(entry) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(_) => ControlFlow::Break(()),
-            }
-        });
-        drop(tx);
-        walked
-    });
-    if let Err(e) = walked {
+    if let Err(e) = search.tree(&ctx.workspace, &resolved, overrides) {
         return e.into();
     }
     if ctx.cancel.is_cancelled() {
         return ToolOutput::error(ToolErrorCode::Cancelled, "search cancelled");
     }
-    report(&shared, mode, &input.query)
+    report(search.finish(), mode, &input.query)
+}
+
+/// The `query` input as a line-oriented matcher, as ripgrep builds it.
+fn build_matcher(input: &SearchInFilesInput) -> Result<RegexMatcher, ToolOutput> {
+    if input.query.is_empty() {
+        return Err(ToolOutput::error(
+            ToolErrorCode::ValidationError,
+            "invalid input: field `query` is empty",
+        ));
+    }
+    RegexMatcherBuilder::new()
+        .case_insensitive(!input.case_sensitive.unwrap_or(true))
+        .line_terminator(Some(b'\n'))
+        .build(&input.query)
+        .map_err(|e| {
+            ToolOutput::error(ToolErrorCode::ValidationError, format!("invalid input: field `query`: {e}"))
+        })
+}
+
+/// Whether what is searched is a directory (else one file), asked through its parent's handle.
+fn is_dir(ctx: &ToolContext, resolved: &ResolvedPath) -> Result<bool, ToolOutput> {
+    match ctx.workspace.metadata(resolved) {
+        Ok(meta) => Ok(meta.is_dir()),
+        Err(SandboxError::NotFound { .. }) => Err(ToolOutput::error(
+            ToolErrorCode::FileNotFound,
+            format!("{}: no such file or directory", resolved.display()),
+        )),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The `globs` input as ripgrep-style overrides rooted at the searched directory.
@@ -293,55 +207,9 @@ fn build_overrides(at: &Path, globs: &[String]) -> Result<Option<Override>, Tool
     overrides.build().map(Some).map_err(invalid)
 }
 
-/// Search one open file and record what it contributed.
-fn search_one(
-    searcher: &mut Searcher,
-    matcher: &grep_regex::RegexMatcher,
-    file: &std::fs::File,
-    shown: &str,
-    mode: SearchOutputMode,
-    max: u64,
-    shared: &Shared,
-) {
-    shared.files_searched.fetch_add(1, Ordering::Relaxed);
-    let room = max.saturating_sub(shared.reported.load(Ordering::Relaxed));
-    let mut sink = FileSink { mode, path: shown, count: 0, lines: Vec::new(), binary: false, room };
-    if searcher.search_file(matcher, file, &mut sink).is_err() || sink.binary || sink.count == 0 {
-        return;
-    }
-    shared.matches.fetch_add(sink.count, Ordering::Relaxed);
-    shared.files_matched.fetch_add(1, Ordering::Relaxed);
-    let unreported = mode == SearchOutputMode::Content && sink.count > sink.lines.len() as u64;
-    let (count, lines) = (sink.count, sink.lines);
-    let found: Vec<Found> = match mode {
-        SearchOutputMode::Content => lines,
-        SearchOutputMode::Files => vec![Found::File { path: shown.to_owned() }],
-        SearchOutputMode::Count => vec![Found::Count { path: shown.to_owned(), count }],
-    };
-    let n = found.len() as u64;
-    let before = shared.reported.fetch_add(n, Ordering::Relaxed);
-    let keep = max.saturating_sub(before).min(n) as usize;
-    if unreported || (keep as u64) < n {
-        shared.capped.store(true, Ordering::Relaxed);
-    }
-    if keep > 0 {
-        if let Ok(mut results) = shared.results.lock() {
-            results.extend(found.into_iter().take(keep));
-        }
-    }
-}
-
-fn report(shared: &Shared, mode: SearchOutputMode, query: &str) -> ToolOutput {
-    let mut results = shared.results.lock().map(|mut r| std::mem::take(&mut *r)).unwrap_or_default();
-    let key = |f: &Found| match f {
-        Found::Line { path, line, .. } => (path.clone(), *line),
-        Found::File { path } | Found::Count { path, .. } => (path.clone(), 0),
-    };
-    results.sort_by_key(key);
-    let matches = shared.matches.load(Ordering::Relaxed);
-    let files_matched = shared.files_matched.load(Ordering::Relaxed);
-    let files_searched = shared.files_searched.load(Ordering::Relaxed);
-    let capped = shared.capped.load(Ordering::Relaxed);
+fn report(totals: Totals, mode: SearchOutputMode, query: &str) -> ToolOutput {
+    let Totals { mut found, matches, files_matched, files_searched, capped } = totals;
+    found.sort_unstable_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let meta = |out: ToolOutput| {
         out.with_metadata("matches", matches)
             .with_metadata("files_with_matches", files_matched)
@@ -354,15 +222,8 @@ fn report(shared: &Shared, mode: SearchOutputMode, query: &str) -> ToolOutput {
             format!("no matches for `{query}` in {files_searched} files searched"),
         ));
     }
-    let mut lines: Vec<String> = results
-        .iter()
-        .map(|f| match f {
-            Found::Line { path, line, text } => format!("{path}:{line}:{text}"),
-            Found::File { path } => path.clone(),
-            Found::Count { path, count } => format!("{path}:{count}"),
-        })
-        .collect();
-    let items = results.into_iter().map(Found::hit).collect();
+    let mut lines: Vec<String> = found.iter().map(Found::line).collect();
+    let items = found.into_iter().map(Found::hit).collect();
     let approx = if capped && mode != SearchOutputMode::Count { "at least " } else { "" };
     lines.push(format!("[{approx}{matches} matching lines in {approx}{files_matched} files]"));
     if capped {
