@@ -63,9 +63,14 @@ impl Snapshot {
         let _ = remove_in(&mut self.root, &parts);
     }
 
-    /// Write every tree that changed since the last write; the root tree's id.
+    /// Write every tree that changed since the last write; the root tree's id. The ids are worked
+    /// out first, then the new trees are stored together (if that fails, the caller drops this
+    /// snapshot: its folders' ids name trees that may not be stored).
     pub fn write(&mut self, writer: &ObjectWriter) -> Result<String, CheckpointError> {
-        match write_folder(&mut self.root, writer)? {
+        let mut new = Vec::new();
+        let root = name_folder(&mut self.root, &mut new);
+        writer.trees(&new)?;
+        match root {
             Some(oid) => Ok(oid),
             None => writer.tree(&mut []),
         }
@@ -98,11 +103,11 @@ fn remove_in(folder: &mut Folder, parts: &[&[u8]]) -> bool {
     removed
 }
 
-/// Write `folder`'s tree (and the changed ones below it); `None` for an empty folder, which git
-/// does not keep.
-fn write_folder(folder: &mut Folder, writer: &ObjectWriter) -> Result<Option<String>, CheckpointError> {
+/// The id of `folder`'s tree, working out the changed ones below it and adding each new tree's
+/// bytes to `new`; `None` for an empty folder, which git does not keep.
+fn name_folder(folder: &mut Folder, new: &mut Vec<Vec<u8>>) -> Option<String> {
     if let Some(oid) = &folder.oid {
-        return Ok(Some(oid.clone()));
+        return Some(oid.clone());
     }
     let mut entries = Vec::with_capacity(folder.entries.len());
     for (name, node) in &mut folder.entries {
@@ -111,18 +116,19 @@ fn write_folder(folder: &mut Folder, writer: &ObjectWriter) -> Result<Option<Str
                 entries.push(TreeEntry { mode, name: name.clone(), oid: oid.clone() })
             }
             Node::Folder(inner) => {
-                if let Some(oid) = write_folder(inner, writer)? {
+                if let Some(oid) = name_folder(inner, new) {
                     entries.push(TreeEntry { mode: MODE_TREE, name: name.clone(), oid });
                 }
             }
         }
     }
     if entries.is_empty() {
-        return Ok(None);
+        return None;
     }
-    let oid = writer.tree(&mut entries)?;
+    let (oid, bytes) = ObjectWriter::tree_object(&mut entries);
+    new.push(bytes);
     folder.oid = Some(oid.clone());
-    Ok(Some(oid))
+    Some(oid)
 }
 
 #[cfg(test)]
