@@ -135,6 +135,7 @@ export const TID = {
   sandboxCacheLayerClear: "sandbox-cache-layer-clear",
   todoPanel: "todo-panel", // the model's task list above the composer
   firstLook: "first-look", // how far Warden's first look at the project's files has come (checkpoints)
+  firstLookWaiting: "first-look-waiting", // in the block of a call that waits for that look (its checkpoint)
   firstLookStop: "first-look-stop", // stops that look: no checkpoints in this project until reopened
   todoItem: "todo-item", // + data-state
   toolBoxRefused: "tool-box-refused", // what the sandbox refused a failed command, in words

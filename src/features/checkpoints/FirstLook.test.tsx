@@ -42,12 +42,21 @@ describe("the first look at the project", () => {
     expect(screen.getByTestId(TID.firstLook)).toHaveTextContent(/Looking at the project's files for checkpoints: 12,345 so far\./);
     expect(screen.getByTestId(TID.firstLook)).not.toHaveTextContent("waits");
 
+    // A call that changes files starts, and waits for its checkpoint: its block says so too.
+    await act(() => emit("chat:stream-start", { conversationId: C, messageId: "m1", provider: "anthropic", model: "claude-test", contextWindow: null }));
+    await act(() => emit("chat:tool-start", { conversationId: C, messageId: "m1", toolId: "t1", toolName: "bash", category: "exec", input: { command: "make" } }));
+    expect(screen.queryByTestId(TID.firstLookWaiting)).toBeNull();
     await act(() => progress(20000, { waitingToolId: "t1" }));
     expect(screen.getByTestId(TID.firstLook)).toHaveTextContent("20,000 so far");
     expect(screen.getByTestId(TID.firstLook)).toHaveTextContent("A call that changes files waits for it");
+    const block = screen.getByTestId(TID.toolBlock);
+    expect(block).toHaveAttribute("data-tool-id", "t1");
+    expect(block).toContainElement(screen.getByTestId(TID.firstLookWaiting));
+    expect(screen.getByTestId(TID.firstLookWaiting)).toHaveTextContent("Waits for its checkpoint");
 
-    await act(() => emit("chat:snapshot", { conversationId: C, files: 41000, done: true, stopped: false }));
+    await act(() => emit("chat:snapshot", { conversationId: C, files: 41000, done: true, stopped: false, waitingToolId: "t1" }));
     expect(screen.queryByTestId(TID.firstLook)).toBeNull();
+    expect(screen.queryByTestId(TID.firstLookWaiting)).toBeNull();
   });
 
   it("stops on request, and then says checkpoints are off until the project is opened again", async () => {

@@ -43,3 +43,13 @@ export function FirstLook({ progress }: { progress: SnapshotProgress | null | un
     </div>
   );
 }
+
+/** In the block of a call that waits for its checkpoint while Warden looks at the project's files. */
+export function WaitingForCheckpoint({ files }: { files: number }) {
+  return (
+    <p className="first-look-waiting muted small" role="status" data-testid={TID.firstLookWaiting}>
+      Waits for its checkpoint, so that what it changes can be undone: Warden is looking at the project's files (
+      {count.format(files)} so far).
+    </p>
+  );
+}

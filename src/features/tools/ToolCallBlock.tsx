@@ -2,6 +2,7 @@ import { memo, useState } from "react";
 import type { ToolBlock, ToolBlockStatus } from "../../shared/store/types";
 import { TID } from "../../shared/testids";
 import { CallChangesView } from "../checkpoints/CallChangesView";
+import { WaitingForCheckpoint } from "../checkpoints/FirstLook";
 import { ForwardedPorts } from "./ForwardedPorts";
 import { NetworkDecisions } from "./NetworkDecisions";
 import { BoxRefused } from "./BoxRefused";
@@ -25,7 +26,16 @@ const ACTIVE: ReadonlySet<ToolBlockStatus> = new Set(["running", "awaiting_appro
 export const toolBlockDomId = (toolId: string) => `tool-${toolId}`;
 
 // Memoized: a block re-renders when its own tool object (or highlight) changes.
-export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = false }: { tool: ToolBlock; highlighted?: boolean }) {
+export const ToolCallBlock = memo(function ToolCallBlock({
+  tool,
+  highlighted = false,
+  waitingFiles = null,
+}: {
+  tool: ToolBlock;
+  highlighted?: boolean;
+  /** Files Warden's first look at the project has seen, while this call waits for it (its checkpoint). */
+  waitingFiles?: number | null;
+}) {
   // Open while it runs or waits for approval, closed when done — unless the user chose, for this status.
   const [choice, setChoice] = useState<{ status: ToolBlockStatus; open: boolean } | null>(null);
   const open = choice && choice.status === tool.status ? choice.open : ACTIVE.has(tool.status);
@@ -70,6 +80,7 @@ export const ToolCallBlock = memo(function ToolCallBlock({ tool, highlighted = f
         <SandboxBadge sandbox={report?.sandbox} />
         <StatusIcon status={tool.status} />
       </button>
+      {waitingFiles !== null && <WaitingForCheckpoint files={waitingFiles} />}
       <RuleKept rule={report?.rule} />
       <ForwardedPorts ports={report?.forwardedPorts} />
       <NetworkDecisions decisions={report?.network} />

@@ -7,5 +7,10 @@ export function ToolSlot({ conversationId, toolId }: { conversationId: string; t
   const tool = useChat((s) => s.conversations[conversationId]?.tools[toolId]);
   // A call's id is unique only within its conversation (servers may number calls from call_0 in each).
   const highlighted = useChat((s) => s.approvals[0]?.conversationId === conversationId && s.approvals[0]?.toolId === toolId);
-  return tool ? <ToolCallBlock tool={tool} highlighted={highlighted} /> : null;
+  // While this call waits for its checkpoint (the first look at the project's files): how far it has come.
+  const waitingFiles = useChat((s) => {
+    const look = s.conversations[conversationId]?.firstLook;
+    return look && !look.done && look.waitingToolId === toolId ? look.files : null;
+  });
+  return tool ? <ToolCallBlock tool={tool} highlighted={highlighted} waitingFiles={waitingFiles} /> : null;
 }
