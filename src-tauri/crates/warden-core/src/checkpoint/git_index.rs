@@ -11,9 +11,10 @@
 //! - not "racily clean": modified before the index was written, never in the same instant or
 //!   after (git's rule), and not an entry git smudged (size 0 but not the empty blob).
 //!
-//! An index git did not write (split or sparse indexes, an unknown version, a bad checksum, one
-//! that changed while it was read) is not used at all. Whether the index may be trusted at all is
-//! the caller's question: one that a process Warden started could have written is not
+//! An index that is not whole (split or sparse, an unknown version, a checksum that does not match
+//! — git's `index.skipHash` writes none, which is taken — or one that changed while it was read) is
+//! not used at all. Whether the index may be trusted at all is the caller's question: one that a
+//! process Warden started could have written is not
 //! ([`crate::containment::may_have_written`]).
 
 use std::collections::HashMap;
@@ -126,14 +127,9 @@ impl ProjectIndex {
         trusted.then(|| hex::encode(entry.oid))
     }
 
-    /// The blob ids of the entries, one per line, as `git cat-file --batch-check` reads them.
-    pub fn oid_lines(&self) -> Vec<u8> {
-        let mut lines = Vec::with_capacity(self.entries.len() * 41);
-        for entry in self.entries.values() {
-            lines.extend_from_slice(hex::encode(entry.oid).as_bytes());
-            lines.push(b'\n');
-        }
-        lines
+    /// The blob ids of the entries.
+    pub fn oids(&self) -> impl Iterator<Item = &[u8; 20]> {
+        self.entries.values().map(|entry| &entry.oid)
     }
 
     #[cfg(test)]
@@ -178,8 +174,11 @@ const EXTENDED_INTENT_TO_ADD: u16 = 0x2000;
 fn parse(bytes: &[u8]) -> Result<HashMap<Vec<u8>, Entry>, &'static str> {
     let body_len = bytes.len().checked_sub(20).ok_or("too short")?;
     let (body, checksum) = bytes.split_at(body_len);
-    if Sha1::digest(body).as_slice() != checksum {
-        return Err("its checksum does not match (or git was told to skip it)");
+    // Git writes twenty zero bytes instead when told to skip the hash (`index.skipHash`, which
+    // `feature.manyFiles` turns on); it writes an index whole (a lock file renamed over it), and the
+    // entries are still read to the last byte below.
+    if checksum != [0u8; 20] && Sha1::digest(body).as_slice() != checksum {
+        return Err("its checksum does not match");
     }
     let mut at = Reader { bytes: body, at: 0 };
     if at.take(4)? != b"DIRC" {

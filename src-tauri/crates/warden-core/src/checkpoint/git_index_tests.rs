@@ -63,6 +63,16 @@ fn every_index_version_gives_git_s_own_ids() {
             assert_eq!(vouched(&index, dir.path(), path), Some(theirs), "{path} in version {version}");
         }
     }
+    // Written without its checksum (`index.skipHash`, which `feature.manyFiles` turns on).
+    std::fs::write(dir.path().join("a.txt"), "alpha, again\n").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("a.txt"), "alpha\n").unwrap_or_else(|e| panic!("{e}"));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    git(dir.path(), &["-c", "index.skipHash=true", "add", "-A"]);
+    let bytes = std::fs::read(dir.path().join(".git/index")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bytes[bytes.len() - 20..], [0u8; 20], "git wrote a checksum after all");
+    let index =
+        ProjectIndex::read(&root(dir.path())).unwrap_or_else(|| panic!("an index without checksum read"));
+    assert_eq!(vouched(&index, dir.path(), "a.txt"), Some(git(dir.path(), &["rev-parse", ":a.txt"])));
     // An intent-to-add entry (which makes git write extended flags) has no content to vouch for.
     std::fs::write(dir.path().join("new.txt"), "new\n").unwrap_or_else(|e| panic!("{e}"));
     git(dir.path(), &["add", "-N", "new.txt"]);
