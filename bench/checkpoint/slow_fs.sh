@@ -9,9 +9,12 @@
 # a plain folder and over a clean git repository (SOURCES, default plain,git; Warden may take blob
 # ids from a clean repository's index, so there it only looks at the files' stat data).
 #
-# Goal: Warden's first snapshot no slower than git's `add -A` at each latency, on each source
-# (median against median). Prints PASS or MISS; exits 1 on a MISS, or when the two did not store
-# the same tree.
+# Goal: Warden's first snapshot no slower than git's `add -A` at each latency on the plain folder
+# (median against median): there both read and store every file. On the repository the row is
+# information only (INFO): Warden borrows ids from the repository's own index and only looks at
+# stat data, while git here reads every file into an empty repository — not the same work (Warden
+# against git's own index is bench/checkpoint/run.sh --big-repo-only). Prints PASS or MISS; exits 1
+# on a MISS, or when the two did not store the same tree (on either source).
 #
 # Needs root and /dev/fuse (the example mounts with mount(2) itself; elsewhere it would need
 # fusermount3, from Debian's fuse3). The mount is made and removed by the example; if the run is
@@ -68,23 +71,27 @@ rows = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
 if not rows:
     sys.exit("slow_fs.sh: the benchmark printed no result")
 print()
-print("goal: Warden's first snapshot no slower than git's `add -A` at each latency")
+print("goal: Warden's first snapshot no slower than git's `add -A` at each latency, on the plain folder")
+print("(on the repository Warden borrows the index's ids while git reads every file: INFO, not a verdict)")
 print(f"{'source':<15}{'latency':>9}{'files':>7}{'Warden s':>10}{'git s':>9}{'Warden/git':>12}"
       f"{'req. Warden':>13}{'req. git':>10}  verdict")
 missed = []
 for r in rows:
     kind = "clean git repo" if r["source"] == "git" else "plain folder"
-    ok = r["pass"] and r["same_tree"]
+    like_for_like = r["source"] != "git"
+    ok = (r["pass"] or not like_for_like) and r["same_tree"]
     note = "" if r["same_tree"] else " (the two stored different trees)"
+    verdict = ("PASS" if ok else "MISS") if like_for_like or not r["same_tree"] else "INFO"
     print(f"{kind:<15}{r['latency_us']:>6} µs{r['files']:>7}{r['warden_s']:>10.3f}{r['git_s']:>9.3f}"
           f"{r['ratio']:>12.2f}{r['warden_ops']['total']:>13}{r['git_ops']['total']:>10}  "
-          f"{'PASS' if ok else 'MISS'}{note}")
-    if not r["pass"]:
+          f"{verdict}{note}")
+    if like_for_like and not r["pass"]:
         missed.append(f"slower than git on the {kind} at {r['latency_us']} µs ({r['ratio']:.2f}x git's time)")
     if not r["same_tree"]:
         missed.append(f"not the tree git stored on the {kind} at {r['latency_us']} µs")
 if missed:
     print(f"verdict: MISS: Warden's first snapshot was {'; '.join(missed)}")
     sys.exit(1)
-print(f"verdict: PASS: Warden's first snapshot no slower than git's add -A at every latency ({len(rows)} cases)")
+plain = sum(1 for r in rows if r["source"] != "git")
+print(f"verdict: PASS: Warden's first snapshot no slower than git's add -A at every latency ({plain} like-for-like cases)")
 PY
