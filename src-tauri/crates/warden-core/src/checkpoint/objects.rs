@@ -67,6 +67,10 @@ impl ObjectWriter {
     /// slow disk creating one costs about a millisecond of waiting, not of work.
     pub fn trees(&self, trees: &[Vec<u8>]) -> Result<(), CheckpointError> {
         const WRITERS: usize = 8;
+        // A checkpoint after a few changed files writes a few trees: no threads for those.
+        if trees.len() <= WRITERS {
+            return trees.iter().try_for_each(|bytes| self.write("tree", bytes).map(drop));
+        }
         let chunk = trees.len().div_ceil(WRITERS).max(1);
         std::thread::scope(|scope| {
             let writers: Vec<_> = trees
