@@ -23,7 +23,7 @@ use std::io::Read;
 use cap_std::fs::Dir;
 use sha1::{Digest, Sha1};
 
-use crate::sandbox::handles::{open_child_dir, open_child_file};
+use crate::sandbox::handles::{open_child_dir, open_child_file_with_metadata};
 
 /// An index larger than this is not read (git's own for 1M files is ~100 MB).
 const MAX_INDEX_BYTES: u64 = 512 * 1024 * 1024;
@@ -94,9 +94,8 @@ impl ProjectIndex {
     /// handle), or `None` when there is none git wrote that can be used.
     pub fn read(root: &Dir) -> Option<Self> {
         let git = open_child_dir(root, ".git".as_ref()).ok()?;
-        let mut file = open_child_file(&git, "index".as_ref()).ok()?;
-        let before = file.metadata().ok()?;
-        if !before.is_file() || before.len() > MAX_INDEX_BYTES {
+        let (mut file, before) = open_child_file_with_metadata(&git, "index".as_ref()).ok()?;
+        if before.len() > MAX_INDEX_BYTES {
             return None;
         }
         let mut bytes = Vec::with_capacity(usize::try_from(before.len()).unwrap_or(0));

@@ -10,7 +10,7 @@ use std::io::Read;
 
 use cap_std::fs::Dir;
 
-use crate::sandbox::handles::{open_child_dir, open_child_file};
+use crate::sandbox::handles::{open_child_dir, open_child_file_with_metadata};
 
 /// A pack index larger than this is not read (one for 10 million objects is ~300 MB).
 const MAX_PACK_INDEX_BYTES: u64 = 1 << 30;
@@ -71,8 +71,8 @@ fn loose_id(prefix: u8, rest: &str) -> Option<[u8; 20]> {
 
 /// The sorted ids of a version 2 pack index.
 fn pack_ids(packs: &Dir, name: &std::ffi::OsStr) -> Option<Vec<[u8; 20]>> {
-    let file = open_child_file(packs, name).ok()?;
-    if file.metadata().ok()?.len() > MAX_PACK_INDEX_BYTES {
+    let (file, meta) = open_child_file_with_metadata(packs, name).ok()?;
+    if meta.len() > MAX_PACK_INDEX_BYTES {
         return None;
     }
     let mut bytes = Vec::new();

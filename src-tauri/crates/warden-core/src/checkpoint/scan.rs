@@ -21,7 +21,7 @@ use super::objects::{ObjectWriter, MODE_EXECUTABLE, MODE_FILE, MODE_LINK};
 use super::progress::ScanProgress;
 use super::stat_cache::{ScanStart, Stat, StatCache};
 use super::CheckpointError;
-use crate::sandbox::handles::open_child_file;
+use crate::sandbox::handles::open_child_file_with_metadata;
 use crate::sandbox::{Access, Workspace};
 use crate::tool::walk::{walk, walk_with, Entry, Visitor, WalkOptions};
 
@@ -270,11 +270,11 @@ pub(super) enum ReadFile {
 /// Open `name` in `parent` (no link followed, no blocking on a FIFO, only a regular file) and read
 /// it, up to `size_cap` bytes; the stat data is the opened file's, taken before reading.
 pub(super) fn read_capped(parent: &Dir, name: &std::ffi::OsStr, size_cap: u64) -> std::io::Result<ReadFile> {
-    let file = open_child_file(parent, name)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Ok(ReadFile::NotAFile);
-    }
+    let (file, meta) = match open_child_file_with_metadata(parent, name) {
+        Ok(opened) => opened,
+        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => return Ok(ReadFile::NotAFile),
+        Err(e) => return Err(e),
+    };
     if meta.len() > size_cap {
         return Ok(ReadFile::OverCap);
     }

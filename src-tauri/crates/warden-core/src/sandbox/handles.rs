@@ -89,14 +89,23 @@ pub fn open_child_dir(dir: &Dir, name: &OsStr) -> io::Result<Dir> {
 /// a symlink and without blocking on a FIFO. Anything else that opens (a directory, a FIFO, a device
 /// swapped in since `dir` was read) is refused after one `fstat` of the open handle, before a read.
 pub fn open_child_file(dir: &Dir, name: &OsStr) -> io::Result<std::fs::File> {
+    open_child_file_with_metadata(dir, name).map(|(file, _)| file)
+}
+
+/// [`open_child_file`], with the metadata of what was opened (the one `fstat` it made). A directory
+/// is refused with [`io::ErrorKind::IsADirectory`].
+pub fn open_child_file_with_metadata(
+    dir: &Dir,
+    name: &OsStr,
+) -> io::Result<(std::fs::File, std::fs::Metadata)> {
     single_component(name)?;
     let file = dir.open_with(name, &read_options())?.into_std();
     let meta = file.metadata()?;
     regular_or_dir(&meta)?;
     if meta.is_dir() {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, "it is a directory, not a regular file"));
+        return Err(io::Error::new(io::ErrorKind::IsADirectory, "it is a directory, not a regular file"));
     }
-    Ok(file)
+    Ok((file, meta))
 }
 
 /// Options for opening an existing file to read it: no link followed at the end, non-blocking
