@@ -4,15 +4,23 @@
 //! snapshot in the background ([`super::CheckpointStore::adopt_borrowed`]), after which the store
 //! stands alone again and the project's git may prune what it likes.
 //!
-//! The project's objects are writable by the project's commands, so nothing read through the
-//! alternates is believed: [`super::objects::CatFile::blob`] hashes every blob it reads, and a
-//! blob that is not what its id says is neither copied nor restored.
+//! The project's objects are writable by the project's commands (and its `.git/objects` can be
+//! swapped for a link to elsewhere, which git, given the path, follows): nothing read through the
+//! alternates is copied or restored unbelieved — [`super::objects::CatFile::blob`] hashes every
+//! blob it reads, and a blob that is not what its id says is neither. What is not hashed: a diff
+//! the window shows before the copy is done, which git makes from the blobs as it finds them.
+//! The store's git only reads there (it writes no object), under its time limit.
 
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::CheckpointError;
+use super::git_index::ProjectIndex;
+use super::objects::CatFile;
+use super::project_objects::ProjectObjects;
+use super::stat_cache::StatCache;
+use super::{CheckpointError, CheckpointStore};
+use crate::sandbox::Access;
 
 /// The pending list and the alternates file of one store.
 #[derive(Debug)]
@@ -85,6 +93,76 @@ impl Borrowing {
             }
         }
         Ok(())
+    }
+}
+
+impl CheckpointStore {
+    /// The project's git index, when a first snapshot may take its word (see [`git_index`]): no
+    /// file is known to the store yet, and no command this process started could have rewritten
+    /// the index. The store is then pointed at the project's objects ([`borrow`]).
+    pub(super) fn lendable_index(&self, stats: &StatCache) -> Option<ProjectIndex> {
+        if !self.borrow || !stats.is_empty() {
+            return None;
+        }
+        let root = std::fs::canonicalize(self.workspace.project_root()).ok()?;
+        if crate::containment::may_have_written(&root) {
+            tracing::debug!("a command ran in this project: its git index is not taken at its word");
+            return None;
+        }
+        let resolved = self.workspace.resolve(".", Access::Read).ok()?;
+        let index = ProjectIndex::read(&self.workspace.open_dir(&resolved).ok()?)?;
+        match self.borrowing.lend(&root.join(".git").join("objects")) {
+            Ok(()) => Some(index),
+            Err(error) => {
+                tracing::debug!(%error, "cannot read the project's objects from the store");
+                None
+            }
+        }
+    }
+
+    /// Whether the project's repository holds every blob `index` names (listed from its object
+    /// folder: asking git, one object at a time, took seconds for a packed repository).
+    pub(super) fn all_present(&self, index: &ProjectIndex) -> bool {
+        let objects = self
+            .workspace
+            .resolve(".", Access::Read)
+            .ok()
+            .and_then(|resolved| self.workspace.open_dir(&resolved).ok())
+            .and_then(|root| ProjectObjects::read(&root));
+        objects.is_some_and(|objects| index.oids().all(|oid| objects.holds(oid)))
+    }
+
+    /// Copy the blobs a first snapshot borrowed from the project's git into the store, each
+    /// hashed again as it is read, then stop reading the project's objects; the number copied.
+    /// A session runs it in the background after [`CheckpointStore::prime`]; what a killed
+    /// process left to copy, the next session copies.
+    pub fn adopt_borrowed(&self) -> Result<usize, CheckpointError> {
+        let pending = self.borrowing.pending();
+        if pending.is_empty() && !self.borrowing.lending() {
+            return Ok(0);
+        }
+        let mut copied = BTreeSet::new();
+        if !pending.is_empty() {
+            let command = self.git.command_unheld(&["cat-file", "--batch"]);
+            let mut cat = CatFile::start(command, self.git.time_limit())?;
+            for oid in pending {
+                if self.objects.has(&oid) {
+                    copied.insert(oid);
+                    continue;
+                }
+                match cat.blob(&oid).and_then(|bytes| self.objects.blob(&bytes)) {
+                    Ok(_) => {
+                        copied.insert(oid);
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, %oid, "a blob borrowed from the project's git could not be copied")
+                    }
+                }
+            }
+        }
+        let _lock = self.lock_store()?;
+        self.borrowing.finish(&copied)?;
+        Ok(copied.len())
     }
 }
 

@@ -48,7 +48,7 @@ use self::stat_cache::StatCache;
 use self::tree::Snapshot;
 use self::watch::{Dirty, Watcher};
 use self::write_back::Journal;
-use crate::sandbox::{Access, Workspace};
+use crate::sandbox::Workspace;
 
 pub use self::calls::{fill_call_changes, results_without_changes};
 pub use self::holders::{Holder, SessionHold};
@@ -461,74 +461,6 @@ impl CheckpointStore {
                 w.watch(relative, dir);
             }
         })
-    }
-
-    /// The project's git index, when a first snapshot may take its word (see [`git_index`]): no
-    /// file is known to the store yet, and no command this process started could have rewritten
-    /// the index. The store is then pointed at the project's objects ([`borrow`]).
-    fn lendable_index(&self, stats: &StatCache) -> Option<ProjectIndex> {
-        if !self.borrow || !stats.is_empty() {
-            return None;
-        }
-        let root = std::fs::canonicalize(self.workspace.project_root()).ok()?;
-        if crate::containment::may_have_written(&root) {
-            tracing::debug!("a command ran in this project: its git index is not taken at its word");
-            return None;
-        }
-        let resolved = self.workspace.resolve(".", Access::Read).ok()?;
-        let index = ProjectIndex::read(&self.workspace.open_dir(&resolved).ok()?)?;
-        match self.borrowing.lend(&root.join(".git").join("objects")) {
-            Ok(()) => Some(index),
-            Err(error) => {
-                tracing::debug!(%error, "cannot read the project's objects from the store");
-                None
-            }
-        }
-    }
-
-    /// Whether the project's repository holds every blob `index` names (listed from its object
-    /// folder: asking git, one object at a time, took seconds for a packed repository).
-    fn all_present(&self, index: &ProjectIndex) -> bool {
-        let objects = self
-            .workspace
-            .resolve(".", Access::Read)
-            .ok()
-            .and_then(|resolved| self.workspace.open_dir(&resolved).ok())
-            .and_then(|root| project_objects::ProjectObjects::read(&root));
-        objects.is_some_and(|objects| index.oids().all(|oid| objects.holds(oid)))
-    }
-
-    /// Copy the blobs a first snapshot borrowed from the project's git into the store, each
-    /// hashed again as it is read, then stop reading the project's objects; the number copied.
-    /// A session runs it in the background after [`CheckpointStore::prime`]; what a killed
-    /// process left to copy, the next session copies.
-    pub fn adopt_borrowed(&self) -> Result<usize, CheckpointError> {
-        let pending = self.borrowing.pending();
-        if pending.is_empty() && !self.borrowing.lending() {
-            return Ok(0);
-        }
-        let mut copied = BTreeSet::new();
-        if !pending.is_empty() {
-            let command = self.git.command_unheld(&["cat-file", "--batch"]);
-            let mut cat = objects::CatFile::start(command, self.git.time_limit())?;
-            for oid in pending {
-                if self.objects.has(&oid) {
-                    copied.insert(oid);
-                    continue;
-                }
-                match cat.blob(&oid).and_then(|bytes| self.objects.blob(&bytes)) {
-                    Ok(_) => {
-                        copied.insert(oid);
-                    }
-                    Err(error) => {
-                        tracing::warn!(%error, %oid, "a blob borrowed from the project's git could not be copied")
-                    }
-                }
-            }
-        }
-        let _lock = self.lock_store()?;
-        self.borrowing.finish(&copied)?;
-        Ok(copied.len())
     }
 
     /// The last snapshot with the files the watcher named looked at again, each judged by its
