@@ -43,6 +43,14 @@ struct Project {
 }
 
 impl Project {
+    /// A project whose `.git/index` lies about `f` ([`lying_index`]).
+    fn lied_to() -> (Self, PathBuf) {
+        let project = Self::new();
+        let root = project.root();
+        std::fs::write(root.join(".git/index"), lying_index(&root)).unwrap();
+        (project, root)
+    }
+
     fn new() -> Self {
         let project = Self { dir: tempfile::tempdir().unwrap(), home: tempfile::tempdir().unwrap() };
         git(&project.root(), &["init", "-q"]);
@@ -156,15 +164,18 @@ fn a_checkpoint_stands_alone_once_adopted_even_after_the_project_prunes() {
     assert_eq!(project.read("notes.txt"), "version one\n");
 }
 
-/// Makes `f` hold `honest` while the index says it holds `forged` (the same size), with the
-/// entry's stat data copied from the file as it is now: an index that lies as only a process
-/// that can write `.git/index` could make it. Returns the lying index's bytes.
-fn lying_index(root: &Path, forged: &str, honest: &str) -> Vec<u8> {
-    assert_eq!(forged.len(), honest.len());
-    write(&root.join("f"), forged);
+/// What the lying index says `f` holds, and what it holds (the same size).
+const FORGED: &str = "forged\n";
+const HONEST: &str = "honest\n";
+
+/// Makes `f` hold [`HONEST`] while the index says it holds [`FORGED`], with the entry's stat
+/// data copied from the file as it is now: an index that lies as only a process that can write
+/// `.git/index` could make it. Returns the lying index's bytes.
+fn lying_index(root: &Path) -> Vec<u8> {
+    write(&root.join("f"), FORGED);
     git(root, &["update-index", "--index-version", "2"]);
     git(root, &["add", "f"]);
-    write(&root.join("f"), honest);
+    write(&root.join("f"), HONEST);
     let meta = std::fs::symlink_metadata(root.join("f")).unwrap();
     let mut index = std::fs::read(root.join(".git/index")).unwrap();
     assert_eq!(u32::from_be_bytes(index[8..12].try_into().unwrap()), 1, "one entry");
@@ -194,27 +205,21 @@ fn lying_index(root: &Path, forged: &str, honest: &str) -> Vec<u8> {
 fn an_index_that_lies_is_believed_only_where_nothing_could_have_written_it_and_never_when_racy() {
     // Nothing this process started could have written this index: its word is taken. (This is
     // what makes the two cases below matter.)
-    let project = Project::new();
-    let root = project.root();
-    let index = lying_index(&root, "forged\n", "honest\n");
-    std::fs::write(root.join(".git/index"), &index).unwrap();
+    let (project, _) = Project::lied_to();
     let store = project.store("store");
     store.manual().unwrap();
     assert_eq!(borrowed_count(&store), 1);
-    assert_eq!(blob_of_f(&store), blob_id("forged\n"));
+    assert_eq!(blob_of_f(&store), blob_id(FORGED));
 
     // The same lie, with the index written in the very instant the file last changed (git's
     // racily clean case): the file is read.
-    let project = Project::new();
-    let root = project.root();
-    let index = lying_index(&root, "forged\n", "honest\n");
-    std::fs::write(root.join(".git/index"), &index).unwrap();
+    let (project, root) = Project::lied_to();
     let stamp = Command::new("touch").args(["-r", "f", ".git/index"]).current_dir(&root).status().unwrap();
     assert!(stamp.success());
     let store = project.store("store");
     store.manual().unwrap();
     assert_eq!(borrowed_count(&store), 0);
-    assert_eq!(blob_of_f(&store), blob_id("honest\n"));
+    assert_eq!(blob_of_f(&store), blob_id(HONEST));
 }
 
 /// The id git gives a blob of `text`.
@@ -239,7 +244,7 @@ fn blob_of_f(store: &CheckpointStore) -> String {
 fn an_index_a_boxed_command_wrote_is_not_believed() {
     let project = Project::new();
     let root = project.root();
-    let index = lying_index(&root, "forged\n", "honest\n");
+    let index = lying_index(&root);
     // Put in place from inside the box, as any command the model runs could.
     std::fs::write(root.join("lying.idx"), &index).unwrap();
     let home = tempfile::tempdir().unwrap();
@@ -256,19 +261,16 @@ fn an_index_a_boxed_command_wrote_is_not_believed() {
     let store = project.store("store");
     store.manual().unwrap();
     assert_eq!(borrowed_count(&store), 0, "an index a boxed command could have written was used");
-    assert_eq!(blob_of_f(&store), blob_id("honest\n"));
+    assert_eq!(blob_of_f(&store), blob_id(HONEST));
 }
 
 #[test]
 fn an_index_naming_blobs_its_repository_lacks_is_not_used() {
-    let project = Project::new();
-    let root = project.root();
-    let index = lying_index(&root, "forged\n", "honest\n");
-    std::fs::write(root.join(".git/index"), &index).unwrap();
-    let forged = blob_id("forged\n");
+    let (project, root) = Project::lied_to();
+    let forged = blob_id(FORGED);
     std::fs::remove_file(root.join(".git/objects").join(&forged[..2]).join(&forged[2..])).unwrap();
     let store = project.store("store");
     store.manual().unwrap();
     assert_eq!(borrowed_count(&store), 0);
-    assert_eq!(blob_of_f(&store), blob_id("honest\n"));
+    assert_eq!(blob_of_f(&store), blob_id(HONEST));
 }

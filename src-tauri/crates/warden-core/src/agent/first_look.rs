@@ -85,21 +85,32 @@ mod tests {
         (project, home, Arc::new(store))
     }
 
-    #[tokio::test]
-    async fn a_long_look_is_reported_with_the_call_that_waits_then_done() {
-        let (_project, _home, store) = store(3000);
+    /// A first checkpoint of a project of `files` files, reported every `every` (as `waiting`
+    /// waits for it): whether it was taken, and every `chat:snapshot` sent.
+    async fn first_checkpoint(
+        files: usize,
+        every: Duration,
+        waiting: Option<&str>,
+    ) -> (bool, Vec<SnapshotProgress>) {
+        let (_project, _home, store) = store(files);
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let events = EventEmitter::new("conv".into(), tx);
         let taking = {
             let store = store.clone();
             tokio::task::spawn_blocking(move || store.checkpoint(&Origin::default()))
         };
-        let taken = reported_every(Duration::from_micros(200), &store, &events, Some("call-1"), taking).await;
-        assert!(matches!(taken, Ok(Ok(_))));
+        let taken = reported_every(every, &store, &events, waiting, taking).await;
         let mut said = Vec::new();
         while let Ok(Event::Snapshot(progress)) = rx.try_recv() {
             said.push(progress);
         }
+        (matches!(taken, Ok(Ok(_))), said)
+    }
+
+    #[tokio::test]
+    async fn a_long_look_is_reported_with_the_call_that_waits_then_done() {
+        let (taken, said) = first_checkpoint(3000, Duration::from_micros(200), Some("call-1")).await;
+        assert!(taken);
         let (last, running) = said.split_last().unwrap_or_else(|| panic!("nothing was reported"));
         assert!(!running.is_empty(), "no progress while it ran: {said:?}");
         assert!(running.iter().all(|p| !p.done && p.waiting_tool_id.as_deref() == Some("call-1")));
@@ -109,15 +120,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_short_look_is_not_reported() {
-        let (_project, _home, store) = store(3);
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let events = EventEmitter::new("conv".into(), tx);
-        let taking = {
-            let store = store.clone();
-            tokio::task::spawn_blocking(move || store.checkpoint(&Origin::default()))
-        };
-        let taken = reported(&store, &events, None, taking).await;
-        assert!(matches!(taken, Ok(Ok(_))));
-        assert!(rx.try_recv().is_err(), "a look under half a second was reported");
+        let (taken, said) = first_checkpoint(3, EVERY, None).await;
+        assert!(taken);
+        assert!(said.is_empty(), "a look under half a second was reported: {said:?}");
     }
 }
