@@ -23,6 +23,7 @@ use std::io::Read;
 use cap_std::fs::Dir;
 use sha1::{Digest, Sha1};
 
+use super::cursor::Cursor;
 use crate::sandbox::handles::{open_child_dir, open_child_file_with_metadata};
 
 /// An index larger than this is not read (git's own for 1M files is ~100 MB).
@@ -179,31 +180,31 @@ fn parse(bytes: &[u8]) -> Result<HashMap<Vec<u8>, Entry>, &'static str> {
     if checksum != [0u8; 20] && Sha1::digest(body).as_slice() != checksum {
         return Err("its checksum does not match");
     }
-    let mut at = Reader { bytes: body, at: 0 };
-    if at.take(4)? != b"DIRC" {
+    let mut at = Cursor::new(body);
+    if at.bytes(4) != Some(b"DIRC") {
         return Err("not an index");
     }
-    let version = at.u32()?;
+    let version = u32_at(&mut at)?;
     if !(2..=4).contains(&version) {
         return Err("an index version this reader does not know");
     }
-    let count = at.u32()?;
+    let count = u32_at(&mut at)?;
     let mut entries = HashMap::with_capacity(usize::try_from(count).unwrap_or(0).min(1 << 22));
     let mut previous: Vec<u8> = Vec::new();
     for _ in 0..count {
-        let start = at.at;
+        let start = at.at();
         let (stat, mode, oid, flags, extended) = entry_head(&mut at, version)?;
         let name = if version == 4 {
-            let strip = at.varint()?;
+            let strip = varint_at(&mut at)?;
             let keep = previous.len().checked_sub(usize::try_from(strip).map_err(|_| "bad name")?);
             let mut name = previous[..keep.ok_or("bad name prefix")?].to_vec();
-            name.extend_from_slice(at.until_nul()?);
+            name.extend_from_slice(at.until_nul().ok_or("a name without its end")?);
             name
         } else {
-            let name = at.until_nul()?.to_vec();
+            let name = at.until_nul().ok_or("a name without its end")?.to_vec();
             // Entries are padded with NULs to a multiple of eight bytes (one NUL was read).
-            let len = at.at - start;
-            at.take((8 - len % 8) % 8)?;
+            let len = at.at() - start;
+            at.bytes((8 - len % 8) % 8).ok_or(TRUNCATED)?;
             name
         };
         let usable = (mode == MODE_FILE || mode == MODE_EXECUTABLE)
@@ -220,10 +221,10 @@ fn parse(bytes: &[u8]) -> Result<HashMap<Vec<u8>, Entry>, &'static str> {
 
 /// An entry's fixed part: stat data, mode, id, flags and (version 3 on) extended flags.
 fn entry_head(
-    at: &mut Reader<'_>,
+    at: &mut Cursor<'_>,
     version: u32,
 ) -> Result<(IndexStat, u32, [u8; 20], u16, u16), &'static str> {
-    let [c0, c1, m0, m1, dev, ino, mode, uid, gid, size] = [(); 10].map(|()| at.u32());
+    let [c0, c1, m0, m1, dev, ino, mode, uid, gid, size] = [(); 10].map(|()| u32_at(at));
     let stat = IndexStat {
         ctime: (c0?, c1?),
         mtime: (m0?, m1?),
@@ -234,13 +235,13 @@ fn entry_head(
         size: size?,
     };
     let mode = mode?;
-    let oid: [u8; 20] = at.take(20)?.try_into().map_err(|_| "short id")?;
-    let flags = at.u16()?;
+    let oid: [u8; 20] = at.take().ok_or("short id")?;
+    let flags = u16_at(at)?;
     let extended = if flags & FLAG_EXTENDED != 0 {
         if version < 3 {
             return Err("extended flags in a version 2 index");
         }
-        at.u16()?
+        u16_at(at)?
     } else {
         0
     };
@@ -248,60 +249,38 @@ fn entry_head(
 }
 
 /// An index split in two (`link`) or with folders folded (`sdir`) lists only part of the files.
-fn check_extensions(at: &mut Reader<'_>) -> Result<(), &'static str> {
-    while at.at < at.bytes.len() {
-        let signature = at.take(4)?;
+fn check_extensions(at: &mut Cursor<'_>) -> Result<(), &'static str> {
+    while !at.is_done() {
+        let signature = at.bytes(4).ok_or(TRUNCATED)?;
         if signature == b"link" || signature == b"sdir" {
             return Err("a split or sparse index");
         }
-        let size = at.u32()?;
-        at.take(usize::try_from(size).map_err(|_| "bad extension")?)?;
+        let size = u32_at(at)?;
+        at.bytes(usize::try_from(size).map_err(|_| "bad extension")?).ok_or(TRUNCATED)?;
     }
     Ok(())
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+const TRUNCATED: &str = "truncated";
+
+fn u32_at(at: &mut Cursor<'_>) -> Result<u32, &'static str> {
+    at.take().map(u32::from_be_bytes).ok_or(TRUNCATED)
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], &'static str> {
-        let end = self.at.checked_add(n).filter(|end| *end <= self.bytes.len()).ok_or("truncated")?;
-        let taken = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(taken)
-    }
+fn u16_at(at: &mut Cursor<'_>) -> Result<u16, &'static str> {
+    at.take().map(u16::from_be_bytes).ok_or(TRUNCATED)
+}
 
-    fn u32(&mut self) -> Result<u32, &'static str> {
-        let raw: [u8; 4] = self.take(4)?.try_into().map_err(|_| "truncated")?;
-        Ok(u32::from_be_bytes(raw))
+/// Git's offset varint (version 4 names): each continuation adds one before shifting.
+fn varint_at(at: &mut Cursor<'_>) -> Result<u64, &'static str> {
+    let [mut byte] = at.take().ok_or(TRUNCATED)?;
+    let mut value = u64::from(byte & 0x7f);
+    while byte & 0x80 != 0 {
+        [byte] = at.take().ok_or(TRUNCATED)?;
+        value = value.checked_add(1).and_then(|v| v.checked_mul(128)).ok_or("bad varint")?
+            | u64::from(byte & 0x7f);
     }
-
-    fn u16(&mut self) -> Result<u16, &'static str> {
-        let raw: [u8; 2] = self.take(2)?.try_into().map_err(|_| "truncated")?;
-        Ok(u16::from_be_bytes(raw))
-    }
-
-    /// Bytes up to a NUL, which is read and not returned.
-    fn until_nul(&mut self) -> Result<&'a [u8], &'static str> {
-        let rest = &self.bytes[self.at..];
-        let len = rest.iter().position(|b| *b == 0).ok_or("a name without its end")?;
-        self.at += len + 1;
-        Ok(&rest[..len])
-    }
-
-    /// Git's offset varint (version 4 names): each continuation adds one before shifting.
-    fn varint(&mut self) -> Result<u64, &'static str> {
-        let mut byte = self.take(1)?[0];
-        let mut value = u64::from(byte & 0x7f);
-        while byte & 0x80 != 0 {
-            byte = self.take(1)?[0];
-            value = value.checked_add(1).and_then(|v| v.checked_mul(128)).ok_or("bad varint")?
-                | u64::from(byte & 0x7f);
-        }
-        Ok(value)
-    }
+    Ok(value)
 }
 
 #[cfg(all(test, unix))]

@@ -15,6 +15,7 @@
 mod borrow;
 mod calls;
 mod changes;
+mod cursor;
 mod deadline;
 mod git;
 mod git_index;

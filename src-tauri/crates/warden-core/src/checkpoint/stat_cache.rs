@@ -12,6 +12,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
+use super::cursor::Cursor;
+
 /// A file changed less than this before a scan began is recorded as racy: file systems with coarse
 /// times (FAT: 2 s) round a later write down to a time before the scan.
 const RACY_MARGIN: Duration = Duration::from_secs(2);
@@ -167,9 +169,9 @@ impl StatCache {
 }
 
 fn parse(bytes: &[u8]) -> Option<HashMap<Vec<u8>, Known>> {
-    let mut cursor = Cursor(bytes.strip_prefix(MAGIC)?);
+    let mut cursor = Cursor::new(bytes.strip_prefix(MAGIC)?);
     let mut files = HashMap::new();
-    while !cursor.0.is_empty() {
+    while !cursor.is_done() {
         let len = usize::try_from(u32::from_le_bytes(cursor.take()?)).ok()?;
         let path = cursor.bytes(len)?.to_vec();
         let [dev, ino, size, mode] = [(); 4].map(|()| cursor.take().map(u64::from_le_bytes));
@@ -186,24 +188,6 @@ fn parse(bytes: &[u8]) -> Option<HashMap<Vec<u8>, Known>> {
         files.insert(path, Known { stat, oid });
     }
     Some(files)
-}
-
-/// Reads a cache file front to back.
-struct Cursor<'a>(&'a [u8]);
-
-impl<'a> Cursor<'a> {
-    fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (head, tail) = self.0.split_at(n);
-        self.0 = tail;
-        Some(head)
-    }
-
-    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
-        self.bytes(N)?.try_into().ok()
-    }
 }
 
 /// The file systems' clock now: the times given to a file made in `dir` (the store's folder).
