@@ -16,7 +16,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::git_index::ProjectIndex;
-use super::objects::CatFile;
+use super::objects::{is_oid, CatFile};
 use super::project_objects::ProjectObjects;
 use super::stat_cache::StatCache;
 use super::{CheckpointError, CheckpointStore};
@@ -164,9 +164,4 @@ impl CheckpointStore {
         self.borrowing.finish(&copied)?;
         Ok(copied.len())
     }
-}
-
-/// Forty lowercase hex digits.
-pub(super) fn is_oid(text: &str) -> bool {
-    text.len() == 40 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }

@@ -87,7 +87,7 @@ impl ObjectWriter {
 
     /// Whether the store holds object `oid` itself (borrowed objects are not counted).
     pub fn has(&self, oid: &str) -> bool {
-        super::borrow::is_oid(oid) && self.objects_dir.join(&oid[..2]).join(&oid[2..]).exists()
+        is_oid(oid) && self.objects_dir.join(&oid[..2]).join(&oid[2..]).exists()
     }
 
     /// The id git gives an object of `kind` holding `bytes`.
@@ -135,6 +135,11 @@ impl ObjectWriter {
         }
         Ok(())
     }
+}
+
+/// Forty lowercase hex digits.
+pub(super) fn is_oid(text: &str) -> bool {
+    text.len() == 40 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// A raw tree: entries in git's order (a folder sorts as if its name ended in `/`), each
