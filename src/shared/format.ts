@@ -54,3 +54,34 @@ export function newId(prefix: string): string {
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+// Dates and counts in the user's locale, through formatters made once. Date's and Number's
+// toLocale…String make a new formatter on every call (in WebKit an ICU one, about 100 KB that
+// stays until the garbage collector finalizes it), and the transcript formats a time under each
+// mounted message on every render: a long conversation grew the page by hundreds of MB.
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const clock = once(() => new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit" }));
+const day = once(() => new Intl.DateTimeFormat([], { day: "numeric", month: "short" }));
+const dayOfYear = once(() => new Intl.DateTimeFormat([], { day: "numeric", month: "short", year: "numeric" }));
+// What Date's toLocaleString() shows: the date and the time to the second.
+const full = once(
+  () =>
+    new Intl.DateTimeFormat([], { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" }),
+);
+const count = once(() => new Intl.NumberFormat());
+
+/** "09:05": the hour and minute (toLocaleTimeString with 2-digit hour and minute). */
+export const formatClock = (when: Date): string => clock().format(when);
+
+/** "20 Nov", or "20 Nov 2025" with the year. */
+export const formatDay = (when: Date, withYear = false): string => (withYear ? dayOfYear() : day()).format(when);
+
+/** The date and the time, as toLocaleString() gives them. */
+export const formatDateTime = (when: Date): string => full().format(when);
+
+/** "12,345": a count with the locale's grouping (Number's toLocaleString()). */
+export const formatCount = (n: number): string => count().format(n);

@@ -3,14 +3,14 @@
 import { useState } from "react";
 import { api, type KeyCheck, type KeyName } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
-import { messageOf } from "../../shared/format";
+import { formatClock, messageOf } from "../../shared/format";
 
 /** "Key set", and whether the provider took it when it was last sent. */
 export function keyStatusText(isSet: boolean, check: KeyCheck | null | undefined): string {
   if (!isSet) return "No key";
   if (check === undefined) return "Key set ✓";
   if (check === null) return "Key set ✓ (not used yet)";
-  const at = new Date(check.atMs).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const at = formatClock(new Date(check.atMs));
   return check.accepted ? `Key set ✓ · accepted at ${at}` : `Key set · rejected by the provider at ${at}: replace it`;
 }
 

@@ -1,6 +1,7 @@
 // Settings → Permissions, in words: where a rule is kept, how it came to be, whether an allow rule
 // is broader than one program, and the input a "Try a call" check sends for a tool.
 import type { JsonValue, PermissionRule, RuleEffect, RuleOrigin, RuleScope } from "../../shared/ipc";
+import { formatDateTime } from "../../shared/format";
 
 export const SCOPE_WORDS: Record<RuleScope, string> = {
   project: "this project",
@@ -91,5 +92,5 @@ export function tryInput(tool: string, text: string): JsonValue {
 /** When a rule last decided a call, for people; the text as given when it is not a date. */
 export function lastUsedWords(when: string): string {
   const d = new Date(when);
-  return Number.isNaN(d.getTime()) ? when : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? when : formatDateTime(d);
 }

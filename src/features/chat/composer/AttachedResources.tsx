@@ -1,4 +1,5 @@
 import type { McpResourceText } from "../../../shared/ipc";
+import { formatCount } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
 
 /** The MCP resources attached to the next message, each removable. */
@@ -18,7 +19,7 @@ export function AttachedResources({
             {resource.server} · {resource.uri}
           </span>
           <span className="muted small">
-            {resource.text.length.toLocaleString()} characters{resource.truncated ? " (cut)" : ""}
+            {formatCount(resource.text.length)} characters{resource.truncated ? " (cut)" : ""}
           </span>
           <button
             type="button"

@@ -11,23 +11,25 @@ import { ThinkingBlock } from "./ThinkingBlock";
 import { CopyButton } from "../../../shared/ui/CopyButton";
 import { ImageThumbnails } from "../../../shared/ui/Images";
 import { NewerPart } from "./StoreNotices";
+import { formatClock, formatDateTime, formatDay } from "../../../shared/format";
 
 /** The time of day for a message written today, else the day and the time (a reopened conversation). */
 export function shortTime(when: Date, now: Date = new Date()): string {
-  const time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const time = formatClock(when);
   if (when.toDateString() === now.toDateString()) return time;
-  const sameYear = when.getFullYear() === now.getFullYear();
-  const day = when.toLocaleDateString([], { day: "numeric", month: "short", ...(sameYear ? {} : { year: "numeric" }) });
-  return `${day}, ${time}`;
+  return `${formatDay(when, when.getFullYear() !== now.getFullYear())}, ${time}`;
 }
 
-/** Under a message, on hover or keyboard focus: when it was written, by which model, and Copy. */
-function MessageMeta({ at, model, text }: { at: number | null; model?: string | null; text: string }) {
+/**
+ * Under a message, on hover or keyboard focus: when it was written, by which model, and Copy.
+ * Memoized: a user message is drawn again on every store change, its stamp need not be.
+ */
+const MessageMeta = memo(function MessageMeta({ at, model, text }: { at: number | null; model?: string | null; text: string }) {
   const when = at === null ? null : new Date(at);
   return (
     <div className="message-meta muted small" data-testid={TID.messageMeta}>
       {when && (
-        <time dateTime={when.toISOString()} title={when.toLocaleString()}>
+        <time dateTime={when.toISOString()} title={formatDateTime(when)}>
           {shortTime(when)}
         </time>
       )}
@@ -35,7 +37,7 @@ function MessageMeta({ at, model, text }: { at: number | null; model?: string | 
       {text && <CopyButton text={text} testId={TID.messageCopy} />}
     </div>
   );
-}
+});
 
 export function UserMessageView({
   message,

@@ -1,4 +1,5 @@
 import { useMemo, type CSSProperties } from "react";
+import { formatCount } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
 import { parseAnsiSegments, splitByRanges, tailStart, type AnsiSpan } from "../ansi";
 
@@ -44,7 +45,7 @@ export function BashOutput({
   );
   return (
     <pre className="terminal" data-testid={TID.bashOutput}>
-      {cut > 0 && <span className="terminal-note">… {cut.toLocaleString()} earlier characters not shown{"\n"}</span>}
+      {cut > 0 && <span className="terminal-note">… {formatCount(cut)} earlier characters not shown{"\n"}</span>}
       {spans.map((s, i) => (
         <span key={i} {...spanProps(s)}>
           {s.text}
@@ -53,7 +54,7 @@ export function BashOutput({
       {!text && <span className="terminal-note">(no output)</span>}
       {dropped > 0 && (
         <span className="terminal-note">
-          {"\n"}… {dropped.toLocaleString()} more characters not shown live
+          {"\n"}… {formatCount(dropped)} more characters not shown live
         </span>
       )}
     </pre>

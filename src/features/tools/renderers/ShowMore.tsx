@@ -1,6 +1,7 @@
 // Views of tool input and output that can be huge (a 20 MB result, a 100,000-line diff) show a
 // part and grow on request, so one tool block can never freeze the window.
 import { useState } from "react";
+import { formatCount } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
 import { VisibleText } from "../../../shared/ui/VisibleText";
 
@@ -17,7 +18,7 @@ export function ShowMoreButton({ hidden, step, unit, onClick }: { hidden: number
   if (hidden <= 0) return null;
   return (
     <button type="button" className="show-more" data-testid={TID.showMore} onClick={onClick}>
-      {hidden.toLocaleString()} more {unit} not shown — show {Math.min(hidden, step).toLocaleString()} more
+      {formatCount(hidden)} more {unit} not shown — show {formatCount(Math.min(hidden, step))} more
     </button>
   );
 }
