@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use super::git_index::ProjectIndex;
 use super::objects::{is_oid, CatFile};
+use super::pack::{Kind, Packed};
 use super::project_objects::ProjectObjects;
 use super::stat_cache::StatCache;
 use super::{CheckpointError, CheckpointStore};
@@ -145,12 +146,10 @@ impl CheckpointStore {
         if !pending.is_empty() {
             let command = self.git.command_unheld(&["cat-file", "--batch"]);
             let mut cat = CatFile::start(command, self.git.time_limit())?;
+            // One pack for them all, without what the store holds already.
+            let batch = self.objects.batch(true);
             for oid in pending {
-                if self.objects.has(&oid) {
-                    copied.insert(oid);
-                    continue;
-                }
-                match cat.blob(&oid).and_then(|bytes| self.objects.blob(&bytes)) {
+                match cat.blob(&oid).and_then(|bytes| batch.add(Packed::new(Kind::Blob, bytes))) {
                     Ok(_) => {
                         copied.insert(oid);
                     }
@@ -159,6 +158,7 @@ impl CheckpointStore {
                     }
                 }
             }
+            self.objects.finish(batch)?;
         }
         let _lock = self.lock_store()?;
         self.borrowing.finish(&copied)?;

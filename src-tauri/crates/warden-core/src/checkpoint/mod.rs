@@ -22,6 +22,7 @@ mod git_index;
 mod holders;
 mod log;
 mod objects;
+mod pack;
 mod progress;
 mod project_objects;
 mod restore;
@@ -429,11 +430,17 @@ impl CheckpointStore {
         if !scanned.borrowed.is_empty() {
             self.borrowing.note(&scanned.borrowed)?;
         }
-        if let Err(error) = stats.save(&cache_path) {
+        // The stat cache is kept on one core while the trees are made on the other.
+        let (saved, written) = std::thread::scope(|scope| {
+            let saving = scope.spawn(|| stats.save(&cache_path));
+            let mut snapshot = Snapshot::of(scanned.files);
+            let written = snapshot.write(&self.objects).map(|tree| (snapshot, tree));
+            (saving.join(), written)
+        });
+        if let Ok(Err(error)) = saved {
             tracing::debug!(%error, "could not keep the checkpoint stat cache");
         }
-        let mut snapshot = Snapshot::of(scanned.files);
-        let tree = snapshot.write(&self.objects)?;
+        let (snapshot, tree) = written?;
         state.snapshot = Some((snapshot, tree));
         state.skipped = scanned.skipped.into_iter().collect();
         state.left_out = scanned.left_out.into_iter().map(|f| (f.path, f.reason)).collect();
@@ -539,6 +546,12 @@ impl CheckpointStore {
             state.watcher = None;
             state.stats = None;
             let _ = std::fs::remove_file(self.dir.join("stat-cache"));
+        }
+        if pack::tidy(&self.git.git_dir().join("objects")) || dropped {
+            // Packs (what first snapshots and full scans write) keep what no snapshot needs until
+            // they are written again without it; loose objects go with prune. Both leave out what
+            // is only borrowed from the project's git (`-l`).
+            self.git.run(&["repack", "-a", "-d", "-l", "-q"], None)?;
             self.git.run(&["prune", "--expire=now"], None)?;
         }
         Ok(())

@@ -1,4 +1,4 @@
-//! The shadow repository's objects, written by Warden itself: blobs from bytes read through the
+//! The shadow repository's objects, written by Warden itself (loose, or many at once as a pack): blobs from bytes read through the
 //! project's verified handles, trees from entries Warden assembled — so no git of the store is
 //! ever handed a path to follow. Reading goes through one long-lived `git cat-file --batch` over
 //! pipes, each request under the store's time limit.
@@ -12,6 +12,7 @@ use std::time::Duration;
 use sha1::{Digest, Sha1};
 
 use super::deadline::Watch;
+use super::pack::{Kind, Pack, Packed};
 use super::CheckpointError;
 
 /// Tree modes as git writes them in trees.
@@ -63,31 +64,23 @@ impl ObjectWriter {
         (Self::id("tree", &bytes), bytes)
     }
 
-    /// Store the raw trees `trees`, several at once: each is a file of its own, and on a busy or
-    /// slow disk creating one costs about a millisecond of waiting, not of work.
-    pub fn trees(&self, trees: &[Vec<u8>]) -> Result<(), CheckpointError> {
-        const WRITERS: usize = 8;
-        // A checkpoint after a few changed files writes a few trees: no threads for those.
-        if trees.len() <= WRITERS {
-            return trees.iter().try_for_each(|bytes| self.write("tree", bytes).map(drop));
+    /// Store the raw trees `trees`: many (a first snapshot's) as one pack, a few as loose objects.
+    pub fn trees(&self, trees: Vec<Vec<u8>>) -> Result<(), CheckpointError> {
+        let batch = self.batch(false);
+        for bytes in trees {
+            batch.add(Packed::new(Kind::Tree, bytes))?;
         }
-        let chunk = trees.len().div_ceil(WRITERS).max(1);
-        std::thread::scope(|scope| {
-            let writers: Vec<_> = trees
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || part.iter().try_for_each(|bytes| self.write("tree", bytes).map(drop)))
-                })
-                .collect();
-            writers.into_iter().try_for_each(|writer| {
-                writer.join().unwrap_or_else(|_| Err(CheckpointError::Scan("a tree writer failed".into())))
-            })
-        })
+        self.finish(batch)
     }
 
-    /// Whether the store holds object `oid` itself (borrowed objects are not counted).
-    pub fn has(&self, oid: &str) -> bool {
-        is_oid(oid) && self.objects_dir.join(&oid[..2]).join(&oid[2..]).exists()
+    /// A batch of objects to store together ([`Pack::new`] says what `beside_stored` does).
+    pub fn batch(&self, beside_stored: bool) -> Pack {
+        Pack::new(&self.objects_dir, beside_stored)
+    }
+
+    /// Make a batch's objects part of the store.
+    pub fn finish(&self, batch: Pack) -> Result<(), CheckpointError> {
+        batch.finish(|kind, content| self.write(kind.name(), content).map(drop))
     }
 
     /// The id git gives an object of `kind` holding `bytes`.
@@ -113,10 +106,15 @@ impl ObjectWriter {
             .and_then(|()| encoder.write_all(bytes))
             .map_err(|e| CheckpointError::io(&path, e))?;
         let compressed = encoder.finish().map_err(|e| CheckpointError::io(&path, e))?;
-        let mut temp = tempfile::Builder::new()
-            .prefix("tmp_obj_")
-            .tempfile_in(&dir)
-            .map_err(|e| CheckpointError::io(&dir, e))?;
+        let temp = || tempfile::Builder::new().prefix("tmp_obj_").tempfile_in(&dir);
+        let mut temp = match temp() {
+            // Housekeeping's repack takes away the folders it emptied.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::create_dir_all(&dir).and_then(|()| temp())
+            }
+            made => made,
+        }
+        .map_err(|e| CheckpointError::io(&dir, e))?;
         temp.write_all(&compressed).map_err(|e| CheckpointError::io(&path, e))?;
         // Another writer may have stored the same object meanwhile: either copy is the object.
         match temp.persist_noclobber(&path) {

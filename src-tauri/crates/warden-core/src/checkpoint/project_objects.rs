@@ -30,18 +30,23 @@ impl ProjectObjects {
     pub fn read(root: &Dir) -> Option<Self> {
         let objects =
             open_child_dir(&open_child_dir(root, ".git".as_ref()).ok()?, "objects".as_ref()).ok()?;
+        Self::read_objects(&objects)
+    }
+
+    /// The objects of an object folder (the project's `.git/objects`, or the store's own).
+    pub fn read_objects(objects: &Dir) -> Option<Self> {
         let mut found = Self::default();
         for entry in objects.entries().ok()?.flatten() {
             let name = entry.file_name();
             let Some(prefix) = name.to_str().and_then(fan_out) else { continue };
-            let Ok(folder) = open_child_dir(&objects, &name) else { continue };
+            let Ok(folder) = open_child_dir(objects, &name) else { continue };
             for object in folder.entries().ok()?.flatten() {
                 if let Some(oid) = object.file_name().to_str().and_then(|rest| loose_id(prefix, rest)) {
                     found.loose.insert(oid);
                 }
             }
         }
-        let Ok(packs) = open_child_dir(&objects, "pack".as_ref()) else { return Some(found) };
+        let Ok(packs) = open_child_dir(objects, "pack".as_ref()) else { return Some(found) };
         for entry in packs.entries().ok()?.flatten() {
             let name = entry.file_name();
             if name.to_str().is_some_and(|n| n.starts_with("pack-") && n.ends_with(".idx")) {

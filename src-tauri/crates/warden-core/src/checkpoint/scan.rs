@@ -2,7 +2,8 @@
 //! sees them — `.gitignore` and `.ignore` honoured, secret files never (the path sandbox's rules),
 //! no `.git` directory — each opened by its single name from its folder's verified handle, without
 //! following a link and without blocking on a FIFO. What was opened is what is hashed: no path is
-//! handed to anyone. Files over the size cap are named instead of kept, and files that cannot be
+//! handed to anyone. What is read is stored as one pack when it is many files ([`super::pack`]).
+//! Files over the size cap are named instead of kept, and files that cannot be
 //! read are named with the reason (a snapshot never fails for one file).
 
 use std::ffi::OsString;
@@ -18,6 +19,7 @@ use warden_protocol::LeftOutFile;
 
 use super::git_index::{IndexStat, ProjectIndex};
 use super::objects::{ObjectWriter, MODE_EXECUTABLE, MODE_FILE, MODE_LINK};
+use super::pack::{Kind, Pack, Packed};
 use super::progress::ScanProgress;
 use super::stat_cache::{ScanStart, Stat, StatCache};
 use super::CheckpointError;
@@ -25,8 +27,11 @@ use crate::sandbox::handles::open_child_file_with_metadata;
 use crate::sandbox::{Access, Workspace};
 use crate::tool::walk::{walk, walk_with, Entry, Visitor, WalkOptions};
 
-/// Files waiting for a hashing thread at most (each holds its folder's handle open).
-const QUEUE: usize = 256;
+/// Folders' worth of files waiting for a reading thread at most (each holds its folder's handle
+/// open).
+const QUEUE: usize = 64;
+/// At most this many files are handed to a reading thread at once.
+const BATCH: usize = 256;
 
 /// A file of a snapshot: its `/`-separated path, tree mode and blob.
 pub(super) type Kept = (Vec<u8>, &'static str, String);
@@ -57,12 +62,26 @@ pub(super) struct ScanWith<'a> {
     pub progress: &'a ScanProgress,
 }
 
-/// A file to be read by a hashing thread.
+/// A file to be looked at by a reading thread.
 struct Job {
     parent: Arc<Dir>,
     name: OsString,
     path: Vec<u8>,
-    display: String,
+}
+
+impl Job {
+    fn display(&self) -> String {
+        String::from_utf8_lossy(&self.path).into_owned()
+    }
+}
+
+/// What the reading threads share: what vouches for a file without reading it, and where what
+/// they read is stored.
+struct Reader<'a> {
+    size_cap: u64,
+    cache: &'a StatCache,
+    index: Option<&'a ProjectIndex>,
+    batch: &'a Pack,
 }
 
 enum Hashed {
@@ -71,6 +90,12 @@ enum Hashed {
         mode: &'static str,
         oid: String,
         stat: Stat,
+    },
+    /// A file the stat cache vouched for: its blob is stored already.
+    Cached {
+        path: Vec<u8>,
+        mode: &'static str,
+        oid: String,
     },
     /// A file the project's git index vouched for: its blob is git's, not stored by this scan.
     Borrowed {
@@ -85,35 +110,30 @@ enum Hashed {
     Gone,
 }
 
-/// Read every file of the project: those the cache vouches for by their stat data are taken from
-/// it, the others are read and stored by one thread per core (up to four). `on_dir` sees each
-/// folder entered (relative, with its handle) before its entries are read.
+/// Read every file of the project: the walk lists the folders (one thread), and one thread per
+/// core (up to four) takes their files a folder at a time — those the cache or the project's index
+/// vouches for by their stat data are taken from it, the others read and stored. `on_dir` sees
+/// each folder entered (relative, with its handle) before its entries are read.
 pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Result<Scanned, CheckpointError> {
     let ScanWith { workspace, size_cap, writer, cache, start, index, progress } = with;
     let resolved = workspace.resolve(".", Access::Read).map_err(|e| CheckpointError::Scan(e.to_string()))?;
     let options = WalkOptions { include_hidden: true, max_depth: None, overrides: None, skip_git: true };
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
-    let (jobs, queue) = sync_channel::<Job>(QUEUE);
+    let (jobs, queue) = sync_channel::<Vec<Job>>(QUEUE);
     let queue = Mutex::new(queue);
+    // What the threads read is stored as one pack (a first snapshot's thousands of files), or
+    // loose when it is a few.
+    let batch = writer.batch(true);
     let mut scanned = Scanned::default();
+    let reader = Reader { size_cap, cache: &*cache, index, batch: &batch };
     let hashed: Vec<Hashed> = std::thread::scope(|scope| {
-        let threads: Vec<_> =
-            (0..workers).map(|_| scope.spawn(|| hash_queued(&queue, size_cap, writer))).collect();
-        let mut visitor = Collect {
-            jobs,
-            cache,
-            index,
-            progress,
-            size_cap,
-            writer,
-            scanned: &mut scanned,
-            on_dir,
-            reused: Vec::new(),
-        };
+        let threads: Vec<_> = (0..workers).map(|_| scope.spawn(|| read_queued(&queue, &reader))).collect();
+        let mut visitor =
+            Collect { jobs, pending: Vec::new(), progress, writer, scanned: &mut scanned, on_dir };
         let walked = walk_with(workspace, &resolved, &options, &CancellationToken::new(), &mut visitor);
-        let reused = std::mem::take(&mut visitor.reused);
+        visitor.flush();
         drop(visitor);
-        let mut hashed = reused;
+        let mut hashed = Vec::new();
         for thread in threads {
             hashed.extend(thread.join().unwrap_or_default());
         }
@@ -123,12 +143,14 @@ pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Resul
     if progress.stopped() {
         return Err(CheckpointError::Stopped);
     }
+    writer.finish(batch)?;
     for outcome in hashed {
         match outcome {
             Hashed::File { path, mode, oid, stat } => {
                 cache.record(path.clone(), stat, &oid, start);
                 scanned.files.push((path, mode, oid));
             }
+            Hashed::Cached { path, mode, oid } => scanned.files.push((path, mode, oid)),
             Hashed::Borrowed { path, mode, oid, stat } => {
                 cache.record(path.clone(), stat, &oid, start);
                 scanned.borrowed.push(oid.clone());
@@ -147,19 +169,24 @@ pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Resul
     Ok(scanned)
 }
 
-/// The walk's side of a scan: files the cache vouches for are taken at once, links read, the
-/// rest queued for the hashing threads.
+/// The walk's side of a scan: links are read at once, files handed to the reading threads a
+/// folder at a time.
 struct Collect<'a, 'b, F> {
-    jobs: SyncSender<Job>,
-    cache: &'a StatCache,
-    index: Option<&'a ProjectIndex>,
+    jobs: SyncSender<Vec<Job>>,
+    /// Files of the folder being walked, not yet handed over.
+    pending: Vec<Job>,
     progress: &'a ScanProgress,
-    /// What the index vouched for.
-    reused: Vec<Hashed>,
-    size_cap: u64,
     writer: &'a ObjectWriter,
     scanned: &'b mut Scanned,
     on_dir: F,
+}
+
+impl<F> Collect<'_, '_, F> {
+    /// Hand the pending files to the reading threads; whether they are still there (they only
+    /// stop when the queue closes, so a send fails only if they all died).
+    fn flush(&mut self) -> bool {
+        self.pending.is_empty() || self.jobs.send(std::mem::take(&mut self.pending)).is_ok()
+    }
 }
 
 impl<F: FnMut(&Path, &Dir)> Visitor for Collect<'_, '_, F> {
@@ -168,8 +195,8 @@ impl<F: FnMut(&Path, &Dir)> Visitor for Collect<'_, '_, F> {
             return ControlFlow::Break(());
         }
         self.progress.file();
-        let path = git_path(&entry.relative);
         if entry.file_type.is_symlink() {
+            let path = git_path(&entry.relative);
             match read_link(&entry.parent, &entry.name) {
                 Ok(target) => match self.writer.blob(&target) {
                     Ok(oid) => self.scanned.files.push((path, MODE_LINK, oid)),
@@ -183,33 +210,13 @@ impl<F: FnMut(&Path, &Dir)> Visitor for Collect<'_, '_, F> {
         if !entry.file_type.is_file() {
             return ControlFlow::Continue(());
         }
-        let stat = match entry.metadata() {
-            Ok(meta) if meta.len() > self.size_cap => {
-                self.scanned.skipped.push(entry.display());
-                return ControlFlow::Continue(());
-            }
-            Ok(meta) => (Stat::of_cap(&meta), meta),
-            // Gone since the folder was read: not part of this state.
-            Err(_) => return ControlFlow::Continue(()),
-        };
-        let (stat, meta) = stat;
-        let mode = if stat.mode & 0o100 != 0 { MODE_EXECUTABLE } else { MODE_FILE };
-        if let Some(oid) = self.cache.known(&path, &stat) {
-            self.scanned.files.push((path, mode, oid.to_owned()));
-            return ControlFlow::Continue(());
+        let same_folder = self.pending.first().is_none_or(|job| Arc::ptr_eq(&job.parent, &entry.parent));
+        if (!same_folder || self.pending.len() >= BATCH) && !self.flush() {
+            return ControlFlow::Break(());
         }
-        if let Some(oid) =
-            self.index.and_then(|i| i.known(&path, &IndexStat::of(&meta), mode == MODE_EXECUTABLE))
-        {
-            self.reused.push(Hashed::Borrowed { path, mode, oid, stat });
-            return ControlFlow::Continue(());
-        }
-        let job = Job { display: entry.display(), parent: entry.parent, name: entry.name, path };
-        // The threads only stop when the queue closes; a send fails only if they all died.
-        match self.jobs.send(job) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(_) => ControlFlow::Break(()),
-        }
+        let path = git_path(&entry.relative);
+        self.pending.push(Job { parent: entry.parent, name: entry.name, path });
+        ControlFlow::Continue(())
     }
 
     fn entered(&mut self, relative: &Path, dir: &Dir) {
@@ -224,29 +231,53 @@ impl<F: FnMut(&Path, &Dir)> Visitor for Collect<'_, '_, F> {
     }
 }
 
-/// A hashing thread: read, hash and store queued files until the queue closes.
-fn hash_queued(queue: &Mutex<Receiver<Job>>, size_cap: u64, writer: &ObjectWriter) -> Vec<Hashed> {
+/// A reading thread: look at queued files until the queue closes.
+fn read_queued(queue: &Mutex<Receiver<Vec<Job>>>, reader: &Reader<'_>) -> Vec<Hashed> {
     let mut out = Vec::new();
     loop {
-        let job = match queue.lock() {
+        let jobs = match queue.lock() {
             Ok(queue) => queue.recv(),
             Err(poisoned) => poisoned.into_inner().recv(),
         };
-        let Ok(job) = job else { return out };
-        out.push(hash(job, size_cap, writer));
+        let Ok(jobs) = jobs else { return out };
+        out.extend(jobs.into_iter().map(|job| look(job, reader)));
     }
 }
 
-fn hash(job: Job, size_cap: u64, writer: &ObjectWriter) -> Hashed {
-    let failed = |reason: String| Hashed::LeftOut(left_out(&job.display, &reason));
+/// One file: taken from the stat cache or the project's index when they vouch for its stat data,
+/// else read and stored.
+fn look(job: Job, reader: &Reader<'_>) -> Hashed {
+    let meta = match job.parent.symlink_metadata(&job.name) {
+        Ok(meta) => meta,
+        // Gone since the folder was read: not part of this state.
+        Err(_) => return Hashed::Gone,
+    };
+    if meta.len() > reader.size_cap {
+        return Hashed::OverCap(job.display());
+    }
+    let stat = Stat::of_cap(&meta);
+    let mode = if stat.mode & 0o100 != 0 { MODE_EXECUTABLE } else { MODE_FILE };
+    if let Some(oid) = reader.cache.known(&job.path, &stat) {
+        return Hashed::Cached { path: job.path, mode, oid: oid.to_owned() };
+    }
+    if let Some(oid) =
+        reader.index.and_then(|i| i.known(&job.path, &IndexStat::of(&meta), mode == MODE_EXECUTABLE))
+    {
+        return Hashed::Borrowed { path: job.path, mode, oid, stat };
+    }
+    hash(job, reader.size_cap, reader.batch)
+}
+
+fn hash(job: Job, size_cap: u64, batch: &Pack) -> Hashed {
+    let failed = |reason: String| Hashed::LeftOut(left_out(&job.display(), &reason));
     let (stat, executable, bytes) = match read_capped(&job.parent, &job.name, size_cap) {
         Ok(ReadFile::File { stat, executable, bytes }) => (stat, executable, bytes),
-        Ok(ReadFile::OverCap) => return Hashed::OverCap(job.display),
+        Ok(ReadFile::OverCap) => return Hashed::OverCap(job.display()),
         Ok(ReadFile::NotAFile) => return Hashed::Gone,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Hashed::Gone,
         Err(e) => return failed(e.to_string()),
     };
-    match writer.blob(&bytes) {
+    match batch.add(Packed::new(Kind::Blob, bytes)) {
         Ok(oid) => {
             let mode = if executable { MODE_EXECUTABLE } else { MODE_FILE };
             Hashed::File { path: job.path, mode, oid, stat }

@@ -8,7 +8,8 @@
 //! Kept in the store's folder (hidden from boxed commands) so a new process does not read the whole
 //! project again; a cache that cannot be read is simply not used.
 
-use std::collections::HashMap;
+// Keys are the project's paths: a seeded hasher, faster than SipHash on 50,000 of them.
+use foldhash::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -133,7 +134,7 @@ impl StatCache {
             Some(files) => Self { files, dirty: false },
             None => {
                 tracing::debug!(path = %path.display(), "a checkpoint stat cache that cannot be read is not used");
-                Self { files: HashMap::new(), dirty: true }
+                Self { files: HashMap::default(), dirty: true }
             }
         }
     }
@@ -170,7 +171,7 @@ impl StatCache {
 
 fn parse(bytes: &[u8]) -> Option<HashMap<Vec<u8>, Known>> {
     let mut cursor = Cursor::new(bytes.strip_prefix(MAGIC)?);
-    let mut files = HashMap::new();
+    let mut files = HashMap::default();
     while !cursor.is_done() {
         let len = usize::try_from(u32::from_le_bytes(cursor.take()?)).ok()?;
         let path = cursor.bytes(len)?.to_vec();

@@ -69,7 +69,7 @@ impl Snapshot {
     pub fn write(&mut self, writer: &ObjectWriter) -> Result<String, CheckpointError> {
         let mut new = Vec::new();
         let root = name_folder(&mut self.root, &mut new);
-        writer.trees(&new)?;
+        writer.trees(new)?;
         match root {
             Some(oid) => Ok(oid),
             None => writer.tree(&mut []),
