@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, change, conversation, fold, streamEnd, streamStart, userSend } from "./testEvents";
-import { turnCheckpoints, turnsOf } from "./turns";
+import { turnCheckpoints, turnCheckpointsFrom, turnsOf } from "./turns";
 
 // Three turns: the first changes files in two answers, the second only reads, the third changes
 // a file again.
@@ -62,5 +62,19 @@ describe("turns", () => {
     const running = fold([userSend("u1"), streamStart("a1"), ...call("a1", "t1", { checkpointId: "cp-1", files: [change("x")] })]);
     expect(conversation(running).running).toBe(true);
     expect(turnCheckpoints(conversation(running))[0]).toMatchObject({ from: "cp-1", to: null, restoreTo: "cp-1" });
+  });
+});
+
+describe("turnCheckpointsFrom (the mounted messages' turns)", () => {
+  it("gives each turn holding a message from `start` on what turnCheckpoints gives it", () => {
+    const c = conversation(fold(events));
+    const all = turnCheckpoints(c);
+    // Messages: u1 a1 a2 u2 a3 u3 a4. From a2 (index 2): its whole turn (from u1), then the rest.
+    expect(turnCheckpointsFrom(c, 2)).toEqual(all);
+    expect(turnCheckpointsFrom(c, 3)).toEqual(all.slice(1));
+    expect(turnCheckpointsFrom(c, 4)).toEqual(all.slice(1));
+    expect(turnCheckpointsFrom(c, 6)).toEqual(all.slice(2));
+    expect(turnCheckpointsFrom(c, 0)).toEqual(all);
+    expect(turnCheckpointsFrom(c, 99)).toEqual(all.slice(2));
   });
 });

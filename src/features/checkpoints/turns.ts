@@ -77,3 +77,13 @@ export function turnCheckpoints(c: Conversation): TurnCheckpoints[] {
   }
   return out.reverse();
 }
+
+/**
+ * turnCheckpoints for the turns holding the messages from index `start` on (the mounted ones),
+ * without reading the turns before them: what a turn shows depends on it and on later turns only.
+ */
+export function turnCheckpointsFrom(c: Conversation, start: number): TurnCheckpoints[] {
+  let begin = Math.min(Math.max(0, start), c.messageIds.length);
+  while (begin > 0 && c.messages[c.messageIds[begin] ?? ""]?.kind !== "user") begin--;
+  return turnCheckpoints(begin === 0 ? c : { ...c, messageIds: c.messageIds.slice(begin) });
+}

@@ -4,7 +4,7 @@ import { emptyConversation } from "../../../shared/store/empty";
 import type { Conversation } from "../../../shared/store/types";
 import { useChat, useChatStore } from "../../../shared/store/store";
 import { TID } from "../../../shared/testids";
-import { turnCheckpoints, type TurnCheckpoints } from "../../checkpoints/turns";
+import { turnCheckpointsFrom, type TurnCheckpoints } from "../../checkpoints/turns";
 import { FirstLook } from "../../checkpoints/FirstLook";
 import { TodoPanel } from "../../todo/TodoPanel";
 import { Composer } from "../composer/Composer";
@@ -49,7 +49,7 @@ export function ConversationView({
   const { send, stop } = useChatActions(conversationId);
   const ids = conversation.messageIds;
   const win = useMessageWindow(ids.length);
-  const turns = useTurnIndex(stored);
+  const turns = useTurnIndex(stored, win.start);
   // The text (and images) of a message dropped by a rewind, offered again in the composer.
   const [draft, setDraft] = useState<{ text: string; images?: readonly ToolImage[] } | null>(null);
   // Whether the model reads images: asked once the user attaches one.
@@ -110,16 +110,20 @@ export function ConversationView({
   );
 }
 
-/** Each turn's changes and checkpoints, by its user message and by its last message. */
-function useTurnIndex(conversation: Conversation | undefined) {
+/**
+ * Each mounted turn's changes and checkpoints (from message `start` on), by its user message and by
+ * its last message. Only the mounted turns: built on every store change, over a whole long
+ * conversation it made hundreds of KB of garbage per streamed batch.
+ */
+function useTurnIndex(conversation: Conversation | undefined, start: number) {
   return useMemo(() => {
     const byUser = new Map<string, TurnCheckpoints>();
     const byLastMessage = new Map<string, TurnCheckpoints>();
-    for (const t of conversation ? turnCheckpoints(conversation) : []) {
+    for (const t of conversation ? turnCheckpointsFrom(conversation, start) : []) {
       if (t.turn.userMessageId) byUser.set(t.turn.userMessageId, t);
       const last = t.turn.messageIds[t.turn.messageIds.length - 1] ?? t.turn.userMessageId;
       if (last) byLastMessage.set(last, t);
     }
     return { byUser, byLastMessage };
-  }, [conversation]);
+  }, [conversation, start]);
 }
