@@ -55,6 +55,48 @@ function treePssByProcess(pid) {
   return out;
 }
 
+/**
+ * PSS (KiB) of the WebKit web process under `pid`, split by mapping: malloc's "[heap]" (brk),
+ * anonymous maps (JavaScriptCore's heap, bmalloc/libpas, big mallocs), files, and the rest.
+ */
+function webPssByMapping(pid) {
+  const web = treePids(pid).find((p) => {
+    try {
+      return readFileSync(`/proc/${p}/comm`, "utf8").trim() === "WebKitWebProces";
+    } catch {
+      return false;
+    }
+  });
+  const out = { heap: 0, anon: 0, file: 0, other: 0 };
+  if (web === undefined) return out;
+  let kind = "other";
+  try {
+    for (const line of readFileSync(`/proc/${web}/smaps`, "utf8").split("\n")) {
+      const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (head) {
+        const name = head[1].trim();
+        kind = name === "" ? "anon" : name === "[heap]" ? "heap" : name.startsWith("/") ? "file" : "other";
+      } else if (line.startsWith("Pss:")) {
+        out[kind] += Number(line.split(/\s+/)[1]);
+      }
+    }
+  } catch {
+    // gone
+  }
+  return out;
+}
+
+/** What the page holds: elements in the document, mounted messages. (WebKit tells no JS heap size.) */
+const PAGE_STATS = `return {
+  elements: document.getElementsByTagName('*').length,
+  messages: document.querySelectorAll('[data-testid="message"]').length,
+};`;
+
+/** Per-process PSS, the web process's split and the page's counts: where the memory is, for INFO rows. */
+async function memorySnapshot(s, pid) {
+  return { byProcess: treePssByProcess(pid), web: webPssByMapping(pid), page: await s.execute(PAGE_STATS) };
+}
+
 function treePssKiB(pid) {
   return Object.values(treePssByProcess(pid)).reduce((a, b) => a + b, 0);
 }
@@ -231,7 +273,11 @@ try {
   for (let i = 0; i < turns; i++) {
     await send(s, `message ${i}`);
     await idle(s);
-    if (i % 100 === 99) log(`conversation: ${i + 1}/${turns} turns`);
+    if (i % 100 === 99) {
+      const snap = await memorySnapshot(s, pid);
+      (result.growth ??= []).push({ turns: i + 1, ...snap });
+      log(`conversation: ${i + 1}/${turns} turns`, JSON.stringify(snap));
+    }
   }
   result.conversationSeconds = (Date.now() - c0) / 1000;
   // The conversation's own count: the view mounts only the newest messages.
@@ -239,8 +285,17 @@ try {
     await s.execute(`return document.querySelector('[data-testid="conversation-view"]').dataset.messageCount;`),
   );
   await sleep(3000);
-  result.pssAfterKiB = treePssKiB(pid);
+  result.pssAfterByProcess = treePssByProcess(pid);
+  result.pssAfterKiB = Object.values(result.pssAfterByProcess).reduce((a, b) => a + b, 0);
   log(`conversation: ${result.messages} messages, PSS +${((result.pssAfterKiB - result.pssStartKiB) / 1024).toFixed(1)} MiB`);
+  // Diagnostics only (INFO rows), after the figure above: where the memory is, then whether it
+  // goes after 30 s idle (WebKit's collector runs on its own timers). The growth samples above show
+  // the web process's PSS every 100 turns: a drop there is a full collection.
+  result.atEnd = await memorySnapshot(s, pid);
+  log("at the end:", JSON.stringify(result.atEnd));
+  await sleep(30_000);
+  result.afterIdle = await memorySnapshot(s, pid);
+  log("after 30 s idle:", JSON.stringify(result.afterIdle));
 } catch (err) {
   result.error = String(err?.message ?? err);
 } finally {

@@ -50,6 +50,23 @@ if (drive.error) {
     st.over50 === 0,
   );
 }
+// Diagnostics of the conversation's memory (INFO, not verdicts): which process holds it, whether
+// it goes after 30 s idle (or at a full collection), and the web process's split by mapping.
+const info = (name, value) => rows.push({ name, value, target: "-", ok: true, info: true });
+const byProcess = (m) => Object.entries(m ?? {}).map(([k, v]) => `${k} ${mib(v)}`).join(", ");
+const sum = (m) => Object.values(m ?? {}).reduce((a, b) => a + b, 0);
+const web = (w) => `[heap] ${mib(w.heap)}, anon ${mib(w.anon)}, files ${mib(w.file)}, other ${mib(w.other)}`;
+const snapshot = (snap) =>
+  `${mib(sum(snap.byProcess))} MiB (${byProcess(snap.byProcess)}); web process ${web(snap.web)}; page ${snap.page.elements} elements, ${snap.page.messages} messages`;
+if (!drive.error && drive.pssAfterByProcess) {
+  info("PSS by process (MiB)", `start ${byProcess(drive.pssStartByProcess)}; after the stream ${byProcess(drive.pssAfterStreamByProcess)}; at the end ${byProcess(drive.pssAfterByProcess)}`);
+  if (drive.growth) {
+    const web = drive.growth.map((g) => mib(g.byProcess.WebKitWebProces ?? 0)).join(" ");
+    info("web process PSS (MiB)", `every 100 turns: ${web} (a drop is a full collection)`);
+  }
+  if (drive.atEnd) info("memory at the end", snapshot(drive.atEnd));
+  if (drive.afterIdle) info("after 30 s more idle", snapshot(drive.afterIdle));
+}
 rows.push({
   name: "hello, WebKit defaults",
   value: `window ${helloDefaultMs} ms, first paint ${helloDefaultPaint} ms, idle PSS ${mib(helloDefaultPss)} MiB (reference only)`,
