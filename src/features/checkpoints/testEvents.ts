@@ -28,6 +28,13 @@ export const streamEnd = (messageId: string, stopReason: "end_turn" | "tool_use"
   payload: { conversationId: C, messageId, stopReason, usage: { inputTokens: 10, outputTokens: 5 }, partial: false },
 });
 
+/** Turn `i`: the user's message `u<i>`, then answer `a<i>` streamed as `deltas`. */
+export function textTurn(i: number, deltas: readonly string[] = ["Hello."]): Action[] {
+  const messageId = `a${i}`;
+  const delta = (text: string): ProtocolEvent => ({ event: "chat:text-delta", payload: { conversationId: C, messageId, delta: text } });
+  return [userSend(`u${i}`, `message ${i}`), streamStart(messageId), ...deltas.map(delta), streamEnd(messageId)];
+}
+
 /** A call that ran: its start and its result, with `changes` in its report when given. */
 export function call(messageId: string, toolId: string, changes: CallChanges | null, toolName = "bash"): ProtocolEvent[] {
   return [

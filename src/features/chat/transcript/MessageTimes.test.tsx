@@ -5,23 +5,9 @@
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../../shared/store/store";
-import type { Action } from "../../../shared/store/types";
 import { TID } from "../../../shared/testids";
+import { C, textTurn } from "../../checkpoints/testEvents";
 import { ConversationView } from "./ConversationView";
-
-const C = "c1";
-const ev = (event: string, payload: object) => ({ event, payload: { conversationId: C, ...payload } }) as unknown as Action;
-
-/** A turn: the user's message, then an answer streamed in a few deltas. */
-function turn(i: number): Action[] {
-  const messageId = `a${i}`;
-  return [
-    { type: "user-send", conversationId: C, messageId: `u${i}`, text: `message ${i}` } as Action,
-    ev("chat:stream-start", { messageId, provider: "p", model: "claude-test" }),
-    ...["Hello", " there", "."].map((delta) => ev("chat:text-delta", { messageId, delta })),
-    ev("chat:stream-end", { messageId, stopReason: "end_turn" }),
-  ];
-}
 
 /** Counts every locale formatter made: by the Intl constructors and by each toLocale…String call. */
 function countFormatters() {
@@ -64,7 +50,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("the times under a long conversation's messages", () => {
   it("are formatted without making a formatter per message or per render", () => {
     const made = countFormatters();
-    for (let i = 0; i < 100; i++) act(() => store.dispatchMany(turn(i)));
+    for (let i = 0; i < 100; i++) act(() => store.dispatchMany(textTurn(i, ["Hello", " there", "."])));
     // Every mounted message shows its time (and the formatters gave it).
     const metas = screen.getAllByTestId(TID.messageMeta);
     expect(metas.length).toBeGreaterThan(50);

@@ -6,7 +6,7 @@
 import { act, render } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ChatStoreProvider, createChatStore, type ChatStore } from "../../../shared/store/store";
-import type { Action } from "../../../shared/store/types";
+import { C, textTurn } from "../../checkpoints/testEvents";
 import { ConversationView } from "./ConversationView";
 import { WINDOW } from "./useMessageWindow";
 
@@ -23,19 +23,6 @@ vi.mock("../../../shared/store/selectors", async (original) => {
   };
 });
 
-const C = "c1";
-const ev = (event: string, payload: object) => ({ event, payload: { conversationId: C, ...payload } }) as unknown as Action;
-
-function turn(i: number): Action[] {
-  const messageId = `a${i}`;
-  return [
-    { type: "user-send", conversationId: C, messageId: `u${i}`, text: `message ${i}` } as Action,
-    ev("chat:stream-start", { messageId, provider: "p", model: "claude-test" }),
-    ev("chat:text-delta", { messageId, delta: "Hello." }),
-    ev("chat:stream-end", { messageId, stopReason: "end_turn" }),
-  ];
-}
-
 let store: ChatStore;
 beforeEach(() => {
   store = createChatStore();
@@ -48,9 +35,9 @@ beforeEach(() => {
 
 describe("a long conversation's turn index", () => {
   it("reads the mounted messages' turns on a store change, not every turn", () => {
-    act(() => store.dispatchMany(Array.from({ length: 400 }, (_, i) => turn(i)).flat()));
+    act(() => store.dispatchMany(Array.from({ length: 400 }, (_, i) => textTurn(i)).flat()));
     reads.n = 0;
-    act(() => store.dispatchMany(turn(400)));
+    act(() => store.dispatchMany(textTurn(400)));
     // One render of the new turn reads at most the mounted answers (and the turn just above them).
     expect(reads.n).toBeGreaterThan(0);
     expect(reads.n).toBeLessThanOrEqual(WINDOW);
