@@ -9,10 +9,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use sha1::{Digest, Sha1};
-
 use super::deadline::Watch;
-use super::pack::{Kind, Pack, Packed};
+use super::pack::{object_id, Kind, Pack, Packed};
 use super::CheckpointError;
 
 /// Tree modes as git writes them in trees.
@@ -85,10 +83,7 @@ impl ObjectWriter {
 
     /// The id git gives an object of `kind` holding `bytes`.
     pub fn id(kind: &str, bytes: &[u8]) -> String {
-        let mut hasher = Sha1::new();
-        hasher.update(format!("{kind} {}\0", bytes.len()).as_bytes());
-        hasher.update(bytes);
-        hex::encode(hasher.finalize())
+        hex::encode(object_id(kind, bytes))
     }
 
     /// Store an object as git stores a loose one (zlib of header and bytes) unless it is there.

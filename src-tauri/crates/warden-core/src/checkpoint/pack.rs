@@ -50,9 +50,7 @@ impl Packed {
     /// Hash and compress `content` as an object of `kind` (the expensive part, done by the
     /// caller's thread, outside the pack's lock).
     pub fn new(kind: Kind, content: Vec<u8>) -> Self {
-        let mut hasher = Sha1::new();
-        hasher.update(format!("{} {}\0", kind.name(), content.len()).as_bytes());
-        hasher.update(&content);
+        let oid = object_id(kind.name(), &content);
         let mut encoder = flate2::write::ZlibEncoder::new(
             entry_header(kind, content.len() as u64),
             flate2::Compression::new(1),
@@ -60,12 +58,20 @@ impl Packed {
         // Writing into a Vec cannot fail.
         let _ = encoder.write_all(&content);
         let entry = encoder.finish().unwrap_or_default();
-        Self { oid: hasher.finalize().into(), kind, content, entry }
+        Self { oid, kind, content, entry }
     }
 
     pub fn oid(&self) -> String {
         hex::encode(self.oid)
     }
+}
+
+/// The id git gives an object of `kind` (`blob`, `tree`) holding `bytes`.
+pub(super) fn object_id(kind: &str, bytes: &[u8]) -> [u8; 20] {
+    let mut hasher = Sha1::new();
+    hasher.update(format!("{kind} {}\0", bytes.len()).as_bytes());
+    hasher.update(bytes);
+    hasher.finalize().into()
 }
 
 /// The kind and size of an entry: the kind in bits 4–6 of the first byte with the size's low four
