@@ -13,7 +13,7 @@ export const commands = {
 	 *  scaled down by the engine, refused with `INVALID_INPUT` when not an image); the answer arrives
 	 *  as `chat:*` events.
 	 */
-	chatSend: (conversationId: string, content: string, images: ToolImage[] | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_send", { conversationId, content, images })),
+	chatSend: (conversationId: string, content: string, images: ToolImage[] | null, plan: boolean | null, approvedPlan: string[] | null) => typedError<null, CommandError>(__TAURI_INVOKE("chat_send", { conversationId, content, images, plan, approvedPlan })),
 	/**  Stops the conversation's running turn (a no-op when nothing runs). */
 	chatCancel: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_cancel", { conversationId })),
 	/**
@@ -61,6 +61,12 @@ export const commands = {
 	 *  choice). Refused while it is answering. Returns the dropped message's text, to offer again.
 	 */
 	chatRewind: (conversationId: string, userMessageIndex: number) => typedError<string, CommandError>(__TAURI_INVOKE("chat_rewind", { conversationId, userMessageIndex })),
+	/**
+	 *  The tokens of the answers saved on each day, by model: day `i` runs from `dayStartsMs[i]` up
+	 *  to (not including) `dayStartsMs[i + 1]`, milliseconds since the Unix epoch, increasing (the
+	 *  window's local midnights: a day of a clock change is 23 or 25 hours). 2 to 367 bounds.
+	 */
+	usageDays: (dayStartsMs: number[]) => typedError<DayUsage[], CommandError>(__TAURI_INVOKE("usage_days", { dayStartsMs })),
 	/**
 	 *  Approves or rejects a pending tool call: `confirm_id` is the `confirmId` of the
 	 *  `chat:tool-confirm`, `conversation_id` the conversation that asked (the answer goes there and
@@ -169,6 +175,28 @@ export const commands = {
 	 *  app for it; any other path is refused and opens nothing.
 	 */
 	instructionsOpen: (path: string) => typedError<null, CommandError>(__TAURI_INVOKE("instructions_open", { path })),
+	/**
+	 *  The skills (switched-off ones marked) and commands from Warden's config folder, `~/.agents` and
+	 *  the chosen project, with what was left out and why.
+	 */
+	conventionsList: () => typedError<ConventionsInUse, CommandError>(__TAURI_INVOKE("conventions_list")),
+	/**  Offer the skill `name` to conversations started from now on (`on`), or stop offering it. */
+	skillSwitch: (name: string, on: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("skill_switch", { name, on })),
+	/**
+	 *  The chosen project's own hooks, when its `.claude/settings.json` names any, with whether the
+	 *  user approved exactly these.
+	 */
+	hooksProjectOffer: () => typedError<ProjectHooksOffer | null, CommandError>(__TAURI_INVOKE("hooks_project_offer")),
+	/**
+	 *  Run (`approve`) the chosen project's hooks whose digest the user was shown, or stop running
+	 *  them. Refused when the file now holds other hooks.
+	 */
+	hooksProjectChoose: (digest: string, approve: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("hooks_project_choose", { digest, approve })),
+	/**
+	 *  What in `hooks` would not run (an unknown event, a matcher that is not a valid expression, an
+	 *  empty command…), in words; empty when all of it would.
+	 */
+	hooksCheck: (hooks: { [key in string]: HookMatcher[] }) => typedError<string[], CommandError>(__TAURI_INVOKE("hooks_check", { hooks })),
 	/**  Every rule that applies in the project: the organisation's, the user's and the project's. */
 	rulesList: () => typedError<ScopedRule[], CommandError>(__TAURI_INVOKE("rules_list")),
 	/**
@@ -238,7 +266,9 @@ export const events = {
 	approvalOpen: makeEvent<ApprovalOpenEvent, ApprovalOpenEvent>("approval:open"),
 	chatCompacted: makeEvent<CompactedEvent, CompactedEvent>("chat:compacted"),
 	chatError: makeEvent<ChatErrorEvent, ChatErrorEvent>("chat:error"),
+	chatHook: makeEvent<HookEvent, HookEvent>("chat:hook"),
 	chatNotice: makeEvent<NoticeEvent, NoticeEvent>("chat:notice"),
+	chatPlan: makeEvent<PlanEvent, PlanEvent>("chat:plan"),
 	chatSaving: makeEvent<SavingEvent, SavingEvent>("chat:saving"),
 	chatSnapshot: makeEvent<SnapshotEvent, SnapshotEvent>("chat:snapshot"),
 	chatStreamEnd: makeEvent<StreamEndEvent, StreamEndEvent>("chat:stream-end"),
@@ -567,6 +597,28 @@ export type ContentBlock = ({ type: "text"; text: string }) & { data?: never; si
  */
 UnknownBlock;
 
+/**  Where a skill or command comes from. */
+export type ConventionOrigin = 
+/**  Warden's config folder. */
+"warden" | 
+/**  The user's `~/.agents`. */
+"agents" | 
+/**  The project (`.agents/` or `.claude/`). */
+"project";
+
+/**  A skill folder or command file that is not offered, and why. */
+export type ConventionProblem = {
+	path: string,
+	message: string,
+};
+
+/**  `conventions_list`: the skills and commands a conversation started now would have. */
+export type ConventionsInUse = {
+	skills: SkillEntry[],
+	commands: SlashCommandEntry[],
+	problems: ConventionProblem[],
+};
+
 /**
  *  A conversation a search found, with where (a message's words around the first match; `None`
  *  when its title matched).
@@ -602,6 +654,18 @@ export type DangerLevel = "safe" | "dangerous";
 export type DataPlace = {
 	what: string,
 	path: string,
+};
+
+/**
+ *  What the answers saved in one stretch of time (a day, as the window reckons its local day)
+ *  counted, by the model that wrote them (`usage_days`).
+ */
+export type DayUsage = {
+	/**  Where it starts, and where it ends (not included): milliseconds since the Unix epoch. */
+	startMs: number,
+	endMs: number,
+	/**  One per model, by model id; empty when no answer of the stretch counted any. */
+	models: ModelUsage[],
 };
 
 /**  What kind of failure a `chat:error` reports. */
@@ -663,6 +727,58 @@ export type ForwardedPort = {
 	port: number,
 	/**  The port on this machine's `127.0.0.1` (the same one unless it was taken). */
 	hostPort: number,
+};
+
+/**  One hook: a shell command. */
+export type HookCommand = {
+	/**  `command` (the only kind). */
+	type?: string,
+	command: string,
+	/**  Seconds it may run (60 when not said; at most 600). */
+	timeout?: number | null,
+	/**
+	 *  The user's own hook runs outside the box, with the user's full access (a `Notification`
+	 *  hook that needs the desktop). Ignored for a repository's hooks, which always run in it.
+	 */
+	outsideBox?: boolean,
+};
+
+/**  `chat:hook`: a hook ran (its command, what it decided, the start of its output). */
+export type HookEvent = HookRun;
+
+/**  The hooks of one event whose tool matches `matcher`. */
+export type HookMatcher = {
+	/**
+	 *  A tool name or a regular expression over tool names (`Bash`, `Edit|Write`, `mcp__gh__.*`);
+	 *  empty or `*`: every tool. Only tool events use it.
+	 */
+	matcher?: string,
+	hooks: HookCommand[],
+};
+
+/**  `chat:hook`: a hook ran. */
+export type HookRun = {
+	conversationId: string,
+	/**  The message it ran for, when it ran within one. */
+	messageId: string | null,
+	/**  The tool call it ran for (tool events). */
+	toolId: string | null,
+	hookEvent: string,
+	command: string,
+	/**  `user` (Warden's settings) or `project` (the project's approved file). */
+	origin: string,
+	/**  Whether it ran in the box (a user's hook marked "runs outside the box" does not). */
+	contained: boolean,
+	exitCode: number | null,
+	timedOut: boolean,
+	durationMs: number,
+	/**
+	 *  What it decided, in words (`allowed the call`, `blocked: …`, `added context`, `no effect`,
+	 *  `failed: …`).
+	 */
+	outcome: string,
+	/**  The start of what it printed (stdout, then stderr), for the collapsed block. */
+	output: string,
 };
 
 /**  A host the session's proxy reached, or refused and why. */
@@ -1092,6 +1208,28 @@ export type ModelEntry = {
 };
 
 /**
+ *  What a model costs, as the user says: US dollars per million tokens. The engine only keeps it
+ *  (refusing a negative or non-finite number when the window saves it); the window prices usage.
+ */
+export type ModelPrice = {
+	/**  Per million input (prompt) tokens. */
+	input: number | null,
+	/**  Per million output (completion) tokens. */
+	output: number | null,
+};
+
+/**  The tokens the answers of one model counted, as the provider reported them. */
+export type ModelUsage = {
+	/**  `None` for answers saved by a build that did not record the model. */
+	model: string | null,
+	/**  Sums, far below 2^53 (the window reads them as numbers). */
+	inputTokens: number,
+	outputTokens: number,
+	/**  How many answers these are. */
+	answers: number,
+};
+
+/**
  *  Whether a box's programs reach the network: `off` (no network at all; a `bash` call may still
  *  ask for it, and the user is asked) or `rules` (the default: out through Warden's proxy only,
  *  to the hosts the rules allow, every other host asked about). Read also from the boolean that
@@ -1137,6 +1275,44 @@ export type PermissionRule = {
 	pattern?: string | null,
 	/**  How it came to be; left out for a rule the user typed (or one saved before origins were kept). */
 	origin?: RuleOrigin | null,
+};
+
+/**
+ *  `chat:plan`: in plan mode, the model proposed its plan, for the user to edit and
+ *  approve.
+ */
+export type PlanEvent = PlanProposed;
+
+/**  `chat:plan`: the plan a plan-mode turn ended with. */
+export type PlanProposed = {
+	conversationId: string,
+	messageId: string,
+	/**  The plan in markdown, as the model wrote it. */
+	plan: string,
+	/**  Its steps, one line each, for the task list once approved. */
+	steps: string[],
+};
+
+/**
+ *  What the user decided about a project's own hooks (its `.claude/settings.json`): the digest of
+ *  the hooks they approved. A file whose hooks differ is asked about again.
+ */
+export type ProjectHooksChoice = {
+	approvedDigest: string,
+};
+
+/**  `hooks_project_offer`: a project's own hooks as the user is asked about them. */
+export type ProjectHooksOffer = {
+	/**  The file they come from. */
+	file: string,
+	hooks: { [key in string]: HookMatcher[] },
+	/**  Every command, exactly, with its event and matcher, as the approval shows them. */
+	commands: string[],
+	digest: string,
+	/**  `approved`, `changed` (approved before, differ now), `new`. */
+	state: string,
+	/**  What in the file could not be read (the hooks it names are not run). */
+	problems: string[],
 };
 
 /**
@@ -1489,6 +1665,24 @@ export type Settings = {
 	learnedModels?: LearnedModel[],
 	/**  The user's permission rules, for every project (network hosts so far). */
 	permissionRules?: PermissionRule[],
+	/**
+	 *  Skills the user switched off, by name (Settings → Skills): not offered to the model nor
+	 *  invoked as `/name`. A file from before this setting has none.
+	 */
+	skillsOff?: string[],
+	/**  The user's hooks, for every project, in Claude Code's shape (docs/HOOKS.md). */
+	hooks?: { [key in string]: HookMatcher[] },
+	/**
+	 *  Per project folder (absolute path): the project's own hooks (`.claude/settings.json`) the
+	 *  user approved, by digest.
+	 */
+	projectHooks?: { [key in string]: ProjectHooksChoice },
+	/**
+	 *  The user's model prices, by model id prefix (`gpt-5`, `claude-sonnet-4-5`): over the
+	 *  window's default table, entry by entry, for the cost beside each answer (docs/COST.md).
+	 *  Empty = the defaults alone. A file from before this setting has none.
+	 */
+	modelPrices?: { [key in string]: ModelPrice },
 };
 
 /**  Whether the settings in use are the file as Warden wrote it (see `warden_core::config`). */
@@ -1501,6 +1695,27 @@ export type SettingsIntegrity = {
 	 *  aside (the defaults are in use), or a newer Warden wrote it.
 	 */
 	notice: string | null,
+};
+
+/**  One skill: a folder with a `SKILL.md`. */
+export type SkillEntry = {
+	name: string,
+	description: string,
+	origin: ConventionOrigin,
+	/**  Its folder. */
+	path: string,
+	/**  `false` when the user switched it off. */
+	on: boolean,
+};
+
+/**  One custom slash command: a markdown file. */
+export type SlashCommandEntry = {
+	name: string,
+	description: string | null,
+	/**  What its arguments are (`[message]`), as the file says. */
+	argumentHint: string | null,
+	origin: ConventionOrigin,
+	path: string,
 };
 
 /**
@@ -1784,6 +1999,11 @@ export type ToolPermissions = {
 	 *  asked, at their public addresses only (`SandboxStatus.registryHosts` lists them).
 	 */
 	allowRegistries?: boolean,
+	/**
+	 *  The user's hooks for this project only, in Warden's settings (docs/HOOKS.md): they run as
+	 *  the user's own, after the hooks of every project.
+	 */
+	hooks?: { [key in string]: HookMatcher[] },
 };
 
 export type ToolReport = {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use tokio::sync::Mutex;
 use warden_protocol::{
-    ChatCancel, ChatSend, KeyName, Message, Op, Remember, SessionGrant, Settings, ToolApproval, ToolImage,
+    ChatCancel, ChatSend, KeyName, Message, Op, Remember, SessionGrant, Settings, ToolApproval,
 };
 
 use warden_core::agent::compaction::Compacted;
@@ -41,12 +41,19 @@ pub trait SessionHandle: Send + Sync + 'static {
     fn background_commands(&self) -> Vec<(String, String)>;
     /// Stop its background commands.
     fn stop_background_commands(&self);
+    /// Run its SessionEnd hooks (it is being dropped).
+    fn end(&self, reason: &'static str) -> Pin<Box<dyn Future<Output = ()> + Send>>;
 }
 
 impl SessionHandle for Session {
     fn submit(&self, op: Op) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
         let session = self.clone();
         Box::pin(async move { Ok(Session::submit(&session, op).await?) })
+    }
+
+    fn end(&self, reason: &'static str) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        let session = self.clone();
+        Box::pin(async move { Session::end(&session, reason).await })
     }
 
     fn history(&self) -> Vec<Message> {
@@ -98,6 +105,14 @@ pub struct AppState {
     settings_version: AtomicU64,
     /// The forms MCP servers ask the user to fill in (shown by the window, answered by command).
     pub elicitor: Arc<crate::elicit::WindowElicitor>,
+}
+
+/// Run a dropped session's SessionEnd hooks, without waiting for them.
+fn end_session(open: Option<Open>, reason: &'static str) {
+    if let Some(open) = open {
+        let session = open.session;
+        tokio::spawn(async move { session.end(reason).await });
+    }
 }
 
 /// An open conversation and the settings version it was made under.
@@ -162,16 +177,20 @@ impl AppState {
     /// Sends a user message, starting the conversation's session on its first message.
     #[cfg(test)]
     pub async fn send(&self, conversation_id: String, content: String) -> CommandResult<()> {
-        self.send_with_images(conversation_id, content, Vec::new()).await
+        self.send_as(ChatSend {
+            conversation_id,
+            content,
+            images: Vec::new(),
+            plan: false,
+            approved_plan: Vec::new(),
+        })
+        .await
     }
 
-    /// Sends a user message with images attached (checked and scaled down by the engine).
-    pub async fn send_with_images(
-        &self,
-        conversation_id: String,
-        content: String,
-        images: Vec<ToolImage>,
-    ) -> CommandResult<()> {
+    /// Sends a user message (with images, checked and scaled down by the engine; in plan mode, or
+    /// with the plan the user approved), starting the conversation's session on its first message.
+    pub async fn send_as(&self, send: ChatSend) -> CommandResult<()> {
+        let ChatSend { conversation_id, content, images, plan, approved_plan } = send;
         if conversation_id.trim().is_empty() {
             return Err(CommandError::new(CommandErrorCode::InvalidInput, "A conversation id is required."));
         }
@@ -179,7 +198,7 @@ impl AppState {
             return Err(CommandError::new(CommandErrorCode::InvalidInput, "The message is empty."));
         }
         let session = self.session_or_start(&conversation_id).await?;
-        session.submit(Op::Send(ChatSend { conversation_id, content, images })).await
+        session.submit(Op::Send(ChatSend { conversation_id, content, images, plan, approved_plan })).await
     }
 
     /// Stops the running turn. Cancelling a conversation that never started is a no-op.
@@ -298,7 +317,7 @@ impl AppState {
             ));
         }
         self.engine.delete_conversation(conversation_id)?;
-        sessions.remove(conversation_id);
+        end_session(sessions.remove(conversation_id), "delete");
         Ok(())
     }
 
@@ -314,7 +333,7 @@ impl AppState {
             ));
         }
         let text = self.engine.rewind_conversation(conversation_id, n)?;
-        sessions.remove(conversation_id);
+        end_session(sessions.remove(conversation_id), "rewind");
         Ok(text)
     }
 

@@ -18,8 +18,17 @@ pub async fn chat_send(
     conversation_id: String,
     content: String,
     images: Option<Vec<ToolImage>>,
+    plan: Option<bool>,
+    approved_plan: Option<Vec<String>>,
 ) -> CommandResult<()> {
-    state.send_with_images(conversation_id, content, images.unwrap_or_default()).await
+    let send = warden_protocol::ChatSend {
+        conversation_id,
+        content,
+        images: images.unwrap_or_default(),
+        plan: plan.unwrap_or(false),
+        approved_plan: approved_plan.unwrap_or_default(),
+    };
+    state.send_as(send).await
 }
 
 /// Stops the conversation's running turn (a no-op when nothing runs).

@@ -6,7 +6,9 @@ pub mod approvals;
 pub mod chat;
 pub mod checkpoints;
 pub mod clipboard;
+pub mod conventions;
 pub mod conversations;
+pub mod hooks;
 pub mod instructions;
 pub mod keys;
 pub mod links;
@@ -15,6 +17,7 @@ pub mod project;
 pub mod providers;
 pub mod rules;
 pub mod settings;
+pub mod usage;
 
 /// Runs the store's file work on the blocking pool, not on the threads that carry the window's
 /// events.
@@ -44,6 +47,7 @@ macro_rules! collect_for {
             conversations::chat_delete,
             conversations::chat_restore,
             conversations::chat_rewind,
+            usage::usage_days,
             approvals::chat_tool_approve::<$runtime>,
             approvals::chat_grants,
             approvals::chat_grant_revoke,
@@ -73,6 +77,11 @@ macro_rules! collect_for {
             links::open_link,
             instructions::instructions_in_use,
             instructions::instructions_open,
+            conventions::conventions_list,
+            conventions::skill_switch,
+            hooks::hooks_project_offer,
+            hooks::hooks_project_choose,
+            hooks::hooks_check,
             rules::rules_list,
             rules::rules_add,
             rules::rules_remove,

@@ -32,6 +32,37 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// The permission rules: list, add, remove, and check what a call would do.
     Rules(RulesArgs),
+    /// A project's own hooks (its `.claude/settings.json`): show, approve, decline.
+    Hooks {
+        #[command(subcommand)]
+        action: HooksAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksAction {
+    /// Every command of the project's hooks, with its event and matcher, and the digest (what
+    /// `approve --digest` takes).
+    Show {
+        #[arg(long)]
+        project: Option<PathBuf>,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the project's hooks (as they are now) from now on.
+    Approve {
+        #[arg(long)]
+        project: Option<PathBuf>,
+        /// Approve only the hooks with this digest (from `warden hooks show`).
+        #[arg(long, value_name = "SHA256")]
+        digest: Option<String>,
+    },
+    /// Do not run the project's hooks.
+    Decline {
+        #[arg(long)]
+        project: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -385,6 +416,10 @@ pub struct ExecArgs {
     /// Do not save this conversation (or, with --resume / --continue, what this run adds to it).
     #[arg(long)]
     pub ephemeral: bool,
+    /// Plan mode: the model only reads (commands run in a read-only box without the network) and
+    /// ends by proposing a plan, printed as a `chat:plan` event.
+    #[arg(long)]
+    pub plan: bool,
 }
 
 #[derive(Debug, Args)]

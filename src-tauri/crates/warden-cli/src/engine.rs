@@ -14,6 +14,7 @@ mod approvals_input;
 mod args;
 mod checkpoint_cmd;
 mod exec;
+mod hooks_cmd;
 mod legacy_keys;
 mod mcp_cmd;
 mod project_mcp_cmd;
@@ -74,6 +75,7 @@ fn main() -> ExitCode {
             Command::Mcp(args) => mcp_cmd::run(args).await,
             Command::Sessions(args) => sessions_cmd::run(args),
             Command::Rules(args) => rules_cmd::run(args),
+            Command::Hooks { action } => hooks_cmd::run(action).await,
         }
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).

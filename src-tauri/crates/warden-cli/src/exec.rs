@@ -85,7 +85,8 @@ pub async fn run(args: ExecArgs) -> Result<(), Exit> {
     let turn = {
         let session = session.clone();
         let prompt = args.prompt.clone();
-        tokio::spawn(async move { session.send_with_images(prompt, images).await })
+        let mode = warden_core::agent::SendMode { plan: args.plan, ..Default::default() };
+        tokio::spawn(async move { session.send_as(prompt, images, mode).await })
     };
     tokio::pin!(turn);
     let end = loop {
@@ -139,7 +140,10 @@ pub async fn run(args: ExecArgs) -> Result<(), Exit> {
             joined = &mut turn => break joined,
         }
     };
-    // Every event of the turn was sent before it ended; print what is still queued.
+    // The session's SessionEnd hooks, then every event of the turn (all sent before it ended).
+    if interrupted.is_none() {
+        session.end("exit").await;
+    }
     while let Ok(event) = events.try_recv() {
         render.event(&event);
         if let Event::Saving(saving) = &event {

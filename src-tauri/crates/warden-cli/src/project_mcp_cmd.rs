@@ -44,7 +44,7 @@ pub async fn approve(engine: &Engine, project: Option<PathBuf>, digest: Option<S
             return Err(Exit::failed(refused));
         }
         Some(_) => say::err_part(&describe(&offer)),
-        None => match ask_on_terminal(describe(&offer)).await {
+        None => match ask_on_terminal(describe(&offer), "use these servers?").await {
             Ok(true) => {}
             Ok(false) => return Err(Exit::failed("not approved: the project's .mcp.json stays unused")),
             Err(error) => {
@@ -133,12 +133,12 @@ pub fn describe(offer: &ProjectMcpOffer) -> String {
     out
 }
 
-/// Show `text` and ask y/N on the controlling terminal; `Err` when there is none.
-async fn ask_on_terminal(text: String) -> std::io::Result<bool> {
+/// Show `text` and ask `question` [y/N] on the controlling terminal; `Err` when there is none.
+pub(crate) async fn ask_on_terminal(text: String, question: &'static str) -> std::io::Result<bool> {
     let asked = tokio::task::spawn_blocking(move || {
         use std::io::{BufRead, Write};
         let mut tty = approvals_input::open_tty()?;
-        write!(tty, "{text}\nuse these servers? [y/N] ")?;
+        write!(tty, "{text}\n{question} [y/N] ")?;
         tty.flush()?;
         let mut answer = String::new();
         std::io::BufReader::new(tty).read_line(&mut answer)?;

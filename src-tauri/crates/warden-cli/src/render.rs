@@ -241,11 +241,37 @@ impl<W: Write> Render for Human<W> {
             Event::Todo(e) => self.todo(&e.items),
             Event::Snapshot(e) => self.dim_note(&snapshot_line(e)),
             Event::Notice(e) => self.dim_note(&format!("note: {}", sanitize::line(&e.text))),
+            Event::Plan(e) => self.plan(e),
+            Event::Hook(e) => self.hook(e),
         }
     }
 }
 
 impl<W: Write> Human<W> {
+    /// The plan a plan-mode turn ended with: its text, then its numbered steps.
+    fn plan(&mut self, plan: &warden_protocol::PlanProposed) {
+        let head = self.paint("1", "Plan:");
+        self.line(&head);
+        for line in plan.plan.lines() {
+            self.line(&format!("  {}", sanitize::line(line)));
+        }
+        for (n, step) in plan.steps.iter().enumerate() {
+            self.line(&format!("  {}. {}", n + 1, sanitize::line(step)));
+        }
+    }
+
+    /// A hook ran: a note with its event, origin, command and what it decided.
+    fn hook(&mut self, run: &warden_protocol::HookRun) {
+        let place = if run.contained { "" } else { ", outside the box" };
+        self.dim_note(&format!(
+            "hook {} ({}{place}): {} — {}",
+            run.hook_event,
+            run.origin,
+            sanitize::line(&run.command),
+            sanitize::line(&run.outcome)
+        ));
+    }
+
     /// A line for the notes stream, dim on a terminal.
     fn dim_note(&mut self, text: &str) {
         if self.notes_colour {

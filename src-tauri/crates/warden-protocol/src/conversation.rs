@@ -45,6 +45,31 @@ pub struct MessageStamp {
     pub estimated_context_tokens: Option<u32>,
 }
 
+/// What the answers saved in one stretch of time (a day, as the window reckons its local day)
+/// counted, by the model that wrote them (`usage_days`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct DayUsage {
+    /// Where it starts, and where it ends (not included): milliseconds since the Unix epoch.
+    pub start_ms: u64,
+    pub end_ms: u64,
+    /// One per model, by model id; empty when no answer of the stretch counted any.
+    pub models: Vec<ModelUsage>,
+}
+
+/// The tokens the answers of one model counted, as the provider reported them.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelUsage {
+    /// `None` for answers saved by a build that did not record the model.
+    pub model: Option<String>,
+    /// Sums, far below 2^53 (the window reads them as numbers).
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// How many answers these are.
+    pub answers: u32,
+}
+
 /// A conversation a search found, with where (a message's words around the first match; `None`
 /// when its title matched).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::TodoList;
 use specta::Type;
 
-use crate::{DangerLevel, McpOrigin, ToolCategory, ToolErrorCode, ToolReport};
+use crate::{DangerLevel, HookRun, McpOrigin, ToolCategory, ToolErrorCode, ToolReport};
 
 /// Every event, spelled once: its variant, payload type, the window's event type and its protocol
 /// name. `$callback!` gets the list; [`Event`] is made from it here, and the desktop shell makes its
@@ -47,6 +47,11 @@ macro_rules! with_events {
             /// `chat:snapshot`: how far Warden's first look at the project's files has come (the
             /// look every checkpoint starts from), sent while it takes long.
             Snapshot(SnapshotProgress) as SnapshotEvent = "chat:snapshot";
+            /// `chat:hook`: a hook ran (its command, what it decided, the start of its output).
+            Hook(HookRun) as HookEvent = "chat:hook";
+            /// `chat:plan`: in plan mode, the model proposed its plan, for the user to edit and
+            /// approve.
+            Plan(PlanProposed) as PlanEvent = "chat:plan";
         }
     };
 }
@@ -95,6 +100,8 @@ impl Event {
             Self::Saving(e) => &e.conversation_id,
             Self::Todo(e) => &e.conversation_id,
             Self::Snapshot(e) => &e.conversation_id,
+            Self::Hook(e) => &e.conversation_id,
+            Self::Plan(e) => &e.conversation_id,
         }
     }
 }
@@ -456,4 +463,16 @@ pub struct ChatError {
     /// false when the failure ended the turn.
     #[serde(default)]
     pub retrying: bool,
+}
+
+/// `chat:plan`: the plan a plan-mode turn ended with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanProposed {
+    pub conversation_id: String,
+    pub message_id: String,
+    /// The plan in markdown, as the model wrote it.
+    pub plan: String,
+    /// Its steps, one line each, for the task list once approved.
+    pub steps: Vec<String>,
 }

@@ -4,9 +4,11 @@
 //! `src/bindings.ts` in the UI is generated from these types — never edited by hand.
 
 mod checkpoint;
+mod conventions;
 mod conversation;
 mod event;
 mod history;
+mod hooks;
 mod mcp;
 mod op;
 mod report;
@@ -16,9 +18,11 @@ mod todo;
 mod tool;
 
 pub use checkpoint::*;
+pub use conventions::*;
 pub use conversation::*;
 pub use event::*;
 pub use history::*;
+pub use hooks::*;
 pub use mcp::*;
 pub use op::*;
 pub use report::*;

@@ -22,6 +22,13 @@ pub struct ChatSend {
     /// Images attached to the message (checked and scaled down by the engine before sending).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<crate::ToolImage>,
+    /// Plan mode: the model may only read, and ends by proposing a plan (`chat:plan`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plan: bool,
+    /// The steps of the plan the user approved (as they edited it): they become the task list
+    /// before the model starts on them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub approved_plan: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]

@@ -79,6 +79,9 @@ pub struct ToolPermissions {
     /// (crates.io, npm, PyPI, Go modules, RubyGems, Maven Central, GitHub, GitLab) without being
     /// asked, at their public addresses only (`SandboxStatus.registryHosts` lists them).
     pub allow_registries: bool,
+    /// The user's hooks for this project only, in Warden's settings (docs/HOOKS.md): they run as
+    /// the user's own, after the hooks of every project.
+    pub hooks: crate::HooksConfig,
 }
 
 impl Default for ToolPermissions {
@@ -93,6 +96,7 @@ impl Default for ToolPermissions {
             checkpoints: true,
             permission_rules: Vec::new(),
             allow_registries: false,
+            hooks: BTreeMap::new(),
         }
     }
 }
@@ -183,6 +187,33 @@ pub struct Settings {
     pub learned_models: Vec<LearnedModel>,
     /// The user's permission rules, for every project (network hosts so far).
     pub permission_rules: Vec<crate::PermissionRule>,
+    /// Skills the user switched off, by name (Settings → Skills): not offered to the model nor
+    /// invoked as `/name`. A file from before this setting has none.
+    #[serde(default)]
+    pub skills_off: Vec<String>,
+    /// The user's hooks, for every project, in Claude Code's shape (docs/HOOKS.md).
+    #[serde(default)]
+    pub hooks: crate::HooksConfig,
+    /// Per project folder (absolute path): the project's own hooks (`.claude/settings.json`) the
+    /// user approved, by digest.
+    #[serde(default)]
+    pub project_hooks: BTreeMap<String, crate::ProjectHooksChoice>,
+    /// The user's model prices, by model id prefix (`gpt-5`, `claude-sonnet-4-5`): over the
+    /// window's default table, entry by entry, for the cost beside each answer (docs/COST.md).
+    /// Empty = the defaults alone. A file from before this setting has none.
+    #[serde(default)]
+    pub model_prices: BTreeMap<String, ModelPrice>,
+}
+
+/// What a model costs, as the user says: US dollars per million tokens. The engine only keeps it
+/// (refusing a negative or non-finite number when the window saves it); the window prices usage.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelPrice {
+    /// Per million input (prompt) tokens.
+    pub input: f64,
+    /// Per million output (completion) tokens.
+    pub output: f64,
 }
 
 /// What Warden found out about one model of one server, kept between conversations.
@@ -272,6 +303,10 @@ impl Default for Settings {
             updates: UpdateSettings::default(),
             learned_models: Vec::new(),
             permission_rules: Vec::new(),
+            skills_off: Vec::new(),
+            hooks: BTreeMap::new(),
+            project_hooks: BTreeMap::new(),
+            model_prices: BTreeMap::new(),
         }
     }
 }
@@ -395,6 +430,18 @@ mod tests {
         assert_eq!(with.global_instructions, "Answer in French.");
     }
 
+    #[test]
+    fn model_prices_default_to_none_and_round_trip() {
+        let old: Settings = serde_json::from_str(r#"{"trustLevel":"guided","permissionRules":[]}"#).unwrap();
+        assert!(old.model_prices.is_empty(), "a file from before model prices loads with none");
+        let with: Settings =
+            serde_json::from_str(r#"{"modelPrices":{"gpt-5":{"input":1.25,"output":10}}}"#).unwrap();
+        assert_eq!(with.model_prices["gpt-5"], ModelPrice { input: 1.25, output: 10.0 });
+        let json = serde_json::to_value(&with).unwrap();
+        assert_eq!(json["modelPrices"]["gpt-5"]["output"], 10.0);
+        assert_eq!(serde_json::from_value::<Settings>(json).unwrap(), with);
+    }
+
     /// The window takes the settings as the engine sends them, with nothing to fill in: every
     /// field is written, even one at its default (the bindings call them optional only because a
     /// file may leave them out).
@@ -420,10 +467,14 @@ mod tests {
             "updates",
             "learnedModels",
             "permissionRules",
+            "skillsOff",
+            "hooks",
+            "projectHooks",
+            "modelPrices",
         ] {
             assert!(keys.contains(&key), "{key} is not sent: {sent}");
         }
-        assert_eq!(keys.len(), 15, "a new field: add it above ({sent})");
+        assert_eq!(keys.len(), 19, "a new field: add it above ({sent})");
         assert_eq!(sent["searxngUrl"], "http://localhost:8080");
     }
 }

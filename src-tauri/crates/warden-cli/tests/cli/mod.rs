@@ -1,9 +1,11 @@
 mod checkpoint;
 mod contained;
+mod conventions;
 mod desktop_session;
 mod environ;
 mod exec;
 mod front;
+mod hooks;
 mod hostile_output;
 mod local_server;
 mod mcp;

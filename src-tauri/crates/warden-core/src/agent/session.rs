@@ -16,6 +16,7 @@ use super::tool_env::ToolEnvironment;
 use super::tool_runner::{CallPolicy, ToolRunner};
 use super::tool_source::ToolSource;
 use super::turn::{run_turn, TurnEnd};
+use super::turn_plan::{self, TurnPlan};
 use crate::provider::Provider;
 use crate::tool::ToolRegistry;
 
@@ -172,9 +173,10 @@ impl Session {
             Op::Send(send) => {
                 self.check_conversation(&send.conversation_id)?;
                 let images = prepare_images(send.images).await?;
-                let (cancel, user) = self.begin(send.content, images)?;
+                let mode = SendMode { plan: send.plan, approved_plan: send.approved_plan };
+                let (cancel, user, plan) = self.begin(send.content, images, mode)?;
                 let session = self.clone();
-                tokio::spawn(async move { session.drive(user, cancel).await });
+                tokio::spawn(async move { session.drive(user, cancel, plan).await });
                 Ok(())
             }
             Op::Cancel(cancel) => {
@@ -198,9 +200,26 @@ impl Session {
         content: impl Into<String>,
         images: Vec<ToolImage>,
     ) -> Result<TurnEnd, SessionError> {
+        self.send_as(content, images, SendMode::default()).await
+    }
+
+    /// [`Session::send_with_images`] in plan mode, or with the plan the user approved.
+    pub async fn send_as(
+        &self,
+        content: impl Into<String>,
+        images: Vec<ToolImage>,
+        mode: SendMode,
+    ) -> Result<TurnEnd, SessionError> {
         let images = prepare_images(images).await?;
-        let (cancel, user) = self.begin(content.into(), images)?;
-        Ok(self.drive(user, cancel).await)
+        let (cancel, user, plan) = self.begin(content.into(), images, mode)?;
+        Ok(self.drive(user, cancel, plan).await)
+    }
+
+    /// Run the session's SessionEnd hooks (the face calls it when it is done with the session).
+    pub async fn end(&self, reason: &str) {
+        if let Some(hooks) = self.core.runner.hooks() {
+            hooks.end(&self.core.events, reason).await;
+        }
     }
 
     /// Stop the running turn, if any: the provider stream is dropped and tool processes killed.
@@ -262,15 +281,23 @@ impl Session {
         }
     }
 
-    /// `images` are already taken in ([`prepare_images`]).
+    /// `images` are already taken in ([`prepare_images`]). A message typed as `/name args` that
+    /// names a custom command or a skill is sent as it says ([`turn_plan::prepare`]).
     fn begin(
         &self,
         content: String,
         images: Vec<ToolImage>,
-    ) -> Result<(CancellationToken, Message), SessionError> {
+        mode: SendMode,
+    ) -> Result<(CancellationToken, Message, TurnPlan), SessionError> {
         if content.trim().is_empty() && images.is_empty() {
             return Err(SessionError::EmptyMessage);
         }
+        let (content, mut plan) = if mode.approved_plan.is_empty() {
+            turn_plan::prepare(&self.core.config.conventions, content, self.core.provider.name())
+        } else {
+            (content, TurnPlan::approved(&mode.approved_plan))
+        };
+        plan.planning = mode.plan;
         let mut blocks = Vec::with_capacity(images.len() + 1);
         if !content.trim().is_empty() {
             blocks.push(ContentBlock::Text { text: content });
@@ -282,10 +309,10 @@ impl Session {
         }
         let token = CancellationToken::new();
         *running = Some(token.clone());
-        Ok((token, Message { role: Role::User, content: blocks }))
+        Ok((token, Message { role: Role::User, content: blocks }, plan))
     }
 
-    async fn drive(&self, user: Message, cancel: CancellationToken) -> TurnEnd {
+    async fn drive(&self, user: Message, cancel: CancellationToken, plan: TurnPlan) -> TurnEnd {
         // Cleared on drop, so a turn that panics or is dropped never leaves the session busy.
         let running = RunningGuard(&self.core);
         // The turn before this one has recorded its end.
@@ -300,7 +327,7 @@ impl Session {
                 }
                 None => None,
             };
-            run_turn(self.core.clone(), user, cancel).await
+            run_turn(self.core.clone(), user, cancel, plan).await
         };
         // The turn's last event is out: the next message may be sent now (it waits for the rest).
         drop(running);
@@ -316,6 +343,15 @@ impl Session {
         }
         end
     }
+}
+
+/// How a message is sent besides its text: in plan mode, or with the plan the user approved.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SendMode {
+    /// The model may only read, and ends by proposing a plan.
+    pub plan: bool,
+    /// The steps of the approved plan: they become the task list first.
+    pub approved_plan: Vec<String>,
 }
 
 struct RunningGuard<'a>(&'a SessionCore);

@@ -51,6 +51,8 @@ pub struct SessionConfig {
     pub project_root: Option<std::path::PathBuf>,
     /// Where a context window learned from an overflow is kept for the next sessions.
     pub learned: Option<crate::provider::LearnedAt>,
+    /// The custom commands and skills a message typed as `/name` invokes.
+    pub conventions: Arc<crate::conventions::Conventions>,
 }
 
 impl SessionConfig {
@@ -75,6 +77,7 @@ impl SessionConfig {
             takes_images: true,
             project_root: None,
             learned: None,
+            conventions: Arc::default(),
         }
     }
 }

@@ -32,6 +32,8 @@ pub struct ToolEnvironment {
     /// The permission rules calls are decided with, and where "Always allow…" keeps one; none:
     /// no rule applies and nothing is kept beyond the session.
     rules: Option<Arc<dyn RuleSource>>,
+    /// The session's hooks, when it has any.
+    hooks: Option<Arc<super::hooks::SessionHooks>>,
 }
 
 impl ToolEnvironment {
@@ -55,6 +57,7 @@ impl ToolEnvironment {
             hold: None,
             rule_saver: None,
             rules: None,
+            hooks: None,
         }
     }
 
@@ -69,6 +72,7 @@ impl ToolEnvironment {
             hold: None,
             rule_saver: None,
             rules: None,
+            hooks: None,
         }
     }
 
@@ -94,6 +98,16 @@ impl ToolEnvironment {
     pub fn with_rules(mut self, source: Arc<dyn RuleSource>) -> Self {
         self.rules = Some(source);
         self
+    }
+
+    /// Run `hooks` at the points of this session's turns.
+    pub fn with_hooks(mut self, hooks: super::hooks::SessionHooks) -> Self {
+        self.hooks = (!hooks.is_empty()).then(|| Arc::new(hooks));
+        self
+    }
+
+    pub(crate) fn hooks(&self) -> Option<&Arc<super::hooks::SessionHooks>> {
+        self.hooks.as_ref()
     }
 
     pub(crate) fn rules(&self) -> Option<&Arc<dyn RuleSource>> {

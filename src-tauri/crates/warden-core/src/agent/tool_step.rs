@@ -11,8 +11,9 @@ use tokio_util::sync::CancellationToken;
 use warden_protocol::{ToolErrorCode, ToolResultBlock};
 
 use super::assemble::RequestedCall;
+use super::hooks::{Call, HookVerdict};
 use super::session_core::SessionCore;
-use super::tool_runner::PlannedCall;
+use super::tool_runner::{CallOutcome, PlannedCall};
 
 pub(crate) enum StepOutcome {
     Continue,
@@ -35,7 +36,20 @@ pub(crate) async fn run_tool_calls(
     cancel: &CancellationToken,
 ) -> StepResult {
     let runner = &core.runner;
-    let mut planned: Vec<PlannedCall> = calls.into_iter().map(|call| runner.plan(call)).collect();
+    let hooks = runner.hooks().cloned();
+    let mut planned: Vec<PlannedCall> = Vec::with_capacity(calls.len());
+    for mut call in calls {
+        // The PreToolUse hooks first: what they say, and an input they rewrote, are decided on.
+        let verdict = match &hooks {
+            Some(hooks) if refusal.is_none() && !cancel.is_cancelled() => {
+                let (tool, id) = (call.name.clone(), call.id.clone());
+                let about = Call { tool: &tool, id: &id };
+                hooks.pre_tool_use(&core.events, message_id, about, &mut call.input, cancel).await
+            }
+            _ => HookVerdict::default(),
+        };
+        planned.push(runner.plan_with(call, &verdict));
+    }
     super::tool_runner::number_the_asks(&mut planned);
     let mut results = Vec::with_capacity(planned.len());
     let mut step = StepOutcome::Continue;
@@ -62,7 +76,26 @@ pub(crate) async fn run_tool_calls(
                 .map(|p| runner.skip(message_id, p, ToolErrorCode::Cancelled, &reason))
                 .collect::<Vec<_>>(),
             None => {
-                let runs = batch.into_iter().map(|p| async move { runner.run(message_id, &p, cancel).await });
+                let hooks = hooks.as_ref();
+                let runs = batch.into_iter().map(|p| async move {
+                    let mut outcome = runner.run(message_id, &p, cancel).await;
+                    if let Some(hooks) = hooks.filter(|_| ran(&outcome)) {
+                        let call = p.call();
+                        let input = call.input.clone().unwrap_or(serde_json::Value::Null);
+                        let about = Call { tool: &call.name, id: &call.id };
+                        hooks
+                            .post_tool_use(
+                                &core.events,
+                                message_id,
+                                about,
+                                &input,
+                                &mut outcome.block,
+                                cancel,
+                            )
+                            .await;
+                    }
+                    outcome
+                });
                 futures::stream::iter(runs).buffered(core.config.max_parallel.max(1)).collect().await
             }
         };
@@ -79,4 +112,14 @@ pub(crate) async fn run_tool_calls(
         }
     }
     StepResult { results, step }
+}
+
+/// Whether the call ran (it was not refused, rejected or stopped before it started): only then do
+/// the PostToolUse hooks see it.
+fn ran(outcome: &CallOutcome) -> bool {
+    use ToolErrorCode as Code;
+    matches!(
+        outcome.result.code,
+        None | Some(Code::ExecutionError | Code::ToolTimeout | Code::FileNotFound | Code::SizeLimitExceeded)
+    )
 }

@@ -14,6 +14,7 @@ use super::compaction::CompactionError;
 use super::events::{Counted, Failure};
 use super::session_core::SessionCore;
 use super::tool_step::{run_tool_calls, StepOutcome};
+use super::turn_plan::{TurnPlan, PLAN_PROMPT};
 use crate::provider::{ChatRequest, ProviderError, StreamChunk, ToolChoice};
 
 /// How the turn ended; the last `chat:stream-end` says the same.
@@ -28,6 +29,29 @@ pub enum TurnEnd {
     BudgetSpent,
     /// The loop hit its iteration limit.
     MaxTurns,
+}
+
+/// A Stop hook may send the model on this many times in one turn (a hook that always blocks would
+/// otherwise keep the turn going for ever).
+const MAX_STOP_CONTINUES: u32 = 3;
+
+/// The first `propose_plan` call of a message whose input is a plan: its id and the plan.
+fn proposed_plan(calls: &[RequestedCall]) -> Option<(String, crate::tools::ProposePlanInput)> {
+    calls.iter().filter(|c| c.name == crate::tools::PROPOSE_PLAN).find_map(|call| {
+        let input = call.input.clone().ok()?;
+        let plan: crate::tools::ProposePlanInput = serde_json::from_value(input).ok()?;
+        plan.problem().is_none().then(|| (call.id.clone(), plan))
+    })
+}
+
+/// The text the user typed: the message's text blocks.
+fn user_text(message: &Message) -> String {
+    message
+        .content
+        .iter()
+        .filter_map(|block| if let ContentBlock::Text { text } = block { Some(text.as_str()) } else { None })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 const FINAL_ANSWER_PROMPT: &str = "The context budget of this conversation is nearly spent. Do not call any \
@@ -62,20 +86,67 @@ fn request_estimate(request: &ChatRequest) -> u32 {
 }
 
 #[allow(clippy::too_many_lines)] // The agent loop of ARCHITECTURE §7, each step in the order it happens.
-pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: CancellationToken) -> TurnEnd {
+pub(crate) async fn run_turn(
+    core: Arc<SessionCore>,
+    user: Message,
+    cancel: CancellationToken,
+    plan: TurnPlan,
+) -> TurnEnd {
+    let hooks = core.runner.hooks().cloned();
+    let mut user = user;
+    if let Some(hooks) = &hooks {
+        let verdict = hooks.prompt(&core.events, &user_text(&user), &cancel).await;
+        if let Some(reason) = verdict.blocked {
+            // The message never reaches the model (nor the history it is sent).
+            let message_id = uuid::Uuid::new_v4().to_string();
+            core.events.stream_start(
+                &message_id,
+                core.provider.name(),
+                &core.config.model,
+                core.context_window(),
+            );
+            core.events.notice(&message_id, format!("This message was not sent: {reason}"));
+            core.events.stream_end(&message_id, StopReason::EndTurn, Counted::default(), false);
+            return TurnEnd::Completed;
+        }
+        for context in verdict.context {
+            user.content.push(ContentBlock::Text { text: format!("Context from a hook:\n{context}") });
+        }
+    }
     core.push_history(user);
+    if let Some(end) = run_user_calls(&core, &plan, &cancel).await {
+        return end;
+    }
+    // Plan mode, or a custom command's `allowed-tools`: the offer is narrowed for this turn only.
+    let _narrowed = if plan.planning {
+        core.runner.plan_mode();
+        Some(Widen(&core))
+    } else {
+        plan.only_tools.clone().map(|tools| {
+            core.runner.narrow(tools, plan.invoked.clone().unwrap_or_else(|| "the command".to_owned()));
+            Widen(&core)
+        })
+    };
+    let model = plan.model.clone().unwrap_or_else(|| core.config.model.clone());
     let config = &core.config;
+    let system = match (&config.system_prompt, plan.planning) {
+        (Some(prompt), true) => Some(format!("{prompt}{PLAN_PROMPT}")),
+        (None, true) => Some(PLAN_PROMPT.trim_start().to_owned()),
+        (prompt, false) => prompt.clone(),
+    };
     let mut budget = Budget::new(core.context_window(), config.budget_threshold);
     let mut final_request = false;
     let mut iteration = 0_u32;
+    // Times a Stop hook sent the model on in this turn.
+    let mut stop_continues = 0_u32;
     loop {
         iteration += 1;
         let message_id = uuid::Uuid::new_v4().to_string();
         core.refresh_tools().await;
-        core.events.stream_start(&message_id, core.provider.name(), &config.model, core.context_window());
+        core.events.stream_start(&message_id, core.provider.name(), &model, core.context_window());
         let request = ChatRequest {
-            model: config.model.clone(),
-            system: config.system_prompt.clone(),
+            model: model.clone(),
+            system: system.clone(),
             messages: core.model_view(),
             tools: core.tool_definitions(),
             max_tokens: config.max_tokens,
@@ -110,6 +181,17 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
         budget.record(usage);
         core.push_answer(message, usage);
 
+        if calls.is_empty() && !final_request && stop_continues < MAX_STOP_CONTINUES {
+            if let Some(hooks) = &hooks {
+                if let Some(reason) = hooks.stop(&core.events, &message_id, stop_continues > 0, &cancel).await
+                {
+                    stop_continues += 1;
+                    core.events.stream_end(&message_id, StopReason::ToolUse, usage, false);
+                    core.push_history(Message::user_text(format!("A Stop hook asks you to go on: {reason}")));
+                    continue;
+                }
+            }
+        }
         if calls.is_empty() {
             let (reason, end) = if final_request {
                 (StopReason::Budget, TurnEnd::BudgetSpent)
@@ -128,11 +210,25 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
         } else {
             None
         };
+        let proposed = if plan.planning { proposed_plan(&calls) } else { None };
         let outcome = run_tool_calls(&core, &message_id, calls, refusal, &cancel).await;
+        // The plan went to the user when its call succeeded: the turn ends there.
+        let plan_shown =
+            proposed.filter(|(id, _)| outcome.results.iter().any(|r| &r.tool_use_id == id && !r.is_error));
         core.push_history(Message {
             role: Role::User,
             content: outcome.results.into_iter().map(ContentBlock::ToolResult).collect(),
         });
+        if let (Some((_, proposal)), StepOutcome::Continue) = (plan_shown, &outcome.step) {
+            core.events.emit(warden_protocol::Event::Plan(warden_protocol::PlanProposed {
+                conversation_id: core.events.conv(),
+                message_id: message_id.clone(),
+                plan: proposal.plan,
+                steps: proposal.steps,
+            }));
+            core.events.stream_end(&message_id, StopReason::EndTurn, usage, false);
+            return TurnEnd::Completed;
+        }
         match outcome.step {
             StepOutcome::Continue => {}
             StepOutcome::Cancelled => {
@@ -187,6 +283,82 @@ pub(crate) async fn run_turn(core: Arc<SessionCore>, user: Message, cancel: Canc
                 final_request = true;
                 core.push_history(Message::user_text(FINAL_ANSWER_PROMPT));
             }
+        }
+    }
+}
+
+/// The turn's narrowed offer ends with it, however it ends.
+struct Widen<'a>(&'a SessionCore);
+
+impl Drop for Widen<'_> {
+    fn drop(&mut self) {
+        self.0.runner.widen();
+    }
+}
+
+/// The calls a custom command or skill makes for the user ([`TurnPlan::calls`]), before the model
+/// answers: one assistant message of Warden's own whose calls go through the runner as the model's
+/// do (decided by the policy, asked about, run in the box), their results sent with the next
+/// request. `Some` when the turn ends there (stopped, or a call left the sandbox).
+async fn run_user_calls(
+    core: &Arc<SessionCore>,
+    plan: &TurnPlan,
+    cancel: &CancellationToken,
+) -> Option<TurnEnd> {
+    if plan.calls.is_empty() {
+        return None;
+    }
+    let message_id = uuid::Uuid::new_v4().to_string();
+    let model = plan.model.as_deref().unwrap_or(&core.config.model);
+    core.events.stream_start(&message_id, core.provider.name(), model, core.context_window());
+    let batch = uuid::Uuid::new_v4().simple().to_string();
+    let calls: Vec<RequestedCall> = plan
+        .calls
+        .iter()
+        .enumerate()
+        .map(|(n, (name, input))| RequestedCall {
+            id: format!("warden_{}_{n}", &batch[..12]),
+            name: name.clone(),
+            input: Ok(input.clone()),
+        })
+        .collect();
+    let uses = calls
+        .iter()
+        .map(|call| {
+            ContentBlock::ToolUse(warden_protocol::ToolUse {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                input: call.input.clone().unwrap_or_default(),
+                raw_arguments: None,
+                written: None,
+            })
+        })
+        .collect();
+    core.push_history(Message { role: Role::Assistant, content: uses });
+    let outcome = run_tool_calls(core, &message_id, calls, None, cancel).await;
+    core.push_history(Message {
+        role: Role::User,
+        content: outcome.results.into_iter().map(ContentBlock::ToolResult).collect(),
+    });
+    let none = Counted::default();
+    match outcome.step {
+        StepOutcome::Continue => {
+            core.events.stream_end(&message_id, StopReason::ToolUse, none, false);
+            None
+        }
+        StepOutcome::Cancelled => {
+            core.events.stream_end(&message_id, StopReason::Cancelled, none, true);
+            Some(TurnEnd::Cancelled)
+        }
+        StepOutcome::SandboxViolation(reason) => {
+            core.events.error(
+                Some(&message_id),
+                ErrorCode::SandboxViolation,
+                format!("The turn was stopped: a tool tried to reach outside the project. {reason}"),
+                false,
+            );
+            core.events.stream_end(&message_id, StopReason::Error, none, true);
+            Some(TurnEnd::Failed)
         }
     }
 }

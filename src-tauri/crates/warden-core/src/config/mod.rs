@@ -28,6 +28,7 @@
 
 pub mod managed;
 mod migrate;
+mod prices;
 mod storage;
 
 use std::path::{Path, PathBuf};
@@ -39,6 +40,7 @@ use warden_protocol::{RuleEffect, Settings, TrustLevel};
 use crate::secrets::SealKey;
 
 pub use migrate::SETTINGS_VERSION;
+pub use prices::{check_model_prices, PriceError, MAX_PRICES, MAX_PRICE_PREFIX};
 use storage::{adopt_old_storage, old_project_storage_name, project_storage_name, settings_lock};
 pub(crate) use storage::{move_aside, write_atomic};
 
@@ -155,6 +157,9 @@ pub enum ConfigError {
     Encode(#[from] serde_json::Error),
     #[error("the settings cannot be sealed: {0}")]
     NoSealKey(String),
+    /// A model price the window sent cannot be kept (nothing was saved).
+    #[error(transparent)]
+    Price(#[from] PriceError),
 }
 
 /// Warden's own directories: config (settings) and data (per-project storage).
@@ -166,6 +171,9 @@ pub struct WardenHome {
     /// The organisation's policy ([`managed::MANAGED_SETTINGS`] wherever Warden keeps its own
     /// files: `WARDEN_HOME` does not move it).
     managed_file: PathBuf,
+    /// The user's `~/.agents` (skills other agents share); `None` when there is no home folder,
+    /// and for [`WardenHome::at`] until [`WardenHome::with_agents_dir`] names one.
+    agents_dir: Option<PathBuf>,
 }
 
 impl WardenHome {
@@ -173,7 +181,7 @@ impl WardenHome {
     /// and its log folder ([`platform_logs_dir`]).
     pub fn from_env() -> Result<Self, ConfigError> {
         if let Some(dir) = std::env::var_os("WARDEN_HOME").filter(|d| !d.is_empty()) {
-            return Ok(Self::at(PathBuf::from(dir)));
+            return Ok(Self { agents_dir: user_agents_dir(), ..Self::at(PathBuf::from(dir)) });
         }
         Self::from_platform_dirs().ok_or(ConfigError::NoHome)
     }
@@ -188,6 +196,7 @@ impl WardenHome {
             data_dir: data,
             logs_dir: logs,
             managed_file: PathBuf::from(managed::MANAGED_SETTINGS),
+            agents_dir: user_agents_dir(),
         })
     }
 
@@ -199,7 +208,18 @@ impl WardenHome {
             data_dir: dir.clone(),
             logs_dir: dir.join("logs"),
             managed_file: PathBuf::from(managed::MANAGED_SETTINGS),
+            agents_dir: None,
         }
+    }
+
+    /// The same folders with the user's `~/.agents` at `dir` (tests).
+    pub fn with_agents_dir(self, dir: impl Into<PathBuf>) -> Self {
+        Self { agents_dir: Some(dir.into()), ..self }
+    }
+
+    /// The user's `~/.agents`, whose `skills/` Warden reads.
+    pub fn agents_dir(&self) -> Option<&Path> {
+        self.agents_dir.as_deref()
     }
 
     /// The same folders with the organisation's policy read from `file` (tests).
@@ -452,6 +472,11 @@ impl WardenHome {
 
 #[cfg(test)]
 mod store_tests;
+
+/// `~/.agents`, where agents share the user's skills.
+fn user_agents_dir() -> Option<PathBuf> {
+    dirs::home_dir().map(|home| home.join(".agents"))
+}
 
 #[cfg(test)]
 mod tests {

@@ -385,3 +385,28 @@ fn config_a_file_warden_did_not_write_allows_nothing_and_keeps_its_asks_and_deni
     home.save_sealed(&settings, &key).unwrap();
     assert_eq!(home.load_sealed(Ok(&key)).unwrap().settings.permission_rules.len(), 6);
 }
+
+/// A file written before model prices existed loads whole, with none; prices saved then come back,
+/// and what the file held besides is kept.
+#[test]
+fn config_a_file_from_before_model_prices_loads_with_none_and_keeps_them_once_saved() {
+    let (_dir, home, key) = home();
+    write_json(
+        &home,
+        &json!({ "version": 1, "approvalTimeoutSecs": 45, "theme": "dark", "permissionRules": [] }),
+    );
+    home.accept_file(&key).unwrap();
+    let loaded = home.load_sealed(Ok(&key)).unwrap();
+    assert_eq!(loaded.integrity, Integrity::Trusted);
+    assert_eq!(loaded.notice, None, "nothing in it is left unread");
+    assert!(loaded.settings.model_prices.is_empty());
+    assert_eq!(loaded.settings.approval_timeout_secs, 45);
+
+    let mut settings = loaded.settings;
+    settings.model_prices.insert("my-model".into(), warden_protocol::ModelPrice { input: 0.5, output: 1.5 });
+    home.save_sealed(&settings, &key).unwrap();
+    assert_eq!(file_json(&home)["modelPrices"], json!({ "my-model": { "input": 0.5, "output": 1.5 } }));
+    let again = home.load_sealed(Ok(&key)).unwrap();
+    assert_eq!(again.settings, settings);
+    assert_eq!(again.settings.theme, warden_protocol::Theme::Dark);
+}

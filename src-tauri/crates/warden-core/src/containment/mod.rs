@@ -113,6 +113,22 @@ pub struct BoxPolicy {
 }
 
 impl BoxPolicy {
+    /// The same box with nothing writable and no network (plan mode): the project (its `.git`
+    /// too) and every cache read-only, no cache layer, no proxy, a network of its own that reaches
+    /// nothing. What it hides stays hidden.
+    pub fn read_only_variant(&self) -> Self {
+        let mut policy = self.clone();
+        policy.read_only.insert(0, policy.project.clone());
+        policy.writable.clear();
+        policy.pinned.clear();
+        policy.cache_layer = None;
+        policy.network = false;
+        policy.shared_net = None;
+        policy.own_proxy = None;
+        policy.git_aside = None;
+        policy
+    }
+
     /// The default box for a project: of the home only the toolchains and the package caches
     /// (read-only; [`BoxPolicy::with_cache_layer`] gives them a layer), writes in the project, the secret locations of this user (and `warden_dirs`, Warden's
     /// own config and data) hidden, the project's git hooks and config read-only, no network.

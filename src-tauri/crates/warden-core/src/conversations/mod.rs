@@ -33,6 +33,7 @@ mod search;
 #[cfg(test)]
 mod tests;
 pub mod text;
+mod usage;
 
 pub use compactions::Compaction;
 pub use import::import_json_files;

@@ -72,6 +72,13 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE messages ADD COLUMN output_tokens INTEGER;
     ALTER TABLE messages ADD COLUMN estimated_context INTEGER;
     ",
+    // 6: the answers that counted tokens, by when they were written, holding what a day's total
+    // across conversations reads (`usage.rs`): that total reads this index alone, never the
+    // messages' bodies (a full scan of a 700 MB store took 0.2 s warm, 1.6 s cold; this, 0.1 ms).
+    r"
+    CREATE INDEX messages_usage ON messages(created_at_ms, conversation, model, input_tokens, output_tokens)
+        WHERE input_tokens IS NOT NULL OR output_tokens IS NOT NULL;
+    ",
 ];
 
 /// The layout this build writes.

@@ -487,3 +487,31 @@ fn the_organisations_pins_rules_and_switches_hold_over_the_users() {
     assert_eq!(status.allowed_domains, Some(vec!["*.corp.test".to_owned()]));
     assert!(status.managed_rules_only && status.no_autonomous);
 }
+
+/// The user's own skill folders are read-only in the box (a skill's script runs as the model's
+/// command), while the rest of Warden's folders stay hidden.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_users_skills_are_readable_in_the_box_and_nothing_else_of_wardens() {
+    let d = dirs();
+    let engine = Engine::new(d.home.clone(), Arc::new(MemoryStore::new())).unwrap();
+    networked_bash(&engine, &d.project, Vec::new());
+    let skill = d.home.config_dir().join("skills/notes/SKILL.md");
+    std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+    std::fs::write(&skill, "---\ndescription: Notes.\n---\nSKILL-BODY").unwrap();
+    let run = |command: String| {
+        let mut spec = SessionSpec::new(d.project.clone());
+        spec.trust = TrustLevel::Autonomous;
+        let input = serde_json::json!({ "command": command });
+        let engine = &engine;
+        async move { engine.run_tool(spec, "bash", input, |_, _| {}, approve).await.unwrap().result }
+    };
+    let read = run(format!("cat '{}'", skill.display())).await;
+    assert!(read.result.contains("SKILL-BODY"), "{}", read.result);
+    let written = run(format!("echo x >> '{}'", skill.display())).await;
+    assert!(!written.result.is_empty() && written.code.is_some(), "{written:?}");
+    let settings = d.home.settings_path();
+    assert!(settings.is_file());
+    let hidden = run(format!("cat '{}'", settings.display())).await;
+    assert!(!hidden.result.contains("trustLevel"), "{}", hidden.result);
+}

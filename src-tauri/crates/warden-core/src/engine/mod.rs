@@ -21,11 +21,13 @@ mod box_notice;
 #[cfg(test)]
 mod box_tests;
 mod checkpoints;
+mod conventions;
 mod conversations;
 #[cfg(test)]
 mod conversations_tests;
 #[cfg(test)]
 mod git_sweep_tests;
+mod hooks;
 mod instructions;
 mod keys;
 mod learned;

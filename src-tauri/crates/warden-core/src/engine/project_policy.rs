@@ -70,6 +70,10 @@ impl Engine {
             commands_box.network_rules.allow_public = net::registries::rules();
         }
         set_network(&mut commands_box, perms.map(|p| p.network).unwrap_or_default());
+        // The user's own skills, read-only: a skill's scripts and references are there for the
+        // commands it asks for. The rest of Warden's folders stay hidden.
+        let skills = [Some(self.home.config_dir()), self.home.agents_dir()].into_iter().flatten();
+        commands_box.readable.extend(skills.map(|dir| dir.join("skills")).filter(|dir| dir.is_dir()));
         match perms {
             Some(perms) => {
                 let network = commands_box.network;

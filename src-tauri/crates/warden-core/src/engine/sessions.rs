@@ -15,11 +15,14 @@ use crate::agent::budget::known_context_window;
 use crate::agent::{SaveRule, Session, SessionConfig, ToolEnvironment, ToolSource};
 use crate::checkpoint::CheckpointStore;
 use crate::containment::BoxPolicy;
+use crate::conventions::Skills;
 use crate::mcp::{Entry, McpTool, McpToolset, Origin};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::secrets::resolve_key;
+use crate::tool::Typed;
 use crate::tool::{changes_files, ToolRegistry, ToolsConfig};
+use crate::tools::{SkillTool, SKILL};
 
 /// While the user types: the checkpoints' retention policy, then the first look at every file
 /// (later checkpoints go by what changed; how far it has come is reported while it takes long),
@@ -200,7 +203,9 @@ impl Engine {
         };
         self.mcp.set_model(provider.clone(), model.clone());
         let policy = self.project_policy(&spec, &project, &settings);
-        let (registry, env, scope, live) = self.tools(&spec, &project, policy, &settings).await?;
+        let conventions = self.conventions(&spec, &project, &settings).await;
+        let (registry, env, scope, live) =
+            self.tools(&spec, &project, policy, &settings, &conventions.skills).await?;
         let learned = crate::provider::LearnedAt {
             store: Arc::new(super::learned::SettingsFacts(self.settings.clone())),
             base_url: base_url
@@ -220,7 +225,10 @@ impl Engine {
         config.context_window = window;
         config.learned = Some(learned);
         let base = if spec.project_chosen { system_prompt(&project) } else { NO_PROJECT_PROMPT.to_owned() };
-        config.system_prompt = Some(self.with_instructions(base, &spec, &project, &settings).await);
+        let mut prompt = self.with_instructions(base, &spec, &project, &settings).await;
+        prompt.push_str(&conventions.skills.prompt_section().unwrap_or_default());
+        config.system_prompt = Some(prompt);
+        config.conventions = conventions;
         config.trust = self.trust_allowed(spec.trust);
         config.takes_images =
             crate::images::model_takes_images(super::providers::wire_kind(spec.provider), &config.model);
@@ -283,6 +291,7 @@ impl Engine {
         project: &Path,
         policy: ProjectPolicy,
         settings: &Settings,
+        skills: &Skills,
     ) -> Result<(ToolRegistry, ToolEnvironment, Scope, Option<Arc<dyn ToolSource>>), SetupError> {
         let brave_key = resolve_key(self.secrets.as_ref(), KeyName::Brave).await.ok().flatten();
         let config = ToolsConfig {
@@ -290,8 +299,17 @@ impl Engine {
             brave_api_key: brave_key,
             ..ToolsConfig::default()
         };
-        let ProjectPolicy { scope, commands_box, checkpoints } = policy;
-        let core = ToolRegistry::with_core_tools(config);
+        let ProjectPolicy { mut scope, commands_box, checkpoints } = policy;
+        // Offered only in plan mode (the runner keeps it out of every other turn).
+        scope.allow(crate::tools::PROPOSE_PLAN);
+        let mut core = ToolRegistry::with_core_tools(config);
+        // The skills' reader, when there are skills: it reads, as `file_read` does.
+        if !skills.list.is_empty() {
+            match core.register(Arc::new(Typed::new(SkillTool::new(Arc::new(skills.clone()))))) {
+                Ok(()) => scope.allow(SKILL),
+                Err(error) => tracing::error!(%error, "the skill tool is not offered"),
+            }
+        }
         let toolset = if spec.project_chosen {
             self.mcp_toolset(spec, settings, project, &commands_box).await
         } else {
@@ -312,6 +330,14 @@ impl Engine {
         let mut env = ToolEnvironment::with_box(workspace, commands_box)
             .with_rule_saver(saver)
             .with_rules(self.project_rules(project));
+        if spec.project_chosen {
+            let place = crate::hooks::run::Place {
+                project: project.to_path_buf(),
+                commands_box: env.commands_box().cloned(),
+            };
+            let set = self.session_hook_set(project, settings);
+            env = env.with_hooks(crate::agent::SessionHooks::new(set, place, spec.conversation_id.clone()));
+        }
         // A session whose tools cannot change anything (`warden exec`'s read-only default) has
         // nothing to undo: no store is opened and no snapshot taken. One with MCP servers may be
         // offered a tool that changes files later (their lists change: see `changes_files`), so

@@ -57,7 +57,9 @@ impl SettingsCell {
 
     /// Save the settings the window sends, keeping what Warden added since the window's copy
     /// ([`super::window_copy::keep_own_additions`]); what the window sent is its copy from now on.
+    /// A model price that is negative, not a number or names no model is refused, and nothing is saved.
     pub(crate) fn save_from_window(&self, settings: Settings) -> Result<(), ConfigError> {
+        crate::config::check_model_prices(&settings.model_prices)?;
         let _writing = self.writing();
         let mut copy = self.window_copy();
         let merged = match copy.as_ref() {
@@ -256,5 +258,40 @@ impl Engine {
     /// by Warden): it is sealed and used as it is.
     pub fn accept_settings_file(&self) -> Result<(), ConfigError> {
         self.settings.accept_file()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use warden_protocol::ModelPrice;
+
+    use crate::config::{ConfigError, PriceError, WardenHome};
+    use crate::engine::Engine;
+    use crate::secrets::MemoryStore;
+
+    /// The window's save refuses a price that cannot be right, with why, and changes nothing; a
+    /// good one is saved and read back.
+    #[test]
+    fn a_bad_model_price_from_the_window_is_refused_and_nothing_is_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = WardenHome::at(dir.path());
+        let engine = Engine::new(home.clone(), Arc::new(MemoryStore::new())).unwrap();
+        let mut settings = engine.settings_for_window();
+        settings.model_prices.insert("gpt-5".into(), ModelPrice { input: 1.25, output: 10.0 });
+        engine.save_settings_from_window(settings.clone()).unwrap();
+        let saved = std::fs::read(home.settings_path()).unwrap();
+
+        let mut bad = settings.clone();
+        bad.approval_timeout_secs = 99;
+        bad.model_prices.insert("my-model".into(), ModelPrice { input: -2.0, output: 1.0 });
+        let error = engine.save_settings_from_window(bad).unwrap_err();
+        assert!(matches!(error, ConfigError::Price(PriceError::BadAmount { .. })), "{error}");
+        assert!(error.to_string().contains("`my-model` per million input tokens"), "{error}");
+        assert_eq!(std::fs::read(home.settings_path()).unwrap(), saved, "nothing written");
+        assert_eq!(engine.settings(), settings, "nothing in use changed");
+        let file: serde_json::Value = serde_json::from_slice(&saved).unwrap();
+        assert_eq!(file["modelPrices"], serde_json::json!({ "gpt-5": { "input": 1.25, "output": 10.0 } }));
     }
 }

@@ -90,7 +90,8 @@ impl Engine {
         // The same policy a session of this project gets, from the same one reading of the settings.
         let policy = self.project_policy(spec, &project, &settings);
         // One call: the tools as they are now (no later changes to take up).
-        let (registry, env, scope, _) = self.tools(spec, &project, policy, &settings).await?;
+        let (registry, env, scope, _) =
+            self.tools(spec, &project, policy, &settings, &Default::default()).await?;
         let policy = CallPolicy {
             trust: self.trust_allowed(spec.trust),
             scope,

@@ -13,8 +13,10 @@ mod file_read;
 mod file_write;
 pub(crate) mod git_init;
 mod list_dir;
+mod propose_plan;
 mod search_files;
 mod search_in_files;
+mod skill;
 mod system_info;
 mod todo_write;
 mod web_search;
@@ -35,8 +37,10 @@ pub use file_info::FileInfoTool;
 pub use file_read::FileReadTool;
 pub use file_write::FileWriteTool;
 pub use list_dir::ListDirTool;
+pub use propose_plan::{ProposePlanInput, ProposePlanTool, MAX_STEPS as PLAN_MAX_STEPS, PROPOSE_PLAN};
 pub use search_files::SearchFilesTool;
 pub use search_in_files::{SearchInFilesInput, SearchInFilesTool, SearchOutputMode};
+pub use skill::{SkillTool, SKILL};
 pub use system_info::SystemInfoTool;
 pub use todo_write::{TodoWriteTool, TODO_WRITE};
 pub use web_search::WebSearchTool;
@@ -72,6 +76,7 @@ pub(crate) fn core() -> Vec<Arc<dyn Tool>> {
         Arc::new(Typed::new(WebSearchTool::new())),
         Arc::new(Typed::new(SystemInfoTool)),
         Arc::new(Typed::new(TodoWriteTool)),
+        Arc::new(Typed::new(ProposePlanTool)),
     ]
 }
 
@@ -96,6 +101,12 @@ pub fn no_project_scope() -> crate::scope::Scope {
             .map(|tool| tool.name),
     )
 }
+
+/// What a plan-mode turn offers: the tools that read the project, the skills' reader, `bash` (in a
+/// box where the project and every cache are read-only and there is no network), and the tool that
+/// ends the turn with the plan.
+pub const PLAN_TOOLS: [&str; 8] =
+    ["file_read", "list_dir", "file_info", "search_files", "search_in_files", SKILL, "bash", PROPOSE_PLAN];
 
 /// Every core tool's name, for validating `--allow`.
 pub fn tool_names() -> Vec<String> {

@@ -12,7 +12,7 @@ use warden_protocol::{DangerLevel, ToolCategory, ToolDefinition, ToolErrorCode};
 
 use super::common::*;
 
-const CORE: [&str; 14] = [
+const CORE: [&str; 15] = [
     "file_read",
     "file_write",
     "file_edit",
@@ -27,6 +27,8 @@ const CORE: [&str; 14] = [
     "web_search",
     "system_info",
     "todo_write",
+    // Registered everywhere, offered only in plan mode (the runner keeps it out of other turns).
+    "propose_plan",
 ];
 
 /// A test tool whose behaviour is chosen by its name.
@@ -110,6 +112,7 @@ fn schemas_are_derived_with_descriptions_and_snake_case_params() {
         ("web_search", &["query", "max_results"], &["query"]),
         ("system_info", &[], &[]),
         ("todo_write", &["items"], &["items"]),
+        ("propose_plan", &["plan", "steps"], &["plan", "steps"]),
     ];
     for (name, props, required) in expected {
         let def = registry.get(name).map(|t| t.definition().clone()).unwrap_or_else(|| panic!("{name}"));

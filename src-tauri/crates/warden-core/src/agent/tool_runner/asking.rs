@@ -41,6 +41,9 @@ impl ToolRunner {
         let suggested = asked.as_ref().and_then(|asked| self.suggestion(tool, needs, files, asked));
         let confirm_id = new_confirm_id();
         let rx = self.approvals.register(&confirm_id);
+        if let Some(hooks) = self.hooks() {
+            hooks.notify(&self.events, format!("Warden needs your approval to use {}", call.name));
+        }
         self.events.tool_confirm(ToolConfirm {
             conversation_id: String::new(),
             confirm_id: confirm_id.clone(),

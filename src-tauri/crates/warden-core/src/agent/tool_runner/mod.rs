@@ -18,6 +18,7 @@ use warden_protocol::{
 
 use super::approvals::ApprovalRouter;
 use super::events::EventEmitter;
+use super::hooks::{HookVerdict, SessionHooks};
 use super::network_ask::{NetworkQuestions, RunningCall};
 use super::tool_env::{execute_streaming, ToolEnvironment};
 use crate::checkpoint::{CheckpointStore, Origin};
@@ -27,6 +28,7 @@ use crate::rules::{self, Files, RuleVerdict, Subject};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::tool::{changes_files, Needs, Tool, ToolContext, ToolOutput, ToolRegistry};
+use crate::tools::{PLAN_TOOLS, PROPOSE_PLAN};
 use checkpointed::Checkpointed;
 
 /// A call as the model (or `warden tool`) asked for it; `input` is `Err` when it was not valid JSON.
@@ -59,6 +61,8 @@ pub struct PlannedCall {
     decision: Decision,
     /// Its place among the calls of its message that ask (see [`number_the_asks`]).
     queue: Option<ApprovalQueue>,
+    /// Planned in plan mode: a command runs in the read-only box.
+    plan_box: bool,
 }
 
 /// Number the calls of one message that will ask, in order, when there is more than one: the
@@ -78,6 +82,11 @@ pub fn number_the_asks(planned: &mut [PlannedCall]) {
 impl PlannedCall {
     pub fn id(&self) -> &str {
         &self.call.id
+    }
+
+    /// The call as it was decided (a hook may have rewritten its input).
+    pub(crate) fn call(&self) -> &RequestedCall {
+        &self.call
     }
 
     /// Safe, parallel-capable and needing no approval: may run alongside its neighbours.
@@ -108,6 +117,17 @@ pub struct ToolRunner {
     events: EventEmitter,
     /// The session's questions about the network, when its boxes share a network.
     network: Option<Arc<NetworkQuestions>>,
+    /// While a custom command runs: the only tools offered, and the command that said so.
+    narrowed: RwLock<Option<Narrowed>>,
+}
+
+/// The tools one turn is narrowed to ([`ToolRunner::narrow`]).
+#[derive(Debug, Clone)]
+struct Narrowed {
+    tools: std::collections::BTreeSet<String>,
+    by: String,
+    /// Plan mode: `propose_plan` is offered, and commands run only in the read-only box.
+    planning: bool,
 }
 
 /// The tools, the scope they are offered in and the workspace that enforces it, replaced together
@@ -151,6 +171,7 @@ impl ToolRunner {
             approvals,
             events,
             network,
+            narrowed: RwLock::new(None),
         }
     }
 
@@ -168,7 +189,37 @@ impl ToolRunner {
     /// The tools the model is offered: those in scope.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
         let offered = self.offered();
-        offered.tools.definitions(&offered.scope)
+        let mut definitions = offered.tools.definitions(&offered.scope);
+        match self.narrowed() {
+            Some(narrowed) => definitions.retain(|d| narrowed.tools.contains(&d.name)),
+            None => definitions.retain(|d| d.name != PROPOSE_PLAN),
+        }
+        definitions
+    }
+
+    /// Offer only `tools` (of those in scope) until [`ToolRunner::widen`]; a call to another is
+    /// refused. `by` names what narrowed them (`/commit`), for the refusal.
+    pub(crate) fn narrow(&self, tools: std::collections::BTreeSet<String>, by: String) {
+        *self.narrowed.write().unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(Narrowed { tools, by, planning: false });
+    }
+
+    /// Plan mode until [`ToolRunner::widen`]: only [`PLAN_TOOLS`] are offered, and a command runs
+    /// in the read-only box without asking (it can change nothing and reach nothing), or not at
+    /// all where there is no such box.
+    pub(crate) fn plan_mode(&self) {
+        let tools = PLAN_TOOLS.iter().map(|t| (*t).to_owned()).collect();
+        *self.narrowed.write().unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(Narrowed { tools, by: "plan mode".to_owned(), planning: true });
+    }
+
+    /// Offer every tool in scope again.
+    pub(crate) fn widen(&self) {
+        *self.narrowed.write().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+
+    fn narrowed(&self) -> Option<Narrowed> {
+        self.narrowed.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
     /// Whether a tool of this name exists at all (in scope or not).
@@ -205,17 +256,67 @@ impl ToolRunner {
     /// Decide a call: the policy for this trust level and scope, with the session's grants.
     /// Unknown tools and invalid input are decided `Allow` here and reported when the call runs.
     pub fn plan(&self, call: RequestedCall) -> PlannedCall {
+        self.plan_with(call, &HookVerdict::default())
+    }
+
+    /// [`ToolRunner::plan`] with what the call's PreToolUse hooks said: a deny refuses it; an ask
+    /// and an allow count as an ask rule and an allow rule of the user's for this one call.
+    pub(crate) fn plan_with(&self, call: RequestedCall, hooks: &HookVerdict) -> PlannedCall {
         let tool = self.offered().tools.get(&call.name);
+        let planning = self.narrowed().is_some_and(|n| n.planning);
         let (needs, files, decision) = match (&tool, &call.input) {
             (Some(tool), Ok(input)) => {
                 let needs = tool.needs(input);
                 let files = self.resolve_files(&needs);
-                let decision = self.decide_and_note(tool.as_ref(), &needs, &files);
+                let decision = match (self.narrowed().filter(|n| !n.tools.contains(&call.name)), &hooks.deny)
+                {
+                    (Some(narrowed), _) => Decision::Deny {
+                        code: ToolErrorCode::PermissionDenied,
+                        reason: format!(
+                            "`{}` is not offered while {} runs: it lists the tools it may use.",
+                            call.name, narrowed.by
+                        ),
+                    },
+                    (None, Some(reason)) => Decision::Deny {
+                        code: ToolErrorCode::PermissionDenied,
+                        reason: format!("Refused by {reason}"),
+                    },
+                    (None, None) if call.name == PROPOSE_PLAN && !planning => Decision::Deny {
+                        code: ToolErrorCode::PermissionDenied,
+                        reason: "`propose_plan` is for plan mode only.".to_owned(),
+                    },
+                    (None, None) => self.decide_and_note(tool.as_ref(), &needs, &files, hooks),
+                };
+                let decision = if planning { self.in_plan_mode(decision, &needs) } else { decision };
                 (needs, files, decision)
             }
             _ => (Needs::default(), Files::default(), Decision::Allow),
         };
-        PlannedCall { call, tool, needs, files, decision, queue: None }
+        PlannedCall { call, tool, needs, files, decision, queue: None, plan_box: planning }
+    }
+
+    /// A decision in plan mode: a command that wants more than the read-only box (the network, the
+    /// outside) is refused, and one the policy would only ask about runs in that box; where commands
+    /// are not in bubblewrap's box there is no read-only box, and commands are refused.
+    fn in_plan_mode(&self, decision: Decision, needs: &Needs) -> Decision {
+        let user_asks = matches!(&decision, Decision::Ask(asked) if asked.step == AskStep::AskRule);
+        if needs.command.is_none() || user_asks || matches!(decision, Decision::Deny { .. }) {
+            return decision;
+        }
+        let refuse = |reason: &str| Decision::Deny {
+            code: ToolErrorCode::PermissionDenied,
+            reason: reason.to_owned(),
+        };
+        if needs.network || needs.outside_sandbox || needs.hardened_git {
+            return refuse("Plan mode only reads: a command runs in a read-only box without the network.");
+        }
+        let containment = self.env.containment();
+        if !(containment.contained && containment.bubblewrap) {
+            return refuse(
+                "Plan mode runs commands only in bubblewrap's read-only box, and there is none here.",
+            );
+        }
+        Decision::Allow
     }
 
     /// The whole path for one call: plan it, then [`ToolRunner::run`] it.
@@ -320,7 +421,10 @@ impl ToolRunner {
         };
         // Approved (or allowed): the call runs in the box it was decided in, widened only by what it
         // asked for and the policy asked the user about.
-        let commands_box = self.env.box_for(&planned.needs);
+        let commands_box = match self.env.box_for(&planned.needs) {
+            Some(policy) if planned.plan_box => Some(Arc::new(policy.read_only_variant())),
+            other => other,
+        };
         // The project's git metadata before a boxed call that may change files: what the call
         // makes run code outside the box is taken out afterwards (`sweep_git_metadata`). The file
         // tools never write git metadata, and a command without a box runs as the user anyway.
@@ -483,8 +587,21 @@ impl ToolRunner {
 
     /// [`ToolRunner::decide`] for a call being planned, telling the rule that made the decision
     /// (if one did) that it was used.
-    fn decide_and_note(&self, tool: &dyn Tool, needs: &Needs, files: &Files) -> Decision {
-        let rules = self.rules_on(tool, needs, files);
+    fn decide_and_note(
+        &self,
+        tool: &dyn Tool,
+        needs: &Needs,
+        files: &Files,
+        hooks: &HookVerdict,
+    ) -> Decision {
+        let mut rules = self.rules_on(tool, needs, files);
+        // A hook's ask or (the user's own hook's) allow, for this one call, as rules of the user's.
+        if rules.ask.is_none() {
+            rules.ask.clone_from(&hooks.ask);
+        }
+        if rules.allow.is_none() {
+            rules.allow.clone_from(&hooks.allow);
+        }
         let decision = self.decide_with(tool, needs, &rules);
         let decided_by = match &decision {
             // A deny rule decided when, without it, the call would not have been refused.
@@ -512,6 +629,11 @@ impl ToolRunner {
         let Some(source) = self.env.rules() else { return RuleVerdict::default() };
         let subject = Subject { tool: &tool.definition().name, command: needs.command.as_deref(), files };
         source.book().judge(subject)
+    }
+
+    /// The session's hooks, when it has any.
+    pub(crate) fn hooks(&self) -> Option<&Arc<SessionHooks>> {
+        self.env.hooks()
     }
 
     /// The paths a call declared, resolved as the tool will resolve them.
