@@ -15,6 +15,7 @@ import { ShortcutsHelp } from "./ShortcutsHelp";
 import { AboutDialog } from "./AboutDialog";
 import { UpdateNotice } from "../features/updates/UpdateNotice";
 import { BoxHomeNoticeBar } from "../features/settings/BoxHomeNoticeBar";
+import { ProjectHooksBanner } from "../features/hooks/ProjectHooksBanner";
 import { useUpdates } from "../features/updates/useUpdates";
 import { useMenu } from "./useMenu";
 import { useApprovalOpen } from "../features/approvals/useApprovalOpen";
@@ -23,6 +24,7 @@ import "./app.css";
 import { useBoot } from "./useBoot";
 import { modelChoiceOf } from "./modelChoice";
 import { TopBar } from "./TopBar";
+import { PricesProvider } from "../features/cost/PricesContext";
 import { useRoute } from "./useRoute";
 import { SetupRoute } from "./SetupRoute";
 
@@ -33,6 +35,7 @@ type LoadedProps = {
   ollamaReachable: boolean;
 };
 
+// size: the window's screens, each handed what it needs of the settings and the route, a line each
 function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachable }: LoadedProps) {
   const [settings, setSettings] = useState(initial);
   const [keys, setKeys] = useState(initialKeys);
@@ -72,9 +75,10 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
     );
   }
 
-  return (
+  const shell = (
     <div className="shell">
       <TopBar
+        conversationId={route === "chat" ? conversations.activeId : null}
         projectDir={settings.projectDir ?? null}
         // Asked again after Settings closes: the folder or the global text may have changed.
         instructionsKey={`${settings.projectDir ?? ""}#${settings.globalInstructions ?? ""}#${route}`}
@@ -85,6 +89,7 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
       />
       <UpdateNotice updates={updates} />
       {route === "chat" && <BoxHomeNoticeBar projectDir={settings.projectDir ?? null} onOpenSettings={() => void openSettings()} />}
+      {route === "chat" && <ProjectHooksBanner projectDir={settings.projectDir ?? null} />}
       {help && <ShortcutsHelp onClose={closing(setHelp)} />}
       {about && <AboutDialog onClose={closing(setAbout)} />}
       <McpFormHost />
@@ -103,12 +108,16 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
         <ChatScreen
           // What opens Settings from the chat is a refused or missing key's error: its field is next.
           onOpenSettings={() => void openSettings("providerKey")}
+          onOpenSettingsAt={(section) => void openSettings(section)}
+          projectDir={settings.projectDir ?? null}
           modelChoice={modelChoiceOf(settings, setSettings)}
           conversations={conversations}
         />
       )}
     </div>
   );
+  // Every cost shown in the window is priced with the defaults and the user's prices over them.
+  return <PricesProvider prices={settings.modelPrices}>{shell}</PricesProvider>;
 }
 
 export function App() {

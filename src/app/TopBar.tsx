@@ -1,11 +1,13 @@
 import { InstructionsIndicator } from "../features/instructions/InstructionsIndicator";
+import { ConversationCostLine } from "../features/cost/ConversationCostLine";
 import { TID } from "../shared/testids";
 
 /**
  * The bar above everything: the project folder (or the way to choose one), the instructions in use,
- * Settings and Shortcuts.
+ * what the conversation shown has cost, Settings and Shortcuts.
  */
 export function TopBar({
+  conversationId = null,
   projectDir,
   instructionsKey,
   settingsOpen,
@@ -13,6 +15,8 @@ export function TopBar({
   onToggleSettings,
   onShortcuts,
 }: {
+  /** The conversation shown, whose tokens and cost the bar says (none while Settings are open). */
+  conversationId?: string | null;
   projectDir: string | null;
   /** The instructions are asked for again when this changes. */
   instructionsKey: string;
@@ -40,6 +44,7 @@ export function TopBar({
         </button>
       )}
       <InstructionsIndicator refreshKey={instructionsKey} />
+      <ConversationCostLine conversationId={conversationId} />
       <button
         type="button"
         className="link"

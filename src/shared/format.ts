@@ -7,9 +7,11 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
+/** US dollars: "$0", "$0.0042" (two figures under a cent: one answer often costs less), "$1.25". */
 export function formatCost(usd: number): string {
   if (usd === 0) return "$0";
-  if (usd < 0.01) return "<$0.01";
+  if (usd < 0.0001) return "<$0.0001";
+  if (usd < 0.01) return `$${usd.toPrecision(2)}`;
   return `$${usd.toFixed(2)}`;
 }
 

@@ -27,6 +27,7 @@ export type {
   AppInfo,
   SnapshotProgress,
   TodoItem,
+  PlanProposed,
   BoxRefusal,
   ApprovalOpenEvent,
   DataPlace,
@@ -42,6 +43,11 @@ export type {
   Compacted,
   CompactionInfo,
   ContentBlock,
+  ConventionOrigin,
+  ConventionProblem,
+  ConventionsInUse,
+  SkillEntry,
+  SlashCommandEntry,
   ConversationHit,
   ConversationPage,
   ConversationSummary,
@@ -71,6 +77,9 @@ export type {
   MessageStamp,
   ManagedPolicy,
   ModelEntry,
+  ModelPrice,
+  ModelUsage,
+  DayUsage,
   Notice,
   ProviderId,
   ProviderSettings,
@@ -115,6 +124,10 @@ export type {
   ToolReport,
   BoxUse,
   ForwardedPort,
+  HookCommand,
+  HookMatcher,
+  HookRun,
+  ProjectHooksOffer,
   HostReached,
   KeptAside,
   RuleNote,
@@ -177,6 +190,14 @@ async function unwrap<T>(command: string, p: Promise<Res<T>>): Promise<T> {
 
 /** An answer to a `chat:tool-confirm`: it names the question (`confirmId`, the engine's own id, never
  * the call's) and the conversation that asked, where the window sends it. */
+/** How a message is sent besides its text (`chat_send`). */
+export interface SendMode {
+  /** Plan mode: the model only reads, and ends by proposing a plan (`chat:plan`). */
+  plan?: boolean;
+  /** The steps of the plan the user approved, as edited: they become the task list first. */
+  approvedPlan?: string[];
+}
+
 export interface ApproveArgs {
   conversationId: string;
   confirmId: string;
@@ -194,9 +215,25 @@ export const api = {
   instructionsInUse: () => unwrap("instructions_in_use", commands.instructionsInUse()),
   /** Opens an instruction file in use (a path `instructionsInUse` gave) in the user's own app for it. */
   instructionsOpen: (path: string) => unwrap("instructions_open", commands.instructionsOpen(path)),
-  /** Sends a message, with images when given (base64; the engine checks and scales them down). */
-  chatSend: (conversationId: string, content: string, images: ToolImage[] = []) =>
-    unwrap("chat_send", commands.chatSend(conversationId, content, images.length ? images : null)),
+  /** The skills and custom slash commands a conversation started now would have (switched-off skills marked), and the files left out. */
+  conventionsList: () => unwrap("conventions_list", commands.conventionsList()),
+  /** Offers the skill `name` to conversations started from now on (`on`), or stops offering it. */
+  skillSwitch: (name: string, on: boolean) => unwrap("skill_switch", commands.skillSwitch(name, on)),
+  /**
+   * Sends a message, with images when given (base64; the engine checks and scales them down); in
+   * plan mode, or with the steps of the plan the user approved (they become the task list).
+   */
+  chatSend: (conversationId: string, content: string, images: ToolImage[] = [], mode: SendMode = {}) =>
+    unwrap(
+      "chat_send",
+      commands.chatSend(
+        conversationId,
+        content,
+        images.length ? images : null,
+        mode.plan ? true : null,
+        mode.approvedPlan?.length ? mode.approvedPlan : null,
+      ),
+    ),
   chatCancel: (conversationId: string) => unwrap("chat_cancel", commands.chatCancel(conversationId)),
   approveTool: ({ conversationId, confirmId, approved, reason, remember, always }: ApproveArgs) =>
     unwrap(
@@ -234,6 +271,8 @@ export const api = {
   /** Drops the `userMessageIndex`-th message the user wrote and all after it (files stay); its text comes back. */
   chatRewind: (conversationId: string, userMessageIndex: number) =>
     unwrap("chat_rewind", commands.chatRewind(conversationId, userMessageIndex)),
+  /** The tokens the saved answers counted on each day, by model: day i from `dayStartsMs[i]` to `dayStartsMs[i + 1]`. */
+  usageDays: (dayStartsMs: number[]) => unwrap("usage_days", commands.usageDays(dayStartsMs)),
   /** What "Allow for this session" remembered in a conversation (none when it is not open). */
   chatGrants: (conversationId: string) => unwrap("chat_grants", commands.chatGrants(conversationId)),
   /** Forget one of them: the calls it covered ask again. */
@@ -298,6 +337,13 @@ export const api = {
   /** Use (or not) the project's `.mcp.json` whose content has `digest`. */
   mcpProjectChoose: (digest: string, approved: boolean) =>
     unwrap("mcp_project_choose", commands.mcpProjectChoose(digest, approved)),
+  /** The chosen project's own hooks (its `.claude/settings.json`): every command exactly, and whether these were approved. */
+  hooksProjectOffer: () => unwrap("hooks_project_offer", commands.hooksProjectOffer()),
+  /** Run (`approve`) the project's hooks whose digest the user was shown, or stop running them. */
+  hooksProjectChoose: (digest: string, approve: boolean) =>
+    unwrap("hooks_project_choose", commands.hooksProjectChoose(digest, approve)),
+  /** What in the user's hooks would not run (unknown event, bad matcher, empty command…), in words; empty: all would. */
+  hooksCheck: (hooks: HooksConfig) => unwrap("hooks_check", commands.hooksCheck(hooks)),
   pickProjectFolder: () => unwrap("pick_project_folder", commands.pickProjectFolder()),
   /** The image on the system clipboard (null when it holds none): WebKitGTK gives a paste event no image. */
   clipboardImage: () => unwrap("clipboard_image", commands.clipboardImage()),
@@ -332,6 +378,9 @@ export const api = {
 };
 
 export type Api = typeof api;
+
+/** The user's hooks as Settings keep them: by event, Claude Code's shape (docs/HOOKS.md). */
+export type HooksConfig = NonNullable<Settings["hooks"]>;
 
 /** Forms MCP servers ask the user to fill in; resolves with a function that stops listening. */
 export function subscribeMcpForms(onForm: (form: McpElicit) => void): Promise<() => void> {

@@ -23,7 +23,7 @@ export function aDialogIsOpen(): boolean {
   return document.querySelector('[role="alertdialog"], [role="dialog"]') !== null;
 }
 
-export type Shortcut = "newConversation" | "settings" | "focusComposer" | "help" | "toggleSidebar" | "searchConversations";
+export type Shortcut = "newConversation" | "settings" | "focusComposer" | "help" | "toggleSidebar" | "searchConversations" | "togglePlanMode";
 
 /** Ctrl on Linux and Windows, Cmd on macOS. */
 export function shortcutOf(e: KeyboardEvent): Shortcut | null {
@@ -41,6 +41,9 @@ export function shortcutOf(e: KeyboardEvent): Shortcut | null {
       return "toggleSidebar";
     case "k":
       return "searchConversations";
+    case "p":
+      // Ctrl+Shift+P: plain Ctrl+P is left to the system (print).
+      return e.shiftKey ? "togglePlanMode" : null;
     default:
       return null;
   }
@@ -94,4 +97,6 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "Ctrl+B", what: "Show or hide the conversation list" },
   { keys: "Ctrl+K", what: "Search the conversations" },
   { keys: "Ctrl+/", what: "Show these shortcuts" },
+  { keys: "Ctrl+Shift+P", what: "Plan mode on or off: the model only reads, then proposes a plan" },
+  { keys: "/", what: "At the start of a message: commands and skills (↑ ↓ choose, Tab completes, Esc closes; /help lists them)" },
 ];

@@ -68,11 +68,63 @@ export const TID = {
   messageText: "message-text", // the rendered markdown of one text segment
   thinkingBlock: "thinking-block",
   thinkingToggle: "thinking-toggle",
+  // hooks (docs/HOOKS.md): a run in the transcript, live only
+  hookRun: "hook-run", // + data-hook-event, data-origin, data-contained, data-place = tool | message | conversation
+  hookRunToggle: "hook-run-toggle",
+  hookRunCommand: "hook-run-command", // expanded: the exact command
+  hookRunExit: "hook-run-exit", // expanded: exit code or timed out
+  hookRunOutput: "hook-run-output", // expanded: what it printed
+  // the project's own hooks (.claude/settings.json), offered for approval
+  hooksOffer: "hooks-offer", // + data-state = approved | changed | new
+  hooksOfferCommand: "hooks-offer-command", // one command, exactly
+  hooksOfferProblem: "hooks-offer-problem",
+  hooksOfferRun: "hooks-offer-run", // "Run these hooks"
+  hooksOfferDecline: "hooks-offer-decline", // "Don't run"
+  hooksOfferError: "hooks-offer-error",
+  // settings → hooks
+  hooksSection: "hooks-section",
+  hookRow: "hook-row", // + data-event, data-matcher
+  hookEdit: "hook-edit",
+  hookRemove: "hook-remove",
+  hookOutsideBox: "hook-outside-box", // a row's "runs outside the box" switch
+  hookOutsideWarning: "hook-outside-warning",
+  hookAdd: "hook-add", // opens the form for a new hook
+  hookFormEvent: "hook-form-event",
+  hookFormMatcher: "hook-form-matcher",
+  hookFormCommand: "hook-form-command",
+  hookFormTimeout: "hook-form-timeout",
+  hookFormOutsideBox: "hook-form-outside-box",
+  hookFormSave: "hook-form-save",
+  hookFormCancel: "hook-form-cancel",
+  hooksProblems: "hooks-problems", // what hooks_check found: nothing was saved
+  hooksImport: "hooks-import", // the Import JSON textarea
+  hooksImportSave: "hooks-import-save",
+  hooksImportError: "hooks-import-error", // the JSON does not parse or is not a hooks object
   chatError: "chat-error", // + data-code
   chatErrorAction: "chat-error-action",
   contextGauge: "context-gauge", // + data-used, data-window
   costLabel: "cost-label",
   usageNotReported: "usage-not-reported",
+  // cost (docs/COST.md)
+  messageUsage: "message-usage", // an answer's tokens in its meta line
+  messageCost: "message-cost", // its cost, when its model has a price; + data-price-source = default | user
+  conversationCost: "conversation-cost", // the top bar's "This conversation" line
+  todayCost: "today-cost", // the top bar's cost of today across conversations
+  costReport: "cost-report", // CostReport (the /cost block)
+  costReportConversation: "cost-report-conversation",
+  costReportToday: "cost-report-today",
+  pricesSection: "prices-section", // Settings → Model prices
+  priceRow: "price-row", // + data-model, data-source = default | user
+  priceInput: "price-input",
+  priceOutput: "price-output",
+  priceReset: "price-reset", // back to the default price
+  priceRemove: "price-remove", // a model only the user priced
+  priceAddModel: "price-add-model",
+  priceAddInput: "price-add-input",
+  priceAddOutput: "price-add-output",
+  priceAdd: "price-add",
+  priceAddError: "price-add-error",
+  pricesResetAll: "prices-reset-all",
   learnedModel: "learned-model", // Settings → Providers: one model Warden found out about; + data-model
   learnedTools: "learned-tools", // how tools reach it, and why
   learnedToolsSwitch: "learned-tools-switch", // native tools again / describe them in the prompt
@@ -101,6 +153,25 @@ export const TID = {
   composerPasted: "composer-pasted", // the long texts pasted as chips
   composerPastedItem: "composer-pasted-item",
   composerResourceError: "composer-resource-error", // a resource that could not be read
+  // slash commands in the composer (composer/slashCommands.ts)
+  slashList: "slash-list", // the completion list above the message field
+  slashOption: "slash-option", // one entry; + data-name, data-kind = builtin | command | skill
+  slashPanel: "slash-panel", // what a built-in shows above the composer; + data-panel = help | cost | notice
+  slashPanelClose: "slash-panel-close",
+  slashHelp: "slash-help", // /help: the built-ins, the custom commands and the skills
+  // plan mode (docs/PLAN_MODE.md; features/plan/)
+  planToggle: "plan-toggle", // the composer's plan mode button; aria-pressed
+  planModeLine: "plan-mode-line", // what the composer says while plan mode is on
+  planCard: "plan-card", // a proposed plan under its message; + data-state = open | approved | passed
+  planStep: "plan-step", // one step (editable or not)
+  planStepInput: "plan-step-input",
+  planStepUp: "plan-step-up",
+  planStepDown: "plan-step-down",
+  planStepRemove: "plan-step-remove",
+  planStepAdd: "plan-step-add",
+  planProblems: "plan-problems", // why the steps cannot be approved as they are
+  planApprove: "plan-approve",
+  planKeepPlanning: "plan-keep-planning",
 
   // images in the conversation
   messageImages: "message-images", // a user message's images
@@ -367,6 +438,14 @@ export const TID = {
   // settings → permissions
   permissions: "permissions",
   permissionsError: "permissions-error",
+  // settings → skills (and custom commands)
+  skillsSection: "skills-section",
+  skillRow: "skill-row", // + data-name, data-on
+  skillSwitch: "skill-switch", // its on/off checkbox
+  skillError: "skill-error", // a switch that failed (it is back as it was)
+  commandRow: "command-row", // + data-name
+  conventionProblems: "convention-problems", // the files left out, and why
+  conventionsError: "conventions-error", // the list could not be read
   permissionRule: "permission-rule", // + data-scope, data-effect
   permissionRuleDelete: "permission-rule-delete",
   permissionRuleEdit: "permission-rule-edit",

@@ -126,7 +126,7 @@ describe("ChatScreen", () => {
     const id = items()[0]!.getAttribute("data-conversation-id")!;
     expect(items()[0]).toHaveAttribute("aria-current", "page");
     await userEvent.type(screen.getByTestId(TID.composerInput), "Fix the failing test in src/lib.rs{Enter}");
-    expect(calls).toContainEqual({ cmd: "chat_send", args: { conversationId: id, content: "Fix the failing test in src/lib.rs", images: null } });
+    expect(calls).toContainEqual({ cmd: "chat_send", args: { conversationId: id, content: "Fix the failing test in src/lib.rs", images: null, plan: null, approvedPlan: null } });
     expect(items()[0]).toHaveTextContent("Fix the failing test in src/lib.rs");
     expect(localStorage.length).toBe(0);
   });

@@ -39,6 +39,10 @@ export type Conversations = ReturnType<typeof useConversations>;
 
 type ChatScreenProps = {
   onOpenSettings: () => void;
+  /** Settings at a section (`/permissions` in the composer). */
+  onOpenSettingsAt?: (section: "permissions") => void;
+  /** The project folder (null: none chosen), for the composer's slash commands and skills. */
+  projectDir?: string | null;
   modelChoice?: ModelChoice;
   /**
    * The list and the conversation shown, kept by whoever shows this screen, so they outlive it:
@@ -57,7 +61,13 @@ function ChatScreenOwnList(props: ChatScreenProps) {
   return <ChatScreenOf {...props} conversations={useConversations()} />;
 }
 
-function ChatScreenOf({ onOpenSettings, modelChoice, conversations }: ChatScreenProps & { conversations: Conversations }) {
+function ChatScreenOf({
+  onOpenSettings,
+  onOpenSettingsAt,
+  projectDir,
+  modelChoice,
+  conversations,
+}: ChatScreenProps & { conversations: Conversations }) {
   const store = useChatStore();
   const [sidebarHidden, setSidebarHidden] = useSidebarHidden();
   const { list, activeId, setActiveId, open, create, titleDraft, rename, remove, restore, deleted, dismissDeleted, error } =
@@ -116,6 +126,7 @@ function ChatScreenOf({ onOpenSettings, modelChoice, conversations }: ChatScreen
             onOpenSettings={onOpenSettings}
             onFirstMessage={(text) => titleDraft(activeId, text)}
             modelChoice={modelChoice}
+            slash={{ projectDir, actions: { newConversation: create, openSettingsAt: onOpenSettingsAt } }}
             aboveComposer={<ApprovalHost activeConversationId={activeId} onOpenConversation={setActiveId} />}
           />
         )}

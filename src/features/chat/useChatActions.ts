@@ -1,16 +1,19 @@
 import { useCallback } from "react";
 import { messageOf, newId } from "../../shared/format";
-import { api, CommandError, type ErrorCode, type ToolImage } from "../../shared/ipc";
+import { api, CommandError, type ErrorCode, type SendMode, type ToolImage } from "../../shared/ipc";
 import { useChatStore } from "../../shared/store/store";
+import { planModeOf } from "../plan/planMode";
 
 export function useChatActions(conversationId: string) {
   const store = useChatStore();
   const send = useCallback(
-    (text: string, images: readonly ToolImage[] = []) => {
+    // Without a `mode`: in plan mode while the conversation's is on (the composer's toggle).
+    (text: string, images: readonly ToolImage[] = [], mode?: SendMode) => {
       // Only what the engine takes: a media type and the base64 data of each image.
       const sent = images.map(({ mediaType, data }) => ({ mediaType, data }));
       store.dispatch({ type: "user-send", conversationId, messageId: newId("user"), text, images: sent });
-      api.chatSend(conversationId, text, sent).catch((e: unknown) => {
+      const how = mode ?? (planModeOf(conversationId) ? { plan: true } : {});
+      api.chatSend(conversationId, text, sent, how).catch((e: unknown) => {
         const message = messageOf(e);
         store.dispatch({ type: "send-failed", conversationId, message, code: sendFailure(e) });
       });

@@ -42,6 +42,8 @@ function mock(overrides: Record<string, Handler> = {}) {
     mcp_project_offer: () => null,
     instructions_in_use: () => ({ files: [], global: false }),
     rules_list: () => [],
+    conventions_list: () => ({ skills: [], commands: [], problems: [] }),
+    hooks_project_offer: () => null,
     ...overrides,
   };
   mockIPC((cmd, args) => {
@@ -274,7 +276,7 @@ describe("SettingsPanel", () => {
     await userEvent.type(screen.getByTestId(TID.baseUrl.ollama), "http://127.0.0.1:11434");
     await userEvent.click(screen.getByTestId(TID.testConnection.ollama));
     await waitFor(() => expect(screen.getByTestId(TID.testResult.ollama)).toBeInTheDocument());
-    const background = ["settings_integrity", "sandbox_status", "keys_status", "tools_catalog", "mcp_status", "mcp_project_offer", "instructions_in_use", "rules_list"];
+    const background = ["settings_integrity", "sandbox_status", "keys_status", "tools_catalog", "mcp_status", "mcp_project_offer", "instructions_in_use", "rules_list", "conventions_list", "hooks_project_offer"];
     expect(calls.map((c) => c.cmd).filter((c) => !background.includes(c))).toEqual(["settings_set", "provider_test"]);
     expect((callsOf("settings_set")[0]!.settings as Settings).providers?.ollama?.baseUrl).toBe("http://127.0.0.1:11434");
   });
@@ -677,11 +679,14 @@ describe("SettingsPanel's keyboard and navigation", () => {
       "Model providers",
       "Project",
       "Instructions",
+      "Skills",
       "Sandbox",
       "Permissions",
+      "Hooks",
       "MCP servers",
       "Appearance",
       "Limits",
+      "Model prices",
       "Web search",
       "Updates",
     ]);
@@ -718,6 +723,12 @@ describe("SettingsPanel's keyboard and navigation", () => {
     expect(sections()).toEqual([]);
     expect(screen.getByTestId(TID.settingsNoMatch)).toHaveTextContent("No setting matches “quokka”");
     await userEvent.clear(screen.getByTestId(TID.settingsFilter));
-    expect(sections()).toHaveLength(11);
+    expect(sections()).toHaveLength(14);
+  });
+
+  it("opens at a section when asked (/permissions in the composer)", () => {
+    render(<SettingsPanel initial={SETTINGS} keys={[]} onSaved={() => {}} onKeysChanged={() => {}} onClose={() => {}} focusOnOpen="permissions" />);
+    const box = screen.getAllByTestId(TID.settingsSection).find((s) => s.getAttribute("data-section") === "permissions")!;
+    expect(box).toHaveFocus();
   });
 });

@@ -6,13 +6,16 @@ import { InstructionsSection } from "./InstructionsSection";
 import { ProjectSection } from "./ProjectSection";
 import { SandboxSection } from "./SandboxSection";
 import { PermissionsSection } from "./PermissionsSection";
+import { HooksSection } from "../hooks/HooksSection";
 import { UpdatesSection } from "../updates/UpdatesSection";
 import { McpSection } from "./mcp/McpSection";
 import { ModelProvidersSection } from "./ModelProvidersSection";
 import { SettingsIntegrityNotice } from "./SettingsIntegrityNotice";
 import { TrustLevelField } from "./TrustLevelField";
 import { LimitsSection } from "./LimitsSection";
+import { PricesSection } from "./PricesSection";
 import { SaveStatus } from "./SaveStatus";
+import { SkillsSection } from "./SkillsSection";
 import { NoSectionMatches, SettingsBlock, SettingsNav } from "./SettingsNav";
 import { useKeysRefresh } from "./useKeysRefresh";
 import { useSectionFilter } from "./useSectionFilter";
@@ -38,6 +41,7 @@ type SettingsPanelProps = {
   focusOnOpen?: SettingsFocus | null;
 };
 
+// size: one block per section, in the order the navigation lists them, each a few lines
 export function SettingsPanel({
   initial,
   keys,
@@ -89,11 +93,17 @@ export function SettingsPanel({
           <SettingsBlock {...block("instructions")}>
             <InstructionsSection settings={draft} onChange={edit} savedCount={savedCount} />
           </SettingsBlock>
+          <SettingsBlock {...block("skills")}>
+            <SkillsSection projectDir={draft.projectDir} savedCount={savedCount} beforeChange={persist} onChanged={reloadSaved} />
+          </SettingsBlock>
           <SettingsBlock {...block("sandbox")}>
             <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} />
           </SettingsBlock>
           <SettingsBlock {...block("permissions")}>
             <PermissionsSection projectDir={draft.projectDir} beforeChange={persist} onRulesChanged={reloadSaved} />
+          </SettingsBlock>
+          <SettingsBlock {...block("hooks")}>
+            <HooksSection settings={draft} onChange={edit} savedCount={savedCount} />
           </SettingsBlock>
           <SettingsBlock {...block("mcp")}>
             <McpSection settings={draft} onChange={edit} savedCount={savedCount} />
@@ -103,6 +113,9 @@ export function SettingsPanel({
           </SettingsBlock>
           <SettingsBlock {...block("limits")}>
             <LimitsSection settings={draft} onChange={edit} />
+          </SettingsBlock>
+          <SettingsBlock {...block("prices")}>
+            <PricesSection settings={draft} onChange={edit} />
           </SettingsBlock>
           <SettingsBlock {...block("search")}>
             <WebSearchSection settings={draft} keys={keys} onChange={edit} onKeysChanged={refreshKeys} />

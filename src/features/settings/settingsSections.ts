@@ -7,11 +7,14 @@ export type SectionId =
   | "models"
   | "project"
   | "instructions"
+  | "skills"
   | "sandbox"
   | "permissions"
+  | "hooks"
   | "mcp"
   | "appearance"
   | "limits"
+  | "prices"
   | "search"
   | "updates";
 
@@ -20,11 +23,14 @@ export const SECTIONS: readonly { id: SectionId; title: string; words: string }[
   { id: "models", title: "Model providers", words: "api key keys token model provider llm claude gpt" },
   { id: "project", title: "Project", words: "folder directory workspace files tools" },
   { id: "instructions", title: "Instructions", words: "agents.md claude.md system prompt rules" },
+  { id: "skills", title: "Skills", words: "skill skill.md slash commands custom command .agents .claude" },
   { id: "sandbox", title: "Sandbox", words: "box container bubblewrap network internet registry" },
   { id: "permissions", title: "Permissions", words: "rules allow deny always" },
+  { id: "hooks", title: "Hooks", words: "hook pretooluse posttooluse stop command script claude code settings.json" },
   { id: "mcp", title: "MCP servers", words: "model context protocol tools plugins extensions" },
   { id: "appearance", title: "Appearance", words: "theme dark light colour color look" },
   { id: "limits", title: "Limits", words: "timeout time budget context compact compaction" },
+  { id: "prices", title: "Model prices", words: "cost costs price pricing usage tokens dollars money spend" },
   { id: "search", title: "Web search", words: "internet brave searxng key" },
   { id: "updates", title: "Updates", words: "version release about" },
 ];

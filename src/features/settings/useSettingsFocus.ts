@@ -3,9 +3,13 @@ import type { ProviderId } from "../../shared/ipc";
 import { aDialogIsOpen } from "../../shared/keyboard";
 import { TID } from "../../shared/testids";
 import { keyNameOf } from "./settingsModel";
+import type { SectionId } from "./settingsSections";
 
-/** Where the focus goes when Settings open: the panel itself, or the active provider's key field. */
-export type SettingsFocus = "providerKey";
+/**
+ * Where the focus goes when Settings open: the panel itself, the active provider's key field, or a
+ * section (`/permissions` in the composer).
+ */
+export type SettingsFocus = "providerKey" | SectionId;
 
 /**
  * Settings' keyboard: when they open the focus goes into them (the panel, so PageDown scrolls it and
@@ -23,9 +27,10 @@ export function useSettingsFocus(
   latestClose.current = close;
 
   useEffect(() => {
-    const target = focusOnOpen === "providerKey" ? providerField(activeProvider) : null;
+    const target =
+      focusOnOpen === "providerKey" ? providerField(activeProvider) : focusOnOpen ? sectionBox(focusOnOpen) : null;
     if (target) {
-      target.scrollIntoView?.({ block: "center" });
+      target.scrollIntoView?.({ block: focusOnOpen === "providerKey" ? "center" : "start" });
       target.focus({ preventScroll: true });
     } else {
       panel.current?.focus({ preventScroll: true });
@@ -49,4 +54,9 @@ function providerField(provider: ProviderId): HTMLElement | null {
   const key = keyNameOf(provider);
   const id = key ? TID.keyInput[key] : TID.baseUrl[provider];
   return document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+}
+
+/** A section's box (SettingsBlock). */
+function sectionBox(id: SectionId): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[data-testid="${TID.settingsSection}"][data-section="${id}"]`);
 }

@@ -2,6 +2,7 @@
 // message around it nor the other blocks of that message.
 import { useChat } from "../../shared/store/store";
 import { ToolCallBlock } from "./ToolCallBlock";
+import { HookRunRows } from "../hooks/HookRunRow";
 
 export function ToolSlot({ conversationId, toolId }: { conversationId: string; toolId: string }) {
   const tool = useChat((s) => s.conversations[conversationId]?.tools[toolId]);
@@ -12,5 +13,12 @@ export function ToolSlot({ conversationId, toolId }: { conversationId: string; t
     const look = s.conversations[conversationId]?.firstLook;
     return look && !look.done && look.waitingToolId === toolId ? look.files : null;
   });
-  return tool ? <ToolCallBlock tool={tool} highlighted={highlighted} waitingFiles={waitingFiles} /> : null;
+  if (!tool) return null;
+  return (
+    <>
+      <ToolCallBlock tool={tool} highlighted={highlighted} waitingFiles={waitingFiles} />
+      {/* The hooks that ran for this call (docs/HOOKS.md), under its block; most calls have none. */}
+      <HookRunRows runs={tool.hooks} place="tool" />
+    </>
+  );
 }

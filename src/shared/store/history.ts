@@ -5,6 +5,7 @@
 import type { HistoryMessage, MessageStamp, SavedRow } from "../ipc";
 import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
 import { isKnownBlock, knownToolErrorCode } from "./newer";
+import { planFromHistory } from "./plan";
 import { statusFromResult } from "./toolStatus";
 import { textFrom } from "./textBuffer";
 import type { AssistantMessage, Conversation, Segment } from "./types";
@@ -13,6 +14,8 @@ import type { AssistantMessage, Conversation, Segment } from "./types";
 export function historyToConversation(id: string, history: HistoryMessage[], stamps: MessageStamp[] = []): Conversation {
   const conv: Conversation = emptyConversation(id);
   history.forEach((msg, i) => addMessage(conv, msg, i, stamps[i]));
+  const plan = planFromHistory(history);
+  if (plan) conv.plan = plan;
   return conv;
 }
 
@@ -28,6 +31,8 @@ export function readOnlyToConversation(id: string, rows: SavedRow[], reason: str
       conv.messages[messageId] = { kind: "unreadable", id: messageId, reason: row.reason };
     }
   });
+  const plan = planFromHistory(rows.map((row) => (row.kind === "read" ? row.message : null)));
+  if (plan) conv.plan = plan;
   return conv;
 }
 

@@ -3,6 +3,7 @@
 // result before its start still shows, duplicates fold into one block, unknown events are ignored.
 import type {
   ChatError,
+  HookRun,
   ProtocolEvent,
   StreamEnd,
   StreamStart,
@@ -14,6 +15,7 @@ import type {
 import { emptyAssistant, emptyConversation, newToolBlock } from "./empty";
 import { historyToConversation, readOnlyToConversation } from "./history";
 import { compactionMark } from "./compaction";
+import { withPlanApproved } from "./plan";
 import { isTerminal, statusFromResult } from "./toolStatus";
 import { appendText, emptyText } from "./textBuffer";
 import type {
@@ -251,6 +253,22 @@ function onStreamEnd(state: ChatState, e: StreamEnd): ChatState {
   return dropApprovals(next, (a) => a.conversationId === e.conversationId && cancelledTools.includes(a.toolId));
 }
 
+/**
+ * A hook ran (docs/HOOKS.md): under its tool call, else in its message, else in the conversation
+ * after the last message shown. Only for a conversation this window shows (its session runs here).
+ */
+function onHook(state: ChatState, e: HookRun): ChatState {
+  if (!state.conversations[e.conversationId] || typeof e.command !== "string") return state;
+  return withConversation(state, e.conversationId, (c) => {
+    if (e.toolId && e.messageId) {
+      return withTool(c, e.toolId, e.messageId, (t) => ({ ...t, hooks: [...(t.hooks ?? []), e] }));
+    }
+    if (e.messageId) return withAssistant(c, e.messageId, (m) => ({ ...m, hooks: [...(m.hooks ?? []), e] }));
+    const afterMessageId = c.messageIds[c.messageIds.length - 1] ?? null;
+    return { ...c, hookRuns: [...(c.hookRuns ?? []), { afterMessageId, run: e }] };
+  });
+}
+
 function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
   const p = ev.payload as unknown;
   if (!isObject(p) || typeof p.conversationId !== "string") return state;
@@ -295,6 +313,12 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
       if (!Array.isArray(e.items)) return state;
       return withConversation(state, e.conversationId, (c) => ({ ...c, todo: e.items }));
     }
+    case "chat:plan": {
+      const e = ev.payload;
+      if (typeof e.plan !== "string" || !Array.isArray(e.steps)) return state;
+      const plan = { messageId: e.messageId, plan: e.plan, steps: e.steps, approved: null };
+      return withConversation(state, e.conversationId, (c) => ({ ...c, plan }));
+    }
     case "chat:snapshot": {
       const e = ev.payload;
       if (typeof e.files !== "number") return state;
@@ -302,6 +326,8 @@ function foldEvent(state: ChatState, ev: ProtocolEvent): ChatState {
       const firstLook = e.done && !e.stopped ? null : e;
       return withConversation(state, e.conversationId, (c) => ({ ...c, firstLook }));
     }
+    case "chat:hook":
+      return onHook(state, ev.payload);
     case "chat:notice": {
       const e = ev.payload;
       if (typeof e.text !== "string" || !e.text) return state;
@@ -336,6 +362,8 @@ function foldLocal(state: ChatState, a: LocalAction): ChatState {
         errors: [],
         rewound: null,
       }));
+    case "plan-approved":
+      return withConversation(state, a.conversationId, (c) => withPlanApproved(c, a.messageId, a.steps));
     case "send-failed":
       return withConversation(state, a.conversationId, (c) => ({
         ...c,

@@ -1,4 +1,5 @@
 // Derived reads over ChatState that components and tests share.
+import type { HookRun } from "../ipc";
 import type { AssistantMessage, ChatState, Conversation, ToolBlock } from "./types";
 import { textOf } from "./textBuffer";
 
@@ -53,4 +54,18 @@ export function findTool(s: ChatState, toolId: string): ToolBlock | undefined {
     if (t) return t;
   }
   return undefined;
+}
+
+/**
+ * The hook runs tied to no message, by the message they follow (null: before the first). Built from
+ * `c.hookRuns` alone: a caller memoizes on that array, which changes only when a run arrives.
+ */
+export function hookRunsByPlace(runs: Conversation["hookRuns"]): Map<string | null, HookRun[]> {
+  const byPlace = new Map<string | null, HookRun[]>();
+  for (const { afterMessageId, run } of runs ?? []) {
+    const list = byPlace.get(afterMessageId);
+    if (list) list.push(run);
+    else byPlace.set(afterMessageId, [run]);
+  }
+  return byPlace;
 }

@@ -4,6 +4,7 @@ import type {
   CompactionInfo,
   ErrorCode,
   HistoryMessage,
+  HookRun,
   MessageStamp,
   JsonValue,
   McpOrigin,
@@ -20,6 +21,7 @@ import type {
   Usage,
 } from "../ipc";
 import type { TextBuffer } from "./textBuffer";
+import type { PlanMark } from "./plan";
 
 /** `expired`: nobody answered its approval in time (not run, and not a rejection either). */
 export type ToolBlockStatus = "running" | "awaiting_approval" | "success" | "error" | "denied" | "expired" | "cancelled";
@@ -55,6 +57,8 @@ export interface ToolBlock {
   confirm: ToolConfirm | null;
   /** Pictures the tool returned (`file_read` of an image), as a saved history holds them. */
   images?: readonly ToolImage[];
+  /** The hooks that ran for this call (`chat:hook` with its toolId), in order; live only, not saved. */
+  hooks?: readonly HookRun[];
 }
 
 export type Segment =
@@ -102,6 +106,8 @@ export interface AssistantMessage {
   errors: ChatError[];
   /** How the message is produced, told to the user (chat:notice), e.g. tools described in the prompt. */
   notices: string[];
+  /** Hooks that ran for this message but no tool call of it (`Stop`), in order; live only. */
+  hooks?: readonly HookRun[];
 }
 
 export type ChatMessage = UserMessage | AssistantMessage | UnreadableMessage;
@@ -134,6 +140,17 @@ export interface Conversation {
   todo?: TodoItem[] | null;
   /** How far Warden's long look at the project's files has come (`chat:snapshot`), until it is done. */
   firstLook?: SnapshotProgress | null;
+  /** The plan a plan-mode turn ended with (`chat:plan`, or the last `propose_plan` of a reopened one). */
+  plan?: PlanMark | null;
+  /** Hooks that ran for no message (`UserPromptSubmit`, `SessionStart`, `Notification`): live only. */
+  hookRuns?: readonly LooseHookRun[];
+}
+
+/** A hook run tied to no message: shown in the conversation where it arrived. */
+export interface LooseHookRun {
+  /** The last message shown when it arrived (null: before the first). */
+  afterMessageId: string | null;
+  run: HookRun;
 }
 
 export interface ReadOnlyMark {
@@ -194,6 +211,8 @@ export type LocalAction =
   /** The project's checkpoints of a conversation (`checkpoint_list`), placed on the calls they preceded. */
   /** Where a saved conversation was last compacted (`chat_compaction`; null: never). */
   | { type: "compaction-loaded"; conversationId: string; compaction: CompactionInfo | null }
+  /** The user approved the plan under `messageId` with these steps (as edited): the card shows it approved. */
+  | { type: "plan-approved"; conversationId: string; messageId: string; steps: string[] }
   | { type: "send-failed"; conversationId: string; message: string; code?: ErrorCode };
 
 export type Action = ProtocolEvent | LocalAction;

@@ -17,6 +17,8 @@
 //   text containing "show a wide table"      -> a markdown heading and a table of 8 columns of long words
 //   text "write a long file <path>"  -> a file_write tool_use of <path> with LONG_FILE_LINES numbered lines
 //                                     (say it without "please write", which is matched first)
+//   text "please plan <path>" (plan mode) -> a bash call writing <path>, then (with its result) a
+//                                     propose_plan call of PLAN_STEPS; matched before tool results
 //   anything else                  -> a streamed text answer
 // A key starting with "sk-wrong" is refused (401) whatever the message.
 //
@@ -53,6 +55,8 @@ function hasToolResult(msg) {
 
 /** The blocks to stream: [{type:"text", chunks:[…]}, {type:"tool_use", name, input}] and the stop reason. */
 export function script(body) {
+  const planned = planScript(body);
+  if (planned) return planned;
   const msg = lastUser(body);
   if (hasToolResult(msg)) return { blocks: [{ type: "text", chunks: ["Done", "."] }], stop: "end_turn" };
   const text = userText(msg);
@@ -112,6 +116,43 @@ export function script(body) {
   }
   const words = ANSWER.split(/(?<= )/);
   return { blocks: [{ type: "text", chunks: words }], stop: "end_turn" };
+}
+
+/** The steps of the plan "please plan <path>" proposes. */
+export const PLAN_STEPS = ["Read README.md", "Write the file", "Check the file"];
+
+/**
+ * "please plan <path>", the last message the user wrote: first a bash call that tries to write
+ * <path> (plan mode's box is read-only), then, once its result is in, the plan. Null for any other
+ * conversation, and once the plan's turn is over (the approval's message is another one).
+ */
+function planScript(body) {
+  const msgs = body?.messages ?? [];
+  let written = -1;
+  for (let i = msgs.length - 1; i >= 0 && written < 0; i--) if (msgs[i].role === "user" && userText(msgs[i]).trim()) written = i;
+  const path = /please plan (\S+)/i.exec(written >= 0 ? userText(msgs[written]) : "")?.[1];
+  if (!path) return null;
+  const answers = msgs.slice(written + 1).filter((m) => m.role === "assistant").length;
+  if (answers === 0) {
+    return {
+      blocks: [
+        { type: "text", chunks: ["Let me ", "look first."] },
+        { type: "tool_use", name: "bash", input: { command: `echo x > ${path}` } },
+      ],
+      stop: "tool_use",
+    };
+  }
+  if (answers === 1) {
+    const plan = `## Plan\n\nThe project is read-only while planning, so **${path}** is written after approval.`;
+    return {
+      blocks: [
+        { type: "text", chunks: ["Here is ", "my plan."] },
+        { type: "tool_use", name: "propose_plan", input: { plan, steps: PLAN_STEPS } },
+      ],
+      stop: "tool_use",
+    };
+  }
+  return null;
 }
 
 /** Words too long to fit 8 to a line of a narrow window: the table has to scroll sideways. */

@@ -7,7 +7,7 @@ import { answered, lastAssistantText } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
 /** The keys of each listed shortcut, as the overlay writes them, and how xdotool types them. */
-const DRIVEN = ["Enter", "Esc", "Ctrl+N", "Ctrl+,", "Ctrl+L", "Ctrl+B", "Ctrl+K", "Ctrl+/"];
+const DRIVEN = ["Enter", "Esc", "Ctrl+N", "Ctrl+,", "Ctrl+L", "Ctrl+B", "Ctrl+K", "Ctrl+/", "/", "Ctrl+Shift+P"];
 
 async function wardenWindow(t) {
   return (await t.run("xdotool", ["search", "--onlyvisible", "--name", "^Warden$"])).stdout.trim().split("\n")[0];
@@ -88,6 +88,29 @@ export default async function (t) {
     )) !== before,
   );
   await s.waitFor("the caret in its message field", async () => (await focused(s)) === "composer-input");
+
+  t.step("/ at the start of a message lists the commands: Tab completes one, Enter runs a built-in, Esc closes what it shows");
+  await typeText(t, "/he");
+  await s.waitFor("the commands listed", async () => (await s.count('[data-testid="slash-option"][data-name="help"]')) === 1);
+  await press(t, "Tab");
+  const completed = await s.execute(`return document.querySelector('[data-testid="composer-input"]').value`);
+  t.assert(completed === "/help ", `Tab completed the name: ${JSON.stringify(completed)}`);
+  await press(t, "Return");
+  await s.waitForTestId("slash-help");
+  t.assert((await s.execute(`return document.querySelector('[data-testid="composer-input"]').value`)) === "", "/help was not sent");
+  await press(t, "Escape");
+  await s.waitFor("the help closed", async () => (await s.count('[data-testid="slash-panel"]')) === 0);
+
+  t.step("Ctrl+Shift+P turns plan mode on (the toggle pressed, the composer says so) and off again");
+  const planPressed = () => s.execute(`return document.querySelector('[data-testid="plan-toggle"]').getAttribute("aria-pressed")`);
+  const planLine = () => s.execute(`return document.querySelector('[data-testid="plan-mode-line"]').textContent`);
+  t.assert((await planPressed()) === "false", "plan mode starts off");
+  await press(t, "ctrl+shift+p");
+  await s.waitFor("plan mode on", async () => (await planPressed()) === "true");
+  t.assert((await planLine()).startsWith("Plan mode: the model only reads"), `the composer says so: ${JSON.stringify(await planLine())}`);
+  await press(t, "ctrl+shift+p");
+  await s.waitFor("plan mode off", async () => (await planPressed()) === "false");
+  t.assert((await planLine()) === "", "the line is gone");
 
   t.step("Ctrl+, opens Settings and closes them again");
   await press(t, "ctrl+comma");

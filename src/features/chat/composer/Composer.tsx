@@ -4,10 +4,14 @@ import { AttachMenu } from "./AttachMenu";
 import { ComposerAttachments } from "./ComposerAttachments";
 import { MAX_IMAGES } from "./imageFiles";
 import { MessageField } from "./MessageField";
+import { PlanModeLine, PlanToggle } from "../../plan/PlanToggle";
+import { setPlanMode } from "../../plan/planMode";
 import { PastedTexts } from "./PastedTexts";
 import { usePastedTexts, withPasted } from "./pastedTexts";
 import { withResources } from "./resources";
 import { SendStop } from "./SendStop";
+import { SlashAbove } from "./SlashAbove";
+import { useSlash, type SlashSetup } from "./useSlash";
 import { useComposerDraft } from "./useComposerDraft";
 import { useImageDrop } from "./useImageDrop";
 
@@ -26,9 +30,12 @@ type ComposerProps = {
   takesImages?: boolean | null;
   /** Told how many images are attached, as that changes. */
   onImages?: (count: number) => void;
+  /** Slash commands: the project folder they are read for, what `/clear` and `/permissions` do. */
+  slash?: SlashSetup;
 };
 
 /** Where a message is written: its text, the images and resources attached to it, and Send (Stop while a turn runs). */
+// size: the composer's parts wired together (draft, images, pasted texts, resources, slash commands), a line or two each
 export function Composer({
   conversationId,
   running,
@@ -39,12 +46,14 @@ export function Composer({
   draft = null,
   takesImages = null,
   onImages,
+  slash: slashSetup,
 }: ComposerProps) {
   const { text, setText, images, imageError, resources, setResources, reading, attach, removeImage, clear } =
     useComposerDraft(conversationId, draft, onImages);
   const { dragging, dropHandlers, onPaste } = useImageDrop(disabled, attach);
   const pasted = usePastedTexts(conversationId);
   const input = useRef<HTMLTextAreaElement>(null);
+  const slash = useSlash({ ...slashSetup, text, setText, input, planModeOn: () => setPlanMode(conversationId, true) });
   const attachedSomething = images.length > 0 || resources.length > 0 || pasted.pasted.length > 0;
   const canSend = !running && !disabled && reading === 0 && (text.trim().length > 0 || attachedSomething);
 
@@ -57,6 +66,7 @@ export function Composer({
     };
 
   const send = () => {
+    if (!disabled && slash.runTyped(text)) return; // a built-in slash command: run in the window, never sent
     if (!canSend) return;
     onSend(
       withResources(withPasted(text.trim(), pasted.pasted), resources),
@@ -77,6 +87,8 @@ export function Composer({
         onRemoveResource={thenFocus((uri: string) => setResources(resources.filter((resource) => resource.uri !== uri)))}
       />
       <PastedTexts pasted={pasted.pasted} onRemove={thenFocus(pasted.remove)} />
+      <SlashAbove slash={slash} conversationId={conversationId} />
+      <PlanModeLine conversationId={conversationId} />
       <div className="composer">
         <AttachMenu
           disabled={disabled}
@@ -95,7 +107,9 @@ export function Composer({
           onText={setText}
           onEnter={send}
           onPaste={(e) => pasted.takePaste(e) || onPaste(e)}
+          slash={slash.field}
         />
+        <PlanToggle conversationId={conversationId} disabled={disabled} />
         <SendStop
           running={running}
           canSend={canSend}

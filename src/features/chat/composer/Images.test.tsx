@@ -79,7 +79,7 @@ describe("images in the composer", () => {
     expect(screen.getByTestId(TID.send)).toBeEnabled();
 
     await userEvent.type(screen.getByTestId(TID.composerInput), "{Enter}");
-    expect(sends()).toEqual([{ conversationId: C, content: "", images: [{ mediaType: "image/png", data: PNG }] }]);
+    expect(sends()).toEqual([{ conversationId: C, content: "", images: [{ mediaType: "image/png", data: PNG }], plan: null, approvedPlan: null }]);
     expect(screen.queryByTestId(TID.composerImages)).toBeNull();
 
     // The message as sent shows its image, and a click opens it larger until Esc.
@@ -110,6 +110,8 @@ describe("images in the composer", () => {
           { mediaType: "image/png", data: PNG },
           { mediaType: "image/gif", data: GIF },
         ],
+        plan: null,
+        approvedPlan: null,
       },
     ]);
   });
@@ -132,7 +134,7 @@ describe("images in the composer", () => {
     expect(screen.queryByTestId(TID.composerImage)).toBeNull();
     expect(screen.getByTestId(TID.send)).toBeDisabled();
     await userEvent.type(screen.getByTestId(TID.composerInput), "hello{Enter}");
-    expect(sends()).toEqual([{ conversationId: C, content: "hello", images: null }]);
+    expect(sends()).toEqual([{ conversationId: C, content: "hello", images: null, plan: null, approvedPlan: null }]);
   });
 
   it("refuses an image over 20 MB before reading it, and more than 20 images", async () => {
@@ -157,7 +159,7 @@ describe("images in the composer", () => {
     expect(within(thumb).getByRole("img")).toHaveAttribute("src", `data:image/png;base64,${PNG}`);
     expect(calls.filter((c) => c.cmd === "clipboard_image")).toHaveLength(1);
     await userEvent.type(screen.getByTestId(TID.composerInput), "{Enter}");
-    expect(sends()).toEqual([{ conversationId: C, content: "", images: [{ mediaType: "image/png", data: PNG }] }]);
+    expect(sends()).toEqual([{ conversationId: C, content: "", images: [{ mediaType: "image/png", data: PNG }], plan: null, approvedPlan: null }]);
   });
 
   it("says why the system clipboard's image could not be pasted, and asks it nothing for a text paste", async () => {

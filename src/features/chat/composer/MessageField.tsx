@@ -1,10 +1,15 @@
 import { useEffect, useLayoutEffect, type ClipboardEvent, type KeyboardEvent, type RefObject } from "react";
 import { TID } from "../../../shared/testids";
+import type { SlashFieldProps } from "./useSlashCompletion";
 
 /** The field grows with its text up to this share of the window, then scrolls. */
 const MAX_HEIGHT_SHARE = 0.4;
 
-/** The composer's message field: it grows with its text, is focused when shown, and Enter sends. */
+/**
+ * The composer's message field: it grows with its text, is focused when shown, and Enter sends. With
+ * `slash`, it drives the slash commands' completion list (a combobox: the list's choice is its
+ * active descendant) and hands that the keys first.
+ */
 export function MessageField({
   input,
   text,
@@ -14,6 +19,7 @@ export function MessageField({
   onText,
   onEnter,
   onPaste,
+  slash,
 }: {
   input: RefObject<HTMLTextAreaElement | null>;
   text: string;
@@ -23,6 +29,7 @@ export function MessageField({
   onText: (text: string) => void;
   onEnter: () => void;
   onPaste: (e: ClipboardEvent<HTMLTextAreaElement>) => void;
+  slash?: SlashFieldProps;
 }) {
   // The field grows with what is typed (wrapped lines too, not only newlines), up to a limit.
   useLayoutEffect(() => {
@@ -39,6 +46,7 @@ export function MessageField({
   }, [input]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash?.onKeyDown(e)) return;
     // Enter sends, Shift+Enter is a newline; Enter while composing an IME word is neither.
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
@@ -52,11 +60,20 @@ export function MessageField({
       className="composer-input"
       data-testid={TID.composerInput}
       aria-label="Message"
+      role={slash ? "combobox" : undefined}
+      aria-autocomplete={slash ? "list" : undefined}
+      aria-expanded={slash ? slash.expanded : undefined}
+      aria-controls={slash?.listId}
+      aria-activedescendant={slash?.activeId}
       placeholder={placeholder ?? (running ? "Working… (Stop to interrupt)" : "Ask Warden to do something in your project")}
       rows={2}
       value={text}
       disabled={disabled}
-      onChange={(e) => onText(e.target.value)}
+      onChange={(e) => {
+        onText(e.target.value);
+        slash?.onCaret(e.target.selectionStart, e.target.value);
+      }}
+      onSelect={(e) => slash?.onCaret(e.currentTarget.selectionStart, e.currentTarget.value)}
       onKeyDown={onKeyDown}
       onPaste={onPaste}
     />

@@ -1,23 +1,11 @@
 import type { Conversation } from "../../../shared/store/types";
-import { assistantMessages, contextTokens, usageNotReported } from "../../../shared/store/selectors";
+import { contextTokens, usageNotReported } from "../../../shared/store/selectors";
 import { lastUsageMessage } from "../../../shared/store/compaction";
-import { formatCost, formatTokens } from "../../../shared/format";
+import { formatTokens } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
-import { costOf } from "./pricing";
-
-/** Running cost of a conversation, or null if any priced message has an unknown price. */
-export function conversationCost(c: Conversation): number | null {
-  let total = 0;
-  let any = false;
-  for (const m of assistantMessages(c)) {
-    if (!m.usage) continue;
-    const cost = costOf(m.model ?? c.model, m.usage);
-    if (cost === null) return null;
-    total += cost;
-    any = true;
-  }
-  return any ? total : null;
-}
+import { totalCost, totalPricedBy } from "../../cost/costWords";
+import { usePrices } from "../../cost/PricesContext";
+import { conversationTotal } from "../../cost/usage";
 
 /**
  * Tokens in the context now: after a compaction, what it left until a newer message says more
@@ -37,7 +25,9 @@ function contextInUse(c: Conversation): number {
 export function ContextGauge({ conversation }: { conversation: Conversation }) {
   const used = contextInUse(conversation);
   const window = conversation.contextWindow;
-  const cost = conversationCost(conversation);
+  // The running cost of the answers whose model has a price (docs/COST.md); none: tokens only.
+  const total = conversationTotal(conversation, usePrices());
+  const cost = totalCost(total);
   const estimated = usageNotReported(conversation);
   const amount = `${estimated ? "≈ " : ""}${formatTokens(used)}`;
   const notReported = estimated && (
@@ -70,8 +60,8 @@ export function ContextGauge({ conversation }: { conversation: Conversation }) {
       )}
       {notReported}
       {cost !== null && (
-        <span className="gauge-cost" data-testid={TID.costLabel}>
-          {formatCost(cost)}
+        <span className="gauge-cost" data-testid={TID.costLabel} title={totalPricedBy(total)}>
+          {cost}
         </span>
       )}
     </div>

@@ -89,7 +89,7 @@ describe("ConversationView", () => {
     renderView();
     const input = screen.getByTestId(TID.composerInput);
     await userEvent.type(input, "first line{Shift>}{Enter}{/Shift}second{Enter}");
-    expect(calls).toContainEqual({ cmd: "chat_send", args: { conversationId: C, content: "first line\nsecond", images: null } });
+    expect(calls).toContainEqual({ cmd: "chat_send", args: { conversationId: C, content: "first line\nsecond", images: null, plan: null, approvedPlan: null } });
     expect(input).toHaveValue("");
     const msg = screen.getAllByTestId(TID.message)[0]!;
     expect(msg).toHaveAttribute("data-role", "user");
@@ -208,7 +208,7 @@ describe("ConversationView", () => {
     // sent again; where it is compacted now follows.
     expect(made.map((c) => c.cmd)).toEqual(["chat_rewind", "chat_history", "chat_message_stamps", "chat_send", "chat_compaction"]);
     expect(made[0]!.args).toEqual({ conversationId: C, userMessageIndex: 0 });
-    expect(made[3]!.args).toEqual({ conversationId: C, content: "fix the test", images: null });
+    expect(made[3]!.args).toEqual({ conversationId: C, content: "fix the test", images: null, plan: null, approvedPlan: null });
     expect(screen.queryByTestId(TID.rewindNotice)).toBeNull();
     // The resent message streams its answer: then the same place offers Regenerate.
     await send("chat:stream-start", { messageId: "m2", provider: "anthropic", model: "claude-sonnet-4-5" });

@@ -8,6 +8,7 @@ import { turnCheckpointsFrom, type TurnCheckpoints } from "../../checkpoints/tur
 import { FirstLook } from "../../checkpoints/FirstLook";
 import { TodoPanel } from "../../todo/TodoPanel";
 import { Composer } from "../composer/Composer";
+import type { SlashSetup } from "../composer/useSlash";
 import { CompactControl } from "./CompactControl";
 import { ContextGauge } from "./ContextGauge";
 import { MessageList } from "./MessageList";
@@ -30,6 +31,8 @@ type ConversationViewProps = {
   aboveComposer?: ReactNode;
   /** The model that answers, shown and changeable beside the composer. */
   modelChoice?: ModelChoice;
+  /** The composer's slash commands: the project they are read for, what `/clear` and `/permissions` do. */
+  slash?: SlashSetup;
 };
 
 export function ConversationView({
@@ -38,6 +41,7 @@ export function ConversationView({
   onFirstMessage,
   aboveComposer,
   modelChoice,
+  slash,
 }: ConversationViewProps) {
   const stored = useChat((s) => s.conversations[conversationId]);
   const conversation = stored ?? emptyConversation(conversationId);
@@ -104,6 +108,7 @@ export function ConversationView({
           draft={draft}
           takesImages={takesImages}
           onImages={(count) => setAttaching(count > 0)}
+          slash={slash}
         />
       </footer>
     </main>

@@ -1,9 +1,12 @@
 import { Fragment, useMemo } from "react";
 import type { ToolImage } from "../../../shared/ipc";
 import type { Conversation } from "../../../shared/store/types";
+import { hookRunsByPlace } from "../../../shared/store/selectors";
+import { HookRunRows } from "../../hooks/HookRunRow";
 import { TID } from "../../../shared/testids";
 import { TurnChanges } from "../../checkpoints/TurnChanges";
 import type { TurnCheckpoints } from "../../checkpoints/turns";
+import { PlanCard } from "../../plan/PlanCard";
 import { CompactionDivider } from "./CompactionDivider";
 import { ErrorNotice } from "./ErrorNotice";
 import { AssistantMessageView, UserMessageView } from "./MessageView";
@@ -31,6 +34,7 @@ type MessageListProps = {
  * and the compaction mark where it falls; then the rewind notice, the errors and the retry. The
  * list scrolls as `follow` says, and offers the way down when something arrived out of view.
  */
+// size: each message with what hangs under it (hook runs, the plan, the turn's changes, the compaction), a line each
 export function MessageList({
   conversationId,
   conversation,
@@ -49,6 +53,7 @@ export function MessageList({
     for (const id of ids) if (conversation.messages[id]?.kind === "user") index.set(id, index.size);
     return index;
   }, [ids, conversation.messages]);
+  const hookRuns = useMemo(() => hookRunsByPlace(conversation.hookRuns), [conversation.hookRuns]);
 
   return (
     <>
@@ -61,6 +66,7 @@ export function MessageList({
         {ids.length === 0 && !readOnly && (
           <p className="empty muted">Ask for something in your project. Warden asks before it changes anything.</p>
         )}
+        {start === 0 && <HookRunRows runs={hookRuns.get(null)} place="conversation" />}
         {ids.slice(start).map((id) => {
           const m = conversation.messages[id];
           if (!m) return null;
@@ -86,6 +92,10 @@ export function MessageList({
                 />
               ) : (
                 <AssistantMessageView conversationId={conversationId} message={m} onOpenSettings={onOpenSettings} />
+              )}
+              <HookRunRows runs={hookRuns.get(id)} place="conversation" />
+              {conversation.plan?.messageId === id && (
+                <PlanCard conversationId={conversationId} conversation={conversation} readOnly={readOnly} />
               )}
               {ending && <TurnChanges turn={ending} running={conversation.running} />}
               {conversation.compaction?.afterMessageId === id && <CompactionDivider mark={conversation.compaction} />}

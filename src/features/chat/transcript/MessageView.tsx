@@ -5,6 +5,7 @@ import { TID } from "../../../shared/testids";
 import { RestoreControl } from "../../checkpoints/RestoreControl";
 import { RewindControl } from "./RewindControl";
 import { ToolSlot } from "../../tools/ToolSlot";
+import { HookRunRows } from "../../hooks/HookRunRow";
 import { ErrorNotice } from "./ErrorNotice";
 import { Markdown } from "./LazyMarkdown";
 import { ThinkingBlock } from "./ThinkingBlock";
@@ -12,6 +13,8 @@ import { CopyButton } from "../../../shared/ui/CopyButton";
 import { ImageThumbnails } from "../../../shared/ui/Images";
 import { NewerPart } from "./StoreNotices";
 import { formatClock, formatDateTime, formatDay } from "../../../shared/format";
+import type { Usage } from "../../../shared/ipc";
+import { MessageUsage } from "../../cost/MessageUsage";
 
 /** The time of day for a message written today, else the day and the time (a reopened conversation). */
 export function shortTime(when: Date, now: Date = new Date()): string {
@@ -21,10 +24,21 @@ export function shortTime(when: Date, now: Date = new Date()): string {
 }
 
 /**
- * Under a message, on hover or keyboard focus: when it was written, by which model, and Copy.
+ * Under a message, on hover or keyboard focus: when it was written, by which model, what an answer
+ * counted and cost (`usage`: the stored object, so the memo holds), and Copy.
  * Memoized: a user message is drawn again on every store change, its stamp need not be.
  */
-const MessageMeta = memo(function MessageMeta({ at, model, text }: { at: number | null; model?: string | null; text: string }) {
+const MessageMeta = memo(function MessageMeta({
+  at,
+  model,
+  text,
+  usage = null,
+}: {
+  at: number | null;
+  model?: string | null;
+  text: string;
+  usage?: Usage | null;
+}) {
   const when = at === null ? null : new Date(at);
   return (
     <div className="message-meta muted small" data-testid={TID.messageMeta}>
@@ -34,6 +48,7 @@ const MessageMeta = memo(function MessageMeta({ at, model, text }: { at: number 
         </time>
       )}
       {model && <span className="message-model">{model}</span>}
+      {usage && <MessageUsage usage={usage} model={model} />}
       {text && <CopyButton text={text} testId={TID.messageCopy} />}
     </div>
   );
@@ -130,11 +145,14 @@ export const AssistantMessageView = memo(function AssistantMessageView({
         return <ToolSlot key={seg.toolId} conversationId={conversationId} toolId={seg.toolId} />;
       })}
       {message.streaming && message.segments.length === 0 && <span className="typing" aria-label="Waiting for the model" />}
+      <HookRunRows runs={message.hooks} place="message" />
       {message.errors.map((e, i) => (
         <ErrorNotice key={i} error={e} onOpenSettings={onOpenSettings} />
       ))}
       {message.partial && message.stopReason === "cancelled" && <p className="muted small">Stopped.</p>}
-      {!message.streaming && <MessageMeta at={message.at} model={message.model} text={answerText(message)} />}
+      {!message.streaming && (
+        <MessageMeta at={message.at} model={message.model} text={answerText(message)} usage={message.usage} />
+      )}
     </article>
   );
 });
