@@ -10,9 +10,19 @@ import { readyToChat } from "../lib/ready.mjs";
 async function setTheme(s, theme) {
   await (await s.waitForTestId("settings-open")).click();
   await s.waitForTestId("settings-panel");
-  await s.execute(`document.querySelector('[data-testid="theme-${theme}"]').scrollIntoView({ block: "center" }); return true;`);
   const already = await s.execute(`return document.querySelector('[data-testid="theme-${theme}"]').checked`);
-  await (await s.byTestId(`theme-${theme}`)).click();
+  // Sections above it load what they list after the panel opens and grow: scrolled to again until
+  // the click lands (a choice covered by the save bar is "not interactable").
+  await s.waitFor(`the ${theme} choice clicked`, async () => {
+    await s.execute(`document.querySelector('[data-testid="theme-${theme}"]').scrollIntoView({ block: "center" }); return true;`);
+    try {
+      await (await s.byTestId(`theme-${theme}`)).click();
+      return true;
+    } catch (error) {
+      if (String(error).includes("not interactable")) return false;
+      throw error;
+    }
+  });
   if (!already) await s.waitFor("saved", async () => (await (await s.byTestId("settings-saved")).text()).includes("Saved"));
   if (theme !== "system") {
     await s.waitFor(`the ${theme} theme`, async () => (await s.execute("return document.documentElement.dataset.theme")) === theme);

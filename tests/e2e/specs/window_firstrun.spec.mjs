@@ -75,9 +75,17 @@ async function toFirstRun(t) {
     await s.waitFor("no key", async () => (await (await s.byTestId("key-status-anthropic")).attr("data-set")) === "false");
   }
   await (await s.byTestId("settings-close")).click();
-  // Loaded again, as at a start: the window asks afresh whether the provider can answer.
-  await s.execute("setTimeout(() => location.reload(), 50); return true;");
-  await s.waitForTestId("setup-screen", { timeoutMs: 20_000 });
+  // Loaded again, as at a start: the window asks afresh whether the provider can answer. The old
+  // page may show the setup screen too (its key is gone): wait for the new page, whose boot may
+  // draw the last conversation for a moment before its readiness check answers.
+  await s.execute("window.__beforeReload = true; setTimeout(() => location.reload(), 50); return true;");
+  await s.waitFor("the page loaded again, on the setup screen", async () =>
+    (await s.execute(
+      `return !window.__beforeReload && !!document.querySelector('[data-testid="setup-screen"]')
+         && !document.querySelector('[data-testid="message"]')`,
+    )),
+    { timeoutMs: 20_000 },
+  );
 }
 
 async function firstRunScrolls(t) {

@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 
 import { send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
+import { centre } from "../lib/centre.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERVER = path.resolve(here, "../../mcp/node_modules/.bin/mcp-server-everything");
@@ -29,8 +30,6 @@ const freePort = () =>
     });
   });
 
-const centre = (s, selector) =>
-  s.execute(`document.querySelector(${JSON.stringify(selector)}).scrollIntoView({ block: "center" }); return true;`);
 const text = (s, selector) => s.execute(`return document.querySelector(${JSON.stringify(selector)})?.textContent ?? ""`);
 
 /** The text of the tool block `selector`, opened to show its result. */

@@ -12,6 +12,7 @@ import path from "node:path";
 import { turnOver } from "../lib/chat.mjs";
 import { PLAN_STEPS } from "../lib/provider.mjs";
 import { readyToChat } from "../lib/ready.mjs";
+import { centre } from "../lib/centre.mjs";
 
 const FILE = "planned.txt";
 const EDITED = "Write planned.txt with one line";
@@ -35,8 +36,6 @@ async function typeText(t, text) {
 }
 
 const text = (s, selector) => s.execute(`return document.querySelector(${JSON.stringify(selector)})?.textContent ?? ""`);
-const centre = (s, selector) =>
-  s.execute(`document.querySelector(${JSON.stringify(selector)}).scrollIntoView({ block: "center" }); return true;`);
 
 async function openSettings(s) {
   await (await s.waitForTestId("settings-open")).click();

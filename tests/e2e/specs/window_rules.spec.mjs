@@ -7,14 +7,13 @@
 
 import { send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
+import { centre } from "../lib/centre.mjs";
 
 const FIRST = "echo rules-e2e --first";
 const SECOND = "echo rules-e2e --second";
 const THIRD = "echo rules-e2e --third";
 const PATTERN = "echo rules-e2e *";
 
-const centre = (s, selector) =>
-  s.execute(`document.querySelector(${JSON.stringify(selector)}).scrollIntoView({ block: "center" }); return true;`);
 const text = (s, selector) => s.execute(`return document.querySelector(${JSON.stringify(selector)})?.textContent ?? ""`);
 
 /** A new, empty conversation. */

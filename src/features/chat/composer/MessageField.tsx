@@ -73,7 +73,11 @@ export function MessageField({
         onText(e.target.value);
         slash?.onCaret(e.target.selectionStart, e.target.value);
       }}
-      onSelect={(e) => slash?.onCaret(e.currentTarget.selectionStart, e.currentTarget.value)}
+      onSelect={(e) => {
+        // Only a caret in the text the field holds: a value set from outside without an input event
+        // (a WebDriver clear) must not re-render the field back to the text it had.
+        if (e.currentTarget.value === text) slash?.onCaret(e.currentTarget.selectionStart, text);
+      }}
       onKeyDown={onKeyDown}
       onPaste={onPaste}
     />
