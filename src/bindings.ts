@@ -2041,6 +2041,11 @@ export type ToolReport = {
 	todo?: TodoItem[] | null,
 	/**  The rule an "Always allow…" answer asked to keep: kept, or why not. */
 	rule?: RuleNote | null,
+	/**
+	 *  The hooks that ran for this call (PreToolUse, PostToolUse), as `chat:hook` told them: kept
+	 *  with the call so a reopened conversation shows them under its block.
+	 */
+	hooks?: HookRun[],
 };
 
 /**  The tool finished, failed, was denied or was cancelled (`code` says which). */

@@ -5,6 +5,7 @@ import type { HookRun } from "../../shared/ipc";
 import { initialChatState, reduce } from "../../shared/store/reducer";
 import { hookRunsByPlace } from "../../shared/store/selectors";
 import type { Action, ChatState } from "../../shared/store/types";
+import { historyToConversation } from "../../shared/store/history";
 
 const C = "c1";
 const hook = (over: Partial<HookRun>): Action => ({
@@ -58,5 +59,40 @@ describe("hook runs in the store", () => {
     expect([...hookRunsByPlace(c.hookRuns)].map(([at, runs]) => [at, runs.map((r) => r.command)])).toEqual([
       ["u1", ["start", "prompt"]],
     ]);
+  });
+
+  it("a reopened conversation has each call's hook runs from its saved report", () => {
+    const run = (hookEvent: string, command: string): HookRun => ({
+      conversationId: C,
+      messageId: "m",
+      toolId: "t1",
+      hookEvent,
+      command,
+      origin: "project",
+      contained: true,
+      exitCode: 2,
+      timedOut: false,
+      durationMs: 3,
+      outcome: "blocked: no",
+      output: "no",
+    });
+    const c = historyToConversation(C, [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "bash", input: { command: "ls" } }] },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: "t1",
+            toolName: "bash",
+            content: "Refused",
+            isError: true,
+            report: { hooks: [run("PreToolUse", "./check.sh"), run("PostToolUse", "./note.sh")] },
+          },
+        ],
+      },
+    ] as never);
+    expect(c.tools.t1!.hooks?.map((h) => `${h.hookEvent} ${h.command}`)).toEqual(["PreToolUse ./check.sh", "PostToolUse ./note.sh"]);
   });
 });

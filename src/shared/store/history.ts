@@ -63,6 +63,8 @@ function addMessage(conv: Conversation, msg: HistoryMessage, i: number, stamp: M
           result: b.content,
           report: b.report ?? null,
           ...(b.images?.length ? { images: b.images } : {}),
+          // The hooks that ran for the call, kept with its result.
+          ...(b.report?.hooks?.length ? { hooks: b.report.hooks } : {}),
         };
       }
       // The last task list written is the one in force.

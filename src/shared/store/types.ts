@@ -57,7 +57,7 @@ export interface ToolBlock {
   confirm: ToolConfirm | null;
   /** Pictures the tool returned (`file_read` of an image), as a saved history holds them. */
   images?: readonly ToolImage[];
-  /** The hooks that ran for this call (`chat:hook` with its toolId), in order; live only, not saved. */
+  /** The hooks that ran for this call (`chat:hook` with its toolId), in order; a reopened conversation has them from the call's saved report. */
   hooks?: readonly HookRun[];
 }
 

@@ -68,7 +68,7 @@ pub struct ProjectHooksOffer {
 }
 
 /// `chat:hook`: a hook ran.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct HookRun {
     pub conversation_id: String,

@@ -56,6 +56,10 @@ pub struct ToolReport {
     /// The rule an "Always allow…" answer asked to keep: kept, or why not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<RuleNote>,
+    /// The hooks that ran for this call (PreToolUse, PostToolUse), as `chat:hook` told them: kept
+    /// with the call so a reopened conversation shows them under its block.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<crate::HookRun>,
 }
 
 impl ToolReport {

@@ -43,6 +43,8 @@ pub struct HookVerdict {
     pub ask: Option<String>,
     /// Only from the user's own hooks.
     pub allow: Option<String>,
+    /// The runs, to keep with the call's result ([`keep_runs`]).
+    pub runs: Vec<HookRun>,
 }
 
 /// What the hooks said of the user's message.
@@ -89,7 +91,10 @@ impl SessionHooks {
         let Ok(given) = input.clone() else { return verdict };
         let fields = tool_fields(call.tool, &given, None);
         let at = At { events, message_id: Some(message_id), tool_id: Some(call.id) };
-        for (hook, answer) in self.fire(HookEvent::PreToolUse, Some(call.tool), fields, &at, cancel).await {
+        for (hook, answer, told) in
+            self.fire(HookEvent::PreToolUse, Some(call.tool), fields, &at, cancel).await
+        {
+            verdict.runs.push(told);
             let who = format!("the PreToolUse hook `{}`", short(&hook.command));
             if let Some(reason) = answer.blocked.clone().or(answer.stop.clone()) {
                 verdict.deny.get_or_insert(format!("{who}: {reason}"));
@@ -127,7 +132,11 @@ impl SessionHooks {
         let response = json!({ "content": block.content, "is_error": block.is_error });
         let fields = tool_fields(call.tool, input, Some(response));
         let at = At { events, message_id: Some(message_id), tool_id: Some(call.id) };
-        for (hook, answer) in self.fire(HookEvent::PostToolUse, Some(call.tool), fields, &at, cancel).await {
+        let mut runs = Vec::new();
+        for (hook, answer, told) in
+            self.fire(HookEvent::PostToolUse, Some(call.tool), fields, &at, cancel).await
+        {
+            runs.push(told);
             let who = short(&hook.command);
             if let Some(reason) = answer.blocked {
                 block.content.push_str(&format!("\n\n[PostToolUse hook `{who}`: {reason}]"));
@@ -136,6 +145,7 @@ impl SessionHooks {
                 block.content.push_str(&format!("\n\n[PostToolUse hook `{who}` adds: {context}]"));
             }
         }
+        keep_runs(block, runs);
     }
 
     /// Run SessionStart (the first time) and UserPromptSubmit for the user's message.
@@ -149,12 +159,12 @@ impl SessionHooks {
         let at = At { events, message_id: None, tool_id: None };
         if !self.started.swap(true, Ordering::SeqCst) {
             let fields = Map::from_iter([("source".to_owned(), json!("startup"))]);
-            for (_, answer) in self.fire(HookEvent::SessionStart, None, fields, &at, cancel).await {
+            for (_, answer, _) in self.fire(HookEvent::SessionStart, None, fields, &at, cancel).await {
                 verdict.context.extend(answer.context);
             }
         }
         let fields = Map::from_iter([("prompt".to_owned(), json!(text))]);
-        for (hook, answer) in self.fire(HookEvent::UserPromptSubmit, None, fields, &at, cancel).await {
+        for (hook, answer, _) in self.fire(HookEvent::UserPromptSubmit, None, fields, &at, cancel).await {
             if let Some(reason) = answer.blocked.or(answer.stop) {
                 verdict.blocked.get_or_insert(format!("the hook `{}`: {reason}", short(&hook.command)));
             }
@@ -174,7 +184,7 @@ impl SessionHooks {
         let fields = Map::from_iter([("stop_hook_active".to_owned(), json!(active))]);
         let at = At { events, message_id: Some(message_id), tool_id: None };
         let answers = self.fire(HookEvent::Stop, None, fields, &at, cancel).await;
-        answers.into_iter().find_map(|(_, answer)| answer.blocked)
+        answers.into_iter().find_map(|(_, answer, _)| answer.blocked)
     }
 
     /// Run the Notification hooks, without waiting for them: they decide nothing.
@@ -205,7 +215,7 @@ impl SessionHooks {
         fields: Map<String, Value>,
         at: &At<'_>,
         cancel: &CancellationToken,
-    ) -> Vec<(Hook, Answer)> {
+    ) -> Vec<(Hook, Answer, HookRun)> {
         let hooks = self.set.for_event(event, tool);
         if hooks.is_empty() {
             return Vec::new();
@@ -220,7 +230,7 @@ impl SessionHooks {
         for hook in hooks {
             let ran = run::run(hook, &input, &self.place, cancel).await;
             let answer = answer::read(event, &ran);
-            at.events.emit(Event::Hook(HookRun {
+            let told = HookRun {
                 conversation_id: at.events.conv(),
                 message_id: at.message_id.map(str::to_owned),
                 tool_id: at.tool_id.map(str::to_owned),
@@ -233,11 +243,21 @@ impl SessionHooks {
                 duration_ms: u64::try_from(ran.duration.as_millis()).unwrap_or(u64::MAX),
                 outcome: answer.outcome(),
                 output: shown_output(&ran),
-            }));
-            out.push((hook.clone(), answer));
+            };
+            at.events.emit(Event::Hook(told.clone()));
+            out.push((hook.clone(), answer, told));
         }
         out
     }
+}
+
+/// Keep `runs` with the call's saved result, after those kept already: a reopened conversation
+/// shows them under its block.
+pub fn keep_runs(block: &mut ToolResultBlock, runs: Vec<HookRun>) {
+    if runs.is_empty() {
+        return;
+    }
+    block.report.get_or_insert_with(Default::default).hooks.extend(runs);
 }
 
 /// A tool event's fields: the tool's name as Claude Code calls it (and Warden's), its input with

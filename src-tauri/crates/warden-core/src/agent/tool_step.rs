@@ -4,11 +4,12 @@
 //! this module only forms the batches and stops the rest once the turn is cancelled or a call
 //! left the sandbox.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
-use warden_protocol::{ToolErrorCode, ToolResultBlock};
+use warden_protocol::{HookRun, ToolErrorCode, ToolResultBlock};
 
 use super::assemble::RequestedCall;
 use super::hooks::{Call, HookVerdict};
@@ -36,20 +37,7 @@ pub(crate) async fn run_tool_calls(
     cancel: &CancellationToken,
 ) -> StepResult {
     let runner = &core.runner;
-    let hooks = runner.hooks().cloned();
-    let mut planned: Vec<PlannedCall> = Vec::with_capacity(calls.len());
-    for mut call in calls {
-        // The PreToolUse hooks first: what they say, and an input they rewrote, are decided on.
-        let verdict = match &hooks {
-            Some(hooks) if refusal.is_none() && !cancel.is_cancelled() => {
-                let (tool, id) = (call.name.clone(), call.id.clone());
-                let about = Call { tool: &tool, id: &id };
-                hooks.pre_tool_use(&core.events, message_id, about, &mut call.input, cancel).await
-            }
-            _ => HookVerdict::default(),
-        };
-        planned.push(runner.plan_with(call, &verdict));
-    }
+    let (mut planned, mut pre_runs) = plan_calls(core, message_id, calls, refusal.is_some(), cancel).await;
     super::tool_runner::number_the_asks(&mut planned);
     let mut results = Vec::with_capacity(planned.len());
     let mut step = StepOutcome::Continue;
@@ -76,26 +64,7 @@ pub(crate) async fn run_tool_calls(
                 .map(|p| runner.skip(message_id, p, ToolErrorCode::Cancelled, &reason))
                 .collect::<Vec<_>>(),
             None => {
-                let hooks = hooks.as_ref();
-                let runs = batch.into_iter().map(|p| async move {
-                    let mut outcome = runner.run(message_id, &p, cancel).await;
-                    if let Some(hooks) = hooks.filter(|_| ran(&outcome)) {
-                        let call = p.call();
-                        let input = call.input.clone().unwrap_or(serde_json::Value::Null);
-                        let about = Call { tool: &call.name, id: &call.id };
-                        hooks
-                            .post_tool_use(
-                                &core.events,
-                                message_id,
-                                about,
-                                &input,
-                                &mut outcome.block,
-                                cancel,
-                            )
-                            .await;
-                    }
-                    outcome
-                });
+                let runs = batch.into_iter().map(|p| run_one(core, message_id, p, cancel));
                 futures::stream::iter(runs).buffered(core.config.max_parallel.max(1)).collect().await
             }
         };
@@ -108,10 +77,63 @@ pub(crate) async fn run_tool_calls(
             {
                 step = StepOutcome::SandboxViolation(outcome.result.result.clone());
             }
-            results.push(outcome.block);
+            let mut block = outcome.block;
+            if let Some(runs) = pre_runs.remove(&block.tool_use_id) {
+                // Before the PostToolUse runs the block may hold already.
+                let report = block.report.get_or_insert_with(Default::default);
+                report.hooks.splice(0..0, runs);
+            }
+            results.push(block);
         }
     }
     StepResult { results, step }
+}
+
+/// Each call decided, after its PreToolUse hooks (what they say, and an input they rewrote, are
+/// decided on; none run for calls refused already), and each call's runs by its id.
+async fn plan_calls(
+    core: &Arc<SessionCore>,
+    message_id: &str,
+    calls: Vec<RequestedCall>,
+    refused: bool,
+    cancel: &CancellationToken,
+) -> (Vec<PlannedCall>, HashMap<String, Vec<HookRun>>) {
+    let hooks = core.runner.hooks().cloned();
+    let mut planned = Vec::with_capacity(calls.len());
+    let mut runs = HashMap::new();
+    for mut call in calls {
+        let verdict = match &hooks {
+            Some(hooks) if !refused && !cancel.is_cancelled() => {
+                let (tool, id) = (call.name.clone(), call.id.clone());
+                let about = Call { tool: &tool, id: &id };
+                hooks.pre_tool_use(&core.events, message_id, about, &mut call.input, cancel).await
+            }
+            _ => HookVerdict::default(),
+        };
+        let id = call.id.clone();
+        planned.push(core.runner.plan_with(call, &verdict));
+        if !verdict.runs.is_empty() {
+            runs.insert(id, verdict.runs);
+        }
+    }
+    (planned, runs)
+}
+
+/// Run one decided call, then its PostToolUse hooks when it ran.
+async fn run_one(
+    core: &Arc<SessionCore>,
+    message_id: &str,
+    planned: PlannedCall,
+    cancel: &CancellationToken,
+) -> CallOutcome {
+    let mut outcome = core.runner.run(message_id, &planned, cancel).await;
+    if let Some(hooks) = core.runner.hooks().filter(|_| ran(&outcome)) {
+        let call = planned.call();
+        let input = call.input.clone().unwrap_or(serde_json::Value::Null);
+        let about = Call { tool: &call.name, id: &call.id };
+        hooks.post_tool_use(&core.events, message_id, about, &input, &mut outcome.block, cancel).await;
+    }
+    outcome
 }
 
 /// Whether the call ran (it was not refused, rejected or stopped before it started): only then do

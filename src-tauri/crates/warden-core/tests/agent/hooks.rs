@@ -63,6 +63,22 @@ async fn a_pre_tool_use_deny_reaches_the_model_with_its_reason() {
     assert!(runs[0].outcome.starts_with("blocked: Run make test"), "{}", runs[0].outcome);
     assert!(runs[0].contained, "hooks run in the box");
     assert!(!seen.iter().any(|e| matches!(e, Event::ToolConfirm(_))), "a refused call is not asked about");
+    // Kept with the call, for a reopened conversation.
+    assert_eq!(saved_hook_events(&session, "t1"), ["PreToolUse"]);
+}
+
+/// The hook events kept with the saved result of call `id`.
+fn saved_hook_events(session: &warden_core::agent::Session, id: &str) -> Vec<String> {
+    let history = session.history();
+    let block = history
+        .iter()
+        .flat_map(|m| &m.content)
+        .find_map(|b| match b {
+            warden_protocol::ContentBlock::ToolResult(r) if r.tool_use_id == id => Some(r.clone()),
+            _ => None,
+        })
+        .expect("the call's result");
+    block.report.map(|r| r.hooks.iter().map(|h| h.hook_event.clone()).collect()).unwrap_or_default()
 }
 
 #[tokio::test]
@@ -243,6 +259,7 @@ print('Run the tests before you stop.', file=sys.stderr)\n    sys.exit(2)\n",
     assert!(last.contains("Run the tests before you stop."), "{last}");
     let events: Vec<&str> = hook_runs(&seen).iter().map(|r| r.hook_event.as_str()).collect();
     assert_eq!(events, ["PostToolUse", "Stop", "Stop"]);
+    assert_eq!(saved_hook_events(&session, "t1"), ["PostToolUse"]);
 }
 
 #[tokio::test]
