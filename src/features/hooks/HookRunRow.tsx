@@ -1,8 +1,9 @@
 // One hook run in the transcript (docs/HOOKS.md): a collapsed line saying which event's hook ran,
 // what it decided, whose it is, whether it ran outside the box and how long it took; opened, its
 // exact command, how it ended and what it printed. Everything a hook printed is untrusted text: it
-// is shown as text (never markup), hidden characters as badges. Live only: the engine does not
-// save hook runs in the conversation's history.
+// is shown as text (never markup), hidden characters as badges. A call's runs come back with a
+// reopened conversation (its saved report keeps them); a message's runs show while the window is
+// open only.
 import { memo, useState } from "react";
 import type { HookRun } from "../../shared/ipc";
 import { firstLine } from "../../shared/format";
