@@ -76,7 +76,8 @@ pub(crate) fn prepare(conventions: &Conventions, content: String, provider: &str
                 expansion.shell.iter().map(|line| ("bash".to_owned(), json!({ "command": line }))).collect();
             calls
                 .extend(expansion.files.iter().map(|path| ("file_read".to_owned(), json!({ "path": path }))));
-            let mut text = expansion.text;
+            // A command whose body says nothing is sent as typed.
+            let mut text = if expansion.text.is_empty() { content.trim().to_owned() } else { expansion.text };
             if !calls.is_empty() {
                 text.push_str(
                     "\n\n(Warden ran this command's `!` lines with `bash` and read its `@` files with \

@@ -70,3 +70,13 @@ fn a_skill_invoked_by_the_user_is_loaded_by_a_skill_call() {
     assert_eq!(plan.calls, [("skill".to_owned(), json!({"name": "pdf"}))]);
     assert_eq!(plan.only_tools, None);
 }
+
+#[test]
+fn a_command_with_an_empty_body_is_sent_as_typed() {
+    let mut c = conventions();
+    c.commands.list[0].body = "  \n".into();
+    c.commands.list[0].allowed_tools = None;
+    let (text, plan) = prepare(&c, "/commit".into(), "anthropic");
+    assert_eq!(text, "/commit");
+    assert!(plan.calls.is_empty());
+}

@@ -24,6 +24,9 @@ use super::{Origin, Problem};
 pub const FILE_CAP: usize = 64 * 1024;
 /// At most this many commands are offered.
 pub const MAX_COMMANDS: usize = 200;
+/// At most this many `` !`cmd` `` lines, and as many `@path` references, of one command are acted
+/// on (each is a call, and a call may ask): the rest are left as they are written, and said so.
+pub const MAX_CALLS: usize = 16;
 /// The project's command folders, relative to its root, in order.
 pub const PROJECT_FOLDERS: [&str; 2] = [".claude/commands", ".agents/commands"];
 
@@ -154,8 +157,16 @@ pub fn expand(body: &str, args: &str) -> Expansion {
     }
     text.push_str(rest);
     let text = text.trim().to_owned();
-    let text = if !used && !args.is_empty() { format!("{text}\n\nARGUMENTS: {args}") } else { text };
-    Expansion { shell: shell_lines(&text), files: file_refs(&text), text }
+    let mut text = if !used && !args.is_empty() { format!("{text}\n\nARGUMENTS: {args}") } else { text };
+    let (mut shell, mut files) = (shell_lines(&text), file_refs(&text));
+    if shell.len() > MAX_CALLS || files.len() > MAX_CALLS {
+        text.push_str(&format!(
+            "\n\n(Only the first {MAX_CALLS} `!` lines and {MAX_CALLS} `@` files of this command were acted on.)"
+        ));
+        shell.truncate(MAX_CALLS);
+        files.truncate(MAX_CALLS);
+    }
+    Expansion { shell, files, text }
 }
 
 /// The arguments split at whitespace, a quoted part (`"…"` or `'…'`) kept whole.

@@ -65,3 +65,14 @@ fn commands_come_from_warden_then_the_project_with_their_front_matter() {
     assert_eq!(found.get("review").unwrap().relative.as_deref(), Some(".claude/commands/review.md"));
     assert_eq!(found.problems.len(), 2, "{:?}", found.problems);
 }
+
+#[test]
+fn a_command_acts_on_at_most_its_first_lines_and_files_and_says_so() {
+    let body: String = (0..40).map(|n| format!("!`echo {n}` @f{n}.txt\n")).collect();
+    let e = expand(&body, "");
+    assert_eq!(e.shell.len(), MAX_CALLS);
+    assert_eq!(e.files.len(), MAX_CALLS);
+    assert_eq!(e.shell[MAX_CALLS - 1], format!("echo {}", MAX_CALLS - 1));
+    assert!(e.text.ends_with("of this command were acted on.)"), "{}", e.text);
+    assert!(!expand("!`a` @b", "").text.contains("acted on"), "a short command is not noted");
+}
