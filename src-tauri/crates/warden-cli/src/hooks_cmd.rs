@@ -12,7 +12,8 @@ use warden_protocol::ProjectHooksOffer;
 
 use crate::args::HooksAction;
 use crate::exit::Exit;
-use crate::{project_mcp_cmd, sanitize, say};
+use crate::project_mcp_cmd::{self, project_dir};
+use crate::{sanitize, say};
 
 pub async fn run(action: HooksAction) -> Result<(), Exit> {
     let engine = Engine::from_env().map_err(Exit::failed)?;
@@ -68,12 +69,6 @@ async fn approve(engine: &Engine, project: Option<PathBuf>, digest: Option<Strin
         offer.digest
     ));
     Ok(())
-}
-
-fn project_dir(project: Option<PathBuf>) -> Result<PathBuf, Exit> {
-    project
-        .map_or_else(std::env::current_dir, Ok)
-        .map_err(|error| Exit::usage(format!("cannot read the current directory: {error}")))
 }
 
 fn offer(engine: &Engine, project: Option<PathBuf>) -> Result<ProjectHooksOffer, Exit> {

@@ -76,7 +76,8 @@ pub fn decline(engine: &Engine, project: Option<PathBuf>) -> Result<(), Exit> {
     Ok(())
 }
 
-fn project_dir(project: Option<PathBuf>) -> Result<PathBuf, Exit> {
+/// The project named, or the current directory.
+pub(crate) fn project_dir(project: Option<PathBuf>) -> Result<PathBuf, Exit> {
     project
         .map_or_else(std::env::current_dir, Ok)
         .map_err(|error| Exit::usage(format!("cannot read the current directory: {error}")))

@@ -130,7 +130,7 @@ impl Folder {
         let mut bytes = Vec::new();
         file.take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1)).read_to_end(&mut bytes)?;
         let more = bytes.len() > limit;
-        let kept = cut_utf8(&bytes, limit);
+        let (kept, _) = crate::instructions::cut_at(&bytes, limit);
         Ok((String::from_utf8_lossy(kept).into_owned(), more))
     }
 }
@@ -145,18 +145,6 @@ fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
         options.custom_flags(nix::libc::O_NONBLOCK);
     }
     options.open(path)
-}
-
-/// The first `limit` bytes of `bytes`, backed off so no UTF-8 character is split.
-fn cut_utf8(bytes: &[u8], limit: usize) -> &[u8] {
-    if bytes.len() <= limit {
-        return bytes;
-    }
-    let mut end = limit;
-    while end > 0 && end > limit.saturating_sub(3) && bytes[end] & 0b1100_0000 == 0b1000_0000 {
-        end -= 1;
-    }
-    &bytes[..end]
 }
 
 /// A relative path with `/` between its parts.

@@ -279,7 +279,7 @@ fn read_file(root: &Dir, chosen: Chosen, limit: usize) -> io::Result<FileText> {
 }
 
 /// The first `limit` bytes of `bytes`, not ending inside a UTF-8 character, and how many were cut.
-fn cut_at(bytes: &[u8], limit: usize) -> (&[u8], usize) {
+pub(crate) fn cut_at(bytes: &[u8], limit: usize) -> (&[u8], usize) {
     if bytes.len() <= limit {
         return (bytes, 0);
     }

@@ -5,6 +5,7 @@
 
 mod asking;
 mod checkpointed;
+mod narrowing;
 
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
@@ -28,7 +29,6 @@ use crate::rules::{self, Files, RuleVerdict, Subject};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
 use crate::tool::{changes_files, Needs, Tool, ToolContext, ToolOutput, ToolRegistry};
-use crate::tools::{PLAN_TOOLS, PROPOSE_PLAN};
 use checkpointed::Checkpointed;
 
 /// A call as the model (or `warden tool`) asked for it; `input` is `Err` when it was not valid JSON.
@@ -117,17 +117,8 @@ pub struct ToolRunner {
     events: EventEmitter,
     /// The session's questions about the network, when its boxes share a network.
     network: Option<Arc<NetworkQuestions>>,
-    /// While a custom command runs: the only tools offered, and the command that said so.
-    narrowed: RwLock<Option<Narrowed>>,
-}
-
-/// The tools one turn is narrowed to ([`ToolRunner::narrow`]).
-#[derive(Debug, Clone)]
-struct Narrowed {
-    tools: std::collections::BTreeSet<String>,
-    by: String,
-    /// Plan mode: `propose_plan` is offered, and commands run only in the read-only box.
-    planning: bool,
+    /// While a custom command or plan mode narrows the turn's offer ([`narrowing`]).
+    narrowed: RwLock<Option<narrowing::Narrowed>>,
 }
 
 /// The tools, the scope they are offered in and the workspace that enforces it, replaced together
@@ -190,36 +181,9 @@ impl ToolRunner {
     pub fn definitions(&self) -> Vec<ToolDefinition> {
         let offered = self.offered();
         let mut definitions = offered.tools.definitions(&offered.scope);
-        match self.narrowed() {
-            Some(narrowed) => definitions.retain(|d| narrowed.tools.contains(&d.name)),
-            None => definitions.retain(|d| d.name != PROPOSE_PLAN),
-        }
+        let narrowed = self.narrowed();
+        definitions.retain(|d| narrowing::offers(narrowed.as_ref(), &d.name));
         definitions
-    }
-
-    /// Offer only `tools` (of those in scope) until [`ToolRunner::widen`]; a call to another is
-    /// refused. `by` names what narrowed them (`/commit`), for the refusal.
-    pub(crate) fn narrow(&self, tools: std::collections::BTreeSet<String>, by: String) {
-        *self.narrowed.write().unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(Narrowed { tools, by, planning: false });
-    }
-
-    /// Plan mode until [`ToolRunner::widen`]: only [`PLAN_TOOLS`] are offered, and a command runs
-    /// in the read-only box without asking (it can change nothing and reach nothing), or not at
-    /// all where there is no such box.
-    pub(crate) fn plan_mode(&self) {
-        let tools = PLAN_TOOLS.iter().map(|t| (*t).to_owned()).collect();
-        *self.narrowed.write().unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(Narrowed { tools, by: "plan mode".to_owned(), planning: true });
-    }
-
-    /// Offer every tool in scope again.
-    pub(crate) fn widen(&self) {
-        *self.narrowed.write().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
-    }
-
-    fn narrowed(&self) -> Option<Narrowed> {
-        self.narrowed.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
     /// Whether a tool of this name exists at all (in scope or not).
@@ -263,60 +227,30 @@ impl ToolRunner {
     /// and an allow count as an ask rule and an allow rule of the user's for this one call.
     pub(crate) fn plan_with(&self, call: RequestedCall, hooks: &HookVerdict) -> PlannedCall {
         let tool = self.offered().tools.get(&call.name);
-        let planning = self.narrowed().is_some_and(|n| n.planning);
+        let narrowed = self.narrowed();
+        let planning = narrowed.as_ref().is_some_and(|n| n.planning);
         let (needs, files, decision) = match (&tool, &call.input) {
             (Some(tool), Ok(input)) => {
                 let needs = tool.needs(input);
                 let files = self.resolve_files(&needs);
-                let decision = match (self.narrowed().filter(|n| !n.tools.contains(&call.name)), &hooks.deny)
-                {
-                    (Some(narrowed), _) => Decision::Deny {
-                        code: ToolErrorCode::PermissionDenied,
-                        reason: format!(
-                            "`{}` is not offered while {} runs: it lists the tools it may use.",
-                            call.name, narrowed.by
-                        ),
-                    },
-                    (None, Some(reason)) => Decision::Deny {
+                let refused = narrowing::refusal(narrowed.as_ref(), &call.name).or_else(|| {
+                    hooks.deny.as_ref().map(|reason| Decision::Deny {
                         code: ToolErrorCode::PermissionDenied,
                         reason: format!("Refused by {reason}"),
-                    },
-                    (None, None) if call.name == PROPOSE_PLAN && !planning => Decision::Deny {
-                        code: ToolErrorCode::PermissionDenied,
-                        reason: "`propose_plan` is for plan mode only.".to_owned(),
-                    },
-                    (None, None) => self.decide_and_note(tool.as_ref(), &needs, &files, hooks),
+                    })
+                });
+                let decision =
+                    refused.unwrap_or_else(|| self.decide_and_note(tool.as_ref(), &needs, &files, hooks));
+                let decision = if planning {
+                    narrowing::in_plan_mode(decision, &needs, self.env.containment())
+                } else {
+                    decision
                 };
-                let decision = if planning { self.in_plan_mode(decision, &needs) } else { decision };
                 (needs, files, decision)
             }
             _ => (Needs::default(), Files::default(), Decision::Allow),
         };
         PlannedCall { call, tool, needs, files, decision, queue: None, plan_box: planning }
-    }
-
-    /// A decision in plan mode: a command that wants more than the read-only box (the network, the
-    /// outside) is refused, and one the policy would only ask about runs in that box; where commands
-    /// are not in bubblewrap's box there is no read-only box, and commands are refused.
-    fn in_plan_mode(&self, decision: Decision, needs: &Needs) -> Decision {
-        let user_asks = matches!(&decision, Decision::Ask(asked) if asked.step == AskStep::AskRule);
-        if needs.command.is_none() || user_asks || matches!(decision, Decision::Deny { .. }) {
-            return decision;
-        }
-        let refuse = |reason: &str| Decision::Deny {
-            code: ToolErrorCode::PermissionDenied,
-            reason: reason.to_owned(),
-        };
-        if needs.network || needs.outside_sandbox || needs.hardened_git {
-            return refuse("Plan mode only reads: a command runs in a read-only box without the network.");
-        }
-        let containment = self.env.containment();
-        if !(containment.contained && containment.bubblewrap) {
-            return refuse(
-                "Plan mode runs commands only in bubblewrap's read-only box, and there is none here.",
-            );
-        }
-        Decision::Allow
     }
 
     /// The whole path for one call: plan it, then [`ToolRunner::run`] it.
