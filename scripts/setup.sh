@@ -25,6 +25,9 @@ APT_PACKAGES=(
   cmake python3-venv
   # benchmarks
   ripgrep hyperfine time
+  # the remote tests: a real sshd each test starts on loopback with its own config (never the
+  # system's service, which stays stopped and disabled, below), and runuser's user switch
+  openssh-server openssh-client util-linux
 )
 
 missing=()
@@ -35,9 +38,21 @@ if ((${#missing[@]})); then
   log "installing ${#missing[@]} Debian packages: ${missing[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
+  # No package may start a system service while it installs (openssh-server would start sshd on
+  # port 22): invoke-rc.d asks policy-rc.d, and 101 means "not now".
+  policy=/usr/sbin/policy-rc.d own_policy=""
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null && $SUDO chmod 755 "$policy" && own_policy=1
+  fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ -n "$own_policy" ]; then $SUDO rm -f "$policy"; fi
 else
   log "Debian packages: all present"
+fi
+# The system's sshd stays off where systemd runs: the tests start their own on loopback.
+if [ -d /run/systemd/system ] && systemctl is-enabled ssh >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO systemctl disable --now ssh ssh.socket >/dev/null 2>&1 || true
 fi
 
 # The Rust toolchain comes from rustup (~/.cargo/bin); Debian's cargo is too old for Tauri 2.

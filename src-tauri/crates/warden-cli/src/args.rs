@@ -37,6 +37,17 @@ pub enum Command {
         #[command(subcommand)]
         action: HooksAction,
     },
+    /// The engine for a face on another machine: its link's frames on stdin and stdout (started by
+    /// `warden exec --remote` over ssh, or by any command that gives a pipe). Never listens on the
+    /// network.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Speak the link on standard input and output (the only way `serve` speaks).
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -420,6 +431,15 @@ pub struct ExecArgs {
     /// ends by proposing a plan, printed as a `chat:plan` event.
     #[arg(long)]
     pub plan: bool,
+    /// Work on a project of another machine, `HOST:/PATH`: the engine runs there (`warden serve
+    /// --stdio` over ssh, with your own ssh configuration, agent and keys); your settings and the
+    /// provider's key are sent for this session only.
+    #[arg(long, value_name = "HOST:/PATH", conflicts_with_all = ["continue_last", "images"])]
+    pub remote: Option<String>,
+    /// With --remote: the command that gives the pipe to `warden serve --stdio` there, instead of
+    /// ssh (`docker exec -i BOX warden serve --stdio`, `kubectl exec -i POD -- warden serve --stdio`).
+    #[arg(long, value_name = "COMMAND", requires = "remote")]
+    pub transport: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -5,7 +5,8 @@
 //! lists, compares and restores the checkpoints taken before each change; `warden mcp` lists, adds
 //! and removes the MCP servers whose tools the agent gets; `warden sessions` lists, shows, searches
 //! and deletes the saved conversations; `warden rules` lists, adds and removes permission rules and
-//! checks what a call would do.
+//! checks what a call would do; `warden serve --stdio` is the engine for a face on another
+//! machine (`warden exec --remote`).
 //!
 //! Nothing here prints but through [`say`], which sanitizes (clippy denies the rest).
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::disallowed_methods)]
@@ -14,12 +15,14 @@ mod approvals_input;
 mod args;
 mod checkpoint_cmd;
 mod exec;
+mod exec_remote;
 mod hooks_cmd;
 mod legacy_keys;
 mod mcp_cmd;
 mod project_mcp_cmd;
 mod render;
 mod rules_cmd;
+mod serve_cmd;
 mod sessions_cmd;
 mod signals;
 mod tool_cmd;
@@ -68,7 +71,10 @@ fn main() -> ExitCode {
     };
     let ended = runtime.block_on(async move {
         match cli.command {
-            Command::Exec(args) => exec::run(args).await,
+            Command::Exec(args) => match args.remote.clone() {
+                Some(remote) => exec_remote::run(args, &remote).await,
+                None => exec::run(args).await,
+            },
             Command::Tool(args) => tool_cmd::run(args).await,
             Command::Sandbox(args) => sandbox_cmd::run(args.into()),
             Command::Checkpoint(args) => checkpoint_cmd::run(args),
@@ -76,6 +82,7 @@ fn main() -> ExitCode {
             Command::Sessions(args) => sessions_cmd::run(args),
             Command::Rules(args) => rules_cmd::run(args),
             Command::Hooks { action } => hooks_cmd::run(action).await,
+            Command::Serve(args) => serve_cmd::run(args).await,
         }
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).

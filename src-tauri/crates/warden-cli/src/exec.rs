@@ -71,75 +71,15 @@ pub async fn run(args: ExecArgs) -> Result<(), Exit> {
         }
     };
 
-    let approve = args.common.approve;
-    let (mut answers, mut closed) = answer_source(approve, args.common.json);
-    // The confirmations waiting for a stdin answer: confirmId → the call's toolId.
-    let mut pending: BTreeMap<String, String> = BTreeMap::new();
-    let mut interrupted: Option<Signal> = None;
-    // Why the conversation is not being saved, while it is not (`chat:saving`).
-    let mut not_saved: Option<String> = None;
-
-    // One listener for the whole turn: a listener made anew in each round of the loop below could
-    // miss a signal that arrives between two rounds.
-    let mut signals = Signals::listen();
     let turn = {
         let session = session.clone();
         let prompt = args.prompt.clone();
         let mode = warden_core::agent::SendMode { plan: args.plan, ..Default::default() };
         tokio::spawn(async move { session.send_as(prompt, images, mode).await })
     };
-    tokio::pin!(turn);
-    let end = loop {
-        tokio::select! {
-            biased;
-            signal = signals.recv() => match interrupted {
-                // A second signal: no more waiting for the turn to wind down.
-                Some(_) => {
-                    render.flush();
-                    crate::signals::exit_now(signal)
-                }
-                None => {
-                    interrupted = Some(signal);
-                    tracing::info!(code = Exit::Interrupted(signal).code(), "interrupted: stopping the turn");
-                    session.cancel();
-                }
-            },
-            Some(event) = events.recv() => {
-                // Everything already queued goes out in one write; a confirmation is flushed before
-                // anything waits for its answer.
-                // (At most a batch's worth, so a signal or an answer is never kept waiting by a
-                // stream that keeps the queue full.)
-                let mut next = Some(event);
-                let mut batch = 0;
-                while let Some(event) = next.take() {
-                    render.event(&event);
-                    if matches!(event, Event::ToolConfirm(_)) {
-                        render.flush();
-                    }
-                    on_event(&session, &event, approve, closed.as_deref(), &mut pending);
-                    if let Event::Saving(saving) = &event {
-                        not_saved = if saving.saved { None } else { saving.reason.clone() };
-                    }
-                    batch += 1;
-                    next = if batch < MAX_BATCH { events.try_recv().ok() } else { None };
-                }
-                render.flush();
-            }
-            answer = recv_answer(&mut answers), if answers.is_some() => match answer {
-                Some(answer) => answer_pending(&session, answer, &mut pending),
-                None => {
-                    // End of input: every waiting and every later confirmation is rejected.
-                    let why = if args.common.json { "stdin closed" } else { "terminal closed" };
-                    closed = Some(why.to_owned());
-                    answers = None;
-                    for confirm_id in std::mem::take(&mut pending).into_keys() {
-                        let _ = session.approve(reject(&confirm_id, why));
-                    }
-                }
-            },
-            joined = &mut turn => break joined,
-        }
-    };
+    let driven =
+        drive(&session, &mut events, turn, render.as_mut(), args.common.approve, args.common.json).await;
+    let (end, interrupted, mut not_saved) = (driven.end, driven.interrupted, driven.not_saved);
     // The session's SessionEnd hooks, then every event of the turn (all sent before it ended).
     if interrupted.is_none() {
         session.end("exit").await;
@@ -166,6 +106,105 @@ pub async fn run(args: ExecArgs) -> Result<(), Exit> {
         Ok(Err(error)) => Err(Exit::failed(error)),
         Err(error) => Err(Exit::failed(format!("the turn failed: {error}"))),
     }
+}
+
+/// What the event loop drives: a session here, or one on another machine (`--remote`).
+pub(crate) trait Control {
+    /// Answer a confirmation; `false` when none with that id waits.
+    fn approve(&self, approval: ToolApproval) -> bool;
+    fn cancel(&self);
+}
+
+impl Control for Session {
+    fn approve(&self, approval: ToolApproval) -> bool {
+        Session::approve(self, approval).is_ok()
+    }
+
+    fn cancel(&self) {
+        Session::cancel(self);
+    }
+}
+
+/// How the loop ended: the turn's own result, the signal that stopped it, and why the
+/// conversation is not being saved (the last `chat:saving` said so).
+pub(crate) struct Driven<T> {
+    pub end: T,
+    pub interrupted: Option<Signal>,
+    pub not_saved: Option<String>,
+}
+
+/// Print `events` as they come, answer confirmations (`approve`, stdin, the terminal), and stop
+/// the turn on a signal, until `turn` ends.
+pub(crate) async fn drive<T>(
+    control: &dyn Control,
+    events: &mut tokio::sync::mpsc::UnboundedReceiver<Event>,
+    turn: impl std::future::Future<Output = T>,
+    render: &mut dyn Render,
+    approve: ApproveArg,
+    json: bool,
+) -> Driven<T> {
+    let (mut answers, mut closed) = answer_source(approve, json);
+    // The confirmations waiting for a stdin answer: confirmId → the call's toolId.
+    let mut pending: BTreeMap<String, String> = BTreeMap::new();
+    let mut interrupted: Option<Signal> = None;
+    // Why the conversation is not being saved, while it is not (`chat:saving`).
+    let mut not_saved: Option<String> = None;
+    // One listener for the whole turn: a listener made anew in each round of the loop below could
+    // miss a signal that arrives between two rounds.
+    let mut signals = Signals::listen();
+    tokio::pin!(turn);
+    let end = loop {
+        tokio::select! {
+            biased;
+            signal = signals.recv() => match interrupted {
+                // A second signal: no more waiting for the turn to wind down.
+                Some(_) => {
+                    render.flush();
+                    crate::signals::exit_now(signal)
+                }
+                None => {
+                    interrupted = Some(signal);
+                    tracing::info!(code = Exit::Interrupted(signal).code(), "interrupted: stopping the turn");
+                    control.cancel();
+                }
+            },
+            Some(event) = events.recv() => {
+                // Everything already queued goes out in one write; a confirmation is flushed before
+                // anything waits for its answer.
+                // (At most a batch's worth, so a signal or an answer is never kept waiting by a
+                // stream that keeps the queue full.)
+                let mut next = Some(event);
+                let mut batch = 0;
+                while let Some(event) = next.take() {
+                    render.event(&event);
+                    if matches!(event, Event::ToolConfirm(_)) {
+                        render.flush();
+                    }
+                    on_event(control, &event, approve, closed.as_deref(), &mut pending);
+                    if let Event::Saving(saving) = &event {
+                        not_saved = if saving.saved { None } else { saving.reason.clone() };
+                    }
+                    batch += 1;
+                    next = if batch < MAX_BATCH { events.try_recv().ok() } else { None };
+                }
+                render.flush();
+            }
+            answer = recv_answer(&mut answers), if answers.is_some() => match answer {
+                Some(answer) => answer_pending(control, answer, &mut pending),
+                None => {
+                    // End of input: every waiting and every later confirmation is rejected.
+                    let why = if json { "stdin closed" } else { "terminal closed" };
+                    closed = Some(why.to_owned());
+                    answers = None;
+                    for confirm_id in std::mem::take(&mut pending).into_keys() {
+                        control.approve(reject(&confirm_id, why));
+                    }
+                }
+            },
+            joined = &mut turn => break joined,
+        }
+    };
+    Driven { end, interrupted, not_saved }
 }
 
 /// The saved conversation `--resume` or `--continue` names (`None` for a new one), or why it
@@ -216,7 +255,7 @@ fn read_images(paths: &[std::path::PathBuf]) -> Result<Vec<warden_protocol::Tool
 
 /// Says on stderr which conversation this was and how to go on with it, or that it is not saved
 /// whole (`not_saved`: why).
-fn saved_note(conversation_id: &str, json: bool, not_saved: Option<&str>) {
+pub(crate) fn saved_note(conversation_id: &str, json: bool, not_saved: Option<&str>) {
     let id = sanitize::line(conversation_id);
     match (not_saved, json) {
         (Some(why), _) => say::err(&format!("warden: conversation {id} is not saved whole: {why}")),
@@ -253,7 +292,7 @@ async fn recv_answer(answers: &mut Option<AnswerRx>) -> Option<Answer> {
 }
 
 fn on_event(
-    session: &Session,
+    control: &dyn Control,
     event: &Event,
     approve: ApproveArg,
     closed: Option<&str>,
@@ -262,7 +301,7 @@ fn on_event(
     match event {
         Event::ToolConfirm(confirm) => match approve {
             ApproveArg::All => {
-                let _ = session.approve(ToolApproval {
+                control.approve(ToolApproval {
                     confirm_id: confirm.confirm_id.clone(),
                     approved: true,
                     reason: None,
@@ -271,11 +310,11 @@ fn on_event(
                 });
             }
             ApproveArg::None => {
-                let _ = session.approve(reject(&confirm.confirm_id, "--approve none"));
+                control.approve(reject(&confirm.confirm_id, "--approve none"));
             }
             ApproveArg::Ask => match closed {
                 Some(why) => {
-                    let _ = session.approve(reject(&confirm.confirm_id, why));
+                    control.approve(reject(&confirm.confirm_id, why));
                 }
                 None => {
                     pending.insert(confirm.confirm_id.clone(), confirm.tool_id.clone());
@@ -290,7 +329,7 @@ fn on_event(
     }
 }
 
-fn answer_pending(session: &Session, answer: Answer, pending: &mut BTreeMap<String, String>) {
+fn answer_pending(control: &dyn Control, answer: Answer, pending: &mut BTreeMap<String, String>) {
     let approval = match answer {
         Answer::Approval(line) => {
             let confirm_id = match &line.to {
@@ -327,7 +366,7 @@ fn answer_pending(session: &Session, answer: Answer, pending: &mut BTreeMap<Stri
     };
     // Unknown or already-decided ids are ignored by the session and release nothing.
     let confirm_id = approval.confirm_id.clone();
-    if session.approve(approval).is_ok() {
+    if control.approve(approval) {
         pending.remove(&confirm_id);
     } else {
         tracing::warn!(%confirm_id, "ignoring an approval for a confirmation that is not waiting");

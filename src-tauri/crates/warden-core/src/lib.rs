@@ -18,6 +18,7 @@ pub mod opener;
 pub mod policy;
 pub mod process_guard;
 pub mod provider;
+pub mod remote;
 pub mod rules;
 pub mod sandbox;
 pub mod scope;

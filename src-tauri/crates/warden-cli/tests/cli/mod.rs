@@ -13,6 +13,8 @@ mod process;
 mod project_mcp;
 mod races;
 mod reaper;
+mod remote;
+mod remote_side;
 mod restore_kill;
 mod rules;
 mod sessions;

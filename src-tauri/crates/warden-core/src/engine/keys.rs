@@ -3,7 +3,7 @@
 
 use std::time::UNIX_EPOCH;
 
-use warden_protocol::{KeyCheck, KeyName, KeyStatus};
+use warden_protocol::{KeyCheck, KeyName, KeyStatus, ProviderId};
 
 use super::Engine;
 use crate::secrets::{env_keys, verdict, SecretError};
@@ -37,5 +37,27 @@ impl Engine {
 
     pub async fn delete_key(&self, name: KeyName) -> Result<(), SecretError> {
         self.secrets.delete(name).await
+    }
+
+    /// The keys a session of `provider` on another machine needs (the provider's and the web
+    /// search's, as requests here would use them: the environment's, else the keychain's), for
+    /// the link to carry to the remote engine's memory. A key that is not set is left out: the
+    /// remote engine then says it is missing, as this one would.
+    pub async fn keys_for_remote(&self, provider: ProviderId) -> Vec<(KeyName, String)> {
+        let provider_key = match provider {
+            ProviderId::Anthropic => Some(KeyName::Anthropic),
+            ProviderId::Openai => Some(KeyName::Openai),
+            ProviderId::OpenaiCompatible => Some(KeyName::OpenaiCompatible),
+            ProviderId::Ollama => None,
+        };
+        let mut keys = Vec::new();
+        for name in provider_key.into_iter().chain([KeyName::Brave]) {
+            match crate::secrets::resolve_key(self.secrets.as_ref(), name).await {
+                Ok(Some(key)) => keys.push((name, key.expose().to_owned())),
+                Ok(None) => {}
+                Err(error) => tracing::debug!(%error, ?name, "keychain unavailable"),
+            }
+        }
+        keys
     }
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use warden_protocol::ErrorCode;
+use warden_protocol::{ErrorCode, KeyName};
 
 use crate::checkpoint::CheckpointError;
 use crate::config::{ConfigError, Integrity, WardenHome};
@@ -184,25 +184,50 @@ impl Engine {
             endpoints and global instructions are ignored and the safe defaults used"
             ),
         }
-        let mcp_secrets = secrets.clone();
         box_notice::mark_projects_from_before(&home);
-        let settings = Arc::new(settings_store::SettingsCell::new(
-            home.clone(),
-            seal_key,
-            loaded.settings,
-            loaded.integrity,
-        ));
+        let settings =
+            settings_store::SettingsCell::new(home.clone(), seal_key, loaded.settings, loaded.integrity);
+        Ok(Self::assemble(home, secrets, settings, loaded.notice))
+    }
+
+    /// An engine driven from another machine (`warden serve`): it works with the settings and
+    /// keys the face sent (the local user's), never reads this machine's Warden settings, and
+    /// keeps the keys and any change to the settings in memory only. Conversations and checkpoints
+    /// are saved under `home` as usual.
+    pub fn remote(
+        home: WardenHome,
+        settings: warden_protocol::Settings,
+        keys: Vec<(KeyName, String)>,
+    ) -> Self {
+        let secrets = crate::secrets::MemoryStore::new();
+        for (name, value) in keys {
+            if let Some(key) = crate::secrets::ApiKey::new(&value) {
+                secrets.put(name, key);
+            }
+        }
+        let settings = settings_store::SettingsCell::in_memory(home.clone(), settings);
+        Self::assemble(home, Arc::new(secrets), settings, None)
+    }
+
+    fn assemble(
+        home: WardenHome,
+        secrets: Arc<dyn SecretStore>,
+        settings: settings_store::SettingsCell,
+        load_notice: Option<String>,
+    ) -> Self {
+        let mcp_secrets = secrets.clone();
+        let settings = Arc::new(settings);
         // "Always" about a host a local MCP server's box wants: a rule of the project's, as for
         // its commands.
         let rules = Arc::clone(&settings);
         let save_host_rule: Arc<crate::mcp::SaveHostRule> = Arc::new(move |project: &Path, pattern: &str| {
             rules.allow_host(&project.to_string_lossy(), pattern)
         });
-        Ok(Self {
+        Self {
             home,
             secrets,
             settings,
-            load_notice: loaded.notice,
+            load_notice,
             checkpoint_stores: checkpoints::OpenStores::default(),
             no_project_root: std::sync::Mutex::new(None),
             store: conversations::OpenStore::default(),
@@ -211,7 +236,7 @@ impl Engine {
                 save_host_rule: Some(save_host_rule),
                 ..crate::mcp::ClientSetup::default()
             }),
-        })
+        }
     }
 
     /// `WARDEN_HOME` (or the platform dirs) and the OS keychain.

@@ -21,6 +21,9 @@ pub(crate) struct SettingsCell {
     writing: Mutex<()>,
     /// The settings the window holds: what it last read or saved ([`super::window_copy`]).
     window_copy: Mutex<Option<Settings>>,
+    /// `false` for a remote engine's settings (the face's, [`Engine::remote`]): changes are kept
+    /// in memory and never written to this machine.
+    persist: bool,
 }
 
 impl SettingsCell {
@@ -36,7 +39,14 @@ impl SettingsCell {
             state: RwLock::new((settings, integrity)),
             writing: Mutex::default(),
             window_copy: Mutex::default(),
+            persist: true,
         }
+    }
+
+    /// Settings that live in memory only, trusted as given ([`Engine::remote`]).
+    pub(crate) fn in_memory(home: WardenHome, settings: Settings) -> Self {
+        let why = "a remote session's settings are the face's".to_owned();
+        Self { persist: false, ..Self::new(home, Err(why), settings, Integrity::Trusted) }
     }
 
     fn writing(&self) -> MutexGuard<'_, ()> {
@@ -93,6 +103,10 @@ impl SettingsCell {
     }
 
     pub(crate) fn save(&self, settings: Settings) -> Result<(), ConfigError> {
+        if !self.persist {
+            self.replace(settings, Integrity::Trusted);
+            return Ok(());
+        }
         match &self.seal_key {
             Ok(key) => {
                 self.home.save_sealed(&settings, key)?;

@@ -1,4 +1,5 @@
-//! An in-memory secret store for tests.
+//! An in-memory secret store: unit tests, and the keys a remote engine's face sent for a session
+//! (`warden serve`), which must never reach a file there.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -24,6 +25,11 @@ impl Default for MemoryStore {
 impl MemoryStore {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Holds `key` under `name` (a key already checked not to be empty).
+    pub fn put(&self, name: KeyName, key: ApiKey) {
+        self.lock().insert(name, key);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<KeyName, ApiKey>> {

@@ -1,0 +1,360 @@
+//! `warden exec --remote` and `warden serve --stdio`: the engine of another user (the remote side,
+//! [`super::remote_side`]) driven over a real OpenSSH connection on loopback and over `runuser`;
+//! its tool calls run as that user, in its box, after an answer given here; the key sent for the
+//! session reaches no file, environment or log there; versions that differ, host keys that do
+//! not match and transports that fail are refused in words.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use warden_testkit::scripted::{anthropic, text, tool};
+use warden_testkit::server::{Reply, Split, TestServer};
+
+use super::process::{command, find, names, Dirs, Warden};
+use super::remote_side::{files_containing, processes_of, remote_user, RemoteProject, Sshd, USER};
+
+/// The key of these tests: it lives in this side's environment only.
+const KEY: &str = "sk-ant-remote-test-5f1e9c2b7d";
+
+fn answer(parts: &[warden_testkit::scripted::Part]) -> Reply {
+    Reply::sse(anthropic(parts, 10), Split::Random(5))
+}
+
+/// `warden exec --json --remote TARGET` against `server`, then `extra`, with the key in this
+/// side's environment.
+fn remote_exec(dirs: &Dirs, server: &TestServer, target: &str, extra: &[&str]) -> tokio::process::Command {
+    let mut args = vec![
+        "exec",
+        "--json",
+        "--provider",
+        "anthropic",
+        "--model",
+        "claude-test",
+        "--base-url",
+        &server.url,
+    ];
+    args.extend_from_slice(&["--remote", target]);
+    args.extend_from_slice(extra);
+    let mut cmd = command(dirs, &args);
+    cmd.env("ANTHROPIC_API_KEY", KEY);
+    cmd
+}
+
+fn runuser_transport() -> String {
+    format!("runuser -u {USER} -- {} serve --stdio", remote_user().warden.display())
+}
+
+/// The model asks for a command that says who runs it and where, then answers "Done.".
+async fn asks_for_a_command() -> TestServer {
+    let command = "id -u > who.txt && pwd > where.txt";
+    TestServer::start(vec![
+        answer(&[tool("toolu_1", "bash", json!({ "command": command }))]),
+        answer(&[text("Done.")]),
+    ])
+    .await
+}
+
+/// No process of the remote user shows the key in its command line or environment.
+fn assert_no_key_in_processes(uid: u32) {
+    for (pid, cmdline, environ) in processes_of(uid) {
+        for (what, bytes) in [("command line", &cmdline), ("environment", &environ)] {
+            assert!(
+                !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+                "the key is in the {what} of process {pid} ({})",
+                String::from_utf8_lossy(&cmdline)
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_turn_over_ssh_runs_as_the_remote_user_after_the_answer_given_here() {
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[("README.md", "remote project\n")]);
+    let sshd = Sshd::start();
+    let server = asks_for_a_command().await;
+    let dirs = Dirs::new();
+    let mut cmd =
+        remote_exec(&dirs, &server, &project.target("warden-test"), &["--allow", "all", "who are you?"]);
+    cmd.env("WARDEN_SSH_COMMAND", sshd.ssh_command());
+    let mut warden = Warden::spawn(cmd);
+
+    let confirm = warden.until("chat:tool-confirm").await;
+    assert_eq!(confirm["payload"]["toolId"], "toolu_1");
+    assert!(!project.path.join("who.txt").exists(), "nothing runs before the answer");
+    // While the session waits there: the key is in no process of the remote user.
+    assert_no_key_in_processes(user.uid);
+    let confirm_id = confirm["payload"]["confirmId"].as_str().unwrap().to_owned();
+    warden.send_line(&json!({"confirmId": confirm_id, "approved": true}).to_string()).await;
+    let (code, lines, stderr) = warden.finish().await;
+    assert_eq!(code, 0, "stderr: {stderr}\nsshd: {}", sshd.log());
+
+    // The command ran there, as that user, in the project there.
+    let result = &find(&lines, "chat:tool-result")[0]["payload"];
+    assert_eq!(result["status"], "success", "{result}");
+    let who = std::fs::read_to_string(project.path.join("who.txt")).unwrap();
+    assert_eq!(who.trim(), user.uid.to_string(), "run as the remote user");
+    let meta = std::fs::metadata(project.path.join("who.txt")).unwrap();
+    assert_eq!(std::os::unix::fs::MetadataExt::uid(&meta), user.uid);
+    assert_eq!(lines.last().unwrap()["event"], "chat:stream-end");
+    // The key went to the provider (sent by the remote engine), and nowhere on the remote side.
+    assert_eq!(server.requests()[0].header("x-api-key"), Some(KEY));
+    assert!(
+        files_containing(&user.home, KEY.as_bytes()).is_empty(),
+        "the key is in a file of the remote user"
+    );
+    assert!(!sshd.log().contains(KEY) && !stderr.contains(KEY), "the key is in a log");
+    assert!(sshd.log().contains(&format!("Accepted publickey for {USER}")), "{}", sshd.log());
+}
+
+/// What the boxed command records: it changes a file, and says whether it runs under a seccomp
+/// filter and whether it sees Warden's engine in the remote user's home.
+const BOXED: &str = "echo second > notes.txt; grep Seccomp: /proc/self/status > seccomp.txt; \
+    test -e \"$HOME/.local/share/warden/bin/warden\"; echo $? > warden-seen.txt";
+
+#[tokio::test]
+async fn the_box_runs_on_the_remote_side_and_a_checkpoint_is_restored_there() {
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[("notes.txt", "first\n")]);
+    let server = TestServer::start(vec![
+        answer(&[tool("toolu_1", "bash", json!({"command": BOXED}))]),
+        answer(&[text("Changed.")]),
+    ])
+    .await;
+    let dirs = Dirs::new();
+    let mut cmd = remote_exec(
+        &dirs,
+        &server,
+        &project.target("local"),
+        &["--allow", "all", "--approve", "all", "change it"],
+    );
+    cmd.args(["--transport", &runuser_transport()]);
+    let (code, _, stderr) = Warden::spawn(cmd).finish().await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(project.path.join("notes.txt")).unwrap(), "second\n");
+    // The command ran in the box there: under its seccomp filter, without Warden's own files.
+    let seccomp = std::fs::read_to_string(project.path.join("seccomp.txt")).unwrap();
+    assert_eq!(seccomp.split_whitespace().last(), Some("2"), "no seccomp filter: {seccomp}");
+    let warden_seen = std::fs::read_to_string(project.path.join("warden-seen.txt")).unwrap();
+    assert_eq!(warden_seen.trim(), "1", "the box shows Warden's copy in the remote home");
+
+    // The checkpoint taken there before the command, listed and restored over the link.
+    let mut link = RawLink::start(&runuser_transport()).await;
+    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
+    let list = link
+        .request(
+            json!({"method": "checkpoint_list", "params": {"project": project.path, "conversation": null}}),
+        )
+        .await;
+    let checkpoints = list["ok"]["value"].as_array().unwrap_or_else(|| panic!("{list}"));
+    let before = checkpoints.iter().find(|c| c["toolName"] == "bash").unwrap_or_else(|| panic!("{list}"));
+    let restored = link
+        .request(
+            json!({"method": "checkpoint_restore", "params": {"project": project.path, "id": before["id"]}}),
+        )
+        .await;
+    assert_eq!(restored["ok"]["kind"], "restored", "{restored}");
+    assert_eq!(std::fs::read_to_string(project.path.join("notes.txt")).unwrap(), "first\n");
+    let unknown = link
+        .request(json!({"method": "checkpoint_restore", "params": {"project": project.path, "id": "nope"}}))
+        .await;
+    assert_eq!(unknown["error"]["usage"], true, "{unknown}");
+    assert_eq!(link.finish().await, Some(0));
+}
+
+#[tokio::test]
+async fn a_link_killed_mid_turn_runs_nothing_unanswered_and_leaves_nothing_running_there() {
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[]);
+    let sshd = Sshd::start();
+    let server = asks_for_a_command().await;
+    let dirs = Dirs::new();
+    let mut cmd = remote_exec(&dirs, &server, &project.target("warden-test"), &["--allow", "all", "who?"]);
+    cmd.env("WARDEN_SSH_COMMAND", sshd.ssh_command());
+    let mut warden = Warden::spawn(cmd);
+    warden.until("chat:tool-confirm").await;
+    let exec_pid = warden.child.id().unwrap();
+    // The ssh client under this `warden exec`: killed as a dropped connection would end it.
+    let ssh = descendants(exec_pid)
+        .into_iter()
+        .find(|(_, cmdline)| cmdline.starts_with("ssh"))
+        .expect("an ssh client");
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(ssh.0 as i32), nix::sys::signal::Signal::SIGKILL)
+        .unwrap();
+    let (code, lines, stderr) = warden.finish().await;
+    assert_eq!(code, 1, "{stderr}");
+    let error =
+        find(&lines, "chat:error").last().map(|e| e["payload"]["message"].to_string()).unwrap_or_default();
+    assert!(error.contains("closed") || stderr.contains("closed"), "says the link closed: {error} {stderr}");
+    // Nothing ran without an answer, and the engine there wound down.
+    assert!(!project.path.join("who.txt").exists());
+    let gone = warden_testkit::server::wait_until(
+        || {
+            processes_of(user.uid)
+                .iter()
+                .all(|(_, cmdline, _)| !String::from_utf8_lossy(cmdline).contains("serve"))
+        },
+        Duration::from_secs(20),
+    )
+    .await;
+    assert!(gone, "the remote engine still runs after its link died");
+}
+
+#[tokio::test]
+async fn a_host_key_that_does_not_match_is_refused_as_ssh_refuses_it() {
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[]);
+    let sshd = Sshd::start();
+    sshd.write_known_hosts(&sshd.a_different_host_key());
+    let server = asks_for_a_command().await;
+    let dirs = Dirs::new();
+    let mut cmd = remote_exec(&dirs, &server, &project.target("warden-test"), &["hello"]);
+    cmd.env("WARDEN_SSH_COMMAND", sshd.ssh_command());
+    let (code, lines, stderr) = Warden::spawn(cmd).finish().await;
+    assert_eq!(code, 1, "{stderr}");
+    let message = find(&lines, "chat:error")[0]["payload"]["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("Host key verification failed"), "{message}");
+    assert!(message.contains("exit status 255"), "{message}");
+    assert!(server.requests().is_empty(), "no turn without the link");
+    assert!(!sshd.log().contains(&format!("Accepted publickey for {USER}")));
+}
+
+#[tokio::test]
+async fn a_remote_engine_of_another_version_is_refused_in_words_both_ways() {
+    // The engine refuses a face of another version, and says which.
+    let mut link = RawLink::start(&runuser_transport()).await;
+    let refused = link.hello("0.0.1").await;
+    assert_eq!(refused["type"], "refused", "{refused}");
+    let reason = refused["reason"].as_str().unwrap();
+    assert!(reason.contains("0.0.1") && reason.contains(env!("CARGO_PKG_VERSION")), "{reason}");
+    assert_eq!(link.finish().await, Some(1));
+
+    // The face refuses an engine of another version (an older one answering the hello).
+    let older = r#"{"type":"welcome","engine":{"version":"0.0.1","protocol":1},"machine":{"host":"h","user":"u","uid":1,"os":"linux","arch":"x86_64","contained":true,"containment":"bubblewrap"}}"#;
+    let fake = format!("printf '%s\\n' '{older}'; cat > /dev/null");
+    let dirs = Dirs::new();
+    let server = asks_for_a_command().await;
+    let mut cmd = remote_exec(&dirs, &server, "old-box:/srv/app", &["hello", "--transport", &fake]);
+    cmd.stdin(Stdio::null());
+    let (code, lines, stderr) = Warden::spawn(cmd).finish().await;
+    assert_eq!(code, 1, "{stderr}");
+    let message = find(&lines, "chat:error")[0]["payload"]["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("Warden 0.0.1") && message.contains("Install Warden"), "{message}");
+}
+
+#[tokio::test]
+async fn a_transport_that_fails_says_why() {
+    let dirs = Dirs::new();
+    let server = asks_for_a_command().await;
+    for (transport, expected) in [
+        ("echo 'no such container: box' >&2; exit 3", vec!["exit status 3", "no such container: box"]),
+        (
+            "echo 'sh: 1: exec: warden: not found' >&2; exit 127",
+            vec!["exit status 127", "Is Warden installed there?"],
+        ),
+    ] {
+        let mut cmd = remote_exec(&dirs, &server, "box:/srv/app", &["hello", "--transport", transport]);
+        cmd.stdin(Stdio::null());
+        let (code, lines, stderr) = Warden::spawn(cmd).finish().await;
+        assert_eq!(code, 1, "{stderr}");
+        let message = find(&lines, "chat:error")[0]["payload"]["message"].as_str().unwrap().to_owned();
+        for part in expected {
+            assert!(message.contains(part), "{transport}: {message}");
+        }
+    }
+    // A target that is not host:/path is a usage error before anything starts.
+    let (code, _, stderr) = Warden::spawn(remote_exec(&dirs, &server, "just-a-host", &["hi"])).finish().await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("host:/path"), "{stderr}");
+    assert!(server.requests().is_empty());
+}
+
+#[tokio::test]
+async fn serve_speaks_only_over_stdio() {
+    let dirs = Dirs::new();
+    let (code, lines, stderr) = Warden::spawn(command(&dirs, &["serve"])).finish().await;
+    assert_eq!((code, names(&lines).len()), (2, 0), "{stderr}");
+    assert!(stderr.contains("--stdio") && stderr.contains("never listens"), "{stderr}");
+}
+
+/// The pids and command lines of every process under `pid`.
+fn descendants(pid: u32) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    let mut parents = vec![pid];
+    while let Some(parent) = parents.pop() {
+        let children =
+            std::fs::read_to_string(format!("/proc/{parent}/task/{parent}/children")).unwrap_or_default();
+        for child in children.split_whitespace().filter_map(|c| c.parse::<u32>().ok()) {
+            let cmdline = std::fs::read(format!("/proc/{child}/cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            found.push((child, cmdline));
+            parents.push(child);
+        }
+    }
+    found
+}
+
+/// `warden serve --stdio` driven frame by frame, as a face of any version would.
+struct RawLink {
+    child: tokio::process::Child,
+    stdin: Option<tokio::process::ChildStdin>,
+    stdout: tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+    next_id: u64,
+}
+
+impl RawLink {
+    async fn start(transport: &str) -> Self {
+        let mut child = tokio::process::Command::new("sh")
+            .args(["-c", transport])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+        Self { child, stdin, stdout, next_id: 1 }
+    }
+
+    async fn line(&mut self, value: Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(format!("{value}\n").as_bytes()).await.unwrap();
+        stdin.flush().await.unwrap();
+    }
+
+    async fn read(&mut self) -> Value {
+        let line =
+            tokio::time::timeout(Duration::from_secs(60), self.stdout.next_line()).await.unwrap().unwrap();
+        serde_json::from_str(&line.expect("the engine closed the link")).unwrap()
+    }
+
+    async fn hello(&mut self, version: &str) -> Value {
+        self.line(json!({"type": "hello", "version": version, "protocol": 1})).await;
+        self.read().await
+    }
+
+    /// Send a request and read until its answer (events between are skipped).
+    async fn request(&mut self, mut request: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        request["type"] = json!("request");
+        request["id"] = json!(id);
+        self.line(request).await;
+        loop {
+            let frame = self.read().await;
+            if frame["type"] == "response" && frame["id"] == id {
+                return frame;
+            }
+        }
+    }
+
+    /// Close the link and wait for the engine's exit status.
+    async fn finish(mut self) -> Option<i32> {
+        self.stdin = None;
+        let status = tokio::time::timeout(Duration::from_secs(30), self.child.wait()).await.unwrap().unwrap();
+        status.code()
+    }
+}

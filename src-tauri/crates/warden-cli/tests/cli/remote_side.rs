@@ -1,0 +1,237 @@
+//! The other machine of the remote tests, on this one: a separate user with a home of its own and
+//! Warden's binaries copied where a copied engine lives (`~/.local/share/warden/bin`), and a real
+//! OpenSSH server each test starts on loopback with its own port, host key and configuration.
+
+use std::os::unix::fs::{chown, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use tempfile::TempDir;
+
+/// The remote user's name (made once with `useradd`; the suite runs as root).
+pub const USER: &str = "warden-remote";
+
+pub struct RemoteUser {
+    pub uid: u32,
+    pub gid: u32,
+    pub home: PathBuf,
+    /// `~/.local/share/warden/bin/warden` of that user.
+    pub warden: PathBuf,
+}
+
+fn run(program: &str, args: &[&str]) -> std::process::Output {
+    let output = std::process::Command::new(program).args(args).output().unwrap();
+    assert!(output.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    output
+}
+
+fn id(flag: &str) -> u32 {
+    let out = run("id", &[flag, USER]);
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+/// The user, made when missing, with this build's `warden`, `warden-engine` and `warden-box` copied into its
+/// home (once per test process).
+pub fn remote_user() -> &'static RemoteUser {
+    static USER_MADE: OnceLock<RemoteUser> = OnceLock::new();
+    USER_MADE.get_or_init(|| {
+        assert!(
+            nix::unistd::geteuid().is_root(),
+            "the remote tests make a user of their own: run them as root (the suite does)"
+        );
+        if !std::process::Command::new("id").arg(USER).output().unwrap().status.success() {
+            run("useradd", &["--create-home", "--shell", "/bin/sh", USER]);
+        }
+        // Not locked (sshd refuses a locked account without PAM), and no password either: keys only.
+        run("usermod", &["-p", "*", USER]);
+        let (uid, gid) = (id("-u"), id("-g"));
+        let home = PathBuf::from(format!("/home/{USER}"));
+        let bin = home.join(".local/share/warden/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        for dir in
+            [home.join(".local"), home.join(".local/share"), home.join(".local/share/warden"), bin.clone()]
+        {
+            chown(&dir, Some(uid), Some(gid)).unwrap();
+        }
+        for name in ["warden", "warden-engine", "warden-box"] {
+            let built = Path::new(env!("CARGO_BIN_EXE_warden")).with_file_name(name);
+            assert!(built.exists(), "{} is missing: cargo build -p warden-box", built.display());
+            // A new file renamed into place: another test process may be running the old one.
+            let fresh = bin.join(format!(".{name}.{}", std::process::id()));
+            std::fs::copy(&built, &fresh).unwrap();
+            std::fs::set_permissions(&fresh, std::fs::Permissions::from_mode(0o755)).unwrap();
+            chown(&fresh, Some(uid), Some(gid)).unwrap();
+            std::fs::rename(&fresh, bin.join(name)).unwrap();
+        }
+        RemoteUser { uid, gid, home, warden: bin.join("warden") }
+    })
+}
+
+/// A project folder of the remote user's, removed on drop.
+pub struct RemoteProject {
+    pub path: PathBuf,
+}
+
+impl RemoteProject {
+    pub fn new(user: &RemoteUser, files: &[(&str, &str)]) -> Self {
+        let path = user.home.join(format!("project-{}", uuid_like()));
+        std::fs::create_dir(&path).unwrap();
+        for (name, content) in files {
+            std::fs::write(path.join(name), content).unwrap();
+            chown(path.join(name), Some(user.uid), Some(user.gid)).unwrap();
+        }
+        chown(&path, Some(user.uid), Some(user.gid)).unwrap();
+        Self { path }
+    }
+
+    pub fn target(&self, host: &str) -> String {
+        format!("{host}:{}", self.path.display())
+    }
+}
+
+impl Drop for RemoteProject {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+fn uuid_like() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    format!("{}-{nanos}", std::process::id())
+}
+
+/// A real sshd on 127.0.0.1 that lets [`USER`] in with a key of its own, and the client
+/// configuration that reaches it as host `warden-test` (`ssh -F`).
+pub struct Sshd {
+    child: std::process::Child,
+    pub dir: TempDir,
+    pub port: u16,
+    log: PathBuf,
+}
+
+fn keygen(path: &Path) {
+    run("ssh-keygen", &["-q", "-t", "ed25519", "-N", "", "-f", path.to_str().unwrap()]);
+}
+
+impl Sshd {
+    pub fn start() -> Self {
+        assert!(
+            Path::new("/usr/sbin/sshd").exists(),
+            "openssh-server is missing: scripts/setup.sh installs it"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+        keygen(&d.join("host_key"));
+        keygen(&d.join("client_key"));
+        std::fs::copy(d.join("client_key.pub"), d.join("authorized_keys")).unwrap();
+        std::fs::set_permissions(d.join("authorized_keys"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        // sshd's privilege separation folder (the system's sshd is never started).
+        std::fs::create_dir_all("/run/sshd").unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let config = format!(
+            "Port {port}\nListenAddress 127.0.0.1\nHostKey {d}/host_key\nAuthorizedKeysFile {d}/authorized_keys\n\
+             StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n\
+             PermitRootLogin no\nAllowUsers {USER}\nPidFile {d}/sshd.pid\nLogLevel VERBOSE\n",
+            d = d.display()
+        );
+        std::fs::write(d.join("sshd_config"), config).unwrap();
+        let log = d.join("sshd.log");
+        let child = std::process::Command::new("/usr/sbin/sshd")
+            .args(["-D", "-e", "-f"])
+            .arg(d.join("sshd_config"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let sshd = Self { child, dir, port, log };
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(10), "sshd did not start: {}", sshd.log());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let host_key = std::fs::read_to_string(sshd.dir.path().join("host_key.pub")).unwrap();
+        sshd.write_known_hosts(&host_key);
+        let client = format!(
+            "Host warden-test\n  HostName 127.0.0.1\n  Port {port}\n  User {USER}\n  IdentityFile {d}/client_key\n  \
+             IdentitiesOnly yes\n  UserKnownHostsFile {d}/known_hosts\n  GlobalKnownHostsFile /dev/null\n  \
+             StrictHostKeyChecking yes\n",
+            d = sshd.dir.path().display()
+        );
+        std::fs::write(sshd.dir.path().join("ssh_config"), client).unwrap();
+        sshd
+    }
+
+    /// `known_hosts` saying the server's key is `key` (a public key line).
+    pub fn write_known_hosts(&self, key: &str) {
+        let mut parts = key.split_whitespace();
+        let (kind, body) = (parts.next().unwrap(), parts.next().unwrap());
+        let line = format!("[127.0.0.1]:{} {kind} {body}\n", self.port);
+        std::fs::write(self.dir.path().join("known_hosts"), line).unwrap();
+    }
+
+    /// Another key than the server's, as `known_hosts` would hold after the server changed.
+    pub fn a_different_host_key(&self) -> String {
+        let other = self.dir.path().join("other_key");
+        keygen(&other);
+        std::fs::read_to_string(other.with_extension("pub")).unwrap()
+    }
+
+    /// What `WARDEN_SSH_COMMAND` is set to: the user's ssh with this configuration.
+    pub fn ssh_command(&self) -> String {
+        format!("ssh -F {}", self.dir.path().join("ssh_config").display())
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Sshd {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Every process of `uid` (pid, command line, environment), as `/proc` shows them.
+pub fn processes_of(uid: u32) -> Vec<(u32, Vec<u8>, Vec<u8>)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(status) = std::fs::read_to_string(entry.path().join("status")) else { continue };
+        let owner =
+            status.lines().find_map(|l| l.strip_prefix("Uid:")).and_then(|l| l.split_whitespace().next());
+        if owner != Some(uid.to_string().as_str()) {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let environ = std::fs::read(entry.path().join("environ")).unwrap_or_default();
+        found.push((pid, cmdline, environ));
+    }
+    found
+}
+
+/// Every file under `dir` whose bytes contain `needle`.
+pub fn files_containing(dir: &Path, needle: &[u8]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() {
+                let bytes = std::fs::read(entry.path()).unwrap_or_default();
+                if bytes.windows(needle.len()).any(|w| w == needle) {
+                    found.push(entry.path());
+                }
+            }
+        }
+    }
+    found
+}

@@ -1,0 +1,263 @@
+//! The remote link: how a face on this machine drives an engine on another one (`warden serve
+//! --stdio`, reached through `ssh` or any command that gives a pipe).
+//!
+//! JSON lines both ways. The face starts with [`ClientFrame::Hello`]; the engine answers
+//! [`ServerFrame::Welcome`] or [`ServerFrame::Refused`] (a different version: the two sides must
+//! be the same build of the protocol) and nothing else happens before. Then the face sends
+//! requests, each with its own id, and the engine answers each once ([`ServerFrame::Response`]),
+//! while the events of the session flow beside them, numbered from 1 ([`ServerFrame::Event`]).
+//!
+//! What the window does with a project through Tauri commands, and whether the link carries it
+//! yet:
+//!
+//! | window command | over the link |
+//! |---|---|
+//! | `chat_send`, `chat_cancel`, `chat_tool_approve` | [`RemoteRequest::Send`], [`RemoteRequest::Cancel`], [`RemoteRequest::Approve`] |
+//! | opening a conversation (`chat_open`) | [`RemoteRequest::Open`] |
+//! | `checkpoints_list`, `checkpoint_restore` | [`RemoteRequest::CheckpointList`], [`RemoteRequest::CheckpointRestore`] |
+//! | `conversations_list` | [`RemoteRequest::ConversationList`] |
+//! | `sandbox_status` | [`RemoteRequest::Machine`] (the remote machine's facts) |
+//! | the rest (MCP servers, settings screens, search, rename, images) | not yet: the window keeps them local |
+//!
+//! Secrets cross the link only inside [`RemoteKey`], whose `Debug` shows no value.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    ChatCancel, ChatSend, CheckpointInfo, ConversationPage, Event, KeyName, NetworkMode, ProviderId,
+    RestoreReport, Settings, ToolApproval, TrustLevel,
+};
+
+/// The link's own version: both sides must speak the same one. Bumped with any change to the
+/// frames below or to the types they carry that an older side would misread.
+pub const REMOTE_PROTOCOL: u32 = 1;
+
+/// What the face sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // A request is the common frame; boxing it buys nothing.
+pub enum ClientFrame {
+    /// The first line: who is asking.
+    Hello(Hello),
+    /// Every line after it.
+    Request {
+        id: u64,
+        #[serde(flatten)]
+        request: RemoteRequest,
+    },
+}
+
+/// The first line each way: the build and the protocol each side speaks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Hello {
+    /// Warden's version (`0.1.0`).
+    pub version: String,
+    pub protocol: u32,
+}
+
+/// What the engine sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // An event is the common frame; boxing it buys nothing.
+pub enum ServerFrame {
+    /// The handshake succeeded: this engine, and the machine it runs on.
+    Welcome { engine: Hello, machine: RemoteMachine },
+    /// The handshake failed (in words), and the engine exits.
+    Refused { engine: Hello, reason: String },
+    /// The answer to request `id`.
+    Response {
+        id: u64,
+        #[serde(flatten)]
+        outcome: RemoteOutcome,
+    },
+    /// An event of the open session, numbered from 1 without gaps.
+    Event { seq: u64, event: Event },
+}
+
+/// How a request ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RemoteOutcome {
+    Ok(RemoteResult),
+    Error(RemoteError),
+}
+
+/// A request that failed, in words for the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteError {
+    pub message: String,
+    /// The caller asked for something impossible (a project that is not there, an unknown
+    /// checkpoint), as opposed to the engine failing.
+    #[serde(default)]
+    pub usage: bool,
+}
+
+/// The machine the engine runs on, as the window shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteMachine {
+    pub host: String,
+    pub user: String,
+    pub uid: u32,
+    /// `std::env::consts::{OS, ARCH}`: `linux`, `x86_64`.
+    pub os: String,
+    pub arch: String,
+    /// Whether commands run in the bubblewrap box there, and if not why.
+    pub contained: bool,
+    pub containment: String,
+}
+
+/// What the face asks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "method", content = "params", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // One open per link; boxing it buys nothing.
+pub enum RemoteRequest {
+    /// Start (or continue) the link's session. One per link.
+    Open(RemoteOpen),
+    /// Send a message in the open session; answered when the turn ends ([`RemoteResult::Turn`]).
+    Send(ChatSend),
+    /// Answer a `chat:tool-confirm` of the open session.
+    Approve(ToolApproval),
+    Cancel(ChatCancel),
+    /// End the session: its `SessionEnd` hooks run, then its commands are stopped.
+    End,
+    /// The machine's facts again (the box may have changed).
+    Machine,
+    CheckpointList {
+        project: String,
+        conversation: Option<String>,
+    },
+    CheckpointRestore {
+        project: String,
+        id: String,
+        #[serde(default)]
+        paths: Vec<String>,
+        #[serde(default)]
+        force: bool,
+    },
+    ConversationList {
+        offset: u32,
+        limit: u32,
+    },
+}
+
+/// What a request gave.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum RemoteResult {
+    Done,
+    /// [`RemoteRequest::Open`]: the conversation the session works on.
+    Opened {
+        conversation_id: String,
+    },
+    /// [`RemoteRequest::Send`]: how the turn ended.
+    Turn(RemoteTurnEnd),
+    Machine(RemoteMachine),
+    Checkpoints(Vec<CheckpointInfo>),
+    Restored(RestoreReport),
+    Conversations(ConversationPage),
+}
+
+/// How a turn ended (the engine's `TurnEnd`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RemoteTurnEnd {
+    Completed,
+    Cancelled,
+    Failed,
+    BudgetSpent,
+    MaxTurns,
+}
+
+/// The session the link opens: the local user's settings and the keys it needs (they stay in the
+/// remote engine's memory for the session), and the choices of this session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteOpen {
+    /// The local user's settings: the remote machine's own Warden settings are never read.
+    pub settings: Settings,
+    #[serde(default)]
+    pub keys: Vec<RemoteKey>,
+    pub session: RemoteSession,
+}
+
+/// A provider key for the session, held in the remote engine's memory only.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteKey {
+    pub name: KeyName,
+    pub value: String,
+}
+
+impl std::fmt::Debug for RemoteKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteKey").field("name", &self.name).field("value", &"<hidden>").finish()
+    }
+}
+
+/// The choices of one session, as `warden exec` takes them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteSession {
+    /// The project folder on the remote machine.
+    pub project: String,
+    /// A new conversation's id, or the saved one to continue (`resume`).
+    pub conversation_id: String,
+    #[serde(default)]
+    pub resume: bool,
+    pub provider: ProviderId,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub base_url: Option<String>,
+    #[serde(default)]
+    pub native_tools: Option<bool>,
+    pub trust: TrustLevel,
+    /// The tools the session may use, or `["all"]` (`None`: the project's permissions).
+    #[serde(default)]
+    pub allow: Option<Vec<String>>,
+    #[serde(default)]
+    pub approval_timeout_secs: Option<u32>,
+    pub max_turns: u32,
+    #[serde(default)]
+    pub searxng_url: Option<String>,
+    #[serde(default)]
+    pub network: Option<NetworkMode>,
+    /// Whether each message is saved on the remote machine.
+    pub save: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_never_shows_in_debug_output() {
+        let key = RemoteKey { name: KeyName::Anthropic, value: "sk-ant-secret-value".into() };
+        let open = format!("{key:?}");
+        assert!(!open.contains("sk-ant-secret-value") && open.contains("hidden"), "{open}");
+    }
+
+    #[test]
+    fn frames_read_back_as_written() {
+        let frames = [
+            ClientFrame::Hello(Hello { version: "0.1.0".into(), protocol: REMOTE_PROTOCOL }),
+            ClientFrame::Request { id: 7, request: RemoteRequest::End },
+            ClientFrame::Request {
+                id: 8,
+                request: RemoteRequest::CheckpointList { project: "/p".into(), conversation: None },
+            },
+        ];
+        for frame in frames {
+            let line = serde_json::to_string(&frame).unwrap();
+            assert_eq!(serde_json::from_str::<ClientFrame>(&line).unwrap(), frame, "{line}");
+        }
+        let line = serde_json::to_string(&ServerFrame::Response {
+            id: 3,
+            outcome: RemoteOutcome::Ok(RemoteResult::Turn(RemoteTurnEnd::Completed)),
+        })
+        .unwrap();
+        assert_eq!(line, r#"{"type":"response","id":3,"ok":{"kind":"turn","value":"completed"}}"#);
+    }
+}
