@@ -18,6 +18,21 @@ step() {
   [ -n "$STEP_NAME" ] && TIMES+=("$(printf '%5d s  %s' $((now - STEP_START)) "$STEP_NAME")")
   STEP_NAME=$* STEP_START=$now
   printf '\n\033[1;34m### %s\033[0m\n' "$*"
+  # CI's disk is small, and a run that fills it fails wherever it happens to be: say what is left.
+  [ "${CI:-}" = true ] && df -Ph "$ROOT" | awk 'NR == 2 {print "(disk: " $4 " free of " $2 ")"}'
+  return 0
+}
+
+# Build outputs no later step reads, removed on CI (a clean clone, a small disk) as soon as the
+# last step that reads them is done; a developer's machine keeps them for incremental builds.
+free_on_ci() {
+  [ "${CI:-}" = true ] || return 0
+  local dir
+  for dir in "$@"; do
+    [ -e "$dir" ] || continue
+    echo "freeing $(du -sh "$dir" | cut -f1) of $dir: no later step reads it"
+    rm -rf "$dir"
+  done
 }
 
 step "set-up: packages, toolchains, npm dependencies (scripts/setup.sh)"
@@ -59,6 +74,15 @@ cd "$ROOT/src-tauri"
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
+# Before the main build: its own target folder (ASan, another toolchain) is done with and freed
+# on CI before the debug build takes its gigabytes.
+cd "$ROOT"
+step "fuzz targets, 30 s each (src-tauri/fuzz: nightly and cargo-fuzz, from scripts/setup.sh)"
+# Fails, never skips, when the nightly toolchain or cargo-fuzz is missing.
+bash scripts/fuzz.sh 30
+free_on_ci src-tauri/fuzz/target
+cd "$ROOT/src-tauri"
+
 # One feature set for everything (the e2e build needs custom-protocol), so tauri compiles once.
 FEATURES=(--features warden-desktop/custom-protocol)
 
@@ -92,9 +116,6 @@ step "MCP conformance suite, client scenarios (known gaps in tests/mcp/conforman
 # Not in the summary count: the suite's own totals include the scenarios the baseline expects to fail.
 bash tests/mcp/conformance.sh
 
-step "fuzz targets, 30 s each (src-tauri/fuzz: nightly and cargo-fuzz, from scripts/setup.sh)"
-# Fails, never skips, when the nightly toolchain or cargo-fuzz is missing.
-bash scripts/fuzz.sh 30
 
 if [ -f src/bindings.ts ]; then
   step "generated bindings are committed as generated"
@@ -114,6 +135,8 @@ done
 step "end to end: the real window under Xvfb through WebDriver"
 run bash tests/e2e/run.sh
 step "the installed app: release packages built, installed with apt, started, updated, removed"
+# The release build that follows needs room; the debug build's last reader was the window's e2e.
+free_on_ci "${CARGO_TARGET_DIR:-src-tauri/target}/debug"
 run bash tests/install/run.sh
 
 # One line for all runners: cargo's "test result: ok. N passed; M failed", vitest's
