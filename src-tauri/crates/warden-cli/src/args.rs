@@ -48,6 +48,9 @@ pub struct ServeArgs {
     /// Speak the link on standard input and output (the only way `serve` speaks).
     #[arg(long)]
     pub stdio: bool,
+    /// The user's engine itself, on its unix socket (started by `--stdio` when none runs).
+    #[arg(long, hide = true, conflicts_with = "stdio")]
+    pub daemon: bool,
 }
 
 #[derive(Debug, Subcommand)]

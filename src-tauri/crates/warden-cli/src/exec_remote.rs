@@ -1,11 +1,12 @@
 //! `warden exec --remote HOST:/PATH`: the same turn, run by an engine on another machine. The link
 //! carries the local settings and the provider's key there for this session; events, approvals and
-//! exit statuses are those of a local `warden exec`.
+//! exit statuses are those of a local `warden exec`. The session outlives the link: when it drops
+//! mid-turn, a new link is made and attached, and the turn's events go on from where they were.
 
 use std::sync::Arc;
 
 use warden_core::engine::Engine;
-use warden_core::remote::{Link, LinkError, RemoteTarget, Transport};
+use warden_core::remote::{Attached, Link, LinkError, LinkStatus, RemoteTarget, SessionFrame, Transport};
 use warden_protocol::{
     ChatCancel, ChatError, ChatSend, ErrorCode, Event, ProviderId, RemoteKey, RemoteOpen, RemoteRequest,
     RemoteResult, RemoteSession, RemoteTurnEnd, ToolApproval,
@@ -15,21 +16,24 @@ use crate::args::{ExecArgs, ProviderArg};
 use crate::exec::{drive, Control};
 use crate::exit::{Exit, Signal};
 use crate::render::{Human, JsonLines, Render};
-use crate::say;
+use crate::{sanitize, say};
 
-/// The link, as the event loop drives it: answers and cancels go out as requests.
+type Events = tokio::sync::mpsc::UnboundedReceiver<Event>;
+type Frames = tokio::sync::mpsc::UnboundedReceiver<SessionFrame>;
+
+/// The remote session, as the event loop drives it: answers and cancels go out as requests (on
+/// the next link when the current one is down).
 struct Remote {
-    link: Arc<Link>,
-    conversation_id: String,
+    attached: Arc<Attached>,
 }
 
 impl Control for Remote {
     fn approve(&self, approval: ToolApproval) -> bool {
-        let link = self.link.clone();
+        let attached = self.attached.clone();
         // The remote engine ignores an answer to a confirmation that no longer waits, as a local
         // session does; the answer is not awaited here, so the loop keeps reading events.
         tokio::spawn(async move {
-            if let Err(error) = link.request(RemoteRequest::Approve(approval)).await {
+            if let Err(error) = attached.request(RemoteRequest::Approve(approval)).await {
                 tracing::warn!(%error, "the remote engine did not take an answer");
             }
         });
@@ -37,10 +41,10 @@ impl Control for Remote {
     }
 
     fn cancel(&self) {
-        let link = self.link.clone();
-        let cancel = ChatCancel { conversation_id: self.conversation_id.clone() };
+        let attached = self.attached.clone();
+        let cancel = ChatCancel { conversation_id: attached.conversation_id().to_owned() };
         tokio::spawn(async move {
-            let _ = link.request(RemoteRequest::Cancel(cancel)).await;
+            let _ = attached.request(RemoteRequest::Cancel(cancel)).await;
         });
     }
 }
@@ -53,14 +57,16 @@ pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
         ));
     }
     if args.common.mcp_config.is_some() {
-        return Err(Exit::usage("--mcp-config is not carried to a remote engine (its servers would run there): add them to the settings"));
+        return Err(Exit::usage(
+            "--mcp-config is not carried to a remote engine (its servers would run there): add them to the settings",
+        ));
     }
     let mut render: Box<dyn Render> = if args.common.json {
         Box::new(JsonLines::new(say::renderer_stdout()))
     } else {
         Box::new(Human::stdout())
     };
-    let (link, mut events, opened) = match connect_and_open(&args, &target).await {
+    let (attached, frames, opened) = match connect_and_open(&args, &target).await {
         Ok(connected) => connected,
         Err((conversation_id, error)) => {
             if args.common.json {
@@ -74,7 +80,9 @@ pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
             });
         }
     };
-    let control = Remote { link: link.clone(), conversation_id: opened.clone() };
+    tokio::spawn(say_link_status(attached.status(), target.host.clone()));
+    let (mut events, turn_ends) = split(frames);
+    let control = Remote { attached: attached.clone() };
     let send = ChatSend {
         conversation_id: opened.clone(),
         content: args.prompt.clone(),
@@ -82,16 +90,13 @@ pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
         plan: args.plan,
         approved_plan: Vec::new(),
     };
-    let turn = {
-        let link = link.clone();
-        async move { link.request(RemoteRequest::Send(send)).await }
-    };
+    let turn = turn_end(attached.clone(), send, turn_ends);
     let driven =
         drive(&control, &mut events, turn, render.as_mut(), args.common.approve, args.common.json).await;
-    if driven.interrupted.is_none() {
-        let _ = link.request(RemoteRequest::End).await;
+    if driven.interrupted.is_none() && driven.end.is_ok() {
+        let _ = attached.request(RemoteRequest::End).await;
     }
-    // Every event the engine sent before it answered is already queued here.
+    // Every event the engine numbered before the turn's end is already queued here.
     let mut not_saved = driven.not_saved;
     while let Ok(event) = events.try_recv() {
         if let Event::Saving(saving) = &event {
@@ -99,44 +104,96 @@ pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
         }
         render.event(&event);
     }
-    render.flush();
+    let link = attached.link();
+    drop((control, attached));
     if let Ok(link) = Arc::try_unwrap(link) {
         link.close().await;
     }
-    if !args.ephemeral {
-        crate::exec::saved_note(&opened, args.common.json, not_saved.as_deref());
-    }
     match driven.end {
-        Ok(RemoteResult::Turn(RemoteTurnEnd::Completed)) => Ok(()),
-        Ok(RemoteResult::Turn(RemoteTurnEnd::Cancelled)) => {
-            Err(Exit::Interrupted(driven.interrupted.unwrap_or(Signal::Interrupt)))
+        Ok(end) => {
+            render.flush();
+            if !args.ephemeral {
+                crate::exec::saved_note(&opened, args.common.json, not_saved.as_deref());
+            }
+            match end {
+                RemoteTurnEnd::Completed => Ok(()),
+                RemoteTurnEnd::Cancelled => {
+                    Err(Exit::Interrupted(driven.interrupted.unwrap_or(Signal::Interrupt)))
+                }
+                _ => Err(Exit::FailedAsShown),
+            }
         }
-        Ok(RemoteResult::Turn(_)) => Err(Exit::FailedAsShown),
-        Ok(other) => Err(Exit::failed(format!("the remote engine answered the message with {other:?}"))),
-        Err(error) => Err(Exit::failed(format!("the turn failed: {error}"))),
+        Err(error) => {
+            render.event(&error_event(&opened, error.to_string()));
+            render.flush();
+            Err(Exit::FailedAsShown)
+        }
     }
 }
 
-type Events = tokio::sync::mpsc::UnboundedReceiver<Event>;
+/// Sends the message, then waits for the end of the turn it starts (however many links it takes).
+async fn turn_end(
+    attached: Arc<Attached>,
+    send: ChatSend,
+    mut ends: tokio::sync::mpsc::UnboundedReceiver<RemoteTurnEnd>,
+) -> Result<RemoteTurnEnd, LinkError> {
+    attached.request(RemoteRequest::Send(send)).await?;
+    match ends.recv().await {
+        Some(end) => Ok(end),
+        None => Err(LinkError::Local(match &*attached.status().borrow() {
+            LinkStatus::Lost(why) => format!("the link to the remote engine is lost: {why}"),
+            _ => "the link to the remote engine closed".to_owned(),
+        })),
+    }
+}
 
-/// The link started and the session opened there: the link, its events, and the conversation's
-/// id; or the conversation the error belongs to and the error.
+/// The session's frames as the event loop reads them: its events, and the ends of its turns.
+fn split(mut frames: Frames) -> (Events, tokio::sync::mpsc::UnboundedReceiver<RemoteTurnEnd>) {
+    let (events_tx, events) = tokio::sync::mpsc::unbounded_channel();
+    let (ends_tx, ends) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(frame) = frames.recv().await {
+            let sent = match frame {
+                SessionFrame::Event(event) => events_tx.send(event).is_ok(),
+                SessionFrame::TurnEnded(end) => ends_tx.send(end).is_ok(),
+            };
+            if !sent {
+                return;
+            }
+        }
+    });
+    (events, ends)
+}
+
+/// Says on stderr when the link drops, comes back, or is given up.
+async fn say_link_status(mut status: tokio::sync::watch::Receiver<LinkStatus>, host: String) {
+    while status.changed().await.is_ok() {
+        let line = match &*status.borrow_and_update() {
+            LinkStatus::Up => format!("warden: the link to {host} is back; the session goes on"),
+            LinkStatus::Reconnecting { attempt, why } => {
+                format!("warden: the link to {host} dropped ({why}); linking again (attempt {attempt})")
+            }
+            LinkStatus::Lost(why) => format!("warden: the link to {host} is lost: {why}"),
+        };
+        say::err(&sanitize::line(&line));
+    }
+}
+
+/// The link started and the session opened there: the session, its frames, and the
+/// conversation's id; or the conversation the error belongs to and the error.
 async fn connect_and_open(
     args: &ExecArgs,
     target: &RemoteTarget,
-) -> Result<(Arc<Link>, Events, String), (String, LinkError)> {
+) -> Result<(Arc<Attached>, Frames, String), (String, LinkError)> {
     // This machine's settings and keychain: the remote machine's own are never read.
-    let engine = Engine::from_env()
-        .map_err(|e| (String::new(), LinkError::Start { command: "warden".into(), error: e.to_string() }))?;
+    let engine = Engine::from_env().map_err(|e| (String::new(), LinkError::Local(e.to_string())))?;
     let open = open_request(&engine, args, target).await;
     let conversation_id = open.session.conversation_id.clone();
     let transport = match &args.transport {
         Some(command) => Transport::command(command),
         None => Transport::ssh(&target.host),
     };
-    let (link, mut remote_events) =
-        Link::connect(&transport).await.map_err(|e| (conversation_id.clone(), e))?;
-    let link = Arc::new(link);
+    let (link, frames) = Link::connect(&transport).await.map_err(|e| (conversation_id.clone(), e))?;
     tracing::info!(host = %link.machine.host, user = %link.machine.user, box = %link.machine.containment, "connected");
     let opened = match link.request(RemoteRequest::Open(open)).await {
         Ok(RemoteResult::Opened { conversation_id }) => conversation_id,
@@ -146,15 +203,8 @@ async fn connect_and_open(
         }
         Err(error) => return Err((conversation_id, error)),
     };
-    let (events_tx, events) = tokio::sync::mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        while let Some((_, event)) = remote_events.recv().await {
-            if events_tx.send(event).is_err() {
-                return;
-            }
-        }
-    });
-    Ok((link, events, opened))
+    let (attached, frames) = Attached::hold(transport, opened.clone(), link, frames);
+    Ok((attached, frames, opened))
 }
 
 /// The session to open there: this machine's settings, the keys the provider needs, and the

@@ -5,7 +5,12 @@
 //! [`ServerFrame::Welcome`] or [`ServerFrame::Refused`] (a different version: the two sides must
 //! be the same build of the protocol) and nothing else happens before. Then the face sends
 //! requests, each with its own id, and the engine answers each once ([`ServerFrame::Response`]),
-//! while the events of the session flow beside them, numbered from 1 ([`ServerFrame::Event`]).
+//! while the events of the session flow beside them, numbered from 1 ([`ServerFrame::Event`]);
+//! the end of each turn is numbered with them ([`ServerFrame::TurnEnded`]).
+//!
+//! The session outlives the link: when the link drops, the turn goes on (a confirmation waits for
+//! its answer, and times out as usual), and a new link [`RemoteRequest::Attach`]es to it and gets
+//! every numbered frame after the last one it saw, once and in order.
 //!
 //! What the window does with a project through Tauri commands, and whether the link carries it
 //! yet:
@@ -73,6 +78,8 @@ pub enum ServerFrame {
     },
     /// An event of the open session, numbered from 1 without gaps.
     Event { seq: u64, event: Event },
+    /// The turn a [`RemoteRequest::Send`] started is over (numbered with the events).
+    TurnEnded { seq: u64, end: RemoteTurnEnd },
 }
 
 /// How a request ended.
@@ -116,8 +123,15 @@ pub struct RemoteMachine {
 pub enum RemoteRequest {
     /// Start (or continue) the link's session. One per link.
     Open(RemoteOpen),
-    /// Send a message in the open session; answered when the turn ends ([`RemoteResult::Turn`]).
+    /// Send a message in the open session; answered when the turn starts, which ends with a
+    /// [`ServerFrame::TurnEnded`].
     Send(ChatSend),
+    /// Take up a session this engine still holds (the link that opened it dropped): every frame
+    /// numbered after `after_seq` is sent again, then the ones that follow.
+    Attach {
+        conversation_id: String,
+        after_seq: u64,
+    },
     /// Answer a `chat:tool-confirm` of the open session.
     Approve(ToolApproval),
     Cancel(ChatCancel),
@@ -152,8 +166,10 @@ pub enum RemoteResult {
     Opened {
         conversation_id: String,
     },
-    /// [`RemoteRequest::Send`]: how the turn ended.
-    Turn(RemoteTurnEnd),
+    /// [`RemoteRequest::Attach`]: the session is this link's again.
+    Attached {
+        conversation_id: String,
+    },
     Machine(RemoteMachine),
     Checkpoints(Vec<CheckpointInfo>),
     Restored(RestoreReport),
@@ -255,9 +271,12 @@ mod tests {
         }
         let line = serde_json::to_string(&ServerFrame::Response {
             id: 3,
-            outcome: RemoteOutcome::Ok(RemoteResult::Turn(RemoteTurnEnd::Completed)),
+            outcome: RemoteOutcome::Ok(RemoteResult::Done),
         })
         .unwrap();
-        assert_eq!(line, r#"{"type":"response","id":3,"ok":{"kind":"turn","value":"completed"}}"#);
+        assert_eq!(line, r#"{"type":"response","id":3,"ok":{"kind":"done"}}"#);
+        let line =
+            serde_json::to_string(&ServerFrame::TurnEnded { seq: 9, end: RemoteTurnEnd::Completed }).unwrap();
+        assert_eq!(line, r#"{"type":"turn_ended","seq":9,"end":"completed"}"#);
     }
 }

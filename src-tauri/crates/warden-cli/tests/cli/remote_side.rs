@@ -69,6 +69,36 @@ pub fn remote_user() -> &'static RemoteUser {
     })
 }
 
+/// A runtime folder of the remote user's (`XDG_RUNTIME_DIR`), where its engine's socket lives:
+/// one per test, so each test has an engine of its own. Removed on drop.
+pub struct RunDir {
+    pub dir: TempDir,
+}
+
+impl RunDir {
+    pub fn new(user: &RemoteUser) -> Self {
+        let dir = tempfile::Builder::new().prefix("warden-remote-run").tempdir().unwrap();
+        chown(dir.path(), Some(user.uid), Some(user.gid)).unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        Self { dir }
+    }
+
+    /// The engine's socket in it (there while the engine runs).
+    pub fn socket(&self) -> PathBuf {
+        self.dir.path().join(format!("warden/engine-{}.sock", env!("CARGO_PKG_VERSION")))
+    }
+
+    /// `runuser` to the remote user with this folder, the engine leaving `idle_secs` after its
+    /// last link.
+    pub fn runuser(&self, user: &RemoteUser, idle_secs: u32) -> String {
+        format!(
+            "runuser -u {USER} -- env XDG_RUNTIME_DIR={} WARDEN_ENGINE_IDLE_SECS={idle_secs} {} serve --stdio",
+            self.dir.path().display(),
+            user.warden.display()
+        )
+    }
+}
+
 /// A project folder of the remote user's, removed on drop.
 pub struct RemoteProject {
     pub path: PathBuf,
@@ -107,6 +137,8 @@ fn uuid_like() -> String {
 pub struct Sshd {
     child: std::process::Child,
     pub dir: TempDir,
+    /// The remote user's runtime folder in the sessions this sshd starts.
+    pub run: RunDir,
     pub port: u16,
     log: PathBuf,
 }
@@ -117,6 +149,7 @@ fn keygen(path: &Path) {
 
 impl Sshd {
     pub fn start() -> Self {
+        let run = RunDir::new(remote_user());
         assert!(
             Path::new("/usr/sbin/sshd").exists(),
             "openssh-server is missing: scripts/setup.sh installs it"
@@ -134,8 +167,10 @@ impl Sshd {
         let config = format!(
             "Port {port}\nListenAddress 127.0.0.1\nHostKey {d}/host_key\nAuthorizedKeysFile {d}/authorized_keys\n\
              StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n\
-             PermitRootLogin no\nAllowUsers {USER}\nPidFile {d}/sshd.pid\nLogLevel VERBOSE\n",
-            d = d.display()
+             PermitRootLogin no\nAllowUsers {USER}\nPidFile {d}/sshd.pid\nLogLevel VERBOSE\n\
+             SetEnv XDG_RUNTIME_DIR={run} WARDEN_ENGINE_IDLE_SECS=5\n",
+            d = d.display(),
+            run = run.dir.path().display()
         );
         std::fs::write(d.join("sshd_config"), config).unwrap();
         let log = d.join("sshd.log");
@@ -147,7 +182,7 @@ impl Sshd {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
-        let sshd = Self { child, dir, port, log };
+        let sshd = Self { child, dir, run, port, log };
         let started = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(started.elapsed() < Duration::from_secs(10), "sshd did not start: {}", sshd.log());

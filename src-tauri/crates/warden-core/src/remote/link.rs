@@ -11,7 +11,8 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufRead
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot};
 use warden_protocol::{
-    ClientFrame, Event, Hello, RemoteMachine, RemoteOutcome, RemoteRequest, RemoteResult, ServerFrame,
+    ClientFrame, Event, Hello, RemoteMachine, RemoteOutcome, RemoteRequest, RemoteResult, RemoteTurnEnd,
+    ServerFrame,
 };
 
 use super::serve::MAX_LINE;
@@ -64,6 +65,17 @@ fn said(status: &Option<String>, stderr: &str) -> String {
 
 /// The requests waiting for their answers; `None` once the link's output has ended (a request
 /// made after that fails at once instead of waiting for an answer that cannot come).
+/// A numbered frame of the attached session.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // An event is the common frame; boxing it buys nothing.
+pub enum Numbered {
+    Event(Event),
+    TurnEnded(RemoteTurnEnd),
+}
+
+/// The attached session's frames, with their numbers.
+pub type Frames = mpsc::UnboundedReceiver<(u64, Numbered)>;
+
 type Pending = Arc<Mutex<Option<HashMap<u64, oneshot::Sender<RemoteOutcome>>>>>;
 
 /// A live link to a remote engine.
@@ -86,9 +98,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Link {
     /// Start `transport`, shake hands, and hand back the link and the session's events (with
     /// their sequence numbers).
-    pub async fn connect(
-        transport: &Transport,
-    ) -> Result<(Self, mpsc::UnboundedReceiver<(u64, Event)>), LinkError> {
+    pub async fn connect(transport: &Transport) -> Result<(Self, Frames), LinkError> {
         let mut command = Command::new(&transport.program);
         // Warden's own variables describe this side (its home, its box): a transport that keeps
         // the environment (`runuser`, `sudo -E`) must not hand them to the engine over there.
@@ -263,9 +273,8 @@ async fn read_server_frame<R: tokio::io::AsyncBufRead + Unpin>(
 async fn read_frames<R: tokio::io::AsyncBufRead + Unpin>(
     mut lines: R,
     pending: Pending,
-    events: mpsc::UnboundedSender<(u64, Event)>,
+    events: mpsc::UnboundedSender<(u64, Numbered)>,
 ) {
-    let mut last_seq = 0;
     loop {
         match read_server_frame(&mut lines).await {
             Ok(Some(ServerFrame::Response { id, outcome })) => {
@@ -277,11 +286,10 @@ async fn read_frames<R: tokio::io::AsyncBufRead + Unpin>(
                 }
             }
             Ok(Some(ServerFrame::Event { seq, event })) => {
-                if seq != last_seq + 1 {
-                    tracing::warn!(seq, last_seq, "events out of sequence");
-                }
-                last_seq = seq;
-                let _ = events.send((seq, event));
+                let _ = events.send((seq, Numbered::Event(event)));
+            }
+            Ok(Some(ServerFrame::TurnEnded { seq, end })) => {
+                let _ = events.send((seq, Numbered::TurnEnded(end)));
             }
             Ok(Some(other)) => tracing::warn!(?other, "an unexpected frame"),
             Ok(None) => break,

@@ -3,12 +3,18 @@
 //! frames are `warden_protocol`'s remote ones; the transport is OpenSSH or any command that gives
 //! a pipe ([`transport`]), never a listening socket of Warden's.
 
+mod attached;
+pub mod daemon;
+mod hub;
 pub mod link;
+mod live;
 mod machine;
 mod open;
 pub mod serve;
 pub mod transport;
 
+pub use attached::{Attached, LinkStatus, SessionFrame};
+pub use hub::Hub;
 pub use link::{Link, LinkError};
 pub use machine::this_machine;
 pub use transport::{RemoteTarget, Transport};

@@ -1,23 +1,22 @@
-//! The engine's side of the link (`warden serve --stdio`): the handshake, then requests answered
-//! one by one while the open session's events flow beside them, numbered. One link, one session.
-//!
-//! When the link closes (the face quit, the connection dropped), the turn in flight is cancelled:
-//! a confirmation still waiting is answered "no", so nothing runs that nobody approved, and every
-//! process the session started is stopped.
+//! The engine's side of one link: the handshake, then requests answered one by one while the
+//! attached session's numbered frames flow beside them. Sessions belong to the [`Hub`], not to
+//! the link: when the link drops during a turn, the turn goes on (a confirmation waits for an
+//! answer, or its time limit) until a link attaches again; a session with no turn running is ended
+//! with its link, and its engine (with the keys it was sent) is dropped.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use warden_protocol::{
-    ClientFrame, Event, RemoteError, RemoteOpen, RemoteOutcome, RemoteRequest, RemoteResult, RemoteTurnEnd,
-    ServerFrame, Settings,
+    ClientFrame, RemoteError, RemoteOpen, RemoteOutcome, RemoteRequest, RemoteResult, RemoteTurnEnd,
+    ServerFrame,
 };
 
-use crate::agent::{SendMode, Session, TurnEnd};
-use crate::config::WardenHome;
+use super::hub::Hub;
+use super::live::{AttachError, Live, Out};
+use crate::agent::{SendMode, TurnEnd};
 use crate::engine::Engine;
 
 /// The longest line read (a message with images fits; a runaway writer does not fill memory).
@@ -36,9 +35,9 @@ pub enum ServeError {
     Read(#[from] std::io::Error),
 }
 
-/// Serve one link: `input` carries the face's frames, `output` gets the engine's. Returns when
-/// `input` ends (or the handshake fails), after the session is wound down.
-pub async fn serve<R, W>(mut input: R, output: W, home: WardenHome) -> Result<(), ServeError>
+/// Serve one link on `hub`: `input` carries the face's frames, `output` gets the engine's.
+/// Returns when `input` ends (or the handshake fails).
+pub async fn serve<R, W>(hub: &Arc<Hub>, mut input: R, output: W) -> Result<(), ServeError>
 where
     R: AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
@@ -59,19 +58,20 @@ where
         return Err(ServeError::Refused(reason));
     }
     let _ = out.send(ServerFrame::Welcome { engine: ours, machine: super::this_machine() });
-    let served = Served::new(home, out);
+    let link = LinkState { id: hub.link_opened(), hub: hub.clone(), out, live: Mutex::default() };
     let ended = loop {
         match read_frame(&mut input).await {
             Ok(None) => break Ok(()),
             Err(error) => break Err(ServeError::Read(error)),
-            Ok(Some(Ok(ClientFrame::Request { id, request }))) => served.handle(id, request).await,
-            Ok(Some(Ok(ClientFrame::Hello(_)))) => served.answer(0, Err(usage("a second hello"))),
-            Ok(Some(Err(error))) => served.answer(0, Err(usage(&format!("not a request: {error}")))),
+            Ok(Some(Ok(ClientFrame::Request { id, request }))) => link.handle(id, request).await,
+            Ok(Some(Ok(ClientFrame::Hello(_)))) => link.answer(0, Err(usage("a second hello"))),
+            Ok(Some(Err(error))) => link.answer(0, Err(usage(&format!("not a request: {error}")))),
         }
     };
-    served.wind_down().await;
-    drop(served);
+    link.closed().await;
+    drop(link);
     let _ = writer.await;
+    hub.link_closed();
     ended
 }
 
@@ -123,26 +123,15 @@ fn failed(message: impl std::fmt::Display) -> RemoteError {
     RemoteError { message: message.to_string(), usage: false }
 }
 
-/// The link's engine and session.
-struct Served {
-    home: WardenHome,
-    out: mpsc::UnboundedSender<ServerFrame>,
-    engine: tokio::sync::Mutex<Option<Arc<Engine>>>,
-    session: std::sync::Mutex<Option<Session>>,
-    seq: Arc<AtomicU64>,
+/// One link: its number, where its frames go, and the session it is attached to.
+struct LinkState {
+    id: u64,
+    hub: Arc<Hub>,
+    out: Out,
+    live: Mutex<Option<(String, Arc<Live>)>>,
 }
 
-impl Served {
-    fn new(home: WardenHome, out: mpsc::UnboundedSender<ServerFrame>) -> Self {
-        Self {
-            home,
-            out,
-            engine: tokio::sync::Mutex::default(),
-            session: std::sync::Mutex::default(),
-            seq: Arc::new(AtomicU64::new(0)),
-        }
-    }
-
+impl LinkState {
     fn answer(&self, id: u64, result: Result<RemoteResult, RemoteError>) {
         let outcome = match result {
             Ok(result) => RemoteOutcome::Ok(result),
@@ -151,51 +140,46 @@ impl Served {
         let _ = self.out.send(ServerFrame::Response { id, outcome });
     }
 
-    fn session(&self) -> Option<Session> {
-        self.session.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    fn live(&self) -> Option<(String, Arc<Live>)> {
+        self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
-    /// The engine of the open session, or one with default settings for what needs none
-    /// (listing checkpoints and conversations).
-    async fn engine(&self) -> Arc<Engine> {
-        let mut engine = self.engine.lock().await;
-        engine
-            .get_or_insert_with(|| {
-                Arc::new(Engine::remote(self.home.clone(), Settings::default(), Vec::new()))
-            })
-            .clone()
+    fn attached(&self) -> Result<Arc<Live>, RemoteError> {
+        self.live().map(|(_, live)| live).ok_or_else(|| usage("no session is open on this link"))
     }
 
     async fn handle(&self, id: u64, request: RemoteRequest) {
         let result = match request {
             RemoteRequest::Open(open) => self.open(open).await,
-            RemoteRequest::Send(send) => return self.send(id, send),
-            RemoteRequest::Approve(approval) => match self.session() {
-                Some(session) => {
-                    let confirm_id = approval.confirm_id.clone();
-                    session
-                        .approve(approval)
-                        .map(|()| RemoteResult::Done)
-                        .map_err(|_| usage(&format!("no confirmation `{confirm_id}` is waiting")))
-                }
-                None => Err(usage("no session is open on this link")),
-            },
+            RemoteRequest::Attach { conversation_id, after_seq } => self.attach(&conversation_id, after_seq),
+            RemoteRequest::Send(send) => self.send(send),
+            RemoteRequest::Approve(approval) => self.attached().and_then(|live| {
+                let session = live.session().ok_or_else(|| usage("the session is over"))?;
+                let confirm_id = approval.confirm_id.clone();
+                session
+                    .approve(approval)
+                    .map(|()| RemoteResult::Done)
+                    .map_err(|_| usage(&format!("no confirmation `{confirm_id}` is waiting")))
+            }),
             RemoteRequest::Cancel(_) => {
-                if let Some(session) = self.session() {
+                if let Some(session) = self.live().and_then(|(_, live)| live.session()) {
                     session.cancel();
                 }
                 Ok(RemoteResult::Done)
             }
             RemoteRequest::End => {
-                let session = self.session.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-                if let Some(session) = session {
-                    session.end("exit").await;
+                let taken = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+                if let Some((conversation_id, live)) = taken {
+                    if let Some(session) = live.let_go() {
+                        session.end("exit").await;
+                    }
+                    self.hub.release(&conversation_id);
                 }
                 Ok(RemoteResult::Done)
             }
             RemoteRequest::Machine => Ok(RemoteResult::Machine(super::this_machine())),
             RemoteRequest::CheckpointList { project, conversation } => {
-                let engine = self.engine().await;
+                let engine = self.hub.bare_engine().await;
                 blocking(move || {
                     let store =
                         engine.project_checkpoints(Path::new(&project)).map_err(|e| usage(&e.to_string()))?;
@@ -204,23 +188,11 @@ impl Served {
                 .await
             }
             RemoteRequest::CheckpointRestore { project, id: checkpoint, paths, force } => {
-                let engine = self.engine().await;
-                blocking(move || {
-                    let store =
-                        engine.project_checkpoints(Path::new(&project)).map_err(|e| usage(&e.to_string()))?;
-                    store.restore(&checkpoint, &paths, force).map(RemoteResult::Restored).map_err(|error| {
-                        let usage = matches!(
-                            error,
-                            crate::checkpoint::CheckpointError::UnknownCheckpoint(_)
-                                | crate::checkpoint::CheckpointError::AmbiguousCheckpoint(_)
-                        );
-                        RemoteError { message: format!("not restored: {error}"), usage }
-                    })
-                })
-                .await
+                let engine = self.hub.bare_engine().await;
+                blocking(move || restore(&engine, &project, &checkpoint, &paths, force)).await
             }
             RemoteRequest::ConversationList { offset, limit } => {
-                let engine = self.engine().await;
+                let engine = self.hub.bare_engine().await;
                 engine.list_conversations(offset, limit).map(RemoteResult::Conversations).map_err(failed)
             }
         };
@@ -228,14 +200,13 @@ impl Served {
     }
 
     async fn open(&self, open: RemoteOpen) -> Result<RemoteResult, RemoteError> {
-        if self.session().is_some() {
+        if self.live().is_some() {
             return Err(usage("a session is already open on this link"));
         }
         let RemoteOpen { settings, keys, session: wanted } = open;
         let spec = super::open::session_spec(&wanted).map_err(|e| usage(&e))?;
         let keys = keys.into_iter().map(|key| (key.name, key.value)).collect();
-        let engine = Arc::new(Engine::remote(self.home.clone(), settings, keys));
-        *self.engine.lock().await = Some(engine.clone());
+        let engine = Arc::new(Engine::remote(self.hub.home.clone(), settings, keys));
         let started = match wanted.resume {
             true => engine.resume(spec, &wanted.conversation_id).await,
             false => engine.start(spec).await,
@@ -243,50 +214,95 @@ impl Served {
         let (session, events) =
             started.map_err(|error| RemoteError { usage: error.is_usage(), message: error.to_string() })?;
         let conversation_id = session.conversation_id().to_owned();
-        *self.session.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(session);
-        tokio::spawn(forward(events, self.out.clone(), self.seq.clone()));
+        let live = Live::start(session, events, self.id, self.out.clone());
+        if !self.hub.hold(&conversation_id, live.clone()) {
+            live.let_go();
+            return Err(usage(&format!(
+                "conversation {conversation_id} is open from another link: attach to it instead"
+            )));
+        }
+        *self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some((conversation_id.clone(), live));
         Ok(RemoteResult::Opened { conversation_id })
     }
 
-    /// The turn runs on; its answer comes when it ends, while other requests (approvals) are read.
-    fn send(&self, id: u64, send: warden_protocol::ChatSend) {
-        let Some(session) = self.session() else {
-            return self.answer(id, Err(usage("no session is open on this link")));
-        };
-        let out = self.out.clone();
-        tokio::spawn(async move {
-            let mode = SendMode { plan: send.plan, approved_plan: send.approved_plan };
-            let outcome = match session.send_as(send.content, send.images, mode).await {
-                Ok(end) => RemoteOutcome::Ok(RemoteResult::Turn(turn_end(end))),
-                Err(error) => RemoteOutcome::Error(failed(error)),
-            };
-            let _ = out.send(ServerFrame::Response { id, outcome });
-        });
+    fn attach(&self, conversation_id: &str, after_seq: u64) -> Result<RemoteResult, RemoteError> {
+        if self.live().is_some() {
+            return Err(usage("a session is already open on this link"));
+        }
+        let live = self.hub.held(conversation_id).ok_or_else(|| {
+            usage(&format!(
+                "this engine holds no session of conversation {conversation_id} (it ended, or the engine \
+                 restarted): continue the saved conversation instead"
+            ))
+        })?;
+        live.attach(self.id, self.out.clone(), after_seq).map_err(|AttachError::Lost { oldest_kept }| {
+            usage(&format!(
+                "the events after {after_seq} are no longer kept (the oldest is {oldest_kept}): \
+                 continue the saved conversation instead"
+            ))
+        })?;
+        *self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some((conversation_id.to_owned(), live));
+        Ok(RemoteResult::Attached { conversation_id: conversation_id.to_owned() })
     }
 
-    /// The link is gone: the turn in flight stops (a waiting confirmation is refused with it),
-    /// the session's end hooks run, and what it started is stopped.
-    async fn wind_down(&self) {
-        let session = self.session.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-        if let Some(session) = session {
-            session.cancel();
+    /// The turn starts and runs on its own; its end is a numbered frame, so a link that attaches
+    /// later still learns it.
+    fn send(&self, send: warden_protocol::ChatSend) -> Result<RemoteResult, RemoteError> {
+        let live = self.attached()?;
+        let session = live.session().ok_or_else(|| usage("the session is over"))?;
+        if !live.begin_turn() {
+            return Err(usage("a turn is already running in this session"));
+        }
+        tokio::spawn(async move {
+            let mode = SendMode { plan: send.plan, approved_plan: send.approved_plan };
+            let end = match session.send_as(send.content, send.images, mode).await {
+                Ok(end) => turn_end(end),
+                Err(error) => {
+                    tracing::warn!(%error, "the message could not be sent");
+                    RemoteTurnEnd::Failed
+                }
+            };
+            drop(session);
+            if let Some(session) = live.end_turn(end) {
+                session.end("link closed").await;
+            }
+        });
+        Ok(RemoteResult::Done)
+    }
+
+    /// The link is gone. Its session goes on while a turn runs (a link may attach again);
+    /// otherwise it ends here, and its engine and keys are dropped.
+    async fn closed(&self) {
+        let Some((conversation_id, live)) = self.live() else { return };
+        live.detach(self.id);
+        if live.is_running() {
+            return;
+        }
+        if let Some(session) = live.let_go() {
             session.end("link closed").await;
         }
-        let _ = tokio::task::spawn_blocking(crate::process_guard::kill_all_descendants).await;
+        self.hub.release(&conversation_id);
     }
 }
 
-async fn forward(
-    mut events: mpsc::UnboundedReceiver<Event>,
-    out: mpsc::UnboundedSender<ServerFrame>,
-    seq: Arc<AtomicU64>,
-) {
-    while let Some(event) = events.recv().await {
-        let seq = seq.fetch_add(1, Ordering::SeqCst) + 1;
-        if out.send(ServerFrame::Event { seq, event }).is_err() {
-            return;
-        }
-    }
+fn restore(
+    engine: &Engine,
+    project: &str,
+    checkpoint: &str,
+    paths: &[String],
+    force: bool,
+) -> Result<RemoteResult, RemoteError> {
+    let store = engine.project_checkpoints(Path::new(project)).map_err(|e| usage(&e.to_string()))?;
+    store.restore(checkpoint, paths, force).map(RemoteResult::Restored).map_err(|error| {
+        let usage = matches!(
+            error,
+            crate::checkpoint::CheckpointError::UnknownCheckpoint(_)
+                | crate::checkpoint::CheckpointError::AmbiguousCheckpoint(_)
+        );
+        RemoteError { message: format!("not restored: {error}"), usage }
+    })
 }
 
 async fn blocking(
