@@ -41,6 +41,24 @@ pub enum Command {
     /// `warden exec --remote` over ssh, or by any command that gives a pipe). Never listens on the
     /// network.
     Serve(ServeArgs),
+    /// Remote machines: copy this engine to one that has none (`install`).
+    Remote {
+        #[command(subcommand)]
+        action: RemoteAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RemoteAction {
+    /// Copy this build's engine over ssh to HOST's ~/.local/share/warden/bin/, after checking that
+    /// it runs there (Linux on this architecture, a new enough glibc) and saying what it will do.
+    Install {
+        /// As ssh takes it (`me@host`, an alias of ~/.ssh/config).
+        host: String,
+        /// Copy without asking (otherwise the terminal is asked).
+        #[arg(long)]
+        yes: bool,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -20,6 +20,7 @@ mod hooks_cmd;
 mod legacy_keys;
 mod mcp_cmd;
 mod project_mcp_cmd;
+mod remote_cmd;
 mod render;
 mod rules_cmd;
 mod serve_cmd;
@@ -83,6 +84,7 @@ fn main() -> ExitCode {
             Command::Rules(args) => rules_cmd::run(args),
             Command::Hooks { action } => hooks_cmd::run(action).await,
             Command::Serve(args) => serve_cmd::run(args).await,
+            Command::Remote { action } => remote_cmd::run(action).await,
         }
     });
     // Do not wait for lingering blocking tasks (a keychain call, a stdin read).

@@ -385,3 +385,70 @@ impl RawLink {
         status.code()
     }
 }
+
+#[tokio::test]
+async fn a_machine_without_warden_gets_this_engine_copied_after_it_is_checked() {
+    let (uid, home) = super::remote_side::fresh_user();
+    let sshd = Sshd::start();
+    let dirs = Dirs::new();
+    let install = |yes: bool| {
+        let mut args = vec!["remote", "install", "warden-fresh"];
+        if yes {
+            args.push("--yes");
+        }
+        let mut cmd = command(&dirs, &args);
+        cmd.env("WARDEN_SSH_COMMAND", sshd.ssh_command()).stdin(Stdio::null());
+        cmd
+    };
+    // No terminal to ask on: nothing is copied without --yes.
+    let refused = install(false).output().await.unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{}", String::from_utf8_lossy(&refused.stderr));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--yes"));
+    assert!(!home.join(".local/share/warden/bin/warden").exists());
+
+    let copied = install(true).output().await.unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&copied.stdout), String::from_utf8_lossy(&copied.stderr));
+    assert_eq!(copied.status.code(), Some(0), "{stderr}\nsshd: {}", sshd.log());
+    assert!(stderr.contains("copy Warden") && stderr.contains("glibc"), "says what it does: {stderr}");
+    assert!(stdout.contains(&format!("has Warden {} now", env!("CARGO_PKG_VERSION"))), "{stdout}");
+    for name in ["warden", "warden-engine", "warden-box"] {
+        let meta = std::fs::metadata(home.join(".local/share/warden/bin").join(name)).unwrap();
+        assert_eq!(std::os::unix::fs::MetadataExt::uid(&meta), uid, "{name} belongs to the remote user");
+        assert_eq!(std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777, 0o755);
+    }
+    let again = install(true).output().await.unwrap();
+    assert!(String::from_utf8_lossy(&again.stdout).contains("already has"));
+
+    // The copy serves a turn.
+    let project = home.join("project");
+    std::fs::create_dir(&project).unwrap();
+    std::os::unix::fs::chown(&project, Some(uid), None).unwrap();
+    let server = TestServer::start(vec![answer(&[text("Hello from there.")])]).await;
+    let mut cmd = remote_exec(&dirs, &server, &format!("warden-fresh:{}", project.display()), &["hi"]);
+    cmd.env("WARDEN_SSH_COMMAND", sshd.ssh_command());
+    let (code, lines, stderr) = Warden::spawn(cmd).finish().await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(lines.last().unwrap()["event"], "chat:stream-end");
+}
+
+#[tokio::test]
+async fn a_machine_this_engine_cannot_run_on_is_refused_before_anything_is_copied() {
+    let dirs = Dirs::new();
+    // Stand-ins for other machines: what their shells answer to the check, nothing else.
+    for (said, expected) in [
+        ("Linux\\nx86_64\\nldd (GNU libc) 2.17\\nnone", "glibc 2.17"),
+        ("Linux\\naarch64\\nldd (GNU libc) 2.36\\nnone", "built for Linux x86_64"),
+        ("Darwin\\narm64\\nldd: not found\\nnone", "built for Linux x86_64"),
+    ] {
+        let fake = dirs.home.path().join("fake-ssh");
+        std::fs::write(&fake, format!("#!/bin/sh\ncat > /dev/null\nprintf '{said}\\n'\n")).unwrap();
+        std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let mut cmd = command(&dirs, &["remote", "install", "old-box", "--yes"]);
+        cmd.env("WARDEN_SSH_COMMAND", &fake).stdin(Stdio::null());
+        let out = cmd.output().await.unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(expected), "{said}: {stderr}");
+        assert!(!stderr.contains("copy Warden"), "nothing copied: {stderr}");
+    }
+}

@@ -69,6 +69,20 @@ pub fn remote_user() -> &'static RemoteUser {
     })
 }
 
+/// A second remote user, made anew for the one test that copies the engine to a machine that
+/// has none: no Warden in its home.
+pub const FRESH_USER: &str = "warden-fresh";
+
+/// [`FRESH_USER`], removed with its home and made again: (uid, home).
+pub fn fresh_user() -> (u32, PathBuf) {
+    let _ = std::process::Command::new("userdel").args(["--remove", "--force", FRESH_USER]).output();
+    run("useradd", &["--create-home", "--shell", "/bin/sh", FRESH_USER]);
+    run("usermod", &["-p", "*", FRESH_USER]);
+    let out = run("id", &["-u", FRESH_USER]);
+    let uid = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    (uid, PathBuf::from(format!("/home/{FRESH_USER}")))
+}
+
 /// A runtime folder of the remote user's (`XDG_RUNTIME_DIR`), where its engine's socket lives:
 /// one per test, so each test has an engine of its own. Removed on drop.
 pub struct RunDir {
@@ -167,7 +181,7 @@ impl Sshd {
         let config = format!(
             "Port {port}\nListenAddress 127.0.0.1\nHostKey {d}/host_key\nAuthorizedKeysFile {d}/authorized_keys\n\
              StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n\
-             PermitRootLogin no\nAllowUsers {USER}\nPidFile {d}/sshd.pid\nLogLevel VERBOSE\n\
+             PermitRootLogin no\nAllowUsers {USER} {FRESH_USER}\nPidFile {d}/sshd.pid\nLogLevel VERBOSE\n\
              SetEnv XDG_RUNTIME_DIR={run} WARDEN_ENGINE_IDLE_SECS=5\n",
             d = d.display(),
             run = run.dir.path().display()
@@ -192,6 +206,9 @@ impl Sshd {
         sshd.write_known_hosts(&host_key);
         let client = format!(
             "Host warden-test\n  HostName 127.0.0.1\n  Port {port}\n  User {USER}\n  IdentityFile {d}/client_key\n  \
+             IdentitiesOnly yes\n  UserKnownHostsFile {d}/known_hosts\n  GlobalKnownHostsFile /dev/null\n  \
+             StrictHostKeyChecking yes\n\
+             Host warden-fresh\n  HostName 127.0.0.1\n  Port {port}\n  User {FRESH_USER}\n  IdentityFile {d}/client_key\n  \
              IdentitiesOnly yes\n  UserKnownHostsFile {d}/known_hosts\n  GlobalKnownHostsFile /dev/null\n  \
              StrictHostKeyChecking yes\n",
             d = sshd.dir.path().display()

@@ -6,6 +6,7 @@
 mod attached;
 pub mod daemon;
 mod hub;
+pub mod install;
 pub mod link;
 mod live;
 mod machine;

@@ -60,19 +60,25 @@ fn remote_serve_command() -> String {
 }
 
 impl Transport {
-    /// `ssh` to `host` (or `$WARDEN_SSH_COMMAND`), with no terminal, keep-alives so a dead link is
-    /// noticed, and the host key checked as the user's configuration says (never turned off).
+    /// `ssh` to `host` (or `$WARDEN_SSH_COMMAND`) running `warden serve --stdio` there, with no
+    /// terminal, keep-alives so a dead link is noticed, and the host key checked as the user's
+    /// configuration says (never turned off).
     pub fn ssh(host: &str) -> Self {
+        Self::ssh_running(host, &remote_serve_command())
+    }
+
+    /// `ssh` to `host` running `command` there (one argument, read by the remote login shell).
+    pub fn ssh_running(host: &str, command: &str) -> Self {
         let options = ["-T", "-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=3", "--"];
         let mut args: Vec<OsString> = options.iter().map(OsString::from).collect();
         args.push(host.into());
-        args.push(remote_serve_command().into());
+        args.push(command.into());
         match std::env::var(SSH_COMMAND_ENV).ok().filter(|c| !c.trim().is_empty()) {
-            Some(command) => {
+            Some(ssh) => {
                 let mut through_sh: Vec<OsString> =
-                    vec!["-c".into(), format!("exec {command} \"$@\"").into(), "warden-ssh".into()];
+                    vec!["-c".into(), format!("exec {ssh} \"$@\"").into(), "warden-ssh".into()];
                 through_sh.extend(args);
-                Self { program: "sh".into(), args: through_sh, shown: format!("{command} {host}") }
+                Self { program: "sh".into(), args: through_sh, shown: format!("{ssh} {host}") }
             }
             None => Self { program: "ssh".into(), args, shown: format!("ssh {host}") },
         }
