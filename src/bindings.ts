@@ -68,6 +68,11 @@ export const commands = {
 	 */
 	usageDays: (dayStartsMs: number[]) => typedError<DayUsage[], CommandError>(__TAURI_INVOKE("usage_days", { dayStartsMs })),
 	/**
+	 *  Connects, opens a session there with this window's settings and keys, and says what was
+	 *  opened; the link's state comes as `remote:link` events from then on.
+	 */
+	remoteOpen: (target: string, transport: string | null) => typedError<RemoteOpened, CommandError>(__TAURI_INVOKE("remote_open", { target, transport })),
+	/**
 	 *  Approves or rejects a pending tool call: `confirm_id` is the `confirmId` of the
 	 *  `chat:tool-confirm`, `conversation_id` the conversation that asked (the answer goes there and
 	 *  releases that confirmation only).
@@ -282,6 +287,7 @@ export const events = {
 	chatToolStart: makeEvent<ToolStartEvent, ToolStartEvent>("chat:tool-start"),
 	mcpElicit: makeEvent<McpElicitEvent, McpElicitEvent>("mcp:elicit"),
 	menuAction: makeEvent<MenuActionEvent, MenuActionEvent>("menu:action"),
+	remoteLink: makeEvent<RemoteLinkEvent, RemoteLinkEvent>("remote:link"),
 	updateProgress: makeEvent<UpdateProgressEvent, UpdateProgressEvent>("update:progress"),
 };
 
@@ -1410,6 +1416,27 @@ export type Remember =
  *  takes it as `project`.
  */
 "always";
+
+/**  `remote:link`: how the link to a remote project's engine stands. */
+export type RemoteLinkEvent = {
+	conversationId: string,
+	/**  `up`, `reconnecting` or `lost`. */
+	state: string,
+	/**  Why it dropped, or was given up. */
+	detail: string | null,
+	attempt: number | null,
+};
+
+/**  A remote project opened: its conversation, and the machine it runs on. */
+export type RemoteOpened = {
+	conversationId: string,
+	/**  `host:/path`, as the user typed it. */
+	target: string,
+	host: string,
+	user: string,
+	/**  The box commands run in there ("bubblewrap", or "none (why)"). */
+	containment: string,
+};
 
 /**  What a restore from the window would do, shown for the user's yes before it runs. */
 export type RestorePlan = {

@@ -26,6 +26,7 @@ macro_rules! tauri_events {
                 crate::attention::ApprovalOpenEvent,
                 crate::elicit::McpElicitEvent,
                 crate::menu::MenuActionEvent,
+                crate::remote::RemoteLinkEvent,
                 crate::updates::UpdateProgressEvent
             ]
         }

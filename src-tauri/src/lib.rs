@@ -12,6 +12,7 @@ mod logs;
 mod menu;
 mod notify;
 mod pace;
+mod remote;
 mod rendering;
 mod restore;
 mod state;

@@ -119,6 +119,9 @@ fn end_session(open: Option<Open>, reason: &'static str) {
 struct Open {
     session: Arc<dyn SessionHandle>,
     settings_version: u64,
+    /// A remote project's session: it runs in the engine there, with the settings it was opened
+    /// with, and is never remade here.
+    remote: bool,
 }
 
 impl AppState {
@@ -375,8 +378,8 @@ impl AppState {
         let version = self.settings_version.load(Ordering::SeqCst);
         let history = match sessions.get(conversation_id) {
             // A running turn finishes under the settings it started with; the send is refused
-            // as busy by the session itself.
-            Some(open) if open.session.is_busy() => return Ok(open.session.clone()),
+            // as busy by the session itself. A remote session lives where it runs.
+            Some(open) if open.remote || open.session.is_busy() => return Ok(open.session.clone()),
             // Another face (`warden exec --resume`) went on with it: start again from the store.
             Some(open) if self.saved_elsewhere(conversation_id, open.session.history().len()) => None,
             Some(open) if open.settings_version == version => return Ok(open.session.clone()),
@@ -390,8 +393,31 @@ impl AppState {
             None => Arc::new(session),
         };
         tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone()));
-        sessions
-            .insert(conversation_id.to_owned(), Open { session: session.clone(), settings_version: version });
+        sessions.insert(
+            conversation_id.to_owned(),
+            Open { session: session.clone(), settings_version: version, remote: false },
+        );
         Ok(session)
+    }
+
+    /// Open a project on another machine (`host:/path`, through `transport` or ssh): its session
+    /// is held as the others are, its events go to the window through the same bridge.
+    pub async fn open_remote(
+        &self,
+        target: &str,
+        transport: Option<&str>,
+    ) -> CommandResult<(
+        crate::remote::RemoteOpened,
+        tokio::sync::watch::Receiver<warden_core::remote::LinkStatus>,
+    )> {
+        let (handle, events, status, opened) = crate::remote::open(&self.engine, target, transport).await?;
+        tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone()));
+        let session: Arc<dyn SessionHandle> = handle;
+        let version = self.settings_version.load(Ordering::SeqCst);
+        self.sessions.lock().await.insert(
+            opened.conversation_id.clone(),
+            Open { session, settings_version: version, remote: true },
+        );
+        Ok((opened, status))
     }
 }

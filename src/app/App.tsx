@@ -19,6 +19,8 @@ import { ProjectHooksBanner } from "../features/hooks/ProjectHooksBanner";
 import { useUpdates } from "../features/updates/useUpdates";
 import { useMenu } from "./useMenu";
 import { useApprovalOpen } from "../features/approvals/useApprovalOpen";
+import { RemoteLayer } from "../features/remote/RemoteLayer";
+import { useRemoteProjects } from "../features/remote/useRemoteProjects";
 import "../shared/ui/base.css";
 import "./app.css";
 import { useBoot } from "./useBoot";
@@ -55,6 +57,8 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
     setRoute("chat");
     conversations.setActiveId(conversationId);
   });
+  // Remote projects: the dialog that opens one, the one shown and its link.
+  const remote = useRemoteProjects(conversations.activeId, conversations.openRemote, () => setRoute("chat"));
   // A dialog closed: the caret goes back to the message field.
   const closing = (setOpen: (open: boolean) => void) => () => {
     setOpen(false);
@@ -80,16 +84,19 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
       <TopBar
         conversationId={route === "chat" ? conversations.activeId : null}
         projectDir={settings.projectDir ?? null}
+        remote={route === "chat" ? remote.project : null}
         // Asked again after Settings closes: the folder or the global text may have changed.
         instructionsKey={`${settings.projectDir ?? ""}#${settings.globalInstructions ?? ""}#${route}`}
         settingsOpen={route === "settings"}
         onOpenSettings={() => void openSettings()}
         onToggleSettings={toggleSettings}
         onShortcuts={() => setHelp(true)}
+        onOpenRemote={() => remote.openDialog()}
       />
       <UpdateNotice updates={updates} />
       {route === "chat" && <BoxHomeNoticeBar projectDir={settings.projectDir ?? null} onOpenSettings={() => void openSettings()} />}
       {route === "chat" && <ProjectHooksBanner projectDir={settings.projectDir ?? null} />}
+      <RemoteLayer remote={remote} showBanner={route === "chat"} onDialogClosed={focusComposer} />
       {help && <ShortcutsHelp onClose={closing(setHelp)} />}
       {about && <AboutDialog onClose={closing(setAbout)} />}
       <McpFormHost />

@@ -1,34 +1,44 @@
 import { InstructionsIndicator } from "../features/instructions/InstructionsIndicator";
 import { ConversationCostLine } from "../features/cost/ConversationCostLine";
 import { TID } from "../shared/testids";
+import { RemoteProjectLabel } from "../features/remote/RemoteProjectLabel";
+import type { RemoteProject } from "../features/remote/remoteStore";
 
 /**
- * The bar above everything: the project folder (or the way to choose one), the instructions in use,
- * what the conversation shown has cost, Settings and Shortcuts.
+ * The bar above everything: the project folder (or the way to choose one; the project on the other
+ * machine while a remote conversation is shown), the instructions in use, what the conversation
+ * shown has cost, "Open a remote project…", Settings and Shortcuts.
  */
 export function TopBar({
   conversationId = null,
   projectDir,
+  remote = null,
   instructionsKey,
   settingsOpen,
   onOpenSettings,
   onToggleSettings,
   onShortcuts,
+  onOpenRemote,
 }: {
   /** The conversation shown, whose tokens and cost the bar says (none while Settings are open). */
   conversationId?: string | null;
   projectDir: string | null;
+  /** The remote project of the conversation shown, shown instead of the local folder. */
+  remote?: RemoteProject | null;
   /** The instructions are asked for again when this changes. */
   instructionsKey: string;
   settingsOpen: boolean;
   onOpenSettings: () => void;
   onToggleSettings: () => void;
   onShortcuts: () => void;
+  onOpenRemote: () => void;
 }) {
   return (
     <header className="topbar">
       <span className="brand">Warden</span>
-      {projectDir ? (
+      {remote ? (
+        <RemoteProjectLabel project={remote} />
+      ) : projectDir ? (
         <span className="topbar-project" title={projectDir}>
           {projectDir}
         </span>
@@ -45,6 +55,9 @@ export function TopBar({
       )}
       <InstructionsIndicator refreshKey={instructionsKey} />
       <ConversationCostLine conversationId={conversationId} />
+      <button type="button" className="link" data-testid={TID.remoteOpen} onClick={onOpenRemote}>
+        Open a remote project…
+      </button>
       <button
         type="button"
         className="link"

@@ -16,6 +16,7 @@ import type {
   PermissionRule,
   ProviderId,
   Remember,
+  RemoteLinkEvent,
   RuleScope,
   SessionGrant,
   Settings,
@@ -84,6 +85,8 @@ export type {
   ProviderId,
   ProviderSettings,
   Remember,
+  RemoteLinkEvent as RemoteLink,
+  RemoteOpened,
   ReadOnlyHistory,
   RestorePlan,
   RestoreReport,
@@ -138,8 +141,9 @@ export type {
 } from "../bindings";
 
 // The chat's protocol events; the window's own — `mcpElicit` (an MCP server's form), `menuAction`
-// (a menu item), `updateProgress`, `approvalOpen` (a notification clicked) — are listened to apart.
-type WindowEvents = "mcpElicit" | "menuAction" | "updateProgress" | "approvalOpen";
+// (a menu item), `updateProgress`, `approvalOpen` (a notification clicked), `remoteLink` (a remote
+// project's link) — are listened to apart.
+type WindowEvents = "mcpElicit" | "menuAction" | "updateProgress" | "approvalOpen" | "remoteLink";
 type Events = Omit<typeof events, WindowEvents>;
 type EventKey = keyof Events;
 /** `streamStart` → `stream-start`. */
@@ -367,6 +371,11 @@ export const api = {
    */
   checkpointRestore: (id: string, paths: string[], force: boolean) =>
     unwrap("checkpoint_restore", commands.checkpointRestore(id, paths, force, true)),
+  /**
+   * Opens the project `host:/path` on another machine, over ssh or `transport` (a command giving a
+   * pipe to `warden serve --stdio` there): its conversation runs there, with the same chat commands.
+   */
+  remoteOpen: (target: string, transport: string | null) => unwrap("remote_open", commands.remoteOpen(target, transport)),
   /** The About box: version, licence, where data lives, how this copy is updated. */
   appInfo: () => unwrap("app_info", commands.appInfo()),
   /** Opens the log folder in the system's file manager (for a bug report). */
@@ -397,6 +406,11 @@ export function subscribeApprovalOpen(onOpen: (open: ApprovalOpenEvent) => void)
   return events.approvalOpen.listen((e) => onOpen(e.payload));
 }
 
+/** How the link to a remote project's engine stands, each time it changes (`remote:link`). */
+export function subscribeRemoteLink(onLink: (link: RemoteLinkEvent) => void): Promise<() => void> {
+  return events.remoteLink.listen((e) => onLink(e.payload));
+}
+
 /** How far an update's download and install has come. */
 export function subscribeUpdateProgress(onProgress: (progress: UpdateProgressEvent) => void): Promise<() => void> {
   return events.updateProgress.listen((e) => onProgress(e.payload));
@@ -407,7 +421,8 @@ export function subscribeUpdateProgress(onProgress: (progress: UpdateProgressEve
  * Resolves with a function that stops listening.
  */
 export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => void): Promise<() => void> {
-  const { mcpElicit: _form, menuAction: _menu, updateProgress: _update, approvalOpen: _open, ...chat } = events;
+  const { mcpElicit: _form, menuAction: _menu, updateProgress: _update, approvalOpen: _open, remoteLink: _link, ...chat } =
+    events;
   const unlisteners = await Promise.all(
     Object.values(chat).map((generated) =>
       // Tauri hands each event its own name: the protocol name the engine gave it.

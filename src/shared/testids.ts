@@ -39,6 +39,18 @@ export const TID = {
   instructionFilesNone: "instruction-files-none",
   globalInstructions: "global-instructions", // Settings → Instructions' text
   globalInstructionsTooLong: "global-instructions-too-long",
+  // remote projects (docs/REMOTE.md): a project on another machine, its session run there
+  remoteOpen: "remote-open", // the top bar's "Open a remote project…"
+  remoteDialog: "remote-dialog",
+  remoteTarget: "remote-target", // host:/path
+  remoteTransport: "remote-transport", // the custom transport command (optional)
+  remoteConnect: "remote-connect",
+  remoteConnecting: "remote-connecting", // "Connecting to HOST…"
+  remoteError: "remote-error", // the target's shape, or why connecting failed
+  remoteProject: "remote-project", // the top bar, while a remote conversation is shown: host:/path
+  remoteMachine: "remote-machine", // beside it: "as USER · box: …"
+  remoteLinkBanner: "remote-link-banner", // + data-state = reconnecting | lost
+  remoteReopen: "remote-reopen", // on a lost link: the dialog again, filled in
 
   // conversations
   conversationList: "conversation-list",

@@ -38,6 +38,8 @@ if [[ "${E2E_SKIP_BUILD:-0}" != 1 ]]; then
   cargo build -p warden-desktop --features custom-protocol
   # The launcher of boxes with the network, found beside the app.
   cargo build -p warden-box
+  # The engine the remote spec copies to its other user (warden, warden-engine).
+  cargo build -p warden-cli
 fi
 [[ -x "$APP" ]] || { echo "e2e: $APP not built" >&2; exit 2; }
 
@@ -55,5 +57,6 @@ trap 'rm -rf "$RUN_DIR"' EXIT
 
 NO_AT_BRIDGE=1 XDG_DATA_HOME="$RUN_DIR/data" XDG_CONFIG_HOME="$RUN_DIR/config" \
   WARDEN_HOME="$RUN_DIR/warden-home" RUST_BACKTRACE=0 \
+  WARDEN_SSH_COMMAND="ssh -F $RUN_DIR/remote/ssh_config" \
   dbus-run-session -- bash "$ROOT/tests/e2e/session.sh" \
   2> >(grep --line-buffered -v -E 'dbus-daemon|xdg-desktop-portal|Gtk-WARNING|SpiRegistry|^$' >&2)

@@ -15,6 +15,7 @@ pub mod links;
 pub mod mcp;
 pub mod project;
 pub mod providers;
+pub mod remote;
 pub mod rules;
 pub mod settings;
 pub mod usage;
@@ -48,6 +49,7 @@ macro_rules! collect_for {
             conversations::chat_restore,
             conversations::chat_rewind,
             usage::usage_days,
+            remote::remote_open::<$runtime>,
             approvals::chat_tool_approve::<$runtime>,
             approvals::chat_grants,
             approvals::chat_grant_revoke,

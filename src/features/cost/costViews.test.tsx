@@ -102,6 +102,7 @@ const bar = (conversationId: string | null) => (
     onOpenSettings={() => {}}
     onToggleSettings={() => {}}
     onShortcuts={() => {}}
+    onOpenRemote={() => {}}
   />
 );
 

@@ -1,5 +1,5 @@
 // A small dialog over the window (the shortcuts list, About Warden): labelled, Esc or Close hides
-// it, and the Close button has the focus when it opens.
+// it, and the Close button has the focus when it opens (unless a field of it takes it: a form).
 import { useEffect, useRef, type ReactNode } from "react";
 
 export function Dialog({
@@ -8,6 +8,7 @@ export function Dialog({
   className = "",
   onClose,
   actions,
+  focusClose = true,
   children,
 }: {
   label: string;
@@ -16,10 +17,14 @@ export function Dialog({
   onClose: () => void;
   /** Buttons shown before Close. */
   actions?: ReactNode;
+  /** False when a field of its own has the focus on opening (`autoFocus`). */
+  focusClose?: boolean;
   children: ReactNode;
 }) {
   const closeButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => closeButton.current?.focus(), []);
+  useEffect(() => {
+    if (focusClose) closeButton.current?.focus();
+  }, [focusClose]);
   return (
     <div
       className={`small-dialog ${className}`.trim()}

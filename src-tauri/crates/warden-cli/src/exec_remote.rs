@@ -241,6 +241,7 @@ async fn open_request(engine: &Engine, args: &ExecArgs, target: &RemoteTarget) -
             searxng_url: args.searxng_url.clone(),
             network: args.common.network.map(Into::into),
             save: !args.ephemeral,
+            window: false,
         },
     }
 }

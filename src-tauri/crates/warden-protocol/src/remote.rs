@@ -242,6 +242,10 @@ pub struct RemoteSession {
     pub network: Option<NetworkMode>,
     /// Whether each message is saved on the remote machine.
     pub save: bool,
+    /// Opened by the window: a project without permissions of its own gets the window's tools
+    /// (every built-in tool, each asking as the policy says), not `warden exec`'s read-only set.
+    #[serde(default)]
+    pub window: bool,
 }
 
 #[cfg(test)]

@@ -136,7 +136,8 @@ export function ConversationList({
               ) : (
                 <button
                   type="button"
-                  className={`conversation-item${c.id === activeId ? " active" : ""}`}
+                  className={`conversation-item${c.id === activeId ? " active" : ""}${c.remote ? " remote" : ""}`}
+                  title={c.remote ? `On another machine: ${c.title}` : undefined}
                   aria-current={c.id === activeId ? "page" : undefined}
                   data-testid={TID.conversationItem}
                   data-conversation-id={c.id}
@@ -148,7 +149,8 @@ export function ConversationList({
                   <RunningDot id={c.id} />
                 </button>
               )}
-              {c.id === activeId && renaming !== c.id && onRename && onDelete && (
+              {/* A remote conversation is saved on its machine: neither renamed nor deleted from here. */}
+              {c.id === activeId && renaming !== c.id && !c.remote && onRename && onDelete && (
                 <RowActions entry={c} onRename={() => setRenaming(c.id)} onDelete={onDelete} />
               )}
             </li>

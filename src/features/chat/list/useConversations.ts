@@ -1,14 +1,16 @@
 // The conversation list is the engine's (`chat_list`): every conversation saved under Warden's
 // home, newest first, whatever this window remembers. The window adds only the conversations it
-// started that have no saved turn yet ("drafts"), until the engine lists them, and older ones
-// opened from a search. The messages themselves come back through `chat_history`. The list is
-// asked for again when a turn ends and when the user comes back to the window (a terminal's
-// `warden exec` saves into the same store).
+// started that have no saved turn yet ("drafts"), until the engine lists them, older ones opened
+// from a search, and the remote projects opened in this window (listed first, for the window's
+// session: their sessions run on another machine). The messages themselves come back through
+// `chat_history`. The list is asked for again when a turn ends and when the user comes back to
+// the window (a terminal's `warden exec` saves into the same store).
 import { useCallback, useEffect, useRef, useState } from "react";
 import { newId } from "../../../shared/format";
 import { focusComposer } from "../../../shared/keyboard";
 import { useChatStore } from "../../../shared/store/store";
 import { useListEdits } from "./useListEdits";
+import { useRemoteEntries } from "./useRemoteEntries";
 import { useSavedConversations } from "./useSavedConversations";
 
 export interface ConversationEntry {
@@ -16,6 +18,8 @@ export interface ConversationEntry {
   title: string;
   /** Listed by the engine (a turn was saved); `false` for a conversation only this window has. */
   saved: boolean;
+  /** Runs on another machine (`remote_open`; titled `host:/path`): this machine's engine neither lists nor deletes it. */
+  remote?: boolean;
 }
 
 /** The conversation deleted last, while its Undo is offered; `serial` tells two deletes apart. */
@@ -46,7 +50,8 @@ export function useConversations() {
   const [found, setFound] = useState<ConversationEntry[]>([]);
   const [chosenId, setActiveId] = useState<string | null>(null);
   // The list as last rendered (set below), for what is decided when asked, not when last rendered.
-  const current = useRef({ drafts, savedIds: new Set<string>(), list: [] as ConversationEntry[] });
+  const current = useRef({ drafts, savedIds: new Set<string>(), list: [] as ConversationEntry[], activeId: chosenId });
+  const { remotes, openRemote } = useRemoteEntries(setActiveId, useCallback(() => current.current.activeId, []));
   const { removed, deleting, error, rename, deleted, remove, restore, dismissDeleted } = useListEdits(
     refresh,
     current,
@@ -56,7 +61,7 @@ export function useConversations() {
   const savedIds = new Set((saved ?? []).map((c) => c.id));
   const unsaved = drafts.filter((d) => !savedIds.has(d.id));
   const older = found.filter((f) => !savedIds.has(f.id));
-  const list = [...unsaved, ...(saved ?? []), ...older].filter((c) => !removed.has(c.id));
+  const list = [...remotes, ...unsaved, ...(saved ?? []), ...older].filter((c) => !removed.has(c.id));
 
   // The first start with nothing saved, or the active conversation was deleted: a new one (not
   // while a delete is unanswered: a refused one comes back).
@@ -77,7 +82,7 @@ export function useConversations() {
   // empty entries.
   // Decided when asked (the store and the list as they are then), not when last rendered.
   const store = useChatStore();
-  current.current = { drafts, savedIds, list };
+  current.current = { drafts, savedIds, list, activeId };
   const create = useCallback(() => {
     const { drafts: unsaved, savedIds: listed } = current.current;
     const empty = unsaved.find((d) => !listed.has(d.id) && !store.getState().conversations[d.id]?.messageIds.length);
@@ -104,6 +109,7 @@ export function useConversations() {
     activeId,
     setActiveId,
     open,
+    openRemote,
     create,
     titleDraft,
     rename,

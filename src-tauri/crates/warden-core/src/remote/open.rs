@@ -21,6 +21,9 @@ pub(crate) fn session_spec(session: &RemoteSession) -> Result<SessionSpec, Strin
     spec.searxng_url = session.searxng_url.clone();
     spec.network = session.network;
     spec.save = session.save;
+    if session.window {
+        spec.default_scope = crate::tools::window_default_scope();
+    }
     if session.allow.as_deref() == Some(&["all".to_owned()][..]) {
         spec.scope = Some(Scope::all());
     } else if let Some(allow) = &session.allow {

@@ -1,0 +1,254 @@
+//! A project on another machine, in the window: the session runs in the engine there (reached over
+//! ssh or a given command, `warden_core::remote`), and is held here as any conversation is — its
+//! events go through the same bridge, and its messages, answers and cancels through the same
+//! commands — while the link's state is told to the window (`remote:link`) for its banner.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+use tokio::sync::mpsc;
+use warden_core::agent::compaction::Compacted;
+use warden_core::engine::Engine;
+use warden_core::remote::{Attached, Link, LinkError, LinkStatus, RemoteTarget, SessionFrame, Transport};
+use warden_protocol::{
+    Event, Message, Op, RemoteKey, RemoteOpen, RemoteRequest, RemoteResult, RemoteSession, SessionGrant,
+};
+
+use crate::error::{CommandError, CommandResult};
+use crate::state::SessionHandle;
+
+/// `remote:link`: how the link to a remote project's engine stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type, tauri_specta::Event)]
+#[serde(rename_all = "camelCase")]
+#[tauri_specta(event_name = "remote:link")]
+pub struct RemoteLinkEvent {
+    pub conversation_id: String,
+    /// `up`, `reconnecting` or `lost`.
+    pub state: String,
+    /// Why it dropped, or was given up.
+    pub detail: Option<String>,
+    pub attempt: Option<u32>,
+}
+
+/// A remote project opened: its conversation, and the machine it runs on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteOpened {
+    pub conversation_id: String,
+    /// `host:/path`, as the user typed it.
+    pub target: String,
+    pub host: String,
+    pub user: String,
+    /// The box commands run in there ("bubblewrap", or "none (why)").
+    pub containment: String,
+}
+
+/// The remote session as the commands use it.
+pub struct RemoteHandle {
+    attached: Arc<Attached>,
+    target: RemoteTarget,
+    busy: Arc<AtomicBool>,
+}
+
+impl RemoteHandle {
+    fn request(&self, request: RemoteRequest) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
+        let attached = self.attached.clone();
+        Box::pin(async move { attached.request(request).await.map(drop).map_err(link_error) })
+    }
+}
+
+fn link_error(error: LinkError) -> CommandError {
+    match error {
+        LinkError::Remote { message, usage: true } => CommandError::invalid_input(message),
+        other => CommandError::internal(other.to_string()),
+    }
+}
+
+impl SessionHandle for RemoteHandle {
+    fn submit(&self, op: Op) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
+        match op {
+            Op::Send(send) => {
+                if self.busy.swap(true, Ordering::SeqCst) {
+                    return Box::pin(async {
+                        Err(CommandError::invalid_input("A turn is already running."))
+                    });
+                }
+                let busy = self.busy.clone();
+                let sent = self.request(RemoteRequest::Send(send));
+                Box::pin(async move {
+                    let sent = sent.await;
+                    if sent.is_err() {
+                        busy.store(false, Ordering::SeqCst);
+                    }
+                    sent
+                })
+            }
+            Op::Cancel(cancel) => self.request(RemoteRequest::Cancel(cancel)),
+            Op::Approve(approval) => self.request(RemoteRequest::Approve(approval)),
+        }
+    }
+
+    /// The history lives on the remote machine; the window shows the session's events as they come.
+    fn history(&self) -> Vec<Message> {
+        Vec::new()
+    }
+
+    fn is_busy(&self) -> bool {
+        self.busy.load(Ordering::SeqCst)
+    }
+
+    fn grants(&self) -> Vec<SessionGrant> {
+        Vec::new()
+    }
+
+    fn revoke_grant(&self, _grant: &SessionGrant) -> bool {
+        false
+    }
+
+    fn compaction(&self) -> Option<Compacted> {
+        None
+    }
+
+    fn compact_now(&self) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
+        Box::pin(async {
+            Err(CommandError::invalid_input(
+                "Compacting a remote conversation is not carried over the link yet.",
+            ))
+        })
+    }
+
+    fn project_root(&self) -> PathBuf {
+        PathBuf::from(self.target.to_string())
+    }
+
+    fn background_commands(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn stop_background_commands(&self) {}
+
+    fn end(&self, _reason: &'static str) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        let attached = self.attached.clone();
+        Box::pin(async move {
+            let _ = attached.request(RemoteRequest::End).await;
+        })
+    }
+}
+
+/// Connect to `target` (through `transport`, else ssh), open a session there with this window's
+/// settings and keys, and hand back its handle, its events, its link states and what was opened.
+pub async fn open(
+    engine: &Engine,
+    target: &str,
+    transport: Option<&str>,
+) -> CommandResult<(
+    Arc<RemoteHandle>,
+    mpsc::UnboundedReceiver<Event>,
+    tokio::sync::watch::Receiver<LinkStatus>,
+    RemoteOpened,
+)> {
+    let parsed = RemoteTarget::parse(target).map_err(CommandError::invalid_input)?;
+    let settings = engine.settings();
+    let keys = engine.keys_for_remote(settings.active_provider).await;
+    let open = RemoteOpen {
+        keys: keys.into_iter().map(|(name, value)| RemoteKey { name, value }).collect(),
+        session: RemoteSession {
+            project: parsed.path.clone(),
+            conversation_id: uuid::Uuid::new_v4().to_string(),
+            resume: false,
+            provider: settings.active_provider,
+            model: None,
+            base_url: None,
+            native_tools: None,
+            trust: settings.trust_level,
+            allow: None,
+            approval_timeout_secs: None,
+            max_turns: 200,
+            searxng_url: None,
+            network: None,
+            save: true,
+            window: true,
+        },
+        settings,
+    };
+    let transport = match transport.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(command) => Transport::command(command),
+        None => Transport::ssh(&parsed.host),
+    };
+    let (link, frames) = Link::connect(&transport).await.map_err(link_error)?;
+    let machine = link.machine.clone();
+    let conversation_id = match link.request(RemoteRequest::Open(open)).await.map_err(link_error)? {
+        RemoteResult::Opened { conversation_id } => conversation_id,
+        other => {
+            return Err(CommandError::internal(format!(
+                "The remote engine answered the open with {other:?}."
+            )))
+        }
+    };
+    let (attached, frames) = Attached::hold(transport, conversation_id.clone(), link, frames);
+    let busy = Arc::new(AtomicBool::new(false));
+    let events = split(frames, busy.clone());
+    let status = attached.status();
+    let handle = Arc::new(RemoteHandle { attached, target: parsed.clone(), busy });
+    let opened = RemoteOpened {
+        conversation_id,
+        target: parsed.to_string(),
+        host: machine.host,
+        user: machine.user,
+        containment: machine.containment,
+    };
+    Ok((handle, events, status, opened))
+}
+
+/// The session's events for the bridge; the end of a turn frees the session for the next message.
+fn split(
+    mut frames: mpsc::UnboundedReceiver<SessionFrame>,
+    busy: Arc<AtomicBool>,
+) -> mpsc::UnboundedReceiver<Event> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    tauri::async_runtime::spawn(async move {
+        while let Some(frame) = frames.recv().await {
+            match frame {
+                SessionFrame::Event(event) => {
+                    if tx.send(event).is_err() {
+                        return;
+                    }
+                }
+                SessionFrame::TurnEnded(_) => busy.store(false, Ordering::SeqCst),
+            }
+        }
+    });
+    rx
+}
+
+/// The link's state, as `remote:link` events, until the session is dropped.
+pub async fn tell_link_states<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    conversation_id: String,
+    mut status: tokio::sync::watch::Receiver<LinkStatus>,
+) {
+    use tauri_specta::Event as _;
+    while status.changed().await.is_ok() {
+        let (state, detail, attempt) = match &*status.borrow_and_update() {
+            LinkStatus::Up => ("up", None, None),
+            LinkStatus::Reconnecting { attempt, why } => {
+                ("reconnecting", Some(why.clone()), u32::try_from(*attempt).ok())
+            }
+            LinkStatus::Lost(why) => ("lost", Some(why.clone()), None),
+        };
+        let event = RemoteLinkEvent {
+            conversation_id: conversation_id.clone(),
+            state: state.to_owned(),
+            detail,
+            attempt,
+        };
+        if let Err(error) = event.emit(&app) {
+            tracing::warn!(%error, "could not tell the window how the remote link stands");
+        }
+    }
+}

@@ -1,0 +1,248 @@
+// "Open a remote project…": the target checked in words before anything connects, the session
+// opened there shown as the active conversation with its machine in the top bar, a failure said in
+// the dialog, and the banner while its link is down.
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { emit } from "@tauri-apps/api/event";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { StrictMode } from "react";
+import { describe, expect, it } from "vitest";
+import { App } from "../../app/App";
+import type { ConversationSummary, RemoteLink, RemoteOpened, Settings } from "../../shared/ipc";
+import { TID } from "../../shared/testids";
+
+const SETTINGS: Settings = {
+  trustLevel: "guided",
+  activeProvider: "anthropic",
+  providers: {},
+  projectDir: "/home/me/local-project",
+  toolPermissions: {},
+  approvalTimeoutSecs: 30,
+  searxngUrl: "http://localhost:8080",
+};
+
+const SAVED: ConversationSummary = {
+  id: "conv-local",
+  title: "A local one",
+  projectRoot: "/home/me/local-project",
+  updatedAtMs: 1_790_000_000_000,
+  messageCount: 2,
+};
+
+const OPENED: RemoteOpened = {
+  conversationId: "conv-remote",
+  target: "builder@build-box:/srv/app",
+  host: "builder@build-box",
+  user: "builder",
+  containment: "bubblewrap",
+};
+
+type Call = { cmd: string; args: Record<string, unknown> };
+
+/** The window with one saved local conversation; `remoteOpen` answers `remote_open`. */
+function boot(remoteOpen: () => unknown = () => OPENED) {
+  const calls: Call[] = [];
+  mockIPC(
+    (cmd, args) => {
+      calls.push({ cmd, args: (args ?? {}) as Record<string, unknown> });
+      switch (cmd) {
+        case "settings_get":
+          return SETTINGS;
+        case "keys_status":
+          return [{ name: "anthropic", isSet: true }];
+        case "provider_readiness":
+          return { ready: true, reason: null };
+        case "chat_list":
+          return { conversations: [SAVED], nextOffset: null };
+        case "chat_history":
+        case "provider_models":
+          return [];
+        case "remote_open":
+          return remoteOpen();
+        default:
+          return null;
+      }
+    },
+    { shouldMockEvents: true },
+  );
+  return calls;
+}
+
+const remoteCalls = (calls: Call[]) => calls.filter((c) => c.cmd === "remote_open");
+const shownConversation = () =>
+  screen.getAllByTestId(TID.conversationItem).find((i) => i.getAttribute("aria-current") === "page");
+
+/**
+ * The window (as main.tsx mounts it: effects run twice), the local conversation shown (chosen by
+ * the user unless `chooseLocal` is false), the dialog open.
+ */
+async function openDialog(chooseLocal = true) {
+  render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+  await screen.findByText("A local one");
+  if (chooseLocal) await userEvent.click(screen.getByText("A local one"));
+  await userEvent.click(screen.getByTestId(TID.remoteOpen));
+  return screen.getByTestId(TID.remoteDialog);
+}
+
+async function connect(target: string, transport = "") {
+  await userEvent.type(screen.getByTestId(TID.remoteTarget), target);
+  if (transport) await userEvent.type(screen.getByTestId(TID.remoteTransport), transport);
+  await userEvent.click(screen.getByTestId(TID.remoteConnect));
+}
+
+/** Opens OPENED through the dialog and waits for it to be shown. */
+async function openRemote() {
+  await openDialog();
+  await connect(OPENED.target);
+  await waitFor(() => expect(shownConversation()).toHaveAttribute("data-conversation-id", OPENED.conversationId));
+}
+
+const link = (state: string, detail: string | null = null, attempt: number | null = null): RemoteLink => ({
+  conversationId: OPENED.conversationId,
+  state,
+  detail,
+  attempt,
+});
+
+/** A `remote:link` event, as the shell sends it. */
+const tell = (payload: RemoteLink) => act(() => emit("remote:link", payload));
+
+describe("the remote project dialog", () => {
+  it("refuses a target that is not host:/path in words, without connecting", async () => {
+    const calls = boot();
+    const dialog = await openDialog();
+    expect(screen.getByTestId(TID.remoteTarget)).toHaveFocus();
+    expect(dialog).toHaveTextContent("docker exec -i");
+    expect(dialog).toHaveTextContent("kubectl exec -i");
+
+    await connect("build-box");
+    expect(screen.getByTestId(TID.remoteError)).toHaveTextContent("“build-box” names no folder: type host:/path");
+    expect(screen.getByRole("alert")).toBe(screen.getByTestId(TID.remoteError));
+
+    await userEvent.clear(screen.getByTestId(TID.remoteTarget));
+    await connect("build-box:srv/app");
+    expect(screen.getByTestId(TID.remoteError)).toHaveTextContent("The path must be absolute, starting with “/” (“srv/app” is not)");
+
+    await userEvent.clear(screen.getByTestId(TID.remoteTarget));
+    await connect(":/srv/app{Enter}");
+    expect(screen.getByTestId(TID.remoteError)).toHaveTextContent("The host is missing before the colon");
+
+    expect(remoteCalls(calls)).toEqual([]);
+    expect(screen.getByTestId(TID.remoteDialog)).toBeInTheDocument();
+  });
+
+  it("says where it connects while it does, then shows the remote conversation and its machine in the top bar", async () => {
+    let answer: (opened: RemoteOpened) => void = () => {};
+    const calls = boot(() => new Promise<RemoteOpened>((resolve) => (answer = resolve)));
+    const dialog = await openDialog();
+    await connect(` ${OPENED.target} `, "docker exec -i box warden serve --stdio");
+
+    expect(await screen.findByTestId(TID.remoteConnecting)).toHaveTextContent("Connecting to builder@build-box…");
+    expect(screen.getByTestId(TID.remoteConnect)).toBeDisabled();
+    expect(within(dialog).getByRole("button", { name: "Close" })).toBeEnabled();
+    expect(remoteCalls(calls)).toEqual([
+      { cmd: "remote_open", args: { target: OPENED.target, transport: "docker exec -i box warden serve --stdio" } },
+    ]);
+
+    await act(async () => answer(OPENED));
+    await waitFor(() => expect(screen.queryByTestId(TID.remoteDialog)).toBeNull());
+    await waitFor(() => expect(shownConversation()).toHaveAttribute("data-conversation-id", OPENED.conversationId));
+    expect(shownConversation()).toHaveTextContent(OPENED.target);
+    // Saved on the other machine: neither renamed nor deleted from this one.
+    expect(screen.queryByTestId(TID.conversationDelete)).toBeNull();
+    expect(screen.getByTestId(TID.remoteProject)).toHaveTextContent(OPENED.target);
+    expect(screen.getByTestId(TID.remoteMachine)).toHaveTextContent("as builder · box: bubblewrap");
+    expect(screen.queryByText(SETTINGS.projectDir!)).toBeNull();
+
+    // It is the conversation messages go to.
+    await userEvent.type(screen.getByTestId(TID.composerInput), "run the tests{Enter}");
+    await waitFor(() =>
+      expect(calls).toContainEqual({
+        cmd: "chat_send",
+        args: { conversationId: OPENED.conversationId, content: "run the tests", images: null, plan: null, approvedPlan: null },
+      }),
+    );
+
+    // A local conversation shows the local folder again.
+    await userEvent.click(screen.getByText("A local one"));
+    expect(screen.queryByTestId(TID.remoteProject)).toBeNull();
+    expect(screen.getByText(SETTINGS.projectDir!)).toBeInTheDocument();
+  });
+
+  it("says why connecting failed, in the dialog, and lets the user try again", async () => {
+    let fail = true;
+    const calls = boot(() => {
+      if (fail) throw { code: "INTERNAL", message: "Host key verification failed." };
+      return OPENED;
+    });
+    await openDialog();
+    await connect(OPENED.target);
+    expect(await screen.findByTestId(TID.remoteError)).toHaveTextContent("Host key verification failed.");
+    expect(screen.getByTestId(TID.remoteError)).toHaveAttribute("role", "alert");
+    expect(screen.queryByTestId(TID.remoteConnecting)).toBeNull();
+    expect(screen.queryByTestId(TID.remoteProject)).toBeNull();
+    expect(shownConversation()).toHaveAttribute("data-conversation-id", SAVED.id);
+    expect(remoteCalls(calls)).toEqual([{ cmd: "remote_open", args: { target: OPENED.target, transport: null } }]);
+
+    fail = false;
+    await userEvent.click(screen.getByTestId(TID.remoteConnect));
+    await waitFor(() => expect(shownConversation()).toHaveAttribute("data-conversation-id", OPENED.conversationId));
+  });
+
+  it("stops waiting when closed while connecting: a session that still opens is listed, not shown", async () => {
+    let answer: (opened: RemoteOpened) => void = () => {};
+    boot(() => new Promise<RemoteOpened>((resolve) => (answer = resolve)));
+    // The local conversation is shown as the first of the list, not chosen.
+    const dialog = await openDialog(false);
+    await connect(OPENED.target);
+    await screen.findByTestId(TID.remoteConnecting);
+    await userEvent.click(within(dialog).getByRole("button", { name: "Close" }));
+    expect(screen.queryByTestId(TID.remoteDialog)).toBeNull();
+
+    await act(async () => answer(OPENED));
+    await waitFor(() => expect(screen.getByText(OPENED.target)).toBeInTheDocument());
+    expect(shownConversation()).toHaveAttribute("data-conversation-id", SAVED.id);
+    expect(screen.queryByTestId(TID.remoteProject)).toBeNull();
+  });
+});
+
+describe("the remote link banner", () => {
+  it("says the link dropped and which attempt reconnects it, and goes when it is back up", async () => {
+    boot();
+    await openRemote();
+    expect(screen.queryByTestId(TID.remoteLinkBanner)).toBeNull();
+
+    await tell(link("reconnecting", "connection reset", 2));
+    const banner = await screen.findByTestId(TID.remoteLinkBanner);
+    expect(banner).toHaveAttribute("role", "status");
+    expect(banner).toHaveTextContent("The link to builder@build-box dropped — reconnecting (attempt 2)…");
+
+    await tell(link("reconnecting", "connection reset", 3));
+    await waitFor(() => expect(screen.getByTestId(TID.remoteLinkBanner)).toHaveTextContent("(attempt 3)…"));
+
+    await tell(link("up"));
+    await waitFor(() => expect(screen.queryByTestId(TID.remoteLinkBanner)).toBeNull());
+  });
+
+  it("says the link is lost and why, offers to open the project again, and is not shown over a local conversation", async () => {
+    boot();
+    await openRemote();
+    await tell({ ...link("lost", "ssh exited with status 255"), conversationId: "another-remote" });
+    expect(screen.queryByTestId(TID.remoteLinkBanner)).toBeNull();
+
+    await tell(link("lost", "ssh exited with status 255"));
+    const banner = await screen.findByTestId(TID.remoteLinkBanner);
+    expect(banner).toHaveTextContent("The link to builder@build-box is lost: ssh exited with status 255");
+    expect(banner).toHaveTextContent("open the project again");
+
+    await userEvent.click(screen.getByText("A local one"));
+    expect(screen.queryByTestId(TID.remoteLinkBanner)).toBeNull();
+    await userEvent.click(screen.getByText(OPENED.target));
+    await userEvent.click(await screen.findByTestId(TID.remoteReopen));
+    expect(screen.getByTestId(TID.remoteTarget)).toHaveValue(OPENED.target);
+  });
+});

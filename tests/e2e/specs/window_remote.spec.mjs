@@ -1,0 +1,55 @@
+// A project on another machine, in the real window (docs/REMOTE.md). The other machine is this one
+// as another user (`warden-remote`, lib/remote_side.sh) behind a real sshd on loopback; the app
+// reaches it through its WARDEN_SSH_COMMAND (run.sh), as a user's own ssh configuration would.
+// "Open a remote project…" takes `warden-test:/home/warden-remote/…`; the top bar then names it and
+// the box there. A message asks the model to run `id -u > who.txt` with bash: the approval card
+// shows, nothing runs before the click, and after Approve the file is there, written by the
+// remote user's uid.
+
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { turnOver } from "../lib/chat.mjs";
+import { readyToChat } from "../lib/ready.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SIDE = path.join(here, "..", "lib", "remote_side.sh");
+
+export default async function (t) {
+  const { s } = t;
+  await readyToChat(t, "sk-ant-e2e-" + Math.random().toString(36).slice(2, 12));
+
+  t.step("the other machine: a user of its own, this engine copied there, a real sshd");
+  const bin = path.dirname(t.env("APP"));
+  const project = (await t.run("bash", [SIDE, "start", bin])).stdout.trim().split("\n").pop();
+  const uid = (await t.run("id", ["-u", "warden-remote"])).stdout.trim();
+  try {
+    t.step("Open a remote project…: the target typed, Connect");
+    await (await s.waitForTestId("remote-open")).click();
+    await (await s.waitForTestId("remote-target")).type(`warden-test:${project}`);
+    await (await s.byTestId("remote-connect")).click();
+    const shown = await s.waitForTestId("remote-project", { timeoutMs: 60_000 });
+    t.assert((await shown.text()).includes(project), `the top bar names the remote project: ${await shown.text()}`);
+    await t.shot("remote-project");
+
+    t.step("a command asks there; nothing runs before the answer");
+    const command = JSON.stringify({ command: "id -u > who.txt" });
+    await (await s.waitForTestId("composer-input")).type(`please call bash ${command}`);
+    await (await s.byTestId("composer-send")).click();
+    await s.waitForTestId("approval-approve", { timeoutMs: 60_000 });
+    t.assert(!existsSync(path.join(project, "who.txt")), "nothing ran before the answer");
+    await t.shot("approval");
+
+    t.step("approved from the window: it ran there, as the remote user");
+    await (await s.byTestId("approval-approve")).click();
+    await s.waitFor("who.txt written there", async () => existsSync(path.join(project, "who.txt")), { timeoutMs: 60_000 });
+    await turnOver(s);
+    const who = readFileSync(path.join(project, "who.txt"), "utf8").trim();
+    t.assert(who === uid, `the command ran as the remote user (${uid}): ${who}`);
+    t.assert(String(statSync(path.join(project, "who.txt")).uid) === uid, "the file belongs to the remote user");
+    await t.shot("done");
+  } finally {
+    await t.run("bash", [SIDE, "stop"]);
+  }
+}
