@@ -48,6 +48,11 @@ impl Project {
         let project = Self::new();
         let root = project.root();
         std::fs::write(root.join(".git/index"), lying_index(&root)).unwrap();
+        // Written clearly after `f` changed: with a file system's coarse clock both could carry
+        // the same time, the racily clean case, which only the second half of the test is about.
+        let changed = std::fs::metadata(root.join("f")).unwrap().modified().unwrap();
+        let index = std::fs::File::options().write(true).open(root.join(".git/index")).unwrap();
+        index.set_modified(changed + std::time::Duration::from_secs(2)).unwrap();
         (project, root)
     }
 
