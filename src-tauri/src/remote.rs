@@ -14,10 +14,8 @@ use specta::Type;
 use tokio::sync::mpsc;
 use warden_core::agent::compaction::Compacted;
 use warden_core::engine::Engine;
-use warden_core::remote::{Attached, Link, LinkError, LinkStatus, RemoteTarget, SessionFrame, Transport};
-use warden_protocol::{
-    Event, Message, Op, RemoteKey, RemoteOpen, RemoteRequest, RemoteResult, RemoteSession, SessionGrant,
-};
+use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
+use warden_protocol::{Event, Message, Op, RemoteRequest, RemoteSession, RemoteTurnEnd, SessionGrant};
 
 use crate::error::{CommandError, CommandResult};
 use crate::state::SessionHandle;
@@ -154,45 +152,33 @@ pub async fn open(
 )> {
     let parsed = RemoteTarget::parse(target).map_err(CommandError::invalid_input)?;
     let settings = engine.settings();
-    let keys = engine.keys_for_remote(settings.active_provider).await;
-    let open = RemoteOpen {
-        keys: keys.into_iter().map(|(name, value)| RemoteKey { name, value }).collect(),
-        session: RemoteSession {
-            project: parsed.path.clone(),
-            conversation_id: uuid::Uuid::new_v4().to_string(),
-            resume: false,
-            provider: settings.active_provider,
-            model: None,
-            base_url: None,
-            native_tools: None,
-            trust: settings.trust_level,
-            allow: None,
-            approval_timeout_secs: None,
-            max_turns: 200,
-            searxng_url: None,
-            network: None,
-            save: true,
-            window: true,
-        },
-        settings,
+    let session = RemoteSession {
+        project: parsed.path.clone(),
+        conversation_id: uuid::Uuid::new_v4().to_string(),
+        resume: false,
+        provider: settings.active_provider,
+        model: None,
+        base_url: None,
+        native_tools: None,
+        trust: settings.trust_level,
+        allow: None,
+        approval_timeout_secs: None,
+        max_turns: 200,
+        searxng_url: None,
+        network: None,
+        save: true,
+        window: true,
     };
+    let open = warden_core::remote::open_request(engine, session).await;
     let transport = match transport.map(str::trim).filter(|t| !t.is_empty()) {
         Some(command) => Transport::command(command),
         None => Transport::ssh(&parsed.host),
     };
-    let (link, frames) = Link::connect(&transport).await.map_err(link_error)?;
-    let machine = link.machine.clone();
-    let conversation_id = match link.request(RemoteRequest::Open(open)).await.map_err(link_error)? {
-        RemoteResult::Opened { conversation_id } => conversation_id,
-        other => {
-            return Err(CommandError::internal(format!(
-                "The remote engine answered the open with {other:?}."
-            )))
-        }
-    };
-    let (attached, frames) = Attached::hold(transport, conversation_id.clone(), link, frames);
+    let (attached, frames, machine) = Attached::open(transport, open).await.map_err(link_error)?;
+    let conversation_id = attached.conversation_id().to_owned();
     let busy = Arc::new(AtomicBool::new(false));
-    let events = split(frames, busy.clone());
+    let (events, turn_ends) = split_frames(frames);
+    tauri::async_runtime::spawn(free_after_each_turn(turn_ends, busy.clone()));
     let status = attached.status();
     let handle = Arc::new(RemoteHandle { attached, target: parsed.clone(), busy });
     let opened = RemoteOpened {
@@ -205,25 +191,11 @@ pub async fn open(
     Ok((handle, events, status, opened))
 }
 
-/// The session's events for the bridge; the end of a turn frees the session for the next message.
-fn split(
-    mut frames: mpsc::UnboundedReceiver<SessionFrame>,
-    busy: Arc<AtomicBool>,
-) -> mpsc::UnboundedReceiver<Event> {
-    let (tx, rx) = mpsc::unbounded_channel();
-    tauri::async_runtime::spawn(async move {
-        while let Some(frame) = frames.recv().await {
-            match frame {
-                SessionFrame::Event(event) => {
-                    if tx.send(event).is_err() {
-                        return;
-                    }
-                }
-                SessionFrame::TurnEnded(_) => busy.store(false, Ordering::SeqCst),
-            }
-        }
-    });
-    rx
+/// The end of each turn frees the session for the next message.
+async fn free_after_each_turn(mut ends: mpsc::UnboundedReceiver<RemoteTurnEnd>, busy: Arc<AtomicBool>) {
+    while ends.recv().await.is_some() {
+        busy.store(false, Ordering::SeqCst);
+    }
 }
 
 /// The link's state, as `remote:link` events, until the session is dropped.

@@ -366,6 +366,16 @@ pub enum ProviderArg {
     Ollama,
 }
 
+impl From<ProviderArg> for warden_protocol::ProviderId {
+    fn from(value: ProviderArg) -> Self {
+        match value {
+            ProviderArg::Anthropic => Self::Anthropic,
+            ProviderArg::Openai => Self::Openai,
+            ProviderArg::Ollama => Self::Ollama,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TrustArg {
     Supervised,

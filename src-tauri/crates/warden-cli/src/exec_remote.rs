@@ -6,19 +6,20 @@
 use std::sync::Arc;
 
 use warden_core::engine::Engine;
-use warden_core::remote::{Attached, Link, LinkError, LinkStatus, RemoteTarget, SessionFrame, Transport};
+use warden_core::remote::{
+    split_frames, Attached, LinkError, LinkStatus, RemoteTarget, SessionFrame, Transport,
+};
 use warden_protocol::{
-    ChatCancel, ChatError, ChatSend, ErrorCode, Event, ProviderId, RemoteKey, RemoteOpen, RemoteRequest,
-    RemoteResult, RemoteSession, RemoteTurnEnd, ToolApproval,
+    ChatCancel, ChatError, ChatSend, ErrorCode, Event, RemoteOpen, RemoteRequest, RemoteSession,
+    RemoteTurnEnd, ToolApproval,
 };
 
-use crate::args::{ExecArgs, ProviderArg};
+use crate::args::ExecArgs;
 use crate::exec::{drive, Control};
 use crate::exit::{Exit, Signal};
 use crate::render::{Human, JsonLines, Render};
 use crate::{sanitize, say};
 
-type Events = tokio::sync::mpsc::UnboundedReceiver<Event>;
 type Frames = tokio::sync::mpsc::UnboundedReceiver<SessionFrame>;
 
 /// The remote session, as the event loop drives it: answers and cancels go out as requests (on
@@ -81,7 +82,7 @@ pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
         }
     };
     tokio::spawn(say_link_status(attached.status(), target.host.clone()));
-    let (mut events, turn_ends) = split(frames);
+    let (mut events, turn_ends) = split_frames(frames);
     let control = Remote { attached: attached.clone() };
     let send = ChatSend {
         conversation_id: opened.clone(),
@@ -147,24 +148,6 @@ async fn turn_end(
     }
 }
 
-/// The session's frames as the event loop reads them: its events, and the ends of its turns.
-fn split(mut frames: Frames) -> (Events, tokio::sync::mpsc::UnboundedReceiver<RemoteTurnEnd>) {
-    let (events_tx, events) = tokio::sync::mpsc::unbounded_channel();
-    let (ends_tx, ends) = tokio::sync::mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        while let Some(frame) = frames.recv().await {
-            let sent = match frame {
-                SessionFrame::Event(event) => events_tx.send(event).is_ok(),
-                SessionFrame::TurnEnded(end) => ends_tx.send(end).is_ok(),
-            };
-            if !sent {
-                return;
-            }
-        }
-    });
-    (events, ends)
-}
-
 /// Says on stderr when the link drops, comes back, or is given up.
 async fn say_link_status(mut status: tokio::sync::watch::Receiver<LinkStatus>, host: String) {
     while status.changed().await.is_ok() {
@@ -193,29 +176,15 @@ async fn connect_and_open(
         Some(command) => Transport::command(command),
         None => Transport::ssh(&target.host),
     };
-    let (link, frames) = Link::connect(&transport).await.map_err(|e| (conversation_id.clone(), e))?;
-    tracing::info!(host = %link.machine.host, user = %link.machine.user, box = %link.machine.containment, "connected");
-    let opened = match link.request(RemoteRequest::Open(open)).await {
-        Ok(RemoteResult::Opened { conversation_id }) => conversation_id,
-        Ok(other) => {
-            let error = LinkError::Protocol(format!("the open was answered with {other:?}"));
-            return Err((conversation_id, error));
-        }
-        Err(error) => return Err((conversation_id, error)),
-    };
-    let (attached, frames) = Attached::hold(transport, opened.clone(), link, frames);
+    let (attached, frames, _) =
+        Attached::open(transport, open).await.map_err(|e| (conversation_id.clone(), e))?;
+    let opened = attached.conversation_id().to_owned();
     Ok((attached, frames, opened))
 }
 
-/// The session to open there: this machine's settings, the keys the provider needs, and the
-/// choices given on the command line.
+/// The session to open there: this machine's settings and the provider's keys (`open_request`),
+/// and the choices given on the command line.
 async fn open_request(engine: &Engine, args: &ExecArgs, target: &RemoteTarget) -> RemoteOpen {
-    let provider = match args.provider {
-        ProviderArg::Anthropic => ProviderId::Anthropic,
-        ProviderArg::Openai => ProviderId::Openai,
-        ProviderArg::Ollama => ProviderId::Ollama,
-    };
-    let keys = engine.keys_for_remote(provider).await;
     let allow = args.common.allow.as_deref().map(|list| {
         list.split(',').map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned).collect()
     });
@@ -223,27 +192,24 @@ async fn open_request(engine: &Engine, args: &ExecArgs, target: &RemoteTarget) -
         Some(id) => (id.clone(), true),
         None => (uuid::Uuid::new_v4().to_string(), false),
     };
-    RemoteOpen {
-        settings: engine.settings(),
-        keys: keys.into_iter().map(|(name, value)| RemoteKey { name, value }).collect(),
-        session: RemoteSession {
-            project: target.path.clone(),
-            conversation_id,
-            resume,
-            provider,
-            model: args.model.clone(),
-            base_url: args.base_url.clone(),
-            native_tools: args.text_tools.then_some(false),
-            trust: args.common.trust.into(),
-            allow,
-            approval_timeout_secs: args.approval_timeout,
-            max_turns: args.max_turns,
-            searxng_url: args.searxng_url.clone(),
-            network: args.common.network.map(Into::into),
-            save: !args.ephemeral,
-            window: false,
-        },
-    }
+    let session = RemoteSession {
+        project: target.path.clone(),
+        conversation_id,
+        resume,
+        provider: args.provider.into(),
+        model: args.model.clone(),
+        base_url: args.base_url.clone(),
+        native_tools: args.text_tools.then_some(false),
+        trust: args.common.trust.into(),
+        allow,
+        approval_timeout_secs: args.approval_timeout,
+        max_turns: args.max_turns,
+        searxng_url: args.searxng_url.clone(),
+        network: args.common.network.map(Into::into),
+        save: !args.ephemeral,
+        window: false,
+    };
+    warden_core::remote::open_request(engine, session).await
 }
 
 fn error_event(conversation_id: &str, message: String) -> Event {

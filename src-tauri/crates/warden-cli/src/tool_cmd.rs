@@ -9,10 +9,9 @@ use warden_protocol::{ToolApproval, ToolConfirm};
 
 use warden_core::engine::{Engine, OneShot, SessionSpec};
 use warden_core::scope::Scope;
-use warden_protocol::ProviderId;
 
 use crate::approvals_input::{self, Answer};
-use crate::args::{ApproveArg, CommonArgs, ExecArgs, ProviderArg, ToolArgs};
+use crate::args::{ApproveArg, CommonArgs, ExecArgs, ToolArgs};
 use crate::exit::Exit;
 use crate::signals::Signals;
 use crate::{sanitize, say};
@@ -38,11 +37,7 @@ pub fn session_spec(common: &CommonArgs, exec: Option<&ExecArgs>) -> Result<Sess
         spec.mcp_servers = crate::mcp_cmd::read_config(file)?;
     }
     if let Some(exec) = exec {
-        spec.provider = match exec.provider {
-            ProviderArg::Anthropic => ProviderId::Anthropic,
-            ProviderArg::Openai => ProviderId::Openai,
-            ProviderArg::Ollama => ProviderId::Ollama,
-        };
+        spec.provider = exec.provider.into();
         spec.model = exec.model.clone();
         spec.base_url = exec.base_url.clone();
         spec.max_turns = exec.max_turns;

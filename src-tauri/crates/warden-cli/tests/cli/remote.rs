@@ -12,7 +12,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
-use super::process::{command, find, names, Dirs, Warden};
+use super::process::{command, exec_args, find, names, Dirs, Warden};
 use super::remote_side::{files_containing, processes_of, remote_user, RemoteProject, RunDir, Sshd, USER};
 
 /// The key of these tests: it lives in this side's environment only.
@@ -25,19 +25,9 @@ fn answer(parts: &[warden_testkit::scripted::Part]) -> Reply {
 /// `warden exec --json --remote TARGET` against `server`, then `extra`, with the key in this
 /// side's environment.
 fn remote_exec(dirs: &Dirs, server: &TestServer, target: &str, extra: &[&str]) -> tokio::process::Command {
-    let mut args = vec![
-        "exec",
-        "--json",
-        "--provider",
-        "anthropic",
-        "--model",
-        "claude-test",
-        "--base-url",
-        &server.url,
-    ];
-    args.extend_from_slice(&["--remote", target]);
+    let mut args = vec!["--remote", target];
     args.extend_from_slice(extra);
-    let mut cmd = command(dirs, &args);
+    let mut cmd = command(dirs, &exec_args(server, &args));
     cmd.env("ANTHROPIC_API_KEY", KEY);
     cmd
 }

@@ -44,14 +44,8 @@ impl Engine {
     /// the link to carry to the remote engine's memory. A key that is not set is left out: the
     /// remote engine then says it is missing, as this one would.
     pub async fn keys_for_remote(&self, provider: ProviderId) -> Vec<(KeyName, String)> {
-        let provider_key = match provider {
-            ProviderId::Anthropic => Some(KeyName::Anthropic),
-            ProviderId::Openai => Some(KeyName::Openai),
-            ProviderId::OpenaiCompatible => Some(KeyName::OpenaiCompatible),
-            ProviderId::Ollama => None,
-        };
         let mut keys = Vec::new();
-        for name in provider_key.into_iter().chain([KeyName::Brave]) {
+        for name in super::providers::key_name(provider).into_iter().chain([KeyName::Brave]) {
             match crate::secrets::resolve_key(self.secrets.as_ref(), name).await {
                 Ok(Some(key)) => keys.push((name, key.expose().to_owned())),
                 Ok(None) => {}

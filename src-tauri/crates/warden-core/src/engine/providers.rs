@@ -19,6 +19,16 @@ pub fn default_model(provider: ProviderId) -> &'static str {
     }
 }
 
+/// The key a provider's requests carry (`None`: Ollama takes none).
+pub(super) fn key_name(id: ProviderId) -> Option<KeyName> {
+    match id {
+        ProviderId::Anthropic => Some(KeyName::Anthropic),
+        ProviderId::Openai => Some(KeyName::Openai),
+        ProviderId::OpenaiCompatible => Some(KeyName::OpenaiCompatible),
+        ProviderId::Ollama => None,
+    }
+}
+
 impl Engine {
     /// A provider as the settings (and the spec's overrides) describe it.
     pub async fn provider(
@@ -30,12 +40,7 @@ impl Engine {
         let settings = self.settings();
         let stored = settings.providers.get(&id).cloned().unwrap_or_default();
         let base_url = base_url.or(stored.base_url).filter(|u| !u.trim().is_empty());
-        let key_name = match id {
-            ProviderId::Anthropic => Some(KeyName::Anthropic),
-            ProviderId::Openai => Some(KeyName::Openai),
-            ProviderId::OpenaiCompatible => Some(KeyName::OpenaiCompatible),
-            ProviderId::Ollama => None,
-        };
+        let key_name = key_name(id);
         // A keychain that cannot be reached is the same as no key here; the error below says so.
         let (key, keychain_error): (Option<ApiKey>, Option<String>) = match key_name {
             Some(name) => match resolve_key(self.secrets.as_ref(), name).await {

@@ -74,6 +74,24 @@ impl Attached {
         (attached, rx)
     }
 
+    /// Start `transport`, open the session `open` describes there, and hold it: the session, its
+    /// frames, and the machine it runs on.
+    pub async fn open(
+        transport: Transport,
+        open: warden_protocol::RemoteOpen,
+    ) -> Result<(Arc<Self>, mpsc::UnboundedReceiver<SessionFrame>, warden_protocol::RemoteMachine), LinkError>
+    {
+        let (link, frames) = Link::connect(&transport).await?;
+        let machine = link.machine.clone();
+        tracing::info!(host = %machine.host, user = %machine.user, containment = %machine.containment, "linked");
+        let conversation_id = match link.request(RemoteRequest::Open(open)).await? {
+            RemoteResult::Opened { conversation_id } => conversation_id,
+            other => return Err(LinkError::Protocol(format!("the open was answered with {other:?}"))),
+        };
+        let (attached, frames) = Self::hold(transport, conversation_id, link, frames);
+        Ok((attached, frames, machine))
+    }
+
     pub fn status(&self) -> watch::Receiver<LinkStatus> {
         self.status.subscribe()
     }
@@ -171,4 +189,24 @@ impl Attached {
         }
         Err(format!("the link could not be made again: {last_error}"))
     }
+}
+
+/// A session's frames as faces read them: its events, and the ends of its turns.
+pub fn split_frames(
+    mut frames: mpsc::UnboundedReceiver<SessionFrame>,
+) -> (mpsc::UnboundedReceiver<Event>, mpsc::UnboundedReceiver<RemoteTurnEnd>) {
+    let (events_tx, events) = mpsc::unbounded_channel();
+    let (ends_tx, ends) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(frame) = frames.recv().await {
+            let sent = match frame {
+                SessionFrame::Event(event) => events_tx.send(event).is_ok(),
+                SessionFrame::TurnEnded(end) => ends_tx.send(end).is_ok(),
+            };
+            if !sent {
+                return;
+            }
+        }
+    });
+    (events, ends)
 }

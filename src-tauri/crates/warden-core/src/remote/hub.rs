@@ -4,12 +4,13 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use warden_protocol::Settings;
 
 use super::live::Live;
+use super::lock;
 use crate::config::WardenHome;
 use crate::engine::Engine;
 
@@ -25,10 +26,6 @@ pub struct Hub {
     bare: tokio::sync::Mutex<Option<Arc<Engine>>>,
     /// When the hub last became idle (no link, no turn running); `None` while busy.
     idle_since: Mutex<Option<Instant>>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Hub {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot};
 use warden_protocol::{
@@ -15,6 +15,7 @@ use warden_protocol::{
     ServerFrame,
 };
 
+use super::lock;
 use super::serve::MAX_LINE;
 use super::Transport;
 
@@ -89,10 +90,6 @@ pub struct Link {
     /// The remote engine's side of the handshake, and its machine.
     pub engine: Hello,
     pub machine: RemoteMachine,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Link {
@@ -253,19 +250,10 @@ async fn write_frames(mut frames: mpsc::UnboundedReceiver<ClientFrame>, mut stdi
 async fn read_server_frame<R: tokio::io::AsyncBufRead + Unpin>(
     lines: &mut R,
 ) -> Result<Option<ServerFrame>, LinkError> {
-    let mut line = Vec::new();
-    let read = (&mut *lines)
-        .take(MAX_LINE as u64 + 1)
-        .read_until(b'\n', &mut line)
-        .await
-        .map_err(|error| LinkError::Protocol(error.to_string()))?;
-    if read == 0 {
-        return Ok(None);
-    }
-    if line.len() > MAX_LINE {
-        return Err(LinkError::Protocol(format!("a line longer than {MAX_LINE} bytes")));
-    }
-    serde_json::from_slice(&line).map(Some).map_err(|error| LinkError::Protocol(error.to_string()))
+    let line =
+        super::read_line(lines, MAX_LINE).await.map_err(|error| LinkError::Protocol(error.to_string()))?;
+    line.map(|line| serde_json::from_slice(&line).map_err(|error| LinkError::Protocol(error.to_string())))
+        .transpose()
 }
 
 /// Answers go to whoever waits for them; events go on, in order. At the end (or on a line that is

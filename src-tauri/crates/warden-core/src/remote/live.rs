@@ -4,11 +4,12 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 use warden_protocol::{Event, RemoteTurnEnd, ServerFrame};
 
+use super::lock;
 use crate::agent::Session;
 
 /// The most numbered frames kept for a link to catch up with (a long stream of deltas while the
@@ -39,10 +40,6 @@ struct Log {
 pub enum AttachError {
     /// Frames after the one the link saw are no longer kept.
     Lost { oldest_kept: u64 },
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn seq_of(frame: &ServerFrame) -> u64 {

@@ -14,7 +14,7 @@ mod open;
 pub mod serve;
 pub mod transport;
 
-pub use attached::{Attached, LinkStatus, SessionFrame};
+pub use attached::{split_frames, Attached, LinkStatus, SessionFrame};
 pub use hub::Hub;
 pub use link::{Link, LinkError};
 pub use machine::this_machine;
@@ -43,4 +43,41 @@ pub fn mismatch(
             theirs.version, theirs.protocol, ours.version, ours.protocol, ours.version
         )
     })
+}
+
+/// A mutex's guard; a poisoned one is still good (the state is plain data).
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The next line of `input` (with its newline), `None` at its end, or an error when it runs past
+/// `max` bytes (a runaway writer does not fill memory).
+pub(crate) async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
+    input: &mut R,
+    max: usize,
+) -> std::io::Result<Option<Vec<u8>>> {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt};
+    let mut line = Vec::new();
+    let read = (&mut *input).take(max as u64 + 1).read_until(b'\n', &mut line).await?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.len() > max {
+        return Err(std::io::Error::other(format!("a line longer than {max} bytes")));
+    }
+    Ok(Some(line))
+}
+
+/// What opens `session` on a remote engine: this machine's settings and the keys its provider
+/// needs (the remote machine's own are never read).
+pub async fn open_request(
+    engine: &crate::engine::Engine,
+    session: warden_protocol::RemoteSession,
+) -> warden_protocol::RemoteOpen {
+    let keys = engine.keys_for_remote(session.provider).await;
+    warden_protocol::RemoteOpen {
+        settings: engine.settings(),
+        keys: keys.into_iter().map(|(name, value)| warden_protocol::RemoteKey { name, value }).collect(),
+        session,
+    }
 }

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use warden_protocol::{
     ClientFrame, RemoteError, RemoteOpen, RemoteOutcome, RemoteRequest, RemoteResult, RemoteTurnEnd,
@@ -79,15 +79,8 @@ where
 async fn read_frame<R: AsyncBufRead + Unpin>(
     input: &mut R,
 ) -> std::io::Result<Option<Result<ClientFrame, String>>> {
-    let mut line = Vec::new();
-    let read = (&mut *input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut line).await?;
-    if read == 0 {
-        return Ok(None);
-    }
-    if line.len() > MAX_LINE {
-        return Err(std::io::Error::other(format!("a line longer than {MAX_LINE} bytes")));
-    }
-    Ok(Some(serde_json::from_slice(&line).map_err(|error| error.to_string())))
+    let line = super::read_line(input, MAX_LINE).await?;
+    Ok(line.map(|line| serde_json::from_slice(&line).map_err(|error| error.to_string())))
 }
 
 async fn write_frames<W: AsyncWrite + Unpin>(
@@ -141,7 +134,7 @@ impl LinkState {
     }
 
     fn live(&self) -> Option<(String, Arc<Live>)> {
-        self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+        super::lock(&self.live).clone()
     }
 
     fn attached(&self) -> Result<Arc<Live>, RemoteError> {
@@ -168,7 +161,7 @@ impl LinkState {
                 Ok(RemoteResult::Done)
             }
             RemoteRequest::End => {
-                let taken = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+                let taken = super::lock(&self.live).take();
                 if let Some((conversation_id, live)) = taken {
                     if let Some(session) = live.let_go() {
                         session.end("exit").await;
@@ -221,8 +214,7 @@ impl LinkState {
                 "conversation {conversation_id} is open from another link: attach to it instead"
             )));
         }
-        *self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some((conversation_id.clone(), live));
+        *super::lock(&self.live) = Some((conversation_id.clone(), live));
         Ok(RemoteResult::Opened { conversation_id })
     }
 
@@ -242,8 +234,7 @@ impl LinkState {
                  continue the saved conversation instead"
             ))
         })?;
-        *self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some((conversation_id.to_owned(), live));
+        *super::lock(&self.live) = Some((conversation_id.to_owned(), live));
         Ok(RemoteResult::Attached { conversation_id: conversation_id.to_owned() })
     }
 
