@@ -442,3 +442,37 @@ async fn a_machine_this_engine_cannot_run_on_is_refused_before_anything_is_copie
         assert!(!stderr.contains("copy Warden"), "nothing copied: {stderr}");
     }
 }
+
+#[tokio::test]
+async fn a_process_of_the_same_user_without_the_engines_secret_gets_nothing_from_its_socket() {
+    let user = remote_user();
+    let run = RunDir::new(user);
+    // The engine, started by a bridge as ssh would start it, serving a real link.
+    let mut link = RawLink::start(&run.runuser(user, 5)).await;
+    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
+    // Another process of the same user (a boxed command where the box leaves pathname sockets
+    // reachable) connects to the socket and says hello as a face would.
+    let hello = json!({"type": "hello", "version": env!("CARGO_PKG_VERSION"), "protocol": 1});
+    let script = format!(
+        "import socket; s = socket.socket(socket.AF_UNIX); s.connect({socket:?}); s.sendall(b'{hello}\\n'); \
+         s.settimeout(15); print(s.recv(65536).decode() or 'CLOSED')",
+        socket = run.socket().display().to_string()
+    );
+    let out = tokio::process::Command::new("runuser")
+        .args(["-u", USER, "--", "python3", "-c", &script])
+        .output()
+        .await
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        said.trim(),
+        "CLOSED",
+        "the engine answered a link without its secret: {said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let secret = run.socket().with_extension("secret");
+    let mode =
+        std::fs::metadata(&secret).map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777);
+    assert_eq!(mode.ok(), Some(0o600), "the secret is the user's alone");
+    assert!(link.finish().await.is_some());
+}

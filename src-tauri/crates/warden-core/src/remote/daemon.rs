@@ -2,6 +2,12 @@
 //! unix socket only this user can reach, and bridges its pipe to it. The engine keeps a session
 //! whose link dropped while a turn runs, and exits when it has had no link and no turn for a while
 //! ([`IDLE_ENV`], ten minutes unless set).
+//!
+//! Being this user is not enough to use the socket: a command Warden boxes runs as this user too,
+//! and where the box cannot keep it from pathname sockets (the Landlock fallback with the network)
+//! it could reach it. So each link first sends the engine's secret, which the engine writes when it
+//! starts to a file (mode 0600) beside the socket, in a folder no box shows; a link without it is
+//! closed unread.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -20,6 +26,9 @@ const IDLE_DEFAULT: u64 = 600;
 
 /// How long a starting engine may take to listen.
 const START_WAIT: Duration = Duration::from_secs(10);
+
+/// How long a link may take to send the secret.
+const SECRET_WAIT: Duration = Duration::from_secs(10);
 
 /// `$XDG_RUNTIME_DIR/warden`, else `~/.local/state/warden/run`: made mode 0700, and refused when it
 /// belongs to another user or others may enter it.
@@ -46,6 +55,28 @@ pub fn socket_path(dir: &Path) -> PathBuf {
     dir.join(format!("engine-{}.sock", env!("CARGO_PKG_VERSION")))
 }
 
+/// The file that holds the secret of this version's engine.
+fn secret_path(dir: &Path) -> PathBuf {
+    dir.join(format!("engine-{}.secret", env!("CARGO_PKG_VERSION")))
+}
+
+/// A new secret for this engine, written (mode 0600, a new file) where the bridge reads it.
+fn make_secret(dir: &Path) -> Result<String, String> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let secret = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
+    let path = secret_path(dir);
+    let _ = std::fs::remove_file(&path);
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.write_all(secret.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(secret)
+}
+
 fn idle_limit() -> Duration {
     let secs = std::env::var(IDLE_ENV).ok().and_then(|s| s.parse().ok()).unwrap_or(IDLE_DEFAULT);
     Duration::from_secs(secs)
@@ -66,6 +97,7 @@ pub async fn run(home: WardenHome) -> Result<(), String> {
         tracing::info!("another engine serves this user");
         return Ok(());
     };
+    let secret: Arc<str> = make_secret(&dir)?.into();
     let socket = socket_path(&dir);
     let _ = std::fs::remove_file(&socket);
     let listener = UnixListener::bind(&socket).map_err(|e| format!("{}: {e}", socket.display()))?;
@@ -76,7 +108,7 @@ pub async fn run(home: WardenHome) -> Result<(), String> {
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => accept(&hub, stream, me),
+                Ok((stream, _)) => accept(&hub, stream, me, secret.clone()),
                 Err(error) => tracing::warn!(%error, "accepting a link"),
             },
             _ = tick.tick() => {
@@ -87,13 +119,15 @@ pub async fn run(home: WardenHome) -> Result<(), String> {
         }
     }
     let _ = std::fs::remove_file(&socket);
+    let _ = std::fs::remove_file(secret_path(&dir));
     let _ = tokio::task::spawn_blocking(crate::process_guard::kill_all_descendants).await;
     Ok(())
 }
 
-/// A link from this user is served; anyone else's is closed unread (the folder's mode keeps them
-/// out already; the peer's credentials are checked all the same).
-fn accept(hub: &Arc<Hub>, stream: UnixStream, me: u32) {
+/// A link from this user that sends the engine's secret first is served; any other is closed
+/// unread (the folder's mode keeps other users out already; their credentials are checked all
+/// the same).
+fn accept(hub: &Arc<Hub>, stream: UnixStream, me: u32, secret: Arc<str>) {
     match stream.peer_cred() {
         Ok(peer) if peer.uid() == me => {}
         Ok(peer) => {
@@ -108,7 +142,16 @@ fn accept(hub: &Arc<Hub>, stream: UnixStream, me: u32) {
     let hub = hub.clone();
     tokio::spawn(async move {
         let (read, write) = stream.into_split();
-        if let Err(error) = super::serve::serve(&hub, tokio::io::BufReader::new(read), write).await {
+        let mut read = tokio::io::BufReader::new(read);
+        let sent = tokio::time::timeout(SECRET_WAIT, super::read_line(&mut read, secret.len() + 1)).await;
+        match sent {
+            Ok(Ok(Some(line))) if line.strip_suffix(b"\n") == Some(secret.as_bytes()) => {}
+            _ => {
+                tracing::warn!("refused a link without the engine's secret");
+                return;
+            }
+        }
+        if let Err(error) = super::serve::serve(&hub, read, write).await {
             tracing::info!(%error, "a link ended");
         }
     });
@@ -137,7 +180,13 @@ pub async fn bridge(home: WardenHome) -> Result<(), String> {
             connect_when_ready(&socket).await?
         }
     };
+    let secret =
+        std::fs::read_to_string(secret_path(&dir)).map_err(|e| format!("the engine's secret: {e}"))?;
     let (mut from_engine, mut to_engine) = stream.into_split();
+    to_engine
+        .write_all(format!("{}\n", secret.trim()).as_bytes())
+        .await
+        .map_err(|e| format!("the link to the engine: {e}"))?;
     let upstream = tokio::spawn(async move {
         let mut stdin = stdin;
         let _ = tokio::io::copy(&mut stdin, &mut to_engine).await;
