@@ -197,9 +197,15 @@ pub(super) fn arguments(
     // A path the user chose to show inside a hidden location that was just covered (a credential
     // file in a folder the project also shows) is shown through the cover: the one exception to
     // "hidden last", and only the user's explicit choice lies there (`BoxPolicy::readable`).
-    let covered = |path: &&PathBuf| policy.hidden.iter().any(|h| path.starts_with(h) && shown(policy, h));
-    for path in policy.readable.iter().filter(covered) {
+    let covered = |path: &Path| policy.hidden.iter().any(|h| path.starts_with(h) && shown(policy, h));
+    for path in policy.readable.iter().filter(|path| covered(path)) {
         args.bind("--ro-bind-try", path);
+    }
+    // So is the launcher, which the box starts first: Warden's own program, where an engine
+    // copied to another machine keeps it (`~/.local/share/warden/bin`, inside Warden's hidden
+    // folders). Nothing beside it comes back into view.
+    if let Some(launcher) = launcher.filter(|launcher| covered(launcher)) {
+        args.bind("--ro-bind", launcher);
     }
     if let Some(home) = &policy.home {
         args.pair("--remount-ro", home);
@@ -559,6 +565,27 @@ mod tests {
             .find("--ro-bind /home/u/src/w/target/warden-box /home/u/src/w/target/warden-box")
             .unwrap_or_else(|| panic!("{line}"));
         assert!(emptied < launcher, "the emptied home would hide the launcher: {line}");
+    }
+
+    #[test]
+    fn a_launcher_inside_a_hidden_folder_is_shown_through_its_cover_and_nothing_beside_it() {
+        // Where `warden remote install` puts a copied engine: inside Warden's own data, which
+        // every box hides.
+        let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let data = root.path().join("share/warden");
+        let launcher = data.join("bin/warden-box");
+        std::fs::create_dir_all(data.join("bin")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&launcher, "").unwrap_or_else(|e| panic!("{e}"));
+        let mut p = policy();
+        p.hidden = vec![data.clone()];
+        p.network = true;
+        let egress = Egress { proxy_dir: Path::new("/run/w/net-1"), launcher: &launcher };
+        let line = joined(&arguments(&p, Path::new("/srv/p"), &Net::Own(egress), None, None));
+        let (d, l) = (data.display(), launcher.display());
+        let cover = line.find(&format!("--tmpfs {d} ")).unwrap_or_else(|| panic!("{line}"));
+        let shown = line.rfind(&format!("--ro-bind {l} {l}")).unwrap_or_else(|| panic!("{line}"));
+        assert!(cover < shown, "the cover hides the launcher the box starts with: {line}");
+        assert_eq!(line.matches(&format!("{d}/")).count(), 4, "only the launcher comes back: {line}");
     }
 
     #[test]
