@@ -168,6 +168,7 @@ pub async fn open(
         network: None,
         save: true,
         window: true,
+        remote_env_keys: false,
     };
     let open = warden_core::remote::open_request(engine, session).await;
     let transport = match transport.map(str::trim).filter(|t| !t.is_empty()) {

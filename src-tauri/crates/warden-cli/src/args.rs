@@ -171,6 +171,13 @@ pub enum ScopeArg {
 pub struct SessionsArgs {
     #[command(subcommand)]
     pub action: SessionsAction,
+    /// The saved conversations of another machine (HOST, anything ssh takes): read, searched and
+    /// deleted there, over the same link as `warden exec --remote`.
+    #[arg(long, global = true, value_name = "HOST")]
+    pub remote: Option<String>,
+    /// With --remote: the command that gives the pipe to `warden serve --stdio` there, instead of ssh.
+    #[arg(long, global = true, value_name = "COMMAND", requires = "remote")]
+    pub transport: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -471,6 +478,11 @@ pub struct ExecArgs {
     /// ssh (`docker exec -i BOX warden serve --stdio`, `kubectl exec -i POD -- warden serve --stdio`).
     #[arg(long, value_name = "COMMAND", requires = "remote")]
     pub transport: Option<String>,
+    /// With --remote: send no provider key; the remote engine uses the keys of its own environment
+    /// (`ANTHROPIC_API_KEY`, … where `warden serve` starts it). Without it, only the keys sent from
+    /// here are used there.
+    #[arg(long, requires = "remote")]
+    pub remote_env_keys: bool,
 }
 
 #[derive(Debug, Args)]

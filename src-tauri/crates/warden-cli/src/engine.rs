@@ -25,6 +25,7 @@ mod render;
 mod rules_cmd;
 mod serve_cmd;
 mod sessions_cmd;
+mod sessions_remote;
 mod signals;
 mod tool_cmd;
 
@@ -61,7 +62,7 @@ fn main() -> ExitCode {
     let cli = match cli.command {
         Command::Sandbox(args) => return exit::status(sandbox_cmd::run(args.into())),
         Command::Checkpoint(args) => return exit::status(checkpoint_cmd::run(args)),
-        Command::Sessions(args) => return exit::status(sessions_cmd::run(args)),
+        Command::Sessions(args) if args.remote.is_none() => return exit::status(sessions_cmd::run(args)),
         Command::Rules(args) => return exit::status(rules_cmd::run(args)),
         command => Cli { command, ..cli },
     };
@@ -80,7 +81,10 @@ fn main() -> ExitCode {
             Command::Sandbox(args) => sandbox_cmd::run(args.into()),
             Command::Checkpoint(args) => checkpoint_cmd::run(args),
             Command::Mcp(args) => mcp_cmd::run(args).await,
-            Command::Sessions(args) => sessions_cmd::run(args),
+            Command::Sessions(args) => match args.remote.clone() {
+                Some(host) => sessions_remote::run(args, &host).await,
+                None => sessions_cmd::run(args),
+            },
             Command::Rules(args) => rules_cmd::run(args),
             Command::Hooks { action } => hooks_cmd::run(action).await,
             Command::Serve(args) => serve_cmd::run(args).await,

@@ -208,6 +208,7 @@ async fn open_request(engine: &Engine, args: &ExecArgs, target: &RemoteTarget) -
         network: args.common.network.map(Into::into),
         save: !args.ephemeral,
         window: false,
+        remote_env_keys: args.remote_env_keys,
     };
     warden_core::remote::open_request(engine, session).await
 }

@@ -5,7 +5,7 @@
 use serde_json::json;
 use warden_core::config::WardenHome;
 use warden_core::conversations::{self as saved, ConversationStore};
-use warden_protocol::{ContentBlock, ConversationSummary, Message, ResultCode, Role};
+use warden_protocol::{ContentBlock, ConversationHit, ConversationSummary, Message, ResultCode, Role};
 
 use crate::args::{SessionsAction, SessionsArgs};
 use crate::exit::Exit;
@@ -23,91 +23,117 @@ pub fn run(args: SessionsArgs) -> Result<(), Exit> {
 }
 
 /// One subcommand; a store that fails is [`Exit::failed`] with its error.
-#[allow(clippy::too_many_lines)] // One match arm per subcommand, each a few lines.
 fn run_action(store: &ConversationStore, action: SessionsAction) -> Result<(), Exit> {
     match action {
         SessionsAction::List { limit, json } => {
-            let page = store.list(0, limit).map_err(Exit::failed)?;
-            if json {
-                print_json(&json!(page.conversations));
-            } else if page.conversations.is_empty() {
-                out("No saved conversations.");
-            } else {
-                page.conversations.iter().for_each(print_summary);
-            }
+            print_list(&store.list(0, limit).map_err(Exit::failed)?.conversations, json);
             Ok(())
         }
         SessionsAction::Show { id, json } => {
             let summary = known(store, &id)?;
             // What can be read of it: a message that cannot be read is marked in its place.
             let back = store.read_back(&id).map_err(Exit::failed)?;
-            let unreadable: Vec<_> = back
-                .rows
-                .iter()
-                .filter_map(|row| row.message.as_ref().err().map(|why| (row.seq + 1, why)))
-                .collect();
-            if json {
-                let messages: Vec<_> = back.rows.iter().filter_map(|row| row.message.as_ref().ok()).collect();
-                let unreadable: Vec<_> =
-                    unreadable.iter().map(|(n, why)| json!({"message": n, "reason": why})).collect();
-                print_json(&json!({
-                    "conversation": summary,
-                    "messages": messages,
-                    "unreadable": unreadable,
-                    "stopped": back.stopped,
-                }));
-            } else {
-                print_summary(&summary);
-                out("");
-                for row in &back.rows {
-                    match &row.message {
-                        Ok(message) => print_message(message),
-                        Err(why) => out(&format!(
-                            "  [message {} could not be read: {}]\n",
-                            row.seq + 1,
-                            sanitize::line(why)
-                        )),
-                    }
-                }
-                if let Some(why) = &back.stopped {
-                    out(&format!("  [the rest could not be read: {}]", sanitize::line(why)));
-                }
-            }
-            if let Some(problem) = back.problem() {
-                say::err(&format!(
-                    "warden: conversation {id} cannot be read whole: {}. It is shown as far as it can be \
-                     read, and it cannot be continued",
-                    sanitize::line(&problem.to_string())
-                ));
-            }
+            let rows: Vec<_> = back.rows.into_iter().map(|row| (row.seq + 1, row.message)).collect();
+            print_conversation(&Conversation { summary, rows, stopped: back.stopped }, json);
             Ok(())
         }
         SessionsAction::Search { query, limit, json } => {
-            let hits = store.search(&query, limit).map_err(Exit::failed)?;
-            if json {
-                print_json(&json!(hits));
-            } else if hits.is_empty() {
-                out(&format!("No conversation holds “{}”.", sanitize::line(&query)));
-            } else {
-                for hit in &hits {
-                    print_summary(&hit.conversation);
-                    if let Some(snippet) = &hit.snippet {
-                        out(&format!("    {}", sanitize::line(snippet)));
-                    }
-                }
-            }
+            print_hits(&query, &store.search(&query, limit).map_err(Exit::failed)?, json);
             Ok(())
         }
         SessionsAction::Delete { id, json } => {
             known(store, &id)?;
             store.remove(&id).map_err(Exit::failed)?;
-            if json {
-                print_json(&json!({"deleted": id}));
-            } else {
-                out(&format!("Deleted {}.", sanitize::line(&id)));
-            }
+            print_deleted(&id, json);
             Ok(())
         }
+    }
+}
+
+/// A saved conversation as far as it could be read, here or on another machine.
+pub(crate) struct Conversation {
+    pub summary: ConversationSummary,
+    /// Each message's position (from 1) and the message, or why it could not be read.
+    pub rows: Vec<(usize, Result<Message, String>)>,
+    /// Why the read stopped before the last message, if it did.
+    pub stopped: Option<String>,
+}
+
+pub(crate) fn print_list(conversations: &[ConversationSummary], json: bool) {
+    if json {
+        print_json(&json!(conversations));
+    } else if conversations.is_empty() {
+        out("No saved conversations.");
+    } else {
+        conversations.iter().for_each(print_summary);
+    }
+}
+
+pub(crate) fn print_hits(query: &str, hits: &[ConversationHit], json: bool) {
+    if json {
+        print_json(&json!(hits));
+    } else if hits.is_empty() {
+        out(&format!("No conversation holds “{}”.", sanitize::line(query)));
+    } else {
+        for hit in hits {
+            print_summary(&hit.conversation);
+            if let Some(snippet) = &hit.snippet {
+                out(&format!("    {}", sanitize::line(snippet)));
+            }
+        }
+    }
+}
+
+pub(crate) fn print_deleted(id: &str, json: bool) {
+    if json {
+        print_json(&json!({"deleted": id}));
+    } else {
+        out(&format!("Deleted {}.", sanitize::line(id)));
+    }
+}
+
+/// The conversation's messages; one that could not be read is marked in its place, and a
+/// conversation that cannot be read whole is said so on stderr.
+pub(crate) fn print_conversation(conversation: &Conversation, json: bool) {
+    let Conversation { summary, rows, stopped } = conversation;
+    if json {
+        let messages: Vec<_> = rows.iter().filter_map(|(_, message)| message.as_ref().ok()).collect();
+        let unreadable: Vec<_> = rows
+            .iter()
+            .filter_map(|(n, message)| message.as_ref().err().map(|why| json!({"message": n, "reason": why})))
+            .collect();
+        print_json(&json!({
+            "conversation": summary,
+            "messages": messages,
+            "unreadable": unreadable,
+            "stopped": stopped,
+        }));
+    } else {
+        print_summary(summary);
+        out("");
+        for (n, message) in rows {
+            match message {
+                Ok(message) => print_message(message),
+                Err(why) => out(&format!("  [message {n} could not be read: {}]\n", sanitize::line(why))),
+            }
+        }
+        if let Some(why) = stopped {
+            out(&format!("  [the rest could not be read: {}]", sanitize::line(why)));
+        }
+    }
+    let first_unreadable = rows.iter().find_map(|(n, message)| message.as_ref().err().map(|why| (n, why)));
+    let problem = match (first_unreadable, stopped) {
+        (Some((n, why)), _) => Some(format!("message {n} cannot be read: {why}")),
+        (None, Some(why)) => Some(format!("the read stopped: {why}")),
+        (None, None) => None,
+    };
+    if let Some(problem) = problem {
+        say::err(&format!(
+            "warden: conversation {} cannot be read whole: {}. It is shown as far as it can be read, and it \
+             cannot be continued",
+            sanitize::line(&summary.id),
+            sanitize::line(&problem)
+        ));
     }
 }
 

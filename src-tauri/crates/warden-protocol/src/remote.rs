@@ -21,6 +21,7 @@
 //! | opening a conversation (`chat_open`) | [`RemoteRequest::Open`] |
 //! | `checkpoints_list`, `checkpoint_restore` | [`RemoteRequest::CheckpointList`], [`RemoteRequest::CheckpointRestore`] |
 //! | `conversations_list` | [`RemoteRequest::ConversationList`] |
+//! | `conversations_search`, `conversation_history`, deleting one | [`RemoteRequest::ConversationSearch`], [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationRemove`] (`warden sessions --remote`) |
 //! | `sandbox_status` | [`RemoteRequest::Machine`] (the remote machine's facts) |
 //! | the rest (MCP servers, settings screens, search, rename, images) | not yet: the window keeps them local |
 //!
@@ -29,13 +30,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    ChatCancel, ChatSend, CheckpointInfo, ConversationPage, Event, KeyName, NetworkMode, ProviderId,
-    RestoreReport, Settings, ToolApproval, TrustLevel,
+    ChatCancel, ChatSend, CheckpointInfo, ConversationHit, ConversationPage, ConversationSummary, Event,
+    KeyName, Message, MessageStamp, NetworkMode, ProviderId, RestoreReport, SavedRow, Settings, ToolApproval,
+    TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
 /// frames below or to the types they carry that an older side would misread.
-pub const REMOTE_PROTOCOL: u32 = 1;
+pub const REMOTE_PROTOCOL: u32 = 2;
 
 /// What the face sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -155,6 +157,19 @@ pub enum RemoteRequest {
         offset: u32,
         limit: u32,
     },
+    /// One saved conversation, as far as it can be read (`warden sessions show`).
+    ConversationRead {
+        id: String,
+    },
+    /// The saved conversations holding every word of `query`.
+    ConversationSearch {
+        query: String,
+        limit: u32,
+    },
+    /// Delete a saved conversation for good.
+    ConversationRemove {
+        id: String,
+    },
 }
 
 /// What a request gave.
@@ -174,6 +189,22 @@ pub enum RemoteResult {
     Checkpoints(Vec<CheckpointInfo>),
     Restored(RestoreReport),
     Conversations(ConversationPage),
+    Conversation(RemoteConversation),
+    Hits(Vec<ConversationHit>),
+}
+
+/// A saved conversation read on the remote machine: its line in the list, every message read (one
+/// that could not be read marked in its place), and why the read stopped early, if it did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteConversation {
+    pub summary: ConversationSummary,
+    /// As one JSON text, of rows without tags: a message may hold a block of a kind this build
+    /// does not know, kept as its raw JSON, which cannot be read back from inside a tagged value.
+    #[serde(with = "json_text")]
+    pub rows: Vec<RemoteRow>,
+    #[serde(default)]
+    pub stopped: Option<String>,
 }
 
 /// How a turn ended (the engine's `TurnEnd`).
@@ -246,6 +277,64 @@ pub struct RemoteSession {
     /// (every built-in tool, each asking as the policy says), not `warden exec`'s read-only set.
     #[serde(default)]
     pub window: bool,
+    /// The provider keys come from the remote engine's own environment, because the user said so
+    /// (`--remote-env-keys`): none is sent. Otherwise only the keys sent are used there, and a key
+    /// in the remote's environment is ignored.
+    #[serde(default)]
+    pub remote_env_keys: bool,
+}
+
+/// One message of a [`RemoteConversation`]: the message, or why it could not be read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteRow {
+    #[serde(default)]
+    pub message: Option<Message>,
+    #[serde(default)]
+    pub unreadable: Option<String>,
+    #[serde(default)]
+    pub stamp: MessageStamp,
+}
+
+impl From<RemoteRow> for SavedRow {
+    fn from(row: RemoteRow) -> Self {
+        match (row.message, row.unreadable) {
+            (Some(message), None) => Self::Read { message, stamp: row.stamp },
+            (_, Some(reason)) => Self::Unreadable { reason },
+            (None, None) => {
+                Self::Unreadable { reason: "the remote engine sent a row without its message".into() }
+            }
+        }
+    }
+}
+
+impl From<SavedRow> for RemoteRow {
+    fn from(row: SavedRow) -> Self {
+        match row {
+            SavedRow::Read { message, stamp } => Self { message: Some(message), unreadable: None, stamp },
+            SavedRow::Unreadable { reason } => {
+                Self { message: None, unreadable: Some(reason), stamp: MessageStamp::default() }
+            }
+        }
+    }
+}
+
+/// A value written as a JSON string of its own JSON, and read back from one.
+mod json_text {
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+        serde_json::to_string(value).map_err(S::Error::custom)?.serialize(serializer)
+    }
+
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        serde_json::from_str(&text).map_err(D::Error::custom)
+    }
 }
 
 #[cfg(test)]
@@ -282,5 +371,40 @@ mod tests {
         let line =
             serde_json::to_string(&ServerFrame::TurnEnded { seq: 9, end: RemoteTurnEnd::Completed }).unwrap();
         assert_eq!(line, r#"{"type":"turn_ended","seq":9,"end":"completed"}"#);
+    }
+
+    #[test]
+    fn saved_conversations_read_back_as_written_inside_a_response() {
+        let summary = ConversationSummary {
+            id: "c1".into(),
+            title: "Ferns".into(),
+            project_root: Some("/p".into()),
+            updated_at_ms: 5,
+            message_count: 2,
+        };
+        let message = crate::Message {
+            role: crate::Role::User,
+            content: vec![crate::ContentBlock::Text { text: "where do ferns grow?".into() }],
+        };
+        let results = [
+            RemoteResult::Hits(vec![ConversationHit {
+                conversation: summary.clone(),
+                snippet: Some("ferns".into()),
+            }]),
+            RemoteResult::Conversation(RemoteConversation {
+                summary,
+                rows: vec![
+                    SavedRow::Read { message, stamp: crate::MessageStamp::default() }.into(),
+                    SavedRow::Unreadable { reason: "damaged".into() }.into(),
+                ],
+                stopped: Some("the disk".into()),
+            }),
+        ];
+        for result in results {
+            let frame = ServerFrame::Response { id: 1, outcome: RemoteOutcome::Ok(result) };
+            let line = serde_json::to_string(&frame).unwrap();
+            let back = serde_json::from_str::<ServerFrame>(&line);
+            assert_eq!(back.as_ref().ok(), Some(&frame), "{line}: {back:?}");
+        }
     }
 }

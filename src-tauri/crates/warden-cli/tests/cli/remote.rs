@@ -42,12 +42,12 @@ async fn asks_for_a_command() -> TestServer {
     .await
 }
 
-/// No process of the remote user shows the key in its command line or environment.
-fn assert_no_key_in_processes(uid: u32) {
+/// No process of the remote user shows `key` in its command line or environment.
+fn assert_no_key_in_processes(uid: u32, key: &str) {
     for (pid, cmdline, environ) in processes_of(uid) {
         for (what, bytes) in [("command line", &cmdline), ("environment", &environ)] {
             assert!(
-                !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+                !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
                 "the key is in the {what} of process {pid} ({})",
                 String::from_utf8_lossy(&cmdline)
             );
@@ -71,7 +71,7 @@ async fn a_turn_over_ssh_runs_as_the_remote_user_after_the_answer_given_here() {
     assert_eq!(confirm["payload"]["toolId"], "toolu_1");
     assert!(!project.path.join("who.txt").exists(), "nothing runs before the answer");
     // While the session waits there: the key is in no process of the remote user.
-    assert_no_key_in_processes(user.uid);
+    assert_no_key_in_processes(user.uid, KEY);
     let confirm_id = confirm["payload"]["confirmId"].as_str().unwrap().to_owned();
     warden.send_line(&json!({"confirmId": confirm_id, "approved": true}).to_string()).await;
     let (code, lines, stderr) = warden.finish().await;
@@ -104,15 +104,20 @@ async fn a_turn_over_ssh_runs_as_the_remote_user_after_the_answer_given_here() {
     assert!(sshd.log().contains(&format!("Accepted publickey for {USER}")), "{}", sshd.log());
 }
 
-/// What the boxed command records: it changes a file, and says whether it runs under a seccomp
-/// filter and whether it sees Warden's engine in the remote user's home.
+/// What the boxed command records: it changes a file, says whether it runs under a seccomp
+/// filter and whether it sees Warden's engine in the remote user's home, and writes to the remote
+/// user's npm cache (which the box gives its own layer).
 const BOXED: &str = "echo second > notes.txt; grep Seccomp: /proc/self/status > seccomp.txt; \
-    test -e \"$HOME/.local/share/warden/bin/warden\"; echo $? > warden-seen.txt";
+    test -e \"$HOME/.local/share/warden/bin/warden\"; echo $? > warden-seen.txt; \
+    echo layered > \"$HOME/.npm/from-the-box\"; echo $? > cache-write.txt";
 
 #[tokio::test]
 async fn the_box_runs_on_the_remote_side_and_a_checkpoint_is_restored_there() {
     let user = remote_user();
     let project = RemoteProject::new(user, &[("notes.txt", "first\n")]);
+    let npm = user.home.join(".npm");
+    std::fs::create_dir_all(&npm).unwrap();
+    std::os::unix::fs::chown(&npm, Some(user.uid), Some(user.gid)).unwrap();
     let server = TestServer::start(vec![
         answer(&[tool("toolu_1", "bash", json!({"command": BOXED}))]),
         answer(&[text("Changed.")]),
@@ -137,6 +142,11 @@ async fn the_box_runs_on_the_remote_side_and_a_checkpoint_is_restored_there() {
     assert_eq!(seccomp.split_whitespace().last(), Some("2"), "no seccomp filter: {seccomp}");
     let warden_seen = std::fs::read_to_string(project.path.join("warden-seen.txt")).unwrap();
     assert_eq!(warden_seen.trim(), "1", "the box shows Warden's copy in the remote home");
+    // The cache's layer works with the launcher that lives inside Warden's hidden folder there:
+    // the write succeeded in the box, and reached the layer, not the remote user's cache.
+    let cache_write = std::fs::read_to_string(project.path.join("cache-write.txt")).unwrap();
+    assert_eq!(cache_write.trim(), "0", "the cache is read-only in the box: no layer was mounted");
+    assert!(!npm.join("from-the-box").exists(), "the box wrote to the remote user's own cache");
 
     // The checkpoint taken there before the command, listed and restored over the link.
     let mut link = RawLink::start(&run.runuser(user, 5)).await;
@@ -160,6 +170,34 @@ async fn the_box_runs_on_the_remote_side_and_a_checkpoint_is_restored_there() {
         .await;
     assert_eq!(unknown["error"]["usage"], true, "{unknown}");
     assert_eq!(link.finish().await, Some(0));
+}
+
+#[tokio::test]
+async fn only_the_key_sent_is_used_there_unless_the_user_says_to_use_the_remotes_own() {
+    const REMOTE_KEY: &str = "sk-ant-of-the-remote-machine-3c8a";
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[]);
+    let server = TestServer::start(vec![answer(&[text("One.")]), answer(&[text("Two.")])]).await;
+    let dirs = Dirs::new();
+    let run = RunDir::new(user);
+    // The remote engine starts with a key of its own in its environment.
+    let transport = run.runuser(user, 5).replacen("env ", &format!("env ANTHROPIC_API_KEY={REMOTE_KEY} "), 1);
+    for extra in [None, Some("--remote-env-keys")] {
+        let mut args = vec!["--transport", transport.as_str()];
+        args.extend(extra);
+        args.push("hello");
+        let (code, _, stderr) =
+            Warden::spawn(remote_exec(&dirs, &server, &project.target("local"), &args)).finish().await;
+        assert_eq!(code, 0, "{stderr}");
+        // The engine there took its key out of its environment block.
+        assert_no_key_in_processes(user.uid, REMOTE_KEY);
+    }
+    let used: Vec<_> = server.requests().iter().map(|r| r.header("x-api-key").map(str::to_owned)).collect();
+    assert_eq!(
+        used,
+        [Some(KEY.to_owned()), Some(REMOTE_KEY.to_owned())],
+        "the key sent wins there; the remote's own only when asked for"
+    );
 }
 
 #[tokio::test]
@@ -349,7 +387,8 @@ impl RawLink {
     }
 
     async fn hello(&mut self, version: &str) -> Value {
-        self.line(json!({"type": "hello", "version": version, "protocol": 1})).await;
+        self.line(json!({"type": "hello", "version": version, "protocol": warden_protocol::REMOTE_PROTOCOL}))
+            .await;
         self.read().await
     }
 
@@ -452,7 +491,7 @@ async fn a_process_of_the_same_user_without_the_engines_secret_gets_nothing_from
     assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
     // Another process of the same user (a boxed command where the box leaves pathname sockets
     // reachable) connects to the socket and says hello as a face would.
-    let hello = json!({"type": "hello", "version": env!("CARGO_PKG_VERSION"), "protocol": 1});
+    let hello = json!({"type": "hello", "version": env!("CARGO_PKG_VERSION"), "protocol": warden_protocol::REMOTE_PROTOCOL});
     let script = format!(
         "import socket; s = socket.socket(socket.AF_UNIX); s.connect({socket:?}); s.sendall(b'{hello}\\n'); \
          s.settimeout(15); print(s.recv(65536).decode() or 'CLOSED')",

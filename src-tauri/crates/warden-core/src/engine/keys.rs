@@ -6,9 +6,48 @@ use std::time::UNIX_EPOCH;
 use warden_protocol::{KeyCheck, KeyName, KeyStatus, ProviderId};
 
 use super::Engine;
-use crate::secrets::{env_keys, verdict, SecretError};
+use crate::secrets::{env_keys, verdict, ApiKey, SecretError};
+
+/// The keys an engine driven from another machine works with ([`Engine::remote`]).
+pub enum KeySource {
+    /// Those the other side sent, held in memory; this machine's environment is not read for keys.
+    Sent(Vec<(KeyName, String)>),
+    /// This machine's environment only: the user said so, and the other side sent none.
+    RemoteEnvironment,
+}
+
+impl KeySource {
+    pub(super) fn into_from(self) -> KeysFrom {
+        match self {
+            Self::Sent(_) => KeysFrom::Store,
+            Self::RemoteEnvironment => KeysFrom::Environment,
+        }
+    }
+}
+
+/// Where [`Engine::key`] reads a provider key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum KeysFrom {
+    /// A local engine: the environment, else the keychain.
+    EnvironmentThenKeychain,
+    /// The secret store only (the keys a remote engine was sent).
+    Store,
+    /// The environment only.
+    Environment,
+}
 
 impl Engine {
+    /// The key `name` as a request would use it, or `None` when it is not set.
+    pub(super) async fn key(&self, name: KeyName) -> Result<Option<ApiKey>, SecretError> {
+        match self.keys_from {
+            KeysFrom::EnvironmentThenKeychain => {
+                crate::secrets::resolve_key(self.secrets.as_ref(), name).await
+            }
+            KeysFrom::Store => self.secrets.get(name).await,
+            KeysFrom::Environment => Ok(env_keys::env_key(name.env_var())),
+        }
+    }
+
     /// Which keys are set, and for each what its provider said the last time this run sent it
     /// (the key as requests use it: the keychain's, else the environment's).
     pub async fn key_status(&self) -> Vec<KeyStatus> {
@@ -18,7 +57,11 @@ impl Engine {
             // in `resolve_key`) the key whose verdict is shown.
             let stored = self.secrets.get(name).await.ok().flatten();
             let is_set = stored.is_some();
-            let key = env_keys::env_key(name.env_var()).or(stored);
+            let key = match self.keys_from {
+                KeysFrom::EnvironmentThenKeychain => env_keys::env_key(name.env_var()).or(stored),
+                KeysFrom::Store => stored,
+                KeysFrom::Environment => env_keys::env_key(name.env_var()),
+            };
             let last_check = key.as_ref().and_then(verdict::last).map(|v| KeyCheck {
                 accepted: v.accepted,
                 at_ms: v
@@ -46,7 +89,7 @@ impl Engine {
     pub async fn keys_for_remote(&self, provider: ProviderId) -> Vec<(KeyName, String)> {
         let mut keys = Vec::new();
         for name in super::providers::key_name(provider).into_iter().chain([KeyName::Brave]) {
-            match crate::secrets::resolve_key(self.secrets.as_ref(), name).await {
+            match self.key(name).await {
                 Ok(Some(key)) => keys.push((name, key.expose().to_owned())),
                 Ok(None) => {}
                 Err(error) => tracing::debug!(%error, ?name, "keychain unavailable"),

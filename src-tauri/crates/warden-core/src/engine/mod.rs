@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use warden_protocol::{ErrorCode, KeyName};
+use warden_protocol::ErrorCode;
 
 use crate::checkpoint::CheckpointError;
 use crate::config::{ConfigError, Integrity, WardenHome};
@@ -46,6 +46,8 @@ mod window_copy;
 
 pub use crate::tools::tool_names;
 pub use conversations::{ConversationError, SavedConversation, Unreadable, MAX_PAGE};
+pub use keys::KeySource;
+use keys::KeysFrom;
 pub use mcp::McpSetupError;
 pub use project_mcp::PROJECT_MCP_FILE;
 pub use providers::default_model;
@@ -140,6 +142,9 @@ pub enum SetupOrProviderError {
 pub struct Engine {
     home: WardenHome,
     secrets: Arc<dyn SecretStore>,
+    /// Where the provider keys are read: the environment, else the keychain (here); or, for an
+    /// engine driven from another machine, only what it sent, or only this machine's environment.
+    keys_from: KeysFrom,
     /// The settings in use, saved and sealed; shared with what Warden learns about local models.
     settings: Arc<settings_store::SettingsCell>,
     /// What loading the settings file had to say (kept aside unreadable, newer version, values
@@ -194,19 +199,19 @@ impl Engine {
     /// keys the face sent (the local user's), never reads this machine's Warden settings, and
     /// keeps the keys and any change to the settings in memory only. Conversations and checkpoints
     /// are saved under `home` as usual.
-    pub fn remote(
-        home: WardenHome,
-        settings: warden_protocol::Settings,
-        keys: Vec<(KeyName, String)>,
-    ) -> Self {
+    pub fn remote(home: WardenHome, settings: warden_protocol::Settings, keys: KeySource) -> Self {
         let secrets = crate::secrets::MemoryStore::new();
-        for (name, value) in keys {
-            if let Some(key) = crate::secrets::ApiKey::new(&value) {
-                secrets.put(name, key);
+        if let KeySource::Sent(keys) = &keys {
+            for (name, value) in keys {
+                if let Some(key) = crate::secrets::ApiKey::new(value) {
+                    secrets.put(*name, key);
+                }
             }
         }
         let settings = settings_store::SettingsCell::in_memory(home.clone(), settings);
-        Self::assemble(home, Arc::new(secrets), settings, None)
+        let mut engine = Self::assemble(home, Arc::new(secrets), settings, None);
+        engine.keys_from = keys.into_from();
+        engine
     }
 
     fn assemble(
@@ -226,6 +231,7 @@ impl Engine {
         Self {
             home,
             secrets,
+            keys_from: KeysFrom::EnvironmentThenKeychain,
             settings,
             load_notice,
             checkpoint_stores: checkpoints::OpenStores::default(),

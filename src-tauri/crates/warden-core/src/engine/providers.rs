@@ -7,7 +7,7 @@ use warden_protocol::{KeyName, ModelEntry, ProviderId, ProviderReadiness};
 
 use super::{Engine, SetupError, SetupOrProviderError};
 use crate::provider::{self, Provider};
-use crate::secrets::{resolve_key, ApiKey};
+use crate::secrets::ApiKey;
 
 /// The default model of each provider, used when neither the user nor the settings name one.
 pub fn default_model(provider: ProviderId) -> &'static str {
@@ -43,7 +43,7 @@ impl Engine {
         let key_name = key_name(id);
         // A keychain that cannot be reached is the same as no key here; the error below says so.
         let (key, keychain_error): (Option<ApiKey>, Option<String>) = match key_name {
-            Some(name) => match resolve_key(self.secrets.as_ref(), name).await {
+            Some(name) => match self.key(name).await {
                 Ok(key) => (key, None),
                 Err(error) => {
                     tracing::debug!(%error, "keychain unavailable");

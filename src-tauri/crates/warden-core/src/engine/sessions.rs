@@ -19,7 +19,6 @@ use crate::conventions::Skills;
 use crate::mcp::{Entry, McpTool, McpToolset, Origin};
 use crate::sandbox::Workspace;
 use crate::scope::Scope;
-use crate::secrets::resolve_key;
 use crate::tool::Typed;
 use crate::tool::{changes_files, ToolRegistry, ToolsConfig};
 use crate::tools::{SkillTool, SKILL};
@@ -293,7 +292,7 @@ impl Engine {
         settings: &Settings,
         skills: &Skills,
     ) -> Result<(ToolRegistry, ToolEnvironment, Scope, Option<Arc<dyn ToolSource>>), SetupError> {
-        let brave_key = resolve_key(self.secrets.as_ref(), KeyName::Brave).await.ok().flatten();
+        let brave_key = self.key(KeyName::Brave).await.ok().flatten();
         let config = ToolsConfig {
             searxng_url: spec.searxng_url.clone().unwrap_or_else(|| settings.searxng_url.clone()),
             brave_api_key: brave_key,

@@ -201,7 +201,9 @@ pub async fn bridge(home: WardenHome) -> Result<(), String> {
 }
 
 /// Start the engine, detached from this pipe (its own process group; no terminal; its log in the
-/// socket's folder).
+/// socket's folder). The provider keys this side's environment had (taken out of it when it
+/// started) go to the engine's, which takes them out of its own in turn: a session whose user
+/// said to use the remote's keys (`--remote-env-keys`) reads them there, and no other does.
 fn start_engine(dir: &Path) -> Result<(), String> {
     use std::os::unix::process::CommandExt;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
@@ -210,8 +212,12 @@ fn start_engine(dir: &Path) -> Result<(), String> {
         .append(true)
         .open(dir.join("engine.log"))
         .map_err(|e| format!("the engine's log: {e}"))?;
+    let keys = warden_protocol::KeyName::ALL.into_iter().filter_map(|name| {
+        crate::secrets::env_keys::env_key(name.env_var()).map(|key| (name.env_var(), key.expose().to_owned()))
+    });
     std::process::Command::new(exe)
         .args(["serve", "--daemon"])
+        .envs(keys)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(log)

@@ -12,7 +12,7 @@ use warden_protocol::Settings;
 use super::live::Live;
 use super::lock;
 use crate::config::WardenHome;
-use crate::engine::Engine;
+use crate::engine::{Engine, KeySource};
 
 /// How long a session whose turn ended with no link attached keeps its frames for a link to
 /// collect.
@@ -94,7 +94,7 @@ impl Hub {
     pub(super) async fn bare_engine(&self) -> Arc<Engine> {
         let mut bare = self.bare.lock().await;
         bare.get_or_insert_with(|| {
-            Arc::new(Engine::remote(self.home.clone(), Settings::default(), Vec::new()))
+            Arc::new(Engine::remote(self.home.clone(), Settings::default(), KeySource::Sent(Vec::new())))
         })
         .clone()
     }

@@ -11,6 +11,7 @@ pub mod link;
 mod live;
 mod machine;
 mod open;
+mod saved;
 pub mod serve;
 pub mod transport;
 
@@ -74,7 +75,10 @@ pub async fn open_request(
     engine: &crate::engine::Engine,
     session: warden_protocol::RemoteSession,
 ) -> warden_protocol::RemoteOpen {
-    let keys = engine.keys_for_remote(session.provider).await;
+    let keys = match session.remote_env_keys {
+        true => Vec::new(),
+        false => engine.keys_for_remote(session.provider).await,
+    };
     warden_protocol::RemoteOpen {
         settings: engine.settings(),
         keys: keys.into_iter().map(|(name, value)| warden_protocol::RemoteKey { name, value }).collect(),

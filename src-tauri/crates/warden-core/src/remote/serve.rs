@@ -17,7 +17,7 @@ use warden_protocol::{
 use super::hub::Hub;
 use super::live::{AttachError, Live, Out};
 use crate::agent::{SendMode, TurnEnd};
-use crate::engine::Engine;
+use crate::engine::{Engine, KeySource};
 
 /// The longest line read (a message with images fits; a runaway writer does not fill memory).
 pub const MAX_LINE: usize = 64 * 1024 * 1024;
@@ -108,11 +108,11 @@ async fn write_frames<W: AsyncWrite + Unpin>(
     }
 }
 
-fn usage(message: &str) -> RemoteError {
+pub(super) fn usage(message: &str) -> RemoteError {
     RemoteError { message: message.to_owned(), usage: true }
 }
 
-fn failed(message: impl std::fmt::Display) -> RemoteError {
+pub(super) fn failed(message: impl std::fmt::Display) -> RemoteError {
     RemoteError { message: message.to_string(), usage: false }
 }
 
@@ -184,9 +184,12 @@ impl LinkState {
                 let engine = self.hub.bare_engine().await;
                 blocking(move || restore(&engine, &project, &checkpoint, &paths, force)).await
             }
-            RemoteRequest::ConversationList { offset, limit } => {
+            RemoteRequest::ConversationList { .. }
+            | RemoteRequest::ConversationRead { .. }
+            | RemoteRequest::ConversationSearch { .. }
+            | RemoteRequest::ConversationRemove { .. } => {
                 let engine = self.hub.bare_engine().await;
-                engine.list_conversations(offset, limit).map(RemoteResult::Conversations).map_err(failed)
+                blocking(move || super::saved::answer(&engine, request)).await
             }
         };
         self.answer(id, result);
@@ -199,6 +202,10 @@ impl LinkState {
         let RemoteOpen { settings, keys, session: wanted } = open;
         let spec = super::open::session_spec(&wanted).map_err(|e| usage(&e))?;
         let keys = keys.into_iter().map(|key| (key.name, key.value)).collect();
+        let keys = match wanted.remote_env_keys {
+            true => KeySource::RemoteEnvironment,
+            false => KeySource::Sent(keys),
+        };
         let engine = Arc::new(Engine::remote(self.hub.home.clone(), settings, keys));
         let started = match wanted.resume {
             true => engine.resume(spec, &wanted.conversation_id).await,

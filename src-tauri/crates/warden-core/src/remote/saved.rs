@@ -1,0 +1,47 @@
+//! The saved conversations of the remote machine, over the link (`warden sessions --remote`):
+//! listed, searched, read and deleted there, as `warden sessions` does here.
+
+use warden_protocol::{RemoteConversation, RemoteError, RemoteRequest, RemoteResult, SavedRow};
+
+use super::serve::{failed, usage};
+use crate::engine::{ConversationError, Engine};
+
+/// The answer to one of the conversation requests; any other request is a usage error.
+pub(super) fn answer(engine: &Engine, request: RemoteRequest) -> Result<RemoteResult, RemoteError> {
+    match request {
+        RemoteRequest::ConversationList { offset, limit } => {
+            engine.list_conversations(offset, limit).map(RemoteResult::Conversations).map_err(refused)
+        }
+        RemoteRequest::ConversationSearch { query, limit } => {
+            engine.search_conversations(&query, limit).map(RemoteResult::Hits).map_err(refused)
+        }
+        RemoteRequest::ConversationRead { id } => read(engine, &id).map(RemoteResult::Conversation),
+        RemoteRequest::ConversationRemove { id } => {
+            engine.remove_conversation(&id).map(|()| RemoteResult::Done).map_err(refused)
+        }
+        _ => Err(usage("not a request about saved conversations")),
+    }
+}
+
+/// Conversation `id` as far as it can be read.
+fn read(engine: &Engine, id: &str) -> Result<RemoteConversation, RemoteError> {
+    let summary = engine.conversation_summary(id).map_err(refused)?;
+    let back = engine.conversation_store().map_err(refused)?.read_back(id).map_err(failed)?;
+    let rows = back
+        .rows
+        .into_iter()
+        .map(|row| match row.message {
+            Ok(message) => SavedRow::Read { message, stamp: row.stamp }.into(),
+            Err(reason) => SavedRow::Unreadable { reason }.into(),
+        })
+        .collect();
+    Ok(RemoteConversation { summary, rows, stopped: back.stopped })
+}
+
+/// A bad or unknown id is the caller's mistake; a store that fails is the engine's.
+fn refused(error: ConversationError) -> RemoteError {
+    match error {
+        ConversationError::BadId(_) | ConversationError::NotFound(_) => usage(&error.to_string()),
+        ConversationError::Store(_) => failed(error),
+    }
+}
