@@ -73,6 +73,11 @@ export const commands = {
 	 */
 	remoteOpen: (target: string, transport: string | null) => typedError<RemoteOpened, CommandError>(__TAURI_INVOKE("remote_open", { target, transport })),
 	/**
+	 *  The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not
+	 *  accepted, a passphrase not given).
+	 */
+	remoteAskpassAnswer: (id: string, answer: string | null) => typedError<null, CommandError>(__TAURI_INVOKE("remote_askpass_answer", { id, answer })),
+	/**
 	 *  Approves or rejects a pending tool call: `confirm_id` is the `confirmId` of the
 	 *  `chat:tool-confirm`, `conversation_id` the conversation that asked (the answer goes there and
 	 *  releases that confirmation only).
@@ -287,6 +292,7 @@ export const events = {
 	chatToolStart: makeEvent<ToolStartEvent, ToolStartEvent>("chat:tool-start"),
 	mcpElicit: makeEvent<McpElicitEvent, McpElicitEvent>("mcp:elicit"),
 	menuAction: makeEvent<MenuActionEvent, MenuActionEvent>("menu:action"),
+	remoteAskpass: makeEvent<RemoteAskpassEvent, RemoteAskpassEvent>("remote:askpass"),
 	remoteLink: makeEvent<RemoteLinkEvent, RemoteLinkEvent>("remote:link"),
 	updateProgress: makeEvent<UpdateProgressEvent, UpdateProgressEvent>("update:progress"),
 };
@@ -1416,6 +1422,20 @@ export type Remember =
  *  takes it as `project`.
  */
 "always";
+
+/**
+ *  `remote:askpass`: ssh asks the user something while it connects to `host`, or (`open: false`)
+ *  the question is withdrawn.
+ */
+export type RemoteAskpassEvent = {
+	id: string,
+	host: string,
+	/**  ssh's own words (a host key's question holds its fingerprint). */
+	prompt: string,
+	/**  `hostKey` (accept a key ssh does not know), `confirm` (yes or no), `secret` (typed hidden). */
+	kind: string,
+	open: boolean,
+};
 
 /**  `remote:link`: how the link to a remote project's engine stands. */
 export type RemoteLinkEvent = {

@@ -27,6 +27,7 @@ macro_rules! tauri_events {
                 crate::elicit::McpElicitEvent,
                 crate::menu::MenuActionEvent,
                 crate::remote::RemoteLinkEvent,
+                crate::askpass::RemoteAskpassEvent,
                 crate::updates::UpdateProgressEvent
             ]
         }

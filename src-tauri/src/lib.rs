@@ -1,6 +1,7 @@
 //! Warden's desktop window: the Tauri shell around the engine. Commands in [`commands`], engine
 //! events forwarded to the window by [`bridge`], both typed into `src/bindings.ts` by tauri-specta.
 
+mod askpass;
 mod attention;
 mod bridge;
 mod coalesce;
@@ -126,6 +127,13 @@ pub fn run() {
                 use tauri_specta::Event as _;
                 if let Err(err) = elicit::McpElicitEvent(request).emit(&handle) {
                     tracing::warn!(%err, "could not show an MCP server's form");
+                }
+            });
+            let handle = app.handle().clone();
+            state.askpass.connect(move |question| {
+                use tauri_specta::Event as _;
+                if let Err(err) = question.emit(&handle) {
+                    tracing::warn!(%err, "could not show what ssh asks");
                 }
             });
             app.manage(state);

@@ -14,6 +14,7 @@ use specta::Type;
 use tokio::sync::mpsc;
 use warden_core::agent::compaction::Compacted;
 use warden_core::engine::Engine;
+use warden_core::remote::askpass::Askpass;
 use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
 use warden_protocol::{Event, Message, Op, RemoteRequest, RemoteSession, RemoteTurnEnd, SessionGrant};
 
@@ -51,6 +52,8 @@ pub struct RemoteHandle {
     attached: Arc<Attached>,
     target: RemoteTarget,
     busy: Arc<AtomicBool>,
+    /// ssh's questions, asked in the window, on every link the session makes.
+    _asks: Option<Askpass>,
 }
 
 impl RemoteHandle {
@@ -144,6 +147,7 @@ pub async fn open(
     engine: &Engine,
     target: &str,
     transport: Option<&str>,
+    askpass: &Arc<crate::askpass::WindowAskpass>,
 ) -> CommandResult<(
     Arc<RemoteHandle>,
     mpsc::UnboundedReceiver<Event>,
@@ -171,9 +175,17 @@ pub async fn open(
         remote_env_keys: false,
     };
     let open = warden_core::remote::open_request(engine, session).await;
-    let transport = match transport.map(str::trim).filter(|t| !t.is_empty()) {
-        Some(command) => Transport::command(command),
-        None => Transport::ssh(&parsed.host),
+    // ssh asks what it must (a host key it does not know, a passphrase) in the window, through
+    // Warden's own askpass, for as long as the session lives (it links again with it).
+    let (transport, asks) = match transport.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(command) => (Transport::command(command), None),
+        None => {
+            let program = std::env::current_exe()
+                .map_err(|e| CommandError::internal(format!("Cannot find Warden's own program: {e}")))?;
+            let asks = Askpass::start(program, askpass.asker(&parsed.host))
+                .map_err(|e| CommandError::internal(format!("Cannot ask for ssh's questions: {e}")))?;
+            (Transport::ssh(&parsed.host).with_env(asks.env()), Some(asks))
+        }
     };
     let (attached, frames, machine) = Attached::open(transport, open).await.map_err(link_error)?;
     let conversation_id = attached.conversation_id().to_owned();
@@ -181,7 +193,7 @@ pub async fn open(
     let (events, turn_ends) = split_frames(frames);
     tauri::async_runtime::spawn(free_after_each_turn(turn_ends, busy.clone()));
     let status = attached.status();
-    let handle = Arc::new(RemoteHandle { attached, target: parsed.clone(), busy });
+    let handle = Arc::new(RemoteHandle { attached, target: parsed.clone(), busy, _asks: asks });
     let opened = RemoteOpened {
         conversation_id,
         target: parsed.to_string(),

@@ -105,6 +105,8 @@ pub struct AppState {
     settings_version: AtomicU64,
     /// The forms MCP servers ask the user to fill in (shown by the window, answered by command).
     pub elicitor: Arc<crate::elicit::WindowElicitor>,
+    /// What ssh asks while it connects to a remote project (shown by the window, answered by command).
+    pub askpass: Arc<crate::askpass::WindowAskpass>,
 }
 
 /// Run a dropped session's SessionEnd hooks, without waiting for them.
@@ -134,6 +136,7 @@ impl AppState {
             sink,
             settings_version: AtomicU64::new(0),
             elicitor,
+            askpass: Arc::default(),
         }
     }
 
@@ -410,7 +413,8 @@ impl AppState {
         crate::remote::RemoteOpened,
         tokio::sync::watch::Receiver<warden_core::remote::LinkStatus>,
     )> {
-        let (handle, events, status, opened) = crate::remote::open(&self.engine, target, transport).await?;
+        let (handle, events, status, opened) =
+            crate::remote::open(&self.engine, target, transport, &self.askpass).await?;
         tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone()));
         let session: Arc<dyn SessionHandle> = handle;
         let version = self.settings_version.load(Ordering::SeqCst);

@@ -16,6 +16,7 @@ import type {
   PermissionRule,
   ProviderId,
   Remember,
+  RemoteAskpassEvent,
   RemoteLinkEvent,
   RuleScope,
   SessionGrant,
@@ -142,8 +143,8 @@ export type {
 
 // The chat's protocol events; the window's own — `mcpElicit` (an MCP server's form), `menuAction`
 // (a menu item), `updateProgress`, `approvalOpen` (a notification clicked), `remoteLink` (a remote
-// project's link) — are listened to apart.
-type WindowEvents = "mcpElicit" | "menuAction" | "updateProgress" | "approvalOpen" | "remoteLink";
+// project's link), `remoteAskpass` (what ssh asks while it connects) — are listened to apart.
+type WindowEvents = "mcpElicit" | "menuAction" | "updateProgress" | "approvalOpen" | "remoteLink" | "remoteAskpass";
 type Events = Omit<typeof events, WindowEvents>;
 type EventKey = keyof Events;
 /** `streamStart` → `stream-start`. */
@@ -376,6 +377,8 @@ export const api = {
    * pipe to `warden serve --stdio` there): its conversation runs there, with the same chat commands.
    */
   remoteOpen: (target: string, transport: string | null) => unwrap("remote_open", commands.remoteOpen(target, transport)),
+  remoteAskpassAnswer: (id: string, answer: string | null) =>
+    unwrap("remote_askpass_answer", commands.remoteAskpassAnswer(id, answer)),
   /** The About box: version, licence, where data lives, how this copy is updated. */
   appInfo: () => unwrap("app_info", commands.appInfo()),
   /** Opens the log folder in the system's file manager (for a bug report). */
@@ -411,6 +414,11 @@ export function subscribeRemoteLink(onLink: (link: RemoteLinkEvent) => void): Pr
   return events.remoteLink.listen((e) => onLink(e.payload));
 }
 
+/** What ssh asks while it connects to a remote project, and (`open: false`) a question withdrawn. */
+export function subscribeRemoteAskpass(onQuestion: (question: RemoteAskpassEvent) => void): Promise<() => void> {
+  return events.remoteAskpass.listen((e) => onQuestion(e.payload));
+}
+
 /** How far an update's download and install has come. */
 export function subscribeUpdateProgress(onProgress: (progress: UpdateProgressEvent) => void): Promise<() => void> {
   return events.updateProgress.listen((e) => onProgress(e.payload));
@@ -421,8 +429,15 @@ export function subscribeUpdateProgress(onProgress: (progress: UpdateProgressEve
  * Resolves with a function that stops listening.
  */
 export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => void): Promise<() => void> {
-  const { mcpElicit: _form, menuAction: _menu, updateProgress: _update, approvalOpen: _open, remoteLink: _link, ...chat } =
-    events;
+  const {
+    mcpElicit: _form,
+    menuAction: _menu,
+    updateProgress: _update,
+    approvalOpen: _open,
+    remoteLink: _link,
+    remoteAskpass: _askpass,
+    ...chat
+  } = events;
   const unlisteners = await Promise.all(
     Object.values(chat).map((generated) =>
       // Tauri hands each event its own name: the protocol name the engine gave it.

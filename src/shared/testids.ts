@@ -51,6 +51,11 @@ export const TID = {
   remoteMachine: "remote-machine", // beside it: "as USER · box: …"
   remoteLinkBanner: "remote-link-banner", // + data-state = reconnecting | lost
   remoteReopen: "remote-reopen", // on a lost link: the dialog again, filled in
+  sshQuestion: "ssh-question", // what ssh asks while it connects; + data-kind = hostKey | confirm | secret
+  sshQuestionPrompt: "ssh-question-prompt", // ssh's own words (a host key's holds its fingerprint)
+  sshQuestionSecret: "ssh-question-secret", // the hidden field of a passphrase or password
+  sshQuestionAccept: "ssh-question-accept", // "Accept the key and connect", "Yes", "Send"
+  sshQuestionRefuse: "ssh-question-refuse",
 
   // conversations
   conversationList: "conversation-list",

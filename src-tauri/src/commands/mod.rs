@@ -50,6 +50,7 @@ macro_rules! collect_for {
             conversations::chat_rewind,
             usage::usage_days,
             remote::remote_open::<$runtime>,
+            remote::remote_askpass_answer,
             approvals::chat_tool_approve::<$runtime>,
             approvals::chat_grants,
             approvals::chat_grant_revoke,

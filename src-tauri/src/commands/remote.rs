@@ -21,3 +21,19 @@ pub async fn remote_open<R: Runtime>(
     tauri::async_runtime::spawn(crate::remote::tell_link_states(app, opened.conversation_id.clone(), status));
     Ok(opened)
 }
+
+/// The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not
+/// accepted, a passphrase not given).
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_askpass_answer(
+    state: State<'_, AppState>,
+    id: String,
+    answer: Option<String>,
+) -> CommandResult<()> {
+    if state.askpass.answer(&id, answer) {
+        Ok(())
+    } else {
+        Err(crate::error::CommandError::invalid_input("This question is no longer waiting for an answer."))
+    }
+}

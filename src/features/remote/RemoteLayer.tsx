@@ -1,8 +1,10 @@
 // What the window shows of remote projects above the chat: the link's banner for the project shown,
-// and the dialog that opens one (when it is open).
+// the dialog that opens one (when it is open), and what ssh asks while it connects.
 import { RemoteLinkBanner } from "./RemoteLinkBanner";
 import { RemoteOpenDialog } from "./RemoteOpenDialog";
+import { SshQuestionDialog } from "./SshQuestion";
 import type { useRemoteProjects } from "./useRemoteProjects";
+import { useSshQuestions } from "./useSshQuestions";
 
 export function RemoteLayer({
   remote,
@@ -15,6 +17,7 @@ export function RemoteLayer({
   /** After the dialog closes (the caret goes back to the message field). */
   onDialogClosed: () => void;
 }) {
+  const ssh = useSshQuestions();
   return (
     <>
       {showBanner && <RemoteLinkBanner project={remote.project} link={remote.link} onReopen={remote.openDialog} />}
@@ -28,6 +31,12 @@ export function RemoteLayer({
             onDialogClosed();
           }}
         />
+      )}
+      {ssh.question && <SshQuestionDialog key={ssh.question.id} question={ssh.question} onAnswer={ssh.answer} />}
+      {ssh.problem && (
+        <p className="field-error" role="alert">
+          {ssh.problem}
+        </p>
       )}
     </>
   );

@@ -246,3 +246,56 @@ describe("the remote link banner", () => {
     expect(screen.getByTestId(TID.remoteTarget)).toHaveValue(OPENED.target);
   });
 });
+
+const HOST_KEY_PROMPT =
+  "The authenticity of host '[build-box]:22' can't be established.\nED25519 key fingerprint is SHA256:q4A8cbCPxMrCWmk7QDY2.\n" +
+  "Are you sure you want to continue connecting (yes/no/[fingerprint])? ";
+
+/** A `remote:askpass` event, as the shell sends it. */
+const ask = (id: string, kind: string, prompt: string, open = true) =>
+  act(() => emit("remote:askpass", { id, host: "build-box", prompt, kind, open }));
+
+const answers = (calls: Call[]) => calls.filter((c) => c.cmd === "remote_askpass_answer").map((c) => c.args);
+
+describe("what ssh asks while it connects", () => {
+  it("shows a host key's fingerprint and passes on only an explicit acceptance", async () => {
+    const calls = boot(() => new Promise<RemoteOpened>(() => {}));
+    await openDialog();
+    await connect(OPENED.target);
+    await ask("q1", "hostKey", HOST_KEY_PROMPT);
+    const question = await screen.findByTestId(TID.sshQuestion);
+    expect(screen.getByTestId(TID.sshQuestionPrompt)).toHaveTextContent("SHA256:q4A8cbCPxMrCWmk7QDY2");
+    expect(question).toHaveTextContent("While connecting to build-box");
+    // Nothing is answered until the user acts; Enter on the focused Close refuses.
+    expect(within(question).getByRole("button", { name: "Close" })).toHaveFocus();
+    expect(answers(calls)).toEqual([]);
+    await userEvent.click(screen.getByTestId(TID.sshQuestionAccept));
+    expect(answers(calls)).toEqual([{ id: "q1", answer: "yes" }]);
+    expect(screen.queryByTestId(TID.sshQuestion)).not.toBeInTheDocument();
+    // The remote dialog still says it connects under it.
+    expect(screen.getByTestId(TID.remoteConnecting)).toHaveTextContent("Connecting to builder@build-box");
+  });
+
+  it("passes a passphrase typed hidden, refuses on Escape, and drops a question withdrawn", async () => {
+    const calls = boot(() => new Promise<RemoteOpened>(() => {}));
+    await openDialog();
+    await connect(OPENED.target);
+    await ask("q2", "secret", "Enter passphrase for key '/home/me/.ssh/id_ed25519': ");
+    const field = await screen.findByTestId(TID.sshQuestionSecret);
+    expect(field).toHaveAttribute("type", "password");
+    expect(field).toHaveFocus();
+    await userEvent.type(field, "correct horse{Enter}");
+    expect(answers(calls)).toEqual([{ id: "q2", answer: "correct horse" }]);
+
+    await ask("q3", "hostKey", HOST_KEY_PROMPT);
+    await screen.findByTestId(TID.sshQuestion);
+    await userEvent.keyboard("{Escape}");
+    expect(answers(calls).at(-1)).toEqual({ id: "q3", answer: null });
+
+    await ask("q4", "confirm", "Allow use of key? (yes/no)");
+    await screen.findByTestId(TID.sshQuestion);
+    await ask("q4", "confirm", "Allow use of key? (yes/no)", false);
+    expect(screen.queryByTestId(TID.sshQuestion)).not.toBeInTheDocument();
+    expect(answers(calls)).toHaveLength(2);
+  });
+});

@@ -4,7 +4,9 @@
 # ~/.local/share/warden/bin, a project folder of its, and a real sshd on 127.0.0.1 (its own port,
 # host key and configuration) that lets it in with a key of the test's. The ssh configuration is
 # written where the app's WARDEN_SSH_COMMAND points ($RUN_DIR/remote/ssh_config, from run.sh), as
-# host `warden-test`.
+# host `warden-test`; its known_hosts ($RUN_DIR/remote/known_hosts) starts empty and ssh asks
+# about a key it does not know (the window shows the question); the host key's SHA256 fingerprint
+# is in $RUN_DIR/remote/fingerprint.
 #
 #   remote_side.sh start BIN_DIR   → prints the project's path
 #   remote_side.sh stop
@@ -66,7 +68,8 @@ SetEnv XDG_RUNTIME_DIR=$RUN WARDEN_ENGINE_IDLE_SECS=5
 CONF
 /usr/sbin/sshd -e -f "$P/sshd_config" 2>"$D/sshd.log"
 for _ in $(seq 100); do (echo >/dev/tcp/127.0.0.1/"$PORT") 2>/dev/null && break; sleep 0.05; done
-echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$P/host_key.pub")" >"$D/known_hosts"
+: >"$D/known_hosts"
+ssh-keygen -l -E sha256 -f "$P/host_key.pub" | cut -d' ' -f2 >"$D/fingerprint"
 cat >"$D/ssh_config" <<CONF
 Host warden-test
   HostName 127.0.0.1
@@ -76,6 +79,7 @@ Host warden-test
   IdentitiesOnly yes
   UserKnownHostsFile $D/known_hosts
   GlobalKnownHostsFile /dev/null
-  StrictHostKeyChecking yes
+  StrictHostKeyChecking ask
+  HashKnownHosts no
 CONF
 echo "$PROJECT"

@@ -1,8 +1,9 @@
 // A project on another machine, in the real window (docs/REMOTE.md). The other machine is this one
 // as another user (`warden-remote`, lib/remote_side.sh) behind a real sshd on loopback; the app
 // reaches it through its WARDEN_SSH_COMMAND (run.sh), as a user's own ssh configuration would.
-// "Open a remote project…" takes `warden-test:/home/warden-remote/…`; the top bar then names it and
-// the box there. A message asks the model to run `id -u > who.txt` with bash: the approval card
+// "Open a remote project…" takes `warden-test:/home/warden-remote/…`. ssh does not know the host's
+// key yet: the window shows ssh's question with the key's fingerprint, and ssh writes the key to
+// known_hosts only after Accept. The top bar then names the project and the box there. A message asks the model to run `id -u > who.txt` with bash: the approval card
 // shows, nothing runs before the click, and after Approve the file is there, written by the
 // remote user's uid.
 
@@ -29,8 +30,19 @@ export default async function (t) {
     await (await s.waitForTestId("remote-open")).click();
     await (await s.waitForTestId("remote-target")).type(`warden-test:${project}`);
     await (await s.byTestId("remote-connect")).click();
+
+    t.step("ssh asks about the host key it does not know, in the window, with its fingerprint");
+    const known = path.join(process.env.RUN_DIR, "remote", "known_hosts");
+    const fingerprint = readFileSync(path.join(process.env.RUN_DIR, "remote", "fingerprint"), "utf8").trim();
+    const question = await s.waitForTestId("ssh-question-prompt", { timeoutMs: 60_000 });
+    t.assert((await question.text()).includes(fingerprint), `the question shows ${fingerprint}: ${await question.text()}`);
+    t.assert(readFileSync(known, "utf8") === "", "nothing is written to known_hosts before the answer");
+    await t.shot("host-key");
+    await (await s.byTestId("ssh-question-accept")).click();
     const shown = await s.waitForTestId("remote-project", { timeoutMs: 60_000 });
     t.assert((await shown.text()).includes(project), `the top bar names the remote project: ${await shown.text()}`);
+    const remembered = readFileSync(known, "utf8");
+    t.assert(/^\[127\.0\.0\.1\]:\d+ ssh-ed25519 /.test(remembered), `ssh wrote the accepted key to known_hosts: ${remembered}`);
     await t.shot("remote-project");
 
     t.step("a command asks there; nothing runs before the answer");

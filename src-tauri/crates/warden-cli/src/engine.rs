@@ -38,6 +38,11 @@ use warden_cli::{sandbox_cmd, sanitize, say};
 use args::{Cli, Command};
 
 fn main() -> ExitCode {
+    // Started by ssh as Warden's SSH_ASKPASS: ask the face that started ssh, and nothing else
+    // (before the scrub below, which would take its token for a credential).
+    if let Some(status) = warden_core::remote::askpass::run_if_asked() {
+        return ExitCode::from(u8::try_from(status).unwrap_or(1));
+    }
     // First, while this is the only thread: keys given in the environment move into memory and out
     // of the environment block that /proc/<pid>/environ shows to the commands Warden runs.
     warden_core::secrets::env_keys::capture_and_scrub();

@@ -14,6 +14,7 @@ mod project_mcp;
 mod races;
 mod reaper;
 mod remote;
+mod remote_askpass;
 mod remote_sessions;
 mod remote_side;
 mod restore_kill;

@@ -232,6 +232,31 @@ impl Sshd {
         std::fs::read_to_string(other.with_extension("pub")).unwrap()
     }
 
+    /// An ssh command to this server as host `warden-ask` that knows no host key yet (its
+    /// `known_hosts` is empty and ssh asks about one it does not know) and logs in with a key
+    /// behind `passphrase` (no agent): (the command, its `known_hosts`).
+    pub fn ssh_that_asks(&self, passphrase: &str) -> (String, PathBuf) {
+        let d = self.dir.path();
+        let key = d.join("ask_key");
+        run("ssh-keygen", &["-q", "-t", "ed25519", "-N", passphrase, "-f", key.to_str().unwrap()]);
+        let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
+        let mut authorized =
+            std::fs::OpenOptions::new().append(true).open(d.join("authorized_keys")).unwrap();
+        std::io::Write::write_all(&mut authorized, public.as_bytes()).unwrap();
+        let known_hosts = d.join("ask_known_hosts");
+        std::fs::write(&known_hosts, "").unwrap();
+        let config = format!(
+            "Host warden-ask\n  HostName 127.0.0.1\n  Port {port}\n  User {USER}\n  IdentityFile {key}\n  \
+             IdentitiesOnly yes\n  IdentityAgent none\n  UserKnownHostsFile {known}\n  GlobalKnownHostsFile /dev/null\n  \
+             StrictHostKeyChecking ask\n  HashKnownHosts no\n",
+            port = self.port,
+            key = key.display(),
+            known = known_hosts.display()
+        );
+        std::fs::write(d.join("ask_config"), config).unwrap();
+        (format!("ssh -F {}", d.join("ask_config").display()), known_hosts)
+    }
+
     /// What `WARDEN_SSH_COMMAND` is set to: the user's ssh with this configuration.
     pub fn ssh_command(&self) -> String {
         format!("ssh -F {}", self.dir.path().join("ssh_config").display())

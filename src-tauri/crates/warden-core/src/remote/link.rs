@@ -104,6 +104,7 @@ impl Link {
                 command.env_remove(name);
             }
         }
+        command.envs(transport.env.iter().map(|(name, value)| (name, value)));
         let mut child = command
             .args(&transport.args)
             .stdin(Stdio::piped())

@@ -3,6 +3,7 @@
 //! frames are `warden_protocol`'s remote ones; the transport is OpenSSH or any command that gives
 //! a pipe ([`transport`]), never a listening socket of Warden's.
 
+pub mod askpass;
 mod attached;
 pub mod daemon;
 mod hub;

@@ -51,6 +51,8 @@ pub struct Transport {
     pub args: Vec<OsString>,
     /// How the user would name it ("ssh build-box", the command they gave).
     pub shown: String,
+    /// Set in its environment (Warden's own `SSH_ASKPASS`, [`super::askpass`]).
+    pub env: Vec<(OsString, OsString)>,
 }
 
 /// The remote command: the copied engine when there is one, else `warden` on the remote `PATH`.
@@ -78,15 +80,32 @@ impl Transport {
                 let mut through_sh: Vec<OsString> =
                     vec!["-c".into(), format!("exec {ssh} \"$@\"").into(), "warden-ssh".into()];
                 through_sh.extend(args);
-                Self { program: "sh".into(), args: through_sh, shown: format!("{ssh} {host}") }
+                Self {
+                    program: "sh".into(),
+                    args: through_sh,
+                    shown: format!("{ssh} {host}"),
+                    env: Vec::new(),
+                }
             }
-            None => Self { program: "ssh".into(), args, shown: format!("ssh {host}") },
+            None => Self { program: "ssh".into(), args, shown: format!("ssh {host}"), env: Vec::new() },
         }
     }
 
     /// A command line the user gave, run by `sh` (`docker exec -i box warden serve --stdio`).
     pub fn command(line: &str) -> Self {
-        Self { program: "sh".into(), args: vec!["-c".into(), line.into()], shown: line.to_owned() }
+        Self {
+            program: "sh".into(),
+            args: vec!["-c".into(), line.into()],
+            shown: line.to_owned(),
+            env: Vec::new(),
+        }
+    }
+
+    /// This transport with `env` set for it.
+    #[must_use]
+    pub fn with_env(mut self, env: Vec<(OsString, OsString)>) -> Self {
+        self.env = env;
+        self
     }
 }
 
