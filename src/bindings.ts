@@ -78,6 +78,16 @@ export const commands = {
 	 */
 	remoteAskpassAnswer: (id: string, answer: string | null) => typedError<null, CommandError>(__TAURI_INVOKE("remote_askpass_answer", { id, answer })),
 	/**
+	 *  What copying this Warden to the machine of `target` (`host:/path`, over ssh) would do, in words,
+	 *  after asking the machine what it is; refused in words when this build cannot run there.
+	 */
+	remoteInstallPlan: (target: string) => typedError<string, CommandError>(__TAURI_INVOKE("remote_install_plan", { target })),
+	/**
+	 *  Copy this Warden to the machine of `target` over ssh (checked again first), so that the
+	 *  project can be opened; the copy's version is checked at the end.
+	 */
+	remoteInstall: (target: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_install", { target })),
+	/**
 	 *  Approves or rejects a pending tool call: `confirm_id` is the `confirmId` of the
 	 *  `chat:tool-confirm`, `conversation_id` the conversation that asked (the answer goes there and
 	 *  releases that confirmation only).
@@ -539,6 +549,12 @@ export type CommandErrorCode =
  *  nothing is written to it; the window shows what can be read, read-only.
  */
 "CONVERSATION_UNREADABLE" | 
+/**
+ *  A remote project could not be opened because the machine has no Warden where the link
+ *  looks, or one of another version: over ssh, the window offers to copy this one there
+ *  (`remote_install_plan`, `remote_install`).
+ */
+"NO_REMOTE_ENGINE" | 
 /**  Something inside Warden failed. */
 "INTERNAL";
 

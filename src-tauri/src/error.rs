@@ -42,6 +42,10 @@ pub enum CommandErrorCode {
     /// Warden in a form this one does not know, or the store busy): it is not continued and
     /// nothing is written to it; the window shows what can be read, read-only.
     ConversationUnreadable,
+    /// A remote project could not be opened because the machine has no Warden where the link
+    /// looks, or one of another version: over ssh, the window offers to copy this one there
+    /// (`remote_install_plan`, `remote_install`).
+    NoRemoteEngine,
     /// Something inside Warden failed.
     Internal,
 }

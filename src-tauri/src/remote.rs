@@ -18,7 +18,7 @@ use warden_core::remote::askpass::Askpass;
 use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
 use warden_protocol::{Event, Message, Op, RemoteRequest, RemoteSession, RemoteTurnEnd, SessionGrant};
 
-use crate::error::{CommandError, CommandResult};
+use crate::error::{CommandError, CommandErrorCode, CommandResult};
 use crate::state::SessionHandle;
 
 /// `remote:link`: how the link to a remote project's engine stands.
@@ -180,14 +180,18 @@ pub async fn open(
     let (transport, asks) = match transport.map(str::trim).filter(|t| !t.is_empty()) {
         Some(command) => (Transport::command(command), None),
         None => {
-            let program = std::env::current_exe()
-                .map_err(|e| CommandError::internal(format!("Cannot find Warden's own program: {e}")))?;
-            let asks = Askpass::start(program, askpass.asker(&parsed.host))
-                .map_err(|e| CommandError::internal(format!("Cannot ask for ssh's questions: {e}")))?;
+            let asks = askpass_for(askpass, &parsed.host)?;
             (Transport::ssh(&parsed.host).with_env(asks.env()), Some(asks))
         }
     };
-    let (attached, frames, machine) = Attached::open(transport, open).await.map_err(link_error)?;
+    let over_ssh = asks.is_some();
+    let (attached, frames, machine) = Attached::open(transport, open).await.map_err(|error| match error {
+        // Over ssh the window can copy this engine there; over a command of the user's it cannot.
+        error if over_ssh && error.wants_this_engine_there() => {
+            CommandError::new(CommandErrorCode::NoRemoteEngine, error.to_string())
+        }
+        error => link_error(error),
+    })?;
     let conversation_id = attached.conversation_id().to_owned();
     let busy = Arc::new(AtomicBool::new(false));
     let (events, turn_ends) = split_frames(frames);
@@ -202,6 +206,14 @@ pub async fn open(
         containment: machine.containment,
     };
     Ok((handle, events, status, opened))
+}
+
+/// ssh's questions (a host key, a passphrase) asked in the window, for ssh to `host`.
+pub fn askpass_for(askpass: &Arc<crate::askpass::WindowAskpass>, host: &str) -> CommandResult<Askpass> {
+    let program = std::env::current_exe()
+        .map_err(|e| CommandError::internal(format!("Cannot find Warden's own program: {e}")))?;
+    Askpass::start(program, askpass.asker(host))
+        .map_err(|e| CommandError::internal(format!("Cannot ask for ssh's questions: {e}")))
 }
 
 /// The end of each turn frees the session for the next message.

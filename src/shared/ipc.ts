@@ -379,6 +379,9 @@ export const api = {
   remoteOpen: (target: string, transport: string | null) => unwrap("remote_open", commands.remoteOpen(target, transport)),
   remoteAskpassAnswer: (id: string, answer: string | null) =>
     unwrap("remote_askpass_answer", commands.remoteAskpassAnswer(id, answer)),
+  /** What copying this Warden to `target`'s machine would do, in words (it asks the machine first). */
+  remoteInstallPlan: (target: string) => unwrap("remote_install_plan", commands.remoteInstallPlan(target)),
+  remoteInstall: (target: string) => unwrap("remote_install", commands.remoteInstall(target)),
   /** The About box: version, licence, where data lives, how this copy is updated. */
   appInfo: () => unwrap("app_info", commands.appInfo()),
   /** Opens the log folder in the system's file manager (for a bug report). */

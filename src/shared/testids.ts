@@ -51,6 +51,10 @@ export const TID = {
   remoteMachine: "remote-machine", // beside it: "as USER · box: …"
   remoteLinkBanner: "remote-link-banner", // + data-state = reconnecting | lost
   remoteReopen: "remote-reopen", // on a lost link: the dialog again, filled in
+  remoteCopyOffer: "remote-copy-offer", // no Warden (of this version) there: offers to copy this one
+  remoteCopyPlan: "remote-copy-plan", // asks the machine, then says what the copy will do
+  remoteCopyConfirm: "remote-copy-confirm", // "Copy and connect"
+  remoteCopyStatus: "remote-copy-status", // "Asking …" / "Copying Warden to …"
   sshQuestion: "ssh-question", // what ssh asks while it connects; + data-kind = hostKey | confirm | secret
   sshQuestionPrompt: "ssh-question-prompt", // ssh's own words (a host key's holds its fingerprint)
   sshQuestionSecret: "ssh-question-secret", // the hidden field of a passphrase or password

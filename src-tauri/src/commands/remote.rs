@@ -3,7 +3,9 @@
 
 use tauri::{AppHandle, Runtime, State};
 
-use crate::error::CommandResult;
+use warden_core::remote::{install, RemoteTarget};
+
+use crate::error::{CommandError, CommandResult};
 use crate::remote::RemoteOpened;
 use crate::state::AppState;
 
@@ -36,4 +38,34 @@ pub async fn remote_askpass_answer(
     } else {
         Err(crate::error::CommandError::invalid_input("This question is no longer waiting for an answer."))
     }
+}
+
+/// What copying this Warden to the machine of `target` (`host:/path`, over ssh) would do, in words,
+/// after asking the machine what it is; refused in words when this build cannot run there.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_install_plan(state: State<'_, AppState>, target: String) -> CommandResult<String> {
+    let host = host_of(&target)?;
+    let asks = crate::remote::askpass_for(&state.askpass, &host)?;
+    let plan = install::plan(&host, asks.env()).await.map_err(cannot_copy)?;
+    Ok(plan.describe())
+}
+
+/// Copy this Warden to the machine of `target` over ssh (checked again first), so that the
+/// project can be opened; the copy's version is checked at the end.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_install(state: State<'_, AppState>, target: String) -> CommandResult<()> {
+    let host = host_of(&target)?;
+    let asks = crate::remote::askpass_for(&state.askpass, &host)?;
+    let plan = install::plan(&host, asks.env()).await.map_err(cannot_copy)?;
+    plan.copy().await.map_err(cannot_copy)
+}
+
+fn host_of(target: &str) -> CommandResult<String> {
+    RemoteTarget::parse(target).map(|t| t.host).map_err(CommandError::invalid_input)
+}
+
+fn cannot_copy(why: String) -> CommandError {
+    CommandError::invalid_input(format!("Warden cannot be copied there: {why}"))
 }

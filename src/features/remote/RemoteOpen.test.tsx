@@ -39,6 +39,8 @@ const OPENED: RemoteOpened = {
 
 type Call = { cmd: string; args: Record<string, unknown> };
 
+const COPY_PLAN = "copy Warden 0.1.0 (warden-box, warden-engine, warden, 41.2 MB) to builder@build-box:~/.local/share/warden/bin/";
+
 /** The window with one saved local conversation; `remoteOpen` answers `remote_open`. */
 function boot(remoteOpen: () => unknown = () => OPENED) {
   const calls: Call[] = [];
@@ -59,6 +61,8 @@ function boot(remoteOpen: () => unknown = () => OPENED) {
           return [];
         case "remote_open":
           return remoteOpen();
+        case "remote_install_plan":
+          return COPY_PLAN;
         default:
           return null;
       }
@@ -297,5 +301,42 @@ describe("what ssh asks while it connects", () => {
     await ask("q4", "confirm", "Allow use of key? (yes/no)", false);
     expect(screen.queryByTestId(TID.sshQuestion)).not.toBeInTheDocument();
     expect(answers(calls)).toHaveLength(2);
+  });
+});
+
+describe("a machine without this Warden", () => {
+  it("offers to copy it over ssh, says what the copy does first, and connects once it is there", async () => {
+    let tries = 0;
+    const calls = boot(() => {
+      tries += 1;
+      if (tries === 1) throw { code: "NO_REMOTE_ENGINE", message: "The link closed (exit status 127): Is Warden installed there?" };
+      return OPENED;
+    });
+    await openDialog();
+    await connect(OPENED.target);
+    expect(await screen.findByTestId(TID.remoteError)).toHaveTextContent("Is Warden installed there?");
+    const offer = screen.getByTestId(TID.remoteCopyOffer);
+    expect(offer).toHaveTextContent("builder@build-box");
+    // Nothing is copied before the plan is read and confirmed.
+    await userEvent.click(within(offer).getByTestId(TID.remoteCopyPlan));
+    expect(await within(offer).findByText(/It will copy Warden 0\.1\.0/)).toHaveTextContent("41.2 MB");
+    expect(calls.filter((c) => c.cmd === "remote_install")).toEqual([]);
+    await userEvent.click(within(offer).getByTestId(TID.remoteCopyConfirm));
+    await waitFor(() => expect(shownConversation()).toHaveAttribute("data-conversation-id", OPENED.conversationId));
+    expect(calls.filter((c) => c.cmd.startsWith("remote_install")).map((c) => [c.cmd, c.args.target])).toEqual([
+      ["remote_install_plan", OPENED.target],
+      ["remote_install", OPENED.target],
+    ]);
+    expect(remoteCalls(calls)).toHaveLength(2);
+  });
+
+  it("offers nothing when the link failed for another reason", async () => {
+    boot(() => {
+      throw { code: "INTERNAL", message: "Host key verification failed." };
+    });
+    await openDialog();
+    await connect(OPENED.target);
+    expect(await screen.findByTestId(TID.remoteError)).toHaveTextContent("Host key verification failed.");
+    expect(screen.queryByTestId(TID.remoteCopyOffer)).not.toBeInTheDocument();
   });
 });

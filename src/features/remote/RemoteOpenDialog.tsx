@@ -3,10 +3,11 @@
 // seconds (ssh): the dialog says to where meanwhile, and Close stays usable — it stops waiting
 // here; a session that still opens is listed, not shown. Why a connection failed is said in it.
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { api } from "../../shared/ipc";
+import { api, CommandError } from "../../shared/ipc";
 import { messageOf } from "../../shared/format";
 import { TID } from "../../shared/testids";
 import { Dialog } from "../../shared/ui/Dialog";
+import { CopyEngineOffer } from "./CopyEngineOffer";
 import { checkTarget } from "./remoteTarget";
 import type { RemoteProject } from "./remoteStore";
 
@@ -24,6 +25,8 @@ type Props = {
 function useConnect(onOpened: Props["onOpened"]) {
   const [connecting, setConnecting] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // No Warden (of this version) there, over ssh: the copy can be offered for this target.
+  const [noEngine, setNoEngine] = useState<{ target: string; host: string } | null>(null);
   // Closed while connecting: a late answer is not shown. (Set on mount too: StrictMode mounts twice.)
   const shown = useRef(true);
   useEffect(() => {
@@ -37,22 +40,25 @@ function useConnect(onOpened: Props["onOpened"]) {
     if (!checked.ok) return setProblem(checked.problem);
     const transport = typedTransport?.trim() || null;
     setProblem(null);
+    setNoEngine(null);
     setConnecting(checked.host);
     try {
       const opened = await api.remoteOpen(checked.target, transport);
       onOpened({ ...opened, transport }, shown.current);
     } catch (e) {
       if (shown.current) setProblem(messageOf(e));
+      const missing = e instanceof CommandError && e.code === "NO_REMOTE_ENGINE";
+      if (shown.current && missing) setNoEngine({ target: checked.target, host: checked.host });
     }
     if (shown.current) setConnecting(null);
   };
-  return { connecting, problem, connect };
+  return { connecting, problem, noEngine, connect };
 }
 
 export function RemoteOpenDialog({ initial, onOpened, onClose }: Props) {
   const [target, setTarget] = useState(initial?.target ?? "");
   const [transport, setTransport] = useState(initial?.transport ?? "");
-  const { connecting, problem, connect } = useConnect(onOpened);
+  const { connecting, problem, noEngine, connect } = useConnect(onOpened);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (connecting === null) void connect({ target, transport });
@@ -97,6 +103,14 @@ export function RemoteOpenDialog({ initial, onOpened, onClose }: Props) {
           <p className="field-error" role="alert" data-testid={TID.remoteError}>
             {problem}
           </p>
+        )}
+        {noEngine && connecting === null && (
+          <CopyEngineOffer
+            key={noEngine.target}
+            target={noEngine.target}
+            host={noEngine.host}
+            onCopied={() => void connect({ target: noEngine.target, transport: null })}
+          />
         )}
         <button type="submit" data-testid={TID.remoteConnect} disabled={connecting !== null}>
           Connect

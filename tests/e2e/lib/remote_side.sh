@@ -6,9 +6,10 @@
 # written where the app's WARDEN_SSH_COMMAND points ($RUN_DIR/remote/ssh_config, from run.sh), as
 # host `warden-test`; its known_hosts ($RUN_DIR/remote/known_hosts) starts empty and ssh asks
 # about a key it does not know (the window shows the question); the host key's SHA256 fingerprint
-# is in $RUN_DIR/remote/fingerprint.
+# is in $RUN_DIR/remote/fingerprint. A second user, `warden-fresh` (made anew each run, as host
+# `warden-fresh`), has no Warden at all: the window offers to copy this one there.
 #
-#   remote_side.sh start BIN_DIR   → prints the project's path
+#   remote_side.sh start BIN_DIR   → prints the project's path (warden-fresh's is $RUN_DIR/remote/fresh_project)
 #   remote_side.sh stop
 set -euo pipefail
 USER_NAME=warden-remote
@@ -34,6 +35,12 @@ for name in warden warden-engine warden-box; do
   mv -f "$BIN/.$name.new" "$BIN/$name"
 done
 PROJECT="$HOME_DIR/e2e-project-$$"
+FRESH=warden-fresh
+userdel --remove --force "$FRESH" >/dev/null 2>&1 || true
+useradd --create-home --shell /bin/sh "$FRESH"
+usermod -p '*' "$FRESH"
+FRESH_PROJECT="$(getent passwd "$FRESH" | cut -d: -f6)/project"
+install -d -o "$FRESH" -g "$FRESH" "$FRESH_PROJECT"
 install -d -o "$USER_NAME" -g "$USER_NAME" "$PROJECT"
 echo "a project on the other machine" >"$PROJECT/README.md"
 chown "$USER_NAME:$USER_NAME" "$PROJECT/README.md"
@@ -41,6 +48,7 @@ chown "$USER_NAME:$USER_NAME" "$PROJECT/README.md"
 # sshd reads the authorized keys as the user, who cannot enter $RUN_DIR (mode 0700): the server's
 # files go in a folder others may enter; only the client's configuration stays in $D.
 mkdir -p "$D" /run/sshd
+echo "$FRESH_PROJECT" >"$D/fresh_project"
 P=$(mktemp -d /tmp/warden-e2e-remote.XXXXXX)
 chmod 755 "$P"
 echo "$P" >"$D/public"
@@ -62,7 +70,7 @@ UsePAM no
 PasswordAuthentication no
 KbdInteractiveAuthentication no
 PermitRootLogin no
-AllowUsers $USER_NAME
+AllowUsers $USER_NAME $FRESH
 PidFile $P/sshd.pid
 SetEnv XDG_RUNTIME_DIR=$RUN WARDEN_ENGINE_IDLE_SECS=5
 CONF
@@ -75,6 +83,16 @@ Host warden-test
   HostName 127.0.0.1
   Port $PORT
   User $USER_NAME
+  IdentityFile $D/client_key
+  IdentitiesOnly yes
+  UserKnownHostsFile $D/known_hosts
+  GlobalKnownHostsFile /dev/null
+  StrictHostKeyChecking ask
+  HashKnownHosts no
+Host warden-fresh
+  HostName 127.0.0.1
+  Port $PORT
+  User $FRESH
   IdentityFile $D/client_key
   IdentitiesOnly yes
   UserKnownHostsFile $D/known_hosts

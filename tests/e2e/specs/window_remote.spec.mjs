@@ -61,6 +61,26 @@ export default async function (t) {
     t.assert(who === uid, `the command ran as the remote user (${uid}): ${who}`);
     t.assert(String(statSync(path.join(project, "who.txt")).uid) === uid, "the file belongs to the remote user");
     await t.shot("done");
+
+    t.step("a machine without Warden: the window offers to copy this one, says what it does, copies, connects");
+    const fresh = readFileSync(path.join(process.env.RUN_DIR, "remote", "fresh_project"), "utf8").trim();
+    await (await s.waitForTestId("remote-open")).click();
+    await (await s.waitForTestId("remote-target")).type(`warden-fresh:${fresh}`);
+    await (await s.byTestId("remote-connect")).click();
+    const offer = await s.waitForTestId("remote-copy-plan", { timeoutMs: 60_000 });
+    const failed = await (await s.byTestId("remote-error")).text();
+    t.assert(failed.includes("Is Warden installed there?"), `says why it could not link: ${failed}`);
+    await offer.click();
+    await s.waitForTestId("remote-copy-confirm", { timeoutMs: 60_000 });
+    const plan = await (await s.byTestId("remote-copy-plan")).text();
+    t.assert(plan.includes("glibc") && plan.includes(".local/share/warden/bin"), `says what the copy does: ${plan}`);
+    t.assert(!existsSync(`/home/warden-fresh/.local/share/warden/bin/warden`), "nothing copied before the confirmation");
+    await t.shot("copy-offer");
+    await (await s.byTestId("remote-copy-confirm")).click();
+    const named = async () => (await s.count('[data-testid="remote-project"]')) > 0 && (await (await s.byTestId("remote-project")).text()).includes(fresh);
+    await s.waitFor("the fresh project shown", named, { timeoutMs: 120_000 });
+    t.assert(existsSync(`/home/warden-fresh/.local/share/warden/bin/warden`), "the engine was copied there");
+    await t.shot("copied");
   } finally {
     await t.run("bash", [SIDE, "stop"]);
   }

@@ -3,6 +3,7 @@
 //! only to a machine that can run them — Linux on this build's architecture, with a C library at
 //! least as new as the newest one this build's programs ask for — checked over the same link first.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -30,6 +31,8 @@ pub struct RemoteFacts {
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub host: String,
+    /// Set for ssh (the window's own askpass).
+    pub env: Vec<(OsString, OsString)>,
     pub files: Vec<(PathBuf, u64)>,
     pub needs_glibc: (u32, u32),
     pub facts: RemoteFacts,
@@ -39,12 +42,18 @@ pub struct Plan {
 const PROBE: &str = "uname -s; uname -m; (ldd --version 2>&1 || true) | head -n 1; \
      w=\"$HOME/.local/share/warden/bin/warden\"; [ -x \"$w\" ] && \"$w\" --version || echo none";
 
-/// Runs `script` with `sh -c` on `host` through ssh (the user's configuration, as the link does),
-/// feeding it `input`; its stdout, or why it failed.
-async fn run_there(host: &str, script: &str, input: Option<&Path>) -> Result<String, String> {
-    let transport = Transport::ssh_running(host, &format!("sh -c '{script}'"));
+/// Runs `script` with `sh -c` on `host` through ssh (the user's configuration, as the link does,
+/// with `env` set for it), feeding it `input`; its stdout, or why it failed.
+async fn run_there(
+    host: &str,
+    env: &[(OsString, OsString)],
+    script: &str,
+    input: Option<&Path>,
+) -> Result<String, String> {
+    let transport = Transport::ssh_running(host, &format!("sh -c '{script}'")).with_env(env.to_vec());
     let mut child = Command::new(&transport.program)
         .args(&transport.args)
+        .envs(transport.env.iter().map(|(name, value)| (name, value)))
         .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -66,9 +75,9 @@ async fn run_there(host: &str, script: &str, input: Option<&Path>) -> Result<Str
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
-/// What the remote machine is, asked over ssh.
-pub async fn probe(host: &str) -> Result<RemoteFacts, String> {
-    let said = run_there(host, PROBE, None).await?;
+/// What the remote machine is, asked over ssh (with `env` set for it).
+pub async fn probe(host: &str, env: &[(OsString, OsString)]) -> Result<RemoteFacts, String> {
+    let said = run_there(host, env, PROBE, None).await?;
     let mut lines = said.lines().map(str::trim);
     let os = lines.next().unwrap_or_default().to_owned();
     let arch = lines.next().unwrap_or_default().to_owned();
@@ -121,7 +130,9 @@ pub fn local_programs() -> Result<Vec<PathBuf>, String> {
     PROGRAMS
         .iter()
         .map(|name| {
-            [dir.join(name), dir.join("../../bin").join(name)]
+            // A build's target folder; the packages' engine (`/usr/lib/warden`, the front in
+            // `/usr/bin`); the packages' window (`/usr/bin`, the rest in `/usr/lib/warden`).
+            [dir.join(name), dir.join("../../bin").join(name), dir.join("../lib/warden").join(name)]
                 .into_iter()
                 .find(|path| path.is_file())
                 .ok_or_else(|| format!("{name} is not beside {} (reinstall Warden)", exe.display()))
@@ -129,9 +140,9 @@ pub fn local_programs() -> Result<Vec<PathBuf>, String> {
         .collect()
 }
 
-/// The copy to make to `host`, or why this build cannot run there.
-pub async fn plan(host: &str) -> Result<Plan, String> {
-    let facts = probe(host).await?;
+/// The copy to make to `host` (ssh with `env` set for it), or why this build cannot run there.
+pub async fn plan(host: &str, env: Vec<(OsString, OsString)>) -> Result<Plan, String> {
+    let facts = probe(host, &env).await?;
     if facts.os != "Linux" || facts.arch != std::env::consts::ARCH {
         return Err(format!(
             "{host} is {} {}: this Warden is built for Linux {}. Install a Warden built for that machine there",
@@ -149,7 +160,7 @@ pub async fn plan(host: &str) -> Result<Plan, String> {
         files.push((program, size));
     }
     match facts.glibc {
-        Some(has) if has >= needs_glibc => Ok(Plan { host: host.to_owned(), files, needs_glibc, facts }),
+        Some(has) if has >= needs_glibc => Ok(Plan { host: host.to_owned(), env, files, needs_glibc, facts }),
         Some((major, minor)) => Err(format!(
             "{host} has glibc {major}.{minor}; this Warden needs {}.{} or newer. Install Warden from a package built for that system there",
             needs_glibc.0, needs_glibc.1
@@ -191,9 +202,9 @@ impl Plan {
                 "d=\"$HOME/.local/share/warden/bin\"; mkdir -p \"$d\" && cat > \"$d/.{name}.new\" && \
                  chmod 755 \"$d/.{name}.new\" && mv -f \"$d/.{name}.new\" \"$d/{name}\""
             );
-            run_there(&self.host, &script, Some(path)).await?;
+            run_there(&self.host, &self.env, &script, Some(path)).await?;
         }
-        let facts = probe(&self.host).await?;
+        let facts = probe(&self.host, &self.env).await?;
         match facts.installed.as_deref() {
             Some(env!("CARGO_PKG_VERSION")) => Ok(()),
             other => {

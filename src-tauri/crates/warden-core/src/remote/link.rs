@@ -45,6 +45,18 @@ pub enum LinkError {
     Local(String),
 }
 
+impl LinkError {
+    /// The other side has no Warden where the link looks (the remote shell's "not found"), or one
+    /// of another version: copying this one there (`install`) would let the link be made.
+    pub fn wants_this_engine_there(&self) -> bool {
+        match self {
+            Self::Closed { status, .. } => status.as_deref() == Some("exit status 127"),
+            Self::Refused(_) => true,
+            _ => false,
+        }
+    }
+}
+
 fn said(status: &Option<String>, stderr: &str) -> String {
     let mut text = String::new();
     if let Some(status) = status {
