@@ -110,15 +110,20 @@ export const commands = {
 	 *  is now when `to_id` is not given).
 	 */
 	checkpointChanges: (fromId: string, toId: string | null) => typedError<FileChange[], CommandError>(__TAURI_INVOKE("checkpoint_changes", { fromId, toId })),
-	/**  The unified diff between two checkpoints (or one and now), of one file when `path` is given. */
-	checkpointPatch: (fromId: string, toId: string | null, path: string | null) => typedError<string, CommandError>(__TAURI_INVOKE("checkpoint_patch", { fromId, toId, path })),
+	/**
+	 *  The unified diff between two checkpoints (or one and now), of one file when `path` is given.
+	 *  For a remote project's conversation (`conversation_id`), read there, over the link.
+	 */
+	checkpointPatch: (conversationId: string | null, fromId: string, toId: string | null, path: string | null) => typedError<string, CommandError>(__TAURI_INVOKE("checkpoint_patch", { conversationId, fromId, toId, path })),
 	/**
 	 *  What restoring `paths` (all files when empty) of checkpoint `id` would do now: the files it
 	 *  would change, create and delete, and the background commands and MCP servers running in the
-	 *  project that it would stop first. Shown to the user before `checkpoint_restore`.
+	 *  project that it would stop first. Shown to the user before `checkpoint_restore`. For a remote
+	 *  project's conversation (`conversation_id`), asked there (its session's background commands).
 	 */
-	checkpointRestorePlan: (id: string, paths: string[]) => typedError<RestorePlan, CommandError>(__TAURI_INVOKE("checkpoint_restore_plan", { id, paths })),
+	checkpointRestorePlan: (conversationId: string | null, id: string, paths: string[]) => typedError<RestorePlan, CommandError>(__TAURI_INVOKE("checkpoint_restore_plan", { conversationId, id, paths })),
 	/**
+	 *  For a remote project's conversation (`conversation_id`), done there, over the link.
 	 *  Puts the project (or only `paths`, relative to the project root) back as checkpoint `id`
 	 *  recorded it, after stopping what runs in the project when `stop_running` (the user agreed to
 	 *  the plan). Refused with `TURN_RUNNING` while a turn runs in the project (or a session of it is
@@ -126,7 +131,7 @@ export const commands = {
 	 *  overwrite files changed outside Warden since its last checkpoint, unless `force`. The
 	 *  report's `undoCheckpointId` undoes the restore.
 	 */
-	checkpointRestore: (id: string, paths: string[], force: boolean, stopRunning: boolean) => typedError<RestoreReport, CommandError>(__TAURI_INVOKE("checkpoint_restore", { id, paths, force, stopRunning })),
+	checkpointRestore: (conversationId: string | null, id: string, paths: string[], force: boolean, stopRunning: boolean) => typedError<RestoreReport, CommandError>(__TAURI_INVOKE("checkpoint_restore", { conversationId, id, paths, force, stopRunning })),
 	settingsGet: () => typedError<Settings, CommandError>(__TAURI_INVOKE("settings_get")),
 	/**  Saves the settings; conversations started afterwards use them. */
 	settingsSet: (settings: Settings) => typedError<null, CommandError>(__TAURI_INVOKE("settings_set", { settings })),

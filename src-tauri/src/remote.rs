@@ -16,7 +16,10 @@ use warden_core::agent::compaction::Compacted;
 use warden_core::engine::Engine;
 use warden_core::remote::askpass::Askpass;
 use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
-use warden_protocol::{Event, Message, Op, RemoteRequest, RemoteSession, RemoteTurnEnd, SessionGrant};
+use warden_protocol::{
+    Event, Message, Op, RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd, RestorePlan,
+    RestoreReport, SessionGrant,
+};
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
 use crate::state::SessionHandle;
@@ -61,6 +64,62 @@ impl RemoteHandle {
         let attached = self.attached.clone();
         Box::pin(async move { attached.request(request).await.map(drop).map_err(link_error) })
     }
+}
+
+impl RemoteHandle {
+    async fn ask(&self, request: RemoteRequest) -> CommandResult<RemoteResult> {
+        self.attached.request(request).await.map_err(link_error)
+    }
+
+    /// The project's path on the remote machine.
+    fn project(&self) -> String {
+        self.target.path.clone()
+    }
+
+    /// The diff between two of the remote project's checkpoints (or one and now).
+    pub async fn checkpoint_patch(
+        &self,
+        from: String,
+        to: Option<String>,
+        path: Option<String>,
+    ) -> CommandResult<String> {
+        match self.ask(RemoteRequest::CheckpointPatch { project: self.project(), from, to, path }).await? {
+            RemoteResult::Patch(patch) => Ok(patch),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// What restoring `paths` of the remote project's checkpoint `id` would do there.
+    pub async fn restore_plan(&self, id: String, paths: Vec<String>) -> CommandResult<RestorePlan> {
+        match self.ask(RemoteRequest::CheckpointRestorePlan { project: self.project(), id, paths }).await? {
+            RemoteResult::RestorePlan(plan) => Ok(plan),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// Restore the remote project there.
+    pub async fn restore(
+        &self,
+        id: String,
+        paths: Vec<String>,
+        force: bool,
+        stop_running: bool,
+    ) -> CommandResult<RestoreReport> {
+        let request =
+            RemoteRequest::CheckpointRestore { project: self.project(), id, paths, force, stop_running };
+        match self.ask(request).await? {
+            RemoteResult::Restored(report) => Ok(report),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+}
+
+fn wrong_answer(result: &RemoteResult) -> CommandError {
+    let kind = match result {
+        RemoteResult::Done => "done",
+        _ => "another request's",
+    };
+    CommandError::internal(format!("The remote engine gave {kind} answer to a checkpoint request."))
 }
 
 fn link_error(error: LinkError) -> CommandError {

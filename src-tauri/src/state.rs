@@ -123,7 +123,7 @@ struct Open {
     settings_version: u64,
     /// A remote project's session: it runs in the engine there, with the settings it was opened
     /// with, and is never remade here.
-    remote: bool,
+    remote: Option<Arc<crate::remote::RemoteHandle>>,
 }
 
 impl AppState {
@@ -371,6 +371,12 @@ impl AppState {
             .collect()
     }
 
+    /// The session of `conversation_id` when it is a remote project's (its checkpoints are there).
+    pub async fn remote(&self, conversation_id: Option<&str>) -> Option<Arc<crate::remote::RemoteHandle>> {
+        let sessions = self.sessions.lock().await;
+        sessions.get(conversation_id?).and_then(|open| open.remote.clone())
+    }
+
     async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {
         self.sessions.lock().await.get(conversation_id).map(|open| open.session.clone())
     }
@@ -382,7 +388,7 @@ impl AppState {
         let history = match sessions.get(conversation_id) {
             // A running turn finishes under the settings it started with; the send is refused
             // as busy by the session itself. A remote session lives where it runs.
-            Some(open) if open.remote || open.session.is_busy() => return Ok(open.session.clone()),
+            Some(open) if open.remote.is_some() || open.session.is_busy() => return Ok(open.session.clone()),
             // Another face (`warden exec --resume`) went on with it: start again from the store.
             Some(open) if self.saved_elsewhere(conversation_id, open.session.history().len()) => None,
             Some(open) if open.settings_version == version => return Ok(open.session.clone()),
@@ -398,7 +404,7 @@ impl AppState {
         tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone()));
         sessions.insert(
             conversation_id.to_owned(),
-            Open { session: session.clone(), settings_version: version, remote: false },
+            Open { session: session.clone(), settings_version: version, remote: None },
         );
         Ok(session)
     }
@@ -416,11 +422,11 @@ impl AppState {
         let (handle, events, status, opened) =
             crate::remote::open(&self.engine, target, transport, &self.askpass).await?;
         tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone()));
-        let session: Arc<dyn SessionHandle> = handle;
+        let session: Arc<dyn SessionHandle> = handle.clone();
         let version = self.settings_version.load(Ordering::SeqCst);
         self.sessions.lock().await.insert(
             opened.conversation_id.clone(),
-            Open { session, settings_version: version, remote: true },
+            Open { session, settings_version: version, remote: Some(handle) },
         );
         Ok((opened, status))
     }

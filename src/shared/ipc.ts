@@ -359,19 +359,22 @@ export const api = {
   /** The files that differ between two checkpoints, or one and the project now (`toId` null). */
   checkpointChanges: (fromId: string, toId: string | null) =>
     unwrap("checkpoint_changes", commands.checkpointChanges(fromId, toId)),
-  /** The unified diff between two checkpoints (or one and now), of one file when `path` is given. */
-  checkpointPatch: (fromId: string, toId: string | null, path: string | null) =>
-    unwrap("checkpoint_patch", commands.checkpointPatch(fromId, toId, path)),
+  /**
+   * The unified diff between two checkpoints (or one and now), of one file when `path` is given;
+   * of `conversationId`'s project (a remote one's is read on its machine).
+   */
+  checkpointPatch: (conversationId: string | null, fromId: string, toId: string | null, path: string | null) =>
+    unwrap("checkpoint_patch", commands.checkpointPatch(conversationId, fromId, toId, path)),
   /** What restoring `paths` (all files when empty) of checkpoint `id` would change and stop. */
-  checkpointRestorePlan: (id: string, paths: string[]) =>
-    unwrap("checkpoint_restore_plan", commands.checkpointRestorePlan(id, paths)),
+  checkpointRestorePlan: (conversationId: string | null, id: string, paths: string[]) =>
+    unwrap("checkpoint_restore_plan", commands.checkpointRestorePlan(conversationId, id, paths)),
   /**
    * Puts `paths` (all files when empty) back as checkpoint `id` recorded them, stopping what runs
    * in the project first (the user agreed to the plan). Rejects with code CHANGED_OUTSIDE (and
    * the files in `paths`) unless `force`, or TURN_RUNNING.
    */
-  checkpointRestore: (id: string, paths: string[], force: boolean) =>
-    unwrap("checkpoint_restore", commands.checkpointRestore(id, paths, force, true)),
+  checkpointRestore: (conversationId: string | null, id: string, paths: string[], force: boolean) =>
+    unwrap("checkpoint_restore", commands.checkpointRestore(conversationId, id, paths, force, true)),
   /**
    * Opens the project `host:/path` on another machine, over ssh or `transport` (a command giving a
    * pipe to `warden serve --stdio` there): its conversation runs there, with the same chat commands.

@@ -47,31 +47,42 @@ pub async fn checkpoint_changes(
 }
 
 /// The unified diff between two checkpoints (or one and now), of one file when `path` is given.
+/// For a remote project's conversation (`conversation_id`), read there, over the link.
 #[tauri::command]
 #[specta::specta]
 pub async fn checkpoint_patch(
     state: State<'_, AppState>,
+    conversation_id: Option<String>,
     from_id: String,
     to_id: Option<String>,
     path: Option<String>,
 ) -> CommandResult<String> {
+    if let Some(remote) = state.remote(conversation_id.as_deref()).await {
+        return remote.checkpoint_patch(from_id, to_id, path).await;
+    }
     with_store(state.engine.clone(), move |store| store.patch(&from_id, to_id.as_deref(), path.as_deref()))
         .await
 }
 
 /// What restoring `paths` (all files when empty) of checkpoint `id` would do now: the files it
 /// would change, create and delete, and the background commands and MCP servers running in the
-/// project that it would stop first. Shown to the user before `checkpoint_restore`.
+/// project that it would stop first. Shown to the user before `checkpoint_restore`. For a remote
+/// project's conversation (`conversation_id`), asked there (its session's background commands).
 #[tauri::command]
 #[specta::specta]
 pub async fn checkpoint_restore_plan(
     state: State<'_, AppState>,
+    conversation_id: Option<String>,
     id: String,
     paths: Vec<String>,
 ) -> CommandResult<RestorePlan> {
+    if let Some(remote) = state.remote(conversation_id.as_deref()).await {
+        return remote.restore_plan(id, paths).await;
+    }
     state.restore_plan(id, paths).await
 }
 
+/// For a remote project's conversation (`conversation_id`), done there, over the link.
 /// Puts the project (or only `paths`, relative to the project root) back as checkpoint `id`
 /// recorded it, after stopping what runs in the project when `stop_running` (the user agreed to
 /// the plan). Refused with `TURN_RUNNING` while a turn runs in the project (or a session of it is
@@ -82,10 +93,14 @@ pub async fn checkpoint_restore_plan(
 #[specta::specta]
 pub async fn checkpoint_restore(
     state: State<'_, AppState>,
+    conversation_id: Option<String>,
     id: String,
     paths: Vec<String>,
     force: bool,
     stop_running: bool,
 ) -> CommandResult<RestoreReport> {
+    if let Some(remote) = state.remote(conversation_id.as_deref()).await {
+        return remote.restore(id, paths, force, stop_running).await;
+    }
     state.restore(id, paths, force, stop_running).await
 }

@@ -117,7 +117,7 @@ describe("a turn's changes", () => {
 
     await userEvent.click(within(summary).getByTestId(TID.turnDiffOpen));
     await waitFor(() => expect(screen.getAllByTestId(TID.turnDiffFile)).toHaveLength(2));
-    expect(calls).toContainEqual({ cmd: "checkpoint_patch", args: { fromId: "cp-1", toId: null, path: null } });
+    expect(calls).toContainEqual({ cmd: "checkpoint_patch", args: { conversationId: "conv-1", fromId: "cp-1", toId: null, path: null } });
     const [a, b] = screen.getAllByTestId(TID.turnDiffFile);
     expect(a).toHaveAttribute("data-path", "a.txt");
     expect(within(a!).getByTestId(TID.diffView)).toHaveTextContent("TWO");
@@ -127,8 +127,8 @@ describe("a turn's changes", () => {
     await userEvent.click(within(a!).getByTestId(TID.revertFile));
     await confirm(a!);
     await waitFor(() => expect(within(a!).getByTestId(TID.restoreNote)).toHaveTextContent("Restored a.txt"));
-    expect(plans()).toEqual([{ id: "cp-1", paths: ["a.txt"] }]);
-    expect(restores()).toEqual([{ id: "cp-1", paths: ["a.txt"], force: false, stopRunning: true }]);
+    expect(plans()).toEqual([{ conversationId: "conv-1", id: "cp-1", paths: ["a.txt"] }]);
+    expect(restores()).toEqual([{ conversationId: "conv-1", id: "cp-1", paths: ["a.txt"], force: false, stopRunning: true }]);
     // The diff is read again: the reverted file's change is gone from it, its section stays for Undo.
     await waitFor(() => expect(within(a!).queryByTestId(TID.diffView)).toBeNull());
     expect(within(a!).getByTestId(TID.restoreNote)).toHaveTextContent("Restored a.txt");
@@ -136,7 +136,7 @@ describe("a turn's changes", () => {
     await userEvent.click(within(a!).getByTestId(TID.restoreUndo));
     await confirm(a!);
     await waitFor(() => expect(within(a!).getByTestId(TID.restoreNote)).toHaveAttribute("data-phase", "undone"));
-    expect(restores()[1]).toEqual({ id: "undo-a", paths: ["a.txt"], force: false, stopRunning: true });
+    expect(restores()[1]).toEqual({ conversationId: "conv-1", id: "undo-a", paths: ["a.txt"], force: false, stopRunning: true });
     await waitFor(() => expect(within(a!).getByTestId(TID.diffView)).toHaveTextContent("TWO"));
   });
 
@@ -153,7 +153,7 @@ describe("a turn's changes", () => {
     expect(first).toHaveAttribute("data-to", "cp-9");
     expect(second).toHaveAttribute("data-from", "cp-9");
     await userEvent.click(within(first!).getByTestId(TID.turnDiffOpen));
-    await waitFor(() => expect(calls).toContainEqual({ cmd: "checkpoint_patch", args: { fromId: "cp-1", toId: "cp-9", path: null } }));
+    await waitFor(() => expect(calls).toContainEqual({ cmd: "checkpoint_patch", args: { conversationId: "conv-1", fromId: "cp-1", toId: "cp-9", path: null } }));
   });
 
   it("shows why the diff could not be read", async () => {
@@ -188,17 +188,17 @@ describe("restore the project to before a message", () => {
     const refused = await within(user).findByTestId(TID.restoreRefused);
     expect(refused).toHaveTextContent("notes.md");
     expect(refused).toHaveTextContent("changed since Warden's last checkpoint by something other than Warden");
-    expect(restores()).toEqual([{ id: "cp-1", paths: [], force: false, stopRunning: true }]);
+    expect(restores()).toEqual([{ conversationId: "conv-1", id: "cp-1", paths: [], force: false, stopRunning: true }]);
 
     await userEvent.click(within(refused).getByTestId(TID.restoreForce));
     const note = await within(user).findByTestId(TID.restoreNote);
     expect(note).toHaveTextContent("Restored the project to before this message (2 files).");
-    expect(restores()[1]).toEqual({ id: "cp-1", paths: [], force: true, stopRunning: true });
+    expect(restores()[1]).toEqual({ conversationId: "conv-1", id: "cp-1", paths: [], force: true, stopRunning: true });
 
     await userEvent.click(within(note).getByTestId(TID.restoreUndo));
     await confirm(user);
     await waitFor(() => expect(within(user).getByTestId(TID.restoreNote)).toHaveAttribute("data-phase", "undone"));
-    expect(restores()[2]).toEqual({ id: "undo-1", paths: [], force: false, stopRunning: true });
+    expect(restores()[2]).toEqual({ conversationId: "conv-1", id: "undo-1", paths: [], force: false, stopRunning: true });
     // The conversation itself is left as it was.
     expect(store.getState().conversations[C]!.messageIds).toEqual(["u1", "a1"]);
   });

@@ -8,6 +8,7 @@ import { DiffView } from "../tools/renderers/DiffView";
 import { shownPart, splitPatch, type FilePatch } from "./patchFiles";
 import { RevertFile } from "./RevertFile";
 import { messageOf } from "../../shared/format";
+import { useConversationId } from "../../shared/conversationId";
 
 type Load = { state: "loading" } | { state: "failed"; message: string } | { state: "loaded"; files: FilePatch[] };
 
@@ -29,15 +30,16 @@ export function TurnDiff({ from, to, running }: { from: string; to: string | nul
   const [reverted, setReverted] = useState<ReadonlySet<string>>(new Set());
   // The files in the order the diff first listed them, so a reread does not move them.
   const order = useRef<string[]>([]);
+  const conversationId = useConversationId();
 
   const fetchPatch = useCallback(async () => {
     try {
-      const patch = await api.checkpointPatch(from, to, null);
+      const patch = await api.checkpointPatch(conversationId, from, to, null);
       return { state: "loaded", files: splitPatch(patch) } as const;
     } catch (e) {
       return { state: "failed", message: messageOf(e) } as const;
     }
-  }, [from, to]);
+  }, [conversationId, from, to]);
 
   useEffect(() => {
     let live = true;

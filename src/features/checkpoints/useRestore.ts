@@ -6,6 +6,7 @@ import { useCallback, useReducer } from "react";
 import { api, CommandError } from "../../shared/ipc";
 import { busy, idle, restoreFlow, type RestoreAction, type RestoreFlow } from "./restoreFlow";
 import { messageOf } from "../../shared/format";
+import { useConversationId } from "../../shared/conversationId";
 
 export interface Restore {
   flow: RestoreFlow;
@@ -21,18 +22,20 @@ export function useRestore(id: string | null, paths: readonly string[] = []): Re
   const [flow, dispatch] = useReducer(restoreFlow, idle);
   const pathKey = paths.join("\0");
   const pathList = useCallback(() => (pathKey ? pathKey.split("\0") : []), [pathKey]);
+  // The transcript's conversation: a remote project's checkpoints are restored on its machine.
+  const conversationId = useConversationId();
 
   const plan = useCallback(
     async (action: RestoreAction, target: string | null) => {
       if (!target) return;
       dispatch({ type: "plan", action });
       try {
-        dispatch({ type: "planned", plan: await api.checkpointRestorePlan(target, pathList()) });
+        dispatch({ type: "planned", plan: await api.checkpointRestorePlan(conversationId, target, pathList()) });
       } catch (e) {
         dispatch({ type: "failed", message: messageOf(e) });
       }
     },
-    [pathList],
+    [conversationId, pathList],
   );
 
   const run = useCallback(
@@ -40,7 +43,7 @@ export function useRestore(id: string | null, paths: readonly string[] = []): Re
       if (!target) return;
       dispatch({ type: "start", action, force });
       try {
-        const report = await api.checkpointRestore(target, pathList(), force);
+        const report = await api.checkpointRestore(conversationId, target, pathList(), force);
         dispatch({ type: "done", report });
       } catch (e) {
         if (e instanceof CommandError && e.code === "CHANGED_OUTSIDE") {
@@ -50,7 +53,7 @@ export function useRestore(id: string | null, paths: readonly string[] = []): Re
         }
       }
     },
-    [pathList],
+    [conversationId, pathList],
   );
 
   const undoId = "report" in flow && flow.report ? flow.report.undoCheckpointId : null;

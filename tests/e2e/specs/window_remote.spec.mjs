@@ -5,7 +5,8 @@
 // key yet: the window shows ssh's question with the key's fingerprint, and ssh writes the key to
 // known_hosts only after Accept. The top bar then names the project and the box there. A message asks the model to run `id -u > who.txt` with bash: the approval card
 // shows, nothing runs before the click, and after Approve the file is there, written by the
-// remote user's uid.
+// remote user's uid. The turn's diff is read there, and "restore the project to before this
+// message" asks what it would do there, then removes the file there.
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -61,6 +62,24 @@ export default async function (t) {
     t.assert(who === uid, `the command ran as the remote user (${uid}): ${who}`);
     t.assert(String(statSync(path.join(project, "who.txt")).uid) === uid, "the file belongs to the remote user");
     await t.shot("done");
+
+    t.step("the turn's diff and a restore of the remote project, done there");
+    await (await s.byTestId("turn-diff-open")).click();
+    await s.waitFor("the diff of who.txt, read there", async () => (await s.count('[data-testid="turn-diff-file"][data-path="who.txt"]')) === 1, {
+      timeoutMs: 30_000,
+    });
+    const diff = await s.execute(`return document.querySelector('[data-testid="turn-diff"]').textContent`);
+    t.assert(diff.includes(uid), `the diff shows what the remote command wrote: ${diff}`);
+    await (await s.find('[data-testid="message"][data-role="user"] [data-testid="restore-project"]')).click();
+    const asked = '[data-testid="message"][data-role="user"] [data-testid="restore-confirm"]';
+    await s.waitFor("what the restore would do there is shown", async () => (await s.count(asked)) === 1, { timeoutMs: 30_000 });
+    const planned = () => s.execute(`return document.querySelector('${asked}').textContent`);
+    await s.waitFor("the restore names the remote file it deletes", async () => (await planned()).includes("who.txt"), { timeoutMs: 15_000 });
+    await (await s.find(`${asked} [data-testid="restore-confirm-yes"]`)).click();
+    const note = '[data-testid="message"][data-role="user"] [data-testid="restore-note"][data-phase="restored"]';
+    await s.waitFor("the restore is done", async () => (await s.count(note)) === 1, { timeoutMs: 30_000 });
+    t.assert(!existsSync(path.join(project, "who.txt")), "the restore removed who.txt on the remote machine");
+    await t.shot("restored-there");
 
     t.step("a machine without Warden: the window offers to copy this one, says what it does, copies, connects");
     const fresh = readFileSync(path.join(process.env.RUN_DIR, "remote", "fresh_project"), "utf8").trim();

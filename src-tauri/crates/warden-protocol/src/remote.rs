@@ -19,7 +19,7 @@
 //! |---|---|
 //! | `chat_send`, `chat_cancel`, `chat_tool_approve` | [`RemoteRequest::Send`], [`RemoteRequest::Cancel`], [`RemoteRequest::Approve`] |
 //! | opening a conversation (`chat_open`) | [`RemoteRequest::Open`] |
-//! | `checkpoints_list`, `checkpoint_restore` | [`RemoteRequest::CheckpointList`], [`RemoteRequest::CheckpointRestore`] |
+//! | `checkpoint_list`, `checkpoint_patch`, `checkpoint_restore_plan`, `checkpoint_restore` | [`RemoteRequest::CheckpointList`], [`RemoteRequest::CheckpointPatch`], [`RemoteRequest::CheckpointRestorePlan`], [`RemoteRequest::CheckpointRestore`] |
 //! | `conversations_list` | [`RemoteRequest::ConversationList`] |
 //! | `conversations_search`, `conversation_history`, deleting one | [`RemoteRequest::ConversationSearch`], [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationRemove`] (`warden sessions --remote`) |
 //! | `sandbox_status` | [`RemoteRequest::Machine`] (the remote machine's facts) |
@@ -31,8 +31,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     ChatCancel, ChatSend, CheckpointInfo, ConversationHit, ConversationPage, ConversationSummary, Event,
-    KeyName, Message, MessageStamp, NetworkMode, ProviderId, RestoreReport, SavedRow, Settings, ToolApproval,
-    TrustLevel,
+    KeyName, Message, MessageStamp, NetworkMode, ProviderId, RestorePlan, RestoreReport, SavedRow, Settings,
+    ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
@@ -152,6 +152,25 @@ pub enum RemoteRequest {
         paths: Vec<String>,
         #[serde(default)]
         force: bool,
+        /// Stop the background commands of the link's session first (the user agreed).
+        #[serde(default)]
+        stop_running: bool,
+    },
+    /// The unified diff between two checkpoints (or one and now), of one file when `path` is given.
+    CheckpointPatch {
+        project: String,
+        from: String,
+        #[serde(default)]
+        to: Option<String>,
+        #[serde(default)]
+        path: Option<String>,
+    },
+    /// What restoring `paths` (all when empty) of checkpoint `id` would do now.
+    CheckpointRestorePlan {
+        project: String,
+        id: String,
+        #[serde(default)]
+        paths: Vec<String>,
     },
     ConversationList {
         offset: u32,
@@ -188,6 +207,8 @@ pub enum RemoteResult {
     Machine(RemoteMachine),
     Checkpoints(Vec<CheckpointInfo>),
     Restored(RestoreReport),
+    Patch(String),
+    RestorePlan(RestorePlan),
     Conversations(ConversationPage),
     Conversation(RemoteConversation),
     Hits(Vec<ConversationHit>),

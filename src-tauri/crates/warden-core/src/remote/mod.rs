@@ -5,6 +5,7 @@
 
 pub mod askpass;
 mod attached;
+mod checkpoints;
 pub mod daemon;
 mod hub;
 pub mod install;

@@ -4,7 +4,6 @@
 //! answer, or its time limit) until a link attaches again; a session with no turn running is ended
 //! with its link, and its engine (with the keys it was sent) is dropped.
 
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
@@ -171,18 +170,13 @@ impl LinkState {
                 Ok(RemoteResult::Done)
             }
             RemoteRequest::Machine => Ok(RemoteResult::Machine(super::this_machine())),
-            RemoteRequest::CheckpointList { project, conversation } => {
+            RemoteRequest::CheckpointList { .. }
+            | RemoteRequest::CheckpointPatch { .. }
+            | RemoteRequest::CheckpointRestorePlan { .. }
+            | RemoteRequest::CheckpointRestore { .. } => {
                 let engine = self.hub.bare_engine().await;
-                blocking(move || {
-                    let store =
-                        engine.project_checkpoints(Path::new(&project)).map_err(|e| usage(&e.to_string()))?;
-                    store.list(conversation.as_deref()).map(RemoteResult::Checkpoints).map_err(failed)
-                })
-                .await
-            }
-            RemoteRequest::CheckpointRestore { project, id: checkpoint, paths, force } => {
-                let engine = self.hub.bare_engine().await;
-                blocking(move || restore(&engine, &project, &checkpoint, &paths, force)).await
+                let session = self.live().and_then(|(_, live)| live.session());
+                blocking(move || super::checkpoints::answer(&engine, session.as_ref(), request)).await
             }
             RemoteRequest::ConversationList { .. }
             | RemoteRequest::ConversationRead { .. }
@@ -283,24 +277,6 @@ impl LinkState {
         }
         self.hub.release(&conversation_id);
     }
-}
-
-fn restore(
-    engine: &Engine,
-    project: &str,
-    checkpoint: &str,
-    paths: &[String],
-    force: bool,
-) -> Result<RemoteResult, RemoteError> {
-    let store = engine.project_checkpoints(Path::new(project)).map_err(|e| usage(&e.to_string()))?;
-    store.restore(checkpoint, paths, force).map(RemoteResult::Restored).map_err(|error| {
-        let usage = matches!(
-            error,
-            crate::checkpoint::CheckpointError::UnknownCheckpoint(_)
-                | crate::checkpoint::CheckpointError::AmbiguousCheckpoint(_)
-        );
-        RemoteError { message: format!("not restored: {error}"), usage }
-    })
 }
 
 async fn blocking(
