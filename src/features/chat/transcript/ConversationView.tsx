@@ -21,7 +21,6 @@ import { useMessageWindow } from "./useMessageWindow";
 import { useTakesImages } from "../composer/useTakesImages";
 import { openSaved } from "./readSaved";
 import { NotSavedNotice, ReadOnlyBanner } from "./StoreNotices";
-import { ConversationIdContext } from "../../../shared/conversationId";
 
 type ConversationViewProps = {
   conversationId: string;
@@ -73,19 +72,17 @@ export function ConversationView({
   return (
     <main className="conversation" data-testid={TID.conversationView} data-message-count={ids.length} aria-label="Conversation">
       {readOnly && <ReadOnlyBanner reason={readOnly.reason} onRetry={() => void openSaved(store, conversationId)} />}
-      <ConversationIdContext.Provider value={conversationId}>
-        <MessageList
-          conversationId={conversationId}
-          conversation={conversation}
-          start={win.start}
-          turns={turns}
-          readOnly={readOnly !== null}
-          follow={follow}
-          onOpenSettings={onOpenSettings}
-          onRewound={setDraft}
-          onSend={onSend}
-        />
-      </ConversationIdContext.Provider>
+      <MessageList
+        conversationId={conversationId}
+        conversation={conversation}
+        start={win.start}
+        turns={turns}
+        readOnly={readOnly !== null}
+        follow={follow}
+        onOpenSettings={onOpenSettings}
+        onRewound={setDraft}
+        onSend={onSend}
+      />
       {aboveComposer}
       <footer className="conversation-footer">
         <FirstLook progress={conversation.firstLook} />

@@ -1,4 +1,5 @@
 import { Fragment, useMemo } from "react";
+import { ConversationIdContext } from "../../../shared/conversationId";
 import type { ToolImage } from "../../../shared/ipc";
 import type { Conversation } from "../../../shared/store/types";
 import { hookRunsByPlace } from "../../../shared/store/selectors";
@@ -56,7 +57,7 @@ export function MessageList({
   const hookRuns = useMemo(() => hookRunsByPlace(conversation.hookRuns), [conversation.hookRuns]);
 
   return (
-    <>
+    <ConversationIdContext.Provider value={conversationId}>
       <div className="messages" ref={follow.scroller} onScroll={follow.onScroll}>
         {start > 0 && (
           <button type="button" className="link messages-earlier" data-testid={TID.messagesEarlier} onClick={follow.showEarlier}>
@@ -113,6 +114,6 @@ export function MessageList({
           ↓ New messages
         </button>
       )}
-    </>
+    </ConversationIdContext.Provider>
   );
 }
