@@ -203,7 +203,7 @@ impl SessionHandle for RemoteHandle {
 /// Connect to `target` (through `transport`, else ssh), open a session there with this window's
 /// settings and keys, and hand back its handle, its events, its link states and what was opened.
 pub async fn open(
-    engine: &Engine,
+    engine: &Arc<Engine>,
     target: &str,
     transport: Option<&str>,
     askpass: &Arc<crate::askpass::WindowAskpass>,
@@ -233,7 +233,7 @@ pub async fn open(
         window: true,
         remote_env_keys: false,
     };
-    let open = warden_core::remote::open_request(engine, session).await;
+    let open = warden_core::remote::open_request(engine, &parsed, session).await;
     // ssh asks what it must (a host key it does not know, a passphrase) in the window, through
     // Warden's own askpass, for as long as the session lives (it links again with it).
     let (transport, asks) = match transport.map(str::trim).filter(|t| !t.is_empty()) {
@@ -254,7 +254,8 @@ pub async fn open(
     let conversation_id = attached.conversation_id().to_owned();
     let busy = Arc::new(AtomicBool::new(false));
     let (events, turn_ends) = split_frames(frames);
-    tauri::async_runtime::spawn(free_after_each_turn(turn_ends, busy.clone()));
+    let home = RulesHome { attached: attached.clone(), engine: engine.clone(), target: parsed.clone() };
+    tauri::async_runtime::spawn(free_after_each_turn(turn_ends, busy.clone(), home));
     let status = attached.status();
     let handle = Arc::new(RemoteHandle { attached, target: parsed.clone(), busy, _asks: asks });
     let opened = RemoteOpened {
@@ -275,10 +276,36 @@ pub fn askpass_for(askpass: &Arc<crate::askpass::WindowAskpass>, host: &str) -> 
         .map_err(|e| CommandError::internal(format!("Cannot ask for ssh's questions: {e}")))
 }
 
-/// The end of each turn frees the session for the next message.
-async fn free_after_each_turn(mut ends: mpsc::UnboundedReceiver<RemoteTurnEnd>, busy: Arc<AtomicBool>) {
+/// Where what "always" keeps in a remote session is kept here: this window's settings, the
+/// project's rules under its `host:/path`.
+struct RulesHome {
+    attached: Arc<Attached>,
+    engine: Arc<Engine>,
+    target: RemoteTarget,
+}
+
+impl RulesHome {
+    async fn bring(&self) {
+        match self.attached.request(RemoteRequest::KeptRules).await {
+            Ok(RemoteResult::KeptRules(kept)) => {
+                warden_core::remote::keep_rules_home(&self.engine, &self.target, kept);
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "the rules kept there could not be asked for"),
+        }
+    }
+}
+
+/// The end of each turn frees the session for the next message, and brings home the rules
+/// "always" kept there during it.
+async fn free_after_each_turn(
+    mut ends: mpsc::UnboundedReceiver<RemoteTurnEnd>,
+    busy: Arc<AtomicBool>,
+    home: RulesHome,
+) {
     while ends.recv().await.is_some() {
         busy.store(false, Ordering::SeqCst);
+        home.bring().await;
     }
 }
 

@@ -10,8 +10,8 @@ use warden_core::remote::{
     split_frames, Attached, LinkError, LinkStatus, RemoteTarget, SessionFrame, Transport,
 };
 use warden_protocol::{
-    ChatCancel, ChatError, ChatSend, ErrorCode, Event, RemoteOpen, RemoteRequest, RemoteSession,
-    RemoteTurnEnd, ToolApproval,
+    ChatCancel, ChatError, ChatSend, ErrorCode, Event, RemoteOpen, RemoteRequest, RemoteResult,
+    RemoteSession, RemoteTurnEnd, ToolApproval,
 };
 
 use crate::args::ExecArgs;
@@ -52,22 +52,13 @@ impl Control for Remote {
 
 pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
     let target = RemoteTarget::parse(remote).map_err(|e| Exit::usage(format!("--remote: {e}")))?;
-    if args.common.project.is_some() {
-        return Err(Exit::usage(
-            "--project names a folder on this machine; with --remote the project is the path after the host",
-        ));
-    }
-    if args.common.mcp_config.is_some() {
-        return Err(Exit::usage(
-            "--mcp-config is not carried to a remote engine (its servers would run there): add them to the settings",
-        ));
-    }
+    refuse_local_only(&args)?;
     let mut render: Box<dyn Render> = if args.common.json {
         Box::new(JsonLines::new(say::renderer_stdout()))
     } else {
         Box::new(Human::stdout())
     };
-    let (attached, frames, opened) = match connect_and_open(&args, &target).await {
+    let (attached, frames, opened, engine) = match connect_and_open(&args, &target).await {
         Ok(connected) => connected,
         Err((conversation_id, error)) => {
             if args.common.json {
@@ -94,6 +85,9 @@ pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
     let turn = turn_end(attached.clone(), send, turn_ends);
     let driven =
         drive(&control, &mut events, turn, render.as_mut(), args.common.approve, args.common.json).await;
+    if driven.end.is_ok() {
+        keep_rules_home(&attached, &engine, &target).await;
+    }
     if driven.interrupted.is_none() && driven.end.is_ok() {
         let _ = attached.request(RemoteRequest::End).await;
     }
@@ -132,6 +126,21 @@ pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
     }
 }
 
+/// The options that name something of this machine, which a remote engine cannot use.
+fn refuse_local_only(args: &ExecArgs) -> Result<(), Exit> {
+    if args.common.project.is_some() {
+        return Err(Exit::usage(
+            "--project names a folder on this machine; with --remote the project is the path after the host",
+        ));
+    }
+    if args.common.mcp_config.is_some() {
+        return Err(Exit::usage(
+            "--mcp-config is not carried to a remote engine (its servers would run there): add them to the settings",
+        ));
+    }
+    Ok(())
+}
+
 /// Sends the message, then waits for the end of the turn it starts (however many links it takes).
 async fn turn_end(
     attached: Arc<Attached>,
@@ -162,12 +171,26 @@ async fn say_link_status(mut status: tokio::sync::watch::Receiver<LinkStatus>, h
     }
 }
 
+/// What "always" kept there during the turn, kept in this machine's settings (the remote project's
+/// rules under its `host:/path`); one that cannot be kept here is said on stderr.
+async fn keep_rules_home(attached: &Attached, engine: &Engine, target: &RemoteTarget) {
+    match attached.request(RemoteRequest::KeptRules).await {
+        Ok(RemoteResult::KeptRules(kept)) => {
+            for why in warden_core::remote::keep_rules_home(engine, target, kept) {
+                say::err(&sanitize::line(&format!("warden: a rule kept there is not kept here: {why}")));
+            }
+        }
+        Ok(_) => {}
+        Err(error) => tracing::warn!(%error, "the rules kept there could not be asked for"),
+    }
+}
+
 /// The link started and the session opened there: the session, its frames, and the
 /// conversation's id; or the conversation the error belongs to and the error.
 async fn connect_and_open(
     args: &ExecArgs,
     target: &RemoteTarget,
-) -> Result<(Arc<Attached>, Frames, String), (String, LinkError)> {
+) -> Result<(Arc<Attached>, Frames, String, Engine), (String, LinkError)> {
     // This machine's settings and keychain: the remote machine's own are never read.
     let engine = Engine::from_env().map_err(|e| (String::new(), LinkError::Local(e.to_string())))?;
     let open = open_request(&engine, args, target).await;
@@ -179,7 +202,7 @@ async fn connect_and_open(
     let (attached, frames, _) =
         Attached::open(transport, open).await.map_err(|e| (conversation_id.clone(), e))?;
     let opened = attached.conversation_id().to_owned();
-    Ok((attached, frames, opened))
+    Ok((attached, frames, opened, engine))
 }
 
 /// The session to open there: this machine's settings and the provider's keys (`open_request`),
@@ -210,7 +233,7 @@ async fn open_request(engine: &Engine, args: &ExecArgs, target: &RemoteTarget) -
         window: false,
         remote_env_keys: args.remote_env_keys,
     };
-    warden_core::remote::open_request(engine, session).await
+    warden_core::remote::open_request(engine, target, session).await
 }
 
 fn error_event(conversation_id: &str, message: String) -> Event {

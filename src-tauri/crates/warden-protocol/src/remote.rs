@@ -31,8 +31,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     ChatCancel, ChatSend, CheckpointInfo, ConversationHit, ConversationPage, ConversationSummary, Event,
-    KeyName, Message, MessageStamp, NetworkMode, ProviderId, RestorePlan, RestoreReport, SavedRow, Settings,
-    ToolApproval, TrustLevel,
+    KeyName, Message, MessageStamp, NetworkMode, PermissionRule, ProviderId, RestorePlan, RestoreReport,
+    RuleScope, SavedRow, Settings, ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
@@ -189,6 +189,18 @@ pub enum RemoteRequest {
     ConversationRemove {
         id: String,
     },
+    /// The rules "always" kept in the link's session so far (the face keeps them in its own
+    /// settings: the remote engine's are the face's, held in memory for the session).
+    KeptRules,
+}
+
+/// A rule an "always" answer kept in a remote session: of every project (`User`), or of the
+/// session's project (`Project`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeptRule {
+    pub scope: RuleScope,
+    pub rule: PermissionRule,
 }
 
 /// What a request gave.
@@ -212,6 +224,7 @@ pub enum RemoteResult {
     Conversations(ConversationPage),
     Conversation(RemoteConversation),
     Hits(Vec<ConversationHit>),
+    KeptRules(Vec<KeptRule>),
 }
 
 /// A saved conversation read on the remote machine: its line in the list, every message read (one

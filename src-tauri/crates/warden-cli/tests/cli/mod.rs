@@ -15,6 +15,7 @@ mod races;
 mod reaper;
 mod remote;
 mod remote_askpass;
+mod remote_rules;
 mod remote_sessions;
 mod remote_side;
 mod restore_kill;

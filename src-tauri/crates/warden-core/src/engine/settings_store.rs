@@ -2,7 +2,7 @@
 //! Warden did not write. The settings live in a [`SettingsCell`] the engine shares with what
 //! writes them on its own (what is learned about local models, [`super::learned`]).
 
-use std::sync::{Mutex, MutexGuard, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use warden_protocol::{PermissionRule, RuleEffect, RuleScope, Settings, NETWORK_RULE_TOOL};
 
@@ -24,6 +24,9 @@ pub(crate) struct SettingsCell {
     /// `false` for a remote engine's settings (the face's, [`Engine::remote`]): changes are kept
     /// in memory and never written to this machine.
     persist: bool,
+    /// The rules "always" kept in these settings while they are not persisted (a remote
+    /// session's), for the face to keep in its own.
+    kept: Arc<Mutex<Vec<warden_protocol::KeptRule>>>,
 }
 
 impl SettingsCell {
@@ -40,6 +43,7 @@ impl SettingsCell {
             writing: Mutex::default(),
             window_copy: Mutex::default(),
             persist: true,
+            kept: Arc::default(),
         }
     }
 
@@ -148,9 +152,23 @@ impl SettingsCell {
         let mut settings = self.settings();
         let rules = &mut settings.tool_permissions.entry(project.to_owned()).or_default().permission_rules;
         if !rules.iter().any(|r| r.same_as(&rule)) {
+            self.note_kept(RuleScope::Project, &rule);
             rules.push(rule);
         }
         self.save_answer(settings, "the rule is kept")
+    }
+
+    /// The rules kept in memory only ([`Self::in_memory`]), as they are kept.
+    pub(crate) fn kept_rules(&self) -> Arc<Mutex<Vec<warden_protocol::KeptRule>>> {
+        self.kept.clone()
+    }
+
+    /// `rule` is kept in `scope`: noted for the face when these settings are not persisted.
+    fn note_kept(&self, scope: RuleScope, rule: &PermissionRule) {
+        if !self.persist {
+            let mut kept = self.kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            kept.push(warden_protocol::KeptRule { scope, rule: rule.clone() });
+        }
     }
 
     /// The user answered "Always allow…" on a call: `rule` kept in `scope` (the project's rules or
@@ -171,6 +189,7 @@ impl SettingsCell {
             RuleScope::Managed => return Err("the organisation's rules are not changed from here".to_owned()),
         };
         if !rules.iter().any(|r| r.same_as(&rule)) {
+            self.note_kept(scope, &rule);
             rules.push(rule);
         }
         self.save_answer(settings, "the rule is kept")
@@ -235,6 +254,18 @@ impl SettingsCell {
 }
 
 impl Engine {
+    /// What "always" keeps in a remote engine's in-memory settings, as it is kept (shared: it
+    /// holds no key, and outlives the engine for the face to collect).
+    pub fn kept_rules(&self) -> Arc<Mutex<Vec<warden_protocol::KeptRule>>> {
+        self.settings.kept_rules()
+    }
+
+    /// Keep `rule` in `scope` as an "always" answer would, `project` naming the project's rules
+    /// (a remote project's are kept under its `host:/path`).
+    pub fn keep_rule(&self, project: &str, scope: RuleScope, rule: PermissionRule) -> Result<(), String> {
+        self.settings.keep_rule(project, scope, rule)
+    }
+
     /// The settings in use (when the file is not trusted: with the safe defaults, see `config`).
     pub fn settings(&self) -> Settings {
         self.settings.settings()

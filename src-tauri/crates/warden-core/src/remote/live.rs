@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
-use warden_protocol::{Event, RemoteTurnEnd, ServerFrame};
+use warden_protocol::{Event, KeptRule, RemoteTurnEnd, ServerFrame};
 
 use super::lock;
 use crate::agent::Session;
@@ -25,6 +25,8 @@ pub struct Live {
     session: Mutex<Option<Session>>,
     log: Mutex<Log>,
     running: AtomicBool,
+    /// What "always" kept in the session's settings (the face keeps them in its own).
+    kept_rules: Arc<Mutex<Vec<KeptRule>>>,
 }
 
 struct Log {
@@ -54,6 +56,7 @@ impl Live {
     /// `out`) while it stays attached.
     pub fn start(
         session: Session,
+        kept_rules: Arc<Mutex<Vec<KeptRule>>>,
         mut events: mpsc::UnboundedReceiver<Event>,
         link: u64,
         out: Out,
@@ -62,6 +65,7 @@ impl Live {
             session: Mutex::new(Some(session)),
             log: Mutex::new(Log { last: 0, kept: VecDeque::new(), attached: Some((link, out)) }),
             running: AtomicBool::new(false),
+            kept_rules,
         });
         let numbering = live.clone();
         tokio::spawn(async move {
@@ -89,6 +93,11 @@ impl Live {
 
     pub fn session(&self) -> Option<Session> {
         lock(&self.session).clone()
+    }
+
+    /// The rules "always" kept in the session so far.
+    pub fn kept_rules(&self) -> Vec<KeptRule> {
+        lock(&self.kept_rules).clone()
     }
 
     pub fn is_running(&self) -> bool {
@@ -163,6 +172,7 @@ mod tests {
             session: Mutex::new(None),
             log: Mutex::new(Log { last: 0, kept: VecDeque::new(), attached: None }),
             running: AtomicBool::new(false),
+            kept_rules: Arc::default(),
         }
     }
 

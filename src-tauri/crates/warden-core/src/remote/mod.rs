@@ -48,6 +48,26 @@ pub fn mismatch(
     })
 }
 
+/// Keep here what "always" kept in a session of `target`'s engine: rules of every project in the
+/// user's rules, the project's under `host:/path`. Each is kept once (one kept already is not
+/// added again); what cannot be kept is said in the log and returned.
+pub fn keep_rules_home(
+    engine: &crate::engine::Engine,
+    target: &RemoteTarget,
+    kept: Vec<warden_protocol::KeptRule>,
+) -> Vec<String> {
+    let project = target.to_string();
+    let mut not_kept = Vec::new();
+    for warden_protocol::KeptRule { scope, rule } in kept {
+        let shown = rule.to_string();
+        if let Err(why) = engine.keep_rule(&project, scope, rule) {
+            tracing::warn!(rule = %shown, %why, "a rule kept there is not kept here");
+            not_kept.push(format!("{shown}: {why}"));
+        }
+    }
+    not_kept
+}
+
 /// A mutex's guard; a poisoned one is still good (the state is plain data).
 pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -72,17 +92,25 @@ pub(crate) async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
 }
 
 /// What opens `session` on a remote engine: this machine's settings and the keys its provider
-/// needs (the remote machine's own are never read).
+/// needs (the remote machine's own are never read). The rules of the remote project are those kept
+/// here under `target` (`host:/path`), given there under its path; a project of this machine at
+/// the same path lends it none.
 pub async fn open_request(
     engine: &crate::engine::Engine,
+    target: &RemoteTarget,
     session: warden_protocol::RemoteSession,
 ) -> warden_protocol::RemoteOpen {
     let keys = match session.remote_env_keys {
         true => Vec::new(),
         false => engine.keys_for_remote(session.provider).await,
     };
+    let mut settings = engine.settings();
+    match settings.tool_permissions.get(&target.to_string()).cloned() {
+        Some(rules) => settings.tool_permissions.insert(session.project.clone(), rules),
+        None => settings.tool_permissions.remove(&session.project),
+    };
     warden_protocol::RemoteOpen {
-        settings: engine.settings(),
+        settings,
         keys: keys.into_iter().map(|(name, value)| warden_protocol::RemoteKey { name, value }).collect(),
         session,
     }

@@ -170,6 +170,9 @@ impl LinkState {
                 Ok(RemoteResult::Done)
             }
             RemoteRequest::Machine => Ok(RemoteResult::Machine(super::this_machine())),
+            RemoteRequest::KeptRules => {
+                self.attached().map(|live| RemoteResult::KeptRules(live.kept_rules()))
+            }
             RemoteRequest::CheckpointList { .. }
             | RemoteRequest::CheckpointPatch { .. }
             | RemoteRequest::CheckpointRestorePlan { .. }
@@ -208,7 +211,7 @@ impl LinkState {
         let (session, events) =
             started.map_err(|error| RemoteError { usage: error.is_usage(), message: error.to_string() })?;
         let conversation_id = session.conversation_id().to_owned();
-        let live = Live::start(session, events, self.id, self.out.clone());
+        let live = Live::start(session, engine.kept_rules(), events, self.id, self.out.clone());
         if !self.hub.hold(&conversation_id, live.clone()) {
             live.let_go();
             return Err(usage(&format!(
