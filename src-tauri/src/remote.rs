@@ -219,6 +219,7 @@ pub async fn open(
         project: parsed.path.clone(),
         conversation_id: uuid::Uuid::new_v4().to_string(),
         resume: false,
+        continue_last: false,
         provider: settings.active_provider,
         model: None,
         base_url: None,

@@ -472,7 +472,7 @@ pub struct ExecArgs {
     /// Work on a project of another machine, `HOST:/PATH`: the engine runs there (`warden serve
     /// --stdio` over ssh, with your own ssh configuration, agent and keys); your settings and the
     /// provider's key are sent for this session only.
-    #[arg(long, value_name = "HOST:/PATH", conflicts_with_all = ["continue_last", "images"])]
+    #[arg(long, value_name = "HOST:/PATH")]
     pub remote: Option<String>,
     /// With --remote: the command that gives the pipe to `warden serve --stdio` there, instead of
     /// ssh (`docker exec -i BOX warden serve --stdio`, `kubectl exec -i POD -- warden serve --stdio`).

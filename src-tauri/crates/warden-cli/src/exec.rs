@@ -239,7 +239,7 @@ fn conversation_to_continue(
 }
 
 /// The `--image` files as base64 images (the engine checks and scales them).
-fn read_images(paths: &[std::path::PathBuf]) -> Result<Vec<warden_protocol::ToolImage>, String> {
+pub(crate) fn read_images(paths: &[std::path::PathBuf]) -> Result<Vec<warden_protocol::ToolImage>, String> {
     use base64::Engine as _;
     paths
         .iter()

@@ -53,6 +53,8 @@ impl Control for Remote {
 pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
     let target = RemoteTarget::parse(remote).map_err(|e| Exit::usage(format!("--remote: {e}")))?;
     refuse_local_only(&args)?;
+    // Read here, sent with the message (the engine there checks and scales them).
+    let images = crate::exec::read_images(&args.images).map_err(Exit::usage)?;
     let mut render: Box<dyn Render> = if args.common.json {
         Box::new(JsonLines::new(say::renderer_stdout()))
     } else {
@@ -78,7 +80,7 @@ pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
     let send = ChatSend {
         conversation_id: opened.clone(),
         content: args.prompt.clone(),
-        images: Vec::new(),
+        images,
         plan: args.plan,
         approved_plan: Vec::new(),
     };
@@ -219,6 +221,7 @@ async fn open_request(engine: &Engine, args: &ExecArgs, target: &RemoteTarget) -
         project: target.path.clone(),
         conversation_id,
         resume,
+        continue_last: args.continue_last,
         provider: args.provider.into(),
         model: args.model.clone(),
         base_url: args.base_url.clone(),

@@ -287,6 +287,10 @@ pub struct RemoteSession {
     pub conversation_id: String,
     #[serde(default)]
     pub resume: bool,
+    /// Continue the conversation last changed in the project there instead (`--continue`); the
+    /// session is refused in words when there is none.
+    #[serde(default)]
+    pub continue_last: bool,
     pub provider: ProviderId,
     #[serde(default)]
     pub model: Option<String>,

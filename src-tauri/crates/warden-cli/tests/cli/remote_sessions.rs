@@ -92,3 +92,47 @@ async fn a_transport_that_fails_is_said_and_is_no_usage_error() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("no such machine") && err.contains("exit status 255"), "{err}");
 }
+
+#[tokio::test]
+async fn continue_takes_up_the_last_conversation_there_and_an_image_is_sent_from_here() {
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[]);
+    let run = RunDir::new(user);
+    let transport = run.runuser(user, 5);
+    let server = TestServer::start(vec![
+        Reply::sse(anthropic(&[text("Ferns.")], 10), Split::Random(4)),
+        Reply::sse(anthropic(&[text("A small picture.")], 10), Split::Random(4)),
+    ])
+    .await;
+    let dirs = Dirs::new();
+    let target = project.target("there");
+    let first = exec_args(&server, &["--remote", &target, "--transport", &transport, "what grows here?"]);
+    let (code, lines, stderr) = Warden::spawn(command(&dirs, &first)).finish().await;
+    assert_eq!(code, 0, "{stderr}");
+    let id = lines.iter().find_map(|line| line["payload"]["conversationId"].as_str()).unwrap().to_owned();
+
+    // The picture is a file of this machine; the conversation is the one saved there.
+    std::fs::write(dirs.path("leaf.png"), warden_testkit::images::bomb_png(8, 8)).unwrap();
+    let next =
+        ["--remote", &target, "--transport", &transport, "--continue", "--image", "leaf.png", "and this?"];
+    let (code, lines, stderr) = Warden::spawn(command(&dirs, &exec_args(&server, &next))).finish().await;
+    assert_eq!(code, 0, "{stderr}");
+    let continued = lines.iter().find_map(|line| line["payload"]["conversationId"].as_str()).unwrap();
+    assert_eq!(continued, id, "the last conversation there is continued");
+    let body = server.requests()[1].body.clone();
+    let messages = body["messages"].as_array().unwrap_or_else(|| panic!("{body}"));
+    assert_eq!(messages[0]["content"], "what grows here?", "the saved conversation goes first: {body}");
+    let last = &messages[messages.len() - 1]["content"];
+    assert!(
+        last.as_array().unwrap().iter().any(|block| block["type"] == "image"),
+        "the image went with it: {last}"
+    );
+
+    // A project there with nothing saved: refused in words, as a usage error.
+    let empty = RemoteProject::new(user, &[]);
+    let target = empty.target("there");
+    let none = ["--remote", &target, "--transport", &transport, "--continue", "hello"];
+    let (code, _, stderr) = Warden::spawn(command(&dirs, &exec_args(&server, &none))).finish().await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("no saved conversation in"), "{stderr}");
+}

@@ -4,6 +4,7 @@
 //! answer, or its time limit) until a link attaches again; a session with no turn running is ended
 //! with its link, and its engine (with the keys it was sent) is dropped.
 
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
@@ -204,9 +205,13 @@ impl LinkState {
             false => KeySource::Sent(keys),
         };
         let engine = Arc::new(Engine::remote(self.hub.home.clone(), settings, keys));
-        let started = match wanted.resume {
-            true => engine.resume(spec, &wanted.conversation_id).await,
-            false => engine.start(spec).await,
+        let resumed = match wanted.continue_last {
+            true => Some(latest_in(&engine, &wanted.project)?),
+            false => wanted.resume.then(|| wanted.conversation_id.clone()),
+        };
+        let started = match resumed {
+            Some(id) => engine.resume(spec, &id).await,
+            None => engine.start(spec).await,
         };
         let (session, events) =
             started.map_err(|error| RemoteError { usage: error.is_usage(), message: error.to_string() })?;
@@ -279,6 +284,17 @@ impl LinkState {
             session.end("link closed").await;
         }
         self.hub.release(&conversation_id);
+    }
+}
+
+/// The conversation last changed in `project`, for `--continue`.
+fn latest_in(engine: &Engine, project: &str) -> Result<String, RemoteError> {
+    match engine.latest_conversation(Some(Path::new(project))) {
+        Ok(Some(id)) => Ok(id),
+        Ok(None) => Err(usage(&format!(
+            "--continue: no saved conversation in {project} there (start one without --continue)"
+        ))),
+        Err(error) => Err(failed(format!("--continue: {error}"))),
     }
 }
 
