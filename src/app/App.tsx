@@ -79,6 +79,7 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
     );
   }
 
+  const localChat = route === "chat" && remote.project === null;
   const shell = (
     <div className="shell">
       <TopBar
@@ -94,8 +95,9 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
         onOpenRemote={() => remote.openDialog()}
       />
       <UpdateNotice updates={updates} />
-      {route === "chat" && <BoxHomeNoticeBar projectDir={settings.projectDir ?? null} onOpenSettings={() => void openSettings()} />}
-      {route === "chat" && <ProjectHooksBanner projectDir={settings.projectDir ?? null} />}
+      {/* About the project open here: not shown over a remote project's conversation. */}
+      {localChat && <BoxHomeNoticeBar projectDir={settings.projectDir ?? null} onOpenSettings={() => void openSettings()} />}
+      {localChat && <ProjectHooksBanner projectDir={settings.projectDir ?? null} />}
       <RemoteLayer remote={remote} showBanner={route === "chat"} onDialogClosed={focusComposer} />
       {help && <ShortcutsHelp onClose={closing(setHelp)} />}
       {about && <AboutDialog onClose={closing(setAbout)} />}

@@ -39,6 +39,9 @@ const OPENED: RemoteOpened = {
 
 type Call = { cmd: string; args: Record<string, unknown> };
 
+/** The local project's instructions: what the top bar names while a local conversation is shown. */
+const LOCAL_AGENTS_MD = { path: "/home/me/local-project/AGENTS.md", relativePath: "AGENTS.md", bytes: 120, truncated: false };
+
 const COPY_PLAN = "copy Warden 0.1.0 (warden-box, warden-engine, warden, 41.2 MB) to builder@build-box:~/.local/share/warden/bin/";
 
 /** The window with one saved local conversation; `remoteOpen` answers `remote_open`. */
@@ -63,6 +66,8 @@ function boot(remoteOpen: () => unknown = () => OPENED) {
           return remoteOpen();
         case "remote_install_plan":
           return COPY_PLAN;
+        case "instructions_in_use":
+          return { files: [LOCAL_AGENTS_MD], global: false };
         default:
           return null;
       }
@@ -338,5 +343,18 @@ describe("a machine without this Warden", () => {
     await connect(OPENED.target);
     expect(await screen.findByTestId(TID.remoteError)).toHaveTextContent("Host key verification failed.");
     expect(screen.queryByTestId(TID.remoteCopyOffer)).not.toBeInTheDocument();
+  });
+});
+
+describe("what describes the project open here", () => {
+  it("is not shown over a remote project's conversation, and is back with a local one", async () => {
+    boot();
+    await openDialog();
+    expect(await screen.findByTestId(TID.instructionsIndicator)).toBeInTheDocument();
+    await connect(OPENED.target);
+    await waitFor(() => expect(shownConversation()).toHaveAttribute("data-conversation-id", OPENED.conversationId));
+    expect(screen.queryByTestId(TID.instructionsIndicator)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByText("A local one"));
+    expect(await screen.findByTestId(TID.instructionsIndicator)).toBeInTheDocument();
   });
 });
