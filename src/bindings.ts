@@ -68,15 +68,24 @@ export const commands = {
 	 */
 	usageDays: (dayStartsMs: number[]) => typedError<DayUsage[], CommandError>(__TAURI_INVOKE("usage_days", { dayStartsMs })),
 	/**
-	 *  Connects, opens a session there with this window's settings and keys, and says what was
-	 *  opened; the link's state comes as `remote:link` events from then on.
+	 *  Connects, opens a session there with this window's settings and keys — a new conversation, or
+	 *  (`resume`) one saved there, whose messages `chat_history` then gives — and says what was
+	 *  opened; the link's state comes as `remote:link` events from then on. The project is
+	 *  remembered, to be listed after a restart (`remote_known`).
 	 */
-	remoteOpen: (target: string, transport: string | null) => typedError<RemoteOpened, CommandError>(__TAURI_INVOKE("remote_open", { target, transport })),
+	remoteOpen: (target: string, transport: string | null, resume: string | null) => typedError<RemoteOpened, CommandError>(__TAURI_INVOKE("remote_open", { target, transport, resume })),
 	/**
 	 *  The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not
 	 *  accepted, a passphrase not given).
 	 */
 	remoteAskpassAnswer: (id: string, answer: string | null) => typedError<null, CommandError>(__TAURI_INVOKE("remote_askpass_answer", { id, answer })),
+	/**
+	 *  The remote projects opened before, newest first: listed after a restart, each taken up again
+	 *  with `remote_open(…, resume)`.
+	 */
+	remoteKnown: () => typedError<KnownRemote[], CommandError>(__TAURI_INVOKE("remote_known")),
+	/**  Forget a remote project (the conversation stays saved on its machine). */
+	remoteForget: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_forget", { conversationId })),
 	/**
 	 *  What copying this Warden to the machine of `target` (`host:/path`, over ssh) would do, in words,
 	 *  after asking the machine what it is; refused in words when this build cannot run there.
@@ -895,6 +904,24 @@ export type KeyStatus = {
 	isSet: boolean,
 	/**  The provider's answer the last time this run sent the key; `None` before it is sent. */
 	lastCheck?: KeyCheck | null,
+};
+
+/**
+ *  A remote project the window opened, remembered on this machine so that it is listed after a
+ *  restart and its conversation can be taken up again there (docs/REMOTE.md).
+ */
+export type KnownRemote = {
+	/**  The conversation it works on there. */
+	conversationId: string,
+	/**  `host:/path`, as the user typed it. */
+	target: string,
+	/**  The custom transport it was opened with (`None`: ssh). */
+	transport?: string | null,
+	host: string,
+	user: string,
+	containment: string,
+	/**  When it was last opened: milliseconds since the Unix epoch. */
+	openedAtMs: number,
 };
 
 /**  What Warden found out about one model of one server, kept between conversations. */

@@ -55,6 +55,8 @@ pub struct RemoteHandle {
     attached: Arc<Attached>,
     target: RemoteTarget,
     busy: Arc<AtomicBool>,
+    /// What was said before, when the conversation was taken up again (read there).
+    history: Vec<Message>,
     /// ssh's questions, asked in the window, on every link the session makes.
     _asks: Option<Askpass>,
 }
@@ -153,9 +155,10 @@ impl SessionHandle for RemoteHandle {
         }
     }
 
-    /// The history lives on the remote machine; the window shows the session's events as they come.
+    /// What was said before this window took the conversation up (read there when it did); the
+    /// window shows the session's events as they come.
     fn history(&self) -> Vec<Message> {
-        Vec::new()
+        self.history.clone()
     }
 
     fn is_busy(&self) -> bool {
@@ -206,6 +209,7 @@ pub async fn open(
     engine: &Arc<Engine>,
     target: &str,
     transport: Option<&str>,
+    resume: Option<&str>,
     askpass: &Arc<crate::askpass::WindowAskpass>,
 ) -> CommandResult<(
     Arc<RemoteHandle>,
@@ -217,8 +221,8 @@ pub async fn open(
     let settings = engine.settings();
     let session = RemoteSession {
         project: parsed.path.clone(),
-        conversation_id: uuid::Uuid::new_v4().to_string(),
-        resume: false,
+        conversation_id: resume.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned),
+        resume: resume.is_some(),
         continue_last: false,
         provider: settings.active_provider,
         model: None,
@@ -253,12 +257,17 @@ pub async fn open(
         error => link_error(error),
     })?;
     let conversation_id = attached.conversation_id().to_owned();
+    // Taken up again: what was said before, read there, for the window to show.
+    let history = match resume {
+        Some(_) => saved_history(&attached, &conversation_id).await?,
+        None => Vec::new(),
+    };
     let busy = Arc::new(AtomicBool::new(false));
     let (events, turn_ends) = split_frames(frames);
     let home = RulesHome { attached: attached.clone(), engine: engine.clone(), target: parsed.clone() };
     tauri::async_runtime::spawn(free_after_each_turn(turn_ends, busy.clone(), home));
     let status = attached.status();
-    let handle = Arc::new(RemoteHandle { attached, target: parsed.clone(), busy, _asks: asks });
+    let handle = Arc::new(RemoteHandle { attached, target: parsed.clone(), busy, history, _asks: asks });
     let opened = RemoteOpened {
         conversation_id,
         target: parsed.to_string(),
@@ -267,6 +276,24 @@ pub async fn open(
         containment: machine.containment,
     };
     Ok((handle, events, status, opened))
+}
+
+/// Now, in milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// The messages of conversation `id` as saved there; refused when any cannot be read (the
+/// remote engine would not have continued it either).
+async fn saved_history(attached: &Attached, id: &str) -> CommandResult<Vec<Message>> {
+    let read =
+        attached.request(RemoteRequest::ConversationRead { id: id.to_owned() }).await.map_err(link_error)?;
+    let RemoteResult::Conversation(conversation) = read else {
+        return Err(wrong_answer(&read));
+    };
+    Ok(conversation.rows.into_iter().filter_map(|row| row.message).collect())
 }
 
 /// ssh's questions (a host key, a passphrase) asked in the window, for ssh to `host`.

@@ -415,12 +415,26 @@ impl AppState {
         &self,
         target: &str,
         transport: Option<&str>,
+        resume: Option<&str>,
     ) -> CommandResult<(
         crate::remote::RemoteOpened,
         tokio::sync::watch::Receiver<warden_core::remote::LinkStatus>,
     )> {
         let (handle, events, status, opened) =
-            crate::remote::open(&self.engine, target, transport, &self.askpass).await?;
+            crate::remote::open(&self.engine, target, transport, resume, &self.askpass).await?;
+        // Listed again after a restart (what the window shows of it: no key, no message).
+        let known = warden_protocol::KnownRemote {
+            conversation_id: opened.conversation_id.clone(),
+            target: opened.target.clone(),
+            transport: transport.map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned),
+            host: opened.host.clone(),
+            user: opened.user.clone(),
+            containment: opened.containment.clone(),
+            opened_at_ms: crate::remote::now_ms(),
+        };
+        if let Err(error) = warden_core::remote::known::remember(self.engine.home(), known) {
+            tracing::warn!(%error, "the remote project is not remembered for the next start");
+        }
         tauri::async_runtime::spawn(bridge::forward(events, self.sink.clone()));
         let session: Arc<dyn SessionHandle> = handle.clone();
         let version = self.settings_version.load(Ordering::SeqCst);

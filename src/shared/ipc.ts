@@ -88,6 +88,7 @@ export type {
   Remember,
   RemoteLinkEvent as RemoteLink,
   RemoteOpened,
+  KnownRemote,
   ReadOnlyHistory,
   RestorePlan,
   RestoreReport,
@@ -379,7 +380,11 @@ export const api = {
    * Opens the project `host:/path` on another machine, over ssh or `transport` (a command giving a
    * pipe to `warden serve --stdio` there): its conversation runs there, with the same chat commands.
    */
-  remoteOpen: (target: string, transport: string | null) => unwrap("remote_open", commands.remoteOpen(target, transport)),
+  remoteOpen: (target: string, transport: string | null, resume: string | null = null) =>
+    unwrap("remote_open", commands.remoteOpen(target, transport, resume)),
+  /** The remote projects opened before, newest first (listed after a restart). */
+  remoteKnown: () => unwrap("remote_known", commands.remoteKnown()),
+  remoteForget: (conversationId: string) => unwrap("remote_forget", commands.remoteForget(conversationId)),
   remoteAskpassAnswer: (id: string, answer: string | null) =>
     unwrap("remote_askpass_answer", commands.remoteAskpassAnswer(id, answer)),
   /** What copying this Warden to `target`'s machine would do, in words (it asks the machine first). */

@@ -51,6 +51,8 @@ macro_rules! collect_for {
             usage::usage_days,
             remote::remote_open::<$runtime>,
             remote::remote_askpass_answer,
+            remote::remote_known,
+            remote::remote_forget,
             remote::remote_install_plan,
             remote::remote_install,
             approvals::chat_tool_approve::<$runtime>,

@@ -4,13 +4,16 @@
 use tauri::{AppHandle, Runtime, State};
 
 use warden_core::remote::{install, RemoteTarget};
+use warden_protocol::KnownRemote;
 
 use crate::error::{CommandError, CommandResult};
 use crate::remote::RemoteOpened;
 use crate::state::AppState;
 
-/// Connects, opens a session there with this window's settings and keys, and says what was
-/// opened; the link's state comes as `remote:link` events from then on.
+/// Connects, opens a session there with this window's settings and keys — a new conversation, or
+/// (`resume`) one saved there, whose messages `chat_history` then gives — and says what was
+/// opened; the link's state comes as `remote:link` events from then on. The project is
+/// remembered, to be listed after a restart (`remote_known`).
 #[tauri::command]
 #[specta::specta]
 pub async fn remote_open<R: Runtime>(
@@ -18,10 +21,27 @@ pub async fn remote_open<R: Runtime>(
     state: State<'_, AppState>,
     target: String,
     transport: Option<String>,
+    resume: Option<String>,
 ) -> CommandResult<RemoteOpened> {
-    let (opened, status) = state.open_remote(&target, transport.as_deref()).await?;
+    let (opened, status) = state.open_remote(&target, transport.as_deref(), resume.as_deref()).await?;
     tauri::async_runtime::spawn(crate::remote::tell_link_states(app, opened.conversation_id.clone(), status));
     Ok(opened)
+}
+
+/// The remote projects opened before, newest first: listed after a restart, each taken up again
+/// with `remote_open(…, resume)`.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_known(state: State<'_, AppState>) -> CommandResult<Vec<KnownRemote>> {
+    Ok(warden_core::remote::known::load(state.engine.home()))
+}
+
+/// Forget a remote project (the conversation stays saved on its machine).
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_forget(state: State<'_, AppState>, conversation_id: String) -> CommandResult<()> {
+    warden_core::remote::known::forget(state.engine.home(), &conversation_id)
+        .map_err(|e| CommandError::internal(format!("The list of remote projects cannot be saved: {e}")))
 }
 
 /// The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not

@@ -20,7 +20,7 @@ export function RemoteLayer({
   const ssh = useSshQuestions();
   return (
     <>
-      {showBanner && <RemoteLinkBanner project={remote.project} link={remote.link} onReopen={remote.openDialog} />}
+      {showBanner && <RemoteLinkBanner project={remote.project} link={remote.link} onReopen={remote.openDialog} onResume={(p) => void remote.resume(p)} />}
       {remote.dialog && (
         <RemoteOpenDialog
           key={`${remote.dialog.target}\n${remote.dialog.transport ?? ""}`}

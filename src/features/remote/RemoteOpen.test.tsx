@@ -8,7 +8,7 @@ import { mockIPC } from "@tauri-apps/api/mocks";
 import { StrictMode } from "react";
 import { describe, expect, it } from "vitest";
 import { App } from "../../app/App";
-import type { ConversationSummary, RemoteLink, RemoteOpened, Settings } from "../../shared/ipc";
+import type { ConversationSummary, KnownRemote, RemoteLink, RemoteOpened, Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 
 const SETTINGS: Settings = {
@@ -44,8 +44,14 @@ const LOCAL_AGENTS_MD = { path: "/home/me/local-project/AGENTS.md", relativePath
 
 const COPY_PLAN = "copy Warden 0.1.0 (warden-box, warden-engine, warden, 41.2 MB) to builder@build-box:~/.local/share/warden/bin/";
 
-/** The window with one saved local conversation; `remoteOpen` answers `remote_open`. */
-function boot(remoteOpen: () => unknown = () => OPENED) {
+/** What `chat_history` gives of a conversation (a remote one taken up again: read there). */
+const REMOTE_HISTORY: Record<string, unknown[]> = {};
+
+/**
+ * The window with one saved local conversation; `remoteOpen` answers `remote_open`, `known` is
+ * what `remote_known` remembers from before.
+ */
+function boot(remoteOpen: () => unknown = () => OPENED, known: KnownRemote[] = []) {
   const calls: Call[] = [];
   mockIPC(
     (cmd, args) => {
@@ -60,8 +66,11 @@ function boot(remoteOpen: () => unknown = () => OPENED) {
         case "chat_list":
           return { conversations: [SAVED], nextOffset: null };
         case "chat_history":
+          return REMOTE_HISTORY[(args as { conversationId?: string } | undefined)?.conversationId ?? ""] ?? [];
         case "provider_models":
           return [];
+        case "remote_known":
+          return known;
         case "remote_open":
           return remoteOpen();
         case "remote_install_plan":
@@ -154,7 +163,7 @@ describe("the remote project dialog", () => {
     expect(screen.getByTestId(TID.remoteConnect)).toBeDisabled();
     expect(within(dialog).getByRole("button", { name: "Close" })).toBeEnabled();
     expect(remoteCalls(calls)).toEqual([
-      { cmd: "remote_open", args: { target: OPENED.target, transport: "docker exec -i box warden serve --stdio" } },
+      { cmd: "remote_open", args: { target: OPENED.target, transport: "docker exec -i box warden serve --stdio", resume: null } },
     ]);
 
     await act(async () => answer(OPENED));
@@ -195,7 +204,7 @@ describe("the remote project dialog", () => {
     expect(screen.queryByTestId(TID.remoteConnecting)).toBeNull();
     expect(screen.queryByTestId(TID.remoteProject)).toBeNull();
     expect(shownConversation()).toHaveAttribute("data-conversation-id", SAVED.id);
-    expect(remoteCalls(calls)).toEqual([{ cmd: "remote_open", args: { target: OPENED.target, transport: null } }]);
+    expect(remoteCalls(calls)).toEqual([{ cmd: "remote_open", args: { target: OPENED.target, transport: null, resume: null } }]);
 
     fail = false;
     await userEvent.click(screen.getByTestId(TID.remoteConnect));
@@ -356,5 +365,42 @@ describe("what describes the project open here", () => {
     expect(screen.queryByTestId(TID.instructionsIndicator)).not.toBeInTheDocument();
     await userEvent.click(screen.getByText("A local one"));
     expect(await screen.findByTestId(TID.instructionsIndicator)).toBeInTheDocument();
+  });
+});
+
+describe("remote projects opened before this start", () => {
+  it("are listed, not linked, and their conversation is taken up again there with what was said", async () => {
+    // A conversation of its own: the window's store outlives each test of this file.
+    const opened = { ...OPENED, conversationId: "conv-known" };
+    const known: KnownRemote = { ...opened, transport: null, openedAtMs: 1_790_000_000_000 };
+    REMOTE_HISTORY[opened.conversationId] = [
+      { role: "user", content: [{ type: "text", text: "run the tests there" }] },
+      { role: "assistant", content: [{ type: "text", text: "They pass on build-box." }] },
+    ];
+    const calls = boot(() => opened, [known]);
+    render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+    const listed = await waitFor(() => {
+      const item = screen.getAllByTestId(TID.conversationItem).find((i) => i.textContent?.includes(OPENED.target));
+      if (!item) throw new Error("not listed yet");
+      return item;
+    });
+    await userEvent.click(within(listed).getByText(OPENED.target));
+    const banner = await screen.findByTestId(TID.remoteLinkBanner);
+    expect(banner).toHaveAttribute("data-state", "closed");
+    expect(banner).toHaveTextContent("Not linked to builder@build-box since Warden started.");
+    expect(remoteCalls(calls)).toEqual([]);
+
+    await userEvent.click(within(banner).getByTestId(TID.remoteResume));
+    expect(await screen.findByText("They pass on build-box.")).toBeInTheDocument();
+    expect(screen.getByText("run the tests there")).toBeInTheDocument();
+    expect(remoteCalls(calls)).toEqual([
+      { cmd: "remote_open", args: { target: OPENED.target, transport: null, resume: opened.conversationId } },
+    ]);
+    expect(screen.queryByTestId(TID.remoteLinkBanner)).not.toBeInTheDocument();
+    delete REMOTE_HISTORY[opened.conversationId];
   });
 });

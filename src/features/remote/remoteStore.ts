@@ -1,8 +1,8 @@
-// The remote projects opened in this window (`remote_open`), kept in memory for the window's
-// session: what each is (its target, the machine's user and box, the transport it was opened
+// The remote projects of this window: those opened in it (`remote_open`) and those opened before
+// this start (`remote_known`, not linked until taken up again): what each is (its target, the machine's user and box, the transport it was opened
 // with) and how its link stands (`remote:link`). A link's state may come before the open's answer:
 // links are kept by conversation apart from the projects.
-import type { RemoteLink, RemoteOpened } from "../../shared/ipc";
+import type { KnownRemote, RemoteLink, RemoteOpened } from "../../shared/ipc";
 
 export type RemoteProject = RemoteOpened & {
   /** The custom transport it was opened with (null: ssh), to open it again the same way. */
@@ -18,6 +18,15 @@ export const NO_REMOTES: RemoteProjects = { projects: {}, links: {} };
 
 export function withOpened(state: RemoteProjects, project: RemoteProject): RemoteProjects {
   return { ...state, projects: { ...state.projects, [project.conversationId]: project } };
+}
+
+/** A project opened before this start: listed, its link `closed` until it is taken up again. */
+export function remembered(state: RemoteProjects, known: KnownRemote): RemoteProjects {
+  const { conversationId, target, transport, host, user, containment } = known;
+  const project = { conversationId, target, transport: transport ?? null, host, user, containment };
+  const link = { conversationId, state: "closed", detail: null, attempt: null };
+  // One opened in this window meanwhile keeps what it has.
+  return state.projects[conversationId] ? state : withLink(withOpened(state, project), link);
 }
 
 export function withLink(state: RemoteProjects, link: RemoteLink): RemoteProjects {

@@ -1,11 +1,15 @@
 // The window's remote projects: each opened one listed and (when its dialog was still open) shown,
-// the project and link of the conversation shown, and the dialog's state. Link states are listened
-// to for as long as the window is up (a link may drop while another conversation is shown).
-import { useCallback, useState } from "react";
-import { subscribeRemoteLink } from "../../shared/ipc";
+// those opened before this start listed too (not linked until taken up again), the project and
+// link of the conversation shown, and the dialog's state. Link states are listened to for as long
+// as the window is up (a link may drop while another conversation is shown).
+import { useCallback, useEffect, useState } from "react";
+import { api, subscribeRemoteLink } from "../../shared/ipc";
+import { messageOf } from "../../shared/format";
+import { useChatStore } from "../../shared/store/store";
 import { useListener } from "../../shared/useListener";
+import { openSaved } from "../chat/transcript/readSaved";
 import type { RemoteOpenValues } from "./RemoteOpenDialog";
-import { linkDown, NO_REMOTES, remoteOf, withLink, withOpened, type RemoteProject } from "./remoteStore";
+import { linkDown, NO_REMOTES, remoteOf, remembered, withLink, withOpened, type RemoteProject } from "./remoteStore";
 
 const EMPTY: RemoteOpenValues = { target: "", transport: null };
 
@@ -20,6 +24,8 @@ export function useRemoteProjects(
 ) {
   const [remotes, setRemotes] = useState(NO_REMOTES);
   useListener(() => subscribeRemoteLink((link) => setRemotes((r) => withLink(r, link))), "remote links");
+  useKnownRemotes(setRemotes, openRemote);
+  const resume = useResume(setRemotes);
   // The dialog, when open: what it opened with (empty, or a lost project's to open it again).
   const [dialog, setDialog] = useState<RemoteOpenValues | null>(null);
   const onOpened = useCallback(
@@ -39,5 +45,48 @@ export function useRemoteProjects(
     openDialog: useCallback((values: RemoteOpenValues = EMPTY) => setDialog(values), []),
     closeDialog: useCallback(() => setDialog(null), []),
     onOpened,
+    resume,
   };
+}
+
+type SetRemotes = (update: (r: typeof NO_REMOTES) => typeof NO_REMOTES) => void;
+
+/** The remote projects opened before this start: listed, not linked. */
+function useKnownRemotes(setRemotes: SetRemotes, openRemote: (id: string, target: string, show: boolean) => void) {
+  useEffect(() => {
+    let live = true;
+    api
+      .remoteKnown()
+      .then((known) => {
+        if (!live) return;
+        // Oldest first: each is put at the top of the list, so the newest ends there.
+        for (const k of [...known].reverse()) {
+          setRemotes((r) => remembered(r, k));
+          openRemote(k.conversationId, k.target, false);
+        }
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [setRemotes, openRemote]);
+}
+
+/** Takes up a remote project's conversation again there (after a restart, or a lost link), with what was said before. */
+function useResume(setRemotes: SetRemotes) {
+  const store = useChatStore();
+  return useCallback(
+    async (project: RemoteProject) => {
+      const id = project.conversationId;
+      setRemotes((r) => withLink(r, { conversationId: id, state: "connecting", detail: null, attempt: null }));
+      try {
+        const opened = await api.remoteOpen(project.target, project.transport, id);
+        setRemotes((r) => withLink(withOpened(r, { ...opened, transport: project.transport }), { conversationId: id, state: "up", detail: null, attempt: null }));
+        await openSaved(store, opened.conversationId);
+      } catch (e) {
+        setRemotes((r) => withLink(r, { conversationId: id, state: "closed", detail: messageOf(e), attempt: null }));
+      }
+    },
+    [setRemotes, store],
+  );
 }

@@ -194,6 +194,25 @@ pub enum RemoteRequest {
     KeptRules,
 }
 
+/// A remote project the window opened, remembered on this machine so that it is listed after a
+/// restart and its conversation can be taken up again there (docs/REMOTE.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct KnownRemote {
+    /// The conversation it works on there.
+    pub conversation_id: String,
+    /// `host:/path`, as the user typed it.
+    pub target: String,
+    /// The custom transport it was opened with (`None`: ssh).
+    #[serde(default)]
+    pub transport: Option<String>,
+    pub host: String,
+    pub user: String,
+    pub containment: String,
+    /// When it was last opened: milliseconds since the Unix epoch.
+    pub opened_at_ms: u64,
+}
+
 /// A rule an "always" answer kept in a remote session: of every project (`User`), or of the
 /// session's project (`Project`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,6 +9,7 @@ mod checkpoints;
 pub mod daemon;
 mod hub;
 pub mod install;
+pub mod known;
 pub mod link;
 mod live;
 mod machine;
