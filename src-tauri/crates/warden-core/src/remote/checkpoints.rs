@@ -6,7 +6,7 @@ use std::path::Path;
 
 use warden_protocol::{RemoteError, RemoteRequest, RemoteResult, RestorePlan, RunningInProject, RunningKind};
 
-use super::serve::{failed, usage};
+use super::refusal::{failed, usage};
 use crate::agent::Session;
 use crate::checkpoint::{CheckpointError, CheckpointStore};
 use crate::engine::Engine;

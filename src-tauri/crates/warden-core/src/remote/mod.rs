@@ -14,6 +14,7 @@ pub mod link;
 mod live;
 mod machine;
 mod open;
+mod refusal;
 mod saved;
 pub mod serve;
 pub mod transport;

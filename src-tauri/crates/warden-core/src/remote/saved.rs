@@ -3,7 +3,7 @@
 
 use warden_protocol::{RemoteConversation, RemoteError, RemoteRequest, RemoteResult, SavedRow};
 
-use super::serve::{failed, usage};
+use super::refusal::{failed, usage};
 use crate::engine::{ConversationError, Engine};
 
 /// The answer to one of the conversation requests; any other request is a usage error.

@@ -16,6 +16,7 @@ use warden_protocol::{
 
 use super::hub::Hub;
 use super::live::{AttachError, Live, Out};
+use super::refusal::{failed, usage};
 use crate::agent::{SendMode, TurnEnd};
 use crate::engine::{Engine, KeySource};
 
@@ -106,14 +107,6 @@ async fn write_frames<W: AsyncWrite + Unpin>(
             return;
         }
     }
-}
-
-pub(super) fn usage(message: &str) -> RemoteError {
-    RemoteError { message: message.to_owned(), usage: true }
-}
-
-pub(super) fn failed(message: impl std::fmt::Display) -> RemoteError {
-    RemoteError { message: message.to_string(), usage: false }
 }
 
 /// One link: its number, where its frames go, and the session it is attached to.

@@ -1,0 +1,12 @@
+//! How the engine's side refuses a request, in words: the caller's mistake (`usage`: a project
+//! that is not there, an unknown checkpoint or conversation) or the engine failing.
+
+use warden_protocol::RemoteError;
+
+pub(super) fn usage(message: &str) -> RemoteError {
+    RemoteError { message: message.to_owned(), usage: true }
+}
+
+pub(super) fn failed(message: impl std::fmt::Display) -> RemoteError {
+    RemoteError { message: message.to_string(), usage: false }
+}
