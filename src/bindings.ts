@@ -84,6 +84,11 @@ export const commands = {
 	 *  with `remote_open(…, resume)`.
 	 */
 	remoteKnown: () => typedError<KnownRemote[], CommandError>(__TAURI_INVOKE("remote_known")),
+	/**
+	 *  Settings → Sandbox for a remote project linked in this window (`conversation_id`): the box its
+	 *  commands get on its machine, asked there.
+	 */
+	remoteSandboxStatus: (conversationId: string) => typedError<SandboxStatus, CommandError>(__TAURI_INVOKE("remote_sandbox_status", { conversationId })),
 	/**  Forget a remote project (the conversation stays saved on its machine). */
 	remoteForget: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_forget", { conversationId })),
 	/**

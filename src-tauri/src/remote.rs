@@ -18,7 +18,7 @@ use warden_core::remote::askpass::Askpass;
 use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
 use warden_protocol::{
     Event, Message, Op, RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd, RestorePlan,
-    RestoreReport, SessionGrant,
+    RestoreReport, SandboxStatus, SessionGrant,
 };
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
@@ -95,6 +95,15 @@ impl RemoteHandle {
     pub async fn restore_plan(&self, id: String, paths: Vec<String>) -> CommandResult<RestorePlan> {
         match self.ask(RemoteRequest::CheckpointRestorePlan { project: self.project(), id, paths }).await? {
             RemoteResult::RestorePlan(plan) => Ok(plan),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// The box commands of the remote project get there, with this window's settings for it.
+    pub async fn sandbox_status(&self, engine: &Engine) -> CommandResult<SandboxStatus> {
+        let settings = warden_core::remote::settings_for(engine, &self.target);
+        match self.ask(RemoteRequest::SandboxStatus { project: self.project(), settings }).await? {
+            RemoteResult::Sandbox(status) => Ok(*status),
             other => Err(wrong_answer(&other)),
         }
     }

@@ -112,6 +112,7 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
           onAbout={() => setAbout(true)}
           onClose={() => setRoute("chat")}
           focusOnOpen={settingsFocus}
+          remoteProjects={remote.linked}
         />
       ) : (
         <ChatScreen

@@ -384,6 +384,8 @@ export const api = {
     unwrap("remote_open", commands.remoteOpen(target, transport, resume)),
   /** The remote projects opened before, newest first (listed after a restart). */
   remoteKnown: () => unwrap("remote_known", commands.remoteKnown()),
+  /** The box a linked remote project's commands get on its machine, asked there. */
+  remoteSandboxStatus: (conversationId: string) => unwrap("remote_sandbox_status", commands.remoteSandboxStatus(conversationId)),
   remoteForget: (conversationId: string) => unwrap("remote_forget", commands.remoteForget(conversationId)),
   remoteAskpassAnswer: (id: string, answer: string | null) =>
     unwrap("remote_askpass_answer", commands.remoteAskpassAnswer(id, answer)),

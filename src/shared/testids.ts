@@ -51,6 +51,7 @@ export const TID = {
   remoteMachine: "remote-machine", // beside it: "as USER · box: …"
   remoteLinkBanner: "remote-link-banner", // + data-state = reconnecting | lost
   remoteReopen: "remote-reopen", // on a lost link: the dialog again, filled in
+  remoteSandbox: "remote-sandbox", // Settings → Sandbox: a linked remote project's box, asked there when opened; + data-target
   remoteResume: "remote-resume", // on a lost link, or a project opened before this start: take its conversation up again there
   remoteCopyOffer: "remote-copy-offer", // no Warden (of this version) there: offers to copy this one
   remoteCopyPlan: "remote-copy-plan", // asks the machine, then says what the copy will do

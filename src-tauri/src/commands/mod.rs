@@ -52,6 +52,7 @@ macro_rules! collect_for {
             remote::remote_open::<$runtime>,
             remote::remote_askpass_answer,
             remote::remote_known,
+            remote::remote_sandbox_status,
             remote::remote_forget,
             remote::remote_install_plan,
             remote::remote_install,

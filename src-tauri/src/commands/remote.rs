@@ -44,6 +44,22 @@ pub async fn remote_forget(state: State<'_, AppState>, conversation_id: String) 
         .map_err(|e| CommandError::internal(format!("The list of remote projects cannot be saved: {e}")))
 }
 
+/// Settings → Sandbox for a remote project linked in this window (`conversation_id`): the box its
+/// commands get on its machine, asked there.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_sandbox_status(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<warden_protocol::SandboxStatus> {
+    let Some(remote) = state.remote(Some(&conversation_id)).await else {
+        return Err(CommandError::invalid_input(
+            "This remote project is not linked: link it to see its box.",
+        ));
+    };
+    remote.sandbox_status(&state.engine).await
+}
+
 /// The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not
 /// accepted, a passphrase not given).
 #[tauri::command]

@@ -38,6 +38,12 @@ export function remoteOf(state: RemoteProjects, id: string | null): RemoteProjec
   return (id && state.projects[id]) || null;
 }
 
+/** The projects whose session is linked in this window (up, or linking again after a drop). */
+export function linkedProjects(state: RemoteProjects): RemoteProject[] {
+  const linked = (id: string) => !["closed", "lost", "connecting"].includes(state.links[id]?.state ?? "up");
+  return Object.values(state.projects).filter((p) => linked(p.conversationId));
+}
+
 /** How the link of conversation `id` stands: null while it is up (or nothing was said yet). */
 export function linkDown(state: RemoteProjects, id: string | null): RemoteLink | null {
   const link = id ? state.links[id] : undefined;

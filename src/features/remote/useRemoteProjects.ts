@@ -9,7 +9,7 @@ import { useChatStore } from "../../shared/store/store";
 import { useListener } from "../../shared/useListener";
 import { openSaved } from "../chat/transcript/readSaved";
 import type { RemoteOpenValues } from "./RemoteOpenDialog";
-import { linkDown, NO_REMOTES, remoteOf, remembered, withLink, withOpened, type RemoteProject } from "./remoteStore";
+import { linkDown, linkedProjects, NO_REMOTES, remoteOf, remembered, withLink, withOpened, type RemoteProject } from "./remoteStore";
 
 const EMPTY: RemoteOpenValues = { target: "", transport: null };
 
@@ -40,6 +40,7 @@ export function useRemoteProjects(
   );
   return {
     project: remoteOf(remotes, activeId),
+    linked: linkedProjects(remotes),
     link: linkDown(remotes, activeId),
     dialog,
     openDialog: useCallback((values: RemoteOpenValues = EMPTY) => setDialog(values), []),

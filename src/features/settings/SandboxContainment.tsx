@@ -20,7 +20,8 @@ export function SandboxContainment({
   /** The project's cache layer is being removed; `clearError` why that failed. */
   clearing: boolean;
   clearError: string | null;
-  onClearLayer: () => void;
+  /** null: the layer is not cleared from here (a remote project's). */
+  onClearLayer: (() => void) | null;
 }) {
   const readable = status?.readable ?? [];
   return (
@@ -53,14 +54,16 @@ export function SandboxContainment({
         <p className="muted" data-testid={TID.sandboxCacheLayer}>
           This project&apos;s cache layer (downloads and unpacked packages its commands wrote):{" "}
           {formatBytes(status.cacheLayerBytes)}{" "}
-          <button
-            type="button"
-            data-testid={TID.sandboxCacheLayerClear}
-            disabled={clearing || status.cacheLayerBytes === 0}
-            onClick={onClearLayer}
-          >
-            Clear
-          </button>
+          {onClearLayer && (
+            <button
+              type="button"
+              data-testid={TID.sandboxCacheLayerClear}
+              disabled={clearing || status.cacheLayerBytes === 0}
+              onClick={onClearLayer}
+            >
+              Clear
+            </button>
+          )}
           {clearError && <span className="field-error"> {clearError}</span>}
         </p>
       )}

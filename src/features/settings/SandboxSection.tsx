@@ -1,13 +1,24 @@
 import type { Settings } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import type { RemoteProject } from "../remote/remoteStore";
 import { OrganisationPolicy } from "./OrganisationPolicy";
+import { RemoteSandboxes } from "./RemoteSandboxes";
 import { SandboxContainment } from "./SandboxContainment";
 import { SandboxProjectFields } from "./SandboxProjectFields";
 import { projectPermissions } from "./settingsModel";
 import { useSandboxStatus } from "./useSandboxStatus";
 
 /** Settings → Sandbox: how commands are contained here, and the project's network and extra folders. */
-export function SandboxSection({ settings, onChange }: { settings: Settings; onChange: (s: Settings) => void }) {
+export function SandboxSection({
+  settings,
+  onChange,
+  remoteProjects = [],
+}: {
+  settings: Settings;
+  onChange: (s: Settings) => void;
+  /** The remote projects linked in this window: the box of each, on its machine. */
+  remoteProjects?: RemoteProject[];
+}) {
   const { status, error, clearing, clearError, clearLayer } = useSandboxStatus(settings.projectDir);
   const perms = projectPermissions(settings);
   const userRules = (settings.permissionRules ?? []).filter((r) => r.tool === "network");
@@ -34,6 +45,7 @@ export function SandboxSection({ settings, onChange }: { settings: Settings; onC
           </ul>
         </details>
       )}
+      <RemoteSandboxes projects={remoteProjects} />
       <OrganisationPolicy managed={status?.managed} />
       {perms ? (
         <SandboxProjectFields

@@ -22,6 +22,7 @@ import { useSectionFilter } from "./useSectionFilter";
 import { useSettingsDraft } from "./useSettingsDraft";
 import { useSettingsFocus, type SettingsFocus } from "./useSettingsFocus";
 import { WebSearchSection } from "./WebSearchSection";
+import type { RemoteProject } from "../remote/remoteStore";
 import "./settings.css";
 
 export { SAVE_DELAY_MS } from "./useSettingsDraft";
@@ -39,6 +40,8 @@ type SettingsPanelProps = {
   onClose: () => void;
   /** What has the focus as Settings open (the panel itself when not said). */
   focusOnOpen?: SettingsFocus | null;
+  /** The remote projects linked in this window: Settings → Sandbox shows the box of each, there. */
+  remoteProjects?: RemoteProject[];
 };
 
 // size: one block per section, in the order the navigation lists them, each a few lines
@@ -51,6 +54,7 @@ export function SettingsPanel({
   onAbout,
   onClose,
   focusOnOpen = null,
+  remoteProjects = [],
 }: SettingsPanelProps) {
   const { draft, save, savedCount, edit, persist, reloadSaved, accepted } = useSettingsDraft(initial, onSaved);
   // The project section keeps raw text fields; a new folder starts them afresh.
@@ -97,7 +101,7 @@ export function SettingsPanel({
             <SkillsSection projectDir={draft.projectDir} savedCount={savedCount} beforeChange={persist} onChanged={reloadSaved} />
           </SettingsBlock>
           <SettingsBlock {...block("sandbox")}>
-            <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} />
+            <SandboxSection key={`sandbox-${projectKey}`} settings={draft} onChange={edit} remoteProjects={remoteProjects} />
           </SettingsBlock>
           <SettingsBlock {...block("permissions")}>
             <PermissionsSection projectDir={draft.projectDir} beforeChange={persist} onRulesChanged={reloadSaved} />

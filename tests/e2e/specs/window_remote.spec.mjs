@@ -81,6 +81,18 @@ export default async function (t) {
     t.assert(!existsSync(path.join(project, "who.txt")), "the restore removed who.txt on the remote machine");
     await t.shot("restored-there");
 
+    t.step("Settings → Sandbox shows the box of the linked remote project, asked there");
+    await (await s.byTestId("settings-open")).click();
+    const remoteBox = await s.waitForTestId("remote-sandbox", { timeoutMs: 15_000 });
+    await s.execute(`document.querySelector('[data-testid="remote-sandbox"] summary').click()`);
+    const boxText = () => s.execute(`return document.querySelector('[data-testid="remote-sandbox"]').textContent`);
+    await s.waitFor("the remote box, asked there", async () => (await boxText()).includes("bubblewrap"), { timeoutMs: 30_000 });
+    const shownBox = await boxText();
+    t.assert(shownBox.includes("warden-remote"), `the box is the remote user's: ${shownBox}`);
+    t.assert((await remoteBox.attr("data-target")).includes(project), "for the remote project");
+    await t.shot("remote-sandbox");
+    await (await s.byTestId("settings-close")).click();
+
     t.step("a machine without Warden: the window offers to copy this one, says what it does, copies, connects");
     const fresh = readFileSync(path.join(process.env.RUN_DIR, "remote", "fresh_project"), "utf8").trim();
     await (await s.waitForTestId("remote-open")).click();

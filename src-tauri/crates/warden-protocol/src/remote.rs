@@ -22,7 +22,7 @@
 //! | `checkpoint_list`, `checkpoint_patch`, `checkpoint_restore_plan`, `checkpoint_restore` | [`RemoteRequest::CheckpointList`], [`RemoteRequest::CheckpointPatch`], [`RemoteRequest::CheckpointRestorePlan`], [`RemoteRequest::CheckpointRestore`] |
 //! | `conversations_list` | [`RemoteRequest::ConversationList`] |
 //! | `conversations_search`, `conversation_history`, deleting one | [`RemoteRequest::ConversationSearch`], [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationRemove`] (`warden sessions --remote`) |
-//! | `sandbox_status` | [`RemoteRequest::Machine`] (the remote machine's facts) |
+//! | `sandbox_status` | [`RemoteRequest::Machine`] (the machine), [`RemoteRequest::SandboxStatus`] (its box, `remote_sandbox_status`) |
 //! | the rest (MCP servers, settings screens, search, rename, images) | not yet: the window keeps them local |
 //!
 //! Secrets cross the link only inside [`RemoteKey`], whose `Debug` shows no value.
@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     ChatCancel, ChatSend, CheckpointInfo, ConversationHit, ConversationPage, ConversationSummary, Event,
     KeyName, Message, MessageStamp, NetworkMode, PermissionRule, ProviderId, RestorePlan, RestoreReport,
-    RuleScope, SavedRow, Settings, ToolApproval, TrustLevel,
+    RuleScope, SandboxStatus, SavedRow, Settings, ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
@@ -192,6 +192,11 @@ pub enum RemoteRequest {
     /// The rules "always" kept in the link's session so far (the face keeps them in its own
     /// settings: the remote engine's are the face's, held in memory for the session).
     KeptRules,
+    /// The box commands of `project` get there (Settings → Sandbox), with the face's settings.
+    SandboxStatus {
+        project: String,
+        settings: Settings,
+    },
 }
 
 /// A remote project the window opened, remembered on this machine so that it is listed after a
@@ -244,6 +249,7 @@ pub enum RemoteResult {
     Conversation(RemoteConversation),
     Hits(Vec<ConversationHit>),
     KeptRules(Vec<KeptRule>),
+    Sandbox(Box<SandboxStatus>),
 }
 
 /// A saved conversation read on the remote machine: its line in the list, every message read (one

@@ -13,12 +13,16 @@ impl Engine {
     /// user's home when no project is chosen): the one its sessions and `warden tool` get
     /// ([`Engine::commands_box`], with the project's own choices).
     pub fn sandbox_status(&self) -> SandboxStatus {
+        self.sandbox_status_of(&chosen_project(&self.settings()))
+    }
+
+    /// The same for the project at `named` (a remote project's, asked over the link).
+    pub fn sandbox_status_of(&self, named: &std::path::Path) -> SandboxStatus {
         let mechanism = containment::mechanism();
         let settings = self.settings();
-        let named = chosen_project(&settings);
         // As a session sees the folder (canonical); as named when no session could start in it
         // (the home, which holds Warden's own folders, when none is chosen).
-        let project = self.project_outside_home(&named).unwrap_or(named);
+        let project = self.project_outside_home(named).unwrap_or_else(|_| named.to_path_buf());
         let policy = self.commands_box(&project, &settings);
         let layer_unavailable = containment::cache_layer_unavailable();
         let show =

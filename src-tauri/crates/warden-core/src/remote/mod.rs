@@ -50,6 +50,18 @@ pub fn mismatch(
     })
 }
 
+/// This machine's settings as a remote engine gets them for `target`: the project's choices and
+/// rules kept here under `host:/path` given under its path there (a project of this machine at the
+/// same path lends it none).
+pub fn settings_for(engine: &crate::engine::Engine, target: &RemoteTarget) -> warden_protocol::Settings {
+    let mut settings = engine.settings();
+    match settings.tool_permissions.get(&target.to_string()).cloned() {
+        Some(rules) => settings.tool_permissions.insert(target.path.clone(), rules),
+        None => settings.tool_permissions.remove(&target.path),
+    };
+    settings
+}
+
 /// Keep here what "always" kept in a session of `target`'s engine: rules of every project in the
 /// user's rules, the project's under `host:/path`. Each is kept once (one kept already is not
 /// added again); what cannot be kept is said in the log and returned.
@@ -106,11 +118,7 @@ pub async fn open_request(
         true => Vec::new(),
         false => engine.keys_for_remote(session.provider).await,
     };
-    let mut settings = engine.settings();
-    match settings.tool_permissions.get(&target.to_string()).cloned() {
-        Some(rules) => settings.tool_permissions.insert(session.project.clone(), rules),
-        None => settings.tool_permissions.remove(&session.project),
-    };
+    let settings = settings_for(engine, target);
     warden_protocol::RemoteOpen {
         settings,
         keys: keys.into_iter().map(|(name, value)| warden_protocol::RemoteKey { name, value }).collect(),

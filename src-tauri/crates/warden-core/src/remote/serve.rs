@@ -164,6 +164,17 @@ impl LinkState {
                 Ok(RemoteResult::Done)
             }
             RemoteRequest::Machine => Ok(RemoteResult::Machine(super::this_machine())),
+            RemoteRequest::SandboxStatus { project, settings } => {
+                // The face's settings (its project choices), no key: an engine for this answer alone.
+                let home = self.hub.home.clone();
+                blocking(move || {
+                    let engine = Engine::remote(home, settings, KeySource::Sent(Vec::new()));
+                    Ok(RemoteResult::Sandbox(Box::new(
+                        engine.sandbox_status_of(std::path::Path::new(&project)),
+                    )))
+                })
+                .await
+            }
             RemoteRequest::KeptRules => {
                 self.attached().map(|live| RemoteResult::KeptRules(live.kept_rules()))
             }
