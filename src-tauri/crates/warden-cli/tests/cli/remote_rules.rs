@@ -14,6 +14,14 @@ fn answer(parts: &[warden_testkit::scripted::Part]) -> Reply {
     Reply::sse(anthropic(parts, 10), Split::Random(5))
 }
 
+/// `command` with the session bus, where the keychain (and the settings' seal key) answers.
+fn with_keychain(mut cmd: tokio::process::Command) -> tokio::process::Command {
+    if let Some(bus) = std::env::var_os("DBUS_SESSION_BUS_ADDRESS") {
+        cmd.env("DBUS_SESSION_BUS_ADDRESS", bus);
+    }
+    cmd
+}
+
 /// One remote conversation whose model runs `command_line` with bash, each confirmation answered
 /// with `answer_with` (none: stdin closed, so it is not run).
 async fn remote_conversation(
@@ -29,11 +37,7 @@ async fn remote_conversation(
     ])
     .await;
     let args = ["--remote", target, "--transport", transport, "--allow", "all", "go"];
-    let mut cmd = command(dirs, &exec_args(&server, &args));
-    if let Some(bus) = std::env::var_os("DBUS_SESSION_BUS_ADDRESS") {
-        cmd.env("DBUS_SESSION_BUS_ADDRESS", bus);
-    }
-    let mut warden = Warden::spawn(cmd);
+    let mut warden = Warden::spawn(with_keychain(command(dirs, &exec_args(&server, &args))));
     loop {
         let Some(event) = warden.next_event().await else { break };
         if event["event"] == "chat:tool-confirm" {
@@ -71,7 +75,8 @@ async fn always_in_a_remote_session_is_kept_here_and_sent_to_the_next_one_keycha
     assert_eq!(result["metadata"]["ruleKept"], "allow bash: echo * (project)", "{result}");
 
     // Kept here, as the rules of the remote project, named by host and path.
-    let listed = command(&dirs, &["rules", "list", "--json", "--project", &target]).output().await.unwrap();
+    let list = ["rules", "list", "--json", "--project", &target];
+    let listed = with_keychain(command(&dirs, &list)).output().await.unwrap();
     let listed: Value = serde_json::from_slice(&listed.stdout).unwrap_or_default();
     let kept =
         listed.as_array().and_then(|all| all.iter().find(|r| r["rule"]["pattern"] == "echo *")).cloned();
