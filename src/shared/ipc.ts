@@ -87,6 +87,7 @@ export type {
   ProviderSettings,
   Remember,
   RemoteLinkEvent as RemoteLink,
+  RemoteAskpassEvent,
   RemoteOpened,
   KnownRemote,
   ReadOnlyHistory,

@@ -1,8 +1,7 @@
 // What ssh asks while it connects to a remote project (`remote:askpass`), oldest first: each is
 // shown until it is answered here or withdrawn (unanswered in time, ssh takes that as "no").
 import { useCallback, useState } from "react";
-import type { RemoteAskpassEvent } from "../../bindings";
-import { api, subscribeRemoteAskpass } from "../../shared/ipc";
+import { api, subscribeRemoteAskpass, type RemoteAskpassEvent } from "../../shared/ipc";
 import { messageOf } from "../../shared/format";
 import { useListener } from "../../shared/useListener";
 
