@@ -254,7 +254,7 @@ pub async fn open(
         Some(command) => (Transport::command(command), None),
         None => {
             let asks = askpass_for(askpass, &parsed.host)?;
-            (Transport::ssh(&parsed.host).with_env(asks.env()), Some(asks))
+            (Transport::ssh(&parsed.host).with_asks(Some(asks.asks())), Some(asks))
         }
     };
     let over_ssh = asks.is_some();

@@ -83,7 +83,7 @@ pub async fn remote_askpass_answer(
 pub async fn remote_install_plan(state: State<'_, AppState>, target: String) -> CommandResult<String> {
     let host = host_of(&target)?;
     let asks = crate::remote::askpass_for(&state.askpass, &host)?;
-    let plan = install::plan(&host, asks.env()).await.map_err(cannot_copy)?;
+    let plan = install::plan(&host, Some(asks.asks())).await.map_err(cannot_copy)?;
     Ok(plan.describe())
 }
 
@@ -94,7 +94,7 @@ pub async fn remote_install_plan(state: State<'_, AppState>, target: String) -> 
 pub async fn remote_install(state: State<'_, AppState>, target: String) -> CommandResult<()> {
     let host = host_of(&target)?;
     let asks = crate::remote::askpass_for(&state.askpass, &host)?;
-    let plan = install::plan(&host, asks.env()).await.map_err(cannot_copy)?;
+    let plan = install::plan(&host, Some(asks.asks())).await.map_err(cannot_copy)?;
     plan.copy().await.map_err(cannot_copy)
 }
 

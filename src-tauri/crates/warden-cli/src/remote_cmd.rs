@@ -12,9 +12,8 @@ pub async fn run(action: RemoteAction) -> Result<(), Exit> {
     if host.is_empty() || host.starts_with('-') {
         return Err(Exit::usage(format!("`{host}` is not a host name")));
     }
-    let plan = install::plan(&host, Vec::new())
-        .await
-        .map_err(|e| Exit::failed(format!("warden remote install: {e}")))?;
+    let plan =
+        install::plan(&host, None).await.map_err(|e| Exit::failed(format!("warden remote install: {e}")))?;
     if plan.facts.installed.as_deref() == Some(env!("CARGO_PKG_VERSION")) {
         say::out(&sanitize::line(&format!("{host} already has Warden {}.", env!("CARGO_PKG_VERSION"))));
         return Ok(());

@@ -41,7 +41,7 @@ async fn an_unknown_host_key_is_accepted_here_before_ssh_writes_it_and_a_passphr
     let (ssh, known_hosts) = sshd.ssh_that_asks(PASSPHRASE);
     let serve = format!("{} serve --stdio", user.warden.display());
     let transport = |askpass: &Askpass| {
-        Transport::command(&format!("{ssh} -T -- warden-ask '{serve}'")).with_env(askpass.env())
+        Transport::command(&format!("{ssh} -T -- warden-ask '{serve}'")).with_asks(Some(askpass.asks()))
     };
     let fingerprint = {
         let out = std::process::Command::new("ssh-keygen")

@@ -9,12 +9,19 @@
 //! answer (refused, or none in time) ends that program with status 1, which ssh takes as "no".
 //! Host key checking stays ssh's own: a key is written to `known_hosts` by ssh, after the user
 //! accepts it here; a changed key is refused by ssh without a question.
+//!
+//! The socket's path and token are in ssh's environment, which a process of the same user may
+//! read (`/proc/<ssh>/environ`, where the box does not hide it). So a question is taken only from
+//! a process whose parent is one of the ssh processes started with [`SshAsks`] (the peer's
+//! credentials, then its parent in `/proc`): anything else that asks gets no answer and the user
+//! is not asked.
 
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -77,11 +84,53 @@ struct Answer {
     answer: Option<String>,
 }
 
+/// The ssh processes started to ask through an [`Askpass`] (the last few: a link made again starts
+/// another): only their children are answered.
+type Started = Arc<Mutex<VecDeque<u32>>>;
+
+/// How many started ssh processes are remembered.
+const STARTED_KEPT: usize = 16;
+
+/// What an ssh that asks through an [`Askpass`] is started with: its environment, and where its
+/// process id is noted once it runs ([`SshAsks::started`]).
+#[derive(Clone)]
+pub struct SshAsks {
+    pub env: Vec<(OsString, OsString)>,
+    started: Started,
+}
+
+impl SshAsks {
+    /// The ssh process `pid` was started with this environment: its children may ask.
+    pub fn started(&self, pid: u32) {
+        let mut started = self.started.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        started.push_back(pid);
+        while started.len() > STARTED_KEPT {
+            started.pop_front();
+        }
+    }
+}
+
+impl std::fmt::Debug for SshAsks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a secret of the window's: not in a log.
+        f.debug_struct("SshAsks").field("vars", &self.env.len()).finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for SshAsks {
+    fn eq(&self, other: &Self) -> bool {
+        self.env == other.env
+    }
+}
+
+impl Eq for SshAsks {}
+
 /// A socket that asks the user what ssh asks, for as long as it is held.
 pub struct Askpass {
     dir: tempfile::TempDir,
     token: String,
     program: PathBuf,
+    started: Started,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -93,19 +142,53 @@ impl Askpass {
         std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o700))?;
         let listener = UnixListener::bind(dir.path().join("socket"))?;
         let token = uuid::Uuid::new_v4().simple().to_string();
-        let task = tokio::spawn(serve(listener, token.clone(), ask));
-        Ok(Self { dir, token, program, task })
+        let started = Started::default();
+        let task =
+            tokio::spawn(serve(listener, Gate { token: token.clone(), started: started.clone() }, ask));
+        Ok(Self { dir, token, program, started, task })
     }
 
-    /// The environment of an ssh that asks through this.
-    pub fn env(&self) -> Vec<(OsString, OsString)> {
-        vec![
+    /// What an ssh that asks through this is started with.
+    pub fn asks(&self) -> SshAsks {
+        let env = vec![
             ("SSH_ASKPASS".into(), self.program.clone().into()),
             ("SSH_ASKPASS_REQUIRE".into(), "force".into()),
             (SOCKET_ENV.into(), self.dir.path().join("socket").into()),
             (TOKEN_ENV.into(), self.token.clone().into()),
-        ]
+        ];
+        SshAsks { env, started: self.started.clone() }
     }
+}
+
+/// What a question must show to be asked: the token, and a parent among the ssh processes started.
+#[derive(Clone)]
+struct Gate {
+    token: String,
+    started: Started,
+}
+
+impl Gate {
+    /// The asker descends, within [`ASKER_DEPTH`] generations, from a process started with the
+    /// askpass (ssh itself, or the `sh` a transport runs it under): only the transport's own tree.
+    fn lets_in(&self, peer: Option<u32>, token: &str) -> bool {
+        let ancestors: Vec<u32> = std::iter::successors(peer.and_then(parent_of), |pid| parent_of(*pid))
+            .take(ASKER_DEPTH)
+            .collect();
+        let started = self.started.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        token == self.token && ancestors.iter().any(|pid| started.contains(pid))
+    }
+}
+
+/// How many generations above the asker a started process may be: ssh starts the askpass; a
+/// transport may run ssh under `sh -c`.
+const ASKER_DEPTH: usize = 2;
+
+/// The parent of process `pid`, from `/proc/<pid>/stat` (the field after the command's name,
+/// which may itself hold spaces and parentheses, then the state).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(1)?.parse().ok()
 }
 
 impl Drop for Askpass {
@@ -114,24 +197,29 @@ impl Drop for Askpass {
     }
 }
 
-async fn serve(listener: UnixListener, token: String, ask: Ask) {
+async fn serve(listener: UnixListener, gate: Gate, ask: Ask) {
     loop {
         match listener.accept().await {
-            Ok((stream, _)) => drop(tokio::spawn(one_question(stream, token.clone(), ask.clone()))),
+            Ok((stream, _)) => drop(tokio::spawn(one_question(stream, gate.clone(), ask.clone()))),
             // Out of descriptors, say: try again shortly rather than spin.
             Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
         }
     }
 }
 
-/// One connection: a question with the right token is asked; any other gets no answer.
-async fn one_question(stream: UnixStream, token: String, ask: Ask) {
+/// One connection: a question from a child of a started ssh, with the token, is asked; any other
+/// gets no answer.
+async fn one_question(stream: UnixStream, gate: Gate, ask: Ask) {
+    let peer = stream.peer_cred().ok().and_then(|cred| cred.pid()).and_then(|pid| u32::try_from(pid).ok());
     let (read, mut write) = stream.into_split();
     let mut read = BufReader::new(read);
     let Ok(Some(line)) = super::read_line(&mut read, MAX_LINE).await else { return };
     let Ok(question) = serde_json::from_slice::<Question>(&line) else { return };
-    if question.token != token {
-        tracing::warn!("a question on Warden's askpass socket without its token was ignored");
+    if !gate.lets_in(peer, &question.token) {
+        tracing::warn!(
+            ?peer,
+            "a question on Warden's askpass socket not from the ssh it started was ignored"
+        );
         return;
     }
     let prompt = Prompt { kind: PromptKind::of(&question.prompt), text: question.prompt };
@@ -191,6 +279,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_parent_is_read_past_a_name_with_spaces_and_parentheses() {
+        assert_eq!(parent_of(std::process::id()), Some(std::os::unix::process::parent_id()));
+        assert_eq!(parent_of(u32::MAX), None);
+    }
+
+    #[test]
     fn sshs_questions_are_told_apart_by_their_words() {
         let host_key = "The authenticity of host '[127.0.0.1]:2222 ([127.0.0.1]:2222)' can't be established.\n\
             ED25519 key fingerprint is SHA256:abc.\nAre you sure you want to continue connecting (yes/no/[fingerprint])? ";
@@ -204,7 +298,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_question_is_answered_only_with_the_token() {
+    async fn a_question_is_answered_only_from_a_child_of_a_started_ssh_with_the_token() {
         let asked = Arc::new(std::sync::Mutex::new(Vec::new()));
         let seen = asked.clone();
         let ask: Ask = Arc::new(move |prompt: Prompt| {
@@ -214,15 +308,24 @@ mod tests {
         let askpass = Askpass::start(PathBuf::from("/unused"), ask).unwrap_or_else(|e| panic!("{e}"));
         let socket = askpass.dir.path().join("socket");
         let token = askpass.token.clone();
-        let (right, wrong) = tokio::task::spawn_blocking(move || {
-            let right = ask_over(&socket, token, "Password: ".into());
-            let wrong = ask_over(&socket, "not-the-token".into(), "Password: ".into());
-            (right, wrong)
-        })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(right.ok().flatten().as_deref(), Some("hunter2"));
-        assert_eq!(wrong.ok().flatten(), None, "no answer without the token");
+        let asking = |token: String| {
+            let socket = socket.clone();
+            tokio::task::spawn_blocking(move || ask_over(&socket, token, "Password: ".into()).ok().flatten())
+        };
+        // The attack: a process of the same user that read the socket and the token from ssh's
+        // environment, but is no child of an ssh Warden started (this test's process).
+        let stranger = asking(token.clone()).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(stranger, None, "a process that is no child of a started ssh is not answered");
+        assert!(
+            asked.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_empty(),
+            "nor is the user asked"
+        );
+        // This process as if a started ssh's child: its parent noted as started.
+        askpass.asks().started(std::os::unix::process::parent_id());
+        let right = asking(token).await.unwrap_or_else(|e| panic!("{e}"));
+        let wrong = asking("not-the-token".into()).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(right.as_deref(), Some("hunter2"));
+        assert_eq!(wrong, None, "no answer without the token");
         let asked = asked.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         assert_eq!(*asked, [Prompt { text: "Password: ".into(), kind: PromptKind::Secret }]);
         let mode = std::os::unix::fs::PermissionsExt::mode(

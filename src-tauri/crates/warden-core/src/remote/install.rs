@@ -3,13 +3,13 @@
 //! only to a machine that can run them — Linux on this build's architecture, with a C library at
 //! least as new as the newest one this build's programs ask for — checked over the same link first.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
+use super::askpass::SshAsks;
 use super::transport::{Transport, REMOTE_BIN};
 
 /// The programs copied, in the order they are copied (the front last: a half-done copy leaves no
@@ -31,8 +31,8 @@ pub struct RemoteFacts {
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub host: String,
-    /// Set for ssh (the window's own askpass).
-    pub env: Vec<(OsString, OsString)>,
+    /// ssh asks through the window's own askpass.
+    pub asks: Option<SshAsks>,
     pub files: Vec<(PathBuf, u64)>,
     pub needs_glibc: (u32, u32),
     pub facts: RemoteFacts,
@@ -46,20 +46,21 @@ const PROBE: &str = "uname -s; uname -m; (ldd --version 2>&1 || true) | head -n 
 /// with `env` set for it), feeding it `input`; its stdout, or why it failed.
 async fn run_there(
     host: &str,
-    env: &[(OsString, OsString)],
+    asks: Option<&SshAsks>,
     script: &str,
     input: Option<&Path>,
 ) -> Result<String, String> {
-    let transport = Transport::ssh_running(host, &format!("sh -c '{script}'")).with_env(env.to_vec());
+    let transport = Transport::ssh_running(host, &format!("sh -c '{script}'")).with_asks(asks.cloned());
     let mut child = Command::new(&transport.program)
         .args(&transport.args)
-        .envs(transport.env.iter().map(|(name, value)| (name, value)))
+        .envs(transport.env().iter().map(|(name, value)| (name, value)))
         .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .map_err(|e| format!("could not start `{}`: {e}", transport.shown))?;
+    transport.started(child.id());
     if let (Some(path), Some(mut stdin)) = (input, child.stdin.take()) {
         let mut file = tokio::fs::File::open(path).await.map_err(|e| format!("{}: {e}", path.display()))?;
         tokio::io::copy(&mut file, &mut stdin)
@@ -75,9 +76,9 @@ async fn run_there(
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
-/// What the remote machine is, asked over ssh (with `env` set for it).
-pub async fn probe(host: &str, env: &[(OsString, OsString)]) -> Result<RemoteFacts, String> {
-    let said = run_there(host, env, PROBE, None).await?;
+/// What the remote machine is, asked over ssh (asking through `asks`).
+pub async fn probe(host: &str, asks: Option<&SshAsks>) -> Result<RemoteFacts, String> {
+    let said = run_there(host, asks, PROBE, None).await?;
     let mut lines = said.lines().map(str::trim);
     let os = lines.next().unwrap_or_default().to_owned();
     let arch = lines.next().unwrap_or_default().to_owned();
@@ -140,9 +141,9 @@ pub fn local_programs() -> Result<Vec<PathBuf>, String> {
         .collect()
 }
 
-/// The copy to make to `host` (ssh with `env` set for it), or why this build cannot run there.
-pub async fn plan(host: &str, env: Vec<(OsString, OsString)>) -> Result<Plan, String> {
-    let facts = probe(host, &env).await?;
+/// The copy to make to `host` (ssh asking through `asks`), or why this build cannot run there.
+pub async fn plan(host: &str, asks: Option<SshAsks>) -> Result<Plan, String> {
+    let facts = probe(host, asks.as_ref()).await?;
     if facts.os != "Linux" || facts.arch != std::env::consts::ARCH {
         return Err(format!(
             "{host} is {} {}: this Warden is built for Linux {}. Install a Warden built for that machine there",
@@ -160,7 +161,7 @@ pub async fn plan(host: &str, env: Vec<(OsString, OsString)>) -> Result<Plan, St
         files.push((program, size));
     }
     match facts.glibc {
-        Some(has) if has >= needs_glibc => Ok(Plan { host: host.to_owned(), env, files, needs_glibc, facts }),
+        Some(has) if has >= needs_glibc => Ok(Plan { host: host.to_owned(), asks, files, needs_glibc, facts }),
         Some((major, minor)) => Err(format!(
             "{host} has glibc {major}.{minor}; this Warden needs {}.{} or newer. Install Warden from a package built for that system there",
             needs_glibc.0, needs_glibc.1
@@ -202,9 +203,9 @@ impl Plan {
                 "d=\"$HOME/.local/share/warden/bin\"; mkdir -p \"$d\" && cat > \"$d/.{name}.new\" && \
                  chmod 755 \"$d/.{name}.new\" && mv -f \"$d/.{name}.new\" \"$d/{name}\""
             );
-            run_there(&self.host, &self.env, &script, Some(path)).await?;
+            run_there(&self.host, self.asks.as_ref(), &script, Some(path)).await?;
         }
-        let facts = probe(&self.host, &self.env).await?;
+        let facts = probe(&self.host, self.asks.as_ref()).await?;
         match facts.installed.as_deref() {
             Some(env!("CARGO_PKG_VERSION")) => Ok(()),
             other => {

@@ -116,7 +116,7 @@ impl Link {
                 command.env_remove(name);
             }
         }
-        command.envs(transport.env.iter().map(|(name, value)| (name, value)));
+        command.envs(transport.env().iter().map(|(name, value)| (name, value)));
         let mut child = command
             .args(&transport.args)
             .stdin(Stdio::piped())
@@ -128,6 +128,7 @@ impl Link {
                 command: transport.shown.clone(),
                 error: error.to_string(),
             })?;
+        transport.started(child.id());
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {

@@ -5,6 +5,8 @@
 
 use std::ffi::OsString;
 
+use super::askpass::SshAsks;
+
 /// Set like git's `GIT_SSH_COMMAND`: the ssh command line to use (run by `sh`, the options after
 /// it), e.g. `ssh -F ~/.ssh/work_config`.
 pub const SSH_COMMAND_ENV: &str = "WARDEN_SSH_COMMAND";
@@ -51,8 +53,9 @@ pub struct Transport {
     pub args: Vec<OsString>,
     /// How the user would name it ("ssh build-box", the command they gave).
     pub shown: String,
-    /// Set in its environment (Warden's own `SSH_ASKPASS`, [`super::askpass`]).
-    pub env: Vec<(OsString, OsString)>,
+    /// ssh asks through Warden's own `SSH_ASKPASS` ([`super::askpass`]): its environment, and
+    /// where its process is noted once started.
+    pub asks: Option<SshAsks>,
 }
 
 /// The remote command: the copied engine when there is one, else `warden` on the remote `PATH`.
@@ -80,14 +83,9 @@ impl Transport {
                 let mut through_sh: Vec<OsString> =
                     vec!["-c".into(), format!("exec {ssh} \"$@\"").into(), "warden-ssh".into()];
                 through_sh.extend(args);
-                Self {
-                    program: "sh".into(),
-                    args: through_sh,
-                    shown: format!("{ssh} {host}"),
-                    env: Vec::new(),
-                }
+                Self { program: "sh".into(), args: through_sh, shown: format!("{ssh} {host}"), asks: None }
             }
-            None => Self { program: "ssh".into(), args, shown: format!("ssh {host}"), env: Vec::new() },
+            None => Self { program: "ssh".into(), args, shown: format!("ssh {host}"), asks: None },
         }
     }
 
@@ -97,15 +95,27 @@ impl Transport {
             program: "sh".into(),
             args: vec!["-c".into(), line.into()],
             shown: line.to_owned(),
-            env: Vec::new(),
+            asks: None,
         }
     }
 
-    /// This transport with `env` set for it.
+    /// This transport asking through `asks` (Warden's own `SSH_ASKPASS`).
     #[must_use]
-    pub fn with_env(mut self, env: Vec<(OsString, OsString)>) -> Self {
-        self.env = env;
+    pub fn with_asks(mut self, asks: Option<SshAsks>) -> Self {
+        self.asks = asks;
         self
+    }
+
+    /// The environment it is started with besides the inherited one.
+    pub fn env(&self) -> &[(OsString, OsString)] {
+        self.asks.as_ref().map_or(&[], |asks| asks.env.as_slice())
+    }
+
+    /// It was started as process `pid` (noted for the askpass, which answers only its children).
+    pub fn started(&self, pid: Option<u32>) {
+        if let (Some(asks), Some(pid)) = (&self.asks, pid) {
+            asks.started(pid);
+        }
     }
 }
 
