@@ -125,12 +125,8 @@ impl RemoteHandle {
     }
 }
 
-fn wrong_answer(result: &RemoteResult) -> CommandError {
-    let kind = match result {
-        RemoteResult::Done => "done",
-        _ => "another request's",
-    };
-    CommandError::internal(format!("The remote engine gave {kind} answer to a checkpoint request."))
+fn wrong_answer(_: &RemoteResult) -> CommandError {
+    CommandError::internal("The remote engine answered another request than the one it was asked.")
 }
 
 fn link_error(error: LinkError) -> CommandError {
@@ -323,13 +319,7 @@ struct RulesHome {
 
 impl RulesHome {
     async fn bring(&self) {
-        match self.attached.request(RemoteRequest::KeptRules).await {
-            Ok(RemoteResult::KeptRules(kept)) => {
-                warden_core::remote::keep_rules_home(&self.engine, &self.target, kept);
-            }
-            Ok(_) => {}
-            Err(error) => tracing::warn!(%error, "the rules kept there could not be asked for"),
-        }
+        warden_core::remote::bring_rules_home(&self.attached, &self.engine, &self.target).await;
     }
 }
 

@@ -10,8 +10,8 @@ use warden_core::remote::{
     split_frames, Attached, LinkError, LinkStatus, RemoteTarget, SessionFrame, Transport,
 };
 use warden_protocol::{
-    ChatCancel, ChatError, ChatSend, ErrorCode, Event, RemoteOpen, RemoteRequest, RemoteResult,
-    RemoteSession, RemoteTurnEnd, ToolApproval,
+    ChatCancel, ChatError, ChatSend, ErrorCode, Event, RemoteOpen, RemoteRequest, RemoteSession,
+    RemoteTurnEnd, ToolApproval,
 };
 
 use crate::args::ExecArgs;
@@ -173,17 +173,11 @@ async fn say_link_status(mut status: tokio::sync::watch::Receiver<LinkStatus>, h
     }
 }
 
-/// What "always" kept there during the turn, kept in this machine's settings (the remote project's
-/// rules under its `host:/path`); one that cannot be kept here is said on stderr.
+/// What "always" kept there during the turn, kept in this machine's settings; one that cannot be
+/// kept here is said on stderr.
 async fn keep_rules_home(attached: &Attached, engine: &Engine, target: &RemoteTarget) {
-    match attached.request(RemoteRequest::KeptRules).await {
-        Ok(RemoteResult::KeptRules(kept)) => {
-            for why in warden_core::remote::keep_rules_home(engine, target, kept) {
-                say::err(&sanitize::line(&format!("warden: a rule kept there is not kept here: {why}")));
-            }
-        }
-        Ok(_) => {}
-        Err(error) => tracing::warn!(%error, "the rules kept there could not be asked for"),
+    for why in warden_core::remote::bring_rules_home(attached, engine, target).await {
+        say::err(&sanitize::line(&format!("warden: a rule kept there is not kept here: {why}")));
     }
 }
 

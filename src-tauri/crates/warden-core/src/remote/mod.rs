@@ -62,14 +62,22 @@ pub fn settings_for(engine: &crate::engine::Engine, target: &RemoteTarget) -> wa
     settings
 }
 
-/// Keep here what "always" kept in a session of `target`'s engine: rules of every project in the
-/// user's rules, the project's under `host:/path`. Each is kept once (one kept already is not
-/// added again); what cannot be kept is said in the log and returned.
-pub fn keep_rules_home(
+/// Ask the session `attached` to for what "always" kept there so far, and keep it here: rules of
+/// every project among the user's rules, the project's under `host:/path` (each once). What
+/// cannot be kept here is returned in words (and logged); a link that cannot be asked is logged.
+pub async fn bring_rules_home(
+    attached: &Attached,
     engine: &crate::engine::Engine,
     target: &RemoteTarget,
-    kept: Vec<warden_protocol::KeptRule>,
 ) -> Vec<String> {
+    let kept = match attached.request(warden_protocol::RemoteRequest::KeptRules).await {
+        Ok(warden_protocol::RemoteResult::KeptRules(kept)) => kept,
+        Ok(_) => return Vec::new(),
+        Err(error) => {
+            tracing::warn!(%error, "the rules kept there could not be asked for");
+            return Vec::new();
+        }
+    };
     let project = target.to_string();
     let mut not_kept = Vec::new();
     for warden_protocol::KeptRule { scope, rule } in kept {
