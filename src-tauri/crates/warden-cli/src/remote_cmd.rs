@@ -9,9 +9,7 @@ use crate::{sanitize, say};
 
 pub async fn run(action: RemoteAction) -> Result<(), Exit> {
     let RemoteAction::Install { host, yes } = action;
-    if host.is_empty() || host.starts_with('-') {
-        return Err(Exit::usage(format!("`{host}` is not a host name")));
-    }
+    warden_core::remote::transport::check_host(&host).map_err(|why| Exit::usage(sanitize::line(&why)))?;
     let plan =
         install::plan(&host, None).await.map_err(|e| Exit::failed(format!("warden remote install: {e}")))?;
     if plan.facts.installed.as_deref() == Some(env!("CARGO_PKG_VERSION")) {

@@ -2,6 +2,7 @@
 //! searched and deleted there over the link (the remote engine reads its own store), printed as
 //! `warden sessions` prints this machine's.
 
+use warden_core::remote::transport::check_host;
 use warden_core::remote::{Link, LinkError, Transport};
 use warden_protocol::{RemoteConversation, RemoteRequest, RemoteResult, SavedRow};
 
@@ -11,9 +12,7 @@ use crate::sanitize;
 use crate::sessions_cmd::{print_conversation, print_deleted, print_hits, print_list, Conversation};
 
 pub async fn run(args: SessionsArgs, host: &str) -> Result<(), Exit> {
-    if host.is_empty() || host.starts_with('-') || host.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(Exit::usage(format!("--remote: `{}` is not a host name", sanitize::line(host))));
-    }
+    check_host(host).map_err(|why| Exit::usage(format!("--remote: {}", sanitize::line(&why))))?;
     let transport = match &args.transport {
         Some(command) => Transport::command(command),
         None => Transport::ssh(host),

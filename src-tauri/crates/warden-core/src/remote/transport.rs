@@ -27,17 +27,20 @@ impl RemoteTarget {
         let Some((host, path)) = target.split_once(':') else {
             return Err(format!("`{target}` is not host:/path (a remote project is named by its host and its absolute path there)"));
         };
-        if host.is_empty()
-            || host.starts_with('-')
-            || host.chars().any(|c| c.is_whitespace() || c.is_control())
-        {
-            return Err(format!("`{host}` is not a host name"));
-        }
+        check_host(host)?;
         if !path.starts_with('/') || path.contains('\0') {
             return Err(format!("`{path}` is not an absolute path (host:/path)"));
         }
         Ok(Self { host: host.to_owned(), path: path.to_owned() })
     }
+}
+
+/// Whether `host` can be given to ssh as a host (never as an option: no leading `-`).
+pub fn check_host(host: &str) -> Result<(), String> {
+    if host.is_empty() || host.starts_with('-') || host.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!("`{host}` is not a host name"));
+    }
+    Ok(())
 }
 
 impl std::fmt::Display for RemoteTarget {
