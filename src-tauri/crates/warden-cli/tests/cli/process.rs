@@ -47,6 +47,14 @@ pub fn exec_args<'a>(server: &'a warden_testkit::server::TestServer, extra: &[&'
     args
 }
 
+/// `cmd` with the session bus, where the keychain (and the settings' seal key) answers.
+pub fn with_keychain(mut cmd: Command) -> Command {
+    if let Some(bus) = std::env::var_os("DBUS_SESSION_BUS_ADDRESS") {
+        cmd.env("DBUS_SESSION_BUS_ADDRESS", bus);
+    }
+    cmd
+}
+
 pub fn command(dirs: &Dirs, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
     cmd.args(args)

@@ -7,19 +7,11 @@ use serde_json::{json, Value};
 use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
-use super::process::{command, exec_args, find, Dirs, Warden};
+use super::process::{command, exec_args, find, with_keychain, Dirs, Warden};
 use super::remote_side::{remote_user, RemoteProject, RunDir};
 
 fn answer(parts: &[warden_testkit::scripted::Part]) -> Reply {
     Reply::sse(anthropic(parts, 10), Split::Random(5))
-}
-
-/// `command` with the session bus, where the keychain (and the settings' seal key) answers.
-fn with_keychain(mut cmd: tokio::process::Command) -> tokio::process::Command {
-    if let Some(bus) = std::env::var_os("DBUS_SESSION_BUS_ADDRESS") {
-        cmd.env("DBUS_SESSION_BUS_ADDRESS", bus);
-    }
-    cmd
 }
 
 /// One remote conversation whose model runs `command_line` with bash, each confirmation answered

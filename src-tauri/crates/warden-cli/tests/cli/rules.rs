@@ -5,22 +5,13 @@
 //! unlocked gnome-keyring), and "always" is offered for a command only in bubblewrap's box.
 
 use serde_json::{json, Value};
-use tokio::process::Command;
 use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
-use super::process::{command, exec_args, find, Dirs, Warden};
+use super::process::{command, exec_args, find, with_keychain, Dirs, Warden};
 
 fn answer(parts: &[warden_testkit::scripted::Part]) -> Reply {
     Reply::sse(anthropic(parts, 10), Split::Random(5))
-}
-
-/// `command` with the session bus, where the keychain answers.
-fn with_keychain(mut cmd: Command) -> Command {
-    if let Some(bus) = std::env::var_os("DBUS_SESSION_BUS_ADDRESS") {
-        cmd.env("DBUS_SESSION_BUS_ADDRESS", bus);
-    }
-    cmd
 }
 
 /// One conversation whose model runs `command` with bash; what it printed and its exit status.
