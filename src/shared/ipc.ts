@@ -408,34 +408,48 @@ export type Api = typeof api;
 /** The user's hooks as Settings keep them: by event, Claude Code's shape (docs/HOOKS.md). */
 export type HooksConfig = NonNullable<Settings["hooks"]>;
 
+/**
+ * A listener's stop function that never leaves a rejection behind. Tauri's unlisten is async and
+ * rejects once the window's event bridge is gone (a closing window; a test's torn-down mocks); the
+ * listener is gone with the bridge, so the failure is only logged.
+ */
+async function stoppable(listening: Promise<() => void>, what: string): Promise<() => void> {
+  const unlisten = await listening;
+  return () => {
+    Promise.resolve()
+      .then(unlisten)
+      .catch((e: unknown) => console.warn(`could not stop listening to ${what}`, e));
+  };
+}
+
 /** Forms MCP servers ask the user to fill in; resolves with a function that stops listening. */
 export function subscribeMcpForms(onForm: (form: McpElicit) => void): Promise<() => void> {
-  return events.mcpElicit.listen((e) => onForm(e.payload));
+  return stoppable(events.mcpElicit.listen((e) => onForm(e.payload)), "mcpElicit");
 }
 
 /** Menu items the window carries out; resolves with a function that stops listening. */
 export function subscribeMenu(onAction: (action: MenuAction) => void): Promise<() => void> {
-  return events.menuAction.listen((e) => onAction(e.payload));
+  return stoppable(events.menuAction.listen((e) => onAction(e.payload)), "menuAction");
 }
 
 /** An approval's desktop notification was clicked: the app is up; show its conversation's card. */
 export function subscribeApprovalOpen(onOpen: (open: ApprovalOpenEvent) => void): Promise<() => void> {
-  return events.approvalOpen.listen((e) => onOpen(e.payload));
+  return stoppable(events.approvalOpen.listen((e) => onOpen(e.payload)), "approvalOpen");
 }
 
 /** How the link to a remote project's engine stands, each time it changes (`remote:link`). */
 export function subscribeRemoteLink(onLink: (link: RemoteLinkEvent) => void): Promise<() => void> {
-  return events.remoteLink.listen((e) => onLink(e.payload));
+  return stoppable(events.remoteLink.listen((e) => onLink(e.payload)), "remoteLink");
 }
 
 /** What ssh asks while it connects to a remote project, and (`open: false`) a question withdrawn. */
 export function subscribeRemoteAskpass(onQuestion: (question: RemoteAskpassEvent) => void): Promise<() => void> {
-  return events.remoteAskpass.listen((e) => onQuestion(e.payload));
+  return stoppable(events.remoteAskpass.listen((e) => onQuestion(e.payload)), "remoteAskpass");
 }
 
 /** How far an update's download and install has come. */
 export function subscribeUpdateProgress(onProgress: (progress: UpdateProgressEvent) => void): Promise<() => void> {
-  return events.updateProgress.listen((e) => onProgress(e.payload));
+  return stoppable(events.updateProgress.listen((e) => onProgress(e.payload)), "updateProgress");
 }
 
 /**
@@ -455,7 +469,10 @@ export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => voi
   const unlisteners = await Promise.all(
     Object.values(chat).map((generated) =>
       // Tauri hands each event its own name: the protocol name the engine gave it.
-      generated.listen((e) => onEvent({ event: e.event, payload: e.payload } as ProtocolEvent)),
+      stoppable(
+        generated.listen((e) => onEvent({ event: e.event, payload: e.payload } as ProtocolEvent)),
+        "the conversation's events",
+      ),
     ),
   );
   return () => unlisteners.forEach((u) => u());
