@@ -89,6 +89,11 @@ export const commands = {
 	 *  commands get on its machine, asked there.
 	 */
 	remoteSandboxStatus: (conversationId: string) => typedError<SandboxStatus, CommandError>(__TAURI_INVOKE("remote_sandbox_status", { conversationId })),
+	/**
+	 *  Settings → MCP servers for a remote project linked in this window (`conversation_id`): the
+	 *  servers its session runs on its machine, in its box, and where each stands, asked there.
+	 */
+	remoteMcpStatus: (conversationId: string) => typedError<McpServerStatus[], CommandError>(__TAURI_INVOKE("remote_mcp_status", { conversationId })),
 	/**  Forget a remote project (the conversation stays saved on its machine). */
 	remoteForget: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_forget", { conversationId })),
 	/**

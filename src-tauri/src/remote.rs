@@ -17,8 +17,8 @@ use warden_core::engine::Engine;
 use warden_core::remote::askpass::Askpass;
 use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
 use warden_protocol::{
-    Event, Message, Op, RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd, RestorePlan,
-    RestoreReport, SandboxStatus, SessionGrant,
+    Event, McpServerStatus, Message, Op, RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd,
+    RestorePlan, RestoreReport, SandboxStatus, SessionGrant,
 };
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
@@ -104,6 +104,14 @@ impl RemoteHandle {
         let settings = warden_core::remote::settings_for(engine, &self.target);
         match self.ask(RemoteRequest::SandboxStatus { project: self.project(), settings }).await? {
             RemoteResult::Sandbox(status) => Ok(*status),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// The MCP servers of the remote session, as its engine runs them there.
+    pub async fn mcp_status(&self) -> CommandResult<Vec<McpServerStatus>> {
+        match self.ask(RemoteRequest::McpStatus { project: self.project() }).await? {
+            RemoteResult::McpServers(servers) => Ok(servers),
             other => Err(wrong_answer(&other)),
         }
     }

@@ -387,6 +387,8 @@ export const api = {
   remoteKnown: () => unwrap("remote_known", commands.remoteKnown()),
   /** The box a linked remote project's commands get on its machine, asked there. */
   remoteSandboxStatus: (conversationId: string) => unwrap("remote_sandbox_status", commands.remoteSandboxStatus(conversationId)),
+  /** Settings → MCP servers for a linked remote project: the servers its session runs there, asked there. */
+  remoteMcpStatus: (conversationId: string) => unwrap("remote_mcp_status", commands.remoteMcpStatus(conversationId)),
   remoteForget: (conversationId: string) => unwrap("remote_forget", commands.remoteForget(conversationId)),
   remoteAskpassAnswer: (id: string, answer: string | null) =>
     unwrap("remote_askpass_answer", commands.remoteAskpassAnswer(id, answer)),

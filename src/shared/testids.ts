@@ -52,6 +52,8 @@ export const TID = {
   remoteLinkBanner: "remote-link-banner", // + data-state = reconnecting | lost
   remoteReopen: "remote-reopen", // on a lost link: the dialog again, filled in
   remoteSandbox: "remote-sandbox", // Settings → Sandbox: a linked remote project's box, asked there when opened; + data-target
+  remoteMcp: "remote-mcp", // Settings → MCP servers: a linked remote project's servers, asked there when opened; + data-target
+  remoteMcpServer: "remote-mcp-server", // one of them; + data-name, data-state
   remoteResume: "remote-resume", // on a lost link, or a project opened before this start: take its conversation up again there
   remoteCopyOffer: "remote-copy-offer", // no Warden (of this version) there: offers to copy this one
   remoteCopyPlan: "remote-copy-plan", // asks the machine, then says what the copy will do

@@ -60,6 +60,22 @@ pub async fn remote_sandbox_status(
     remote.sandbox_status(&state.engine).await
 }
 
+/// Settings → MCP servers for a remote project linked in this window (`conversation_id`): the
+/// servers its session runs on its machine, in its box, and where each stands, asked there.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_mcp_status(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<Vec<warden_protocol::McpServerStatus>> {
+    let Some(remote) = state.remote(Some(&conversation_id)).await else {
+        return Err(CommandError::invalid_input(
+            "This remote project is not linked: link it to see its MCP servers.",
+        ));
+    };
+    remote.mcp_status().await
+}
+
 /// The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not
 /// accepted, a passphrase not given).
 #[tauri::command]

@@ -110,7 +110,7 @@ export function SettingsPanel({
             <HooksSection settings={draft} onChange={edit} savedCount={savedCount} />
           </SettingsBlock>
           <SettingsBlock {...block("mcp")}>
-            <McpSection settings={draft} onChange={edit} savedCount={savedCount} />
+            <McpSection settings={draft} onChange={edit} savedCount={savedCount} remoteProjects={remoteProjects} />
           </SettingsBlock>
           <SettingsBlock {...block("appearance")}>
             <AppearanceSection settings={draft} onChange={edit} />

@@ -6,17 +6,44 @@
 // known_hosts only after Accept. The top bar then names the project and the box there. A message asks the model to run `id -u > who.txt` with bash: the approval card
 // shows, nothing runs before the click, and after Approve the file is there, written by the
 // remote user's uid. The turn's diff is read there, and "restore the project to before this
-// message" asks what it would do there, then removes the file there.
+// message" asks what it would do there, then removes the file there. An MCP server of the settings
+// (the real server-everything) runs there, as the remote user, and Settings → MCP servers says
+// where it stands there; it is removed at the end, for the specs after this one.
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { centre } from "../lib/centre.mjs";
 import { turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SIDE = path.join(here, "..", "lib", "remote_side.sh");
+const MCP_SERVER = path.resolve(here, "../../mcp/node_modules/.bin/mcp-server-everything");
+
+const saved = (s) =>
+  s.waitFor("saved", async () => (await s.execute(`return document.querySelector('[data-testid="settings-saved"]')?.textContent ?? ""`)).includes("Saved"));
+
+/** Settings → MCP servers: `everything` added (before the remote session opens: its settings are sent then) or removed. */
+async function everything(s, add) {
+  await (await s.waitForTestId("settings-open")).click();
+  await s.waitForTestId("mcp-section");
+  if (add) {
+    await centre(s, '[data-testid="mcp-add-name"]');
+    await (await s.byTestId("mcp-add-name")).type("everything");
+    await (await s.byTestId("mcp-add-target")).type(`${MCP_SERVER} stdio`);
+    await centre(s, '[data-testid="mcp-add"]');
+    await (await s.byTestId("mcp-add")).click();
+  } else {
+    await centre(s, '[data-server="everything"] [data-testid="mcp-remove"]');
+    await (await s.find('[data-server="everything"] [data-testid="mcp-remove"]')).click();
+    await s.waitForTestId("mcp-empty");
+  }
+  await saved(s);
+  await (await s.byTestId("settings-close")).click();
+  await s.waitForTestId("composer-input");
+}
 
 export default async function (t) {
   const { s } = t;
@@ -27,6 +54,9 @@ export default async function (t) {
   const project = (await t.run("bash", [SIDE, "start", bin])).stdout.trim().split("\n").pop();
   const uid = (await t.run("id", ["-u", "warden-remote"])).stdout.trim();
   try {
+    t.step("an MCP server in the settings, to run where the project is");
+    await everything(s, true);
+
     t.step("Open a remote project…: the target typed, Connect");
     await (await s.waitForTestId("remote-open")).click();
     await (await s.waitForTestId("remote-target")).type(`warden-test:${project}`);
@@ -91,6 +121,19 @@ export default async function (t) {
     t.assert(shownBox.includes("warden-remote"), `the box is the remote user's: ${shownBox}`);
     t.assert((await remoteBox.attr("data-target")).includes(project), "for the remote project");
     await t.shot("remote-sandbox");
+
+    t.step("Settings → MCP servers: the server runs there, as the remote user, and says so");
+    await centre(s, '[data-testid="remote-mcp"] summary');
+    await s.execute(`document.querySelector('[data-testid="remote-mcp"] summary').click()`);
+    const there = '[data-testid="remote-mcp-server"][data-name="everything"]';
+    await s.waitFor("the server connected there", async () => (await s.execute(`return document.querySelector('${there}')?.getAttribute("data-state")`)) === "connected", {
+      timeoutMs: 60_000,
+    });
+    const said = await s.execute(`return document.querySelector('${there}').textContent`);
+    t.assert(/Connected · \d+ tools/.test(said), `says where it stands there: ${said}`);
+    const running = (await t.run("ps", ["-u", "warden-remote", "-o", "args="])).stdout;
+    t.assert(running.includes("mcp-server-everything"), `the server runs as the remote user: ${running}`);
+    await t.shot("remote-mcp");
     await (await s.byTestId("settings-close")).click();
 
     t.step("a machine without Warden: the window offers to copy this one, says what it does, copies, connects");
@@ -115,4 +158,6 @@ export default async function (t) {
   } finally {
     await t.run("bash", [SIDE, "stop"]);
   }
+  t.step("the MCP server removed again");
+  await everything(s, false);
 }

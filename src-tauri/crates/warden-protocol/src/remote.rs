@@ -23,7 +23,8 @@
 //! | `conversations_list` | [`RemoteRequest::ConversationList`] |
 //! | `conversations_search`, `conversation_history`, deleting one | [`RemoteRequest::ConversationSearch`], [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationRemove`] (`warden sessions --remote`) |
 //! | `sandbox_status` | [`RemoteRequest::Machine`] (the machine), [`RemoteRequest::SandboxStatus`] (its box, `remote_sandbox_status`) |
-//! | the rest (MCP servers, settings screens, search, rename, images) | not yet: the window keeps them local |
+//! | `mcp_status` | [`RemoteRequest::McpStatus`] (the session's servers there, `remote_mcp_status`) |
+//! | the rest (MCP sign-in and resources, settings screens, search, rename, images) | not yet: the window keeps them local |
 //!
 //! Secrets cross the link only inside [`RemoteKey`], whose `Debug` shows no value.
 
@@ -31,13 +32,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     ChatCancel, ChatSend, CheckpointInfo, ConversationHit, ConversationPage, ConversationSummary, Event,
-    KeyName, Message, MessageStamp, NetworkMode, PermissionRule, ProviderId, RestorePlan, RestoreReport,
-    RuleScope, SandboxStatus, SavedRow, Settings, ToolApproval, TrustLevel,
+    KeyName, McpServerStatus, Message, MessageStamp, NetworkMode, PermissionRule, ProviderId, RestorePlan,
+    RestoreReport, RuleScope, SandboxStatus, SavedRow, Settings, ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
 /// frames below or to the types they carry that an older side would misread.
-pub const REMOTE_PROTOCOL: u32 = 2;
+pub const REMOTE_PROTOCOL: u32 = 3;
 
 /// What the face sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -197,6 +198,11 @@ pub enum RemoteRequest {
         project: String,
         settings: Settings,
     },
+    /// The MCP servers of the link's session for `project`, each started there when it is not
+    /// running, and where it stands (Settings → MCP servers).
+    McpStatus {
+        project: String,
+    },
 }
 
 /// A remote project the window opened, remembered on this machine so that it is listed after a
@@ -250,6 +256,7 @@ pub enum RemoteResult {
     Hits(Vec<ConversationHit>),
     KeptRules(Vec<KeptRule>),
     Sandbox(Box<SandboxStatus>),
+    McpServers(Vec<McpServerStatus>),
 }
 
 /// A saved conversation read on the remote machine: its line in the list, every message read (one
@@ -286,7 +293,25 @@ pub struct RemoteOpen {
     pub settings: Settings,
     #[serde(default)]
     pub keys: Vec<RemoteKey>,
+    /// The secrets the settings' MCP servers name (`keychain:NAME`), from this machine's keychain,
+    /// held in the remote engine's memory only.
+    #[serde(default)]
+    pub mcp_secrets: Vec<RemoteMcpSecret>,
     pub session: RemoteSession,
+}
+
+/// An MCP server's secret for the session (`keychain:NAME` in its entry), held in the remote
+/// engine's memory only.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteMcpSecret {
+    pub name: String,
+    pub value: String,
+}
+
+impl std::fmt::Debug for RemoteMcpSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteMcpSecret").field("name", &self.name).field("value", &"<hidden>").finish()
+    }
 }
 
 /// A provider key for the session, held in the remote engine's memory only.

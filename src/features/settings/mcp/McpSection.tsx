@@ -2,7 +2,9 @@ import { useEffect, useState } from "react";
 import { api, type McpServerStatus, type Settings } from "../../../shared/ipc";
 import { messageOf } from "../../../shared/format";
 import { TID } from "../../../shared/testids";
+import type { RemoteProject } from "../../remote/remoteStore";
 import { McpServerRow } from "./McpServerRow";
+import { RemoteMcpServers } from "./RemoteMcpServers";
 import { ProjectMcpOffer } from "./ProjectMcpOffer";
 import { NAME_PATTERN, type Servers, serversOf, splitCommandLine, withServers } from "./mcpModel";
 
@@ -14,10 +16,13 @@ export function McpSection({
   settings,
   onChange,
   savedCount,
+  remoteProjects = [],
 }: {
   settings: Settings;
   onChange: (s: Settings) => void;
   savedCount: number;
+  /** The remote projects linked in this window: the servers each one's session runs there. */
+  remoteProjects?: RemoteProject[];
 }) {
   const servers = serversOf(settings);
   const [statuses, setStatuses] = useState<McpServerStatus[] | null>(null);
@@ -72,6 +77,7 @@ export function McpSection({
           ))}
         </ul>
       )}
+      <RemoteMcpServers projects={remoteProjects} />
       <AddServer taken={names} onAdd={(name, config) => put({ ...servers, [name]: config })} />
       <PasteJson onAdd={(pasted) => put({ ...servers, ...pasted })} />
       <KeepSecret />

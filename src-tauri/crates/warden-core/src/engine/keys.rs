@@ -97,4 +97,29 @@ impl Engine {
         }
         keys
     }
+
+    /// The secrets the MCP servers of `settings` name (`keychain:NAME`), as kept in this
+    /// machine's keychain, for the link to carry to the remote engine's memory: its servers run
+    /// there, and its keychain is not the user's. One not kept is left out: the server there then
+    /// says it is missing, as it would here.
+    pub async fn mcp_secrets_for_remote(
+        &self,
+        settings: &warden_protocol::Settings,
+    ) -> Vec<(String, String)> {
+        let names: std::collections::BTreeSet<String> = settings
+            .mcp_servers
+            .values()
+            .filter(|config| !config.disabled)
+            .flat_map(crate::mcp::secrets::named_in)
+            .collect();
+        let mut secrets = Vec::new();
+        for name in names {
+            match crate::mcp::secrets::kept(self.secrets.as_ref(), &name).await {
+                Ok(Some(value)) => secrets.push((name, value)),
+                Ok(None) => {}
+                Err(error) => tracing::debug!(%error, %name, "keychain unavailable"),
+            }
+        }
+        secrets
+    }
 }

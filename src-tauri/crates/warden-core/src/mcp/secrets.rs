@@ -38,6 +38,28 @@ pub async fn keep(store: &dyn SecretStore, name: &str, value: &str) -> Result<()
         .map_err(|e| McpError::Secret(e.to_string()))
 }
 
+/// The secrets `config` names (`keychain:NAME` in its environment, headers or OAuth client).
+pub fn named_in(config: &warden_protocol::McpServerConfig) -> std::collections::BTreeSet<String> {
+    let oauth = config.oauth.iter().flat_map(|client| {
+        let idp = client.idp.iter().flat_map(|idp| [Some(&idp.id_token), idp.client_secret.as_ref()]);
+        [client.client_secret.as_ref(), client.private_key.as_ref()].into_iter().chain(idp)
+    });
+    config
+        .env
+        .values()
+        .chain(config.headers.values())
+        .chain(oauth.flatten())
+        .filter_map(|value| value.strip_prefix(PREFIX))
+        .filter(|name| valid_name(name))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The secret `name` as kept, if it is.
+pub async fn kept(store: &dyn SecretStore, name: &str) -> Result<Option<String>, McpError> {
+    crate::secrets::chunked::load(store, &account(name)).await.map_err(|e| McpError::Secret(e.to_string()))
+}
+
 /// `values` with every `keychain:NAME` replaced by the kept secret.
 pub async fn resolve(
     values: &BTreeMap<String, String>,

@@ -11,6 +11,7 @@ use warden_protocol::{Event, KeptRule, RemoteTurnEnd, ServerFrame};
 
 use super::lock;
 use crate::agent::Session;
+use crate::engine::Engine;
 
 /// The most numbered frames kept for a link to catch up with (a long stream of deltas while the
 /// link was down); a link that missed more is told so and reopens the saved conversation.
@@ -22,7 +23,7 @@ pub type Out = mpsc::UnboundedSender<ServerFrame>;
 pub struct Live {
     /// `None` once the session is over for good: its turn ended while no link was attached, so
     /// its engine (and the keys it held) is gone; its frames stay for a link to collect.
-    session: Mutex<Option<Session>>,
+    session: Mutex<Option<(Session, Arc<Engine>)>>,
     log: Mutex<Log>,
     running: AtomicBool,
     /// What "always" kept in the session's settings (the face keeps them in its own).
@@ -52,17 +53,18 @@ fn seq_of(frame: &ServerFrame) -> u64 {
 }
 
 impl Live {
-    /// Holds `session`, numbering what `events` brings, sent to link `link` (whose frames go to
+    /// Holds `session` and its engine, numbering what `events` brings, sent to link `link` (whose frames go to
     /// `out`) while it stays attached.
     pub fn start(
         session: Session,
-        kept_rules: Arc<Mutex<Vec<KeptRule>>>,
+        engine: Arc<Engine>,
         mut events: mpsc::UnboundedReceiver<Event>,
         link: u64,
         out: Out,
     ) -> Arc<Self> {
+        let kept_rules = engine.kept_rules();
         let live = Arc::new(Self {
-            session: Mutex::new(Some(session)),
+            session: Mutex::new(Some((session, engine))),
             log: Mutex::new(Log { last: 0, kept: VecDeque::new(), attached: Some((link, out)) }),
             running: AtomicBool::new(false),
             kept_rules,
@@ -92,7 +94,12 @@ impl Live {
     }
 
     pub fn session(&self) -> Option<Session> {
-        lock(&self.session).clone()
+        lock(&self.session).as_ref().map(|(session, _)| session.clone())
+    }
+
+    /// The session's engine (its MCP servers), while the session is held.
+    pub fn engine(&self) -> Option<Arc<Engine>> {
+        lock(&self.session).as_ref().map(|(_, engine)| engine.clone())
     }
 
     /// The rules "always" kept in the session so far.
@@ -151,7 +158,7 @@ impl Live {
 
     /// The session ends for good (its hooks run elsewhere; here it is dropped with its engine).
     pub fn let_go(&self) -> Option<Session> {
-        lock(&self.session).take()
+        lock(&self.session).take().map(|(session, _)| session)
     }
 }
 

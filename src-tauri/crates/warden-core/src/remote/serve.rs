@@ -175,6 +175,7 @@ impl LinkState {
                 })
                 .await
             }
+            RemoteRequest::McpStatus { project } => self.mcp_status(&project).await,
             RemoteRequest::KeptRules => {
                 self.attached().map(|live| RemoteResult::KeptRules(live.kept_rules()))
             }
@@ -201,7 +202,7 @@ impl LinkState {
         if self.live().is_some() {
             return Err(usage("a session is already open on this link"));
         }
-        let RemoteOpen { settings, keys, session: wanted } = open;
+        let RemoteOpen { settings, keys, mcp_secrets, session: wanted } = open;
         let spec = super::open::session_spec(&wanted).map_err(|e| usage(&e))?;
         let keys = keys.into_iter().map(|key| (key.name, key.value)).collect();
         let keys = match wanted.remote_env_keys {
@@ -209,6 +210,12 @@ impl LinkState {
             false => KeySource::Sent(keys),
         };
         let engine = Arc::new(Engine::remote(self.hub.home.clone(), settings, keys));
+        for secret in mcp_secrets {
+            // Into the engine's memory store: this machine's keychain is not the user's.
+            if let Err(error) = engine.keep_mcp_secret(&secret.name, &secret.value).await {
+                tracing::warn!(%error, name = %secret.name, "an MCP secret sent could not be held");
+            }
+        }
         let resumed = match wanted.continue_last {
             true => Some(latest_in(&engine, &wanted.project)?),
             false => wanted.resume.then(|| wanted.conversation_id.clone()),
@@ -220,7 +227,7 @@ impl LinkState {
         let (session, events) =
             started.map_err(|error| RemoteError { usage: error.is_usage(), message: error.to_string() })?;
         let conversation_id = session.conversation_id().to_owned();
-        let live = Live::start(session, engine.kept_rules(), events, self.id, self.out.clone());
+        let live = Live::start(session, engine, events, self.id, self.out.clone());
         if !self.hub.hold(&conversation_id, live.clone()) {
             live.let_go();
             return Err(usage(&format!(
@@ -249,6 +256,17 @@ impl LinkState {
         })?;
         *super::lock(&self.live) = Some((conversation_id.to_owned(), live));
         Ok(RemoteResult::Attached { conversation_id: conversation_id.to_owned() })
+    }
+
+    /// The MCP servers of the session's engine for `project`: those it runs, and those it starts
+    /// here to say where they stand (in its box, with the secrets the session was sent).
+    async fn mcp_status(&self, project: &str) -> Result<RemoteResult, RemoteError> {
+        let engine = self.attached()?.engine().ok_or_else(|| usage("the session is over"))?;
+        engine
+            .mcp_statuses(Path::new(project), &std::collections::BTreeMap::new())
+            .await
+            .map(RemoteResult::McpServers)
+            .map_err(|error| RemoteError { usage: error.is_usage(), message: error.to_string() })
     }
 
     /// The turn starts and runs on its own; its end is a numbered frame, so a link that attaches
