@@ -94,6 +94,11 @@ export const commands = {
 	 *  servers its session runs on its machine, in its box, and where each stands, asked there.
 	 */
 	remoteMcpStatus: (conversationId: string) => typedError<McpServerStatus[], CommandError>(__TAURI_INVOKE("remote_mcp_status", { conversationId })),
+	/**
+	 *  The conversations saved in a linked remote project (`conversation_id` is the one shown) on its
+	 *  machine, most recently changed first: each is taken up with `remote_open(…, resume)`.
+	 */
+	remoteConversations: (conversationId: string) => typedError<ConversationSummary[], CommandError>(__TAURI_INVOKE("remote_conversations", { conversationId })),
 	/**  Forget a remote project (the conversation stays saved on its machine). */
 	remoteForget: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_forget", { conversationId })),
 	/**

@@ -17,12 +17,15 @@ use warden_core::engine::Engine;
 use warden_core::remote::askpass::Askpass;
 use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
 use warden_protocol::{
-    Event, McpServerStatus, Message, Op, RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd,
-    RestorePlan, RestoreReport, SandboxStatus, SessionGrant,
+    ConversationSummary, Event, McpServerStatus, Message, Op, RemoteRequest, RemoteResult, RemoteSession,
+    RemoteTurnEnd, RestorePlan, RestoreReport, SandboxStatus, SessionGrant,
 };
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
 use crate::state::SessionHandle;
+
+/// The most conversations of a remote project listed in the window (a page of the store's).
+pub const SAVED_THERE: u32 = 200;
 
 /// `remote:link`: how the link to a remote project's engine stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type, tauri_specta::Event)]
@@ -104,6 +107,17 @@ impl RemoteHandle {
         let settings = warden_core::remote::settings_for(engine, &self.target);
         match self.ask(RemoteRequest::SandboxStatus { project: self.project(), settings }).await? {
             RemoteResult::Sandbox(status) => Ok(*status),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// The conversations saved in the remote project there, most recently changed first (at most
+    /// [`SAVED_THERE`]).
+    pub async fn conversations(&self) -> CommandResult<Vec<ConversationSummary>> {
+        let request =
+            RemoteRequest::ConversationList { offset: 0, limit: SAVED_THERE, project: Some(self.project()) };
+        match self.ask(request).await? {
+            RemoteResult::Conversations(page) => Ok(page.conversations),
             other => Err(wrong_answer(&other)),
         }
     }

@@ -93,6 +93,7 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
         onToggleSettings={toggleSettings}
         onShortcuts={() => setHelp(true)}
         onOpenRemote={() => remote.openDialog()}
+        onRemoteSaved={() => remote.project && remote.saved.show(remote.project)}
       />
       <UpdateNotice updates={updates} />
       {/* About the project open here: not shown over a remote project's conversation. */}

@@ -19,6 +19,7 @@ export function TopBar({
   onToggleSettings,
   onShortcuts,
   onOpenRemote,
+  onRemoteSaved,
 }: {
   /** The conversation shown, whose tokens and cost the bar says (none while Settings are open). */
   conversationId?: string | null;
@@ -32,12 +33,14 @@ export function TopBar({
   onToggleSettings: () => void;
   onShortcuts: () => void;
   onOpenRemote: () => void;
+  /** The conversations saved in the remote project shown, on its machine. */
+  onRemoteSaved?: () => void;
 }) {
   return (
     <header className="topbar">
       <span className="brand">Warden</span>
       {remote ? (
-        <RemoteProjectLabel project={remote} />
+        <RemoteProjectLabel project={remote} onSaved={onRemoteSaved} />
       ) : projectDir ? (
         <span className="topbar-project" title={projectDir}>
           {projectDir}

@@ -389,6 +389,8 @@ export const api = {
   remoteSandboxStatus: (conversationId: string) => unwrap("remote_sandbox_status", commands.remoteSandboxStatus(conversationId)),
   /** Settings → MCP servers for a linked remote project: the servers its session runs there, asked there. */
   remoteMcpStatus: (conversationId: string) => unwrap("remote_mcp_status", commands.remoteMcpStatus(conversationId)),
+  /** The conversations saved in a linked remote project there, newest first (each taken up with remoteOpen). */
+  remoteConversations: (conversationId: string) => unwrap("remote_conversations", commands.remoteConversations(conversationId)),
   remoteForget: (conversationId: string) => unwrap("remote_forget", commands.remoteForget(conversationId)),
   remoteAskpassAnswer: (id: string, answer: string | null) =>
     unwrap("remote_askpass_answer", commands.remoteAskpassAnswer(id, answer)),

@@ -52,6 +52,10 @@ export const TID = {
   remoteLinkBanner: "remote-link-banner", // + data-state = reconnecting | lost
   remoteReopen: "remote-reopen", // on a lost link: the dialog again, filled in
   remoteSandbox: "remote-sandbox", // Settings → Sandbox: a linked remote project's box, asked there when opened; + data-target
+  remoteSavedOpen: "remote-saved-open", // the top bar, over a remote conversation: the conversations saved in that project there
+  remoteSaved: "remote-saved", // their dialog
+  remoteSavedItem: "remote-saved-item", // one of them; + data-id, data-current
+  remoteSavedError: "remote-saved-error",
   remoteMcp: "remote-mcp", // Settings → MCP servers: a linked remote project's servers, asked there when opened; + data-target
   remoteMcpServer: "remote-mcp-server", // one of them; + data-name, data-state
   remoteResume: "remote-resume", // on a lost link, or a project opened before this start: take its conversation up again there

@@ -76,6 +76,22 @@ pub async fn remote_mcp_status(
     remote.mcp_status().await
 }
 
+/// The conversations saved in a linked remote project (`conversation_id` is the one shown) on its
+/// machine, most recently changed first: each is taken up with `remote_open(…, resume)`.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_conversations(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<Vec<warden_protocol::ConversationSummary>> {
+    let Some(remote) = state.remote(Some(&conversation_id)).await else {
+        return Err(CommandError::invalid_input(
+            "This remote project is not linked: link it to see the conversations saved there.",
+        ));
+    };
+    remote.conversations().await
+}
+
 /// The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not
 /// accepted, a passphrase not given).
 #[tauri::command]

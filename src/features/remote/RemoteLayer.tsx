@@ -1,7 +1,9 @@
 // What the window shows of remote projects above the chat: the link's banner for the project shown,
-// the dialog that opens one (when it is open), and what ssh asks while it connects.
+// the dialog that opens one (when it is open), the conversations saved in one there (when asked),
+// and what ssh asks while it connects.
 import { RemoteLinkBanner } from "./RemoteLinkBanner";
 import { RemoteOpenDialog } from "./RemoteOpenDialog";
+import { RemoteSavedDialog } from "./RemoteSavedDialog";
 import { SshQuestionDialog } from "./SshQuestion";
 import type { useRemoteProjects } from "./useRemoteProjects";
 import { useSshQuestions } from "./useSshQuestions";
@@ -28,6 +30,16 @@ export function RemoteLayer({
           onOpened={remote.onOpened}
           onClose={() => {
             remote.closeDialog();
+            onDialogClosed();
+          }}
+        />
+      )}
+      {remote.saved.of && (
+        <RemoteSavedDialog
+          project={remote.saved.of}
+          onOpen={remote.saved.open}
+          onClose={() => {
+            remote.saved.close();
             onDialogClosed();
           }}
         />

@@ -37,6 +37,12 @@ const OPENED: RemoteOpened = {
   containment: "bubblewrap",
 };
 
+/** The conversations saved in OPENED's project there: OPENED's own and an earlier one. */
+const SAVED_THERE: ConversationSummary[] = [
+  { id: OPENED.conversationId, title: "run the tests", projectRoot: "/srv/app", updatedAtMs: 1_790_000_100_000, messageCount: 0 },
+  { id: "conv-earlier", title: "Earlier work there", projectRoot: "/srv/app", updatedAtMs: 1_790_000_000_000, messageCount: 4 },
+];
+
 type Call = { cmd: string; args: Record<string, unknown> };
 
 /** The local project's instructions: what the top bar names while a local conversation is shown. */
@@ -73,6 +79,8 @@ function boot(remoteOpen: () => unknown = () => OPENED, known: KnownRemote[] = [
           return known;
         case "remote_open":
           return remoteOpen();
+        case "remote_conversations":
+          return SAVED_THERE;
         case "remote_install_plan":
           return COPY_PLAN;
         case "instructions_in_use":
@@ -402,5 +410,57 @@ describe("remote projects opened before this start", () => {
     ]);
     expect(screen.queryByTestId(TID.remoteLinkBanner)).not.toBeInTheDocument();
     delete REMOTE_HISTORY[opened.conversationId];
+  });
+});
+
+describe("the conversations saved in a remote project there", () => {
+  it("are listed from the top bar, the one shown marked, and another is taken up there with what was said", async () => {
+    const earlier = { ...OPENED, conversationId: "conv-earlier" };
+    REMOTE_HISTORY[earlier.conversationId] = [
+      { role: "user", content: [{ type: "text", text: "what is in /srv/app?" }] },
+      { role: "assistant", content: [{ type: "text", text: "A Rust workspace." }] },
+    ];
+    let opens = 0;
+    const calls = boot(() => (opens++ === 0 ? OPENED : earlier));
+    await openRemote();
+    await userEvent.click(screen.getByTestId(TID.remoteSavedOpen));
+    const dialog = await screen.findByTestId(TID.remoteSaved);
+    await waitFor(() => expect(within(dialog).getAllByTestId(TID.remoteSavedItem)).toHaveLength(2));
+    // Asked of the project shown (StrictMode runs the effect twice).
+    const asked = calls.filter((c) => c.cmd === "remote_conversations").map((c) => c.args);
+    expect(new Set(asked.map((a) => a.conversationId))).toEqual(new Set([OPENED.conversationId]));
+    const [shown, other] = within(dialog).getAllByTestId(TID.remoteSavedItem);
+    expect(shown).toHaveAttribute("data-current", "true");
+    expect(shown).toBeDisabled();
+    expect(dialog).toHaveTextContent("shown now");
+    expect(other).toHaveTextContent("Earlier work there");
+    expect(dialog).toHaveTextContent("4 messages");
+
+    await userEvent.click(other!);
+    await waitFor(() => expect(screen.queryByTestId(TID.remoteSaved)).toBeNull());
+    expect(remoteCalls(calls).at(-1)).toEqual({
+      cmd: "remote_open",
+      args: { target: OPENED.target, transport: null, resume: earlier.conversationId },
+    });
+    await waitFor(() => expect(shownConversation()).toHaveAttribute("data-conversation-id", earlier.conversationId));
+    expect(await screen.findByText("A Rust workspace.")).toBeInTheDocument();
+    delete REMOTE_HISTORY[earlier.conversationId];
+  });
+
+  it("says in the dialog why one could not be taken up, and lets the user close it", async () => {
+    let opens = 0;
+    boot(() => {
+      if (opens++ === 0) return OPENED;
+      throw { code: "INTERNAL", message: "the link to builder@build-box dropped" };
+    });
+    await openRemote();
+    await userEvent.click(screen.getByTestId(TID.remoteSavedOpen));
+    const dialog = await screen.findByTestId(TID.remoteSaved);
+    await waitFor(() => expect(within(dialog).getAllByTestId(TID.remoteSavedItem)).toHaveLength(2));
+    await userEvent.click(within(dialog).getAllByTestId(TID.remoteSavedItem)[1]!);
+    expect(await within(dialog).findByTestId(TID.remoteSavedError)).toHaveTextContent("the link to builder@build-box dropped");
+    expect(shownConversation()).toHaveAttribute("data-conversation-id", OPENED.conversationId);
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByTestId(TID.remoteSaved)).toBeNull();
   });
 });

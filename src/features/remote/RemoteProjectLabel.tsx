@@ -1,9 +1,10 @@
 // The top bar, while a remote conversation is shown: where the work happens — the project on the
-// other machine (`host:/path`), the user it runs as there and the box its commands run in.
+// other machine (`host:/path`), the user it runs as there and the box its commands run in, and
+// the way to the other conversations saved in that project there.
 import { TID } from "../../shared/testids";
 import type { RemoteProject } from "./remoteStore";
 
-export function RemoteProjectLabel({ project }: { project: RemoteProject }) {
+export function RemoteProjectLabel({ project, onSaved }: { project: RemoteProject; onSaved?: () => void }) {
   const machine = `as ${project.user} · box: ${project.containment}`;
   return (
     <span className="topbar-project topbar-remote" title={`${project.target} on ${project.host}, ${machine}`}>
@@ -11,6 +12,11 @@ export function RemoteProjectLabel({ project }: { project: RemoteProject }) {
       <span className="topbar-remote-machine" data-testid={TID.remoteMachine}>
         {machine}
       </span>
+      {onSaved && (
+        <button type="button" className="link" data-testid={TID.remoteSavedOpen} onClick={onSaved}>
+          Conversations there…
+        </button>
+      )}
     </span>
   );
 }

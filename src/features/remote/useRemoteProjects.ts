@@ -38,6 +38,7 @@ export function useRemoteProjects(
     },
     [openRemote, showChat],
   );
+  const saved = useSavedThere(remotes, onOpened, openRemote, showChat);
   return {
     project: remoteOf(remotes, activeId),
     linked: linkedProjects(remotes),
@@ -47,7 +48,39 @@ export function useRemoteProjects(
     closeDialog: useCallback(() => setDialog(null), []),
     onOpened,
     resume,
+    saved,
   };
+}
+
+/**
+ * The conversations saved in a remote project there (their dialog, `of` the project it is open
+ * for) and taking one up: shown when it is already linked here, else opened there with what was
+ * said in it.
+ */
+function useSavedThere(
+  remotes: typeof NO_REMOTES,
+  onOpened: (project: RemoteProject, show: boolean) => void,
+  openRemote: (id: string, target: string, show: boolean) => void,
+  showChat: () => void,
+) {
+  const store = useChatStore();
+  const [of, setOf] = useState<RemoteProject | null>(null);
+  const open = useCallback(
+    async (project: RemoteProject, id: string) => {
+      const linked = remotes.projects[id];
+      if (linked && remotes.links[id]?.state !== "closed") {
+        openRemote(id, linked.target, true);
+      } else {
+        const opened = await api.remoteOpen(project.target, project.transport, id);
+        onOpened({ ...opened, transport: project.transport }, true);
+        await openSaved(store, opened.conversationId);
+      }
+      setOf(null);
+      showChat();
+    },
+    [remotes, onOpened, openRemote, showChat, store],
+  );
+  return { of, show: setOf, close: useCallback(() => setOf(null), []), open };
 }
 
 type SetRemotes = (update: (r: typeof NO_REMOTES) => typeof NO_REMOTES) => void;

@@ -8,7 +8,8 @@
 // remote user's uid. The turn's diff is read there, and "restore the project to before this
 // message" asks what it would do there, then removes the file there. An MCP server of the settings
 // (the real server-everything) runs there, as the remote user, and Settings → MCP servers says
-// where it stands there; it is removed at the end, for the specs after this one.
+// where it stands there; it is removed at the end, for the specs after this one. The project opened
+// again starts a new conversation there, and the first is listed among those saved there.
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -135,6 +136,23 @@ export default async function (t) {
     t.assert(running.includes("mcp-server-everything"), `the server runs as the remote user: ${running}`);
     await t.shot("remote-mcp");
     await (await s.byTestId("settings-close")).click();
+
+    t.step("the project opened again: a new conversation there, and the first one listed among those saved there");
+    const first = await s.execute(`return document.querySelector('[data-testid="conversation-item"][aria-current="page"]').getAttribute("data-conversation-id")`);
+    await (await s.waitForTestId("remote-open")).click();
+    await (await s.waitForTestId("remote-target")).type(`warden-test:${project}`);
+    await (await s.byTestId("remote-connect")).click();
+    const current = () => s.execute(`return document.querySelector('[data-testid="conversation-item"][aria-current="page"]')?.getAttribute("data-conversation-id")`);
+    await s.waitFor("a new conversation there is shown", async () => ![first, null, undefined].includes(await current()), { timeoutMs: 60_000 });
+    await (await s.waitForTestId("remote-saved-open")).click();
+    const firstThere = `[data-testid="remote-saved-item"][data-id="${first}"]`;
+    await s.waitFor("the first conversation, listed there", async () => (await s.count(firstThere)) === 1, { timeoutMs: 30_000 });
+    const listed = await s.execute(`return document.querySelector('${firstThere}').textContent`);
+    t.assert(listed.includes("please call bash"), `named by its first message: ${listed}`);
+    await t.shot("saved-there");
+    await (await s.find(firstThere)).click();
+    await s.waitFor("the first conversation shown again", async () => (await current()) === first, { timeoutMs: 30_000 });
+    t.assert((await s.count('[data-testid="remote-saved"]')) === 0, "the list closed");
 
     t.step("a machine without Warden: the window offers to copy this one, says what it does, copies, connects");
     const fresh = readFileSync(path.join(process.env.RUN_DIR, "remote", "fresh_project"), "utf8").trim();

@@ -28,7 +28,7 @@ async fn act(link: &Link, action: SessionsAction) -> Result<(), LinkError> {
     match action {
         SessionsAction::List { limit, json } => {
             let page = expect(
-                link.request(RemoteRequest::ConversationList { offset: 0, limit }).await?,
+                link.request(RemoteRequest::ConversationList { offset: 0, limit, project: None }).await?,
                 |r| match r {
                     RemoteResult::Conversations(page) => Some(page),
                     _ => None,

@@ -20,7 +20,7 @@
 //! | `chat_send`, `chat_cancel`, `chat_tool_approve` | [`RemoteRequest::Send`], [`RemoteRequest::Cancel`], [`RemoteRequest::Approve`] |
 //! | opening a conversation (`chat_open`) | [`RemoteRequest::Open`] |
 //! | `checkpoint_list`, `checkpoint_patch`, `checkpoint_restore_plan`, `checkpoint_restore` | [`RemoteRequest::CheckpointList`], [`RemoteRequest::CheckpointPatch`], [`RemoteRequest::CheckpointRestorePlan`], [`RemoteRequest::CheckpointRestore`] |
-//! | `conversations_list` | [`RemoteRequest::ConversationList`] |
+//! | `conversations_list` | [`RemoteRequest::ConversationList`] (of one project there: `remote_conversations`) |
 //! | `conversations_search`, `conversation_history`, deleting one | [`RemoteRequest::ConversationSearch`], [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationRemove`] (`warden sessions --remote`) |
 //! | `sandbox_status` | [`RemoteRequest::Machine`] (the machine), [`RemoteRequest::SandboxStatus`] (its box, `remote_sandbox_status`) |
 //! | `mcp_status` | [`RemoteRequest::McpStatus`] (the session's servers there, `remote_mcp_status`) |
@@ -176,6 +176,9 @@ pub enum RemoteRequest {
     ConversationList {
         offset: u32,
         limit: u32,
+        /// Only those held in this project folder there.
+        #[serde(default)]
+        project: Option<String>,
     },
     /// One saved conversation, as far as it can be read (`warden sessions show`).
     ConversationRead {

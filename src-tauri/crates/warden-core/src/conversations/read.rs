@@ -188,16 +188,28 @@ impl ConversationStore {
 
     /// The conversations, most recently changed first, `limit` (1 to [`MAX_PAGE`]) from `offset`.
     pub fn list(&self, offset: u32, limit: u32) -> Result<ConversationPage, StoreError> {
+        self.list_in(None, offset, limit)
+    }
+
+    /// [`Self::list`], of the conversations held in `project_root` only when it is given.
+    pub fn list_in(
+        &self,
+        project_root: Option<&Path>,
+        offset: u32,
+        limit: u32,
+    ) -> Result<ConversationPage, StoreError> {
         let limit = limit.clamp(1, MAX_PAGE);
         let conn = lock(&self.reader);
         let sql = format!(
             "SELECT {SUMMARY_COLUMNS} FROM conversations c WHERE c.deleted_at_ms IS NULL \
+             AND (?3 IS NULL OR c.project_root = ?3) \
              ORDER BY c.updated_at_ms DESC, c.id LIMIT ?1 OFFSET ?2"
         );
+        let root = project_root.map(|root| root.to_string_lossy().into_owned());
         // One more than asked: whether there is a next page.
         let mut conversations: Vec<ConversationSummary> = conn
             .prepare_cached(&sql)?
-            .query_map(params![i64::from(limit) + 1, i64::from(offset)], summary_from)?
+            .query_map(params![i64::from(limit) + 1, i64::from(offset), root], summary_from)?
             .collect::<Result<_, _>>()?;
         let more = conversations.len() > limit as usize;
         conversations.truncate(limit as usize);

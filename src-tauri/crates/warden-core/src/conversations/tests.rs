@@ -145,6 +145,33 @@ fn the_list_is_newest_first_a_page_at_a_time_and_a_rename_is_no_activity() {
 }
 
 #[test]
+fn a_projects_list_holds_only_its_own_conversations_a_page_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    let (here, there) = (Path::new("/srv/app"), Path::new("/srv/app-other"));
+    for n in 0..3 {
+        store.put_message(&format!("a{n}"), Some(here), 0, &Message::user_text(format!("app {n}"))).unwrap();
+        store
+            .put_message(&format!("b{n}"), Some(there), 0, &Message::user_text(format!("other {n}")))
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    store.put_message("none", None, 0, &Message::user_text("no project")).unwrap();
+    let ids = |page: &warden_protocol::ConversationPage| {
+        page.conversations.iter().map(|c| c.id.clone()).collect::<Vec<_>>()
+    };
+    let first = store.list_in(Some(here), 0, 2).unwrap();
+    assert_eq!((ids(&first), first.next_offset), (vec!["a2".to_owned(), "a1".to_owned()], Some(2)));
+    let rest = store.list_in(Some(here), 2, 2).unwrap();
+    assert_eq!((ids(&rest), rest.next_offset), (vec!["a0".to_owned()], None));
+    assert_eq!(store.list_in(None, 0, 50).unwrap().conversations.len(), 7, "no project: every one");
+    assert!(
+        store.list_in(Some(Path::new("/srv")), 0, 50).unwrap().conversations.is_empty(),
+        "not a prefix match"
+    );
+}
+
+#[test]
 fn a_deleted_conversation_is_gone_from_every_view_until_restored_and_purged_after() {
     let dir = tempfile::tempdir().unwrap();
     let store = store(dir.path());

@@ -111,6 +111,16 @@ impl Engine {
         Ok(self.conversation_store()?.list(offset, limit)?)
     }
 
+    /// [`Engine::list_conversations`], of those held in `project` only when it is given.
+    pub fn list_conversations_in(
+        &self,
+        project: Option<&std::path::Path>,
+        offset: u32,
+        limit: u32,
+    ) -> Result<ConversationPage, ConversationError> {
+        Ok(self.conversation_store()?.list_in(project, offset, limit)?)
+    }
+
     /// The saved conversations holding every word of `query` (titles first), at most `limit`.
     pub fn search_conversations(
         &self,

@@ -9,9 +9,10 @@ use crate::engine::{ConversationError, Engine};
 /// The answer to one of the conversation requests; any other request is a usage error.
 pub(super) fn answer(engine: &Engine, request: RemoteRequest) -> Result<RemoteResult, RemoteError> {
     match request {
-        RemoteRequest::ConversationList { offset, limit } => {
-            engine.list_conversations(offset, limit).map(RemoteResult::Conversations).map_err(refused)
-        }
+        RemoteRequest::ConversationList { offset, limit, project } => engine
+            .list_conversations_in(project.as_deref().map(held_as).as_deref(), offset, limit)
+            .map(RemoteResult::Conversations)
+            .map_err(refused),
         RemoteRequest::ConversationSearch { query, limit } => {
             engine.search_conversations(&query, limit).map(RemoteResult::Hits).map_err(refused)
         }
@@ -44,4 +45,9 @@ fn refused(error: ConversationError) -> RemoteError {
         ConversationError::BadId(_) | ConversationError::NotFound(_) => usage(&error.to_string()),
         ConversationError::Store(_) => failed(error),
     }
+}
+
+/// A project folder as its conversations are saved with it: its real path, when it can be read.
+fn held_as(project: &str) -> std::path::PathBuf {
+    std::fs::canonicalize(project).unwrap_or_else(|_| project.into())
 }
