@@ -68,12 +68,13 @@ export const commands = {
 	 */
 	usageDays: (dayStartsMs: number[]) => typedError<DayUsage[], CommandError>(__TAURI_INVOKE("usage_days", { dayStartsMs })),
 	/**
-	 *  Connects, opens a session there with this window's settings and keys — a new conversation, or
-	 *  (`resume`) one saved there, whose messages `chat_history` then gives — and says what was
+	 *  Connects, opens a session there with this window's settings and keys (or, `remote_env_keys`,
+	 *  that machine's own) — a new conversation, or (`resume`) one saved there, whose messages
+	 *  `chat_history` then gives — and says what was
 	 *  opened; the link's state comes as `remote:link` events from then on. The project is
 	 *  remembered, to be listed after a restart (`remote_known`).
 	 */
-	remoteOpen: (target: string, transport: string | null, resume: string | null) => typedError<RemoteOpened, CommandError>(__TAURI_INVOKE("remote_open", { target, transport, resume })),
+	remoteOpen: (target: string, transport: string | null, resume: string | null, remoteEnvKeys: boolean) => typedError<RemoteOpened, CommandError>(__TAURI_INVOKE("remote_open", { target, transport, resume, remoteEnvKeys })),
 	/**
 	 *  The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not
 	 *  accepted, a passphrase not given).
@@ -935,6 +936,8 @@ export type KnownRemote = {
 	host: string,
 	user: string,
 	containment: string,
+	/**  Its session uses that machine's own API keys, not this one's. */
+	remoteEnvKeys?: boolean,
 	/**  When it was last opened: milliseconds since the Unix epoch. */
 	openedAtMs: number,
 };
@@ -1519,6 +1522,8 @@ export type RemoteOpened = {
 	user: string,
 	/**  The box commands run in there ("bubblewrap", or "none (why)"). */
 	containment: string,
+	/**  The session there uses that machine's own API keys, not this one's. */
+	remoteEnvKeys: boolean,
 };
 
 /**  What a restore from the window would do, shown for the user's yes before it runs. */

@@ -51,6 +51,49 @@ pub struct RemoteOpened {
     pub user: String,
     /// The box commands run in there ("bubblewrap", or "none (why)").
     pub containment: String,
+    /// The session there uses that machine's own API keys, not this one's.
+    pub remote_env_keys: bool,
+}
+
+/// What the user asked to open: `target` (`host:/path`), through `transport` (else ssh), a new
+/// conversation or `resume` one saved there, with this machine's keys or (`remote_env_keys`)
+/// that machine's own.
+#[derive(Debug, Clone, Copy)]
+pub struct OpenAsked<'a> {
+    pub target: &'a str,
+    pub transport: Option<&'a str>,
+    pub resume: Option<&'a str>,
+    pub remote_env_keys: bool,
+}
+
+impl OpenAsked<'_> {
+    /// The session to open there, with this window's `settings`.
+    fn session(&self, project: &str, settings: &warden_protocol::Settings) -> RemoteSession {
+        RemoteSession {
+            project: project.to_owned(),
+            conversation_id: self.resume.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned),
+            resume: self.resume.is_some(),
+            continue_last: false,
+            provider: settings.active_provider,
+            model: None,
+            base_url: None,
+            native_tools: None,
+            trust: settings.trust_level,
+            allow: None,
+            approval_timeout_secs: None,
+            max_turns: 200,
+            searxng_url: None,
+            network: None,
+            save: true,
+            window: true,
+            remote_env_keys: self.remote_env_keys,
+        }
+    }
+
+    /// The custom transport, when one was given.
+    pub fn transport(&self) -> Option<&str> {
+        self.transport.map(str::trim).filter(|t| !t.is_empty())
+    }
 }
 
 /// The remote session as the commands use it.
@@ -234,9 +277,7 @@ impl SessionHandle for RemoteHandle {
 /// settings and keys, and hand back its handle, its events, its link states and what was opened.
 pub async fn open(
     engine: &Arc<Engine>,
-    target: &str,
-    transport: Option<&str>,
-    resume: Option<&str>,
+    asked: OpenAsked<'_>,
     askpass: &Arc<crate::askpass::WindowAskpass>,
 ) -> CommandResult<(
     Arc<RemoteHandle>,
@@ -244,31 +285,12 @@ pub async fn open(
     tokio::sync::watch::Receiver<LinkStatus>,
     RemoteOpened,
 )> {
-    let parsed = RemoteTarget::parse(target).map_err(CommandError::invalid_input)?;
-    let settings = engine.settings();
-    let session = RemoteSession {
-        project: parsed.path.clone(),
-        conversation_id: resume.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned),
-        resume: resume.is_some(),
-        continue_last: false,
-        provider: settings.active_provider,
-        model: None,
-        base_url: None,
-        native_tools: None,
-        trust: settings.trust_level,
-        allow: None,
-        approval_timeout_secs: None,
-        max_turns: 200,
-        searxng_url: None,
-        network: None,
-        save: true,
-        window: true,
-        remote_env_keys: false,
-    };
+    let parsed = RemoteTarget::parse(asked.target).map_err(CommandError::invalid_input)?;
+    let session = asked.session(&parsed.path, &engine.settings());
     let open = warden_core::remote::open_request(engine, &parsed, session).await;
     // ssh asks what it must (a host key it does not know, a passphrase) in the window, through
     // Warden's own askpass, for as long as the session lives (it links again with it).
-    let (transport, asks) = match transport.map(str::trim).filter(|t| !t.is_empty()) {
+    let (transport, asks) = match asked.transport() {
         Some(command) => (Transport::command(command), None),
         None => {
             let asks = askpass_for(askpass, &parsed.host)?;
@@ -285,7 +307,7 @@ pub async fn open(
     })?;
     let conversation_id = attached.conversation_id().to_owned();
     // Taken up again: what was said before, read there, for the window to show.
-    let history = match resume {
+    let history = match asked.resume {
         Some(_) => saved_history(&attached, &conversation_id).await?,
         None => Vec::new(),
     };
@@ -301,6 +323,7 @@ pub async fn open(
         host: machine.host,
         user: machine.user,
         containment: machine.containment,
+        remote_env_keys: asked.remote_env_keys,
     };
     Ok((handle, events, status, opened))
 }
@@ -384,3 +407,7 @@ pub async fn tell_link_states<R: tauri::Runtime>(
         }
     }
 }
+
+#[cfg(test)]
+#[path = "remote_tests.rs"]
+mod tests;

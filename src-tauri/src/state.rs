@@ -413,20 +413,19 @@ impl AppState {
     /// is held as the others are, its events go to the window through the same bridge.
     pub async fn open_remote(
         &self,
-        target: &str,
-        transport: Option<&str>,
-        resume: Option<&str>,
+        asked: crate::remote::OpenAsked<'_>,
     ) -> CommandResult<(
         crate::remote::RemoteOpened,
         tokio::sync::watch::Receiver<warden_core::remote::LinkStatus>,
     )> {
         let (handle, events, status, opened) =
-            crate::remote::open(&self.engine, target, transport, resume, &self.askpass).await?;
+            crate::remote::open(&self.engine, asked, &self.askpass).await?;
         // Listed again after a restart (what the window shows of it: no key, no message).
         let known = warden_protocol::KnownRemote {
             conversation_id: opened.conversation_id.clone(),
             target: opened.target.clone(),
-            transport: transport.map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned),
+            transport: asked.transport().map(str::to_owned),
+            remote_env_keys: asked.remote_env_keys,
             host: opened.host.clone(),
             user: opened.user.clone(),
             containment: opened.containment.clone(),

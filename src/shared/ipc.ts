@@ -381,8 +381,8 @@ export const api = {
    * Opens the project `host:/path` on another machine, over ssh or `transport` (a command giving a
    * pipe to `warden serve --stdio` there): its conversation runs there, with the same chat commands.
    */
-  remoteOpen: (target: string, transport: string | null, resume: string | null = null) =>
-    unwrap("remote_open", commands.remoteOpen(target, transport, resume)),
+  remoteOpen: (target: string, transport: string | null, resume: string | null = null, remoteEnvKeys = false) =>
+    unwrap("remote_open", commands.remoteOpen(target, transport, resume, remoteEnvKeys)),
   /** The remote projects opened before, newest first (listed after a restart). */
   remoteKnown: () => unwrap("remote_known", commands.remoteKnown()),
   /** The box a linked remote project's commands get on its machine, asked there. */
@@ -419,10 +419,15 @@ export type HooksConfig = NonNullable<Settings["hooks"]>;
  */
 async function stoppable(listening: Promise<() => void>, what: string): Promise<() => void> {
   const unlisten = await listening;
+  const failed = (e: unknown) => console.warn(`could not stop listening to ${what}`, e);
   return () => {
-    Promise.resolve()
-      .then(unlisten)
-      .catch((e: unknown) => console.warn(`could not stop listening to ${what}`, e));
+    // Called at once (a component's unmount stops it before anything else goes); typed `void`,
+    // it returns Tauri's promise.
+    try {
+      Promise.resolve(unlisten() as unknown).catch(failed);
+    } catch (e) {
+      failed(e);
+    }
   };
 }
 

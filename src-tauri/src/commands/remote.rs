@@ -10,8 +10,9 @@ use crate::error::{CommandError, CommandResult};
 use crate::remote::RemoteOpened;
 use crate::state::AppState;
 
-/// Connects, opens a session there with this window's settings and keys — a new conversation, or
-/// (`resume`) one saved there, whose messages `chat_history` then gives — and says what was
+/// Connects, opens a session there with this window's settings and keys (or, `remote_env_keys`,
+/// that machine's own) — a new conversation, or (`resume`) one saved there, whose messages
+/// `chat_history` then gives — and says what was
 /// opened; the link's state comes as `remote:link` events from then on. The project is
 /// remembered, to be listed after a restart (`remote_known`).
 #[tauri::command]
@@ -22,8 +23,15 @@ pub async fn remote_open<R: Runtime>(
     target: String,
     transport: Option<String>,
     resume: Option<String>,
+    remote_env_keys: bool,
 ) -> CommandResult<RemoteOpened> {
-    let (opened, status) = state.open_remote(&target, transport.as_deref(), resume.as_deref()).await?;
+    let asked = crate::remote::OpenAsked {
+        target: &target,
+        transport: transport.as_deref(),
+        resume: resume.as_deref(),
+        remote_env_keys,
+    };
+    let (opened, status) = state.open_remote(asked).await?;
     tauri::async_runtime::spawn(crate::remote::tell_link_states(app, opened.conversation_id.clone(), status));
     Ok(opened)
 }

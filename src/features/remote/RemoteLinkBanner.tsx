@@ -46,7 +46,7 @@ export function RemoteLinkBanner({
         </button>
       )}
       {lost && (
-        <button type="button" className="link" data-testid={TID.remoteReopen} onClick={() => onReopen({ target: project.target, transport: project.transport })}>
+        <button type="button" className="link" data-testid={TID.remoteReopen} onClick={() => onReopen({ target: project.target, transport: project.transport, remoteEnvKeys: project.remoteEnvKeys })}>
           Open {project.target} again…
         </button>
       )}

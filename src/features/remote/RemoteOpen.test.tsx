@@ -35,6 +35,7 @@ const OPENED: RemoteOpened = {
   host: "builder@build-box",
   user: "builder",
   containment: "bubblewrap",
+  remoteEnvKeys: false,
 };
 
 /** The conversations saved in OPENED's project there: OPENED's own and an earlier one. */
@@ -171,7 +172,7 @@ describe("the remote project dialog", () => {
     expect(screen.getByTestId(TID.remoteConnect)).toBeDisabled();
     expect(within(dialog).getByRole("button", { name: "Close" })).toBeEnabled();
     expect(remoteCalls(calls)).toEqual([
-      { cmd: "remote_open", args: { target: OPENED.target, transport: "docker exec -i box warden serve --stdio", resume: null } },
+      { cmd: "remote_open", args: { target: OPENED.target, transport: "docker exec -i box warden serve --stdio", resume: null, remoteEnvKeys: false } },
     ]);
 
     await act(async () => answer(OPENED));
@@ -199,6 +200,26 @@ describe("the remote project dialog", () => {
     expect(screen.getByText(SETTINGS.projectDir!)).toBeInTheDocument();
   });
 
+  it("uses that machine's own keys when asked, says so in the top bar, and asks the same when linking again", async () => {
+    const theirs = { ...OPENED, conversationId: "conv-their-keys", remoteEnvKeys: true };
+    const calls = boot(() => theirs);
+    await openDialog();
+    const own = screen.getByTestId(TID.remoteEnvKeys);
+    expect(own).not.toBeChecked();
+    await userEvent.click(own);
+    await connect(OPENED.target);
+    await waitFor(() => expect(shownConversation()).toHaveAttribute("data-conversation-id", theirs.conversationId));
+    expect(remoteCalls(calls)).toEqual([
+      { cmd: "remote_open", args: { target: OPENED.target, transport: null, resume: null, remoteEnvKeys: true } },
+    ]);
+    expect(screen.getByTestId(TID.remoteMachine)).toHaveTextContent("as builder · box: bubblewrap · keys: that machine's");
+
+    // Lost: opened again from the banner, the dialog keeps the choice.
+    await tell({ conversationId: theirs.conversationId, state: "lost", detail: "the engine there restarted", attempt: null });
+    await userEvent.click(await screen.findByTestId(TID.remoteReopen));
+    expect(screen.getByTestId(TID.remoteEnvKeys)).toBeChecked();
+  });
+
   it("says why connecting failed, in the dialog, and lets the user try again", async () => {
     let fail = true;
     const calls = boot(() => {
@@ -212,7 +233,7 @@ describe("the remote project dialog", () => {
     expect(screen.queryByTestId(TID.remoteConnecting)).toBeNull();
     expect(screen.queryByTestId(TID.remoteProject)).toBeNull();
     expect(shownConversation()).toHaveAttribute("data-conversation-id", SAVED.id);
-    expect(remoteCalls(calls)).toEqual([{ cmd: "remote_open", args: { target: OPENED.target, transport: null, resume: null } }]);
+    expect(remoteCalls(calls)).toEqual([{ cmd: "remote_open", args: { target: OPENED.target, transport: null, resume: null, remoteEnvKeys: false } }]);
 
     fail = false;
     await userEvent.click(screen.getByTestId(TID.remoteConnect));
@@ -406,7 +427,7 @@ describe("remote projects opened before this start", () => {
     expect(await screen.findByText("They pass on build-box.")).toBeInTheDocument();
     expect(screen.getByText("run the tests there")).toBeInTheDocument();
     expect(remoteCalls(calls)).toEqual([
-      { cmd: "remote_open", args: { target: OPENED.target, transport: null, resume: opened.conversationId } },
+      { cmd: "remote_open", args: { target: OPENED.target, transport: null, resume: opened.conversationId, remoteEnvKeys: false } },
     ]);
     expect(screen.queryByTestId(TID.remoteLinkBanner)).not.toBeInTheDocument();
     delete REMOTE_HISTORY[opened.conversationId];
@@ -440,7 +461,7 @@ describe("the conversations saved in a remote project there", () => {
     await waitFor(() => expect(screen.queryByTestId(TID.remoteSaved)).toBeNull());
     expect(remoteCalls(calls).at(-1)).toEqual({
       cmd: "remote_open",
-      args: { target: OPENED.target, transport: null, resume: earlier.conversationId },
+      args: { target: OPENED.target, transport: null, resume: earlier.conversationId, remoteEnvKeys: false },
     });
     await waitFor(() => expect(shownConversation()).toHaveAttribute("data-conversation-id", earlier.conversationId));
     expect(await screen.findByText("A Rust workspace.")).toBeInTheDocument();

@@ -11,7 +11,7 @@ import { CopyEngineOffer } from "./CopyEngineOffer";
 import { checkTarget } from "./remoteTarget";
 import type { RemoteProject } from "./remoteStore";
 
-export type RemoteOpenValues = { target: string; transport: string | null };
+export type RemoteOpenValues = { target: string; transport: string | null; remoteEnvKeys?: boolean };
 
 type Props = {
   /** Filled in (opening a lost project again). */
@@ -35,7 +35,7 @@ function useConnect(onOpened: Props["onOpened"]) {
       shown.current = false;
     };
   }, []);
-  const connect = async ({ target: typed, transport: typedTransport }: RemoteOpenValues) => {
+  const connect = async ({ target: typed, transport: typedTransport, remoteEnvKeys = false }: RemoteOpenValues) => {
     const checked = checkTarget(typed);
     if (!checked.ok) return setProblem(checked.problem);
     const transport = typedTransport?.trim() || null;
@@ -43,7 +43,7 @@ function useConnect(onOpened: Props["onOpened"]) {
     setNoEngine(null);
     setConnecting(checked.host);
     try {
-      const opened = await api.remoteOpen(checked.target, transport);
+      const opened = await api.remoteOpen(checked.target, transport, null, remoteEnvKeys);
       onOpened({ ...opened, transport }, shown.current);
     } catch (e) {
       if (shown.current) setProblem(messageOf(e));
@@ -58,10 +58,11 @@ function useConnect(onOpened: Props["onOpened"]) {
 export function RemoteOpenDialog({ initial, onOpened, onClose }: Props) {
   const [target, setTarget] = useState(initial?.target ?? "");
   const [transport, setTransport] = useState(initial?.transport ?? "");
+  const [remoteEnvKeys, setRemoteEnvKeys] = useState(initial?.remoteEnvKeys ?? false);
   const { connecting, problem, noEngine, connect } = useConnect(onOpened);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (connecting === null) void connect({ target, transport });
+    if (connecting === null) void connect({ target, transport, remoteEnvKeys });
   };
   return (
     <Dialog label="Open a remote project" testId={TID.remoteDialog} className="remote-open" onClose={onClose} focusClose={false}>
@@ -94,6 +95,21 @@ export function RemoteOpenDialog({ initial, onOpened, onClose }: Props) {
           <code>warden serve --stdio</code> there, such as <code>docker exec -i my-container warden serve --stdio</code> or{" "}
           <code>kubectl exec -i my-pod -- warden serve --stdio</code>; the host is then only a label.
         </p>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            data-testid={TID.remoteEnvKeys}
+            checked={remoteEnvKeys}
+            aria-describedby="remote-env-keys-hint"
+            onChange={(e) => setRemoteEnvKeys(e.target.checked)}
+          />
+          Use that machine's own API keys
+        </label>
+        <p id="remote-env-keys-hint" className="muted small">
+          Off: your keys from this machine are sent for the session and held in memory there. On: none is sent, and the
+          engine there reads the provider's variable (<code>ANTHROPIC_API_KEY</code>, …) from the environment its{" "}
+          <code>warden serve</code> starts with — a shared build box with its own account.
+        </p>
         {connecting !== null && (
           <p role="status" data-testid={TID.remoteConnecting}>
             Connecting to {connecting}…
@@ -109,7 +125,7 @@ export function RemoteOpenDialog({ initial, onOpened, onClose }: Props) {
             key={noEngine.target}
             target={noEngine.target}
             host={noEngine.host}
-            onCopied={() => void connect({ target: noEngine.target, transport: null })}
+            onCopied={() => void connect({ target: noEngine.target, transport: null, remoteEnvKeys })}
           />
         )}
         <button type="submit" data-testid={TID.remoteConnect} disabled={connecting !== null}>

@@ -5,7 +5,8 @@ import { TID } from "../../shared/testids";
 import type { RemoteProject } from "./remoteStore";
 
 export function RemoteProjectLabel({ project, onSaved }: { project: RemoteProject; onSaved?: () => void }) {
-  const machine = `as ${project.user} · box: ${project.containment}`;
+  const keys = project.remoteEnvKeys ? " · keys: that machine's" : "";
+  const machine = `as ${project.user} · box: ${project.containment}${keys}`;
   return (
     <span className="topbar-project topbar-remote" title={`${project.target} on ${project.host}, ${machine}`}>
       <span data-testid={TID.remoteProject}>{project.target}</span>

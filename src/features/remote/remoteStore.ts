@@ -22,8 +22,8 @@ export function withOpened(state: RemoteProjects, project: RemoteProject): Remot
 
 /** A project opened before this start: listed, its link `closed` until it is taken up again. */
 export function remembered(state: RemoteProjects, known: KnownRemote): RemoteProjects {
-  const { conversationId, target, transport, host, user, containment } = known;
-  const project = { conversationId, target, transport: transport ?? null, host, user, containment };
+  const { conversationId, target, transport, host, user, containment, remoteEnvKeys = false } = known;
+  const project = { conversationId, target, transport: transport ?? null, host, user, containment, remoteEnvKeys };
   const link = { conversationId, state: "closed", detail: null, attempt: null };
   // One opened in this window meanwhile keeps what it has.
   return state.projects[conversationId] ? state : withLink(withOpened(state, project), link);

@@ -71,7 +71,7 @@ function useSavedThere(
       if (linked && remotes.links[id]?.state !== "closed") {
         openRemote(id, linked.target, true);
       } else {
-        const opened = await api.remoteOpen(project.target, project.transport, id);
+        const opened = await api.remoteOpen(project.target, project.transport, id, project.remoteEnvKeys);
         onOpened({ ...opened, transport: project.transport }, true);
         await openSaved(store, opened.conversationId);
       }
@@ -114,7 +114,7 @@ function useResume(setRemotes: SetRemotes) {
       const id = project.conversationId;
       setRemotes((r) => withLink(r, { conversationId: id, state: "connecting", detail: null, attempt: null }));
       try {
-        const opened = await api.remoteOpen(project.target, project.transport, id);
+        const opened = await api.remoteOpen(project.target, project.transport, id, project.remoteEnvKeys);
         setRemotes((r) => withLink(withOpened(r, { ...opened, transport: project.transport }), { conversationId: id, state: "up", detail: null, attempt: null }));
         await openSaved(store, opened.conversationId);
       } catch (e) {

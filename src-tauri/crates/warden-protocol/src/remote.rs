@@ -223,6 +223,9 @@ pub struct KnownRemote {
     pub host: String,
     pub user: String,
     pub containment: String,
+    /// Its session uses that machine's own API keys, not this one's.
+    #[serde(default)]
+    pub remote_env_keys: bool,
     /// When it was last opened: milliseconds since the Unix epoch.
     pub opened_at_ms: u64,
 }

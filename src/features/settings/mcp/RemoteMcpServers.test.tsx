@@ -14,6 +14,7 @@ const PROJECT: RemoteProject = {
   host: "build-box",
   user: "dev",
   containment: "bubblewrap + seccomp",
+  remoteEnvKeys: false,
 };
 
 function mock(answer: () => McpServerStatus[]) {

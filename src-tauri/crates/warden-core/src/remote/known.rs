@@ -59,6 +59,7 @@ mod tests {
             host: "box".into(),
             user: "me".into(),
             containment: "bubblewrap".into(),
+            remote_env_keys: false,
             opened_at_ms: at,
         }
     }
