@@ -100,6 +100,11 @@ export const commands = {
 	 *  machine, most recently changed first: each is taken up with `remote_open(…, resume)`.
 	 */
 	remoteConversations: (conversationId: string) => typedError<ConversationSummary[], CommandError>(__TAURI_INVOKE("remote_conversations", { conversationId })),
+	/**
+	 *  The top bar's "Using AGENTS.md" over a linked remote project's conversation: its instruction
+	 *  files, read there (listed, not opened from here), and whether the global instructions are used.
+	 */
+	remoteInstructionsInUse: (conversationId: string) => typedError<InstructionsInUse, CommandError>(__TAURI_INVOKE("remote_instructions_in_use", { conversationId })),
 	/**  Forget a remote project (the conversation stays saved on its machine). */
 	remoteForget: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_forget", { conversationId })),
 	/**

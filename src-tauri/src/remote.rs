@@ -17,8 +17,8 @@ use warden_core::engine::Engine;
 use warden_core::remote::askpass::Askpass;
 use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
 use warden_protocol::{
-    ConversationSummary, Event, McpServerStatus, Message, Op, RemoteRequest, RemoteResult, RemoteSession,
-    RemoteTurnEnd, RestorePlan, RestoreReport, SandboxStatus, SessionGrant,
+    ConversationSummary, Event, InstructionsInUse, McpServerStatus, Message, Op, RemoteRequest, RemoteResult,
+    RemoteSession, RemoteTurnEnd, RestorePlan, RestoreReport, SandboxStatus, SessionGrant,
 };
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
@@ -161,6 +161,15 @@ impl RemoteHandle {
             RemoteRequest::ConversationList { offset: 0, limit: SAVED_THERE, project: Some(self.project()) };
         match self.ask(request).await? {
             RemoteResult::Conversations(page) => Ok(page.conversations),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// The instructions a conversation started in the remote project gets there.
+    pub async fn instructions_in_use(&self, engine: &Engine) -> CommandResult<InstructionsInUse> {
+        let settings = warden_core::remote::settings_for(engine, &self.target);
+        match self.ask(RemoteRequest::InstructionsInUse { project: self.project(), settings }).await? {
+            RemoteResult::Instructions(in_use) => Ok(in_use),
             other => Err(wrong_answer(&other)),
         }
     }

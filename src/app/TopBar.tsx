@@ -56,8 +56,8 @@ export function TopBar({
           No project folder: file tools and commands are off — choose one
         </button>
       )}
-      {/* The instructions of the project open here; a remote project's are read there. */}
-      {!remote && <InstructionsIndicator refreshKey={instructionsKey} />}
+      {/* The instructions of the project shown: a remote project's are read on its machine. */}
+      <InstructionsIndicator refreshKey={instructionsKey} remote={remote} />
       <ConversationCostLine conversationId={conversationId} />
       <button type="button" className="link" data-testid={TID.remoteOpen} onClick={onOpenRemote}>
         Open a remote project…

@@ -391,6 +391,9 @@ export const api = {
   remoteMcpStatus: (conversationId: string) => unwrap("remote_mcp_status", commands.remoteMcpStatus(conversationId)),
   /** The conversations saved in a linked remote project there, newest first (each taken up with remoteOpen). */
   remoteConversations: (conversationId: string) => unwrap("remote_conversations", commands.remoteConversations(conversationId)),
+  /** The instructions a linked remote project's conversation gets, read there. */
+  remoteInstructionsInUse: (conversationId: string) =>
+    unwrap("remote_instructions_in_use", commands.remoteInstructionsInUse(conversationId)),
   remoteForget: (conversationId: string) => unwrap("remote_forget", commands.remoteForget(conversationId)),
   remoteAskpassAnswer: (id: string, answer: string | null) =>
     unwrap("remote_askpass_answer", commands.remoteAskpassAnswer(id, answer)),

@@ -52,6 +52,7 @@ export const TID = {
   remoteLinkBanner: "remote-link-banner", // + data-state = reconnecting | lost
   remoteReopen: "remote-reopen", // on a lost link: the dialog again, filled in
   remoteSandbox: "remote-sandbox", // Settings → Sandbox: a linked remote project's box, asked there when opened; + data-target
+  instructionFileThere: "instruction-file-there", // a remote project's instruction file, named (read there); + data-path
   remoteEnvKeys: "remote-env-keys", // "Open a remote project…": use that machine's own API keys
   remoteSavedOpen: "remote-saved-open", // the top bar, over a remote conversation: the conversations saved in that project there
   remoteSaved: "remote-saved", // their dialog

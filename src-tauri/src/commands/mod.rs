@@ -55,6 +55,7 @@ macro_rules! collect_for {
             remote::remote_sandbox_status,
             remote::remote_mcp_status,
             remote::remote_conversations,
+            remote::remote_instructions_in_use,
             remote::remote_forget,
             remote::remote_install_plan,
             remote::remote_install,

@@ -100,6 +100,22 @@ pub async fn remote_conversations(
     remote.conversations().await
 }
 
+/// The top bar's "Using AGENTS.md" over a linked remote project's conversation: its instruction
+/// files, read there (listed, not opened from here), and whether the global instructions are used.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_instructions_in_use(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<warden_protocol::InstructionsInUse> {
+    let Some(remote) = state.remote(Some(&conversation_id)).await else {
+        return Err(CommandError::invalid_input(
+            "This remote project is not linked: link it to see its instructions.",
+        ));
+    };
+    remote.instructions_in_use(&state.engine).await
+}
+
 /// The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not
 /// accepted, a passphrase not given).
 #[tauri::command]

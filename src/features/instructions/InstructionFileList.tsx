@@ -11,7 +11,8 @@ export function sizeOf(bytes: number): string {
   return bytes < 1024 ? `${bytes} bytes` : `${Math.round(bytes / 1024)} KB`;
 }
 
-export function InstructionFileList({ files }: { files: InstructionFile[] }) {
+/** `there`: the files are on another machine (a remote project's), named, not opened from here. */
+export function InstructionFileList({ files, there = null }: { files: InstructionFile[]; there?: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const open = (file: InstructionFile) => {
     setError(null);
@@ -24,16 +25,22 @@ export function InstructionFileList({ files }: { files: InstructionFile[] }) {
       <ul className="instruction-files" data-testid={TID.instructionFiles}>
         {files.map((file) => (
           <li key={file.path}>
-            <button
-              type="button"
-              className="link"
-              data-testid={TID.instructionFileOpen}
-              data-path={file.path}
-              title={`Open ${file.path}`}
-              onClick={() => open(file)}
-            >
-              {file.relativePath}
-            </button>
+            {there === null ? (
+              <button
+                type="button"
+                className="link"
+                data-testid={TID.instructionFileOpen}
+                data-path={file.path}
+                title={`Open ${file.path}`}
+                onClick={() => open(file)}
+              >
+                {file.relativePath}
+              </button>
+            ) : (
+              <code data-testid={TID.instructionFileThere} data-path={file.path} title={`${file.path} on ${there}`}>
+                {file.relativePath}
+              </code>
+            )}
             {file.truncated && (
               <span className="muted small" data-testid={TID.instructionFileCut}>
                 {" "}

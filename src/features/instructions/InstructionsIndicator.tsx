@@ -11,8 +11,9 @@ export function inUseLabel(files: string[], global: boolean): string {
   return names.length <= 2 ? names.join(" + ") : `${names[0]} + ${names.length - 1} more`;
 }
 
-export function InstructionsIndicator({ refreshKey }: { refreshKey: string }) {
-  const inUse = useInstructionsInUse(refreshKey);
+/** `remote`: a linked remote project's conversation is shown; its instructions are read on its machine. */
+export function InstructionsIndicator({ refreshKey, remote = null }: { refreshKey: string; remote?: { conversationId: string; host: string } | null }) {
+  const inUse = useInstructionsInUse(refreshKey, remote?.conversationId ?? null);
   const [open, setOpen] = useState(false);
   if (!inUse || (inUse.files.length === 0 && !inUse.global)) return null;
   return (
@@ -42,8 +43,10 @@ export function InstructionsIndicator({ refreshKey }: { refreshKey: string }) {
         <div className="instructions-popover" role="group" aria-label="Instructions in use" data-testid={TID.instructionsInUse}>
           {inUse.files.length > 0 && (
             <>
-              <p className="muted small">The project's instruction files, root first (read when a conversation starts):</p>
-              <InstructionFileList files={inUse.files} />
+              <p className="muted small">
+                The project's instruction files, root first (read when a conversation starts){remote ? `, on ${remote.host}` : ""}:
+              </p>
+              <InstructionFileList files={inUse.files} there={remote?.host ?? null} />
             </>
           )}
           {inUse.global && <p className="muted small">Your global instructions (Settings → Instructions).</p>}

@@ -7,7 +7,8 @@ import { api, type InstructionsInUse } from "../../shared/ipc";
 
 const NONE: InstructionsInUse = { files: [], global: false };
 
-export function useInstructionsInUse(refreshKey: string): InstructionsInUse | null {
+/** `remoteId`: the conversation of a linked remote project, whose instructions are read there. */
+export function useInstructionsInUse(refreshKey: string, remoteId: string | null = null): InstructionsInUse | null {
   const [inUse, setInUse] = useState<InstructionsInUse | null>(null);
   const [focused, setFocused] = useState(0);
 
@@ -20,7 +21,7 @@ export function useInstructionsInUse(refreshKey: string): InstructionsInUse | nu
   useEffect(() => {
     let live = true;
     Promise.resolve()
-      .then(() => api.instructionsInUse())
+      .then(() => (remoteId === null ? api.instructionsInUse() : api.remoteInstructionsInUse(remoteId)))
       .then(
         (found) => {
           if (live) setInUse(found && Array.isArray(found.files) ? found : NONE);
@@ -33,7 +34,7 @@ export function useInstructionsInUse(refreshKey: string): InstructionsInUse | nu
     return () => {
       live = false;
     };
-  }, [refreshKey, focused]);
+  }, [refreshKey, focused, remoteId]);
 
   return inUse;
 }

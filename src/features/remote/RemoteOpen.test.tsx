@@ -51,6 +51,11 @@ const LOCAL_AGENTS_MD = { path: "/home/me/local-project/AGENTS.md", relativePath
 
 const COPY_PLAN = "copy Warden 0.1.0 (warden-box, warden-engine, warden, 41.2 MB) to builder@build-box:~/.local/share/warden/bin/";
 
+/** A remote project's instruction files, read there (`remote_instructions_in_use`). */
+const REMOTE_AGENTS_MD = { path: "/srv/app/AGENTS.md", relativePath: "AGENTS.md", bytes: 300, truncated: false };
+const REMOTE_SUB_AGENTS_MD = { path: "/srv/app/crates/AGENTS.md", relativePath: "crates/AGENTS.md", bytes: 90, truncated: false };
+let REMOTE_INSTRUCTIONS: { files: unknown[]; global: boolean } = { files: [], global: false };
+
 /** What `chat_history` gives of a conversation (a remote one taken up again: read there). */
 const REMOTE_HISTORY: Record<string, unknown[]> = {};
 
@@ -80,6 +85,8 @@ function boot(remoteOpen: () => unknown = () => OPENED, known: KnownRemote[] = [
           return known;
         case "remote_open":
           return remoteOpen();
+        case "remote_instructions_in_use":
+          return REMOTE_INSTRUCTIONS;
         case "remote_conversations":
           return SAVED_THERE;
         case "remote_install_plan":
@@ -384,16 +391,32 @@ describe("a machine without this Warden", () => {
   });
 });
 
-describe("what describes the project open here", () => {
-  it("is not shown over a remote project's conversation, and is back with a local one", async () => {
-    boot();
+describe("what describes the project", () => {
+  it("over a remote project's conversation is that project's, read there, and the local one's is back with a local one", async () => {
+    const calls = boot();
     await openDialog();
-    expect(await screen.findByTestId(TID.instructionsIndicator)).toBeInTheDocument();
+    const local = await screen.findByTestId(TID.instructionsIndicator);
+    expect(local).toHaveTextContent("Using AGENTS.md");
+    REMOTE_INSTRUCTIONS = { files: [REMOTE_AGENTS_MD, REMOTE_SUB_AGENTS_MD], global: false };
     await connect(OPENED.target);
     await waitFor(() => expect(shownConversation()).toHaveAttribute("data-conversation-id", OPENED.conversationId));
-    expect(screen.queryByTestId(TID.instructionsIndicator)).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId(TID.instructionsIndicator)).toHaveTextContent("Using AGENTS.md + crates/AGENTS.md"));
+    expect(calls).toContainEqual({ cmd: "remote_instructions_in_use", args: { conversationId: OPENED.conversationId } });
+    await userEvent.click(screen.getByTestId(TID.instructionsIndicator));
+    const listed = screen.getByTestId(TID.instructionsInUse);
+    expect(listed).toHaveTextContent("on builder@build-box");
+    // Named, not opened from here: the file is on the other machine.
+    expect(within(listed).queryByTestId(TID.instructionFileOpen)).toBeNull();
+    expect(within(listed).getAllByTestId(TID.instructionFileThere).map((f) => f.getAttribute("data-path"))).toEqual([
+      "/srv/app/AGENTS.md",
+      "/srv/app/crates/AGENTS.md",
+    ]);
+
+    // A remote project without any: nothing is said (not the local project's).
+    REMOTE_INSTRUCTIONS = { files: [], global: false };
     await userEvent.click(screen.getByText("A local one"));
-    expect(await screen.findByTestId(TID.instructionsIndicator)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId(TID.instructionsIndicator)).toHaveTextContent("Using AGENTS.md"));
+    expect(screen.getByTestId(TID.instructionsIndicator)).not.toHaveTextContent("crates");
   });
 });
 

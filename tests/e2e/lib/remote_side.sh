@@ -43,7 +43,8 @@ FRESH_PROJECT="$(getent passwd "$FRESH" | cut -d: -f6)/project"
 install -d -o "$FRESH" -g "$FRESH" "$FRESH_PROJECT"
 install -d -o "$USER_NAME" -g "$USER_NAME" "$PROJECT"
 echo "a project on the other machine" >"$PROJECT/README.md"
-chown "$USER_NAME:$USER_NAME" "$PROJECT/README.md"
+echo "Run the checks there before you finish." >"$PROJECT/AGENTS.md"
+chown "$USER_NAME:$USER_NAME" "$PROJECT/README.md" "$PROJECT/AGENTS.md"
 
 # sshd reads the authorized keys as the user, who cannot enter $RUN_DIR (mode 0700): the server's
 # files go in a folder others may enter; only the client's configuration stays in $D.
@@ -78,21 +79,15 @@ CONF
 for _ in $(seq 100); do (echo >/dev/tcp/127.0.0.1/"$PORT") 2>/dev/null && break; sleep 0.05; done
 : >"$D/known_hosts"
 ssh-keygen -l -E sha256 -f "$P/host_key.pub" | cut -d' ' -f2 >"$D/fingerprint"
+# One host per user, the same sshd; the rest is said once for both.
 cat >"$D/ssh_config" <<CONF
 Host warden-test
-  HostName 127.0.0.1
-  Port $PORT
   User $USER_NAME
-  IdentityFile $D/client_key
-  IdentitiesOnly yes
-  UserKnownHostsFile $D/known_hosts
-  GlobalKnownHostsFile /dev/null
-  StrictHostKeyChecking ask
-  HashKnownHosts no
 Host warden-fresh
+  User $FRESH
+Host warden-test warden-fresh
   HostName 127.0.0.1
   Port $PORT
-  User $FRESH
   IdentityFile $D/client_key
   IdentitiesOnly yes
   UserKnownHostsFile $D/known_hosts

@@ -77,6 +77,15 @@ export default async function (t) {
     t.assert(/^\[127\.0\.0\.1\]:\d+ ssh-ed25519 /.test(remembered), `ssh wrote the accepted key to known_hosts: ${remembered}`);
     await t.shot("remote-project");
 
+    t.step("the top bar names the remote project's own instructions, read there");
+    await s.waitFor("the remote AGENTS.md named", async () => (await (await s.waitForTestId("instructions-indicator")).text()).includes("AGENTS.md"), {
+      timeoutMs: 15_000,
+    });
+    await (await s.byTestId("instructions-indicator")).click();
+    const readThere = await s.execute(`return [...document.querySelectorAll('[data-testid="instruction-file-there"]')].map((f) => f.getAttribute("data-path"))`);
+    t.assert(readThere.length === 1 && readThere[0] === path.join(project, "AGENTS.md"), `the file there: ${JSON.stringify(readThere)}`);
+    await (await s.byTestId("instructions-indicator")).click();
+
     t.step("a command asks there; nothing runs before the answer");
     const command = JSON.stringify({ command: "id -u > who.txt" });
     await (await s.waitForTestId("composer-input")).type(`please call bash ${command}`);

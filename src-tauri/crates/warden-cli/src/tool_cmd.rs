@@ -54,19 +54,11 @@ pub fn session_spec(common: &CommonArgs, exec: Option<&ExecArgs>) -> Result<Sess
 
 /// `all` or a comma-separated list of tool names, checked against the registry.
 fn parse_allow(list: &str) -> Result<Scope, String> {
-    let list = list.trim();
-    if list == "all" {
-        return Ok(Scope::all());
-    }
     let names: Vec<&str> = list.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
     if names.is_empty() {
         return Err("--allow needs `all` or a list of tool names".to_owned());
     }
-    let known = warden_core::engine::tool_names();
-    if let Some(unknown) = names.iter().find(|n| !known.iter().any(|k| k == *n)) {
-        return Err(format!("--allow: unknown tool `{unknown}` (known: {})", known.join(", ")));
-    }
-    Ok(Scope::only(names))
+    warden_core::engine::allowed_scope(&names).map_err(|why| format!("--allow: {why}"))
 }
 
 pub async fn run(args: ToolArgs) -> Result<(), Exit> {

@@ -23,6 +23,7 @@
 //! | `conversations_list` | [`RemoteRequest::ConversationList`] (of one project there: `remote_conversations`) |
 //! | `conversations_search`, `conversation_history`, deleting one | [`RemoteRequest::ConversationSearch`], [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationRemove`] (`warden sessions --remote`) |
 //! | `sandbox_status` | [`RemoteRequest::Machine`] (the machine), [`RemoteRequest::SandboxStatus`] (its box, `remote_sandbox_status`) |
+//! | `instructions_in_use` | [`RemoteRequest::InstructionsInUse`] (`remote_instructions_in_use`; the files are not opened from here) |
 //! | `mcp_status` | [`RemoteRequest::McpStatus`] (the session's servers there, `remote_mcp_status`) |
 //! | the rest (MCP sign-in and resources, settings screens, search, rename, images) | not yet: the window keeps them local |
 //!
@@ -32,8 +33,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     ChatCancel, ChatSend, CheckpointInfo, ConversationHit, ConversationPage, ConversationSummary, Event,
-    KeyName, McpServerStatus, Message, MessageStamp, NetworkMode, PermissionRule, ProviderId, RestorePlan,
-    RestoreReport, RuleScope, SandboxStatus, SavedRow, Settings, ToolApproval, TrustLevel,
+    InstructionsInUse, KeyName, McpServerStatus, Message, MessageStamp, NetworkMode, PermissionRule,
+    ProviderId, RestorePlan, RestoreReport, RuleScope, SandboxStatus, SavedRow, Settings, ToolApproval,
+    TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
@@ -201,6 +203,12 @@ pub enum RemoteRequest {
         project: String,
         settings: Settings,
     },
+    /// The instruction files of `project` there and whether the face's global instructions are
+    /// used, as a conversation started there now gets them (the top bar's "Using AGENTS.md").
+    InstructionsInUse {
+        project: String,
+        settings: Settings,
+    },
     /// The MCP servers of the link's session for `project`, each started there when it is not
     /// running, and where it stands (Settings → MCP servers).
     McpStatus {
@@ -263,6 +271,7 @@ pub enum RemoteResult {
     KeptRules(Vec<KeptRule>),
     Sandbox(Box<SandboxStatus>),
     McpServers(Vec<McpServerStatus>),
+    Instructions(InstructionsInUse),
 }
 
 /// A saved conversation read on the remote machine: its line in the list, every message read (one

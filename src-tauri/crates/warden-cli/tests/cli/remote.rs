@@ -451,3 +451,29 @@ async fn a_process_of_the_same_user_without_the_engines_secret_gets_nothing_from
     assert_eq!(mode.ok(), Some(0o600), "the secret is the user's alone");
     assert!(link.finish().await.is_some());
 }
+
+#[tokio::test]
+async fn the_instructions_a_remote_project_gives_are_read_there() {
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[("AGENTS.md", "Run `make check` before you finish.\n")]);
+    let bare = RemoteProject::new(user, &[]);
+    let run = RunDir::new(user);
+    let mut link = RawLink::start(&run.runuser(user, 5)).await;
+    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
+    let settings = warden_protocol::Settings {
+        global_instructions: "Answer in British English.".to_owned(),
+        ..Default::default()
+    };
+    let ask = |project: &RemoteProject, settings: &warden_protocol::Settings| {
+        json!({"method": "instructions_in_use", "params": {"project": project.path, "settings": settings}})
+    };
+    let found = link.request(ask(&project, &settings)).await;
+    let in_use = &found["ok"]["value"];
+    assert_eq!(in_use["global"], true, "{found}");
+    assert_eq!(in_use["files"][0]["relativePath"], "AGENTS.md", "{found}");
+    let read_at = project.path.join("AGENTS.md");
+    assert_eq!(in_use["files"][0]["path"], read_at.to_str().unwrap(), "read there: {found}");
+    let none = link.request(ask(&bare, &warden_protocol::Settings::default())).await;
+    assert_eq!(none["ok"]["value"], json!({"files": [], "global": false}), "{none}");
+    assert_eq!(link.finish().await, Some(0));
+}

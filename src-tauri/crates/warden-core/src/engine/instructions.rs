@@ -46,8 +46,20 @@ impl Engine {
     /// at its root), for the window to show.
     pub fn instructions_in_use(&self) -> InstructionsInUse {
         let settings = self.settings();
-        let files = self
-            .chosen_project_files(&settings)
+        self.in_use(&settings, self.chosen_project_files(&settings))
+    }
+
+    /// [`Engine::instructions_in_use`] for the project `project` (a remote face's, read here).
+    pub fn instructions_in_use_of(&self, project: &Path) -> InstructionsInUse {
+        let files = match self.project_outside_home(project) {
+            Ok(project) => ProjectInstructions::load(&project, None, Caps::default()),
+            Err(_) => ProjectInstructions::default(),
+        };
+        self.in_use(&self.settings(), files)
+    }
+
+    fn in_use(&self, settings: &Settings, files: ProjectInstructions) -> InstructionsInUse {
+        let files = files
             .files
             .into_iter()
             .map(|file| InstructionFile {

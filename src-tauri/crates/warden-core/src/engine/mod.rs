@@ -44,7 +44,7 @@ mod tests;
 mod tools;
 mod window_copy;
 
-pub use crate::tools::tool_names;
+pub use crate::tools::{allowed_scope, tool_names};
 pub use conversations::{ConversationError, SavedConversation, Unreadable, MAX_PAGE};
 pub use keys::KeySource;
 use keys::KeysFrom;

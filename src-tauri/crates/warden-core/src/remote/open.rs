@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use warden_protocol::RemoteSession;
 
 use crate::engine::SessionSpec;
-use crate::scope::Scope;
 
 /// The spec of `session`, or why it names something this engine does not have (an unknown tool).
 pub(crate) fn session_spec(session: &RemoteSession) -> Result<SessionSpec, String> {
@@ -24,14 +23,8 @@ pub(crate) fn session_spec(session: &RemoteSession) -> Result<SessionSpec, Strin
     if session.window {
         spec.default_scope = crate::tools::window_default_scope();
     }
-    if session.allow.as_deref() == Some(&["all".to_owned()][..]) {
-        spec.scope = Some(Scope::all());
-    } else if let Some(allow) = &session.allow {
-        let known = crate::engine::tool_names();
-        if let Some(unknown) = allow.iter().find(|name| !known.iter().any(|k| k == *name)) {
-            return Err(format!("unknown tool `{unknown}` (known: {})", known.join(", ")));
-        }
-        spec.scope = Some(Scope::only(allow.iter().map(String::as_str)));
+    if let Some(allow) = &session.allow {
+        spec.scope = Some(crate::tools::allowed_scope(allow)?);
     }
     Ok(spec)
 }

@@ -176,6 +176,15 @@ impl LinkState {
                 .await
             }
             RemoteRequest::McpStatus { project } => self.mcp_status(&project).await,
+            RemoteRequest::InstructionsInUse { project, settings } => {
+                // The face's settings (its global instructions), no key: an engine for this answer.
+                let home = self.hub.home.clone();
+                blocking(move || {
+                    let engine = Engine::remote(home, settings, KeySource::Sent(Vec::new()));
+                    Ok(RemoteResult::Instructions(engine.instructions_in_use_of(Path::new(&project))))
+                })
+                .await
+            }
             RemoteRequest::KeptRules => {
                 self.attached().map(|live| RemoteResult::KeptRules(live.kept_rules()))
             }

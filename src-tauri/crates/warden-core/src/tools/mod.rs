@@ -112,3 +112,18 @@ pub const PLAN_TOOLS: [&str; 8] =
 pub fn tool_names() -> Vec<String> {
     ToolRegistry::with_core_tools(ToolsConfig::default()).names()
 }
+
+/// The scope `--allow` names: `all`, or core tools by name, each checked (an unknown one is said,
+/// with the known ones).
+pub fn allowed_scope<S: AsRef<str>>(names: &[S]) -> Result<crate::scope::Scope, String> {
+    if let [all] = names {
+        if all.as_ref() == "all" {
+            return Ok(crate::scope::Scope::all());
+        }
+    }
+    let known = tool_names();
+    if let Some(unknown) = names.iter().find(|name| !known.iter().any(|k| k == name.as_ref())) {
+        return Err(format!("unknown tool `{}` (known: {})", unknown.as_ref(), known.join(", ")));
+    }
+    Ok(crate::scope::Scope::only(names.iter().map(AsRef::as_ref)))
+}
