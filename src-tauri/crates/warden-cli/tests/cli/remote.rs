@@ -464,9 +464,7 @@ async fn the_instructions_a_remote_project_gives_are_read_there() {
         global_instructions: "Answer in British English.".to_owned(),
         ..Default::default()
     };
-    let ask = |project: &RemoteProject, settings: &warden_protocol::Settings| {
-        json!({"method": "instructions_in_use", "params": {"project": project.path, "settings": settings}})
-    };
+    let ask = |project: &RemoteProject, settings: &warden_protocol::Settings| json!({"method": "instructions_in_use", "params": {"project": project.path, "settings": settings}});
     let found = link.request(ask(&project, &settings)).await;
     let in_use = &found["ok"]["value"];
     assert_eq!(in_use["global"], true, "{found}");

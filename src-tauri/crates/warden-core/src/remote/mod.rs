@@ -50,16 +50,32 @@ pub fn mismatch(
     })
 }
 
-/// This machine's settings as a remote engine gets them for `target`: the project's choices and
-/// rules kept here under `host:/path` given under its path there (a project of this machine at the
-/// same path lends it none).
+/// This machine's settings as a remote engine gets them for `target`: see [`settings_there`].
 pub fn settings_for(engine: &crate::engine::Engine, target: &RemoteTarget) -> warden_protocol::Settings {
-    let mut settings = engine.settings();
-    match settings.tool_permissions.get(&target.to_string()).cloned() {
-        Some(rules) => settings.tool_permissions.insert(target.path.clone(), rules),
-        None => settings.tool_permissions.remove(&target.path),
-    };
+    settings_there(engine.settings(), target)
+}
+
+/// `settings` as a remote engine gets them for `target`: what is kept here per project (its
+/// permissions and rules, the approval of its `.mcp.json` and of its own hooks) under `host:/path`
+/// is given under its path there, and a project of this machine at the same path lends it nothing:
+/// an approval given here is for this machine's files.
+pub fn settings_there(
+    mut settings: warden_protocol::Settings,
+    target: &RemoteTarget,
+) -> warden_protocol::Settings {
+    let (here, there) = (target.to_string(), target.path.clone());
+    move_entry(&mut settings.tool_permissions, &here, &there);
+    move_entry(&mut settings.project_mcp, &here, &there);
+    move_entry(&mut settings.project_hooks, &here, &there);
     settings
+}
+
+/// The entry under `from` put under `to`, whatever was under `to` before removed.
+fn move_entry<T>(map: &mut std::collections::BTreeMap<String, T>, from: &str, to: &str) {
+    match map.remove(from) {
+        Some(entry) => map.insert(to.to_owned(), entry),
+        None => map.remove(to),
+    };
 }
 
 /// Ask the session `attached` to for what "always" kept there so far, and keep it here: rules of
@@ -136,5 +152,43 @@ pub async fn open_request(
             .map(|(name, value)| warden_protocol::RemoteMcpSecret { name, value })
             .collect(),
         session,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use warden_protocol::{ProjectHooksChoice, ProjectMcpChoice, Settings, ToolPermissions};
+
+    use super::*;
+
+    #[test]
+    fn a_remote_project_gets_what_is_kept_here_for_it_and_nothing_of_a_local_project_at_its_path() {
+        let target = RemoteTarget::parse("box:/srv/app").unwrap();
+        let hooks = |digest: &str| ProjectHooksChoice { approved_digest: digest.to_owned() };
+        let mcp = |digest: &str| ProjectMcpChoice { digest: digest.to_owned(), approved: true };
+        let local = Settings {
+            tool_permissions: BTreeMap::from([("/srv/app".to_owned(), ToolPermissions::default())]),
+            project_mcp: BTreeMap::from([("/srv/app".to_owned(), mcp("local"))]),
+            project_hooks: BTreeMap::from([("/srv/app".to_owned(), hooks("local"))]),
+            ..Default::default()
+        };
+        let there = settings_there(local, &target);
+        assert!(there.tool_permissions.is_empty(), "{:?}", there.tool_permissions);
+        assert!(there.project_mcp.is_empty(), "a local .mcp.json approval is not the remote one's");
+        assert!(there.project_hooks.is_empty(), "local hooks approved here do not run there");
+
+        let kept = Settings {
+            project_mcp: BTreeMap::from([
+                ("/srv/app".to_owned(), mcp("local")),
+                ("box:/srv/app".to_owned(), mcp("there")),
+            ]),
+            project_hooks: BTreeMap::from([("box:/srv/app".to_owned(), hooks("there"))]),
+            ..Default::default()
+        };
+        let there = settings_there(kept, &target);
+        assert_eq!(there.project_mcp, BTreeMap::from([("/srv/app".to_owned(), mcp("there"))]));
+        assert_eq!(there.project_hooks, BTreeMap::from([("/srv/app".to_owned(), hooks("there"))]));
     }
 }
