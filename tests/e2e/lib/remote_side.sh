@@ -54,6 +54,8 @@ P=$(mktemp -d /tmp/warden-e2e-remote.XXXXXX)
 chmod 755 "$P"
 echo "$P" >"$D/public"
 ssh-keygen -q -t ed25519 -N "" -f "$P/host_key"
+# Started again in the same run (window_remote_restart): new keys, not a question about the old.
+rm -f "$D/client_key" "$D/client_key.pub"
 ssh-keygen -q -t ed25519 -N "" -f "$D/client_key"
 cp "$D/client_key.pub" "$P/authorized_keys"
 chmod 644 "$P/authorized_keys"

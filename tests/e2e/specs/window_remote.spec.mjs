@@ -11,7 +11,7 @@
 // where it stands there; it is removed at the end, for the specs after this one. The project opened
 // again starts a new conversation there, and the first is listed among those saved there.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -148,6 +148,8 @@ export default async function (t) {
 
     t.step("the project opened again: a new conversation there, and the first one listed among those saved there");
     const first = await s.execute(`return document.querySelector('[data-testid="conversation-item"][aria-current="page"]').getAttribute("data-conversation-id")`);
+    // For window_remote_restart, the spec after this one: the conversation to take up after a restart.
+    writeFileSync(path.join(process.env.RUN_DIR, "remote", "first_conversation"), `${first}\n${project}\n`);
     await (await s.waitForTestId("remote-open")).click();
     await (await s.waitForTestId("remote-target")).type(`warden-test:${project}`);
     await (await s.byTestId("remote-connect")).click();
