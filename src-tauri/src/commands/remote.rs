@@ -60,12 +60,7 @@ pub async fn remote_sandbox_status(
     state: State<'_, AppState>,
     conversation_id: String,
 ) -> CommandResult<warden_protocol::SandboxStatus> {
-    let Some(remote) = state.remote(Some(&conversation_id)).await else {
-        return Err(CommandError::invalid_input(
-            "This remote project is not linked: link it to see its box.",
-        ));
-    };
-    remote.sandbox_status(&state.engine).await
+    linked(&state, &conversation_id, "its box").await?.sandbox_status(&state.engine).await
 }
 
 /// Settings → MCP servers for a remote project linked in this window (`conversation_id`): the
@@ -76,12 +71,7 @@ pub async fn remote_mcp_status(
     state: State<'_, AppState>,
     conversation_id: String,
 ) -> CommandResult<Vec<warden_protocol::McpServerStatus>> {
-    let Some(remote) = state.remote(Some(&conversation_id)).await else {
-        return Err(CommandError::invalid_input(
-            "This remote project is not linked: link it to see its MCP servers.",
-        ));
-    };
-    remote.mcp_status().await
+    linked(&state, &conversation_id, "its MCP servers").await?.mcp_status().await
 }
 
 /// The conversations saved in a linked remote project (`conversation_id` is the one shown) on its
@@ -92,12 +82,7 @@ pub async fn remote_conversations(
     state: State<'_, AppState>,
     conversation_id: String,
 ) -> CommandResult<Vec<warden_protocol::ConversationSummary>> {
-    let Some(remote) = state.remote(Some(&conversation_id)).await else {
-        return Err(CommandError::invalid_input(
-            "This remote project is not linked: link it to see the conversations saved there.",
-        ));
-    };
-    remote.conversations().await
+    linked(&state, &conversation_id, "the conversations saved there").await?.conversations().await
 }
 
 /// The top bar's "Using AGENTS.md" over a linked remote project's conversation: its instruction
@@ -108,12 +93,18 @@ pub async fn remote_instructions_in_use(
     state: State<'_, AppState>,
     conversation_id: String,
 ) -> CommandResult<warden_protocol::InstructionsInUse> {
-    let Some(remote) = state.remote(Some(&conversation_id)).await else {
-        return Err(CommandError::invalid_input(
-            "This remote project is not linked: link it to see its instructions.",
-        ));
-    };
-    remote.instructions_in_use(&state.engine).await
+    linked(&state, &conversation_id, "its instructions").await?.instructions_in_use(&state.engine).await
+}
+
+/// The linked remote project of conversation `conversation_id`, or why `what` cannot be shown.
+async fn linked(
+    state: &AppState,
+    conversation_id: &str,
+    what: &str,
+) -> CommandResult<std::sync::Arc<crate::remote::RemoteHandle>> {
+    state.remote(Some(conversation_id)).await.ok_or_else(|| {
+        CommandError::invalid_input(format!("This remote project is not linked: link it to see {what}."))
+    })
 }
 
 /// The user's answer to what ssh asked (`remote:askpass`); `None` refuses (a host key not

@@ -165,23 +165,15 @@ impl LinkState {
             }
             RemoteRequest::Machine => Ok(RemoteResult::Machine(super::this_machine())),
             RemoteRequest::SandboxStatus { project, settings } => {
-                // The face's settings (its project choices), no key: an engine for this answer alone.
-                let home = self.hub.home.clone();
-                blocking(move || {
-                    let engine = Engine::remote(home, settings, KeySource::Sent(Vec::new()));
-                    Ok(RemoteResult::Sandbox(Box::new(
-                        engine.sandbox_status_of(std::path::Path::new(&project)),
-                    )))
+                self.with_settings(settings, move |engine| {
+                    RemoteResult::Sandbox(Box::new(engine.sandbox_status_of(Path::new(&project))))
                 })
                 .await
             }
             RemoteRequest::McpStatus { project } => self.mcp_status(&project).await,
             RemoteRequest::InstructionsInUse { project, settings } => {
-                // The face's settings (its global instructions), no key: an engine for this answer.
-                let home = self.hub.home.clone();
-                blocking(move || {
-                    let engine = Engine::remote(home, settings, KeySource::Sent(Vec::new()));
-                    Ok(RemoteResult::Instructions(engine.instructions_in_use_of(Path::new(&project))))
+                self.with_settings(settings, move |engine| {
+                    RemoteResult::Instructions(engine.instructions_in_use_of(Path::new(&project)))
                 })
                 .await
             }
@@ -265,6 +257,17 @@ impl LinkState {
         })?;
         *super::lock(&self.live) = Some((conversation_id.to_owned(), live));
         Ok(RemoteResult::Attached { conversation_id: conversation_id.to_owned() })
+    }
+
+    /// `answer` of an engine with the face's `settings` (its project choices, its global
+    /// instructions) and no key, made for this answer alone, off the link's task.
+    async fn with_settings(
+        &self,
+        settings: warden_protocol::Settings,
+        answer: impl FnOnce(&Engine) -> RemoteResult + Send + 'static,
+    ) -> Result<RemoteResult, RemoteError> {
+        let home = self.hub.home.clone();
+        blocking(move || Ok(answer(&Engine::remote(home, settings, KeySource::Sent(Vec::new()))))).await
     }
 
     /// The MCP servers of the session's engine for `project`: those it runs, and those it starts
