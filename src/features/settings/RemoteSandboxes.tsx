@@ -2,38 +2,20 @@
 // one's commands get on its own machine, asked there when its part is opened — the mechanism,
 // what they may write, the caches, what they see of that home and what is hidden there. Read
 // only: the layer there is not cleared from here.
-import { useState } from "react";
-import { api, type SandboxStatus } from "../../shared/ipc";
-import { messageOf } from "../../shared/format";
+import { api } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { RemoteProjectParts } from "../remote/RemoteProjectParts";
 import type { RemoteProject } from "../remote/remoteStore";
 import { SandboxContainment } from "./SandboxContainment";
 
 export function RemoteSandboxes({ projects }: { projects: RemoteProject[] }) {
-  if (projects.length === 0) return null;
   return (
-    <div className="remote-sandboxes">
-      <h4>Remote projects</h4>
-      {projects.map((project) => (
-        <RemoteSandbox key={project.conversationId} project={project} />
-      ))}
-    </div>
-  );
-}
-
-function RemoteSandbox({ project }: { project: RemoteProject }) {
-  const [status, setStatus] = useState<SandboxStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const ask = () => {
-    if (status || error) return;
-    api.remoteSandboxStatus(project.conversationId).then(setStatus, (e: unknown) => setError(messageOf(e)));
-  };
-  return (
-    <details data-testid={TID.remoteSandbox} data-target={project.target} onToggle={(e) => e.currentTarget.open && ask()}>
-      <summary>
-        The box on {project.host}, for {project.target} (as {project.user})
-      </summary>
-      <SandboxContainment status={status} error={error} clearing={false} clearError={null} onClearLayer={null} />
-    </details>
+    <RemoteProjectParts
+      projects={projects}
+      testId={TID.remoteSandbox}
+      summary={(p) => `The box on ${p.host}, for ${p.target} (as ${p.user})`}
+      ask={(p) => api.remoteSandboxStatus(p.conversationId)}
+      show={(status, error) => <SandboxContainment status={status} error={error} clearing={false} clearError={null} onClearLayer={null} />}
+    />
   );
 }

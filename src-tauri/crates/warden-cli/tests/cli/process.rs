@@ -104,6 +104,22 @@ impl Warden {
         }
     }
 
+    /// Answer each confirmation with what `answer_with` gives for it (`None`: stdin closed, so
+    /// it and every later one is refused), until the turn ends or stdout does.
+    pub async fn answer_until_turn_ends(&mut self, answer_with: impl Fn(&Value) -> Option<Value>) {
+        while let Some(event) = self.next_event().await {
+            if event["event"] == "chat:tool-confirm" {
+                match answer_with(&event["payload"]) {
+                    Some(line) => self.send_line(&line.to_string()).await,
+                    None => self.close_stdin(),
+                }
+            }
+            if event["event"] == "chat:stream-end" && event["payload"]["stopReason"] == "end_turn" {
+                return;
+            }
+        }
+    }
+
     pub async fn send_line(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().unwrap();
         stdin.write_all(line.as_bytes()).await.unwrap();

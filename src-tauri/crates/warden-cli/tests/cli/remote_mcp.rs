@@ -54,15 +54,9 @@ async fn an_mcp_servers_secret_goes_from_this_keychain_to_its_server_there_keych
     .await;
     let args = ["--remote", &target, "--transport", &transport, "show the environment"];
     let mut warden = Warden::spawn(with_keychain(command(&dirs, &exec_args(&server, &args))));
-    while let Some(event) = warden.next_event().await {
-        if event["event"] == "chat:tool-confirm" {
-            let confirm_id = &event["payload"]["confirmId"];
-            warden.send_line(&json!({"confirmId": confirm_id, "approved": true}).to_string()).await;
-        }
-        if event["event"] == "chat:stream-end" && event["payload"]["stopReason"] == "end_turn" {
-            break;
-        }
-    }
+    warden
+        .answer_until_turn_ends(|confirm| Some(json!({"confirmId": confirm["confirmId"], "approved": true})))
+        .await;
     let (code, lines, stderr) = warden.finish().await;
     assert_eq!(code, 0, "stderr: {stderr}");
     let result = &find(&lines, "chat:tool-result")[0]["payload"];

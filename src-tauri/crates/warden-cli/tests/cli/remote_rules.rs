@@ -30,18 +30,7 @@ async fn remote_conversation(
     .await;
     let args = ["--remote", target, "--transport", transport, "--allow", "all", "go"];
     let mut warden = Warden::spawn(with_keychain(command(dirs, &exec_args(&server, &args))));
-    loop {
-        let Some(event) = warden.next_event().await else { break };
-        if event["event"] == "chat:tool-confirm" {
-            match answer_with(&event["payload"]) {
-                Some(line) => warden.send_line(&line.to_string()).await,
-                None => warden.close_stdin(),
-            }
-        }
-        if event["event"] == "chat:stream-end" && event["payload"]["stopReason"] == "end_turn" {
-            break;
-        }
-    }
+    warden.answer_until_turn_ends(answer_with).await;
     let (code, lines, stderr) = warden.finish().await;
     assert_eq!(code, 0, "stderr: {stderr}");
     assert!(!stderr.contains("not kept here"), "{stderr}");
