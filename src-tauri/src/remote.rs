@@ -17,8 +17,9 @@ use warden_core::engine::Engine;
 use warden_core::remote::askpass::Askpass;
 use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
 use warden_protocol::{
-    ConversationSummary, Event, InstructionsInUse, McpServerStatus, Message, Op, RemoteRequest, RemoteResult,
-    RemoteSession, RemoteTurnEnd, RestorePlan, RestoreReport, SandboxStatus, SessionGrant,
+    CompactionInfo, ConversationSummary, Event, InstructionsInUse, McpServerStatus, Message, Op,
+    RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd, RestorePlan, RestoreReport, SandboxStatus,
+    SessionGrant,
 };
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
@@ -101,8 +102,8 @@ pub struct RemoteHandle {
     attached: Arc<Attached>,
     target: RemoteTarget,
     busy: Arc<AtomicBool>,
-    /// What was said before, when the conversation was taken up again (read there).
-    history: Vec<Message>,
+    /// Whether the conversation there holds anything yet (taken up, or a message sent).
+    saved: AtomicBool,
     /// ssh's questions, asked in the window, on every link the session makes.
     _asks: Option<Askpass>,
 }
@@ -182,6 +183,35 @@ impl RemoteHandle {
         }
     }
 
+    /// The conversation as saved there now (the session saves each message there).
+    pub async fn saved_history(&self) -> CommandResult<Vec<Message>> {
+        if !self.saved.load(Ordering::SeqCst) {
+            // A new conversation: nothing is saved there until its first message.
+            return Ok(Vec::new());
+        }
+        saved_history(&self.attached, self.attached.conversation_id()).await
+    }
+
+    /// Where the conversation was last compacted there (`None`: never).
+    pub async fn compaction(&self) -> CommandResult<Option<CompactionInfo>> {
+        let id = self.attached.conversation_id().to_owned();
+        match self.ask(RemoteRequest::ConversationCompaction { id }).await? {
+            RemoteResult::Compaction(found) => Ok(found),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// "Rewind conversation to here", done there: the `n`-th message the user wrote and all after
+    /// it are dropped from the saved conversation and the session. Returns the dropped text.
+    pub async fn rewind(&self, n: usize) -> CommandResult<String> {
+        let user_message = u32::try_from(n)
+            .map_err(|_| CommandError::invalid_input("There is no such message in this conversation."))?;
+        match self.ask(RemoteRequest::Rewind { user_message }).await? {
+            RemoteResult::Rewound { text } => Ok(text),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
     /// Restore the remote project there.
     pub async fn restore(
         &self,
@@ -219,6 +249,7 @@ impl SessionHandle for RemoteHandle {
                         Err(CommandError::invalid_input("A turn is already running."))
                     });
                 }
+                self.saved.store(true, Ordering::SeqCst);
                 let busy = self.busy.clone();
                 let sent = self.request(RemoteRequest::Send(send));
                 Box::pin(async move {
@@ -234,10 +265,10 @@ impl SessionHandle for RemoteHandle {
         }
     }
 
-    /// What was said before this window took the conversation up (read there when it did); the
-    /// window shows the session's events as they come.
+    /// Nothing held here: the conversation is saved there, and read there when the window shows
+    /// it (`AppState::history`).
     fn history(&self) -> Vec<Message> {
-        self.history.clone()
+        Vec::new()
     }
 
     fn is_busy(&self) -> bool {
@@ -257,11 +288,7 @@ impl SessionHandle for RemoteHandle {
     }
 
     fn compact_now(&self) -> Pin<Box<dyn Future<Output = CommandResult<()>> + Send>> {
-        Box::pin(async {
-            Err(CommandError::invalid_input(
-                "Compacting a remote conversation is not carried over the link yet.",
-            ))
-        })
+        self.request(RemoteRequest::Compact)
     }
 
     fn project_root(&self) -> PathBuf {
@@ -315,17 +342,18 @@ pub async fn open(
         error => link_error(error),
     })?;
     let conversation_id = attached.conversation_id().to_owned();
-    // Taken up again: what was said before, read there, for the window to show.
-    let history = match asked.resume {
-        Some(_) => saved_history(&attached, &conversation_id).await?,
-        None => Vec::new(),
-    };
     let busy = Arc::new(AtomicBool::new(false));
     let (events, turn_ends) = split_frames(frames);
     let home = RulesHome { attached: attached.clone(), engine: engine.clone(), target: parsed.clone() };
     tauri::async_runtime::spawn(free_after_each_turn(turn_ends, busy.clone(), home));
     let status = attached.status();
-    let handle = Arc::new(RemoteHandle { attached, target: parsed.clone(), busy, history, _asks: asks });
+    let handle = Arc::new(RemoteHandle {
+        attached,
+        target: parsed.clone(),
+        busy,
+        saved: AtomicBool::new(asked.resume.is_some()),
+        _asks: asks,
+    });
     let opened = RemoteOpened {
         conversation_id,
         target: parsed.to_string(),

@@ -296,6 +296,10 @@ impl AppState {
     /// The conversation so far; empty for one that has not started. Refused
     /// (`CONVERSATION_UNREADABLE`) for a saved one that cannot be read whole.
     pub async fn history(&self, conversation_id: &str) -> CommandResult<Vec<Message>> {
+        if let Some(remote) = self.remote(Some(conversation_id)).await {
+            // A remote project's session saves there: read there.
+            return remote.saved_history().await;
+        }
         let history = match self.session(conversation_id).await {
             Some(session) => session.history(),
             // Not opened in this run: what was saved before the app last closed.
@@ -337,6 +341,11 @@ impl AppState {
                 CommandErrorCode::InvalidInput,
                 "This conversation is still answering: stop it before rewinding it.",
             ));
+        }
+        if let Some(remote) = sessions.get(conversation_id).and_then(|open| open.remote.clone()) {
+            // Done there, where it is saved; its session goes on there from what is left.
+            drop(sessions);
+            return remote.rewind(n).await;
         }
         let text = self.engine.rewind_conversation(conversation_id, n)?;
         end_session(sessions.remove(conversation_id), "rewind");

@@ -89,6 +89,10 @@ pub async fn chat_compaction(
     state: State<'_, AppState>,
     conversation_id: String,
 ) -> CommandResult<Option<CompactionInfo>> {
+    if let Some(remote) = state.remote(Some(&conversation_id)).await {
+        // Compacted where it runs, and saved there.
+        return remote.compaction().await;
+    }
     let engine = state.engine.clone();
     Ok(off_thread(move || engine.conversation_compaction(&conversation_id)).await??)
 }

@@ -8,7 +8,9 @@
 // remote user's uid. The turn's diff is read there, and "restore the project to before this
 // message" asks what it would do there, then removes the file there. An MCP server of the settings
 // (the real server-everything) runs there, as the remote user, and Settings → MCP servers says
-// where it stands there; it is removed at the end, for the specs after this one. The project opened
+// where it stands there; it is removed at the end, for the specs after this one. A second message
+// is rewound (dropped there; the model there no longer sees it) and the conversation compacted
+// there (the divider shows). The project opened
 // again starts a new conversation there, and the first is listed among those saved there.
 
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -16,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { centre } from "../lib/centre.mjs";
-import { turnOver } from "../lib/chat.mjs";
+import { answered, ask, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -120,6 +122,31 @@ export default async function (t) {
     await s.waitFor("the restore is done", async () => (await s.count(note)) === 1, { timeoutMs: 30_000 });
     t.assert(!existsSync(path.join(project, "who.txt")), "the restore removed who.txt on the remote machine");
     await t.shot("restored-there");
+
+    t.step("rewound there: the last message dropped from the conversation saved there, and the session goes on without it");
+    await ask(s, "A second question there");
+    await s.execute(`[...document.querySelectorAll('[data-testid="rewind-conversation"]')].pop().click(); return true;`);
+    await (await s.waitForTestId("rewind-confirm")).click();
+    await s.waitFor("the message is back in the field", async () =>
+      (await s.execute(`return document.querySelector('[data-testid="composer-input"]').value`)) === "A second question there",
+    );
+    const userTexts = await s.execute(`return [...document.querySelectorAll('[data-testid="message"][data-role="user"] [data-testid="message-text"]')].map((m) => m.textContent)`);
+    t.assert(userTexts.length === 1 && userTexts[0].includes("please call bash"), `the history read there ends before it: ${JSON.stringify(userTexts)}`);
+    const input = await s.byTestId("composer-input");
+    await input.clear();
+    await input.type("A fixed question there");
+    await (await s.byTestId("composer-send")).click();
+    await answered(s);
+    const sent = async () => (await (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json()).map((r) => JSON.stringify(r.body.messages));
+    const fixed = (await sent()).pop();
+    t.assert(fixed.includes("A fixed question there") && !fixed.includes("A second question there"), `the model there sees what is left: ${fixed}`);
+
+    t.step("Compact now, done there: the divider shows where the summary begins");
+    await centre(s, '[data-testid="compact-now"]');
+    await (await s.byTestId("compact-now")).click();
+    const divider = await s.waitForTestId("compaction-divider", { timeoutMs: 30_000 });
+    t.assert(Number(await divider.attr("data-summarized")) > 0, `the divider says how much was summarized: ${await divider.attr("data-summarized")}`);
+    await t.shot("compacted-there");
 
     t.step("Settings → Sandbox shows the box of the linked remote project, asked there");
     await (await s.byTestId("settings-open")).click();

@@ -25,6 +25,8 @@
 //! | `sandbox_status` | [`RemoteRequest::Machine`] (the machine), [`RemoteRequest::SandboxStatus`] (its box, `remote_sandbox_status`) |
 //! | `instructions_in_use` | [`RemoteRequest::InstructionsInUse`] (`remote_instructions_in_use`; the files are not opened from here) |
 //! | `mcp_status` | [`RemoteRequest::McpStatus`] (the session's servers there, `remote_mcp_status`) |
+//! | `chat_compact`, `chat_rewind` | [`RemoteRequest::Compact`], [`RemoteRequest::Rewind`] |
+//! | `chat_history`, `chat_compaction` | [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationCompaction`] |
 //! | the rest (MCP sign-in and resources, settings screens, search, rename, images) | not yet: the window keeps them local |
 //!
 //! Secrets cross the link only inside [`RemoteKey`], whose `Debug` shows no value.
@@ -32,15 +34,15 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    ChatCancel, ChatSend, CheckpointInfo, ConversationHit, ConversationPage, ConversationSummary, Event,
-    InstructionsInUse, KeyName, McpServerStatus, Message, MessageStamp, NetworkMode, PermissionRule,
-    ProviderId, RestorePlan, RestoreReport, RuleScope, SandboxStatus, SavedRow, Settings, ToolApproval,
-    TrustLevel,
+    ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConversationHit, ConversationPage,
+    ConversationSummary, Event, InstructionsInUse, KeyName, McpServerStatus, Message, MessageStamp,
+    NetworkMode, PermissionRule, ProviderId, RestorePlan, RestoreReport, RuleScope, SandboxStatus, SavedRow,
+    Settings, ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
 /// frames below or to the types they carry that an older side would misread.
-pub const REMOTE_PROTOCOL: u32 = 3;
+pub const REMOTE_PROTOCOL: u32 = 4;
 
 /// What the face sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -191,6 +193,10 @@ pub enum RemoteRequest {
         query: String,
         limit: u32,
     },
+    /// Where a saved conversation was last compacted (`None`: never), for the window's divider.
+    ConversationCompaction {
+        id: String,
+    },
     /// Delete a saved conversation for good.
     ConversationRemove {
         id: String,
@@ -213,6 +219,15 @@ pub enum RemoteRequest {
     /// running, and where it stands (Settings → MCP servers).
     McpStatus {
         project: String,
+    },
+    /// "Compact now" in the link's session: its older part is summarized in what the model is
+    /// sent (`chat:compacted` comes as an event). Refused while a turn runs; a cancel stops it.
+    Compact,
+    /// "Rewind conversation to here" in the link's session: drop the `user_message`-th message the
+    /// user wrote (0-based) and everything after it, in the saved conversation and in the session
+    /// that goes on from it. The project's files are not touched. Refused while a turn runs.
+    Rewind {
+        user_message: u32,
     },
 }
 
@@ -272,6 +287,12 @@ pub enum RemoteResult {
     Sandbox(Box<SandboxStatus>),
     McpServers(Vec<McpServerStatus>),
     Instructions(InstructionsInUse),
+    /// [`RemoteRequest::ConversationCompaction`].
+    Compaction(Option<CompactionInfo>),
+    /// [`RemoteRequest::Rewind`]: the text of the message dropped, to offer again.
+    Rewound {
+        text: String,
+    },
 }
 
 /// A saved conversation read on the remote machine: its line in the list, every message read (one

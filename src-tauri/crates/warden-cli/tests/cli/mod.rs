@@ -16,6 +16,7 @@ mod raw_link;
 mod reaper;
 mod remote;
 mod remote_askpass;
+mod remote_history;
 mod remote_mcp;
 mod remote_rules;
 mod remote_sessions;

@@ -48,16 +48,37 @@ impl RawLink {
     }
 
     /// Send a request and read until its answer (events between are skipped).
-    pub async fn request(&mut self, mut request: Value) -> Value {
+    pub async fn request(&mut self, request: Value) -> Value {
+        self.request_seeing(request).await.0
+    }
+
+    /// Send a request and read until its answer, with the frames that came before it.
+    pub async fn request_seeing(&mut self, mut request: Value) -> (Value, Vec<Value>) {
         let id = self.next_id;
         self.next_id += 1;
         request["type"] = json!("request");
         request["id"] = json!(id);
         self.line(request).await;
+        let mut before = Vec::new();
         loop {
             let frame = self.read().await;
             if frame["type"] == "response" && frame["id"] == id {
-                return frame;
+                return (frame, before);
+            }
+            before.push(frame);
+        }
+    }
+
+    /// Send `content` in the open session and read until its turn ends; returns how it ended.
+    pub async fn turn(&mut self, conversation_id: &str, content: &str) -> Value {
+        let send =
+            json!({"method": "send", "params": {"conversationId": conversation_id, "content": content}});
+        let sent = self.request(send).await;
+        assert_eq!(sent["ok"]["kind"], "done", "{sent}");
+        loop {
+            let frame = self.read().await;
+            if frame["type"] == "turn_ended" {
+                return frame["end"].clone();
             }
         }
     }
@@ -67,5 +88,40 @@ impl RawLink {
         self.stdin = None;
         let status = tokio::time::timeout(Duration::from_secs(30), self.child.wait()).await.unwrap().unwrap();
         status.code()
+    }
+}
+
+/// A new conversation in `project` there, saved there, with the model at `base_url` (Anthropic's
+/// wire, in Guided), the key sent with it, and no MCP server.
+pub fn open_request(
+    project: &super::remote_side::RemoteProject,
+    base_url: &str,
+) -> warden_protocol::RemoteOpen {
+    warden_protocol::RemoteOpen {
+        settings: warden_protocol::Settings::default(),
+        keys: vec![warden_protocol::RemoteKey {
+            name: warden_protocol::KeyName::Anthropic,
+            value: "sk-ant-raw-link-test-1".to_owned(),
+        }],
+        mcp_secrets: Vec::new(),
+        session: warden_protocol::RemoteSession {
+            project: project.path.to_string_lossy().into_owned(),
+            conversation_id: uuid::Uuid::new_v4().to_string(),
+            resume: false,
+            continue_last: false,
+            provider: warden_protocol::ProviderId::Anthropic,
+            model: Some("claude-test".to_owned()),
+            base_url: Some(base_url.to_owned()),
+            native_tools: None,
+            trust: warden_protocol::TrustLevel::Guided,
+            allow: None,
+            approval_timeout_secs: None,
+            max_turns: 5,
+            searxng_url: None,
+            network: None,
+            save: true,
+            window: true,
+            remote_env_keys: false,
+        },
     }
 }

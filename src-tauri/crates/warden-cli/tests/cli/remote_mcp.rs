@@ -10,7 +10,7 @@ use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
 use super::process::{command, exec_args, find, with_keychain, Dirs, Warden};
-use super::raw_link::RawLink;
+use super::raw_link::{open_request, RawLink};
 use super::remote_side::{processes_of, remote_user, RemoteProject, RunDir, USER};
 
 const SECRET: &str = "mcp-secret-kept-here-7781";
@@ -86,43 +86,17 @@ async fn an_mcp_servers_secret_goes_from_this_keychain_to_its_server_there_keych
 
 /// The open request of a session of `project` whose settings hold `servers`, sent `secrets`.
 fn open_with(project: &RemoteProject, servers: Value, secrets: &[(&str, &str)]) -> Value {
-    let settings = warden_protocol::Settings {
-        mcp_servers: serde_json::from_value(servers).unwrap(),
-        ..Default::default()
-    };
-    let open = warden_protocol::RemoteOpen {
-        settings,
-        keys: vec![warden_protocol::RemoteKey {
-            name: warden_protocol::KeyName::Anthropic,
-            value: "sk-ant-remote-mcp-test-1".to_owned(),
-        }],
-        mcp_secrets: secrets
-            .iter()
-            .map(|(name, value)| warden_protocol::RemoteMcpSecret {
-                name: (*name).to_owned(),
-                value: (*value).to_owned(),
-            })
-            .collect(),
-        session: warden_protocol::RemoteSession {
-            project: project.path.to_string_lossy().into_owned(),
-            conversation_id: uuid::Uuid::new_v4().to_string(),
-            resume: false,
-            continue_last: false,
-            provider: warden_protocol::ProviderId::Anthropic,
-            model: Some("claude-test".to_owned()),
-            base_url: Some("http://127.0.0.1:9".to_owned()),
-            native_tools: None,
-            trust: warden_protocol::TrustLevel::Guided,
-            allow: None,
-            approval_timeout_secs: None,
-            max_turns: 5,
-            searxng_url: None,
-            network: None,
-            save: false,
-            window: true,
-            remote_env_keys: false,
-        },
-    };
+    let mut open = open_request(project, "http://127.0.0.1:9");
+    open.settings.mcp_servers = serde_json::from_value(servers).unwrap();
+    open.keys[0].value = "sk-ant-remote-mcp-test-1".to_owned();
+    open.mcp_secrets = secrets
+        .iter()
+        .map(|(name, value)| warden_protocol::RemoteMcpSecret {
+            name: (*name).to_owned(),
+            value: (*value).to_owned(),
+        })
+        .collect();
+    open.session.save = false;
     json!({"method": "open", "params": open})
 }
 

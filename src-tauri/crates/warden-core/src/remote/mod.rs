@@ -7,6 +7,7 @@ pub mod askpass;
 mod attached;
 mod checkpoints;
 pub mod daemon;
+mod history;
 mod hub;
 pub mod install;
 pub mod known;

@@ -17,6 +17,9 @@ pub(super) fn answer(engine: &Engine, request: RemoteRequest) -> Result<RemoteRe
             engine.search_conversations(&query, limit).map(RemoteResult::Hits).map_err(refused)
         }
         RemoteRequest::ConversationRead { id } => read(engine, &id).map(RemoteResult::Conversation),
+        RemoteRequest::ConversationCompaction { id } => {
+            engine.conversation_compaction(&id).map(RemoteResult::Compaction).map_err(refused)
+        }
         RemoteRequest::ConversationRemove { id } => {
             engine.remove_conversation(&id).map(|()| RemoteResult::Done).map_err(refused)
         }

@@ -117,13 +117,18 @@ struct LinkState {
     live: Mutex<Option<(String, Arc<Live>)>>,
 }
 
+/// Answer request `id` on the link whose frames go to `out`.
+fn respond(out: &Out, id: u64, result: Result<RemoteResult, RemoteError>) {
+    let outcome = match result {
+        Ok(result) => RemoteOutcome::Ok(result),
+        Err(error) => RemoteOutcome::Error(error),
+    };
+    let _ = out.send(ServerFrame::Response { id, outcome });
+}
+
 impl LinkState {
     fn answer(&self, id: u64, result: Result<RemoteResult, RemoteError>) {
-        let outcome = match result {
-            Ok(result) => RemoteOutcome::Ok(result),
-            Err(error) => RemoteOutcome::Error(error),
-        };
-        let _ = self.out.send(ServerFrame::Response { id, outcome });
+        respond(&self.out, id, result);
     }
 
     fn live(&self) -> Option<(String, Arc<Live>)> {
@@ -177,6 +182,21 @@ impl LinkState {
                 })
                 .await
             }
+            RemoteRequest::Compact => {
+                // Answered when the summary is made; meanwhile the link reads on (a cancel stops it).
+                match self.attached() {
+                    Ok(live) => {
+                        let out = self.out.clone();
+                        tokio::spawn(async move { respond(&out, id, super::history::compact(live).await) });
+                    }
+                    Err(error) => self.answer(id, Err(error)),
+                }
+                return;
+            }
+            RemoteRequest::Rewind { user_message } => match self.attached() {
+                Ok(live) => super::history::rewind(&live, user_message).await,
+                Err(error) => Err(error),
+            },
             RemoteRequest::KeptRules => {
                 self.attached().map(|live| RemoteResult::KeptRules(live.kept_rules()))
             }
@@ -191,6 +211,7 @@ impl LinkState {
             RemoteRequest::ConversationList { .. }
             | RemoteRequest::ConversationRead { .. }
             | RemoteRequest::ConversationSearch { .. }
+            | RemoteRequest::ConversationCompaction { .. }
             | RemoteRequest::ConversationRemove { .. } => {
                 let engine = self.hub.bare_engine().await;
                 blocking(move || super::saved::answer(&engine, request)).await
