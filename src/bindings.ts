@@ -105,6 +105,18 @@ export const commands = {
 	 *  files, read there (listed, not opened from here), and whether the global instructions are used.
 	 */
 	remoteInstructionsInUse: (conversationId: string) => typedError<InstructionsInUse, CommandError>(__TAURI_INVOKE("remote_instructions_in_use", { conversationId })),
+	/**  The project's own hooks and `.mcp.json` on its machine, as they wait for an answer. */
+	remoteProjectOffers: (conversationId: string) => typedError<RemoteProjectOffers, CommandError>(__TAURI_INVOKE("remote_project_offers", { conversationId })),
+	/**
+	 *  Run (`approve`) the remote project's hooks whose digest the user was shown, or stop running
+	 *  them. Refused when the file there now holds other hooks.
+	 */
+	remoteHooksChoose: (conversationId: string, digest: string, approve: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("remote_hooks_choose", { conversationId, digest, approve })),
+	/**
+	 *  Use (`approved`) the remote project's `.mcp.json` whose digest the user was shown, or decline
+	 *  it. Refused when the file there changed since, or cannot be used.
+	 */
+	remoteMcpChoose: (conversationId: string, digest: string, approved: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("remote_mcp_choose", { conversationId, digest, approved })),
 	/**  Forget a remote project (the conversation stays saved on its machine). */
 	remoteForget: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_forget", { conversationId })),
 	/**
@@ -1529,6 +1541,14 @@ export type RemoteOpened = {
 	containment: string,
 	/**  The session there uses that machine's own API keys, not this one's. */
 	remoteEnvKeys: boolean,
+};
+
+/**  A remote project's own files that wait for the user's answer, read there. */
+export type RemoteProjectOffers = {
+	/**  Its hooks (`.claude/settings.json`), when it names any. */
+	hooks: ProjectHooksOffer | null,
+	/**  Its MCP servers (`.mcp.json`), when it has the file. */
+	mcp: ProjectMcpOffer | null,
 };
 
 /**  What a restore from the window would do, shown for the user's yes before it runs. */

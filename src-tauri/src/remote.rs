@@ -15,11 +15,13 @@ use tokio::sync::mpsc;
 use warden_core::agent::compaction::Compacted;
 use warden_core::engine::Engine;
 use warden_core::remote::askpass::Askpass;
-use warden_core::remote::{split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport};
+use warden_core::remote::{
+    approvals, split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport,
+};
 use warden_protocol::{
     CompactionInfo, ConversationSummary, Event, InstructionsInUse, McpServerStatus, Message, Op,
-    RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd, RestorePlan, RestoreReport, SandboxStatus,
-    SessionGrant,
+    RemoteProjectOffers, RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd, RestorePlan,
+    RestoreReport, SandboxStatus, SessionGrant,
 };
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
@@ -104,6 +106,8 @@ pub struct RemoteHandle {
     busy: Arc<AtomicBool>,
     /// Whether the conversation there holds anything yet (taken up, or a message sent).
     saved: AtomicBool,
+    /// The session asked for there: made again with its choices when the settings change.
+    opened: RemoteSession,
     /// ssh's questions, asked in the window, on every link the session makes.
     _asks: Option<Askpass>,
 }
@@ -190,6 +194,48 @@ impl RemoteHandle {
             return Ok(Vec::new());
         }
         saved_history(&self.attached, self.attached.conversation_id()).await
+    }
+
+    /// The session there takes up this window's settings as they are now (between turns), with
+    /// the trust level and provider they choose, and goes on from its history.
+    pub async fn resettle(&self, engine: &Engine) -> CommandResult<()> {
+        let now = engine.settings();
+        let mut session = self.opened.clone();
+        (session.trust, session.provider) = (now.trust_level, now.active_provider);
+        let settings = warden_core::remote::settings_there(now, &self.target);
+        match self.ask(RemoteRequest::Resettle { settings, session }).await? {
+            RemoteResult::Done => Ok(()),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// The project's own hooks and `.mcp.json` there, as they wait for an answer.
+    pub async fn project_offers(&self, engine: &Engine) -> CommandResult<RemoteProjectOffers> {
+        let settings = warden_core::remote::settings_for(engine, &self.target);
+        match self.ask(RemoteRequest::ProjectOffers { project: self.project(), settings }).await? {
+            RemoteResult::ProjectOffers(offers) => Ok(*offers),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// Approve (or stop running) the project's hooks there whose digest the user was shown: checked
+    /// against the file as it is there now, kept in this window's settings under `host:/path`.
+    pub async fn choose_hooks(&self, engine: &Engine, digest: &str, approve: bool) -> CommandResult<()> {
+        let offers = self.project_offers(engine).await?;
+        let mut settings = engine.settings();
+        approvals::choose_hooks(&mut settings, &self.target, offers.hooks.as_ref(), digest, approve)
+            .map_err(CommandError::invalid_input)?;
+        Ok(engine.save_settings(settings)?)
+    }
+
+    /// Use (or decline) the project's `.mcp.json` there whose digest the user was shown, as
+    /// [`Self::choose_hooks`] keeps hooks.
+    pub async fn choose_mcp(&self, engine: &Engine, digest: &str, approved: bool) -> CommandResult<()> {
+        let offers = self.project_offers(engine).await?;
+        let mut settings = engine.settings();
+        approvals::choose_mcp(&mut settings, &self.target, offers.mcp.as_ref(), digest, approved)
+            .map_err(CommandError::invalid_input)?;
+        Ok(engine.save_settings(settings)?)
     }
 
     /// Where the conversation was last compacted there (`None`: never).
@@ -323,7 +369,7 @@ pub async fn open(
 )> {
     let parsed = RemoteTarget::parse(asked.target).map_err(CommandError::invalid_input)?;
     let session = asked.session(&parsed.path, &engine.settings());
-    let open = warden_core::remote::open_request(engine, &parsed, session).await;
+    let open = warden_core::remote::open_request(engine, &parsed, session.clone()).await;
     // ssh asks what it must (a host key it does not know, a passphrase) in the window, through
     // Warden's own askpass, for as long as the session lives (it links again with it).
     let (transport, asks) = match asked.transport() {
@@ -352,6 +398,7 @@ pub async fn open(
         target: parsed.clone(),
         busy,
         saved: AtomicBool::new(asked.resume.is_some()),
+        opened: session,
         _asks: asks,
     });
     let opened = RemoteOpened {

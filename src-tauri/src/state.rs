@@ -203,8 +203,25 @@ impl AppState {
         if content.trim().is_empty() && images.is_empty() {
             return Err(CommandError::new(CommandErrorCode::InvalidInput, "The message is empty."));
         }
+        self.resettle_remote(&conversation_id).await?;
         let session = self.session_or_start(&conversation_id).await?;
         session.submit(Op::Send(ChatSend { conversation_id, content, images, plan, approved_plan })).await
+    }
+
+    /// A remote session opened under older settings takes the current ones up there, between
+    /// turns, as a conversation open here is remade with them before its next message.
+    async fn resettle_remote(&self, conversation_id: &str) -> CommandResult<()> {
+        let version = self.settings_version.load(Ordering::SeqCst);
+        let stale = match self.sessions.lock().await.get(conversation_id) {
+            Some(open) if open.settings_version != version && !open.session.is_busy() => open.remote.clone(),
+            _ => None,
+        };
+        let Some(remote) = stale else { return Ok(()) };
+        remote.resettle(&self.engine).await?;
+        if let Some(open) = self.sessions.lock().await.get_mut(conversation_id) {
+            open.settings_version = version;
+        }
+        Ok(())
     }
 
     /// Stops the running turn. Cancelling a conversation that never started is a no-op.

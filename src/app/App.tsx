@@ -16,6 +16,7 @@ import { AboutDialog } from "./AboutDialog";
 import { UpdateNotice } from "../features/updates/UpdateNotice";
 import { BoxHomeNoticeBar } from "../features/settings/BoxHomeNoticeBar";
 import { ProjectHooksBanner } from "../features/hooks/ProjectHooksBanner";
+import { localProjectFiles, remoteProjectFiles } from "../features/hooks/projectFiles";
 import { useUpdates } from "../features/updates/useUpdates";
 import { useMenu } from "./useMenu";
 import { useApprovalOpen } from "../features/approvals/useApprovalOpen";
@@ -80,6 +81,14 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
   }
 
   const localChat = route === "chat" && remote.project === null;
+  // The project whose own hooks are offered over the chat: the one open here, or the remote one
+  // shown while it is linked (read on its machine).
+  const shownRemote = remote.project && remote.linked.some((p) => p.conversationId === remote.project?.conversationId) ? remote.project : null;
+  const projectFiles = shownRemote
+    ? remoteProjectFiles(shownRemote.conversationId, shownRemote.target, shownRemote.host)
+    : localChat && settings.projectDir
+      ? localProjectFiles(settings.projectDir)
+      : null;
   const shell = (
     <div className="shell">
       <TopBar
@@ -98,7 +107,7 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
       <UpdateNotice updates={updates} />
       {/* About the project open here: not shown over a remote project's conversation. */}
       {localChat && <BoxHomeNoticeBar projectDir={settings.projectDir ?? null} onOpenSettings={() => void openSettings()} />}
-      {localChat && <ProjectHooksBanner projectDir={settings.projectDir ?? null} />}
+      {route === "chat" && <ProjectHooksBanner files={projectFiles} />}
       <RemoteLayer remote={remote} showBanner={route === "chat"} onDialogClosed={focusComposer} />
       {help && <ShortcutsHelp onClose={closing(setHelp)} />}
       {about && <AboutDialog onClose={closing(setAbout)} />}

@@ -134,6 +134,7 @@ export type {
   HookMatcher,
   HookRun,
   ProjectHooksOffer,
+  RemoteProjectOffers,
   HostReached,
   KeptAside,
   RuleNote,
@@ -394,6 +395,14 @@ export const api = {
   /** The instructions a linked remote project's conversation gets, read there. */
   remoteInstructionsInUse: (conversationId: string) =>
     unwrap("remote_instructions_in_use", commands.remoteInstructionsInUse(conversationId)),
+  /** A linked remote project's own hooks and `.mcp.json`, read there, as they wait for an answer. */
+  remoteProjectOffers: (conversationId: string) => unwrap("remote_project_offers", commands.remoteProjectOffers(conversationId)),
+  /** Run (or stop running) a linked remote project's hooks shown with `digest`; its session takes it up before the next message. */
+  remoteHooksChoose: (conversationId: string, digest: string, approve: boolean) =>
+    unwrap("remote_hooks_choose", commands.remoteHooksChoose(conversationId, digest, approve)),
+  /** Use (or decline) a linked remote project's `.mcp.json` shown with `digest`. */
+  remoteMcpChoose: (conversationId: string, digest: string, approved: boolean) =>
+    unwrap("remote_mcp_choose", commands.remoteMcpChoose(conversationId, digest, approved)),
   remoteForget: (conversationId: string) => unwrap("remote_forget", commands.remoteForget(conversationId)),
   remoteAskpassAnswer: (id: string, answer: string | null) =>
     unwrap("remote_askpass_answer", commands.remoteAskpassAnswer(id, answer)),

@@ -112,6 +112,7 @@ export const TID = {
   hooksOfferRun: "hooks-offer-run", // "Run these hooks"
   hooksOfferDecline: "hooks-offer-decline", // "Don't run"
   hooksOfferError: "hooks-offer-error",
+  hooksOfferThere: "hooks-offer-there", // the machine a remote project's hooks are on
   // settings → hooks
   hooksSection: "hooks-section",
   hookRow: "hook-row", // + data-event, data-matcher

@@ -16,6 +16,7 @@ pub mod mcp;
 pub mod project;
 pub mod providers;
 pub mod remote;
+pub mod remote_approvals;
 pub mod rules;
 pub mod settings;
 pub mod usage;
@@ -56,6 +57,9 @@ macro_rules! collect_for {
             remote::remote_mcp_status,
             remote::remote_conversations,
             remote::remote_instructions_in_use,
+            remote_approvals::remote_project_offers,
+            remote_approvals::remote_hooks_choose,
+            remote_approvals::remote_mcp_choose,
             remote::remote_forget,
             remote::remote_install_plan,
             remote::remote_install,

@@ -97,7 +97,7 @@ pub async fn remote_instructions_in_use(
 }
 
 /// The linked remote project of conversation `conversation_id`, or why `what` cannot be shown.
-async fn linked(
+pub(super) async fn linked(
     state: &AppState,
     conversation_id: &str,
     what: &str,

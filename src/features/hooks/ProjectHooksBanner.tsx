@@ -1,10 +1,12 @@
-// Over the chat: the chosen project's own hooks while they wait for an answer (new, or changed since
-// approved). "Don't run" takes the offer out of view for those exact hooks (their digest), here and
+// Over the chat: the project's own hooks while they wait for an answer (new, or changed since
+// approved) — the project open here, or, over a remote project's conversation, that project's, read
+// on its machine. "Don't run" takes the offer out of view for those exact hooks (their digest), here and
 // after a restart; Settings → Hooks still shows them with the same buttons, and a change to the
 // file offers them again.
 import { useState } from "react";
 import { TID } from "../../shared/testids";
 import { ProjectHooksOffer } from "./ProjectHooksOffer";
+import type { ProjectFiles } from "./projectFiles";
 import { useProjectHooksOffer } from "./useProjectHooksOffer";
 
 const DECLINED_KEY = "warden.hooksDeclined";
@@ -27,10 +29,11 @@ function remember(key: string) {
   }
 }
 
-export function ProjectHooksBanner({ projectDir }: { projectDir: string | null }) {
-  const { offer, error, busy, choose } = useProjectHooksOffer(projectDir);
+export function ProjectHooksBanner({ files }: { files: ProjectFiles | null }) {
+  const { offer, error, busy, choose } = useProjectHooksOffer(files);
   const [declined, setDeclined] = useState(declinedList);
-  if (!projectDir) return null;
+  if (!files) return null;
+  const projectDir = files.key;
   if (!offer) {
     return error ? (
       <p className="field-error hooks-offer-banner" role="alert" data-testid={TID.hooksOfferError}>
@@ -48,5 +51,7 @@ export function ProjectHooksBanner({ projectDir }: { projectDir: string | null }
         setDeclined((list) => [...list, declinedKey]);
       }
     });
-  return <ProjectHooksOffer offer={offer} error={error} busy={busy} onChoose={onChoose} className="hooks-offer-banner" />;
+  return (
+    <ProjectHooksOffer offer={offer} error={error} busy={busy} onChoose={onChoose} there={files.there} className="hooks-offer-banner" />
+  );
 }

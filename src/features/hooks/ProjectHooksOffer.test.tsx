@@ -8,6 +8,7 @@ import type { ProjectHooksOffer } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { ProjectHooksBanner } from "./ProjectHooksBanner";
 import { ProjectHooksPart } from "./ProjectHooksPart";
+import { localProjectFiles, remoteProjectFiles } from "./projectFiles";
 
 const COMMANDS = [
   'PreToolUse [Bash]: python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py',
@@ -43,7 +44,11 @@ beforeEach(() => {
       offers += 1;
       return offer;
     }
-    if (cmd === "hooks_project_choose") {
+    if (cmd === "remote_project_offers") {
+      offers += 1;
+      return { hooks: offer, mcp: null };
+    }
+    if (cmd === "hooks_project_choose" || cmd === "remote_hooks_choose") {
       const answer = args as { digest: string; approve: boolean };
       chosen.push(answer);
       if (refuse) throw { code: "INVALID_INPUT", message: refuse };
@@ -58,7 +63,7 @@ beforeEach(() => {
 describe("the project's hooks offered over the chat", () => {
   it("shows the file and every command exactly, one per line, with what running them means", async () => {
     offer = project({ problems: ["SessionEnd: the hook has no command"] });
-    render(<ProjectHooksBanner projectDir="/home/me/src/app" />);
+    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
     const card = await screen.findByTestId(TID.hooksOffer);
     expect(card).toHaveAttribute("data-state", "new");
     expect(card).toHaveTextContent("/home/me/src/app/.claude/settings.json");
@@ -69,19 +74,19 @@ describe("the project's hooks offered over the chat", () => {
   });
 
   it("runs them when asked, for the digest shown, and is gone once they are approved", async () => {
-    render(<ProjectHooksBanner projectDir="/home/me/src/app" />);
+    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
     await userEvent.click(await screen.findByTestId(TID.hooksOfferRun));
     expect(chosen).toEqual([{ digest: "d1g3st", approve: true }]);
     await waitFor(() => expect(screen.queryByTestId(TID.hooksOffer)).toBeNull());
   });
 
   it("\"Don't run\" declines them for the digest shown and keeps those hooks out of view, even after a restart", async () => {
-    const { unmount } = render(<ProjectHooksBanner projectDir="/home/me/src/app" />);
+    const { unmount } = render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
     await userEvent.click(await screen.findByTestId(TID.hooksOfferDecline));
     expect(chosen).toEqual([{ digest: "d1g3st", approve: false }]);
     await waitFor(() => expect(screen.queryByTestId(TID.hooksOffer)).toBeNull());
     unmount();
-    render(<ProjectHooksBanner projectDir="/home/me/src/app" />);
+    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
     await waitFor(() => expect(offers).toBe(3));
     expect(screen.queryByTestId(TID.hooksOffer)).toBeNull();
     // Other hooks in the file: asked again.
@@ -92,7 +97,7 @@ describe("the project's hooks offered over the chat", () => {
 
   it("says hooks that changed since approved do not run until approved again", async () => {
     offer = project({ state: "changed", digest: "n3w" });
-    render(<ProjectHooksBanner projectDir="/home/me/src/app" />);
+    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
     const card = await screen.findByTestId(TID.hooksOffer);
     expect(card).toHaveAttribute("data-state", "changed");
     expect(card).toHaveTextContent("They changed since you approved them: they do not run until you approve them again.");
@@ -102,7 +107,7 @@ describe("the project's hooks offered over the chat", () => {
 
   it("shows nothing for approved hooks, and asks again when the window gets the focus back", async () => {
     offer = project({ state: "approved" });
-    render(<ProjectHooksBanner projectDir="/home/me/src/app" />);
+    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
     await waitFor(() => expect(offers).toBe(1));
     expect(screen.queryByTestId(TID.hooksOffer)).toBeNull();
     offer = project({ state: "changed", digest: "n3w" });
@@ -112,7 +117,7 @@ describe("the project's hooks offered over the chat", () => {
 
   it("says in words why an approval was refused, and shows the hooks as they are now", async () => {
     refuse = "the project's hooks changed since they were shown (now 0ther): look at them again";
-    render(<ProjectHooksBanner projectDir="/home/me/src/app" />);
+    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
     await userEvent.click(await screen.findByTestId(TID.hooksOfferRun));
     expect(await screen.findByTestId(TID.hooksOfferError)).toHaveTextContent(
       "Could not approve the project's hooks: the project's hooks changed since they were shown (now 0ther): look at them again",
@@ -122,7 +127,7 @@ describe("the project's hooks offered over the chat", () => {
   });
 
   it("asks nothing without a project folder", async () => {
-    render(<ProjectHooksBanner projectDir={null} />);
+    render(<ProjectHooksBanner files={null} />);
     await act(() => Promise.resolve());
     expect(offers).toBe(0);
     expect(screen.queryByTestId(TID.hooksOffer)).toBeNull();
@@ -149,5 +154,31 @@ describe("the project's hooks in Settings → Hooks", () => {
     render(<ProjectHooksPart projectDir="/home/me/src/app" savedCount={0} />);
     await waitFor(() => expect(offers).toBe(1));
     expect(screen.getByText(/This project names no hooks/)).toBeInTheDocument();
+  });
+});
+
+describe("a remote project's hooks offered over its conversation", () => {
+  it("are read there, say which machine, and the answer goes to that project", async () => {
+    let asked: unknown = null;
+    const files = remoteProjectFiles("conv-1", "box:/srv/app", "box");
+    mockIPC((cmd, args) => {
+      if (cmd === "remote_project_offers") {
+        asked = args;
+        return { hooks: offer, mcp: null };
+      }
+      if (cmd === "remote_hooks_choose") {
+        chosen.push(args as { digest: string; approve: boolean });
+        if (offer) offer = { ...offer, state: "approved" };
+        return null;
+      }
+      throw new Error(`unexpected command ${cmd}`);
+    });
+    render(<ProjectHooksBanner files={files} />);
+    expect(await screen.findByTestId(TID.hooksOfferThere)).toHaveTextContent("box");
+    expect(asked).toEqual({ conversationId: "conv-1" });
+    await userEvent.click(screen.getByTestId(TID.hooksOfferRun));
+    await waitFor(() => expect(chosen).toEqual([{ conversationId: "conv-1", digest: "d1g3st", approve: true }]));
+    // Approved: the banner goes, as for a project here.
+    await waitFor(() => expect(screen.queryByTestId(TID.hooksOffer)).toBeNull());
   });
 });

@@ -24,6 +24,7 @@ export function ProjectHooksOffer({
   error,
   busy,
   onChoose,
+  there = null,
   className = "",
 }: {
   offer: Offer;
@@ -32,13 +33,22 @@ export function ProjectHooksOffer({
   /** An answer is being saved. */
   busy: boolean;
   onChoose: (digest: string, approve: boolean) => void;
+  /** The machine the project is on, when it is not this one. */
+  there?: string | null;
   className?: string;
 }) {
   const approved = offer.state === "approved";
   return (
     <div className={`hooks-offer ${className}`} data-testid={TID.hooksOffer} data-state={offer.state} role="region" aria-label="The project's hooks">
       <p>
-        <strong>This project has its own hooks</strong>, in <code style={WRAP}>{offer.file}</code>. {stateWords(offer)}
+        <strong>This project has its own hooks</strong>, in <code style={WRAP}>{offer.file}</code>
+        {there && (
+          <>
+            {" "}
+            on <strong data-testid={TID.hooksOfferThere}>{there}</strong>
+          </>
+        )}
+        . {stateWords(offer)}
       </p>
       {offer.commands.length > 0 && (
         <ul className="hooks-offer-commands">
@@ -59,7 +69,7 @@ export function ProjectHooksOffer({
         </ul>
       )}
       <p className="muted">
-        They run in the project&apos;s box; an allow they say grants nothing. A repository you cloned decides what is in
+        They run in the project&apos;s box{there ? " there, as that machine's user" : ""}; an allow they say grants nothing. A repository you cloned decides what is in
         this file, so only run them if you trust it.
       </p>
       <div className="hooks-offer-actions">

@@ -1,12 +1,17 @@
-// The chosen project's own hooks (its `.claude/settings.json`) as the engine offers them: asked when
-// the project changes, when the window gets the focus back (the file may have changed meanwhile:
-// a `git pull`, an edit), and after each answer.
-import { useEffect, useState } from "react";
+// A project's own hooks (its `.claude/settings.json`) as the engine offers them — the project open
+// here, or a linked remote one's, read there: asked when the project changes, when the window gets
+// the focus back (the file may have changed meanwhile: a `git pull`, an edit), and after each answer.
+import { useEffect, useRef, useState } from "react";
 import { messageOf } from "../../shared/format";
-import { api, type ProjectHooksOffer } from "../../shared/ipc";
+import type { ProjectHooksOffer } from "../../shared/ipc";
+import type { ProjectFiles } from "./projectFiles";
 
 /** `refresh`: asked again when it changes (Settings pass their saves: the folder in use may have changed). */
-export function useProjectHooksOffer(projectDir: string | null, refresh = 0) {
+export function useProjectHooksOffer(files: ProjectFiles | null, refresh = 0) {
+  const projectDir = files?.key ?? null;
+  // The files of the project named by `projectDir` (a new object each render, the same project).
+  const current = useRef(files);
+  current.current = files;
   const [offer, setOffer] = useState<ProjectHooksOffer | null>(null);
   /** Why the offer could not be read (cleared once it is). */
   const [readError, setReadError] = useState<string | null>(null);
@@ -23,12 +28,13 @@ export function useProjectHooksOffer(projectDir: string | null, refresh = 0) {
 
   useEffect(() => {
     let live = true;
-    if (!projectDir) {
+    const files = current.current;
+    if (!files) {
       setReadError(null);
       setOffer(null);
       return;
     }
-    api.hooksProjectOffer().then(
+    files.hooks().then(
       (found) => {
         if (!live) return;
         setOffer(found);
@@ -48,8 +54,10 @@ export function useProjectHooksOffer(projectDir: string | null, refresh = 0) {
 
   /** Run (`approve`) or stop running the hooks shown, named by their digest; then ask again. */
   const choose = (digest: string, approve: boolean): Promise<boolean> => {
+    const files = current.current;
+    if (!files) return Promise.resolve(false);
     setBusy(true);
-    return api.hooksProjectChoose(digest, approve).then(
+    return files.chooseHooks(digest, approve).then(
       () => {
         setBusy(false);
         setChooseError(null);

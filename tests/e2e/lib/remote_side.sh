@@ -45,6 +45,12 @@ install -d -o "$USER_NAME" -g "$USER_NAME" "$PROJECT"
 echo "a project on the other machine" >"$PROJECT/README.md"
 echo "Run the checks there before you finish." >"$PROJECT/AGENTS.md"
 chown "$USER_NAME:$USER_NAME" "$PROJECT/README.md" "$PROJECT/AGENTS.md"
+# Hooks of the project's own: offered in the window, run there once approved.
+install -d -o "$USER_NAME" -g "$USER_NAME" "$PROJECT/.claude"
+cat >"$PROJECT/.claude/settings.json" <<'JSON'
+{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "id -u > \"$CLAUDE_PROJECT_DIR/hooked\""}]}]}}
+JSON
+chown "$USER_NAME:$USER_NAME" "$PROJECT/.claude/settings.json"
 
 # sshd reads the authorized keys as the user, who cannot enter $RUN_DIR (mode 0700): the server's
 # files go in a folder others may enter; only the client's configuration stays in $D.

@@ -3,7 +3,9 @@
 // reaches it through its WARDEN_SSH_COMMAND (run.sh), as a user's own ssh configuration would.
 // "Open a remote project…" takes `warden-test:/home/warden-remote/…`. ssh does not know the host's
 // key yet: the window shows ssh's question with the key's fingerprint, and ssh writes the key to
-// known_hosts only after Accept. The top bar then names the project and the box there. A message asks the model to run `id -u > who.txt` with bash: the approval card
+// known_hosts only after Accept. The top bar then names the project and the box there. The project's
+// own hooks are offered over its conversation, read there; once approved here, the next message
+// runs them there, as the remote user. A message asks the model to run `id -u > who.txt` with bash: the approval card
 // shows, nothing runs before the click, and after Approve the file is there, written by the
 // remote user's uid. The turn's diff is read there, and "restore the project to before this
 // message" asks what it would do there, then removes the file there. An MCP server of the settings
@@ -14,6 +16,7 @@
 // again starts a new conversation there, and the first is listed among those saved there.
 
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -88,6 +91,17 @@ export default async function (t) {
     t.assert(readThere.length === 1 && readThere[0] === path.join(project, "AGENTS.md"), `the file there: ${JSON.stringify(readThere)}`);
     await (await s.byTestId("instructions-indicator")).click();
 
+    t.step("the remote project's own hooks: offered over its conversation, read there, approved here");
+    const hooksOffer = await s.waitForTestId("hooks-offer", { timeoutMs: 30_000 });
+    const offered = await hooksOffer.text();
+    t.assert(offered.includes(`${project}/.claude/settings.json`) && offered.includes("id -u"), `the file there and its command: ${offered}`);
+    const machine = await (await s.byTestId("hooks-offer-there")).text();
+    t.assert(machine === os.hostname(), `says which machine (the name it gives itself): ${machine}`);
+    await t.shot("remote-hooks-offer");
+    await (await s.byTestId("hooks-offer-run")).click();
+    await s.waitFor("the offer gone once approved", async () => (await s.count('[data-testid="hooks-offer"]')) === 0, { timeoutMs: 15_000 });
+    t.assert(!existsSync(path.join(project, "hooked")), "nothing ran before a message");
+
     t.step("a command asks there; nothing runs before the answer");
     const command = JSON.stringify({ command: "id -u > who.txt" });
     await (await s.waitForTestId("composer-input")).type(`please call bash ${command}`);
@@ -100,6 +114,8 @@ export default async function (t) {
     await (await s.byTestId("approval-approve")).click();
     await s.waitFor("who.txt written there", async () => existsSync(path.join(project, "who.txt")), { timeoutMs: 60_000 });
     await turnOver(s);
+    const hooked = path.join(project, "hooked");
+    t.assert(existsSync(hooked) && readFileSync(hooked, "utf8").trim() === uid, "the approved hook ran there, as the remote user, at the message");
     const who = readFileSync(path.join(project, "who.txt"), "utf8").trim();
     t.assert(who === uid, `the command ran as the remote user (${uid}): ${who}`);
     t.assert(String(statSync(path.join(project, "who.txt")).uid) === uid, "the file belongs to the remote user");

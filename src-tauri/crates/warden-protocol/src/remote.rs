@@ -26,6 +26,8 @@
 //! | `instructions_in_use` | [`RemoteRequest::InstructionsInUse`] (`remote_instructions_in_use`; the files are not opened from here) |
 //! | `mcp_status` | [`RemoteRequest::McpStatus`] (the session's servers there, `remote_mcp_status`) |
 //! | `chat_compact`, `chat_rewind` | [`RemoteRequest::Compact`], [`RemoteRequest::Rewind`] |
+//! | `hooks_project_offer`, `mcp_project_offer` (and their answers, kept by the face) | [`RemoteRequest::ProjectOffers`] (`remote_project_offers`, `remote_hooks_choose`, `remote_mcp_choose`) |
+//! | a settings change, taken up before the next message | [`RemoteRequest::Resettle`] |
 //! | `chat_history`, `chat_compaction` | [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationCompaction`] |
 //! | the rest (MCP sign-in and resources, settings screens, search, rename, images) | not yet: the window keeps them local |
 //!
@@ -36,8 +38,8 @@ use serde::{Deserialize, Serialize};
 use crate::{
     ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConversationHit, ConversationPage,
     ConversationSummary, Event, InstructionsInUse, KeyName, McpServerStatus, Message, MessageStamp,
-    NetworkMode, PermissionRule, ProviderId, RestorePlan, RestoreReport, RuleScope, SandboxStatus, SavedRow,
-    Settings, ToolApproval, TrustLevel,
+    NetworkMode, PermissionRule, ProjectHooksOffer, ProjectMcpOffer, ProviderId, RestorePlan, RestoreReport,
+    RuleScope, SandboxStatus, SavedRow, Settings, ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
@@ -220,6 +222,21 @@ pub enum RemoteRequest {
     McpStatus {
         project: String,
     },
+    /// The project's own files that wait for the user's answer (its hooks, its `.mcp.json`), read
+    /// there with the face's `settings` for it: what they hold, their digests, and whether the
+    /// user approved them.
+    ProjectOffers {
+        project: String,
+        settings: Settings,
+    },
+    /// The face's settings changed since the link's session opened (a trust level, a rule, an
+    /// approval of the project's hooks or `.mcp.json`): between turns, the session is made again
+    /// there with `settings` and `session`'s choices, and goes on from its history, as a
+    /// conversation open here is before its next message.
+    Resettle {
+        settings: Settings,
+        session: RemoteSession,
+    },
     /// "Compact now" in the link's session: its older part is summarized in what the model is
     /// sent (`chat:compacted` comes as an event). Refused while a turn runs; a cancel stops it.
     Compact,
@@ -251,6 +268,16 @@ pub struct KnownRemote {
     pub remote_env_keys: bool,
     /// When it was last opened: milliseconds since the Unix epoch.
     pub opened_at_ms: u64,
+}
+
+/// A remote project's own files that wait for the user's answer, read there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteProjectOffers {
+    /// Its hooks (`.claude/settings.json`), when it names any.
+    pub hooks: Option<ProjectHooksOffer>,
+    /// Its MCP servers (`.mcp.json`), when it has the file.
+    pub mcp: Option<ProjectMcpOffer>,
 }
 
 /// A rule an "always" answer kept in a remote session: of every project (`User`), or of the
@@ -287,6 +314,7 @@ pub enum RemoteResult {
     Sandbox(Box<SandboxStatus>),
     McpServers(Vec<McpServerStatus>),
     Instructions(InstructionsInUse),
+    ProjectOffers(Box<RemoteProjectOffers>),
     /// [`RemoteRequest::ConversationCompaction`].
     Compaction(Option<CompactionInfo>),
     /// [`RemoteRequest::Rewind`]: the text of the message dropped, to offer again.

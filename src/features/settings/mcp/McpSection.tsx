@@ -6,6 +6,7 @@ import type { RemoteProject } from "../../remote/remoteStore";
 import { McpServerRow } from "./McpServerRow";
 import { RemoteMcpServers } from "./RemoteMcpServers";
 import { ProjectMcpOffer } from "./ProjectMcpOffer";
+import { localProjectFiles } from "../../hooks/projectFiles";
 import { NAME_PATTERN, type Servers, serversOf, splitCommandLine, withServers } from "./mcpModel";
 
 /**
@@ -54,7 +55,11 @@ export function McpSection({
         conversation needs them.
       </p>
       {statusError && <p className="field-error">{statusError}</p>}
-      <ProjectMcpOffer projectDir={settings.projectDir ?? null} statuses={statuses} onChosen={() => setAsked((n) => n + 1)} />
+      <ProjectMcpOffer
+        files={settings.projectDir ? localProjectFiles(settings.projectDir) : null}
+        statuses={statuses}
+        onChosen={() => setAsked((n) => n + 1)}
+      />
       {names.length === 0 ? (
         <p className="muted" data-testid={TID.mcpEmpty}>
           No servers yet.

@@ -3,6 +3,7 @@ import { TID } from "../../../shared/testids";
 import { VisibleText, WRAP } from "../../../shared/ui/VisibleText";
 import { configFields, statusText } from "./mcpModel";
 import { useProjectMcpOffer } from "./useProjectMcpOffer";
+import type { ProjectFiles } from "../../hooks/projectFiles";
 
 /**
  * The project's own `.mcp.json`: shown with every field Warden would use of each server and every
@@ -12,15 +13,17 @@ import { useProjectMcpOffer } from "./useProjectMcpOffer";
  * refused).
  */
 export function ProjectMcpOffer({
-  projectDir,
+  files,
   statuses,
   onChosen,
 }: {
-  projectDir: string | null;
+  /** The project open here, or a linked remote one (its file read there). */
+  files: ProjectFiles | null;
   statuses: McpServerStatus[] | null;
   onChosen: () => void;
 }) {
-  const { offer, error, choose } = useProjectMcpOffer(projectDir, onChosen);
+  const { offer, error, choose } = useProjectMcpOffer(files, onChosen);
+  const there = files?.there ?? null;
 
   if (!offer) return error ? <p className="field-error">{error}</p> : null;
   const names = Object.keys(offer.servers);
@@ -53,8 +56,9 @@ export function ProjectMcpOffer({
         ))}
       {!offer.error && offer.approved !== true && (
         <p className="muted">
-          Using it starts these programs on your machine (inside the sandbox) with exactly the fields above. A
-          repository you cloned decides what is in this file, so only use it if you trust it.
+          Using it starts these programs {there ? `on ${there}, as that machine's user, from the next message there` : "on your machine"}{" "}
+          (inside the sandbox) with exactly the fields above. A repository you cloned decides what is in this file, so only
+          use it if you trust it.
         </p>
       )}
       {offer.digest && (

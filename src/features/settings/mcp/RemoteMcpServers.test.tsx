@@ -72,4 +72,37 @@ describe("RemoteMcpServers", () => {
     await userEvent.click(screen.getByText(/The servers on build-box/));
     expect(await screen.findByText("No server runs for this project there.")).toBeInTheDocument();
   });
+
+  it("offers the project's own .mcp.json read there, and the answer goes to that project", async () => {
+    const chosen: unknown[] = [];
+    let approved: boolean | null = null;
+    mockIPC((cmd, args) => {
+      if (cmd === "remote_mcp_status") return [];
+      if (cmd === "remote_project_offers") {
+        const mcp = {
+          path: "/srv/app/.mcp.json",
+          servers: { lint: { command: "npx", args: ["lint-server"] } },
+          ignored: {},
+          network: false,
+          digest: "f00d",
+          approved,
+          error: null,
+        };
+        return { hooks: null, mcp };
+      }
+      if (cmd === "remote_mcp_choose") {
+        chosen.push(args);
+        approved = true;
+        return null;
+      }
+      throw new Error(`unexpected command ${cmd}`);
+    });
+    render(<RemoteMcpServers projects={[PROJECT]} />);
+    await userEvent.click(screen.getByText(/The servers on build-box/));
+    const offer = await screen.findByTestId(TID.mcpProject);
+    expect(offer).toHaveTextContent("on build-box, as that machine's user, from the next message there");
+    await userEvent.click(screen.getByTestId(TID.mcpProjectUse));
+    await waitFor(() => expect(chosen).toEqual([{ conversationId: "c-remote", digest: "f00d", approved: true }]));
+    await waitFor(() => expect(screen.getByTestId(TID.mcpProject)).toHaveAttribute("data-approved", "true"));
+  });
 });

@@ -1,12 +1,15 @@
 // Settings → MCP servers for the remote projects linked in this window (docs/REMOTE.md): the
 // servers of these settings run on each project's machine, in its box, with the secrets they name
 // sent from this machine's keychain. Asked there when a project's part is opened (each server is
-// started there to say where it stands). Read only: they are changed above, for every project.
+// started there to say where it stands). Read only: they are changed above, for every project. A
+// project's own `.mcp.json` there is offered as one here is, read there.
 import { api, type McpServerStatus } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
 import { RemoteProjectParts } from "../../remote/RemoteProjectParts";
 import type { RemoteProject } from "../../remote/remoteStore";
+import { remoteProjectFiles } from "../../hooks/projectFiles";
 import { dotOf, statusText } from "./mcpModel";
+import { ProjectMcpOffer } from "./ProjectMcpOffer";
 
 export function RemoteMcpServers({ projects }: { projects: RemoteProject[] }) {
   return (
@@ -15,7 +18,13 @@ export function RemoteMcpServers({ projects }: { projects: RemoteProject[] }) {
       testId={TID.remoteMcp}
       summary={(p) => `The servers on ${p.host}, for ${p.target} (as ${p.user})`}
       ask={(p) => api.remoteMcpStatus(p.conversationId)}
-      show={(servers, error, p) => <ServersThere servers={servers} error={error} host={p.host} />}
+      show={(servers, error, p) => (
+        <>
+          <ServersThere servers={servers} error={error} host={p.host} />
+          {/* Its own .mcp.json, read there once the part is opened. */}
+          {servers && <ProjectMcpOffer files={remoteProjectFiles(p.conversationId, p.target, p.host)} statuses={servers} onChosen={() => undefined} />}
+        </>
+      )}
     />
   );
 }

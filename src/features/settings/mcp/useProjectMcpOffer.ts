@@ -1,24 +1,31 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { messageOf } from "../../../shared/format";
-import { api, type ProjectMcpOffer as Offer } from "../../../shared/ipc";
+import type { ProjectMcpOffer as Offer } from "../../../shared/ipc";
+import type { ProjectFiles } from "../../hooks/projectFiles";
 
 /**
- * The project's own `.mcp.json` as the engine offers it (null without a project folder), asked again
+ * A project's own `.mcp.json` as the engine offers it — the project open here, or a linked remote
+ * one's, read there (null without a project), asked again
  * after each answer; `choose` answers for the content shown (its `digest`), then `onChosen`. `error`
  * says why the offer could not be read or the answer was refused.
  */
-export function useProjectMcpOffer(projectDir: string | null, onChosen: () => void) {
+export function useProjectMcpOffer(files: ProjectFiles | null, onChosen: () => void) {
+  const projectDir = files?.key ?? null;
+  // The files of the project named by `projectDir` (a new object each render, the same project).
+  const current = useRef(files);
+  current.current = files;
   const [offer, setOffer] = useState<Offer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [asked, setAsked] = useState(0);
 
   useEffect(() => {
     let live = true;
-    if (!projectDir) {
+    const files = current.current;
+    if (!files) {
       setOffer(null);
       return;
     }
-    api.mcpProjectOffer().then(
+    files.mcp().then(
       (o) => live && setOffer(o),
       (e: unknown) => live && setError(messageOf(e)),
     );
@@ -28,7 +35,7 @@ export function useProjectMcpOffer(projectDir: string | null, onChosen: () => vo
   }, [projectDir, asked]);
 
   const choose = (digest: string, approved: boolean) =>
-    api.mcpProjectChoose(digest, approved).then(
+    (current.current?.chooseMcp(digest, approved) ?? Promise.resolve()).then(
       () => {
         setAsked((n) => n + 1);
         onChosen();

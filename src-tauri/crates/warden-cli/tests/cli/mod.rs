@@ -18,6 +18,7 @@ mod remote;
 mod remote_askpass;
 mod remote_history;
 mod remote_mcp;
+mod remote_resettle;
 mod remote_rules;
 mod remote_sessions;
 mod remote_side;

@@ -123,6 +123,11 @@ impl RemoteProject {
         let path = user.home.join(format!("project-{}", uuid_like()));
         std::fs::create_dir(&path).unwrap();
         for (name, content) in files {
+            // A file in a folder (`.claude/settings.json`): the folder is the user's too.
+            if let Some(folder) = Path::new(name).parent().filter(|f| !f.as_os_str().is_empty()) {
+                std::fs::create_dir_all(path.join(folder)).unwrap();
+                chown(path.join(folder), Some(user.uid), Some(user.gid)).unwrap();
+            }
             std::fs::write(path.join(name), content).unwrap();
             chown(path.join(name), Some(user.uid), Some(user.gid)).unwrap();
         }

@@ -11,7 +11,7 @@ use crate::agent::{CompactNowError, Session};
 use crate::engine::ConversationError;
 
 /// The session `live` holds, when no turn runs in it.
-fn idle_session(live: &Live, doing: &str) -> Result<Session, RemoteError> {
+pub(super) fn idle_session(live: &Live, doing: &str) -> Result<Session, RemoteError> {
     let session = live.session().ok_or_else(|| usage("the session is over"))?;
     if live.is_running() || session.is_busy() {
         return Err(usage(&format!("this conversation is still answering: stop it before {doing} it")));

@@ -28,6 +28,8 @@ pub struct Live {
     running: AtomicBool,
     /// What "always" kept in the session's settings (the face keeps them in its own).
     kept_rules: Arc<Mutex<Vec<KeptRule>>>,
+    /// The project folder the session was opened for, as the face named it.
+    project: String,
 }
 
 struct Log {
@@ -56,9 +58,9 @@ impl Live {
     /// Holds `session` and its engine, numbering what `events` brings, sent to link `link` (whose frames go to
     /// `out`) while it stays attached.
     pub fn start(
-        session: Session,
-        engine: Arc<Engine>,
-        mut events: mpsc::UnboundedReceiver<Event>,
+        project: String,
+        (session, engine): (Session, Arc<Engine>),
+        events: mpsc::UnboundedReceiver<Event>,
         link: u64,
         out: Out,
     ) -> Arc<Self> {
@@ -68,14 +70,36 @@ impl Live {
             log: Mutex::new(Log { last: 0, kept: VecDeque::new(), attached: Some((link, out)) }),
             running: AtomicBool::new(false),
             kept_rules,
+            project,
         });
-        let numbering = live.clone();
+        live.number(events);
+        live
+    }
+
+    /// The events `events` brings, numbered after those before.
+    fn number(self: &Arc<Self>, mut events: mpsc::UnboundedReceiver<Event>) {
+        let numbering = self.clone();
         tokio::spawn(async move {
             while let Some(event) = events.recv().await {
                 numbering.push(|seq| ServerFrame::Event { seq, event });
             }
         });
-        live
+    }
+
+    /// The session goes on as `session` (made again with other settings): its events are
+    /// numbered after the last one's. `false` when the session is over.
+    pub fn replace(self: &Arc<Self>, session: Session, events: mpsc::UnboundedReceiver<Event>) -> bool {
+        match lock(&self.session).as_mut() {
+            Some((held, _)) => *held = session,
+            None => return false,
+        }
+        self.number(events);
+        true
+    }
+
+    /// The project folder the session was opened for, as the face named it.
+    pub fn project(&self) -> &str {
+        &self.project
     }
 
     fn push(&self, frame: impl FnOnce(u64) -> ServerFrame) {
@@ -180,6 +204,7 @@ mod tests {
             log: Mutex::new(Log { last: 0, kept: VecDeque::new(), attached: None }),
             running: AtomicBool::new(false),
             kept_rules: Arc::default(),
+            project: String::new(),
         }
     }
 

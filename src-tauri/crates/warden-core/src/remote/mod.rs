@@ -3,6 +3,7 @@
 //! frames are `warden_protocol`'s remote ones; the transport is OpenSSH or any command that gives
 //! a pipe ([`transport`]), never a listening socket of Warden's.
 
+pub mod approvals;
 pub mod askpass;
 mod attached;
 mod checkpoints;
@@ -16,6 +17,7 @@ mod live;
 mod machine;
 mod open;
 mod refusal;
+mod resettle;
 mod saved;
 pub mod serve;
 pub mod transport;
@@ -68,6 +70,23 @@ pub fn settings_there(
     move_entry(&mut settings.tool_permissions, &here, &there);
     move_entry(&mut settings.project_mcp, &here, &there);
     move_entry(&mut settings.project_hooks, &here, &there);
+    settings
+}
+
+/// `settings` as sent for the project `named` there, with what is kept for it under the name it
+/// was given moved to its real path, under which the engine looks it up (a name with a trailing
+/// `/` or through a symbolic link is the same project).
+pub(crate) fn settings_at_real_path(
+    mut settings: warden_protocol::Settings,
+    named: &str,
+) -> warden_protocol::Settings {
+    let Ok(real) = std::fs::canonicalize(named) else { return settings };
+    let real = real.to_string_lossy();
+    if real != named {
+        move_entry(&mut settings.tool_permissions, named, &real);
+        move_entry(&mut settings.project_mcp, named, &real);
+        move_entry(&mut settings.project_hooks, named, &real);
+    }
     settings
 }
 
@@ -191,5 +210,31 @@ mod tests {
         let there = settings_there(kept, &target);
         assert_eq!(there.project_mcp, BTreeMap::from([("/srv/app".to_owned(), mcp("there"))]));
         assert_eq!(there.project_hooks, BTreeMap::from([("/srv/app".to_owned(), hooks("there"))]));
+    }
+
+    #[test]
+    fn what_is_kept_for_a_project_named_through_a_link_or_a_slash_reaches_its_real_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("app");
+        std::fs::create_dir(&real).unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+        let real = std::fs::canonicalize(&real).unwrap().to_string_lossy().into_owned();
+        let hooks = ProjectHooksChoice { approved_digest: "abc".to_owned() };
+        for named in [format!("{}/link", dir.path().display()), format!("{real}/")] {
+            let sent = Settings {
+                project_hooks: BTreeMap::from([(named.clone(), hooks.clone())]),
+                tool_permissions: BTreeMap::from([(named.clone(), ToolPermissions::default())]),
+                ..Default::default()
+            };
+            let held = settings_at_real_path(sent, &named);
+            assert_eq!(held.project_hooks, BTreeMap::from([(real.clone(), hooks.clone())]), "{named}");
+            assert!(held.tool_permissions.contains_key(&real), "{named}");
+        }
+        // A path that is not there is left as named.
+        let sent = Settings {
+            project_hooks: BTreeMap::from([("/no/such".to_owned(), hooks.clone())]),
+            ..Default::default()
+        };
+        assert!(settings_at_real_path(sent, "/no/such").project_hooks.contains_key("/no/such"));
     }
 }

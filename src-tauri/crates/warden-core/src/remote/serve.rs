@@ -144,59 +144,38 @@ impl LinkState {
             RemoteRequest::Open(open) => self.open(open).await,
             RemoteRequest::Attach { conversation_id, after_seq } => self.attach(&conversation_id, after_seq),
             RemoteRequest::Send(send) => self.send(send),
-            RemoteRequest::Approve(approval) => self.attached().and_then(|live| {
-                let session = live.session().ok_or_else(|| usage("the session is over"))?;
-                let confirm_id = approval.confirm_id.clone();
-                session
-                    .approve(approval)
-                    .map(|()| RemoteResult::Done)
-                    .map_err(|_| usage(&format!("no confirmation `{confirm_id}` is waiting")))
-            }),
+            RemoteRequest::Approve(approval) => self.approve(approval),
             RemoteRequest::Cancel(_) => {
                 if let Some(session) = self.live().and_then(|(_, live)| live.session()) {
                     session.cancel();
                 }
                 Ok(RemoteResult::Done)
             }
-            RemoteRequest::End => {
-                let taken = super::lock(&self.live).take();
-                if let Some((conversation_id, live)) = taken {
-                    if let Some(session) = live.let_go() {
-                        session.end("exit").await;
-                    }
-                    self.hub.release(&conversation_id);
-                }
-                Ok(RemoteResult::Done)
-            }
+            RemoteRequest::End => self.end().await,
             RemoteRequest::Machine => Ok(RemoteResult::Machine(super::this_machine())),
             RemoteRequest::SandboxStatus { project, settings } => {
-                self.with_settings(settings, move |engine| {
-                    RemoteResult::Sandbox(Box::new(engine.sandbox_status_of(Path::new(&project))))
+                self.with_settings(project, settings, |engine, project| {
+                    Ok(RemoteResult::Sandbox(Box::new(engine.sandbox_status_of(project))))
                 })
                 .await
             }
             RemoteRequest::McpStatus { project } => self.mcp_status(&project).await,
             RemoteRequest::InstructionsInUse { project, settings } => {
-                self.with_settings(settings, move |engine| {
-                    RemoteResult::Instructions(engine.instructions_in_use_of(Path::new(&project)))
+                self.with_settings(project, settings, |engine, project| {
+                    Ok(RemoteResult::Instructions(engine.instructions_in_use_of(project)))
                 })
                 .await
             }
-            RemoteRequest::Compact => {
-                // Answered when the summary is made; meanwhile the link reads on (a cancel stops it).
-                match self.attached() {
-                    Ok(live) => {
-                        let out = self.out.clone();
-                        tokio::spawn(async move { respond(&out, id, super::history::compact(live).await) });
-                    }
-                    Err(error) => self.answer(id, Err(error)),
-                }
-                return;
+            RemoteRequest::ProjectOffers { project, settings } => {
+                self.with_settings(project, settings, super::resettle::offers).await
             }
-            RemoteRequest::Rewind { user_message } => match self.attached() {
-                Ok(live) => super::history::rewind(&live, user_message).await,
-                Err(error) => Err(error),
-            },
+            RemoteRequest::Resettle { settings, session } => {
+                async { super::resettle::resettle(&self.attached()?, settings, session).await }.await
+            }
+            RemoteRequest::Compact => return self.compact(id),
+            RemoteRequest::Rewind { user_message } => {
+                async { super::history::rewind(&*self.attached()?, user_message).await }.await
+            }
             RemoteRequest::KeptRules => {
                 self.attached().map(|live| RemoteResult::KeptRules(live.kept_rules()))
             }
@@ -220,6 +199,39 @@ impl LinkState {
         self.answer(id, result);
     }
 
+    fn approve(&self, approval: warden_protocol::ToolApproval) -> Result<RemoteResult, RemoteError> {
+        let session = self.attached()?.session().ok_or_else(|| usage("the session is over"))?;
+        let confirm_id = approval.confirm_id.clone();
+        session
+            .approve(approval)
+            .map(|()| RemoteResult::Done)
+            .map_err(|_| usage(&format!("no confirmation `{confirm_id}` is waiting")))
+    }
+
+    /// The session ends: its `SessionEnd` hooks run, then it is let go.
+    async fn end(&self) -> Result<RemoteResult, RemoteError> {
+        let taken = super::lock(&self.live).take();
+        if let Some((conversation_id, live)) = taken {
+            if let Some(session) = live.let_go() {
+                session.end("exit").await;
+            }
+            self.hub.release(&conversation_id);
+        }
+        Ok(RemoteResult::Done)
+    }
+
+    /// "Compact now", answered when the summary is made; meanwhile the link reads on (a cancel
+    /// stops it).
+    fn compact(&self, id: u64) {
+        match self.attached() {
+            Ok(live) => {
+                let out = self.out.clone();
+                tokio::spawn(async move { respond(&out, id, super::history::compact(live).await) });
+            }
+            Err(error) => self.answer(id, Err(error)),
+        }
+    }
+
     async fn open(&self, open: RemoteOpen) -> Result<RemoteResult, RemoteError> {
         if self.live().is_some() {
             return Err(usage("a session is already open on this link"));
@@ -231,6 +243,7 @@ impl LinkState {
             true => KeySource::RemoteEnvironment,
             false => KeySource::Sent(keys),
         };
+        let settings = super::settings_at_real_path(settings, &wanted.project);
         let engine = Arc::new(Engine::remote(self.hub.home.clone(), settings, keys));
         for secret in mcp_secrets {
             // Into the engine's memory store: this machine's keychain is not the user's.
@@ -249,7 +262,7 @@ impl LinkState {
         let (session, events) =
             started.map_err(|error| RemoteError { usage: error.is_usage(), message: error.to_string() })?;
         let conversation_id = session.conversation_id().to_owned();
-        let live = Live::start(session, engine, events, self.id, self.out.clone());
+        let live = Live::start(wanted.project, (session, engine), events, self.id, self.out.clone());
         if !self.hub.hold(&conversation_id, live.clone()) {
             live.let_go();
             return Err(usage(&format!(
@@ -284,11 +297,16 @@ impl LinkState {
     /// instructions) and no key, made for this answer alone, off the link's task.
     async fn with_settings(
         &self,
+        project: String,
         settings: warden_protocol::Settings,
-        answer: impl FnOnce(&Engine) -> RemoteResult + Send + 'static,
+        answer: impl FnOnce(&Engine, &Path) -> Result<RemoteResult, RemoteError> + Send + 'static,
     ) -> Result<RemoteResult, RemoteError> {
         let home = self.hub.home.clone();
-        blocking(move || Ok(answer(&Engine::remote(home, settings, KeySource::Sent(Vec::new()))))).await
+        blocking(move || {
+            let settings = super::settings_at_real_path(settings, &project);
+            answer(&Engine::remote(home, settings, KeySource::Sent(Vec::new())), Path::new(&project))
+        })
+        .await
     }
 
     /// The MCP servers of the session's engine for `project`: those it runs, and those it starts
