@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 use warden_testkit::mcp::server_bin;
-use warden_testkit::scripted::{anthropic, text};
+use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
 use super::raw_link::{open_request, RawLink};
@@ -88,6 +88,65 @@ async fn a_remote_projects_hooks_and_servers_approved_here_run_there_from_the_ne
     let listed = status["ok"]["value"].as_array().unwrap_or_else(|| panic!("{status}"));
     let proj = listed.iter().find(|s| s["name"] == "proj").unwrap_or_else(|| panic!("{status}"));
     assert_eq!(proj["state"], "connected", "{status}");
+
+    assert_eq!(link.request(json!({"method": "end"})).await["ok"]["kind"], "done");
+    assert_eq!(link.finish().await, Some(0));
+}
+
+/// Frames until the session's next `chat:tool-confirm` (`None`: the turn ended first).
+async fn until_confirm_or_end(link: &mut RawLink) -> Option<Value> {
+    loop {
+        let frame = link.read().await;
+        if frame["type"] == "turn_ended" {
+            return None;
+        }
+        if frame["type"] == "event" && frame["event"]["event"] == "chat:tool-confirm" {
+            return Some(frame["event"]["payload"].clone());
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_trust_level_tightened_here_holds_for_the_remote_session_from_its_next_message() {
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[]);
+    let run = RunDir::new(user);
+    let write = |file: &str| json!({"command": format!("echo hi > {file}")});
+    let server = TestServer::start(vec![
+        Reply::sse(anthropic(&[tool("t1", "bash", write("a.txt"))], 10), Split::Random(4)),
+        answer("Done."),
+        Reply::sse(anthropic(&[tool("t2", "bash", write("b.txt"))], 10), Split::Random(4)),
+        answer("Not done."),
+    ])
+    .await;
+    let mut link = RawLink::start(&run.runuser(user, 5)).await;
+    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
+    let mut open = open_request(&project, &server.url);
+    open.session.trust = warden_protocol::TrustLevel::Autonomous;
+    let id = open.session.conversation_id.clone();
+    let (settings, mut session) = (open.settings.clone(), open.session.clone());
+    let opened = link.request(json!({"method": "open", "params": open})).await;
+    assert_eq!(opened["ok"]["kind"], "opened", "{opened}");
+
+    // Autonomous: the command in the box runs unasked.
+    let send = json!({"method": "send", "params": {"conversationId": id, "content": "write a"}});
+    assert_eq!(link.request(send).await["ok"]["kind"], "done");
+    assert_eq!(until_confirm_or_end(&mut link).await, None, "Autonomous asked");
+    assert!(project.path.join("a.txt").exists());
+
+    // Supervised from now on: the same kind of call asks, and a no keeps it from running.
+    session.trust = warden_protocol::TrustLevel::Supervised;
+    let resettled = link
+        .request(json!({"method": "resettle", "params": {"settings": settings, "session": session}}))
+        .await;
+    assert_eq!(resettled["ok"]["kind"], "done", "{resettled}");
+    let send = json!({"method": "send", "params": {"conversationId": id, "content": "write b"}});
+    assert_eq!(link.request(send).await["ok"]["kind"], "done");
+    let confirm = until_confirm_or_end(&mut link).await.expect("Supervised did not ask");
+    let no = json!({"confirmId": confirm["confirmId"], "approved": false});
+    assert_eq!(link.request(json!({"method": "approve", "params": no})).await["ok"]["kind"], "done");
+    assert_eq!(until_confirm_or_end(&mut link).await, None);
+    assert!(!project.path.join("b.txt").exists(), "ran without an answer");
 
     assert_eq!(link.request(json!({"method": "end"})).await["ok"]["kind"], "done");
     assert_eq!(link.finish().await, Some(0));
