@@ -117,6 +117,13 @@ export const commands = {
 	 *  it. Refused when the file there changed since, or cannot be used.
 	 */
 	remoteMcpChoose: (conversationId: string, digest: string, approved: boolean) => typedError<null, CommandError>(__TAURI_INVOKE("remote_mcp_choose", { conversationId, digest, approved })),
+	/**
+	 *  The box's notice of the remote project, once (`None`: nothing to say): what of that machine's
+	 *  home its commands no longer see.
+	 */
+	remoteBoxNotice: (conversationId: string) => typedError<BoxHomeNotice | null, CommandError>(__TAURI_INVOKE("remote_box_notice", { conversationId })),
+	/**  The user has read the remote project's box notice: it is not shown again (kept there). */
+	remoteBoxNoticeDismiss: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_box_notice_dismiss", { conversationId })),
 	/**  Forget a remote project (the conversation stays saved on its machine). */
 	remoteForget: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_forget", { conversationId })),
 	/**

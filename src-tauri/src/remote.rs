@@ -19,8 +19,8 @@ use warden_core::remote::{
     approvals, split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport,
 };
 use warden_protocol::{
-    CompactionInfo, ConversationSummary, Event, InstructionsInUse, McpServerStatus, Message, Op,
-    RemoteProjectOffers, RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd, RestorePlan,
+    BoxHomeNotice, CompactionInfo, ConversationSummary, Event, InstructionsInUse, McpServerStatus, Message,
+    Op, RemoteProjectOffers, RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd, RestorePlan,
     RestoreReport, SandboxStatus, SessionGrant,
 };
 
@@ -236,6 +236,23 @@ impl RemoteHandle {
         approvals::choose_mcp(&mut settings, &self.target, offers.mcp.as_ref(), digest, approved)
             .map_err(CommandError::invalid_input)?;
         Ok(engine.save_settings(settings)?)
+    }
+
+    /// The box's notice of the project there, once (`None`: nothing to say).
+    pub async fn box_notice(&self, engine: &Engine) -> CommandResult<Option<BoxHomeNotice>> {
+        let settings = warden_core::remote::settings_for(engine, &self.target);
+        match self.ask(RemoteRequest::BoxNotice { project: self.project(), settings }).await? {
+            RemoteResult::BoxNotice(notice) => Ok(notice),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// The box's notice of the project there was read: it is not shown again.
+    pub async fn dismiss_box_notice(&self) -> CommandResult<()> {
+        match self.ask(RemoteRequest::BoxNoticeDismiss { project: self.project() }).await? {
+            RemoteResult::Done => Ok(()),
+            other => Err(wrong_answer(&other)),
+        }
     }
 
     /// Where the conversation was last compacted there (`None`: never).

@@ -16,7 +16,7 @@ import { AboutDialog } from "./AboutDialog";
 import { UpdateNotice } from "../features/updates/UpdateNotice";
 import { BoxHomeNoticeBar } from "../features/settings/BoxHomeNoticeBar";
 import { ProjectHooksBanner } from "../features/hooks/ProjectHooksBanner";
-import { localProjectFiles, remoteProjectFiles } from "../features/hooks/projectFiles";
+import { localPlace, remotePlace } from "../shared/projectPlace";
 import { useUpdates } from "../features/updates/useUpdates";
 import { useMenu } from "./useMenu";
 import { useApprovalOpen } from "../features/approvals/useApprovalOpen";
@@ -81,13 +81,13 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
   }
 
   const localChat = route === "chat" && remote.project === null;
-  // The project whose own hooks are offered over the chat: the one open here, or the remote one
-  // shown while it is linked (read on its machine).
+  // The project the banners over the chat are about (its own hooks, the box's notice): the one open
+  // here, or the remote one shown while it is linked (read on its machine).
   const shownRemote = remote.project && remote.linked.some((p) => p.conversationId === remote.project?.conversationId) ? remote.project : null;
-  const projectFiles = shownRemote
-    ? remoteProjectFiles(shownRemote.conversationId, shownRemote.target, shownRemote.host)
+  const projectPlace = shownRemote
+    ? remotePlace(shownRemote.conversationId, shownRemote.target, shownRemote.host)
     : localChat && settings.projectDir
-      ? localProjectFiles(settings.projectDir)
+      ? localPlace(settings.projectDir)
       : null;
   const shell = (
     <div className="shell">
@@ -105,9 +105,9 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
         onRemoteSaved={() => remote.project && remote.saved.show(remote.project)}
       />
       <UpdateNotice updates={updates} />
-      {/* About the project open here: not shown over a remote project's conversation. */}
-      {localChat && <BoxHomeNoticeBar projectDir={settings.projectDir ?? null} onOpenSettings={() => void openSettings()} />}
-      {route === "chat" && <ProjectHooksBanner files={projectFiles} />}
+      {/* About the project shown: the one open here, or the linked remote one (asked there). */}
+      {route === "chat" && <BoxHomeNoticeBar place={projectPlace} onOpenSettings={() => void openSettings()} />}
+      {route === "chat" && <ProjectHooksBanner place={projectPlace} />}
       <RemoteLayer remote={remote} showBanner={route === "chat"} onDialogClosed={focusComposer} />
       {help && <ShortcutsHelp onClose={closing(setHelp)} />}
       {about && <AboutDialog onClose={closing(setAbout)} />}

@@ -403,6 +403,10 @@ export const api = {
   /** Use (or decline) a linked remote project's `.mcp.json` shown with `digest`. */
   remoteMcpChoose: (conversationId: string, digest: string, approved: boolean) =>
     unwrap("remote_mcp_choose", commands.remoteMcpChoose(conversationId, digest, approved)),
+  /** A linked remote project's box notice, once (null: nothing to say), asked there. */
+  remoteBoxNotice: (conversationId: string) => unwrap("remote_box_notice", commands.remoteBoxNotice(conversationId)),
+  remoteBoxNoticeDismiss: (conversationId: string) =>
+    unwrap("remote_box_notice_dismiss", commands.remoteBoxNoticeDismiss(conversationId)),
   remoteForget: (conversationId: string) => unwrap("remote_forget", commands.remoteForget(conversationId)),
   remoteAskpassAnswer: (id: string, answer: string | null) =>
     unwrap("remote_askpass_answer", commands.remoteAskpassAnswer(id, answer)),

@@ -16,7 +16,7 @@ pub mod mcp;
 pub mod project;
 pub mod providers;
 pub mod remote;
-pub mod remote_approvals;
+pub mod remote_project;
 pub mod rules;
 pub mod settings;
 pub mod usage;
@@ -57,9 +57,11 @@ macro_rules! collect_for {
             remote::remote_mcp_status,
             remote::remote_conversations,
             remote::remote_instructions_in_use,
-            remote_approvals::remote_project_offers,
-            remote_approvals::remote_hooks_choose,
-            remote_approvals::remote_mcp_choose,
+            remote_project::remote_project_offers,
+            remote_project::remote_hooks_choose,
+            remote_project::remote_mcp_choose,
+            remote_project::remote_box_notice,
+            remote_project::remote_box_notice_dismiss,
             remote::remote_forget,
             remote::remote_install_plan,
             remote::remote_install,

@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { TID } from "../../shared/testids";
 import { ProjectHooksOffer } from "./ProjectHooksOffer";
-import type { ProjectFiles } from "./projectFiles";
+import type { ProjectPlace } from "../../shared/projectPlace";
 import { useProjectHooksOffer } from "./useProjectHooksOffer";
 
 const DECLINED_KEY = "warden.hooksDeclined";
@@ -29,11 +29,11 @@ function remember(key: string) {
   }
 }
 
-export function ProjectHooksBanner({ files }: { files: ProjectFiles | null }) {
-  const { offer, error, busy, choose } = useProjectHooksOffer(files);
+export function ProjectHooksBanner({ place }: { place: ProjectPlace | null }) {
+  const { offer, error, busy, choose } = useProjectHooksOffer(place);
   const [declined, setDeclined] = useState(declinedList);
-  if (!files) return null;
-  const projectDir = files.key;
+  if (!place) return null;
+  const projectDir = place.key;
   if (!offer) {
     return error ? (
       <p className="field-error hooks-offer-banner" role="alert" data-testid={TID.hooksOfferError}>
@@ -52,6 +52,6 @@ export function ProjectHooksBanner({ files }: { files: ProjectFiles | null }) {
       }
     });
   return (
-    <ProjectHooksOffer offer={offer} error={error} busy={busy} onChoose={onChoose} there={files.there} className="hooks-offer-banner" />
+    <ProjectHooksOffer offer={offer} error={error} busy={busy} onChoose={onChoose} there={place.there} className="hooks-offer-banner" />
   );
 }

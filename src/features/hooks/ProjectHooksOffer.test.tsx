@@ -8,7 +8,7 @@ import type { ProjectHooksOffer } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
 import { ProjectHooksBanner } from "./ProjectHooksBanner";
 import { ProjectHooksPart } from "./ProjectHooksPart";
-import { localProjectFiles, remoteProjectFiles } from "./projectFiles";
+import { localPlace, remotePlace } from "../../shared/projectPlace";
 
 const COMMANDS = [
   'PreToolUse [Bash]: python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py',
@@ -63,7 +63,7 @@ beforeEach(() => {
 describe("the project's hooks offered over the chat", () => {
   it("shows the file and every command exactly, one per line, with what running them means", async () => {
     offer = project({ problems: ["SessionEnd: the hook has no command"] });
-    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
+    render(<ProjectHooksBanner place={localPlace("/home/me/src/app")} />);
     const card = await screen.findByTestId(TID.hooksOffer);
     expect(card).toHaveAttribute("data-state", "new");
     expect(card).toHaveTextContent("/home/me/src/app/.claude/settings.json");
@@ -74,19 +74,19 @@ describe("the project's hooks offered over the chat", () => {
   });
 
   it("runs them when asked, for the digest shown, and is gone once they are approved", async () => {
-    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
+    render(<ProjectHooksBanner place={localPlace("/home/me/src/app")} />);
     await userEvent.click(await screen.findByTestId(TID.hooksOfferRun));
     expect(chosen).toEqual([{ digest: "d1g3st", approve: true }]);
     await waitFor(() => expect(screen.queryByTestId(TID.hooksOffer)).toBeNull());
   });
 
   it("\"Don't run\" declines them for the digest shown and keeps those hooks out of view, even after a restart", async () => {
-    const { unmount } = render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
+    const { unmount } = render(<ProjectHooksBanner place={localPlace("/home/me/src/app")} />);
     await userEvent.click(await screen.findByTestId(TID.hooksOfferDecline));
     expect(chosen).toEqual([{ digest: "d1g3st", approve: false }]);
     await waitFor(() => expect(screen.queryByTestId(TID.hooksOffer)).toBeNull());
     unmount();
-    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
+    render(<ProjectHooksBanner place={localPlace("/home/me/src/app")} />);
     await waitFor(() => expect(offers).toBe(3));
     expect(screen.queryByTestId(TID.hooksOffer)).toBeNull();
     // Other hooks in the file: asked again.
@@ -97,7 +97,7 @@ describe("the project's hooks offered over the chat", () => {
 
   it("says hooks that changed since approved do not run until approved again", async () => {
     offer = project({ state: "changed", digest: "n3w" });
-    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
+    render(<ProjectHooksBanner place={localPlace("/home/me/src/app")} />);
     const card = await screen.findByTestId(TID.hooksOffer);
     expect(card).toHaveAttribute("data-state", "changed");
     expect(card).toHaveTextContent("They changed since you approved them: they do not run until you approve them again.");
@@ -107,7 +107,7 @@ describe("the project's hooks offered over the chat", () => {
 
   it("shows nothing for approved hooks, and asks again when the window gets the focus back", async () => {
     offer = project({ state: "approved" });
-    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
+    render(<ProjectHooksBanner place={localPlace("/home/me/src/app")} />);
     await waitFor(() => expect(offers).toBe(1));
     expect(screen.queryByTestId(TID.hooksOffer)).toBeNull();
     offer = project({ state: "changed", digest: "n3w" });
@@ -117,7 +117,7 @@ describe("the project's hooks offered over the chat", () => {
 
   it("says in words why an approval was refused, and shows the hooks as they are now", async () => {
     refuse = "the project's hooks changed since they were shown (now 0ther): look at them again";
-    render(<ProjectHooksBanner files={localProjectFiles("/home/me/src/app")} />);
+    render(<ProjectHooksBanner place={localPlace("/home/me/src/app")} />);
     await userEvent.click(await screen.findByTestId(TID.hooksOfferRun));
     expect(await screen.findByTestId(TID.hooksOfferError)).toHaveTextContent(
       "Could not approve the project's hooks: the project's hooks changed since they were shown (now 0ther): look at them again",
@@ -127,7 +127,7 @@ describe("the project's hooks offered over the chat", () => {
   });
 
   it("asks nothing without a project folder", async () => {
-    render(<ProjectHooksBanner files={null} />);
+    render(<ProjectHooksBanner place={null} />);
     await act(() => Promise.resolve());
     expect(offers).toBe(0);
     expect(screen.queryByTestId(TID.hooksOffer)).toBeNull();
@@ -160,7 +160,7 @@ describe("the project's hooks in Settings → Hooks", () => {
 describe("a remote project's hooks offered over its conversation", () => {
   it("are read there, say which machine, and the answer goes to that project", async () => {
     let asked: unknown = null;
-    const files = remoteProjectFiles("conv-1", "box:/srv/app", "box");
+    const place = remotePlace("conv-1", "box:/srv/app", "box");
     mockIPC((cmd, args) => {
       if (cmd === "remote_project_offers") {
         asked = args;
@@ -173,7 +173,7 @@ describe("a remote project's hooks offered over its conversation", () => {
       }
       throw new Error(`unexpected command ${cmd}`);
     });
-    render(<ProjectHooksBanner files={files} />);
+    render(<ProjectHooksBanner place={place} />);
     expect(await screen.findByTestId(TID.hooksOfferThere)).toHaveTextContent("box");
     expect(asked).toEqual({ conversationId: "conv-1" });
     await userEvent.click(screen.getByTestId(TID.hooksOfferRun));

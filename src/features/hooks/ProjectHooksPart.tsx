@@ -3,10 +3,10 @@
 import { TID } from "../../shared/testids";
 import { ProjectHooksOffer } from "./ProjectHooksOffer";
 import { useProjectHooksOffer } from "./useProjectHooksOffer";
-import { localProjectFiles } from "./projectFiles";
+import { localPlace } from "../../shared/projectPlace";
 
 export function ProjectHooksPart({ projectDir, savedCount }: { projectDir: string | null; savedCount: number }) {
-  const { offer, error, busy, choose } = useProjectHooksOffer(projectDir ? localProjectFiles(projectDir) : null, savedCount);
+  const { offer, error, busy, choose } = useProjectHooksOffer(projectDir ? localPlace(projectDir) : null, savedCount);
   return (
     <>
       <h4>The project&apos;s hooks</h4>

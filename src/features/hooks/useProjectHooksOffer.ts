@@ -4,14 +4,14 @@
 import { useEffect, useRef, useState } from "react";
 import { messageOf } from "../../shared/format";
 import type { ProjectHooksOffer } from "../../shared/ipc";
-import type { ProjectFiles } from "./projectFiles";
+import type { ProjectPlace } from "../../shared/projectPlace";
 
 /** `refresh`: asked again when it changes (Settings pass their saves: the folder in use may have changed). */
-export function useProjectHooksOffer(files: ProjectFiles | null, refresh = 0) {
-  const projectDir = files?.key ?? null;
-  // The files of the project named by `projectDir` (a new object each render, the same project).
-  const current = useRef(files);
-  current.current = files;
+export function useProjectHooksOffer(place: ProjectPlace | null, refresh = 0) {
+  const projectDir = place?.key ?? null;
+  // The place of the project named by `projectDir` (a new object each render, the same project).
+  const current = useRef(place);
+  current.current = place;
   const [offer, setOffer] = useState<ProjectHooksOffer | null>(null);
   /** Why the offer could not be read (cleared once it is). */
   const [readError, setReadError] = useState<string | null>(null);
@@ -28,13 +28,13 @@ export function useProjectHooksOffer(files: ProjectFiles | null, refresh = 0) {
 
   useEffect(() => {
     let live = true;
-    const files = current.current;
-    if (!files) {
+    const place = current.current;
+    if (!place) {
       setReadError(null);
       setOffer(null);
       return;
     }
-    files.hooks().then(
+    place.hooks().then(
       (found) => {
         if (!live) return;
         setOffer(found);
@@ -54,10 +54,10 @@ export function useProjectHooksOffer(files: ProjectFiles | null, refresh = 0) {
 
   /** Run (`approve`) or stop running the hooks shown, named by their digest; then ask again. */
   const choose = (digest: string, approve: boolean): Promise<boolean> => {
-    const files = current.current;
-    if (!files) return Promise.resolve(false);
+    const place = current.current;
+    if (!place) return Promise.resolve(false);
     setBusy(true);
-    return files.chooseHooks(digest, approve).then(
+    return place.chooseHooks(digest, approve).then(
       () => {
         setBusy(false);
         setChooseError(null);

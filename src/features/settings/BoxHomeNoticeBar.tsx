@@ -1,40 +1,48 @@
 // Once per project Warden worked in before the sandbox changed: what of the home its commands no
 // longer see (the box now shows only the toolchains), and where to give one back — Settings →
-// Sandbox, or the offer on a failed command's block. Gone for good once read.
-import { useEffect, useState } from "react";
-import { api, type BoxHomeNotice } from "../../shared/ipc";
+// Sandbox, or the offer on a failed command's block. Gone for good once read. A remote project's
+// is asked on its machine, of that machine's home.
+import { useEffect, useRef, useState } from "react";
+import type { BoxHomeNotice } from "../../shared/ipc";
 import { messageOf } from "../../shared/format";
+import type { ProjectPlace } from "../../shared/projectPlace";
 import { TID } from "../../shared/testids";
 import "./boxHomeNotice.css";
 
-/** Shown under the top bar for the project `projectDir` (asked again when it changes). */
-export function BoxHomeNoticeBar({ projectDir, onOpenSettings }: { projectDir: string | null; onOpenSettings: () => void }) {
+/** Shown under the top bar for the project at `place` (asked again when it changes). */
+export function BoxHomeNoticeBar({ place, onOpenSettings }: { place: ProjectPlace | null; onOpenSettings: () => void }) {
   const [notice, setNotice] = useState<BoxHomeNotice | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const key = place?.key ?? null;
+  // The place of the project named by `key` (a new object each render, the same project).
+  const current = useRef(place);
+  current.current = place;
   useEffect(() => {
     let live = true;
     setNotice(null);
-    if (!projectDir) return;
+    const place = current.current;
+    if (!place) return;
     // Nothing to say is the usual answer; a failure to ask is not worth a banner either.
-    api.boxHomeNotice().then(
+    place.boxNotice().then(
       (n) => live && setNotice(n),
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, [projectDir]);
-  if (!notice) return null;
+  }, [key]);
+  if (!notice || !place) return null;
   const dismiss = () =>
-    api.boxHomeNoticeDismiss().then(
+    place.dismissBoxNotice().then(
       () => setNotice(null),
       (e: unknown) => setError(messageOf(e)),
     );
   return (
     <div className="box-home-notice" role="status" data-testid={TID.boxHomeNotice}>
       <span>
-        <strong>The sandbox changed:</strong> commands in this project now see only your toolchains of your home (cargo,
-        rustup, node and Python version managers, your git settings). No longer visible to them:
+        <strong>The sandbox changed:</strong> commands in this project now see only your toolchains of your home
+        {place.there && <> on {place.there}</>} (cargo, rustup, node and Python version managers, your git settings). No
+        longer visible to them:
       </span>
       <ul className="path-list" data-testid={TID.boxHomeNoticePaths}>
         {notice.paths.map((p) => (

@@ -35,6 +35,8 @@ for name in warden warden-engine warden-box; do
   mv -f "$BIN/.$name.new" "$BIN/$name"
 done
 PROJECT="$HOME_DIR/e2e-project-$$"
+# The projects of earlier runs (the restart spec uses the one window_remote left minutes ago).
+find "$HOME_DIR" -maxdepth 1 -name 'e2e-project-*' -mmin +120 -exec rm -rf {} + 2>/dev/null || true
 FRESH=warden-fresh
 userdel --remove --force "$FRESH" >/dev/null 2>&1 || true
 useradd --create-home --shell /bin/sh "$FRESH"

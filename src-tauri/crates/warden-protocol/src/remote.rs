@@ -28,6 +28,7 @@
 //! | `chat_compact`, `chat_rewind` | [`RemoteRequest::Compact`], [`RemoteRequest::Rewind`] |
 //! | `hooks_project_offer`, `mcp_project_offer` (and their answers, kept by the face) | [`RemoteRequest::ProjectOffers`] (`remote_project_offers`, `remote_hooks_choose`, `remote_mcp_choose`) |
 //! | a settings change, taken up before the next message | [`RemoteRequest::Resettle`] |
+//! | `box_home_notice`, `box_home_notice_dismiss` | [`RemoteRequest::BoxNotice`], [`RemoteRequest::BoxNoticeDismiss`] (`remote_box_notice`, `remote_box_notice_dismiss`) |
 //! | `chat_history`, `chat_compaction` | [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationCompaction`] |
 //! | the rest (MCP sign-in and resources, settings screens, search, rename, images) | not yet: the window keeps them local |
 //!
@@ -36,7 +37,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConversationHit, ConversationPage,
+    BoxHomeNotice, ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConversationHit, ConversationPage,
     ConversationSummary, Event, InstructionsInUse, KeyName, McpServerStatus, Message, MessageStamp,
     NetworkMode, PermissionRule, ProjectHooksOffer, ProjectMcpOffer, ProviderId, RestorePlan, RestoreReport,
     RuleScope, SandboxStatus, SavedRow, Settings, ToolApproval, TrustLevel,
@@ -229,6 +230,17 @@ pub enum RemoteRequest {
         project: String,
         settings: Settings,
     },
+    /// Once, for a project Warden worked in on that machine before the box began to show only
+    /// the toolchains of the home: what of that home its commands no longer see (`None`: nothing
+    /// to say), with the face's `settings` for it.
+    BoxNotice {
+        project: String,
+        settings: Settings,
+    },
+    /// The user has read the box notice of `project` there: it is not shown again.
+    BoxNoticeDismiss {
+        project: String,
+    },
     /// The face's settings changed since the link's session opened (a trust level, a rule, an
     /// approval of the project's hooks or `.mcp.json`): between turns, the session is made again
     /// there with `settings` and `session`'s choices, and goes on from its history, as a
@@ -315,6 +327,8 @@ pub enum RemoteResult {
     McpServers(Vec<McpServerStatus>),
     Instructions(InstructionsInUse),
     ProjectOffers(Box<RemoteProjectOffers>),
+    /// [`RemoteRequest::BoxNotice`].
+    BoxNotice(Option<BoxHomeNotice>),
     /// [`RemoteRequest::ConversationCompaction`].
     Compaction(Option<CompactionInfo>),
     /// [`RemoteRequest::Rewind`]: the text of the message dropped, to offer again.

@@ -6,7 +6,7 @@ import type { RemoteProject } from "../../remote/remoteStore";
 import { McpServerRow } from "./McpServerRow";
 import { RemoteMcpServers } from "./RemoteMcpServers";
 import { ProjectMcpOffer } from "./ProjectMcpOffer";
-import { localProjectFiles } from "../../hooks/projectFiles";
+import { localPlace } from "../../../shared/projectPlace";
 import { NAME_PATTERN, type Servers, serversOf, splitCommandLine, withServers } from "./mcpModel";
 
 /**
@@ -56,7 +56,7 @@ export function McpSection({
       </p>
       {statusError && <p className="field-error">{statusError}</p>}
       <ProjectMcpOffer
-        files={settings.projectDir ? localProjectFiles(settings.projectDir) : null}
+        place={settings.projectDir ? localPlace(settings.projectDir) : null}
         statuses={statuses}
         onChosen={() => setAsked((n) => n + 1)}
       />

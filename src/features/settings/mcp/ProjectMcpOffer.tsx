@@ -3,7 +3,7 @@ import { TID } from "../../../shared/testids";
 import { VisibleText, WRAP } from "../../../shared/ui/VisibleText";
 import { configFields, statusText } from "./mcpModel";
 import { useProjectMcpOffer } from "./useProjectMcpOffer";
-import type { ProjectFiles } from "../../hooks/projectFiles";
+import type { ProjectPlace } from "../../../shared/projectPlace";
 
 /**
  * The project's own `.mcp.json`: shown with every field Warden would use of each server and every
@@ -13,17 +13,17 @@ import type { ProjectFiles } from "../../hooks/projectFiles";
  * refused).
  */
 export function ProjectMcpOffer({
-  files,
+  place,
   statuses,
   onChosen,
 }: {
   /** The project open here, or a linked remote one (its file read there). */
-  files: ProjectFiles | null;
+  place: ProjectPlace | null;
   statuses: McpServerStatus[] | null;
   onChosen: () => void;
 }) {
-  const { offer, error, choose } = useProjectMcpOffer(files, onChosen);
-  const there = files?.there ?? null;
+  const { offer, error, choose } = useProjectMcpOffer(place, onChosen);
+  const there = place?.there ?? null;
 
   if (!offer) return error ? <p className="field-error">{error}</p> : null;
   const names = Object.keys(offer.servers);

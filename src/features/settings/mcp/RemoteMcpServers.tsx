@@ -7,7 +7,7 @@ import { api, type McpServerStatus } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
 import { RemoteProjectParts } from "../../remote/RemoteProjectParts";
 import type { RemoteProject } from "../../remote/remoteStore";
-import { remoteProjectFiles } from "../../hooks/projectFiles";
+import { remotePlace } from "../../../shared/projectPlace";
 import { dotOf, statusText } from "./mcpModel";
 import { ProjectMcpOffer } from "./ProjectMcpOffer";
 
@@ -22,7 +22,7 @@ export function RemoteMcpServers({ projects }: { projects: RemoteProject[] }) {
         <>
           <ServersThere servers={servers} error={error} host={p.host} />
           {/* Its own .mcp.json, read there once the part is opened. */}
-          {servers && <ProjectMcpOffer files={remoteProjectFiles(p.conversationId, p.target, p.host)} statuses={servers} onChosen={() => undefined} />}
+          {servers && <ProjectMcpOffer place={remotePlace(p.conversationId, p.target, p.host)} statuses={servers} onChosen={() => undefined} />}
         </>
       )}
     />

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { messageOf } from "../../../shared/format";
 import type { ProjectMcpOffer as Offer } from "../../../shared/ipc";
-import type { ProjectFiles } from "../../hooks/projectFiles";
+import type { ProjectPlace } from "../../../shared/projectPlace";
 
 /**
  * A project's own `.mcp.json` as the engine offers it — the project open here, or a linked remote
@@ -9,23 +9,23 @@ import type { ProjectFiles } from "../../hooks/projectFiles";
  * after each answer; `choose` answers for the content shown (its `digest`), then `onChosen`. `error`
  * says why the offer could not be read or the answer was refused.
  */
-export function useProjectMcpOffer(files: ProjectFiles | null, onChosen: () => void) {
-  const projectDir = files?.key ?? null;
-  // The files of the project named by `projectDir` (a new object each render, the same project).
-  const current = useRef(files);
-  current.current = files;
+export function useProjectMcpOffer(place: ProjectPlace | null, onChosen: () => void) {
+  const projectDir = place?.key ?? null;
+  // The place of the project named by `projectDir` (a new object each render, the same project).
+  const current = useRef(place);
+  current.current = place;
   const [offer, setOffer] = useState<Offer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [asked, setAsked] = useState(0);
 
   useEffect(() => {
     let live = true;
-    const files = current.current;
-    if (!files) {
+    const place = current.current;
+    if (!place) {
       setOffer(null);
       return;
     }
-    files.mcp().then(
+    place.mcp().then(
       (o) => live && setOffer(o),
       (e: unknown) => live && setError(messageOf(e)),
     );

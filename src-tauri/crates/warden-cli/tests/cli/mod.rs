@@ -16,6 +16,7 @@ mod raw_link;
 mod reaper;
 mod remote;
 mod remote_askpass;
+mod remote_box_notice;
 mod remote_history;
 mod remote_mcp;
 mod remote_resettle;

@@ -61,7 +61,12 @@ impl Engine {
     /// box shows only toolchains (`None` for a project Warden had not worked in before this
     /// version, one whose notice was read, or when nothing is left out).
     pub fn box_home_notice(&self) -> Result<Option<BoxHomeNotice>, SetupError> {
-        let project = self.current_project()?;
+        self.box_home_notice_of(&self.current_project()?)
+    }
+
+    /// [`Engine::box_home_notice`] of `project` (a remote face's project, here).
+    pub fn box_home_notice_of(&self, project: &Path) -> Result<Option<BoxHomeNotice>, SetupError> {
+        let project = self.project_outside_home(project)?;
         let due = self.home.project_dir(&project).join(DUE);
         if !due.exists() {
             return Ok(None);
@@ -78,7 +83,12 @@ impl Engine {
 
     /// The user has read the chosen project's notice: it is not shown again.
     pub fn dismiss_box_home_notice(&self) -> Result<(), SetupError> {
-        let project = self.current_project()?;
+        self.dismiss_box_home_notice_of(&self.current_project()?)
+    }
+
+    /// [`Engine::dismiss_box_home_notice`] of `project`.
+    pub fn dismiss_box_home_notice_of(&self, project: &Path) -> Result<(), SetupError> {
+        let project = self.project_outside_home(project)?;
         forget(&self.home.project_dir(&project).join(DUE));
         Ok(())
     }

@@ -208,6 +208,8 @@ impl Engine {
                 }
             }
         }
+        // This machine's projects from before the box changed say so over the link too.
+        box_notice::mark_projects_from_before(&home);
         let settings = settings_store::SettingsCell::in_memory(home.clone(), settings);
         let mut engine = Self::assemble(home, Arc::new(secrets), settings, None);
         engine.keys_from = keys.into_from();

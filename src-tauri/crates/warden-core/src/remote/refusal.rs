@@ -10,3 +10,8 @@ pub(super) fn usage(message: &str) -> RemoteError {
 pub(super) fn failed(message: impl std::fmt::Display) -> RemoteError {
     RemoteError { message: message.to_string(), usage: false }
 }
+
+/// An engine's setup error, in words: the caller's (a project that is not there) or the engine's.
+pub(super) fn setup(error: crate::engine::SetupError) -> RemoteError {
+    RemoteError { usage: error.is_usage(), message: error.to_string() }
+}

@@ -9,12 +9,8 @@ use warden_protocol::{RemoteError, RemoteProjectOffers, RemoteResult, RemoteSess
 
 use super::history::idle_session;
 use super::live::Live;
-use super::refusal::{failed, usage};
-use crate::engine::{Engine, SetupError};
-
-fn refused(error: SetupError) -> RemoteError {
-    RemoteError { usage: error.is_usage(), message: error.to_string() }
-}
+use super::refusal::{failed, setup as refused, usage};
+use crate::engine::Engine;
 
 /// The hooks and `.mcp.json` of `project` there, as `engine` (with the face's settings) offers them.
 pub(super) fn offers(engine: &Engine, project: &Path) -> Result<RemoteResult, RemoteError> {

@@ -166,6 +166,24 @@ impl LinkState {
                 })
                 .await
             }
+            RemoteRequest::BoxNotice { project, settings } => {
+                self.with_settings(project, settings, |engine, project| {
+                    engine
+                        .box_home_notice_of(project)
+                        .map(RemoteResult::BoxNotice)
+                        .map_err(super::refusal::setup)
+                })
+                .await
+            }
+            RemoteRequest::BoxNoticeDismiss { project } => {
+                self.with_settings(project, warden_protocol::Settings::default(), |engine, project| {
+                    engine
+                        .dismiss_box_home_notice_of(project)
+                        .map(|()| RemoteResult::Done)
+                        .map_err(super::refusal::setup)
+                })
+                .await
+            }
             RemoteRequest::ProjectOffers { project, settings } => {
                 self.with_settings(project, settings, super::resettle::offers).await
             }
@@ -259,8 +277,7 @@ impl LinkState {
             Some(id) => engine.resume(spec, &id).await,
             None => engine.start(spec).await,
         };
-        let (session, events) =
-            started.map_err(|error| RemoteError { usage: error.is_usage(), message: error.to_string() })?;
+        let (session, events) = started.map_err(super::refusal::setup)?;
         let conversation_id = session.conversation_id().to_owned();
         let live = Live::start(wanted.project, (session, engine), events, self.id, self.out.clone());
         if !self.hub.hold(&conversation_id, live.clone()) {

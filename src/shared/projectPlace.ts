@@ -1,9 +1,10 @@
-// Where a project's own files that wait for an answer (its hooks, its `.mcp.json`) are read and
-// answered: the project open here, or a linked remote project, read on its machine and answered
-// here (the answer kept under its `host:/path`, taken up there before the next message).
-import { api, type ProjectHooksOffer, type ProjectMcpOffer } from "../../shared/ipc";
+// Where the window reads what a project says for itself — its own files that wait for an answer
+// (its hooks, its `.mcp.json`) and the box's notice — and answers it: the project open here, or a
+// linked remote project, read on its machine and answered here (an approval kept under its
+// `host:/path`, taken up there before the next message).
+import { api, type BoxHomeNotice, type ProjectHooksOffer, type ProjectMcpOffer } from "./ipc";
 
-export interface ProjectFiles {
+export interface ProjectPlace {
   /** Which project: a folder here, or `host:/path` (an answer's "don't ask again" is kept by it). */
   key: string;
   /** The machine the files are on, when it is not this one (said beside them). */
@@ -12,10 +13,12 @@ export interface ProjectFiles {
   chooseHooks(digest: string, approve: boolean): Promise<unknown>;
   mcp(): Promise<ProjectMcpOffer | null>;
   chooseMcp(digest: string, approved: boolean): Promise<unknown>;
+  boxNotice(): Promise<BoxHomeNotice | null>;
+  dismissBoxNotice(): Promise<unknown>;
 }
 
 /** The project open here (the settings' folder). */
-export function localProjectFiles(projectDir: string): ProjectFiles {
+export function localPlace(projectDir: string): ProjectPlace {
   return {
     key: projectDir,
     there: null,
@@ -23,11 +26,13 @@ export function localProjectFiles(projectDir: string): ProjectFiles {
     chooseHooks: (digest, approve) => api.hooksProjectChoose(digest, approve),
     mcp: () => api.mcpProjectOffer(),
     chooseMcp: (digest, approved) => api.mcpProjectChoose(digest, approved),
+    boxNotice: () => api.boxHomeNotice(),
+    dismissBoxNotice: () => api.boxHomeNoticeDismiss(),
   };
 }
 
 /** The linked remote project of conversation `conversationId`, `target` on `host`. */
-export function remoteProjectFiles(conversationId: string, target: string, host: string): ProjectFiles {
+export function remotePlace(conversationId: string, target: string, host: string): ProjectPlace {
   return {
     key: target,
     there: host,
@@ -35,5 +40,7 @@ export function remoteProjectFiles(conversationId: string, target: string, host:
     chooseHooks: (digest, approve) => api.remoteHooksChoose(conversationId, digest, approve),
     mcp: () => api.remoteProjectOffers(conversationId).then((offers) => offers.mcp),
     chooseMcp: (digest, approved) => api.remoteMcpChoose(conversationId, digest, approved),
+    boxNotice: () => api.remoteBoxNotice(conversationId),
+    dismissBoxNotice: () => api.remoteBoxNoticeDismiss(conversationId),
   };
 }

@@ -1,7 +1,7 @@
-//! `remote_project_offers`, `remote_hooks_choose`, `remote_mcp_choose`: a linked remote project's
-//! own hooks and `.mcp.json`, read there and approved here by digest. The answer is kept in the
-//! settings under the project's `host:/path`; its session there takes it up before the next
-//! message.
+//! What the window shows of a linked remote project's own, read on its machine: its hooks and
+//! `.mcp.json` (`remote_project_offers`), approved here by digest (`remote_hooks_choose`,
+//! `remote_mcp_choose`: kept in the settings under the project's `host:/path`, taken up by its
+//! session there before the next message), and the box's notice (`remote_box_notice`).
 
 use tauri::State;
 use warden_protocol::RemoteProjectOffers;
@@ -50,4 +50,25 @@ pub async fn remote_mcp_choose(
     remote.choose_mcp(&state.engine, &digest, approved).await?;
     state.settings_changed();
     Ok(())
+}
+
+/// The box's notice of the remote project, once (`None`: nothing to say): what of that machine's
+/// home its commands no longer see.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_box_notice(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<Option<warden_protocol::BoxHomeNotice>> {
+    linked(&state, &conversation_id, "its box").await?.box_notice(&state.engine).await
+}
+
+/// The user has read the remote project's box notice: it is not shown again (kept there).
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_box_notice_dismiss(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<()> {
+    linked(&state, &conversation_id, "its box").await?.dismiss_box_notice().await
 }
