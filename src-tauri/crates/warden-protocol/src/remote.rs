@@ -375,7 +375,32 @@ pub struct RemoteOpen {
     /// held in the remote engine's memory only.
     #[serde(default)]
     pub mcp_secrets: Vec<RemoteMcpSecret>,
+    /// The sign-ins (OAuth) kept in this machine's keychain for the settings' HTTP servers, their
+    /// refresh tokens left out, held in the remote engine's memory only.
+    #[serde(default)]
+    pub mcp_sign_ins: Vec<RemoteMcpSignIn>,
     pub session: RemoteSession,
+}
+
+/// An HTTP MCP server's sign-in for the session: the credentials kept here for server `server` at
+/// `url` (JSON, as the keychain holds them), without the refresh token — refreshing there would
+/// spend the one kept here where the server rotates them; once the access token expires, the
+/// server there asks for a sign-in here.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteMcpSignIn {
+    pub server: String,
+    pub url: String,
+    pub credentials: String,
+}
+
+impl std::fmt::Debug for RemoteMcpSignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteMcpSignIn")
+            .field("server", &self.server)
+            .field("url", &self.url)
+            .field("credentials", &"<hidden>")
+            .finish()
+    }
 }
 
 /// An MCP server's secret for the session (`keychain:NAME` in its entry), held in the remote

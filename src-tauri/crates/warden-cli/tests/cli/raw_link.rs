@@ -104,6 +104,7 @@ pub fn open_request(
             value: "sk-ant-raw-link-test-1".to_owned(),
         }],
         mcp_secrets: Vec::new(),
+        mcp_sign_ins: Vec::new(),
         session: warden_protocol::RemoteSession {
             project: project.path.to_string_lossy().into_owned(),
             conversation_id: uuid::Uuid::new_v4().to_string(),

@@ -142,3 +142,41 @@ async fn settings_mcp_servers_of_a_remote_session_are_those_running_there() {
     assert_eq!(link.request(json!({"method": "end"})).await["ok"]["kind"], "done");
     assert_eq!(link.finish().await, Some(0));
 }
+
+#[tokio::test]
+#[ignore = "needs the Secret Service: scripts/test.sh runs it under dbus-run-session"]
+async fn an_http_servers_sign_in_here_is_used_there_keychain() {
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[]);
+    let run = RunDir::new(user);
+    let transport = run.runuser(user, 5);
+    let target = project.target("build-box");
+    let dirs = Dirs::new();
+    let oauth = warden_testkit::mcp::OAuthServer::start();
+    let (code, stderr) = warden(&dirs, &["mcp", "add", "secure", "--url", &oauth.url()], "").await;
+    assert_eq!(code, Some(0), "{stderr}");
+    // Signed in here, in the browser (a stand-in that follows the pages): the tokens are kept in
+    // this machine's keychain.
+    let browser = warden_testkit::mcp::following_browser(dirs.path("").as_path());
+    let mut login = with_keychain(command(&dirs, &["mcp", "login", "secure"]));
+    login.env(warden_core::mcp::OPENER_ENV, &browser);
+    let out = login.output().await.unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let server = TestServer::start(vec![
+        answer(&[tool("toolu_1", "mcp__secure__greet", json!({"name": "Warden"}))]),
+        answer(&[text("Done.")]),
+    ])
+    .await;
+    let args = ["--remote", &target, "--transport", &transport, "greet me"];
+    let mut warden = Warden::spawn(with_keychain(command(&dirs, &exec_args(&server, &args))));
+    warden
+        .answer_until_turn_ends(|confirm| Some(json!({"confirmId": confirm["confirmId"], "approved": true})))
+        .await;
+    let (code, lines, stderr) = warden.finish().await;
+    assert_eq!(code, 0, "stderr: {stderr}");
+    // The server there was reached with the sign-in made here.
+    let result = &find(&lines, "chat:tool-result")[0]["payload"];
+    assert_eq!(result["status"], "success", "{result}");
+    assert!(result["result"].to_string().contains("Warden"), "{result}");
+}

@@ -32,6 +32,7 @@ mod instructions;
 mod keys;
 mod learned;
 mod mcp;
+mod mcp_sign_ins;
 mod project_mcp;
 mod project_policy;
 mod providers;

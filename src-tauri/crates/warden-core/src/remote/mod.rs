@@ -149,8 +149,9 @@ pub(crate) async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
     Ok(Some(line))
 }
 
-/// What opens `session` on a remote engine: this machine's settings, the keys its provider needs
-/// and the secrets its MCP servers name (the remote machine's own are never read). The rules of the remote project are those kept
+/// What opens `session` on a remote engine: this machine's settings, the keys its provider needs,
+/// the secrets its MCP servers name and the sign-ins of its HTTP servers (without their refresh
+/// tokens; the remote machine's own are never read). The rules of the remote project are those kept
 /// here under `target` (`host:/path`), given there under its path; a project of this machine at
 /// the same path lends it none.
 pub async fn open_request(
@@ -164,6 +165,7 @@ pub async fn open_request(
     };
     let settings = settings_for(engine, target);
     let mcp_secrets = engine.mcp_secrets_for_remote(&settings).await;
+    let mcp_sign_ins = engine.mcp_sign_ins_for_remote(&settings).await;
     warden_protocol::RemoteOpen {
         settings,
         keys: keys.into_iter().map(|(name, value)| warden_protocol::RemoteKey { name, value }).collect(),
@@ -171,6 +173,7 @@ pub async fn open_request(
             .into_iter()
             .map(|(name, value)| warden_protocol::RemoteMcpSecret { name, value })
             .collect(),
+        mcp_sign_ins,
         session,
     }
 }

@@ -254,7 +254,7 @@ impl LinkState {
         if self.live().is_some() {
             return Err(usage("a session is already open on this link"));
         }
-        let RemoteOpen { settings, keys, mcp_secrets, session: wanted } = open;
+        let RemoteOpen { settings, keys, mcp_secrets, mcp_sign_ins, session: wanted } = open;
         let spec = super::open::session_spec(&wanted).map_err(|e| usage(&e))?;
         let keys = keys.into_iter().map(|key| (key.name, key.value)).collect();
         let keys = match wanted.remote_env_keys {
@@ -267,6 +267,11 @@ impl LinkState {
             // Into the engine's memory store: this machine's keychain is not the user's.
             if let Err(error) = engine.keep_mcp_secret(&secret.name, &secret.value).await {
                 tracing::warn!(%error, name = %secret.name, "an MCP secret sent could not be held");
+            }
+        }
+        for sign_in in mcp_sign_ins {
+            if let Err(error) = engine.keep_mcp_sign_in(&sign_in).await {
+                tracing::warn!(%error, server = %sign_in.server, "an MCP sign-in sent could not be held");
             }
         }
         let resumed = match wanted.continue_last {
