@@ -238,6 +238,22 @@ impl RemoteHandle {
         Ok(engine.save_settings(settings)?)
     }
 
+    /// What "Allow for this session" remembered in the session there.
+    pub async fn grants_there(&self) -> CommandResult<Vec<SessionGrant>> {
+        match self.ask(RemoteRequest::Grants).await? {
+            RemoteResult::Grants(grants) => Ok(grants),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// Forget one of the session's grants there; whether it had it.
+    pub async fn revoke_there(&self, grant: SessionGrant) -> CommandResult<bool> {
+        match self.ask(RemoteRequest::GrantRevoke { grant }).await? {
+            RemoteResult::Revoked(revoked) => Ok(revoked),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
     /// The box's notice of the project there, once (`None`: nothing to say).
     pub async fn box_notice(&self, engine: &Engine) -> CommandResult<Option<BoxHomeNotice>> {
         let settings = warden_core::remote::settings_for(engine, &self.target);
@@ -338,10 +354,12 @@ impl SessionHandle for RemoteHandle {
         self.busy.load(Ordering::SeqCst)
     }
 
+    /// Held there: `AppState::grants` asks there.
     fn grants(&self) -> Vec<SessionGrant> {
         Vec::new()
     }
 
+    /// Held there: `AppState::revoke_grant` asks there.
     fn revoke_grant(&self, _grant: &SessionGrant) -> bool {
         false
     }

@@ -287,18 +287,23 @@ impl AppState {
     }
 
     /// What "Allow for this session" remembered in a conversation; none for one not open.
-    pub async fn grants(&self, conversation_id: &str) -> Vec<SessionGrant> {
-        match self.session(conversation_id).await {
+    pub async fn grants(&self, conversation_id: &str) -> CommandResult<Vec<SessionGrant>> {
+        if let Some(remote) = self.remote(Some(conversation_id)).await {
+            // The session runs there, and remembers there.
+            return remote.grants_there().await;
+        }
+        Ok(match self.session(conversation_id).await {
             Some(session) => session.grants(),
             None => Vec::new(),
-        }
+        })
     }
 
     /// Revoke one of a conversation's grants: the calls it covered ask again.
     pub async fn revoke_grant(&self, conversation_id: &str, grant: &SessionGrant) -> CommandResult<()> {
-        let revoked = match self.session(conversation_id).await {
-            Some(session) => session.revoke_grant(grant),
-            None => false,
+        let revoked = match (self.remote(Some(conversation_id)).await, self.session(conversation_id).await) {
+            (Some(remote), _) => remote.revoke_there(grant.clone()).await?,
+            (None, Some(session)) => session.revoke_grant(grant),
+            (None, None) => false,
         };
         if revoked {
             Ok(())

@@ -328,7 +328,7 @@ async fn session_grants_are_listed_and_revoked() {
     ])
     .await;
     let App { state, recorder, .. } = &App::with_anthropic(&server, "sk-test").await;
-    assert!(state.grants("c1").await.is_empty(), "a conversation not open has none");
+    assert!(state.grants("c1").await.unwrap().is_empty(), "a conversation not open has none");
 
     state.send("c1".into(), "write out.txt".into()).await.unwrap();
     let asked = recorder.wait_for(1, |e| if let Event::ToolConfirm(c) = e { Some(c) } else { None }).await;
@@ -337,10 +337,10 @@ async fn session_grants_are_listed_and_revoked() {
     recorder.turns_ended(1).await;
 
     let granted = SessionGrant::Tool { name: "file_write".into() };
-    assert_eq!(state.grants("c1").await, std::slice::from_ref(&granted));
+    assert_eq!(state.grants("c1").await.unwrap(), std::slice::from_ref(&granted));
     assert_eq!(serde_json::to_value(&granted).unwrap(), json!({"kind": "tool", "name": "file_write"}));
     state.revoke_grant("c1", &granted).await.unwrap();
-    assert!(state.grants("c1").await.is_empty());
+    assert!(state.grants("c1").await.unwrap().is_empty());
     assert!(state.revoke_grant("c1", &granted).await.is_err(), "already revoked");
 }
 

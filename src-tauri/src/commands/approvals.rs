@@ -36,7 +36,7 @@ pub async fn chat_grants(
     state: State<'_, AppState>,
     conversation_id: String,
 ) -> CommandResult<Vec<SessionGrant>> {
-    Ok(state.grants(&conversation_id).await)
+    state.grants(&conversation_id).await
 }
 
 /// Revoke one of them: the calls it covered ask again.

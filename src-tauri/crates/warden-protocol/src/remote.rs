@@ -25,6 +25,7 @@
 //! | `sandbox_status` | [`RemoteRequest::Machine`] (the machine), [`RemoteRequest::SandboxStatus`] (its box, `remote_sandbox_status`) |
 //! | `instructions_in_use` | [`RemoteRequest::InstructionsInUse`] (`remote_instructions_in_use`; the files are not opened from here) |
 //! | `mcp_status` | [`RemoteRequest::McpStatus`] (the session's servers there, `remote_mcp_status`) |
+//! | `chat_grants`, `chat_grant_revoke` | [`RemoteRequest::Grants`], [`RemoteRequest::GrantRevoke`] |
 //! | `chat_compact`, `chat_rewind` | [`RemoteRequest::Compact`], [`RemoteRequest::Rewind`] |
 //! | `hooks_project_offer`, `mcp_project_offer` (and their answers, kept by the face) | [`RemoteRequest::ProjectOffers`] (`remote_project_offers`, `remote_hooks_choose`, `remote_mcp_choose`) |
 //! | a settings change, taken up before the next message | [`RemoteRequest::Resettle`] |
@@ -40,7 +41,7 @@ use crate::{
     BoxHomeNotice, ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConversationHit, ConversationPage,
     ConversationSummary, Event, InstructionsInUse, KeyName, McpServerStatus, Message, MessageStamp,
     NetworkMode, PermissionRule, ProjectHooksOffer, ProjectMcpOffer, ProviderId, RestorePlan, RestoreReport,
-    RuleScope, SandboxStatus, SavedRow, Settings, ToolApproval, TrustLevel,
+    RuleScope, SandboxStatus, SavedRow, SessionGrant, Settings, ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
@@ -249,6 +250,12 @@ pub enum RemoteRequest {
         settings: Settings,
         session: RemoteSession,
     },
+    /// What "Allow for this session" remembered in the link's session.
+    Grants,
+    /// Forget one of them: the calls it covered ask again.
+    GrantRevoke {
+        grant: SessionGrant,
+    },
     /// "Compact now" in the link's session: its older part is summarized in what the model is
     /// sent (`chat:compacted` comes as an event). Refused while a turn runs; a cancel stops it.
     Compact,
@@ -327,6 +334,9 @@ pub enum RemoteResult {
     McpServers(Vec<McpServerStatus>),
     Instructions(InstructionsInUse),
     ProjectOffers(Box<RemoteProjectOffers>),
+    Grants(Vec<SessionGrant>),
+    /// [`RemoteRequest::GrantRevoke`]: whether there was such a grant.
+    Revoked(bool),
     /// [`RemoteRequest::BoxNotice`].
     BoxNotice(Option<BoxHomeNotice>),
     /// [`RemoteRequest::ConversationCompaction`].

@@ -17,6 +17,7 @@ mod reaper;
 mod remote;
 mod remote_askpass;
 mod remote_box_notice;
+mod remote_grants;
 mod remote_history;
 mod remote_mcp;
 mod remote_resettle;

@@ -83,6 +83,20 @@ impl RawLink {
         }
     }
 
+    /// Frames until the session's next `chat:tool-confirm`, its payload (`None`: the turn ended
+    /// first).
+    pub async fn confirm_or_end(&mut self) -> Option<Value> {
+        loop {
+            let frame = self.read().await;
+            if frame["type"] == "turn_ended" {
+                return None;
+            }
+            if frame["type"] == "event" && frame["event"]["event"] == "chat:tool-confirm" {
+                return Some(frame["event"]["payload"].clone());
+            }
+        }
+    }
+
     /// Close the link and wait for the engine's exit status.
     pub async fn finish(mut self) -> Option<i32> {
         self.stdin = None;

@@ -93,19 +93,6 @@ async fn a_remote_projects_hooks_and_servers_approved_here_run_there_from_the_ne
     assert_eq!(link.finish().await, Some(0));
 }
 
-/// Frames until the session's next `chat:tool-confirm` (`None`: the turn ended first).
-async fn until_confirm_or_end(link: &mut RawLink) -> Option<Value> {
-    loop {
-        let frame = link.read().await;
-        if frame["type"] == "turn_ended" {
-            return None;
-        }
-        if frame["type"] == "event" && frame["event"]["event"] == "chat:tool-confirm" {
-            return Some(frame["event"]["payload"].clone());
-        }
-    }
-}
-
 #[tokio::test]
 async fn a_trust_level_tightened_here_holds_for_the_remote_session_from_its_next_message() {
     let user = remote_user();
@@ -131,7 +118,7 @@ async fn a_trust_level_tightened_here_holds_for_the_remote_session_from_its_next
     // Autonomous: the command in the box runs unasked.
     let send = json!({"method": "send", "params": {"conversationId": id, "content": "write a"}});
     assert_eq!(link.request(send).await["ok"]["kind"], "done");
-    assert_eq!(until_confirm_or_end(&mut link).await, None, "Autonomous asked");
+    assert_eq!(link.confirm_or_end().await, None, "Autonomous asked");
     assert!(project.path.join("a.txt").exists());
 
     // Supervised from now on: the same kind of call asks, and a no keeps it from running.
@@ -142,10 +129,10 @@ async fn a_trust_level_tightened_here_holds_for_the_remote_session_from_its_next
     assert_eq!(resettled["ok"]["kind"], "done", "{resettled}");
     let send = json!({"method": "send", "params": {"conversationId": id, "content": "write b"}});
     assert_eq!(link.request(send).await["ok"]["kind"], "done");
-    let confirm = until_confirm_or_end(&mut link).await.expect("Supervised did not ask");
+    let confirm = link.confirm_or_end().await.expect("Supervised did not ask");
     let no = json!({"confirmId": confirm["confirmId"], "approved": false});
     assert_eq!(link.request(json!({"method": "approve", "params": no})).await["ok"]["kind"], "done");
-    assert_eq!(until_confirm_or_end(&mut link).await, None);
+    assert_eq!(link.confirm_or_end().await, None);
     assert!(!project.path.join("b.txt").exists(), "ran without an answer");
 
     assert_eq!(link.request(json!({"method": "end"})).await["ok"]["kind"], "done");

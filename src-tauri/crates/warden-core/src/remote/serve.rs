@@ -153,13 +153,55 @@ impl LinkState {
             }
             RemoteRequest::End => self.end().await,
             RemoteRequest::Machine => Ok(RemoteResult::Machine(super::this_machine())),
+            RemoteRequest::McpStatus { project } => self.mcp_status(&project).await,
+            RemoteRequest::SandboxStatus { .. }
+            | RemoteRequest::InstructionsInUse { .. }
+            | RemoteRequest::BoxNotice { .. }
+            | RemoteRequest::BoxNoticeDismiss { .. }
+            | RemoteRequest::ProjectOffers { .. } => self.about_project(request).await,
+            RemoteRequest::Resettle { settings, session } => {
+                async { super::resettle::resettle(&self.attached()?, settings, session).await }.await
+            }
+            RemoteRequest::Compact => return self.compact(id),
+            RemoteRequest::Grants => self.with_session(|session| RemoteResult::Grants(session.grants())),
+            RemoteRequest::GrantRevoke { grant } => {
+                self.with_session(|session| RemoteResult::Revoked(session.revoke_grant(&grant)))
+            }
+            RemoteRequest::Rewind { user_message } => {
+                async { super::history::rewind(&*self.attached()?, user_message).await }.await
+            }
+            RemoteRequest::KeptRules => {
+                self.attached().map(|live| RemoteResult::KeptRules(live.kept_rules()))
+            }
+            RemoteRequest::CheckpointList { .. }
+            | RemoteRequest::CheckpointPatch { .. }
+            | RemoteRequest::CheckpointRestorePlan { .. }
+            | RemoteRequest::CheckpointRestore { .. } => {
+                let engine = self.hub.bare_engine().await;
+                let session = self.live().and_then(|(_, live)| live.session());
+                blocking(move || super::checkpoints::answer(&engine, session.as_ref(), request)).await
+            }
+            RemoteRequest::ConversationList { .. }
+            | RemoteRequest::ConversationRead { .. }
+            | RemoteRequest::ConversationSearch { .. }
+            | RemoteRequest::ConversationCompaction { .. }
+            | RemoteRequest::ConversationRemove { .. } => {
+                let engine = self.hub.bare_engine().await;
+                blocking(move || super::saved::answer(&engine, request)).await
+            }
+        };
+        self.answer(id, result);
+    }
+
+    /// A request about a project there, answered by an engine with the face's settings for it.
+    async fn about_project(&self, request: RemoteRequest) -> Result<RemoteResult, RemoteError> {
+        match request {
             RemoteRequest::SandboxStatus { project, settings } => {
                 self.with_settings(project, settings, |engine, project| {
                     Ok(RemoteResult::Sandbox(Box::new(engine.sandbox_status_of(project))))
                 })
                 .await
             }
-            RemoteRequest::McpStatus { project } => self.mcp_status(&project).await,
             RemoteRequest::InstructionsInUse { project, settings } => {
                 self.with_settings(project, settings, |engine, project| {
                     Ok(RemoteResult::Instructions(engine.instructions_in_use_of(project)))
@@ -187,34 +229,17 @@ impl LinkState {
             RemoteRequest::ProjectOffers { project, settings } => {
                 self.with_settings(project, settings, super::resettle::offers).await
             }
-            RemoteRequest::Resettle { settings, session } => {
-                async { super::resettle::resettle(&self.attached()?, settings, session).await }.await
-            }
-            RemoteRequest::Compact => return self.compact(id),
-            RemoteRequest::Rewind { user_message } => {
-                async { super::history::rewind(&*self.attached()?, user_message).await }.await
-            }
-            RemoteRequest::KeptRules => {
-                self.attached().map(|live| RemoteResult::KeptRules(live.kept_rules()))
-            }
-            RemoteRequest::CheckpointList { .. }
-            | RemoteRequest::CheckpointPatch { .. }
-            | RemoteRequest::CheckpointRestorePlan { .. }
-            | RemoteRequest::CheckpointRestore { .. } => {
-                let engine = self.hub.bare_engine().await;
-                let session = self.live().and_then(|(_, live)| live.session());
-                blocking(move || super::checkpoints::answer(&engine, session.as_ref(), request)).await
-            }
-            RemoteRequest::ConversationList { .. }
-            | RemoteRequest::ConversationRead { .. }
-            | RemoteRequest::ConversationSearch { .. }
-            | RemoteRequest::ConversationCompaction { .. }
-            | RemoteRequest::ConversationRemove { .. } => {
-                let engine = self.hub.bare_engine().await;
-                blocking(move || super::saved::answer(&engine, request)).await
-            }
-        };
-        self.answer(id, result);
+            _ => Err(usage("not a request about a project")),
+        }
+    }
+
+    /// `answer` of the link's session, while it is held.
+    fn with_session(
+        &self,
+        answer: impl FnOnce(&crate::agent::Session) -> RemoteResult,
+    ) -> Result<RemoteResult, RemoteError> {
+        let session = self.attached()?.session().ok_or_else(|| usage("the session is over"))?;
+        Ok(answer(&session))
     }
 
     fn approve(&self, approval: warden_protocol::ToolApproval) -> Result<RemoteResult, RemoteError> {
