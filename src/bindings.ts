@@ -124,6 +124,11 @@ export const commands = {
 	remoteBoxNotice: (conversationId: string) => typedError<BoxHomeNotice | null, CommandError>(__TAURI_INVOKE("remote_box_notice", { conversationId })),
 	/**  The user has read the remote project's box notice: it is not shown again (kept there). */
 	remoteBoxNoticeDismiss: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_box_notice_dismiss", { conversationId })),
+	/**
+	 *  The skills and custom commands a conversation in the remote project gets there (the
+	 *  composer's `/` completion over its conversation).
+	 */
+	remoteConventions: (conversationId: string) => typedError<ConventionsInUse, CommandError>(__TAURI_INVOKE("remote_conventions", { conversationId })),
 	/**  Forget a remote project (the conversation stays saved on its machine). */
 	remoteForget: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_forget", { conversationId })),
 	/**

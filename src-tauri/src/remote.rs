@@ -19,9 +19,9 @@ use warden_core::remote::{
     approvals, split_frames, Attached, LinkError, LinkStatus, RemoteTarget, Transport,
 };
 use warden_protocol::{
-    BoxHomeNotice, CompactionInfo, ConversationSummary, Event, InstructionsInUse, McpServerStatus, Message,
-    Op, RemoteProjectOffers, RemoteRequest, RemoteResult, RemoteSession, RemoteTurnEnd, RestorePlan,
-    RestoreReport, SandboxStatus, SessionGrant,
+    BoxHomeNotice, CompactionInfo, ConventionsInUse, ConversationSummary, Event, InstructionsInUse,
+    McpServerStatus, Message, Op, RemoteProjectOffers, RemoteRequest, RemoteResult, RemoteSession,
+    RemoteTurnEnd, RestorePlan, RestoreReport, SandboxStatus, SessionGrant,
 };
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
@@ -250,6 +250,15 @@ impl RemoteHandle {
     pub async fn revoke_there(&self, grant: SessionGrant) -> CommandResult<bool> {
         match self.ask(RemoteRequest::GrantRevoke { grant }).await? {
             RemoteResult::Revoked(revoked) => Ok(revoked),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// The skills and custom commands a conversation in the project there gets.
+    pub async fn conventions(&self, engine: &Engine) -> CommandResult<ConventionsInUse> {
+        let settings = warden_core::remote::settings_for(engine, &self.target);
+        match self.ask(RemoteRequest::Conventions { project: self.project(), settings }).await? {
+            RemoteResult::Conventions(found) => Ok(found),
             other => Err(wrong_answer(&other)),
         }
     }

@@ -130,6 +130,7 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
           onOpenSettings={() => void openSettings("providerKey")}
           onOpenSettingsAt={(section) => void openSettings(section)}
           projectDir={settings.projectDir ?? null}
+          place={remote.project ? projectPlace : undefined}
           modelChoice={modelChoiceOf(settings, setSettings)}
           conversations={conversations}
         />

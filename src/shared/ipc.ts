@@ -403,6 +403,8 @@ export const api = {
   /** Use (or decline) a linked remote project's `.mcp.json` shown with `digest`. */
   remoteMcpChoose: (conversationId: string, digest: string, approved: boolean) =>
     unwrap("remote_mcp_choose", commands.remoteMcpChoose(conversationId, digest, approved)),
+  /** The skills and custom commands a linked remote project's conversation gets, read there. */
+  remoteConventions: (conversationId: string) => unwrap("remote_conventions", commands.remoteConventions(conversationId)),
   /** A linked remote project's box notice, once (null: nothing to say), asked there. */
   remoteBoxNotice: (conversationId: string) => unwrap("remote_box_notice", commands.remoteBoxNotice(conversationId)),
   remoteBoxNoticeDismiss: (conversationId: string) =>

@@ -1,8 +1,8 @@
 // Where the window reads what a project says for itself — its own files that wait for an answer
-// (its hooks, its `.mcp.json`) and the box's notice — and answers it: the project open here, or a
+// (its hooks, its `.mcp.json`), the box's notice, its skills and commands — and answers it: the project open here, or a
 // linked remote project, read on its machine and answered here (an approval kept under its
 // `host:/path`, taken up there before the next message).
-import { api, type BoxHomeNotice, type ProjectHooksOffer, type ProjectMcpOffer } from "./ipc";
+import { api, type BoxHomeNotice, type ConventionsInUse, type ProjectHooksOffer, type ProjectMcpOffer } from "./ipc";
 
 export interface ProjectPlace {
   /** Which project: a folder here, or `host:/path` (an answer's "don't ask again" is kept by it). */
@@ -15,6 +15,8 @@ export interface ProjectPlace {
   chooseMcp(digest: string, approved: boolean): Promise<unknown>;
   boxNotice(): Promise<BoxHomeNotice | null>;
   dismissBoxNotice(): Promise<unknown>;
+  /** The skills and custom commands a conversation there gets (the composer's `/`). */
+  conventions(): Promise<ConventionsInUse>;
 }
 
 /** The project open here (the settings' folder). */
@@ -28,6 +30,7 @@ export function localPlace(projectDir: string): ProjectPlace {
     chooseMcp: (digest, approved) => api.mcpProjectChoose(digest, approved),
     boxNotice: () => api.boxHomeNotice(),
     dismissBoxNotice: () => api.boxHomeNoticeDismiss(),
+    conventions: () => api.conventionsList(),
   };
 }
 
@@ -42,5 +45,6 @@ export function remotePlace(conversationId: string, target: string, host: string
     chooseMcp: (digest, approved) => api.remoteMcpChoose(conversationId, digest, approved),
     boxNotice: () => api.remoteBoxNotice(conversationId),
     dismissBoxNotice: () => api.remoteBoxNoticeDismiss(conversationId),
+    conventions: () => api.remoteConventions(conversationId),
   };
 }

@@ -62,6 +62,7 @@ macro_rules! collect_for {
             remote_project::remote_mcp_choose,
             remote_project::remote_box_notice,
             remote_project::remote_box_notice_dismiss,
+            remote_project::remote_conventions,
             remote::remote_forget,
             remote::remote_install_plan,
             remote::remote_install,

@@ -1,7 +1,8 @@
 //! What the window shows of a linked remote project's own, read on its machine: its hooks and
 //! `.mcp.json` (`remote_project_offers`), approved here by digest (`remote_hooks_choose`,
 //! `remote_mcp_choose`: kept in the settings under the project's `host:/path`, taken up by its
-//! session there before the next message), and the box's notice (`remote_box_notice`).
+//! session there before the next message), the box's notice (`remote_box_notice`), and the skills
+//! and commands a conversation there gets (`remote_conventions`).
 
 use tauri::State;
 use warden_protocol::RemoteProjectOffers;
@@ -71,4 +72,15 @@ pub async fn remote_box_notice_dismiss(
     conversation_id: String,
 ) -> CommandResult<()> {
     linked(&state, &conversation_id, "its box").await?.dismiss_box_notice().await
+}
+
+/// The skills and custom commands a conversation in the remote project gets there (the
+/// composer's `/` completion over its conversation).
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_conventions(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<warden_protocol::ConventionsInUse> {
+    linked(&state, &conversation_id, "its skills and commands").await?.conventions(&state.engine).await
 }

@@ -4,6 +4,7 @@ import { TID } from "../../shared/testids";
 import { ApprovalHost } from "../approvals/ApprovalHost";
 import { ConversationList } from "./list/ConversationList";
 import { ConversationView } from "./transcript/ConversationView";
+import type { ProjectPlace } from "../../shared/projectPlace";
 import { openSaved } from "./transcript/readSaved";
 import { DeleteUndoNotice } from "./list/DeleteUndoNotice";
 import { SidebarToggle } from "./list/SidebarToggle";
@@ -43,6 +44,8 @@ type ChatScreenProps = {
   onOpenSettingsAt?: (section: "permissions") => void;
   /** The project folder (null: none chosen), for the composer's slash commands and skills. */
   projectDir?: string | null;
+  /** Over a remote project's conversation: where its skills and commands are read (null: not linked). */
+  place?: ProjectPlace | null;
   modelChoice?: ModelChoice;
   /**
    * The list and the conversation shown, kept by whoever shows this screen, so they outlive it:
@@ -65,6 +68,7 @@ function ChatScreenOf({
   onOpenSettings,
   onOpenSettingsAt,
   projectDir,
+  place,
   modelChoice,
   conversations,
 }: ChatScreenProps & { conversations: Conversations }) {
@@ -126,7 +130,7 @@ function ChatScreenOf({
             onOpenSettings={onOpenSettings}
             onFirstMessage={(text) => titleDraft(activeId, text)}
             modelChoice={modelChoice}
-            slash={{ projectDir, actions: { newConversation: create, openSettingsAt: onOpenSettingsAt } }}
+            slash={{ projectDir, place, actions: { newConversation: create, openSettingsAt: onOpenSettingsAt } }}
             aboveComposer={<ApprovalHost activeConversationId={activeId} onOpenConversation={setActiveId} />}
           />
         )}

@@ -29,6 +29,7 @@
 //! | `chat_compact`, `chat_rewind` | [`RemoteRequest::Compact`], [`RemoteRequest::Rewind`] |
 //! | `hooks_project_offer`, `mcp_project_offer` (and their answers, kept by the face) | [`RemoteRequest::ProjectOffers`] (`remote_project_offers`, `remote_hooks_choose`, `remote_mcp_choose`) |
 //! | a settings change, taken up before the next message | [`RemoteRequest::Resettle`] |
+//! | `conventions_list` (the composer's `/`) | [`RemoteRequest::Conventions`] (`remote_conventions`) |
 //! | `box_home_notice`, `box_home_notice_dismiss` | [`RemoteRequest::BoxNotice`], [`RemoteRequest::BoxNoticeDismiss`] (`remote_box_notice`, `remote_box_notice_dismiss`) |
 //! | `chat_history`, `chat_compaction` | [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationCompaction`] |
 //! | the rest (MCP sign-in and resources, settings screens, search, rename, images) | not yet: the window keeps them local |
@@ -38,10 +39,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    BoxHomeNotice, ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConversationHit, ConversationPage,
-    ConversationSummary, Event, InstructionsInUse, KeyName, McpServerStatus, Message, MessageStamp,
-    NetworkMode, PermissionRule, ProjectHooksOffer, ProjectMcpOffer, ProviderId, RestorePlan, RestoreReport,
-    RuleScope, SandboxStatus, SavedRow, SessionGrant, Settings, ToolApproval, TrustLevel,
+    BoxHomeNotice, ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConventionsInUse, ConversationHit,
+    ConversationPage, ConversationSummary, Event, InstructionsInUse, KeyName, McpServerStatus, Message,
+    MessageStamp, NetworkMode, PermissionRule, ProjectHooksOffer, ProjectMcpOffer, ProviderId, RestorePlan,
+    RestoreReport, RuleScope, SandboxStatus, SavedRow, SessionGrant, Settings, ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
@@ -238,6 +239,12 @@ pub enum RemoteRequest {
         project: String,
         settings: Settings,
     },
+    /// The skills and custom commands a conversation in `project` there gets (the composer's `/`
+    /// completion), with the face's `settings` (the skills switched off).
+    Conventions {
+        project: String,
+        settings: Settings,
+    },
     /// The user has read the box notice of `project` there: it is not shown again.
     BoxNoticeDismiss {
         project: String,
@@ -337,6 +344,7 @@ pub enum RemoteResult {
     Grants(Vec<SessionGrant>),
     /// [`RemoteRequest::GrantRevoke`]: whether there was such a grant.
     Revoked(bool),
+    Conventions(ConventionsInUse),
     /// [`RemoteRequest::BoxNotice`].
     BoxNotice(Option<BoxHomeNotice>),
     /// [`RemoteRequest::ConversationCompaction`].

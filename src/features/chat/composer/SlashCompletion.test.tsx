@@ -11,6 +11,7 @@ import { TID } from "../../../shared/testids";
 import { renderConversation } from "../../../test/renderConversation";
 import { resetDraftsForTests } from "./drafts";
 import { BUILT_INS } from "./slashCommands";
+import { remotePlace } from "../../../shared/projectPlace";
 
 const C = "conv-slash";
 
@@ -53,9 +54,41 @@ const names = () => screen.queryAllByTestId(TID.slashOption).map((o) => o.datase
 async function renderView(projectDir: string | null = "/p") {
   const user = userEvent.setup();
   renderConversation(createChatStore(), { conversationId: C, slash: { projectDir } });
-  await waitFor(() => expect(asked()).toBe(1));
+  // Without a project there is nothing to ask.
+  await waitFor(() => expect(asked()).toBe(projectDir === null ? 0 : 1));
   return user;
 }
+
+describe("over a remote project's conversation", () => {
+  it("offers that project's commands and skills, read there, and not this machine's", async () => {
+    const user = userEvent.setup();
+    const THERE: ConventionsInUse = {
+      commands: [{ name: "deploy", description: "Ship it there", argumentHint: null, origin: "project", path: "/srv/app/.claude/commands/deploy.md" }],
+      skills: [],
+      problems: [],
+    };
+    mockIPC((cmd, args) => {
+      calls.push({ cmd, args: (args ?? {}) as Record<string, unknown> });
+      if (cmd === "remote_conventions") return THERE;
+      if (cmd === "conventions_list") return FOUND;
+      return null;
+    });
+    const place = remotePlace("conv-remote", "build-box:/srv/app", "build-box");
+    renderConversation(createChatStore(), { conversationId: C, slash: { projectDir: "/p", place } });
+    await user.type(field(), "/");
+    await waitFor(() => expect(names()).toEqual([...BUILT_INS.map((b) => b.name), "deploy"]));
+    expect(calls.find((c) => c.cmd === "remote_conventions")?.args).toEqual({ conversationId: "conv-remote" });
+    expect(asked()).toBe(0);
+  });
+
+  it("offers only the built-ins while the remote project is not linked", async () => {
+    const user = userEvent.setup();
+    renderConversation(createChatStore(), { conversationId: C, slash: { projectDir: "/p", place: null } });
+    await user.type(field(), "/");
+    await waitFor(() => expect(names()).toEqual(BUILT_INS.map((b) => b.name)));
+    expect(calls.filter((c) => c.cmd.includes("conventions"))).toEqual([]);
+  });
+});
 
 describe("the completion list", () => {
   it("offers the built-ins, then the commands, then the skills switched on, each marked", async () => {

@@ -7,6 +7,7 @@ import { compactNow, openModelSwitch, openRewind } from "./builtInTargets";
 import { runBuiltIn, type SlashPanelState } from "./slashBuiltIns";
 import { builtInOf, slashItems, type BuiltInName } from "./slashCommands";
 import { useConventions } from "./useConventions";
+import { localPlace, type ProjectPlace } from "../../../shared/projectPlace";
 import { useSlashCompletion, type SlashFieldProps } from "./useSlashCompletion";
 
 /** What the built-ins do outside the conversation; one not given says it cannot be done here. */
@@ -21,6 +22,8 @@ export interface SlashActions {
 export interface SlashSetup {
   /** The project folder (null: none chosen, so no commands or skills); read again when it changes. */
   projectDir?: string | null;
+  /** Where the project is when the conversation is a remote project's (read there; null: not linked, so none). */
+  place?: ProjectPlace | null;
   actions?: SlashActions;
 }
 
@@ -28,6 +31,7 @@ const NOT_HERE = "This command is not available here.";
 
 export function useSlash({
   projectDir,
+  place,
   text,
   setText,
   input,
@@ -40,8 +44,9 @@ export function useSlash({
   /** `/plan`: plan mode on for this conversation. */
   planModeOn?: () => void;
 }) {
-  const found = useConventions(projectDir);
-  const projectChosen = projectDir !== null;
+  const from = place !== undefined ? place : projectDir === null ? null : localPlace(projectDir ?? "");
+  const found = useConventions(from);
+  const projectChosen = from !== null;
   const items = useMemo(() => slashItems(projectChosen ? found : null), [found, projectChosen]);
   const [panel, setPanel] = useState<SlashPanelState | null>(null);
 

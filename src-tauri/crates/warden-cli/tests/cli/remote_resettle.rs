@@ -21,9 +21,14 @@ fn project_with_files(user: &super::remote_side::RemoteUser) -> RemoteProject {
     }});
     let servers =
         json!({"mcpServers": {"proj": {"command": server_bin("mcp-server-everything"), "args": ["stdio"]}}});
+    let command = "---\ndescription: Ship it there.\n---\nDeploy the project.";
     RemoteProject::new(
         user,
-        &[(".mcp.json", &servers.to_string()), (".claude/settings.json", &hooks.to_string())],
+        &[
+            (".mcp.json", &servers.to_string()),
+            (".claude/settings.json", &hooks.to_string()),
+            (".claude/commands/deploy.md", command),
+        ],
     )
 }
 
@@ -54,6 +59,12 @@ async fn a_remote_projects_hooks_and_servers_approved_here_run_there_from_the_ne
     assert!(offers["hooks"]["commands"].to_string().contains("id -u"), "{offers}");
     assert!(offers["mcp"]["servers"]["proj"].is_object(), "{offers}");
     assert_eq!(offers["mcp"]["approved"], Value::Null, "{offers}");
+    // Its own slash commands, read there (the composer's `/` over its conversation).
+    let asked = json!({"method": "conventions", "params": {"project": project.path, "settings": settings}});
+    let found = link.request(asked).await;
+    let commands = found["ok"]["value"]["commands"].as_array().unwrap_or_else(|| panic!("{found}"));
+    let deploy = commands.iter().find(|c| c["name"] == "deploy").unwrap_or_else(|| panic!("{found}"));
+    assert_eq!(deploy["description"], "Ship it there.", "{found}");
 
     // Approved here by digest; the session there takes the settings up between turns.
     let path = project.path.to_string_lossy().into_owned();

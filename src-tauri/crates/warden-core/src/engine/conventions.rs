@@ -54,8 +54,13 @@ impl Engine {
     /// included (marked), for Settings → Skills and the composer.
     pub fn conventions_in_use(&self) -> ConventionsInUse {
         let settings = self.settings();
-        let project =
-            settings.project_dir.as_deref().and_then(|dir| self.project_outside_home(Path::new(dir)).ok());
+        self.conventions_in_use_of(settings.project_dir.as_deref().map(Path::new))
+    }
+
+    /// [`Engine::conventions_in_use`] of `project` (a remote face's project, here).
+    pub fn conventions_in_use_of(&self, project: Option<&Path>) -> ConventionsInUse {
+        let settings = self.settings();
+        let project = project.and_then(|dir| self.project_outside_home(dir).ok());
         let found = Conventions::discover(&self.convention_roots(project.as_deref()), &[]);
         let shown = |path: &Path| path.to_string_lossy().into_owned();
         ConventionsInUse {

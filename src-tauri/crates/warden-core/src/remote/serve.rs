@@ -158,6 +158,7 @@ impl LinkState {
             | RemoteRequest::InstructionsInUse { .. }
             | RemoteRequest::BoxNotice { .. }
             | RemoteRequest::BoxNoticeDismiss { .. }
+            | RemoteRequest::Conventions { .. }
             | RemoteRequest::ProjectOffers { .. } => self.about_project(request).await,
             RemoteRequest::Resettle { settings, session } => {
                 async { super::resettle::resettle(&self.attached()?, settings, session).await }.await
@@ -228,6 +229,12 @@ impl LinkState {
             }
             RemoteRequest::ProjectOffers { project, settings } => {
                 self.with_settings(project, settings, super::resettle::offers).await
+            }
+            RemoteRequest::Conventions { project, settings } => {
+                self.with_settings(project, settings, |engine, project| {
+                    Ok(RemoteResult::Conventions(engine.conventions_in_use_of(Some(project))))
+                })
+                .await
             }
             _ => Err(usage("not a request about a project")),
         }
