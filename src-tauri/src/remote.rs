@@ -254,6 +254,33 @@ impl RemoteHandle {
         }
     }
 
+    /// Let the project's commands there read `path` (a failed command's block offered it): checked
+    /// there against that box, kept here under `host:/path`; the session there takes it up before
+    /// the next message.
+    pub async fn allow_read(&self, engine: &Engine, path: &str) -> CommandResult<()> {
+        let settings = warden_core::remote::settings_for(engine, &self.target);
+        let request = RemoteRequest::OfferRead { project: self.project(), settings, path: path.to_owned() };
+        match self.ask(request).await? {
+            RemoteResult::Done => {
+                engine.allow_read_there(&self.target, path).map_err(CommandError::invalid_input)
+            }
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// Put back, in the project there, what a sweep moved out of its git metadata.
+    pub async fn restore_git_aside(&self, from: &str, aside: &str) -> CommandResult<()> {
+        let request = RemoteRequest::GitAsideRestore {
+            project: self.project(),
+            from: from.to_owned(),
+            aside: aside.to_owned(),
+        };
+        match self.ask(request).await? {
+            RemoteResult::Done => Ok(()),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
     /// The skills and custom commands a conversation in the project there gets.
     pub async fn conventions(&self, engine: &Engine) -> CommandResult<ConventionsInUse> {
         let settings = warden_core::remote::settings_for(engine, &self.target);

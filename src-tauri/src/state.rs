@@ -256,6 +256,12 @@ impl AppState {
     /// Let the project of a conversation have its commands read `path` (offered on one of its
     /// failed commands' blocks); its sessions take it up with their next message.
     pub async fn allow_read(&self, conversation_id: &str, path: &str) -> CommandResult<()> {
+        if let Some(remote) = self.remote(Some(conversation_id)).await {
+            // Checked there, against that box; kept here for that project.
+            remote.allow_read(&self.engine, path).await?;
+            self.settings_changed();
+            return Ok(());
+        }
         let Some(session) = self.session(conversation_id).await else {
             return Err(CommandError::new(
                 CommandErrorCode::InvalidInput,
@@ -275,6 +281,9 @@ impl AppState {
         from: &str,
         aside: &str,
     ) -> CommandResult<()> {
+        if let Some(remote) = self.remote(Some(conversation_id)).await {
+            return remote.restore_git_aside(from, aside).await;
+        }
         let Some(session) = self.session(conversation_id).await else {
             return Err(CommandError::new(
                 CommandErrorCode::InvalidInput,

@@ -30,6 +30,7 @@
 //! | `hooks_project_offer`, `mcp_project_offer` (and their answers, kept by the face) | [`RemoteRequest::ProjectOffers`] (`remote_project_offers`, `remote_hooks_choose`, `remote_mcp_choose`) |
 //! | a settings change, taken up before the next message | [`RemoteRequest::Resettle`] |
 //! | `conventions_list` (the composer's `/`) | [`RemoteRequest::Conventions`] (`remote_conventions`) |
+//! | `sandbox_allow_read`, `git_aside_restore` (a failed command's block) | [`RemoteRequest::OfferRead`] (checked there, kept by the face), [`RemoteRequest::GitAsideRestore`] |
 //! | `box_home_notice`, `box_home_notice_dismiss` | [`RemoteRequest::BoxNotice`], [`RemoteRequest::BoxNoticeDismiss`] (`remote_box_notice`, `remote_box_notice_dismiss`) |
 //! | `chat_history`, `chat_compaction` | [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationCompaction`] |
 //! | the rest (MCP sign-in and resources, settings screens, search, rename, images) | not yet: the window keeps them local |
@@ -244,6 +245,21 @@ pub enum RemoteRequest {
     Conventions {
         project: String,
         settings: Settings,
+    },
+    /// Whether the commands of `project` there may be let read `path` (offered on a failed
+    /// command's block): refused in words for one the box there hides on purpose. The face keeps
+    /// the answer in its settings, under `host:/path`.
+    OfferRead {
+        project: String,
+        settings: Settings,
+        path: String,
+    },
+    /// Put back, in `project` there, what a sweep moved out of its git metadata after a command:
+    /// `from` where it was, `aside` its name in the project's storage there.
+    GitAsideRestore {
+        project: String,
+        from: String,
+        aside: String,
     },
     /// The user has read the box notice of `project` there: it is not shown again.
     BoxNoticeDismiss {

@@ -55,12 +55,24 @@ impl Engine {
     /// the window sent — then saved with the project's other readable paths. The project's next
     /// box shows it.
     pub fn allow_read(&self, project: &std::path::Path, path: &str) -> Result<(), String> {
-        let settings = self.settings();
-        let policy = self.commands_box(project, &settings);
-        policy
-            .may_offer_read(std::path::Path::new(path))
-            .map_err(|why| format!("Commands cannot be let read {path}: {why}."))?;
+        self.may_offer_read(project, path)?;
         self.settings.allow_read(&project.to_string_lossy(), path)
+    }
+
+    /// Whether the commands of `project` may be let read `path`: refused, with the reason, for a
+    /// path the box hides on purpose (or not of the home).
+    pub fn may_offer_read(&self, project: &std::path::Path, path: &str) -> Result<(), String> {
+        let settings = self.settings();
+        self.commands_box(project, &settings)
+            .may_offer_read(std::path::Path::new(path))
+            .map_err(|why| format!("Commands cannot be let read {path}: {why}."))
+    }
+
+    /// The user let the remote project `target` (`host:/path`) have its commands read `path`, which
+    /// its engine there found it may ([`Engine::may_offer_read`] there): kept under `target`, sent
+    /// with the settings of its sessions.
+    pub fn allow_read_there(&self, target: &crate::remote::RemoteTarget, path: &str) -> Result<(), String> {
+        self.settings.allow_read(&target.to_string(), path)
     }
 
     /// Put back what a sweep moved out of `project`'s git metadata (a hook, a config, a gitfile a

@@ -159,6 +159,8 @@ impl LinkState {
             | RemoteRequest::BoxNotice { .. }
             | RemoteRequest::BoxNoticeDismiss { .. }
             | RemoteRequest::Conventions { .. }
+            | RemoteRequest::OfferRead { .. }
+            | RemoteRequest::GitAsideRestore { .. }
             | RemoteRequest::ProjectOffers { .. } => self.about_project(request).await,
             RemoteRequest::Resettle { settings, session } => {
                 async { super::resettle::resettle(&self.attached()?, settings, session).await }.await
@@ -233,6 +235,22 @@ impl LinkState {
             RemoteRequest::Conventions { project, settings } => {
                 self.with_settings(project, settings, |engine, project| {
                     Ok(RemoteResult::Conventions(engine.conventions_in_use_of(Some(project))))
+                })
+                .await
+            }
+            RemoteRequest::OfferRead { project, settings, path } => {
+                self.with_settings(project, settings, move |engine, project| {
+                    engine.may_offer_read(project, &path).map(|()| RemoteResult::Done).map_err(|e| usage(&e))
+                })
+                .await
+            }
+            RemoteRequest::GitAsideRestore { project, from, aside } => {
+                self.with_settings(project, warden_protocol::Settings::default(), move |engine, project| {
+                    let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+                    engine
+                        .restore_git_aside(&project, &from, &aside)
+                        .map(|()| RemoteResult::Done)
+                        .map_err(|e| usage(&e))
                 })
                 .await
             }
