@@ -96,6 +96,11 @@ export const commands = {
 	 */
 	remoteMcpStatus: (conversationId: string) => typedError<McpServerStatus[], CommandError>(__TAURI_INVOKE("remote_mcp_status", { conversationId })),
 	/**
+	 *  The composer's "Attach a resource" over a linked remote project's conversation: the resource
+	 *  `uri` of its session's MCP server `name`, read there.
+	 */
+	remoteMcpReadResource: (conversationId: string, name: string, uri: string) => typedError<McpResourceText, CommandError>(__TAURI_INVOKE("remote_mcp_read_resource", { conversationId, name, uri })),
+	/**
 	 *  The conversations saved in a linked remote project (`conversation_id` is the one shown) on its
 	 *  machine, most recently changed first: each is taken up with `remote_open(…, resume)`.
 	 */

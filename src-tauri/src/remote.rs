@@ -20,8 +20,8 @@ use warden_core::remote::{
 };
 use warden_protocol::{
     BoxHomeNotice, CompactionInfo, ConventionsInUse, ConversationSummary, Event, InstructionsInUse,
-    McpServerStatus, Message, Op, RemoteProjectOffers, RemoteRequest, RemoteResult, RemoteSession,
-    RemoteTurnEnd, RestorePlan, RestoreReport, SandboxStatus, SessionGrant,
+    McpResourceText, McpServerStatus, Message, Op, RemoteProjectOffers, RemoteRequest, RemoteResult,
+    RemoteSession, RemoteTurnEnd, RestorePlan, RestoreReport, SandboxStatus, SessionGrant,
 };
 
 use crate::error::{CommandError, CommandErrorCode, CommandResult};
@@ -236,6 +236,14 @@ impl RemoteHandle {
         approvals::choose_mcp(&mut settings, &self.target, offers.mcp.as_ref(), digest, approved)
             .map_err(CommandError::invalid_input)?;
         Ok(engine.save_settings(settings)?)
+    }
+
+    /// The resource `uri` of the session's MCP server `server` there.
+    pub async fn read_resource(&self, server: String, uri: String) -> CommandResult<McpResourceText> {
+        match self.ask(RemoteRequest::McpReadResource { server, uri }).await? {
+            RemoteResult::Resource(text) => Ok(text),
+            other => Err(wrong_answer(&other)),
+        }
     }
 
     /// What "Allow for this session" remembered in the session there.

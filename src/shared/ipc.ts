@@ -388,6 +388,9 @@ export const api = {
   remoteKnown: () => unwrap("remote_known", commands.remoteKnown()),
   /** The box a linked remote project's commands get on its machine, asked there. */
   remoteSandboxStatus: (conversationId: string) => unwrap("remote_sandbox_status", commands.remoteSandboxStatus(conversationId)),
+  /** The composer's "Attach a resource" over a linked remote project's conversation: read there. */
+  remoteMcpReadResource: (conversationId: string, name: string, uri: string) =>
+    unwrap("remote_mcp_read_resource", commands.remoteMcpReadResource(conversationId, name, uri)),
   /** Settings → MCP servers for a linked remote project: the servers its session runs there, asked there. */
   remoteMcpStatus: (conversationId: string) => unwrap("remote_mcp_status", commands.remoteMcpStatus(conversationId)),
   /** The conversations saved in a linked remote project there, newest first (each taken up with remoteOpen). */

@@ -2,7 +2,15 @@
 // (its hooks, its `.mcp.json`), the box's notice, its skills and commands — and answers it: the project open here, or a
 // linked remote project, read on its machine and answered here (an approval kept under its
 // `host:/path`, taken up there before the next message).
-import { api, type BoxHomeNotice, type ConventionsInUse, type ProjectHooksOffer, type ProjectMcpOffer } from "./ipc";
+import {
+  api,
+  type BoxHomeNotice,
+  type ConventionsInUse,
+  type McpResourceText,
+  type McpServerStatus,
+  type ProjectHooksOffer,
+  type ProjectMcpOffer,
+} from "./ipc";
 
 export interface ProjectPlace {
   /** Which project: a folder here, or `host:/path` (an answer's "don't ask again" is kept by it). */
@@ -17,6 +25,9 @@ export interface ProjectPlace {
   dismissBoxNotice(): Promise<unknown>;
   /** The skills and custom commands a conversation there gets (the composer's `/`). */
   conventions(): Promise<ConventionsInUse>;
+  /** The MCP servers a conversation there has, with their resources (the composer's "Attach a resource"). */
+  mcpServers(): Promise<McpServerStatus[]>;
+  readResource(server: string, uri: string): Promise<McpResourceText>;
 }
 
 /** The project open here (the settings' folder). */
@@ -31,6 +42,8 @@ export function localPlace(projectDir: string): ProjectPlace {
     boxNotice: () => api.boxHomeNotice(),
     dismissBoxNotice: () => api.boxHomeNoticeDismiss(),
     conventions: () => api.conventionsList(),
+    mcpServers: () => api.mcpStatus(),
+    readResource: (server, uri) => api.mcpReadResource(server, uri),
   };
 }
 
@@ -46,5 +59,7 @@ export function remotePlace(conversationId: string, target: string, host: string
     boxNotice: () => api.remoteBoxNotice(conversationId),
     dismissBoxNotice: () => api.remoteBoxNoticeDismiss(conversationId),
     conventions: () => api.remoteConventions(conversationId),
+    mcpServers: () => api.remoteMcpStatus(conversationId),
+    readResource: (server, uri) => api.remoteMcpReadResource(conversationId, server, uri),
   };
 }

@@ -55,6 +55,7 @@ macro_rules! collect_for {
             remote::remote_known,
             remote::remote_sandbox_status,
             remote::remote_mcp_status,
+            remote::remote_mcp_read_resource,
             remote::remote_conversations,
             remote::remote_instructions_in_use,
             remote_project::remote_project_offers,

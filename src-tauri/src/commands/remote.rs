@@ -74,6 +74,19 @@ pub async fn remote_mcp_status(
     linked(&state, &conversation_id, "its MCP servers").await?.mcp_status().await
 }
 
+/// The composer's "Attach a resource" over a linked remote project's conversation: the resource
+/// `uri` of its session's MCP server `name`, read there.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_mcp_read_resource(
+    state: State<'_, AppState>,
+    conversation_id: String,
+    name: String,
+    uri: String,
+) -> CommandResult<warden_protocol::McpResourceText> {
+    linked(&state, &conversation_id, "its MCP servers' resources").await?.read_resource(name, uri).await
+}
+
 /// The conversations saved in a linked remote project (`conversation_id` is the one shown) on its
 /// machine, most recently changed first: each is taken up with `remote_open(…, resume)`.
 #[tauri::command]

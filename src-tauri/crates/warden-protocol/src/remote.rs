@@ -25,6 +25,7 @@
 //! | `sandbox_status` | [`RemoteRequest::Machine`] (the machine), [`RemoteRequest::SandboxStatus`] (its box, `remote_sandbox_status`) |
 //! | `instructions_in_use` | [`RemoteRequest::InstructionsInUse`] (`remote_instructions_in_use`; the files are not opened from here) |
 //! | `mcp_status` | [`RemoteRequest::McpStatus`] (the session's servers there, `remote_mcp_status`) |
+//! | `mcp_read_resource` (the composer's "Attach a resource") | [`RemoteRequest::McpReadResource`] (`remote_mcp_read_resource`) |
 //! | `chat_grants`, `chat_grant_revoke` | [`RemoteRequest::Grants`], [`RemoteRequest::GrantRevoke`] |
 //! | `chat_compact`, `chat_rewind` | [`RemoteRequest::Compact`], [`RemoteRequest::Rewind`] |
 //! | `hooks_project_offer`, `mcp_project_offer` (and their answers, kept by the face) | [`RemoteRequest::ProjectOffers`] (`remote_project_offers`, `remote_hooks_choose`, `remote_mcp_choose`) |
@@ -33,7 +34,9 @@
 //! | `sandbox_allow_read`, `git_aside_restore` (a failed command's block) | [`RemoteRequest::OfferRead`] (checked there, kept by the face), [`RemoteRequest::GitAsideRestore`] |
 //! | `box_home_notice`, `box_home_notice_dismiss` | [`RemoteRequest::BoxNotice`], [`RemoteRequest::BoxNoticeDismiss`] (`remote_box_notice`, `remote_box_notice_dismiss`) |
 //! | `chat_history`, `chat_compaction` | [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationCompaction`] |
-//! | the rest (MCP sign-in and resources, settings screens, search, rename, images) | not yet: the window keeps them local |
+//! | `mcp_sign_in` | none: the sign-in is made here and carried with [`RemoteOpen`] (without its refresh token) |
+//! | settings screens, keys, rules, `skill_switch` | none: they are this machine's, sent with [`RemoteOpen`] and [`RemoteRequest::Resettle`] |
+//! | `chat_rename`, `chat_search` over a remote conversation, `sandbox_clear_cache_layer` there | not yet: `warden sessions --remote` searches there; the layer there is cleared there |
 //!
 //! Secrets cross the link only inside [`RemoteKey`], whose `Debug` shows no value.
 
@@ -41,9 +44,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     BoxHomeNotice, ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConventionsInUse, ConversationHit,
-    ConversationPage, ConversationSummary, Event, InstructionsInUse, KeyName, McpServerStatus, Message,
-    MessageStamp, NetworkMode, PermissionRule, ProjectHooksOffer, ProjectMcpOffer, ProviderId, RestorePlan,
-    RestoreReport, RuleScope, SandboxStatus, SavedRow, SessionGrant, Settings, ToolApproval, TrustLevel,
+    ConversationPage, ConversationSummary, Event, InstructionsInUse, KeyName, McpResourceText,
+    McpServerStatus, Message, MessageStamp, NetworkMode, PermissionRule, ProjectHooksOffer, ProjectMcpOffer,
+    ProviderId, RestorePlan, RestoreReport, RuleScope, SandboxStatus, SavedRow, SessionGrant, Settings,
+    ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
@@ -273,6 +277,12 @@ pub enum RemoteRequest {
         settings: Settings,
         session: RemoteSession,
     },
+    /// Read the resource `uri` of the link's session's MCP server `server` (started there when it
+    /// is not running), to go with the user's next message.
+    McpReadResource {
+        server: String,
+        uri: String,
+    },
     /// What "Allow for this session" remembered in the link's session.
     Grants,
     /// Forget one of them: the calls it covered ask again.
@@ -357,6 +367,8 @@ pub enum RemoteResult {
     McpServers(Vec<McpServerStatus>),
     Instructions(InstructionsInUse),
     ProjectOffers(Box<RemoteProjectOffers>),
+    /// [`RemoteRequest::McpReadResource`].
+    Resource(McpResourceText),
     Grants(Vec<SessionGrant>),
     /// [`RemoteRequest::GrantRevoke`]: whether there was such a grant.
     Revoked(bool),

@@ -3,6 +3,7 @@ import type { McpResourceText } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
 import { ACCEPT } from "./imageFiles";
 import { ResourceAttach } from "./ResourceAttach";
+import type { ProjectPlace } from "../../../shared/projectPlace";
 
 /** The composer's attach buttons: images from files (a file picker), and a resource from an MCP server. */
 export function AttachMenu({
@@ -10,8 +11,11 @@ export function AttachMenu({
   imagesFull,
   onFiles,
   onResource,
+  place,
 }: {
   disabled: boolean;
+  /** Over a remote project's conversation: where its MCP servers run. */
+  place?: ProjectPlace | null;
   /** As many images are attached as one message takes. */
   imagesFull: boolean;
   onFiles: (files: File[]) => void;
@@ -40,7 +44,7 @@ export function AttachMenu({
           />
         </svg>
       </button>
-      <ResourceAttach disabled={disabled} onAttach={onResource} />
+      <ResourceAttach disabled={disabled} onAttach={onResource} place={place} />
       <input
         ref={filePicker}
         type="file"

@@ -93,6 +93,7 @@ export function Composer({
         <AttachMenu
           disabled={disabled}
           imagesFull={images.length >= MAX_IMAGES}
+          place={slashSetup?.place}
           onFiles={thenFocus((files: File[]) => void attach(files))}
           onResource={thenFocus((resource: McpResourceText) =>
             setResources([...resources.filter((r) => r.uri !== resource.uri), resource]),

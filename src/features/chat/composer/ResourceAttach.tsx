@@ -1,18 +1,25 @@
 import { useRef, useState } from "react";
 import { messageOf } from "../../../shared/format";
 import { api, type McpResourceText } from "../../../shared/ipc";
+import type { ProjectPlace } from "../../../shared/projectPlace";
 import { TID } from "../../../shared/testids";
 import { ResourceMenu } from "./ResourceMenu";
 import { offeredResources, type OfferedResource } from "./resources";
 import { usePressAway } from "./usePressAway";
 
-/** The composer's "Attach a resource": the connected MCP servers' resources, one of which is read and attached. */
+/**
+ * The composer's "Attach a resource": the connected MCP servers' resources, one of which is read and
+ * attached — this machine's servers, or over a remote project's conversation (`place`) those its
+ * session runs there.
+ */
 export function ResourceAttach({
   disabled,
   onAttach,
+  place,
 }: {
   disabled: boolean;
   onAttach: (resource: McpResourceText) => void;
+  place?: ProjectPlace | null;
 }) {
   const [open, setOpen] = useState(false);
   const [offered, setOffered] = useState<OfferedResource[] | null>(null);
@@ -26,8 +33,13 @@ export function ResourceAttach({
     setOpen(true);
     setOffered(null);
     setProblem(null);
+    if (place === null) {
+      setOffered([]);
+      setProblem("This remote project is not linked: link it to attach its servers' resources.");
+      return;
+    }
     try {
-      setOffered(offeredResources(await api.mcpStatus()));
+      setOffered(offeredResources(await (place ? place.mcpServers() : api.mcpStatus())));
     } catch (error) {
       setOffered([]);
       setProblem(`Could not list the MCP servers: ${messageOf(error)}`);
@@ -38,7 +50,7 @@ export function ResourceAttach({
     setReading(item.uri);
     setProblem(null);
     try {
-      onAttach(await api.mcpReadResource(item.server, item.uri));
+      onAttach(await (place ? place.readResource(item.server, item.uri) : api.mcpReadResource(item.server, item.uri)));
       setOpen(false);
     } catch (error) {
       setProblem(`Could not read ${item.uri}: ${messageOf(error)}`);

@@ -12,6 +12,7 @@ import { TID } from "../../../shared/testids";
 import { renderConversation } from "../../../test/renderConversation";
 import { resetDraftsForTests } from "./drafts";
 import { offeredResources, withResources } from "./resources";
+import { remotePlace } from "../../../shared/projectPlace";
 
 const C = "conv-resources";
 
@@ -42,8 +43,8 @@ beforeEach(async () => {
   mockIPC(
     (cmd, args) => {
       calls.push({ cmd, args: (args ?? {}) as Record<string, unknown> });
-      if (cmd === "mcp_status") return STATUSES;
-      if (cmd === "mcp_read_resource") {
+      if (cmd === "mcp_status" || cmd === "remote_mcp_status") return STATUSES;
+      if (cmd === "mcp_read_resource" || cmd === "remote_mcp_read_resource") {
         if (unreadable) throw { code: "PROVIDER", message: "could not read the resource: the server answered with an error: no such resource" };
         return READ;
       }
@@ -67,6 +68,30 @@ async function firstItem(): Promise<HTMLElement> {
   if (!item) throw new Error("no resource offered");
   return item;
 }
+
+describe("resources attached over a remote project's conversation", () => {
+  it("are those of the servers its session runs there, read there", async () => {
+    const user = userEvent.setup();
+    const place = remotePlace("conv-remote", "build-box:/srv/app", "build-box");
+    renderConversation(store, { conversationId: C, slash: { place } });
+    await user.click(screen.getByTestId(TID.composerResourceAttach));
+    await user.click(await firstItem());
+    expect((await screen.findByTestId(TID.composerResource)).dataset.uri).toBe("test://static/resource/1");
+    const asked = calls.filter((c) => c.cmd.includes("mcp_")).map((c) => [c.cmd, c.args]);
+    expect(asked).toEqual([
+      ["remote_mcp_status", { conversationId: "conv-remote" }],
+      ["remote_mcp_read_resource", { conversationId: "conv-remote", name: "everything", uri: "test://static/resource/1" }],
+    ]);
+  });
+
+  it("offers none while the remote project is not linked, and says why", async () => {
+    const user = userEvent.setup();
+    renderConversation(store, { conversationId: C, slash: { place: null } });
+    await user.click(screen.getByTestId(TID.composerResourceAttach));
+    expect(await screen.findByText(/not linked: link it to attach/)).toBeInTheDocument();
+    expect(calls.filter((c) => c.cmd.includes("mcp_"))).toEqual([]);
+  });
+});
 
 describe("resources attached to a message", () => {
   it("offers the connected servers' resources, attaches one and sends its text before the message", async () => {

@@ -132,6 +132,16 @@ async fn settings_mcp_servers_of_a_remote_session_are_those_running_there() {
     assert_eq!(by_name("locked")["state"], "failed", "{status}");
     assert!(by_name("locked")["error"].as_str().is_some_and(|e| e.contains("not-sent")), "{status}");
     assert_eq!(by_name("off")["state"], "disabled", "{status}");
+    // One of its resources, read there (the composer's "Attach a resource").
+    let offered = by_name("everything")["resources"][0].as_str().unwrap_or_else(|| panic!("{status}"));
+    let uri = offered.rsplit_once('<').map(|(_, u)| u.trim_end_matches('>')).unwrap_or(offered).to_owned();
+    let read = json!({"method": "mcp_read_resource", "params": {"server": "everything", "uri": uri}});
+    let resource = link.request(read).await;
+    assert_eq!(resource["ok"]["kind"], "resource", "{resource}");
+    assert_eq!(resource["ok"]["value"]["uri"], uri, "{resource}");
+    assert!(!resource["ok"]["value"]["text"].as_str().unwrap_or("").is_empty(), "{resource}");
+    let unknown = json!({"method": "mcp_read_resource", "params": {"server": "nope", "uri": uri}});
+    assert_eq!(link.request(unknown).await["error"]["usage"], true);
     // Started as the remote user.
     let servers_there = processes_of(user.uid)
         .into_iter()

@@ -154,6 +154,7 @@ impl LinkState {
             RemoteRequest::End => self.end().await,
             RemoteRequest::Machine => Ok(RemoteResult::Machine(super::this_machine())),
             RemoteRequest::McpStatus { project } => self.mcp_status(&project).await,
+            RemoteRequest::McpReadResource { server, uri } => self.read_resource(&server, &uri).await,
             RemoteRequest::SandboxStatus { .. }
             | RemoteRequest::InstructionsInUse { .. }
             | RemoteRequest::BoxNotice { .. }
@@ -390,6 +391,16 @@ impl LinkState {
             .await
             .map(RemoteResult::McpServers)
             .map_err(|error| RemoteError { usage: error.is_usage(), message: error.to_string() })
+    }
+
+    /// The resource `uri` of the session's server `server`, read there.
+    async fn read_resource(&self, server: &str, uri: &str) -> Result<RemoteResult, RemoteError> {
+        let engine = self.attached()?.engine().ok_or_else(|| usage("the session is over"))?;
+        match engine.mcp_read_resource(server, uri).await {
+            Ok(text) => Ok(RemoteResult::Resource(text)),
+            Err(error @ crate::engine::McpSetupError::Unknown(_)) => Err(usage(&error.to_string())),
+            Err(error) => Err(super::refusal::failed(error)),
+        }
     }
 
     /// The turn starts and runs on its own; its end is a numbered frame, so a link that attaches
