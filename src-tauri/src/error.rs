@@ -227,11 +227,7 @@ restore could overwrite changes made since the last checkpoint."
 
 /// Engine messages start lower-case (they compose into longer errors); the UI shows sentences.
 fn sentence(message: &str) -> String {
-    let mut chars = message.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    warden_core::words::capital_first(message)
 }
 
 #[cfg(test)]

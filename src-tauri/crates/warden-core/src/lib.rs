@@ -27,6 +27,7 @@ pub mod shell;
 pub mod tool;
 pub mod tools;
 pub mod visible;
+pub mod words;
 
 /// Entry points for the fuzz targets in `src-tauri/fuzz`: pure functions reached without files or a
 /// session. Not part of the engine's API.

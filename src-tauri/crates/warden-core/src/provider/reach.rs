@@ -122,11 +122,7 @@ pub(crate) fn unreachable(label: &str, error: &reqwest::Error) -> ProviderError 
 
 /// "the model server" → "The model server" at the start of a sentence; a name stays as it is.
 fn capital(who: &str) -> String {
-    let mut chars = who.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    crate::words::capital_first(who)
 }
 
 #[cfg(test)]
