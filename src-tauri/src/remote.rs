@@ -270,7 +270,7 @@ impl RemoteHandle {
         let request = RemoteRequest::OfferRead { project: self.project(), settings, path: path.to_owned() };
         match self.ask(request).await? {
             RemoteResult::Done => {
-                engine.allow_read_there(&self.target, path).map_err(CommandError::invalid_input)
+                engine.allow_read_there(&self.target.to_string(), path).map_err(CommandError::invalid_input)
             }
             other => Err(wrong_answer(&other)),
         }

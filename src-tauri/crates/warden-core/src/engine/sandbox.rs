@@ -68,11 +68,11 @@ impl Engine {
             .map_err(|why| format!("Commands cannot be let read {path}: {why}."))
     }
 
-    /// The user let the remote project `target` (`host:/path`) have its commands read `path`, which
-    /// its engine there found it may ([`Engine::may_offer_read`] there): kept under `target`, sent
-    /// with the settings of its sessions.
-    pub fn allow_read_there(&self, target: &crate::remote::RemoteTarget, path: &str) -> Result<(), String> {
-        self.settings.allow_read(&target.to_string(), path)
+    /// The user let the remote project `target` (named `host:/path`) have its commands read
+    /// `path`, which its engine there found it may ([`Engine::may_offer_read`] there): kept under
+    /// `target`, sent with the settings of its sessions.
+    pub fn allow_read_there(&self, target: &str, path: &str) -> Result<(), String> {
+        self.settings.allow_read(target, path)
     }
 
     /// Put back what a sweep moved out of `project`'s git metadata (a hook, a config, a gitfile a
