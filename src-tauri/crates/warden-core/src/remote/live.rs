@@ -142,11 +142,15 @@ impl Live {
 
     /// The turn is over: numbered with the events. When no link is attached, the session is let
     /// go and returned (for its end hooks; its engine and keys go with it). The flag is cleared
-    /// before the link is looked at, and a closing link detaches before it looks at the flag, so
+    /// with the frame, before the link is looked at, and a closing link detaches before it looks at the flag, so
     /// one of the two always lets the session go.
     pub fn end_turn(&self, end: RemoteTurnEnd) -> Option<Session> {
-        self.push(|seq| ServerFrame::TurnEnded { seq, end });
-        self.running.store(false, Ordering::SeqCst);
+        // Cleared as the frame is made, under the log's lock: a face that saw the turn end may
+        // send the next message at once, and finds the session free.
+        self.push(|seq| {
+            self.running.store(false, Ordering::SeqCst);
+            ServerFrame::TurnEnded { seq, end }
+        });
         if self.is_attached() {
             return None;
         }
