@@ -22,7 +22,7 @@ const DUE: &str = "box-home-notice-due";
 const NAMED: usize = 30;
 
 /// Mark the storage folder of every project Warden knows of now, once per Warden home.
-pub(super) fn mark_projects_from_before(home: &WardenHome) {
+pub fn mark_projects_from_before(home: &WardenHome) {
     let marked = home.data_dir().join(MARKED);
     if marked.exists() {
         return;

@@ -57,19 +57,28 @@ impl Engine {
         let key = project.to_string_lossy().into_owned();
         let mut settings = self.settings();
         if approve {
-            let found = ProjectHooks::read(&project)
-                .filter(|found| !found.hooks.is_empty())
-                .ok_or_else(|| format!("{} names no hooks", crate::hooks::project::FILE))?;
-            if found.digest != digest {
-                return Err(format!(
-                    "the project's hooks changed since they were shown (now {}): look at them again",
-                    &found.digest[..12.min(found.digest.len())]
-                ));
-            }
+            let now = ProjectHooks::read(&project).map(|found| found.offer(&project, None));
+            check_hooks_approval(now.as_ref(), digest)?;
             settings.project_hooks.insert(key, ProjectHooksChoice { approved_digest: digest.to_owned() });
         } else {
             settings.project_hooks.remove(&key);
         }
         self.save_settings(settings).map_err(|e| e.to_string())
     }
+}
+
+/// Whether an approval of the hooks shown with `digest` holds for `now`, the project's hooks as
+/// offered now (here, or read on a remote project's machine): refused when it names none, or other
+/// hooks than those shown.
+pub(crate) fn check_hooks_approval(now: Option<&ProjectHooksOffer>, digest: &str) -> Result<(), String> {
+    let now = now
+        .filter(|offer| !offer.commands.is_empty())
+        .ok_or_else(|| format!("{} names no hooks", crate::hooks::project::FILE))?;
+    if now.digest != digest {
+        return Err(format!(
+            "the project's hooks changed since shown (now {}): look at them again",
+            &now.digest[..12.min(now.digest.len())]
+        ));
+    }
+    Ok(())
 }

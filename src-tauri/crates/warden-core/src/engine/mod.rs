@@ -46,10 +46,13 @@ mod tools;
 mod window_copy;
 
 pub use crate::tools::{allowed_scope, tool_names};
+pub use box_notice::mark_projects_from_before;
 pub use conversations::{ConversationError, SavedConversation, Unreadable, MAX_PAGE};
+pub(crate) use hooks::check_hooks_approval;
 pub use keys::KeySource;
 use keys::KeysFrom;
 pub use mcp::McpSetupError;
+pub(crate) use project_mcp::check_mcp_approval;
 pub use project_mcp::PROJECT_MCP_FILE;
 pub use providers::default_model;
 pub use sessions::SessionSpec;
@@ -209,8 +212,6 @@ impl Engine {
                 }
             }
         }
-        // This machine's projects from before the box changed say so over the link too.
-        box_notice::mark_projects_from_before(&home);
         let settings = settings_store::SettingsCell::in_memory(home.clone(), settings);
         let mut engine = Self::assemble(home, Arc::new(secrets), settings, None);
         engine.keys_from = keys.into_from();

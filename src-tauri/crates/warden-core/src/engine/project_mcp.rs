@@ -65,13 +65,7 @@ impl Engine {
     /// would approve what they did not see.
     pub fn choose_project_mcp(&self, project: &Path, digest: &str, approved: bool) -> Result<(), SetupError> {
         if approved {
-            let offer = self.project_mcp_offer(project)?.ok_or(SetupError::NoProjectMcp)?;
-            if offer.digest != digest {
-                return Err(SetupError::ProjectMcpChanged { given: digest.to_owned(), now: offer.digest });
-            }
-            if let Some(error) = offer.error {
-                return Err(SetupError::ProjectMcpUnusable(error));
-            }
+            check_mcp_approval(self.project_mcp_offer(project)?.as_ref(), digest)?;
         }
         let project = self.project_outside_home(project)?;
         let mut settings = self.settings();
@@ -93,5 +87,19 @@ impl Engine {
                 .collect(),
             _ => BTreeMap::new(),
         }
+    }
+}
+
+/// Whether an approval of the `.mcp.json` shown with `digest` holds for `now`, the file as offered
+/// now (here, or read on a remote project's machine): refused when there is none, when it changed
+/// since, or when it cannot be used.
+pub(crate) fn check_mcp_approval(now: Option<&ProjectMcpOffer>, digest: &str) -> Result<(), SetupError> {
+    let now = now.ok_or(SetupError::NoProjectMcp)?;
+    if now.digest != digest {
+        return Err(SetupError::ProjectMcpChanged { given: digest.to_owned(), now: now.digest.clone() });
+    }
+    match &now.error {
+        Some(error) => Err(SetupError::ProjectMcpUnusable(error.clone())),
+        None => Ok(()),
     }
 }

@@ -22,16 +22,14 @@ pub fn choose_hooks(
         settings.project_hooks.remove(&key);
         return Ok(());
     }
-    let now = now.filter(|offer| !offer.commands.is_empty()).ok_or("the project there names no hooks")?;
-    if now.digest != digest {
-        return Err(changed("hooks", &now.digest));
-    }
+    crate::engine::check_hooks_approval(now, digest)?;
     settings.project_hooks.insert(key, ProjectHooksChoice { approved_digest: digest.to_owned() });
     Ok(())
 }
 
 /// The user's answer about the `.mcp.json` of `target` whose digest they were shown, checked as
-/// [`choose_hooks`] checks hooks, and refused when the file cannot be used.
+/// [`choose_hooks`] checks hooks, and refused when the file cannot be used. The checks are those of
+/// an approval here (`check_hooks_approval`, `check_mcp_approval`).
 pub fn choose_mcp(
     settings: &mut Settings,
     target: &RemoteTarget,
@@ -40,24 +38,11 @@ pub fn choose_mcp(
     approved: bool,
 ) -> Result<(), String> {
     if approved {
-        let now = now.ok_or("the project there has no .mcp.json")?;
-        if now.digest != digest {
-            return Err(changed(".mcp.json", &now.digest));
-        }
-        if let Some(error) = &now.error {
-            return Err(format!("its .mcp.json cannot be used: {error}"));
-        }
+        crate::engine::check_mcp_approval(now, digest).map_err(|e| e.to_string())?;
     }
     let choice = ProjectMcpChoice { digest: digest.to_owned(), approved };
     settings.project_mcp.insert(target.to_string(), choice);
     Ok(())
-}
-
-fn changed(what: &str, now: &str) -> String {
-    format!(
-        "the project's {what} there changed since shown (now {}): look at them again",
-        &now[..12.min(now.len())]
-    )
 }
 
 #[cfg(test)]

@@ -30,6 +30,9 @@ pub struct Hub {
 
 impl Hub {
     pub fn new(home: WardenHome) -> Arc<Self> {
+        // Once per engine there, as a local Warden does at its start: that machine's projects from
+        // before the box changed say so over the link too.
+        crate::engine::mark_projects_from_before(&home);
         Arc::new(Self {
             home,
             live: Mutex::default(),

@@ -80,14 +80,19 @@ pub(crate) fn settings_at_real_path(
     mut settings: warden_protocol::Settings,
     named: &str,
 ) -> warden_protocol::Settings {
-    let Ok(real) = std::fs::canonicalize(named) else { return settings };
-    let real = real.to_string_lossy();
+    let real = real_path(named);
     if real != named {
         move_entry(&mut settings.tool_permissions, named, &real);
         move_entry(&mut settings.project_mcp, named, &real);
         move_entry(&mut settings.project_hooks, named, &real);
     }
     settings
+}
+
+/// The real path of the project named `named` there (as named when it cannot be resolved): what
+/// the engine keys a project's settings and storage by.
+pub(crate) fn real_path(named: &str) -> String {
+    std::fs::canonicalize(named).map_or_else(|_| named.to_owned(), |real| real.to_string_lossy().into_owned())
 }
 
 /// The entry under `from` put under `to`, whatever was under `to` before removed.

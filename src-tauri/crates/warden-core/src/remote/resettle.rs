@@ -35,8 +35,7 @@ pub(super) async fn resettle(
     let mut spec = super::open::session_spec(&wanted).map_err(|e| usage(&e))?;
     spec.conversation_id = old.conversation_id().to_owned();
     engine.save_settings(super::settings_at_real_path(settings, live.project())).map_err(failed)?;
-    let real = std::fs::canonicalize(live.project())
-        .map_or_else(|_| live.project().to_owned(), |p| p.to_string_lossy().into_owned());
+    let real = super::real_path(live.project());
     for kept in live.kept_rules() {
         if let Err(why) = engine.keep_rule(&real, kept.scope, kept.rule) {
             tracing::warn!(%why, "a rule kept in the session is not kept in its new settings");

@@ -247,9 +247,8 @@ impl LinkState {
             }
             RemoteRequest::GitAsideRestore { project, from, aside } => {
                 self.with_settings(project, warden_protocol::Settings::default(), move |engine, project| {
-                    let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
                     engine
-                        .restore_git_aside(&project, &from, &aside)
+                        .restore_git_aside(project, &from, &aside)
                         .map(|()| RemoteResult::Done)
                         .map_err(|e| usage(&e))
                 })
@@ -367,7 +366,8 @@ impl LinkState {
     }
 
     /// `answer` of an engine with the face's `settings` (its project choices, its global
-    /// instructions) and no key, made for this answer alone, off the link's task.
+    /// instructions) and no key, made for this answer alone, off the link's task; it is given the
+    /// real path of `project`.
     async fn with_settings(
         &self,
         project: String,
@@ -376,8 +376,10 @@ impl LinkState {
     ) -> Result<RemoteResult, RemoteError> {
         let home = self.hub.home.clone();
         blocking(move || {
+            // Settings and storage are kept by the project's real path: every answer is of it.
             let settings = super::settings_at_real_path(settings, &project);
-            answer(&Engine::remote(home, settings, KeySource::Sent(Vec::new())), Path::new(&project))
+            let real = super::real_path(&project);
+            answer(&Engine::remote(home, settings, KeySource::Sent(Vec::new())), Path::new(&real))
         })
         .await
     }
