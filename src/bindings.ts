@@ -46,7 +46,10 @@ export const commands = {
 	 *  whose title matches first, then the most recently written matches; at most `limit` (1 to 200).
 	 */
 	chatSearch: (query: string, limit: number) => typedError<ConversationHit[], CommandError>(__TAURI_INVOKE("chat_search", { query, limit })),
-	/**  Names a saved conversation; an empty title names it after its first message again. */
+	/**
+	 *  Names a saved conversation; an empty title names it after its first message again. A remote
+	 *  project's conversation is named there (its project must be linked).
+	 */
 	chatRename: (conversationId: string, title: string) => typedError<null, CommandError>(__TAURI_INVOKE("chat_rename", { conversationId, title })),
 	/**
 	 *  Deletes a conversation (refused while it is answering); `chat_restore` brings it back within a
@@ -134,6 +137,17 @@ export const commands = {
 	 *  composer's `/` completion over its conversation).
 	 */
 	remoteConventions: (conversationId: string) => typedError<ConventionsInUse, CommandError>(__TAURI_INVOKE("remote_conventions", { conversationId })),
+	/**
+	 *  The list's search over every remote project linked in this window: the conversations saved in
+	 *  its folder there holding every word of `query`, at most `limit` (1 to 200) of each, asked of
+	 *  every machine at once.
+	 */
+	remoteSearch: (query: string, limit: number) => typedError<RemoteSearchHits[], CommandError>(__TAURI_INVOKE("remote_search", { query, limit })),
+	/**
+	 *  Settings → Sandbox's Clear for a linked remote project (`conversation_id`): its cache layer
+	 *  there is removed.
+	 */
+	remoteClearCacheLayer: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_clear_cache_layer", { conversationId })),
 	/**  Forget a remote project (the conversation stays saved on its machine). */
 	remoteForget: (conversationId: string) => typedError<null, CommandError>(__TAURI_INVOKE("remote_forget", { conversationId })),
 	/**
@@ -972,6 +986,11 @@ export type KnownRemote = {
 	containment: string,
 	/**  Its session uses that machine's own API keys, not this one's. */
 	remoteEnvKeys?: boolean,
+	/**
+	 *  The title the user gave its conversation in the window (also saved there); `None`: the
+	 *  list shows the target.
+	 */
+	title?: string | null,
 	/**  When it was last opened: milliseconds since the Unix epoch. */
 	openedAtMs: number,
 };
@@ -1566,6 +1585,18 @@ export type RemoteProjectOffers = {
 	hooks: ProjectHooksOffer | null,
 	/**  Its MCP servers (`.mcp.json`), when it has the file. */
 	mcp: ProjectMcpOffer | null,
+};
+
+/**  What a linked remote project's machine found for a search of the list. */
+export type RemoteSearchHits = {
+	/**  The linked conversation of the project (its link here). */
+	via: string,
+	/**  `host:/path`. */
+	target: string,
+	/**  The conversations held in the project's folder there, found. */
+	hits: ConversationHit[],
+	/**  Why the project could not be searched (its hits are then empty). */
+	error: string | null,
 };
 
 /**  What a restore from the window would do, shown for the user's yes before it runs. */

@@ -571,6 +571,9 @@ pub async fn tell_link_states<R: tauri::Runtime>(
     }
 }
 
+#[path = "remote_saved.rs"]
+mod saved;
+
 #[cfg(test)]
 #[path = "remote_tests.rs"]
 mod tests;

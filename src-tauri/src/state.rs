@@ -362,6 +362,21 @@ impl AppState {
         Ok(())
     }
 
+    /// Names a saved conversation; an empty title names it after its first message again. A remote
+    /// project's is named there, where it is saved, and remembered so here for the list.
+    pub async fn rename(&self, conversation_id: String, title: String) -> CommandResult<()> {
+        let Some(remote) = self.remote(Some(&conversation_id)).await else {
+            let engine = self.engine.clone();
+            return Ok(crate::commands::off_thread(move || {
+                engine.rename_conversation(&conversation_id, &title)
+            })
+            .await??);
+        };
+        remote.rename(conversation_id.clone(), title.clone()).await?;
+        warden_core::remote::known::retitle(self.engine.home(), &conversation_id, &title)
+            .map_err(|e| CommandError::internal(format!("The new title is not remembered here: {e}")))
+    }
+
     /// Drops the `n`-th message the user wrote and everything after it (files are not touched),
     /// and forgets the open session so the next message continues from the saved, shorter
     /// conversation. Refused while it is answering. Returns the dropped message's text.
@@ -417,6 +432,12 @@ impl AppState {
         sessions.get(conversation_id?).and_then(|open| open.remote.clone())
     }
 
+    /// The remote projects' sessions held in this window, by conversation id.
+    pub async fn remotes(&self) -> Vec<(String, Arc<crate::remote::RemoteHandle>)> {
+        let sessions = self.sessions.lock().await;
+        sessions.iter().filter_map(|(id, open)| Some((id.clone(), open.remote.clone()?))).collect()
+    }
+
     async fn session(&self, conversation_id: &str) -> Option<Arc<dyn SessionHandle>> {
         self.sessions.lock().await.get(conversation_id).map(|open| open.session.clone())
     }
@@ -466,6 +487,7 @@ impl AppState {
             target: opened.target.clone(),
             transport: asked.transport().map(str::to_owned),
             remote_env_keys: asked.remote_env_keys,
+            title: None,
             host: opened.host.clone(),
             user: opened.user.clone(),
             containment: opened.containment.clone(),

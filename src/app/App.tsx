@@ -133,6 +133,7 @@ function Loaded({ settings: initial, keys: initialKeys, readiness, ollamaReachab
           place={remote.project ? projectPlace : undefined}
           modelChoice={modelChoiceOf(settings, setSettings)}
           conversations={conversations}
+          onOpenRemoteFound={remote.openFound}
         />
       )}
     </div>

@@ -90,6 +90,7 @@ export type {
   RemoteAskpassEvent,
   RemoteOpened,
   KnownRemote,
+  RemoteSearchHits,
   ReadOnlyHistory,
   RestorePlan,
   RestoreReport,
@@ -386,6 +387,10 @@ export const api = {
     unwrap("remote_open", commands.remoteOpen(target, transport, resume, remoteEnvKeys)),
   /** The remote projects opened before, newest first (listed after a restart). */
   remoteKnown: () => unwrap("remote_known", commands.remoteKnown()),
+  /** Settings → Sandbox's Clear for a linked remote project: its cache layer there is removed. */
+  remoteClearCacheLayer: (conversationId: string) => unwrap("remote_clear_cache_layer", commands.remoteClearCacheLayer(conversationId)),
+  /** The list's search over the linked remote projects: the conversations of each one's folder there, found there. */
+  remoteSearch: (query: string, limit: number) => unwrap("remote_search", commands.remoteSearch(query, limit)),
   /** The box a linked remote project's commands get on its machine, asked there. */
   remoteSandboxStatus: (conversationId: string) => unwrap("remote_sandbox_status", commands.remoteSandboxStatus(conversationId)),
   /** The composer's "Attach a resource" over a linked remote project's conversation: read there. */

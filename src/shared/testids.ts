@@ -83,6 +83,7 @@ export const TID = {
   conversationHit: "conversation-hit", // a search result; + data-conversation-id
   conversationSnippet: "conversation-snippet", // a result's matching line, the words in <mark>
   conversationSearchEmpty: "conversation-search-empty", // "No conversations match …"
+  conversationSearchUnsearched: "conversation-search-unsearched", // "Not searched: host:/path (why)"
   conversationSearchError: "conversation-search-error",
   conversationDeleted: "conversation-deleted", // "Conversation deleted — Undo", for a few seconds
   conversationUndo: "conversation-undo",

@@ -33,7 +33,8 @@ pub async fn chat_search(
     Ok(off_thread(move || engine.search_conversations(&query, limit)).await??)
 }
 
-/// Names a saved conversation; an empty title names it after its first message again.
+/// Names a saved conversation; an empty title names it after its first message again. A remote
+/// project's conversation is named there (its project must be linked).
 #[tauri::command]
 #[specta::specta]
 pub async fn chat_rename(
@@ -41,8 +42,7 @@ pub async fn chat_rename(
     conversation_id: String,
     title: String,
 ) -> CommandResult<()> {
-    let engine = state.engine.clone();
-    Ok(off_thread(move || engine.rename_conversation(&conversation_id, &title)).await??)
+    state.rename(conversation_id, title).await
 }
 
 /// Deletes a conversation (refused while it is answering); `chat_restore` brings it back within a

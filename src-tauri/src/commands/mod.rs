@@ -17,6 +17,7 @@ pub mod project;
 pub mod providers;
 pub mod remote;
 pub mod remote_project;
+pub mod remote_saved;
 pub mod rules;
 pub mod settings;
 pub mod usage;
@@ -64,6 +65,8 @@ macro_rules! collect_for {
             remote_project::remote_box_notice,
             remote_project::remote_box_notice_dismiss,
             remote_project::remote_conventions,
+            remote_saved::remote_search,
+            remote_saved::remote_clear_cache_layer,
             remote::remote_forget,
             remote::remote_install_plan,
             remote::remote_install,

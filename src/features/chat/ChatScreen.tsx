@@ -53,6 +53,8 @@ type ChatScreenProps = {
    * so the engine does not list it) must be there, with its draft, when they close.
    */
   conversations?: Conversations;
+  /** Opens a conversation the list's search found in a linked remote project (`via` its link's conversation), there. */
+  onOpenRemoteFound?: (via: string, id: string) => Promise<void>;
 };
 
 export function ChatScreen(props: ChatScreenProps) {
@@ -71,6 +73,7 @@ function ChatScreenOf({
   place,
   modelChoice,
   conversations,
+  onOpenRemoteFound,
 }: ChatScreenProps & { conversations: Conversations }) {
   const store = useChatStore();
   const [sidebarHidden, setSidebarHidden] = useSidebarHidden();
@@ -106,6 +109,7 @@ function ChatScreenOf({
           error={error}
           onSelect={setActiveId}
           onOpen={open}
+          onOpenRemote={onOpenRemoteFound}
           onNew={create}
           onRename={(id, title) => void rename(id, title)}
           onDelete={(id) => void remove(id)}

@@ -19,7 +19,7 @@ const EMPTY: RemoteOpenValues = { target: "", transport: null };
  */
 export function useRemoteProjects(
   activeId: string | null,
-  openRemote: (id: string, target: string, show: boolean) => void,
+  openRemote: OpenRemote,
   showChat: () => void,
 ) {
   const [remotes, setRemotes] = useState(NO_REMOTES);
@@ -49,6 +49,11 @@ export function useRemoteProjects(
     onOpened,
     resume,
     saved,
+    /** Opens conversation `id`, found by a search of the linked project of conversation `via`, there. */
+    openFound: useCallback((via: string, id: string) => {
+      const project = remotes.projects[via];
+      return project ? saved.open(project, id) : Promise.reject(new Error("This remote project is no longer listed."));
+    }, [remotes, saved]),
   };
 }
 
@@ -83,10 +88,13 @@ function useSavedThere(
   return { of, show: setOf, close: useCallback(() => setOf(null), []), open };
 }
 
+/** Lists a remote conversation (titled `title` when the user named it), shown when `show`. */
+type OpenRemote = (id: string, target: string, show: boolean, title?: string | null) => void;
+
 type SetRemotes = (update: (r: typeof NO_REMOTES) => typeof NO_REMOTES) => void;
 
 /** The remote projects opened before this start: listed, not linked. */
-function useKnownRemotes(setRemotes: SetRemotes, openRemote: (id: string, target: string, show: boolean) => void) {
+function useKnownRemotes(setRemotes: SetRemotes, openRemote: OpenRemote) {
   useEffect(() => {
     let live = true;
     api
@@ -96,7 +104,7 @@ function useKnownRemotes(setRemotes: SetRemotes, openRemote: (id: string, target
         // Oldest first: each is put at the top of the list, so the newest ends there.
         for (const k of [...known].reverse()) {
           setRemotes((r) => remembered(r, k));
-          openRemote(k.conversationId, k.target, false);
+          openRemote(k.conversationId, k.target, false, k.title);
         }
       })
       .catch(() => {});

@@ -20,8 +20,7 @@ export function SandboxContainment({
   /** The project's cache layer is being removed; `clearError` why that failed. */
   clearing: boolean;
   clearError: string | null;
-  /** null: the layer is not cleared from here (a remote project's). */
-  onClearLayer: (() => void) | null;
+  onClearLayer: () => void;
 }) {
   const readable = status?.readable ?? [];
   return (
@@ -54,16 +53,14 @@ export function SandboxContainment({
         <p className="muted" data-testid={TID.sandboxCacheLayer}>
           This project&apos;s cache layer (downloads and unpacked packages its commands wrote):{" "}
           {formatBytes(status.cacheLayerBytes)}{" "}
-          {onClearLayer && (
-            <button
-              type="button"
-              data-testid={TID.sandboxCacheLayerClear}
-              disabled={clearing || status.cacheLayerBytes === 0}
-              onClick={onClearLayer}
-            >
-              Clear
-            </button>
-          )}
+          <button
+            type="button"
+            data-testid={TID.sandboxCacheLayerClear}
+            disabled={clearing || status.cacheLayerBytes === 0}
+            onClick={onClearLayer}
+          >
+            Clear
+          </button>
           {clearError && <span className="field-error"> {clearError}</span>}
         </p>
       )}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { messageOf } from "../../shared/format";
 import { api, type SandboxStatus } from "../../shared/ipc";
+import { useClearLayer } from "./useClearLayer";
 
 /**
  * How commands are contained here (asked again when the project folder changes; `error` when it
@@ -9,8 +10,6 @@ import { api, type SandboxStatus } from "../../shared/ipc";
 export function useSandboxStatus(projectDir: string | null | undefined) {
   const [status, setStatus] = useState<SandboxStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [clearing, setClearing] = useState(false);
-  const [clearError, setClearError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -23,19 +22,6 @@ export function useSandboxStatus(projectDir: string | null | undefined) {
     };
   }, [projectDir]);
 
-  /** Remove the project's cache layer, then show the status again (its size is then 0). */
-  const clearLayer = async () => {
-    setClearing(true);
-    setClearError(null);
-    try {
-      await api.sandboxClearCacheLayer();
-      setStatus(await api.sandboxStatus());
-    } catch (e: unknown) {
-      setClearError(messageOf(e));
-    } finally {
-      setClearing(false);
-    }
-  };
-
+  const { clearing, clearError, clearLayer } = useClearLayer(api.sandboxClearCacheLayer, api.sandboxStatus, setStatus);
   return { status, error, clearing, clearError, clearLayer };
 }

@@ -45,8 +45,9 @@ async fn act(link: &Link, action: SessionsAction) -> Result<(), LinkError> {
             print_conversation(&shown(conversation), json);
         }
         SessionsAction::Search { query, limit, json } => {
-            let found =
-                link.request(RemoteRequest::ConversationSearch { query: query.clone(), limit }).await?;
+            let found = link
+                .request(RemoteRequest::ConversationSearch { query: query.clone(), limit, project: None })
+                .await?;
             let hits = expect(found, |r| match r {
                 RemoteResult::Hits(hits) => Some(hits),
                 _ => None,

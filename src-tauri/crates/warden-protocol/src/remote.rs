@@ -22,6 +22,9 @@
 //! | `checkpoint_list`, `checkpoint_patch`, `checkpoint_restore_plan`, `checkpoint_restore` | [`RemoteRequest::CheckpointList`], [`RemoteRequest::CheckpointPatch`], [`RemoteRequest::CheckpointRestorePlan`], [`RemoteRequest::CheckpointRestore`] |
 //! | `conversations_list` | [`RemoteRequest::ConversationList`] (of one project there: `remote_conversations`) |
 //! | `conversations_search`, `conversation_history`, deleting one | [`RemoteRequest::ConversationSearch`], [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationRemove`] (`warden sessions --remote`) |
+//! | `chat_search` (the list's search box, beside this machine's) | [`RemoteRequest::ConversationSearch`] of each linked project's folder (`remote_search`) |
+//! | `chat_rename` of a remote conversation | [`RemoteRequest::ConversationRename`] (its title there; the list here keeps it too) |
+//! | `sandbox_clear_cache_layer` of a remote project | [`RemoteRequest::ClearCacheLayer`] (`remote_clear_cache_layer`) |
 //! | `sandbox_status` | [`RemoteRequest::Machine`] (the machine), [`RemoteRequest::SandboxStatus`] (its box, `remote_sandbox_status`) |
 //! | `instructions_in_use` | [`RemoteRequest::InstructionsInUse`] (`remote_instructions_in_use`; the files are not opened from here) |
 //! | `mcp_status` | [`RemoteRequest::McpStatus`] (the session's servers there, `remote_mcp_status`) |
@@ -36,7 +39,6 @@
 //! | `chat_history`, `chat_compaction` | [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationCompaction`] |
 //! | `mcp_sign_in` | none: the sign-in is made here and carried with [`RemoteOpen`] (without its refresh token) |
 //! | settings screens, keys, rules, `skill_switch` | none: they are this machine's, sent with [`RemoteOpen`] and [`RemoteRequest::Resettle`] |
-//! | `chat_rename`, `chat_search` over a remote conversation, `sandbox_clear_cache_layer` there | not yet: `warden sessions --remote` searches there; the layer there is cleared there |
 //!
 //! Secrets cross the link only inside [`RemoteKey`], whose `Debug` shows no value.
 
@@ -52,7 +54,7 @@ use crate::{
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
 /// frames below or to the types they carry that an older side would misread.
-pub const REMOTE_PROTOCOL: u32 = 4;
+pub const REMOTE_PROTOCOL: u32 = 5;
 
 /// What the face sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -198,10 +200,18 @@ pub enum RemoteRequest {
     ConversationRead {
         id: String,
     },
-    /// The saved conversations holding every word of `query`.
+    /// The saved conversations holding every word of `query`: of every project there, or only
+    /// of the folder `project` (the window's search, per linked project).
     ConversationSearch {
         query: String,
         limit: u32,
+        #[serde(default)]
+        project: Option<String>,
+    },
+    /// Name a saved conversation; an empty title names it after its first message again.
+    ConversationRename {
+        id: String,
+        title: String,
     },
     /// Where a saved conversation was last compacted (`None`: never), for the window's divider.
     ConversationCompaction {
@@ -265,6 +275,11 @@ pub enum RemoteRequest {
         from: String,
         aside: String,
     },
+    /// Remove the cache layer of `project` there (what its boxes wrote to the package caches):
+    /// Settings → Sandbox's Clear.
+    ClearCacheLayer {
+        project: String,
+    },
     /// The user has read the box notice of `project` there: it is not shown again.
     BoxNoticeDismiss {
         project: String,
@@ -318,6 +333,10 @@ pub struct KnownRemote {
     /// Its session uses that machine's own API keys, not this one's.
     #[serde(default)]
     pub remote_env_keys: bool,
+    /// The title the user gave its conversation in the window (also saved there); `None`: the
+    /// list shows the target.
+    #[serde(default)]
+    pub title: Option<String>,
     /// When it was last opened: milliseconds since the Unix epoch.
     pub opened_at_ms: u64,
 }

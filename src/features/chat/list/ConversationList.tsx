@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from "react";
+import { messageOf } from "../../../shared/format";
 import { focusComposer } from "../../../shared/keyboard";
 import { VisibleText } from "../../../shared/ui/VisibleText";
 import { TID } from "../../../shared/testids";
@@ -23,7 +24,7 @@ function RowActions({
   const [confirming, setConfirming] = useState(false);
   return (
     <>
-      {entry.saved && (
+      {(entry.saved || entry.remote) && (
         <button
           type="button"
           className="conversation-action"
@@ -35,18 +36,20 @@ function RowActions({
           <span aria-hidden>✎</span>
         </button>
       )}
-      <button
-        type="button"
-        className={`conversation-action${confirming ? " confirming" : ""}`}
-        data-testid={TID.conversationDelete}
-        title={confirming ? "Click again to delete" : "Delete"}
-        // Words for a screen reader, not the glyph: what it deletes, and that a second press does.
-        aria-label={confirming ? `Delete conversation ${entry.title}? Press again to delete` : `Delete conversation ${entry.title}`}
-        onClick={() => (confirming ? onDelete(entry.id) : setConfirming(true))}
-        onBlur={() => setConfirming(false)}
-      >
-        {confirming ? "Delete?" : <span aria-hidden>×</span>}
-      </button>
+      {!entry.remote && (
+        <button
+          type="button"
+          className={`conversation-action${confirming ? " confirming" : ""}`}
+          data-testid={TID.conversationDelete}
+          title={confirming ? "Click again to delete" : "Delete"}
+          // Words for a screen reader, not the glyph: what it deletes, and that a second press does.
+          aria-label={confirming ? `Delete conversation ${entry.title}? Press again to delete` : `Delete conversation ${entry.title}`}
+          onClick={() => (confirming ? onDelete(entry.id) : setConfirming(true))}
+          onBlur={() => setConfirming(false)}
+        >
+          {confirming ? "Delete?" : <span aria-hidden>×</span>}
+        </button>
+      )}
     </>
   );
 }
@@ -73,6 +76,17 @@ function RenameField({ entry, onDone }: { entry: ConversationEntry; onDone: (tit
   );
 }
 
+/** Opening what a search found: a remote project's there (`onOpenRemote`), with why it failed. */
+function useOpenFound(onOpen: (entry: ConversationEntry) => void, onOpenRemote?: (via: string, id: string) => Promise<void>) {
+  const [error, setError] = useState<string | null>(null);
+  const open = (entry: ConversationEntry) => {
+    setError(null);
+    if (!entry.via || !onOpenRemote) return onOpen(entry);
+    onOpenRemote(entry.via, entry.id).catch((e: unknown) => setError(`${entry.place ?? "The remote project"}: ${messageOf(e)}`));
+  };
+  return { open, error };
+}
+
 type ConversationListProps = {
   list: ConversationEntry[];
   activeId: string | null;
@@ -81,6 +95,8 @@ type ConversationListProps = {
   onSelect: (id: string) => void;
   /** Opens a conversation a search found (which may be older than the list goes). */
   onOpen: (entry: ConversationEntry) => void;
+  /** Opens conversation `id`, found by a search in the linked remote project of conversation `via`. */
+  onOpenRemote?: (via: string, id: string) => Promise<void>;
   onNew: () => void;
   onRename?: (id: string, title: string) => void;
   onDelete?: (id: string) => void;
@@ -96,6 +112,7 @@ export function ConversationList({
   error,
   onSelect,
   onOpen,
+  onOpenRemote,
   onNew,
   onRename,
   onDelete,
@@ -104,7 +121,8 @@ export function ConversationList({
 }: ConversationListProps) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const search = useConversationSearch();
-  const choice = useSearchChoice(search, onOpen);
+  const found = useOpenFound(onOpen, onOpenRemote);
+  const choice = useSearchChoice(search, found.open);
   return (
     <nav className="sidebar" aria-label="Conversations" data-testid={TID.conversationList}>
       <div className="sidebar-head">
@@ -114,13 +132,13 @@ export function ConversationList({
         {onHide && <SidebarToggle hidden={false} onToggle={onHide} />}
       </div>
       <ConversationSearch query={search.query} onChange={search.setQuery} results={choice} />
-      {error && (
+      {(error || found.error) && (
         <p className="conversation-error" role="alert" data-testid={TID.conversationError}>
-          {error}
+          {error ?? found.error}
         </p>
       )}
       {search.active ? (
-        <SearchResults answer={search.answer} error={search.error} activeId={activeId} onOpen={onOpen} choice={choice} />
+        <SearchResults answer={search.answer} error={search.error} activeId={activeId} onOpen={found.open} choice={choice} />
       ) : (
         <ul>
           {list.map((c) => (
@@ -137,7 +155,7 @@ export function ConversationList({
                 <button
                   type="button"
                   className={`conversation-item${c.id === activeId ? " active" : ""}${c.remote ? " remote" : ""}`}
-                  title={c.remote ? `On another machine: ${c.title}` : undefined}
+                  title={c.remote ? `On another machine: ${c.place ?? c.title}` : undefined}
                   aria-current={c.id === activeId ? "page" : undefined}
                   data-testid={TID.conversationItem}
                   data-conversation-id={c.id}
@@ -146,11 +164,16 @@ export function ConversationList({
                   <span className="conversation-title">
                     <VisibleText text={c.title} />
                   </span>
+                  {c.place && c.place !== c.title && (
+                    <span className="conversation-place">
+                      <VisibleText text={c.place} />
+                    </span>
+                  )}
                   <RunningDot id={c.id} />
                 </button>
               )}
-              {/* A remote conversation is saved on its machine: neither renamed nor deleted from here. */}
-              {c.id === activeId && renaming !== c.id && !c.remote && onRename && onDelete && (
+              {/* A remote conversation is saved on its machine: renamed there, never deleted from here. */}
+              {c.id === activeId && renaming !== c.id && onRename && onDelete && (
                 <RowActions entry={c} onRename={() => setRenaming(c.id)} onDelete={onDelete} />
               )}
             </li>

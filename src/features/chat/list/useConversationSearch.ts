@@ -1,19 +1,49 @@
-// The conversation list's search: what is typed, asked of the engine (`chat_search`) once typing
-// pauses, and what it found. Answers can come back out of order: only the newest question's
-// answer is ever shown.
+// The conversation list's search: what is typed, asked once typing pauses of this machine's engine
+// (`chat_search`) and of each linked remote project's there (`remote_search`), and what they found.
+// Answers can come back out of order: only the newest question's answer is ever shown.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { messageOf } from "../../../shared/format";
-import { api, type ConversationHit } from "../../../shared/ipc";
+import { api, type ConversationHit, type RemoteSearchHits } from "../../../shared/ipc";
+import type { ConversationEntry } from "./useConversations";
 
 /** How long typing pauses before the engine is asked. */
 const SEARCH_DELAY_MS = 150;
 /** How many conversations one search lists. */
 const LIMIT = 100;
 
-/** What the engine found for `query`. */
+/** A conversation found: this machine's, or (`via`, `place`) one saved in a linked remote project there. */
+export type FoundHit = ConversationHit & { via?: string; place?: string };
+
+/** What was found for `query`: this machine's conversations first, then each remote project's. */
 export interface SearchAnswer {
   query: string;
-  hits: ConversationHit[];
+  hits: FoundHit[];
+  /** The linked remote projects that could not be searched, and why. */
+  unsearched: { target: string; error: string }[];
+}
+
+/** The list's entry of a conversation found. */
+export function foundEntry({ conversation: c, via, place }: FoundHit): ConversationEntry {
+  return via ? { id: c.id, title: c.title, saved: false, remote: true, place, via } : { id: c.id, title: c.title, saved: true };
+}
+
+/** This machine's hits and the remote projects' in one answer. */
+function answerOf(query: string, here: unknown, there: unknown): SearchAnswer {
+  const remote: RemoteSearchHits[] = Array.isArray(there) ? there : [];
+  const hits: FoundHit[] = Array.isArray(here) ? [...(here as ConversationHit[])] : [];
+  // Two links to one project there find the same conversations: each is listed once.
+  const seen = new Set(hits.map((h) => h.conversation.id));
+  for (const r of remote) {
+    for (const hit of r.hits.filter((h) => !seen.has(h.conversation.id))) {
+      seen.add(hit.conversation.id);
+      hits.push({ ...hit, via: r.via, place: r.target });
+    }
+  }
+  return {
+    query,
+    hits,
+    unsearched: remote.flatMap((r) => (r.error ? [{ target: r.target, error: r.error }] : [])),
+  };
 }
 
 export interface ConversationSearch {
@@ -40,11 +70,12 @@ export function useConversationSearch(): ConversationSearch {
     const n = ++asked.current;
     if (!active) return;
     const timer = setTimeout(() => {
-      api
-        .chatSearch(query, LIMIT)
-        .then((hits) => {
+      // A remote project that cannot be asked is said so beside the results, never in their place.
+      const there = api.remoteSearch(query, LIMIT).catch(() => []);
+      Promise.all([api.chatSearch(query, LIMIT), there])
+        .then(([here, found]) => {
           if (n !== asked.current) return;
-          setAnswer({ query, hits: Array.isArray(hits) ? hits : [] });
+          setAnswer(answerOf(query, here, found));
           setError(null);
         })
         .catch((e: unknown) => {

@@ -18,8 +18,12 @@ export interface ConversationEntry {
   title: string;
   /** Listed by the engine (a turn was saved); `false` for a conversation only this window has. */
   saved: boolean;
-  /** Runs on another machine (`remote_open`; titled `host:/path`): this machine's engine neither lists nor deletes it. */
+  /** Runs on another machine (`remote_open`): this machine's engine neither lists nor deletes it; it is renamed there. */
   remote?: boolean;
+  /** A remote conversation's `host:/path`. */
+  place?: string;
+  /** Found by a search of a linked remote project: the conversation of its link here. */
+  via?: string;
 }
 
 /** The conversation deleted last, while its Undo is offered; `serial` tells two deletes apart. */
@@ -51,11 +55,12 @@ export function useConversations() {
   const [chosenId, setActiveId] = useState<string | null>(null);
   // The list as last rendered (set below), for what is decided when asked, not when last rendered.
   const current = useRef({ drafts, savedIds: new Set<string>(), list: [] as ConversationEntry[], activeId: chosenId });
-  const { remotes, openRemote } = useRemoteEntries(setActiveId, useCallback(() => current.current.activeId, []));
+  const { remotes, openRemote, retitle } = useRemoteEntries(setActiveId, useCallback(() => current.current.activeId, []));
   const { removed, deleting, error, rename, deleted, remove, restore, dismissDeleted } = useListEdits(
     refresh,
     current,
     setDrafts,
+    retitle,
   );
 
   const savedIds = new Set((saved ?? []).map((c) => c.id));

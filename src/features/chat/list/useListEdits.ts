@@ -13,12 +13,14 @@ function without(ids: ReadonlySet<string>, id: string): ReadonlySet<string> {
  * What the user changes in the conversation list: a rename, a delete (off the list at once, back if
  * the engine refuses) and its Undo, and what went wrong with the last rename or delete. `refresh`
  * asks the engine for the list after each; `current` is the list as last rendered; a deleted
- * conversation's draft entry is dropped through `setDrafts`.
+ * conversation's draft entry is dropped through `setDrafts`; `renamed` is told of each rename done
+ * (a remote conversation's entry is kept here, not listed by the engine).
  */
 export function useListEdits(
   refresh: () => Promise<unknown>,
   current: RefObject<{ list: ConversationEntry[] }>,
   setDrafts: Dispatch<SetStateAction<ConversationEntry[]>>,
+  renamed: (id: string, title: string) => void = () => {},
 ) {
   // Deleted in this window: off the list at once, before the engine answers (back if it refuses
   // or the delete is undone).
@@ -40,7 +42,14 @@ export function useListEdits(
     [refresh],
   );
 
-  const rename = useCallback((id: string, title: string) => act(() => api.chatRename(id, title)), [act]);
+  const rename = useCallback(
+    (id: string, title: string) =>
+      act(async () => {
+        await api.chatRename(id, title);
+        renamed(id, title);
+      }),
+    [act, renamed],
+  );
 
   // The last delete, while its Undo is offered (an earlier one simply stays deleted).
   const [deleted, setDeleted] = useState<DeletedConversation | null>(null);

@@ -3,7 +3,7 @@
 // another conversation).
 import { useCallback, useId, useState } from "react";
 import type { ResultKeys } from "./ConversationSearch";
-import type { ConversationSearch, SearchAnswer } from "./useConversationSearch";
+import { foundEntry, type ConversationSearch, type SearchAnswer } from "./useConversationSearch";
 import type { ConversationEntry } from "./useConversations";
 
 export interface SearchChoice extends ResultKeys {
@@ -35,7 +35,7 @@ export function useSearchChoice(
     const index = chosen !== -1 ? chosen : answer?.query === query ? 0 : -1;
     const hit = hits[index];
     if (!hit) return false;
-    onOpen({ id: hit.conversation.id, title: hit.conversation.title, saved: true });
+    onOpen(foundEntry(hit));
     return true;
   };
 

@@ -23,6 +23,7 @@ mod remote_history;
 mod remote_mcp;
 mod remote_resettle;
 mod remote_rules;
+mod remote_saved;
 mod remote_sessions;
 mod remote_side;
 mod restore_kill;

@@ -39,6 +39,7 @@ pub use compactions::Compaction;
 pub use import::import_json_files;
 pub use read::{ReadBack, StoredRow};
 pub use schema::SCHEMA_VERSION;
+pub use search::MAX_HITS as MAX_SEARCH_HITS;
 
 /// The database's file name under Warden's data folder (named with Warden's other files).
 pub use crate::config::STORE_FILE;

@@ -95,9 +95,12 @@ impl Engine {
     /// caches): the next box reads the user's caches alone. A box running now keeps what it has
     /// open; what it writes after lands in a layer made anew.
     pub fn clear_cache_layer(&self) -> std::io::Result<()> {
-        let settings = self.settings();
-        let named = chosen_project(&settings);
-        let project = self.project_outside_home(&named).unwrap_or(named);
+        self.clear_cache_layer_of(&chosen_project(&self.settings()))
+    }
+
+    /// The same for the project at `named` (a remote project's, asked over the link).
+    pub fn clear_cache_layer_of(&self, named: &std::path::Path) -> std::io::Result<()> {
+        let project = self.project_outside_home(named).unwrap_or_else(|_| named.to_path_buf());
         containment::cache_layer::clear(&self.cache_layer_dir(&project))
     }
 }

@@ -25,13 +25,33 @@ pub fn load(home: &WardenHome) -> Vec<KnownRemote> {
     }
 }
 
-/// Remember `opened` first, in place of what was remembered of its conversation.
-pub fn remember(home: &WardenHome, opened: KnownRemote) -> std::io::Result<()> {
+/// Remember `opened` first, in place of what was remembered of its conversation (whose title it
+/// keeps when `opened` has none).
+pub fn remember(home: &WardenHome, mut opened: KnownRemote) -> std::io::Result<()> {
     let mut known = load(home);
-    known.retain(|k| k.conversation_id != opened.conversation_id);
+    let before = known.iter().position(|k| k.conversation_id == opened.conversation_id);
+    if let Some(before) = before.map(|at| known.remove(at)) {
+        opened.title = opened.title.or(before.title);
+    }
     known.insert(0, opened);
     known.truncate(KEPT);
-    let bytes = serde_json::to_vec_pretty(&known).map_err(std::io::Error::other)?;
+    save(home, &known)
+}
+
+/// The title the user gave the conversation of a remembered remote project (an empty one: none,
+/// the list shows its target again). One not remembered is left so.
+pub fn retitle(home: &WardenHome, conversation_id: &str, title: &str) -> std::io::Result<()> {
+    let mut known = load(home);
+    let Some(entry) = known.iter_mut().find(|k| k.conversation_id == conversation_id) else {
+        return Ok(());
+    };
+    let title = title.trim();
+    entry.title = (!title.is_empty()).then(|| title.to_owned());
+    save(home, &known)
+}
+
+fn save(home: &WardenHome, known: &[KnownRemote]) -> std::io::Result<()> {
+    let bytes = serde_json::to_vec_pretty(known).map_err(std::io::Error::other)?;
     crate::config::write_atomic(&home.data_dir().join(FILE), &bytes)
 }
 
@@ -43,8 +63,7 @@ pub fn forget(home: &WardenHome, conversation_id: &str) -> std::io::Result<()> {
     if known.len() == before {
         return Ok(());
     }
-    let bytes = serde_json::to_vec_pretty(&known).map_err(std::io::Error::other)?;
-    crate::config::write_atomic(&home.data_dir().join(FILE), &bytes)
+    save(home, &known)
 }
 
 #[cfg(test)]
@@ -60,6 +79,7 @@ mod tests {
             user: "me".into(),
             containment: "bubblewrap".into(),
             remote_env_keys: false,
+            title: None,
             opened_at_ms: at,
         }
     }
@@ -82,5 +102,20 @@ mod tests {
         assert!(!load(&home).iter().any(|k| k.conversation_id == "c5"));
         std::fs::write(home.data_dir().join(FILE), b"{not json").unwrap_or_else(|e| panic!("{e}"));
         assert!(load(&home).is_empty(), "a damaged file lists nothing, and is rewritten on the next open");
+    }
+
+    #[test]
+    fn a_title_given_is_kept_when_the_project_is_opened_again_and_an_empty_one_clears_it() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let home = WardenHome::at(dir.path());
+        remember(&home, opened("c1", 1)).unwrap_or_else(|e| panic!("{e}"));
+        retitle(&home, "c1", "  Fix the build  ").unwrap_or_else(|e| panic!("{e}"));
+        retitle(&home, "unknown", "x").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(load(&home).len(), 1, "a conversation not remembered is not added");
+        remember(&home, opened("c1", 2)).unwrap_or_else(|e| panic!("{e}"));
+        let known = load(&home);
+        assert_eq!((known[0].title.as_deref(), known[0].opened_at_ms), (Some("Fix the build"), 2));
+        retitle(&home, "c1", " ").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(load(&home)[0].title, None);
     }
 }

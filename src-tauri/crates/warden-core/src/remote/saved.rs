@@ -1,9 +1,13 @@
 //! The saved conversations of the remote machine, over the link (`warden sessions --remote`):
-//! listed, searched, read and deleted there, as `warden sessions` does here.
+//! listed, searched, read, renamed and deleted there, as `warden sessions` and the window's list
+//! do here.
 
-use warden_protocol::{RemoteConversation, RemoteError, RemoteRequest, RemoteResult, SavedRow};
+use warden_protocol::{
+    ConversationHit, RemoteConversation, RemoteError, RemoteRequest, RemoteResult, SavedRow,
+};
 
 use super::refusal::{failed, usage};
+use crate::conversations::MAX_SEARCH_HITS as MAX_HITS;
 use crate::engine::{ConversationError, Engine};
 
 /// The answer to one of the conversation requests; any other request is a usage error.
@@ -13,8 +17,11 @@ pub(super) fn answer(engine: &Engine, request: RemoteRequest) -> Result<RemoteRe
             .list_conversations_in(project.as_deref().map(held_as).as_deref(), offset, limit)
             .map(RemoteResult::Conversations)
             .map_err(refused),
-        RemoteRequest::ConversationSearch { query, limit } => {
-            engine.search_conversations(&query, limit).map(RemoteResult::Hits).map_err(refused)
+        RemoteRequest::ConversationSearch { query, limit, project } => {
+            search(engine, &query, limit, project.as_deref()).map(RemoteResult::Hits)
+        }
+        RemoteRequest::ConversationRename { id, title } => {
+            engine.rename_conversation(&id, &title).map(|()| RemoteResult::Done).map_err(refused)
         }
         RemoteRequest::ConversationRead { id } => read(engine, &id).map(RemoteResult::Conversation),
         RemoteRequest::ConversationCompaction { id } => {
@@ -25,6 +32,24 @@ pub(super) fn answer(engine: &Engine, request: RemoteRequest) -> Result<RemoteRe
         }
         _ => Err(usage("not a request about saved conversations")),
     }
+}
+
+/// The conversations holding every word of `query`, at most `limit`; only those held in the folder
+/// `project` when it is given (searched among the store's most hits, then cut to `limit`).
+fn search(
+    engine: &Engine,
+    query: &str,
+    limit: u32,
+    project: Option<&str>,
+) -> Result<Vec<ConversationHit>, RemoteError> {
+    let Some(project) = project else {
+        return engine.search_conversations(query, limit).map_err(refused);
+    };
+    let root = held_as(project);
+    let mut hits = engine.search_conversations(query, MAX_HITS).map_err(refused)?;
+    hits.retain(|hit| hit.conversation.project_root.as_deref().map(std::path::Path::new) == Some(&root));
+    hits.truncate(usize::try_from(limit.clamp(1, MAX_HITS)).unwrap_or(usize::MAX));
+    Ok(hits)
 }
 
 /// Conversation `id` as far as it can be read.

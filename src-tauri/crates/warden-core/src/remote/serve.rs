@@ -159,6 +159,7 @@ impl LinkState {
             | RemoteRequest::InstructionsInUse { .. }
             | RemoteRequest::BoxNotice { .. }
             | RemoteRequest::BoxNoticeDismiss { .. }
+            | RemoteRequest::ClearCacheLayer { .. }
             | RemoteRequest::Conventions { .. }
             | RemoteRequest::OfferRead { .. }
             | RemoteRequest::GitAsideRestore { .. }
@@ -188,6 +189,7 @@ impl LinkState {
             RemoteRequest::ConversationList { .. }
             | RemoteRequest::ConversationRead { .. }
             | RemoteRequest::ConversationSearch { .. }
+            | RemoteRequest::ConversationRename { .. }
             | RemoteRequest::ConversationCompaction { .. }
             | RemoteRequest::ConversationRemove { .. } => {
                 let engine = self.hub.bare_engine().await;
@@ -227,6 +229,15 @@ impl LinkState {
                         .dismiss_box_home_notice_of(project)
                         .map(|()| RemoteResult::Done)
                         .map_err(super::refusal::setup)
+                })
+                .await
+            }
+            RemoteRequest::ClearCacheLayer { project } => {
+                self.with_settings(project, warden_protocol::Settings::default(), |engine, project| {
+                    engine
+                        .clear_cache_layer_of(project)
+                        .map(|()| RemoteResult::Done)
+                        .map_err(|e| super::refusal::failed(format!("Cannot clear the cache layer: {e}")))
                 })
                 .await
             }

@@ -1,0 +1,79 @@
+//! The list's search and Settings → Sandbox's Clear over the remote projects linked in this
+//! window: asked there, where their conversations and caches are (docs/REMOTE.md).
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+use tauri::State;
+use warden_protocol::ConversationHit;
+
+use super::remote::linked;
+use crate::error::CommandResult;
+use crate::state::AppState;
+
+/// How long the search waits for a remote machine: a link that is down (or slow) leaves its
+/// project out of the results, said in words, and never holds the search back longer.
+const SEARCH_WAIT: Duration = Duration::from_secs(5);
+
+/// What a linked remote project's machine found for a search of the list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteSearchHits {
+    /// The linked conversation of the project (its link here).
+    pub via: String,
+    /// `host:/path`.
+    pub target: String,
+    /// The conversations held in the project's folder there, found.
+    pub hits: Vec<ConversationHit>,
+    /// Why the project could not be searched (its hits are then empty).
+    pub error: Option<String>,
+}
+
+/// The list's search over every remote project linked in this window: the conversations saved in
+/// its folder there holding every word of `query`, at most `limit` (1 to 200) of each, asked of
+/// every machine at once.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_search(
+    state: State<'_, AppState>,
+    query: String,
+    limit: u32,
+) -> CommandResult<Vec<RemoteSearchHits>> {
+    let mut asks = tokio::task::JoinSet::new();
+    for (via, remote) in state.remotes().await {
+        let query = query.clone();
+        asks.spawn(async move {
+            let target = remote.target();
+            let found = tokio::time::timeout(SEARCH_WAIT, remote.search(query, limit)).await;
+            let (hits, error) = match found {
+                Ok(Ok(hits)) => (hits, None),
+                Ok(Err(error)) => (Vec::new(), Some(error.message)),
+                Err(_) => {
+                    (Vec::new(), Some(format!("It did not answer within {} s.", SEARCH_WAIT.as_secs())))
+                }
+            };
+            RemoteSearchHits { via, target, hits, error }
+        });
+    }
+    let mut found = Vec::new();
+    while let Some(answer) = asks.join_next().await {
+        if let Ok(answer) = answer {
+            found.push(answer);
+        }
+    }
+    // In the same order each time, whichever machine answered first.
+    found.sort_by(|a, b| (&a.target, &a.via).cmp(&(&b.target, &b.via)));
+    Ok(found)
+}
+
+/// Settings → Sandbox's Clear for a linked remote project (`conversation_id`): its cache layer
+/// there is removed.
+#[tauri::command]
+#[specta::specta]
+pub async fn remote_clear_cache_layer(
+    state: State<'_, AppState>,
+    conversation_id: String,
+) -> CommandResult<()> {
+    linked(&state, &conversation_id, "its box").await?.clear_cache_layer().await
+}
