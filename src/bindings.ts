@@ -24,12 +24,14 @@ export const commands = {
 	chatHistory: (conversationId: string) => typedError<Message[], CommandError>(__TAURI_INVOKE("chat_history", { conversationId })),
 	/**
 	 *  What can be read of a saved conversation that cannot be read whole, to show it read-only:
-	 *  every message read, one that could not be marked in its place, and why.
+	 *  every message read, one that could not be marked in its place, and why. A remote project's
+	 *  conversation is read there.
 	 */
 	chatHistoryReadOnly: (conversationId: string) => typedError<ReadOnlyHistory, CommandError>(__TAURI_INVOKE("chat_history_read_only", { conversationId })),
 	/**
 	 *  When each saved message of the conversation was written and which model wrote each answer, in
-	 *  the order of `chat_history` (empty for a conversation that is not saved).
+	 *  the order of `chat_history` (empty for a conversation that is not saved). A remote project's
+	 *  conversation is read there.
 	 */
 	chatMessageStamps: (conversationId: string) => typedError<MessageStamp[], CommandError>(__TAURI_INVOKE("chat_message_stamps", { conversationId })),
 	/**

@@ -187,13 +187,17 @@ impl RemoteHandle {
         }
     }
 
-    /// The conversation as saved there now (the session saves each message there).
+    /// The conversation as saved there now (the session saves each message there); refused
+    /// (`CONVERSATION_UNREADABLE`) when it cannot be read whole there, as one here is.
     pub async fn saved_history(&self) -> CommandResult<Vec<Message>> {
-        if !self.saved.load(Ordering::SeqCst) {
-            // A new conversation: nothing is saved there until its first message.
-            return Ok(Vec::new());
+        let Some(conversation) = self.read_there().await? else { return Ok(Vec::new()) };
+        if let Some(why) = saved::unreadable(&conversation) {
+            return Err(CommandError::new(
+                CommandErrorCode::ConversationUnreadable,
+                format!("This conversation cannot be read whole on {}: {why}", self.target.host),
+            ));
         }
-        saved_history(&self.attached, self.attached.conversation_id()).await
+        Ok(conversation.rows.into_iter().filter_map(|row| row.message).collect())
     }
 
     /// The session there takes up this window's settings as they are now (between turns), with
@@ -496,17 +500,6 @@ pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
-/// The messages of conversation `id` as saved there; refused when any cannot be read (the
-/// remote engine would not have continued it either).
-async fn saved_history(attached: &Attached, id: &str) -> CommandResult<Vec<Message>> {
-    let read =
-        attached.request(RemoteRequest::ConversationRead { id: id.to_owned() }).await.map_err(link_error)?;
-    let RemoteResult::Conversation(conversation) = read else {
-        return Err(wrong_answer(&read));
-    };
-    Ok(conversation.rows.into_iter().filter_map(|row| row.message).collect())
 }
 
 /// ssh's questions (a host key, a passphrase) asked in the window, for ssh to `host`.

@@ -1,12 +1,50 @@
-//! A linked remote project's saved conversations and box, as the window's list and Settings →
-//! Sandbox use them: searched, renamed and cleared there, where they are kept.
+//! A linked remote project's saved conversations and box, as the window's list, transcript and
+//! Settings → Sandbox use them: read, searched, renamed and cleared there, where they are kept.
 
-use warden_protocol::{ConversationHit, RemoteRequest, RemoteResult};
+use std::sync::atomic::Ordering;
+
+use warden_protocol::{
+    ConversationHit, MessageStamp, ReadOnlyHistory, RemoteConversation, RemoteRequest, RemoteResult, SavedRow,
+};
 
 use super::{wrong_answer, RemoteHandle};
 use crate::error::CommandResult;
 
+/// Why `conversation` cannot be read whole there (`None`: it can).
+pub(super) fn unreadable(conversation: &RemoteConversation) -> Option<String> {
+    conversation.stopped.clone().or_else(|| conversation.rows.iter().find_map(|row| row.unreadable.clone()))
+}
+
 impl RemoteHandle {
+    /// The conversation as saved there, every row as far as it reads (`None`: a new one, nothing
+    /// saved there until its first message).
+    pub(super) async fn read_there(&self) -> CommandResult<Option<RemoteConversation>> {
+        if !self.saved.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        let id = self.attached.conversation_id().to_owned();
+        match self.ask(RemoteRequest::ConversationRead { id }).await? {
+            RemoteResult::Conversation(conversation) => Ok(Some(conversation)),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
+    /// When each message saved there was written and which model wrote each answer, in the order
+    /// of its history.
+    pub async fn saved_stamps(&self) -> CommandResult<Vec<MessageStamp>> {
+        let rows = self.read_there().await?.map(|c| c.rows).unwrap_or_default();
+        Ok(rows.into_iter().filter(|row| row.message.is_some()).map(|row| row.stamp).collect())
+    }
+
+    /// What can be read there of a conversation that cannot be read whole, to show it read-only.
+    pub async fn read_only(&self) -> CommandResult<ReadOnlyHistory> {
+        let Some(conversation) = self.read_there().await? else {
+            return Ok(ReadOnlyHistory { reason: None, rows: Vec::new() });
+        };
+        let reason = unreadable(&conversation).map(|why| format!("on {}: {why}", self.target.host));
+        Ok(ReadOnlyHistory { reason, rows: conversation.rows.into_iter().map(SavedRow::from).collect() })
+    }
+
     /// `host:/path`, as the window shows the project.
     pub fn target(&self) -> String {
         self.target.to_string()

@@ -346,6 +346,31 @@ impl AppState {
         crate::commands::off_thread(move || Ok(engine.with_call_changes(&id, history))).await?
     }
 
+    /// When each saved message was written and by which model, in the order of `history`; a
+    /// remote project's, read there.
+    pub async fn stamps(&self, conversation_id: &str) -> CommandResult<Vec<warden_protocol::MessageStamp>> {
+        if let Some(remote) = self.remote(Some(conversation_id)).await {
+            return remote.saved_stamps().await;
+        }
+        let engine = self.engine.clone();
+        let id = conversation_id.to_owned();
+        crate::commands::off_thread(move || engine.stored_stamps(&id)).await
+    }
+
+    /// What can be read of a saved conversation that cannot be read whole; a remote project's,
+    /// read there.
+    pub async fn read_only_history(
+        &self,
+        conversation_id: &str,
+    ) -> CommandResult<warden_protocol::ReadOnlyHistory> {
+        if let Some(remote) = self.remote(Some(conversation_id)).await {
+            return remote.read_only().await;
+        }
+        let engine = self.engine.clone();
+        let id = conversation_id.to_owned();
+        crate::commands::off_thread(move || Ok(engine.read_only_history(&id)?)).await?
+    }
+
     /// Deletes a saved conversation (it can be restored for a minute) and forgets its session.
     /// Refused while it is answering.
     pub async fn delete_conversation(&self, conversation_id: &str) -> CommandResult<()> {

@@ -51,27 +51,27 @@ pub async fn chat_history(
 }
 
 /// What can be read of a saved conversation that cannot be read whole, to show it read-only:
-/// every message read, one that could not be marked in its place, and why.
+/// every message read, one that could not be marked in its place, and why. A remote project's
+/// conversation is read there.
 #[tauri::command]
 #[specta::specta]
 pub async fn chat_history_read_only(
     state: State<'_, AppState>,
     conversation_id: String,
 ) -> CommandResult<ReadOnlyHistory> {
-    let engine = state.engine.clone();
-    off_thread(move || Ok(engine.read_only_history(&conversation_id)?)).await?
+    state.read_only_history(&conversation_id).await
 }
 
 /// When each saved message of the conversation was written and which model wrote each answer, in
-/// the order of `chat_history` (empty for a conversation that is not saved).
+/// the order of `chat_history` (empty for a conversation that is not saved). A remote project's
+/// conversation is read there.
 #[tauri::command]
 #[specta::specta]
 pub async fn chat_message_stamps(
     state: State<'_, AppState>,
     conversation_id: String,
 ) -> CommandResult<Vec<MessageStamp>> {
-    let engine = state.engine.clone();
-    off_thread(move || engine.stored_stamps(&conversation_id)).await
+    state.stamps(&conversation_id).await
 }
 
 /// "Compact now": summarizes the conversation's older part in what the model is sent from now on

@@ -5,15 +5,17 @@
 // key yet: the window shows ssh's question with the key's fingerprint, and ssh writes the key to
 // known_hosts only after Accept. The top bar then names the project and the box there. The project's
 // own hooks are offered over its conversation, read there; once approved here, the next message
-// runs them there, as the remote user. A message asks the model to run `id -u > who.txt` with bash: the approval card
-// shows, nothing runs before the click, and after Approve the file is there, written by the
-// remote user's uid. The turn's diff is read there, and "restore the project to before this
+// runs them there, as the remote user. A message asks the model to run `id -u > who.txt` (and to
+// write to the npm cache) with bash: the approval card shows, nothing runs before the click, and
+// after Approve the file is there, written by the remote user's uid. The turn's diff is read there, and "restore the project to before this
 // message" asks what it would do there, then removes the file there. An MCP server of the settings
 // (the real server-everything) runs there, as the remote user, and Settings → MCP servers says
 // where it stands there; it is removed at the end, for the specs after this one. A second message
 // is rewound (dropped there; the model there no longer sees it) and the conversation compacted
-// there (the divider shows). The project opened
-// again starts a new conversation there, and the first is listed among those saved there.
+// there (the divider shows). The conversation is renamed from the list (named there) and found by
+// the list's search there; Settings → Sandbox shows the box there and clears the project's cache
+// layer there. The project opened again starts a new conversation there, and the first is listed
+// among those saved there, by the name it was given.
 
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -27,6 +29,9 @@ import { readyToChat } from "../lib/ready.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SIDE = path.join(here, "..", "lib", "remote_side.sh");
 const MCP_SERVER = path.resolve(here, "../../mcp/node_modules/.bin/mcp-server-everything");
+
+/** The name the first remote conversation is given from the list. */
+const TITLE = "Checked on the other machine";
 
 const saved = (s) =>
   s.waitFor("saved", async () => (await s.execute(`return document.querySelector('[data-testid="settings-saved"]')?.textContent ?? ""`)).includes("Saved"));
@@ -103,7 +108,7 @@ export default async function (t) {
     t.assert(!existsSync(path.join(project, "hooked")), "nothing ran before a message");
 
     t.step("a command asks there; nothing runs before the answer");
-    const command = JSON.stringify({ command: "id -u > who.txt" });
+    const command = JSON.stringify({ command: "id -u > who.txt && echo cached > ~/.npm/e2e-from-the-box" });
     await (await s.waitForTestId("composer-input")).type(`please call bash ${command}`);
     await (await s.byTestId("composer-send")).click();
     await s.waitForTestId("approval-approve", { timeoutMs: 60_000 });
@@ -164,6 +169,25 @@ export default async function (t) {
     t.assert(Number(await divider.attr("data-summarized")) > 0, `the divider says how much was summarized: ${await divider.attr("data-summarized")}`);
     await t.shot("compacted-there");
 
+    t.step("renamed from the list: named there, its host beside the new title");
+    const renamedId = await s.execute(`return document.querySelector('[data-testid="conversation-item"][aria-current="page"]').getAttribute("data-conversation-id")`);
+    const activeItem = () => s.execute(`return document.querySelector('[data-testid="conversation-item"][aria-current="page"]').textContent`);
+    await (await s.byTestId("conversation-rename")).click();
+    // End, the old title erased (no Ctrl+A: a held Ctrl would turn the title's letters into shortcuts), the new one, Enter.
+    await (await s.waitForTestId("conversation-rename-input")).type(`\uE010${"\uE003".repeat(120)}${TITLE}\uE007`);
+    await s.waitFor("the new title in the list", async () => (await activeItem()).includes(TITLE), { timeoutMs: 30_000 });
+    t.assert((await activeItem()).includes(`warden-test:${project}`), `the host stays beside it: ${await activeItem()}`);
+
+    t.step("the list's search finds it there, by a word of its messages, with its host");
+    const search = await s.byTestId("conversation-search");
+    await search.type("fixed");
+    const hit = `[data-testid="conversation-hit"][data-conversation-id="${renamedId}"]`;
+    await s.waitFor("found there", async () => (await s.count(hit)) === 1, { timeoutMs: 30_000 });
+    const found = await s.execute(`return document.querySelector('${hit}').textContent`);
+    t.assert(found.includes(TITLE) && found.includes(`warden-test:${project}`), `the hit names it and its host: ${found}`);
+    await t.shot("found-there");
+    await search.type("\uE00C");
+
     t.step("Settings → Sandbox shows the box of the linked remote project, asked there");
     await (await s.byTestId("settings-open")).click();
     const remoteBox = await s.waitForTestId("remote-sandbox", { timeoutMs: 15_000 });
@@ -174,6 +198,18 @@ export default async function (t) {
     t.assert(shownBox.includes("warden-remote"), `the box is the remote user's: ${shownBox}`);
     t.assert((await remoteBox.attr("data-target")).includes(project), "for the remote project");
     await t.shot("remote-sandbox");
+
+    t.step("its cache layer, cleared there: what the command wrote to ~/.npm is gone from the project's layer");
+    const layerText = () => s.execute(`return document.querySelector('[data-testid="remote-sandbox"] [data-testid="sandbox-cache-layer"]')?.textContent ?? ""`);
+    await s.waitFor("the layer holds the command's write", async () => /\d/.test(await layerText()) && !/: 0 B/.test(await layerText()), { timeoutMs: 15_000 });
+    // This project's storage there (an earlier run's project has a layer of its own).
+    const layerOf = `/home/warden-remote/.local/share/warden/projects/${path.basename(project)}-*/cache-layer/npm/upper/e2e-from-the-box`;
+    const planted = () => t.run("bash", ["-c", `ls -d ${layerOf} 2>/dev/null || true`]);
+    t.assert((await planted()).stdout.trim() !== "", "the command's write is in the project's layer there");
+    t.assert(!existsSync("/home/warden-remote/.npm/e2e-from-the-box"), "never in the remote user's own cache");
+    await s.execute(`document.querySelector('[data-testid="remote-sandbox"] [data-testid="sandbox-cache-layer-clear"]').click(); return true;`);
+    await s.waitFor("the layer is empty", async () => /: 0 B/.test(await layerText()), { timeoutMs: 30_000 });
+    t.assert((await planted()).stdout.trim() === "", "the layer there is cleared");
 
     t.step("Settings → MCP servers: the server runs there, as the remote user, and says so");
     await centre(s, '[data-testid="remote-mcp"] summary');
@@ -202,7 +238,7 @@ export default async function (t) {
     const firstThere = `[data-testid="remote-saved-item"][data-id="${first}"]`;
     await s.waitFor("the first conversation, listed there", async () => (await s.count(firstThere)) === 1, { timeoutMs: 30_000 });
     const listed = await s.execute(`return document.querySelector('${firstThere}').textContent`);
-    t.assert(listed.includes("please call bash"), `named by its first message: ${listed}`);
+    t.assert(listed.includes(TITLE), `listed there by the name given in the window: ${listed}`);
     await t.shot("saved-there");
     await (await s.find(firstThere)).click();
     await s.waitFor("the first conversation shown again", async () => (await current()) === first, { timeoutMs: 30_000 });

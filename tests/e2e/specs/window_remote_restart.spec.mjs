@@ -2,7 +2,8 @@
 // conversation's id in $RUN_DIR/remote/first_conversation): the project is listed under its
 // `host:/path`, not linked; "Link and continue this conversation" links again through ssh (a new
 // sshd with a new host key, asked about in the window) and takes the conversation up there with
-// what was said in it, read from the remote machine's store.
+// what was said in it (and when each message was written), read from the remote machine's store.
+// It is listed with the name window_remote gave it.
 
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -25,6 +26,7 @@ export default async function (t) {
   await s.waitFor("listed", async () => (await s.count(item)) === 1, { timeoutMs: 15_000 });
   const named = await s.execute(`return document.querySelector('${item}').textContent`);
   t.assert(named.includes(`warden-test:${project}`), `under its host:/path: ${named}`);
+  t.assert(named.includes("Checked on the other machine"), `with the name window_remote gave it: ${named}`);
   await (await s.find(item)).click();
   const banner = await s.waitForTestId("remote-link-banner", { timeoutMs: 15_000 });
   t.assert((await banner.attr("data-state")) === "closed", "not linked since the start");
@@ -40,6 +42,8 @@ export default async function (t) {
     const said = () => s.execute(`return [...document.querySelectorAll('[data-testid="message"][data-role="user"]')].map((m) => m.textContent).join("\\n")`);
     await s.waitFor("what was said, read there", async () => (await said()).includes("please call bash"), { timeoutMs: 30_000 });
     t.assert((await (await s.byTestId("remote-project")).text()).includes(project), "the top bar names the remote project");
+    const stamped = await s.execute(`return document.querySelectorAll('[data-testid="message"] [data-testid="message-meta"] time').length`);
+    t.assert(stamped > 0, "when each message was written, read there");
     await t.shot("taken-up");
   } finally {
     await t.run("bash", [SIDE, "stop"]);

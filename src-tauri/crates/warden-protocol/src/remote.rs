@@ -36,7 +36,7 @@
 //! | `conventions_list` (the composer's `/`) | [`RemoteRequest::Conventions`] (`remote_conventions`) |
 //! | `sandbox_allow_read`, `git_aside_restore` (a failed command's block) | [`RemoteRequest::OfferRead`] (checked there, kept by the face), [`RemoteRequest::GitAsideRestore`] |
 //! | `box_home_notice`, `box_home_notice_dismiss` | [`RemoteRequest::BoxNotice`], [`RemoteRequest::BoxNoticeDismiss`] (`remote_box_notice`, `remote_box_notice_dismiss`) |
-//! | `chat_history`, `chat_compaction` | [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationCompaction`] |
+//! | `chat_history`, `chat_message_stamps`, `chat_history_read_only`, `chat_compaction` | [`RemoteRequest::ConversationRead`] (one read, three views of it), [`RemoteRequest::ConversationCompaction`] |
 //! | `mcp_sign_in` | none: the sign-in is made here and carried with [`RemoteOpen`] (without its refresh token) |
 //! | settings screens, keys, rules, `skill_switch` | none: they are this machine's, sent with [`RemoteOpen`] and [`RemoteRequest::Resettle`] |
 //!
