@@ -2,22 +2,18 @@
 //! model (sampling, shown for the user to allow or decline), in the window: the request goes
 //! out as the `mcp:elicit` event, the window shows the form, and `mcp_elicit_answer` brings the
 //! answer back. A form nobody answers within ten minutes is cancelled; so is every form still open
-//! when the window goes.
+//! when the window goes. A remote session's servers ask here too: their questions come over the
+//! link (`crate::remote`) and are shown the same way.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
 use tauri_specta::Event as TauriEvent;
 use tokio::sync::oneshot;
-use warden_core::containment::net::Answer;
-use warden_core::mcp::{Elicitation, Elicitor};
-use warden_protocol::{McpAskPurpose, McpElicit, McpElicitAnswer, NetworkRequest};
-
-/// How long a form waits for the user.
-const WAIT: Duration = Duration::from_secs(600);
+use warden_core::mcp::{AskUser, Elicitation, ASK_WAIT};
+use warden_protocol::{McpElicit, McpElicitAnswer};
 
 /// `mcp:elicit`: a server asks the user to fill in a form.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type, TauriEvent)]
@@ -41,43 +37,24 @@ impl WindowElicitor {
     /// The user's answer to request `id`; `false` when no form of that id waits.
     pub fn answer(&self, id: &str, answer: McpElicitAnswer) -> bool {
         let waiting = self.pending.lock().ok().and_then(|mut p| p.remove(id));
-        let Some(waiting) = waiting else { return false };
-        let answer = match answer {
-            McpElicitAnswer::Accept { content } => Elicitation::Accept(content),
-            McpElicitAnswer::Decline => Elicitation::Decline,
-            McpElicitAnswer::Cancel => Elicitation::Cancel,
-        };
-        waiting.send(answer).is_ok()
+        waiting.is_some_and(|waiting| waiting.send(answer.into()).is_ok())
     }
 }
 
-impl WindowElicitor {
-    /// Show the request over the window and wait for the user's answer (ten minutes at most).
-    async fn ask(
-        &self,
-        server: &str,
-        message: &str,
-        schema: &serde_json::Value,
-        purpose: McpAskPurpose,
-        network: Option<NetworkRequest>,
-    ) -> Elicitation {
+#[async_trait::async_trait]
+impl AskUser for WindowElicitor {
+    /// Show the request over the window and wait for the user's answer (ten minutes at most);
+    /// before the window is there, declined.
+    async fn ask(&self, mut ask: McpElicit) -> Elicitation {
         let Some(emit) = self.emit.get() else { return Elicitation::Decline };
         let id = uuid::Uuid::new_v4().to_string();
         let (tx, rx) = oneshot::channel();
         if let Ok(mut pending) = self.pending.lock() {
             pending.insert(id.clone(), tx);
         }
-        emit(McpElicit {
-            request_id: id.clone(),
-            server: server.to_owned(),
-            // A sampling request is already no longer than the user can be shown whole
-            // (`sampling::SHOWN_MAX`); a form's words are cut there too.
-            message: message.chars().take(warden_core::mcp::sampling::SHOWN_MAX).collect(),
-            schema: schema.clone(),
-            purpose,
-            network,
-        });
-        let answer = tokio::time::timeout(WAIT, rx).await;
+        ask.request_id = id.clone();
+        emit(ask);
+        let answer = tokio::time::timeout(ASK_WAIT, rx).await;
         if let Ok(mut pending) = self.pending.lock() {
             pending.remove(&id);
         }
@@ -86,48 +63,10 @@ impl WindowElicitor {
             _ => Elicitation::Cancel,
         }
     }
-}
 
-#[async_trait::async_trait]
-impl Elicitor for WindowElicitor {
-    async fn elicit(&self, server: &str, message: &str, schema: &serde_json::Value) -> Elicitation {
-        self.ask(server, message, schema, McpAskPurpose::Form, None).await
+    fn can_ask(&self) -> bool {
+        self.emit.get().is_some()
     }
-
-    /// The request in words, with Allow / Decline: only Allow lets it through.
-    async fn allow_sampling(&self, server: &str, request: &str) -> bool {
-        let empty = serde_json::json!({ "type": "object", "properties": {} });
-        matches!(
-            self.ask(server, request, &empty, McpAskPurpose::Sampling, None).await,
-            Elicitation::Accept(_)
-        )
-    }
-
-    /// "Allow" (while the server runs), "Always for this project" (accepted with `always`), or
-    /// "Deny"; dismissed or unanswered in ten minutes: not reached.
-    async fn allow_host(&self, server: &str, request: &NetworkRequest) -> Answer {
-        if self.emit.get().is_none() {
-            // Not a denial that would hold while the server runs: asked again next time.
-            return Answer::Unanswered("the window is not open yet".to_owned());
-        }
-        let empty = serde_json::json!({ "type": "object", "properties": {} });
-        let message = host_question(server, request);
-        match self.ask(server, &message, &empty, McpAskPurpose::Network, Some(request.clone())).await {
-            Elicitation::Accept(content) if content.get("always") == Some(&true.into()) => Answer::Always,
-            Elicitation::Accept(_) => Answer::Once,
-            Elicitation::Decline => Answer::Deny,
-            Elicitation::Cancel => Answer::Unanswered("the question was dismissed".to_owned()),
-        }
-    }
-}
-
-/// The question about `request` in words.
-fn host_question(server: &str, request: &NetworkRequest) -> String {
-    let reach = request.reach.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
-    format!(
-        "The MCP server {server} wants to reach {}:{}{reach}, which no rule allows.",
-        request.host, request.port
-    )
 }
 
 /// The one shared elicitor of the window.
@@ -139,6 +78,9 @@ pub fn shared() -> Arc<WindowElicitor> {
 mod tests {
     use super::*;
     use serde_json::json;
+    use warden_core::containment::net::Answer;
+    use warden_core::mcp::Elicitor;
+    use warden_protocol::{McpAskPurpose, NetworkRequest};
 
     #[tokio::test]
     async fn a_form_goes_to_the_window_and_its_answer_comes_back() {

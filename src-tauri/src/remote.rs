@@ -444,6 +444,7 @@ pub async fn open(
     engine: &Arc<Engine>,
     asked: OpenAsked<'_>,
     askpass: &Arc<crate::askpass::WindowAskpass>,
+    elicitor: &Arc<crate::elicit::WindowElicitor>,
 ) -> CommandResult<(
     Arc<RemoteHandle>,
     mpsc::UnboundedReceiver<Event>,
@@ -472,7 +473,9 @@ pub async fn open(
     })?;
     let conversation_id = attached.conversation_id().to_owned();
     let busy = Arc::new(AtomicBool::new(false));
-    let (events, turn_ends) = split_frames(frames);
+    let split = split_frames(frames);
+    let (events, turn_ends) = (split.events, split.ends);
+    tauri::async_runtime::spawn(ask_here(split.asks, elicitor.clone(), attached.clone()));
     let home = RulesHome { attached: attached.clone(), engine: engine.clone(), target: parsed.clone() };
     tauri::async_runtime::spawn(free_after_each_turn(turn_ends, busy.clone(), home));
     let status = attached.status();
@@ -534,6 +537,26 @@ async fn free_after_each_turn(
     while ends.recv().await.is_some() {
         busy.store(false, Ordering::SeqCst);
         home.bring().await;
+    }
+}
+
+/// The questions of the remote session's MCP servers, each shown in the window as a local
+/// server's is, and its answer sent there (at once: several may wait together).
+async fn ask_here(
+    mut asks: mpsc::UnboundedReceiver<warden_protocol::McpElicit>,
+    elicitor: Arc<crate::elicit::WindowElicitor>,
+    attached: Arc<Attached>,
+) {
+    use warden_core::mcp::AskUser as _;
+    while let Some(ask) = asks.recv().await {
+        let (elicitor, attached) = (elicitor.clone(), attached.clone());
+        tauri::async_runtime::spawn(async move {
+            let request_id = ask.request_id.clone();
+            let answer = elicitor.ask(ask).await.into();
+            if let Err(error) = attached.request(RemoteRequest::AskAnswer { request_id, answer }).await {
+                tracing::warn!(%error, "an MCP server's question there could not be answered");
+            }
+        });
     }
 }
 

@@ -505,7 +505,7 @@ impl AppState {
         tokio::sync::watch::Receiver<warden_core::remote::LinkStatus>,
     )> {
         let (handle, events, status, opened) =
-            crate::remote::open(&self.engine, asked, &self.askpass).await?;
+            crate::remote::open(&self.engine, asked, &self.askpass, &self.elicitor).await?;
         // Listed again after a restart (what the window shows of it: no key, no message).
         let known = warden_protocol::KnownRemote {
             conversation_id: opened.conversation_id.clone(),

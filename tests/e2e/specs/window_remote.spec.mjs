@@ -10,7 +10,8 @@
 // after Approve the file is there, written by the remote user's uid. The turn's diff is read there, and "restore the project to before this
 // message" asks what it would do there, then removes the file there. An MCP server of the settings
 // (the real server-everything) runs there, as the remote user, and Settings → MCP servers says
-// where it stands there; it is removed at the end, for the specs after this one. A second message
+// where it stands there; a form it asks for is shown here and the name typed reaches it there; it
+// is removed at the end, for the specs after this one. A second message
 // is rewound (dropped there; the model there no longer sees it) and the conversation compacted
 // there (the divider shows). The conversation is renamed from the list (named there) and found by
 // the list's search there; Settings → Sandbox shows the box there and clears the project's cache
@@ -23,7 +24,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { centre } from "../lib/centre.mjs";
-import { answered, ask, turnOver } from "../lib/chat.mjs";
+import { answered, ask, send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -224,6 +225,25 @@ export default async function (t) {
     t.assert(running.includes("mcp-server-everything"), `the server runs as the remote user: ${running}`);
     await t.shot("remote-mcp");
     await (await s.byTestId("settings-close")).click();
+
+    t.step("the server there asks for a form: shown here, and what the user typed reaches it there");
+    await send(s, "please call mcp__everything__trigger-elicitation-request {}");
+    await (await s.waitForTestId("approval-approve", { timeoutMs: 60_000 })).click();
+    const form = await s.waitForTestId("mcp-form", { timeoutMs: 60_000 });
+    t.assert((await form.text()).includes("The MCP server everything asks"), "the form names the server");
+    await (await s.find('[data-testid="mcp-form-field"][data-field="name"]')).type("Ada Lovelace");
+    await t.shot("remote-form");
+    await (await s.byTestId("mcp-form-submit")).click();
+    const formCall = '[data-testid="tool-block"][data-tool-name="mcp__everything__trigger-elicitation-request"]';
+    await s.waitFor("the call there succeeded", async () =>
+      (await s.execute(`return document.querySelector('${formCall}')?.getAttribute("data-status")`)) === "success",
+    { timeoutMs: 60_000 });
+    const formResult = await s.execute(`
+      const block = document.querySelector('${formCall}');
+      block.querySelector('[data-testid="tool-toggle"]').click();
+      return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
+    t.assert(formResult.includes("Name: Ada Lovelace"), `the server there got the name: ${formResult.slice(0, 300)}`);
+    await turnOver(s);
 
     t.step("the project opened again: a new conversation there, and the first one listed among those saved there");
     const first = await s.execute(`return document.querySelector('[data-testid="conversation-item"][aria-current="page"]').getAttribute("data-conversation-id")`);

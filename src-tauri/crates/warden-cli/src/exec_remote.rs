@@ -75,7 +75,8 @@ pub async fn run(args: ExecArgs, remote: &str) -> Result<(), Exit> {
         }
     };
     tokio::spawn(say_link_status(attached.status(), target.host.clone()));
-    let (mut events, turn_ends) = split_frames(frames);
+    let split = split_frames(frames);
+    let (mut events, turn_ends) = (split.events, split.ends);
     let control = Remote { attached: attached.clone() };
     let send = ChatSend {
         conversation_id: opened.clone(),

@@ -37,6 +37,7 @@
 //! | `sandbox_allow_read`, `git_aside_restore` (a failed command's block) | [`RemoteRequest::OfferRead`] (checked there, kept by the face), [`RemoteRequest::GitAsideRestore`] |
 //! | `box_home_notice`, `box_home_notice_dismiss` | [`RemoteRequest::BoxNotice`], [`RemoteRequest::BoxNoticeDismiss`] (`remote_box_notice`, `remote_box_notice_dismiss`) |
 //! | `chat_history`, `chat_message_stamps`, `chat_history_read_only`, `chat_compaction` | [`RemoteRequest::ConversationRead`] (one read, three views of it), [`RemoteRequest::ConversationCompaction`] |
+//! | `mcp_elicit_answer` (an MCP server's form, sampling request or host, asked in the window) | [`ServerFrame::Ask`], answered with [`RemoteRequest::AskAnswer`] |
 //! | `mcp_sign_in` | none: the sign-in is made here and carried with [`RemoteOpen`] (without its refresh token) |
 //! | settings screens, keys, rules, `skill_switch` | none: they are this machine's, sent with [`RemoteOpen`] and [`RemoteRequest::Resettle`] |
 //!
@@ -46,10 +47,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     BoxHomeNotice, ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConventionsInUse, ConversationHit,
-    ConversationPage, ConversationSummary, Event, InstructionsInUse, KeyName, McpResourceText,
-    McpServerStatus, Message, MessageStamp, NetworkMode, PermissionRule, ProjectHooksOffer, ProjectMcpOffer,
-    ProviderId, RestorePlan, RestoreReport, RuleScope, SandboxStatus, SavedRow, SessionGrant, Settings,
-    ToolApproval, TrustLevel,
+    ConversationPage, ConversationSummary, Event, InstructionsInUse, KeyName, McpElicit, McpElicitAnswer,
+    McpResourceText, McpServerStatus, Message, MessageStamp, NetworkMode, PermissionRule, ProjectHooksOffer,
+    ProjectMcpOffer, ProviderId, RestorePlan, RestoreReport, RuleScope, SandboxStatus, SavedRow,
+    SessionGrant, Settings, ToolApproval, TrustLevel,
 };
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
@@ -97,6 +98,11 @@ pub enum ServerFrame {
     },
     /// An event of the open session, numbered from 1 without gaps.
     Event { seq: u64, event: Event },
+    /// An MCP server of the session asks the user (a form, the use of the model, a host no rule
+    /// names), numbered with the events; answered with [`RemoteRequest::AskAnswer`]. Only a
+    /// session opened for a window ([`RemoteSession::window`]) asks: servers of other sessions
+    /// are not offered forms, as in a `warden exec` here.
+    Ask { seq: u64, ask: McpElicit },
     /// The turn a [`RemoteRequest::Send`] started is over (numbered with the events).
     TurnEnded { seq: u64, end: RemoteTurnEnd },
 }
@@ -297,6 +303,11 @@ pub enum RemoteRequest {
     McpReadResource {
         server: String,
         uri: String,
+    },
+    /// The user's answer to a [`ServerFrame::Ask`] of the link's session.
+    AskAnswer {
+        request_id: String,
+        answer: McpElicitAnswer,
     },
     /// What "Allow for this session" remembered in the link's session.
     Grants,

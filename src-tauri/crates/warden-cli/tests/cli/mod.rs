@@ -16,6 +16,7 @@ mod raw_link;
 mod reaper;
 mod remote;
 mod remote_askpass;
+mod remote_asks;
 mod remote_block_offers;
 mod remote_box_notice;
 mod remote_grants;

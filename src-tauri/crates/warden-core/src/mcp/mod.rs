@@ -34,7 +34,7 @@ mod toolset;
 pub use crate::opener::OPENER_ENV;
 pub use auth::BrowserAuthorizer;
 pub use connection::{connect, connect_with, ClientSetup, Connection, CATALOG_MAX};
-pub use elicitor::{Elicitation, Elicitor};
+pub use elicitor::{AskUser, Elicitation, Elicitor, ASK_WAIT};
 pub use entries::{entry_specs, specs};
 pub use error::McpError;
 pub use hub::McpHub;

@@ -44,6 +44,8 @@ pub enum LinkStatus {
 pub enum SessionFrame {
     Event(Event),
     TurnEnded(RemoteTurnEnd),
+    /// A question of one of the session's MCP servers, for the window ([`Attached::answer_ask`]).
+    Ask(warden_protocol::McpElicit),
 }
 
 pub struct Attached {
@@ -140,6 +142,7 @@ impl Attached {
                 let frame = match frame {
                     Numbered::Event(event) => SessionFrame::Event(event),
                     Numbered::TurnEnded(end) => SessionFrame::TurnEnded(end),
+                    Numbered::Ask(ask) => SessionFrame::Ask(ask),
                 };
                 if out.send(frame).is_err() {
                     return;
@@ -191,22 +194,34 @@ impl Attached {
     }
 }
 
-/// A session's frames as faces read them: its events, and the ends of its turns.
-pub fn split_frames(
-    mut frames: mpsc::UnboundedReceiver<SessionFrame>,
-) -> (mpsc::UnboundedReceiver<Event>, mpsc::UnboundedReceiver<RemoteTurnEnd>) {
+/// A session's frames as faces read them: its events, the ends of its turns, and its servers'
+/// questions.
+pub fn split_frames(mut frames: mpsc::UnboundedReceiver<SessionFrame>) -> SplitFrames {
     let (events_tx, events) = mpsc::unbounded_channel();
     let (ends_tx, ends) = mpsc::unbounded_channel();
+    let (asks_tx, asks) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Some(frame) = frames.recv().await {
             let sent = match frame {
                 SessionFrame::Event(event) => events_tx.send(event).is_ok(),
                 SessionFrame::TurnEnded(end) => ends_tx.send(end).is_ok(),
+                // Only a window's session asks; a face that reads no questions goes on regardless.
+                SessionFrame::Ask(ask) => {
+                    let _ = asks_tx.send(ask);
+                    true
+                }
             };
             if !sent {
                 return;
             }
         }
     });
-    (events, ends)
+    SplitFrames { events, ends, asks }
+}
+
+/// A session's frames, each kind to its own reader.
+pub struct SplitFrames {
+    pub events: mpsc::UnboundedReceiver<Event>,
+    pub ends: mpsc::UnboundedReceiver<RemoteTurnEnd>,
+    pub asks: mpsc::UnboundedReceiver<warden_protocol::McpElicit>,
 }

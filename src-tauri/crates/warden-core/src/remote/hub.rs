@@ -26,6 +26,8 @@ pub struct Hub {
     bare: tokio::sync::Mutex<Option<Arc<Engine>>>,
     /// When the hub last became idle (no link, no turn running); `None` while busy.
     idle_since: Mutex<Option<Instant>>,
+    /// The sessions' questions waiting for the user's answer.
+    pub(super) asks: Arc<super::asks::Waiting>,
 }
 
 impl Hub {
@@ -40,6 +42,7 @@ impl Hub {
             next_link: AtomicU64::new(1),
             bare: tokio::sync::Mutex::default(),
             idle_since: Mutex::new(Some(Instant::now())),
+            asks: Arc::default(),
         })
     }
 

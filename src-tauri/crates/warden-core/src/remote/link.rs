@@ -84,6 +84,7 @@ fn said(status: &Option<String>, stderr: &str) -> String {
 pub enum Numbered {
     Event(Event),
     TurnEnded(RemoteTurnEnd),
+    Ask(warden_protocol::McpElicit),
 }
 
 /// The attached session's frames, with their numbers.
@@ -292,6 +293,9 @@ async fn read_frames<R: tokio::io::AsyncBufRead + Unpin>(
             }
             Ok(Some(ServerFrame::TurnEnded { seq, end })) => {
                 let _ = events.send((seq, Numbered::TurnEnded(end)));
+            }
+            Ok(Some(ServerFrame::Ask { seq, ask })) => {
+                let _ = events.send((seq, Numbered::Ask(ask)));
             }
             Ok(Some(other)) => tracing::warn!(?other, "an unexpected frame"),
             Ok(None) => break,

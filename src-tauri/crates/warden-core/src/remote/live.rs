@@ -1,5 +1,5 @@
 //! A session the engine holds for faces elsewhere: the session itself while it may still run, and
-//! its numbered frames (events and turn ends), kept so that a link that dropped can attach again
+//! its numbered frames (events, its servers' questions and turn ends), kept so that a link that dropped can attach again
 //! and get what it missed, once and in order.
 
 use std::collections::VecDeque;
@@ -49,7 +49,9 @@ pub enum AttachError {
 
 fn seq_of(frame: &ServerFrame) -> u64 {
     match frame {
-        ServerFrame::Event { seq, .. } | ServerFrame::TurnEnded { seq, .. } => *seq,
+        ServerFrame::Event { seq, .. }
+        | ServerFrame::TurnEnded { seq, .. }
+        | ServerFrame::Ask { seq, .. } => *seq,
         _ => 0,
     }
 }
@@ -115,6 +117,11 @@ impl Live {
         if log.kept.len() > KEPT_FRAMES {
             log.kept.pop_front();
         }
+    }
+
+    /// A question of one of the session's MCP servers, numbered with its events.
+    pub(super) fn push_ask(&self, ask: warden_protocol::McpElicit) {
+        self.push(|seq| ServerFrame::Ask { seq, ask });
     }
 
     pub fn session(&self) -> Option<Session> {

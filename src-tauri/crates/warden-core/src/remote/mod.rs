@@ -5,6 +5,7 @@
 
 pub mod approvals;
 pub mod askpass;
+mod asks;
 mod attached;
 mod checkpoints;
 pub mod daemon;
@@ -22,7 +23,7 @@ mod saved;
 pub mod serve;
 pub mod transport;
 
-pub use attached::{split_frames, Attached, LinkStatus, SessionFrame};
+pub use attached::{split_frames, Attached, LinkStatus, SessionFrame, SplitFrames};
 pub use hub::Hub;
 pub use link::{Link, LinkError};
 pub use machine::this_machine;

@@ -50,7 +50,7 @@ where
         None => return Err(ServeError::NoHello),
         Some(Ok(ClientFrame::Hello(hello))) => hello,
         Some(Ok(ClientFrame::Request { .. })) => return Err(ServeError::BadHello("a request".into())),
-        Some(Err(error)) => return Err(ServeError::BadHello(error)),
+        Some(Err((_, error))) => return Err(ServeError::BadHello(error)),
     };
     if let Some(reason) = super::mismatch(&ours, &hello, "window or command on the other side") {
         let _ = out.send(ServerFrame::Refused { engine: ours, reason: reason.clone() });
@@ -66,7 +66,8 @@ where
             Err(error) => break Err(ServeError::Read(error)),
             Ok(Some(Ok(ClientFrame::Request { id, request }))) => link.handle(id, request).await,
             Ok(Some(Ok(ClientFrame::Hello(_)))) => link.answer(0, Err(usage("a second hello"))),
-            Ok(Some(Err(error))) => link.answer(0, Err(usage(&format!("not a request: {error}")))),
+            // Answered under its own id when it has one: the face waits for that id's answer.
+            Ok(Some(Err((id, error)))) => link.answer(id, Err(usage(&format!("not a request: {error}")))),
         }
     };
     link.closed().await;
@@ -76,12 +77,21 @@ where
     ended
 }
 
-/// The next line as a frame (`Err`: why it is not one), or `None` at the end of the input.
+/// The next line as a frame (`Err`: the id it gives, else 0, and why it is not one), or `None`
+/// at the end of the input.
 async fn read_frame<R: AsyncBufRead + Unpin>(
     input: &mut R,
-) -> std::io::Result<Option<Result<ClientFrame, String>>> {
+) -> std::io::Result<Option<Result<ClientFrame, (u64, String)>>> {
     let line = super::read_line(input, MAX_LINE).await?;
-    Ok(line.map(|line| serde_json::from_slice(&line).map_err(|error| error.to_string())))
+    Ok(line.map(|line| {
+        serde_json::from_slice(&line).map_err(|error| {
+            let id = serde_json::from_slice::<serde_json::Value>(&line)
+                .ok()
+                .and_then(|frame| frame.get("id")?.as_u64())
+                .unwrap_or(0);
+            (id, error.to_string())
+        })
+    }))
 }
 
 async fn write_frames<W: AsyncWrite + Unpin>(
@@ -168,6 +178,12 @@ impl LinkState {
                 async { super::resettle::resettle(&self.attached()?, settings, session).await }.await
             }
             RemoteRequest::Compact => return self.compact(id),
+            RemoteRequest::AskAnswer { request_id, answer } => {
+                match self.hub.asks.answer(&request_id, answer) {
+                    true => Ok(RemoteResult::Done),
+                    false => Err(usage(&format!("no question `{request_id}` is waiting for an answer"))),
+                }
+            }
             RemoteRequest::Grants => self.with_session(|session| RemoteResult::Grants(session.grants())),
             RemoteRequest::GrantRevoke { grant } => {
                 self.with_session(|session| RemoteResult::Revoked(session.revoke_grant(&grant)))
@@ -324,6 +340,12 @@ impl LinkState {
         };
         let settings = super::settings_at_real_path(settings, &wanted.project);
         let engine = Arc::new(Engine::remote(self.hub.home.clone(), settings, keys));
+        // A window's session puts its servers' questions to the window; another has no one to
+        // ask (its servers are not offered forms, as in a `warden exec` here).
+        let asker = wanted.window.then(|| Arc::new(super::asks::LinkAsker::new(self.hub.asks.clone())));
+        if let Some(asker) = &asker {
+            engine.set_mcp_elicitor(asker.clone());
+        }
         for secret in mcp_secrets {
             // Into the engine's memory store: this machine's keychain is not the user's.
             if let Err(error) = engine.keep_mcp_secret(&secret.name, &secret.value).await {
@@ -346,6 +368,9 @@ impl LinkState {
         let (session, events) = started.map_err(super::refusal::setup)?;
         let conversation_id = session.conversation_id().to_owned();
         let live = Live::start(wanted.project, (session, engine), events, self.id, self.out.clone());
+        if let Some(asker) = asker {
+            asker.bind(&live);
+        }
         if !self.hub.hold(&conversation_id, live.clone()) {
             live.let_go();
             return Err(usage(&format!(
