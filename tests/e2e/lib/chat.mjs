@@ -6,6 +6,13 @@ export async function send(s, text) {
   await (await s.byTestId("composer-send")).click();
 }
 
+/** The text of the tool block `selector`, opened to show its result. */
+export const openedBlock = (s, selector) =>
+  s.execute(`
+    const block = document.querySelector(${JSON.stringify(selector)});
+    block.querySelector('[data-testid="tool-toggle"]').click();
+    return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
+
 /** The text of the last assistant message ("" when there is none). */
 export const lastAssistantText = (s) =>
   s.execute(`return [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop()?.textContent ?? ""`);

@@ -13,7 +13,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { send, turnOver } from "../lib/chat.mjs";
+import { openedBlock, send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 import { centre } from "../lib/centre.mjs";
 
@@ -31,13 +31,6 @@ const freePort = () =>
   });
 
 const text = (s, selector) => s.execute(`return document.querySelector(${JSON.stringify(selector)})?.textContent ?? ""`);
-
-/** The text of the tool block `selector`, opened to show its result. */
-const opened = (s, selector) =>
-  s.execute(`
-    const block = document.querySelector(${JSON.stringify(selector)});
-    block.querySelector('[data-testid="tool-toggle"]').click();
-    return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
 
 async function openSettings(s) {
   await (await s.waitForTestId("settings-open")).click();
@@ -147,7 +140,7 @@ export default async function (t) {
   await s.waitFor("the call succeeded", async () =>
     (await s.execute(`return document.querySelector('${formCall}')?.getAttribute("data-status")`)) === "success",
   );
-  const result = await opened(s, formCall);
+  const result = await openedBlock(s, formCall);
   t.assert(result.includes("Name: Ada Lovelace"), `the server got the name: ${result.slice(0, 300)}`);
   await turnOver(s);
 
@@ -178,7 +171,7 @@ export default async function (t) {
   await s.waitFor("the call succeeded", async () =>
     (await s.execute(`return document.querySelector('${sampleCall}')?.getAttribute("data-status")`)) === "success",
   );
-  const sampled = await opened(s, sampleCall);
+  const sampled = await openedBlock(s, sampleCall);
   t.assert(sampled.includes("Warden's test model"), `the model's answer went back through the server: ${sampled.slice(0, 300)}`);
   await turnOver(s);
   const requests = (await (await fetch(`${t.env("E2E_PROVIDER_URL")}/__requests`)).json()).slice(before);

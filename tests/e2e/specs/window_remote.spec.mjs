@@ -24,7 +24,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { centre } from "../lib/centre.mjs";
-import { answered, ask, send, turnOver } from "../lib/chat.mjs";
+import { answered, ask, openedBlock, send, turnOver } from "../lib/chat.mjs";
 import { readyToChat } from "../lib/ready.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -238,10 +238,7 @@ export default async function (t) {
     await s.waitFor("the call there succeeded", async () =>
       (await s.execute(`return document.querySelector('${formCall}')?.getAttribute("data-status")`)) === "success",
     { timeoutMs: 60_000 });
-    const formResult = await s.execute(`
-      const block = document.querySelector('${formCall}');
-      block.querySelector('[data-testid="tool-toggle"]').click();
-      return new Promise((r) => requestAnimationFrame(() => r(block.textContent)));`);
+    const formResult = await openedBlock(s, formCall);
     t.assert(formResult.includes("Name: Ada Lovelace"), `the server there got the name: ${formResult.slice(0, 300)}`);
     await turnOver(s);
 

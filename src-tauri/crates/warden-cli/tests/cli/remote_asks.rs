@@ -26,10 +26,30 @@ fn filled_in(schema: &Value) -> Map<String, Value> {
     content
 }
 
-/// A session of `project` whose settings run server-everything there, in Autonomous, `window` or
-/// not; the model calls the form tool, then says thanks.
-async fn open(link: &mut RawLink, project: &RemoteProject, server: &TestServer, window: bool) -> String {
-    let mut open = open_request(project, &server.url);
+/// What a test holds while its session runs there (the project and folders go when it ends).
+struct Started {
+    _project: RemoteProject,
+    _run: RunDir,
+    _server: TestServer,
+    link: RawLink,
+    /// The frames read before the send's answer.
+    before: Vec<Value>,
+}
+
+/// A session there whose settings run server-everything, in Autonomous, opened for a window or
+/// not, and its first message sent: the model calls the form tool, then says thanks.
+async fn started(window: bool) -> Started {
+    let user = remote_user();
+    let project = RemoteProject::new(user, &[]);
+    let run = RunDir::new(user);
+    let server = TestServer::start(vec![
+        Reply::sse(anthropic(&[tool("t1", FORM_TOOL, json!({}))], 10), Split::Random(4)),
+        Reply::sse(anthropic(&[text("Thanks.")], 10), Split::Random(4)),
+    ])
+    .await;
+    let mut link = RawLink::start(&run.runuser(user, 5)).await;
+    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
+    let mut open = open_request(&project, &server.url);
     let everything =
         json!({"everything": {"command": server_bin("mcp-server-everything"), "args": ["stdio"]}});
     open.settings.mcp_servers = serde_json::from_value(everything).unwrap();
@@ -37,29 +57,17 @@ async fn open(link: &mut RawLink, project: &RemoteProject, server: &TestServer, 
     open.session.window = window;
     let id = open.session.conversation_id.clone();
     assert_eq!(link.request(json!({"method": "open", "params": open})).await["ok"]["kind"], "opened");
-    id
-}
-
-fn script() -> Vec<Reply> {
-    vec![
-        Reply::sse(anthropic(&[tool("t1", FORM_TOOL, json!({}))], 10), Split::Random(4)),
-        Reply::sse(anthropic(&[text("Thanks.")], 10), Split::Random(4)),
-    ]
+    let send = json!({"method": "send", "params": {"conversationId": id, "content": "ask me"}});
+    let (sent, before) = link.request_seeing(send).await;
+    assert_eq!(sent["ok"]["kind"], "done", "{sent}");
+    Started { _project: project, _run: run, _server: server, link, before }
 }
 
 #[tokio::test]
 async fn a_remote_servers_form_is_asked_over_the_link_and_the_answer_given_here_reaches_it() {
-    let user = remote_user();
-    let project = RemoteProject::new(user, &[]);
-    let run = RunDir::new(user);
-    let server = TestServer::start(script()).await;
-    let mut link = RawLink::start(&run.runuser(user, 5)).await;
-    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
-    let id = open(&mut link, &project, &server, true).await;
-    let send = json!({"method": "send", "params": {"conversationId": id, "content": "ask me"}});
-    let (sent, before) = link.request_seeing(send).await;
-    assert_eq!(sent["ok"]["kind"], "done", "{sent}");
-
+    // Held whole to the end: its server and folders go with it.
+    let mut session = started(true).await;
+    let (link, before) = (&mut session.link, std::mem::take(&mut session.before));
     let (mut frames, mut asked, mut result) = (VecDeque::from(before), Vec::new(), Value::Null);
     loop {
         let frame = match frames.pop_front() {
@@ -109,23 +117,20 @@ async fn a_remote_servers_form_is_asked_over_the_link_and_the_answer_given_here_
         "{unreadable}"
     );
     assert_eq!(link.request(json!({"method": "end"})).await["ok"]["kind"], "done");
-    assert_eq!(link.finish().await, Some(0));
+    assert_eq!(session.link.finish().await, Some(0));
 }
 
 #[tokio::test]
 async fn a_session_not_opened_for_a_window_offers_its_servers_no_forms() {
-    let user = remote_user();
-    let project = RemoteProject::new(user, &[]);
-    let run = RunDir::new(user);
-    let server = TestServer::start(script()).await;
-    let mut link = RawLink::start(&run.runuser(user, 5)).await;
-    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
-    let id = open(&mut link, &project, &server, false).await;
-    let send = json!({"method": "send", "params": {"conversationId": id, "content": "ask me"}});
-    assert_eq!(link.request(send).await["ok"]["kind"], "done");
-    let mut result = Value::Null;
+    // Held whole to the end: its server and folders go with it.
+    let mut session = started(false).await;
+    let (link, before) = (&mut session.link, std::mem::take(&mut session.before));
+    let (mut frames, mut result) = (VecDeque::from(before), Value::Null);
     loop {
-        let frame = link.read().await;
+        let frame = match frames.pop_front() {
+            Some(frame) => frame,
+            None => link.read().await,
+        };
         assert_ne!(frame["type"], "ask", "nobody to ask: {frame}");
         if frame["type"] == "turn_ended" {
             break;
@@ -139,5 +144,5 @@ async fn a_session_not_opened_for_a_window_offers_its_servers_no_forms() {
     assert_eq!(result["status"], "error", "{result}");
     assert!(result.to_string().contains("trigger-elicitation-request"), "{result}");
     assert_eq!(link.request(json!({"method": "end"})).await["ok"]["kind"], "done");
-    assert_eq!(link.finish().await, Some(0));
+    assert_eq!(session.link.finish().await, Some(0));
 }
