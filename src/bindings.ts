@@ -177,9 +177,10 @@ export const commands = {
 	/**
 	 *  Stop Warden's look at the project's files (the first one can be long in a large folder that is
 	 *  not a git repository): no checkpoint is taken in this project until it is opened again, and
-	 *  each call that changes files asks first.
+	 *  each call that changes files asks first. Over a remote project's conversation
+	 *  (`conversation_id`), the look its session takes there.
 	 */
-	checkpointStopScan: () => typedError<null, CommandError>(__TAURI_INVOKE("checkpoint_stop_scan")),
+	checkpointStopScan: (conversationId: string | null) => typedError<null, CommandError>(__TAURI_INVOKE("checkpoint_stop_scan", { conversationId })),
 	/**
 	 *  The files that differ between checkpoint `from_id` and checkpoint `to_id` (the project as it
 	 *  is now when `to_id` is not given).

@@ -339,6 +339,14 @@ impl RemoteHandle {
         }
     }
 
+    /// Stop the look at the remote project its session is taking there for checkpoints.
+    pub async fn stop_scan(&self) -> CommandResult<()> {
+        match self.ask(RemoteRequest::CheckpointStopScan).await? {
+            RemoteResult::Done => Ok(()),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
     /// Restore the remote project there.
     pub async fn restore(
         &self,

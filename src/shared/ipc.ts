@@ -359,7 +359,8 @@ export const api = {
   /** The project's checkpoints, oldest first (of one conversation, when given). */
   checkpointList: (conversationId: string | null) => unwrap("checkpoint_list", commands.checkpointList(conversationId)),
   /** Stops Warden's look at the project's files: no checkpoints in this project until it is opened again. */
-  checkpointStopScan: () => unwrap("checkpoint_stop_scan", commands.checkpointStopScan()),
+  /** Stops the first look at the project of `conversationId` (a remote project's: there). */
+  checkpointStopScan: (conversationId: string | null) => unwrap("checkpoint_stop_scan", commands.checkpointStopScan(conversationId)),
   /** The files that differ between two checkpoints, or one and the project now (`toId` null). */
   checkpointChanges: (fromId: string, toId: string | null) =>
     unwrap("checkpoint_changes", commands.checkpointChanges(fromId, toId)),

@@ -23,10 +23,17 @@ pub async fn checkpoint_list(
 
 /// Stop Warden's look at the project's files (the first one can be long in a large folder that is
 /// not a git repository): no checkpoint is taken in this project until it is opened again, and
-/// each call that changes files asks first.
+/// each call that changes files asks first. Over a remote project's conversation
+/// (`conversation_id`), the look its session takes there.
 #[tauri::command]
 #[specta::specta]
-pub async fn checkpoint_stop_scan(state: State<'_, AppState>) -> CommandResult<()> {
+pub async fn checkpoint_stop_scan(
+    state: State<'_, AppState>,
+    conversation_id: Option<String>,
+) -> CommandResult<()> {
+    if let Some(remote) = state.remote(conversation_id.as_deref()).await {
+        return remote.stop_scan().await;
+    }
     with_store(state.engine.clone(), |store| {
         store.stop_scanning();
         Ok(())

@@ -15,12 +15,15 @@ const C = "conv-look";
 let store: ChatStore;
 let stop: () => void;
 let commands: string[];
+let stopArgs: unknown[];
 
 beforeEach(async () => {
   commands = [];
+  stopArgs = [];
   mockIPC(
-    (cmd) => {
+    (cmd, args) => {
       commands.push(cmd);
+      if (cmd === "checkpoint_stop_scan") stopArgs.push(args);
       return null;
     },
     { shouldMockEvents: true },
@@ -64,6 +67,7 @@ describe("the first look at the project", () => {
     await act(() => progress(500));
     await userEvent.click(screen.getByTestId(TID.firstLookStop));
     expect(commands).toContain("checkpoint_stop_scan");
+    expect(stopArgs).toEqual([{ conversationId: C }]);
     expect(screen.getByTestId(TID.firstLookStop)).toBeDisabled();
 
     await act(() => emit("chat:snapshot", { conversationId: C, files: 800, done: true, stopped: true }));

@@ -24,7 +24,8 @@ export function FirstLook({ progress }: { progress: SnapshotProgress | null | un
   }
   const stop = () => {
     setStopping(true);
-    api.checkpointStopScan().catch((e: unknown) => {
+    // Of the conversation's project: a remote project's look is stopped there.
+    api.checkpointStopScan(progress.conversationId).catch((e: unknown) => {
       setStopping(false);
       setFailed(e instanceof Error ? e.message : String(e));
     });

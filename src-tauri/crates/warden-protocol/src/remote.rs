@@ -20,6 +20,9 @@
 //! | `chat_send`, `chat_cancel`, `chat_tool_approve` | [`RemoteRequest::Send`], [`RemoteRequest::Cancel`], [`RemoteRequest::Approve`] |
 //! | opening a conversation (`chat_open`) | [`RemoteRequest::Open`] |
 //! | `checkpoint_list`, `checkpoint_patch`, `checkpoint_restore_plan`, `checkpoint_restore` | [`RemoteRequest::CheckpointList`], [`RemoteRequest::CheckpointPatch`], [`RemoteRequest::CheckpointRestorePlan`], [`RemoteRequest::CheckpointRestore`] |
+//! | `checkpoint_stop_scan` (the first look's Stop) | [`RemoteRequest::CheckpointStopScan`] (the look the session's engine takes there) |
+//! | `checkpoint_changes` | none: the window does not use it (a turn's changes come with its events, a diff with `checkpoint_patch`) |
+//! | `chat_list`, `chat_delete`, `chat_restore` | none by design: a remote conversation is listed from what the window opened (`remote_known`), forgotten here (`remote_forget`) and never deleted from here |
 //! | `conversations_list` | [`RemoteRequest::ConversationList`] (of one project there: `remote_conversations`) |
 //! | `conversations_search`, `conversation_history`, deleting one | [`RemoteRequest::ConversationSearch`], [`RemoteRequest::ConversationRead`], [`RemoteRequest::ConversationRemove`] (`warden sessions --remote`) |
 //! | `chat_search` (the list's search box, beside this machine's) | [`RemoteRequest::ConversationSearch`] of each linked project's folder (`remote_search`) |
@@ -188,6 +191,10 @@ pub enum RemoteRequest {
         #[serde(default)]
         path: Option<String>,
     },
+    /// Stop the look at the project the link's session is taking for its checkpoints (the first
+    /// one can be long in a large folder that is not a git repository): no checkpoint is taken
+    /// there until the project is opened again, and each call that changes files asks first.
+    CheckpointStopScan,
     /// What restoring `paths` (all when empty) of checkpoint `id` would do now.
     CheckpointRestorePlan {
         project: String,

@@ -19,6 +19,7 @@ mod remote_askpass;
 mod remote_asks;
 mod remote_block_offers;
 mod remote_box_notice;
+mod remote_first_look;
 mod remote_grants;
 mod remote_history;
 mod remote_mcp;

@@ -81,6 +81,12 @@ impl Engine {
         history
     }
 
+    /// The user's stop of the look at `project` (canonical) its sessions' store is taking now
+    /// ([`CheckpointStore::stop_scanning`]); `false` when no store of it is open here.
+    pub fn stop_checkpoint_scan(&self, project: &Path) -> bool {
+        self.open_store(project).map(|store| store.stop_scanning()).is_some()
+    }
+
     /// The checkpoint store of `project` (canonical), the one every session of it shares.
     /// Blocking when it is not open yet: opening runs git.
     pub fn project_checkpoints(&self, project: &Path) -> Result<Arc<CheckpointStore>, SetupError> {

@@ -178,6 +178,7 @@ impl LinkState {
                 async { super::resettle::resettle(&self.attached()?, settings, session).await }.await
             }
             RemoteRequest::Compact => return self.compact(id),
+            RemoteRequest::CheckpointStopScan => self.stop_scan(),
             RemoteRequest::AskAnswer { request_id, answer } => {
                 match self.hub.asks.answer(&request_id, answer) {
                     true => Ok(RemoteResult::Done),
@@ -282,6 +283,17 @@ impl LinkState {
                 .await
             }
             _ => Err(usage("not a request about a project")),
+        }
+    }
+
+    /// The user's Stop of the look the session's engine is taking at its project for checkpoints.
+    fn stop_scan(&self) -> Result<RemoteResult, RemoteError> {
+        let live = self.attached()?;
+        let engine = live.engine().ok_or_else(|| usage("the session is over"))?;
+        let project = super::real_path(live.project());
+        match engine.stop_checkpoint_scan(Path::new(&project)) {
+            true => Ok(RemoteResult::Done),
+            false => Err(usage("no look at the project's files is running there")),
         }
     }
 
