@@ -50,11 +50,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     BoxHomeNotice, ChatCancel, ChatSend, CheckpointInfo, CompactionInfo, ConventionsInUse, ConversationHit,
-    ConversationPage, ConversationSummary, Event, InstructionsInUse, KeyName, McpElicit, McpElicitAnswer,
-    McpResourceText, McpServerStatus, Message, MessageStamp, NetworkMode, PermissionRule, ProjectHooksOffer,
-    ProjectMcpOffer, ProviderId, RestorePlan, RestoreReport, RuleScope, SandboxStatus, SavedRow,
-    SessionGrant, Settings, ToolApproval, TrustLevel,
+    ConversationPage, Event, InstructionsInUse, McpElicit, McpElicitAnswer, McpResourceText, McpServerStatus,
+    PermissionRule, ProjectHooksOffer, ProjectMcpOffer, RestorePlan, RestoreReport, RuleScope, SandboxStatus,
+    SessionGrant, Settings, ToolApproval,
 };
+
+mod opening;
+mod saved;
+
+pub use opening::{RemoteKey, RemoteMcpSecret, RemoteMcpSignIn, RemoteOpen, RemoteSession};
+pub use saved::{RemoteConversation, RemoteRow};
 
 /// The link's own version: both sides must speak the same one. Bumped with any change to the
 /// frames below or to the types they carry that an older side would misread.
@@ -420,20 +425,6 @@ pub enum RemoteResult {
     },
 }
 
-/// A saved conversation read on the remote machine: its line in the list, every message read (one
-/// that could not be read marked in its place), and why the read stopped early, if it did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RemoteConversation {
-    pub summary: ConversationSummary,
-    /// As one JSON text, of rows without tags: a message may hold a block of a kind this build
-    /// does not know, kept as its raw JSON, which cannot be read back from inside a tagged value.
-    #[serde(with = "json_text")]
-    pub rows: Vec<RemoteRow>,
-    #[serde(default)]
-    pub stopped: Option<String>,
-}
-
 /// How a turn ended (the engine's `TurnEnd`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -445,175 +436,10 @@ pub enum RemoteTurnEnd {
     MaxTurns,
 }
 
-/// The session the link opens: the local user's settings and the keys it needs (they stay in the
-/// remote engine's memory for the session), and the choices of this session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RemoteOpen {
-    /// The local user's settings: the remote machine's own Warden settings are never read.
-    pub settings: Settings,
-    #[serde(default)]
-    pub keys: Vec<RemoteKey>,
-    /// The secrets the settings' MCP servers name (`keychain:NAME`), from this machine's keychain,
-    /// held in the remote engine's memory only.
-    #[serde(default)]
-    pub mcp_secrets: Vec<RemoteMcpSecret>,
-    /// The sign-ins (OAuth) kept in this machine's keychain for the settings' HTTP servers, their
-    /// refresh tokens left out, held in the remote engine's memory only.
-    #[serde(default)]
-    pub mcp_sign_ins: Vec<RemoteMcpSignIn>,
-    pub session: RemoteSession,
-}
-
-/// An HTTP MCP server's sign-in for the session: the credentials kept here for server `server` at
-/// `url` (JSON, as the keychain holds them), without the refresh token — refreshing there would
-/// spend the one kept here where the server rotates them; once the access token expires, the
-/// server there asks for a sign-in here.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RemoteMcpSignIn {
-    pub server: String,
-    pub url: String,
-    pub credentials: String,
-}
-
-impl std::fmt::Debug for RemoteMcpSignIn {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RemoteMcpSignIn")
-            .field("server", &self.server)
-            .field("url", &self.url)
-            .field("credentials", &"<hidden>")
-            .finish()
-    }
-}
-
-/// An MCP server's secret for the session (`keychain:NAME` in its entry), held in the remote
-/// engine's memory only.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RemoteMcpSecret {
-    pub name: String,
-    pub value: String,
-}
-
-impl std::fmt::Debug for RemoteMcpSecret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RemoteMcpSecret").field("name", &self.name).field("value", &"<hidden>").finish()
-    }
-}
-
-/// A provider key for the session, held in the remote engine's memory only.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RemoteKey {
-    pub name: KeyName,
-    pub value: String,
-}
-
-impl std::fmt::Debug for RemoteKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RemoteKey").field("name", &self.name).field("value", &"<hidden>").finish()
-    }
-}
-
-/// The choices of one session, as `warden exec` takes them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RemoteSession {
-    /// The project folder on the remote machine.
-    pub project: String,
-    /// A new conversation's id, or the saved one to continue (`resume`).
-    pub conversation_id: String,
-    #[serde(default)]
-    pub resume: bool,
-    /// Continue the conversation last changed in the project there instead (`--continue`); the
-    /// session is refused in words when there is none.
-    #[serde(default)]
-    pub continue_last: bool,
-    pub provider: ProviderId,
-    #[serde(default)]
-    pub model: Option<String>,
-    #[serde(default)]
-    pub base_url: Option<String>,
-    #[serde(default)]
-    pub native_tools: Option<bool>,
-    pub trust: TrustLevel,
-    /// The tools the session may use, or `["all"]` (`None`: the project's permissions).
-    #[serde(default)]
-    pub allow: Option<Vec<String>>,
-    #[serde(default)]
-    pub approval_timeout_secs: Option<u32>,
-    pub max_turns: u32,
-    #[serde(default)]
-    pub searxng_url: Option<String>,
-    #[serde(default)]
-    pub network: Option<NetworkMode>,
-    /// Whether each message is saved on the remote machine.
-    pub save: bool,
-    /// Opened by the window: a project without permissions of its own gets the window's tools
-    /// (every built-in tool, each asking as the policy says), not `warden exec`'s read-only set.
-    #[serde(default)]
-    pub window: bool,
-    /// The provider keys come from the remote engine's own environment, because the user said so
-    /// (`--remote-env-keys`): none is sent. Otherwise only the keys sent are used there, and a key
-    /// in the remote's environment is ignored.
-    #[serde(default)]
-    pub remote_env_keys: bool,
-}
-
-/// One message of a [`RemoteConversation`]: the message, or why it could not be read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RemoteRow {
-    #[serde(default)]
-    pub message: Option<Message>,
-    #[serde(default)]
-    pub unreadable: Option<String>,
-    #[serde(default)]
-    pub stamp: MessageStamp,
-}
-
-impl From<RemoteRow> for SavedRow {
-    fn from(row: RemoteRow) -> Self {
-        match (row.message, row.unreadable) {
-            (Some(message), None) => Self::Read { message, stamp: row.stamp },
-            (_, Some(reason)) => Self::Unreadable { reason },
-            (None, None) => {
-                Self::Unreadable { reason: "the remote engine sent a row without its message".into() }
-            }
-        }
-    }
-}
-
-impl From<SavedRow> for RemoteRow {
-    fn from(row: SavedRow) -> Self {
-        match row {
-            SavedRow::Read { message, stamp } => Self { message: Some(message), unreadable: None, stamp },
-            SavedRow::Unreadable { reason } => {
-                Self { message: None, unreadable: Some(reason), stamp: MessageStamp::default() }
-            }
-        }
-    }
-}
-
-/// A value written as a JSON string of its own JSON, and read back from one.
-mod json_text {
-    use serde::de::{DeserializeOwned, Error as _};
-    use serde::ser::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<T: Serialize, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
-        serde_json::to_string(value).map_err(S::Error::custom)?.serialize(serializer)
-    }
-
-    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<T, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        serde_json::from_str(&text).map_err(D::Error::custom)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{ConversationSummary, KeyName, SavedRow};
 
     #[test]
     fn a_key_never_shows_in_debug_output() {
