@@ -37,6 +37,11 @@ pub trait Elicitor: Send + Sync {
     }
 }
 
+/// The longest request (as the user is shown it, in characters) Warden passes on: the user sees
+/// every word of what they allow, so a longer sampling request is refused rather than shown in
+/// part, and a form's words are cut there.
+pub const SHOWN_MAX: usize = 20_000;
+
 /// How long a question waits for the user before it counts as dismissed.
 pub const ASK_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
 
@@ -67,7 +72,7 @@ fn question(
     McpElicit {
         request_id: String::new(),
         server: server.to_owned(),
-        message: message.chars().take(super::sampling::SHOWN_MAX).collect(),
+        message: message.chars().take(SHOWN_MAX).collect(),
         schema: schema.clone(),
         purpose,
         network,

@@ -10,16 +10,13 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use warden_protocol::{ContentBlock, Message, Role};
 
-use super::elicitor::Elicitor;
+use super::elicitor::{Elicitor, SHOWN_MAX};
 use crate::provider::{answer_text, ChatRequest, Provider, ToolChoice};
 
 /// The longest completion a server gets, whatever it asks for.
 pub const MAX_TOKENS: u32 = 4096;
 /// How long the model may take to answer.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(180);
-/// The longest request (as the user is shown it, in characters) Warden passes on: the user sees
-/// every word of what they allow, so a longer one is refused rather than shown in part.
-pub const SHOWN_MAX: usize = 20_000;
 
 /// The model servers' requests go to: the one of the conversation started last.
 #[derive(Default)]
