@@ -309,10 +309,9 @@ impl AppState {
 
     /// Revoke one of a conversation's grants: the calls it covered ask again.
     pub async fn revoke_grant(&self, conversation_id: &str, grant: &SessionGrant) -> CommandResult<()> {
-        let revoked = match (self.remote(Some(conversation_id)).await, self.session(conversation_id).await) {
-            (Some(remote), _) => remote.revoke_there(grant.clone()).await?,
-            (None, Some(session)) => session.revoke_grant(grant),
-            (None, None) => false,
+        let revoked = match self.remote(Some(conversation_id)).await {
+            Some(remote) => remote.revoke_there(grant.clone()).await?,
+            None => self.session(conversation_id).await.is_some_and(|session| session.revoke_grant(grant)),
         };
         if revoked {
             Ok(())

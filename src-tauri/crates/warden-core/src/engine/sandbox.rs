@@ -20,9 +20,7 @@ impl Engine {
     pub fn sandbox_status_of(&self, named: &std::path::Path) -> SandboxStatus {
         let mechanism = containment::mechanism();
         let settings = self.settings();
-        // As a session sees the folder (canonical); as named when no session could start in it
-        // (the home, which holds Warden's own folders, when none is chosen).
-        let project = self.project_outside_home(named).unwrap_or_else(|_| named.to_path_buf());
+        let project = self.project_as_boxed(named);
         let policy = self.commands_box(&project, &settings);
         let layer_unavailable = containment::cache_layer_unavailable();
         let show =
@@ -100,7 +98,12 @@ impl Engine {
 
     /// The same for the project at `named` (a remote project's, asked over the link).
     pub fn clear_cache_layer_of(&self, named: &std::path::Path) -> std::io::Result<()> {
-        let project = self.project_outside_home(named).unwrap_or_else(|_| named.to_path_buf());
-        containment::cache_layer::clear(&self.cache_layer_dir(&project))
+        containment::cache_layer::clear(&self.cache_layer_dir(&self.project_as_boxed(named)))
+    }
+
+    /// The project at `named` as a session sees the folder (canonical); as named when no session
+    /// could start in it (the home, which holds Warden's own folders, when none is chosen).
+    fn project_as_boxed(&self, named: &std::path::Path) -> std::path::PathBuf {
+        self.project_outside_home(named).unwrap_or_else(|_| named.to_path_buf())
     }
 }

@@ -44,7 +44,8 @@ pub enum LinkStatus {
 pub enum SessionFrame {
     Event(Event),
     TurnEnded(RemoteTurnEnd),
-    /// A question of one of the session's MCP servers, for the window ([`Attached::answer_ask`]).
+    /// A question of one of the session's MCP servers, for the window; answered with
+    /// `RemoteRequest::AskAnswer`.
     Ask(warden_protocol::McpElicit),
 }
 

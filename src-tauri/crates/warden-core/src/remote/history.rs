@@ -12,7 +12,7 @@ use crate::engine::ConversationError;
 
 /// The session `live` holds, when no turn runs in it.
 pub(super) fn idle_session(live: &Live, doing: &str) -> Result<Session, RemoteError> {
-    let session = live.session().ok_or_else(|| usage("the session is over"))?;
+    let session = live.held_session()?;
     if live.is_running() || session.is_busy() {
         return Err(usage(&format!("this conversation is still answering: stop it before {doing} it")));
     }
@@ -36,7 +36,7 @@ pub(super) async fn compact(live: Arc<Live>) -> Result<RemoteResult, RemoteError
 /// holds). The project's files are not touched.
 pub(super) async fn rewind(live: &Live, user_message: u32) -> Result<RemoteResult, RemoteError> {
     let session = idle_session(live, "rewinding")?;
-    let engine = live.engine().ok_or_else(|| usage("the session is over"))?;
+    let engine = live.held_engine()?;
     let n = usize::try_from(user_message).unwrap_or(usize::MAX);
     let work = move || {
         let id = session.conversation_id().to_owned();

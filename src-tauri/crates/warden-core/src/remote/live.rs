@@ -1,15 +1,16 @@
 //! A session the engine holds for faces elsewhere: the session itself while it may still run, and
-//! its numbered frames (events, its servers' questions and turn ends), kept so that a link that dropped can attach again
-//! and get what it missed, once and in order.
+//! its numbered frames (events, its servers' questions and turn ends), kept so that a link that
+//! dropped can attach again and get what it missed, once and in order.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
-use warden_protocol::{Event, KeptRule, RemoteTurnEnd, ServerFrame};
+use warden_protocol::{Event, KeptRule, RemoteError, RemoteTurnEnd, ServerFrame};
 
 use super::lock;
+use super::refusal::usage;
 use crate::agent::Session;
 use crate::engine::Engine;
 
@@ -124,6 +125,16 @@ impl Live {
         self.push(|seq| ServerFrame::Ask { seq, ask });
     }
 
+    /// The session while it is held; the caller's mistake once it is over.
+    pub(super) fn held_session(&self) -> Result<Session, RemoteError> {
+        self.session().ok_or_else(|| usage("the session is over"))
+    }
+
+    /// The session's engine while it is held; the caller's mistake once it is over.
+    pub(super) fn held_engine(&self) -> Result<Arc<Engine>, RemoteError> {
+        self.engine().ok_or_else(|| usage("the session is over"))
+    }
+
     pub fn session(&self) -> Option<Session> {
         lock(&self.session).as_ref().map(|(session, _)| session.clone())
     }
@@ -149,8 +160,8 @@ impl Live {
 
     /// The turn is over: numbered with the events. When no link is attached, the session is let
     /// go and returned (for its end hooks; its engine and keys go with it). The flag is cleared
-    /// with the frame, before the link is looked at, and a closing link detaches before it looks at the flag, so
-    /// one of the two always lets the session go.
+    /// with the frame, before the link is looked at, and a closing link detaches before it looks
+    /// at the flag, so one of the two always lets the session go.
     pub fn end_turn(&self, end: RemoteTurnEnd) -> Option<Session> {
         // Cleared as the frame is made, under the log's lock: a face that saw the turn end may
         // send the next message at once, and finds the session free.

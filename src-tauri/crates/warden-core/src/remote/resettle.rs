@@ -28,7 +28,7 @@ pub(super) async fn resettle(
     wanted: RemoteSession,
 ) -> Result<RemoteResult, RemoteError> {
     let old = idle_session(live, "changing its settings")?;
-    let engine = live.engine().ok_or_else(|| usage("the session is over"))?;
+    let engine = live.held_engine()?;
     if wanted.project != live.project() {
         return Err(usage(&format!("this session works in {}, not {}", live.project(), wanted.project)));
     }

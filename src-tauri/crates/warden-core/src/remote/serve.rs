@@ -289,7 +289,7 @@ impl LinkState {
     /// The user's Stop of the look the session's engine is taking at its project for checkpoints.
     fn stop_scan(&self) -> Result<RemoteResult, RemoteError> {
         let live = self.attached()?;
-        let engine = live.engine().ok_or_else(|| usage("the session is over"))?;
+        let engine = live.held_engine()?;
         let project = super::real_path(live.project());
         match engine.stop_checkpoint_scan(Path::new(&project)) {
             true => Ok(RemoteResult::Done),
@@ -302,12 +302,12 @@ impl LinkState {
         &self,
         answer: impl FnOnce(&crate::agent::Session) -> RemoteResult,
     ) -> Result<RemoteResult, RemoteError> {
-        let session = self.attached()?.session().ok_or_else(|| usage("the session is over"))?;
+        let session = self.attached()?.held_session()?;
         Ok(answer(&session))
     }
 
     fn approve(&self, approval: warden_protocol::ToolApproval) -> Result<RemoteResult, RemoteError> {
-        let session = self.attached()?.session().ok_or_else(|| usage("the session is over"))?;
+        let session = self.attached()?.held_session()?;
         let confirm_id = approval.confirm_id.clone();
         session
             .approve(approval)
@@ -435,7 +435,7 @@ impl LinkState {
     /// The MCP servers of the session's engine for `project`: those it runs, and those it starts
     /// here to say where they stand (in its box, with the secrets the session was sent).
     async fn mcp_status(&self, project: &str) -> Result<RemoteResult, RemoteError> {
-        let engine = self.attached()?.engine().ok_or_else(|| usage("the session is over"))?;
+        let engine = self.attached()?.held_engine()?;
         engine
             .mcp_statuses(Path::new(project), &std::collections::BTreeMap::new())
             .await
@@ -445,7 +445,7 @@ impl LinkState {
 
     /// The resource `uri` of the session's server `server`, read there.
     async fn read_resource(&self, server: &str, uri: &str) -> Result<RemoteResult, RemoteError> {
-        let engine = self.attached()?.engine().ok_or_else(|| usage("the session is over"))?;
+        let engine = self.attached()?.held_engine()?;
         match engine.mcp_read_resource(server, uri).await {
             Ok(text) => Ok(RemoteResult::Resource(text)),
             Err(error @ crate::engine::McpSetupError::Unknown(_)) => Err(usage(&error.to_string())),
@@ -457,7 +457,7 @@ impl LinkState {
     /// later still learns it.
     fn send(&self, send: warden_protocol::ChatSend) -> Result<RemoteResult, RemoteError> {
         let live = self.attached()?;
-        let session = live.session().ok_or_else(|| usage("the session is over"))?;
+        let session = live.held_session()?;
         if !live.begin_turn() {
             return Err(usage("a turn is already running in this session"));
         }
