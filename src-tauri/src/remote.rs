@@ -99,6 +99,17 @@ impl OpenAsked<'_> {
     }
 }
 
+/// The value of the answer of kind `$kind` to `$request`, asked of the engine there (an answer of
+/// another kind is the engine's fault).
+macro_rules! ask_for {
+    ($handle:expr, $request:expr, $kind:path) => {
+        match $handle.ask($request).await? {
+            $kind(value) => Ok(value),
+            other => Err(wrong_answer(&other)),
+        }
+    };
+}
+
 /// The remote session as the commands use it.
 pub struct RemoteHandle {
     attached: Arc<Attached>,
@@ -124,6 +135,14 @@ impl RemoteHandle {
         self.attached.request(request).await.map_err(link_error)
     }
 
+    /// `request`, asked there, for which the engine answers only that it is done.
+    async fn ask_done(&self, request: RemoteRequest) -> CommandResult<()> {
+        match self.ask(request).await? {
+            RemoteResult::Done => Ok(()),
+            other => Err(wrong_answer(&other)),
+        }
+    }
+
     /// The project's path on the remote machine.
     fn project(&self) -> String {
         self.target.path.clone()
@@ -136,27 +155,27 @@ impl RemoteHandle {
         to: Option<String>,
         path: Option<String>,
     ) -> CommandResult<String> {
-        match self.ask(RemoteRequest::CheckpointPatch { project: self.project(), from, to, path }).await? {
-            RemoteResult::Patch(patch) => Ok(patch),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(
+            self,
+            RemoteRequest::CheckpointPatch { project: self.project(), from, to, path },
+            RemoteResult::Patch
+        )
     }
 
     /// What restoring `paths` of the remote project's checkpoint `id` would do there.
     pub async fn restore_plan(&self, id: String, paths: Vec<String>) -> CommandResult<RestorePlan> {
-        match self.ask(RemoteRequest::CheckpointRestorePlan { project: self.project(), id, paths }).await? {
-            RemoteResult::RestorePlan(plan) => Ok(plan),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(
+            self,
+            RemoteRequest::CheckpointRestorePlan { project: self.project(), id, paths },
+            RemoteResult::RestorePlan
+        )
     }
 
     /// The box commands of the remote project get there, with this window's settings for it.
     pub async fn sandbox_status(&self, engine: &Engine) -> CommandResult<SandboxStatus> {
         let settings = warden_core::remote::settings_for(engine, &self.target);
-        match self.ask(RemoteRequest::SandboxStatus { project: self.project(), settings }).await? {
-            RemoteResult::Sandbox(status) => Ok(*status),
-            other => Err(wrong_answer(&other)),
-        }
+        let request = RemoteRequest::SandboxStatus { project: self.project(), settings };
+        ask_for!(self, request, RemoteResult::Sandbox).map(|status| *status)
     }
 
     /// The conversations saved in the remote project there, most recently changed first (at most
@@ -164,27 +183,22 @@ impl RemoteHandle {
     pub async fn conversations(&self) -> CommandResult<Vec<ConversationSummary>> {
         let request =
             RemoteRequest::ConversationList { offset: 0, limit: SAVED_THERE, project: Some(self.project()) };
-        match self.ask(request).await? {
-            RemoteResult::Conversations(page) => Ok(page.conversations),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(self, request, RemoteResult::Conversations).map(|page| page.conversations)
     }
 
     /// The instructions a conversation started in the remote project gets there.
     pub async fn instructions_in_use(&self, engine: &Engine) -> CommandResult<InstructionsInUse> {
         let settings = warden_core::remote::settings_for(engine, &self.target);
-        match self.ask(RemoteRequest::InstructionsInUse { project: self.project(), settings }).await? {
-            RemoteResult::Instructions(in_use) => Ok(in_use),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(
+            self,
+            RemoteRequest::InstructionsInUse { project: self.project(), settings },
+            RemoteResult::Instructions
+        )
     }
 
     /// The MCP servers of the remote session, as its engine runs them there.
     pub async fn mcp_status(&self) -> CommandResult<Vec<McpServerStatus>> {
-        match self.ask(RemoteRequest::McpStatus { project: self.project() }).await? {
-            RemoteResult::McpServers(servers) => Ok(servers),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(self, RemoteRequest::McpStatus { project: self.project() }, RemoteResult::McpServers)
     }
 
     /// The conversation as saved there now (the session saves each message there); refused
@@ -207,19 +221,14 @@ impl RemoteHandle {
         let mut session = self.opened.clone();
         (session.trust, session.provider) = (now.trust_level, now.active_provider);
         let settings = warden_core::remote::settings_there(now, &self.target);
-        match self.ask(RemoteRequest::Resettle { settings, session }).await? {
-            RemoteResult::Done => Ok(()),
-            other => Err(wrong_answer(&other)),
-        }
+        self.ask_done(RemoteRequest::Resettle { settings, session }).await
     }
 
     /// The project's own hooks and `.mcp.json` there, as they wait for an answer.
     pub async fn project_offers(&self, engine: &Engine) -> CommandResult<RemoteProjectOffers> {
         let settings = warden_core::remote::settings_for(engine, &self.target);
-        match self.ask(RemoteRequest::ProjectOffers { project: self.project(), settings }).await? {
-            RemoteResult::ProjectOffers(offers) => Ok(*offers),
-            other => Err(wrong_answer(&other)),
-        }
+        let request = RemoteRequest::ProjectOffers { project: self.project(), settings };
+        ask_for!(self, request, RemoteResult::ProjectOffers).map(|offers| *offers)
     }
 
     /// Approve (or stop running) the project's hooks there whose digest the user was shown: checked
@@ -244,26 +253,17 @@ impl RemoteHandle {
 
     /// The resource `uri` of the session's MCP server `server` there.
     pub async fn read_resource(&self, server: String, uri: String) -> CommandResult<McpResourceText> {
-        match self.ask(RemoteRequest::McpReadResource { server, uri }).await? {
-            RemoteResult::Resource(text) => Ok(text),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(self, RemoteRequest::McpReadResource { server, uri }, RemoteResult::Resource)
     }
 
     /// What "Allow for this session" remembered in the session there.
     pub async fn grants_there(&self) -> CommandResult<Vec<SessionGrant>> {
-        match self.ask(RemoteRequest::Grants).await? {
-            RemoteResult::Grants(grants) => Ok(grants),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(self, RemoteRequest::Grants, RemoteResult::Grants)
     }
 
     /// Forget one of the session's grants there; whether it had it.
     pub async fn revoke_there(&self, grant: SessionGrant) -> CommandResult<bool> {
-        match self.ask(RemoteRequest::GrantRevoke { grant }).await? {
-            RemoteResult::Revoked(revoked) => Ok(revoked),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(self, RemoteRequest::GrantRevoke { grant }, RemoteResult::Revoked)
     }
 
     /// Let the project's commands there read `path` (a failed command's block offered it): checked
@@ -272,12 +272,8 @@ impl RemoteHandle {
     pub async fn allow_read(&self, engine: &Engine, path: &str) -> CommandResult<()> {
         let settings = warden_core::remote::settings_for(engine, &self.target);
         let request = RemoteRequest::OfferRead { project: self.project(), settings, path: path.to_owned() };
-        match self.ask(request).await? {
-            RemoteResult::Done => {
-                engine.allow_read_there(&self.target.to_string(), path).map_err(CommandError::invalid_input)
-            }
-            other => Err(wrong_answer(&other)),
-        }
+        self.ask_done(request).await?;
+        engine.allow_read_there(&self.target.to_string(), path).map_err(CommandError::invalid_input)
     }
 
     /// Put back, in the project there, what a sweep moved out of its git metadata.
@@ -287,45 +283,38 @@ impl RemoteHandle {
             from: from.to_owned(),
             aside: aside.to_owned(),
         };
-        match self.ask(request).await? {
-            RemoteResult::Done => Ok(()),
-            other => Err(wrong_answer(&other)),
-        }
+        self.ask_done(request).await
     }
 
     /// The skills and custom commands a conversation in the project there gets.
     pub async fn conventions(&self, engine: &Engine) -> CommandResult<ConventionsInUse> {
         let settings = warden_core::remote::settings_for(engine, &self.target);
-        match self.ask(RemoteRequest::Conventions { project: self.project(), settings }).await? {
-            RemoteResult::Conventions(found) => Ok(found),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(
+            self,
+            RemoteRequest::Conventions { project: self.project(), settings },
+            RemoteResult::Conventions
+        )
     }
 
     /// The box's notice of the project there, once (`None`: nothing to say).
     pub async fn box_notice(&self, engine: &Engine) -> CommandResult<Option<BoxHomeNotice>> {
         let settings = warden_core::remote::settings_for(engine, &self.target);
-        match self.ask(RemoteRequest::BoxNotice { project: self.project(), settings }).await? {
-            RemoteResult::BoxNotice(notice) => Ok(notice),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(
+            self,
+            RemoteRequest::BoxNotice { project: self.project(), settings },
+            RemoteResult::BoxNotice
+        )
     }
 
     /// The box's notice of the project there was read: it is not shown again.
     pub async fn dismiss_box_notice(&self) -> CommandResult<()> {
-        match self.ask(RemoteRequest::BoxNoticeDismiss { project: self.project() }).await? {
-            RemoteResult::Done => Ok(()),
-            other => Err(wrong_answer(&other)),
-        }
+        self.ask_done(RemoteRequest::BoxNoticeDismiss { project: self.project() }).await
     }
 
     /// Where the conversation was last compacted there (`None`: never).
     pub async fn compaction(&self) -> CommandResult<Option<CompactionInfo>> {
         let id = self.attached.conversation_id().to_owned();
-        match self.ask(RemoteRequest::ConversationCompaction { id }).await? {
-            RemoteResult::Compaction(found) => Ok(found),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(self, RemoteRequest::ConversationCompaction { id }, RemoteResult::Compaction)
     }
 
     /// "Rewind conversation to here", done there: the `n`-th message the user wrote and all after
@@ -341,10 +330,7 @@ impl RemoteHandle {
 
     /// Stop the look at the remote project its session is taking there for checkpoints.
     pub async fn stop_scan(&self) -> CommandResult<()> {
-        match self.ask(RemoteRequest::CheckpointStopScan).await? {
-            RemoteResult::Done => Ok(()),
-            other => Err(wrong_answer(&other)),
-        }
+        self.ask_done(RemoteRequest::CheckpointStopScan).await
     }
 
     /// Restore the remote project there.
@@ -357,10 +343,7 @@ impl RemoteHandle {
     ) -> CommandResult<RestoreReport> {
         let request =
             RemoteRequest::CheckpointRestore { project: self.project(), id, paths, force, stop_running };
-        match self.ask(request).await? {
-            RemoteResult::Restored(report) => Ok(report),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(self, request, RemoteResult::Restored)
     }
 }
 

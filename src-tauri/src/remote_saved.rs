@@ -23,10 +23,7 @@ impl RemoteHandle {
             return Ok(None);
         }
         let id = self.attached.conversation_id().to_owned();
-        match self.ask(RemoteRequest::ConversationRead { id }).await? {
-            RemoteResult::Conversation(conversation) => Ok(Some(conversation)),
-            other => Err(wrong_answer(&other)),
-        }
+        ask_for!(self, RemoteRequest::ConversationRead { id }, RemoteResult::Conversation).map(Some)
     }
 
     /// When each message saved there was written and which model wrote each answer, in the order
@@ -53,28 +50,17 @@ impl RemoteHandle {
     /// The conversations held in the remote project's folder there that hold every word of
     /// `query`, at most `limit`.
     pub async fn search(&self, query: String, limit: u32) -> CommandResult<Vec<ConversationHit>> {
-        match self
-            .ask(RemoteRequest::ConversationSearch { query, limit, project: Some(self.project()) })
-            .await?
-        {
-            RemoteResult::Hits(hits) => Ok(hits),
-            other => Err(wrong_answer(&other)),
-        }
+        let request = RemoteRequest::ConversationSearch { query, limit, project: Some(self.project()) };
+        ask_for!(self, request, RemoteResult::Hits)
     }
 
     /// Names conversation `id` there; an empty title names it after its first message again.
     pub async fn rename(&self, id: String, title: String) -> CommandResult<()> {
-        match self.ask(RemoteRequest::ConversationRename { id, title }).await? {
-            RemoteResult::Done => Ok(()),
-            other => Err(wrong_answer(&other)),
-        }
+        self.ask_done(RemoteRequest::ConversationRename { id, title }).await
     }
 
     /// Removes the remote project's cache layer there (what its boxes wrote to the caches).
     pub async fn clear_cache_layer(&self) -> CommandResult<()> {
-        match self.ask(RemoteRequest::ClearCacheLayer { project: self.project() }).await? {
-            RemoteResult::Done => Ok(()),
-            other => Err(wrong_answer(&other)),
-        }
+        self.ask_done(RemoteRequest::ClearCacheLayer { project: self.project() }).await
     }
 }
