@@ -29,8 +29,11 @@ impl RemoteHandle {
     /// When each message saved there was written and which model wrote each answer, in the order
     /// of its history.
     pub async fn saved_stamps(&self) -> CommandResult<Vec<MessageStamp>> {
-        let rows = self.read_there().await?.map(|c| c.rows).unwrap_or_default();
-        Ok(rows.into_iter().filter(|row| row.message.is_some()).map(|row| row.stamp).collect())
+        if !self.saved.load(Ordering::SeqCst) {
+            return Ok(Vec::new());
+        }
+        let id = self.attached.conversation_id().to_owned();
+        ask_for!(self, RemoteRequest::ConversationStamps { id }, RemoteResult::Stamps)
     }
 
     /// What can be read there of a conversation that cannot be read whole, to show it read-only.

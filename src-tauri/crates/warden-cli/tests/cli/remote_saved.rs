@@ -1,5 +1,6 @@
 //! What the window's list and Settings → Sandbox do to a linked remote project, done there: its
-//! conversations searched (only those of its folder) and renamed, and its cache layer cleared.
+//! conversations searched (only those of its folder), renamed and their message times read there,
+//! and its cache layer cleared.
 
 use std::os::unix::fs::chown;
 
@@ -80,6 +81,13 @@ async fn a_linked_projects_conversations_are_searched_in_its_folder_and_renamed_
     assert_eq!(listed["ok"]["value"]["summary"]["title"], format!("where does the {word} grow?"), "{listed}");
     let unknown = link.request(rename("00000000-0000-4000-8000-000000000000", "x")).await;
     assert_eq!(unknown["error"]["usage"], true, "{unknown}");
+
+    // When each message was written and by which model, without the messages.
+    let stamps = link.request(json!({"method": "conversation_stamps", "params": {"id": id}})).await;
+    let stamps = stamps["ok"]["value"].as_array().unwrap_or_else(|| panic!("{stamps}")).clone();
+    assert_eq!(stamps.len(), 2, "the question and its answer: {stamps:?}");
+    assert!(stamps.iter().all(|s| s["atMs"].as_u64().is_some_and(|at| at > 0)), "{stamps:?}");
+    assert_eq!(stamps[1]["model"], "claude-test", "{stamps:?}");
     assert_eq!(link.finish().await, Some(0));
 }
 

@@ -24,6 +24,7 @@ pub(super) fn answer(engine: &Engine, request: RemoteRequest) -> Result<RemoteRe
             engine.rename_conversation(&id, &title).map(|()| RemoteResult::Done).map_err(refused)
         }
         RemoteRequest::ConversationRead { id } => read(engine, &id).map(RemoteResult::Conversation),
+        RemoteRequest::ConversationStamps { id } => Ok(RemoteResult::Stamps(engine.stored_stamps(&id))),
         RemoteRequest::ConversationCompaction { id } => {
             engine.conversation_compaction(&id).map(RemoteResult::Compaction).map_err(refused)
         }

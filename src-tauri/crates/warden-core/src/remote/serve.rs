@@ -205,6 +205,7 @@ impl LinkState {
             }
             RemoteRequest::ConversationList { .. }
             | RemoteRequest::ConversationRead { .. }
+            | RemoteRequest::ConversationStamps { .. }
             | RemoteRequest::ConversationSearch { .. }
             | RemoteRequest::ConversationRename { .. }
             | RemoteRequest::ConversationCompaction { .. }

@@ -39,7 +39,7 @@
 //! | `conventions_list` (the composer's `/`) | [`RemoteRequest::Conventions`] (`remote_conventions`) |
 //! | `sandbox_allow_read`, `git_aside_restore` (a failed command's block) | [`RemoteRequest::OfferRead`] (checked there, kept by the face), [`RemoteRequest::GitAsideRestore`] |
 //! | `box_home_notice`, `box_home_notice_dismiss` | [`RemoteRequest::BoxNotice`], [`RemoteRequest::BoxNoticeDismiss`] (`remote_box_notice`, `remote_box_notice_dismiss`) |
-//! | `chat_history`, `chat_message_stamps`, `chat_history_read_only`, `chat_compaction` | [`RemoteRequest::ConversationRead`] (one read, three views of it), [`RemoteRequest::ConversationCompaction`] |
+//! | `chat_history`, `chat_history_read_only`, `chat_message_stamps`, `chat_compaction` | [`RemoteRequest::ConversationRead`] (the history, or as far as it reads), [`RemoteRequest::ConversationStamps`], [`RemoteRequest::ConversationCompaction`] |
 //! | `mcp_elicit_answer` (an MCP server's form, sampling request or host, asked in the window) | [`ServerFrame::Ask`], answered with [`RemoteRequest::AskAnswer`] |
 //! | `mcp_sign_in` | none: the sign-in is made here and carried with [`RemoteOpen`] (without its refresh token) |
 //! | settings screens, keys, rules, `skill_switch` | none: they are this machine's, sent with [`RemoteOpen`] and [`RemoteRequest::Resettle`] |
@@ -231,6 +231,11 @@ pub enum RemoteRequest {
         id: String,
         title: String,
     },
+    /// When each message of a saved conversation was written and by which model, in the order of
+    /// its history (the window asks beside the history: the messages are not sent twice).
+    ConversationStamps {
+        id: String,
+    },
     /// Where a saved conversation was last compacted (`None`: never), for the window's divider.
     ConversationCompaction {
         id: String,
@@ -419,6 +424,8 @@ pub enum RemoteResult {
     BoxNotice(Option<BoxHomeNotice>),
     /// [`RemoteRequest::ConversationCompaction`].
     Compaction(Option<CompactionInfo>),
+    /// [`RemoteRequest::ConversationStamps`].
+    Stamps(Vec<crate::MessageStamp>),
     /// [`RemoteRequest::Rewind`]: the text of the message dropped, to offer again.
     Rewound {
         text: String,
