@@ -32,7 +32,8 @@ pub struct RemoteSearchHits {
 
 /// The list's search over every remote project linked in this window: the conversations saved in
 /// its folder there holding every word of `query`, at most `limit` (1 to 200) of each, asked of
-/// every machine at once.
+/// every machine at once. A project linked by several conversations is asked once, and a
+/// conversation found in two answers is listed in the first.
 #[tauri::command]
 #[specta::specta]
 pub async fn remote_search(
@@ -40,8 +41,12 @@ pub async fn remote_search(
     query: String,
     limit: u32,
 ) -> CommandResult<Vec<RemoteSearchHits>> {
+    let mut linked = state.remotes().await;
+    // One link of each project: the others would find the same.
+    linked.sort_by_key(|(via, remote)| (remote.target(), via.clone()));
+    linked.dedup_by_key(|(_, remote)| remote.target());
     let mut asks = tokio::task::JoinSet::new();
-    for (via, remote) in state.remotes().await {
+    for (via, remote) in linked {
         let query = query.clone();
         asks.spawn(async move {
             let target = remote.target();
@@ -62,9 +67,19 @@ pub async fn remote_search(
             found.push(answer);
         }
     }
-    // In the same order each time, whichever machine answered first.
-    found.sort_by(|a, b| (&a.target, &a.via).cmp(&(&b.target, &b.via)));
-    Ok(found)
+    Ok(in_order_once_each(found))
+}
+
+/// The answers in the same order each time, whichever machine answered first, each conversation
+/// in the first answer that found it: two names of one folder there (a link, a trailing `/`) find
+/// the same conversations.
+fn in_order_once_each(mut found: Vec<RemoteSearchHits>) -> Vec<RemoteSearchHits> {
+    found.sort_by(|a, b| a.target.cmp(&b.target));
+    let mut seen = std::collections::HashSet::new();
+    for answer in &mut found {
+        answer.hits.retain(|hit| seen.insert(hit.conversation.id.clone()));
+    }
+    found
 }
 
 /// Settings → Sandbox's Clear for a linked remote project (`conversation_id`): its cache layer
@@ -76,4 +91,47 @@ pub async fn remote_clear_cache_layer(
     conversation_id: String,
 ) -> CommandResult<()> {
     linked(&state, &conversation_id, "its box").await?.clear_cache_layer().await
+}
+
+#[cfg(test)]
+mod tests {
+    use warden_protocol::ConversationSummary;
+
+    use super::*;
+
+    fn answer(target: &str, ids: &[&str]) -> RemoteSearchHits {
+        let hit = |id: &&str| ConversationHit {
+            conversation: ConversationSummary {
+                id: (*id).to_owned(),
+                title: String::new(),
+                project_root: None,
+                updated_at_ms: 0,
+                message_count: 0,
+            },
+            snippet: None,
+        };
+        RemoteSearchHits {
+            via: format!("via-{target}"),
+            target: target.to_owned(),
+            hits: ids.iter().map(hit).collect(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn answers_come_in_the_order_of_their_projects_and_a_conversation_once() {
+        let found = in_order_once_each(vec![
+            answer("b:/srv/app/", &["c1", "c3"]),
+            answer("a:/x", &["c2"]),
+            answer("b:/srv/app", &["c1", "c4"]),
+        ]);
+        let shown: Vec<(&str, Vec<&str>)> = found
+            .iter()
+            .map(|a| (a.target.as_str(), a.hits.iter().map(|h| h.conversation.id.as_str()).collect()))
+            .collect();
+        assert_eq!(
+            shown,
+            [("a:/x", vec!["c2"]), ("b:/srv/app", vec!["c1", "c4"]), ("b:/srv/app/", vec!["c3"])]
+        );
+    }
 }

@@ -129,7 +129,7 @@ export function SearchResults({
         <ul role="listbox" id={choice.listboxId} aria-label="Search results">
           {answer.hits.map((hit, i) => (
             <Hit
-              key={`${hit.via ?? ""}/${hit.conversation.id}`}
+              key={hit.conversation.id}
               hit={hit}
               words={words}
               optionId={optionId(i)}

@@ -30,18 +30,11 @@ export function foundEntry({ conversation: c, via, place }: FoundHit): Conversat
 /** This machine's hits and the remote projects' in one answer. */
 function answerOf(query: string, here: unknown, there: unknown): SearchAnswer {
   const remote: RemoteSearchHits[] = Array.isArray(there) ? there : [];
-  const hits: FoundHit[] = Array.isArray(here) ? [...(here as ConversationHit[])] : [];
-  // Two links to one project there find the same conversations: each is listed once.
-  const seen = new Set(hits.map((h) => h.conversation.id));
-  for (const r of remote) {
-    for (const hit of r.hits.filter((h) => !seen.has(h.conversation.id))) {
-      seen.add(hit.conversation.id);
-      hits.push({ ...hit, via: r.via, place: r.target });
-    }
-  }
+  const local: FoundHit[] = Array.isArray(here) ? (here as ConversationHit[]) : [];
   return {
     query,
-    hits,
+    // Each conversation once: `remote_search` asks each project there once.
+    hits: [...local, ...remote.flatMap((r) => r.hits.map((hit) => ({ ...hit, via: r.via, place: r.target })))],
     unsearched: remote.flatMap((r) => (r.error ? [{ target: r.target, error: r.error }] : [])),
   };
 }
