@@ -8,29 +8,13 @@ import { mockIPC } from "@tauri-apps/api/mocks";
 import { StrictMode } from "react";
 import { describe, expect, it } from "vitest";
 import { App } from "../../app/App";
-import type { ConversationSummary, KnownRemote, RemoteOpened, RemoteSearchHits, Settings } from "../../shared/ipc";
+import type { ConversationSummary, KnownRemote, RemoteSearchHits } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { OPENED, SETTINGS } from "../../test/remoteFixtures";
 
-const SETTINGS: Settings = {
-  trustLevel: "guided",
-  activeProvider: "anthropic",
-  providers: {},
-  projectDir: "/home/me/local-project",
-  toolPermissions: {},
-  approvalTimeoutSecs: 30,
-  searxngUrl: "http://localhost:8080",
-};
 
 const LOCAL: ConversationSummary = { id: "conv-local", title: "A local one", projectRoot: null, updatedAtMs: 1, messageCount: 2 };
 
-const OPENED: RemoteOpened = {
-  conversationId: "conv-remote",
-  target: "builder@build-box:/srv/app",
-  host: "builder@build-box",
-  user: "builder",
-  containment: "bubblewrap",
-  remoteEnvKeys: false,
-};
 
 const EARLIER = { id: "conv-earlier", title: "Release notes there", projectRoot: "/srv/app", updatedAtMs: 2, messageCount: 2 };
 

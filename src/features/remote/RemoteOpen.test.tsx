@@ -8,18 +8,10 @@ import { mockIPC } from "@tauri-apps/api/mocks";
 import { StrictMode } from "react";
 import { describe, expect, it } from "vitest";
 import { App } from "../../app/App";
-import type { ConversationSummary, KnownRemote, RemoteLink, RemoteOpened, Settings } from "../../shared/ipc";
+import type { ConversationSummary, KnownRemote, RemoteLink, RemoteOpened } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { OPENED, SETTINGS } from "../../test/remoteFixtures";
 
-const SETTINGS: Settings = {
-  trustLevel: "guided",
-  activeProvider: "anthropic",
-  providers: {},
-  projectDir: "/home/me/local-project",
-  toolPermissions: {},
-  approvalTimeoutSecs: 30,
-  searxngUrl: "http://localhost:8080",
-};
 
 const SAVED: ConversationSummary = {
   id: "conv-local",
@@ -29,14 +21,6 @@ const SAVED: ConversationSummary = {
   messageCount: 2,
 };
 
-const OPENED: RemoteOpened = {
-  conversationId: "conv-remote",
-  target: "builder@build-box:/srv/app",
-  host: "builder@build-box",
-  user: "builder",
-  containment: "bubblewrap",
-  remoteEnvKeys: false,
-};
 
 /** The conversations saved in OPENED's project there: OPENED's own and an earlier one. */
 const SAVED_THERE: ConversationSummary[] = [

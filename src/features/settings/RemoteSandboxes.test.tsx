@@ -6,18 +6,10 @@ import { mockIPC } from "@tauri-apps/api/mocks";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SandboxStatus } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
-import type { RemoteProject } from "../remote/remoteStore";
+import { REMOTE_PROJECT } from "../../test/remoteFixtures";
 import { RemoteSandboxes } from "./RemoteSandboxes";
 
-const PROJECT: RemoteProject = {
-  conversationId: "conv-remote",
-  target: "builder@build-box:/srv/app",
-  host: "builder@build-box",
-  user: "builder",
-  containment: "bubblewrap",
-  remoteEnvKeys: false,
-  transport: null,
-};
+const PROJECT = REMOTE_PROJECT;
 
 const status = (cacheLayerBytes: number): SandboxStatus => ({
   contained: true,
