@@ -105,6 +105,24 @@ impl RawLink {
     }
 }
 
+/// A link to the engine of `user` (its runtime folder `run`), greeted, with a new conversation of
+/// `project` opened there in Autonomous, the model at `base_url`: the link, the conversation's id
+/// and the settings it was sent.
+pub async fn autonomous_session(
+    run: &super::remote_side::RunDir,
+    user: &super::remote_side::RemoteUser,
+    project: &super::remote_side::RemoteProject,
+    base_url: &str,
+) -> (RawLink, String, warden_protocol::Settings) {
+    let mut link = RawLink::start(&run.runuser(user, 5)).await;
+    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
+    let mut open = open_request(project, base_url);
+    open.session.trust = warden_protocol::TrustLevel::Autonomous;
+    let (id, settings) = (open.session.conversation_id.clone(), open.settings.clone());
+    assert_eq!(link.request(json!({"method": "open", "params": open})).await["ok"]["kind"], "opened");
+    (link, id, settings)
+}
+
 /// A new conversation in `project` there, saved there, with the model at `base_url` (Anthropic's
 /// wire, in Guided), the key sent with it, and no MCP server.
 pub fn open_request(

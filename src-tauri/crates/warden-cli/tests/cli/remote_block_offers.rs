@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
-use super::raw_link::{open_request, RawLink};
+use super::raw_link::autonomous_session;
 use super::remote_side::{remote_user, RemoteProject, RunDir};
 
 #[tokio::test]
@@ -20,12 +20,7 @@ async fn a_remote_blocks_offers_are_checked_and_done_there() {
         Reply::sse(anthropic(&[text("Done.")], 10), Split::Random(4)),
     ])
     .await;
-    let mut link = RawLink::start(&run.runuser(user, 5)).await;
-    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
-    let mut open = open_request(&project, &server.url);
-    open.session.trust = warden_protocol::TrustLevel::Autonomous;
-    let (id, settings) = (open.session.conversation_id.clone(), open.settings.clone());
-    assert_eq!(link.request(json!({"method": "open", "params": open})).await["ok"]["kind"], "opened");
+    let (mut link, id, settings) = autonomous_session(&run, user, &project, &server.url).await;
 
     // The hook a boxed command wrote is moved aside there, and the block is told.
     let send = json!({"method": "send", "params": {"conversationId": id, "content": "make a repository"}});

@@ -6,7 +6,7 @@ use serde_json::json;
 use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
-use super::raw_link::{open_request, RawLink};
+use super::raw_link::autonomous_session;
 use super::remote_side::{remote_user, RemoteProject, RunDir};
 
 #[tokio::test]
@@ -22,12 +22,7 @@ async fn a_remote_projects_box_notice_is_asked_there_and_gone_once_read() {
         Reply::sse(anthropic(&[text("Done.")], 10), Split::Random(4)),
     ])
     .await;
-    let mut link = RawLink::start(&run.runuser(user, 5)).await;
-    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
-    let mut open = open_request(&project, &server.url);
-    open.session.trust = warden_protocol::TrustLevel::Autonomous;
-    let (id, settings) = (open.session.conversation_id.clone(), open.settings.clone());
-    assert_eq!(link.request(json!({"method": "open", "params": open})).await["ok"]["kind"], "opened");
+    let (mut link, id, settings) = autonomous_session(&run, user, &project, &server.url).await;
     assert_eq!(link.turn(&id, "write a").await, "completed");
     let ask = json!({"method": "box_notice", "params": {"project": project.path, "settings": settings}});
     let first = link.request(ask.clone()).await;

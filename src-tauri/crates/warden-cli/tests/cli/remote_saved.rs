@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use warden_testkit::scripted::{anthropic, text, tool};
 use warden_testkit::server::{Reply, Split, TestServer};
 
-use super::raw_link::{open_request, RawLink};
+use super::raw_link::{autonomous_session, open_request, RawLink};
 use super::remote_side::{remote_user, RemoteProject, RunDir};
 
 /// The ids of the conversations a search answer found.
@@ -109,12 +109,7 @@ async fn a_linked_projects_cache_layer_is_cleared_there() {
         Reply::sse(anthropic(&[text("Done.")], 10), Split::Random(4)),
     ])
     .await;
-    let mut link = RawLink::start(&run.runuser(user, 5)).await;
-    assert_eq!(link.hello(env!("CARGO_PKG_VERSION")).await["type"], "welcome");
-    let mut open = open_request(&project, &server.url);
-    open.session.trust = warden_protocol::TrustLevel::Autonomous;
-    let (id, settings) = (open.session.conversation_id.clone(), open.settings.clone());
-    assert_eq!(link.request(json!({"method": "open", "params": open})).await["ok"]["kind"], "opened");
+    let (mut link, id, settings) = autonomous_session(&run, user, &project, &server.url).await;
     assert_eq!(link.turn(&id, "fill the cache").await, "completed");
     assert!(!npm.join(&plant).exists(), "the box wrote to the user's own cache");
 
