@@ -256,16 +256,6 @@ impl RemoteHandle {
         ask_for!(self, RemoteRequest::McpReadResource { server, uri }, RemoteResult::Resource)
     }
 
-    /// What "Allow for this session" remembered in the session there.
-    pub async fn grants_there(&self) -> CommandResult<Vec<SessionGrant>> {
-        ask_for!(self, RemoteRequest::Grants, RemoteResult::Grants)
-    }
-
-    /// Forget one of the session's grants there; whether it had it.
-    pub async fn revoke_there(&self, grant: SessionGrant) -> CommandResult<bool> {
-        ask_for!(self, RemoteRequest::GrantRevoke { grant }, RemoteResult::Revoked)
-    }
-
     /// Let the project's commands there read `path` (a failed command's block offered it): checked
     /// there against that box, kept here under `host:/path`; the session there takes it up before
     /// the next message.
@@ -393,14 +383,25 @@ impl SessionHandle for RemoteHandle {
         self.busy.load(Ordering::SeqCst)
     }
 
-    /// Held there: `AppState::grants` asks there.
-    fn grants(&self) -> Vec<SessionGrant> {
-        Vec::new()
+    /// Held there: asked there.
+    fn grants(&self) -> Pin<Box<dyn Future<Output = CommandResult<Vec<SessionGrant>>> + Send>> {
+        let attached = self.attached.clone();
+        Box::pin(async move {
+            match attached.request(RemoteRequest::Grants).await.map_err(link_error)? {
+                RemoteResult::Grants(grants) => Ok(grants),
+                other => Err(wrong_answer(&other)),
+            }
+        })
     }
 
-    /// Held there: `AppState::revoke_grant` asks there.
-    fn revoke_grant(&self, _grant: &SessionGrant) -> bool {
-        false
+    fn revoke_grant(&self, grant: SessionGrant) -> Pin<Box<dyn Future<Output = CommandResult<bool>> + Send>> {
+        let attached = self.attached.clone();
+        Box::pin(async move {
+            match attached.request(RemoteRequest::GrantRevoke { grant }).await.map_err(link_error)? {
+                RemoteResult::Revoked(revoked) => Ok(revoked),
+                other => Err(wrong_answer(&other)),
+            }
+        })
     }
 
     fn compaction(&self) -> Option<Compacted> {

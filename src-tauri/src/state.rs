@@ -27,10 +27,10 @@ pub trait SessionHandle: Send + Sync + 'static {
     fn history(&self) -> Vec<Message>;
     /// Whether a turn is running.
     fn is_busy(&self) -> bool;
-    /// What "Allow for this session" remembered.
-    fn grants(&self) -> Vec<SessionGrant>;
+    /// What "Allow for this session" remembered (a remote session's: asked there).
+    fn grants(&self) -> Pin<Box<dyn Future<Output = CommandResult<Vec<SessionGrant>>> + Send>>;
     /// Forget one grant; false when there was none.
-    fn revoke_grant(&self, grant: &SessionGrant) -> bool;
+    fn revoke_grant(&self, grant: SessionGrant) -> Pin<Box<dyn Future<Output = CommandResult<bool>> + Send>>;
     /// The summary the model is sent instead of the older history, once compacted.
     fn compaction(&self) -> Option<Compacted>;
     /// "Compact now": summarize the older history between turns.
@@ -64,12 +64,14 @@ impl SessionHandle for Session {
         Session::is_busy(self)
     }
 
-    fn grants(&self) -> Vec<SessionGrant> {
-        Session::grants(self)
+    fn grants(&self) -> Pin<Box<dyn Future<Output = CommandResult<Vec<SessionGrant>>> + Send>> {
+        let grants = Session::grants(self);
+        Box::pin(async move { Ok(grants) })
     }
 
-    fn revoke_grant(&self, grant: &SessionGrant) -> bool {
-        Session::revoke_grant(self, grant)
+    fn revoke_grant(&self, grant: SessionGrant) -> Pin<Box<dyn Future<Output = CommandResult<bool>> + Send>> {
+        let revoked = Session::revoke_grant(self, &grant);
+        Box::pin(async move { Ok(revoked) })
     }
 
     fn compaction(&self) -> Option<Compacted> {
@@ -297,21 +299,17 @@ impl AppState {
 
     /// What "Allow for this session" remembered in a conversation; none for one not open.
     pub async fn grants(&self, conversation_id: &str) -> CommandResult<Vec<SessionGrant>> {
-        if let Some(remote) = self.remote(Some(conversation_id)).await {
-            // The session runs there, and remembers there.
-            return remote.grants_there().await;
+        match self.session(conversation_id).await {
+            Some(session) => session.grants().await,
+            None => Ok(Vec::new()),
         }
-        Ok(match self.session(conversation_id).await {
-            Some(session) => session.grants(),
-            None => Vec::new(),
-        })
     }
 
     /// Revoke one of a conversation's grants: the calls it covered ask again.
     pub async fn revoke_grant(&self, conversation_id: &str, grant: &SessionGrant) -> CommandResult<()> {
-        let revoked = match self.remote(Some(conversation_id)).await {
-            Some(remote) => remote.revoke_there(grant.clone()).await?,
-            None => self.session(conversation_id).await.is_some_and(|session| session.revoke_grant(grant)),
+        let revoked = match self.session(conversation_id).await {
+            Some(session) => session.revoke_grant(grant.clone()).await?,
+            None => false,
         };
         if revoked {
             Ok(())
