@@ -142,7 +142,8 @@ export const commands = {
 	/**
 	 *  The list's search over every remote project linked in this window: the conversations saved in
 	 *  its folder there holding every word of `query`, at most `limit` (1 to 200) of each, asked of
-	 *  every machine at once.
+	 *  every machine at once. A project linked by several conversations is asked once, and a
+	 *  conversation found in two answers is listed in the first.
 	 */
 	remoteSearch: (query: string, limit: number) => typedError<RemoteSearchHits[], CommandError>(__TAURI_INVOKE("remote_search", { query, limit })),
 	/**
