@@ -1997,6 +1997,11 @@ export type SuggestedRule = {
 	 *  (`rm`, `mv`, `curl`, …), so a broader rule would cover whatever it is next asked to do.
 	 */
 	exactOnly?: boolean,
+	/**
+	 *  A narrower pattern the user may keep instead: the command's own program and subcommand
+	 *  (`git status *`) when the rule offered is the class it belongs to (`@read-only`).
+	 */
+	narrower?: string | null,
 };
 
 /**  Visible text. */

@@ -346,6 +346,8 @@ export const TID = {
   alwaysTool: "approval-always-tool",
   alwaysPattern: "approval-always-pattern", // read-only when only the exact command may be kept
   alwaysExactNote: "approval-always-exact-note",
+  alwaysReadOnly: "approval-always-read-only",
+  alwaysNarrower: "approval-always-narrower",
   alwaysScope: {
     project: "approval-always-scope-project",
     user: "approval-always-scope-user",

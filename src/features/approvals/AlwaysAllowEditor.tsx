@@ -1,9 +1,12 @@
 // "Always allow…": the allow rule the answer would save, shown in the card before anything is
 // saved. The pattern can be narrowed or widened (unless only the exact command may be kept), and
-// the rule kept for this project or for all projects. Esc here closes the editor, never the card.
+// the rule kept for this project or for all projects. A command that only reads is offered the
+// class `@read-only`, with one click to keep only its own program instead. Esc here closes the
+// editor, never the card.
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { AlwaysRule, SuggestedRule } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
+import { READ_ONLY_PATTERN, patternMeaning } from "../settings/rulesModel";
 import { AlwaysPattern, AlwaysScope, type Scope } from "./AlwaysRuleFields";
 
 /** Tools whose rules have a pattern (a command, a path glob, a host); any other covers every call. */
@@ -69,6 +72,9 @@ export function AlwaysAllowEditor({
           onChange={setPattern}
         />
       )}
+      {suggested.narrower && (
+        <ReadOnlyChoice pattern={pattern} narrower={suggested.narrower} disabled={disabled} onChange={setPattern} />
+      )}
       {exactOnly && (
         <p className="muted" data-testid={TID.alwaysExactNote}>
           Only this exact command can be kept: what this program does depends on its arguments.
@@ -83,6 +89,35 @@ export function AlwaysAllowEditor({
           Save rule and approve
         </button>
       </div>
+    </div>
+  );
+}
+
+/** What `@read-only` covers, and the switch between it and the command's own program. */
+function ReadOnlyChoice({
+  pattern,
+  narrower,
+  disabled,
+  onChange,
+}: {
+  pattern: string;
+  narrower: string;
+  disabled: boolean;
+  onChange: (pattern: string) => void;
+}) {
+  const isClass = pattern.trim() === READ_ONLY_PATTERN;
+  return (
+    <div className="always-read-only" data-testid={TID.alwaysReadOnly}>
+      {isClass && <p className="muted">{patternMeaning("bash", READ_ONLY_PATTERN)}.</p>}
+      <button
+        type="button"
+        className="link"
+        data-testid={TID.alwaysNarrower}
+        disabled={disabled}
+        onClick={() => onChange(isClass ? narrower : READ_ONLY_PATTERN)}
+      >
+        {isClass ? `Only ${narrower}` : "Every command that only reads"}
+      </button>
     </div>
   );
 }

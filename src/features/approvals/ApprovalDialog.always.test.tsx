@@ -124,6 +124,33 @@ describe("Always allow… in the approval card", () => {
     expect(approveCalls()[0]).toMatchObject({ remember: "always", always: { tool: "bash", pattern: "rm -rf build", scope: "project" } });
   });
 
+  it("offers a command that only reads the class @read-only, and one click keeps only its own program", async () => {
+    renderCard(
+      makeConfirm({
+        input: { command: "git status" },
+        preview: { kind: "command", command: "git status", cwd: "/p" },
+        suggestedRule: { tool: "bash", pattern: "@read-only", narrower: "git status *" },
+      }),
+    );
+    await userEvent.click(screen.getByTestId(TID.allowAlways));
+    const pattern = screen.getByTestId(TID.alwaysPattern);
+    expect(pattern).toHaveValue("@read-only");
+    expect(screen.getByTestId(TID.alwaysReadOnly)).toHaveTextContent("every command that only reads");
+    const narrower = screen.getByTestId(TID.alwaysNarrower);
+    expect(narrower).toHaveTextContent("Only git status *");
+    await userEvent.click(narrower);
+    expect(pattern).toHaveValue("git status *");
+    expect(screen.getByTestId(TID.alwaysNarrower)).toHaveTextContent("Every command that only reads");
+    await userEvent.click(screen.getByTestId(TID.alwaysSave));
+    expect(approveCalls()[0]).toMatchObject({ remember: "always", always: { tool: "bash", pattern: "git status *", scope: "project" } });
+  });
+
+  it("shows no read-only choice for a command offered its own prefix", async () => {
+    renderCard(cargoTest());
+    await userEvent.click(screen.getByTestId(TID.allowAlways));
+    expect(screen.queryByTestId(TID.alwaysReadOnly)).toBeNull();
+  });
+
   it("Cancel closes the editor and answers nothing; Esc in the pattern closes it without rejecting", async () => {
     renderCard(cargoTest());
     await userEvent.click(screen.getByTestId(TID.allowAlways));

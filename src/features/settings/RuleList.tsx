@@ -1,6 +1,6 @@
 import type { ScopedRule } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
-import { EFFECT_WORDS, SCOPE_WORDS, lastUsedWords, originWords } from "./rulesModel";
+import { EFFECT_WORDS, SCOPE_WORDS, lastUsedWords, originWords, patternMeaning } from "./rulesModel";
 
 /**
  * The rules that apply in the project (null while they are read), each with where it is kept, how it
@@ -26,6 +26,7 @@ export function RuleList({
     <ul className="rule-list">
       {rules.map((r, i) => {
         const origin = originWords(r.rule.origin);
+        const meaning = patternMeaning(r.rule.tool, r.rule.pattern);
         return (
           <li
             key={`${r.scope}-${r.rule.effect}-${r.rule.tool}-${r.rule.pattern ?? ""}-${i}`}
@@ -45,6 +46,7 @@ export function RuleList({
               ) : (
                 <span className="muted"> (every call)</span>
               )}
+              {meaning && <p className="muted rule-meaning">{meaning}</p>}
             </div>
             <div className="rule-meta muted">
               {SCOPE_WORDS[r.scope]}

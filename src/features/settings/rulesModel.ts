@@ -28,6 +28,18 @@ export function originWords(origin: RuleOrigin | null | undefined): string | nul
   }
 }
 
+/** The command pattern that stands for every command that only reads (checked word by word). */
+export const READ_ONLY_PATTERN = "@read-only";
+
+/** What `@read-only` covers, in words (the approval card and Settings say it). */
+export const READ_ONLY_WORDS =
+  "every command that only reads — ls, cat, grep, head, wc, git status, git log, git diff, … — each checked word by word: one that writes, deletes or runs another program still asks";
+
+/** What a rule's pattern means when its text alone does not say it, or null. */
+export function patternMeaning(tool: string, pattern: string | null | undefined): string | null {
+  return tool.trim() === "bash" && (pattern ?? "").trim() === READ_ONLY_PATTERN ? READ_ONLY_WORDS : null;
+}
+
 /** Programs whose danger is in their arguments: an allow rule for any of their calls is broad. */
 const ARGUMENT_DANGER = new Set(
   "rm rmdir mv cp dd ln chmod chown chgrp truncate shred kill pkill killall find xargs curl wget scp rsync ssh sh bash sudo".split(" "),

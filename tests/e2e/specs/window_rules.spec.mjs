@@ -1,5 +1,6 @@
 // Permission rules in the real window: a bash call asks (it runs in the bubblewrap box), the card's
-// "Always allow…" shows the rule it would keep (`echo *`), narrowed to `echo rules-e2e *` and kept
+// "Always allow…" shows the rule it would keep (`echo` only reads: `@read-only`, said in words,
+// with "Only echo *" one click away), narrowed to `echo rules-e2e *` and kept
 // for all projects, then the call runs; the next call the rule covers (in a new conversation) runs
 // without a card; the rule is listed in Settings → Permissions as saved from an approval, and once
 // it is deleted the same call asks again. The project's bash permission is taken back at the end,
@@ -88,7 +89,12 @@ export default async function (t) {
     await s.waitForTestId("approval-always-editor");
     t.assert((await text(s, '[data-testid="approval-always-tool"]')) === "bash", "the rule is for bash");
     const pattern = await s.byTestId("approval-always-pattern");
-    t.assert((await pattern.property("value")) === "echo *", `the suggested pattern: ${await pattern.property("value")}`);
+    t.assert((await pattern.property("value")) === "@read-only", `the suggested pattern: ${await pattern.property("value")}`);
+    const readOnly = await text(s, '[data-testid="approval-always-read-only"]');
+    t.assert(readOnly.includes("every command that only reads"), `what @read-only covers is said: ${readOnly}`);
+    await centre(s, '[data-testid="approval-always-narrower"]');
+    await (await s.byTestId("approval-always-narrower")).click();
+    await s.waitFor("the narrower pattern", async () => (await pattern.property("value")) === "echo *");
     await pattern.clear();
     await pattern.type(PATTERN);
     await s.waitFor("the pattern edited", async () => (await pattern.property("value")) === PATTERN);
@@ -142,7 +148,7 @@ export default async function (t) {
     const [row] = await rulesFor(s, PATTERN);
     t.assert(row.scope === "user" && row.effect === "allow", `an allow rule kept for all projects: ${JSON.stringify(row)}`);
     t.assert(row.text.includes("all projects") && row.text.includes("saved from an approval"), `its scope and origin in words: ${row.text}`);
-    t.assert((await rulesFor(s, "echo *")).length === 0, "the suggested pattern was not kept: the edited one was");
+    t.assert((await rulesFor(s, "echo *")).length === 0 && (await rulesFor(s, "@read-only")).length === 0, "the suggested patterns were not kept: the edited one was");
     const rowSelector = '[data-testid="permission-rule"][data-scope="user"][data-effect="allow"]';
     await s.execute(
       `[...document.querySelectorAll('${rowSelector}')].find((r) => r.textContent.includes(arguments[0])).scrollIntoView({ block: "center" }); return true;`,

@@ -4,6 +4,7 @@
 
 use std::io::Write;
 
+use warden_core::shell::read_only::READ_ONLY_MEANS;
 use warden_protocol::{ApprovalPreview, Event, TodoState, ToolStatus};
 
 use crate::{legacy_keys, sanitize, say};
@@ -122,6 +123,12 @@ impl<W: Write> Human<W> {
                     rule.pattern.as_deref().map(|p| format!(": {p}")).unwrap_or_default()
                 );
                 what.push_str(&format!("  a = always allow, for this project: {}\n", sanitize::line(&shown)));
+                if let Some(narrower) = &rule.narrower {
+                    what.push_str(&format!(
+                        "      ({READ_ONLY_MEANS}; to keep only `{}`, add it with `warden rules add`)\n",
+                        sanitize::line(narrower)
+                    ));
+                }
                 "/a"
             }
             None => "",

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use warden_core::engine::Engine;
+use warden_core::shell::read_only::READ_ONLY_MEANS;
 use warden_protocol::{PermissionRule, RuleEffect, RuleOrigin, RuleScope};
 
 use crate::args::{EffectArg, RulesAction, RulesArgs, ScopeArg};
@@ -143,6 +144,9 @@ fn check(engine: &Engine, project: &Path, tool: &str, input: Option<&str>, json:
                 rule.pattern.as_deref().map(|p| format!(": {p}")).unwrap_or_default()
             );
             say::out(&sanitize::line(&format!("always allow would save: {shown}")));
+            if let Some(narrower) = &rule.narrower {
+                say::out(&sanitize::line(&format!("  {READ_ONLY_MEANS}; narrower: {narrower}")));
+            }
         }
     }
     match checked.decision {

@@ -151,6 +151,10 @@ pub struct SuggestedRule {
     /// (`rm`, `mv`, `curl`, …), so a broader rule would cover whatever it is next asked to do.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub exact_only: bool,
+    /// A narrower pattern the user may keep instead: the command's own program and subcommand
+    /// (`git status *`) when the rule offered is the class it belongs to (`@read-only`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrower: Option<String>,
 }
 
 /// The rule an "always" answer saves: the suggestion as offered, or as the user edited it.

@@ -47,24 +47,24 @@ async fn always_in_a_remote_session_is_kept_here_and_sent_to_the_next_one_keycha
     let target = project.target("build-box");
     let dirs = Dirs::new();
 
-    let first = remote_conversation(&dirs, &target, &transport, "echo one --loud", |confirm| {
-        assert_eq!(confirm["suggestedRule"], json!({"tool": "bash", "pattern": "echo *"}), "{confirm}");
+    let first = remote_conversation(&dirs, &target, &transport, "touch one --no-create", |confirm| {
+        assert_eq!(confirm["suggestedRule"], json!({"tool": "bash", "pattern": "touch *"}), "{confirm}");
         Some(json!({"confirmId": confirm["confirmId"], "approved": true, "remember": "always"}))
     })
     .await;
     let result = &find(&first, "chat:tool-result")[0]["payload"];
-    assert_eq!(result["metadata"]["ruleKept"], "allow bash: echo * (project)", "{result}");
+    assert_eq!(result["metadata"]["ruleKept"], "allow bash: touch * (project)", "{result}");
 
     // Kept here, as the rules of the remote project, named by host and path.
     let list = ["rules", "list", "--json", "--project", &target];
     let listed = with_keychain(command(&dirs, &list)).output().await.unwrap();
     let listed: Value = serde_json::from_slice(&listed.stdout).unwrap_or_default();
     let kept =
-        listed.as_array().and_then(|all| all.iter().find(|r| r["rule"]["pattern"] == "echo *")).cloned();
+        listed.as_array().and_then(|all| all.iter().find(|r| r["rule"]["pattern"] == "touch *")).cloned();
     assert_eq!(kept.as_ref().map(|r| r["scope"].clone()), Some(json!("project")), "{listed}");
 
-    // The next session there is sent it: another `echo` runs unasked.
-    let second = remote_conversation(&dirs, &target, &transport, "echo two", |confirm| {
+    // The next session there is sent it: another `touch` runs unasked.
+    let second = remote_conversation(&dirs, &target, &transport, "touch two", |confirm| {
         panic!("asked again: {confirm}")
     })
     .await;

@@ -1,13 +1,16 @@
 //! What "Always allow…" offers to save for a call that asked: the narrowest rule a user would
 //! want again — the program and subcommand of a command with any arguments (`cargo test *`), the
 //! folder of a written file (`src/a/**`), the tool of an MCP call — and only the exact command for
-//! programs whose danger lies in their arguments.
+//! programs whose danger lies in their arguments. A command that only reads (`git status`,
+//! `ls -la`) is offered the class of such commands, `@read-only`, with its own prefix as the
+//! narrower choice: every command of the class is checked word by word, and none of them writes.
 
 use warden_protocol::{SuggestedRule, COMMAND_RULE_TOOL, READ_RULE_TOOL, WRITE_RULE_TOOL};
 
 use super::Files;
 use crate::shell::command_rule::{self, CommandPattern};
 use crate::shell::program_and_subcommand;
+use crate::shell::read_only::{reads_only, READ_ONLY_PATTERN};
 
 /// Programs whose approval is never remembered beyond the exact command: their danger lies in
 /// their arguments (what they delete, overwrite, kill or send), which a prefix cannot see.
@@ -29,6 +32,7 @@ pub fn suggest(tool: &str, command: Option<&str>, files: &Files) -> Option<Sugge
                 tool: COMMAND_RULE_TOOL.to_owned(),
                 pattern: Some(pattern),
                 exact_only: true,
+                narrower: None,
             });
         }
         // Options before a subcommand (`cargo --version`, `git -c a=b push`) leave no prefix a
@@ -37,10 +41,13 @@ pub fn suggest(tool: &str, command: Option<&str>, files: &Files) -> Option<Sugge
             Some(prefix) => CommandPattern::prefix(&prefix).to_string(),
             None => CommandPattern::exact(&words).to_string(),
         };
+        let (pattern, narrower) =
+            if reads_only(&words) { (READ_ONLY_PATTERN.to_owned(), Some(pattern)) } else { (pattern, None) };
         return Some(SuggestedRule {
             tool: COMMAND_RULE_TOOL.to_owned(),
             pattern: Some(pattern),
             exact_only: false,
+            narrower,
         });
     }
     if !files.paths.is_empty() {
@@ -50,9 +57,10 @@ pub fn suggest(tool: &str, command: Option<&str>, files: &Files) -> Option<Sugge
             tool: tool.to_owned(),
             pattern: Some(folder_glob(&paths)),
             exact_only: false,
+            narrower: None,
         });
     }
-    Some(SuggestedRule { tool: tool.to_owned(), pattern: None, exact_only: false })
+    Some(SuggestedRule { tool: tool.to_owned(), pattern: None, exact_only: false, narrower: None })
 }
 
 /// The glob of the folder all `paths` lie in (`src/a/**`), or the one path itself when it lies
@@ -118,8 +126,8 @@ mod tests {
         let none = Files::default();
         let table = [
             ("cargo test --release -p foo", Some("cargo test *"), false),
-            ("git status", Some("git status *"), false),
-            ("ls -la", Some("ls *"), false),
+            ("npm run build", Some("npm run *"), false),
+            ("git commit -m x", Some("git commit *"), false),
             ("nice cargo build", Some("cargo build *"), false),
             ("rm build.log", Some("rm build.log"), true),
             ("curl -fsS http://x.test/a", Some("curl -fsS http://x.test/a"), true),
@@ -133,6 +141,28 @@ mod tests {
         assert_eq!(exact, Some(("bash".to_owned(), Some("cargo --version".to_owned()), false)));
         for command in ["git status && ls", "sudo ls", "sh -c ls", "ls $(pwd)", "rm $X"] {
             assert_eq!(offered("bash", Some(command), &none), None, "{command}");
+        }
+    }
+
+    #[test]
+    fn a_command_that_only_reads_is_offered_the_class_with_its_prefix_as_the_narrower_choice() {
+        let none = Files::default();
+        for (command, narrower) in [
+            ("git status", "git status *"),
+            ("ls -la", "ls *"),
+            ("sed -n 1,2p a", "sed *"),
+            ("date -u", "date *"),
+        ] {
+            let got =
+                suggest("bash", Some(command), &none).unwrap_or_else(|| panic!("{command}: nothing offered"));
+            assert_eq!(got.pattern.as_deref(), Some("@read-only"), "{command}");
+            assert_eq!(got.narrower.as_deref(), Some(narrower), "{command}");
+        }
+        for command in ["git branch -D old", "sort -o out in", "sed -i s/a/b/ f", "find . -delete"] {
+            let got =
+                suggest("bash", Some(command), &none).unwrap_or_else(|| panic!("{command}: nothing offered"));
+            assert_ne!(got.pattern.as_deref(), Some("@read-only"), "{command} writes");
+            assert_eq!(got.narrower, None, "{command}");
         }
     }
 

@@ -33,6 +33,7 @@ const WIDE: &[&str] = &[
     "chmod *",
     "find *",
     ":",
+    "@read-only",
 ];
 
 const PROGRAMS: &[&str] = &[

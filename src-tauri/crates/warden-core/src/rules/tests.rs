@@ -121,3 +121,20 @@ fn the_organisation_can_let_only_its_own_allows_count() {
     assert_eq!(command(&rules, "ls"), RuleVerdict::default());
     assert!(command(&rules, "cargo test").allow.is_some());
 }
+
+#[test]
+fn the_read_only_class_allows_only_commands_that_read_and_loses_to_any_deny_or_ask() {
+    let rules = book(&[
+        (Allow, "bash", Some("@read-only"), Project),
+        (Ask, "bash", Some("git log *"), User),
+        (Deny, "bash", Some("cat *"), Managed),
+    ]);
+    let v = command(&rules, "git status | head -5");
+    assert_eq!(v.allow.as_deref(), Some("allow bash: @read-only (project)"));
+    assert_eq!((v.deny, v.ask), (None, None));
+    assert_eq!(command(&rules, "git push").allow, None);
+    assert_eq!(command(&rules, "ls > list.txt").allow, None, "a redirection into a file writes");
+    let v = command(&rules, "git log --oneline");
+    assert_eq!(v.ask.as_deref(), Some("ask bash: git log * (user)"), "an ask rule wins over the class");
+    assert!(command(&rules, "cat README.md").deny.is_some(), "a deny rule wins over the class");
+}

@@ -24,7 +24,8 @@ pub fn wide_allow(rule: &PermissionRule) -> Option<String> {
         (COMMAND_RULE_TOOL, None) => Some("it allows every command".to_owned()),
         (COMMAND_RULE_TOOL, Some(pattern)) => {
             let pattern = CommandPattern::parse(pattern).ok()?;
-            let program = pattern.program().rsplit('/').next().unwrap_or_default();
+            // A class of commands (`@read-only`) is checked word by word: it covers no program whole.
+            let program = pattern.program()?.rsplit('/').next().unwrap_or_default();
             if !pattern.takes_any_rest() {
                 return None;
             }
@@ -73,6 +74,7 @@ mod tests {
             ("bash", Some("rm build.log")),
             ("write", Some("src/**")),
             ("mcp__db__*", None),
+            ("bash", Some("@read-only")),
         ] {
             assert_eq!(wide_allow(&allow(tool, pattern)), None, "{tool} {pattern:?}");
         }

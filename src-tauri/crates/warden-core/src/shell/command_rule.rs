@@ -1,7 +1,8 @@
 //! Command rules: `cargo test *`, `git status`, matched on the command the blocklist lexes.
 //!
 //! A pattern is shell words; a last word `*` (unquoted) stands for any further words, and without
-//! it the command must have exactly the pattern's words. An allow rule covers a command only when
+//! it the command must have exactly the pattern's words. The pattern `@read-only` stands for every
+//! command that only reads, its words checked one by one ([`super::read_only`]). An allow rule covers a command only when
 //! every simple command in it (`a && b`, `a | b`, `a; b`) is covered, each after the wrappers that
 //! change nothing of what runs are peeled (`nice`, `timeout`, `nohup`, `time`, `stdbuf`, and `env`
 //! without an assignment or option); and never a command with `sudo`, `doas`, `xargs`, a shell
@@ -13,19 +14,27 @@
 //! compared by its base name. What they cannot see into (a computed program) is [`Seen::hidden`].
 
 use super::blocklist::{base_name, is_assignment, judge, Verdict, SHELLS};
+use super::read_only::{self, READ_ONLY_PATTERN};
 use super::shell_words::{self, Piece, Segment, Word};
 
 /// A command pattern as a rule holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommandPattern {
-    words: Vec<String>,
-    /// The last word was `*`: any further words.
-    rest: bool,
+pub enum CommandPattern {
+    /// Words the command starts with (`rest`: the last word was `*`, any further words) or is.
+    Words { words: Vec<String>, rest: bool },
+    /// `@read-only`: any command that only reads ([`read_only`]).
+    ReadOnly,
 }
 
 impl CommandPattern {
     pub fn parse(text: &str) -> Result<Self, String> {
+        if text.trim() == READ_ONLY_PATTERN {
+            return Ok(Self::ReadOnly);
+        }
         let bad = |why: &str| format!("{text:?} is not a command pattern: {why}");
+        if text.trim_start().starts_with('@') {
+            return Err(bad(&format!("the one class of commands a pattern can name is {READ_ONLY_PATTERN}")));
+        }
         let parsed = shell_words::parse(text).map_err(|_| bad("it nests too deeply"))?;
         let [segment] = parsed.segments.as_slice() else {
             return Err(bad("a pattern is one command (a compound command is covered part by part)"));
@@ -48,38 +57,51 @@ impl CommandPattern {
         if words.is_empty() {
             return Err(bad("it names no program"));
         }
-        Ok(Self { words, rest })
+        Ok(Self::Words { words, rest })
     }
 
-    /// The program it names.
-    pub fn program(&self) -> &str {
-        self.words.first().map_or("", String::as_str)
+    /// The program it names (none for a class of commands).
+    pub fn program(&self) -> Option<&str> {
+        match self {
+            Self::Words { words, .. } => words.first().map(String::as_str),
+            Self::ReadOnly => None,
+        }
     }
 
     /// Whether it ends with `*` (any further words).
     pub fn takes_any_rest(&self) -> bool {
-        self.rest
+        matches!(self, Self::Words { rest: true, .. })
     }
 
     /// The pattern that covers exactly `words`.
     pub fn exact(words: &[String]) -> Self {
-        Self { words: words.to_vec(), rest: false }
+        Self::Words { words: words.to_vec(), rest: false }
     }
 
     /// `words` followed by anything.
     pub fn prefix(words: &[String]) -> Self {
-        Self { words: words.to_vec(), rest: true }
+        Self::Words { words: words.to_vec(), rest: true }
     }
 
     /// Whether the pattern covers one simple command of an allow check: its words compared as
     /// written (a program given by another path is another program).
     fn covers(&self, part: &[Word]) -> bool {
-        self.covers_with(part, |pattern, word| pattern == word)
+        match self {
+            Self::Words { .. } => self.covers_with(part, |pattern, word| pattern == word),
+            Self::ReadOnly => literal_words(part).is_some_and(|words| read_only::reads_only(&words)),
+        }
     }
 
     /// Whether the pattern names one simple command ask and deny rules see: the program by its
     /// base name.
     fn names(&self, part: &[Word]) -> bool {
+        if let Self::ReadOnly = self {
+            let Some(mut words) = literal_words(part) else { return false };
+            if let Some(program) = words.first_mut() {
+                *program = base_name(program).to_owned();
+            }
+            return read_only::reads_only(&words);
+        }
         let mut first = true;
         self.covers_with(part, |pattern, word| {
             let same = if first { base_name(pattern) == base_name(word) } else { pattern == word };
@@ -89,22 +111,21 @@ impl CommandPattern {
     }
 
     fn covers_with(&self, part: &[Word], mut same: impl FnMut(&str, &str) -> bool) -> bool {
-        if part.len() < self.words.len() || (!self.rest && part.len() != self.words.len()) {
+        let Self::Words { words, rest } = self else { return false };
+        if part.len() < words.len() || (!rest && part.len() != words.len()) {
             return false;
         }
         // A word compared with the pattern's must be literal: `$X` is whatever X holds when it runs.
-        self.words
-            .iter()
-            .zip(part)
-            .all(|(pattern, word)| literal(word).is_some_and(|text| same(pattern, &text)))
+        words.iter().zip(part).all(|(pattern, word)| literal(word).is_some_and(|text| same(pattern, &text)))
     }
 }
 
 /// The pattern as the settings keep it (`CommandPattern::parse` reads it back).
 impl std::fmt::Display for CommandPattern {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut shown: Vec<String> = self.words.iter().map(|w| quote(w)).collect();
-        if self.rest {
+        let Self::Words { words, rest } = self else { return f.write_str(READ_ONLY_PATTERN) };
+        let mut shown: Vec<String> = words.iter().map(|w| quote(w)).collect();
+        if *rest {
             shown.push("*".to_owned());
         }
         f.write_str(&shown.join(" "))
@@ -124,6 +145,11 @@ fn quote(word: &str) -> String {
 /// The text of a word made only of literal text.
 fn literal(word: &Word) -> Option<String> {
     word.0.iter().all(|p| matches!(p, Piece::Text { .. })).then(|| word.text())
+}
+
+/// The texts of a simple command's words, when every one is literal.
+fn literal_words(part: &[Word]) -> Option<Vec<String>> {
+    part.iter().map(literal).collect()
 }
 
 /// The simple commands an allow rule must each cover, wrappers peeled; `None` when no allow rule
@@ -246,7 +272,7 @@ fn options(args: &[Word], flags: &[&str], with_value: &[&str]) -> Option<usize> 
 pub fn single_command(command: &str) -> Option<Vec<String>> {
     let parts = allow_parts(command)?;
     let [part] = parts.as_slice() else { return None };
-    part.iter().map(literal).collect()
+    literal_words(part)
 }
 
 /// Whether every simple command an allow check sees is covered by one of `patterns`; the pattern

@@ -139,3 +139,43 @@ fn ask_and_deny_rules_see_through_wrappers_and_scripts() {
     assert!(seen_parts("$(echo git) push").hidden);
     assert!(!seen_parts("git push").hidden);
 }
+
+#[test]
+fn the_read_only_class_covers_a_command_only_when_every_part_only_reads() {
+    let rules = ["@read-only"];
+    for command in [
+        "ls -la",
+        "git status && git diff --stat",
+        "cat README.md | grep -n TODO | head -5",
+        "tr a-z A-Z < README.md",
+        "git log --oneline 2>/dev/null",
+        "nice wc -l README.md",
+    ] {
+        assert!(allowed(&rules, command), "{command} only reads");
+    }
+    for command in [
+        "ls > listing.txt",
+        "cat a | sh",
+        "git status && git push",
+        "sort -o out in",
+        "cat $(echo x)",
+        "cat $FILE",
+        "./ls",
+        "sudo ls",
+        "sh -c ls",
+        "find . -delete",
+    ] {
+        assert!(!allowed(&rules, command), "{command} is not covered by @read-only");
+    }
+    assert_eq!(pattern("@read-only").to_string(), "@read-only");
+    assert!(CommandPattern::parse("@writes").is_err(), "only the one class is a pattern");
+}
+
+#[test]
+fn a_deny_on_the_read_only_class_names_the_commands_in_it_wherever_they_run() {
+    let deny = pattern("@read-only");
+    assert!(seen_parts("sudo cat /etc/shadow").named_by(&deny));
+    assert!(seen_parts("sh -c 'git status'").named_by(&deny));
+    assert!(seen_parts("/usr/bin/ls").named_by(&deny), "ask and deny rules see the program by its base name");
+    assert!(!seen_parts("rm -rf x").named_by(&deny));
+}

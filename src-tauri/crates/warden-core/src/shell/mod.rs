@@ -1,7 +1,8 @@
 //! Judging a shell command without running it: a small POSIX-shell lexer ([`shell_words`]) and
 //! what it reads — the blocklist (what no trust level may run, and what cannot be judged), what a
-//! session grant on a command covers ([`command_prefix`]), and the command patterns of permission
-//! rules ([`command_rule`]). Nothing here runs anything; the box is `containment`'s.
+//! session grant on a command covers ([`command_prefix`]), the command patterns of permission
+//! rules ([`command_rule`]) and the commands that only read ([`read_only`]). Nothing here runs
+//! anything; the box is `containment`'s.
 
 pub mod blocklist;
 mod command_prefix;
@@ -11,6 +12,7 @@ mod expand;
 mod fork_bomb;
 mod judge_budget;
 mod options;
+pub mod read_only;
 mod shell_words;
 #[cfg(test)]
 mod shell_words_vs_bash;
