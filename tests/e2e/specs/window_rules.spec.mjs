@@ -93,6 +93,7 @@ export default async function (t) {
     const readOnly = await text(s, '[data-testid="approval-always-read-only"]');
     t.assert(readOnly.includes("every command that only reads"), `what @read-only covers is said: ${readOnly}`);
     await centre(s, '[data-testid="approval-always-narrower"]');
+    await t.shot("card-read-only");
     await (await s.byTestId("approval-always-narrower")).click();
     await s.waitFor("the narrower pattern", async () => (await pattern.property("value")) === "echo *");
     await pattern.clear();

@@ -125,6 +125,10 @@ impl std::fmt::Display for CommandPattern {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let Self::Words { words, rest } = self else { return f.write_str(READ_ONLY_PATTERN) };
         let mut shown: Vec<String> = words.iter().map(|w| quote(w)).collect();
+        // A program whose name starts with `@` is quoted, so that it never reads back as a class.
+        if let Some(program) = shown.first_mut().filter(|p| p.starts_with('@')) {
+            *program = format!("'{program}'");
+        }
         if *rest {
             shown.push("*".to_owned());
         }

@@ -168,6 +168,10 @@ fn the_read_only_class_covers_a_command_only_when_every_part_only_reads() {
         assert!(!allowed(&rules, command), "{command} is not covered by @read-only");
     }
     assert_eq!(pattern("@read-only").to_string(), "@read-only");
+    // A program of that name (from an import, say) stays a program when written back.
+    let named = CommandPattern::prefix(&["@read-only".to_owned()]);
+    assert_eq!(named.to_string(), "'@read-only' *");
+    assert_eq!(pattern(&named.to_string()), named);
     assert!(CommandPattern::parse("@writes").is_err(), "only the one class is a pattern");
 }
 

@@ -84,6 +84,11 @@ fn command(inner: &str) -> Result<String, String> {
         None => inner.to_owned(),
     };
     let body = pattern.strip_suffix(" *").unwrap_or(&pattern);
+    if body.starts_with('@') {
+        return Err(
+            "Warden's classes of commands (@read-only) are not Claude Code's: add one in Settings".to_owned()
+        );
+    }
     if body.contains('*') {
         return Err("a `*` inside a command has no Warden equivalent (only a last `*`)".to_owned());
     }

@@ -36,7 +36,8 @@ const CLAUDE_PROJECT: &str = r#"{
       "mcp__db__query",
       "Bash(npm * build)",
       "Read(~/.zshrc)",
-      "TodoWrite"
+      "TodoWrite",
+      "Bash(@read-only)"
     ],
     "ask": ["Bash(git push:*)", "Edit(/package.json)"],
     "deny": ["Read(.env)", "Bash(curl:*)", "WebFetch"]
@@ -94,7 +95,7 @@ fn a_claude_code_settings_file_is_converted_and_what_cannot_be_is_listed() {
     let skipped: Vec<&str> = import.skipped.iter().map(|s| s.entry.as_str()).collect();
     assert_eq!(
         skipped,
-        ["Edit(/x)", "Bash(npm * build)", "Read(~/.zshrc)", "TodoWrite"],
+        ["Edit(/x)", "Bash(npm * build)", "Read(~/.zshrc)", "TodoWrite", "Bash(@read-only)"],
         "{:?}",
         import.skipped
     );
