@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { broadAllow, originWords, tryInput } from "./rulesModel";
+import { broadAllow, originWords, patternMeaning, tryInput } from "./rulesModel";
 
 describe("broadAllow", () => {
   it("warns for an allow rule broader than one program prefix", () => {
@@ -22,6 +22,7 @@ describe("broadAllow", () => {
     for (const [tool, pattern] of [
       ["bash", "cargo test *"],
       ["bash", "rm build/out.txt"],
+      ["bash", "@read-only"],
       ["write", "src/**"],
       ["mcp__db__query", null],
     ] as const) {
@@ -29,6 +30,14 @@ describe("broadAllow", () => {
     }
     expect(broadAllow({ effect: "deny", tool: "bash", pattern: "rm *" })).toBeNull();
     expect(broadAllow({ effect: "ask", tool: "bash", pattern: null })).toBeNull();
+  });
+});
+
+describe("patternMeaning", () => {
+  it("says what @read-only covers, for bash only", () => {
+    expect(patternMeaning("bash", "@read-only")).toContain("every command that only reads");
+    expect(patternMeaning("bash", "cargo test *")).toBeNull();
+    expect(patternMeaning("write", "@read-only")).toBeNull();
   });
 });
 
