@@ -267,6 +267,15 @@ try {
   result.pssAfterStreamByProcess = treePssByProcess(pid);
   log(`PSS by process: start ${JSON.stringify(result.pssStartByProcess)}, after the stream ${JSON.stringify(result.pssAfterStreamByProcess)}`);
 
+  // The page's requests to the app during the conversation, by command (an INFO row): the WebKit
+  // web process keeps about 3 KiB for each message to or from the app (bench/app/ipc_retention.sh).
+  await s.execute(`
+    window.__calls = {};
+    const count = (k) => { window.__calls[k] = (window.__calls[k] ?? 0) + 1; };
+    const f = window.fetch.bind(window);
+    window.fetch = (url, ...rest) => { count("fetch " + String(url).split("?")[0].slice(0, 60)); return f(url, ...rest); };
+    if (window.ipc?.postMessage) { const pm = window.ipc.postMessage.bind(window.ipc); window.ipc.postMessage = (m) => { count("postMessage"); return pm(m); }; }
+    return true;`);
   // A long conversation: user + assistant messages until BENCH_MESSAGES.
   const turns = Math.ceil(Number(env.BENCH_MESSAGES) / 2);
   const c0 = Date.now();
@@ -280,6 +289,8 @@ try {
     }
   }
   result.conversationSeconds = (Date.now() - c0) / 1000;
+  result.ipcCalls = await s.execute("return window.__calls");
+  log("requests during the conversation:", JSON.stringify(result.ipcCalls));
   // The conversation's own count: the view mounts only the newest messages.
   result.messages = Number(
     await s.execute(`return document.querySelector('[data-testid="conversation-view"]').dataset.messageCount;`),

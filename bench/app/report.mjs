@@ -58,6 +58,11 @@ const sum = (m) => Object.values(m ?? {}).reduce((a, b) => a + b, 0);
 const web = (w) => `[heap] ${mib(w.heap)}, anon ${mib(w.anon)}, files ${mib(w.file)}, other ${mib(w.other)}`;
 const snapshot = (snap) =>
   `${mib(sum(snap.byProcess))} MiB (${byProcess(snap.byProcess)}); web process ${web(snap.web)}; page ${snap.page.elements} elements, ${snap.page.messages} messages`;
+if (!drive.error && drive.ipcCalls) {
+  const perTurn = (n) => (n / Math.max(1, Math.ceil(drive.messages / 2))).toFixed(1);
+  const calls = Object.entries(drive.ipcCalls).map(([k, n]) => `${k.replace(/^fetch ipc:\/\/localhost\//, "")} ${perTurn(n)}`);
+  rows.push({ name: "requests per turn", value: calls.join(", "), target: "-", ok: true, info: true });
+}
 if (!drive.error && drive.pssAfterByProcess) {
   info("PSS by process (MiB)", `start ${byProcess(drive.pssStartByProcess)}; after the stream ${byProcess(drive.pssAfterStreamByProcess)}; at the end ${byProcess(drive.pssAfterByProcess)}`);
   if (drive.growth) {
