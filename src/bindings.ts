@@ -368,7 +368,6 @@ export const events = {
 	approvalOpen: makeEvent<ApprovalOpenEvent, ApprovalOpenEvent>("approval:open"),
 	chatCompacted: makeEvent<CompactedEvent, CompactedEvent>("chat:compacted"),
 	chatError: makeEvent<ChatErrorEvent, ChatErrorEvent>("chat:error"),
-	chatEvents: makeEvent<ChatEvents, ChatEvents>("chat:events"),
 	chatHook: makeEvent<HookEvent, HookEvent>("chat:hook"),
 	chatNotice: makeEvent<NoticeEvent, NoticeEvent>("chat:notice"),
 	chatPlan: makeEvent<PlanEvent, PlanEvent>("chat:plan"),
@@ -537,14 +536,6 @@ export type ChatError = {
 
 /**  `chat:error`: a provider or system failure. */
 export type ChatErrorEvent = ChatError;
-
-/**
- *  The engine's events that are ready together (a frame's worth, in order), as one Tauri event:
- *  how the window receives them. Tauri delivers an event by evaluating a script that holds its
- *  payload, and WebKitGTK keeps about 3 KiB for every such script (bench/app/ipc_retention.sh);
- *  one script per frame instead of one per event keeps a long conversation's window small.
- */
-export type ChatEvents = Event[];
 
 /**
  *  One checkpoint: the project as it was before a tool call (or at the end of a turn, or before a
@@ -815,52 +806,6 @@ export type ErrorCode =
 "CONTEXT_BUDGET" | 
 /**  Something inside Warden failed. */
 "INTERNAL";
-
-export type Event = 
-/**  `chat:stream-start`: an assistant message begins. */
-{ event: "chat:stream-start"; payload: StreamStart } | 
-/**  `chat:text-delta`: visible text (coalesced per frame in the window). */
-{ event: "chat:text-delta"; payload: TextDelta } | 
-/**  `chat:thinking-delta`: reasoning text (coalesced per frame in the window). */
-{ event: "chat:thinking-delta"; payload: ThinkingDelta } | 
-/**  `chat:tool-start`: a tool call is complete and about to run. */
-{ event: "chat:tool-start"; payload: ToolStart } | 
-/**  `chat:tool-delta`: streamed tool output (coalesced per frame in the window). */
-{ event: "chat:tool-delta"; payload: ToolDelta } | 
-/**  `chat:tool-result`: the tool finished, failed, was denied or cancelled. */
-{ event: "chat:tool-result"; payload: ToolResult } | 
-/**  `chat:tool-confirm`: the user must approve the call. */
-{ event: "chat:tool-confirm"; payload: ToolConfirm } | 
-/**  `chat:stream-end`: the message or turn is over. */
-{ event: "chat:stream-end"; payload: StreamEnd } | 
-/**  `chat:error`: a provider or system failure. */
-{ event: "chat:error"; payload: ChatError } | 
-/**
- *  `chat:notice`: how the message is produced, for the user (e.g. tools described in
- *  the prompt).
- */
-{ event: "chat:notice"; payload: Notice } | 
-/**
- *  `chat:compacted`: the older part of the conversation was summarized in what the
- *  model is sent (the history itself is whole).
- */
-{ event: "chat:compacted"; payload: Compacted } | 
-/**  `chat:saving`: the conversation stopped being saved (and why), or is saved again. */
-{ event: "chat:saving"; payload: Saving } | 
-/**  `chat:todo`: the task list the model keeps (`todo_write`), whole, as it now is. */
-{ event: "chat:todo"; payload: TodoList } | 
-/**
- *  `chat:snapshot`: how far Warden's first look at the project's files has come (the
- *  look every checkpoint starts from), sent while it takes long.
- */
-{ event: "chat:snapshot"; payload: SnapshotProgress } | 
-/**  `chat:hook`: a hook ran (its command, what it decided, the start of its output). */
-{ event: "chat:hook"; payload: HookRun } | 
-/**
- *  `chat:plan`: in plan mode, the model proposed its plan, for the user to edit and
- *  approve.
- */
-{ event: "chat:plan"; payload: PlanProposed };
 
 /**  How one file differs between two states of the project. */
 export type FileChange = {

@@ -16,34 +16,20 @@ use crate::pace::Pacer;
 /// Where forwarded events go.
 pub trait EventSink: Send + Sync + 'static {
     fn emit(&self, event: Event);
-
-    /// Events ready together (a frame's worth), in order: handed over at once where the sink can.
-    fn emit_all(&self, events: Vec<Event>) {
-        for event in events {
-            self.emit(event);
-        }
-    }
 }
 
 impl<R: tauri::Runtime> EventSink for tauri::AppHandle<R> {
     fn emit(&self, event: Event) {
-        self.emit_all(vec![event]);
-    }
-
-    /// One Tauri event for the whole batch (`chat:events`): see [`crate::events::ChatEvents`].
-    fn emit_all(&self, events: Vec<Event>) {
-        for event in &events {
-            match event {
-                Event::ToolConfirm(confirm) => crate::attention::approval_waiting(self, confirm),
-                Event::ToolResult(result) => {
-                    crate::attention::call_settled(self, &result.conversation_id, &result.tool_id);
-                }
-                _ => {}
+        match &event {
+            Event::ToolConfirm(confirm) => crate::attention::approval_waiting(self, confirm),
+            Event::ToolResult(result) => {
+                crate::attention::call_settled(self, &result.conversation_id, &result.tool_id);
             }
+            _ => {}
         }
-        let count = events.len();
-        if let Err(err) = tauri_specta::Event::emit(&crate::events::ChatEvents(events), self) {
-            tracing::warn!(count, %err, "could not emit events to the window");
+        let name = event.name();
+        if let Err(err) = crate::events::emit(self, event) {
+            tracing::warn!(event = name, %err, "could not emit event to the window");
         }
     }
 }
@@ -87,8 +73,8 @@ pub async fn forward(mut rx: UnboundedReceiver<Event>, sink: Arc<dyn EventSink>)
 }
 
 fn deliver(sink: &dyn EventSink, events: Vec<Event>) {
-    if !events.is_empty() {
-        sink.emit_all(events);
+    for event in events {
+        sink.emit(event);
     }
 }
 

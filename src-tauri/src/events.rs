@@ -1,6 +1,6 @@
 //! Typed Tauri events: one newtype per protocol event, carrying the protocol payload unchanged and
-//! named exactly as the protocol names it (the types the UI reads in the generated
-//! `src/bindings.ts`), and [`ChatEvents`], the batch in which the window receives them.
+//! named exactly as the protocol names it. The UI listens through `events.chatTextDelta` etc. in
+//! the generated `src/bindings.ts`.
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
@@ -23,7 +23,6 @@ macro_rules! tauri_events {
         pub fn collect() -> tauri_specta::Events {
             tauri_specta::collect_events![
                 $($face,)*
-                ChatEvents,
                 crate::attention::ApprovalOpenEvent,
                 crate::elicit::McpElicitEvent,
                 crate::menu::MenuActionEvent,
@@ -33,6 +32,12 @@ macro_rules! tauri_events {
             ]
         }
 
+        /// Emits one engine event as its typed Tauri event.
+        pub fn emit<R: tauri::Runtime>(app: &tauri::AppHandle<R>, event: p::Event) -> tauri::Result<()> {
+            match event {
+                $(p::Event::$variant(e) => $face(e).emit(app),)*
+            }
+        }
 
         /// The Tauri names of the events, in the protocol's order.
         #[cfg(test)]
@@ -41,14 +46,6 @@ macro_rules! tauri_events {
 }
 
 warden_protocol::with_events!(tauri_events);
-
-/// The engine's events that are ready together (a frame's worth, in order), as one Tauri event:
-/// how the window receives them. Tauri delivers an event by evaluating a script that holds its
-/// payload, and WebKitGTK keeps about 3 KiB for every such script (bench/app/ipc_retention.sh);
-/// one script per frame instead of one per event keeps a long conversation's window small.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type, TauriEvent)]
-#[tauri_specta(event_name = "chat:events")]
-pub struct ChatEvents(pub Vec<p::Event>);
 
 #[cfg(test)]
 mod tests {

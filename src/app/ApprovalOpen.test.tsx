@@ -4,7 +4,6 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { emit } from "@tauri-apps/api/event";
-import { emitChat } from "../test/chatEvents";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
 import type { ConversationSummary, Settings } from "../shared/ipc";
@@ -64,7 +63,7 @@ describe("a clicked approval notification", () => {
     await userEvent.click(await screen.findByText("First"));
     await waitFor(() => expect(shownConversation()).toBe("conv-a"));
 
-    await emitChat("chat:tool-confirm", makeConfirm({ conversationId: "conv-b", confirmId: "q-b", toolId: "tb" }));
+    await emit("chat:tool-confirm", makeConfirm({ conversationId: "conv-b", confirmId: "q-b", toolId: "tb" }));
     await screen.findByTestId(TID.approvalDialog);
     // The user went on typing in the conversation shown.
     screen.getByTestId(TID.composerInput).focus();
@@ -79,7 +78,7 @@ describe("a clicked approval notification", () => {
     boot();
     render(<App />);
     await userEvent.click(await screen.findByText("First"));
-    await emitChat("chat:tool-confirm", makeConfirm({ conversationId: "conv-b", confirmId: "q-b", toolId: "tb" }));
+    await emit("chat:tool-confirm", makeConfirm({ conversationId: "conv-b", confirmId: "q-b", toolId: "tb" }));
     await userEvent.click(screen.getByTestId(TID.settingsOpen));
     await screen.findByTestId(TID.settingsPanel);
 

@@ -36,16 +36,3 @@ describe("stopping a listener", () => {
     expect(warn).not.toHaveBeenCalled();
   });
 });
-
-describe("the conversation's events", () => {
-  it("come as batches, a frame's worth in one chat:events, each handed on in order", async () => {
-    mockIPC(() => null, { shouldMockEvents: true });
-    const seen: string[] = [];
-    const stop = await subscribeProtocolEvents((e) => seen.push(`${e.event}:${(e.payload as { delta?: string }).delta ?? ""}`));
-    const delta = (d: string) => ({ event: "chat:text-delta", payload: { conversationId: "c", messageId: "m", delta: d } });
-    await emit("chat:events", [delta("a"), delta("b"), { event: "chat:stream-end", payload: { conversationId: "c", messageId: "m" } }]);
-    await emit("chat:events", [delta("c")]);
-    await vi.waitFor(() => expect(seen).toEqual(["chat:text-delta:a", "chat:text-delta:b", "chat:stream-end:", "chat:text-delta:c"]));
-    stop();
-  });
-});

@@ -489,15 +489,27 @@ export function subscribeUpdateProgress(onProgress: (progress: UpdateProgressEve
 }
 
 /**
- * Listen to every protocol event and hand each to `onEvent` in arrival order. The engine's events
- * come in batches, a frame's worth in one `chat:events` (WebKitGTK keeps memory for every message
- * Tauri delivers; see src-tauri/src/events.rs). Resolves with a function that stops listening.
+ * Listen to every protocol event and hand each to `onEvent` in arrival order.
+ * Resolves with a function that stops listening.
  */
 export async function subscribeProtocolEvents(onEvent: (e: ProtocolEvent) => void): Promise<() => void> {
-  return stoppable(
-    events.chatEvents.listen((e) => {
-      for (const event of e.payload) onEvent(event as ProtocolEvent);
-    }),
-    "the conversation's events",
+  const {
+    mcpElicit: _form,
+    menuAction: _menu,
+    updateProgress: _update,
+    approvalOpen: _open,
+    remoteLink: _link,
+    remoteAskpass: _askpass,
+    ...chat
+  } = events;
+  const unlisteners = await Promise.all(
+    Object.values(chat).map((generated) =>
+      // Tauri hands each event its own name: the protocol name the engine gave it.
+      stoppable(
+        generated.listen((e) => onEvent({ event: e.event, payload: e.payload } as ProtocolEvent)),
+        "the conversation's events",
+      ),
+    ),
   );
+  return () => unlisteners.forEach((u) => u());
 }

@@ -3,7 +3,7 @@
 // is done, and stoppable — after which what that means stays said.
 import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { emitChat } from "../../test/chatEvents";
+import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectEvents } from "../../shared/store/bridge";
@@ -34,7 +34,7 @@ beforeEach(async () => {
 afterEach(() => stop());
 
 const progress = (files: number, extra: Record<string, unknown> = {}) =>
-  emitChat("chat:snapshot", { conversationId: C, files, done: false, stopped: false, ...extra });
+  emit("chat:snapshot", { conversationId: C, files, done: false, stopped: false, ...extra });
 
 describe("the first look at the project", () => {
   it("counts the files while it runs, says when a call waits, and goes when done", async () => {
@@ -46,8 +46,8 @@ describe("the first look at the project", () => {
     expect(screen.getByTestId(TID.firstLook)).not.toHaveTextContent("waits");
 
     // A call that changes files starts, and waits for its checkpoint: its block says so too.
-    await act(() => emitChat("chat:stream-start", { conversationId: C, messageId: "m1", provider: "anthropic", model: "claude-test", contextWindow: null }));
-    await act(() => emitChat("chat:tool-start", { conversationId: C, messageId: "m1", toolId: "t1", toolName: "bash", category: "exec", input: { command: "make" } }));
+    await act(() => emit("chat:stream-start", { conversationId: C, messageId: "m1", provider: "anthropic", model: "claude-test", contextWindow: null }));
+    await act(() => emit("chat:tool-start", { conversationId: C, messageId: "m1", toolId: "t1", toolName: "bash", category: "exec", input: { command: "make" } }));
     expect(screen.queryByTestId(TID.firstLookWaiting)).toBeNull();
     await act(() => progress(20000, { waitingToolId: "t1" }));
     expect(screen.getByTestId(TID.firstLook)).toHaveTextContent("20,000 so far");
@@ -57,7 +57,7 @@ describe("the first look at the project", () => {
     expect(block).toContainElement(screen.getByTestId(TID.firstLookWaiting));
     expect(screen.getByTestId(TID.firstLookWaiting)).toHaveTextContent("Waits for its checkpoint");
 
-    await act(() => emitChat("chat:snapshot", { conversationId: C, files: 41000, done: true, stopped: false, waitingToolId: "t1" }));
+    await act(() => emit("chat:snapshot", { conversationId: C, files: 41000, done: true, stopped: false, waitingToolId: "t1" }));
     expect(screen.queryByTestId(TID.firstLook)).toBeNull();
     expect(screen.queryByTestId(TID.firstLookWaiting)).toBeNull();
   });
@@ -70,7 +70,7 @@ describe("the first look at the project", () => {
     expect(stopArgs).toEqual([{ conversationId: C }]);
     expect(screen.getByTestId(TID.firstLookStop)).toBeDisabled();
 
-    await act(() => emitChat("chat:snapshot", { conversationId: C, files: 800, done: true, stopped: true }));
+    await act(() => emit("chat:snapshot", { conversationId: C, files: 800, done: true, stopped: true }));
     const said = screen.getByTestId(TID.firstLook);
     expect(said).toHaveAttribute("data-state", "stopped");
     expect(said).toHaveTextContent("Checkpoints are off in this project.");

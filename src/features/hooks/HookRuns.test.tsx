@@ -3,7 +3,7 @@
 // opened, its exact command, how it ended and what it printed, as text.
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { emitChat } from "../../test/chatEvents";
+import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HookRun } from "../../shared/ipc";
@@ -23,7 +23,7 @@ beforeEach(async () => {
 });
 afterEach(() => stop());
 
-const send = (event: string, payload: object) => act(() => emitChat(event, { conversationId: C, ...payload }));
+const send = (event: string, payload: object) => act(() => emit(event, { conversationId: C, ...payload }));
 
 function run(over: Partial<HookRun>): Partial<HookRun> {
   return {
@@ -140,7 +140,7 @@ describe("hook runs in the transcript", () => {
 
   it("shows nothing for a conversation this window does not show", async () => {
     renderConversation(store, { conversationId: C });
-    await act(() => emitChat("chat:hook", { ...run({ messageId: "m9", toolId: "t9" }), conversationId: "elsewhere" }));
+    await act(() => emit("chat:hook", { ...run({ messageId: "m9", toolId: "t9" }), conversationId: "elsewhere" }));
     expect(store.getState().conversations.elsewhere).toBeUndefined();
     expect(screen.queryByTestId(TID.hookRun)).toBeNull();
   });

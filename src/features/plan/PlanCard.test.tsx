@@ -4,7 +4,7 @@
 // reopened conversation's history.
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { emitChat } from "../../test/chatEvents";
+import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HistoryMessage, JsonValue, TodoItem } from "../../shared/ipc";
@@ -39,7 +39,7 @@ beforeEach(async () => {
 });
 afterEach(() => stop());
 
-const ev = (event: string, payload: object) => act(() => emitChat(event, { conversationId: C, messageId: "a1", ...payload }));
+const ev = (event: string, payload: object) => act(() => emit(event, { conversationId: C, messageId: "a1", ...payload }));
 
 /** The user asks in plan mode; the model reads, proposes its plan, and the turn ends. */
 async function planTurn({ end = true } = {}) {
@@ -77,7 +77,7 @@ describe("the plan card", () => {
 
   it("is for its own conversation only", async () => {
     renderConversation(store, { conversationId: C });
-    await act(() => emitChat("chat:plan", { conversationId: "other", messageId: "x", plan: PLAN, steps: STEPS }));
+    await act(() => emit("chat:plan", { conversationId: "other", messageId: "x", plan: PLAN, steps: STEPS }));
     expect(screen.queryByTestId(TID.planCard)).toBeNull();
   });
 

@@ -3,7 +3,7 @@
 // conversation's own.
 import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { emitChat } from "../../test/chatEvents";
+import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { shortcutOf } from "../../shared/keyboard";
@@ -46,8 +46,8 @@ const sent = () =>
 async function sendAndAnswer(text: string, n: number) {
   await userEvent.type(field(), `${text}{Enter}`);
   const base = { conversationId: C, messageId: `a${n}` };
-  await act(() => emitChat("chat:stream-start", { ...base, provider: "anthropic", model: "m", contextWindow: null }));
-  await act(() => emitChat("chat:stream-end", { ...base, stopReason: "end_turn", usage: null, partial: false }));
+  await act(() => emit("chat:stream-start", { ...base, provider: "anthropic", model: "m", contextWindow: null }));
+  await act(() => emit("chat:stream-end", { ...base, stopReason: "end_turn", usage: null, partial: false }));
 }
 
 describe("plan mode in the composer", () => {

@@ -3,7 +3,7 @@
 // last `todo_write` result in the saved history.
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { emitChat } from "../../test/chatEvents";
+import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HistoryMessage, TodoItem } from "../../shared/ipc";
@@ -37,7 +37,7 @@ describe("the task list", () => {
     renderConversation(store, { conversationId: C });
     expect(screen.queryByTestId(TID.todoPanel)).toBeNull();
 
-    await act(() => emitChat("chat:todo", { conversationId: C, items: list("in_progress", "pending", "pending") }));
+    await act(() => emit("chat:todo", { conversationId: C, items: list("in_progress", "pending", "pending") }));
     const panel = screen.getByTestId(TID.todoPanel);
     expect(panel).toHaveTextContent("Tasks · 0 of 3 done");
     expect(shown()).toEqual([
@@ -46,7 +46,7 @@ describe("the task list", () => {
       ["to do", "Task 3", "pending"],
     ]);
 
-    await act(() => emitChat("chat:todo", { conversationId: C, items: list("done", "in_progress", "pending") }));
+    await act(() => emit("chat:todo", { conversationId: C, items: list("done", "in_progress", "pending") }));
     expect(panel).toHaveTextContent("Tasks · 1 of 3 done");
     // Folded by the user: one line naming what is under way; open again on a click.
     const head = within(panel).getByRole("button", { expanded: true });
@@ -56,10 +56,10 @@ describe("the task list", () => {
     await userEvent.click(head);
     expect(screen.getAllByTestId(TID.todoItem)).toHaveLength(3);
 
-    await act(() => emitChat("chat:todo", { conversationId: C, items: list("done", "done", "done") }));
+    await act(() => emit("chat:todo", { conversationId: C, items: list("done", "done", "done") }));
     expect(panel).toHaveTextContent("Tasks · 3 of 3 done");
     // Another conversation's list is not this one's.
-    await act(() => emitChat("chat:todo", { conversationId: "other", items: list("pending") }));
+    await act(() => emit("chat:todo", { conversationId: "other", items: list("pending") }));
     expect(panel).toHaveTextContent("Tasks · 3 of 3 done");
   });
 

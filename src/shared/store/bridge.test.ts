@@ -1,4 +1,4 @@
-import { emitChat } from "../../test/chatEvents";
+import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
 import { messageText } from "./selectors";
@@ -17,17 +17,17 @@ describe("connectEvents", () => {
     const stop = await connectEvents(store, (flush) => pending.push(flush));
 
     const base = { conversationId: "c", messageId: "m" };
-    await emitChat("chat:stream-start", { ...base, provider: "openai", model: "gpt-4o" });
-    await emitChat("chat:text-delta", { ...base, delta: "a" });
-    await emitChat("chat:text-delta", { ...base, delta: "b" });
-    await emitChat("chat:tool-start", { ...base, toolId: "t", toolName: "bash", input: { command: "ls" } });
-    await emitChat("chat:tool-delta", { ...base, toolId: "t", chunk: "x" });
-    await emitChat("chat:tool-confirm", { ...base, confirmId: "q2", toolId: "t2", toolName: "bash", input: {}, dangerLevel: "dangerous", timeoutSecs: 5 });
-    await emitChat("chat:tool-result", { ...base, toolId: "t", status: "success", result: "x" });
-    await emitChat("chat:thinking-delta", { ...base, delta: "hm" });
-    await emitChat("chat:error", { ...base, code: "NETWORK", message: "down", retryable: false });
-    await emitChat("chat:stream-end", { ...base, stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 2 }, partial: false });
-    await emitChat("chat:unknown-thing", { ...base });
+    await emit("chat:stream-start", { ...base, provider: "openai", model: "gpt-4o" });
+    await emit("chat:text-delta", { ...base, delta: "a" });
+    await emit("chat:text-delta", { ...base, delta: "b" });
+    await emit("chat:tool-start", { ...base, toolId: "t", toolName: "bash", input: { command: "ls" } });
+    await emit("chat:tool-delta", { ...base, toolId: "t", chunk: "x" });
+    await emit("chat:tool-confirm", { ...base, confirmId: "q2", toolId: "t2", toolName: "bash", input: {}, dangerLevel: "dangerous", timeoutSecs: 5 });
+    await emit("chat:tool-result", { ...base, toolId: "t", status: "success", result: "x" });
+    await emit("chat:thinking-delta", { ...base, delta: "hm" });
+    await emit("chat:error", { ...base, code: "NETWORK", message: "down", retryable: false });
+    await emit("chat:stream-end", { ...base, stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 2 }, partial: false });
+    await emit("chat:unknown-thing", { ...base });
 
     expect(pending).toHaveLength(1);
     expect(store.getState().conversations).toEqual({});

@@ -3,7 +3,7 @@
 // The real store, reducer and views; only the Tauri IPC is mocked, answering as the commands do.
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { emitChat } from "../../../test/chatEvents";
+import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CompactionInfo, ConversationSummary, HistoryMessage } from "../../../shared/ipc";
@@ -41,7 +41,7 @@ afterEach(() => stop());
 
 const renderView = () => renderConversation(store, { conversationId: C });
 
-const send = (event: string, payload: object) => act(() => emitChat(event, { conversationId: C, ...payload }));
+const send = (event: string, payload: object) => act(() => emit(event, { conversationId: C, ...payload }));
 const usage = { inputTokens: 150_000, outputTokens: 2_000 };
 const start = (messageId: string) =>
   send("chat:stream-start", { messageId, provider: "anthropic", model: "claude-sonnet-4-5", contextWindow: 200_000 });

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { emitChat } from "../../../test/chatEvents";
+import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectEvents } from "../../../shared/store/bridge";
@@ -38,7 +38,7 @@ function renderView(onOpenSettings = () => {}) {
 }
 
 const base = { conversationId: C, messageId: "m1" };
-const send = (event: string, payload: object) => act(() => emitChat(event, { ...base, ...payload }));
+const send = (event: string, payload: object) => act(() => emit(event, { ...base, ...payload }));
 
 describe("ConversationView", () => {
   it("shows under each message when it was written, which model answered, and copies its text", async () => {

@@ -1,6 +1,6 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { emitChat } from "../../../test/chatEvents";
+import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ConversationSummary, HistoryMessage, ReadOnlyHistory } from "../../../shared/ipc";
@@ -109,18 +109,18 @@ describe("a conversation that is not being saved", () => {
     expect(screen.queryByTestId(TID.notSaved)).toBeNull();
 
     const reason = "the conversation store: the disk is full (database or disk is full)";
-    await act(() => emitChat("chat:saving", { conversationId: "conv-1", saved: false, reason }));
+    await act(() => emit("chat:saving", { conversationId: "conv-1", saved: false, reason }));
     const notice = screen.getByTestId(TID.notSaved);
     expect(notice).toHaveTextContent("This conversation is not being saved.");
     expect(notice).toHaveTextContent(reason);
     expect(notice).toHaveAttribute("role", "alert");
 
     // It stays while more messages come.
-    await act(() => emitChat("chat:stream-start", { conversationId: "conv-1", messageId: "m1", provider: "anthropic", model: "m", contextWindow: 1000 }));
-    await act(() => emitChat("chat:text-delta", { conversationId: "conv-1", messageId: "m1", delta: "Hi." }));
+    await act(() => emit("chat:stream-start", { conversationId: "conv-1", messageId: "m1", provider: "anthropic", model: "m", contextWindow: 1000 }));
+    await act(() => emit("chat:text-delta", { conversationId: "conv-1", messageId: "m1", delta: "Hi." }));
     expect(screen.getByTestId(TID.notSaved)).toBeInTheDocument();
 
-    await act(() => emitChat("chat:saving", { conversationId: "conv-1", saved: true }));
+    await act(() => emit("chat:saving", { conversationId: "conv-1", saved: true }));
     expect(screen.queryByTestId(TID.notSaved)).toBeNull();
     stop();
   });
