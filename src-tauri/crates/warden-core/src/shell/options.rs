@@ -64,6 +64,68 @@ pub(crate) const CHOWN: Spec = Spec {
     short_with_value: "",
 };
 
+pub(crate) const SORT: Spec = Spec {
+    long: &[
+        "ignore-leading-blanks",
+        "dictionary-order",
+        "ignore-case",
+        "general-numeric-sort",
+        "ignore-nonprinting",
+        "month-sort",
+        "human-numeric-sort",
+        "numeric-sort",
+        "random-sort",
+        "random-source",
+        "reverse",
+        "sort",
+        "version-sort",
+        "batch-size",
+        "check",
+        "compress-program",
+        "debug",
+        "files0-from",
+        "key",
+        "merge",
+        "output",
+        "stable",
+        "buffer-size",
+        "field-separator",
+        "temporary-directory",
+        "parallel",
+        "unique",
+        "zero-terminated",
+        "help",
+        "version",
+    ],
+    short: "bdfgiMhnRrVcCmsuzkotST",
+    short_with_value: "kotST",
+};
+
+pub(crate) const UNIQ: Spec = Spec {
+    long: &[
+        "count",
+        "repeated",
+        "all-repeated",
+        "skip-fields",
+        "group",
+        "ignore-case",
+        "skip-chars",
+        "unique",
+        "zero-terminated",
+        "check-chars",
+        "help",
+        "version",
+    ],
+    short: "cdDfisuzw",
+    short_with_value: "fsw",
+};
+
+/// Whether `given` (a long option without `--`, before any `=`) may name `full`: it is `full` or
+/// a start of it, as `getopt_long` and git's option parser take an abbreviation.
+pub(crate) fn abbreviates(given: &str, full: &str) -> bool {
+    !given.is_empty() && full.starts_with(given)
+}
+
 /// What the options of one command line say.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Options {
@@ -83,7 +145,7 @@ fn long_name(spec: &Spec, given: &str) -> Option<&'static str> {
     if let Some(exact) = spec.long.iter().find(|l| **l == given) {
         return Some(exact);
     }
-    let mut matches = spec.long.iter().filter(|l| l.starts_with(given));
+    let mut matches = spec.long.iter().filter(|l| abbreviates(given, l));
     match (matches.next(), matches.next()) {
         (Some(only), None) => Some(only),
         _ => None,

@@ -10,6 +10,8 @@
 //! outside its standard output. What it reads is what the box shows (the project without its
 //! secret files, and the toolchains), as any command rule's.
 
+use super::options;
+
 /// The pattern of the rule: `bash: @read-only`.
 pub const READ_ONLY_PATTERN: &str = "@read-only";
 
@@ -70,14 +72,6 @@ const ANY_ARGUMENTS: &[&str] = &[
     "whoami",
 ];
 
-/// Programs read-only only with some arguments: checked by [`reads_only_with`].
-const CHECKED: &[&str] = &["date", "find", "git", "sed", "sort", "tree", "uniq"];
-
-/// Every program the rule can cover (for the words that explain it).
-pub fn programs() -> impl Iterator<Item = &'static str> {
-    ANY_ARGUMENTS.iter().chain(CHECKED).copied()
-}
-
 /// Whether the simple command `words` (wrappers peeled, every word literal) only reads.
 pub fn reads_only(words: &[String]) -> bool {
     let Some((program, args)) = words.split_first() else { return false };
@@ -87,19 +81,21 @@ pub fn reads_only(words: &[String]) -> bool {
     ANY_ARGUMENTS.contains(&program.as_str()) || reads_only_with(program, args)
 }
 
+/// The programs read-only only with some arguments, each checked by its own rule.
 fn reads_only_with(program: &str, args: &[String]) -> bool {
     match program {
         "date" => date(args),
         "find" => !args.iter().any(|a| FIND_ACTIONS.contains(&a.as_str())),
         "git" => git(args),
         "sed" => sed(args),
-        "sort" => !args
-            .iter()
-            .any(|a| long_is(a, "--output") || long_is(a, "--compress-program") || short_has(a, 'o')),
+        "sort" => {
+            let given = options::parse(&options::SORT, args);
+            !(given.has("-o") || given.has("output") || given.has("compress-program"))
+        }
         // `-o` writes its listing to a file; `-R` writes one into every folder (with `-H`).
-        "tree" => !args.iter().any(|a| short_has(a, 'o') || short_has(a, 'R') || long_is(a, "--output")),
+        "tree" => !args.iter().any(|a| short_has(a, 'o') || short_has(a, 'R') || names_any(a, &["output"])),
         // The second operand is the file it writes.
-        "uniq" => operands(args).count() <= 1,
+        "uniq" => options::parse(&options::UNIQ, args).operands.len() <= 1,
         _ => false,
     }
 }
@@ -118,24 +114,16 @@ fn short_has(arg: &str, option: char) -> bool {
     arg.strip_prefix('-').is_some_and(|rest| !rest.starts_with('-') && rest.contains(option))
 }
 
-/// The words that are not options (after `--`, every word is one).
-fn operands(args: &[String]) -> impl Iterator<Item = &String> {
-    let mut options_end = false;
-    args.iter().filter(move |a| {
-        if options_end {
-            return true;
-        }
-        if *a == "--" {
-            options_end = true;
-            return false;
-        }
-        !a.starts_with('-') || *a == "-"
-    })
+/// Whether `arg` is a long option that may name one of `names` (given whole or abbreviated).
+fn names_any(arg: &str, names: &[&str]) -> bool {
+    let Some(given) = arg.strip_prefix("--") else { return false };
+    let given = given.split_once('=').map_or(given, |(name, _)| name);
+    names.iter().any(|name| options::abbreviates(given, name))
 }
 
 /// `date` shows the time; `-s` and a bare operand (`date 0101…`) set it.
 fn date(args: &[String]) -> bool {
-    const FLAGS: &[&str] = &["-u", "--utc", "--universal", "-R", "--rfc-email", "-I", "--debug"];
+    const FLAGS: &[&str] = &["-u", "--utc", "--universal", "-R", "--rfc-email", "--debug"];
     const WITH_VALUE: &[&str] = &["-d", "--date", "-r", "--reference", "-f", "--file"];
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -170,7 +158,7 @@ fn sed(args: &[String]) -> bool {
         "-u",
     ];
     let mut scripts = Vec::new();
-    let mut files = 0;
+    let mut operands = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let a = arg.as_str();
@@ -184,12 +172,12 @@ fn sed(args: &[String]) -> bool {
                 return false;
             }
         } else {
-            files += 1;
-            if files == 1 && scripts.is_empty() {
-                scripts.push(a);
-                files = 0;
-            }
+            operands.push(a);
         }
+    }
+    // Without `-e`, the first operand is the script (and the rest are files).
+    if scripts.is_empty() {
+        scripts.extend(operands.first());
     }
     !scripts.is_empty() && scripts.iter().all(|s| prints_lines(s))
 }
@@ -226,8 +214,8 @@ fn git(args: &[String]) -> bool {
     }
     // Options that write a file or run a program of the caller's choosing.
     let runs_or_writes = |a: &String| {
-        ["--output", "--ext-diff", "--open-files-in-pager", "--exec"].iter().any(|n| long_is(a, n))
-            || (subcommand == "grep" && (a.starts_with("-O") || short_has(a, 'O')))
+        names_any(a, &["output", "ext-diff", "open-files-in-pager", "exec"])
+            || (subcommand == "grep" && short_has(a, 'O'))
     };
     if args.iter().any(runs_or_writes) {
         return false;
@@ -334,6 +322,15 @@ mod tests {
             "tree -o out",
             "tree -ao out",
             "tree -R -H . -L 1",
+            // Long options abbreviated, as getopt_long and git's parser take them.
+            "sort --out=out in",
+            "sort --o out in",
+            "sort --compress=sh in",
+            "git diff --out=patch",
+            "git log --outp x",
+            "git diff --ext",
+            "git grep --open=vim x",
+            "tree --out x",
         ];
         for command in writing {
             assert!(!reads_only(&words(command)), "{command} should not count as read-only");
