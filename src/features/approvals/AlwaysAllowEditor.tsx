@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { AlwaysRule, SuggestedRule } from "../../shared/ipc";
 import { TID } from "../../shared/testids";
-import { READ_ONLY_PATTERN, patternMeaning } from "../settings/rulesModel";
+import { READ_ONLY_PATTERN, READ_ONLY_WORDS } from "../settings/rulesModel";
 import { AlwaysPattern, AlwaysScope, type Scope } from "./AlwaysRuleFields";
 
 /** Tools whose rules have a pattern (a command, a path glob, a host); any other covers every call. */
@@ -108,7 +108,7 @@ function ReadOnlyChoice({
   const isClass = pattern.trim() === READ_ONLY_PATTERN;
   return (
     <div className="always-read-only" data-testid={TID.alwaysReadOnly}>
-      {isClass && <p className="muted">{patternMeaning("bash", READ_ONLY_PATTERN)}.</p>}
+      {isClass && <p className="muted">{READ_ONLY_WORDS}.</p>}
       <button
         type="button"
         className="link"

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use warden_core::shell::read_only::READ_ONLY_MEANS;
-use warden_protocol::{ApprovalPreview, Event, TodoState, ToolStatus};
+use warden_protocol::{ApprovalPreview, Event, SuggestedRule, TodoState, ToolStatus};
 
 use crate::{legacy_keys, sanitize, say};
 
@@ -117,17 +117,10 @@ impl<W: Write> Human<W> {
         // "Always" saves the rule shown, for this project.
         let always = match &e.suggested_rule {
             Some(rule) => {
-                let shown = format!(
-                    "{}{}",
-                    rule.tool,
-                    rule.pattern.as_deref().map(|p| format!(": {p}")).unwrap_or_default()
-                );
-                what.push_str(&format!("  a = always allow, for this project: {}\n", sanitize::line(&shown)));
-                if let Some(narrower) = &rule.narrower {
-                    what.push_str(&format!(
-                        "      ({READ_ONLY_MEANS}; to keep only `{}`, add it with `warden rules add`)\n",
-                        sanitize::line(narrower)
-                    ));
+                let (shown, means) = offered_rule(rule);
+                what.push_str(&format!("  a = always allow, for this project: {shown}\n"));
+                if let Some(means) = means {
+                    what.push_str(&format!("      ({means}: `warden rules add` keeps that one instead)\n"));
                 }
                 "/a"
             }
@@ -136,6 +129,17 @@ impl<W: Write> Human<W> {
         let ask = self.paint("1;33", &format!("  approve? [y/N{always}{limit}]"));
         self.line(&format!("{head}\n{what}{ask}"));
     }
+}
+
+/// A rule "Always allow…" offers, as a line (`bash: cargo test *`), and for a class of commands
+/// what the class means and the narrower rule beside it; both safe to print.
+pub fn offered_rule(rule: &SuggestedRule) -> (String, Option<String>) {
+    let pattern = rule.pattern.as_deref().map(|p| format!(": {p}")).unwrap_or_default();
+    let means = rule.narrower.as_deref().map(|narrower| format!("{READ_ONLY_MEANS}; narrower: {narrower}"));
+    (
+        sanitize::line(&format!("{}{pattern}", rule.tool)).into_owned(),
+        means.map(|m| sanitize::line(&m).into_owned()),
+    )
 }
 
 /// The one-line gist of a tool input: the path, command or query.

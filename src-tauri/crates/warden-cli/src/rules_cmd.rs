@@ -9,7 +9,6 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use warden_core::engine::Engine;
-use warden_core::shell::read_only::READ_ONLY_MEANS;
 use warden_protocol::{PermissionRule, RuleEffect, RuleOrigin, RuleScope};
 
 use crate::args::{EffectArg, RulesAction, RulesArgs, ScopeArg};
@@ -138,14 +137,10 @@ fn check(engine: &Engine, project: &Path, tool: &str, input: Option<&str>, json:
     } else {
         say::out(&sanitize::line(&format!("{}: {}", checked.decision.as_str(), checked.reason)));
         if let Some(rule) = &checked.suggested_rule {
-            let shown = format!(
-                "{}{}",
-                rule.tool,
-                rule.pattern.as_deref().map(|p| format!(": {p}")).unwrap_or_default()
-            );
-            say::out(&sanitize::line(&format!("always allow would save: {shown}")));
-            if let Some(narrower) = &rule.narrower {
-                say::out(&sanitize::line(&format!("  {READ_ONLY_MEANS}; narrower: {narrower}")));
+            let (shown, means) = crate::render::offered_rule(rule);
+            say::out(&format!("always allow would save: {shown}"));
+            if let Some(means) = means {
+                say::out(&format!("  {means}"));
             }
         }
     }
