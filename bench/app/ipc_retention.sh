@@ -24,11 +24,11 @@ cp "$ROOT/src-tauri/Cargo.lock" "$OUT/Cargo.lock"
 (cd "$OUT" && cargo build --release --features custom-protocol 2>&1 | tail -1 >&2)
 
 RUN_DIR="$(mktemp -d /tmp/warden-ipc.XXXXXX)"
-trap 'rm -rf "$RUN_DIR"' EXIT
+xvfb=""
+trap '[[ -n "$xvfb" ]] && kill "$xvfb" 2>/dev/null; rm -rf "$RUN_DIR"' EXIT
 display=$(( 500 + RANDOM % 400 ))
 Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp >"$RUN_DIR/xvfb.log" 2>&1 &
 xvfb=$!
-trap 'kill "$xvfb" 2>/dev/null || true; rm -rf "$RUN_DIR"' EXIT
 for _ in $(seq 50); do [[ -e "/tmp/.X11-unix/X$display" ]] && break; sleep 0.1; done
 
 declare -A PER
@@ -36,6 +36,7 @@ for mode in distinct same batch10 invoke; do
   line="$(DISPLAY=":$display" MODE="$mode" NO_AT_BRIDGE=1 WEBKIT_DISABLE_COMPOSITING_MODE=1 \
     XDG_DATA_HOME="$RUN_DIR/data" XDG_CONFIG_HOME="$RUN_DIR/config" \
     timeout 180 dbus-run-session -- "$CARGO_TARGET_DIR/release/ipc-probe" 2>/dev/null | tail -1)"
+  [[ "$line" == "$mode "* ]] || { echo "ipc-probe ($mode): ${line:-no answer}" >&2; exit 1; }
   read -r _ n before after per <<<"$line"
   PER[$mode]="$per"
   [[ "$mode" == batch10 ]] && unit="script of ten" || unit="message"

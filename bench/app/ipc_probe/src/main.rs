@@ -6,7 +6,8 @@
 //! - `batch10`: one script per ten messages (a frame's events delivered together);
 //! - `invoke`: the page asks a command `N` times (a command's answer over the IPC protocol).
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use tauri::Manager;
 
@@ -18,6 +19,26 @@ fn payload(i: usize, k: usize) -> String {
 #[tauri::command]
 fn pull(i: usize) -> String {
     payload(i, 0)
+}
+
+/// Set by the page once it has taken every message (a script runs after those sent before it).
+static DONE: AtomicBool = AtomicBool::new(false);
+
+#[tauri::command]
+fn done() {
+    DONE.store(true, Ordering::SeqCst);
+}
+
+/// Until the page said it took every message, at most two minutes.
+fn wait_done() -> bool {
+    let start = Instant::now();
+    while !DONE.load(Ordering::SeqCst) {
+        if start.elapsed() > Duration::from_secs(120) {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    true
 }
 
 fn pss_kib(pid: u32) -> u64 {
@@ -52,7 +73,7 @@ fn main() {
     let mode = std::env::var("MODE").unwrap_or_else(|_| "distinct".to_owned());
     let n: usize = std::env::var("N").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
     let result = tauri::Builder::default()
-        .invoke_handler(tauri::generate_handler![pull])
+        .invoke_handler(tauri::generate_handler![pull, done])
         .setup(move |app| {
             let Some(window) = app.get_webview_window("main") else { return Ok(()) };
             std::thread::spawn(move || {
@@ -62,9 +83,10 @@ fn main() {
                     std::process::exit(1);
                 };
                 let before = pss_kib(pid);
+                let say_done = "window.__TAURI_INTERNALS__.invoke('done')";
                 if mode == "invoke" {
                     let _ = window.eval(format!(
-                        "(async () => {{ for (let i = 0; i < {n}; i++) window.__last = await window.__TAURI_INTERNALS__.invoke('pull', {{ i }}); }})()"
+                        "(async () => {{ for (let i = 0; i < {n}; i++) window.__last = await window.__TAURI_INTERNALS__.invoke('pull', {{ i }}); {say_done}; }})()"
                     ));
                 } else {
                     for i in 0..n {
@@ -73,8 +95,14 @@ fn main() {
                             std::thread::sleep(Duration::from_millis(5));
                         }
                     }
+                    let _ = window.eval(say_done);
                 }
-                std::thread::sleep(Duration::from_secs(if mode == "invoke" { 25 } else { 8 }));
+                if !wait_done() {
+                    println!("error: the page did not take all {n} messages within two minutes");
+                    std::process::exit(1);
+                }
+                // What a collection frees in the meantime is not counted as kept.
+                std::thread::sleep(Duration::from_secs(8));
                 let after = pss_kib(pid);
                 let per = (after as f64 - before as f64) / n as f64;
                 println!("{mode} {n} {before} {after} {per:.2}");
