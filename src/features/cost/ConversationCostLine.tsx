@@ -5,6 +5,7 @@ import { TID } from "../../shared/testids";
 import { tokensInWords, totalCost, totalPricedBy } from "./costWords";
 import { usePrices } from "./PricesContext";
 import { conversationTotal, modelsTotal } from "./usage";
+import { useTurnEnds } from "../../shared/store/useTurnEnds";
 import { useTodayUsage } from "./useTodayUsage";
 import "./cost.css";
 
@@ -17,10 +18,10 @@ export function ConversationCostLine({ conversationId }: { conversationId: strin
   const conversation = useChat((s) => (conversationId ? s.conversations[conversationId] : undefined));
   const table = usePrices();
   const total = useMemo(() => (conversation ? conversationTotal(conversation, table) : null), [conversation, table]);
-  // Asked once the line shows, and again when an answer is counted, a turn ends, or another
-  // conversation is shown.
+  // Asked once the line shows, and again when a turn ends or another conversation is shown.
   const answers = total?.answers ?? 0;
-  const today = useTodayUsage(answers > 0 ? `${conversationId ?? ""}:${conversation?.running ?? false}:${answers}` : null);
+  const turnEnds = useTurnEnds(conversation?.running ?? false);
+  const today = useTodayUsage(answers > 0 ? `${conversationId ?? ""}:${turnEnds}` : null);
   const todayTotal = useMemo(() => (today ? modelsTotal(today, table) : null), [today, table]);
   if (!total || total.answers === 0) return null;
   const cost = totalCost(total);

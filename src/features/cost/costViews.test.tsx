@@ -1,6 +1,6 @@
 // What the window shows of tokens and cost: under an answer, in the top bar, and in CostReport.
 // The chat store is built as the reducer would have it; only the Tauri IPC is mocked.
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { ReactNode } from "react";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -121,6 +121,28 @@ describe("the top bar's line", () => {
     const [start, end] = usageCalls[0]!;
     expect(new Date(start!).getHours()).toBe(0);
     expect(end! - start!).toBeGreaterThanOrEqual(23 * 3_600_000);
+  });
+
+  it("asks today's usage again once each turn ends, not when it starts or between its answers", async () => {
+    const c = withAnswers("c1", answer("a1", "gpt-5", [100, 10]));
+    const store = createChatStore({ conversations: { c1: c }, approvals: [] });
+    render(
+      <ChatStoreProvider store={store}>
+        <PricesProvider prices={{}}>{bar("c1")}</PricesProvider>
+      </ChatStoreProvider>,
+    );
+    await waitFor(() => expect(usageCalls).toHaveLength(1));
+    const payload = { conversationId: "c1", messageId: "a2" };
+    const usage = { inputTokens: 50, outputTokens: 5 };
+    act(() => store.dispatch({ type: "user-send", conversationId: "c1", messageId: "u2", text: "go on" }));
+    act(() => store.dispatch({ event: "chat:stream-start", payload: { ...payload, provider: "openai", model: "gpt-5", contextWindow: 400_000 } }));
+    act(() => store.dispatch({ event: "chat:stream-end", payload: { ...payload, stopReason: "tool_use", usage, partial: false } }));
+    expect(screen.getByTestId(TID.conversationCost)).toHaveTextContent("This conversation: 165 tokens");
+    expect(usageCalls).toHaveLength(1);
+    const last = { ...payload, messageId: "a3" };
+    act(() => store.dispatch({ event: "chat:stream-start", payload: { ...last, provider: "openai", model: "gpt-5", contextWindow: 400_000 } }));
+    act(() => store.dispatch({ event: "chat:stream-end", payload: { ...last, stopReason: "end_turn", usage, partial: false } }));
+    await waitFor(() => expect(usageCalls).toHaveLength(2));
   });
 
   it("shows tokens without a cost when no answer's model has a price, and nothing before an answer counted", async () => {

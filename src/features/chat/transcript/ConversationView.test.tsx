@@ -41,6 +41,23 @@ const base = { conversationId: C, messageId: "m1" };
 const send = (event: string, payload: object) => act(() => emit(event, { ...base, ...payload }));
 
 describe("ConversationView", () => {
+  it("asks the engine for the session's grants when shown and once each turn ends, not when it starts", async () => {
+    renderView();
+    const asked = () => calls.filter((c) => c.cmd === "chat_grants").length;
+    await waitFor(() => expect(asked()).toBe(1));
+    await userEvent.type(screen.getByTestId(TID.composerInput), "Run the tests{Enter}");
+    await send("chat:stream-start", { provider: "anthropic", model: "claude-sonnet-4-5" });
+    await send("chat:stream-end", { stopReason: "tool_use", usage: { inputTokens: 1, outputTokens: 1 }, partial: false });
+    await send("chat:stream-start", { messageId: "m2", provider: "anthropic", model: "claude-sonnet-4-5" });
+    expect(asked()).toBe(1);
+    await send("chat:stream-end", { messageId: "m2", stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, partial: false });
+    await waitFor(() => expect(asked()).toBe(2));
+    await userEvent.type(screen.getByTestId(TID.composerInput), "Again{Enter}");
+    await send("chat:stream-start", { messageId: "m3", provider: "anthropic", model: "claude-sonnet-4-5" });
+    await send("chat:stream-end", { messageId: "m3", stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, partial: false });
+    await waitFor(() => expect(asked()).toBe(3));
+  });
+
   it("shows under each message when it was written, which model answered, and copies its text", async () => {
     const copied: string[] = [];
     Object.defineProperty(navigator, "clipboard", {
