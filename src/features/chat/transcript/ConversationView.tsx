@@ -3,7 +3,6 @@ import type { ToolImage } from "../../../shared/ipc";
 import { emptyConversation } from "../../../shared/store/empty";
 import type { Conversation } from "../../../shared/store/types";
 import { useChat, useChatStore } from "../../../shared/store/store";
-import { useTurnEnds } from "../../../shared/store/useTurnEnds";
 import { TID } from "../../../shared/testids";
 import { turnCheckpointsFrom, type TurnCheckpoints } from "../../checkpoints/turns";
 import { FirstLook } from "../../checkpoints/FirstLook";
@@ -51,8 +50,6 @@ export function ConversationView({
   const readOnly = conversation.readOnly ?? null;
   // Approvals of this conversation still waiting: when one is answered, its grants may have changed.
   const pendingHere = useChat((s) => s.approvals.filter((a) => a.conversationId === conversationId).length);
-  // …and once a turn ends (a grant given while it ran is the engine's by then).
-  const turnEnds = useTurnEnds(conversation.running);
   const { send, stop } = useChatActions(conversationId);
   const ids = conversation.messageIds;
   const win = useMessageWindow(ids.length);
@@ -99,7 +96,7 @@ export function ConversationView({
           </div>
           {modelChoice && <ModelSwitch choice={modelChoice} disabled={conversation.running} inUse={conversation.model} />}
         </div>
-        <SessionGrants conversationId={conversationId} refresh={`${turnEnds}:${pendingHere}`} />
+        <SessionGrants conversationId={conversationId} running={conversation.running} pending={pendingHere} />
         {conversation.notSaved && <NotSavedNotice reason={conversation.notSaved} />}
         <Composer
           conversationId={conversationId}

@@ -23,7 +23,7 @@ function setup(grants: SessionGrant[], revoke: (args: Record<string, unknown>) =
 describe("SessionGrants", () => {
   it("shows nothing when the conversation has no grant", async () => {
     const calls = setup([]);
-    render(<SessionGrants conversationId="c1" refresh={0} />);
+    render(<SessionGrants conversationId="c1" running={false} pending={0} />);
     await waitFor(() => expect(calls.map((c) => c.cmd)).toContain("chat_grants"));
     expect(screen.queryByTestId(TID.sessionGrants)).toBeNull();
   });
@@ -34,7 +34,7 @@ describe("SessionGrants", () => {
       { kind: "bashPrefix", prefix: "cargo test" },
     ];
     const calls = setup(grants);
-    render(<SessionGrants conversationId="c1" refresh={0} />);
+    render(<SessionGrants conversationId="c1" running={false} pending={0} />);
     const shown = await screen.findAllByTestId(TID.sessionGrant);
     expect(shown.map((g) => g.textContent)).toEqual(["file_writeAsk again", "cargo test …Ask again"]);
     await userEvent.click(screen.getByRole("button", { name: "Ask again before commands starting cargo test" }));
@@ -48,7 +48,7 @@ describe("SessionGrants", () => {
     setup([{ kind: "tool", name: "bash" }], () => {
       throw { code: "INVALID_INPUT", message: "This conversation has no such permission." };
     });
-    render(<SessionGrants conversationId="c1" refresh={0} />);
+    render(<SessionGrants conversationId="c1" running={false} pending={0} />);
     await userEvent.click(await screen.findByTestId(TID.revokeGrant));
     expect(await screen.findByRole("alert")).toHaveTextContent("no such permission");
     expect(screen.getAllByTestId(TID.sessionGrant)).toHaveLength(1);

@@ -1,18 +1,21 @@
 // What "Allow for this session" remembered in this conversation, each with a way to take it back:
-// a revoked tool or command asks again from its next call. Read from the engine after each turn
-// and each answered approval (the grant is given while the turn runs).
+// a revoked tool or command asks again from its next call. Read from the engine when shown, once
+// each turn ends and when an approval is answered (the grant is given while the turn runs).
 import { useEffect, useState } from "react";
 import type { SessionGrant } from "../../../shared/ipc";
 import { api } from "../../../shared/ipc";
 import { TID } from "../../../shared/testids";
 import { messageOf } from "../../../shared/format";
+import { useTurnEnds } from "../../../shared/store/useTurnEnds";
 
 export function grantLabel(grant: SessionGrant): string {
   return grant.kind === "tool" ? grant.name : `${grant.prefix} …`;
 }
 
-export function SessionGrants({ conversationId, refresh }: { conversationId: string; refresh: unknown }) {
+/** `running`: whether a turn runs; `pending`: how many of the conversation's approvals wait. */
+export function SessionGrants({ conversationId, running, pending }: { conversationId: string; running: boolean; pending: number }) {
   const [grants, setGrants] = useState<SessionGrant[]>([]);
+  const turnEnds = useTurnEnds(running);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -30,7 +33,7 @@ export function SessionGrants({ conversationId, refresh }: { conversationId: str
     return () => {
       live = false;
     };
-  }, [conversationId, refresh]);
+  }, [conversationId, turnEnds, pending]);
 
   if (grants.length === 0) return null;
   const revoke = (grant: SessionGrant) => {
