@@ -144,6 +144,9 @@ pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Resul
         return Err(CheckpointError::Stopped);
     }
     writer.finish(batch)?;
+    // A cache that was empty holds only what this scan records: nothing in it is gone.
+    let was_empty = cache.is_empty();
+    cache.reserve(hashed.len());
     for outcome in hashed {
         match outcome {
             Hashed::File { path, mode, oid, stat } => {
@@ -164,8 +167,10 @@ pub(super) fn scan(with: ScanWith<'_>, on_dir: impl FnMut(&Path, &Dir)) -> Resul
     scanned.files.sort_by(|a, b| a.0.cmp(&b.0));
     scanned.skipped.sort();
     scanned.left_out.sort_by(|a, b| a.path.cmp(&b.path));
-    let present: std::collections::HashSet<&[u8]> = scanned.files.iter().map(|f| f.0.as_slice()).collect();
-    cache.retain(|path| present.contains(path));
+    if !was_empty {
+        let present: foldhash::HashSet<&[u8]> = scanned.files.iter().map(|f| f.0.as_slice()).collect();
+        cache.retain(|path| present.contains(path));
+    }
     Ok(scanned)
 }
 

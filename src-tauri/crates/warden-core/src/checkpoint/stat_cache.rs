@@ -10,6 +10,7 @@
 
 // Keys are the project's paths: a seeded hasher, faster than SipHash on 50,000 of them.
 use foldhash::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::Path;
 use std::time::Duration;
 
@@ -108,11 +109,22 @@ impl StatCache {
             }
             return;
         }
-        if self.files.get(&path).is_some_and(|k| k.stat == stat && k.oid == oid) {
-            return;
+        match self.files.entry(path) {
+            Entry::Occupied(known) if known.get().stat == stat && known.get().oid == oid => {}
+            Entry::Occupied(mut known) => {
+                known.insert(Known { stat, oid: oid.to_owned() });
+                self.dirty = true;
+            }
+            Entry::Vacant(place) => {
+                place.insert(Known { stat, oid: oid.to_owned() });
+                self.dirty = true;
+            }
         }
-        self.files.insert(path, Known { stat, oid: oid.to_owned() });
-        self.dirty = true;
+    }
+
+    /// Make room for `more` files (a first scan records every file of the project).
+    pub fn reserve(&mut self, more: usize) {
+        self.files.reserve(more);
     }
 
     /// Whether no file is recorded (a first snapshot of the project in this store).

@@ -46,11 +46,11 @@ impl Snapshot {
         let mut folder = &mut self.root;
         folder.oid = None;
         for part in folders {
-            let node = folder.entries.entry(part.to_vec()).or_insert_with(|| Node::Folder(Folder::default()));
-            if !matches!(node, Node::Folder(_)) {
-                *node = Node::Folder(Folder::default());
+            // Looked up before a key is made: a first snapshot puts every file of a folder in turn.
+            if !matches!(folder.entries.get(*part), Some(Node::Folder(_))) {
+                folder.entries.insert(part.to_vec(), Node::Folder(Folder::default()));
             }
-            let Node::Folder(inner) = node else { return };
+            let Some(Node::Folder(inner)) = folder.entries.get_mut(*part) else { return };
             inner.oid = None;
             folder = inner;
         }
