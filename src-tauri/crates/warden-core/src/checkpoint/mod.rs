@@ -20,6 +20,7 @@ mod deadline;
 mod git;
 mod git_index;
 mod holders;
+mod housekeeping;
 mod log;
 mod objects;
 mod pack;
@@ -28,6 +29,7 @@ mod project_objects;
 mod restore;
 mod scan;
 mod stat_cache;
+mod take;
 mod tree;
 mod watch;
 mod write_back;
@@ -45,10 +47,9 @@ use self::git_index::ProjectIndex;
 use self::log::{Log, Record, RecordKind};
 use self::objects::ObjectWriter;
 use self::progress::ScanProgress;
-use self::scan::{git_path, look_at, scan, Found, ScanWith};
 use self::stat_cache::StatCache;
 use self::tree::Snapshot;
-use self::watch::{Dirty, Watcher};
+use self::watch::Watcher;
 use self::write_back::Journal;
 use crate::sandbox::Workspace;
 
@@ -361,153 +362,6 @@ impl CheckpointStore {
         Ok(Taken { id, changed, tree: record.tree })
     }
 
-    /// The tree of the project as it is now.
-    fn snapshot(&self, state: &mut State) -> Result<String, CheckpointError> {
-        let tree = self.take(state);
-        if tree.is_err() {
-            // What the watcher said is spent: the next snapshot looks at everything.
-            state.watcher = None;
-            state.snapshot = None;
-        }
-        tree
-    }
-
-    fn take(&self, state: &mut State) -> Result<String, CheckpointError> {
-        // Another process recorded (or dropped checkpoints) since: our idea of the last snapshot
-        // is stale, and so may be the blobs the stat cache names. Look at everything again.
-        if state.log_len != self.log_len() {
-            let records = self.log.read()?;
-            state.head = records.last().map(|r| Head { tree: r.tree.clone() });
-            state.log_len = self.log_len();
-            if let Some(last) = records.last() {
-                state.skipped = last.skipped.iter().cloned().collect();
-            }
-            state.snapshot = None;
-            state.watcher = None;
-            state.stats = None;
-        }
-        let dirty = match state.watcher.as_mut() {
-            Some(watcher) => watcher.drain(),
-            None => Dirty::Unknown,
-        };
-        match (dirty, state.snapshot.is_some()) {
-            (Dirty::Nothing, true) => {}
-            (Dirty::Paths(paths), true) => self.take_paths(state, &paths)?,
-            _ => self.take_all(state)?,
-        }
-        match &state.snapshot {
-            Some((_, tree)) => Ok(tree.clone()),
-            None => Err(CheckpointError::Scan("no snapshot was made".into())),
-        }
-    }
-
-    /// Look at every file: a full scan (which also sets up a fresh watcher).
-    fn take_all(&self, state: &mut State) -> Result<(), CheckpointError> {
-        state.snapshot = None;
-        if self.progress.stopped() {
-            return Err(CheckpointError::Stopped);
-        }
-        let _running = self.progress.begin();
-        let mut watcher = if self.watch { Watcher::new() } else { None };
-        let cache_path = self.dir.join("stat-cache");
-        let stats = state.stats.get_or_insert_with(|| StatCache::load(&cache_path));
-        let start = stat_cache::scan_start(&self.dir);
-        let index = self.lendable_index(stats);
-        // Whether the project's repository holds every blob its index names is asked of git on
-        // the other core while the files are looked at.
-        let (scanned, all_present) = std::thread::scope(|scope| {
-            let present = index.as_ref().map(|index| scope.spawn(|| self.all_present(index)));
-            let scanned = self.scan_all(stats, start, index.as_ref(), &mut watcher);
-            (scanned, present.is_none_or(|check| check.join().unwrap_or(false)))
-        });
-        let mut scanned = scanned?;
-        if !scanned.borrowed.is_empty() && !all_present {
-            // The index names blobs its own repository does not hold: read every file after all.
-            tracing::info!("the project's git index names objects its repository lacks; not used");
-            *stats = StatCache::default();
-            scanned = self.scan_all(stats, start, None, &mut watcher)?;
-        }
-        if !scanned.borrowed.is_empty() {
-            self.borrowing.note(&scanned.borrowed)?;
-        }
-        // The stat cache is kept on one core while the trees are made on the other.
-        let (saved, written) = std::thread::scope(|scope| {
-            let saving = scope.spawn(|| stats.save(&cache_path));
-            let mut snapshot = Snapshot::of(scanned.files);
-            let written = snapshot.write(&self.objects).map(|tree| (snapshot, tree));
-            (saving.join(), written)
-        });
-        if let Ok(Err(error)) = saved {
-            tracing::debug!(%error, "could not keep the checkpoint stat cache");
-        }
-        let (snapshot, tree) = written?;
-        state.snapshot = Some((snapshot, tree));
-        state.skipped = scanned.skipped.into_iter().collect();
-        state.left_out = scanned.left_out.into_iter().map(|f| (f.path, f.reason)).collect();
-        state.watcher = watcher;
-        Ok(())
-    }
-
-    fn scan_all(
-        &self,
-        stats: &mut StatCache,
-        start: stat_cache::ScanStart,
-        index: Option<&ProjectIndex>,
-        watcher: &mut Option<Watcher>,
-    ) -> Result<scan::Scanned, CheckpointError> {
-        let with = ScanWith {
-            workspace: &self.workspace,
-            size_cap: self.size_cap,
-            writer: &self.objects,
-            cache: stats,
-            start,
-            index,
-            progress: &self.progress,
-        };
-        scan(with, |relative, dir| {
-            if let Some(w) = watcher.as_mut() {
-                w.watch(relative, dir);
-            }
-        })
-    }
-
-    /// The last snapshot with the files the watcher named looked at again, each judged by its
-    /// folder's rules; only the trees above them are made again.
-    fn take_paths(&self, state: &mut State, paths: &BTreeSet<PathBuf>) -> Result<(), CheckpointError> {
-        let mut by_dir: BTreeMap<PathBuf, BTreeSet<Vec<u8>>> = BTreeMap::new();
-        for path in paths {
-            let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            by_dir.entry(dir).or_default().insert(git_path(path));
-        }
-        let mut found = BTreeMap::new();
-        for (dir, wanted) in &by_dir {
-            let mut now = look_at(&self.workspace, dir, wanted, self.size_cap, &self.objects)?;
-            for path in wanted {
-                found.insert(path.clone(), now.remove(path));
-            }
-        }
-        let Some((snapshot, tree)) = state.snapshot.as_mut() else { return Ok(()) };
-        for (path, now) in found {
-            let display = String::from_utf8_lossy(&path).into_owned();
-            state.skipped.remove(&display);
-            state.left_out.remove(&display);
-            match now {
-                Some(Found::Blob { mode, oid }) => snapshot.put(&path, mode, oid),
-                Some(Found::Skipped) => {
-                    snapshot.remove(&path);
-                    state.skipped.insert(display);
-                }
-                Some(Found::LeftOut(reason)) => {
-                    snapshot.remove(&path);
-                    state.left_out.insert(display, reason);
-                }
-                None => snapshot.remove(&path),
-            }
-        }
-        *tree = snapshot.write(&self.objects)?;
-        Ok(())
-    }
-
     /// A ref per new snapshot (to its tree: no commit is needed), so that git's housekeeping
     /// never drops a kept snapshot.
     fn keep_reachable(&self, id: &str, tree: &str) -> Result<(), CheckpointError> {
@@ -515,65 +369,6 @@ impl CheckpointStore {
         std::fs::create_dir_all(&refs).map_err(|e| CheckpointError::io(&refs, e))?;
         let path = refs.join(id);
         std::fs::write(&path, format!("{tree}\n")).map_err(|e| CheckpointError::io(&path, e))
-    }
-
-    /// Apply the retention policy: checkpoints older than [`RETENTION_DAYS`], beyond the newest
-    /// [`MAX_RECORDS`], and the oldest half while the store is over [`MAX_STORE_BYTES`], with the
-    /// snapshots only they kept. A session runs it in the background when it starts.
-    pub fn housekeeping(&self) -> Result<(), CheckpointError> {
-        let _lock = self.lock_store()?;
-        let cutoff = chrono::Utc::now() - chrono::Duration::days(RETENTION_DAYS);
-        let mut dropped = self.prune(|records| {
-            let cutoff = cutoff.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-            records
-                .iter()
-                .position(|r| r.created_at >= cutoff)
-                .unwrap_or(records.len())
-                .max(records.len().saturating_sub(MAX_RECORDS))
-        })?;
-        if dir_size(&self.git.git_dir().join("objects")) > MAX_STORE_BYTES {
-            dropped |= self.prune(|records| records.len() / 2)?;
-        }
-        if dropped {
-            // The index holds whatever the last full scan saw, which may be only a dropped
-            // checkpoint's: it is not a reason to keep anything, and it is dropped with them (the
-            // next snapshot looks at every file and writes it again).
-            // The objects of snapshots no record keeps go, and with them perhaps blobs the last
-            // snapshot and the stat cache name: both are dropped (the next snapshot looks at every
-            // file and stores it again).
-            let mut state = self.state();
-            state.snapshot = None;
-            state.watcher = None;
-            state.stats = None;
-            let _ = std::fs::remove_file(self.dir.join("stat-cache"));
-        }
-        if pack::tidy(&self.git.git_dir().join("objects")) || dropped {
-            // Packs (what first snapshots and full scans write) keep what no snapshot needs until
-            // they are written again without it; loose objects go with prune. Both leave out what
-            // is only borrowed from the project's git (`-l`).
-            self.git.run(&["repack", "-a", "-d", "-l", "-q"], None)?;
-            self.git.run(&["prune", "--expire=now"], None)?;
-        }
-        Ok(())
-    }
-
-    /// Drop the records before the index `keep_from` chooses (the newest always stays: it is the
-    /// state the next change is compared with) and the refs only they held. Whether any went.
-    fn prune(&self, keep_from: impl FnOnce(&[Record]) -> usize) -> Result<bool, CheckpointError> {
-        let records = self.log.read()?;
-        let keep_from = keep_from(&records).min(records.len().saturating_sub(1));
-        if keep_from == 0 {
-            return Ok(false);
-        }
-        let kept = &records[keep_from..];
-        let live: BTreeSet<&str> = kept.iter().map(|r| r.tree.as_str()).collect();
-        for dropped in &records[..keep_from] {
-            if !live.contains(dropped.tree.as_str()) {
-                let _ = std::fs::remove_file(self.git.git_dir().join("refs/checkpoints").join(&dropped.id));
-            }
-        }
-        self.log.rewrite(kept)?;
-        Ok(true)
     }
 
     fn log_len(&self) -> u64 {
@@ -614,23 +409,6 @@ impl Drop for StoreLock<'_> {
     fn drop(&mut self) {
         self.git.release();
     }
-}
-
-/// Bytes of the files below `dir`.
-fn dir_size(dir: &Path) -> u64 {
-    let mut total = 0;
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(at) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&at) else { continue };
-        for entry in entries.filter_map(Result::ok) {
-            match entry.metadata() {
-                Ok(meta) if meta.is_dir() => stack.push(entry.path()),
-                Ok(meta) => total += meta.len(),
-                Err(_) => {}
-            }
-        }
-    }
-    total
 }
 
 /// The record `id` names: the whole id or an unambiguous prefix of at least four characters.
