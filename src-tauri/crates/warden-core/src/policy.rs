@@ -240,7 +240,7 @@ pub fn decide_with(
     rules: &RuleVerdict,
 ) -> Decision {
     let contained = containment.holds();
-    if !scope.allows(&tool.name) {
+    if !scope.allows_tool(tool) {
         return Decision::Deny {
             code: ToolErrorCode::PermissionDenied,
             reason: format!(
@@ -263,8 +263,8 @@ pub fn decide_with(
             reason: format!("A permission rule refuses this call: {rule} (Settings → Permissions)."),
         };
     }
-    // The task list changes nothing but the conversation: it never asks, in any trust level.
-    if tool.name == crate::scope::TODO_WRITE {
+    // A tool that changes nothing but the conversation (the task list) never asks.
+    if tool.conversation_only {
         return Decision::Allow;
     }
     // Never covered by a grant or a rule: the grant was for the program in the box.
@@ -383,6 +383,7 @@ mod tests {
             category: ToolCategory::FileRead,
             danger,
             parallel: danger == DangerLevel::Safe,
+            conversation_only: false,
         }
     }
 
@@ -413,17 +414,24 @@ mod tests {
         }
     }
 
-    /// The task list changes nothing but the conversation: never asked about, in any trust level,
-    /// even where the project's tools do not name it.
+    /// A tool that declares it changes nothing but the conversation (the task list) is never
+    /// asked about, in any trust level, even where the project's tools do not name it; its name
+    /// alone gives nothing.
     #[test]
-    fn the_task_list_never_asks_and_is_in_every_scope() {
-        let tool = def(crate::scope::TODO_WRITE, SAFE);
+    fn a_conversation_only_tool_never_asks_and_is_in_every_scope() {
+        let declared = ToolDefinition { conversation_only: true, ..def("todo_write", SAFE) };
+        let named_only = def("todo_write", SAFE);
         let read_only = Scope::read_only();
         for trust in [TrustLevel::Supervised, TrustLevel::Guided, TrustLevel::Autonomous] {
-            let decided = decide(trust, &tool, &read_only, &json!({"items": []}), &Grants::default());
+            let decided = decide(trust, &declared, &read_only, &json!({"items": []}), &Grants::default());
             assert_eq!(decided, Decision::Allow, "{trust:?}");
+            let refused = decide(trust, &named_only, &read_only, &json!({"items": []}), &Grants::default());
+            assert!(matches!(refused, Decision::Deny { .. }), "{trust:?}: {refused:?}");
         }
-        assert!(Scope::only(["bash"]).allows(crate::scope::TODO_WRITE));
+        assert!(Scope::only(["bash"]).allows_tool(&declared));
+        assert!(!Scope::only(["bash"]).allows_tool(&named_only));
+        let todo = crate::tools::TodoWriteTool;
+        assert!(crate::tool::Typed::new(todo).definition().conversation_only);
     }
 
     #[test]

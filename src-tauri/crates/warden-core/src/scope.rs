@@ -4,14 +4,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
+use warden_protocol::ToolDefinition;
 
 /// The tools that are in scope when a project has no scope of its own: nothing that writes or runs.
 pub const READ_ONLY_TOOLS: &[&str] =
     &["file_read", "list_dir", "file_info", "search_files", "search_in_files", "system_info", "web_search"];
-
-/// The task list tool (`tools::todo_write`): it changes nothing but the conversation, so every
-/// scope has it and the policy never asks about it. Named here, below both.
-pub const TODO_WRITE: &str = "todo_write";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -78,11 +75,13 @@ impl Scope {
         }
     }
 
+    /// Whether `tool` is in scope: a tool that changes nothing but the conversation is in every
+    /// scope, whatever the project's list names.
+    pub fn allows_tool(&self, tool: &ToolDefinition) -> bool {
+        tool.conversation_only || self.allows(&tool.name)
+    }
+
     pub fn allows(&self, tool: &str) -> bool {
-        // The task list changes nothing but the conversation: every project has it.
-        if tool == TODO_WRITE {
-            return true;
-        }
         match &self.tools {
             AllowedTools::All => true,
             AllowedTools::Only(set) => set.contains(tool),

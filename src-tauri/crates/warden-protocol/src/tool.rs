@@ -57,6 +57,11 @@ pub struct ToolDefinition {
     pub danger: DangerLevel,
     /// Whether calls of this tool may run concurrently with other parallel-capable calls.
     pub parallel: bool,
+    /// The tool changes nothing but the conversation (the task list): every project's scope has
+    /// it and the policy never asks about it, in any trust level. Warden's own tools declare it;
+    /// an MCP server's tool never has it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub conversation_only: bool,
 }
 
 /// Where an MCP tool comes from: its server, and its own name there (`mcp__notes__echo` is `echo`

@@ -205,6 +205,7 @@ fn unknown_tool(name: &str) -> ToolDefinition {
         category: ToolCategory::Mcp,
         danger: DangerLevel::Dangerous,
         parallel: false,
+        conversation_only: false,
     }
 }
 

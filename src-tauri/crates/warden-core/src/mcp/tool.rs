@@ -46,6 +46,8 @@ impl McpTool {
                 category: ToolCategory::Mcp,
                 danger,
                 parallel: false,
+                // A server cannot say its tool changes only the conversation.
+                conversation_only: false,
             },
             label: format!("{} ({server})", listed.title.as_deref().unwrap_or(&listed.name)),
             tool: listed.name.to_string(),

@@ -105,6 +105,7 @@ fn bash() -> ToolDefinition {
         category: ToolCategory::Exec,
         danger: DangerLevel::Dangerous,
         parallel: false,
+        conversation_only: false,
     }
 }
 

@@ -33,7 +33,15 @@ pub(crate) fn definition_for<I: JsonSchema>(
         // Models and providers expect `properties` even for a tool without parameters.
         obj.entry("properties").or_insert_with(|| Value::Object(Default::default()));
     }
-    ToolDefinition { name: name.to_owned(), description, input_schema: schema, category, danger, parallel }
+    ToolDefinition {
+        name: name.to_owned(),
+        description,
+        input_schema: schema,
+        category,
+        danger,
+        parallel,
+        conversation_only: false,
+    }
 }
 
 /// Deserialize the input, naming the offending field on failure.

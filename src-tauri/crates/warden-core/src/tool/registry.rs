@@ -91,7 +91,7 @@ impl ToolRegistry {
                     label: tool.label().to_owned(),
                     category: definition.category,
                     danger: definition.danger,
-                    in_default_scope: default_scope.allows(&definition.name),
+                    in_default_scope: default_scope.allows_tool(definition),
                     mcp: tool.mcp_origin(),
                 }
             })
@@ -100,7 +100,7 @@ impl ToolRegistry {
 
     /// The definitions the model may see: only tools in scope, in registration order.
     pub fn definitions(&self, scope: &Scope) -> Vec<ToolDefinition> {
-        self.tools.iter().map(|t| t.definition()).filter(|d| scope.allows(&d.name)).cloned().collect()
+        self.tools.iter().map(|t| t.definition()).filter(|d| scope.allows_tool(d)).cloned().collect()
     }
 
     /// How long a call of `name` whose tool declared `timeout` may run: the scope's override, else
@@ -141,7 +141,7 @@ impl ToolRegistry {
             );
         };
         let scope = ctx.workspace.scope().clone();
-        if !scope.allows(&call.name) {
+        if !scope.allows_tool(tool.definition()) {
             return ToolOutput::error(
                 ToolErrorCode::UnknownTool,
                 format!("the tool `{}` is not allowed in this project's scope", call.name),

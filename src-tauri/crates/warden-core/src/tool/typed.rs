@@ -25,6 +25,8 @@ pub trait TypedTool: Send + Sync + 'static {
     const DANGER: DangerLevel;
     /// Whether its calls may run concurrently with other parallel-capable calls.
     const PARALLEL: bool;
+    /// Whether it changes nothing but the conversation ([`ToolDefinition::conversation_only`]).
+    const CONVERSATION_ONLY: bool = false;
 
     /// Run one call with its parsed input.
     async fn run(&self, input: Self::Input, ctx: ToolContext) -> ToolOutput;
@@ -49,7 +51,8 @@ pub struct Typed<T: TypedTool> {
 
 impl<T: TypedTool> Typed<T> {
     pub fn new(tool: T) -> Self {
-        let definition = definition_for::<T::Input>(T::NAME, T::CATEGORY, T::DANGER, T::PARALLEL);
+        let mut definition = definition_for::<T::Input>(T::NAME, T::CATEGORY, T::DANGER, T::PARALLEL);
+        definition.conversation_only = T::CONVERSATION_ONLY;
         Self { tool, definition }
     }
 }

@@ -10,7 +10,8 @@ use warden_protocol::{DangerLevel, TodoItem, TodoState, ToolCategory, ToolErrorC
 
 use crate::tool::{ToolContext, ToolOutput, TypedTool};
 
-pub use crate::scope::TODO_WRITE;
+/// The task list tool's name (the plan mode's approved steps become its first call).
+pub const TODO_WRITE: &str = "todo_write";
 
 /// The most tasks one list holds, and the longest a task's text may be.
 const MAX_ITEMS: usize = 50;
@@ -64,6 +65,7 @@ impl TypedTool for TodoWriteTool {
     const CATEGORY: ToolCategory = ToolCategory::System;
     const DANGER: DangerLevel = DangerLevel::Safe;
     const PARALLEL: bool = false;
+    const CONVERSATION_ONLY: bool = true;
 
     async fn run(&self, input: TodoWriteInput, _ctx: ToolContext) -> ToolOutput {
         match checked(input.items) {

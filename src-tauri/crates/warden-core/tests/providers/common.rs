@@ -124,6 +124,7 @@ pub fn tools_from(fixture_tools: &Value) -> Vec<ToolDefinition> {
                 category: ToolCategory::System,
                 danger: DangerLevel::Safe,
                 parallel: true,
+                conversation_only: false,
             }
         })
         .collect()

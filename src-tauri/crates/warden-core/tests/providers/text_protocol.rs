@@ -44,6 +44,7 @@ async fn tool_blocks_from_a_model_without_native_tools() {
                 category: ToolCategory::FileRead,
                 danger: DangerLevel::Safe,
                 parallel: true,
+                conversation_only: false,
             }],
             ..ChatRequest::default()
         };

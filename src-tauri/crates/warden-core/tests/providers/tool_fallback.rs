@@ -37,6 +37,7 @@ fn list_dir() -> ToolDefinition {
         category: ToolCategory::FileRead,
         danger: DangerLevel::Safe,
         parallel: true,
+        conversation_only: false,
     }
 }
 

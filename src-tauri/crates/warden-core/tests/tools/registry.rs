@@ -43,6 +43,7 @@ impl Odd {
             category: ToolCategory::Mcp,
             danger: DangerLevel::Safe,
             parallel: true,
+            conversation_only: false,
         }))
     }
 }
@@ -256,9 +257,14 @@ fn the_catalog_labels_every_tool_and_marks_the_default_scope() {
     assert_eq!(catalog.iter().map(|t| t.name.clone()).collect::<Vec<_>>(), registry.names());
     for tool in &catalog {
         assert!(!tool.label.is_empty() && tool.label != tool.name, "{} has no label of its own", tool.name);
-        assert_eq!(tool.in_default_scope, Scope::read_only().allows(&tool.name), "{}", tool.name);
-        assert_eq!(tool.category, registry.get(&tool.name).unwrap().definition().category);
+        let registered = registry.get(&tool.name).unwrap();
+        let definition = registered.definition();
+        assert_eq!(tool.in_default_scope, Scope::read_only().allows_tool(definition), "{}", tool.name);
+        assert_eq!(tool.category, definition.category);
     }
+    // The task list is in every scope because it declares it changes only the conversation.
+    let todo = catalog.iter().find(|t| t.name == "todo_write").unwrap();
+    assert!(todo.in_default_scope && !Scope::read_only().allows("todo_write"));
     let labels: std::collections::HashSet<_> = catalog.iter().map(|t| t.label.as_str()).collect();
     assert_eq!(labels.len(), catalog.len(), "two tools share a label");
     assert!(catalog.iter().any(|t| t.in_default_scope) && catalog.iter().any(|t| !t.in_default_scope));

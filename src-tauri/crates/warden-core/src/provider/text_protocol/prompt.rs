@@ -91,6 +91,7 @@ mod tests {
                 category: ToolCategory::FileRead,
                 danger: DangerLevel::Safe,
                 parallel: true,
+                conversation_only: false,
             }],
             messages: vec![
                 Message::user_text("read it"),
