@@ -123,6 +123,9 @@ export default async function (t) {
   await (await s.byTestId("approval-approve")).click();
   await s.waitFor("the write succeeds", async () => (await s.count('[data-testid="tool-block"][data-tool-name="file_write"][data-status="success"]')) === 1, { timeoutMs: 20_000 });
   t.assert((await readFile(target, "utf8")).startsWith("Hello from Warden."), "the approved write created the file");
+  // The block is opened once the turn is over: a click while the answer still streams in can land
+  // on a header the growing transcript has just moved.
+  await s.waitFor("turn over", async () => (await s.count('[data-testid="composer-stop"]')) === 0);
   if ((await s.count('[data-testid="tool-block"][data-status="success"][data-tool-name="file_write"] [data-testid="diff-view"]')) === 0) {
     await (await s.find('[data-testid="tool-block"][data-status="success"][data-tool-name="file_write"] [data-testid="tool-toggle"]')).click();
   }
