@@ -17,7 +17,9 @@ async function setTheme(s, theme) {
     await s.execute(`document.querySelector('[data-testid="theme-${theme}"]').scrollIntoView({ block: "center" }); return true;`);
     try {
       await (await s.byTestId(`theme-${theme}`)).click();
-      return true;
+      // A section above that grew between the scroll and the click moves the choice: the click
+      // then lands on whatever took its place, and is made again.
+      return await s.execute(`return document.querySelector('[data-testid="theme-${theme}"]').checked`);
     } catch (error) {
       if (String(error).includes("not interactable")) return false;
       throw error;
