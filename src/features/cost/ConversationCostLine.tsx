@@ -5,7 +5,6 @@ import { TID } from "../../shared/testids";
 import { tokensInWords, totalCost, totalPricedBy } from "./costWords";
 import { usePrices } from "./PricesContext";
 import { conversationTotal, modelsTotal } from "./usage";
-import { useTurnEnds } from "../../shared/store/useTurnEnds";
 import { useTodayUsage } from "./useTodayUsage";
 import "./cost.css";
 
@@ -20,8 +19,7 @@ export function ConversationCostLine({ conversationId }: { conversationId: strin
   const total = useMemo(() => (conversation ? conversationTotal(conversation, table) : null), [conversation, table]);
   // Asked once the line shows, and again when a turn ends or another conversation is shown.
   const answers = total?.answers ?? 0;
-  const turnEnds = useTurnEnds(conversation?.running ?? false);
-  const today = useTodayUsage(answers > 0 ? `${conversationId ?? ""}:${turnEnds}` : null);
+  const today = useTodayUsage(answers > 0 ? conversationId : null, conversation?.running ?? false);
   const todayTotal = useMemo(() => (today ? modelsTotal(today, table) : null), [today, table]);
   if (!total || total.answers === 0) return null;
   const cost = totalCost(total);

@@ -4,7 +4,6 @@ import { TID } from "../../shared/testids";
 import { tokensInOut, totalCost, totalPricedBy } from "./costWords";
 import { usePrices } from "./PricesContext";
 import { conversationTotal, modelsTotal, type UsageTotal } from "./usage";
-import { useTurnEnds } from "../../shared/store/useTurnEnds";
 import { useTodayUsage } from "./useTodayUsage";
 import "./cost.css";
 
@@ -31,8 +30,7 @@ export function CostReport({ conversationId }: { conversationId: string }) {
   const conversation = useChat((s) => s.conversations[conversationId]);
   const table = usePrices();
   const total = useMemo(() => (conversation ? conversationTotal(conversation, table) : null), [conversation, table]);
-  const turnEnds = useTurnEnds(conversation?.running ?? false);
-  const today = useTodayUsage(`${conversationId}:${turnEnds}`);
+  const today = useTodayUsage(conversationId, conversation?.running ?? false);
   const todayTotal = useMemo(() => (today ? modelsTotal(today, table) : null), [today, table]);
   return (
     <section className="cost-report" data-testid={TID.costReport} aria-label="Tokens and cost">

@@ -1,8 +1,9 @@
 // Today's answers across conversations, as the engine counted them (`usage_days` with the local
-// day's bounds), asked again whenever `refreshKey` changes (a turn ended, another conversation);
-// not asked while it is null (nothing to show it beside).
+// day's bounds), asked when shown beside a conversation and again when one of its turns ends or
+// another conversation is shown; not asked without one (nothing to show it beside).
 import { useEffect, useState } from "react";
 import { api, type ModelUsage } from "../../shared/ipc";
+import { useTurnEnds } from "../../shared/store/useTurnEnds";
 
 /** Where the local day of `now` starts and ends (a day of a clock change is 23 or 25 hours). */
 export function dayBounds(now: Date): [number, number] {
@@ -11,11 +12,15 @@ export function dayBounds(now: Date): [number, number] {
   return [start.getTime(), end.getTime()];
 }
 
-/** Today's usage by model; null until it is known (or when the store cannot say). */
-export function useTodayUsage(refreshKey: string | null): readonly ModelUsage[] | null {
+/**
+ * Today's usage by model, shown beside `conversationId` (`running`: whether a turn of it runs);
+ * null until it is known (or when the store cannot say).
+ */
+export function useTodayUsage(conversationId: string | null, running: boolean): readonly ModelUsage[] | null {
   const [models, setModels] = useState<readonly ModelUsage[] | null>(null);
+  const turnEnds = useTurnEnds(running);
   useEffect(() => {
-    if (refreshKey === null) return;
+    if (conversationId === null) return;
     let live = true;
     api.usageDays(dayBounds(new Date())).then(
       (days) => {
@@ -29,6 +34,6 @@ export function useTodayUsage(refreshKey: string | null): readonly ModelUsage[] 
     return () => {
       live = false;
     };
-  }, [refreshKey]);
+  }, [conversationId, turnEnds]);
   return models;
 }
