@@ -43,7 +43,6 @@ use warden_protocol::{CheckpointInfo, FileChange, LeftOutFile};
 
 use self::borrow::Borrowing;
 use self::git::Git;
-use self::git_index::ProjectIndex;
 use self::log::{Log, Record, RecordKind};
 use self::objects::ObjectWriter;
 use self::progress::ScanProgress;

@@ -1,15 +1,17 @@
 //! Taking a snapshot of the project: after a first full scan, only what the watcher says changed
-//! is looked at again ([`scan`] reads the files; [`tree`] keeps the folders' trees). A first
-//! snapshot of a git repository may take clean files' blob ids from its index ([`borrow`]).
+//! is looked at again ([`super::scan`] reads the files; [`super::tree`] keeps the folders' trees).
+//! A first snapshot of a git repository may take clean files' blob ids from its index
+//! ([`super::borrow`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use super::git_index::ProjectIndex;
 use super::scan::{git_path, look_at, scan, Found, ScanWith, Scanned};
 use super::stat_cache::{self, StatCache};
 use super::tree::Snapshot;
 use super::watch::{Dirty, Watcher};
-use super::{CheckpointError, CheckpointStore, Head, ProjectIndex, State};
+use super::{CheckpointError, CheckpointStore, Head, State};
 
 impl CheckpointStore {
     /// The tree of the project as it is now.
